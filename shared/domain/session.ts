@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/**
+ * Where the app trades: the embedded paper broker (default, no account needed) or a remote
+ * broker speaking the REST dialect of DESIGN.md §2.
+ *
+ * Secrets travel renderer → main once, at login; main keeps them in its vault and never
+ * sends them back.
+ */
+export const BrokerProfile = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('paper') }),
+  z.object({
+    kind: z.literal('rest'),
+    baseUrl: z.url({ protocol: /^https?$/ }),
+    apiKey: z.string().min(1).max(256),
+    apiSecret: z.string().min(1).max(256),
+  }),
+]);
+export type BrokerProfile = z.infer<typeof BrokerProfile>;
+
+/** What the renderer may know about the session: never the token or the secret. */
+export const SessionInfo = z.object({
+  state: z.enum(['connected', 'disconnected', 'expired']),
+  broker: z.enum(['paper', 'rest']),
+  /** Human label of the broker, e.g. "Paper broker" or the REST host name. */
+  brokerLabel: z.string(),
+  userId: z.string().nullable(),
+  scope: z.enum(['trade', 'read']).nullable(),
+  expiresAt: z.string().nullable(),
+});
+export type SessionInfo = z.infer<typeof SessionInfo>;
+
+/** The link to the broker as the main process sees it. */
+export const ConnectionState = z.object({
+  rest: z.enum(['up', 'degraded', 'down']),
+  stream: z.enum(['open', 'connecting', 'closed']),
+  detail: z.string().nullable(),
+});
+export type ConnectionState = z.infer<typeof ConnectionState>;

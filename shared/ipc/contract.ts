@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { Instrument, Exchange } from '../domain/instrument';
+import { Candle, CandleInterval, Tick } from '../domain/market';
+import { LifecycleHop, Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, OrderStatus, Trade } from '../domain/order';
+import { Funds, Holding, OrderMargin, Position } from '../domain/portfolio';
+import { BrokerProfile, ConnectionState, SessionInfo } from '../domain/session';
+
+/**
+ * THE bridge contract: every renderer → main call and every main → renderer event.
+ *
+ * Main parses each request with `input` before a handler sees it (the renderer is untrusted);
+ * the renderer parses each reply with `output` and each event with its schema. Types on both
+ * sides come from here through `z.infer`; there is no second, hand-written copy. Adding a
+ * channel is one entry here plus one handler; `register-handlers` makes a missing handler a
+ * compile error.
+ */
+
+const OrderId = z.object({ orderId: z.string().min(1).max(64) });
+
+export const requests = {
+  /** The session as the renderer may see it (never the token). */
+  'session.status': { input: z.void(), output: SessionInfo },
+  /** Log in to a broker profile; `remember` asks main to keep the token in the OS keychain. */
+  'session.login': {
+    input: z.strictObject({ profile: BrokerProfile, remember: z.boolean().optional() }),
+    output: SessionInfo,
+  },
+  /** Log out and wipe the token from memory and the keychain. */
+  'session.logout': { input: z.void(), output: SessionInfo },
+  /** The link to the broker (REST and stream). */
+  'connection.status': { input: z.void(), output: ConnectionState },
+
+  /** The tradable universe, optionally of one exchange. */
+  'instruments.list': {
+    input: z.strictObject({ exchange: Exchange.optional() }).optional(),
+    output: z.array(Instrument),
+  },
+  /** Candles of one instrument; the window defaults to enough history for the interval. */
+  'candles.get': {
+    input: z.strictObject({
+      instrumentToken: z.number().int().positive(),
+      interval: CandleInterval,
+      from: z.iso.datetime({ offset: true }).optional(),
+      to: z.iso.datetime({ offset: true }).optional(),
+    }),
+    output: z.array(Candle),
+  },
+  /**
+   * Replace the set of instruments one part of the UI watches (`owner`: watchlist, ticket,
+   * chart, positions…); main subscribes the stream to the union of all owners' sets.
+   */
+  'market.subscribe': {
+    input: z.strictObject({
+      owner: z.string().min(1).max(32),
+      tokens: z.array(z.number().int().positive()).max(500),
+    }),
+    output: z.object({ subscribed: z.number().int().nonnegative() }),
+  },
+
+  /** Place an order exactly once (main assigns the client_order_id and journals the intent). */
+  'orders.place': {
+    input: z.strictObject({
+      order: OrderRequest.strict(),
+      /** When the trader clicked, for the lifecycle timeline (epoch ms, renderer clock). */
+      clickedAt: z.number().int().positive().optional(),
+    }),
+    output: OrderAck,
+  },
+  'orders.modify': { input: z.strictObject({ orderId: z.string().min(1).max(64), changes: OrderChanges.strict() }), output: OrderAck },
+  'orders.cancel': { input: OrderId.strict(), output: OrderAck },
+  'orders.list': {
+    input: z.strictObject({ status: OrderStatus.optional() }).optional(),
+    output: z.array(Order),
+  },
+  'orders.get': { input: OrderId.strict(), output: Order },
+  /** The broker's transitions plus the app's own hops (click → sent → acknowledged → …). */
+  'orders.history': {
+    input: OrderId.strict(),
+    output: z.object({ history: z.array(OrderEvent), timeline: z.array(LifecycleHop) }),
+  },
+  'trades.list': { input: z.void(), output: z.array(Trade) },
+  'positions.list': { input: z.void(), output: z.array(Position) },
+  'holdings.list': { input: z.void(), output: z.array(Holding) },
+  'funds.get': { input: z.void(), output: Funds },
+  /** Margin a prospective order would block (no order is created). */
+  'margins.order': { input: OrderRequest.strict(), output: OrderMargin },
+} as const;
+
+export const events = {
+  /** The broker refused the token mid-session (401 after one re-login): ask the user to log in. */
+  'session.expired': z.object({ reason: z.string() }),
+  /** Login, logout or a change of profile. */
+  'session.changed': SessionInfo,
+  'connection.changed': ConnectionState,
+  /** An order changed status on the broker (from the stream), so the blotter can refresh now. */
+  'order.updated': Order,
+  /** Latest tick per instrument, batched (at most one message per ~100 ms). */
+  'market.ticks': z.object({ ticks: z.array(Tick) }),
+} as const;
+
+export type Requests = typeof requests;
+export type RequestChannel = keyof Requests;
+export type EventName = keyof typeof events;
+
+/** What the renderer passes for a channel (before parsing). */
+export type RequestInput<C extends RequestChannel> = z.input<Requests[C]['input']>;
+/** What a handler receives for a channel (after parsing). */
+export type ParsedInput<C extends RequestChannel> = z.output<Requests[C]['input']>;
+/** What a handler returns and the renderer receives. */
+export type RequestOutput<C extends RequestChannel> = z.output<Requests[C]['output']>;
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+
+/** Channel names, for the preload's allowlist and the dispatcher. */
+export const REQUEST_CHANNELS = Object.keys(requests) as readonly RequestChannel[];
+export const EVENT_NAMES = Object.keys(events) as readonly EventName[];
+
+/** True when `name` is one of the contract's request channels. */
+export function isRequestChannel(name: unknown): name is RequestChannel {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(requests, name);
+}
+
+/** True when `name` is one of the contract's events. */
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);
+}

@@ -1,0 +1,222 @@
+import type { Exchange, Instrument, InstrumentType } from '../domain/instrument';
+import type { OrderType, Product, TransactionType, Validity } from '../domain/order';
+import { isOnTick, toPaise } from './money';
+
+/**
+ * The trading rules of DESIGN.md §3, in one place.
+ *
+ * The order ticket applies them as the trader types, the main process before it sends, and the
+ * paper broker authoritatively (400 naming the field). All three call `validateOrder`, so a
+ * rule cannot drift between them.
+ */
+
+/** The order fields a rule can blame, in the app's (camelCase) spelling. */
+export type OrderField =
+  | 'exchange'
+  | 'tradingsymbol'
+  | 'transactionType'
+  | 'quantity'
+  | 'orderType'
+  | 'product'
+  | 'validity'
+  | 'price'
+  | 'triggerPrice';
+
+/** `invalid_field`: one field is wrong by itself; `invalid_combination`: it clashes with another. */
+export type RuleCode = 'invalid_field' | 'invalid_combination';
+
+/** One broken rule, in words a trader understands. */
+export interface RuleViolation {
+  readonly field: OrderField;
+  readonly code: RuleCode;
+  readonly message: string;
+}
+
+/** The parts of an instrument the rules need. */
+export type InstrumentSpec = Pick<
+  Instrument,
+  'exchange' | 'tradingsymbol' | 'instrumentType' | 'lotSize' | 'tickSize' | 'freezeQuantity'
+>;
+
+/** The parts of an order the rules judge. Prices may be absent (null/undefined). */
+export interface OrderDraft {
+  readonly exchange: Exchange;
+  readonly transactionType: TransactionType;
+  readonly quantity: number;
+  readonly orderType: OrderType;
+  readonly product: Product;
+  readonly validity: Validity;
+  readonly price?: number | null;
+  readonly triggerPrice?: number | null;
+}
+
+const EQUITY_CASH: ReadonlySet<Exchange> = new Set(['NSE', 'BSE']);
+const DERIVATIVES: ReadonlySet<Exchange> = new Set(['NFO', 'BFO', 'MCX', 'CDS']);
+const OPTIONS: ReadonlySet<InstrumentType> = new Set(['CE', 'PE']);
+
+const PRODUCT_WORDS: Record<Product, string> = {
+  MIS: 'MIS (intraday)',
+  CNC: 'CNC (delivery)',
+  NRML: 'NRML (carry-forward)',
+};
+
+/** True for an absent price: MARKET and SL-M orders carry none (0 is how some brokers say it). */
+function isAbsent(price: number | null | undefined): boolean {
+  return price === null || price === undefined || price === 0;
+}
+
+/** Products allowed on an instrument: CNC only on NSE/BSE equity, NRML only on derivatives. */
+export function allowedProducts(instrument: Pick<InstrumentSpec, 'exchange' | 'instrumentType'>): readonly Product[] {
+  const out: Product[] = ['MIS'];
+  if (EQUITY_CASH.has(instrument.exchange) && instrument.instrumentType === 'EQ') out.push('CNC');
+  if (DERIVATIVES.has(instrument.exchange)) out.push('NRML');
+  return out;
+}
+
+/** Order types allowed on an instrument: SL-M is not accepted on options. */
+export function allowedOrderTypes(instrument: Pick<InstrumentSpec, 'instrumentType'>): readonly OrderType[] {
+  return OPTIONS.has(instrument.instrumentType) ? ['MARKET', 'LIMIT', 'SL'] : ['MARKET', 'LIMIT', 'SL', 'SL-M'];
+}
+
+/** Validities allowed for an order type: IOC only with MARKET and LIMIT. */
+export function allowedValidities(orderType: OrderType): readonly Validity[] {
+  return orderType === 'MARKET' || orderType === 'LIMIT' ? ['DAY', 'IOC'] : ['DAY'];
+}
+
+/** Whether the order type takes a limit price (LIMIT, SL). */
+export function takesPrice(orderType: OrderType): boolean {
+  return orderType === 'LIMIT' || orderType === 'SL';
+}
+
+/** Whether the order type takes a trigger price (SL, SL-M). */
+export function takesTrigger(orderType: OrderType): boolean {
+  return orderType === 'SL' || orderType === 'SL-M';
+}
+
+/**
+ * Moves a quantity by whole lots, never below one lot nor above the freeze limit.
+ *
+ * The ticket's arrow keys and spinner step by this; `steps` may be negative.
+ */
+export function stepQuantity(quantity: number, steps: number, spec: Pick<InstrumentSpec, 'lotSize' | 'freezeQuantity'>): number {
+  const lots = Math.max(1, Math.round(quantity / spec.lotSize) + steps);
+  const maxLots = Math.max(1, Math.floor(spec.freezeQuantity / spec.lotSize));
+  return Math.min(lots, maxLots) * spec.lotSize;
+}
+
+function checkQuantity(order: OrderDraft, spec: InstrumentSpec, out: RuleViolation[]): void {
+  const q = order.quantity;
+  if (!Number.isInteger(q) || q <= 0) {
+    out.push({ field: 'quantity', code: 'invalid_field', message: 'Quantity must be a whole number above zero' });
+  } else if (q % spec.lotSize !== 0) {
+    out.push({
+      field: 'quantity',
+      code: 'invalid_field',
+      message: `Quantity must be a multiple of the lot size (${spec.lotSize})`,
+    });
+  } else if (q > spec.freezeQuantity) {
+    out.push({
+      field: 'quantity',
+      code: 'invalid_field',
+      message: `Quantity is above the freeze limit of ${spec.freezeQuantity} for ${spec.tradingsymbol}`,
+    });
+  }
+}
+
+function checkProduct(order: OrderDraft, spec: InstrumentSpec, out: RuleViolation[]): void {
+  if (allowedProducts(spec).includes(order.product)) return;
+  const why =
+    order.product === 'CNC'
+      ? `${PRODUCT_WORDS.CNC} is only for NSE/BSE equity, not ${spec.exchange} ${spec.instrumentType}`
+      : `${PRODUCT_WORDS.NRML} is only for derivatives (NFO, BFO, MCX, CDS), not ${spec.exchange} equity`;
+  out.push({ field: 'product', code: 'invalid_combination', message: `${why}; use ${allowedProducts(spec).join(' or ')}` });
+}
+
+function checkOrderType(order: OrderDraft, spec: InstrumentSpec, out: RuleViolation[]): void {
+  if (!allowedOrderTypes(spec).includes(order.orderType)) {
+    out.push({
+      field: 'orderType',
+      code: 'invalid_combination',
+      message: 'SL-M is not accepted on options; use SL with a limit price',
+    });
+  }
+  if (!allowedValidities(order.orderType).includes(order.validity)) {
+    out.push({
+      field: 'validity',
+      code: 'invalid_combination',
+      message: `IOC is only for MARKET and LIMIT orders, not ${order.orderType}; use DAY`,
+    });
+  }
+}
+
+function checkPrices(order: OrderDraft, spec: InstrumentSpec, out: RuleViolation[]): void {
+  const { price, triggerPrice, orderType } = order;
+  if (takesPrice(orderType)) {
+    if (isAbsent(price) || (price as number) < 0 || !Number.isFinite(price)) {
+      out.push({ field: 'price', code: 'invalid_field', message: `A ${orderType} order needs a price above zero` });
+    } else if (!isOnTick(price as number, spec.tickSize)) {
+      out.push({ field: 'price', code: 'invalid_field', message: `Price must be a multiple of the tick size (${spec.tickSize})` });
+    }
+  } else if (!isAbsent(price)) {
+    out.push({ field: 'price', code: 'invalid_combination', message: `A ${orderType} order takes no price; clear it` });
+  }
+
+  if (takesTrigger(orderType)) {
+    if (isAbsent(triggerPrice) || (triggerPrice as number) < 0 || !Number.isFinite(triggerPrice)) {
+      out.push({ field: 'triggerPrice', code: 'invalid_field', message: `A ${orderType} order needs a trigger price above zero` });
+    } else if (!isOnTick(triggerPrice as number, spec.tickSize)) {
+      out.push({
+        field: 'triggerPrice',
+        code: 'invalid_field',
+        message: `Trigger price must be a multiple of the tick size (${spec.tickSize})`,
+      });
+    } else if (orderType === 'SL' && !isAbsent(price) && isOnTick(price as number, spec.tickSize)) {
+      const t = toPaise(triggerPrice as number);
+      const p = toPaise(price as number);
+      if (order.transactionType === 'BUY' && t > p) {
+        out.push({
+          field: 'triggerPrice',
+          code: 'invalid_combination',
+          message: 'A buy stop triggers at or below its limit price',
+        });
+      } else if (order.transactionType === 'SELL' && t < p) {
+        out.push({
+          field: 'triggerPrice',
+          code: 'invalid_combination',
+          message: 'A sell stop triggers at or above its limit price',
+        });
+      }
+    }
+  } else if (!isAbsent(triggerPrice)) {
+    out.push({
+      field: 'triggerPrice',
+      code: 'invalid_combination',
+      message: `A ${orderType} order takes no trigger price; clear it`,
+    });
+  }
+}
+
+/**
+ * Every rule the order breaks on this instrument, at most one per field, in field order.
+ *
+ * An empty array means the order may be sent. The instrument must be the one the order names;
+ * an exchange mismatch is reported on `exchange`.
+ */
+export function validateOrder(order: OrderDraft, spec: InstrumentSpec): readonly RuleViolation[] {
+  const out: RuleViolation[] = [];
+  if (order.exchange !== spec.exchange) {
+    out.push({
+      field: 'exchange',
+      code: 'invalid_combination',
+      message: `${spec.tradingsymbol} trades on ${spec.exchange}, not ${order.exchange}`,
+    });
+    return out;
+  }
+  checkQuantity(order, spec, out);
+  checkProduct(order, spec, out);
+  checkOrderType(order, spec, out);
+  checkPrices(order, spec, out);
+  // One message per field: the first found is the most basic.
+  const seen = new Set<OrderField>();
+  return out.filter((v) => (seen.has(v.field) ? false : (seen.add(v.field), true)));
+}

@@ -1,0 +1,250 @@
+import { z } from 'zod';
+import { Exchange, InstrumentType, IsoDate } from '../domain/instrument';
+import { CandleInterval } from '../domain/market';
+import { ClientOrderId, OrderStatus, OrderType, Product, Timestamp, TransactionType, Validity } from '../domain/order';
+
+/**
+ * The wire contract of DESIGN.md §2 — the default REST dialect — as zod schemas.
+ *
+ * The paper broker validates requests and builds replies with these; the REST adapter in the
+ * main process parses every reply with them and maps the snake_case spellings to the app's
+ * domain types. Nothing above the broker adapter sees these spellings. Reply objects are
+ * non-strict (unknown fields are ignored, for forward compatibility) but every field listed
+ * is required: a renamed field makes the reply fail to parse, which the client reports as
+ * `unexpected_shape` rather than a success (seed §9).
+ */
+
+// ---------------------------------------------------------------- session
+
+export const WireSessionRequest = z.strictObject({
+  api_key: z.string().min(1).max(256),
+  api_secret: z.string().min(1).max(256),
+  scope: z.enum(['trade', 'read']).optional(),
+});
+export type WireSessionRequest = z.infer<typeof WireSessionRequest>;
+
+export const WireSession = z.object({
+  access_token: z.string().min(1),
+  token_type: z.literal('Bearer'),
+  expires_at: Timestamp,
+  user_id: z.string(),
+  scope: z.enum(['trade', 'read']),
+});
+export type WireSession = z.infer<typeof WireSession>;
+
+// ---------------------------------------------------------------- orders
+
+/** POST /orders body. Unknown fields are rejected (400 naming the field) — see docs/api.md. */
+export const WireOrderRequest = z.strictObject({
+  exchange: Exchange,
+  tradingsymbol: z.string().min(1).max(64),
+  transaction_type: TransactionType,
+  quantity: z.number().int().positive(),
+  order_type: OrderType,
+  product: Product,
+  validity: Validity,
+  price: z.number().nonnegative().nullable().optional(),
+  trigger_price: z.number().nonnegative().nullable().optional(),
+  client_order_id: ClientOrderId.optional(),
+});
+export type WireOrderRequest = z.infer<typeof WireOrderRequest>;
+
+/** PATCH /orders/{id} body: at least one field. */
+export const WireOrderChanges = z
+  .strictObject({
+    quantity: z.number().int().positive(),
+    price: z.number().nonnegative().nullable(),
+    trigger_price: z.number().nonnegative().nullable(),
+    order_type: OrderType,
+    validity: Validity,
+  })
+  .partial();
+export type WireOrderChanges = z.infer<typeof WireOrderChanges>;
+
+export const WireOrder = z.object({
+  order_id: z.string().min(1),
+  client_order_id: z.string().nullable(),
+  exchange: Exchange,
+  tradingsymbol: z.string(),
+  instrument_token: z.number().int(),
+  transaction_type: TransactionType,
+  quantity: z.number().int().nonnegative(),
+  filled_quantity: z.number().int().nonnegative(),
+  pending_quantity: z.number().int().nonnegative(),
+  cancelled_quantity: z.number().int().nonnegative(),
+  order_type: OrderType,
+  product: Product,
+  validity: Validity,
+  price: z.number().nonnegative().nullable(),
+  trigger_price: z.number().nonnegative().nullable(),
+  average_price: z.number().nonnegative(),
+  status: OrderStatus,
+  status_message: z.string().nullable(),
+  placed_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type WireOrder = z.infer<typeof WireOrder>;
+
+export const WireOrderAck = z.object({
+  order_id: z.string().min(1),
+  client_order_id: z.string().nullable().optional(),
+  status: OrderStatus,
+});
+export type WireOrderAck = z.infer<typeof WireOrderAck>;
+
+export const WireOrderList = z.object({ orders: z.array(WireOrder) });
+export const WireOrderOne = z.object({ order: WireOrder });
+
+export const WireOrderEvent = z.object({
+  status: OrderStatus,
+  at: Timestamp,
+  filled_quantity: z.number().int().nonnegative(),
+  average_price: z.number().nonnegative(),
+  message: z.string().nullable(),
+});
+export const WireOrderHistory = z.object({ history: z.array(WireOrderEvent) });
+
+export const WireTrade = z.object({
+  trade_id: z.string(),
+  order_id: z.string(),
+  exchange: Exchange,
+  tradingsymbol: z.string(),
+  instrument_token: z.number().int(),
+  transaction_type: TransactionType,
+  product: Product,
+  quantity: z.number().int().positive(),
+  price: z.number().nonnegative(),
+  filled_at: Timestamp,
+});
+export const WireTradeList = z.object({ trades: z.array(WireTrade) });
+
+// ---------------------------------------------------------------- portfolio
+
+export const WirePosition = z.object({
+  exchange: Exchange,
+  tradingsymbol: z.string(),
+  instrument_token: z.number().int(),
+  product: Product,
+  quantity: z.number().int(),
+  average_price: z.number().nonnegative(),
+  last_price: z.number().nonnegative(),
+  realised_pnl: z.number(),
+  unrealised_pnl: z.number(),
+  pnl: z.number(),
+  day_buy_quantity: z.number().int().nonnegative(),
+  day_sell_quantity: z.number().int().nonnegative(),
+});
+export const WirePositionList = z.object({ positions: z.array(WirePosition) });
+
+export const WireHolding = z.object({
+  exchange: Exchange,
+  tradingsymbol: z.string(),
+  instrument_token: z.number().int(),
+  quantity: z.number().int().nonnegative(),
+  average_price: z.number().nonnegative(),
+  last_price: z.number().nonnegative(),
+  pnl: z.number(),
+});
+export const WireHoldingList = z.object({ holdings: z.array(WireHolding) });
+
+export const WireFunds = z.object({
+  funds: z.object({
+    available_cash: z.number(),
+    used_margin: z.number(),
+    available_margin: z.number(),
+    opening_balance: z.number(),
+    realised_pnl: z.number(),
+    unrealised_pnl: z.number(),
+  }),
+});
+
+/** POST /margins/orders reply: the margin one prospective order would block. */
+export const WireOrderMargin = z.object({
+  margin: z.object({
+    total: z.number().nonnegative(),
+    order_value: z.number().nonnegative(),
+    leverage: z.number().positive(),
+  }),
+});
+
+// ---------------------------------------------------------------- market data
+
+export const WireInstrument = z.object({
+  instrument_token: z.number().int().positive(),
+  exchange: Exchange,
+  tradingsymbol: z.string().min(1),
+  name: z.string(),
+  segment: z.string(),
+  instrument_type: InstrumentType,
+  lot_size: z.number().int().positive(),
+  tick_size: z.number().positive(),
+  freeze_quantity: z.number().int().positive(),
+  expiry: IsoDate.nullable(),
+  strike: z.number().nonnegative().nullable(),
+  last_price: z.number().nonnegative(),
+});
+export type WireInstrument = z.infer<typeof WireInstrument>;
+export const WireInstrumentList = z.object({ instruments: z.array(WireInstrument) });
+
+/** `[ts, open, high, low, close, volume]`. */
+export const WireCandle = z.tuple([Timestamp, z.number(), z.number(), z.number(), z.number(), z.number().nonnegative()]);
+export const WireCandleList = z.object({ candles: z.array(WireCandle) });
+export const WireCandleQuery = z.object({
+  interval: CandleInterval,
+  from: Timestamp.optional(),
+  to: Timestamp.optional(),
+});
+
+// ---------------------------------------------------------------- stream
+
+export const WireStreamClientMessage = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('subscribe'), tokens: z.array(z.number().int().positive()).max(3000) }),
+  z.strictObject({ action: z.literal('unsubscribe'), tokens: z.array(z.number().int().positive()).max(3000) }),
+]);
+export type WireStreamClientMessage = z.infer<typeof WireStreamClientMessage>;
+
+export const WireTick = z.object({
+  type: z.literal('tick'),
+  instrument_token: z.number().int(),
+  last_price: z.number().nonnegative(),
+  volume: z.number().nonnegative(),
+  ts: Timestamp,
+});
+export const WireStreamServerMessage = z.discriminatedUnion('type', [
+  WireTick,
+  z.object({ type: z.literal('order'), order: WireOrder }),
+  z.object({ type: z.literal('heartbeat'), ts: Timestamp }),
+]);
+export type WireStreamServerMessage = z.infer<typeof WireStreamServerMessage>;
+
+// ---------------------------------------------------------------- errors
+
+/** Error codes of DESIGN.md §2 "Errors". */
+export const WireErrorCode = z.enum([
+  'invalid_field',
+  'invalid_combination',
+  'invalid_json',
+  'unsupported_media_type',
+  'token_invalid',
+  'token_expired',
+  'forbidden',
+  'not_found',
+  'duplicate_client_order_id',
+  'order_not_modifiable',
+  'rate_limited',
+  'server_error',
+]);
+export type WireErrorCode = z.infer<typeof WireErrorCode>;
+
+/** RFC 9457 problem details, `application/problem+json`. */
+export const WireProblem = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  code: z.string(),
+  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  /** Present on 409 duplicate_client_order_id: the order that already holds the id. */
+  order_id: z.string().optional(),
+});
+export type WireProblem = z.infer<typeof WireProblem>;

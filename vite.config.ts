@@ -1,0 +1,45 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Vite builds the renderer (renderer/ → out/renderer); Vitest runs the unit tests.
+ *
+ * Electron main, preload, the browser host and the paper broker are bundled for Node by
+ * esbuild (scripts/build-node.mjs) — see docs/architecture.md for why.
+ */
+export default defineConfig({
+  root: 'renderer',
+  base: './', // relative asset URLs: Electron loads the built page from disk
+  plugins: [react()],
+  build: {
+    outDir: '../out/renderer',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1200,
+  },
+  server: { host: '127.0.0.1', strictPort: true },
+  test: {
+    root: '.',
+    reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['electron/**/*.test.ts', 'shared/**/*.test.ts', 'bench/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'web',
+          environment: 'happy-dom',
+          include: ['renderer/**/*.test.{ts,tsx}'],
+          setupFiles: ['renderer/test-setup.ts'],
+        },
+      },
+    ],
+  },
+});
