@@ -1,0 +1,27 @@
+/**
+ * `npm run bench -- <suite> [options]`: every benchmark compares against a baseline measured in
+ * the same run and prints ratios and percentiles (absolute timings are noisy on this machine).
+ *
+ * Each suite is a module exporting `run(args)`; add one line to `SUITES` per suite.
+ */
+type Suite = { readonly describe: string; readonly load: () => Promise<{ run(args: string[]): Promise<void> }> };
+
+const SUITES: Record<string, Suite> = {};
+
+async function main(): Promise<void> {
+  const [name, ...args] = process.argv.slice(2);
+  const names = Object.keys(SUITES);
+  const chosen = name && !name.startsWith('-') ? [name] : names;
+  for (const n of chosen) {
+    const suite = SUITES[n];
+    if (!suite) {
+      console.error(`unknown benchmark "${n}"; suites: ${names.join(', ') || '(none yet)'}`);
+      process.exitCode = 2;
+      return;
+    }
+    console.log(`\n## bench ${n}: ${suite.describe}`);
+    await (await suite.load()).run(name === n ? args : []);
+  }
+}
+
+await main();
