@@ -24,4 +24,5 @@ async function main(): Promise<void> {
   }
 }
 
+export {};
 await main();
