@@ -21,10 +21,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       eqeqeq: ['error', 'smart'],
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
-      ],
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
       'no-restricted-imports': [
         'error',
         {
@@ -32,7 +29,8 @@ export default tseslint.config(
             {
               name: 'electron',
               allowTypeImports: true,
-              message: 'Logic modules must run under plain Node: import electron only in the thin shell (see eslint.config.mjs).',
+              message:
+                'Logic modules must run under plain Node: import electron only in the thin shell (see eslint.config.mjs).',
             },
           ],
         },
@@ -49,7 +47,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'electron', '**/electron/**'], message: 'The renderer is untrusted and powerless: no Node, no Electron, no main-process code.' },
+            {
+              group: ['node:*', 'electron', '**/electron/**'],
+              message: 'The renderer is untrusted and powerless: no Node, no Electron, no main-process code.',
+            },
           ],
         },
       ],
@@ -60,7 +61,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['node:*', 'electron', 'react', '**/electron/**', '**/renderer/**'], message: 'shared/ is used by both sides: no Node, Electron, React or side-specific code.' }] },
+        {
+          patterns: [
+            {
+              group: ['node:*', 'electron', 'react', '**/electron/**', '**/renderer/**'],
+              message: 'shared/ is used by both sides: no Node, Electron, React or side-specific code.',
+            },
+          ],
+        },
       ],
     },
   },

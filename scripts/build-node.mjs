@@ -21,7 +21,13 @@ const esmBanner = {
 
 const jobs = [
   { entryPoints: ['electron/main/index.ts'], outfile: 'out/main.cjs', format: 'cjs' },
-  { entryPoints: ['electron/preload/index.ts'], outfile: 'out/preload.cjs', format: 'cjs', platform: 'browser', external: ['electron'] },
+  {
+    entryPoints: ['electron/preload/index.ts'],
+    outfile: 'out/preload.cjs',
+    format: 'cjs',
+    platform: 'browser',
+    external: ['electron'],
+  },
   { entryPoints: ['electron/host/cli.ts'], outfile: 'out/host.mjs', format: 'esm', banner: esmBanner },
   { entryPoints: ['electron/paper/cli.ts'], outfile: 'out/paper.mjs', format: 'esm', banner: esmBanner },
   { entryPoints: ['bench/cli.ts'], outfile: 'out/bench.mjs', format: 'esm', banner: esmBanner },

@@ -28,9 +28,7 @@ export function isWorking(status: OrderStatus): boolean {
 /**
  * The idempotency key of an order creation (DESIGN.md §2): 1–36 chars of `[A-Za-z0-9_-]`.
  */
-export const ClientOrderId = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,36}$/, 'must be 1–36 letters, digits, "_" or "-"');
+export const ClientOrderId = z.string().regex(/^[A-Za-z0-9_-]{1,36}$/, 'must be 1–36 letters, digits, "_" or "-"');
 
 /** An ISO 8601 timestamp with an offset, e.g. `2026-11-20T09:15:00+05:30`. */
 export const Timestamp = z.iso.datetime({ offset: true });

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { Instrument, Exchange } from '../domain/instrument';
 import { Candle, CandleInterval, Tick } from '../domain/market';
-import { LifecycleHop, Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, OrderStatus, Trade } from '../domain/order';
+import {
+  LifecycleHop,
+  Order,
+  OrderAck,
+  OrderChanges,
+  OrderEvent,
+  OrderRequest,
+  OrderStatus,
+  Trade,
+} from '../domain/order';
 import { Funds, Holding, OrderMargin, Position } from '../domain/portfolio';
 import { BrokerProfile, ConnectionState, SessionInfo } from '../domain/session';
 
@@ -66,7 +75,10 @@ export const requests = {
     }),
     output: OrderAck,
   },
-  'orders.modify': { input: z.strictObject({ orderId: z.string().min(1).max(64), changes: OrderChanges.strict() }), output: OrderAck },
+  'orders.modify': {
+    input: z.strictObject({ orderId: z.string().min(1).max(64), changes: OrderChanges.strict() }),
+    output: OrderAck,
+  },
   'orders.cancel': { input: OrderId.strict(), output: OrderAck },
   'orders.list': {
     input: z.strictObject({ status: OrderStatus.optional() }).optional(),

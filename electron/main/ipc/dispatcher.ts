@@ -1,5 +1,11 @@
 import type { z } from 'zod';
-import { isRequestChannel, requests, type ParsedInput, type RequestChannel, type RequestOutput } from '../../../shared/ipc/contract';
+import {
+  isRequestChannel,
+  requests,
+  type ParsedInput,
+  type RequestChannel,
+  type RequestOutput,
+} from '../../../shared/ipc/contract';
 import type { IpcError, IpcResult } from '../../../shared/ipc/result';
 import { AppError } from '../../app/app-error';
 
@@ -34,12 +40,19 @@ export function badRequestFromZod(error: z.ZodError, what: string): IpcError {
  * including a bug in a handler, is an `IpcResult`, because Electron's `invoke` rejection keeps
  * only the message and drops the fields the renderer needs.
  */
-export function createDispatcher(handlers: Handlers, log: (msg: string, err?: unknown) => void = console.error): Dispatch {
+export function createDispatcher(
+  handlers: Handlers,
+  log: (msg: string, err?: unknown) => void = console.error,
+): Dispatch {
   return async (channel, payload) => {
     if (!isRequestChannel(channel)) {
       return {
         ok: false,
-        error: { kind: 'bad_request', message: `Unknown channel ${JSON.stringify(String(channel)).slice(0, 80)}`, field: 'channel' },
+        error: {
+          kind: 'bad_request',
+          message: `Unknown channel ${JSON.stringify(String(channel)).slice(0, 80)}`,
+          field: 'channel',
+        },
       };
     }
     const parsed = requests[channel].input.safeParse(payload);

@@ -1,0 +1,113 @@
+import { expect, test } from './fixtures';
+
+test.describe('walking skeleton on the browser host', () => {
+  test('the page shows the connection status and the instrument list', async ({ page, host }) => {
+    await page.goto(host.url);
+    await expect(page.getByRole('status')).toContainText(/Connected to .+ as \S+/);
+    const instruments = page.getByRole('table', { name: 'Instruments' });
+    await expect(instruments.getByRole('row').nth(1)).toBeVisible();
+    expect(await instruments.getByRole('row').count()).toBeGreaterThan(2);
+    await page.screenshot({ path: 'test-results/skeleton.png' });
+  });
+
+  test('an invalid bridge payload sent from the page is refused with a typed error', async ({ page, host }) => {
+    await page.goto(host.url);
+    const replies = await page.evaluate(async (key) => {
+      const ws = new WebSocket(`ws://${location.host}/bridge?key=${key}`);
+      await new Promise((r, j) => {
+        ws.onopen = r;
+        ws.onerror = j;
+      });
+      const ask = (msg: unknown) =>
+        new Promise<unknown>((resolve) => {
+          ws.addEventListener('message', function once(ev) {
+            const m = JSON.parse(ev.data as string);
+            if ('id' in m) {
+              ws.removeEventListener('message', once);
+              resolve(m.result);
+            }
+          });
+          ws.send(JSON.stringify(msg));
+        });
+      const out = {
+        badQuantity: await ask({
+          id: 1,
+          channel: 'orders.place',
+          payload: {
+            order: {
+              exchange: 'NSE',
+              tradingsymbol: 'INFY',
+              transactionType: 'BUY',
+              quantity: -5,
+              orderType: 'MARKET',
+              product: 'CNC',
+              validity: 'DAY',
+            },
+          },
+        }),
+        unknownChannel: await ask({ id: 2, channel: 'fs.readFile', payload: '/etc/passwd' }),
+        extraField: await ask({ id: 3, channel: 'instruments.list', payload: { exchange: 'NSE', evil: true } }),
+      };
+      ws.close();
+      return out;
+    }, host.key);
+    expect(replies.badQuantity).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'order.quantity' } });
+    expect(replies.unknownChannel).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'channel' } });
+    expect(replies.extraField).toMatchObject({ ok: false, error: { kind: 'bad_request' } });
+  });
+
+  test('the bridge refuses a WebSocket without the per-launch key or from another origin', async ({ page, host }) => {
+    await page.goto(host.url);
+    const outcomes = await page.evaluate(async () => {
+      const tryOpen = (url: string) =>
+        new Promise<string>((resolve) => {
+          const ws = new WebSocket(url);
+          ws.onopen = () => {
+            ws.close();
+            resolve('open');
+          };
+          ws.onerror = () => resolve('refused');
+        });
+      return {
+        noKey: await tryOpen(`ws://${location.host}/bridge`),
+        wrongKey: await tryOpen(`ws://${location.host}/bridge?key=${'0'.repeat(64)}`),
+      };
+    });
+    expect(outcomes).toEqual({ noKey: 'refused', wrongKey: 'refused' });
+    // A request from outside the page (no matching Origin) is refused even with the key.
+    const res = await fetch(`${host.origin}/bridge?key=${host.key}`, {
+      headers: {
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      },
+    }).catch((e: Error) => e);
+    expect(res instanceof Error || res.status !== 101).toBe(true);
+  });
+
+  test('the page runs under a strict Content-Security-Policy', async ({ page, host }) => {
+    const response = await page.goto(host.url);
+    const csp = response?.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain('unsafe-eval');
+    // page.evaluate itself bypasses CSP (it runs through the DevTools protocol), so probe the
+    // way an injected payload would: inline script, string eval, a request to another origin.
+    const violations = await page.evaluate(async () => {
+      const seen: string[] = [];
+      document.addEventListener('securitypolicyviolation', (e) => seen.push(e.effectiveDirective));
+      const inline = document.createElement('script');
+      inline.textContent = 'window.__inlineRan = true; setTimeout("window.__evalRan = true", 0)';
+      document.head.append(inline);
+      const img = document.createElement('img');
+      img.src = 'https://example.com/pixel.png';
+      document.body.append(img);
+      await new Promise((r) => setTimeout(r, 300));
+      const w = window as unknown as { __inlineRan?: boolean };
+      return { inlineRan: w.__inlineRan === true, directives: seen };
+    });
+    expect(violations.inlineRan).toBe(false);
+    expect(violations.directives).toEqual(expect.arrayContaining(['script-src-elem', 'img-src']));
+  });
+});

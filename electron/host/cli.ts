@@ -1,0 +1,60 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createAppServices } from '../app/app-services';
+import { createDispatcher } from '../main/ipc/dispatcher';
+import { startHost } from './host-server';
+
+/**
+ * `npm run host -- --port P [--broker-url URL] [--api-key K --api-secret S] [--data-dir DIR]
+ * [--paper-control] [--paper-faults SPEC]`
+ *
+ * Runs the main-process services under plain Node and serves the renderer on 127.0.0.1:P
+ * (0 = any free port). Prints one line `READY http://127.0.0.1:P/?key=SECRET` when ready.
+ * `--paper-control` enables the embedded paper broker's control interface (tests, demos) and
+ * prints its URL on a line `PAPER <url>` before READY.
+ */
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '5199' },
+    'broker-url': { type: 'string' },
+    'api-key': { type: 'string' },
+    'api-secret': { type: 'string' },
+    'data-dir': { type: 'string' },
+    'paper-control': { type: 'boolean', default: false },
+    'paper-faults': { type: 'string' },
+  },
+  strict: true,
+});
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port must be a port number (0-65535), got "${values.port}"`);
+  process.exit(2);
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const services = await createAppServices({
+  dataDir: values['data-dir'] ?? mkdtempSync(join(tmpdir(), 'tradedesk-host-')),
+  brokerUrl: values['broker-url'],
+  apiKey: values['api-key'],
+  apiSecret: values['api-secret'],
+  paper: { control: values['paper-control'], faults: values['paper-faults'] },
+});
+const host = await startHost({
+  port,
+  rendererDir: join(here, 'renderer'),
+  dispatch: createDispatcher(services.handlers),
+  events: services.events,
+});
+
+if (values['paper-control'] && services.paperUrl) console.log(`PAPER ${services.paperUrl}`);
+console.log(`READY ${host.url}`);
+
+const shutdown = (): void => {
+  void Promise.allSettled([host.close(), services.close()]).then(() => process.exit(0));
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

@@ -1,0 +1,152 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { EventHub } from '../app/event-hub';
+import type { Dispatch } from '../main/ipc/dispatcher';
+import { resolveAppAsset } from '../main/security/app-origin';
+import { SECURITY_HEADERS } from '../main/security/content-security-policy';
+
+/**
+ * The browser host's server: the built renderer over HTTP on 127.0.0.1, and the bridge over a
+ * WebSocket at `/bridge?key=SECRET`.
+ *
+ * It is a second transport, never a second code path: every message goes to the same
+ * `dispatch` the Electron IPC binding calls, and every event comes from the same hub. The
+ * per-launch secret stands in for Electron's sender check: without it (or from another
+ * origin) the upgrade is refused, so another page or process on the machine cannot drive it.
+ */
+export interface HostOptions {
+  readonly port: number;
+  readonly rendererDir: string;
+  readonly dispatch: Dispatch;
+  readonly events: EventHub;
+  /** Defaults to 32 random bytes, hex. */
+  readonly secret?: string;
+}
+
+export interface RunningHost {
+  readonly url: string;
+  readonly port: number;
+  readonly secret: string;
+  close(): Promise<void>;
+}
+
+const MIME: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.wav': 'audio/wav',
+  '.woff2': 'font/woff2',
+};
+
+/** Largest bridge message accepted, in bytes: far above any real request. */
+const MAX_MESSAGE_BYTES = 256 * 1024;
+
+function sameSecret(given: string | null, secret: string): boolean {
+  if (given === null) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Starts the host; resolves once it listens. */
+export async function startHost(options: HostOptions): Promise<RunningHost> {
+  const secret = options.secret ?? randomBytes(32).toString('hex');
+  let origin = '';
+
+  const server: Server = createServer((req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      return;
+    }
+    const file = resolveAppAsset(new URL(req.url ?? '/', origin).toString(), options.rendererDir, origin);
+    if (!file) {
+      res.writeHead(404).end('Not found');
+      return;
+    }
+    readFile(file).then(
+      (body) => {
+        const isHtml = extname(file) === '.html';
+        res.writeHead(200, {
+          ...SECURITY_HEADERS,
+          'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
+          'Cache-Control': isHtml ? 'no-store' : 'public, max-age=31536000, immutable',
+        });
+        res.end(req.method === 'HEAD' ? undefined : body);
+      },
+      () => res.writeHead(404).end('Not found'),
+    );
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  server.on('upgrade', (req: IncomingMessage, socket, head) => {
+    const url = new URL(req.url ?? '/', origin);
+    const fromPage = req.headers.origin === origin;
+    if (url.pathname !== '/bridge' || !fromPage || !sameSecret(url.searchParams.get('key'), secret)) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => serveBridge(ws, options));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  origin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: `${origin}/?key=${secret}`,
+    port,
+    secret,
+    close: async () => {
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * One page's bridge: `{id, channel, payload}` in, `{id, result}` out; events as `{event, payload}`.
+ * A message that is not such an object gets a typed `bad_request`, never a dropped socket.
+ */
+function serveBridge(ws: WebSocket, { dispatch, events }: HostOptions): void {
+  const off = events.onAny((event, payload) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
+  });
+  ws.on('close', off);
+  ws.on('message', (data, isBinary) => {
+    let msg: unknown;
+    try {
+      msg = isBinary ? undefined : JSON.parse(data.toString());
+    } catch {
+      msg = undefined;
+    }
+    const m = (typeof msg === 'object' && msg !== null ? msg : {}) as {
+      id?: unknown;
+      channel?: unknown;
+      payload?: unknown;
+    };
+    const id = typeof m.id === 'number' || typeof m.id === 'string' ? m.id : null;
+    const reply = (result: unknown): void => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, result }));
+    };
+    if (id === null) {
+      reply({
+        ok: false,
+        error: { kind: 'bad_request', message: 'A bridge message is {id, channel, payload}', field: 'id' },
+      });
+      return;
+    }
+    void dispatch(m.channel, m.payload).then(reply);
+  });
+}

@@ -1,0 +1,37 @@
+import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
+import { IPC_EVENT, IPC_INVOKE } from '../../../shared/ipc/bridge';
+import type { EventHub } from '../../app/event-hub';
+import { isTrustedUrl } from '../security/app-origin';
+import type { Dispatch } from './dispatcher';
+
+/**
+ * Binds the dispatcher to Electron IPC: one invoke channel in, one event channel out.
+ *
+ * Every call is sender-checked first (checklist #17): only the top frame of the app's own
+ * page may call; anything else gets a `forbidden` result and reaches no handler.
+ *
+ * @see https://www.electronjs.org/docs/latest/tutorial/security#17-validate-the-sender-of-all-ipc-messages
+ */
+export function bindElectronIpc(
+  dispatch: Dispatch,
+  hub: EventHub,
+  allowedOrigins: ReadonlySet<string>,
+  window: () => BrowserWindow | null,
+): () => void {
+  ipcMain.handle(IPC_INVOKE, async (event: IpcMainInvokeEvent, channel: unknown, payload: unknown) => {
+    const frame = event.senderFrame;
+    const topLevel = frame !== null && frame.parent === null;
+    if (!frame || !topLevel || !isTrustedUrl(frame.url, allowedOrigins)) {
+      return { ok: false, error: { kind: 'forbidden', message: 'Calls are accepted only from the Tradedesk window' } };
+    }
+    return dispatch(channel, payload);
+  });
+  const off = hub.onAny((name, payload) => {
+    const win = window();
+    if (win && !win.isDestroyed()) win.webContents.send(IPC_EVENT, name, payload);
+  });
+  return () => {
+    off();
+    ipcMain.removeHandler(IPC_INVOKE);
+  };
+}

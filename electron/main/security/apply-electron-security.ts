@@ -1,0 +1,53 @@
+import { app, net, protocol, session, type WebContents } from 'electron';
+import { pathToFileURL } from 'node:url';
+import { APP_SCHEME, isTrustedUrl, resolveAppAsset } from './app-origin';
+import { SECURITY_HEADERS } from './content-security-policy';
+
+/**
+ * Must run before `app.whenReady()`: makes app:// a standard, secure scheme so the page gets a
+ * real origin (checklist #18) instead of `file://`.
+ */
+export function registerAppScheme(): void {
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  ]);
+}
+
+/** Serves the built renderer over app://, with the CSP and security headers (checklist #7, #18). */
+export function serveRenderer(rendererDir: string): void {
+  protocol.handle(APP_SCHEME, async (request) => {
+    const file = resolveAppAsset(request.url, rendererDir);
+    if (!file) return new Response('Not found', { status: 404 });
+    const res = await net.fetch(pathToFileURL(file).toString());
+    const headers = new Headers(res.headers);
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) headers.set(k, v);
+    return new Response(res.body, { status: res.status, headers });
+  });
+}
+
+/**
+ * Denies every permission request and check (notifications, media, geolocation…): a trading
+ * dashboard needs none (checklist #5).
+ */
+export function denyAllPermissions(): void {
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+}
+
+/**
+ * Blocks navigation away from the app and every new window (checklist #13, #14), and refuses
+ * <webview> attachment (#12). The app has no external links, so nothing is handed to
+ * `shell.openExternal` either (#15): the safest allowlist is an empty one.
+ */
+export function lockDownContents(allowedOrigins: ReadonlySet<string>): void {
+  app.on('web-contents-created', (_event, contents: WebContents) => {
+    contents.on('will-navigate', (event, url) => {
+      if (!isTrustedUrl(url, allowedOrigins)) event.preventDefault();
+    });
+    contents.on('will-redirect', (event, url) => {
+      if (!isTrustedUrl(url, allowedOrigins)) event.preventDefault();
+    });
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  });
+}

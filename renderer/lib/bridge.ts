@@ -1,0 +1,31 @@
+import type { DeskBridge } from '../../shared/ipc/bridge';
+import { createWsBridge } from './ws-bridge';
+
+declare global {
+  interface Window {
+    /** Exposed by the Electron preload; absent in a plain browser. */
+    readonly desk?: DeskBridge;
+  }
+}
+
+let bridge: DeskBridge | null = null;
+
+/**
+ * The bridge to main: Electron's preload object when there is one, otherwise the browser
+ * host's WebSocket (`/bridge`, with the per-launch key from the page URL). The choice is made
+ * here, once; nothing else in the renderer knows which transport carries it.
+ */
+export function getBridge(): DeskBridge {
+  if (bridge) return bridge;
+  if (window.desk) return (bridge = window.desk);
+  const key = new URLSearchParams(window.location.search).get('key') ?? '';
+  const wsUrl = new URL('/bridge', window.location.href);
+  wsUrl.protocol = wsUrl.protocol === 'https:' ? 'wss:' : 'ws:';
+  wsUrl.searchParams.set('key', key);
+  return (bridge = createWsBridge(wsUrl.toString()));
+}
+
+/** Test seam: install a bridge (unit tests use an in-memory one). */
+export function setBridgeForTests(b: DeskBridge | null): void {
+  bridge = b;
+}

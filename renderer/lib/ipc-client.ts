@@ -1,0 +1,55 @@
+import type { z } from 'zod';
+import {
+  events,
+  requests,
+  type EventName,
+  type EventPayload,
+  type RequestChannel,
+  type RequestInput,
+  type RequestOutput,
+} from '../../shared/ipc/contract';
+import { ipcResultSchema, type IpcError } from '../../shared/ipc/result';
+import { getBridge } from './bridge';
+
+/** A failed bridge call, carrying the typed error (kind, field, retryAfterMs…). */
+export class BridgeError extends Error {
+  public readonly info: IpcError;
+  public constructor(info: IpcError) {
+    super(info.message);
+    this.name = 'BridgeError';
+    this.info = info;
+  }
+}
+
+const resultSchemas = new Map<RequestChannel, z.ZodType>();
+
+/**
+ * Calls a contract channel and returns its parsed output, or throws a `BridgeError`.
+ *
+ * The reply is parsed against the contract even though main built it: a drift between the two
+ * sides shows up here as `unexpected_shape`, not as a wrong number on screen.
+ */
+export async function call<C extends RequestChannel>(
+  channel: C,
+  ...payload: undefined extends RequestInput<C> ? [RequestInput<C>?] : [RequestInput<C>]
+): Promise<RequestOutput<C>> {
+  let schema = resultSchemas.get(channel);
+  if (!schema) resultSchemas.set(channel, (schema = ipcResultSchema(requests[channel].output)));
+  const raw = await getBridge().invoke(channel, payload[0] as RequestInput<C>);
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    throw new BridgeError({ kind: 'unexpected_shape', message: `The reply to ${channel} did not match the contract` });
+  }
+  const result = parsed.data as { ok: true; data: RequestOutput<C> } | { ok: false; error: IpcError };
+  if (!result.ok) throw new BridgeError(result.error);
+  return result.data;
+}
+
+/** Subscribes to a contract event; payloads that do not parse are dropped (and logged). */
+export function subscribe<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
+  return getBridge().on(event, (payload) => {
+    const parsed = events[event].safeParse(payload);
+    if (parsed.success) listener(parsed.data as EventPayload<E>);
+    else console.warn(`dropped malformed ${event} event`);
+  });
+}
