@@ -233,6 +233,12 @@ export const WireErrorCode = z.enum([
   'order_not_modifiable',
   'rate_limited',
   'server_error',
+  // Additions by the paper broker (docs/api.md): wrong api_key/api_secret on POST /session,
+  // an oversized body, a method a path does not have, and a modification the margin cannot carry.
+  'invalid_credentials',
+  'payload_too_large',
+  'method_not_allowed',
+  'insufficient_margin',
 ]);
 export type WireErrorCode = z.infer<typeof WireErrorCode>;
 

@@ -1,0 +1,63 @@
+import { parseArgs } from 'node:util';
+import { startPaperBroker } from './index';
+
+/**
+ * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s]`
+ *
+ * Prints exactly one line, `READY http://127.0.0.1:P/v1`, once it serves (scripts and tests
+ * wait for it), and shuts down cleanly on SIGINT/SIGTERM so the journal is flushed.
+ */
+
+function fail(message: string): never {
+  console.error(`paper: ${message}`);
+  process.exit(2);
+}
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '0' },
+    seed: { type: 'string', default: '1' },
+    'data-dir': { type: 'string' },
+    control: { type: 'boolean', default: false },
+    faults: { type: 'string' },
+    rate: { type: 'string' },
+    'tick-ms': { type: 'string' },
+  },
+  strict: true,
+});
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0–65535, not ${values.port}`);
+const seed = Number(values.seed);
+if (!Number.isInteger(seed)) fail(`--seed must be an integer, not ${values.seed}`);
+let rate: { perSecond: number; burst: number } | undefined;
+if (values.rate !== undefined) {
+  const m = /^(\d+(?:\.\d+)?)(?:\/s)?$/.exec(values.rate);
+  if (!m) fail(`--rate must look like 10/s, not ${values.rate}`);
+  const perSecond = Number(m[1]);
+  rate = { perSecond, burst: perSecond * 2 };
+}
+const tickIntervalMs = values['tick-ms'] === undefined ? undefined : Number(values['tick-ms']);
+
+try {
+  const broker = await startPaperBroker({
+    port,
+    seed,
+    dataDir: values['data-dir'],
+    control: values.control,
+    faults: values.faults,
+    rate,
+    tickIntervalMs,
+  });
+  console.log(`READY ${broker.url}`);
+  const stop = (): void => {
+    broker.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+} catch (e) {
+  fail(e instanceof Error ? e.message : String(e));
+}

@@ -1,0 +1,48 @@
+import type { IncomingMessage } from 'node:http';
+import type { Faults } from './faults';
+import type { Reply } from './http-io';
+import type { Journal } from './journal';
+import type { Market } from './market';
+import type { Engine } from './matching';
+import type { Session, Sessions } from './sessions';
+
+/**
+ * What a route handler gets: the request, its path parameters, the caller's session, and the
+ * broker's state. Routes are plain functions of this, so each lives in its own small module.
+ */
+
+export interface BrokerState {
+  readonly market: Market;
+  readonly engine: Engine;
+  readonly sessions: Sessions;
+  readonly faults: Faults;
+  readonly journal: Journal;
+  readonly startingCashPaise: number;
+}
+
+export interface Ctx {
+  readonly req: IncomingMessage;
+  readonly state: BrokerState;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  /** The authenticated caller (null on public and control routes). */
+  readonly session: Session | null;
+  readonly now: number;
+}
+
+/**
+ * Who may call a route: `public` (POST /session), `read` (any valid token), `trade` (a token
+ * with trade scope; read tokens get 403 before any state is looked at), `control` (only when
+ * the control interface is enabled; no token, no faults, no limits).
+ */
+export type Access = 'public' | 'read' | 'trade' | 'control';
+
+export interface Route {
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** `/orders/:order_id` — relative to /v1. */
+  readonly path: string;
+  readonly access: Access;
+  /** Also draw from the POST /orders bucket. */
+  readonly ordersLimit?: boolean;
+  readonly handle: (ctx: Ctx) => Reply | Promise<Reply>;
+}

@@ -1,0 +1,185 @@
+import type { AddressInfo } from 'node:net';
+import { toIstIso } from '../../shared/lib/ist-time';
+import { toPaise } from '../../shared/trading/money';
+import { Account } from './account';
+import type { BrokerState } from './context';
+import { type FaultConfig, Faults } from './faults';
+import { generateInstruments } from './instruments';
+import { Journal, type JournalEvent } from './journal';
+import { Market } from './market';
+import { Engine } from './matching';
+import { createBrokerServer } from './server';
+import { Sessions } from './sessions';
+import { Stream } from './stream';
+
+/**
+ * The embedded paper broker: a real HTTP + WebSocket server on 127.0.0.1 speaking the wire
+ * contract of DESIGN.md §2 (documented in docs/api.md). The main process starts it when no
+ * other broker is configured; `npm run paper` runs it alone; tests start one per suite.
+ */
+
+export type { FaultConfig } from './faults';
+
+export interface PaperBrokerOptions {
+  /** 0 or undefined = a random free port; the host is always 127.0.0.1. */
+  port?: number;
+  /** Deterministic universe and price paths (default 1). */
+  seed?: number;
+  /** Journal directory; absent = in memory only. */
+  dataDir?: string;
+  /** Enable /v1/_control/* (default false). */
+  control?: boolean;
+  /** e.g. "drop_reply=0.2,server_error=0.1,rate_limit=0.1,latency_ms=30,shape_change=0.05". */
+  faults?: string | FaultConfig;
+  /** Per-token limit (default 10/s, burst 20); POST /orders additionally perSecond/s. */
+  rate?: { perSecond: number; burst: number };
+  /** Session token lifetime (default 8 h). */
+  tokenTtlMs?: number;
+  /** Market tick period (default 250 ms); 0 = no automatic ticks (tests drive prices). */
+  tickIntervalMs?: number;
+  /** Opening cash in rupees (default ₹10,00,000). */
+  startingCash?: number;
+  /** Stream heartbeat period (default 3 s). An addition to the agreed options, for tests. */
+  heartbeatMs?: number;
+}
+
+export interface PaperBroker {
+  /** "http://127.0.0.1:PORT/v1" */
+  readonly url: string;
+  readonly port: number;
+  /** Same as POST /_control/price (runs matching). */
+  setPrice(instrumentToken: number, lastPrice: number): void;
+  /** Same as POST /_control/faults ({} clears). */
+  setFaults(f: string | FaultConfig): void;
+  sessions(): Array<{ token: string; userId: string; scope: 'trade' | 'read'; expiresAt: string }>;
+  /** Total orders held (for exactly-once tests). */
+  orderCount(): number;
+  /** Stops timers, closes sockets, flushes the journal. */
+  close(): Promise<void>;
+}
+
+const DEFAULTS = {
+  seed: 1,
+  rate: { perSecond: 10, burst: 20 },
+  tokenTtlMs: 8 * 60 * 60 * 1000,
+  tickIntervalMs: 250,
+  startingCash: 1_000_000,
+  heartbeatMs: 3000,
+};
+
+/** Re-applies journaled events; positions and cash follow from the trades. */
+function replay(events: readonly JournalEvent[], state: BrokerState): void {
+  const now = Date.now();
+  for (const ev of events) {
+    switch (ev.e) {
+      case 'session':
+        state.sessions.restore({ ...ev.s });
+        break;
+      case 'session_end':
+        state.sessions.revoke(ev.token);
+        break;
+      case 'order':
+        state.engine.restoreOrder(ev.o);
+        break;
+      case 'trade':
+        state.engine.restoreTrade(ev.t);
+        break;
+      case 'marks':
+        for (const [token, paise] of Object.entries(ev.prices)) state.market.set(Number(token), paise, now, false);
+        break;
+    }
+  }
+}
+
+/** The prices worth keeping across a restart: what the account holds or works orders in. */
+function marks(state: BrokerState): Record<string, number> {
+  const tokens = new Set<number>();
+  for (const p of state.engine.account.positions.values()) tokens.add(p.token);
+  for (const h of state.engine.account.holdings.values()) tokens.add(h.token);
+  for (const o of state.engine.allOrders()) if (o.status === 'OPEN' || o.status === 'TRIGGER PENDING') tokens.add(o.token);
+  const out: Record<string, number> = {};
+  for (const t of tokens) {
+    const ltp = state.market.ltp(t);
+    if (ltp > 0) out[String(t)] = ltp;
+  }
+  return out;
+}
+
+export async function startPaperBroker(options: PaperBrokerOptions = {}): Promise<PaperBroker> {
+  const seed = options.seed ?? DEFAULTS.seed;
+  const market = new Market(generateInstruments(seed), seed);
+  const sessions = new Sessions(options.tokenTtlMs ?? DEFAULTS.tokenTtlMs);
+  const faults = new Faults(seed, options.faults);
+  const opened = options.dataDir ? Journal.open(options.dataDir) : { journal: Journal.memory(), replay: { events: [], skipped: 0, truncated: false } };
+  const journal = opened.journal;
+  if (opened.replay.skipped > 0) console.warn(`[paper] journal: skipped ${opened.replay.skipped} damaged line(s)`);
+
+  let stream: Stream | null = null;
+  const engine = new Engine(market, new Account(toPaise(options.startingCash ?? DEFAULTS.startingCash)), {
+    order(o) {
+      journal.append({ e: 'order', o });
+      stream?.order(o);
+    },
+    trade(t) {
+      journal.append({ e: 'trade', t });
+    },
+  });
+  const state: BrokerState = { market, engine, sessions, faults, journal, startingCashPaise: engine.account.openingPaise };
+  replay(opened.replay.events, state);
+
+  market.onMoves((moves) => {
+    engine.onMoves(moves);
+    journal.commit();
+    stream?.ticks(moves);
+  });
+
+  const rate = options.rate ?? DEFAULTS.rate;
+  const server = createBrokerServer(state, { control: options.control ?? false, rate });
+  stream = new Stream(server, sessions, market, options.heartbeatMs ?? DEFAULTS.heartbeatMs);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  const tickMs = options.tickIntervalMs ?? DEFAULTS.tickIntervalMs;
+  const timer = tickMs > 0 ? setInterval(() => market.step(), tickMs) : null;
+  timer?.unref();
+
+  let closed: Promise<void> | null = null;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    port,
+    setPrice(instrumentToken, lastPrice) {
+      const i = market.instrument(instrumentToken);
+      if (!i) throw new Error(`unknown instrument ${instrumentToken}`);
+      market.set(instrumentToken, toPaise(lastPrice));
+    },
+    setFaults(f) {
+      faults.set(f);
+    },
+    sessions() {
+      return sessions.all().map((s) => ({ token: s.token, userId: s.userId, scope: s.scope, expiresAt: toIstIso(s.expiresAt) }));
+    },
+    orderCount() {
+      return engine.orderCount();
+    },
+    close() {
+      closed ??= (async () => {
+        if (timer) clearInterval(timer);
+        stream?.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        journal.append({ e: 'marks', prices: marks(state) });
+        journal.close();
+      })();
+      return closed;
+    },
+  };
+}

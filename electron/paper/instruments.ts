@@ -1,0 +1,362 @@
+import type { Exchange, InstrumentType } from '../../shared/domain/instrument';
+import { istDate } from '../../shared/lib/ist-time';
+import { deriveRng, fnv1a, type Rng } from './rng';
+
+/**
+ * The paper broker's tradable universe, generated in code.
+ *
+ * Deterministic for a seed (prices are jittered by it), with expiries computed from today's
+ * date so every contract is live whenever the broker starts. Symbols, lot sizes, freeze limits
+ * and tick sizes look like NSE/BSE/MCX/CDS's own, so the order ticket's rules meet real shapes.
+ * Nothing is read from disk at run time: the broker is one bundled file.
+ */
+
+/** One instrument as the broker holds it: prices in integer paise. */
+export interface PaperInstrument {
+  readonly token: number;
+  readonly exchange: Exchange;
+  readonly tradingsymbol: string;
+  readonly name: string;
+  readonly segment: string;
+  readonly instrumentType: InstrumentType;
+  readonly lotSize: number;
+  readonly tickSize: number;
+  readonly tickPaise: number;
+  readonly freezeQuantity: number;
+  readonly expiry: string | null;
+  readonly strike: number | null;
+  /** The previous close: the day's band is set around it, the random walk starts from it. */
+  readonly basePaise: number;
+  /** Percent each side of the base that the day's price band allows. */
+  readonly bandPercent: number;
+}
+
+/** [symbol, company name, approximate price in rupees, F&O lot size or 0 when not in F&O]. */
+const EQUITIES: ReadonlyArray<readonly [string, string, number, number]> = [
+  ['RELIANCE', 'RELIANCE INDUSTRIES', 1420, 500],
+  ['TCS', 'TATA CONSULTANCY SERV', 3050, 175],
+  ['HDFCBANK', 'HDFC BANK', 990, 550],
+  ['INFY', 'INFOSYS', 1480, 400],
+  ['ICICIBANK', 'ICICI BANK', 1360, 700],
+  ['SBIN', 'STATE BANK OF INDIA', 880, 750],
+  ['BHARTIARTL', 'BHARTI AIRTEL', 2010, 475],
+  ['ITC', 'ITC', 405, 1600],
+  ['LT', 'LARSEN & TOUBRO', 3900, 175],
+  ['KOTAKBANK', 'KOTAK MAHINDRA BANK', 2100, 400],
+  ['AXISBANK', 'AXIS BANK', 1180, 625],
+  ['HINDUNILVR', 'HINDUSTAN UNILEVER', 2450, 300],
+  ['BAJFINANCE', 'BAJAJ FINANCE', 1010, 750],
+  ['MARUTI', 'MARUTI SUZUKI INDIA', 15900, 50],
+  ['SUNPHARMA', 'SUN PHARMACEUTICAL IND', 1690, 350],
+  ['TATAMOTORS', 'TATA MOTORS', 680, 800],
+  ['TATASTEEL', 'TATA STEEL', 171, 5500],
+  ['WIPRO', 'WIPRO', 245, 3000],
+  ['HCLTECH', 'HCL TECHNOLOGIES', 1550, 350],
+  ['ONGC', 'OIL AND NATURAL GAS CORP', 247, 2250],
+  ['NTPC', 'NTPC', 340, 1500],
+  ['POWERGRID', 'POWER GRID CORP', 290, 1900],
+  ['ADANIENT', 'ADANI ENTERPRISES', 2450, 300],
+  ['ASIANPAINT', 'ASIAN PAINTS', 2480, 250],
+  ['TITAN', 'TITAN COMPANY', 3700, 175],
+  ['ULTRACEMCO', 'ULTRATECH CEMENT', 12100, 50],
+  ['COALINDIA', 'COAL INDIA', 390, 1350],
+  ['JSWSTEEL', 'JSW STEEL', 1160, 675],
+  ['M&M', 'MAHINDRA & MAHINDRA', 3550, 200],
+  ['BAJAJ-AUTO', 'BAJAJ AUTO', 8900, 75],
+  ['DRREDDY', 'DR. REDDY S LABORATORIES', 1270, 625],
+  ['CIPLA', 'CIPLA', 1520, 375],
+  ['NESTLEIND', 'NESTLE INDIA', 1250, 500],
+  ['HINDALCO', 'HINDALCO INDUSTRIES', 780, 700],
+  ['GRASIM', 'GRASIM INDUSTRIES', 2850, 250],
+  ['TECHM', 'TECH MAHINDRA', 1450, 600],
+  ['INDUSINDBK', 'INDUSIND BANK', 760, 700],
+  ['EICHERMOT', 'EICHER MOTORS', 6900, 175],
+  ['BPCL', 'BHARAT PETROLEUM CORP', 340, 1975],
+  ['HEROMOTOCO', 'HERO MOTOCORP', 5400, 150],
+  ['IRCTC', 'INDIAN RAIL TOUR CORP', 720, 875],
+  ['ZOMATO', 'ETERNAL', 320, 2425],
+  ['DMART', 'AVENUE SUPERMARTS', 4200, 0],
+  ['PIDILITIND', 'PIDILITE INDUSTRIES', 1480, 0],
+  ['YESBANK', 'YES BANK', 22.35, 0],
+  ['IDEA', 'VODAFONE IDEA', 9.15, 0],
+  ['SUZLON', 'SUZLON ENERGY', 58.4, 0],
+  ['IRFC', 'INDIAN RAILWAY FIN CORP', 125.6, 0],
+  ['NHPC', 'NHPC', 83.2, 0],
+  ['PNB', 'PUNJAB NATIONAL BANK', 118.45, 0],
+];
+
+/** The NSE symbols also listed on BSE (with their own tokens, as on the real exchanges). */
+const BSE_LISTED = EQUITIES.slice(0, 30).map((e) => e[0]);
+
+/** [name, spot, lot size, freeze quantity, strike step, exchange, weekly expiry weekday or -1]. */
+const INDICES: ReadonlyArray<readonly [string, number, number, number, number, 'NFO' | 'BFO', number]> = [
+  ['NIFTY', 25850, 75, 1800, 50, 'NFO', 2],
+  ['BANKNIFTY', 58100, 35, 900, 100, 'NFO', -1],
+  ['FINNIFTY', 27300, 65, 1800, 50, 'NFO', -1],
+  ['MIDCPNIFTY', 13600, 140, 2800, 25, 'NFO', -1],
+  ['SENSEX', 84500, 20, 1000, 100, 'BFO', 4],
+];
+
+/** [symbol, name, price, lot size, freeze, tick, expiry day of month]. */
+const COMMODITIES: ReadonlyArray<readonly [string, string, number, number, number, number, number]> = [
+  ['GOLD', 'GOLD', 121500, 1, 200, 1, 5],
+  ['GOLDM', 'GOLD MINI', 121300, 1, 500, 1, 3],
+  ['SILVER', 'SILVER', 148000, 1, 200, 1, 5],
+  ['SILVERM', 'SILVER MINI', 147800, 1, 500, 1, 28],
+  ['CRUDEOIL', 'CRUDE OIL', 5480, 100, 10000, 1, 19],
+  ['NATURALGAS', 'NATURAL GAS', 312.4, 1250, 125000, 0.1, 24],
+];
+
+/**
+ * [symbol, name, price]. The real CDS tick is ₹0.0025, which integer paise cannot express
+ * (shared/trading/money.ts); the paper broker quotes CDS on a ₹0.01 grid instead.
+ */
+const CURRENCIES: ReadonlyArray<readonly [string, string, number]> = [
+  ['USDINR', 'USDINR', 88.62],
+  ['EURINR', 'EURINR', 102.94],
+  ['GBPINR', 'GBPINR', 117.38],
+  ['JPYINR', 'JPYINR', 58.71],
+];
+
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+/** NSE's one-character month code in weekly option symbols (1–9, O, N, D). */
+const WEEKLY_MONTH = ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'O', 'N', 'D'];
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** `YYYY-MM-DD` of a UTC-midnight date value. */
+function ymd(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+/** The last `weekday` (0 = Sunday) of a month, as a UTC-midnight date. */
+function lastWeekday(year: number, month: number, weekday: number): Date {
+  const d = new Date(Date.UTC(year, month + 1, 0));
+  while (d.getUTCDay() !== weekday) d.setUTCDate(d.getUTCDate() - 1);
+  return d;
+}
+
+/** The next `count` monthly expiries (last `weekday` of the month) strictly after `today`. */
+function monthlyExpiries(today: string, weekday: number, count: number): Date[] {
+  const t = new Date(`${today}T00:00:00Z`);
+  const out: Date[] = [];
+  for (let m = 0; out.length < count; m++) {
+    const d = lastWeekday(t.getUTCFullYear(), t.getUTCMonth() + m, weekday);
+    if (ymd(d) > today) out.push(d);
+  }
+  return out;
+}
+
+/** The next `count` weekly expiries on `weekday` strictly after `today`. */
+function weeklyExpiries(today: string, weekday: number, count: number): Date[] {
+  const d = new Date(Date.parse(`${today}T00:00:00Z`) + DAY_MS);
+  while (d.getUTCDay() !== weekday) d.setUTCDate(d.getUTCDate() + 1);
+  return Array.from({ length: count }, (_, i) => new Date(d.getTime() + i * 7 * DAY_MS));
+}
+
+/** The next `count` expiries on a fixed day of the month strictly after `today`. */
+function dayOfMonthExpiries(today: string, day: number, count: number): Date[] {
+  const t = new Date(`${today}T00:00:00Z`);
+  const out: Date[] = [];
+  for (let m = 0; out.length < count; m++) {
+    const d = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + m, day));
+    if (ymd(d) > today) out.push(d);
+  }
+  return out;
+}
+
+const yy = (d: Date): string => String(d.getUTCFullYear() % 100).padStart(2, '0');
+const mon = (d: Date): string => MONTHS[d.getUTCMonth()] ?? 'JAN';
+
+/** The standard normal CDF (Abramowitz–Stegun 26.2.17), for option premiums. */
+function normCdf(x: number): number {
+  const t = 1 / (1 + 0.2316419 * Math.abs(x));
+  const d = 0.3989423 * Math.exp((-x * x) / 2);
+  const p = d * t * (0.3193815 + t * (-0.3565638 + t * (1.781478 + t * (-1.821256 + t * 1.330274))));
+  return x > 0 ? 1 - p : p;
+}
+
+/** A Black–Scholes premium (no rates): options start at believable prices around the money. */
+function premium(spot: number, strike: number, days: number, vol: number, type: 'CE' | 'PE'): number {
+  const t = Math.max(days, 0.5) / 365;
+  const sd = vol * Math.sqrt(t);
+  const d1 = (Math.log(spot / strike) + (sd * sd) / 2) / sd;
+  const d2 = d1 - sd;
+  const call = spot * normCdf(d1) - strike * normCdf(d2);
+  return type === 'CE' ? call : call - spot + strike;
+}
+
+/** Rupees → paise on a tick grid, at least one tick. */
+function onGrid(rupees: number, tickPaise: number): number {
+  return Math.max(tickPaise, Math.round((rupees * 100) / tickPaise) * tickPaise);
+}
+
+/** Strike step for a stock's options, by price (NSE uses similar bands). */
+function stockStrikeStep(price: number): number {
+  if (price < 100) return 2.5;
+  if (price < 500) return 10;
+  if (price < 1000) return 20;
+  if (price < 2500) return 50;
+  if (price < 5000) return 100;
+  return 250;
+}
+
+/** Builds the universe; `now` fixes which expiries are live. */
+export function generateInstruments(seed: number, now: number = Date.now()): PaperInstrument[] {
+  const today = istDate(now);
+  const todayMs = Date.parse(`${today}T00:00:00Z`);
+  const rng: Rng = deriveRng(seed, 'universe');
+  const jitter = (price: number): number => price * (1 + (rng() - 0.5) * 0.04);
+  const out: PaperInstrument[] = [];
+  const used = new Set<number>();
+
+  const add = (i: Omit<PaperInstrument, 'token' | 'tickPaise'>): void => {
+    // Tokens come from the symbol, not a counter, so they survive a restart on another day
+    // (when an expiry has dropped out of the list) and journaled orders still resolve.
+    let token = (fnv1a(`${i.exchange}:${i.tradingsymbol}`) % 2_000_000_000) + 1;
+    while (used.has(token)) token++;
+    used.add(token);
+    out.push({ ...i, token, tickPaise: Math.round(i.tickSize * 100) });
+  };
+
+  const daysTo = (d: Date): number => (d.getTime() - todayMs) / DAY_MS;
+
+  const addOptions = (
+    name: string,
+    exchange: 'NFO' | 'BFO' | 'MCX',
+    spot: number,
+    step: number,
+    strikes: number,
+    lot: number,
+    freeze: number,
+    vol: number,
+    expiry: Date,
+    symbolDate: string,
+  ): void => {
+    const atm = Math.round(spot / step) * step;
+    for (let k = -strikes; k <= strikes; k++) {
+      const strike = atm + k * step;
+      if (strike <= 0) continue;
+      for (const type of ['CE', 'PE'] as const) {
+        const px = premium(spot, strike, daysTo(expiry), vol, type);
+        const tick = exchange === 'MCX' ? 0.5 : 0.05;
+        add({
+          exchange,
+          tradingsymbol: `${name}${symbolDate}${strike}${type}`,
+          name,
+          segment: `${exchange}-OPT`,
+          instrumentType: type,
+          lotSize: lot,
+          tickSize: tick,
+          freezeQuantity: freeze,
+          expiry: ymd(expiry),
+          strike,
+          basePaise: onGrid(px, Math.round(tick * 100)),
+          bandPercent: 0, // options: band computed from the premium (see bandOf)
+        });
+      }
+    }
+  };
+
+  const addFutures = (
+    name: string,
+    exchange: Exchange,
+    spot: number,
+    lot: number,
+    freeze: number,
+    tick: number,
+    expiries: Date[],
+  ): void => {
+    for (const e of expiries) {
+      add({
+        exchange,
+        tradingsymbol: `${name}${yy(e)}${mon(e)}FUT`,
+        name,
+        segment: `${exchange}-FUT`,
+        instrumentType: 'FUT',
+        lotSize: lot,
+        tickSize: tick,
+        freezeQuantity: freeze,
+        expiry: ymd(e),
+        strike: null,
+        basePaise: onGrid(spot * (1 + 0.00018 * daysTo(e)), Math.round(tick * 100)),
+        bandPercent: 10,
+      });
+    }
+  };
+
+  for (const [symbol, name, price, lot] of EQUITIES) {
+    const spot = jitter(price);
+    const tick = spot < 100 ? 0.01 : 0.05;
+    for (const exchange of ['NSE', 'BSE'] as const) {
+      if (exchange === 'BSE' && !BSE_LISTED.includes(symbol)) continue;
+      add({
+        exchange,
+        tradingsymbol: symbol,
+        name,
+        segment: exchange,
+        instrumentType: 'EQ',
+        lotSize: 1,
+        tickSize: tick,
+        // Equities have no exchange freeze limit; the paper broker caps one order here.
+        freezeQuantity: 100_000,
+        expiry: null,
+        strike: null,
+        basePaise: onGrid(spot, Math.round(tick * 100)),
+        bandPercent: lot > 0 ? 20 : 10,
+      });
+    }
+    if (lot > 0) {
+      const monthly = monthlyExpiries(today, 2, 3);
+      addFutures(symbol, 'NFO', spot, lot, lot * 20, 0.05, monthly);
+      const first = monthly[0] as Date;
+      addOptions(symbol, 'NFO', spot, stockStrikeStep(spot), 5, lot, lot * 20, 0.3, first, `${yy(first)}${mon(first)}`);
+    }
+  }
+
+  for (const [name, price, lot, freeze, step, exchange, weekday] of INDICES) {
+    const spot = jitter(price);
+    const monthlyDay = exchange === 'BFO' ? 4 : 2;
+    const monthly = monthlyExpiries(today, monthlyDay, 3);
+    addFutures(name, exchange, spot, lot, freeze, exchange === 'BFO' ? 0.05 : 0.1, monthly);
+    const monthlySet = new Set(monthly.map(ymd));
+    if (weekday >= 0) {
+      // Weekly series (symbol NIFTY25N1824000CE); the monthly expiry keeps its monthly symbol.
+      for (const e of weeklyExpiries(today, weekday, 2)) {
+        if (monthlySet.has(ymd(e))) continue;
+        const code = `${yy(e)}${WEEKLY_MONTH[e.getUTCMonth()]}${String(e.getUTCDate()).padStart(2, '0')}`;
+        addOptions(name, exchange, spot, step, 12, lot, freeze, 0.14, e, code);
+      }
+    }
+    for (const e of monthly.slice(0, 2)) {
+      addOptions(name, exchange, spot, step, 10, lot, freeze, 0.14, e, `${yy(e)}${mon(e)}`);
+    }
+  }
+
+  for (const [symbol, , price, lot, freeze, tick, day] of COMMODITIES) {
+    const spot = jitter(price);
+    const expiries = dayOfMonthExpiries(today, day, 2);
+    addFutures(symbol, 'MCX', spot, lot, freeze, tick, expiries);
+    if (symbol === 'CRUDEOIL') {
+      const e = expiries[0] as Date;
+      addOptions(symbol, 'MCX', spot, 50, 5, lot, freeze, 0.35, e, `${yy(e)}${mon(e)}`);
+    }
+  }
+
+  for (const [symbol, , price] of CURRENCIES) {
+    addFutures(symbol, 'CDS', jitter(price), 1, 10_000, 0.01, monthlyExpiries(today, 5, 2));
+  }
+
+  return out;
+}
+
+/** The day's price band in paise, `[low, high]`: orders priced outside it are REJECTED. */
+export function bandOf(instrument: PaperInstrument, basePaise: number = instrument.basePaise): readonly [number, number] {
+  const tick = instrument.tickPaise;
+  if (instrument.instrumentType === 'CE' || instrument.instrumentType === 'PE') {
+    // Options have wide, premium-relative bands: a cheap option may triple in a day.
+    return [tick, Math.ceil((basePaise * 4 + 20_000) / tick) * tick];
+  }
+  const width = (basePaise * instrument.bandPercent) / 100;
+  return [Math.max(tick, Math.ceil((basePaise - width) / tick) * tick), Math.floor((basePaise + width) / tick) * tick];
+}

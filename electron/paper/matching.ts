@@ -1,0 +1,424 @@
+import type { OrderStatus, OrderType, Product, TransactionType, Validity } from '../../shared/domain/order';
+import { isWorking } from '../../shared/domain/order';
+import { fromPaise } from '../../shared/trading/money';
+import { takesPrice, takesTrigger, validateOrder } from '../../shared/trading/rules';
+import { type Account } from './account';
+import type { PaperInstrument } from './instruments';
+import { leverageOf, marginFor } from './margin';
+import type { Market, PriceMove } from './market';
+import { Problem } from './problem';
+import { wireField } from './rules-wire';
+import { type PaperOrder, type PaperTrade, pendingOf } from './types';
+
+/**
+ * The matching engine: the order state machine, fills, and the margin they block.
+ *
+ * Synchronous and single-threaded, so every request sees one consistent state and the journal
+ * records the events in the order they happened. States: OPEN, TRIGGER PENDING → OPEN (when
+ * the trigger is crossed), → COMPLETE | CANCELLED | REJECTED, which are terminal.
+ */
+
+/** A validated order to place (prices in paise). */
+export interface PlaceRequest {
+  readonly instrument: PaperInstrument;
+  readonly clientOrderId: string | null;
+  readonly transactionType: TransactionType;
+  readonly quantity: number;
+  readonly orderType: OrderType;
+  readonly product: Product;
+  readonly validity: Validity;
+  readonly pricePaise: number | null;
+  readonly triggerPaise: number | null;
+}
+
+/** The fields PATCH may change (prices in paise; null clears). */
+export interface OrderChangesPaise {
+  readonly quantity?: number;
+  readonly pricePaise?: number | null;
+  readonly triggerPaise?: number | null;
+  readonly orderType?: OrderType;
+  readonly validity?: Validity;
+}
+
+/** What the engine tells the journal and the stream. */
+export interface EngineSink {
+  order(o: PaperOrder): void;
+  trade(t: PaperTrade): void;
+}
+
+/** The margin a prospective order needs (POST /margins/orders and placement). */
+export interface MarginQuote {
+  readonly totalPaise: number;
+  readonly orderValuePaise: number;
+  readonly leverage: number;
+}
+
+/**
+ * The quantity available at the touch on one price event. Orders above it fill in parts over
+ * the following ticks ("partial fills for large orders").
+ */
+export function touchQuantity(i: PaperInstrument, ltpPaise: number): number {
+  if (i.instrumentType === 'EQ') return Math.max(1, Math.floor(2_500_000_00 / Math.max(ltpPaise, 1)));
+  return i.lotSize * 10;
+}
+
+const rupees = (paise: number): string =>
+  `₹${fromPaise(paise).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+export class Engine {
+  private readonly orders = new Map<string, PaperOrder>();
+  private readonly byClientId = new Map<string, string>();
+  /** Working orders per instrument token, so a price move touches only its own orders. */
+  private readonly working = new Map<number, Set<string>>();
+  private readonly tradeList: PaperTrade[] = [];
+  private orderSeq = 0;
+  private tradeSeq = 0;
+  /** Bumped on every change: list ETags and the stream key off it. */
+  version = 0;
+
+  constructor(
+    private readonly market: Market,
+    readonly account: Account,
+    private readonly sink: EngineSink,
+  ) {}
+
+  // ------------------------------------------------------------------ reads
+
+  allOrders(): PaperOrder[] {
+    return [...this.orders.values()];
+  }
+
+  order(orderId: string): PaperOrder | undefined {
+    return this.orders.get(orderId);
+  }
+
+  orderByClientId(clientOrderId: string): PaperOrder | undefined {
+    const id = this.byClientId.get(clientOrderId);
+    return id === undefined ? undefined : this.orders.get(id);
+  }
+
+  trades(): readonly PaperTrade[] {
+    return this.tradeList;
+  }
+
+  orderCount(): number {
+    return this.orders.size;
+  }
+
+  /** Margin blocked by working orders. */
+  blockedPaise(): number {
+    let sum = 0;
+    for (const ids of this.working.values()) for (const id of ids) sum += this.orders.get(id)?.blockedPaise ?? 0;
+    return sum;
+  }
+
+  usedMarginPaise(): number {
+    return this.blockedPaise() + this.account.positionsMargin();
+  }
+
+  availableMarginPaise(): number {
+    return this.account.cashPaise - this.usedMarginPaise();
+  }
+
+  /** The reference price margin is computed at: the limit, else the trigger, else the LTP. */
+  private referencePrice(r: Pick<PlaceRequest, 'orderType' | 'pricePaise' | 'triggerPaise'>, token: number): number {
+    if (takesPrice(r.orderType) && r.pricePaise) return r.pricePaise;
+    if (takesTrigger(r.orderType) && r.triggerPaise) return r.triggerPaise;
+    return this.market.ltp(token);
+  }
+
+  /**
+   * Margin for `quantity` more of an order. Only the part that adds exposure needs margin:
+   * selling out of a long (or buying back a short) is free, so a trader can always exit.
+   */
+  quote(r: Omit<PlaceRequest, 'clientOrderId' | 'validity'>, quantity: number = r.quantity): MarginQuote {
+    const i = r.instrument;
+    const ref = this.referencePrice(r, i.token);
+    const leverage = leverageOf(r.product, i.instrumentType, r.transactionType);
+    const orderValuePaise = ref * quantity;
+    if (r.product === 'CNC') {
+      return { totalPaise: r.transactionType === 'BUY' ? orderValuePaise : 0, orderValuePaise, leverage };
+    }
+    const net = this.account.position(i.token, r.product)?.net ?? 0;
+    const reducing = (r.transactionType === 'BUY' && net < 0) || (r.transactionType === 'SELL' && net > 0);
+    const adding = reducing ? Math.max(0, quantity - Math.abs(net)) : quantity;
+    return { totalPaise: marginFor(ref * adding, leverage), orderValuePaise, leverage };
+  }
+
+  // ------------------------------------------------------------------ commands
+
+  place(r: PlaceRequest, at: number): PaperOrder {
+    const i = r.instrument;
+    this.orderSeq += 1;
+    const o: PaperOrder = {
+      orderId: String(260_000_000_000 + this.orderSeq),
+      clientOrderId: r.clientOrderId,
+      token: i.token,
+      exchange: i.exchange,
+      tradingsymbol: i.tradingsymbol,
+      instrumentType: i.instrumentType,
+      transactionType: r.transactionType,
+      quantity: r.quantity,
+      filled: 0,
+      cancelled: 0,
+      orderType: r.orderType,
+      product: r.product,
+      validity: r.validity,
+      pricePaise: takesPrice(r.orderType) ? r.pricePaise : null,
+      triggerPaise: takesTrigger(r.orderType) ? r.triggerPaise : null,
+      filledValuePaise: 0,
+      status: 'OPEN',
+      statusMessage: null,
+      placedAt: at,
+      updatedAt: at,
+      blockedPaise: 0,
+      history: [],
+    };
+    this.orders.set(o.orderId, o);
+    if (o.clientOrderId !== null) this.byClientId.set(o.clientOrderId, o.orderId);
+
+    const refusal = this.refusal(o, r);
+    if (refusal !== null) {
+      o.cancelled = o.quantity;
+      this.transition(o, 'REJECTED', refusal, at);
+      return o;
+    }
+    o.blockedPaise = this.quote(r).totalPaise;
+    this.index(o);
+    this.transition(o, takesTrigger(o.orderType) ? 'TRIGGER PENDING' : 'OPEN', null, at);
+    this.match(o, at);
+    if (o.validity === 'IOC' && isWorking(o.status)) this.cancelRest(o, 'IOC: the unfilled quantity was cancelled', at);
+    return o;
+  }
+
+  /** Why an order must be REJECTED (band, holdings, margin), or null to accept it. */
+  private refusal(o: PaperOrder, r: PlaceRequest): string | null {
+    const [lo, hi] = this.market.band(o.token);
+    for (const [name, p] of [
+      ['Price', o.pricePaise],
+      ['Trigger price', o.triggerPaise],
+    ] as const) {
+      if (p !== null && (p < lo || p > hi)) {
+        return `${name} ${rupees(p)} is outside today's price band ${rupees(lo)}–${rupees(hi)}`;
+      }
+    }
+    if (o.product === 'CNC' && o.transactionType === 'SELL') {
+      const held = this.account.holdings.get(o.token)?.quantity ?? 0;
+      let selling = 0;
+      for (const id of this.working.get(o.token) ?? []) {
+        const w = this.orders.get(id);
+        if (w && w.product === 'CNC' && w.transactionType === 'SELL') selling += pendingOf(w);
+      }
+      if (held - selling < o.quantity) {
+        return `Insufficient holdings: selling ${o.quantity} needs that many in holdings; ${Math.max(0, held - selling)} free to sell`;
+      }
+    }
+    const need = this.quote(r).totalPaise;
+    const available = this.availableMarginPaise();
+    if (need > available) {
+      return `Insufficient funds: this order needs ${rupees(need)} margin; ${rupees(Math.max(0, available))} is available`;
+    }
+    return null;
+  }
+
+  modify(orderId: string, c: OrderChangesPaise, at: number): PaperOrder {
+    const o = this.orders.get(orderId);
+    if (!o) throw new Problem(404, 'not_found', `Order ${orderId} was not found`);
+    if (!isWorking(o.status)) {
+      throw new Problem(409, 'order_not_modifiable', `Order ${orderId} is ${o.status} and can no longer be modified`);
+    }
+    const orderType = c.orderType ?? o.orderType;
+    // Switching type clears a price/trigger the new type does not take, unless sent explicitly.
+    const pricePaise = c.pricePaise !== undefined ? c.pricePaise : takesPrice(orderType) ? o.pricePaise : null;
+    const triggerPaise = c.triggerPaise !== undefined ? c.triggerPaise : takesTrigger(orderType) ? o.triggerPaise : null;
+    const draft = {
+      exchange: o.exchange,
+      transactionType: o.transactionType,
+      quantity: c.quantity ?? o.quantity,
+      orderType,
+      product: o.product,
+      validity: c.validity ?? o.validity,
+      price: pricePaise === null ? null : fromPaise(pricePaise),
+      triggerPrice: triggerPaise === null ? null : fromPaise(triggerPaise),
+    };
+    const instrument = this.market.instrument(o.token);
+    if (!instrument) throw new Problem(409, 'order_not_modifiable', `${o.tradingsymbol} has expired`);
+    const violations = validateOrder(draft, {
+      exchange: instrument.exchange,
+      tradingsymbol: instrument.tradingsymbol,
+      instrumentType: instrument.instrumentType,
+      lotSize: instrument.lotSize,
+      tickSize: instrument.tickSize,
+      freezeQuantity: instrument.freezeQuantity,
+    });
+    const errors = violations.map((v) => ({ field: wireField(v.field), message: v.message }));
+    if (draft.quantity <= o.filled) {
+      errors.push({ field: 'quantity', message: `Quantity must stay above the ${o.filled} already filled` });
+    }
+    if (errors.length > 0) {
+      const code = violations.some((v) => v.code === 'invalid_field') || violations.length === 0 ? 'invalid_field' : 'invalid_combination';
+      throw new Problem(400, code, errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+    }
+    const [lo, hi] = this.market.band(o.token);
+    for (const [field, p] of [
+      ['price', pricePaise],
+      ['trigger_price', triggerPaise],
+    ] as const) {
+      if (p !== null && (p < lo || p > hi)) {
+        const message = `${rupees(p)} is outside today's price band ${rupees(lo)}–${rupees(hi)}`;
+        throw new Problem(400, 'invalid_field', `${field}: ${message}`, [{ field, message }]);
+      }
+    }
+    const remaining = draft.quantity - o.filled;
+    const need = this.quote({ instrument, transactionType: o.transactionType, quantity: remaining, orderType, product: o.product, pricePaise, triggerPaise }).totalPaise;
+    if (need - o.blockedPaise > this.availableMarginPaise()) {
+      const message = `Insufficient funds: the modified order needs ${rupees(need)} margin; ${rupees(Math.max(0, this.availableMarginPaise() + o.blockedPaise))} is available`;
+      throw new Problem(400, 'insufficient_margin', message, [{ field: 'quantity', message }]);
+    }
+    const changed: string[] = [];
+    const note = (name: string, from: unknown, to: unknown): void => {
+      if (from !== to) changed.push(`${name} ${String(from ?? '–')} → ${String(to ?? '–')}`);
+    };
+    note('quantity', o.quantity, draft.quantity);
+    note('type', o.orderType, orderType);
+    note('price', o.pricePaise === null ? null : fromPaise(o.pricePaise), draft.price);
+    note('trigger', o.triggerPaise === null ? null : fromPaise(o.triggerPaise), draft.triggerPrice);
+    note('validity', o.validity, draft.validity);
+    const wasTriggerType = takesTrigger(o.orderType);
+    o.quantity = draft.quantity;
+    o.orderType = orderType;
+    o.validity = draft.validity;
+    o.pricePaise = pricePaise;
+    o.triggerPaise = triggerPaise;
+    o.blockedPaise = need;
+    let status: OrderStatus = o.status;
+    if (!takesTrigger(orderType)) status = 'OPEN';
+    else if (!wasTriggerType) status = 'TRIGGER PENDING';
+    this.transition(o, status, `Modified: ${changed.join(', ') || 'no change'}`, at);
+    this.match(o, at);
+    if (o.validity === 'IOC' && isWorking(o.status)) this.cancelRest(o, 'IOC: the unfilled quantity was cancelled', at);
+    return o;
+  }
+
+  /** Cancels a working order; repeating it on a CANCELLED order is a no-op (idempotent). */
+  cancel(orderId: string, at: number): PaperOrder {
+    const o = this.orders.get(orderId);
+    if (!o) throw new Problem(404, 'not_found', `Order ${orderId} was not found`);
+    if (o.status === 'CANCELLED') return o;
+    if (!isWorking(o.status)) {
+      throw new Problem(409, 'order_not_modifiable', `Order ${orderId} is ${o.status} and can no longer be cancelled`);
+    }
+    this.cancelRest(o, 'Cancelled by the user', at);
+    return o;
+  }
+
+  /** Runs matching for every working order on the instruments that moved. */
+  onMoves(moves: readonly PriceMove[]): void {
+    for (const m of moves) {
+      const ids = this.working.get(m.token);
+      if (!ids || ids.size === 0) continue;
+      // Oldest first: time priority among this account's own orders.
+      for (const id of [...ids]) {
+        const o = this.orders.get(id);
+        if (o && isWorking(o.status)) this.match(o, m.at);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private index(o: PaperOrder): void {
+    let set = this.working.get(o.token);
+    if (!set) {
+      set = new Set();
+      this.working.set(o.token, set);
+    }
+    set.add(o.orderId);
+  }
+
+  private unindex(o: PaperOrder): void {
+    this.working.get(o.token)?.delete(o.orderId);
+  }
+
+  private transition(o: PaperOrder, status: OrderStatus, message: string | null, at: number): void {
+    o.status = status;
+    if (message !== null) o.statusMessage = message;
+    o.updatedAt = at;
+    if (!isWorking(status)) {
+      o.blockedPaise = 0;
+      this.unindex(o);
+    }
+    o.history.push({ status, at, filled: o.filled, filledValuePaise: o.filledValuePaise, message });
+    this.version += 1;
+    this.sink.order(o);
+  }
+
+  private cancelRest(o: PaperOrder, why: string, at: number): void {
+    o.cancelled += pendingOf(o);
+    this.transition(o, 'CANCELLED', why, at);
+  }
+
+  /** One matching attempt at the current price: trigger, then fill up to the touch quantity. */
+  private match(o: PaperOrder, at: number): void {
+    const ltp = this.market.ltp(o.token);
+    if (ltp <= 0) return;
+    const buy = o.transactionType === 'BUY';
+    if (o.status === 'TRIGGER PENDING') {
+      const trig = o.triggerPaise ?? 0;
+      if (buy ? ltp < trig : ltp > trig) return;
+      this.transition(o, 'OPEN', `Triggered at ${rupees(ltp)}`, at);
+    }
+    if (o.status !== 'OPEN') return;
+    const limit = o.orderType === 'LIMIT' || o.orderType === 'SL' ? o.pricePaise : null;
+    if (limit !== null && (buy ? ltp > limit : ltp < limit)) return;
+    const instrument = this.market.instrument(o.token);
+    if (!instrument) return;
+    const pending = pendingOf(o);
+    const touch = Math.max(instrument.lotSize, Math.floor(touchQuantity(instrument, ltp) / instrument.lotSize) * instrument.lotSize);
+    const qty = Math.min(pending, touch);
+    if (qty <= 0) return;
+    // Release the block for the filled part before the position takes its own margin.
+    o.blockedPaise = pending === qty ? 0 : o.blockedPaise - Math.round((o.blockedPaise * qty) / pending);
+    this.tradeSeq += 1;
+    const t: PaperTrade = {
+      tradeId: String(70_000_000 + this.tradeSeq),
+      orderId: o.orderId,
+      token: o.token,
+      exchange: o.exchange,
+      tradingsymbol: o.tradingsymbol,
+      instrumentType: o.instrumentType,
+      transactionType: o.transactionType,
+      product: o.product,
+      quantity: qty,
+      pricePaise: ltp,
+      at,
+    };
+    this.tradeList.push(t);
+    this.account.applyTrade(t);
+    this.sink.trade(t);
+    o.filled += qty;
+    o.filledValuePaise += qty * ltp;
+    const done = pendingOf(o) === 0;
+    this.transition(o, done ? 'COMPLETE' : 'OPEN', done ? null : `Partly filled: ${o.filled} of ${o.quantity}`, at);
+  }
+
+  // ------------------------------------------------------------------ journal replay
+
+  /** Puts back an order snapshot read from the journal. */
+  restoreOrder(o: PaperOrder): void {
+    this.orders.set(o.orderId, o);
+    if (o.clientOrderId !== null) this.byClientId.set(o.clientOrderId, o.orderId);
+    if (isWorking(o.status)) this.index(o);
+    else this.unindex(o);
+    this.orderSeq = Math.max(this.orderSeq, Number(o.orderId) - 260_000_000_000);
+    this.version += 1;
+  }
+
+  /** Re-applies a fill read from the journal. */
+  restoreTrade(t: PaperTrade): void {
+    this.tradeList.push(t);
+    this.account.applyTrade(t);
+    this.tradeSeq = Math.max(this.tradeSeq, Number(t.tradeId) - 70_000_000);
+    this.version += 1;
+  }
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { toIstIso } from '../../../shared/lib/ist-time';
+import { fromPaise, isOnTick, toPaise } from '../../../shared/trading/money';
+import type { Route } from '../context';
+import type { FaultConfig } from '../faults';
+import { readJson } from '../http-io';
+import { badField, notFound } from '../problem';
+import { parseOr400 } from '../validation';
+
+/**
+ * The control interface (only with `control: true` / `--control`): for tests and demos, never
+ * faulted, never rate limited, no token. It lets a test move a price and watch matching happen.
+ */
+
+const PriceBody = z.strictObject({ instrument_token: z.number().int().positive(), last_price: z.number().positive() });
+const TickBody = z.strictObject({ count: z.number().int().min(1).max(1000).optional() });
+
+export const controlRoutes: readonly Route[] = [
+  {
+    method: 'POST',
+    path: '/_control/price',
+    access: 'control',
+    async handle({ req, state, now }) {
+      const b = parseOr400(PriceBody, await readJson(req));
+      const i = state.market.instrument(b.instrument_token);
+      if (!i) throw notFound(`Instrument ${b.instrument_token}`);
+      if (!isOnTick(b.last_price, i.tickSize)) throw badField('last_price', `must be a multiple of the tick size (${i.tickSize})`);
+      state.market.set(i.token, toPaise(b.last_price), now);
+      const [lo, hi] = state.market.band(i.token);
+      return { status: 200, body: { instrument_token: i.token, last_price: b.last_price, band: [fromPaise(lo), fromPaise(hi)] } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_control/tick',
+    access: 'control',
+    async handle({ req, state, now }) {
+      const b = parseOr400(TickBody, await readJson(req));
+      let moved = 0;
+      for (let n = 0; n < (b.count ?? 1); n++) moved += state.market.step(now).length;
+      return { status: 200, body: { moved } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_control/faults',
+    access: 'control',
+    async handle({ req, state }) {
+      const b = await readJson(req);
+      if (b === null || typeof b !== 'object' || Array.isArray(b)) throw badField('body', 'must be an object of fault settings ({} clears)');
+      try {
+        state.faults.set(b as FaultConfig);
+      } catch (e) {
+        throw badField('body', e instanceof Error ? e.message : 'invalid faults');
+      }
+      return { status: 200, body: { faults: state.faults.current() } };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/_control/sessions',
+    access: 'control',
+    handle({ state, now }) {
+      const sessions = state.sessions.all().map((s) => ({
+        access_token: s.token,
+        user_id: s.userId,
+        scope: s.scope,
+        expires_at: toIstIso(s.expiresAt),
+        active: !s.revoked && s.expiresAt > now,
+      }));
+      return { status: 200, body: { sessions } };
+    },
+  },
+];

@@ -1,0 +1,177 @@
+import { OrderStatus } from '../../../shared/domain/order';
+import { fromPaise, toPaise } from '../../../shared/trading/money';
+import { takesPrice, takesTrigger, validateOrder } from '../../../shared/trading/rules';
+import { WireOrderChanges, WireOrderRequest } from '../../../shared/wire/schemas';
+import type { BrokerState, Route } from '../context';
+import { readJson } from '../http-io';
+import type { PaperInstrument } from '../instruments';
+import type { PlaceRequest } from '../matching';
+import { Problem, badField, notFound } from '../problem';
+import { wireField } from '../rules-wire';
+import { parseOr400 } from '../validation';
+import { wireHistoryEntry, wireOrder } from '../wire-views';
+
+/**
+ * The order endpoints: place, list, get, history, modify, cancel, and the margin calculator.
+ *
+ * Checks run in a fixed order a client can rely on: auth (401) → scope (403) → media type and
+ * JSON (400) → field schema (400) → idempotency (409) → instrument and trading rules (400) →
+ * margin and band (201, then REJECTED — not a 400, as real brokers do).
+ */
+
+/** Body → a validated PlaceRequest, or the 400 naming every broken rule. */
+function toPlaceRequest(state: BrokerState, body: WireOrderRequest): PlaceRequest {
+  const instrument: PaperInstrument | undefined = state.market.lookup(body.exchange, body.tradingsymbol);
+  if (!instrument) throw badField('tradingsymbol', `No instrument ${body.tradingsymbol} on ${body.exchange}`);
+  const violations = validateOrder(
+    {
+      exchange: body.exchange,
+      transactionType: body.transaction_type,
+      quantity: body.quantity,
+      orderType: body.order_type,
+      product: body.product,
+      validity: body.validity,
+      price: body.price,
+      triggerPrice: body.trigger_price,
+    },
+    {
+      exchange: instrument.exchange,
+      tradingsymbol: instrument.tradingsymbol,
+      instrumentType: instrument.instrumentType,
+      lotSize: instrument.lotSize,
+      tickSize: instrument.tickSize,
+      freezeQuantity: instrument.freezeQuantity,
+    },
+  );
+  if (violations.length > 0) {
+    const errors = violations.map((v) => ({ field: wireField(v.field), message: v.message }));
+    const code = violations.some((v) => v.code === 'invalid_field') ? 'invalid_field' : 'invalid_combination';
+    throw new Problem(400, code, errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+  }
+  return {
+    instrument,
+    clientOrderId: body.client_order_id ?? null,
+    transactionType: body.transaction_type,
+    quantity: body.quantity,
+    orderType: body.order_type,
+    product: body.product,
+    validity: body.validity,
+    pricePaise: takesPrice(body.order_type) && body.price ? toPaise(body.price) : null,
+    triggerPaise: takesTrigger(body.order_type) && body.trigger_price ? toPaise(body.trigger_price) : null,
+  };
+}
+
+function orderOr404(state: BrokerState, id: string) {
+  const o = state.engine.order(id);
+  if (!o) throw notFound(`Order ${id}`);
+  return o;
+}
+
+export const orderRoutes: readonly Route[] = [
+  {
+    method: 'POST',
+    path: '/orders',
+    access: 'trade',
+    ordersLimit: true,
+    async handle({ req, state, now }) {
+      const body = parseOr400(WireOrderRequest, await readJson(req));
+      if (body.client_order_id !== undefined) {
+        const existing = state.engine.orderByClientId(body.client_order_id);
+        if (existing) {
+          throw new Problem(
+            409,
+            'duplicate_client_order_id',
+            `client_order_id ${body.client_order_id} already placed order ${existing.orderId}; nothing was created`,
+            [{ field: 'client_order_id', message: `already used by order ${existing.orderId}` }],
+            { order_id: existing.orderId },
+          );
+        }
+      }
+      const o = state.engine.place(toPlaceRequest(state, body), now);
+      return {
+        status: 201,
+        body: { order_id: o.orderId, client_order_id: o.clientOrderId, status: o.status },
+        headers: { Location: `/v1/orders/${o.orderId}` },
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/orders',
+    access: 'read',
+    handle({ state, query }) {
+      const status = query.get('status');
+      if (status !== null && !OrderStatus.safeParse(status).success) {
+        throw badField('status', `must be one of ${OrderStatus.options.join(', ')}`);
+      }
+      const cid = query.get('client_order_id');
+      const orders = state.engine
+        .allOrders()
+        .filter((o) => (status === null || o.status === status) && (cid === null || o.clientOrderId === cid))
+        .map(wireOrder);
+      return { status: 200, body: { orders }, etag: true };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/orders/:order_id',
+    access: 'read',
+    handle({ state, params }) {
+      return { status: 200, body: { order: wireOrder(orderOr404(state, params.order_id ?? '')) } };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/orders/:order_id/history',
+    access: 'read',
+    handle({ state, params }) {
+      return { status: 200, body: { history: orderOr404(state, params.order_id ?? '').history.map(wireHistoryEntry) }, etag: true };
+    },
+  },
+  ...(['PATCH', 'PUT'] as const).map(
+    (method): Route => ({
+      method,
+      path: '/orders/:order_id',
+      access: 'trade',
+      async handle({ req, state, params, now }) {
+        const id = params.order_id ?? '';
+        const changes = parseOr400(WireOrderChanges, await readJson(req));
+        if (Object.keys(changes).length === 0) {
+          throw badField('body', 'names nothing to change; send quantity, price, trigger_price, order_type or validity');
+        }
+        const paise = (p: number | null | undefined): number | null | undefined => (p === undefined ? undefined : p === null || p === 0 ? null : toPaise(p));
+        const o = state.engine.modify(
+          id,
+          {
+            quantity: changes.quantity,
+            pricePaise: paise(changes.price),
+            triggerPaise: paise(changes.trigger_price),
+            orderType: changes.order_type,
+            validity: changes.validity,
+          },
+          now,
+        );
+        return { status: 200, body: { order_id: o.orderId, status: o.status } };
+      },
+    }),
+  ),
+  {
+    method: 'DELETE',
+    path: '/orders/:order_id',
+    access: 'trade',
+    handle({ state, params, now }) {
+      const o = state.engine.cancel(params.order_id ?? '', now);
+      return { status: 200, body: { order_id: o.orderId, status: o.status } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/margins/orders',
+    access: 'read',
+    async handle({ req, state }) {
+      const r = toPlaceRequest(state, parseOr400(WireOrderRequest, await readJson(req)));
+      const q = state.engine.quote(r);
+      return { status: 200, body: { margin: { total: fromPaise(q.totalPaise), order_value: fromPaise(q.orderValuePaise), leverage: q.leverage } } };
+    },
+  },
+];

@@ -1,0 +1,38 @@
+import type { Route } from '../context';
+import { wireFunds, wireHolding, wirePosition, wireTrade } from '../wire-views';
+
+/** Fills, positions, holdings and funds: reads of the account, all with ETags. */
+export const portfolioRoutes: readonly Route[] = [
+  {
+    method: 'GET',
+    path: '/trades',
+    access: 'read',
+    handle: ({ state }) => ({ status: 200, body: { trades: state.engine.trades().map(wireTrade) }, etag: true }),
+  },
+  {
+    method: 'GET',
+    path: '/positions',
+    access: 'read',
+    handle: ({ state }) => ({
+      status: 200,
+      body: { positions: [...state.engine.account.positions.values()].map((p) => wirePosition(p, state.market)) },
+      etag: true,
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/holdings',
+    access: 'read',
+    handle: ({ state }) => ({
+      status: 200,
+      body: { holdings: [...state.engine.account.holdings.values()].map((h) => wireHolding(h, state.market)) },
+      etag: true,
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/funds',
+    access: 'read',
+    handle: ({ state }) => ({ status: 200, body: { funds: wireFunds(state.engine, state.market) }, etag: true }),
+  },
+];

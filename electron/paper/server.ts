@@ -1,0 +1,144 @@
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { BrokerState, Ctx, Route } from './context';
+import { type FaultPlan, driftShape } from './faults';
+import { type Reply, etagOf, matchesEtag, send } from './http-io';
+import { Problem } from './problem';
+import { RateLimiter, type Take } from './rate-limit';
+import { Router } from './router';
+import { controlRoutes } from './routes/control';
+import { marketDataRoutes } from './routes/market-data';
+import { orderRoutes } from './routes/orders';
+import { portfolioRoutes } from './routes/portfolio';
+import { sessionRoutes } from './routes/session';
+import type { Session } from './sessions';
+
+/**
+ * The HTTP pipeline, in the order a request meets it:
+ *
+ *   route (404/405) → control? (no faults, no auth) → latency → injected 429/5xx/expiry
+ *   → auth (401) → rate limits (429) → scope (403) → handler → journal fsync
+ *   → injected post-commit 5xx / dropped reply / drifted shape → ETag (304) → reply.
+ *
+ * Every thrown Problem becomes problem+json; anything else is a bug and becomes a 500 that
+ * says so (and is logged), never a hung socket.
+ */
+
+export interface ServerOptions {
+  readonly control: boolean;
+  readonly rate: { perSecond: number; burst: number };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export function createBrokerServer(state: BrokerState, opts: ServerOptions): Server {
+  const router = new Router([...sessionRoutes, ...orderRoutes, ...portfolioRoutes, ...marketDataRoutes, ...controlRoutes]);
+  const general = new RateLimiter('default', opts.rate);
+  // Placement has its own, stricter bucket (10/s by default) on top of the general one.
+  const placing = new RateLimiter('orders', { perSecond: opts.rate.perSecond, burst: Math.max(1, Math.min(opts.rate.burst, opts.rate.perSecond)) });
+
+  const reply = (res: ServerResponse, r: Reply, req: IncomingMessage): void => {
+    const headers: Record<string, string> = { ...(r.headers ?? {}) };
+    if (r.body === undefined) return send(res, r.status, undefined, headers);
+    const text = JSON.stringify(r.body);
+    if (r.etag && r.status === 200) {
+      const tag = etagOf(text);
+      headers.ETag = tag;
+      if (matchesEtag(req.headers['if-none-match'], tag)) return send(res, 304, undefined, headers);
+    }
+    send(res, r.status, text, headers);
+  };
+
+  const problemReply = (res: ServerResponse, p: Problem, extra: Record<string, string> = {}): void => {
+    send(res, p.status, p.body(), { ...extra, ...p.headers }, true);
+  };
+
+  const limitHeaders = (takes: ReadonlyArray<[RateLimiter, Take]>): Record<string, string> => ({
+    'RateLimit-Policy': takes.map(([l]) => l.policy()).join(', '),
+    RateLimit: takes.map(([l, t]) => RateLimiter.header(l.name, t)).join(', '),
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const now = Date.now();
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (!url.pathname.startsWith('/v1/') && url.pathname !== '/v1') {
+      return problemReply(res, new Problem(404, 'not_found', `No such path ${url.pathname}; the API lives under /v1`));
+    }
+    const path = url.pathname.slice(3) || '/';
+    const m = router.match(req.method ?? 'GET', path);
+    if (m.kind === 'none' || (m.kind === 'found' && m.route.access === 'control' && !opts.control)) {
+      return problemReply(res, new Problem(404, 'not_found', `No such endpoint ${req.method} ${url.pathname}`));
+    }
+    if (m.kind === 'method') {
+      return problemReply(res, new Problem(405, 'method_not_allowed', `${req.method} is not supported on ${url.pathname}; use ${m.allow.join(', ')}`), {
+        Allow: m.allow.join(', '),
+      });
+    }
+    const route: Route = m.route;
+    const ctxBase = { req, state, params: m.params, query: url.searchParams, now };
+
+    if (route.access === 'control') {
+      const r = await route.handle({ ...ctxBase, session: null });
+      state.journal.commit();
+      return reply(res, r, req);
+    }
+
+    const plan: FaultPlan = state.faults.plan();
+    if (plan.latencyMs > 0) await sleep(plan.latencyMs);
+    if (plan.rateLimit) {
+      return problemReply(res, new Problem(429, 'rate_limited', 'Too many requests (injected fault); retry after the pause', [], {}, { 'Retry-After': '1' }));
+    }
+    if (plan.errorBefore !== null) {
+      return problemReply(res, new Problem(plan.errorBefore, 'server_error', 'The broker failed before handling the request (injected fault)'));
+    }
+
+    let session: Session | null = null;
+    if (route.access !== 'public') {
+      session = state.sessions.authenticate(req.headers.authorization, now);
+      if (plan.tokenExpiry) {
+        state.sessions.expire(session.token, now);
+        session = state.sessions.authenticate(req.headers.authorization, now);
+      }
+    }
+    const key = session?.token ?? `addr:${req.socket.remoteAddress ?? ''}`;
+    const takes: Array<[RateLimiter, Take]> = [[general, general.take(key, now)]];
+    if (route.ordersLimit) takes.push([placing, placing.take(key, now)]);
+    const rl = limitHeaders(takes);
+    const refused = takes.find(([, t]) => !t.ok);
+    if (refused) {
+      const wait = Math.max(...takes.map(([, t]) => t.retryAfterS));
+      throw new Problem(429, 'rate_limited', `Rate limit "${refused[0].name}" exceeded (${refused[0].cfg.perSecond}/s); retry in ${wait} s`, [], {}, { ...rl, 'Retry-After': String(wait) });
+    }
+    if (route.access === 'trade' && session?.scope !== 'trade') {
+      throw new Problem(403, 'forbidden', 'This token has read scope; placing, modifying and cancelling orders needs a trade-scope login', [], {}, rl);
+    }
+
+    let r: Reply;
+    try {
+      r = await route.handle({ ...ctxBase, session } satisfies Ctx);
+    } catch (e) {
+      // Commit whatever a failed handler journaled (nothing, normally) before answering.
+      state.journal.commit();
+      if (e instanceof Problem) throw new Problem(e.status, e.code, e.detail, e.errors, e.extra, { ...rl, ...e.headers });
+      throw e;
+    }
+    state.journal.commit();
+
+    if (plan.errorAfter !== null) {
+      return problemReply(res, new Problem(plan.errorAfter, 'server_error', 'The broker failed after handling the request (injected fault)'));
+    }
+    if (plan.dropReply) {
+      req.socket.destroy();
+      return;
+    }
+    const body = plan.shapeChange && r.status >= 200 && r.status < 300 && r.body !== undefined ? driftShape(r.body) : r.body;
+    reply(res, { ...r, body, headers: { ...rl, ...(r.headers ?? {}) } }, req);
+  }
+
+  return createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (e instanceof Problem) return problemReply(res, e);
+      console.error('[paper] unexpected error', e);
+      problemReply(res, new Problem(500, 'server_error', 'The paper broker hit an unexpected error; this is a bug'));
+    });
+  });
+}
