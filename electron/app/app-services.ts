@@ -1,8 +1,18 @@
-import type { Instrument } from '../../shared/domain/instrument';
-import type { SessionInfo } from '../../shared/domain/session';
-import { AppError } from './app-error';
-import { EventHub } from './event-hub';
+import { join } from 'node:path';
+import type { BrokerProfile } from '../../shared/domain/session';
+import type { RateLimit } from '../broker/http/token-bucket';
+import type { TradingCoreOptions } from '../core/trading-core';
+import { MemoryVault, type SecretVault } from '../core/session/secret-vault';
 import type { Handlers } from '../main/ipc/dispatcher';
+import { startPaperBroker, type FaultConfig, type PaperBroker } from '../paper';
+import { EventHub } from './event-hub';
+import { marketHandlers } from './handlers/market-handlers';
+import { orderHandlers } from './handlers/order-handlers';
+import { portfolioHandlers } from './handlers/portfolio-handlers';
+import { sessionHandlers } from './handlers/session-handlers';
+import { SubscriptionRegistry } from './market/subscription-registry';
+import { ActiveCore } from './session/active-core';
+import { SettingsStore } from './settings/settings-store';
 
 /**
  * How the app is configured at start; the same for Electron and the browser host.
@@ -15,7 +25,21 @@ export interface AppConfig {
   readonly apiKey?: string;
   readonly apiSecret?: string;
   /** Options for the embedded paper broker (tests and demos). */
-  readonly paper?: { readonly control?: boolean; readonly faults?: string; readonly seed?: number };
+  readonly paper?: {
+    readonly control?: boolean;
+    readonly faults?: string | FaultConfig;
+    readonly seed?: number;
+    readonly rate?: RateLimit;
+    readonly tickIntervalMs?: number;
+  };
+  /** Where secrets live; default in memory only (Electron passes its safeStorage vault). */
+  readonly vault?: SecretVault;
+  /** Client-side rate limit (default 8/s burst 16); null turns the bucket off. */
+  readonly clientRate?: RateLimit | null;
+  /** Overrides for the core (tests: backoff, timeouts, stream off…). */
+  readonly core?: Partial<Omit<TradingCoreOptions, 'baseUrl' | 'target' | 'credentials' | 'vault' | 'dataDir' | 'events'>>;
+  /** Where to report start-up problems (default console.error); never given secrets. */
+  readonly log?: (message: string) => void;
 }
 
 /** The main-process services, hosted by Electron or by the browser host alike. */
@@ -28,44 +52,74 @@ export interface AppServices {
 }
 
 /**
- * STAND-IN (walking skeleton): serves a fixed instrument list until the paper broker and the
- * trading core land; replaced by the real composition, not kept.
+ * Composes the main process: vault, settings, the embedded paper broker when no remote one is
+ * configured, the active trading core (logged in and reconciled before the first handler
+ * runs) and one handler per contract channel.
+ *
+ * A failed initial login does not stop the app: it starts logged out and the renderer shows
+ * the login screen with `session.status`.
  */
-export async function createAppServices(_config: AppConfig): Promise<AppServices> {
+export async function createAppServices(config: AppConfig): Promise<AppServices> {
   const events = new EventHub();
-  const session: SessionInfo = {
-    state: 'connected',
-    broker: 'paper',
-    brokerLabel: 'Paper broker',
-    userId: 'PAPER01',
-    scope: 'trade',
-    expiresAt: null,
+  const log = config.log ?? ((m: string) => console.error(m));
+  const vault = config.vault ?? new MemoryVault();
+  const settings = new SettingsStore(join(config.dataDir, 'settings.json'));
+  const registry = new SubscriptionRegistry();
+
+  let paper: PaperBroker | null = null;
+  let paperStarting: Promise<PaperBroker> | null = null;
+  const paperUrl = async (): Promise<string> => {
+    paperStarting ??= startPaperBroker({
+      port: 0,
+      dataDir: join(config.dataDir, 'paper'),
+      ...config.paper,
+    }).then((p) => (paper = p));
+    return (await paperStarting).url;
   };
-  const instruments: Instrument[] = [
-    { instrumentToken: 256265, exchange: 'NSE', tradingsymbol: 'INFY', name: 'INFOSYS', segment: 'NSE', instrumentType: 'EQ', lotSize: 1, tickSize: 0.05, freezeQuantity: 100000, expiry: null, strike: null, lastPrice: 1500 },
-  ];
-  const notYet = async (): Promise<never> => {
-    throw new AppError({ kind: 'internal', message: 'Not available in the walking skeleton' });
-  };
+
+  const active = new ActiveCore({
+    paperUrl,
+    options: () => ({
+      vault,
+      dataDir: config.dataDir,
+      ...(config.clientRate !== undefined ? { rate: config.clientRate } : {}),
+      ...config.core,
+      events: {
+        onSession: (info) => events.emit('session.changed', info),
+        onSessionExpired: (reason) => events.emit('session.expired', { reason }),
+        onConnection: (state) => events.emit('connection.changed', state),
+        onOrder: (order) => events.emit('order.updated', order),
+        onTick: (tick) => events.emit('market.ticks', { ticks: [tick] }),
+      },
+    }),
+  });
+
+  const initial: BrokerProfile = config.brokerUrl
+    ? { kind: 'rest', baseUrl: config.brokerUrl, apiKey: config.apiKey ?? 'paper', apiSecret: config.apiSecret ?? 'paper' }
+    : { kind: 'paper' };
+  if (!config.brokerUrl) await paperUrl();
+  try {
+    await active.login(initial);
+  } catch (err) {
+    log(`Tradedesk could not log in to ${initial.kind === 'paper' ? 'the paper broker' : 'the configured broker'}: ${err instanceof Error ? err.message : 'unknown error'}`);
+  }
+
   const handlers: Handlers = {
-    'session.status': async () => session,
-    'session.login': async () => session,
-    'session.logout': async () => session,
-    'connection.status': async () => ({ rest: 'up', stream: 'closed', detail: null }),
-    'instruments.list': async () => instruments,
-    'candles.get': notYet,
-    'market.subscribe': notYet,
-    'orders.place': notYet,
-    'orders.modify': notYet,
-    'orders.cancel': notYet,
-    'orders.list': notYet,
-    'orders.get': notYet,
-    'orders.history': notYet,
-    'trades.list': notYet,
-    'positions.list': notYet,
-    'holdings.list': notYet,
-    'funds.get': notYet,
-    'margins.order': notYet,
+    ...sessionHandlers(active, settings),
+    ...marketHandlers(active, registry),
+    ...orderHandlers(active),
+    ...portfolioHandlers(active),
   };
-  return { handlers, events, paperUrl: null, close: async () => {} };
+
+  return {
+    handlers,
+    events,
+    get paperUrl() {
+      return paper?.url ?? null;
+    },
+    close: async () => {
+      await active.close();
+      await paper?.close();
+    },
+  };
 }

@@ -1,0 +1,51 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDispatcher } from '../main/ipc/dispatcher';
+import { createAppServices, type AppServices } from './app-services';
+
+describe('createAppServices on the embedded paper broker', () => {
+  let dir: string;
+  let services: AppServices;
+  let dispatch: ReturnType<typeof createDispatcher>;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'td-app-'));
+    services = await createAppServices({ dataDir: dir, paper: { tickIntervalMs: 0 } });
+    dispatch = createDispatcher(services.handlers);
+  });
+  afterAll(async () => {
+    await services.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('starts logged in to the paper broker, without exposing the token', async () => {
+    const res = await dispatch('session.status', undefined);
+    expect(res).toMatchObject({ ok: true, data: { state: 'connected', broker: 'paper' } });
+    expect(services.paperUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(JSON.stringify(res)).not.toMatch(/token"\s*:/i);
+  });
+
+  it('lists instruments, places an order and sees it in the order book', async () => {
+    const list = await dispatch('instruments.list', undefined);
+    if (!list.ok) throw new Error(list.error.message);
+    const instruments = list.data as Array<{ exchange: string; tradingsymbol: string; instrumentType: string; lastPrice: number; tickSize: number }>;
+    const eq = instruments.find((i) => i.exchange === 'NSE' && i.instrumentType === 'EQ');
+    expect(eq).toBeDefined();
+    const placed = await dispatch('orders.place', {
+      order: { exchange: 'NSE', tradingsymbol: eq!.tradingsymbol, transactionType: 'BUY', quantity: 1, orderType: 'MARKET', product: 'MIS', validity: 'DAY' },
+      clickedAt: Date.now(),
+    });
+    if (!placed.ok) throw new Error(placed.error.message);
+    const orderId = (placed.data as { orderId: string }).orderId;
+    const orders = await dispatch('orders.list', undefined);
+    expect(orders.ok && (orders.data as Array<{ orderId: string }>).some((o) => o.orderId === orderId)).toBe(true);
+    const history = await dispatch('orders.history', { orderId });
+    expect(history.ok).toBe(true);
+    if (history.ok) {
+      const hops = (history.data as { timeline: Array<{ hop: string }> }).timeline.map((h) => h.hop);
+      expect(hops.slice(0, 4)).toEqual(['clicked', 'journaled', 'sent', 'acknowledged']);
+    }
+  });
+});

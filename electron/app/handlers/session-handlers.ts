@@ -1,0 +1,25 @@
+import type { Handlers } from '../../main/ipc/dispatcher';
+import type { ActiveCore } from '../session/active-core';
+import type { SettingsStore } from '../settings/settings-store';
+
+/**
+ * `session.*` and `connection.status`: what the renderer may know and do about the login.
+ *
+ * Replies carry `SessionInfo` only — never the token or the secret. The chosen profile is
+ * saved without its secret; the secret goes to the vault (persisted only on `remember`).
+ */
+export function sessionHandlers(
+  active: ActiveCore,
+  settings: SettingsStore,
+): Pick<Handlers, 'session.status' | 'session.login' | 'session.logout' | 'connection.status'> {
+  return {
+    'session.status': async () => active.info(),
+    'session.login': async ({ profile, remember }) => {
+      const info = await active.login(profile, remember ?? false);
+      await settings.write({ profile: profile.kind === 'paper' ? { kind: 'paper' } : { kind: 'rest', baseUrl: profile.baseUrl, apiKey: profile.apiKey } });
+      return info;
+    },
+    'session.logout': async () => active.logout(),
+    'connection.status': async () => active.connection(),
+  };
+}

@@ -1,0 +1,107 @@
+import type { BrokerProfile, ConnectionState, SessionInfo } from '../../../shared/domain/session';
+import { TradingCore, type TradingCoreOptions } from '../../core/trading-core';
+import { AppError } from '../app-error';
+import { resolveProfile } from './profile-target';
+
+/** What the app needs to build a core for a profile. */
+export interface CoreFactory {
+  /** The embedded paper broker's URL, starting it on first use. */
+  paperUrl(): Promise<string>;
+  /** Everything but the profile-specific parts. */
+  options(): Omit<TradingCoreOptions, 'baseUrl' | 'target' | 'credentials'>;
+}
+
+/**
+ * The one trading core in use, swapped when the user logs in to another profile.
+ *
+ * Handlers ask it for the current core; with nobody logged in they get `unauthorized`, which
+ * the renderer turns into the login screen. Logins are serialised so two clicks cannot build
+ * two cores that both reconcile the same ledger.
+ */
+export class ActiveCore {
+  readonly #factory: CoreFactory;
+  #core: TradingCore | null = null;
+  #info: SessionInfo = { state: 'disconnected', broker: 'paper', brokerLabel: 'Paper broker', userId: null, scope: null, expiresAt: null };
+  #queue: Promise<unknown> = Promise.resolve();
+  #subscriptions: ReadonlySet<number> = new Set();
+
+  public constructor(factory: CoreFactory) {
+    this.#factory = factory;
+  }
+
+  /** The logged-in core, or `unauthorized`. */
+  public current(): TradingCore {
+    const core = this.#core;
+    if (!core || core.session.info().state === 'disconnected') {
+      throw new AppError({ kind: 'unauthorized', message: 'Not logged in to a broker' });
+    }
+    return core;
+  }
+
+  public info(): SessionInfo {
+    return this.#core?.session.info() ?? this.#info;
+  }
+
+  public connection(): ConnectionState {
+    return this.#core?.connection() ?? { rest: 'down', stream: 'closed', detail: 'Not logged in' };
+  }
+
+  /** Logs in to `profile` (replacing any other session). */
+  public login(profile: BrokerProfile, remember = false): Promise<SessionInfo> {
+    return this.#serial(async () => {
+      await this.#closeCurrent(true);
+      const baseUrl = profile.kind === 'paper' ? await this.#factory.paperUrl() : null;
+      const resolved = resolveProfile(profile, baseUrl);
+      const core = await TradingCore.create({ ...this.#factory.options(), ...resolved });
+      try {
+        await core.start(remember);
+      } catch (err) {
+        this.#info = { ...core.session.info(), state: 'disconnected' };
+        await core.close();
+        throw err;
+      }
+      this.#core = core;
+      core.setSubscriptions(this.#subscriptions);
+      return core.session.info();
+    });
+  }
+
+  /** Sets the instruments the stream should deliver, now and after any later login. */
+  public subscribe(tokens: ReadonlySet<number>): void {
+    this.#subscriptions = tokens;
+    this.#core?.setSubscriptions(tokens);
+  }
+
+  /** Logs out and wipes the token. */
+  public logout(): Promise<SessionInfo> {
+    return this.#serial(async () => {
+      const core = this.#core;
+      if (core) this.#info = { ...core.session.info(), state: 'disconnected', userId: null, scope: null, expiresAt: null };
+      await this.#closeCurrent(true);
+      return this.#info;
+    });
+  }
+
+  /** Stops the core without logging out (app quit: a remembered session survives). */
+  public close(): Promise<void> {
+    return this.#serial(() => this.#closeCurrent(false));
+  }
+
+  async #closeCurrent(logout: boolean): Promise<void> {
+    const core = this.#core;
+    this.#core = null;
+    if (!core) return;
+    this.#info = { ...core.session.info(), state: 'disconnected', userId: null, scope: null, expiresAt: null };
+    try {
+      if (logout) await core.logout();
+    } finally {
+      await core.close();
+    }
+  }
+
+  #serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(fn, fn);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+}

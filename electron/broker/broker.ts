@@ -1,0 +1,93 @@
+import type { Instrument, Exchange } from '../../shared/domain/instrument';
+import type { Candle, CandleInterval, Tick } from '../../shared/domain/market';
+import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, OrderStatus, Trade } from '../../shared/domain/order';
+import type { Funds, Holding, OrderMargin, Position } from '../../shared/domain/portfolio';
+import type { ConnectionState } from '../../shared/domain/session';
+
+/** What logging in needs: the broker's API key and secret, and the scope asked for. */
+export interface Credentials {
+  readonly apiKey: string;
+  readonly apiSecret: string;
+  readonly scope?: 'trade' | 'read';
+}
+
+/**
+ * What a login grants. `accessToken` is the secret: only the session manager may hold it.
+ */
+export interface SessionGrant {
+  readonly accessToken: string;
+  readonly expiresAt: string;
+  readonly userId: string;
+  readonly scope: 'trade' | 'read';
+}
+
+/** An order to create, with the idempotency key the core assigned to its intent. */
+export interface PlaceOrderCommand extends OrderRequest {
+  readonly clientOrderId: string;
+}
+
+/** Filters of the order list. */
+export interface OrderFilter {
+  readonly status?: OrderStatus;
+  readonly clientOrderId?: string;
+}
+
+/** A window of candles. */
+export interface CandleQuery {
+  readonly interval: CandleInterval;
+  readonly from?: string;
+  readonly to?: string;
+}
+
+/** What the live stream delivers to its owner. */
+export interface StreamListener {
+  onOrder(order: Order): void;
+  onTick(tick: Tick): void;
+  onState(state: ConnectionState['stream'], detail: string | null): void;
+}
+
+/** The live stream of one session: started once, resubscribed on every reconnect. */
+export interface BrokerStream {
+  start(): void;
+  /** Replaces the set of instruments whose ticks are wanted. */
+  setSubscriptions(tokens: ReadonlySet<number>): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Everything the app does with a broker, in the app's own (domain) types.
+ *
+ * The REST adapter for DESIGN.md §2 is the first implementation; real broker adapters follow
+ * behind this same interface, so nothing above it knows HTTP paths or field spellings. Every
+ * method rejects with an `AppError` whose `kind` is one of the contract's error kinds; a reply
+ * that does not parse is `unexpected_shape`, never a value.
+ */
+export interface Broker {
+  /** Human label ("Paper broker", a host name) for the session panel. */
+  readonly label: string;
+  login(credentials: Credentials): Promise<SessionGrant>;
+  /** Ends the broker session of the current token (best effort). */
+  logout(): Promise<void>;
+
+  /** Creates an order. Sent once: an ambiguous failure is for the caller to resolve. */
+  placeOrder(command: PlaceOrderCommand): Promise<OrderAck>;
+  modifyOrder(orderId: string, changes: OrderChanges): Promise<OrderAck>;
+  cancelOrder(orderId: string): Promise<OrderAck>;
+  listOrders(filter?: OrderFilter): Promise<readonly Order[]>;
+  getOrder(orderId: string): Promise<Order>;
+  orderHistory(orderId: string): Promise<readonly OrderEvent[]>;
+  listTrades(): Promise<readonly Trade[]>;
+
+  listPositions(): Promise<readonly Position[]>;
+  listHoldings(): Promise<readonly Holding[]>;
+  getFunds(): Promise<Funds>;
+  orderMargin(order: OrderRequest): Promise<OrderMargin>;
+
+  listInstruments(exchange?: Exchange): Promise<readonly Instrument[]>;
+  getCandles(instrumentToken: number, query: CandleQuery): Promise<readonly Candle[]>;
+
+  /** A stream for the current session; the caller starts and stops it. */
+  openStream(listener: StreamListener): BrokerStream;
+  /** Frees connections. */
+  close(): Promise<void>;
+}

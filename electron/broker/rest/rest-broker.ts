@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import type { Exchange, Instrument } from '../../../shared/domain/instrument';
+import type { Candle } from '../../../shared/domain/market';
+import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, Trade } from '../../../shared/domain/order';
+import type { Funds, Holding, OrderMargin, Position } from '../../../shared/domain/portfolio';
+import {
+  WireCandleList,
+  WireFunds,
+  WireHoldingList,
+  WireInstrumentList,
+  WireOrderAck,
+  WireOrderHistory,
+  WireOrderList,
+  WireOrderMargin,
+  WireOrderOne,
+  WirePositionList,
+  WireSession,
+  WireTradeList,
+} from '../../../shared/wire/schemas';
+import type { AuthSource } from '../auth-source';
+import type { Broker, BrokerStream, CandleQuery, Credentials, OrderFilter, PlaceOrderCommand, SessionGrant, StreamListener } from '../broker';
+import { StreamClient, type StreamClientOptions } from '../stream/stream-client';
+import { toWireOrderChanges, toWireOrderRequest } from './domain-to-wire';
+import type { RestTransport } from './rest-transport';
+import {
+  toCandle,
+  toFunds,
+  toHolding,
+  toInstrument,
+  toOrder,
+  toOrderAck,
+  toOrderEvent,
+  toOrderMargin,
+  toPosition,
+  toTrade,
+} from './wire-to-domain';
+
+/** Order ids go into paths: keep them to a safe alphabet so no id can change the route. */
+function orderPath(orderId: string, suffix = ''): string {
+  return `/orders/${encodeURIComponent(orderId)}${suffix}`;
+}
+
+/**
+ * The REST adapter for the dialect of DESIGN.md §2 — the only code that knows its paths and
+ * snake_case spellings.
+ *
+ * Each method names its path, its reply schema and its retry class, then maps the parsed wire
+ * value to the domain. How often a request is sent is the transport's business.
+ */
+export class RestBroker implements Broker {
+  public readonly label: string;
+  readonly #transport: RestTransport;
+  readonly #baseUrl: string;
+  readonly #auth: AuthSource;
+  readonly #streamOptions: StreamClientOptions;
+
+  public constructor(baseUrl: string, label: string, transport: RestTransport, auth: AuthSource, streamOptions: StreamClientOptions = {}) {
+    this.#baseUrl = baseUrl;
+    this.label = label;
+    this.#transport = transport;
+    this.#auth = auth;
+    this.#streamOptions = streamOptions;
+  }
+
+  public async login(c: Credentials): Promise<SessionGrant> {
+    const body = { api_key: c.apiKey, api_secret: c.apiSecret, ...(c.scope ? { scope: c.scope } : {}) };
+    const w = await this.#transport.call({ method: 'POST', path: '/session', body, schema: WireSession, retry: 'once', auth: false });
+    this.#transport.resetCache();
+    return { accessToken: w.access_token, expiresAt: w.expires_at, userId: w.user_id, scope: w.scope };
+  }
+
+  public async logout(): Promise<void> {
+    try {
+      await this.#transport.call({ method: 'DELETE', path: '/session', schema: null, retry: 'once' });
+    } finally {
+      this.#transport.resetCache();
+    }
+  }
+
+  public async placeOrder(cmd: PlaceOrderCommand): Promise<OrderAck> {
+    const w = await this.#transport.call({ method: 'POST', path: '/orders', body: toWireOrderRequest(cmd), schema: WireOrderAck, retry: 'once' });
+    return toOrderAck(w);
+  }
+
+  public async modifyOrder(orderId: string, changes: OrderChanges): Promise<OrderAck> {
+    const body = toWireOrderChanges(changes);
+    const w = await this.#transport.call({ method: 'PATCH', path: orderPath(orderId), body, schema: WireOrderAck, retry: 'idempotent-write' });
+    return toOrderAck(w);
+  }
+
+  public async cancelOrder(orderId: string): Promise<OrderAck> {
+    const w = await this.#transport.call({ method: 'DELETE', path: orderPath(orderId), schema: WireOrderAck, retry: 'idempotent-write' });
+    return toOrderAck(w);
+  }
+
+  public async listOrders(filter: OrderFilter = {}): Promise<readonly Order[]> {
+    const query = { status: filter.status, client_order_id: filter.clientOrderId };
+    const w = await this.#transport.call({ method: 'GET', path: '/orders', query, schema: WireOrderList, retry: 'read', conditional: true });
+    return w.orders.map(toOrder);
+  }
+
+  public async getOrder(orderId: string): Promise<Order> {
+    const w = await this.#transport.call({ method: 'GET', path: orderPath(orderId), schema: WireOrderOne, retry: 'read' });
+    return toOrder(w.order);
+  }
+
+  public async orderHistory(orderId: string): Promise<readonly OrderEvent[]> {
+    const w = await this.#transport.call({ method: 'GET', path: orderPath(orderId, '/history'), schema: WireOrderHistory, retry: 'read' });
+    return w.history.map(toOrderEvent);
+  }
+
+  public async listTrades(): Promise<readonly Trade[]> {
+    const w = await this.#transport.call({ method: 'GET', path: '/trades', schema: WireTradeList, retry: 'read', conditional: true });
+    return w.trades.map(toTrade);
+  }
+
+  public async listPositions(): Promise<readonly Position[]> {
+    const w = await this.#transport.call({ method: 'GET', path: '/positions', schema: WirePositionList, retry: 'read', conditional: true });
+    return w.positions.map(toPosition);
+  }
+
+  public async listHoldings(): Promise<readonly Holding[]> {
+    const w = await this.#transport.call({ method: 'GET', path: '/holdings', schema: WireHoldingList, retry: 'read', conditional: true });
+    return w.holdings.map(toHolding);
+  }
+
+  public async getFunds(): Promise<Funds> {
+    const w = await this.#transport.call({ method: 'GET', path: '/funds', schema: WireFunds, retry: 'read' });
+    return toFunds(w);
+  }
+
+  public async orderMargin(order: OrderRequest): Promise<OrderMargin> {
+    // A calculation that creates nothing: safe to repeat like a read.
+    const w = await this.#transport.call({ method: 'POST', path: '/margins/orders', body: toWireOrderRequest(order), schema: WireOrderMargin, retry: 'read' });
+    return toOrderMargin(w);
+  }
+
+  public async listInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {
+    const w = await this.#transport.call({ method: 'GET', path: '/instruments', query: { exchange }, schema: WireInstrumentList, retry: 'read', conditional: true });
+    return w.instruments.map(toInstrument);
+  }
+
+  public async getCandles(instrumentToken: number, q: CandleQuery): Promise<readonly Candle[]> {
+    const path = `/instruments/${z.number().int().positive().parse(instrumentToken)}/candles`;
+    const query = { interval: q.interval, from: q.from, to: q.to };
+    const w = await this.#transport.call({ method: 'GET', path, query, schema: WireCandleList, retry: 'read' });
+    return w.candles.map(toCandle);
+  }
+
+  public openStream(listener: StreamListener): BrokerStream {
+    const url = new URL(this.#baseUrl.replace(/\/+$/, '') + '/stream');
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    return new StreamClient(url.toString(), this.#auth, listener, this.#streamOptions);
+  }
+
+  public close(): Promise<void> {
+    return this.#transport.close();
+  }
+}

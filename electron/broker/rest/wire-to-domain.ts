@@ -1,0 +1,153 @@
+import type { z } from 'zod';
+import type { Instrument } from '../../../shared/domain/instrument';
+import type { Candle, Tick } from '../../../shared/domain/market';
+import type { Order, OrderAck, OrderEvent, Trade } from '../../../shared/domain/order';
+import type { Funds, Holding, OrderMargin, Position } from '../../../shared/domain/portfolio';
+import type {
+  WireCandle,
+  WireFunds,
+  WireHolding,
+  WireInstrument,
+  WireOrder,
+  WireOrderAck,
+  WireOrderEvent,
+  WireOrderMargin,
+  WirePosition,
+  WireTick,
+  WireTrade,
+} from '../../../shared/wire/schemas';
+
+/*
+ * Wire (snake_case, DESIGN.md §2) → domain (camelCase) mappings. Pure functions of already
+ * parsed replies: the field spellings of the REST dialect live here and in rest-broker.ts only.
+ */
+
+/** Maps one order. */
+export function toOrder(w: WireOrder): Order {
+  return {
+    orderId: w.order_id,
+    clientOrderId: w.client_order_id,
+    exchange: w.exchange,
+    tradingsymbol: w.tradingsymbol,
+    instrumentToken: w.instrument_token,
+    transactionType: w.transaction_type,
+    quantity: w.quantity,
+    filledQuantity: w.filled_quantity,
+    pendingQuantity: w.pending_quantity,
+    cancelledQuantity: w.cancelled_quantity,
+    orderType: w.order_type,
+    product: w.product,
+    validity: w.validity,
+    price: w.price,
+    triggerPrice: w.trigger_price,
+    averagePrice: w.average_price,
+    status: w.status,
+    statusMessage: w.status_message,
+    placedAt: w.placed_at,
+    updatedAt: w.updated_at,
+  };
+}
+
+/** Maps a place/modify/cancel acknowledgement. */
+export function toOrderAck(w: WireOrderAck): OrderAck {
+  return { orderId: w.order_id, clientOrderId: w.client_order_id ?? null, status: w.status };
+}
+
+/** Maps one history transition. */
+export function toOrderEvent(w: z.output<typeof WireOrderEvent>): OrderEvent {
+  return { status: w.status, at: w.at, filledQuantity: w.filled_quantity, averagePrice: w.average_price, message: w.message };
+}
+
+/** Maps one fill. */
+export function toTrade(w: z.output<typeof WireTrade>): Trade {
+  return {
+    tradeId: w.trade_id,
+    orderId: w.order_id,
+    exchange: w.exchange,
+    tradingsymbol: w.tradingsymbol,
+    instrumentToken: w.instrument_token,
+    transactionType: w.transaction_type,
+    product: w.product,
+    quantity: w.quantity,
+    price: w.price,
+    filledAt: w.filled_at,
+  };
+}
+
+/** Maps one net position. */
+export function toPosition(w: z.output<typeof WirePosition>): Position {
+  return {
+    exchange: w.exchange,
+    tradingsymbol: w.tradingsymbol,
+    instrumentToken: w.instrument_token,
+    product: w.product,
+    quantity: w.quantity,
+    averagePrice: w.average_price,
+    lastPrice: w.last_price,
+    realisedPnl: w.realised_pnl,
+    unrealisedPnl: w.unrealised_pnl,
+    pnl: w.pnl,
+    dayBuyQuantity: w.day_buy_quantity,
+    daySellQuantity: w.day_sell_quantity,
+  };
+}
+
+/** Maps one holding. */
+export function toHolding(w: z.output<typeof WireHolding>): Holding {
+  return {
+    exchange: w.exchange,
+    tradingsymbol: w.tradingsymbol,
+    instrumentToken: w.instrument_token,
+    quantity: w.quantity,
+    averagePrice: w.average_price,
+    lastPrice: w.last_price,
+    pnl: w.pnl,
+  };
+}
+
+/** Maps the funds summary. */
+export function toFunds(w: z.output<typeof WireFunds>): Funds {
+  const f = w.funds;
+  return {
+    availableCash: f.available_cash,
+    usedMargin: f.used_margin,
+    availableMargin: f.available_margin,
+    openingBalance: f.opening_balance,
+    realisedPnl: f.realised_pnl,
+    unrealisedPnl: f.unrealised_pnl,
+  };
+}
+
+/** Maps a margin estimate. */
+export function toOrderMargin(w: z.output<typeof WireOrderMargin>): OrderMargin {
+  return { total: w.margin.total, orderValue: w.margin.order_value, leverage: w.margin.leverage };
+}
+
+/** Maps one instrument. */
+export function toInstrument(w: WireInstrument): Instrument {
+  return {
+    instrumentToken: w.instrument_token,
+    exchange: w.exchange,
+    tradingsymbol: w.tradingsymbol,
+    name: w.name,
+    segment: w.segment,
+    instrumentType: w.instrument_type,
+    lotSize: w.lot_size,
+    tickSize: w.tick_size,
+    freezeQuantity: w.freeze_quantity,
+    expiry: w.expiry,
+    strike: w.strike,
+    lastPrice: w.last_price,
+  };
+}
+
+/** Maps a `[ts, o, h, l, c, v]` row. */
+export function toCandle(w: z.output<typeof WireCandle>): Candle {
+  const [ts, open, high, low, close, volume] = w;
+  return { ts, open, high, low, close, volume };
+}
+
+/** Maps a stream tick. */
+export function toTick(w: z.output<typeof WireTick>): Tick {
+  return { instrumentToken: w.instrument_token, lastPrice: w.last_price, volume: w.volume, ts: w.ts };
+}

@@ -1,0 +1,43 @@
+import type { Exchange, Instrument } from '../../../shared/domain/instrument';
+import type { Broker } from '../../broker/broker';
+
+/**
+ * The instruments the broker trades, fetched once per session and looked up by symbol.
+ *
+ * The main process needs each order's lot size, tick size and freeze limit to apply the
+ * shared trading rules before sending (DESIGN.md §1); asking the broker per order would cost a
+ * request per click. A miss refetches once, in case the universe changed since login.
+ */
+export class InstrumentCatalog {
+  readonly #broker: Broker;
+  #bySymbol: Promise<ReadonlyMap<string, Instrument>> | null = null;
+
+  public constructor(broker: Broker) {
+    this.#broker = broker;
+  }
+
+  /** The instrument traded as `tradingsymbol` on `exchange`, or undefined. */
+  public async find(exchange: Exchange, tradingsymbol: string): Promise<Instrument | undefined> {
+    const key = `${exchange}:${tradingsymbol}`;
+    const hit = (await this.#load()).get(key);
+    if (hit) return hit;
+    this.#bySymbol = null;
+    return (await this.#load()).get(key);
+  }
+
+  /** Forgets the cached universe (a new session). */
+  public reset(): void {
+    this.#bySymbol = null;
+  }
+
+  #load(): Promise<ReadonlyMap<string, Instrument>> {
+    this.#bySymbol ??= this.#broker.listInstruments().then(
+      (list) => new Map(list.map((i) => [`${i.exchange}:${i.tradingsymbol}`, i])),
+      (err: unknown) => {
+        this.#bySymbol = null;
+        throw err;
+      },
+    );
+    return this.#bySymbol;
+  }
+}

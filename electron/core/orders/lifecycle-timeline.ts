@@ -1,0 +1,75 @@
+import type { LifecycleHop, OrderEvent } from '../../../shared/domain/order';
+import { isoIst } from '../clock';
+
+/** App-side hops, in the order they happen. */
+export type AppHop = 'clicked' | 'journaled' | 'sent' | 'acknowledged' | 'recovered';
+
+interface Entry {
+  readonly hop: AppHop;
+  readonly at: number;
+}
+
+/**
+ * Records when each order passed each app-side hop (click → journaled → sent → acknowledged),
+ * so `orders.history` can show the trader where the time went.
+ *
+ * Keyed by client_order_id until the broker names the order, then also by order id. Times are
+ * main-process clock readings (the click time is the renderer's, passed in). Bounded: the
+ * oldest orders are forgotten first, since only recent ones are inspected.
+ */
+export class LifecycleTimeline {
+  readonly #byClientId = new Map<string, Entry[]>();
+  readonly #clientIdOf = new Map<string, string>();
+  readonly #max: number;
+
+  public constructor(max = 2_000) {
+    this.#max = max;
+  }
+
+  /** Records one hop of an intent. */
+  public record(clientOrderId: string, hop: AppHop, at: number): void {
+    let list = this.#byClientId.get(clientOrderId);
+    if (!list) {
+      this.#byClientId.set(clientOrderId, (list = []));
+      this.#evict();
+    }
+    list.push({ hop, at });
+  }
+
+  /** Links the intent to the order the broker created for it. */
+  public link(clientOrderId: string, orderId: string): void {
+    this.#clientIdOf.set(orderId, clientOrderId);
+  }
+
+  /**
+   * The order's full timeline: the app's hops, then the broker's transitions.
+   *
+   * `gapMs` is the time since the previous hop, clamped at 0 because the broker's clock
+   * (whole seconds) and the renderer's are not the main process's.
+   */
+  public timeline(orderId: string, brokerHistory: readonly OrderEvent[]): LifecycleHop[] {
+    const cid = this.#clientIdOf.get(orderId);
+    const app = cid ? (this.#byClientId.get(cid) ?? []) : [];
+    const hops: Array<{ hop: string; at: number; source: 'app' | 'broker' }> = [
+      ...app.map((e) => ({ hop: e.hop, at: e.at, source: 'app' as const })),
+      ...brokerHistory.map((e) => ({ hop: e.status.toLowerCase(), at: Date.parse(e.at), source: 'broker' as const })),
+    ];
+    let prev: number | null = null;
+    return hops.map((h) => {
+      const gapMs = prev === null || !Number.isFinite(h.at) ? null : Math.max(0, h.at - prev);
+      if (Number.isFinite(h.at)) prev = h.at;
+      return { hop: h.hop, at: isoIst(Number.isFinite(h.at) ? h.at : 0), gapMs, source: h.source };
+    });
+  }
+
+  #evict(): void {
+    while (this.#byClientId.size > this.#max) {
+      const oldest = this.#byClientId.keys().next().value;
+      if (oldest === undefined) return;
+      this.#byClientId.delete(oldest);
+    }
+    if (this.#clientIdOf.size > this.#max * 2) {
+      for (const [orderId, cid] of this.#clientIdOf) if (!this.#byClientId.has(cid)) this.#clientIdOf.delete(orderId);
+    }
+  }
+}

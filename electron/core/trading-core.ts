@@ -1,0 +1,189 @@
+import { join } from 'node:path';
+import type { Tick } from '../../shared/domain/market';
+import type { Order } from '../../shared/domain/order';
+import type { ConnectionState, SessionInfo } from '../../shared/domain/session';
+import type { BrokerStream, Credentials } from '../broker/broker';
+import type { BackoffPolicy } from '../broker/http/backoff';
+import { DEFAULT_TIMEOUTS, HttpClient, type HttpTimeouts } from '../broker/http/http-client';
+import { TokenBucket, type RateLimit } from '../broker/http/token-bucket';
+import { RestBroker } from '../broker/rest/rest-broker';
+import { RestTransport, type TransportStats } from '../broker/rest/rest-transport';
+import { InstrumentCatalog } from './instruments/instrument-catalog';
+import { IntentsLedger } from './ledger/intents-ledger';
+import { LifecycleTimeline } from './orders/lifecycle-timeline';
+import { OrderService } from './orders/order-service';
+import type { SecretVault, VaultWrite } from './session/secret-vault';
+import { SessionManager, type SessionTarget } from './session/session-manager';
+
+/** What the core tells the outside world (the app's event hub, or a bench's counters). */
+export interface TradingCoreEvents {
+  onSession?(info: SessionInfo): void;
+  onSessionExpired?(reason: string): void;
+  onConnection?(state: ConnectionState): void;
+  onOrder?(order: Order): void;
+  onTick?(tick: Tick): void;
+}
+
+/** Everything needed to trade with one broker account. */
+export interface TradingCoreOptions {
+  /** `http://host:port/v1` of a broker speaking DESIGN.md §2. */
+  readonly baseUrl: string;
+  readonly target: SessionTarget;
+  readonly credentials: Credentials;
+  readonly vault: SecretVault;
+  /** Folder of the intents ledger (one file per account). */
+  readonly dataDir: string;
+  readonly events?: TradingCoreEvents;
+  /** Client-side limit; default 8/s burst 16, under the paper broker's 10/s burst 20. null = off. */
+  readonly rate?: RateLimit | null;
+  /**
+   * Whether a 429's Retry-After pauses every request (the shared bucket) or only the one that
+   * got it. On by default: a real limit applies to the whole token.
+   */
+  readonly pauseAllOnRetryAfter?: boolean;
+  readonly timeouts?: HttpTimeouts;
+  readonly readBackoff?: BackoffPolicy;
+  readonly resolutionBackoff?: BackoffPolicy;
+  /** Open the order/tick stream after login (default true). */
+  readonly stream?: boolean;
+  readonly connections?: number;
+  readonly ledgerCompactAfter?: number;
+}
+
+/** The default client-side rate: a margin under the broker's 10/s with a burst of 20. */
+export const DEFAULT_CLIENT_RATE: RateLimit = { perSecond: 8, burst: 16 };
+
+/**
+ * The trading core for one broker account, wired: HTTP pool → transport (token, limits,
+ * retries) → REST adapter → session, instruments, exactly-once orders, stream.
+ *
+ * The app builds one per active profile and the load driver builds one the same way, so the
+ * benchmark measures the code the trader runs, not a copy.
+ */
+export class TradingCore {
+  public readonly broker: RestBroker;
+  public readonly session: SessionManager;
+  public readonly orders: OrderService;
+  public readonly catalog: InstrumentCatalog;
+  public readonly timeline = new LifecycleTimeline();
+  readonly #transport: RestTransport;
+  readonly #ledger: IntentsLedger;
+  readonly #options: TradingCoreOptions;
+  #stream: BrokerStream | null = null;
+  #connection: ConnectionState = { rest: 'up', stream: 'closed', detail: null };
+  #subscriptions: ReadonlySet<number> = new Set();
+
+  private constructor(options: TradingCoreOptions, ledger: IntentsLedger) {
+    this.#options = options;
+    this.#ledger = ledger;
+    const ev = options.events ?? {};
+    this.session = new SessionManager(options.target, options.vault, {
+      onChanged: (info) => ev.onSession?.(info),
+      onExpired: (reason) => {
+        void this.#stopStream();
+        ev.onSessionExpired?.(reason);
+      },
+    });
+    const rate = options.rate === undefined ? DEFAULT_CLIENT_RATE : options.rate;
+    const bucket = rate ? new TokenBucket(rate) : null;
+    const http = new HttpClient(options.baseUrl, options.timeouts ?? DEFAULT_TIMEOUTS, options.connections ?? 16);
+    this.#transport = new RestTransport(http, this.session, bucket, {
+      ...(options.readBackoff ? { backoff: options.readBackoff } : {}),
+      pauseAllOnRetryAfter: options.pauseAllOnRetryAfter ?? true,
+      onHealth: (rest, detail) => this.#setConnection({ rest, detail }),
+    });
+    this.broker = new RestBroker(options.baseUrl, options.target.label, this.#transport, this.session);
+    this.session.attach(this.broker);
+    this.catalog = new InstrumentCatalog(this.broker);
+    this.orders = new OrderService({
+      broker: this.broker,
+      ledger,
+      catalog: this.catalog,
+      timeline: this.timeline,
+      ...(options.resolutionBackoff ? { backoff: options.resolutionBackoff } : {}),
+    });
+  }
+
+  /** Opens the account's ledger and builds the core (not yet logged in). */
+  public static async create(options: TradingCoreOptions): Promise<TradingCore> {
+    const ledger = await IntentsLedger.open(join(options.dataDir, `intents-${safeName(options.target.vaultKey)}.jsonl`), {
+      ...(options.ledgerCompactAfter !== undefined ? { compactAfter: options.ledgerCompactAfter } : {}),
+    });
+    return new TradingCore(options, ledger);
+  }
+
+  /**
+   * Logs in, then reconciles every intent a crash left open — before anything new is sent —
+   * then opens the stream.
+   */
+  public async start(remember = false): Promise<VaultWrite> {
+    const write = await this.session.login(this.#options.credentials, remember);
+    this.catalog.reset();
+    await this.orders.reconcile();
+    if (this.#options.stream !== false) this.#startStream();
+    return write;
+  }
+
+  /** What the transport did (requests, retries, 429s…), for tests and the bench. */
+  public get stats(): Readonly<TransportStats> {
+    return this.#transport.stats;
+  }
+
+  /** The intents still open in the ledger. */
+  public openIntents(): number {
+    return this.#ledger.unresolved().length;
+  }
+
+  public connection(): ConnectionState {
+    return this.#connection;
+  }
+
+  /** Replaces the instruments the stream delivers ticks for. */
+  public setSubscriptions(tokens: ReadonlySet<number>): void {
+    this.#subscriptions = tokens;
+    this.#stream?.setSubscriptions(tokens);
+  }
+
+  /** Logs out (wiping the token) and stops the stream. */
+  public async logout(): Promise<void> {
+    await this.#stopStream();
+    await this.session.logout();
+  }
+
+  /** Stops everything and closes the ledger and the connection pool (without logging out). */
+  public async close(): Promise<void> {
+    await this.#stopStream();
+    await this.#ledger.close();
+    await this.broker.close();
+  }
+
+  #startStream(): void {
+    const ev = this.#options.events ?? {};
+    const stream = this.broker.openStream({
+      onOrder: (o) => ev.onOrder?.(o),
+      onTick: (t) => ev.onTick?.(t),
+      onState: (state, detail) => this.#setConnection({ stream: state, detail }),
+    });
+    this.#stream = stream;
+    stream.setSubscriptions(this.#subscriptions);
+    stream.start();
+  }
+
+  async #stopStream(): Promise<void> {
+    const s = this.#stream;
+    this.#stream = null;
+    await s?.stop();
+  }
+
+  #setConnection(change: Partial<ConnectionState>): void {
+    const next = { ...this.#connection, ...change };
+    if (next.rest === this.#connection.rest && next.stream === this.#connection.stream && next.detail === this.#connection.detail) return;
+    this.#connection = next;
+    this.#options.events?.onConnection?.(next);
+  }
+}
+
+/** A vault key as a file-name part: letters, digits and dashes only. */
+function safeName(key: string): string {
+  return key.replace(/[^A-Za-z0-9-]+/g, '-').slice(0, 80);
+}
