@@ -45,3 +45,176 @@ describe('placing and matching orders', () => {
     expect(done.every((o: { status: string }) => o.status === 'COMPLETE')).toBe(true);
   });
 });
+
+/** On-grid price arithmetic for tests (paise integers under the hood). */
+const px = (rupees: number, tick = 0.05): number => Math.round(Math.round(rupees * 100) / Math.round(tick * 100)) * Math.round(tick * 100) / 100;
+
+describe('stop orders', () => {
+  it('holds an SL BUY in TRIGGER PENDING until the price reaches the trigger, then works it as LIMIT', async () => {
+    const infy = await api.instrument('NSE', 'INFY');
+    const L = infy.last_price;
+    const r = await api.place({ order_type: 'SL', trigger_price: px(L + 5), price: px(L + 6) });
+    expect(r.status).toBe(201);
+    expect(r.body.status).toBe('TRIGGER PENDING');
+    api.broker.setPrice(infy.instrument_token, px(L + 4));
+    expect((await api.order(r.body.order_id)).status).toBe('TRIGGER PENDING');
+    api.broker.setPrice(infy.instrument_token, px(L + 5));
+    const o = await api.order(r.body.order_id);
+    expect(o).toMatchObject({ status: 'COMPLETE', average_price: px(L + 5) });
+    const h = (await api.call('GET', `/orders/${o.order_id}/history`)).body.history;
+    expect(h.map((e: { status: string }) => e.status)).toEqual(['TRIGGER PENDING', 'OPEN', 'COMPLETE']);
+  });
+
+  it('fires an SL-M SELL as a market order when the price falls to the trigger', async () => {
+    const infy = await api.instrument('NSE', 'INFY');
+    const L = infy.last_price;
+    const r = await api.place({ transaction_type: 'SELL', order_type: 'SL-M', trigger_price: px(L - 5) });
+    expect(r.body.status).toBe('TRIGGER PENDING');
+    api.broker.setPrice(infy.instrument_token, px(L - 7));
+    expect(await api.order(r.body.order_id)).toMatchObject({ status: 'COMPLETE', average_price: px(L - 7) });
+  });
+});
+
+describe('partial fills and IOC', () => {
+  it('fills a large order in parts over several price events', async () => {
+    const opt = (await api.call('GET', '/instruments?exchange=NFO')).body.instruments.find(
+      (i: { tradingsymbol: string; instrument_type: string; last_price: number }) => i.tradingsymbol.startsWith('NIFTY') && i.instrument_type === 'CE' && i.last_price > 20 && i.last_price < 300,
+    );
+    const r = await api.place({ exchange: 'NFO', tradingsymbol: opt.tradingsymbol, quantity: opt.freeze_quantity, product: 'NRML' });
+    expect(r.body.status).toBe('OPEN');
+    let o = await api.order(r.body.order_id);
+    expect(o.filled_quantity).toBeGreaterThan(0);
+    expect(o.filled_quantity).toBeLessThan(opt.freeze_quantity);
+    expect(o.filled_quantity + o.pending_quantity + o.cancelled_quantity).toBe(o.quantity);
+    for (let n = 0; n < 5 && o.status === 'OPEN'; n++) {
+      api.broker.setPrice(opt.instrument_token, opt.last_price);
+      o = await api.order(r.body.order_id);
+    }
+    expect(o).toMatchObject({ status: 'COMPLETE', filled_quantity: opt.freeze_quantity, pending_quantity: 0 });
+    const fills = (await api.call('GET', '/trades')).body.trades.filter((t: { order_id: string }) => t.order_id === o.order_id);
+    expect(fills.length).toBeGreaterThan(1);
+    expect(fills.reduce((s: number, t: { quantity: number }) => s + t.quantity, 0)).toBe(opt.freeze_quantity);
+  });
+
+  it('IOC fills what it can and cancels the rest', async () => {
+    const opt = (await api.call('GET', '/instruments?exchange=NFO')).body.instruments.find(
+      (i: { tradingsymbol: string; instrument_type: string; last_price: number }) => i.tradingsymbol.startsWith('NIFTY') && i.instrument_type === 'PE' && i.last_price > 20 && i.last_price < 300,
+    );
+    const r = await api.place({ exchange: 'NFO', tradingsymbol: opt.tradingsymbol, quantity: opt.freeze_quantity, product: 'NRML', validity: 'IOC' });
+    expect(r.body.status).toBe('CANCELLED');
+    const o = await api.order(r.body.order_id);
+    expect(o.filled_quantity).toBeGreaterThan(0);
+    expect(o.cancelled_quantity).toBe(opt.freeze_quantity - o.filled_quantity);
+    expect(o.status_message).toMatch(/IOC/);
+  });
+
+  it('IOC LIMIT away from the market is cancelled whole', async () => {
+    const infy = await api.instrument('NSE', 'INFY');
+    const r = await api.place({ order_type: 'LIMIT', price: px(infy.last_price - 20), validity: 'IOC' });
+    expect(await api.order(r.body.order_id)).toMatchObject({ status: 'CANCELLED', filled_quantity: 0, cancelled_quantity: 1 });
+  });
+});
+
+describe('rejections (201, then REJECTED with a reason)', () => {
+  it('rejects an order the margin cannot carry', async () => {
+    const r = await api.place({ tradingsymbol: 'MARUTI', quantity: 100_000 });
+    expect(r.status).toBe(201);
+    expect(r.body.status).toBe('REJECTED');
+    const o = await api.order(r.body.order_id);
+    expect(o.status_message).toMatch(/Insufficient funds/);
+    expect(o).toMatchObject({ filled_quantity: 0, pending_quantity: 0, cancelled_quantity: 100_000 });
+  });
+
+  it("rejects a price outside the day's band", async () => {
+    const infy = await api.instrument('NSE', 'INFY');
+    const r = await api.place({ order_type: 'LIMIT', price: px(infy.last_price * 0.5) });
+    expect(r.body.status).toBe('REJECTED');
+    expect((await api.order(r.body.order_id)).status_message).toMatch(/band/);
+  });
+
+  it('rejects a CNC sell beyond holdings', async () => {
+    const r = await api.place({ tradingsymbol: 'WIPRO', transaction_type: 'SELL', product: 'CNC', quantity: 5 });
+    expect(r.body.status).toBe('REJECTED');
+    expect((await api.order(r.body.order_id)).status_message).toMatch(/holdings/);
+  });
+});
+
+describe('modify and cancel', () => {
+  it('modifies a resting LIMIT order and fills it when the new price is marketable', async () => {
+    const infy = await api.instrument('NSE', 'INFY');
+    const r = await api.place({ order_type: 'LIMIT', price: px(infy.last_price - 20), quantity: 2 });
+    const m1 = await api.call('PATCH', `/orders/${r.body.order_id}`, { quantity: 3 });
+    expect(m1.status).toBe(200);
+    expect(m1.body).toEqual({ order_id: r.body.order_id, status: 'OPEN' });
+    expect((await api.order(r.body.order_id)).quantity).toBe(3);
+    const m2 = await api.call('PUT', `/orders/${r.body.order_id}`, { price: px(infy.last_price + 1) });
+    expect(m2.body.status).toBe('COMPLETE');
+    const h = (await api.call('GET', `/orders/${r.body.order_id}/history`)).body.history;
+    expect(h.filter((e: { message: string | null }) => e.message?.startsWith('Modified'))).toHaveLength(2);
+    const again = await api.call('PATCH', `/orders/${r.body.order_id}`, { quantity: 4 });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('order_not_modifiable');
+    expect((await api.call('DELETE', `/orders/${r.body.order_id}`)).body.code).toBe('order_not_modifiable');
+  });
+
+  it('validates modifications like placements', async () => {
+    const infy = await api.instrument('NSE', 'INFY');
+    const r = await api.place({ order_type: 'LIMIT', price: px(infy.last_price - 20) });
+    const id = r.body.order_id as string;
+    expect((await api.call('PATCH', `/orders/${id}`, {})).body.errors[0].field).toBe('body');
+    expect((await api.call('PATCH', `/orders/${id}`, { colour: 'red' })).body.errors[0].field).toBe('colour');
+    expect((await api.call('PATCH', `/orders/${id}`, { price: 10.01 })).body.errors[0].field).toBe('price');
+    expect((await api.call('PATCH', `/orders/${id}`, { validity: 'IOC', order_type: 'SL', trigger_price: 1 })).status).toBe(400);
+    const sl = await api.call('PATCH', `/orders/${id}`, { order_type: 'SL', trigger_price: px(infy.last_price + 10), price: px(infy.last_price + 11) });
+    expect(sl.body.status).toBe('TRIGGER PENDING');
+    const mkt = await api.call('PATCH', `/orders/${id}`, { order_type: 'MARKET' });
+    expect(mkt.body.status).toBe('COMPLETE');
+    expect(await api.order(id)).toMatchObject({ price: null, trigger_price: null });
+  });
+
+  it('cancels, releases margin, and repeats the cancel idempotently', async () => {
+    const infy = await api.instrument('NSE', 'INFY');
+    const before = (await api.call('GET', '/funds')).body.funds;
+    const r = await api.place({ order_type: 'LIMIT', price: px(infy.last_price - 20), quantity: 50 });
+    const blocked = (await api.call('GET', '/funds')).body.funds;
+    expect(blocked.used_margin).toBeGreaterThan(before.used_margin);
+    const c1 = await api.call('DELETE', `/orders/${r.body.order_id}`);
+    expect(c1.status).toBe(200);
+    expect(c1.body).toEqual({ order_id: r.body.order_id, status: 'CANCELLED' });
+    const c2 = await api.call('DELETE', `/orders/${r.body.order_id}`);
+    expect(c2.status).toBe(200);
+    expect(c2.body.status).toBe('CANCELLED');
+    const after = (await api.call('GET', '/funds')).body.funds;
+    expect(after.used_margin).toBeCloseTo(before.used_margin, 2);
+    expect(await api.order(r.body.order_id)).toMatchObject({ cancelled_quantity: 50, pending_quantity: 0 });
+  });
+});
+
+describe('idempotency', () => {
+  it('answers 409 naming the existing order for a reused client_order_id, and creates nothing', async () => {
+    const first = await api.place({ client_order_id: 'dup_1-x' });
+    const count = api.broker.orderCount();
+    const second = await api.place({ client_order_id: 'dup_1-x', quantity: 2 });
+    expect(second.status).toBe(409);
+    expect(second.body).toMatchObject({ code: 'duplicate_client_order_id', order_id: first.body.order_id });
+    expect(api.broker.orderCount()).toBe(count);
+  });
+});
+
+describe('conditional reads', () => {
+  it('sends an ETag on lists and 304 for an unchanged one', async () => {
+    for (const path of ['/orders', '/trades', '/positions', '/holdings', '/funds']) {
+      const a = await api.call('GET', path);
+      const tag = a.headers.get('etag');
+      expect(tag, path).toMatch(/^".+"$/);
+      const b = await api.call('GET', path, undefined, { headers: { 'if-none-match': tag ?? '' } });
+      expect(b.status, path).toBe(304);
+      expect(b.body).toBeUndefined();
+    }
+    const tag = (await api.call('GET', '/orders')).headers.get('etag') ?? '';
+    await api.place();
+    const changed = await api.call('GET', '/orders', undefined, { headers: { 'if-none-match': tag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(tag);
+  });
+});
