@@ -25,7 +25,9 @@ export interface Api {
 }
 
 export async function startTestBroker(opts: PaperBrokerOptions = {}): Promise<Api> {
-  const broker = await startPaperBroker({ control: true, tickIntervalMs: 0, rate: { perSecond: 10_000, burst: 10_000 }, ...opts });
+  // Faults are switched on after the login, so a test of them starts with a valid token.
+  const { faults, ...rest } = opts;
+  const broker = await startPaperBroker({ control: true, tickIntervalMs: 0, rate: { perSecond: 10_000, burst: 10_000 }, ...rest });
   const call: Api['call'] = async (method, path, body, init = {}) => {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
     const tok = init.token === undefined ? api.token : init.token;
@@ -64,6 +66,7 @@ export async function startTestBroker(opts: PaperBrokerOptions = {}): Promise<Ap
   };
   const s = await call('POST', '/session', { api_key: 'paper', api_secret: 'paper' }, { token: null });
   api.token = s.body.access_token;
+  if (faults !== undefined) broker.setFaults(faults);
   return api;
 }
 

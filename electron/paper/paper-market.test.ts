@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { istDate } from '../../shared/lib/ist-time';
+import { isOnTick } from '../../shared/trading/money';
+import { WireCandleList, WireInstrumentList } from '../../shared/wire/schemas';
+import { generateInstruments } from './instruments';
+import { type Api, startTestBroker } from './test-helpers';
+
+let api: Api;
+beforeAll(async () => {
+  api = await startTestBroker();
+});
+afterAll(() => api.close());
+
+describe('instruments', () => {
+  it('serves a deterministic universe of every exchange and type with real-looking specs', async () => {
+    const list = WireInstrumentList.parse((await api.call('GET', '/instruments')).body).instruments;
+    expect(list.length).toBeGreaterThan(300);
+    expect(list.length).toBeLessThan(5000);
+    expect(new Set(list.map((i) => i.exchange))).toEqual(new Set(['NSE', 'BSE', 'NFO', 'BFO', 'MCX', 'CDS']));
+    expect(new Set(list.map((i) => i.instrument_type))).toEqual(new Set(['EQ', 'FUT', 'CE', 'PE']));
+    expect(new Set(list.map((i) => i.instrument_token)).size).toBe(list.length);
+    const today = istDate(Date.now());
+    for (const i of list) {
+      expect(isOnTick(i.last_price, i.tick_size), i.tradingsymbol).toBe(true);
+      if (i.instrument_type === 'EQ') expect(i.lot_size).toBe(1);
+      else expect(i.expiry! > today, i.tradingsymbol).toBe(true);
+      expect(i.freeze_quantity).toBeGreaterThanOrEqual(i.lot_size);
+    }
+    const nifty = list.find((i) => /^NIFTY\d\d[A-Z]{3}FUT$/.test(i.tradingsymbol));
+    expect(nifty).toMatchObject({ lot_size: 75, freeze_quantity: 1800, exchange: 'NFO' });
+    expect(list.find((i) => i.tradingsymbol.startsWith('BANKNIFTY'))).toMatchObject({ lot_size: 35, freeze_quantity: 900 });
+    const strikes = list.filter((i) => i.instrument_type === 'CE' && i.name === 'NIFTY').map((i) => i.strike ?? 0);
+    expect(Math.min(...strikes)).toBeLessThan(nifty!.last_price);
+    expect(Math.max(...strikes)).toBeGreaterThan(nifty!.last_price);
+  });
+
+  it('filters by exchange and refuses an unknown one', async () => {
+    const mcx = (await api.call('GET', '/instruments?exchange=MCX')).body.instruments;
+    expect(mcx.length).toBeGreaterThan(0);
+    expect(mcx.every((i: { exchange: string }) => i.exchange === 'MCX')).toBe(true);
+    const bad = await api.call('GET', '/instruments?exchange=LSE');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].field).toBe('exchange');
+  });
+
+  it('is the same for the same seed and differs in prices for another', () => {
+    const now = Date.parse('2026-11-20T04:00:00Z');
+    const a = generateInstruments(1, now);
+    expect(generateInstruments(1, now)).toEqual(a);
+    const b = generateInstruments(2, now);
+    // Tokens come from symbols, so equities keep theirs; strikes follow the seeded spot.
+    const eq = (l: typeof a) => l.filter((i) => i.instrumentType === 'EQ').map((i) => i.token);
+    expect(eq(b)).toEqual(eq(a));
+    expect(b.map((i) => i.basePaise)).not.toEqual(a.map((i) => i.basePaise));
+  });
+});
+
+describe('candles', () => {
+  it('has enough history to chart every interval, IST-stamped and consistent', async () => {
+    const infy = await api.instrument('NSE', 'INFY');
+    for (const interval of ['minute', '5minute', '15minute', '60minute', 'day']) {
+      const r = await api.call('GET', `/instruments/${infy.instrument_token}/candles?interval=${interval}`);
+      expect(r.status, interval).toBe(200);
+      const candles = WireCandleList.parse(r.body).candles;
+      expect(candles.length, interval).toBeGreaterThanOrEqual(100);
+      let prev = '';
+      for (const [ts, o, h, l, c, v] of candles) {
+        expect(ts).toMatch(/\+05:30$/);
+        expect(ts > prev).toBe(true);
+        prev = ts;
+        expect(l).toBeLessThanOrEqual(Math.min(o, c));
+        expect(h).toBeGreaterThanOrEqual(Math.max(o, c));
+        expect(v).toBeGreaterThanOrEqual(0);
+      }
+    }
+  });
+
+  it('ends in a forming candle that follows live prices', async () => {
+    const infy = await api.instrument('NSE', 'INFY');
+    const target = Math.round((infy.last_price + 3) * 20) / 20;
+    api.broker.setPrice(infy.instrument_token, target);
+    for (const interval of ['minute', 'day']) {
+      const candles = (await api.call('GET', `/instruments/${infy.instrument_token}/candles?interval=${interval}`)).body.candles;
+      const last = candles[candles.length - 1];
+      expect(last[4], interval).toBe(target);
+      expect(last[2]).toBeGreaterThanOrEqual(target);
+    }
+  });
+
+  it('honours from/to and refuses bad parameters', async () => {
+    const infy = await api.instrument('NSE', 'INFY');
+    const base = `/instruments/${infy.instrument_token}/candles`;
+    const to = new Date(Date.now() - 3600_000);
+    const from = new Date(to.getTime() - 30 * 60_000);
+    const iso = (d: Date) => encodeURIComponent(d.toISOString().replace('Z', '+00:00'));
+    const r = await api.call('GET', `${base}?interval=minute&from=${iso(from)}&to=${iso(to)}`);
+    expect(r.body.candles.length).toBeGreaterThanOrEqual(30);
+    expect(r.body.candles.length).toBeLessThanOrEqual(32);
+    expect((await api.call('GET', `${base}?interval=week`)).body.errors[0].field).toBe('interval');
+    expect((await api.call('GET', `${base}`)).body.errors[0].field).toBe('interval');
+    expect((await api.call('GET', `${base}?interval=day&from=yesterday`)).body.errors[0].field).toBe('from');
+    const swapped = await api.call('GET', `${base}?interval=day&from=${iso(to)}&to=${iso(from)}`);
+    expect(swapped.status).toBe(400);
+    expect(swapped.body.code).toBe('invalid_combination');
+  });
+});
