@@ -7,13 +7,13 @@ export interface Clock {
   sleep(ms: number): Promise<void>;
 }
 
-/** The real clock. Sleeps are unref'd so a pending backoff never keeps the process alive alone. */
+/**
+ * The real clock. Sleeps keep the process alive on purpose: a backoff between resolution
+ * rounds is work in progress, and a CLI that exited during it would abandon an intent.
+ */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) =>
-    new Promise((resolve) => {
-      setTimeout(resolve, ms).unref();
-    }),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
 const IST_OFFSET_MS = 330 * 60_000;

@@ -64,7 +64,9 @@ export class RestBroker implements Broker {
 
   public async login(c: Credentials): Promise<SessionGrant> {
     const body = { api_key: c.apiKey, api_secret: c.apiSecret, ...(c.scope ? { scope: c.scope } : {}) };
-    const w = await this.#transport.call({ method: 'POST', path: '/session', body, schema: WireSession, retry: 'once', auth: false });
+    // Retried like an idempotent write: a second session from a lost reply is harmless (the
+    // first token simply expires), while failing the login on one dropped packet is not.
+    const w = await this.#transport.call({ method: 'POST', path: '/session', body, schema: WireSession, retry: 'idempotent-write', auth: false });
     this.#transport.resetCache();
     return { accessToken: w.access_token, expiresAt: w.expires_at, userId: w.user_id, scope: w.scope };
   }

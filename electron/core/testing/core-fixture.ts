@@ -1,0 +1,78 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Instrument } from '../../../shared/domain/instrument';
+import type { OrderRequest } from '../../../shared/domain/order';
+import { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from '../../paper';
+import { MemoryVault } from '../session/secret-vault';
+import { TradingCore, type TradingCoreOptions } from '../trading-core';
+
+/** Fast backoffs for tests: the same algorithm, smaller numbers. */
+export const FAST_BACKOFF = { baseMs: 5, capMs: 100, maxRetries: 12 } as const;
+
+/**
+ * Test-only: a real paper broker on loopback plus a trading core logged in to it, in a fresh
+ * temporary data folder. Tests talk to a real server with real faults, never to mocks.
+ */
+export interface CoreFixture {
+  readonly paper: PaperBroker;
+  readonly dir: string;
+  newCore(overrides?: Partial<TradingCoreOptions>): Promise<TradingCore>;
+  close(): Promise<void>;
+}
+
+/** Starts the paper broker (no ticks unless asked) and returns a factory for cores. */
+export async function startCoreFixture(paperOptions: PaperBrokerOptions = {}): Promise<CoreFixture> {
+  const dir = await mkdtemp(join(tmpdir(), 'td-core-'));
+  const paper = await startPaperBroker({ port: 0, tickIntervalMs: 0, ...paperOptions });
+  const cores: TradingCore[] = [];
+  return {
+    paper,
+    dir,
+    async newCore(overrides = {}) {
+      const core = await TradingCore.create({
+        baseUrl: paper.url,
+        target: { broker: 'paper', label: 'Paper broker', vaultKey: 'paper' },
+        credentials: { apiKey: 'paper', apiSecret: 'paper' },
+        vault: new MemoryVault(),
+        dataDir: dir,
+        stream: false,
+        readBackoff: FAST_BACKOFF,
+        resolutionBackoff: { baseMs: 5, capMs: 200, maxRetries: 60 },
+        ...overrides,
+      });
+      cores.push(core);
+      return core;
+    },
+    async close() {
+      for (const c of cores) await c.close().catch(() => undefined);
+      await paper.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A MARKET buy of one lot of the first NSE equity: valid under every trading rule. */
+export function marketBuy(instruments: readonly Instrument[]): OrderRequest {
+  const eq = instruments.find((i) => i.exchange === 'NSE' && i.instrumentType === 'EQ');
+  if (!eq) throw new Error('paper universe has no NSE equity');
+  return { exchange: 'NSE', tradingsymbol: eq.tradingsymbol, transactionType: 'BUY', quantity: 1, orderType: 'MARKET', product: 'MIS', validity: 'DAY' };
+}
+
+/** Runs `count` jobs with at most `concurrency` in flight; returns settled results in order. */
+export async function pool<T>(count: number, concurrency: number, job: (i: number) => Promise<T>): Promise<PromiseSettledResult<T>[]> {
+  const out: PromiseSettledResult<T>[] = new Array(count);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      const i = next++;
+      try {
+        out[i] = { status: 'fulfilled', value: await job(i) };
+      } catch (reason) {
+        out[i] = { status: 'rejected', reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return out;
+}
