@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** The standalone command, bundled the way scripts/build-node.mjs bundles it. */
+const dir = mkdtempSync(join(tmpdir(), 'paper-cli-'));
+const out = join(dir, 'paper.mjs');
+
+beforeAll(async () => {
+  await build({
+    entryPoints: ['electron/paper/cli.ts'],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'silent',
+    external: ['bufferutil', 'utf-8-validate'],
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('npm run paper', () => {
+  it('prints exactly one READY line, serves, and exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, [out, '--port', '0', '--seed', '3', '--control', '--rate', '50/s', '--data-dir', join(dir, 'data')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += String(d);
+        const m = /^READY (http:\/\/127\.0\.0\.1:\d+\/v1)\n/.exec(stdout);
+        if (m) resolve(m[1] as string);
+      });
+      child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+    });
+    const r = await fetch(`${url}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: 'paper', api_secret: 'paper' }) });
+    expect(r.status).toBe(201);
+    expect(r.headers.get('ratelimit-policy')).toBe('"default";q=100;w=2');
+    const code = await new Promise<number | null>((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    });
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('refuses bad arguments with exit code 2', async () => {
+    const child = spawn(process.execPath, [out, '--port', 'abc'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--port/);
+  });
+});
