@@ -6,7 +6,9 @@
  */
 type Suite = { readonly describe: string; readonly load: () => Promise<{ run(args: string[]): Promise<void> }> };
 
-const SUITES: Record<string, Suite> = {};
+const SUITES: Record<string, Suite> = {
+  paper: { describe: 'paper broker order placement vs a bare node:http 201 (orders/s, p50/p99)', load: () => import('./paper-bench') },
+};
 
 async function main(): Promise<void> {
   const [name, ...args] = process.argv.slice(2);
