@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../app/app-error';
+import { marketBuy, pool, startCoreFixture, type CoreFixture } from '../../core/testing/core-fixture';
+
+/** The typed error a promise rejects with (fails the test if it resolves). */
+async function failure(p: Promise<unknown>): Promise<AppError['info']> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof AppError) return err.info;
+    throw err;
+  }
+  throw new Error('expected a failure, got a success');
+}
+
+describe('REST client against the paper broker with faults', () => {
+  let fx: CoreFixture;
+  afterEach(async () => fx.close());
+
+  it('shape_change: a 2xx with a renamed field is unexpected_shape, never a placed order or a list', async () => {
+    fx = await startCoreFixture();
+    const core = await fx.newCore();
+    await core.start();
+    const order = marketBuy(await core.broker.listInstruments());
+    await core.catalog.find(order.exchange, order.tradingsymbol); // the rules' instrument, fetched before the fault
+    const before = fx.paper.orderCount();
+    fx.paper.setFaults('shape_change=1');
+
+    const placed = await failure(core.orders.place(order));
+    expect(placed.kind).toBe('unexpected_shape');
+    expect((await failure(core.broker.listOrders())).kind).toBe('unexpected_shape');
+    expect((await failure(core.broker.getFunds())).kind).toBe('unexpected_shape');
+
+    // The broker did act on the POST once; the client neither reported it as placed nor re-sent it.
+    fx.paper.setFaults({});
+    expect(fx.paper.orderCount() - before).toBe(1);
+    expect(core.openIntents()).toBe(0);
+  });
+
+  it('a burst of reads stays under the broker limit with the client bucket on', async () => {
+    fx = await startCoreFixture(); // paper defaults: 10/s, burst 20
+    const core = await fx.newCore(); // client default: 8/s, burst 16
+    await core.start();
+    const tokens = (await core.broker.listInstruments()).slice(0, 30).map((i) => i.instrumentToken);
+    const results = await pool(tokens.length, tokens.length, (i) => core.broker.getCandles(tokens[i] ?? 0, { interval: 'day' }));
+    expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
+    expect(core.stats.rateLimited).toBe(0);
+  });
+
+  it('without the bucket the same burst meets 429s, and still succeeds by honouring Retry-After', async () => {
+    fx = await startCoreFixture();
+    const core = await fx.newCore({ rate: null });
+    await core.start();
+    const tokens = (await core.broker.listInstruments()).slice(0, 30).map((i) => i.instrumentToken);
+    const results = await pool(tokens.length, tokens.length, (i) => core.broker.getCandles(tokens[i] ?? 0, { interval: 'day' }));
+    expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
+    expect(core.stats.rateLimited).toBeGreaterThan(0);
+  });
+
+  it('recovers from a forced 429 storm, waiting out each Retry-After instead of hammering', async () => {
+    fx = await startCoreFixture();
+    const core = await fx.newCore();
+    await core.start();
+    fx.paper.setFaults('rate_limit=1'); // every request: 429, Retry-After: 1
+    const sentBefore = core.stats.sent;
+    const read = core.broker.getFunds();
+    await new Promise((r) => setTimeout(r, 1_500));
+    fx.paper.setFaults({});
+    const funds = await read;
+    expect(funds.availableCash).toBeGreaterThan(0);
+    // 1.5 s of storm at Retry-After 1 s allows ~2 refused tries, not a retry loop of dozens.
+    expect(core.stats.sent - sentBefore).toBeLessThanOrEqual(4);
+    expect(core.stats.rateLimited).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a token that expires mid-session costs one re-login and the call still succeeds', async () => {
+    fx = await startCoreFixture({ tokenTtlMs: 300 });
+    const core = await fx.newCore();
+    await core.start();
+    const sessionsBefore = fx.paper.sessions().length;
+    await new Promise((r) => setTimeout(r, 400));
+    const list = await core.broker.listPositions();
+    expect(Array.isArray(list)).toBe(true);
+    expect(core.stats.relogins).toBe(1);
+    expect(fx.paper.sessions().length).toBe(sessionsBefore + 1);
+    expect(core.session.info().state).toBe('connected');
+  });
+
+  it('a 401 that survives the re-login ends the session once, with session.expired', async () => {
+    fx = await startCoreFixture();
+    const expired: string[] = [];
+    const core = await fx.newCore({ events: { onSessionExpired: (r) => expired.push(r) } });
+    await core.start();
+    fx.paper.setFaults('token_expiry=1');
+    expect((await failure(core.broker.listPositions())).kind).toBe('unauthorized');
+    fx.paper.setFaults({});
+    expect(core.stats.relogins).toBe(1);
+    expect(expired).toHaveLength(1);
+    expect(core.session.info().state).toBe('expired');
+    expect(core.session.token()).toBeNull();
+    // Nothing more is sent with a dead session.
+    const sent = core.stats.sent;
+    expect((await failure(core.broker.listPositions())).kind).toBe('unauthorized');
+    expect(core.stats.sent).toBe(sent);
+  });
+
+  it('a read-scope token gets forbidden on writes, without a retry', async () => {
+    fx = await startCoreFixture();
+    const core = await fx.newCore({ credentials: { apiKey: 'paper', apiSecret: 'paper', scope: 'read' } });
+    await core.start();
+    expect(core.session.info().scope).toBe('read');
+    const order = marketBuy(await core.broker.listInstruments());
+    await core.catalog.find(order.exchange, order.tradingsymbol);
+    const before = fx.paper.orderCount();
+
+    let sent = core.stats.sent;
+    expect((await failure(core.orders.place(order))).kind).toBe('forbidden');
+    expect(core.stats.sent - sent).toBe(1);
+    sent = core.stats.sent;
+    expect((await failure(core.broker.cancelOrder('no-such-order'))).kind).toBe('forbidden');
+    expect((await failure(core.broker.modifyOrder('no-such-order', { quantity: 2 }))).kind).toBe('forbidden');
+    expect(core.stats.sent - sent).toBe(2);
+    expect(fx.paper.orderCount()).toBe(before);
+    expect(core.openIntents()).toBe(0);
+  });
+});
