@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDispatcher } from '../main/ipc/dispatcher';
 import { createAppServices, type AppServices } from './app-services';
 
@@ -25,6 +25,21 @@ describe('createAppServices on the embedded paper broker', () => {
     expect(res).toMatchObject({ ok: true, data: { state: 'connected', broker: 'paper' } });
     expect(services.paperUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(JSON.stringify(res)).not.toMatch(/token"\s*:/i);
+  });
+
+  it('pushes order.updated from the stream when an order changes, and reports the stream open', async () => {
+    const updates: string[] = [];
+    const off = services.events.on('order.updated', (o) => updates.push(o.status));
+    const list = await dispatch('instruments.list', { exchange: 'NSE' });
+    if (!list.ok) throw new Error(list.error.message);
+    const eq = (list.data as Array<{ tradingsymbol: string; instrumentType: string }>).find((i) => i.instrumentType === 'EQ');
+    const placed = await dispatch('orders.place', {
+      order: { exchange: 'NSE', tradingsymbol: eq!.tradingsymbol, transactionType: 'BUY', quantity: 1, orderType: 'MARKET', product: 'MIS', validity: 'DAY' },
+    });
+    expect(placed.ok).toBe(true);
+    await vi.waitFor(() => expect(updates.length).toBeGreaterThan(0), { timeout: 5_000 });
+    off();
+    expect(await dispatch('connection.status', undefined)).toMatchObject({ ok: true, data: { rest: 'up', stream: 'open' } });
   });
 
   it('lists instruments, places an order and sees it in the order book', async () => {
