@@ -73,8 +73,6 @@ export class Engine {
   private readonly tradeList: PaperTrade[] = [];
   private orderSeq = 0;
   private tradeSeq = 0;
-  /** Bumped on every change: list ETags and the stream key off it. */
-  version = 0;
 
   constructor(
     private readonly market: Market,
@@ -349,7 +347,6 @@ export class Engine {
       this.unindex(o);
     }
     o.history.push({ status, at, filled: o.filled, filledValuePaise: o.filledValuePaise, message });
-    this.version += 1;
     this.sink.order(o);
   }
 
@@ -411,7 +408,6 @@ export class Engine {
     if (isWorking(o.status)) this.index(o);
     else this.unindex(o);
     this.orderSeq = Math.max(this.orderSeq, Number(o.orderId) - 260_000_000_000);
-    this.version += 1;
   }
 
   /** Re-applies a fill read from the journal. */
@@ -419,6 +415,5 @@ export class Engine {
     this.tradeList.push(t);
     this.account.applyTrade(t);
     this.tradeSeq = Math.max(this.tradeSeq, Number(t.tradeId) - 70_000_000);
-    this.version += 1;
   }
 }
