@@ -27,8 +27,9 @@ test('the broker token appears nowhere in the renderer: bundle, DOM, storage, br
   // Ask the paper side which tokens it issued to the main process.
   const res = await fetch(`${host.paperUrl}/_control/sessions`);
   expect(res.status).toBe(200);
-  const body = (await res.json()) as { sessions: Array<{ token: string }> };
-  const tokens = body.sessions.map((s) => s.token);
+  const body = (await res.json()) as { sessions: Array<{ access_token: unknown }> };
+  const tokens = body.sessions.map((s) => s.access_token);
+  expect(tokens.every((t): t is string => typeof t === 'string')).toBe(true);
   expect(tokens.length).toBeGreaterThan(0);
 
   const dom = await page.content();
@@ -50,7 +51,7 @@ test('the broker token appears nowhere in the renderer: bundle, DOM, storage, br
   expect(frames.length).toBeGreaterThan(0);
   const traffic = frames.join('\n');
 
-  for (const token of tokens) {
+  for (const token of tokens as string[]) {
     expect(token.length).toBeGreaterThan(8);
     expect(dom.includes(token), 'token in the DOM').toBe(false);
     expect(storage.includes(token), 'token in web storage, cookies or resource URLs').toBe(false);
