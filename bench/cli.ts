@@ -8,6 +8,7 @@ type Suite = { readonly describe: string; readonly load: () => Promise<{ run(arg
 
 const SUITES: Record<string, Suite> = {
   paper: { describe: 'paper broker order placement vs a bare node:http 201 (orders/s, p50/p99)', load: () => import('./paper-bench') },
+  orders: { describe: 'placement through the trading core vs a bare undici POST (p50/p99, placements/s at 1/8/32)', load: () => import('./orders-bench') },
 };
 
 async function main(): Promise<void> {

@@ -193,7 +193,8 @@ export class OrderService {
     const now = this.#clock.now();
     this.#timeline.record(cid, recovered ? 'recovered' : 'acknowledged', now);
     this.#timeline.link(cid, ack.orderId);
-    await this.#ledger.resolve({ clientOrderId: cid, at: now, outcome: recovered ? 'recovered' : 'acknowledged', orderId: ack.orderId });
+    // Not awaited: a resolution lost to a crash costs one lookup at the next start, not an order.
+    this.#ledger.resolve({ clientOrderId: cid, at: now, outcome: recovered ? 'recovered' : 'acknowledged', orderId: ack.orderId }).catch(() => undefined);
     return { ack: { ...ack, clientOrderId: cid }, recovered };
   }
 }
