@@ -12,6 +12,7 @@ import { portfolioHandlers } from './handlers/portfolio-handlers';
 import { sessionHandlers } from './handlers/session-handlers';
 import { SubscriptionRegistry } from './market/subscription-registry';
 import { ActiveCore } from './session/active-core';
+import { resolveProfile } from './session/profile-target';
 import { SettingsStore } from './settings/settings-store';
 
 /**
@@ -52,6 +53,18 @@ export interface AppServices {
 }
 
 /**
+ * The profile to start on: the last remote one if the user asked to remember its secret (and
+ * the vault could keep it), else the embedded paper broker.
+ */
+async function rememberedProfile(settings: SettingsStore, vault: SecretVault): Promise<BrokerProfile> {
+  const saved = (await settings.read()).profile;
+  if (saved?.kind !== 'rest') return { kind: 'paper' };
+  const key = resolveProfile({ ...saved, apiSecret: '-' }, null).target.vaultKey;
+  const apiSecret = await vault.get(`${key}:secret`);
+  return apiSecret ? { ...saved, apiSecret } : { kind: 'paper' };
+}
+
+/**
  * Composes the main process: vault, settings, the embedded paper broker when no remote one is
  * configured, the active trading core (logged in and reconciled before the first handler
  * runs) and one handler per contract channel.
@@ -79,6 +92,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
 
   const active = new ActiveCore({
     paperUrl,
+    notice: (m) => log(`Not remembering the session: ${m}`),
     options: () => ({
       vault,
       dataDir: config.dataDir,
@@ -96,7 +110,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
 
   const initial: BrokerProfile = config.brokerUrl
     ? { kind: 'rest', baseUrl: config.brokerUrl, apiKey: config.apiKey ?? 'paper', apiSecret: config.apiSecret ?? 'paper' }
-    : { kind: 'paper' };
+    : await rememberedProfile(settings, vault);
   if (!config.brokerUrl) await paperUrl();
   try {
     await active.login(initial);

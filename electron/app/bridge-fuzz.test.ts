@@ -111,4 +111,18 @@ describe('bridge fuzzing through the real handlers', () => {
     expect(again).toMatchObject({ ok: true, data: { state: 'connected' } });
     expect(JSON.stringify(again)).not.toMatch(/access_token|accessToken|apiSecret/);
   });
+
+  it('no token the broker issued ever appears in a reply or an event', async () => {
+    const seen: string[] = [];
+    const off = services.events.onAny((event, payload) => seen.push(JSON.stringify({ event, payload })));
+    for (const channel of ['session.status', 'connection.status', 'orders.list', 'positions.list', 'funds.get', 'trades.list'] as const) {
+      seen.push(JSON.stringify(await dispatch(channel, undefined)));
+    }
+    seen.push(JSON.stringify(await dispatch('session.login', { profile: { kind: 'rest', baseUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' } })));
+    seen.push(JSON.stringify(await dispatch('session.logout', undefined)));
+    off();
+    const tokens = paper.sessions().map((s) => s.token);
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const text of seen) for (const token of tokens) expect(text).not.toContain(token);
+  });
 });

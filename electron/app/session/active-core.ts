@@ -9,6 +9,8 @@ export interface CoreFactory {
   paperUrl(): Promise<string>;
   /** Everything but the profile-specific parts. */
   options(): Omit<TradingCoreOptions, 'baseUrl' | 'target' | 'credentials'>;
+  /** Where to say that "remember me" could not be honoured (no OS encryption). */
+  notice(message: string): void;
 }
 
 /**
@@ -54,7 +56,8 @@ export class ActiveCore {
       const resolved = resolveProfile(profile, baseUrl);
       const core = await TradingCore.create({ ...this.#factory.options(), ...resolved });
       try {
-        await core.start(remember);
+        const write = await core.start(remember);
+        if (remember && !write.persisted && write.reason) this.#factory.notice(write.reason);
       } catch (err) {
         this.#info = { ...core.session.info(), state: 'disconnected' };
         await core.close();
