@@ -48,6 +48,8 @@ export interface TradingCoreOptions {
   readonly stream?: boolean;
   readonly connections?: number;
   readonly ledgerCompactAfter?: number;
+  /** How often open intents are retried while running (default 10 s; 0 = only at start). */
+  readonly reconcileEveryMs?: number;
 }
 
 /** The default client-side rate: a margin under the broker's 10/s with a burst of 20. */
@@ -72,6 +74,7 @@ export class TradingCore {
   #stream: BrokerStream | null = null;
   #connection: ConnectionState = { rest: 'up', stream: 'closed', detail: null };
   #subscriptions: ReadonlySet<number> = new Set();
+  #reconcileTimer: NodeJS.Timeout | null = null;
 
   private constructor(options: TradingCoreOptions, ledger: IntentsLedger) {
     this.#options = options;
@@ -121,6 +124,7 @@ export class TradingCore {
     this.catalog.reset();
     await this.orders.reconcile();
     if (this.#options.stream !== false) this.#startStream();
+    this.#scheduleReconcile();
     return write;
   }
 
@@ -152,9 +156,32 @@ export class TradingCore {
 
   /** Stops everything and closes the ledger and the connection pool (without logging out). */
   public async close(): Promise<void> {
+    if (this.#reconcileTimer) clearInterval(this.#reconcileTimer);
+    this.#reconcileTimer = null;
     await this.#stopStream();
     await this.#ledger.close();
     await this.broker.close();
+  }
+
+  /**
+   * While the app runs, retries intents a placement gave up on (broker unreachable for longer
+   * than the resolution rounds) every few seconds, so they do not wait for the next start.
+   */
+  #scheduleReconcile(): void {
+    const every = this.#options.reconcileEveryMs ?? 10_000;
+    if (every <= 0 || this.#reconcileTimer) return;
+    let running = false;
+    this.#reconcileTimer = setInterval(() => {
+      if (running || this.openIntents() === 0 || this.session.info().state !== 'connected') return;
+      running = true;
+      void this.orders
+        .reconcileInBackground()
+        .catch(() => undefined)
+        .finally(() => {
+          running = false;
+        });
+    }, every);
+    this.#reconcileTimer.unref();
   }
 
   #startStream(): void {

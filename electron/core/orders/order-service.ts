@@ -61,6 +61,7 @@ export class OrderService {
   readonly #newId: () => string;
   readonly #staleAfterMs: number;
   #ready: Promise<void> = Promise.resolve();
+  readonly #driving = new Set<string>();
 
   public constructor(deps: OrderServiceDeps) {
     this.#broker = deps.broker;
@@ -75,31 +76,44 @@ export class OrderService {
 
   /**
    * Resolves every intent left open (by a crash, or a resolution that gave up) before any new
-   * order is sent. Returns how many were settled and how many are still open.
+   * order is sent: `place()` waits for it. Returns how many were settled and how many are
+   * still open.
    */
   public reconcile(concurrency = 4): Promise<{ settled: number; open: number }> {
-    const run = this.#ready.then(async () => {
-      const pending = [...this.#ledger.unresolved()];
-      let settled = 0;
-      const worker = async (): Promise<void> => {
-        for (let intent = pending.shift(); intent; intent = pending.shift()) {
-          try {
-            await this.#drive(intent, true);
-            settled += 1;
-          } catch {
-            // Left open in the ledger: the next reconcile (or start-up) tries again.
-            if (!this.#ledger.get(intent.clientOrderId)) settled += 1;
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
-      return { settled, open: this.#ledger.unresolved().length };
-    });
+    const run = this.#ready.then(() => this.#settleOpen(concurrency));
     this.#ready = run.then(
       () => undefined,
       () => undefined,
     );
     return run;
+  }
+
+  /**
+   * Retries intents that a placement gave up on while the app keeps running, without holding
+   * back new orders (their ids are distinct, so they cannot collide with the old ones).
+   */
+  public reconcileInBackground(concurrency = 2): Promise<{ settled: number; open: number }> {
+    return this.#ready.then(() => this.#settleOpen(concurrency));
+  }
+
+  async #settleOpen(concurrency: number): Promise<{ settled: number; open: number }> {
+    // Intents a placement is still driving are its business; a second driver would only add
+    // requests (never orders: the broker refuses a reused client_order_id).
+    const pending = this.#ledger.unresolved().filter((i) => !this.#driving.has(i.clientOrderId));
+    let settled = 0;
+    const worker = async (): Promise<void> => {
+      for (let intent = pending.shift(); intent; intent = pending.shift()) {
+        try {
+          await this.#drive(intent, true);
+          settled += 1;
+        } catch {
+          // Left open in the ledger: the next reconcile (or start-up) tries again.
+          if (!this.#ledger.get(intent.clientOrderId)) settled += 1;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+    return { settled, open: this.#ledger.unresolved().length };
   }
 
   /** Places one order exactly once; rejects with a typed `AppError`. */
@@ -130,8 +144,18 @@ export class OrderService {
     }
   }
 
-  /** Drives one intent to a known outcome: send or look up, until the broker's answer is certain. */
+  /** Drives one intent to a known outcome, marking it as being driven meanwhile. */
   async #drive(intent: IntentRecord, lookupFirst: boolean): Promise<Placement> {
+    this.#driving.add(intent.clientOrderId);
+    try {
+      return await this.#driveOnce(intent, lookupFirst);
+    } finally {
+      this.#driving.delete(intent.clientOrderId);
+    }
+  }
+
+  /** Send or look up, until the broker's answer is certain or the rounds run out. */
+  async #driveOnce(intent: IntentRecord, lookupFirst: boolean): Promise<Placement> {
     const cid = intent.clientOrderId;
     let lookup = lookupFirst;
     let lastError: AppError | null = null;
