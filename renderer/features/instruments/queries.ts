@@ -1,4 +1,5 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Instrument } from '../../../shared/domain/instrument';
 import { call } from '../../lib/ipc-client';
 
 /**
@@ -14,3 +15,23 @@ export const instrumentQueries = {
       staleTime: Infinity,
     }),
 };
+
+/** The universe with a by-token index (built once per fetched list). */
+export interface InstrumentIndex {
+  readonly list: readonly Instrument[];
+  readonly byToken: ReadonlyMap<number, Instrument>;
+}
+
+const EMPTY: InstrumentIndex = { list: [], byToken: new Map() };
+
+function toIndex(list: Instrument[]): InstrumentIndex {
+  return { list, byToken: new Map(list.map((i) => [i.instrumentToken, i])) };
+}
+
+/**
+ * The instrument universe, indexed. `select` is module-level, so react-query memoises the
+ * index per fetched list rather than rebuilding a 10,000-entry Map on every render.
+ */
+export function useInstruments(): InstrumentIndex {
+  return useQuery({ ...instrumentQueries.list(), select: toIndex }).data ?? EMPTY;
+}

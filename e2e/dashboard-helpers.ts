@@ -1,0 +1,110 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, type HostHandle } from './fixtures';
+
+/**
+ * Shared steps of the dashboard e2e specs: open the app, drive the ticket like a trader, and
+ * move the paper market through its control interface.
+ */
+
+/** Opens the workspace and waits until it is logged in. */
+export async function openDashboard(page: Page, host: HostHandle): Promise<void> {
+  await page.goto(host.url);
+  await expect(page.getByRole('status')).toContainText(/Connected to .+ as \S+/);
+}
+
+/** The order ticket form. */
+export function ticket(page: Page): Locator {
+  return page.getByRole('form', { name: 'Order ticket' });
+}
+
+/** The blotter table. */
+export function blotter(page: Page): Locator {
+  return page.getByRole('table', { name: 'Orders' });
+}
+
+/** A blotter row by order id. */
+export function orderRow(page: Page, orderId: string): Locator {
+  return blotter(page).locator(`tr[data-order-id="${orderId}"]`);
+}
+
+/** Picks an instrument in the ticket's Symbol combobox by typing and pressing Enter. */
+export async function chooseSymbol(page: Page, text: string, option: RegExp): Promise<void> {
+  const t = ticket(page);
+  const box = t.getByRole('combobox', { name: 'Symbol' });
+  await box.click();
+  await box.fill(text);
+  const list = t.getByRole('listbox');
+  await expect(list.getByRole('option').first()).toHaveText(option);
+  await box.press('Enter');
+}
+
+/** What the ticket should be filled with. */
+export interface TicketFill {
+  readonly side?: 'Buy' | 'Sell';
+  readonly quantity?: string;
+  readonly orderType?: 'MARKET' | 'LIMIT' | 'SL' | 'SL-M';
+  readonly product?: 'MIS' | 'CNC' | 'NRML';
+  readonly validity?: 'DAY' | 'IOC';
+  readonly price?: string;
+  readonly triggerPrice?: string;
+}
+
+/** Fills the ticket's fields (the symbol must already be chosen). */
+export async function fillTicket(page: Page, f: TicketFill): Promise<void> {
+  const t = ticket(page);
+  if (f.side) await t.getByRole('radio', { name: f.side }).check({ force: true });
+  if (f.orderType) await t.getByLabel('Order type').selectOption(f.orderType);
+  if (f.product) await t.getByLabel('Product').selectOption(f.product);
+  if (f.validity) await t.getByLabel('Validity').selectOption(f.validity);
+  if (f.quantity) await t.getByLabel('Quantity').fill(f.quantity);
+  if (f.price) await t.getByLabel('Price', { exact: true }).fill(f.price);
+  if (f.triggerPrice) await t.getByLabel('Trigger price').fill(f.triggerPrice);
+}
+
+/** Clicks Place order and returns the order id the ticket acknowledges. */
+export async function placeOrder(page: Page): Promise<string> {
+  const t = ticket(page);
+  await t.getByRole('button', { name: 'Place order' }).click();
+  const id = t.getByTestId('ticket-order-id');
+  await expect(id).toHaveText(/\S+/);
+  return (await id.textContent()) ?? '';
+}
+
+/** A bearer token of the app's paper session (read from the control interface; test code only). */
+async function paperToken(host: HostHandle): Promise<string> {
+  const res = await fetch(`${host.paperUrl}/_control/sessions`);
+  const body = (await res.json()) as { sessions: Array<{ access_token: string; active: boolean }> };
+  const s = body.sessions.filter((x) => x.active).pop();
+  if (!s) throw new Error('no active paper session');
+  return s.access_token;
+}
+
+/** The paper broker's instrument token of a symbol on an exchange. */
+export async function instrumentToken(host: HostHandle, exchange: string, symbol: string): Promise<number> {
+  const token = await paperToken(host);
+  const res = await fetch(`${host.paperUrl}/instruments?exchange=${exchange}`, { headers: { authorization: `Bearer ${token}` } });
+  const body = (await res.json()) as { instruments: Array<{ instrument_token: number; tradingsymbol: string }> };
+  const i = body.instruments.find((x) => x.tradingsymbol === symbol);
+  if (!i) throw new Error(`${exchange}:${symbol} not found`);
+  return i.instrument_token;
+}
+
+/** Sets an instrument's last price on the paper market (runs matching). */
+export async function setPrice(host: HostHandle, token: number, lastPrice: number): Promise<void> {
+  const res = await fetch(`${host.paperUrl}/_control/price`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ instrument_token: token, last_price: lastPrice }),
+  });
+  if (!res.ok) throw new Error(`control/price → ${res.status} ${await res.text()}`);
+}
+
+/** Sets (or with `{}` clears) the paper broker's fault injection. */
+export async function setFaults(host: HostHandle, faults: Record<string, number>): Promise<void> {
+  const res = await fetch(`${host.paperUrl}/_control/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
+  if (!res.ok) throw new Error(`control/faults → ${res.status} ${await res.text()}`);
+}

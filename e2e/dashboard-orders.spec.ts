@@ -1,0 +1,116 @@
+import { expect, test } from './fixtures';
+import {
+  blotter,
+  chooseSymbol,
+  fillTicket,
+  instrumentToken,
+  openDashboard,
+  orderRow,
+  placeOrder,
+  setPrice,
+  ticket,
+} from './dashboard-helpers';
+
+test.describe('dashboard: orders from the ticket to the blotter', () => {
+  test('MARKET and LIMIT orders placed from the ticket show in the blotter with the right status', async ({ page, host }) => {
+    const infy = await instrumentToken(host, 'NSE', 'INFY');
+    await setPrice(host, infy, 1500);
+    await openDashboard(page, host);
+
+    await chooseSymbol(page, 'INFY', /^INFY NSE/);
+    await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '3' });
+    await expect(ticket(page).getByTestId('margin-required')).toHaveText(/₹/);
+    const marketId = await placeOrder(page);
+    await expect(ticket(page).getByTestId('ticket-order-status')).toHaveText('COMPLETE');
+    await expect(orderRow(page, marketId)).toContainText('COMPLETE');
+    await expect(orderRow(page, marketId)).toContainText('3/3');
+
+    await fillTicket(page, { orderType: 'LIMIT', price: '1350', quantity: '2' });
+    const limitId = await placeOrder(page);
+    await expect(orderRow(page, limitId)).toContainText('OPEN');
+    await expect(orderRow(page, limitId)).toContainText('1,350.00');
+    await expect(orderRow(page, limitId)).toContainText('0/2');
+
+    // The position from the MARKET fill, and a toast for it.
+    await expect(page.getByRole('table', { name: 'Positions' })).toContainText('INFY');
+    await expect(page.getByLabel('Notifications')).toContainText(/Complete: BUY 3 INFY/);
+  });
+
+  test('an SL order waits in TRIGGER PENDING, then completes when the price crosses its trigger', async ({ page, host }) => {
+    const sbin = await instrumentToken(host, 'NSE', 'SBIN');
+    await setPrice(host, sbin, 880);
+    await openDashboard(page, host);
+
+    await chooseSymbol(page, 'SBIN', /^SBIN NSE/);
+    await fillTicket(page, { side: 'Buy', orderType: 'SL', quantity: '5', price: '915', triggerPrice: '912' });
+    const id = await placeOrder(page);
+    await expect(orderRow(page, id)).toContainText('TRIGGER PENDING');
+
+    await setPrice(host, sbin, 913);
+    await expect(orderRow(page, id)).toContainText('COMPLETE');
+    await expect(ticket(page).getByTestId('ticket-order-status')).toHaveText('COMPLETE');
+  });
+
+  test('a working order is modified and then cancelled from the blotter, and its history opens', async ({ page, host }) => {
+    const tcs = await instrumentToken(host, 'NSE', 'TCS');
+    await setPrice(host, tcs, 3050);
+    await openDashboard(page, host);
+
+    await chooseSymbol(page, 'TCS', /^TCS NSE/);
+    await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', quantity: '1', price: '2800' });
+    const id = await placeOrder(page);
+    const row = orderRow(page, id);
+    await expect(row).toContainText('OPEN');
+
+    await row.getByRole('button', { name: `Modify ${id}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Modify order ${id}` });
+    await dialog.getByLabel('Quantity').fill('4');
+    await dialog.getByLabel('Price', { exact: true }).fill('2810.5');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(orderRow(page, id)).toContainText('2,810.50');
+    await expect(orderRow(page, id)).toContainText('0/4');
+
+    await orderRow(page, id).getByRole('button', { name: `Cancel ${id}` }).click();
+    await expect(orderRow(page, id)).toContainText('CANCELLED');
+    await expect(orderRow(page, id).getByRole('button', { name: `Cancel ${id}` })).toHaveCount(0);
+    await expect(page.getByLabel('Notifications')).toContainText(/Cancelled: BUY 4 TCS/);
+
+    // Filter to cancelled orders only, then open the row's history.
+    await page.getByRole('radio', { name: 'Cancelled' }).click();
+    await expect(blotter(page).locator('tbody tr[data-order-id]')).toHaveCount(1);
+    await orderRow(page, id).getByRole('cell', { name: 'TCS' }).click();
+    const history = page.getByRole('dialog', { name: new RegExp(`Order ${id}`) });
+    await expect(history.getByRole('table', { name: 'Order history' })).toContainText('OPEN');
+    await expect(history.getByRole('table', { name: 'Order history' })).toContainText('CANCELLED');
+    await page.keyboard.press('Escape');
+    await expect(history).toBeHidden();
+  });
+
+  test('invalid combinations cannot be submitted and the ticket names the field', async ({ page, host }) => {
+    await openDashboard(page, host);
+    const t = ticket(page);
+    const place = t.getByRole('button', { name: 'Place order' });
+
+    // CNC (delivery) on an NFO future.
+    await chooseSymbol(page, 'NIFTY FUT', /NFO/);
+    await fillTicket(page, { orderType: 'MARKET', product: 'CNC' });
+    await expect(place).toBeDisabled();
+    const product = t.getByLabel('Product');
+    await expect(product).toHaveAttribute('aria-invalid', 'true');
+    await expect(product).toHaveAccessibleDescription(/CNC \(delivery\) is only for NSE\/BSE equity/);
+
+    // IOC with SL.
+    await fillTicket(page, { product: 'NRML', orderType: 'SL', validity: 'IOC', price: '100', triggerPrice: '99' });
+    await expect(place).toBeDisabled();
+    await expect(t.getByLabel('Validity')).toHaveAccessibleDescription(/IOC is only for MARKET and LIMIT orders/);
+    await expect(t.getByLabel('Product')).not.toHaveAttribute('aria-invalid', 'true');
+
+    // Enter does not submit either.
+    await t.getByLabel('Quantity').press('Enter');
+    await expect(t.getByTestId('ticket-ack')).toHaveCount(0);
+
+    await fillTicket(page, { validity: 'DAY' });
+    await expect(place).toBeEnabled();
+  });
+});

@@ -1,0 +1,288 @@
+import { useQuery } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { isWorking, type Order } from '../../../shared/domain/order';
+import { describeError } from '../../lib/describe-error';
+import { formatIstTime, formatPrice, formatQty } from '../../lib/format';
+import { Panel } from '../layout/panel';
+import { usePollInterval } from '../layout/use-poll-interval';
+import { changedOrderIds, selectOrders, type SortColumn, type SortSpec, type StatusGroup } from './blotter-model';
+import { ModifyOrderDialog } from './modify-order-dialog';
+import { OrderHistoryDialog } from './order-history-dialog';
+import { orderQueries, useCancelOrder } from './queries';
+
+/** Row height in px; fixed so the virtualizer never measures (measuring 10,000 rows is the slow path). */
+const ROW_HEIGHT = 26;
+
+/**
+ * `?blotter=plain` renders every row without virtualization: the benchmark's baseline in the
+ * same build and run. Never set by the app itself.
+ */
+const PLAIN = typeof window !== 'undefined' && new URLSearchParams(window.location.search).get('blotter') === 'plain';
+
+const COLUMNS: ReadonlyArray<{ readonly id: SortColumn; readonly label: string; readonly num?: boolean }> = [
+  { id: 'time', label: 'Time' },
+  { id: 'symbol', label: 'Symbol' },
+  { id: 'side', label: 'Side' },
+  { id: 'quantity', label: 'Qty', num: true },
+  { id: 'type', label: 'Type' },
+  { id: 'product', label: 'Product' },
+  { id: 'validity', label: 'Validity' },
+  { id: 'price', label: 'Price', num: true },
+  { id: 'trigger', label: 'Trigger', num: true },
+  { id: 'average', label: 'Avg', num: true },
+  { id: 'status', label: 'Status' },
+  { id: 'message', label: 'Message' },
+];
+
+const GROUPS: ReadonlyArray<{ readonly id: StatusGroup; readonly label: string }> = [
+  { id: 'all', label: 'All' },
+  { id: 'working', label: 'Working' },
+  { id: 'complete', label: 'Complete' },
+  { id: 'rejected', label: 'Rejected' },
+  { id: 'cancelled', label: 'Cancelled' },
+];
+
+/** Flash bookkeeping: which rows changed in the latest poll (React's "state from previous render" pattern). */
+function useChangedRows(orders: Order[] | undefined): ReadonlySet<string> {
+  const [seen, setSeen] = useState<{ data: Order[] | undefined; changed: ReadonlySet<string> }>({
+    data: orders,
+    changed: new Set(),
+  });
+  if (seen.data !== orders && orders) {
+    const changed = changedOrderIds(seen.data, orders);
+    setSeen({ data: orders, changed });
+    return changed;
+  }
+  return seen.changed;
+}
+
+/**
+ * The blotter: every order of the day, filterable, sortable, virtualized.
+ *
+ * Rows are keyed by id and update time, so a changed row is a new element and its one-shot
+ * flash animation runs again; unchanged rows keep their DOM. Only the rows in view (plus a few)
+ * exist, so 10,000 orders cost what 40 do.
+ */
+export function Blotter() {
+  const refetchInterval = usePollInterval();
+  const result = useQuery({ ...orderQueries.list(), refetchInterval });
+  const [group, setGroup] = useState<StatusGroup>('all');
+  const [symbol, setSymbol] = useState('');
+  const [sort, setSort] = useState<SortSpec>({ column: 'time', descending: true });
+  const [historyOf, setHistoryOf] = useState<Order | null>(null);
+  const [modifying, setModifying] = useState<Order | null>(null);
+  const changed = useChangedRows(result.data);
+  const rows = useMemo(() => selectOrders(result.data ?? [], { group, symbol }, sort), [result.data, group, symbol, sort]);
+
+  const onSort = (column: SortColumn): void =>
+    setSort((s) => (s.column === column ? { column, descending: !s.descending } : { column, descending: column === 'time' }));
+
+  return (
+    <Panel
+      title="Orders"
+      className="panel--blotter"
+      source={{ ...result, queryKey: orderQueries.list().queryKey }}
+      actions={
+        <div className="toolbar">
+          <div role="radiogroup" aria-label="Status filter" className="segmented">
+            {GROUPS.map((g) => (
+              <button
+                key={g.id}
+                type="button"
+                role="radio"
+                aria-checked={group === g.id}
+                className={group === g.id ? 'is-on' : undefined}
+                onClick={() => setGroup(g.id)}
+              >
+                {g.label}
+              </button>
+            ))}
+          </div>
+          <input
+            type="search"
+            aria-label="Filter by symbol"
+            placeholder="Symbol…"
+            value={symbol}
+            onChange={(e) => setSymbol(e.target.value)}
+            className="toolbar__search"
+          />
+          <span className="muted">{formatQty(rows.length)} orders</span>
+        </div>
+      }
+    >
+      {result.data === undefined ? (
+        <p className="empty">{result.error ? `Could not load orders: ${describeError(result.error)}` : 'Loading orders…'}</p>
+      ) : (
+        <OrderTable
+          rows={rows}
+          changed={changed}
+          sort={sort}
+          onSort={onSort}
+          onOpen={setHistoryOf}
+          onModify={setModifying}
+        />
+      )}
+      {historyOf ? <OrderHistoryDialog order={historyOf} onClose={() => setHistoryOf(null)} /> : null}
+      {modifying ? <ModifyOrderDialog order={modifying} onClose={() => setModifying(null)} /> : null}
+    </Panel>
+  );
+}
+
+function OrderTable(props: {
+  readonly rows: Order[];
+  readonly changed: ReadonlySet<string>;
+  readonly sort: SortSpec;
+  readonly onSort: (c: SortColumn) => void;
+  readonly onOpen: (o: Order) => void;
+  readonly onModify: (o: Order) => void;
+}) {
+  const { rows, changed } = props;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const cancel = useCancelOrder();
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    initialRect: { width: 1000, height: 600 },
+    enabled: !PLAIN,
+  });
+  const items = PLAIN
+    ? rows.map((_, index) => ({ index, start: index * ROW_HEIGHT, end: (index + 1) * ROW_HEIGHT }))
+    : virtualizer.getVirtualItems();
+  const total = PLAIN ? rows.length * ROW_HEIGHT : virtualizer.getTotalSize();
+  const padTop = items[0]?.start ?? 0;
+  const padBottom = items.length ? total - (items[items.length - 1]?.end ?? 0) : 0;
+
+  return (
+    <div className="table-scroll" ref={scrollRef} data-testid="orders-scroll">
+      <table aria-label="Orders" aria-rowcount={rows.length + 1} className="grid grid--blotter">
+        <thead>
+          <tr aria-rowindex={1}>
+            {COLUMNS.map((c) => (
+              <th
+                key={c.id}
+                className={c.num ? 'num' : undefined}
+                aria-sort={props.sort.column === c.id ? (props.sort.descending ? 'descending' : 'ascending') : 'none'}
+              >
+                <button type="button" className="th-button" onClick={() => props.onSort(c.id)}>
+                  {c.label}
+                  {props.sort.column === c.id ? (props.sort.descending ? ' ▾' : ' ▴') : ''}
+                </button>
+              </th>
+            ))}
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {padTop > 0 ? <tr aria-hidden="true" className="pad" style={{ height: padTop }} /> : null}
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={COLUMNS.length + 1} className="empty">
+                No orders
+              </td>
+            </tr>
+          ) : null}
+          {items.map((item) => {
+            const o = rows[item.index];
+            if (!o) return null;
+            return (
+              <OrderRow
+                key={`${o.orderId}@${o.updatedAt}`}
+                order={o}
+                rowIndex={item.index + 2}
+                flash={changed.has(o.orderId)}
+                onOpen={props.onOpen}
+                onModify={props.onModify}
+                onCancel={cancel.mutate}
+                cancelling={cancel.isPending && cancel.variables === o.orderId}
+              />
+            );
+          })}
+          {padBottom > 0 ? <tr aria-hidden="true" className="pad" style={{ height: padBottom }} /> : null}
+        </tbody>
+      </table>
+      {cancel.error ? (
+        <p role="alert" className="inline-error">
+          Cancel failed: {describeError(cancel.error)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+const STATUS_CLASS: Record<Order['status'], string> = {
+  OPEN: 'st-open',
+  'TRIGGER PENDING': 'st-pending',
+  COMPLETE: 'st-complete',
+  CANCELLED: 'st-cancelled',
+  REJECTED: 'st-rejected',
+};
+
+/** One order. Memoised: a poll that changes 1% of orders re-renders 1% of rows. */
+const OrderRow = memo(function OrderRow(props: {
+  readonly order: Order;
+  readonly rowIndex: number;
+  readonly flash: boolean;
+  readonly onOpen: (o: Order) => void;
+  readonly onModify: (o: Order) => void;
+  readonly onCancel: (orderId: string) => void;
+  readonly cancelling: boolean;
+}) {
+  const o = props.order;
+  const working = isWorking(o.status);
+  const open = (): void => props.onOpen(o);
+  const onKey = (e: KeyboardEvent<HTMLTableRowElement>): void => {
+    if (e.key === 'Enter' && e.target === e.currentTarget) open();
+  };
+  return (
+    <tr
+      aria-rowindex={props.rowIndex}
+      data-order-id={o.orderId}
+      className={props.flash ? 'row--flash' : undefined}
+      tabIndex={0}
+      onClick={open}
+      onKeyDown={onKey}
+    >
+      <td>{formatIstTime(o.placedAt)}</td>
+      <td className="sym">{o.tradingsymbol}</td>
+      <td className={o.transactionType === 'BUY' ? 'buy' : 'sell'}>{o.transactionType}</td>
+      <td className="num">
+        {formatQty(o.filledQuantity)}/{formatQty(o.quantity)}
+      </td>
+      <td>{o.orderType}</td>
+      <td>{o.product}</td>
+      <td>{o.validity}</td>
+      <td className="num">{formatPrice(o.price)}</td>
+      <td className="num">{formatPrice(o.triggerPrice)}</td>
+      <td className="num">{formatPrice(o.averagePrice)}</td>
+      <td>
+        <span className={`badge ${STATUS_CLASS[o.status]}`}>{o.status}</span>
+      </td>
+      <td className="msg" title={o.statusMessage ?? undefined}>
+        {o.statusMessage ?? ''}
+      </td>
+      <td className="row-actions" onClick={(e) => e.stopPropagation()}>
+        {working ? (
+          <>
+            <button type="button" aria-label={`Modify ${o.orderId}`} onClick={() => props.onModify(o)}>
+              Modify
+            </button>
+            <button
+              type="button"
+              aria-label={`Cancel ${o.orderId}`}
+              disabled={props.cancelling}
+              onClick={() => props.onCancel(o.orderId)}
+            >
+              {props.cancelling ? 'Cancelling…' : 'Cancel'}
+            </button>
+          </>
+        ) : null}
+      </td>
+    </tr>
+  );
+});

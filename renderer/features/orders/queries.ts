@@ -1,0 +1,65 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { OrderChanges, OrderRequest } from '../../../shared/domain/order';
+import { call } from '../../lib/ipc-client';
+import { portfolioQueries } from '../portfolio/queries';
+
+/**
+ * Query factory for orders (TkDodo's pattern: key-only entries from generic to specific, plus
+ * `queryOptions` entries that carry their fetcher).
+ *
+ * Polled reads do not retry inside react-query (`retry: false`): main already retried the
+ * broker with backoff, and the polling policy owns what happens next, so a failure shows on
+ * the panel at once instead of hiding behind a silent second attempt.
+ */
+export const orderQueries = {
+  all: () => ['orders'] as const,
+  lists: () => [...orderQueries.all(), 'list'] as const,
+  list: () => queryOptions({ queryKey: [...orderQueries.lists()], queryFn: () => call('orders.list'), retry: false }),
+  histories: () => [...orderQueries.all(), 'history'] as const,
+  history: (orderId: string) =>
+    queryOptions({
+      queryKey: [...orderQueries.histories(), orderId],
+      queryFn: () => call('orders.history', { orderId }),
+    }),
+};
+
+/** Everything an order change can move: the blotter, positions, funds. */
+function useInvalidateAfterOrder(): () => Promise<void> {
+  const client = useQueryClient();
+  return async () => {
+    await Promise.all([
+      client.invalidateQueries({ queryKey: orderQueries.all() }),
+      client.invalidateQueries({ queryKey: portfolioQueries.all() }),
+    ]);
+  };
+}
+
+/** Places an order (main assigns the idempotency key and journals it before sending). */
+export function usePlaceOrder() {
+  const invalidate = useInvalidateAfterOrder();
+  return useMutation({
+    mutationKey: ['orders', 'place'],
+    mutationFn: (v: { order: OrderRequest; clickedAt: number }) => call('orders.place', v),
+    onSettled: invalidate,
+  });
+}
+
+/** Modifies a working order. */
+export function useModifyOrder() {
+  const invalidate = useInvalidateAfterOrder();
+  return useMutation({
+    mutationKey: ['orders', 'modify'],
+    mutationFn: (v: { orderId: string; changes: OrderChanges }) => call('orders.modify', v),
+    onSettled: invalidate,
+  });
+}
+
+/** Cancels a working order (repeating it on a cancelled order is harmless). */
+export function useCancelOrder() {
+  const invalidate = useInvalidateAfterOrder();
+  return useMutation({
+    mutationKey: ['orders', 'cancel'],
+    mutationFn: (orderId: string) => call('orders.cancel', { orderId }),
+    onSettled: invalidate,
+  });
+}

@@ -1,0 +1,73 @@
+import { useQuery } from '@tanstack/react-query';
+import { describeError } from '../../lib/describe-error';
+import { formatPnl, formatPrice, formatQty, formatRupees } from '../../lib/format';
+import { Panel } from '../layout/panel';
+import { usePollInterval } from '../layout/use-poll-interval';
+import { useMarketSubscription } from '../market/use-market-subscription';
+import { useQuotes } from '../market/use-quotes';
+import { markHolding, sumRupees } from './position-pnl';
+import { portfolioQueries } from './queries';
+
+const pnlClass = (v: number): string => (v > 0 ? 'num up' : v < 0 ? 'num down' : 'num');
+
+/** Delivery holdings with value and P&L at the latest price. */
+export function HoldingsPanel() {
+  const refetchInterval = usePollInterval();
+  const result = useQuery({ ...portfolioQueries.holdings(), refetchInterval });
+  const quotes = useQuotes();
+  const holdings = result.data ?? [];
+  useMarketSubscription('holdings', holdings.map((h) => h.instrumentToken));
+  const rows = holdings.map((h) => ({ h, m: markHolding(h, quotes[h.instrumentToken]?.lastPrice) }));
+  const total = sumRupees(rows.map((r) => r.m.pnl));
+  return (
+    <Panel title="Holdings" source={{ ...result, queryKey: portfolioQueries.holdings().queryKey }}>
+      {result.data === undefined ? (
+        <p className="empty">{result.error ? `Could not load holdings: ${describeError(result.error)}` : 'Loading holdings…'}</p>
+      ) : (
+        <div className="table-scroll">
+          <table aria-label="Holdings" className="grid">
+            <thead>
+              <tr>
+                <th>Symbol</th>
+                <th className="num">Qty</th>
+                <th className="num">Avg</th>
+                <th className="num">LTP</th>
+                <th className="num">Value</th>
+                <th className="num">P&amp;L</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.length === 0 ? (
+                <tr>
+                  <td colSpan={6} className="empty">
+                    No holdings
+                  </td>
+                </tr>
+              ) : null}
+              {rows.map(({ h, m }) => (
+                <tr key={h.instrumentToken}>
+                  <td className="sym">{h.tradingsymbol}</td>
+                  <td className="num">{formatQty(h.quantity)}</td>
+                  <td className="num">{formatPrice(h.averagePrice)}</td>
+                  <td className="num">{formatPrice(m.ltp)}</td>
+                  <td className="num">{formatRupees(m.ltp * h.quantity)}</td>
+                  <td className={pnlClass(m.pnl)}>{formatPnl(m.pnl)}</td>
+                </tr>
+              ))}
+            </tbody>
+            {rows.length > 0 ? (
+              <tfoot>
+                <tr>
+                  <th scope="row" colSpan={5}>
+                    Total
+                  </th>
+                  <td className={pnlClass(total)}>{formatPnl(total)}</td>
+                </tr>
+              </tfoot>
+            ) : null}
+          </table>
+        </div>
+      )}
+    </Panel>
+  );
+}

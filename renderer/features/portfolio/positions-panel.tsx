@@ -1,0 +1,116 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Position } from '../../../shared/domain/portfolio';
+import { describeError } from '../../lib/describe-error';
+import { formatPnl, formatPrice, formatQty } from '../../lib/format';
+import { useTicketActions } from '../../state/ticket-store';
+import { Panel } from '../layout/panel';
+import { usePollInterval } from '../layout/use-poll-interval';
+import { useMarketSubscription } from '../market/use-market-subscription';
+import { useQuotes } from '../market/use-quotes';
+import { markPosition, sumRupees } from './position-pnl';
+import { portfolioQueries } from './queries';
+import { useHoldingsPnl } from './use-holdings-pnl';
+
+const pnlClass = (v: number): string => (v > 0 ? 'num up' : v < 0 ? 'num down' : 'num');
+
+/**
+ * Net positions with P&L per row and in total: the day's (positions) and overall (positions
+ * plus holdings). Exit fills the ticket with the opposite order for the open quantity.
+ */
+export function PositionsPanel() {
+  const refetchInterval = usePollInterval();
+  const result = useQuery({ ...portfolioQueries.positions(), refetchInterval });
+  const quotes = useQuotes();
+  const { exitRequested } = useTicketActions();
+  const holdingsPnl = useHoldingsPnl();
+  const positions = result.data ?? [];
+  useMarketSubscription('positions', positions.map((p) => p.instrumentToken));
+  const rows = positions.map((p) => ({ p, m: markPosition(p, quotes[p.instrumentToken]?.lastPrice) }));
+  const day = sumRupees(rows.map((r) => r.m.pnl));
+  const overall = sumRupees([day, holdingsPnl]);
+  const exit = (p: Position): void =>
+    exitRequested({
+      instrumentToken: p.instrumentToken,
+      side: p.quantity > 0 ? 'SELL' : 'BUY',
+      quantity: Math.abs(p.quantity),
+      product: p.product,
+    });
+
+  return (
+    <Panel
+      title="Positions"
+      source={{ ...result, queryKey: portfolioQueries.positions().queryKey }}
+      actions={
+        <span className="totals">
+          Day P&amp;L <strong className={pnlClass(day)} data-testid="day-pnl">{formatPnl(day)}</strong> · Overall{' '}
+          <strong className={pnlClass(overall)} data-testid="overall-pnl">{formatPnl(overall)}</strong>
+        </span>
+      }
+    >
+      {result.data === undefined ? (
+        <p className="empty">{result.error ? `Could not load positions: ${describeError(result.error)}` : 'Loading positions…'}</p>
+      ) : (
+        <div className="table-scroll">
+          <table aria-label="Positions" className="grid">
+            <thead>
+              <tr>
+                <th>Symbol</th>
+                <th>Product</th>
+                <th className="num">Net qty</th>
+                <th className="num">Avg</th>
+                <th className="num">LTP</th>
+                <th className="num">Unrealised</th>
+                <th className="num">Realised</th>
+                <th className="num">P&amp;L</th>
+                <th>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.length === 0 ? (
+                <tr>
+                  <td colSpan={9} className="empty">
+                    No positions
+                  </td>
+                </tr>
+              ) : null}
+              {rows.map(({ p, m }) => (
+                <tr key={`${p.instrumentToken}:${p.product}`}>
+                  <td className="sym">
+                    {p.tradingsymbol} <span className="muted small">{p.exchange}</span>
+                  </td>
+                  <td>{p.product}</td>
+                  <td className={p.quantity > 0 ? 'num buy' : p.quantity < 0 ? 'num sell' : 'num'}>{formatQty(p.quantity)}</td>
+                  <td className="num">{formatPrice(p.averagePrice)}</td>
+                  <td className="num">{formatPrice(m.ltp)}</td>
+                  <td className={pnlClass(m.unrealised)}>{formatPnl(m.unrealised)}</td>
+                  <td className={pnlClass(p.realisedPnl)}>{formatPnl(p.realisedPnl)}</td>
+                  <td className={pnlClass(m.pnl)}>{formatPnl(m.pnl)}</td>
+                  <td className="row-actions">
+                    {p.quantity !== 0 ? (
+                      <button type="button" aria-label={`Exit ${p.tradingsymbol} ${p.product}`} onClick={() => exit(p)}>
+                        Exit
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+            {rows.length > 0 ? (
+              <tfoot>
+                <tr>
+                  <th scope="row" colSpan={7}>
+                    Total
+                  </th>
+                  <td className={pnlClass(day)}>{formatPnl(day)}</td>
+                  <td />
+                </tr>
+              </tfoot>
+            ) : null}
+          </table>
+        </div>
+      )}
+    </Panel>
+  );
+}

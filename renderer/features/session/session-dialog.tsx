@@ -1,0 +1,108 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { BrokerProfile } from '../../../shared/domain/session';
+import { describeError } from '../../lib/describe-error';
+import { BridgeError } from '../../lib/ipc-client';
+import { useAlertsActions, useSessionExpired } from '../../state/alerts-store';
+import { Dialog } from '../layout/dialog';
+import { orderQueries } from '../orders/queries';
+import { sessionQueries, useLogin } from './queries';
+
+/** True when a read failed because the broker no longer accepts the session. */
+function isUnauthorized(error: unknown): boolean {
+  return error instanceof BridgeError && error.info.kind === 'unauthorized';
+}
+
+/**
+ * Decides when to ask the trader to log in: no session, an expired one (the `session.expired`
+ * push), or reads refused as unauthorized.
+ */
+export function SessionGate() {
+  const status = useQuery(sessionQueries.status());
+  const orders = useQuery(orderQueries.list());
+  const expired = useSessionExpired();
+  const needsLogin =
+    expired !== null ||
+    (status.data !== undefined && status.data.state !== 'connected') ||
+    isUnauthorized(orders.error) ||
+    isUnauthorized(status.error);
+  if (!needsLogin) return null;
+  const why =
+    expired ??
+    (status.data?.state === 'expired' || isUnauthorized(orders.error) ? 'Your session has expired.' : 'You are not logged in.');
+  return <SessionDialog reason={why} />;
+}
+
+/**
+ * The login/profile dialog: the embedded paper broker (default, no account) or a REST broker
+ * with URL, API key and secret. The key and secret live only in this form's state until they
+ * are sent to main with `session.login`; they are never stored in the renderer.
+ */
+export function SessionDialog({ reason }: { readonly reason: string }) {
+  const [kind, setKind] = useState<'paper' | 'rest'>('paper');
+  const [baseUrl, setBaseUrl] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [apiSecret, setApiSecret] = useState('');
+  const login = useLogin();
+  const { loggedIn } = useAlertsActions();
+
+  const submit = (e: FormEvent): void => {
+    e.preventDefault();
+    if (login.isPending) return;
+    const profile: BrokerProfile = kind === 'paper' ? { kind: 'paper' } : { kind: 'rest', baseUrl, apiKey, apiSecret };
+    login.mutate(profile, {
+      onSuccess: () => {
+        setApiSecret('');
+        setApiKey('');
+        loggedIn();
+        login.reset();
+      },
+      onError: () => setApiSecret(''),
+    });
+  };
+
+  return (
+    <Dialog title="Log in to a broker">
+      <form aria-label="Log in" className="form" onSubmit={submit}>
+        <p className="muted">{reason}</p>
+        <fieldset>
+          <legend>Profile</legend>
+          <label className="check">
+            <input type="radio" name="profile" checked={kind === 'paper'} onChange={() => setKind('paper')} />
+            Paper broker (simulated, no account needed)
+          </label>
+          <label className="check">
+            <input type="radio" name="profile" checked={kind === 'rest'} onChange={() => setKind('rest')} />
+            REST broker
+          </label>
+        </fieldset>
+        {kind === 'rest' ? (
+          <>
+            <label>
+              Broker URL
+              <input type="url" required value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://broker.example/v1" />
+            </label>
+            <label>
+              API key
+              <input required autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
+            </label>
+            <label>
+              API secret
+              <input type="password" required autoComplete="off" value={apiSecret} onChange={(e) => setApiSecret(e.target.value)} />
+            </label>
+          </>
+        ) : null}
+        {login.error ? (
+          <p role="alert" className="inline-error">
+            Login failed: {describeError(login.error)}
+          </p>
+        ) : null}
+        <div className="form__buttons">
+          <button type="submit" className="primary" disabled={login.isPending}>
+            {login.isPending ? 'Logging in…' : 'Log in'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,57 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { Order } from '../../../shared/domain/order';
+import { subscribe } from '../../lib/ipc-client';
+import { useAlertsActions } from '../../state/alerts-store';
+import { marketQueries, type Quotes } from '../market/queries';
+import { orderQueries } from '../orders/queries';
+import { portfolioQueries } from '../portfolio/queries';
+import { sessionQueries } from './queries';
+
+/** The order list with one order replaced (or added at the front). */
+function upsert(orders: Order[] | undefined, o: Order): Order[] | undefined {
+  if (!orders) return orders;
+  const i = orders.findIndex((x) => x.orderId === o.orderId);
+  if (i < 0) return [o, ...orders];
+  const next = orders.slice();
+  next[i] = o;
+  return next;
+}
+
+/**
+ * Turns main's push events into cache updates (TkDodo, "using WebSockets with React Query"):
+ * an `order.updated` is written into the list at once and then the list, positions and funds
+ * are invalidated (the push carries one order; fills move positions and margin too); ticks go
+ * straight into the quotes cache; session and connection events replace their queries' data.
+ */
+export function useBridgeEvents(): void {
+  const client = useQueryClient();
+  const { sessionExpired } = useAlertsActions();
+  useEffect(() => {
+    const offs = [
+      subscribe('order.updated', (o) => {
+        client.setQueryData(orderQueries.list().queryKey, (old) => upsert(old, o));
+        void client.invalidateQueries({ queryKey: orderQueries.all() });
+        void client.invalidateQueries({ queryKey: portfolioQueries.all() });
+      }),
+      subscribe('market.ticks', ({ ticks }) => {
+        client.setQueryData(marketQueries.quotes().queryKey, (old: Quotes | undefined) => {
+          const next: Record<number, Quotes[number]> = { ...old };
+          for (const t of ticks) next[t.instrumentToken] = t;
+          return next;
+        });
+      }),
+      subscribe('session.changed', (info) => {
+        client.setQueryData(sessionQueries.status().queryKey, info);
+      }),
+      subscribe('session.expired', ({ reason }) => {
+        sessionExpired(reason);
+        client.setQueryData(sessionQueries.status().queryKey, (old) => (old ? { ...old, state: 'expired' as const } : old));
+      }),
+      subscribe('connection.changed', (state) => {
+        client.setQueryData(sessionQueries.connection().queryKey, state);
+      }),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [client, sessionExpired]);
+}

@@ -1,0 +1,403 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import type { Instrument } from '../../../shared/domain/instrument';
+import type { Order, OrderRequest, OrderType, Product, Validity } from '../../../shared/domain/order';
+import { allowedOrderTypes, allowedProducts, allowedValidities, stepQuantity } from '../../../shared/trading/rules';
+import { describeError } from '../../lib/describe-error';
+import { formatPrice, formatQty, formatRupees } from '../../lib/format';
+import { BridgeError } from '../../lib/ipc-client';
+import { useConfirmOnEnter, useSettingsActions } from '../../state/settings-store';
+import { useTicketActions, useTicketDraft, useTicketGeneration, useTicketOpen } from '../../state/ticket-store';
+import { useInstruments } from '../instruments/queries';
+import { useSelectedInstrument } from './use-selected-instrument';
+import { orderQueries, usePlaceOrder } from '../orders/queries';
+import { portfolioQueries } from '../portfolio/queries';
+import { SymbolCombobox } from './symbol-combobox';
+import {
+  draftForInstrument,
+  evaluateTicket,
+  roundTypedPrice,
+  ticketFieldOf,
+  type TicketErrors,
+  type TicketField,
+} from './ticket-model';
+import { useDebounced } from './use-debounced';
+
+const ORDER_TYPES: readonly OrderType[] = ['MARKET', 'LIMIT', 'SL', 'SL-M'];
+const PRODUCTS: readonly Product[] = ['MIS', 'CNC', 'NRML'];
+const VALIDITIES: readonly Validity[] = ['DAY', 'IOC'];
+
+/** A placeholder order for the disabled margin query (never sent: `enabled` is false). */
+const NO_ORDER: OrderRequest = {
+  exchange: 'NSE',
+  tradingsymbol: '-',
+  transactionType: 'BUY',
+  quantity: 1,
+  orderType: 'MARKET',
+  product: 'MIS',
+  validity: 'DAY',
+};
+
+/** Picks `value` from `options` (the select's options come from the same list, so it always matches). */
+/** The moment of the click, for the order's lifecycle timeline (main measures the rest). */
+function clickTime(): number {
+  return Date.now();
+}
+
+function pick<T extends string>(options: readonly T[], value: string, fallback: T): T {
+  return options.find((o) => o === value) ?? fallback;
+}
+
+/**
+ * The order ticket panel: the form when open, a "Buy (F1) / Sell (F2)" prompt when closed.
+ */
+export function OrderTicketPanel() {
+  const open = useTicketOpen();
+  const generation = useTicketGeneration();
+  const { ticketOpened } = useTicketActions();
+  const selected = useSelectedInstrument();
+  if (!open) {
+    return (
+      <div className="ticket ticket--closed">
+        <p className="muted">No ticket open.</p>
+        <div className="form__buttons">
+          <button type="button" className="buy-button" onClick={() => ticketOpened('BUY', selected)}>
+            Buy (F1)
+          </button>
+          <button type="button" className="sell-button" onClick={() => ticketOpened('SELL', selected)}>
+            Sell (F2)
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return <OrderTicket key={generation} />;
+}
+
+/**
+ * The order ticket: a form named "Order ticket" that applies the shared trading rules as the
+ * trader types, shows the margin the order needs against what is available, and never leaves
+ * the trader unsure whether an order went in ("Placing…", then the order id and its live status,
+ * or the broker's error next to the field it names).
+ */
+export function OrderTicket() {
+  const draft = useTicketDraft();
+  const { draftEdited, ticketClosed } = useTicketActions();
+  const { list, byToken } = useInstruments();
+  const instrument = draft.instrumentToken === null ? undefined : byToken.get(draft.instrumentToken);
+  const evaluation = evaluateTicket(draft, instrument);
+  const confirmOnEnter = useConfirmOnEnter();
+  const { confirmOnEnterToggled } = useSettingsActions();
+  const place = usePlaceOrder();
+  const [confirming, setConfirming] = useState(false);
+  const inFlight = useRef(false);
+  const symbolRef = useRef<HTMLInputElement>(null);
+  const quantityRef = useRef<HTMLInputElement>(null);
+  const formId = useId();
+
+  // Focus where the trader types next: the symbol on a blank ticket, else the quantity. Runs
+  // once per mount; the panel remounts the form for each newly opened ticket.
+  const startsBlank = useRef(draft.instrumentToken === null);
+  useEffect(() => {
+    (startsBlank.current ? symbolRef : quantityRef).current?.focus();
+  }, []);
+
+  const marginFor = useDebounced(evaluation.request, 250);
+  const margin = useQuery({ ...portfolioQueries.margin(marginFor ?? NO_ORDER), enabled: marginFor !== null });
+  const funds = useQuery(portfolioQueries.funds());
+
+  const ackId = place.data?.orderId ?? null;
+  const findOrder = useCallback((orders: Order[]) => orders.find((o) => o.orderId === ackId) ?? null, [ackId]);
+  const live = useQuery({ ...orderQueries.list(), select: findOrder, enabled: ackId !== null });
+
+  // The broker's error, next to the field it names (main reports it camelCase, maybe `order.`-prefixed).
+  const brokerInfo = place.error instanceof BridgeError ? place.error.info : null;
+  const brokerErrors: TicketErrors = {};
+  for (const f of brokerInfo?.fields ?? []) {
+    const field = ticketFieldOf(f.field);
+    if (field) brokerErrors[field] ??= f.message;
+  }
+  const brokerField = ticketFieldOf(brokerInfo?.field);
+  if (brokerInfo && brokerField) brokerErrors[brokerField] ??= brokerInfo.message;
+  const brokerUnplaced = brokerInfo !== null && brokerField === null && Object.keys(brokerErrors).length === 0;
+  const errorOf = (f: TicketField): string | undefined => evaluation.errors[f] ?? brokerErrors[f];
+
+  const submitOrder = (): void => {
+    const request = evaluation.request;
+    if (inFlight.current || place.isPending || !request) return;
+    inFlight.current = true;
+    setConfirming(false);
+    place.mutate(
+      { order: request, clickedAt: clickTime() },
+      {
+        onSettled: () => {
+          inFlight.current = false;
+        },
+      },
+    );
+  };
+  const onSubmit = (e: FormEvent): void => {
+    e.preventDefault();
+    submitOrder();
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLFormElement>): void => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      if (confirming) setConfirming(false);
+      else ticketClosed();
+      return;
+    }
+    if (e.key !== 'Enter' || e.target instanceof HTMLButtonElement) return;
+    e.preventDefault();
+    if (!evaluation.request || place.isPending) return;
+    if (confirmOnEnter) setConfirming(true);
+    else submitOrder();
+  };
+  const edit = (patch: Parameters<typeof draftEdited>[0]): void => {
+    if (place.error) place.reset();
+    setConfirming(false);
+    draftEdited(patch);
+  };
+  const chooseInstrument = (i: Instrument): void => {
+    edit(draftForInstrument(draft, i));
+    quantityRef.current?.focus();
+  };
+  const onQuantityKey = (e: KeyboardEvent<HTMLInputElement>): void => {
+    if (!instrument || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
+    e.preventDefault();
+    const q = Number(draft.quantity) || 0;
+    edit({ quantity: String(stepQuantity(q, e.key === 'ArrowUp' ? 1 : -1, instrument)) });
+  };
+
+  const products = instrument ? allowedProducts(instrument) : PRODUCTS;
+  const types = instrument ? allowedOrderTypes(instrument) : ORDER_TYPES;
+  const validities = allowedValidities(draft.orderType);
+  const side = draft.side;
+  const status = live.data?.status ?? place.data?.status;
+
+  return (
+    <form
+      aria-label="Order ticket"
+      className={`ticket ticket--${side.toLowerCase()}`}
+      onSubmit={onSubmit}
+      onKeyDown={onKeyDown}
+      noValidate
+    >
+      <div className="ticket__head">
+        <fieldset className="side-toggle">
+          <legend>Side</legend>
+          {(['BUY', 'SELL'] as const).map((s) => (
+            <label key={s} className={`side side--${s.toLowerCase()}${side === s ? ' is-on' : ''}`}>
+              <input type="radio" name={`${formId}-side`} value={s} checked={side === s} onChange={() => edit({ side: s })} />
+              {s === 'BUY' ? 'Buy' : 'Sell'}
+            </label>
+          ))}
+        </fieldset>
+        <button type="button" className="icon" aria-label="Close ticket" onClick={ticketClosed}>
+          ×
+        </button>
+      </div>
+
+      <SymbolCombobox
+        label="Symbol"
+        instruments={list}
+        value={instrument}
+        onChoose={chooseInstrument}
+        error={errorOf('symbol')}
+        inputRef={symbolRef}
+      />
+
+      <Field label="Quantity" error={errorOf('quantity')} hint={instrument && instrument.lotSize > 1 ? `lot ${instrument.lotSize}` : undefined}>
+        {(p) => (
+          <input
+            {...p}
+            ref={quantityRef}
+            inputMode="numeric"
+            autoComplete="off"
+            value={draft.quantity}
+            onChange={(e) => edit({ quantity: e.target.value })}
+            onKeyDown={onQuantityKey}
+          />
+        )}
+      </Field>
+
+      <div className="ticket__row">
+        <Field label="Order type" error={errorOf('orderType')}>
+          {(p) => (
+            <select {...p} value={draft.orderType} onChange={(e) => edit({ orderType: pick(ORDER_TYPES, e.target.value, 'MARKET') })}>
+              {ORDER_TYPES.map((t) => (
+                <option key={t} value={t} disabled={!types.includes(t)}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Product" error={errorOf('product')}>
+          {(p) => (
+            <select
+              {...p}
+              value={draft.product}
+              onChange={(e) => edit({ product: pick(PRODUCTS, e.target.value, 'MIS'), productChosen: true })}
+            >
+              {PRODUCTS.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                  {products.includes(t) ? '' : ' (not for this instrument)'}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Validity" error={errorOf('validity')}>
+          {(p) => (
+            <select {...p} value={draft.validity} onChange={(e) => edit({ validity: pick(VALIDITIES, e.target.value, 'DAY') })}>
+              {VALIDITIES.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                  {validities.includes(t) ? '' : ` (not for ${draft.orderType})`}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+
+      <div className="ticket__row">
+        <Field label="Price" error={evaluation.priceEnabled ? errorOf('price') : undefined}>
+          {(p) => (
+            <input
+              {...p}
+              inputMode="decimal"
+              autoComplete="off"
+              disabled={!evaluation.priceEnabled}
+              placeholder={evaluation.priceEnabled ? '' : 'Market'}
+              value={evaluation.priceEnabled ? draft.price : ''}
+              onChange={(e) => edit({ price: e.target.value })}
+              onBlur={() => instrument && edit({ price: roundTypedPrice(draft.price, instrument.tickSize) })}
+            />
+          )}
+        </Field>
+        <Field label="Trigger price" error={evaluation.triggerEnabled ? errorOf('triggerPrice') : undefined}>
+          {(p) => (
+            <input
+              {...p}
+              inputMode="decimal"
+              autoComplete="off"
+              disabled={!evaluation.triggerEnabled}
+              value={evaluation.triggerEnabled ? draft.triggerPrice : ''}
+              onChange={(e) => edit({ triggerPrice: e.target.value })}
+              onBlur={() => instrument && edit({ triggerPrice: roundTypedPrice(draft.triggerPrice, instrument.tickSize) })}
+            />
+          )}
+        </Field>
+      </div>
+
+      <dl className="ticket__margin" aria-label="Margin">
+        <div>
+          <dt>Required</dt>
+          <dd data-testid="margin-required">
+            {evaluation.request === null
+              ? '–'
+              : margin.data
+                ? formatRupees(margin.data.total)
+                : margin.error
+                  ? describeError(margin.error)
+                  : '…'}
+          </dd>
+        </div>
+        <div>
+          <dt>Available</dt>
+          <dd data-testid="margin-available">{funds.data ? formatRupees(funds.data.availableMargin) : '–'}</dd>
+        </div>
+      </dl>
+
+      {confirming && evaluation.request ? (
+        <div className="ticket__confirm" role="group" aria-label="Confirm order">
+          <p>
+            {evaluation.request.transactionType} {formatQty(evaluation.request.quantity)} {evaluation.request.tradingsymbol}{' '}
+            {evaluation.request.orderType}
+            {evaluation.request.price ? ` @ ${formatPrice(evaluation.request.price)}` : ''}
+            {evaluation.request.triggerPrice ? ` trigger ${formatPrice(evaluation.request.triggerPrice)}` : ''} ·{' '}
+            {evaluation.request.product} · {evaluation.request.validity}?
+          </p>
+          <div className="form__buttons">
+            <ConfirmButton onConfirm={submitOrder} />
+            <button type="button" onClick={() => setConfirming(false)}>
+              Back
+            </button>
+          </div>
+        </div>
+      ) : null}
+
+      <div className="form__buttons">
+        <button
+          type="submit"
+          className={side === 'BUY' ? 'buy-button' : 'sell-button'}
+          disabled={!evaluation.request || place.isPending}
+          aria-describedby={`${formId}-outcome`}
+        >
+          {place.isPending ? 'Placing…' : 'Place order'}
+        </button>
+        <label className="check">
+          <input type="checkbox" checked={confirmOnEnter} onChange={confirmOnEnterToggled} />
+          Confirm on Enter
+        </label>
+      </div>
+
+      <div id={`${formId}-outcome`} className="ticket__outcome" aria-live="polite">
+        {place.isPending ? <span>Placing…</span> : null}
+        {place.data ? (
+          <span data-testid="ticket-ack">
+            Order <strong data-testid="ticket-order-id">{place.data.orderId}</strong> ·{' '}
+            <span className="badge" data-testid="ticket-order-status">
+              {status}
+            </span>
+            {live.data?.status === 'REJECTED' && live.data.statusMessage ? ` · ${live.data.statusMessage}` : ''}
+          </span>
+        ) : null}
+        {brokerUnplaced && place.error ? (
+          <span role="alert" className="inline-error">
+            Not placed: {describeError(place.error)}
+          </span>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+/** Focused as soon as it appears, so a second Enter confirms. */
+function ConfirmButton({ onConfirm }: { readonly onConfirm: () => void }) {
+  const ref = useRef<HTMLButtonElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <button ref={ref} type="button" className="primary" onClick={onConfirm}>
+      Confirm
+    </button>
+  );
+}
+
+/** A labelled control with its error right under it (and tied to it for screen readers). */
+function Field(props: {
+  readonly label: string;
+  readonly error?: string;
+  readonly hint?: string;
+  readonly children: (p: { id: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string }) => ReactNode;
+}) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className="field">
+      <span className="field__label">
+        <label htmlFor={id}>{props.label}</label>
+        {props.hint ? <span className="muted small"> · {props.hint}</span> : null}
+      </span>
+      {props.children({ id, 'aria-invalid': props.error ? true : undefined, 'aria-describedby': props.error ? errorId : undefined })}
+      {props.error ? (
+        <span className="field-error" id={errorId}>
+          {props.error}
+        </span>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+
+/**
+ * The trader's workspace preferences, persisted in localStorage across restarts.
+ *
+ * Only UI state lives here: theme, panel sizes, the watchlist's instrument tokens and two
+ * switches. No secrets and no broker data (those belong to main and to react-query; see
+ * STYLE.md rule 3). The raw store is not exported: components use the atomic hooks below, and
+ * change it only through event-named actions.
+ */
+
+export type Theme = 'dark' | 'light';
+/** Panel sizes per resizable group (react-resizable-panels' `Layout`: panel id → percent). */
+export type Layouts = Readonly<Record<string, Readonly<Record<string, number>>>>;
+
+interface SettingsState {
+  readonly theme: Theme;
+  readonly layouts: Layouts;
+  /** Ask before Enter places an order. */
+  readonly confirmOnEnter: boolean;
+  readonly sound: boolean;
+  /** Instrument tokens on the watchlist; null until the trader edits it (then defaults apply). */
+  readonly watchlist: readonly number[] | null;
+  readonly actions: {
+    themeToggled(): void;
+    layoutChanged(group: string, layout: Readonly<Record<string, number>>): void;
+    confirmOnEnterToggled(): void;
+    soundToggled(): void;
+    watchlistAdded(token: number, current: readonly number[]): void;
+    watchlistRemoved(token: number, current: readonly number[]): void;
+  };
+}
+
+const useSettingsStore = create<SettingsState>()(
+  persist(
+    (set) => ({
+      theme: 'dark',
+      layouts: {},
+      confirmOnEnter: true,
+      sound: false,
+      watchlist: null,
+      actions: {
+        themeToggled: () => set((s) => ({ theme: s.theme === 'dark' ? 'light' : 'dark' })),
+        layoutChanged: (group, layout) => set((s) => ({ layouts: { ...s.layouts, [group]: { ...layout } } })),
+        confirmOnEnterToggled: () => set((s) => ({ confirmOnEnter: !s.confirmOnEnter })),
+        soundToggled: () => set((s) => ({ sound: !s.sound })),
+        watchlistAdded: (token, current) =>
+          set(() => ({ watchlist: current.includes(token) ? [...current] : [...current, token] })),
+        watchlistRemoved: (token, current) => set(() => ({ watchlist: current.filter((t) => t !== token) })),
+      },
+    }),
+    {
+      name: 'tradedesk.settings',
+      version: 1,
+      storage: createJSONStorage(() => localStorage),
+      partialize: ({ theme, layouts, confirmOnEnter, sound, watchlist }) => ({
+        theme,
+        layouts,
+        confirmOnEnter,
+        sound,
+        watchlist,
+      }),
+    },
+  ),
+);
+
+/** The colour theme. */
+export const useTheme = (): Theme => useSettingsStore((s) => s.theme);
+/** Saved panel sizes of one group, if the trader resized it. */
+export const useSavedLayout = (group: string): Readonly<Record<string, number>> | undefined =>
+  useSettingsStore((s) => s.layouts[group]);
+/** Whether Enter in the ticket asks for confirmation first. */
+export const useConfirmOnEnter = (): boolean => useSettingsStore((s) => s.confirmOnEnter);
+/** Whether order notifications beep. */
+export const useSoundOn = (): boolean => useSettingsStore((s) => s.sound);
+/** The watchlist's tokens (null: never edited, use the defaults). */
+export const useWatchlistTokens = (): readonly number[] | null => useSettingsStore((s) => s.watchlist);
+/** The actions, stable across renders. */
+export const useSettingsActions = (): SettingsState['actions'] => useSettingsStore((s) => s.actions);
