@@ -1,4 +1,4 @@
-import { app, type BrowserWindow } from 'electron';
+import { app, safeStorage, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from '../app/app-services';
 import { bindElectronIpc } from './ipc/electron-ipc';
@@ -10,6 +10,7 @@ import {
   registerAppScheme,
   serveRenderer,
 } from './security/apply-electron-security';
+import { SafeStorageVault } from './session/safe-storage-vault';
 import { createMainWindow } from './window/main-window';
 
 /**
@@ -31,9 +32,14 @@ async function start(): Promise<void> {
   denyAllPermissions();
   lockDownContents(allowedOrigins);
 
+  const dataDir = app.getPath('userData');
   services = await createAppServices({
-    dataDir: app.getPath('userData'),
+    dataDir,
+    // Remembered tokens and secrets only ever touch disk encrypted by the OS keychain.
+    vault: new SafeStorageVault(safeStorage, join(dataDir, 'vault.json')),
     brokerUrl: process.env.TRADEDESK_BROKER_URL,
+    apiKey: process.env.TRADEDESK_API_KEY,
+    apiSecret: process.env.TRADEDESK_API_SECRET,
   });
   bindElectronIpc(createDispatcher(services.handlers), services.events, allowedOrigins, () => window);
   window = createMainWindow(join(__dirname, 'preload.cjs'), devServerUrl ?? APP_ENTRY_URL);
