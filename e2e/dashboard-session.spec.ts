@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test, type HostHandle } from './fixtures';
+import { expect, startHost, test, type HostHandle } from './fixtures';
 import {
   chooseSymbol,
   fillTicket,
@@ -209,5 +209,24 @@ test.describe('dashboard: sessions, faults and preferences', () => {
     await expect(t.getByRole('radio', { name: 'Sell' })).toBeChecked();
     await expect(t.getByRole('combobox', { name: 'Symbol' })).toHaveValue('SBIN');
     await expect(t.getByLabel('Quantity')).toHaveValue('1');
+  });
+
+  test('losing the Tradedesk service shows the banner and turns every panel stale with the reason', async ({
+    page,
+  }) => {
+    const own = await startHost();
+    try {
+      await openDashboard(page, own.handle);
+      for (const name of ['Funds', 'Positions', 'Orders']) await expect(freshness(page, name)).toHaveText(FRESH);
+      await own.stop();
+      await expect(page.getByRole('alert').filter({ hasText: /Lost the connection to Tradedesk/ })).toBeVisible({
+        timeout: 20_000,
+      });
+      for (const name of ['Funds', 'Positions', 'Orders']) {
+        await expect(freshness(page, name)).toHaveText(/^Stale .* · Connection lost/, { timeout: 20_000 });
+      }
+    } finally {
+      await own.stop();
+    }
   });
 });
