@@ -120,6 +120,21 @@ describe('OrderTicket', () => {
     expect(price.getAttribute('aria-invalid')).toBeNull();
   });
 
+  it('starts a LIMIT price from the last price, on the tick, and keeps a price already typed', async () => {
+    bridge.answer('instruments.list', () => ({
+      ok: true,
+      data: [{ ...INFY, lastPrice: 1498.27 }, NIFTY_FUT, NIFTY_CE],
+    }));
+    const { user, form, t } = await renderTicket();
+    await choose(user, form, 'INFY', 'INFY');
+    await user.selectOptions(t.getByLabelText('Order type'), 'LIMIT');
+    expect(t.getByLabelText('Price')).toHaveProperty('value', '1498.25');
+    await user.clear(t.getByLabelText('Price'));
+    await user.type(t.getByLabelText('Price'), '1490');
+    await user.selectOptions(t.getByLabelText('Order type'), 'SL');
+    expect(t.getByLabelText('Price')).toHaveProperty('value', '1490');
+  });
+
   it('disables the fields the order type does not take', async () => {
     const { user, form, t } = await renderTicket();
     await choose(user, form, 'INFY', 'INFY');
@@ -162,6 +177,7 @@ describe('OrderTicket', () => {
     const { user, form, t } = await renderTicket();
     await choose(user, form, 'INFY', 'INFY');
     await user.selectOptions(t.getByLabelText('Order type'), 'SL');
+    await user.clear(t.getByLabelText('Price'));
     await user.type(t.getByLabelText('Price'), '1510');
     await user.type(t.getByLabelText('Trigger price'), '1505');
     const validity = t.getByLabelText('Validity');
