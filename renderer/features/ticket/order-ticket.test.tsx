@@ -80,6 +80,27 @@ function holdPlacement() {
 }
 
 describe('OrderTicket', () => {
+  it('does not greet a blank ticket with an error, but will not place it either', async () => {
+    const { t } = await renderTicket();
+    expect(t.getByRole('combobox', { name: 'Symbol' }).getAttribute('aria-invalid')).toBeNull();
+    expect(t.getByRole('button', { name: 'Place order' })).toHaveProperty('disabled', true);
+  });
+
+  it('places on Enter at once when the trader turned confirmation off', async () => {
+    const { user, form, t } = await renderTicket();
+    await choose(user, form, 'INFY', 'INFY');
+    const confirmToggle = t.getByRole('checkbox', { name: 'Confirm on Enter' });
+    await user.click(confirmToggle);
+    try {
+      holdPlacement();
+      await user.type(t.getByLabelText('Quantity'), '{Enter}');
+      expect(t.queryByRole('group', { name: 'Confirm order' })).toBeNull();
+      expect(bridge.callsOf('orders.place')).toHaveLength(1);
+    } finally {
+      await user.click(confirmToggle); // the setting is persisted: leave it as found
+    }
+  });
+
   it('steps the quantity by whole lots with the arrow keys, never below one lot', async () => {
     const { user, form, t } = await renderTicket();
     await choose(user, form, 'NIFTY26NOVFUT', 'NIFTY26NOVFUT');

@@ -138,7 +138,11 @@ export function OrderTicket() {
   const brokerField = ticketFieldOf(brokerInfo?.field);
   if (brokerInfo && brokerField) brokerErrors[brokerField] ??= brokerInfo.message;
   const brokerUnplaced = brokerInfo !== null && brokerField === null && Object.keys(brokerErrors).length === 0;
-  const errorOf = (f: TicketField): string | undefined => evaluation.errors[f] ?? brokerErrors[f];
+  // A blank ticket is not a mistake: "Choose an instrument" in red before the trader has typed
+  // anything would be noise (Place order is disabled, and the box's placeholder says what to do).
+  const pristine = draft.instrumentToken === null;
+  const errorOf = (f: TicketField): string | undefined =>
+    (pristine && f === 'symbol' ? undefined : evaluation.errors[f]) ?? brokerErrors[f];
 
   const submitOrder = (): void => {
     const request = evaluation.request;
