@@ -211,6 +211,20 @@ test.describe('dashboard: sessions, faults and preferences', () => {
     await expect(t.getByLabel('Quantity')).toHaveValue('1');
   });
 
+  test('a rejected order shows in the ticket and as a toast that stays, with the reason', async ({ page, host }) => {
+    await openDashboard(page, host);
+    await chooseSymbol(page, 'ITC', /^ITC NSE/);
+    await fillTicket(page, { side: 'Sell', orderType: 'MARKET', product: 'CNC', quantity: '10' });
+    await ticket(page).getByRole('button', { name: 'Place order' }).click();
+    await expect(ticket(page).getByTestId('ticket-order-status')).toHaveText('REJECTED');
+    await expect(ticket(page).getByTestId('ticket-ack')).toContainText(/Insufficient holdings/);
+    const toast = page.getByLabel('Notifications').getByRole('alert');
+    await expect(toast).toContainText(/Rejected: SELL 10 ITC/);
+    await expect(toast).toContainText(/Insufficient holdings/);
+    await toast.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(toast).toHaveCount(0);
+  });
+
   test('losing the Tradedesk service shows the banner and turns every panel stale with the reason', async ({
     page,
   }) => {
