@@ -28,6 +28,7 @@ import { useInstruments } from '../instruments/queries';
 import { marketQueries } from '../market/queries';
 import { useSelectedInstrument } from './use-selected-instrument';
 import { orderQueries, usePlaceOrder } from '../orders/queries';
+import { statusClass } from '../orders/status-class';
 import { portfolioQueries } from '../portfolio/queries';
 import { SymbolCombobox } from './symbol-combobox';
 import {
@@ -402,7 +403,7 @@ export function OrderTicket() {
         {place.data ? (
           <span data-testid="ticket-ack">
             Order <strong data-testid="ticket-order-id">{place.data.orderId}</strong> ·{' '}
-            <span className="badge" data-testid="ticket-order-status">
+            <span className={`badge ${status ? statusClass(status) : ''}`} data-testid="ticket-order-status">
               {status}
             </span>
             {live.data?.status === 'REJECTED' && live.data.statusMessage ? ` · ${live.data.statusMessage}` : ''}
