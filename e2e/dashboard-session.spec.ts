@@ -225,6 +225,37 @@ test.describe('dashboard: sessions, faults and preferences', () => {
     await expect(toast).toHaveCount(0);
   });
 
+  test('polling pauses while the window is hidden and resumes as soon as it is shown', async ({ page, host }) => {
+    const polls: number[] = [];
+    page.on('websocket', (ws) =>
+      ws.on('framesent', (f) => {
+        if (typeof f.payload === 'string' && f.payload.includes('"channel":"orders.list"')) polls.push(Date.now());
+      }),
+    );
+    await openDashboard(page, host);
+    await expect.poll(() => polls.length).toBeGreaterThan(1);
+
+    const setHidden = (hidden: boolean) =>
+      page.evaluate((h) => {
+        Object.defineProperty(document, 'visibilityState', {
+          configurable: true,
+          get: () => (h ? 'hidden' : 'visible'),
+        });
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
+        document.dispatchEvent(new Event('visibilitychange'));
+        window.dispatchEvent(new Event('visibilitychange'));
+      }, hidden);
+    await setHidden(true);
+    await page.waitForTimeout(500); // a poll already on the wire may still land
+    const whileHidden = polls.length;
+    await page.waitForTimeout(8_000); // longer than the idle interval: a live desk would have polled
+    expect(polls.length).toBe(whileHidden);
+
+    await setHidden(false);
+    await expect.poll(() => polls.length, { timeout: 3_000 }).toBeGreaterThan(whileHidden);
+    await expect(freshness(page, 'Orders')).toHaveText(FRESH);
+  });
+
   test('losing the Tradedesk service shows the banner and turns every panel stale with the reason', async ({
     page,
   }) => {
