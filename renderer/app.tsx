@@ -17,8 +17,8 @@ import { useSettingsActions, useSoundOn, useTheme } from './state/settings-store
 
 /**
  * The application shell: top bar, banners, and the resizable workspace — ticket and watchlist
- * on the left, orders over positions in the middle, funds over holdings on the right (the
- * arrangement of the terminals Indian traders already use).
+ * on the left; on the right the blotter across the full width (it has the most columns), over
+ * positions beside funds and holdings. At 1440 px every column of every table fits.
  */
 export function App() {
   const theme = useTheme();
@@ -42,55 +42,71 @@ export function App() {
           <input type="checkbox" checked={sound} onChange={soundToggled} />
           Sound
         </label>
-        <button type="button" onClick={themeToggled} aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}>
+        <button
+          type="button"
+          onClick={themeToggled}
+          aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}
+        >
           {theme === 'dark' ? '☀ Light' : '☾ Dark'}
         </button>
       </header>
       <Banners />
       <main className="workspace">
         <ResizableGroup
-          id="workspace"
+          id="layout"
           orientation="horizontal"
           panels={[
             [
               'left',
-              24,
-              16,
+              21,
+              15,
               <ResizableGroup
                 key="left"
-                id="left"
+                id="layout-left"
                 orientation="vertical"
                 panels={[
-                  ['ticket', 58, 25, <TicketSlot key="t" />],
-                  ['watchlist', 42, 15, <Watchlist key="w" />],
+                  ['ticket', 52, 25, <TicketSlot key="t" />],
+                  ['watchlist', 48, 15, <Watchlist key="w" />],
                 ]}
               />,
             ],
             [
-              'center',
-              56,
-              30,
+              'main',
+              79,
+              40,
               <ResizableGroup
-                key="center"
-                id="center"
+                key="main"
+                id="layout-main"
                 orientation="vertical"
                 panels={[
-                  ['orders', 62, 20, <Blotter key="b" />],
-                  ['positions', 38, 15, <PositionsPanel key="p" />],
-                ]}
-              />,
-            ],
-            [
-              'right',
-              20,
-              12,
-              <ResizableGroup
-                key="right"
-                id="right"
-                orientation="vertical"
-                panels={[
-                  ['funds', 45, 15, <FundsPanel key="f" />],
-                  ['holdings', 55, 15, <HoldingsPanel key="h" />],
+                  ['orders', 56, 20, <Blotter key="b" />],
+                  [
+                    'account',
+                    44,
+                    20,
+                    <ResizableGroup
+                      key="account"
+                      id="layout-account"
+                      orientation="horizontal"
+                      panels={[
+                        ['positions', 62, 30, <PositionsPanel key="p" />],
+                        [
+                          'funds-holdings',
+                          38,
+                          20,
+                          <ResizableGroup
+                            key="fh"
+                            id="layout-funds-holdings"
+                            orientation="vertical"
+                            panels={[
+                              ['funds', 44, 20, <FundsPanel key="f" />],
+                              ['holdings', 56, 20, <HoldingsPanel key="h" />],
+                            ]}
+                          />,
+                        ],
+                      ]}
+                    />,
+                  ],
                 ]}
               />,
             ],

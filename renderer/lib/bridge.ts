@@ -17,7 +17,9 @@ let bridge: DeskBridge | null = null;
  */
 export function getBridge(): DeskBridge {
   if (bridge) return bridge;
-  if (window.desk) return (bridge = window.desk);
+  // `window.desk` is also what any element with id="desk" is named as (HTML named access), so
+  // insist on the preload's shape before trusting it.
+  if (typeof window.desk?.invoke === 'function') return (bridge = window.desk);
   const key = new URLSearchParams(window.location.search).get('key') ?? '';
   const wsUrl = new URL('/bridge', window.location.href);
   wsUrl.protocol = wsUrl.protocol === 'https:' ? 'wss:' : 'ws:';

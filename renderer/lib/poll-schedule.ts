@@ -56,7 +56,10 @@ function entryOf(query: PollableQuery): Entry {
 
 function failuresOf(query: PollableQuery, e: Entry): number {
   const s = query.state;
-  if (s.error == null && s.dataUpdatedAt >= e.lastDataAt) {
+  // A success is new data, not merely "no error": react-query clears `error` when it refetches
+  // a query that never had data, and counting that as a success would reset the backoff of a
+  // panel that has been failing since startup.
+  if (s.error == null && s.dataUpdatedAt > e.lastDataAt) {
     e.errorsAtLastSuccess = s.errorUpdateCount;
     e.lastDataAt = s.dataUpdatedAt;
   }

@@ -25,12 +25,15 @@ export function Freshness({ source }: { readonly source: FreshnessSource }) {
   if (error == null) {
     return (
       <span className="freshness" data-stale="false" title="Age of the data on this panel">
-        {dataUpdatedAt ? `${formatAge(Math.max(0, now - dataUpdatedAt))} ago` : 'loading…'}
+        {dataUpdatedAt ? ageOf(now - dataUpdatedAt) : 'loading…'}
       </span>
     );
   }
   const { nextAt } = pollStatusOf(client.getQueryCache().find({ queryKey: source.queryKey, exact: true }));
-  const parts = [dataUpdatedAt ? `Stale ${formatAge(Math.max(0, now - dataUpdatedAt))}` : 'No data', describeError(error)];
+  const parts = [
+    dataUpdatedAt ? `Stale ${formatAge(Math.max(0, now - dataUpdatedAt))}` : 'No data',
+    describeError(error),
+  ];
   if (source.isFetching) parts.push('retrying now');
   else if (nextAt !== null) parts.push(`retrying in ${formatAge(Math.max(0, nextAt - now)).replace('now', '0 s')}`);
   return (
@@ -38,4 +41,10 @@ export function Freshness({ source }: { readonly source: FreshnessSource }) {
       {parts.join(' · ')}
     </span>
   );
+}
+
+/** "just now" or "12 s ago" (never "now ago"). */
+function ageOf(ms: number): string {
+  const age = formatAge(Math.max(0, ms));
+  return age === 'now' ? 'just now' : `${age} ago`;
 }

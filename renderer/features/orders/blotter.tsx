@@ -10,6 +10,7 @@ import { changedOrderIds, selectOrders, type SortColumn, type SortSpec, type Sta
 import { ModifyOrderDialog } from './modify-order-dialog';
 import { OrderHistoryDialog } from './order-history-dialog';
 import { orderQueries, useCancelOrder } from './queries';
+import { statusClass } from './status-class';
 
 /** Row height in px; fixed so the virtualizer never measures (measuring 10,000 rows is the slow path). */
 const ROW_HEIGHT = 26;
@@ -73,10 +74,15 @@ export function Blotter() {
   const [historyOf, setHistoryOf] = useState<Order | null>(null);
   const [modifying, setModifying] = useState<Order | null>(null);
   const changed = useChangedRows(result.data);
-  const rows = useMemo(() => selectOrders(result.data ?? [], { group, symbol }, sort), [result.data, group, symbol, sort]);
+  const rows = useMemo(
+    () => selectOrders(result.data ?? [], { group, symbol }, sort),
+    [result.data, group, symbol, sort],
+  );
 
   const onSort = (column: SortColumn): void =>
-    setSort((s) => (s.column === column ? { column, descending: !s.descending } : { column, descending: column === 'time' }));
+    setSort((s) =>
+      s.column === column ? { column, descending: !s.descending } : { column, descending: column === 'time' },
+    );
 
   return (
     <Panel
@@ -112,7 +118,9 @@ export function Blotter() {
       }
     >
       {result.data === undefined ? (
-        <p className="empty">{result.error ? `Could not load orders: ${describeError(result.error)}` : 'Loading orders…'}</p>
+        <p className="empty">
+          {result.error ? `Could not load orders: ${describeError(result.error)}` : 'Loading orders…'}
+        </p>
       ) : (
         <OrderTable
           rows={rows}
@@ -215,14 +223,6 @@ function OrderTable(props: {
   );
 }
 
-const STATUS_CLASS: Record<Order['status'], string> = {
-  OPEN: 'st-open',
-  'TRIGGER PENDING': 'st-pending',
-  COMPLETE: 'st-complete',
-  CANCELLED: 'st-cancelled',
-  REJECTED: 'st-rejected',
-};
-
 /** One order. Memoised: a poll that changes 1% of orders re-renders 1% of rows. */
 const OrderRow = memo(function OrderRow(props: {
   readonly order: Order;
@@ -261,7 +261,7 @@ const OrderRow = memo(function OrderRow(props: {
       <td className="num">{formatPrice(o.triggerPrice)}</td>
       <td className="num">{formatPrice(o.averagePrice)}</td>
       <td>
-        <span className={`badge ${STATUS_CLASS[o.status]}`}>{o.status}</span>
+        <span className={`badge ${statusClass(o.status)}`}>{o.status}</span>
       </td>
       <td className="msg" title={o.statusMessage ?? undefined}>
         {o.statusMessage ?? ''}

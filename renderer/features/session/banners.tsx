@@ -13,13 +13,29 @@ export function Banners() {
   const link = useQuery(sessionQueries.connection());
   const expired = useSessionExpired();
   const messages: Array<{ key: string; tone: 'bad' | 'warn'; text: string }> = [];
-  if (expired !== null) messages.push({ key: 'session', tone: 'bad', text: `Session expired: ${expired}. Log in again to continue.` });
+  if (expired !== null) {
+    // The broker's reason often ends "log in again" already; say it once.
+    const reason = expired.replace(/[\s.;,]*log in again[\s.]*$/i, '');
+    messages.push({ key: 'session', tone: 'bad', text: `Session expired: ${reason}. Log in again to continue.` });
+  }
   if (link.error instanceof BridgeError && (link.error.info.kind === 'network' || link.error.info.kind === 'timeout')) {
-    messages.push({ key: 'bridge', tone: 'bad', text: `Lost the connection to Tradedesk: ${describeError(link.error)}` });
+    messages.push({
+      key: 'bridge',
+      tone: 'bad',
+      text: `Lost the connection to Tradedesk: ${describeError(link.error)}`,
+    });
   } else if (link.data?.rest === 'down') {
-    messages.push({ key: 'rest', tone: 'bad', text: `Connection to the broker lost${link.data.detail ? `: ${link.data.detail}` : ''}. Figures on screen are not live.` });
+    messages.push({
+      key: 'rest',
+      tone: 'bad',
+      text: `Connection to the broker lost${link.data.detail ? `: ${link.data.detail}` : ''}. Figures on screen are not live.`,
+    });
   } else if (link.data?.rest === 'degraded') {
-    messages.push({ key: 'rest', tone: 'warn', text: `Broker connection degraded${link.data.detail ? `: ${link.data.detail}` : ''}. Retrying with backoff.` });
+    messages.push({
+      key: 'rest',
+      tone: 'warn',
+      text: `Broker connection degraded${link.data.detail ? `: ${link.data.detail}` : ''}. Retrying with backoff.`,
+    });
   }
   if (messages.length === 0) return null;
   return (

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { BrokerProfile } from '../../../shared/domain/session';
 import { call } from '../../lib/ipc-client';
+import { useAlertsActions } from '../../state/alerts-store';
 
 /** Query factory for the session and the broker link (TkDodo's key-factory pattern). */
 export const sessionQueries = {
@@ -15,18 +16,23 @@ export const sessionQueries = {
 };
 
 /**
- * Logs in; on success every cached read is refetched with the new session.
+ * Logs in; on success the expiry alert is cleared and every cached read is refetched with the
+ * new session.
  *
  * The profile (with the REST key and secret) goes to main and is not kept here: the mutation
  * variables are cleared with `gcTime: 0` once it settles.
  */
 export function useLogin() {
   const client = useQueryClient();
+  const { loggedIn } = useAlertsActions();
   return useMutation({
     mutationKey: ['session', 'login'],
     gcTime: 0,
     mutationFn: (profile: BrokerProfile) => call('session.login', { profile }),
     onSuccess: async (info) => {
+      // Clear the old expiry before refetching: if the new session is refused at once, the
+      // `session.expired` that the refetch provokes must stay on screen, not be wiped after it.
+      loggedIn();
       client.setQueryData(sessionQueries.status().queryKey, info);
       await client.invalidateQueries();
     },

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { BrokerProfile } from '../../../shared/domain/session';
 import { describeError } from '../../lib/describe-error';
 import { BridgeError } from '../../lib/ipc-client';
-import { useAlertsActions, useSessionExpired } from '../../state/alerts-store';
+import { useSessionExpired } from '../../state/alerts-store';
 import { Dialog } from '../layout/dialog';
 import { orderQueries } from '../orders/queries';
 import { sessionQueries, useLogin } from './queries';
@@ -29,7 +29,9 @@ export function SessionGate() {
   if (!needsLogin) return null;
   const why =
     expired ??
-    (status.data?.state === 'expired' || isUnauthorized(orders.error) ? 'Your session has expired.' : 'You are not logged in.');
+    (status.data?.state === 'expired' || isUnauthorized(orders.error)
+      ? 'Your session has expired.'
+      : 'You are not logged in.');
   return <SessionDialog reason={why} />;
 }
 
@@ -44,7 +46,6 @@ export function SessionDialog({ reason }: { readonly reason: string }) {
   const [apiKey, setApiKey] = useState('');
   const [apiSecret, setApiSecret] = useState('');
   const login = useLogin();
-  const { loggedIn } = useAlertsActions();
 
   const submit = (e: FormEvent): void => {
     e.preventDefault();
@@ -54,7 +55,6 @@ export function SessionDialog({ reason }: { readonly reason: string }) {
       onSuccess: () => {
         setApiSecret('');
         setApiKey('');
-        loggedIn();
         login.reset();
       },
       onError: () => setApiSecret(''),
@@ -80,7 +80,13 @@ export function SessionDialog({ reason }: { readonly reason: string }) {
           <>
             <label>
               Broker URL
-              <input type="url" required value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://broker.example/v1" />
+              <input
+                type="url"
+                required
+                value={baseUrl}
+                onChange={(e) => setBaseUrl(e.target.value)}
+                placeholder="https://broker.example/v1"
+              />
             </label>
             <label>
               API key
@@ -88,7 +94,13 @@ export function SessionDialog({ reason }: { readonly reason: string }) {
             </label>
             <label>
               API secret
-              <input type="password" required autoComplete="off" value={apiSecret} onChange={(e) => setApiSecret(e.target.value)} />
+              <input
+                type="password"
+                required
+                autoComplete="off"
+                value={apiSecret}
+                onChange={(e) => setApiSecret(e.target.value)}
+              />
             </label>
           </>
         ) : null}

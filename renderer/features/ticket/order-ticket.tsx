@@ -1,16 +1,34 @@
-import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
 import type { Instrument } from '../../../shared/domain/instrument';
 import type { Order, OrderRequest, OrderType, Product, Validity } from '../../../shared/domain/order';
-import { allowedOrderTypes, allowedProducts, allowedValidities, stepQuantity } from '../../../shared/trading/rules';
+import {
+  allowedOrderTypes,
+  allowedProducts,
+  allowedValidities,
+  stepQuantity,
+  takesPrice,
+} from '../../../shared/trading/rules';
+import { roundToTick } from '../../../shared/trading/money';
 import { describeError } from '../../lib/describe-error';
 import { formatPrice, formatQty, formatRupees } from '../../lib/format';
 import { BridgeError } from '../../lib/ipc-client';
 import { useConfirmOnEnter, useSettingsActions } from '../../state/settings-store';
 import { useTicketActions, useTicketDraft, useTicketGeneration, useTicketOpen } from '../../state/ticket-store';
 import { useInstruments } from '../instruments/queries';
+import { marketQueries } from '../market/queries';
 import { useSelectedInstrument } from './use-selected-instrument';
 import { orderQueries, usePlaceOrder } from '../orders/queries';
+import { statusClass } from '../orders/status-class';
 import { portfolioQueries } from '../portfolio/queries';
 import { SymbolCombobox } from './symbol-combobox';
 import {
@@ -89,6 +107,7 @@ export function OrderTicket() {
   const confirmOnEnter = useConfirmOnEnter();
   const { confirmOnEnterToggled } = useSettingsActions();
   const place = usePlaceOrder();
+  const client = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const inFlight = useRef(false);
   const symbolRef = useRef<HTMLInputElement>(null);
@@ -120,7 +139,11 @@ export function OrderTicket() {
   const brokerField = ticketFieldOf(brokerInfo?.field);
   if (brokerInfo && brokerField) brokerErrors[brokerField] ??= brokerInfo.message;
   const brokerUnplaced = brokerInfo !== null && brokerField === null && Object.keys(brokerErrors).length === 0;
-  const errorOf = (f: TicketField): string | undefined => evaluation.errors[f] ?? brokerErrors[f];
+  // A blank ticket is not a mistake: "Choose an instrument" in red before the trader has typed
+  // anything would be noise (Place order is disabled, and the box's placeholder says what to do).
+  const pristine = draft.instrumentToken === null;
+  const errorOf = (f: TicketField): string | undefined =>
+    (pristine && f === 'symbol' ? undefined : evaluation.errors[f]) ?? brokerErrors[f];
 
   const submitOrder = (): void => {
     const request = evaluation.request;
@@ -162,6 +185,16 @@ export function OrderTicket() {
     edit(draftForInstrument(draft, i));
     quantityRef.current?.focus();
   };
+  // Switching to a priced type with no price starts from the last price (as broker terminals
+  // do), read once from the quotes cache so the ticket does not re-render on every tick.
+  const chooseOrderType = (orderType: OrderType): void => {
+    const quote = instrument
+      ? client.getQueryData(marketQueries.quotes().queryKey)?.[instrument.instrumentToken]
+      : undefined;
+    const ltp = quote?.lastPrice ?? instrument?.lastPrice ?? 0;
+    const fill = instrument && takesPrice(orderType) && draft.price.trim() === '' && ltp > 0;
+    edit(fill ? { orderType, price: String(roundToTick(ltp, instrument.tickSize)) } : { orderType });
+  };
   const onQuantityKey = (e: KeyboardEvent<HTMLInputElement>): void => {
     if (!instrument || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
     e.preventDefault();
@@ -188,7 +221,13 @@ export function OrderTicket() {
           <legend>Side</legend>
           {(['BUY', 'SELL'] as const).map((s) => (
             <label key={s} className={`side side--${s.toLowerCase()}${side === s ? ' is-on' : ''}`}>
-              <input type="radio" name={`${formId}-side`} value={s} checked={side === s} onChange={() => edit({ side: s })} />
+              <input
+                type="radio"
+                name={`${formId}-side`}
+                value={s}
+                checked={side === s}
+                onChange={() => edit({ side: s })}
+              />
               {s === 'BUY' ? 'Buy' : 'Sell'}
             </label>
           ))}
@@ -207,7 +246,11 @@ export function OrderTicket() {
         inputRef={symbolRef}
       />
 
-      <Field label="Quantity" error={errorOf('quantity')} hint={instrument && instrument.lotSize > 1 ? `lot ${instrument.lotSize}` : undefined}>
+      <Field
+        label="Quantity"
+        error={errorOf('quantity')}
+        hint={instrument && instrument.lotSize > 1 ? `lot ${instrument.lotSize}` : undefined}
+      >
         {(p) => (
           <input
             {...p}
@@ -224,7 +267,11 @@ export function OrderTicket() {
       <div className="ticket__row">
         <Field label="Order type" error={errorOf('orderType')}>
           {(p) => (
-            <select {...p} value={draft.orderType} onChange={(e) => edit({ orderType: pick(ORDER_TYPES, e.target.value, 'MARKET') })}>
+            <select
+              {...p}
+              value={draft.orderType}
+              onChange={(e) => chooseOrderType(pick(ORDER_TYPES, e.target.value, 'MARKET'))}
+            >
               {ORDER_TYPES.map((t) => (
                 <option key={t} value={t} disabled={!types.includes(t)}>
                   {t}
@@ -251,7 +298,11 @@ export function OrderTicket() {
         </Field>
         <Field label="Validity" error={errorOf('validity')}>
           {(p) => (
-            <select {...p} value={draft.validity} onChange={(e) => edit({ validity: pick(VALIDITIES, e.target.value, 'DAY') })}>
+            <select
+              {...p}
+              value={draft.validity}
+              onChange={(e) => edit({ validity: pick(VALIDITIES, e.target.value, 'DAY') })}
+            >
               {VALIDITIES.map((t) => (
                 <option key={t} value={t}>
                   {t}
@@ -287,7 +338,9 @@ export function OrderTicket() {
               disabled={!evaluation.triggerEnabled}
               value={evaluation.triggerEnabled ? draft.triggerPrice : ''}
               onChange={(e) => edit({ triggerPrice: e.target.value })}
-              onBlur={() => instrument && edit({ triggerPrice: roundTypedPrice(draft.triggerPrice, instrument.tickSize) })}
+              onBlur={() =>
+                instrument && edit({ triggerPrice: roundTypedPrice(draft.triggerPrice, instrument.tickSize) })
+              }
             />
           )}
         </Field>
@@ -315,8 +368,8 @@ export function OrderTicket() {
       {confirming && evaluation.request ? (
         <div className="ticket__confirm" role="group" aria-label="Confirm order">
           <p>
-            {evaluation.request.transactionType} {formatQty(evaluation.request.quantity)} {evaluation.request.tradingsymbol}{' '}
-            {evaluation.request.orderType}
+            {evaluation.request.transactionType} {formatQty(evaluation.request.quantity)}{' '}
+            {evaluation.request.tradingsymbol} {evaluation.request.orderType}
             {evaluation.request.price ? ` @ ${formatPrice(evaluation.request.price)}` : ''}
             {evaluation.request.triggerPrice ? ` trigger ${formatPrice(evaluation.request.triggerPrice)}` : ''} ·{' '}
             {evaluation.request.product} · {evaluation.request.validity}?
@@ -350,7 +403,7 @@ export function OrderTicket() {
         {place.data ? (
           <span data-testid="ticket-ack">
             Order <strong data-testid="ticket-order-id">{place.data.orderId}</strong> ·{' '}
-            <span className="badge" data-testid="ticket-order-status">
+            <span className={`badge ${status ? statusClass(status) : ''}`} data-testid="ticket-order-status">
               {status}
             </span>
             {live.data?.status === 'REJECTED' && live.data.statusMessage ? ` · ${live.data.statusMessage}` : ''}
@@ -392,7 +445,11 @@ function Field(props: {
         <label htmlFor={id}>{props.label}</label>
         {props.hint ? <span className="muted small"> · {props.hint}</span> : null}
       </span>
-      {props.children({ id, 'aria-invalid': props.error ? true : undefined, 'aria-describedby': props.error ? errorId : undefined })}
+      {props.children({
+        id,
+        'aria-invalid': props.error ? true : undefined,
+        'aria-describedby': props.error ? errorId : undefined,
+      })}
       {props.error ? (
         <span className="field-error" id={errorId}>
           {props.error}

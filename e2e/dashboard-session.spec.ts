@@ -1,0 +1,277 @@
+import type { Page } from '@playwright/test';
+import { expect, startHost, test, type HostHandle } from './fixtures';
+import {
+  chooseSymbol,
+  fillTicket,
+  instrumentToken,
+  openDashboard,
+  orderRow,
+  setFaults,
+  setPrice,
+  ticket,
+} from './dashboard-helpers';
+
+/**
+ * The dashboard when things go wrong and across restarts: rate limits, an expired session,
+ * persisted preferences, and the keyboard.
+ */
+
+/** A fresh panel's age label: "just now" or "3 s ago". */
+const FRESH = /(just now|ago)$/;
+
+/** A workspace panel (a region named by its heading). */
+function panel(page: Page, name: string) {
+  return page.getByRole('region', { name, exact: true });
+}
+
+/** The "12 s ago" / "Stale … · reason" label in a panel's header. */
+function freshness(page: Page, name: string) {
+  return panel(page, name).locator('.freshness');
+}
+
+/** Every value in the page's web storage, for the no-secrets check. */
+async function webStorage(page: Page): Promise<Record<string, string>> {
+  return page.evaluate(() => {
+    const out: Record<string, string> = {};
+    for (const s of [localStorage, sessionStorage]) {
+      for (let i = 0; i < s.length; i++) {
+        const k = s.key(i)!;
+        out[k] = s.getItem(k) ?? '';
+      }
+    }
+    return out;
+  });
+}
+
+/** Every access token the paper broker has issued (test code only). */
+async function issuedTokens(host: HostHandle): Promise<string[]> {
+  const res = await fetch(`${host.paperUrl}/_control/sessions`);
+  const body = (await res.json()) as { sessions: Array<{ access_token: string }> };
+  return body.sessions.map((s) => s.access_token);
+}
+
+test.describe('dashboard: sessions, faults and preferences', () => {
+  test.afterEach(async ({ host }) => {
+    await setFaults(host, {});
+  });
+
+  test('rate limiting turns the panels stale with the reason and the backoff, and they recover', async ({
+    page,
+    host,
+  }) => {
+    test.setTimeout(90_000);
+    await openDashboard(page, host);
+    for (const name of ['Funds', 'Positions', 'Orders']) await expect(freshness(page, name)).toHaveText(FRESH);
+
+    await setFaults(host, { rate_limit: 1 });
+    for (const name of ['Funds', 'Positions', 'Orders']) {
+      await expect(freshness(page, name)).toHaveAttribute('data-stale', 'true', { timeout: 30_000 });
+      await expect(freshness(page, name)).toHaveText(
+        /^Stale \d+ (s|min) · Rate limited by the broker · retrying (in \d+ s|now)/,
+      );
+    }
+    // The figures stay on screen (marked stale) rather than vanishing.
+    await expect(panel(page, 'Funds')).toContainText('Available margin');
+    await expect(panel(page, 'Funds')).toHaveClass(/panel--stale/);
+
+    await setFaults(host, {});
+    for (const name of ['Funds', 'Positions', 'Orders']) {
+      await expect(freshness(page, name)).toHaveAttribute('data-stale', 'false', { timeout: 45_000 });
+      await expect(freshness(page, name)).toHaveText(FRESH);
+    }
+    await expect(panel(page, 'Funds')).not.toHaveClass(/panel--stale/);
+  });
+
+  test('an expired session shows the login dialog and the banner; logging in again recovers the panels', async ({
+    page,
+    host,
+  }) => {
+    test.setTimeout(90_000);
+    await openDashboard(page, host);
+    await expect(freshness(page, 'Funds')).toHaveText(FRESH);
+
+    await setFaults(host, { token_expiry: 1 });
+    const dialog = page.getByRole('dialog', { name: 'Log in to a broker' });
+    await expect(dialog).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('alert').filter({ hasText: /Session expired/ })).toBeVisible();
+    await expect(page.getByRole('status')).toContainText(/Not connected/);
+
+    // While the broker still refuses every token, a login goes through but the new session is
+    // refused at once: the dialog and the banner come back rather than a silently dead desk.
+    const issued = (await issuedTokens(host)).length;
+    await dialog.getByRole('button', { name: 'Log in' }).click();
+    await expect.poll(async () => (await issuedTokens(host)).length).toBeGreaterThanOrEqual(issued + 2);
+    await expect(dialog.getByRole('button', { name: 'Log in' })).toBeEnabled();
+    await expect(dialog).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: /Session expired/ })).toBeVisible();
+
+    await setFaults(host, {});
+    await expect(dialog.getByRole('radio', { name: /Paper broker/ })).toBeChecked();
+    await dialog.getByRole('button', { name: 'Log in' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('status')).toContainText(/Connected to .+ as \S+/);
+    await expect(page.getByRole('alert').filter({ hasText: /Session expired/ })).toHaveCount(0);
+    for (const name of ['Funds', 'Positions', 'Orders']) {
+      await expect(freshness(page, name)).toHaveAttribute('data-stale', 'false', { timeout: 20_000 });
+    }
+
+    // And trading works again.
+    await chooseSymbol(page, 'INFY', /^INFY NSE/);
+    await fillTicket(page, { orderType: 'LIMIT', price: '1000', quantity: '1' });
+    await ticket(page).getByRole('button', { name: 'Place order' }).click();
+    await expect(ticket(page).getByTestId('ticket-order-id')).toHaveText(/\S+/);
+  });
+
+  test('theme and panel sizes persist across a reload, and web storage holds no secrets', async ({ page, host }) => {
+    await openDashboard(page, host);
+    const html = page.locator('html');
+    await expect(html).toHaveAttribute('data-theme', 'dark');
+    await page.getByRole('button', { name: 'Switch to light theme' }).click();
+    await expect(html).toHaveAttribute('data-theme', 'light');
+
+    // Drag the separator between the orders and positions panels up by 120 px.
+    const orders = panel(page, 'Orders');
+    const before = (await orders.boundingBox())!;
+    const separators = page.locator('[role="separator"]');
+    let moved = false;
+    for (let i = 0; i < (await separators.count()) && !moved; i++) {
+      const box = (await separators.nth(i).boundingBox())!;
+      // The horizontal bar just below the Orders panel.
+      if (Math.abs(box.y - (before.y + before.height)) < 12 && box.width > box.height) {
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        await page.mouse.down();
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 120, { steps: 8 });
+        await page.mouse.up();
+        moved = true;
+      }
+    }
+    expect(moved).toBe(true);
+    const resized = (await orders.boundingBox())!;
+    expect(resized.height).toBeLessThan(before.height - 80);
+
+    await page.reload();
+    await expect(page.getByRole('status')).toContainText(/Connected to/);
+    await expect(html).toHaveAttribute('data-theme', 'light');
+    const after = (await panel(page, 'Orders').boundingBox())!;
+    expect(Math.abs(after.height - resized.height)).toBeLessThan(4);
+
+    const stored = await webStorage(page);
+    expect(Object.keys(stored)).toEqual(['tradedesk.settings']);
+    const tokens = await issuedTokens(host);
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const value of Object.values(stored)) {
+      for (const t of tokens) expect(value).not.toContain(t);
+      expect(value).not.toMatch(/token|secret|api_?key|password/i);
+    }
+  });
+
+  test('F1/F2 open a buy/sell ticket for the selected instrument, Esc closes, Enter places after confirmation', async ({
+    page,
+    host,
+  }) => {
+    const sbin = await instrumentToken(host, 'NSE', 'SBIN');
+    await setPrice(host, sbin, 800);
+    await openDashboard(page, host);
+    const watch = page.getByRole('table', { name: 'Instruments' });
+    await watch.getByRole('row').filter({ hasText: 'SBIN' }).getByRole('cell', { name: 'SBIN', exact: true }).click();
+
+    const t = ticket(page);
+    await page.keyboard.press('Escape');
+    await expect(t).toHaveCount(0);
+    await expect(page.getByText('No ticket open.')).toBeVisible();
+
+    await page.keyboard.press('F2');
+    await expect(t).toBeVisible();
+    await expect(t.getByRole('combobox', { name: 'Symbol' })).toHaveValue('SBIN');
+    await expect(t.getByRole('radio', { name: 'Sell' })).toBeChecked();
+    await page.keyboard.press('Escape');
+    await expect(t).toHaveCount(0);
+
+    await page.keyboard.press('F1');
+    await expect(t.getByRole('radio', { name: 'Buy' })).toBeChecked();
+    await expect(t.getByRole('combobox', { name: 'Symbol' })).toHaveValue('SBIN');
+    await expect(t.getByLabel('Quantity')).toBeFocused();
+    // Intraday, so the fill shows as a position (CNC would go to holdings).
+    await t.getByLabel('Product').selectOption('MIS');
+    await t.getByLabel('Quantity').focus();
+    await page.keyboard.press('Enter');
+    const confirm = t.getByRole('group', { name: 'Confirm order' });
+    await expect(confirm).toContainText('BUY 1 SBIN MARKET');
+    await page.keyboard.press('Enter');
+    const id = t.getByTestId('ticket-order-id');
+    await expect(id).toHaveText(/\S+/);
+    await expect(t.getByTestId('ticket-order-status')).toHaveText('COMPLETE');
+    await expect(orderRow(page, (await id.textContent()) ?? '')).toContainText('COMPLETE');
+
+    // Exit on the new position fills the ticket with the opposite order.
+    const positions = page.getByRole('table', { name: 'Positions' });
+    await positions.getByRole('button', { name: /^Exit SBIN/ }).click();
+    await expect(t.getByRole('radio', { name: 'Sell' })).toBeChecked();
+    await expect(t.getByRole('combobox', { name: 'Symbol' })).toHaveValue('SBIN');
+    await expect(t.getByLabel('Quantity')).toHaveValue('1');
+  });
+
+  test('a rejected order shows in the ticket and as a toast that stays, with the reason', async ({ page, host }) => {
+    await openDashboard(page, host);
+    await chooseSymbol(page, 'ITC', /^ITC NSE/);
+    await fillTicket(page, { side: 'Sell', orderType: 'MARKET', product: 'CNC', quantity: '10' });
+    await ticket(page).getByRole('button', { name: 'Place order' }).click();
+    await expect(ticket(page).getByTestId('ticket-order-status')).toHaveText('REJECTED');
+    await expect(ticket(page).getByTestId('ticket-ack')).toContainText(/Insufficient holdings/);
+    const toast = page.getByLabel('Notifications').getByRole('alert');
+    await expect(toast).toContainText(/Rejected: SELL 10 ITC/);
+    await expect(toast).toContainText(/Insufficient holdings/);
+    await toast.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(toast).toHaveCount(0);
+  });
+
+  test('polling pauses while the window is hidden and resumes as soon as it is shown', async ({ page, host }) => {
+    const polls: number[] = [];
+    page.on('websocket', (ws) =>
+      ws.on('framesent', (f) => {
+        if (typeof f.payload === 'string' && f.payload.includes('"channel":"orders.list"')) polls.push(Date.now());
+      }),
+    );
+    await openDashboard(page, host);
+    await expect.poll(() => polls.length).toBeGreaterThan(1);
+
+    const setHidden = (hidden: boolean) =>
+      page.evaluate((h) => {
+        Object.defineProperty(document, 'visibilityState', {
+          configurable: true,
+          get: () => (h ? 'hidden' : 'visible'),
+        });
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
+        document.dispatchEvent(new Event('visibilitychange'));
+        window.dispatchEvent(new Event('visibilitychange'));
+      }, hidden);
+    await setHidden(true);
+    await page.waitForTimeout(500); // a poll already on the wire may still land
+    const whileHidden = polls.length;
+    await page.waitForTimeout(8_000); // longer than the idle interval: a live desk would have polled
+    expect(polls.length).toBe(whileHidden);
+
+    await setHidden(false);
+    await expect.poll(() => polls.length, { timeout: 3_000 }).toBeGreaterThan(whileHidden);
+    await expect(freshness(page, 'Orders')).toHaveText(FRESH);
+  });
+
+  test('losing the Tradedesk service shows the banner and turns every panel stale with the reason', async ({
+    page,
+  }) => {
+    const own = await startHost();
+    try {
+      await openDashboard(page, own.handle);
+      for (const name of ['Funds', 'Positions', 'Orders']) await expect(freshness(page, name)).toHaveText(FRESH);
+      await own.stop();
+      await expect(page.getByRole('alert').filter({ hasText: /Lost the connection to Tradedesk/ })).toBeVisible({
+        timeout: 20_000,
+      });
+      for (const name of ['Funds', 'Positions', 'Orders']) {
+        await expect(freshness(page, name)).toHaveText(/^Stale .* · Connection lost/, { timeout: 20_000 });
+      }
+    } finally {
+      await own.stop();
+    }
+  });
+});

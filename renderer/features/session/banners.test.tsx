@@ -1,0 +1,63 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, render, renderHook, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setBridgeForTests } from '../../lib/bridge';
+import { createQueryClient } from '../../lib/query-client';
+import { useAlertsActions } from '../../state/alerts-store';
+import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
+import { Banners } from './banners';
+
+let bridge: FakeBridge;
+
+beforeEach(() => {
+  bridge = createFakeBridge({
+    'connection.status': () => ({ ok: true, data: { rest: 'up', stream: 'open', detail: null } }),
+  });
+  setBridgeForTests(bridge);
+});
+
+afterEach(() => {
+  setBridgeForTests(null);
+  const { result } = renderHook(() => useAlertsActions());
+  act(() => result.current.loggedIn());
+});
+
+function renderBanners() {
+  return render(
+    <QueryClientProvider client={createQueryClient()}>
+      <Banners />
+    </QueryClientProvider>,
+  );
+}
+
+describe('Banners', () => {
+  it('says the session expired, with the reason, and asks to log in once', () => {
+    const { result } = renderHook(() => useAlertsActions());
+    act(() => result.current.sessionExpired('The access token has expired; log in again'));
+    renderBanners();
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Session expired: The access token has expired. Log in again to continue.',
+    );
+  });
+
+  it('says the broker connection is lost', async () => {
+    bridge.answer('connection.status', () => ({
+      ok: true,
+      data: { rest: 'down', stream: 'closed', detail: 'ECONNREFUSED' },
+    }));
+    renderBanners();
+    expect((await screen.findByRole('alert')).textContent).toMatch(/^Connection to the broker lost: ECONNREFUSED/);
+  });
+
+  it('says the Tradedesk service itself is unreachable', async () => {
+    bridge.answer('connection.status', () => ({ ok: false, error: { kind: 'network', message: 'socket closed' } }));
+    renderBanners();
+    expect((await screen.findByRole('alert')).textContent).toMatch(/^Lost the connection to Tradedesk/);
+  });
+
+  it('shows nothing while all is well', async () => {
+    renderBanners();
+    await act(async () => {});
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});

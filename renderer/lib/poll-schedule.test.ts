@@ -1,0 +1,168 @@
+import { QueryClient, QueryObserver, focusManager } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BridgeError } from './ipc-client';
+import { pollInterval, pollStatusOf, retryAfterOf } from './poll-schedule';
+
+/**
+ * The polling schedule driven by react-query itself under fake timers: what a panel's poll
+ * does over time when the broker answers, refuses, rate-limits, and when the window hides.
+ */
+
+type Outcome = 'ok' | BridgeError;
+
+let visibility: DocumentVisibilityState = 'visible';
+
+function setVisibility(v: DocumentVisibilityState): void {
+  visibility = v;
+  window.dispatchEvent(new Event('visibilitychange'));
+}
+
+/** A polled query whose fetcher answers from `script` (then keeps answering with its last entry). */
+function startPolling(busy: boolean, script: Outcome[], random: () => number = () => 0.999_999) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 1_000 } } });
+  client.mount(); // as QueryClientProvider does: listen to focus and visibility
+  const fetchedAt: number[] = [];
+  let n = 0;
+  const observer = new QueryObserver(client, {
+    queryKey: ['polled'],
+    queryFn: async () => {
+      fetchedAt.push(Date.now());
+      const outcome = script[Math.min(n++, script.length - 1)]!;
+      if (outcome !== 'ok') throw outcome;
+      return n;
+    },
+    refetchInterval: pollInterval(busy, { random }),
+  });
+  const unsubscribe = observer.subscribe(() => {});
+  const elapsed = () => fetchedAt.map((t) => t - fetchedAt[0]!);
+  const query = () => client.getQueryCache().find({ queryKey: ['polled'] });
+  return { fetchedAt, elapsed, query, observer, stop: () => (unsubscribe(), client.unmount(), client.clear()) };
+}
+
+const rateLimited = (retryAfterMs?: number) =>
+  new BridgeError({
+    kind: 'rate_limited',
+    message: 'Too many requests',
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  });
+const serverError = () => new BridgeError({ kind: 'server_error', message: 'HTTP 503' });
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: Date.parse('2026-11-23T04:00:00Z') });
+  visibility = 'visible';
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility });
+  focusManager.setFocused(undefined); // follow the document's visibility, as in the app
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('pollInterval under react-query', () => {
+  it('polls about every second while busy', async () => {
+    const p = startPolling(true, ['ok']);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(p.elapsed()).toEqual([0, 1_000, 2_000, 3_000, 4_000, 5_000]);
+    p.stop();
+  });
+
+  it('polls about every five seconds when idle', async () => {
+    const p = startPolling(false, ['ok']);
+    await vi.advanceTimersByTimeAsync(16_000);
+    expect(p.elapsed()).toEqual([0, 5_000, 10_000, 15_000]);
+    p.stop();
+  });
+
+  it('backs off exponentially while the broker fails, and returns to normal after a success', async () => {
+    const e = serverError();
+    const p = startPolling(true, [e, e, e, 'ok']);
+    await vi.advanceTimersByTimeAsync(20_000);
+    // Failures at 0, 2, 6 s (waits of 2 s, 4 s, 8 s at the top of the jitter), success at 14 s,
+    // then the busy second again.
+    expect(p.elapsed().slice(0, 7)).toEqual([0, 2_000, 6_000, 14_000, 15_000, 16_000, 17_000]);
+    p.stop();
+  });
+
+  it('counts failures in a row for the panel and says when the next attempt is due', async () => {
+    const e = serverError();
+    const p = startPolling(false, [e, e, 'ok'], () => 0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pollStatusOf(p.query())).toEqual({ failures: 1, nextAt: p.fetchedAt[0]! + 5_000 });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(pollStatusOf(p.query())).toEqual({ failures: 2, nextAt: p.fetchedAt[1]! + 10_000 });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(pollStatusOf(p.query())).toMatchObject({ failures: 0 });
+    p.stop();
+  });
+
+  it('waits at least retryAfterMs after a rate-limited reply', async () => {
+    const p = startPolling(true, [rateLimited(10_000), 'ok'], () => 0);
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(p.fetchedAt).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(p.fetchedAt).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(p.fetchedAt).toHaveLength(3);
+    p.stop();
+  });
+
+  it('keeps one jittered delay per failure, so the "retrying in" label does not jump', () => {
+    let r = 0;
+    const interval = pollInterval(false, { random: () => (r = (r + 0.37) % 1), isHidden: () => false });
+    const failed = {
+      state: { dataUpdatedAt: 1_000, errorUpdatedAt: 2_000, errorUpdateCount: 1, error: serverError() },
+    };
+    const first = interval(failed);
+    // react-query asks several times per result; the answer must not be re-rolled each time.
+    expect([interval(failed), interval(failed), interval(failed)]).toEqual([first, first, first]);
+    const again = { state: { ...failed.state, errorUpdatedAt: 9_000, errorUpdateCount: 2 } };
+    expect(interval(again)).not.toBe(first);
+  });
+
+  it('backs off too when a panel that had data starts failing, keeping the data', async () => {
+    const e = rateLimited(1_000);
+    const p = startPolling(true, ['ok', e, e, 'ok']);
+    await vi.advanceTimersByTimeAsync(12_000);
+    expect(p.elapsed().slice(0, 5)).toEqual([0, 1_000, 3_000, 7_000, 8_000]);
+    p.stop();
+  });
+
+  it('stops polling while the window is hidden and resumes at once when it is shown again', async () => {
+    const p = startPolling(true, ['ok']);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(p.fetchedAt).toHaveLength(3);
+
+    setVisibility('hidden');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(p.fetchedAt).toHaveLength(3);
+
+    setVisibility('visible');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(p.fetchedAt).toHaveLength(4); // refetched on becoming visible, not a minute of backlog
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(p.fetchedAt).toHaveLength(7); // and back on the busy second
+    p.stop();
+  });
+
+  it('stays paused while hidden even when the last poll failed', async () => {
+    const p = startPolling(true, [serverError(), 'ok']);
+    await vi.advanceTimersByTimeAsync(0);
+    setVisibility('hidden');
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(p.fetchedAt).toHaveLength(1);
+    setVisibility('visible');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(p.fetchedAt).toHaveLength(2);
+    expect(p.query()?.state.status).toBe('success');
+    p.stop();
+  });
+});
+
+describe('retryAfterOf', () => {
+  it('reads retryAfterMs from rate-limited errors only', () => {
+    expect(retryAfterOf(rateLimited(3_000))).toBe(3_000);
+    expect(retryAfterOf(rateLimited())).toBeNull();
+    expect(retryAfterOf(new BridgeError({ kind: 'server_error', message: 'x', retryAfterMs: 3_000 }))).toBeNull();
+    expect(retryAfterOf(new Error('boom'))).toBeNull();
+  });
+});

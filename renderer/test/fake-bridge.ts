@@ -1,0 +1,102 @@
+import type { Instrument } from '../../shared/domain/instrument';
+import type { DeskBridge } from '../../shared/ipc/bridge';
+import type { RequestChannel } from '../../shared/ipc/contract';
+import type { IpcResult } from '../../shared/ipc/result';
+
+/**
+ * An in-memory bridge for component tests: each channel answers from a handler the test
+ * supplies, every call is recorded, and events can be pushed as main would.
+ */
+
+/** One recorded bridge call. */
+export interface BridgeCall {
+  readonly channel: RequestChannel;
+  readonly payload: unknown;
+}
+
+type Handler = (payload: unknown) => IpcResult<unknown> | Promise<IpcResult<unknown>>;
+
+/** The fake bridge plus what a test needs to drive and inspect it. */
+export interface FakeBridge extends DeskBridge {
+  readonly calls: BridgeCall[];
+  /** Replaces the answer of one channel. */
+  answer(channel: RequestChannel, handler: Handler): void;
+  /** Pushes an event to the renderer's listeners. */
+  emit(event: string, payload: unknown): void;
+  /** Calls made on one channel. */
+  callsOf(channel: RequestChannel): BridgeCall[];
+}
+
+/** Builds a fake bridge; unanswered channels reply `internal` so a test notices them. */
+export function createFakeBridge(handlers: Partial<Record<RequestChannel, Handler>> = {}): FakeBridge {
+  const table = new Map<RequestChannel, Handler>(Object.entries(handlers) as Array<[RequestChannel, Handler]>);
+  const listeners = new Map<string, Set<(p: unknown) => void>>();
+  const calls: BridgeCall[] = [];
+  const bridge: FakeBridge = {
+    calls,
+    invoke: (async (channel: RequestChannel, payload?: unknown) => {
+      calls.push({ channel, payload });
+      const h = table.get(channel);
+      if (!h) return { ok: false, error: { kind: 'internal', message: `no fake answer for ${channel}` } };
+      return h(payload);
+    }) as DeskBridge['invoke'],
+    on: ((event: string, listener: (p: unknown) => void) => {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener);
+      return () => set.delete(listener);
+    }) as DeskBridge['on'],
+    answer: (channel, handler) => table.set(channel, handler),
+    emit: (event, payload) => listeners.get(event)?.forEach((l) => l(payload)),
+    callsOf: (channel) => calls.filter((c) => c.channel === channel),
+  };
+  return bridge;
+}
+
+/** An equity on NSE: lot 1, tick 0.05. */
+export const INFY: Instrument = {
+  instrumentToken: 408065,
+  exchange: 'NSE',
+  tradingsymbol: 'INFY',
+  name: 'INFOSYS',
+  segment: 'NSE',
+  instrumentType: 'EQ',
+  lotSize: 1,
+  tickSize: 0.05,
+  freezeQuantity: 100_000,
+  expiry: null,
+  strike: null,
+  lastPrice: 1500,
+};
+
+/** An index future on NFO: lot 75, tick 0.1, freeze 1,800. */
+export const NIFTY_FUT: Instrument = {
+  instrumentToken: 13238786,
+  exchange: 'NFO',
+  tradingsymbol: 'NIFTY26NOVFUT',
+  name: 'NIFTY',
+  segment: 'NFO-FUT',
+  instrumentType: 'FUT',
+  lotSize: 75,
+  tickSize: 0.1,
+  freezeQuantity: 1_800,
+  expiry: '2026-11-26',
+  strike: null,
+  lastPrice: 24_512.3,
+};
+
+/** An index option on NFO (no SL-M). */
+export const NIFTY_CE: Instrument = {
+  instrumentToken: 13240066,
+  exchange: 'NFO',
+  tradingsymbol: 'NIFTY26NOV24500CE',
+  name: 'NIFTY',
+  segment: 'NFO-OPT',
+  instrumentType: 'CE',
+  lotSize: 75,
+  tickSize: 0.05,
+  freezeQuantity: 1_800,
+  expiry: '2026-11-26',
+  strike: 24_500,
+  lastPrice: 182.4,
+};

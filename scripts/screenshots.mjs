@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+// Screenshots of the workspace for the README: docs/workspace-dark.png and docs/workspace-light.png
+// at 1440×900. Starts the browser host with its paper broker (control interface on), trades a
+// small realistic day on it through the broker's REST API (the app's own session, read from the
+// control interface), then drives the real renderer in Debian's Chromium.
+//
+// Usage: npm run build && node scripts/screenshots.mjs [--out docs]
+import { chromium } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const outDir = resolve(process.argv.includes('--out') ? process.argv[process.argv.indexOf('--out') + 1] : 'docs');
+const dataDir = mkdtempSync(join(tmpdir(), 'tradedesk-shots-'));
+
+/** Starts out/host.mjs and resolves with its page URL and paper broker URL. */
+function startHost() {
+  const child = spawn(process.execPath, ['out/host.mjs', '--port', '0', '--paper-control', '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  let paperUrl = '';
+  const ready = new Promise((res, rej) => {
+    const timer = setTimeout(() => rej(new Error('host did not print READY within 20 s')), 20_000);
+    child.once('exit', (code) => rej(new Error(`host exited with ${code} before READY`)));
+    lines.on('line', (line) => {
+      if (line.startsWith('PAPER ')) paperUrl = line.slice(6).trim();
+      if (line.startsWith('READY ')) {
+        clearTimeout(timer);
+        res({ url: line.slice(6).trim(), paperUrl });
+      }
+    });
+  });
+  return { child, ready };
+}
+
+/** A tiny client of the paper broker's REST API and control interface. */
+function paper(paperUrl) {
+  let token = '';
+  const json = async (method, path, body, auth = true) => {
+    let res;
+    // The session is the app's, which is polling too: wait out a 429 as the broker asks.
+    for (let attempt = 0; ; attempt++) {
+      res = await fetch(`${paperUrl}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (res.status !== 429 || attempt >= 5) break;
+      await res.text();
+      await sleep(1_000 * Number(res.headers.get('retry-after') ?? 1));
+    }
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  };
+  return {
+    async useAppSession() {
+      const { sessions } = await json('GET', '/_control/sessions', undefined, false);
+      const s = sessions.filter((x) => x.active).pop();
+      if (!s) throw new Error('the app has no paper session yet');
+      token = s.access_token;
+    },
+    async instruments(exchange) {
+      return (await json('GET', `/instruments?exchange=${exchange}`)).instruments;
+    },
+    setPrice: (instrument_token, last_price) =>
+      json('POST', '/_control/price', { instrument_token, last_price }, false),
+    place: (order) => json('POST', '/orders', { validity: 'DAY', ...order }),
+    cancel: (orderId) => json('DELETE', `/orders/${orderId}`),
+  };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Rounds to a tick of 0.05 (paper equities). */
+const tick = (p) => Math.round(p * 20) / 20;
+
+const { child, ready } = startHost();
+let browser;
+try {
+  const { url, paperUrl } = await ready;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page
+    .getByRole('status')
+    .filter({ hasText: /Connected to/ })
+    .waitFor();
+
+  // A small trading day: fills for positions and a holding, working orders, a cancel, a rejection.
+  const broker = paper(paperUrl);
+  await broker.useAppSession();
+  const nse = await broker.instruments('NSE');
+  const nfo = await broker.instruments('NFO');
+  const ltp = (sym) => nse.find((i) => i.tradingsymbol === sym).last_price;
+  const fut =
+    nfo.find((i) => i.instrument_type === 'FUT' && i.name === 'NIFTY') ?? nfo.find((i) => i.instrument_type === 'FUT');
+  const eq = (tradingsymbol, o) => broker.place({ exchange: 'NSE', tradingsymbol, ...o });
+
+  await eq('INFY', { transaction_type: 'BUY', quantity: 40, order_type: 'MARKET', product: 'MIS' });
+  await eq('SBIN', { transaction_type: 'SELL', quantity: 150, order_type: 'MARKET', product: 'MIS' });
+  await eq('RELIANCE', { transaction_type: 'BUY', quantity: 60, order_type: 'MARKET', product: 'MIS' });
+  await eq('RELIANCE', { transaction_type: 'SELL', quantity: 20, order_type: 'MARKET', product: 'MIS' });
+  await eq('HDFCBANK', { transaction_type: 'BUY', quantity: 120, order_type: 'MARKET', product: 'CNC' });
+  await eq('TITAN', { transaction_type: 'BUY', quantity: 15, order_type: 'MARKET', product: 'CNC' });
+  await broker.place({
+    exchange: 'NFO',
+    tradingsymbol: fut.tradingsymbol,
+    transaction_type: 'BUY',
+    quantity: fut.lot_size,
+    order_type: 'MARKET',
+    product: 'NRML',
+  });
+  await eq('TCS', {
+    transaction_type: 'BUY',
+    quantity: 10,
+    order_type: 'LIMIT',
+    price: tick(ltp('TCS') * 0.95),
+    product: 'MIS',
+  });
+  await eq('ICICIBANK', {
+    transaction_type: 'SELL',
+    quantity: 75,
+    order_type: 'LIMIT',
+    price: tick(ltp('ICICIBANK') * 1.05),
+    product: 'MIS',
+  });
+  await eq('AXISBANK', {
+    transaction_type: 'BUY',
+    quantity: 50,
+    order_type: 'SL',
+    price: tick(ltp('AXISBANK') * 1.04),
+    trigger_price: tick(ltp('AXISBANK') * 1.035),
+    product: 'MIS',
+  });
+  const cancelled = await eq('WIPRO', {
+    transaction_type: 'BUY',
+    quantity: 300,
+    order_type: 'LIMIT',
+    price: tick(ltp('WIPRO') * 0.96),
+    product: 'MIS',
+  });
+  await broker.cancel(cancelled.order_id);
+  await eq('ITC', { transaction_type: 'SELL', quantity: 200, order_type: 'MARKET', product: 'CNC' }); // no holding: REJECTED
+
+  // Let the market walk a little so P&L is not all zero, and the panels poll it.
+  await sleep(4_000);
+
+  // Watchlist: select a row (F1/F2 target) and open a LIMIT buy ticket on it.
+  const watch = page.getByRole('table', { name: 'Instruments' });
+  await watch.getByRole('cell', { name: 'RELIANCE', exact: true }).click();
+  await page.keyboard.press('F1');
+  const ticket = page.getByRole('form', { name: 'Order ticket' });
+  await ticket.getByLabel('Order type').selectOption('LIMIT');
+  await ticket.getByLabel('Product').selectOption('MIS');
+  await ticket.getByLabel('Quantity').fill('25');
+  await ticket.getByTestId('margin-required').filter({ hasText: '₹' }).waitFor();
+  await page.getByRole('table', { name: 'Orders' }).getByText('REJECTED').first().waitFor();
+  // Leave the rejection toast (it stays until dismissed, as a trader must see it); let the others fade.
+  await sleep(6_500);
+  await page.mouse.move(0, 0);
+
+  // A table cut off at 1440×900 is a layout bug worth hearing about.
+  const overflows = await page.evaluate(() =>
+    [...document.querySelectorAll('.table-scroll')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map(
+        (el) =>
+          `${el.closest('section')?.getAttribute('aria-labelledby') ? el.closest('section').querySelector('h2')?.textContent : '?'}: ${el.scrollWidth - el.clientWidth}px`,
+      ),
+  );
+  if (overflows.length > 0) console.warn(`tables wider than their panel: ${overflows.join(', ')}`);
+
+  await page.screenshot({ path: join(outDir, 'workspace-dark.png') });
+  await page.getByRole('button', { name: 'Switch to light theme' }).click();
+  await page.locator('html[data-theme="light"]').waitFor();
+  await sleep(300);
+  await page.screenshot({ path: join(outDir, 'workspace-light.png') });
+  console.log(`wrote ${join(outDir, 'workspace-dark.png')} and ${join(outDir, 'workspace-light.png')}`);
+} finally {
+  await browser?.close();
+  child.kill('SIGTERM');
+  rmSync(dataDir, { recursive: true, force: true });
+}
