@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
 import { ResizableGroup } from './features/layout/workspace';
+import { ChartPanel } from './features/chart/chart-panel';
+import { useQuoteFallback } from './features/market/use-quote-fallback';
 import { Watchlist } from './features/market/watchlist';
 import { Toaster } from './features/notifications/toaster';
 import { useOrderNotifications } from './features/notifications/use-order-notifications';
@@ -17,7 +19,7 @@ import { useSettingsActions, useSoundOn, useTheme } from './state/settings-store
 
 /**
  * The application shell: top bar, banners, and the resizable workspace — ticket and watchlist
- * on the left, orders over positions in the middle, funds over holdings on the right (the
+ * on the left, the chart over orders and positions in the middle, funds over holdings on the right (the
  * arrangement of the terminals Indian traders already use).
  */
 export function App() {
@@ -27,6 +29,7 @@ export function App() {
   useBridgeEvents();
   useOrderNotifications();
   useTicketHotkeys();
+  useQuoteFallback();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
@@ -72,11 +75,24 @@ export function App() {
               30,
               <ResizableGroup
                 key="center"
-                id="center"
+                id="center-chart"
                 orientation="vertical"
                 panels={[
-                  ['orders', 62, 20, <Blotter key="b" />],
-                  ['positions', 38, 15, <PositionsPanel key="p" />],
+                  ['chart', 50, 20, <ChartPanel key="c" />],
+                  [
+                    'lower',
+                    50,
+                    25,
+                    <ResizableGroup
+                      key="lower"
+                      id="center"
+                      orientation="vertical"
+                      panels={[
+                        ['orders', 62, 20, <Blotter key="b" />],
+                        ['positions', 38, 15, <PositionsPanel key="p" />],
+                      ]}
+                    />,
+                  ],
                 ]}
               />,
             ],

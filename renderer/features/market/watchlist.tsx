@@ -1,7 +1,6 @@
-import { useMemo } from 'react';
 import type { Instrument } from '../../../shared/domain/instrument';
 import { formatPrice } from '../../lib/format';
-import { useSettingsActions, useWatchlistTokens } from '../../state/settings-store';
+import { useSettingsActions } from '../../state/settings-store';
 import { useSelectedToken, useTicketActions } from '../../state/ticket-store';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
@@ -11,14 +10,7 @@ import { usePreviousClose } from './queries';
 import { changeFrom } from './quote-cache';
 import { useMarketSubscription } from './use-market-subscription';
 import { useQuote } from './use-quotes';
-
-/** The first few NSE equities: a starting watchlist until the trader makes their own. */
-function defaultTokens(list: readonly Instrument[]): number[] {
-  return list
-    .filter((i) => i.exchange === 'NSE' && i.instrumentType === 'EQ')
-    .slice(0, 8)
-    .map((i) => i.instrumentToken);
-}
+import { useWatchlist } from './use-watchlist-tokens';
 
 /**
  * Watched instruments with live last prices. Selecting a row makes it the instrument F1/F2
@@ -26,8 +18,7 @@ function defaultTokens(list: readonly Instrument[]): number[] {
  */
 export function Watchlist() {
   const { list, byToken } = useInstruments();
-  const saved = useWatchlistTokens();
-  const tokens = useMemo(() => saved ?? defaultTokens(list), [saved, list]);
+  const tokens = useWatchlist();
   const selected = useSelectedToken();
   const { instrumentSelected, ticketOpened } = useTicketActions();
   const { watchlistAdded, watchlistRemoved } = useSettingsActions();
@@ -51,7 +42,7 @@ export function Watchlist() {
               <th>Symbol</th>
               <th>Exch</th>
               <th className="num">LTP</th>
-              <th className="num">Chg</th>
+              <th className="num">Chg%</th>
               <th>
                 <span className="sr-only">Actions</span>
               </th>
@@ -107,8 +98,8 @@ function WatchRow(props: {
       <td className="num">
         <LivePrice quote={quote} fallback={i.lastPrice} testId={`ltp-${i.tradingsymbol}`} />
       </td>
-      <td className={`num chg${dir}`} data-testid={`chg-${i.tradingsymbol}`}>
-        {chg === null ? '–' : formatChange(chg)}
+      <td className={`num chg${dir}`} data-testid={`chg-${i.tradingsymbol}`} title={chg === null ? undefined : `${formatChange(chg)} from the previous close`}>
+        {chg === null ? '–' : `${chg.pct > 0 ? '+' : chg.pct < 0 ? '−' : ''}${Math.abs(chg.pct).toFixed(2)}%`}
       </td>
       <td className="row-actions" onClick={(e) => e.stopPropagation()}>
         <button type="button" className="mini buy" aria-label={`Buy ${i.tradingsymbol}`} onClick={() => props.onOpen('BUY', live)}>
