@@ -136,7 +136,7 @@ export function ChartPanel() {
           <span className="muted">Select an instrument on the watchlist</span>
         )}
         {legend ? (
-          <span className="chart__ohlc" data-testid="chart-last-candle" data-time={legend.time} data-close={legend.close}>
+          <span className="chart__ohlc" data-testid="chart-last-candle" data-time={legend.time} data-high={legend.high} data-low={legend.low} data-close={legend.close}>
             <span title="Bar start (IST)">{interval === 'day' ? istDate(barStartMs(legend.time)) : formatIstDateTime(barStartMs(legend.time))}</span> O <b>{formatPrice(legend.open)}</b> H{' '}
             <b>{formatPrice(legend.high)}</b> L <b>{formatPrice(legend.low)}</b> C <b>{formatPrice(legend.close)}</b> V{' '}
             <b>{formatQty(legend.volume)}</b>

@@ -139,7 +139,13 @@ export function useChartClick(api: CandleChart | null, onPrice: (price: number) 
       const price = api.candles.coordinateToPrice(param.point.y);
       if (price !== null) latest.current(price);
     };
+    // A second click within the double-click window arrives as a double click, not a click:
+    // each is still a price the trader pointed at.
     api.chart.subscribeClick(handler);
-    return () => api.chart.unsubscribeClick(handler);
+    api.chart.subscribeDblClick(handler);
+    return () => {
+      api.chart.unsubscribeClick(handler);
+      api.chart.unsubscribeDblClick(handler);
+    };
   }, [api]);
 }
