@@ -1,5 +1,15 @@
 import type { Page } from '@playwright/test';
-import { blotter, chooseSymbol, fillTicket, instrumentToken, openDashboard, orderRow, placeOrder, setPrice, ticket } from './dashboard-helpers';
+import {
+  blotter,
+  chooseSymbol,
+  fillTicket,
+  instrumentToken,
+  openDashboard,
+  orderRow,
+  placeOrder,
+  setPrice,
+  ticket,
+} from './dashboard-helpers';
 import { expect, startHost, test, type HostHandle } from './fixtures';
 
 /**
@@ -32,7 +42,10 @@ test('draws candles for each interval, on that interval’s grid', async ({ page
   const seconds = { minute: 60, '5minute': 300, '15minute': 900, '60minute': 3600, day: 86_400 } as const;
   for (const [interval, step] of Object.entries(seconds)) {
     await chart(page).getByRole('radio', { name: interval, exact: true }).click();
-    await expect(chart(page).getByRole('radio', { name: interval, exact: true })).toHaveAttribute('aria-checked', 'true');
+    await expect(chart(page).getByRole('radio', { name: interval, exact: true })).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
     await expect(chart(page).getByRole('progressbar')).toHaveCount(0);
     const count = chart(page).getByTestId('chart-candle-count');
     await expect(count).toHaveText(/\d+ candles/);
@@ -77,7 +90,10 @@ test('a price that stops ticking is shown stale, and live again when it moves', 
   await expect(ltp).toHaveAttribute('data-quote', 'live');
 });
 
-test('a working order is drawn as a price line until it is cancelled; a click on the chart prices the ticket', async ({ page, host }) => {
+test('a working order is drawn as a price line until it is cancelled; a click on the chart prices the ticket', async ({
+  page,
+  host,
+}) => {
   await openDashboard(page, host);
   await chooseSymbol(page, 'HDFCBANK', /HDFCBANK/);
   await expect(chart(page).getByTestId('chart-legend')).toContainText('HDFCBANK');
@@ -91,7 +107,9 @@ test('a working order is drawn as a price line until it is cancelled; a click on
   const line = lines.locator(`[data-line-id="${id}:price"]`);
   await expect(line).toContainText(`BUY 2 LIMIT @ ${Number(limit)}`);
 
-  await orderRow(page, id).getByRole('button', { name: `Cancel ${id}` }).click();
+  await orderRow(page, id)
+    .getByRole('button', { name: `Cancel ${id}` })
+    .click();
   await expect(orderRow(page, id)).toContainText('CANCELLED');
   await expect(line).toHaveCount(0);
   await expect(blotter(page)).toBeVisible();

@@ -21,7 +21,12 @@ afterEach(async () => {
 });
 
 async function paper(options: PaperBrokerOptions = {}): Promise<PaperBroker> {
-  const broker = await startPaperBroker({ control: true, tickIntervalMs: 0, rate: { perSecond: 10_000, burst: 10_000 }, ...options });
+  const broker = await startPaperBroker({
+    control: true,
+    tickIntervalMs: 0,
+    rate: { perSecond: 10_000, burst: 10_000 },
+    ...options,
+  });
   return broker;
 }
 
@@ -46,11 +51,16 @@ function authFor(url: () => string, first: string): AuthSource {
   };
 }
 
-async function instruments(url: string, token: string): Promise<Array<{ instrument_token: number; last_price: number; tick_size: number }>> {
+async function instruments(
+  url: string,
+  token: string,
+): Promise<Array<{ instrument_token: number; last_price: number; tick_size: number }>> {
   const r = await fetch(`${url}/instruments?exchange=NSE`, { headers: { authorization: `Bearer ${token}` } });
-  return ((await r.json()) as { instruments: Array<{ instrument_token: number; last_price: number; tick_size: number; instrument_type: string }> }).instruments.filter(
-    (i) => i.instrument_type === 'EQ',
-  );
+  return (
+    (await r.json()) as {
+      instruments: Array<{ instrument_token: number; last_price: number; tick_size: number; instrument_type: string }>;
+    }
+  ).instruments.filter((i) => i.instrument_type === 'EQ');
 }
 
 /** A client plus what it delivered. */
@@ -60,7 +70,11 @@ function client(broker: () => PaperBroker, token: string, opts: ConstructorParam
   const c = new StreamClient(
     `${broker().url.replace('http', 'ws')}/stream`,
     authFor(() => broker().url, token),
-    { onOrder: () => undefined, onTick: (t) => ticks.push(t), onState: (state, detail) => states.push({ state, detail }) },
+    {
+      onOrder: () => undefined,
+      onTick: (t) => ticks.push(t),
+      onState: (state, detail) => states.push({ state, detail }),
+    },
     { reconnect: { baseMs: 20, capMs: 200 }, ...opts },
   );
   cleanups.push(() => c.stop());
@@ -140,14 +154,18 @@ describe('StreamClient on the paper broker', () => {
     const batcher = new TickBatcher((t) => batches.push(t), { everyMs: 100 });
     cleanups.push(async () => batcher.close());
     const received: Tick[] = [];
-    const c = new StreamClient(`${broker.url.replace('http', 'ws')}/stream`, authFor(() => broker.url, token), {
-      onOrder: () => undefined,
-      onTick: (t) => {
-        received.push(t);
-        batcher.push(t);
+    const c = new StreamClient(
+      `${broker.url.replace('http', 'ws')}/stream`,
+      authFor(() => broker.url, token),
+      {
+        onOrder: () => undefined,
+        onTick: (t) => {
+          received.push(t);
+          batcher.push(t);
+        },
+        onState: () => undefined,
       },
-      onState: () => undefined,
-    });
+    );
     cleanups.push(() => c.stop());
     c.setSubscriptions(new Set(list.map((i) => i.instrument_token)));
     c.start();

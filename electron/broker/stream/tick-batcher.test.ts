@@ -2,7 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Tick } from '../../../shared/domain/market';
 import { TickBatcher } from './tick-batcher';
 
-const tick = (instrumentToken: number, lastPrice: number): Tick => ({ instrumentToken, lastPrice, volume: 0, ts: '2026-11-23T10:00:00+05:30' });
+const tick = (instrumentToken: number, lastPrice: number): Tick => ({
+  instrumentToken,
+  lastPrice,
+  volume: 0,
+  ts: '2026-11-23T10:00:00+05:30',
+});
 
 describe('TickBatcher', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -30,7 +35,13 @@ describe('TickBatcher', () => {
     for (const batch of out) expect(new Set(batch.map((t) => t.instrumentToken)).size).toBe(batch.length);
     const latest = new Map<number, number>();
     for (const batch of out) for (const t of batch) latest.set(t.instrumentToken, t.lastPrice);
-    expect(latest).toEqual(new Map([[1, 999], [2, 997], [3, 998]]));
+    expect(latest).toEqual(
+      new Map([
+        [1, 999],
+        [2, 997],
+        [3, 998],
+      ]),
+    );
   });
 
   it('drops what is queued when closed', () => {

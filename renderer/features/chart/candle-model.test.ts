@@ -15,7 +15,10 @@ describe('candle model', () => {
 
   it('turns candles into strictly rising bars', () => {
     const c = (ts: string, close: number) => ({ ts, open: close, high: close, low: close, close, volume: 5 });
-    const bars = toBars([c('2026-11-23T09:15:00+05:30', 10), c('2026-11-23T09:15:00+05:30', 11), c('2026-11-23T09:16:00+05:30', 12)], 'minute');
+    const bars = toBars(
+      [c('2026-11-23T09:15:00+05:30', 10), c('2026-11-23T09:15:00+05:30', 11), c('2026-11-23T09:16:00+05:30', 12)],
+      'minute',
+    );
     expect(bars.map((b) => b.close)).toEqual([10, 12]);
   });
 
@@ -39,7 +42,14 @@ describe('candle model', () => {
   it('draws working orders at their price and trigger, and the position at its average', () => {
     const lines = priceLinesOf(
       [
-        { orderId: 'a', transactionType: 'BUY', orderType: 'LIMIT', pendingQuantity: 10, price: 95, triggerPrice: null },
+        {
+          orderId: 'a',
+          transactionType: 'BUY',
+          orderType: 'LIMIT',
+          pendingQuantity: 10,
+          price: 95,
+          triggerPrice: null,
+        },
         { orderId: 'b', transactionType: 'SELL', orderType: 'SL', pendingQuantity: 5, price: 90, triggerPrice: 91 },
       ],
       { quantity: -3, averagePrice: 101.5 },

@@ -47,7 +47,14 @@ export function toBars(candles: readonly Candle[], interval: CandleInterval): Ba
   for (const c of candles) {
     const at = Date.parse(c.ts);
     if (!Number.isFinite(at)) continue;
-    const bar = { time: bucketOf(at, interval), open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume };
+    const bar = {
+      time: bucketOf(at, interval),
+      open: c.open,
+      high: c.high,
+      low: c.low,
+      close: c.close,
+      volume: c.volume,
+    };
     if (out.length > 0 && out[out.length - 1]!.time >= bar.time) continue; // the chart needs strictly rising times
     out.push(bar);
   }
@@ -59,7 +66,12 @@ export function toBars(candles: readonly Candle[], interval: CandleInterval): Ba
  * the traded quantity since the previous tick), or a new bar when the tick opens a new bucket.
  * A tick older than the last bar is ignored (null).
  */
-export function applyTick(last: Bar | undefined, tick: Tick, interval: CandleInterval, tradedSincePrevious: number): Bar | null {
+export function applyTick(
+  last: Bar | undefined,
+  tick: Tick,
+  interval: CandleInterval,
+  tradedSincePrevious: number,
+): Bar | null {
   const at = Date.parse(tick.ts);
   if (!Number.isFinite(at)) return null;
   const time = bucketOf(at, interval);
@@ -67,7 +79,14 @@ export function applyTick(last: Bar | undefined, tick: Tick, interval: CandleInt
   const vol = Math.max(0, tradedSincePrevious);
   if (!last || time > last.time) return { time, open: p, high: p, low: p, close: p, volume: vol };
   if (time < last.time) return null;
-  return { time, open: last.open, high: Math.max(last.high, p), low: Math.min(last.low, p), close: p, volume: last.volume + vol };
+  return {
+    time,
+    open: last.open,
+    high: Math.max(last.high, p),
+    low: Math.min(last.low, p),
+    close: p,
+    volume: last.volume + vol,
+  };
 }
 
 /** What clicking a price on the chart puts in the ticket. */
@@ -88,7 +107,9 @@ export function orderAtPrice(side: TransactionType, clicked: number, ltp: number
   const price = roundToTick(clicked, tickSize);
   if (!(price > 0)) return null;
   const limit = side === 'BUY' ? price <= ltp : price >= ltp;
-  return limit ? { orderType: 'LIMIT', price: String(price), triggerPrice: '' } : { orderType: 'SL', price: String(price), triggerPrice: String(price) };
+  return limit
+    ? { orderType: 'LIMIT', price: String(price), triggerPrice: '' }
+    : { orderType: 'SL', price: String(price), triggerPrice: String(price) };
 }
 
 /** How an order or the position appears as a price line. */
@@ -103,7 +124,14 @@ export interface PriceLine {
 
 /** Working orders and the open position of one instrument as price lines. */
 export function priceLinesOf(
-  orders: ReadonlyArray<{ orderId: string; transactionType: TransactionType; orderType: OrderType; pendingQuantity: number; price: number | null; triggerPrice: number | null }>,
+  orders: ReadonlyArray<{
+    orderId: string;
+    transactionType: TransactionType;
+    orderType: OrderType;
+    pendingQuantity: number;
+    price: number | null;
+    triggerPrice: number | null;
+  }>,
   position: { quantity: number; averagePrice: number } | null,
 ): PriceLine[] {
   const lines: PriceLine[] = [];

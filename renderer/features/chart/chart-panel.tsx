@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { Candle, CandleInterval } from '../../../shared/domain/market';
 import { isWorking, type Order } from '../../../shared/domain/order';
 import type { Position } from '../../../shared/domain/portfolio';
@@ -50,15 +50,20 @@ export function ChartPanel() {
 
   const candles = useQuery({ ...marketQueries.candles(token ?? 0, interval), enabled: token !== null });
   const quote = useQuote(token);
-  const selectWorking = useCallback((orders: Order[]) => orders.filter((o) => o.instrumentToken === token && isWorking(o.status)), [token]);
+  const selectWorking = useCallback(
+    (orders: Order[]) => orders.filter((o) => o.instrumentToken === token && isWorking(o.status)),
+    [token],
+  );
   const working = useQuery({ ...orderQueries.list(), select: selectWorking }).data;
-  const selectPosition = useCallback((ps: Position[]) => ps.find((p) => p.instrumentToken === token && p.quantity !== 0) ?? null, [token]);
+  const selectPosition = useCallback(
+    (ps: Position[]) => ps.find((p) => p.instrumentToken === token && p.quantity !== 0) ?? null,
+    [token],
+  );
   const position = useQuery({ ...portfolioQueries.positions(), select: selectPosition }).data ?? null;
   const lines = useMemo(() => priceLinesOf(working ?? [], position), [working, position]);
 
   const theme = useTheme();
-  const box = useRef<HTMLDivElement>(null);
-  const api = useCandleChart(box, theme);
+  const [box, api] = useCandleChart(theme);
   usePriceLines(api, lines, theme);
 
   // History → series; the last bar is the forming one that ticks then move.
@@ -66,7 +71,9 @@ export function ChartPanel() {
   const bars = useMemo(() => toBars(data, interval), [data, interval]);
   const forming = useRef<Bar | undefined>(undefined);
   const lastVolume = useRef<number | null>(null);
-  const [legend, setLegend] = useState<Bar | undefined>(undefined);
+  // The legend shows the bar the chart last drew; the effects below publish it like the chart.
+  const legendStore = useMemo(() => valueStore<Bar | undefined>(undefined), []);
+  const legend = useSyncExternalStore(legendStore.subscribe, legendStore.get);
   useEffect(() => {
     if (!api) return;
     api.candles.setData(bars.map(candlePoint));
@@ -75,8 +82,8 @@ export function ChartPanel() {
     if (bars.length > 0) api.chart.timeScale().scrollToRealTime();
     forming.current = bars.at(-1);
     lastVolume.current = null;
-    setLegend(bars.at(-1));
-  }, [api, bars, interval]);
+    legendStore.set(bars.at(-1));
+  }, [api, bars, interval, legendStore]);
 
   // Each tick moves the forming candle (or opens the next one).
   useEffect(() => {
@@ -88,8 +95,8 @@ export function ChartPanel() {
     forming.current = next;
     api.candles.update(candlePoint(next));
     api.volume.update(volumePoint(next));
-    setLegend(next);
-  }, [api, quote, interval, bars]);
+    legendStore.set(next);
+  }, [api, quote, interval, bars, legendStore]);
 
   // A click prices the ticket at that level.
   const side = useTicketDraft().side;
@@ -136,10 +143,19 @@ export function ChartPanel() {
           <span className="muted">Select an instrument on the watchlist</span>
         )}
         {legend ? (
-          <span className="chart__ohlc" data-testid="chart-last-candle" data-time={legend.time} data-high={legend.high} data-low={legend.low} data-close={legend.close}>
-            <span title="Bar start (IST)">{interval === 'day' ? istDate(barStartMs(legend.time)) : formatIstDateTime(barStartMs(legend.time))}</span> O <b>{formatPrice(legend.open)}</b> H{' '}
-            <b>{formatPrice(legend.high)}</b> L <b>{formatPrice(legend.low)}</b> C <b>{formatPrice(legend.close)}</b> V{' '}
-            <b>{formatQty(legend.volume)}</b>
+          <span
+            className="chart__ohlc"
+            data-testid="chart-last-candle"
+            data-time={legend.time}
+            data-high={legend.high}
+            data-low={legend.low}
+            data-close={legend.close}
+          >
+            <span title="Bar start (IST)">
+              {interval === 'day' ? istDate(barStartMs(legend.time)) : formatIstDateTime(barStartMs(legend.time))}
+            </span>{' '}
+            O <b>{formatPrice(legend.open)}</b> H <b>{formatPrice(legend.high)}</b> L <b>{formatPrice(legend.low)}</b> C{' '}
+            <b>{formatPrice(legend.close)}</b> V <b>{formatQty(legend.volume)}</b>
           </span>
         ) : null}
         <span className="chart__count muted small" data-testid="chart-candle-count" data-count={bars.length}>
@@ -169,7 +185,27 @@ export function ChartPanel() {
           </li>
         ))}
       </ul>
-      <p className="chart__credit muted">Click the chart to price an order there · Charts: TradingView Lightweight Charts™</p>
+      <p className="chart__credit muted">
+        Click the chart to price an order there · Charts: TradingView Lightweight Charts™
+      </p>
     </Panel>
   );
+}
+
+/** A value with change notification, for state that effects publish (the chart's last bar). */
+function valueStore<T>(initial: T): { get: () => T; set: (v: T) => void; subscribe: (l: () => void) => () => void } {
+  let value = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => value,
+    set: (v) => {
+      if (v === value) return;
+      value = v;
+      for (const l of listeners) l();
+    },
+    subscribe: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  };
 }

@@ -11,7 +11,7 @@ import {
   type MouseEventParams,
   type UTCTimestamp,
 } from 'lightweight-charts';
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Bar, PriceLine } from './candle-model';
 
 /** The chart and its two series, once created. */
@@ -22,7 +22,10 @@ export interface CandleChart {
 }
 
 /** Theme colours come from the stylesheet's custom properties, so the chart follows the theme. */
-function palette(): Record<'bg' | 'text' | 'muted' | 'line' | 'up' | 'down' | 'buy' | 'sell' | 'warn' | 'accent', string> {
+function palette(): Record<
+  'bg' | 'text' | 'muted' | 'line' | 'up' | 'down' | 'buy' | 'sell' | 'warn' | 'accent',
+  string
+> {
   const css = getComputedStyle(document.documentElement);
   const v = (name: string, fallback: string): string => css.getPropertyValue(name).trim() || fallback;
   return {
@@ -50,17 +53,19 @@ function withAlpha(hex: string, a: number): string {
 const time = (t: number): UTCTimestamp => t as UTCTimestamp;
 
 /**
- * Owns one lightweight-charts instance in `container`: created on mount, removed on unmount,
- * recoloured when `theme` changes, sized with its container (`autoSize`).
+ * Owns one lightweight-charts instance in the element the returned ref is attached to: created
+ * when it mounts, removed when it unmounts (a ref callback with cleanup), recoloured when
+ * `theme` changes, sized with its container (`autoSize`).
  *
  * The TradingView attribution logo is off because it injects a `<style>` element, which the
  * app's CSP (`style-src 'self'`) refuses; the panel credits the library in text instead.
  */
-export function useCandleChart(container: RefObject<HTMLDivElement | null>, theme: string): CandleChart | null {
+export function useCandleChart(
+  theme: string,
+): [ref: (el: HTMLDivElement | null) => (() => void) | undefined, api: CandleChart | null] {
   const [api, setApi] = useState<CandleChart | null>(null);
-  useEffect(() => {
-    const el = container.current;
-    if (!el) return;
+  const ref = useCallback((el: HTMLDivElement | null) => {
+    if (!el) return undefined;
     const chart = createChart(el, {
       autoSize: true,
       layout: { attributionLogo: false, fontSize: 11, background: { type: ColorType.Solid, color: 'transparent' } },
@@ -69,14 +74,19 @@ export function useCandleChart(container: RefObject<HTMLDivElement | null>, them
       timeScale: { rightOffset: 4, borderVisible: false },
     });
     const candles = chart.addSeries(CandlestickSeries, { priceLineVisible: true, lastValueVisible: true });
-    const volume = chart.addSeries(HistogramSeries, { priceScaleId: 'volume', priceFormat: { type: 'volume' }, lastValueVisible: false, priceLineVisible: false });
+    const volume = chart.addSeries(HistogramSeries, {
+      priceScaleId: 'volume',
+      priceFormat: { type: 'volume' },
+      lastValueVisible: false,
+      priceLineVisible: false,
+    });
     chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
     setApi({ chart, candles, volume });
     return () => {
       setApi(null);
       chart.remove();
     };
-  }, [container]);
+  }, []);
 
   useEffect(() => {
     if (!api) return;
@@ -88,9 +98,16 @@ export function useCandleChart(container: RefObject<HTMLDivElement | null>, them
       timeScale: { borderColor: p.line },
       crosshair: { vertLine: { labelBackgroundColor: p.accent }, horzLine: { labelBackgroundColor: p.accent } },
     });
-    api.candles.applyOptions({ upColor: p.up, downColor: p.down, borderUpColor: p.up, borderDownColor: p.down, wickUpColor: p.up, wickDownColor: p.down });
+    api.candles.applyOptions({
+      upColor: p.up,
+      downColor: p.down,
+      borderUpColor: p.up,
+      borderDownColor: p.down,
+      wickUpColor: p.up,
+      wickDownColor: p.down,
+    });
   }, [api, theme]);
-  return api;
+  return [ref, api];
 }
 
 /** Volume bar colour: the candle's direction, translucent so the candles stay in front. */

@@ -7,7 +7,12 @@ import { isStale, type Quote } from './quote-cache';
  * moved for a while, "polled" while it comes from the fallback rather than the stream. The
  * tag is CSS content, so the cell's text stays the bare price (copy-paste, tests).
  */
-export function LivePrice(props: { readonly quote: Quote | undefined; readonly fallback: number; readonly testId?: string; readonly className?: string }) {
+export function LivePrice(props: {
+  readonly quote: Quote | undefined;
+  readonly fallback: number;
+  readonly testId?: string;
+  readonly className?: string;
+}) {
   const now = useNow();
   const { quote } = props;
   const stale = isStale(quote, now);
@@ -18,7 +23,12 @@ export function LivePrice(props: { readonly quote: Quote | undefined; readonly f
       ? 'No tick yet: last price from the instrument list'
       : `${stale ? `Stale: no tick for ${age}` : `Last tick ${age === 'now' ? 'just now' : `${age} ago`}`}${quote.source === 'poll' ? ' (polled; the stream is down)' : ''}`;
   return (
-    <span className={`live-price live-price--${state}${props.className ? ` ${props.className}` : ''}`} data-testid={props.testId} data-quote={state} title={title}>
+    <span
+      className={`live-price live-price--${state}${props.className ? ` ${props.className}` : ''}`}
+      data-testid={props.testId}
+      data-quote={state}
+      title={title}
+    >
       {formatPrice(quote?.lastPrice ?? props.fallback)}
     </span>
   );

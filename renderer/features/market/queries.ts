@@ -43,7 +43,9 @@ export const marketQueries = {
 
 /** The previous close of one instrument (null while unknown). */
 export function usePreviousClose(instrumentToken: number | null): number | null {
-  return useQuery({ ...marketQueries.previousClose(instrumentToken ?? 0), enabled: instrumentToken !== null }).data ?? null;
+  return (
+    useQuery({ ...marketQueries.previousClose(instrumentToken ?? 0), enabled: instrumentToken !== null }).data ?? null
+  );
 }
 
 export type { CandleInterval };

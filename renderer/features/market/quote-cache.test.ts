@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Tick } from '../../../shared/domain/market';
 import { changeFrom, isStale, mergeTicks, STALE_AFTER_MS } from './quote-cache';
 
-const tick = (token: number, price: number, ts = '2026-11-23T10:00:00+05:30'): Tick => ({ instrumentToken: token, lastPrice: price, volume: 1, ts });
+const tick = (token: number, price: number, ts = '2026-11-23T10:00:00+05:30'): Tick => ({
+  instrumentToken: token,
+  lastPrice: price,
+  volume: 1,
+  ts,
+});
 
 describe('quote cache', () => {
   it('keeps the latest tick per instrument with the time it arrived', () => {

@@ -22,7 +22,12 @@ export const STALE_AFTER_MS = 10_000;
  * Returns `old` itself when nothing changed, so react-query notifies nobody. An older tick
  * never overwrites a newer one (a poll landing after a stream tick must not move the price back).
  */
-export function mergeTicks(old: Quotes | undefined, ticks: readonly Tick[], receivedAt: number, source: Quote['source']): Quotes {
+export function mergeTicks(
+  old: Quotes | undefined,
+  ticks: readonly Tick[],
+  receivedAt: number,
+  source: Quote['source'],
+): Quotes {
   let next: Record<number, Quote> | null = null;
   for (const t of ticks) {
     const prev = (next ?? old)?.[t.instrumentToken];
@@ -40,7 +45,10 @@ export function isStale(q: Quote | undefined, now: number): boolean {
 }
 
 /** Change from the previous close, absolute and in percent; null without a close. */
-export function changeFrom(previousClose: number | null | undefined, last: number): { abs: number; pct: number } | null {
+export function changeFrom(
+  previousClose: number | null | undefined,
+  last: number,
+): { abs: number; pct: number } | null {
   if (!previousClose || !last) return null;
   const abs = Math.round((last - previousClose) * 100) / 100;
   return { abs, pct: (abs / previousClose) * 100 };

@@ -31,7 +31,9 @@ export function useQuoteFallback(): void {
   useEffect(() => {
     if (!down || !data) return;
     const ts = new Date(dataUpdatedAt).toISOString();
-    const ticks: Tick[] = data.filter((i) => i.lastPrice > 0).map((i) => ({ instrumentToken: i.instrumentToken, lastPrice: i.lastPrice, volume: 0, ts }));
+    const ticks: Tick[] = data
+      .filter((i) => i.lastPrice > 0)
+      .map((i) => ({ instrumentToken: i.instrumentToken, lastPrice: i.lastPrice, volume: 0, ts }));
     client.setQueryData(marketQueries.quotes().queryKey, (old) => mergeTicks(old, ticks, dataUpdatedAt, 'poll'));
   }, [client, data, dataUpdatedAt, down]);
 }

@@ -11,6 +11,9 @@ export function useQuotes(): Quotes {
 
 /** One instrument's latest quote; re-renders only when that instrument ticks. */
 export function useQuote(instrumentToken: number | null | undefined): Quote | undefined {
-  const select = useCallback((q: Quotes) => (instrumentToken == null ? undefined : q[instrumentToken]), [instrumentToken]);
+  const select = useCallback(
+    (q: Quotes) => (instrumentToken == null ? undefined : q[instrumentToken]),
+    [instrumentToken],
+  );
   return useQuery({ ...marketQueries.quotes(), select }).data;
 }

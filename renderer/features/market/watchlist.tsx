@@ -49,10 +49,11 @@ export function Watchlist() {
             </tr>
           </thead>
           <tbody>
-            {rows.map((i) => (
+            {rows.map((i, n) => (
               <WatchRow
                 key={i.instrumentToken}
                 instrument={i}
+                withChange={n < CHANGE_ROWS}
                 selected={selected === i.instrumentToken}
                 onSelect={() => instrumentSelected(i.instrumentToken)}
                 onOpen={(side, live) => ticketOpened(side, live)}
@@ -66,6 +67,13 @@ export function Watchlist() {
   );
 }
 
+/**
+ * Rows that show the change from the previous close. Each needs one candles request, and
+ * those share the client's rate limit with orders: a 400-row watchlist must not put 50 s of
+ * reads in front of the trader's next order.
+ */
+const CHANGE_ROWS = 40;
+
 /** "+2.50 (+0.17%)" / "−1.05 (−0.07%)": signed so the direction reads without colour. */
 function formatChange(chg: { abs: number; pct: number }): string {
   const sign = chg.abs > 0 ? '+' : chg.abs < 0 ? '−' : '';
@@ -78,6 +86,8 @@ function formatChange(chg: { abs: number; pct: number }): string {
  */
 function WatchRow(props: {
   readonly instrument: Instrument;
+  /** Whether to fetch the previous close for the change column (see CHANGE_ROWS). */
+  readonly withChange: boolean;
   readonly selected: boolean;
   readonly onSelect: () => void;
   /** Opens a ticket; the instrument carries the live price, so a LIMIT starts at the market. */
@@ -86,7 +96,7 @@ function WatchRow(props: {
 }) {
   const i = props.instrument;
   const quote = useQuote(i.instrumentToken);
-  const close = usePreviousClose(i.instrumentToken);
+  const close = usePreviousClose(props.withChange ? i.instrumentToken : null);
   const last = quote?.lastPrice ?? i.lastPrice;
   const chg = changeFrom(close, last);
   const live = quote ? { ...i, lastPrice: quote.lastPrice } : i;
@@ -98,14 +108,28 @@ function WatchRow(props: {
       <td className="num">
         <LivePrice quote={quote} fallback={i.lastPrice} testId={`ltp-${i.tradingsymbol}`} />
       </td>
-      <td className={`num chg${dir}`} data-testid={`chg-${i.tradingsymbol}`} title={chg === null ? undefined : `${formatChange(chg)} from the previous close`}>
+      <td
+        className={`num chg${dir}`}
+        data-testid={`chg-${i.tradingsymbol}`}
+        title={chg === null ? undefined : `${formatChange(chg)} from the previous close`}
+      >
         {chg === null ? '–' : `${chg.pct > 0 ? '+' : chg.pct < 0 ? '−' : ''}${Math.abs(chg.pct).toFixed(2)}%`}
       </td>
       <td className="row-actions" onClick={(e) => e.stopPropagation()}>
-        <button type="button" className="mini buy" aria-label={`Buy ${i.tradingsymbol}`} onClick={() => props.onOpen('BUY', live)}>
+        <button
+          type="button"
+          className="mini buy"
+          aria-label={`Buy ${i.tradingsymbol}`}
+          onClick={() => props.onOpen('BUY', live)}
+        >
           B
         </button>
-        <button type="button" className="mini sell" aria-label={`Sell ${i.tradingsymbol}`} onClick={() => props.onOpen('SELL', live)}>
+        <button
+          type="button"
+          className="mini sell"
+          aria-label={`Sell ${i.tradingsymbol}`}
+          onClick={() => props.onOpen('SELL', live)}
+        >
           S
         </button>
         <button type="button" className="mini" aria-label={`Remove ${i.tradingsymbol}`} onClick={props.onRemove}>

@@ -1,6 +1,5 @@
 import { useId, useMemo, useState, type KeyboardEvent, type Ref } from 'react';
 import type { Instrument } from '../../../shared/domain/instrument';
-import { formatPrice } from '../../lib/format';
 import { searchInstruments } from './instrument-search';
 
 /**
