@@ -61,8 +61,7 @@ export class LifecycleTimeline {
    * The order's full timeline: the app's hops (click → journaled → sent → acknowledged), then
    * each of the broker's transitions, each followed by when main heard of it on the stream.
    *
-   * `gapMs` is the time since the previous hop, clamped at 0 because the broker's clock
-   * (whole seconds) and the renderer's are not the main process's.
+   * `gapMs` is the time since the previous hop on the same clock (see below).
    */
   public timeline(orderId: string, brokerHistory: readonly OrderEvent[]): LifecycleHop[] {
     const cid = this.#clientIdOf.get(orderId);
@@ -75,10 +74,14 @@ export class LifecycleTimeline {
       if (i >= 0) hops.push({ hop: `${e.status.toLowerCase()} seen on stream`, at: seen.splice(i, 1)[0]!.at, source: 'app' });
     }
     for (const s of seen) hops.push({ hop: `${s.status.toLowerCase()} seen on stream`, at: s.at, source: 'app' });
-    let prev: number | null = null;
+    // Gaps compare each clock only with itself: main's hops (ms) with main's, the broker's
+    // transitions (whole seconds) with the broker's. A stream update can beat the HTTP reply
+    // it belongs to, so a gap is clamped at 0 rather than shown negative.
+    const prev: Record<'app' | 'broker', number | null> = { app: null, broker: null };
     return hops.map((h) => {
-      const gapMs = prev === null || !Number.isFinite(h.at) ? null : Math.max(0, h.at - prev);
-      if (Number.isFinite(h.at)) prev = h.at;
+      const before = prev[h.source];
+      const gapMs = before === null || !Number.isFinite(h.at) ? null : Math.max(0, h.at - before);
+      if (Number.isFinite(h.at)) prev[h.source] = h.at;
       return { hop: h.hop, at: isoIst(Number.isFinite(h.at) ? h.at : 0), gapMs, source: h.source };
     });
   }

@@ -90,22 +90,35 @@ export function useCandleChart(
 
   useEffect(() => {
     if (!api) return;
-    const p = palette();
-    api.chart.applyOptions({
-      layout: { textColor: p.muted },
-      grid: { vertLines: { color: withAlpha(p.line, 0.5) }, horzLines: { color: withAlpha(p.line, 0.5) } },
-      rightPriceScale: { borderColor: p.line },
-      timeScale: { borderColor: p.line },
-      crosshair: { vertLine: { labelBackgroundColor: p.accent }, horzLine: { labelBackgroundColor: p.accent } },
+    // The app sets data-theme in its own effect, which runs after this child's: read the
+    // stylesheet's colours on the next frame, once the new theme applies.
+    const frame = requestAnimationFrame(() => {
+      const p = palette();
+      api.chart.applyOptions({
+        layout: { textColor: p.muted },
+        grid: { vertLines: { color: withAlpha(p.line, 0.5) }, horzLines: { color: withAlpha(p.line, 0.5) } },
+        rightPriceScale: { borderColor: p.line },
+        timeScale: { borderColor: p.line },
+        crosshair: { vertLine: { labelBackgroundColor: p.accent }, horzLine: { labelBackgroundColor: p.accent } },
+      });
+      api.candles.applyOptions({
+        upColor: p.up,
+        downColor: p.down,
+        borderUpColor: p.up,
+        borderDownColor: p.down,
+        wickUpColor: p.up,
+        wickDownColor: p.down,
+      });
+      const bars = api.candles.data();
+      api.volume.setData(
+        api.volume.data().map((v, i) => {
+          const c = bars[i] as { open?: number; close?: number } | undefined;
+          const value = (v as { value?: number }).value ?? 0;
+          return { time: v.time, value, color: withAlpha((c?.close ?? 0) >= (c?.open ?? 0) ? p.up : p.down, 0.35) };
+        }),
+      );
     });
-    api.candles.applyOptions({
-      upColor: p.up,
-      downColor: p.down,
-      borderUpColor: p.up,
-      borderDownColor: p.down,
-      wickUpColor: p.up,
-      wickDownColor: p.down,
-    });
+    return () => cancelAnimationFrame(frame);
   }, [api, theme]);
   return [ref, api];
 }
@@ -126,20 +139,24 @@ export function usePriceLines(api: CandleChart | null, lines: readonly PriceLine
   const drawn = useRef<IPriceLine[]>([]);
   useEffect(() => {
     if (!api) return;
-    const p = palette();
-    const color = { buy: p.buy, sell: p.sell, trigger: p.warn, position: p.accent } as const;
-    for (const l of drawn.current) api.candles.removePriceLine(l);
-    drawn.current = lines.map((l) =>
-      api.candles.createPriceLine({
-        id: l.id,
-        price: l.price,
-        color: color[l.kind],
-        lineWidth: l.kind === 'position' ? 2 : 1,
-        lineStyle: l.kind === 'trigger' ? LineStyle.Dotted : l.kind === 'position' ? LineStyle.Solid : LineStyle.Dashed,
-        axisLabelVisible: true,
-        title: l.title,
-      }),
-    );
+    const frame = requestAnimationFrame(() => {
+      const p = palette();
+      const color = { buy: p.buy, sell: p.sell, trigger: p.warn, position: p.accent } as const;
+      for (const l of drawn.current) api.candles.removePriceLine(l);
+      drawn.current = lines.map((l) =>
+        api.candles.createPriceLine({
+          id: l.id,
+          price: l.price,
+          color: color[l.kind],
+          lineWidth: l.kind === 'position' ? 2 : 1,
+          lineStyle:
+            l.kind === 'trigger' ? LineStyle.Dotted : l.kind === 'position' ? LineStyle.Solid : LineStyle.Dashed,
+          axisLabelVisible: true,
+          title: l.title,
+        }),
+      );
+    });
+    return () => cancelAnimationFrame(frame);
   }, [api, lines, theme]);
 }
 

@@ -65,7 +65,7 @@ function hopLabel(h: LifecycleHop): string {
 
 /** `10:00:00.042` for the app's millisecond times, `10:00:02` for the broker's whole seconds. */
 function hopTime(h: LifecycleHop): string {
-  const ms = /\.(\d{3})/.exec(h.at)?.[1];
+  const ms = h.source === 'app' ? /\.(\d{3})/.exec(h.at)?.[1] : undefined;
   return ms ? `${formatIstTime(h.at)}.${ms}` : formatIstTime(h.at);
 }
 
@@ -75,9 +75,8 @@ function formatGap(ms: number | null): string {
 }
 
 /**
- * Where the time went: each hop with its time and the gap since the previous one. App hops are
- * the main process's clock (ms); broker hops are the broker's (whole seconds), so a gap across
- * the two clocks is approximate and never shown negative.
+ * Where the time went: each hop with its time and the gap since the previous hop on the same
+ * clock: app hops on the main process's (ms), broker hops on the broker's (whole seconds).
  */
 function LifecycleTimeline({ hops }: { readonly hops: readonly LifecycleHop[] }) {
   const first = Date.parse(hops[0]!.at);
