@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
+import { ChartPanel } from './features/chart/chart-panel';
 import { ResizableGroup } from './features/layout/workspace';
+import { useQuoteFallback } from './features/market/use-quote-fallback';
 import { Watchlist } from './features/market/watchlist';
 import { Toaster } from './features/notifications/toaster';
 import { useOrderNotifications } from './features/notifications/use-order-notifications';
@@ -17,8 +19,8 @@ import { useSettingsActions, useSoundOn, useTheme } from './state/settings-store
 
 /**
  * The application shell: top bar, banners, and the resizable workspace — ticket and watchlist
- * on the left; on the right the blotter across the full width (it has the most columns), over
- * positions beside funds and holdings. At 1440 px every column of every table fits.
+ * on the left; on the right the chart beside funds and holdings, over the blotter and positions
+ * across the full width (they have the most columns: at 1440 px every column fits).
  */
 export function App() {
   const theme = useTheme();
@@ -27,6 +29,7 @@ export function App() {
   useBridgeEvents();
   useOrderNotifications();
   useTicketHotkeys();
+  useQuoteFallback();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
@@ -79,34 +82,35 @@ export function App() {
                 id="layout-main"
                 orientation="vertical"
                 panels={[
-                  ['orders', 56, 20, <Blotter key="b" />],
                   [
-                    'account',
+                    'upper',
                     44,
                     20,
                     <ResizableGroup
-                      key="account"
-                      id="layout-account"
+                      key="upper"
+                      id="layout-upper"
                       orientation="horizontal"
                       panels={[
-                        ['positions', 62, 30, <PositionsPanel key="p" />],
+                        ['chart', 64, 30, <ChartPanel key="c" />],
                         [
                           'funds-holdings',
-                          38,
+                          36,
                           20,
                           <ResizableGroup
                             key="fh"
                             id="layout-funds-holdings"
                             orientation="vertical"
                             panels={[
-                              ['funds', 44, 20, <FundsPanel key="f" />],
-                              ['holdings', 56, 20, <HoldingsPanel key="h" />],
+                              ['funds', 46, 20, <FundsPanel key="f" />],
+                              ['holdings', 54, 20, <HoldingsPanel key="h" />],
                             ]}
                           />,
                         ],
                       ]}
                     />,
                   ],
+                  ['orders', 34, 15, <Blotter key="b" />],
+                  ['positions', 22, 10, <PositionsPanel key="p" />],
                 ]}
               />,
             ],

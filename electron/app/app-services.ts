@@ -10,6 +10,7 @@ import { marketHandlers } from './handlers/market-handlers';
 import { orderHandlers } from './handlers/order-handlers';
 import { portfolioHandlers } from './handlers/portfolio-handlers';
 import { sessionHandlers } from './handlers/session-handlers';
+import { TickBatcher } from '../broker/stream/tick-batcher';
 import { SubscriptionRegistry } from './market/subscription-registry';
 import { ActiveCore } from './session/active-core';
 import { resolveProfile } from './session/profile-target';
@@ -39,6 +40,11 @@ export interface AppConfig {
   readonly clientRate?: RateLimit | null;
   /** Overrides for the core (tests: backoff, timeouts, stream off…). */
   readonly core?: Partial<Omit<TradingCoreOptions, 'baseUrl' | 'target' | 'credentials' | 'vault' | 'dataDir' | 'events'>>;
+  /**
+   * Shortest gap between two `market.ticks` events (default 100 ms, latest tick per
+   * instrument). 0 sends one event per tick: only the benchmark's baseline wants that.
+   */
+  readonly tickBatchMs?: number;
   /** Where to report start-up problems (default console.error); never given secrets. */
   readonly log?: (message: string) => void;
 }
@@ -78,6 +84,8 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
   const vault = config.vault ?? new MemoryVault();
   const settings = new SettingsStore(join(config.dataDir, 'settings.json'));
   const registry = new SubscriptionRegistry();
+  const batchMs = config.tickBatchMs ?? 100;
+  const batcher = batchMs > 0 ? new TickBatcher((ticks) => events.emit('market.ticks', { ticks }), { everyMs: batchMs }) : null;
 
   let paper: PaperBroker | null = null;
   let paperStarting: Promise<PaperBroker> | null = null;
@@ -103,7 +111,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
         onSessionExpired: (reason) => events.emit('session.expired', { reason }),
         onConnection: (state) => events.emit('connection.changed', state),
         onOrder: (order) => events.emit('order.updated', order),
-        onTick: (tick) => events.emit('market.ticks', { ticks: [tick] }),
+        onTick: batcher ? (tick) => batcher.push(tick) : (tick) => events.emit('market.ticks', { ticks: [tick] }),
       },
     }),
   });
@@ -132,6 +140,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       return paper?.url ?? null;
     },
     close: async () => {
+      batcher?.close();
       await active.close();
       await paper?.close();
     },

@@ -187,7 +187,10 @@ export class TradingCore {
   #startStream(): void {
     const ev = this.#options.events ?? {};
     const stream = this.broker.openStream({
-      onOrder: (o) => ev.onOrder?.(o),
+      onOrder: (o) => {
+        this.timeline.observe(o.orderId, o.status, Date.now());
+        ev.onOrder?.(o);
+      },
       onTick: (t) => ev.onTick?.(t),
       onState: (state, detail) => this.#setConnection({ stream: state, detail }),
     });

@@ -9,7 +9,7 @@ import { startHost } from './host-server';
 
 /**
  * `npm run host -- --port P [--broker-url URL] [--api-key K --api-secret S] [--data-dir DIR]
- * [--paper-control] [--paper-faults SPEC]`
+ * [--paper-control] [--paper-faults SPEC] [--paper-tick-ms N]`
  *
  * Runs the main-process services under plain Node and serves the renderer on 127.0.0.1:P
  * (0 = any free port). Prints one line `READY http://127.0.0.1:P/?key=SECRET` when ready.
@@ -25,6 +25,8 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     'paper-control': { type: 'boolean', default: false },
     'paper-faults': { type: 'string' },
+    /** The paper market's tick period; 0 = prices move only through the control interface (tests). */
+    'paper-tick-ms': { type: 'string' },
   },
   strict: true,
 });
@@ -35,13 +37,23 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
+const tickMs = values['paper-tick-ms'] === undefined ? undefined : Number(values['paper-tick-ms']);
+if (tickMs !== undefined && (!Number.isInteger(tickMs) || tickMs < 0 || tickMs > 60_000)) {
+  console.error(`--paper-tick-ms must be an integer in [0, 60000], got "${values['paper-tick-ms']}"`);
+  process.exit(2);
+}
+
 const here = dirname(fileURLToPath(import.meta.url));
 const services = await createAppServices({
   dataDir: values['data-dir'] ?? mkdtempSync(join(tmpdir(), 'tradedesk-host-')),
   brokerUrl: values['broker-url'],
   apiKey: values['api-key'],
   apiSecret: values['api-secret'],
-  paper: { control: values['paper-control'], faults: values['paper-faults'] },
+  paper: {
+    control: values['paper-control'],
+    faults: values['paper-faults'],
+    ...(tickMs !== undefined ? { tickIntervalMs: tickMs } : {}),
+  },
 });
 const host = await startHost({
   port,

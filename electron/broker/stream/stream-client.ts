@@ -9,9 +9,16 @@ import { toOrder, toTick } from '../rest/wire-to-domain';
 export interface StreamClientOptions {
   /** Reconnect waits: full jitter, doubling, capped (retries are unlimited while started). */
   readonly reconnect?: Omit<BackoffPolicy, 'maxRetries'>;
+  /**
+   * How long an open socket may stay silent (no tick, order or heartbeat) before it is taken
+   * for dead and replaced. The broker sends a heartbeat every 3 s, so the default allows three
+   * to go missing.
+   */
+  readonly silenceMs?: number;
 }
 
 const DEFAULT_RECONNECT = { baseMs: 250, capMs: 10_000 };
+const DEFAULT_SILENCE_MS = 10_000;
 
 /**
  * The broker's WebSocket stream (DESIGN.md §2 "Stream"): order updates, ticks, heartbeats.
@@ -21,26 +28,35 @@ const DEFAULT_RECONNECT = { baseMs: 250, capMs: 10_000 };
  * dropped, never delivered), and reconnects with jittered backoff, re-sending the current
  * subscriptions. A 401 on the upgrade asks for one re-login before the next attempt.
  *
- * Kept deliberately small for now: issue 6 adds the heartbeat watchdog and tick batching in
- * this module, around `#onMessage` and `#connect`.
+ * A watchdog replaces a socket that is open but silent past `silenceMs`: a half-open TCP
+ * connection (laptop sleep, a NAT that forgot us) never errors, it just stops delivering, and
+ * prices would freeze without anyone noticing. Ticks are passed on one by one; batching them
+ * for the renderer is the app's job (`tick-batcher.ts`), so a bench can read them raw.
  */
 export class StreamClient implements BrokerStream {
   readonly #url: string;
   readonly #auth: AuthSource;
   readonly #listener: StreamListener;
   readonly #reconnect: Omit<BackoffPolicy, 'maxRetries'>;
+  readonly #silenceMs: number;
   #socket: WebSocket | null = null;
   #running = false;
   #failures = 0;
   #timer: NodeJS.Timeout | null = null;
   #tokens: ReadonlySet<number> = new Set();
   #sent: ReadonlySet<number> = new Set();
+  #watchdog: NodeJS.Timeout | null = null;
+  /** When the current socket last delivered anything (main-process clock). */
+  #lastHeard = 0;
+  /** Why the last socket was dropped by us, for the next "reconnecting" detail. */
+  #reason: string | null = null;
 
   public constructor(url: string, auth: AuthSource, listener: StreamListener, options: StreamClientOptions = {}) {
     this.#url = url;
     this.#auth = auth;
     this.#listener = listener;
     this.#reconnect = options.reconnect ?? DEFAULT_RECONNECT;
+    this.#silenceMs = options.silenceMs ?? DEFAULT_SILENCE_MS;
   }
 
   public start(): void {
@@ -58,6 +74,7 @@ export class StreamClient implements BrokerStream {
     this.#running = false;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
+    this.#stopWatchdog();
     const socket = this.#socket;
     this.#socket = null;
     if (socket && socket.readyState !== WebSocket.CLOSED) {
@@ -85,8 +102,12 @@ export class StreamClient implements BrokerStream {
       this.#failures = 0;
       this.#listener.onState('open', null);
       this.#syncSubscriptions();
+      this.#armWatchdog(socket);
     });
-    socket.on('message', (data) => this.#onMessage(data));
+    socket.on('message', (data) => {
+      this.#lastHeard = performance.now();
+      this.#onMessage(data);
+    });
     socket.on('unexpected-response', (_req, res) => {
       const status = res.statusCode ?? 0;
       res.resume();
@@ -99,6 +120,7 @@ export class StreamClient implements BrokerStream {
     socket.on('close', () => {
       if (this.#socket !== socket) return;
       this.#socket = null;
+      this.#stopWatchdog();
       if (this.#running) this.#scheduleReconnect();
     });
   }
@@ -117,12 +139,44 @@ export class StreamClient implements BrokerStream {
     if (this.#timer) return;
     const wait = fullJitterDelay(this.#failures, { ...this.#reconnect, maxRetries: Infinity });
     this.#failures += 1;
-    this.#listener.onState('connecting', `Reconnecting in ${Math.round(wait)} ms`);
+    const why = this.#reason ? `${this.#reason}; reconnecting` : 'Reconnecting';
+    this.#reason = null;
+    this.#listener.onState('connecting', `${why} in ${Math.round(wait)} ms`);
     this.#timer = setTimeout(() => {
       this.#timer = null;
       this.#connect();
     }, wait);
     this.#timer.unref();
+  }
+
+  /**
+   * One timer per socket, re-armed for the remaining quiet time when it fires early: resetting
+   * a timer on every message would cost a timer operation per tick at 1,000 ticks/s.
+   */
+  #armWatchdog(socket: WebSocket): void {
+    this.#stopWatchdog();
+    this.#lastHeard = performance.now();
+    const check = (): void => {
+      this.#watchdog = null;
+      if (this.#socket !== socket) return;
+      const quiet = performance.now() - this.#lastHeard;
+      if (quiet < this.#silenceMs) {
+        this.#watchdog = setTimeout(check, this.#silenceMs - quiet);
+        this.#watchdog.unref();
+        return;
+      }
+      // Nothing for too long: the socket is dead even if TCP has not noticed. Dropping it lets
+      // 'close' schedule a reconnect (which resubscribes); the first retry comes quickly.
+      this.#reason = `No data from the broker for ${Math.round(quiet / 1000)} s`;
+      socket.terminate();
+    };
+    this.#watchdog = setTimeout(check, this.#silenceMs);
+    this.#watchdog.unref();
+  }
+
+  #stopWatchdog(): void {
+    if (this.#watchdog) clearTimeout(this.#watchdog);
+    this.#watchdog = null;
   }
 
   #syncSubscriptions(): void {

@@ -1,21 +1,16 @@
-import { useMemo } from 'react';
 import type { Instrument } from '../../../shared/domain/instrument';
 import { formatPrice } from '../../lib/format';
-import { useSettingsActions, useWatchlistTokens } from '../../state/settings-store';
+import { useSettingsActions } from '../../state/settings-store';
 import { useSelectedToken, useTicketActions } from '../../state/ticket-store';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
 import { SymbolCombobox } from '../ticket/symbol-combobox';
+import { LivePrice } from './live-price';
+import { usePreviousClose } from './queries';
+import { changeFrom } from './quote-cache';
 import { useMarketSubscription } from './use-market-subscription';
-import { useQuotes } from './use-quotes';
-
-/** The first few NSE equities: a starting watchlist until the trader makes their own. */
-function defaultTokens(list: readonly Instrument[]): number[] {
-  return list
-    .filter((i) => i.exchange === 'NSE' && i.instrumentType === 'EQ')
-    .slice(0, 8)
-    .map((i) => i.instrumentToken);
-}
+import { useQuote } from './use-quotes';
+import { useWatchlist } from './use-watchlist-tokens';
 
 /**
  * Watched instruments with live last prices. Selecting a row makes it the instrument F1/F2
@@ -23,9 +18,7 @@ function defaultTokens(list: readonly Instrument[]): number[] {
  */
 export function Watchlist() {
   const { list, byToken } = useInstruments();
-  const saved = useWatchlistTokens();
-  const tokens = useMemo(() => saved ?? defaultTokens(list), [saved, list]);
-  const quotes = useQuotes();
+  const tokens = useWatchlist();
   const selected = useSelectedToken();
   const { instrumentSelected, ticketOpened } = useTicketActions();
   const { watchlistAdded, watchlistRemoved } = useSettingsActions();
@@ -49,43 +42,100 @@ export function Watchlist() {
               <th>Symbol</th>
               <th>Exch</th>
               <th className="num">LTP</th>
+              <th className="num">Chg%</th>
               <th>
                 <span className="sr-only">Actions</span>
               </th>
             </tr>
           </thead>
           <tbody>
-            {rows.map((i) => {
-              const q = quotes[i.instrumentToken];
-              return (
-                <tr
-                  key={i.instrumentToken}
-                  aria-selected={selected === i.instrumentToken}
-                  className={selected === i.instrumentToken ? 'is-selected' : undefined}
-                  onClick={() => instrumentSelected(i.instrumentToken)}
-                >
-                  <td className="sym">{i.tradingsymbol}</td>
-                  <td className="muted">{i.exchange}</td>
-                  <td className="num" data-testid={`ltp-${i.tradingsymbol}`}>
-                    {formatPrice(q?.lastPrice ?? i.lastPrice)}
-                  </td>
-                  <td className="row-actions" onClick={(e) => e.stopPropagation()}>
-                    <button type="button" className="mini buy" aria-label={`Buy ${i.tradingsymbol}`} onClick={() => ticketOpened('BUY', i)}>
-                      B
-                    </button>
-                    <button type="button" className="mini sell" aria-label={`Sell ${i.tradingsymbol}`} onClick={() => ticketOpened('SELL', i)}>
-                      S
-                    </button>
-                    <button type="button" className="mini" aria-label={`Remove ${i.tradingsymbol}`} onClick={() => watchlistRemoved(i.instrumentToken, tokens)}>
-                      ×
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
+            {rows.map((i, n) => (
+              <WatchRow
+                key={i.instrumentToken}
+                instrument={i}
+                withChange={n < CHANGE_ROWS}
+                selected={selected === i.instrumentToken}
+                onSelect={() => instrumentSelected(i.instrumentToken)}
+                onOpen={(side, live) => ticketOpened(side, live)}
+                onRemove={() => watchlistRemoved(i.instrumentToken, tokens)}
+              />
+            ))}
           </tbody>
         </table>
       </div>
     </Panel>
+  );
+}
+
+/**
+ * Rows that show the change from the previous close. Each needs one candles request, and
+ * those share the client's rate limit with orders: a 400-row watchlist must not put 50 s of
+ * reads in front of the trader's next order.
+ */
+const CHANGE_ROWS = 40;
+
+/** "+2.50 (+0.17%)" / "−1.05 (−0.07%)": signed so the direction reads without colour. */
+function formatChange(chg: { abs: number; pct: number }): string {
+  const sign = chg.abs > 0 ? '+' : chg.abs < 0 ? '−' : '';
+  return `${sign}${chg.abs === 0 ? '0.00' : formatPrice(Math.abs(chg.abs))} (${sign}${Math.abs(chg.pct).toFixed(2)}%)`;
+}
+
+/**
+ * One watched instrument. Reads only its own quote, so a batch of ticks re-renders the rows
+ * whose prices moved, not the whole list.
+ */
+function WatchRow(props: {
+  readonly instrument: Instrument;
+  /** Whether to fetch the previous close for the change column (see CHANGE_ROWS). */
+  readonly withChange: boolean;
+  readonly selected: boolean;
+  readonly onSelect: () => void;
+  /** Opens a ticket; the instrument carries the live price, so a LIMIT starts at the market. */
+  readonly onOpen: (side: 'BUY' | 'SELL', live: Instrument) => void;
+  readonly onRemove: () => void;
+}) {
+  const i = props.instrument;
+  const quote = useQuote(i.instrumentToken);
+  const close = usePreviousClose(props.withChange ? i.instrumentToken : null);
+  const last = quote?.lastPrice ?? i.lastPrice;
+  const chg = changeFrom(close, last);
+  const live = quote ? { ...i, lastPrice: quote.lastPrice } : i;
+  const dir = chg === null || chg.abs === 0 ? '' : chg.abs > 0 ? ' up' : ' down';
+  return (
+    <tr aria-selected={props.selected} className={props.selected ? 'is-selected' : undefined} onClick={props.onSelect}>
+      <td className="sym">{i.tradingsymbol}</td>
+      <td className="muted">{i.exchange}</td>
+      <td className="num">
+        <LivePrice quote={quote} fallback={i.lastPrice} testId={`ltp-${i.tradingsymbol}`} />
+      </td>
+      <td
+        className={`num chg${dir}`}
+        data-testid={`chg-${i.tradingsymbol}`}
+        title={chg === null ? undefined : `${formatChange(chg)} from the previous close`}
+      >
+        {chg === null ? '–' : `${chg.pct > 0 ? '+' : chg.pct < 0 ? '−' : ''}${Math.abs(chg.pct).toFixed(2)}%`}
+      </td>
+      <td className="row-actions" onClick={(e) => e.stopPropagation()}>
+        <button
+          type="button"
+          className="mini buy"
+          aria-label={`Buy ${i.tradingsymbol}`}
+          onClick={() => props.onOpen('BUY', live)}
+        >
+          B
+        </button>
+        <button
+          type="button"
+          className="mini sell"
+          aria-label={`Sell ${i.tradingsymbol}`}
+          onClick={() => props.onOpen('SELL', live)}
+        >
+          S
+        </button>
+        <button type="button" className="mini" aria-label={`Remove ${i.tradingsymbol}`} onClick={props.onRemove}>
+          ×
+        </button>
+      </td>
+    </tr>
   );
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Order } from '../../../shared/domain/order';
+import type { LifecycleHop, Order } from '../../../shared/domain/order';
 import { describeError } from '../../lib/describe-error';
-import { formatIstDateTime, formatPrice, formatQty } from '../../lib/format';
+import { formatIstDateTime, formatIstTime, formatPrice, formatQty } from '../../lib/format';
 import { Dialog } from '../layout/dialog';
 import { orderQueries } from './queries';
 
@@ -39,30 +39,65 @@ export function OrderHistoryDialog({ order, onClose }: { readonly order: Order; 
               ))}
             </tbody>
           </table>
-          {data.timeline.length ? (
-            <table aria-label="Order timeline" className="grid">
-              <thead>
-                <tr>
-                  <th>Hop</th>
-                  <th>Time (IST)</th>
-                  <th className="num">Gap</th>
-                  <th>Source</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.timeline.map((h, i) => (
-                  <tr key={i}>
-                    <td>{h.hop}</td>
-                    <td>{formatIstDateTime(h.at)}</td>
-                    <td className="num">{h.gapMs === null ? '' : `${h.gapMs} ms`}</td>
-                    <td>{h.source}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          ) : null}
+          {data.timeline.length ? <LifecycleTimeline hops={data.timeline} /> : null}
         </>
       ) : null}
     </Dialog>
+  );
+}
+
+/** The hop names main records, as a trader reads them. */
+const HOP_LABEL: Record<string, string> = {
+  clicked: 'Clicked',
+  journaled: 'Intent journaled',
+  sent: 'Request sent',
+  acknowledged: 'Broker acknowledged',
+  recovered: 'Recovered after restart',
+};
+
+function hopLabel(h: LifecycleHop): string {
+  if (h.source === 'app') {
+    const seen = /^(.+) seen on stream$/.exec(h.hop);
+    return seen ? `Stream update: ${seen[1]!.toUpperCase()}` : (HOP_LABEL[h.hop] ?? h.hop);
+  }
+  return `Broker: ${h.hop.toUpperCase()}`;
+}
+
+/** `10:00:00.042` for the app's millisecond times, `10:00:02` for the broker's whole seconds. */
+function hopTime(h: LifecycleHop): string {
+  const ms = h.source === 'app' ? /\.(\d{3})/.exec(h.at)?.[1] : undefined;
+  return ms ? `${formatIstTime(h.at)}.${ms}` : formatIstTime(h.at);
+}
+
+function formatGap(ms: number | null): string {
+  if (ms === null) return '';
+  return ms < 1_000 ? `+${ms} ms` : `+${(ms / 1_000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
+/**
+ * Where the time went: each hop with its time and the gap since the previous hop on the same
+ * clock: app hops on the main process's (ms), broker hops on the broker's (whole seconds).
+ */
+function LifecycleTimeline({ hops }: { readonly hops: readonly LifecycleHop[] }) {
+  const first = Date.parse(hops[0]!.at);
+  const last = Math.max(...hops.map((h) => Date.parse(h.at)).filter(Number.isFinite));
+  return (
+    <section className="timeline" aria-label="Lifecycle">
+      <h3>
+        Lifecycle <span className="muted small">· {formatGap(last - first).replace('+', '')} from first to last hop</span>
+      </h3>
+      <ol aria-label="Order timeline" className="timeline__list">
+        {hops.map((h, i) => (
+          <li key={i} className={`timeline__hop timeline__hop--${h.source}`} data-hop={h.hop}>
+            <span className="timeline__dot" aria-hidden="true" />
+            <span className="timeline__name">{hopLabel(h)}</span>
+            <time className="timeline__at muted" dateTime={h.at}>
+              {hopTime(h)}
+            </time>
+            <span className="timeline__gap">{formatGap(h.gapMs)}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }

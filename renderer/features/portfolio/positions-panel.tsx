@@ -6,6 +6,7 @@ import { useTicketActions } from '../../state/ticket-store';
 import { Panel } from '../layout/panel';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { useMarketSubscription } from '../market/use-market-subscription';
+import { LivePrice } from '../market/live-price';
 import { useQuotes } from '../market/use-quotes';
 import { markPosition, sumRupees } from './position-pnl';
 import { portfolioQueries } from './queries';
@@ -83,7 +84,9 @@ export function PositionsPanel() {
                   <td>{p.product}</td>
                   <td className={p.quantity > 0 ? 'num buy' : p.quantity < 0 ? 'num sell' : 'num'}>{formatQty(p.quantity)}</td>
                   <td className="num">{formatPrice(p.averagePrice)}</td>
-                  <td className="num">{formatPrice(m.ltp)}</td>
+                  <td className="num">
+                    <LivePrice quote={quotes[p.instrumentToken]} fallback={p.lastPrice} testId={`pos-ltp-${p.tradingsymbol}`} />
+                  </td>
                   <td className={pnlClass(m.unrealised)}>{formatPnl(m.unrealised)}</td>
                   <td className={pnlClass(p.realisedPnl)}>{formatPnl(p.realisedPnl)}</td>
                   <td className={pnlClass(m.pnl)}>{formatPnl(m.pnl)}</td>

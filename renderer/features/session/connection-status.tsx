@@ -23,7 +23,22 @@ export function ConnectionStatus() {
   return (
     <span role="status" className={`status ${link && link.rest !== 'up' ? 'status--warn' : 'status--up'}`}>
       Connected to {data.brokerLabel} as {data.userId}
-      {link ? <span className="muted small"> · stream {link.stream}</span> : null}
+      {link ? <StreamBadge stream={link.stream} detail={link.detail} /> : null}
+    </span>
+  );
+}
+
+const STREAM_LABEL = { open: 'Live', connecting: 'Reconnecting…', closed: 'Prices polled' } as const;
+
+/**
+ * The price stream at a glance: "Live" while ticks flow, "Reconnecting…" (with the reason on
+ * hover) while main is replacing the socket, "Prices polled" when it is down and the fallback
+ * polls last prices instead.
+ */
+function StreamBadge({ stream, detail }: { readonly stream: 'open' | 'connecting' | 'closed'; readonly detail: string | null }) {
+  return (
+    <span className={`stream-badge stream-badge--${stream}`} data-testid="stream-state" data-state={stream} title={detail ?? `Price stream ${stream}`}>
+      {STREAM_LABEL[stream]}
     </span>
   );
 }

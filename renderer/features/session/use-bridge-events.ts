@@ -3,7 +3,8 @@ import { useEffect } from 'react';
 import type { Order } from '../../../shared/domain/order';
 import { subscribe } from '../../lib/ipc-client';
 import { useAlertsActions } from '../../state/alerts-store';
-import { marketQueries, type Quotes } from '../market/queries';
+import { marketQueries } from '../market/queries';
+import { mergeTicks } from '../market/quote-cache';
 import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
 import { sessionQueries } from './queries';
@@ -22,7 +23,7 @@ function upsert(orders: Order[] | undefined, o: Order): Order[] | undefined {
  * Turns main's push events into cache updates (TkDodo, "using WebSockets with React Query"):
  * an `order.updated` is written into the list at once and then the list, positions and funds
  * are invalidated (the push carries one order; fills move positions and margin too); ticks go
- * straight into the quotes cache; session and connection events replace their queries' data.
+ * straight into the quotes cache (one batch per ~100 ms, see tick-batcher.ts); session and connection events replace their queries' data.
  */
 export function useBridgeEvents(): void {
   const client = useQueryClient();
@@ -35,11 +36,8 @@ export function useBridgeEvents(): void {
         void client.invalidateQueries({ queryKey: portfolioQueries.all() });
       }),
       subscribe('market.ticks', ({ ticks }) => {
-        client.setQueryData(marketQueries.quotes().queryKey, (old: Quotes | undefined) => {
-          const next: Record<number, Quotes[number]> = { ...old };
-          for (const t of ticks) next[t.instrumentToken] = t;
-          return next;
-        });
+        const at = Date.now();
+        client.setQueryData(marketQueries.quotes().queryKey, (old) => mergeTicks(old, ticks, at, 'stream'));
       }),
       subscribe('session.changed', (info) => {
         client.setQueryData(sessionQueries.status().queryKey, info);

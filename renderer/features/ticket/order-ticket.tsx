@@ -25,7 +25,11 @@ import { BridgeError } from '../../lib/ipc-client';
 import { useConfirmOnEnter, useSettingsActions } from '../../state/settings-store';
 import { useTicketActions, useTicketDraft, useTicketGeneration, useTicketOpen } from '../../state/ticket-store';
 import { useInstruments } from '../instruments/queries';
-import { marketQueries } from '../market/queries';
+import { LivePrice } from '../market/live-price';
+import { marketQueries, usePreviousClose } from '../market/queries';
+import { changeFrom } from '../market/quote-cache';
+import { useMarketSubscription } from '../market/use-market-subscription';
+import { useQuote } from '../market/use-quotes';
 import { useSelectedInstrument } from './use-selected-instrument';
 import { orderQueries, usePlaceOrder } from '../orders/queries';
 import { statusClass } from '../orders/status-class';
@@ -108,6 +112,7 @@ export function OrderTicket() {
   const { confirmOnEnterToggled } = useSettingsActions();
   const place = usePlaceOrder();
   const client = useQueryClient();
+  useMarketSubscription('ticket', instrument ? [instrument.instrumentToken] : []);
   const [confirming, setConfirming] = useState(false);
   const inFlight = useRef(false);
   const symbolRef = useRef<HTMLInputElement>(null);
@@ -182,7 +187,9 @@ export function OrderTicket() {
     draftEdited(patch);
   };
   const chooseInstrument = (i: Instrument): void => {
-    edit(draftForInstrument(draft, i));
+    // Start a LIMIT at the live price, not the one the instrument list was fetched with.
+    const q = client.getQueryData(marketQueries.quotes().queryKey)?.[i.instrumentToken];
+    edit(draftForInstrument(draft, q ? { ...i, lastPrice: q.lastPrice } : i));
     quantityRef.current?.focus();
   };
   // Switching to a priced type with no price starts from the last price (as broker terminals
@@ -245,6 +252,7 @@ export function OrderTicket() {
         error={errorOf('symbol')}
         inputRef={symbolRef}
       />
+      {instrument ? <ReferencePrice instrument={instrument} /> : null}
 
       <Field
         label="Quantity"
@@ -416,6 +424,24 @@ export function OrderTicket() {
         ) : null}
       </div>
     </form>
+  );
+}
+
+/** The live last price the trader prices against, with the day's change; stale when it stops. */
+function ReferencePrice({ instrument }: { readonly instrument: Instrument }) {
+  const quote = useQuote(instrument.instrumentToken);
+  const close = usePreviousClose(instrument.instrumentToken);
+  const chg = changeFrom(close, quote?.lastPrice ?? instrument.lastPrice);
+  return (
+    <div className="ticket__ref" aria-label="Reference price">
+      <span className="muted">LTP</span>
+      <LivePrice quote={quote} fallback={instrument.lastPrice} testId="ticket-ltp" className="ticket__ltp" />
+      {chg ? (
+        <span className={chg.abs > 0 ? 'up' : chg.abs < 0 ? 'down' : 'muted'}>
+          {chg.abs > 0 ? '▲' : chg.abs < 0 ? '▼' : ''} {Math.abs(chg.pct).toFixed(2)}%
+        </span>
+      ) : null}
+    </div>
   );
 }
 

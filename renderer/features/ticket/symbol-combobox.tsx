@@ -1,6 +1,5 @@
 import { useId, useMemo, useState, type KeyboardEvent, type Ref } from 'react';
 import type { Instrument } from '../../../shared/domain/instrument';
-import { formatPrice } from '../../lib/format';
 import { searchInstruments } from './instrument-search';
 
 /**
@@ -89,8 +88,7 @@ export function SymbolCombobox({
       />
       {props.value ? (
         <span className="combobox__meta muted">
-          {props.value.exchange} · {props.value.instrumentType} · lot {props.value.lotSize} · tick {props.value.tickSize} · LTP{' '}
-          {formatPrice(props.value.lastPrice)}
+          {props.value.exchange} · {props.value.instrumentType} · lot {props.value.lotSize} · tick {props.value.tickSize}
         </span>
       ) : null}
       <ul id={listId} role="listbox" aria-label={`${props.label} suggestions`} className="combobox__list" hidden={!open || matches.length === 0}>

@@ -1,0 +1,211 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { Candle, CandleInterval } from '../../../shared/domain/market';
+import { isWorking, type Order } from '../../../shared/domain/order';
+import type { Position } from '../../../shared/domain/portfolio';
+import { istDate } from '../../../shared/lib/ist-time';
+import { describeError } from '../../lib/describe-error';
+import { formatIstDateTime, formatPrice, formatQty } from '../../lib/format';
+import { useTheme } from '../../state/settings-store';
+import { useSelectedToken, useTicketActions, useTicketDraft } from '../../state/ticket-store';
+import { useInstruments } from '../instruments/queries';
+import { Panel } from '../layout/panel';
+import { LivePrice } from '../market/live-price';
+import { marketQueries } from '../market/queries';
+import { useMarketSubscription } from '../market/use-market-subscription';
+import { useQuote } from '../market/use-quotes';
+import { useWatchlist } from '../market/use-watchlist-tokens';
+import { orderQueries } from '../orders/queries';
+import { portfolioQueries } from '../portfolio/queries';
+import { applyTick, barStartMs, orderAtPrice, priceLinesOf, toBars, type Bar } from './candle-model';
+import { candlePoint, useCandleChart, useChartClick, usePriceLines, volumePoint } from './use-candle-chart';
+
+const INTERVALS: ReadonlyArray<readonly [CandleInterval, string]> = [
+  ['minute', '1m'],
+  ['5minute', '5m'],
+  ['15minute', '15m'],
+  ['60minute', '1h'],
+  ['day', '1D'],
+];
+
+const NO_CANDLES: Candle[] = [];
+
+/**
+ * Candles of the selected instrument (or the first on the watchlist) with volume, the forming
+ * candle moved live by ticks, and the trader's working orders and position average as price
+ * lines. Clicking a price opens the ticket there: a LIMIT, or an SL when that side of the
+ * market would fill a limit at once.
+ *
+ * The legend (OHLCV of the last candle) and the list of lines are real text, so a screen
+ * reader — and the e2e tests — read what the canvas shows.
+ */
+export function ChartPanel() {
+  const selected = useSelectedToken();
+  const watchlist = useWatchlist();
+  const token = selected ?? watchlist[0] ?? null;
+  const { byToken } = useInstruments();
+  const instrument = token === null ? undefined : byToken.get(token);
+  const [interval, setChartInterval] = useState<CandleInterval>('5minute');
+  useMarketSubscription('chart', token === null ? [] : [token]);
+
+  const candles = useQuery({ ...marketQueries.candles(token ?? 0, interval), enabled: token !== null });
+  const quote = useQuote(token);
+  const selectWorking = useCallback(
+    (orders: Order[]) => orders.filter((o) => o.instrumentToken === token && isWorking(o.status)),
+    [token],
+  );
+  const working = useQuery({ ...orderQueries.list(), select: selectWorking }).data;
+  const selectPosition = useCallback(
+    (ps: Position[]) => ps.find((p) => p.instrumentToken === token && p.quantity !== 0) ?? null,
+    [token],
+  );
+  const position = useQuery({ ...portfolioQueries.positions(), select: selectPosition }).data ?? null;
+  const lines = useMemo(() => priceLinesOf(working ?? [], position), [working, position]);
+
+  const theme = useTheme();
+  const [box, api] = useCandleChart(theme);
+  usePriceLines(api, lines, theme);
+
+  // History → series; the last bar is the forming one that ticks then move.
+  const data = candles.data ?? NO_CANDLES;
+  const bars = useMemo(() => toBars(data, interval), [data, interval]);
+  const forming = useRef<Bar | undefined>(undefined);
+  const lastVolume = useRef<number | null>(null);
+  // The legend shows the bar the chart last drew; the effects below publish it like the chart.
+  const legendStore = useMemo(() => valueStore<Bar | undefined>(undefined), []);
+  const legend = useSyncExternalStore(legendStore.subscribe, legendStore.get);
+  useEffect(() => {
+    if (!api) return;
+    api.candles.setData(bars.map(candlePoint));
+    api.volume.setData(bars.map(volumePoint));
+    api.chart.applyOptions({ timeScale: { timeVisible: interval !== 'day', secondsVisible: false } });
+    if (bars.length > 0) api.chart.timeScale().scrollToRealTime();
+    forming.current = bars.at(-1);
+    lastVolume.current = null;
+    legendStore.set(bars.at(-1));
+  }, [api, bars, interval, legendStore]);
+
+  // Each tick moves the forming candle (or opens the next one).
+  useEffect(() => {
+    if (!api || !quote || bars.length === 0) return;
+    const traded = lastVolume.current === null ? 0 : quote.volume - lastVolume.current;
+    lastVolume.current = quote.volume;
+    const next = applyTick(forming.current, quote, interval, traded);
+    if (!next) return;
+    forming.current = next;
+    api.candles.update(candlePoint(next));
+    api.volume.update(volumePoint(next));
+    legendStore.set(next);
+  }, [api, quote, interval, bars, legendStore]);
+
+  // A click prices the ticket at that level.
+  const side = useTicketDraft().side;
+  const { ticketOpened, draftEdited } = useTicketActions();
+  useChartClick(api, (price) => {
+    if (!instrument) return;
+    const order = orderAtPrice(side, price, quote?.lastPrice ?? instrument.lastPrice, instrument.tickSize);
+    if (!order) return;
+    ticketOpened(side, instrument);
+    draftEdited(order);
+  });
+
+  const loading = token !== null && candles.isPending;
+  return (
+    <Panel
+      title="Chart"
+      className="chart-panel"
+      actions={
+        <div className="segmented" role="radiogroup" aria-label="Interval">
+          {INTERVALS.map(([value, label]) => (
+            <button
+              key={value}
+              type="button"
+              role="radio"
+              aria-checked={interval === value}
+              aria-label={value}
+              className={interval === value ? 'is-on' : undefined}
+              onClick={() => setChartInterval(value)}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+      }
+    >
+      <div className="chart__legend" data-testid="chart-legend">
+        {instrument ? (
+          <>
+            <strong className="chart__sym">{instrument.tradingsymbol}</strong>
+            <span className="muted">{instrument.exchange}</span>
+            <LivePrice quote={quote} fallback={instrument.lastPrice} className="chart__ltp" />
+          </>
+        ) : (
+          <span className="muted">Select an instrument on the watchlist</span>
+        )}
+        {legend ? (
+          <span
+            className="chart__ohlc"
+            data-testid="chart-last-candle"
+            data-time={legend.time}
+            data-high={legend.high}
+            data-low={legend.low}
+            data-close={legend.close}
+          >
+            <span title="Bar start (IST)">
+              {interval === 'day' ? istDate(barStartMs(legend.time)) : formatIstDateTime(barStartMs(legend.time))}
+            </span>{' '}
+            O <b>{formatPrice(legend.open)}</b> H <b>{formatPrice(legend.high)}</b> L <b>{formatPrice(legend.low)}</b> C{' '}
+            <b>{formatPrice(legend.close)}</b> V <b>{formatQty(legend.volume)}</b>
+          </span>
+        ) : null}
+        <span className="chart__count muted small" data-testid="chart-candle-count" data-count={bars.length}>
+          {bars.length > 0 ? `${bars.length} candles` : ''}
+        </span>
+      </div>
+      <div className="chart__frame">
+        <div ref={box} className="chart__canvas" data-testid="chart-canvas" aria-hidden="true" />
+        {loading ? (
+          <div className="chart__overlay" role="progressbar" aria-label={`Loading ${interval} candles`}>
+            <span className="spinner" /> Loading {interval} candles…
+          </div>
+        ) : null}
+        {candles.error ? (
+          <div className="chart__overlay chart__overlay--error" role="alert">
+            Could not load candles: {describeError(candles.error)}{' '}
+            <button type="button" onClick={() => void candles.refetch()}>
+              Retry
+            </button>
+          </div>
+        ) : null}
+      </div>
+      <ul className="chart__lines" aria-label="Price lines">
+        {lines.map((l) => (
+          <li key={l.id} className={`chart-line chart-line--${l.kind}`} data-line-id={l.id}>
+            {l.label}
+          </li>
+        ))}
+      </ul>
+      <p className="chart__credit muted">
+        Click the chart to price an order there · Charts: TradingView Lightweight Charts™
+      </p>
+    </Panel>
+  );
+}
+
+/** A value with change notification, for state that effects publish (the chart's last bar). */
+function valueStore<T>(initial: T): { get: () => T; set: (v: T) => void; subscribe: (l: () => void) => () => void } {
+  let value = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => value,
+    set: (v) => {
+      if (v === value) return;
+      value = v;
+      for (const l of listeners) l();
+    },
+    subscribe: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  };
+}

@@ -1,0 +1,185 @@
+import {
+  CandlestickSeries,
+  ColorType,
+  createChart,
+  CrosshairMode,
+  HistogramSeries,
+  LineStyle,
+  type IChartApi,
+  type IPriceLine,
+  type ISeriesApi,
+  type MouseEventParams,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Bar, PriceLine } from './candle-model';
+
+/** The chart and its two series, once created. */
+export interface CandleChart {
+  readonly chart: IChartApi;
+  readonly candles: ISeriesApi<'Candlestick'>;
+  readonly volume: ISeriesApi<'Histogram'>;
+}
+
+/** Theme colours come from the stylesheet's custom properties, so the chart follows the theme. */
+function palette(): Record<
+  'bg' | 'text' | 'muted' | 'line' | 'up' | 'down' | 'buy' | 'sell' | 'warn' | 'accent',
+  string
+> {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name: string, fallback: string): string => css.getPropertyValue(name).trim() || fallback;
+  return {
+    bg: v('--panel', '#141a26'),
+    text: v('--text', '#d9e0ec'),
+    muted: v('--muted', '#8391a9'),
+    line: v('--line', '#243049'),
+    up: v('--up', '#26c281'),
+    down: v('--down', '#f0565c'),
+    buy: v('--buy', '#2f7cf6'),
+    sell: v('--sell', '#e5484d'),
+    warn: v('--warn', '#e8a93a'),
+    accent: v('--accent', '#4c8dff'),
+  };
+}
+
+/** `#26c281` → `rgba(38, 194, 129, a)` for translucent volume bars. */
+function withAlpha(hex: string, a: number): string {
+  const m = /^#([0-9a-f]{6})$/i.exec(hex);
+  if (!m) return hex;
+  const n = parseInt(m[1]!, 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${a})`;
+}
+
+const time = (t: number): UTCTimestamp => t as UTCTimestamp;
+
+/**
+ * Owns one lightweight-charts instance in the element the returned ref is attached to: created
+ * when it mounts, removed when it unmounts (a ref callback with cleanup), recoloured when
+ * `theme` changes, sized with its container (`autoSize`).
+ *
+ * The TradingView attribution logo is off because it injects a `<style>` element, which the
+ * app's CSP (`style-src 'self'`) refuses; the panel credits the library in text instead.
+ */
+export function useCandleChart(
+  theme: string,
+): [ref: (el: HTMLDivElement | null) => (() => void) | undefined, api: CandleChart | null] {
+  const [api, setApi] = useState<CandleChart | null>(null);
+  const ref = useCallback((el: HTMLDivElement | null) => {
+    if (!el) return undefined;
+    const chart = createChart(el, {
+      autoSize: true,
+      layout: { attributionLogo: false, fontSize: 11, background: { type: ColorType.Solid, color: 'transparent' } },
+      crosshair: { mode: CrosshairMode.Normal },
+      rightPriceScale: { scaleMargins: { top: 0.08, bottom: 0.24 } },
+      timeScale: { rightOffset: 4, borderVisible: false },
+    });
+    const candles = chart.addSeries(CandlestickSeries, { priceLineVisible: true, lastValueVisible: true });
+    const volume = chart.addSeries(HistogramSeries, {
+      priceScaleId: 'volume',
+      priceFormat: { type: 'volume' },
+      lastValueVisible: false,
+      priceLineVisible: false,
+    });
+    chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
+    setApi({ chart, candles, volume });
+    return () => {
+      setApi(null);
+      chart.remove();
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!api) return;
+    // The app sets data-theme in its own effect, which runs after this child's: read the
+    // stylesheet's colours on the next frame, once the new theme applies.
+    const frame = requestAnimationFrame(() => {
+      const p = palette();
+      api.chart.applyOptions({
+        layout: { textColor: p.muted },
+        grid: { vertLines: { color: withAlpha(p.line, 0.5) }, horzLines: { color: withAlpha(p.line, 0.5) } },
+        rightPriceScale: { borderColor: p.line },
+        timeScale: { borderColor: p.line },
+        crosshair: { vertLine: { labelBackgroundColor: p.accent }, horzLine: { labelBackgroundColor: p.accent } },
+      });
+      api.candles.applyOptions({
+        upColor: p.up,
+        downColor: p.down,
+        borderUpColor: p.up,
+        borderDownColor: p.down,
+        wickUpColor: p.up,
+        wickDownColor: p.down,
+      });
+      const bars = api.candles.data();
+      api.volume.setData(
+        api.volume.data().map((v, i) => {
+          const c = bars[i] as { open?: number; close?: number } | undefined;
+          const value = (v as { value?: number }).value ?? 0;
+          return { time: v.time, value, color: withAlpha((c?.close ?? 0) >= (c?.open ?? 0) ? p.up : p.down, 0.35) };
+        }),
+      );
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [api, theme]);
+  return [ref, api];
+}
+
+/** Volume bar colour: the candle's direction, translucent so the candles stay in front. */
+export function volumePoint(bar: Bar): { time: UTCTimestamp; value: number; color: string } {
+  const p = palette();
+  return { time: time(bar.time), value: bar.volume, color: withAlpha(bar.close >= bar.open ? p.up : p.down, 0.35) };
+}
+
+/** A bar in the candlestick series' terms. */
+export function candlePoint(bar: Bar): { time: UTCTimestamp; open: number; high: number; low: number; close: number } {
+  return { time: time(bar.time), open: bar.open, high: bar.high, low: bar.low, close: bar.close };
+}
+
+/** Keeps the series' price lines equal to `lines` (replaced wholesale; there are only a few). */
+export function usePriceLines(api: CandleChart | null, lines: readonly PriceLine[], theme: string): void {
+  const drawn = useRef<IPriceLine[]>([]);
+  useEffect(() => {
+    if (!api) return;
+    const frame = requestAnimationFrame(() => {
+      const p = palette();
+      const color = { buy: p.buy, sell: p.sell, trigger: p.warn, position: p.accent } as const;
+      for (const l of drawn.current) api.candles.removePriceLine(l);
+      drawn.current = lines.map((l) =>
+        api.candles.createPriceLine({
+          id: l.id,
+          price: l.price,
+          color: color[l.kind],
+          lineWidth: l.kind === 'position' ? 2 : 1,
+          lineStyle:
+            l.kind === 'trigger' ? LineStyle.Dotted : l.kind === 'position' ? LineStyle.Solid : LineStyle.Dashed,
+          axisLabelVisible: true,
+          title: l.title,
+        }),
+      );
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [api, lines, theme]);
+}
+
+/** Calls `onPrice` with the price under a click on the chart (not on the axes). */
+export function useChartClick(api: CandleChart | null, onPrice: (price: number) => void): void {
+  const latest = useRef(onPrice);
+  useEffect(() => {
+    latest.current = onPrice;
+  });
+  useEffect(() => {
+    if (!api) return;
+    const handler = (param: MouseEventParams): void => {
+      if (!param.point) return;
+      const price = api.candles.coordinateToPrice(param.point.y);
+      if (price !== null) latest.current(price);
+    };
+    // A second click within the double-click window arrives as a double click, not a click:
+    // each is still a price the trader pointed at.
+    api.chart.subscribeClick(handler);
+    api.chart.subscribeDblClick(handler);
+    return () => {
+      api.chart.unsubscribeClick(handler);
+      api.chart.unsubscribeDblClick(handler);
+    };
+  }, [api]);
+}

@@ -1,0 +1,55 @@
+import type { Tick } from '../../../shared/domain/market';
+
+/**
+ * A last price as the renderer knows it: the tick, when this window received it (its own
+ * clock, so the age is honest even if the broker's clock is off), and whether it came from the
+ * stream or from the polling fallback.
+ */
+export interface Quote extends Tick {
+  readonly receivedAt: number;
+  readonly source: 'stream' | 'poll';
+}
+
+/** Latest quote per instrument token. */
+export type Quotes = Readonly<Record<number, Quote>>;
+
+/** A quote older than this is shown as stale: greyed and labelled, never as if live. */
+export const STALE_AFTER_MS = 10_000;
+
+/**
+ * The quotes with a batch of ticks applied (pure, for `setQueryData`).
+ *
+ * Returns `old` itself when nothing changed, so react-query notifies nobody. An older tick
+ * never overwrites a newer one (a poll landing after a stream tick must not move the price back).
+ */
+export function mergeTicks(
+  old: Quotes | undefined,
+  ticks: readonly Tick[],
+  receivedAt: number,
+  source: Quote['source'],
+): Quotes {
+  let next: Record<number, Quote> | null = null;
+  for (const t of ticks) {
+    const prev = (next ?? old)?.[t.instrumentToken];
+    if (prev && Date.parse(prev.ts) > Date.parse(t.ts)) continue;
+    if (prev && source === 'poll' && prev.lastPrice === t.lastPrice && prev.source === 'stream') continue;
+    next ??= { ...old };
+    next[t.instrumentToken] = { ...t, receivedAt, source };
+  }
+  return next ?? old ?? {};
+}
+
+/** True when the quote has not moved for longer than `STALE_AFTER_MS`. */
+export function isStale(q: Quote | undefined, now: number): boolean {
+  return q !== undefined && now - q.receivedAt > STALE_AFTER_MS;
+}
+
+/** Change from the previous close, absolute and in percent; null without a close. */
+export function changeFrom(
+  previousClose: number | null | undefined,
+  last: number,
+): { abs: number; pct: number } | null {
+  if (!previousClose || !last) return null;
+  const abs = Math.round((last - previousClose) * 100) / 100;
+  return { abs, pct: (abs / previousClose) * 100 };
+}
