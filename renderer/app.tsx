@@ -61,7 +61,7 @@ export function App() {
           panels={[
             [
               'left',
-              21,
+              24,
               15,
               <ResizableGroup
                 key="left"
@@ -75,7 +75,7 @@ export function App() {
             ],
             [
               'main',
-              79,
+              76,
               40,
               <ResizableGroup
                 key="main"
@@ -91,10 +91,10 @@ export function App() {
                       id="layout-upper"
                       orientation="horizontal"
                       panels={[
-                        ['chart', 64, 30, <ChartPanel key="c" />],
+                        ['chart', 61, 30, <ChartPanel key="c" />],
                         [
                           'funds-holdings',
-                          36,
+                          39,
                           20,
                           <ResizableGroup
                             key="fh"
