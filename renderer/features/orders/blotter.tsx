@@ -7,6 +7,7 @@ import { formatIstTime, formatPrice, formatQty } from '../../lib/format';
 import { Panel } from '../layout/panel';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { changedOrderIds, selectOrders, type SortColumn, type SortSpec, type StatusGroup } from './blotter-model';
+import { useBlotterPaintProbe } from './blotter-paint-probe';
 import { ModifyOrderDialog } from './modify-order-dialog';
 import { OrderHistoryDialog } from './order-history-dialog';
 import { orderQueries, useCancelOrder } from './queries';
@@ -74,6 +75,7 @@ export function Blotter() {
   const [modifying, setModifying] = useState<Order | null>(null);
   const changed = useChangedRows(result.data);
   const rows = useMemo(() => selectOrders(result.data ?? [], { group, symbol }, sort), [result.data, group, symbol, sort]);
+  useBlotterPaintProbe(result.dataUpdatedAt);
 
   const onSort = (column: SortColumn): void =>
     setSort((s) => (s.column === column ? { column, descending: !s.descending } : { column, descending: column === 'time' }));
