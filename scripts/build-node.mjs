@@ -30,7 +30,14 @@ const jobs = [
   },
   { entryPoints: ['electron/host/cli.ts'], outfile: 'out/host.mjs', format: 'esm', banner: esmBanner },
   { entryPoints: ['electron/paper/cli.ts'], outfile: 'out/paper.mjs', format: 'esm', banner: esmBanner },
-  { entryPoints: ['bench/cli.ts'], outfile: 'out/bench.mjs', format: 'esm', banner: esmBanner },
+  // Playwright drives Chromium from its own package files; it is loaded, never bundled.
+  {
+    entryPoints: ['bench/cli.ts'],
+    outfile: 'out/bench.mjs',
+    format: 'esm',
+    banner: esmBanner,
+    external: [...common.external, '@playwright/test'],
+  },
 ].filter((j) => existsSync(j.entryPoints[0]));
 
 await Promise.all(jobs.map((j) => build({ ...common, ...j })));

@@ -7,6 +7,7 @@ import { formatIstTime, formatPrice, formatQty } from '../../lib/format';
 import { Panel } from '../layout/panel';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { changedOrderIds, selectOrders, type SortColumn, type SortSpec, type StatusGroup } from './blotter-model';
+import { useBlotterPaintProbe } from './blotter-paint-probe';
 import { ModifyOrderDialog } from './modify-order-dialog';
 import { OrderHistoryDialog } from './order-history-dialog';
 import { orderQueries, useCancelOrder } from './queries';
@@ -78,6 +79,7 @@ export function Blotter() {
     () => selectOrders(result.data ?? [], { group, symbol }, sort),
     [result.data, group, symbol, sort],
   );
+  useBlotterPaintProbe(result.dataUpdatedAt);
 
   const onSort = (column: SortColumn): void =>
     setSort((s) =>

@@ -20,6 +20,14 @@ function upsert(orders: Order[] | undefined, o: Order): Order[] | undefined {
 }
 
 /**
+ * How long after an `order.updated` push the list, positions and funds are refetched. The push
+ * already updated its row; the refetch only reconciles, and the whole list is megabytes with
+ * 10,000 orders, so a burst of pushes (one per order change) shares one refetch instead of
+ * queueing one each (which saturated main and the page in the dashboard bench).
+ */
+const RECONCILE_AFTER_MS = 1000;
+
+/**
  * Turns main's push events into cache updates (TkDodo, "using WebSockets with React Query"):
  * an `order.updated` is written into the list at once and then the list, positions and funds
  * are invalidated (the push carries one order; fills move positions and margin too); ticks go
@@ -29,11 +37,17 @@ export function useBridgeEvents(): void {
   const client = useQueryClient();
   const { sessionExpired } = useAlertsActions();
   useEffect(() => {
+    let reconcile: ReturnType<typeof setTimeout> | null = null;
+    const refetchAfterBurst = (): void => {
+      reconcile = null;
+      void client.invalidateQueries({ queryKey: orderQueries.all() }, { cancelRefetch: false });
+      void client.invalidateQueries({ queryKey: portfolioQueries.all() }, { cancelRefetch: false });
+    };
     const offs = [
       subscribe('order.updated', (o) => {
         client.setQueryData(orderQueries.list().queryKey, (old) => upsert(old, o));
-        void client.invalidateQueries({ queryKey: orderQueries.all() });
-        void client.invalidateQueries({ queryKey: portfolioQueries.all() });
+        // Pushes come one per order change, in bursts; one reconciling refetch per burst.
+        reconcile ??= setTimeout(refetchAfterBurst, RECONCILE_AFTER_MS);
       }),
       subscribe('market.ticks', ({ ticks }) => {
         const at = Date.now();
@@ -50,6 +64,9 @@ export function useBridgeEvents(): void {
         client.setQueryData(sessionQueries.connection().queryKey, state);
       }),
     ];
-    return () => offs.forEach((off) => off());
+    return () => {
+      offs.forEach((off) => off());
+      if (reconcile) clearTimeout(reconcile);
+    };
   }, [client, sessionExpired]);
 }

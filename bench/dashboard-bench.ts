@@ -1,0 +1,719 @@
+/**
+ * `npm run bench -- dashboard [--orders N] [--changes N] [--interval-ms MS] [--rounds N]
+ *  [--scroll-frames N] [--placements N]`
+ *
+ * The dashboard in Debian Chromium against the browser host (out/host.mjs), with 10,000
+ * working orders on its embedded paper broker and 1% of them changing per poll interval
+ * (100 modify/cancel per second by default, sent with the broker's own tokens, not the app's).
+ * Measured twice in the same run, on the same host and orders: the real (virtualized) blotter
+ * and the same blotter rendering every row (`?blotter=plain`, the benchmark-only baseline in
+ * renderer/features/orders/blotter.tsx). The churn runs through every phase, as it would for a
+ * trader. Per mode:
+ *
+ * - update → paint: each order-data update (poll reply or pushed order) from react-query storing
+ *   it to the paint of the frame that shows it (renderer/features/orders/blotter-paint-probe.ts);
+ * - poll reply → paint: the same, but from the `orders.list` reply's arrival on the page's
+ *   WebSocket, so JSON and zod parsing of the whole list are included;
+ * - main-thread long tasks (ms per second) over the update window: how busy the page was;
+ * - scroll frames: requestAnimationFrame deltas while the blotter is scrolled 3 rows per frame;
+ * - click → acknowledged: a real click on "Place order" (the click event's own timestamp) to
+ *   the paint of the frame showing the new order id in the ticket.
+ *
+ * Absolute figures are noisy on a shared 2-core machine; the plain/virtual ratios are the point.
+ */
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Pool } from 'undici';
+import { startPaperBroker } from '../electron/paper';
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const MODES = ['virtual', 'plain'] as const;
+type Mode = (typeof MODES)[number];
+const PAINT_MARK = 'blotter-painted'; // renderer/features/orders/blotter-paint-probe.ts
+const ROW_PX = 26; // the blotter's fixed row height
+/** A saturated page must not stretch a phase (placements, scrolling) past this. */
+const PHASE_CAP_MS = 30_000;
+/** …and loading the page with its orders must not take longer than this. */
+const LOAD_CAP_MS = 90_000;
+
+interface Options {
+  orders: number;
+  changes: number;
+  intervalMs: number;
+  rounds: number;
+  scrollFrames: number;
+  placements: number;
+}
+
+function options(args: string[]): Options {
+  const { values } = parseArgs({
+    args,
+    options: {
+      orders: { type: 'string', default: '10000' },
+      changes: { type: 'string', default: '' },
+      'interval-ms': { type: 'string', default: '1000' },
+      rounds: { type: 'string', default: '10' },
+      'scroll-frames': { type: 'string', default: '240' },
+      placements: { type: 'string', default: '30' },
+    },
+    strict: true,
+  });
+  const int = (name: string, v: string, min: number, max: number): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer in [${min}, ${max}]`);
+    return n;
+  };
+  const orders = int('orders', values.orders, 100, 50_000);
+  return {
+    orders,
+    // 1% of the orders per poll interval unless told otherwise.
+    changes: values.changes ? int('changes', values.changes, 0, 1000) : Math.round(orders / 100),
+    intervalMs: int('interval-ms', values['interval-ms'], 100, 10_000),
+    rounds: int('rounds', values.rounds, 1, 120),
+    scrollFrames: int('scroll-frames', values['scroll-frames'], 30, 2000),
+    placements: int('placements', values.placements, 1, 200),
+  };
+}
+
+function percentile(values: readonly number[], q: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  if (s.length === 0) return Number.NaN;
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? Number.NaN;
+}
+
+const round1 = (n: number): number => Math.round(n * 10) / 10;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** A paper broker REST client on one keep-alive pool: just what seeding and churning need. */
+class PaperRest {
+  readonly #pool: Pool;
+  readonly #prefix: string;
+
+  public constructor(baseUrl: string) {
+    const u = new URL(baseUrl);
+    this.#pool = new Pool(u.origin, { connections: 16 });
+    this.#prefix = u.pathname;
+  }
+
+  public async call(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    token: string | null,
+    body?: unknown,
+  ): Promise<{ status: number; json: unknown; retryAfter: number }> {
+    const res = await this.#pool.request({
+      method,
+      path: `${this.#prefix}${path}`,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.body.text();
+    return {
+      status: res.statusCode,
+      json: text ? (JSON.parse(text) as unknown) : null,
+      retryAfter: Number(res.headers['retry-after'] ?? 1),
+    };
+  }
+
+  /** A fresh trade token (each has its own rate-limit buckets); waits out per-address 429s. */
+  public async login(): Promise<string> {
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      const r = await this.call('POST', '/session', null, { api_key: 'paper', api_secret: 'paper' });
+      if (r.status === 201) return (r.json as { access_token: string }).access_token;
+      if (r.status !== 429) throw new Error(`paper login → HTTP ${r.status}`);
+      await sleep(r.retryAfter * 1000);
+    }
+    throw new Error('paper login kept answering 429');
+  }
+
+  public close(): Promise<void> {
+    return this.#pool.close();
+  }
+}
+
+interface Seeded {
+  readonly id: string;
+  readonly price: number;
+  readonly tick: number;
+}
+
+interface Instrument {
+  tradingsymbol: string;
+  instrument_type: string;
+  last_price: number;
+  tick_size: number;
+  lot_size: number;
+}
+
+/** A BUY limit 8% under the opening price: inside the day's band, far from where the market trades. */
+const restingPrice = (i: Instrument): number =>
+  Math.round(Math.ceil((i.last_price * 0.92) / i.tick_size) * i.tick_size * 100) / 100;
+
+/**
+ * Writes `count` working LIMIT orders into `<dataDir>/paper` through a throwaway paper broker
+ * with the host's defaults (same seed, so the same instruments and prices) but no rate limit
+ * and no ticks. The host's embedded broker replays that journal at start, so seeding costs one
+ * local POST per order instead of 10 placements/s through the app's limits.
+ */
+async function seedOrders(
+  dataDir: string,
+  count: number,
+): Promise<{ orders: Seeded[]; cheapest: Instrument; ms: number }> {
+  const t0 = performance.now();
+  const broker = await startPaperBroker({
+    port: 0,
+    dataDir: join(dataDir, 'paper'),
+    tickIntervalMs: 0,
+    rate: { perSecond: 1e9, burst: 1e9 },
+  });
+  const rest = new PaperRest(broker.url);
+  try {
+    const token = await rest.login();
+    const listed = (await rest.call('GET', '/instruments?exchange=NSE', token)).json as { instruments: Instrument[] };
+    // The cheapest equities, so 10,000 one-share orders block little of the ₹10 lakh margin.
+    const pool = listed.instruments
+      .filter((i) => i.instrument_type === 'EQ' && i.lot_size === 1)
+      .sort((a, b) => a.last_price - b.last_price)
+      .slice(0, 12);
+    const cheapest = pool[0];
+    if (!cheapest) throw new Error('the paper broker lists no NSE equity');
+    const orders: Seeded[] = [];
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < count) {
+        const n = next++;
+        const i = pool[n % pool.length] as Instrument;
+        const price = restingPrice(i);
+        const r = await rest.call('POST', '/orders', token, {
+          exchange: 'NSE',
+          tradingsymbol: i.tradingsymbol,
+          transaction_type: 'BUY',
+          quantity: 1,
+          order_type: 'LIMIT',
+          price,
+          product: 'MIS',
+          validity: 'DAY',
+          client_order_id: `seed-${n}`,
+        });
+        const body = r.json as { order_id?: string; status?: string };
+        if (r.status !== 201 || body.status !== 'OPEN' || !body.order_id)
+          throw new Error(`seeding order ${n} → HTTP ${r.status} ${JSON.stringify(body)}`);
+        orders.push({ id: body.order_id, price, tick: i.tick_size });
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    return { orders, cheapest, ms: performance.now() - t0 };
+  } finally {
+    await rest.close();
+    await broker.close();
+  }
+}
+
+/** Starts out/host.mjs next to this bundle on the seeded data dir; resolves on READY. */
+async function startHost(dataDir: string): Promise<{ url: string; paperUrl: string; child: ChildProcess }> {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const child = spawn(
+    process.execPath,
+    [join(here, 'host.mjs'), '--port', '0', '--paper-control', '--data-dir', dataDir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: child.stdout! });
+  let paperUrl = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('host did not print READY within 60 s')), 60_000);
+    child.once('exit', (code) => reject(new Error(`host exited with ${code} before READY`)));
+    lines.on('line', (line) => {
+      if (line.startsWith('PAPER ')) paperUrl = line.slice(6).trim();
+      if (line.startsWith('READY ')) {
+        clearTimeout(timer);
+        resolve(line.slice(6).trim());
+      }
+    });
+  });
+  if (!paperUrl) throw new Error('host printed no PAPER line (is --paper-control honoured?)');
+  return { url, paperUrl, child };
+}
+
+async function stopHost(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(5000)]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+/**
+ * 1% of the orders changing per poll: every interval, `perRound` random working orders are
+ * modified (price one tick down or back up) or, one in ten, cancelled. Sent over the broker's
+ * REST API with tokens of its own, spread so none nears the per-token limit, so the app's
+ * session and rate budget are untouched and its only view of the churn is what it polls and
+ * what the stream pushes.
+ */
+class Churn {
+  public sent = 0;
+  public failed = 0;
+  public late = 0;
+  readonly #working: Seeded[];
+  readonly #lowered = new Set<string>();
+  #running = false;
+  #loop: Promise<void> | null = null;
+
+  public constructor(
+    private readonly rest: PaperRest,
+    private readonly tokens: readonly string[],
+    orders: readonly Seeded[],
+    private readonly perRound: number,
+    private readonly intervalMs: number,
+  ) {
+    this.#working = [...orders];
+  }
+
+  public start(): void {
+    this.#running = true;
+    this.#loop = (async () => {
+      let k = 0;
+      while (this.#running) {
+        const t0 = performance.now();
+        await Promise.all(Array.from({ length: this.perRound }, () => this.#changeOne(k++)));
+        const left = this.intervalMs - (performance.now() - t0);
+        if (left > 0) await sleep(left);
+        else this.late += 1;
+      }
+    })();
+  }
+
+  public async stop(): Promise<void> {
+    this.#running = false;
+    await this.#loop;
+  }
+
+  async #changeOne(k: number): Promise<void> {
+    const at = Math.floor(Math.random() * this.#working.length);
+    const o = this.#working[at];
+    if (!o) return;
+    const token = this.tokens[k % this.tokens.length] as string;
+    this.sent += 1;
+    let r: { status: number };
+    if (k % 10 === 9) {
+      this.#working.splice(at, 1);
+      r = await this.rest.call('DELETE', `/orders/${o.id}`, token);
+    } else {
+      const lowered = this.#lowered.has(o.id);
+      if (lowered) this.#lowered.delete(o.id);
+      else this.#lowered.add(o.id);
+      const price = Math.round((lowered ? o.price : o.price - o.tick) * 100) / 100;
+      r = await this.rest.call('PATCH', `/orders/${o.id}`, token, { price });
+    }
+    if (r.status !== 200) this.failed += 1;
+  }
+}
+
+/**
+ * Installed before the app's scripts: notes when each `orders.list` reply arrives on the
+ * bridge WebSocket (matched by request id), and every long task, for the page to hand back.
+ */
+function pageTaps(): void {
+  const w = window as unknown as {
+    __bench: { replies: Array<{ at: number; bytes: number }>; longTasks: Array<{ start: number; duration: number }> };
+  };
+  w.__bench = { replies: [], longTasks: [] };
+  const channels = new Map<number, string>();
+  const Native = window.WebSocket;
+  class Tapped extends Native {
+    public constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      // Added before the app sets onmessage, so it runs first for every message.
+      this.addEventListener('message', (e: MessageEvent) => {
+        if (typeof e.data !== 'string') return;
+        const m = /^\{"id":(\d+),/.exec(e.data.slice(0, 24));
+        if (!m) return;
+        const id = Number(m[1]);
+        if (channels.get(id) === 'orders.list') w.__bench.replies.push({ at: e.timeStamp, bytes: e.data.length });
+        channels.delete(id);
+      });
+    }
+    public override send(data: string | ArrayBufferLike | Blob | ArrayBufferView): void {
+      if (typeof data === 'string') {
+        const m = /^\{"id":(\d+),"channel":"([^"]+)"/.exec(data);
+        if (m) channels.set(Number(m[1]), m[2] ?? '');
+      }
+      super.send(data);
+    }
+  }
+  window.WebSocket = Tapped;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__bench.longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+}
+
+interface PaintSample {
+  data: number;
+  committed: number;
+  frame: number;
+  painted: number;
+}
+
+interface ModeResult {
+  mode: Mode;
+  firstPaintMs: number;
+  updates: number[];
+  pollToPaint: number[];
+  replyMb: number;
+  repliesPerS: number;
+  longTaskMsPerS: number;
+  longTaskMaxMs: number;
+  windowS: number;
+  scroll: number[];
+  clicks: number[];
+  clickErrors: number;
+}
+
+async function collectPaints(page: Page): Promise<{
+  samples: PaintSample[];
+  replies: Array<{ at: number; bytes: number }>;
+  longTasks: Array<{ start: number; duration: number }>;
+  now: number;
+}> {
+  return page.evaluate((mark) => {
+    const w = window as unknown as {
+      __bench: { replies: Array<{ at: number; bytes: number }>; longTasks: Array<{ start: number; duration: number }> };
+    };
+    const samples = performance.getEntriesByName(mark).map((e) => (e as PerformanceMark).detail as PaintSample);
+    performance.clearMarks(mark);
+    const out = { samples, replies: w.__bench.replies, longTasks: w.__bench.longTasks, now: performance.now() };
+    w.__bench.replies = [];
+    w.__bench.longTasks = [];
+    return out;
+  }, PAINT_MARK);
+}
+
+/** Each orders.list reply → the first paint sample whose data landed at or after it. */
+function pollToPaint(samples: readonly PaintSample[], replies: ReadonlyArray<{ at: number }>): number[] {
+  const out: number[] = [];
+  const sorted = [...samples].sort((a, b) => a.data - b.data);
+  let j = 0;
+  for (const r of [...replies].sort((a, b) => a.at - b.at)) {
+    // dataUpdatedAt is whole milliseconds: allow it to read up to 1 ms before the reply.
+    while (j < sorted.length && (sorted[j] as PaintSample).data < r.at - 1) j += 1;
+    const s = sorted[j];
+    if (s && s.data - r.at < 2000) {
+      out.push(s.painted - r.at);
+      j += 1;
+    }
+  }
+  return out;
+}
+
+/** rAF deltas while scrolling 3 rows per frame, for `frames` frames or `capMs`, whichever ends first. */
+async function scrollFrames(page: Page, frames: number, capMs: number): Promise<number[]> {
+  return page.evaluate(
+    ({ frames, step, capMs }) =>
+      new Promise<number[]>((resolve) => {
+        const el = document.querySelector<HTMLElement>('[data-testid="orders-scroll"]');
+        if (!el) throw new Error('no blotter scroll container');
+        el.scrollTop = 0;
+        const deltas: number[] = [];
+        let last: number | null = null;
+        let dir = 1;
+        const start = performance.now();
+        const frame = (t: number): void => {
+          if (last !== null) deltas.push(t - last);
+          last = t;
+          if (deltas.length >= frames || performance.now() - start > capMs) return resolve(deltas);
+          if (el.scrollTop + el.clientHeight >= el.scrollHeight - step) dir = -1;
+          else if (el.scrollTop <= 0) dir = 1;
+          el.scrollTop += dir * step;
+          requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+    { frames, step: 3 * ROW_PX, capMs },
+  );
+}
+
+async function prepareTicket(page: Page, symbol: string, price: number): Promise<void> {
+  const form = page.getByRole('form', { name: 'Order ticket' });
+  const box = form.getByRole('combobox', { name: 'Symbol' });
+  await box.click();
+  await box.fill(symbol);
+  await form.getByRole('listbox').getByRole('option').first().waitFor();
+  await box.press('Enter');
+  await form.getByRole('radio', { name: 'Buy' }).check({ force: true });
+  await form.getByLabel('Order type').selectOption('LIMIT');
+  await form.getByLabel('Product').selectOption('MIS');
+  await form.getByLabel('Quantity').fill('1');
+  await form.getByLabel('Price', { exact: true }).fill(String(price));
+}
+
+/** One real click on Place order → the paint of the frame showing a new order id. */
+async function clickToAck(page: Page, previousId: string): Promise<{ ms: number; id: string }> {
+  await page.evaluate((prev) => {
+    const w = window as unknown as { __ack: Promise<{ ms: number; id: string }> };
+    const form = document.querySelector('form[aria-label="Order ticket"]');
+    const button = form?.querySelector<HTMLButtonElement>('button[type="submit"]');
+    if (!form || !button) throw new Error('no order ticket');
+    w.__ack = new Promise((resolve) => {
+      let clickedAt: number | null = null;
+      // The trusted click's own timestamp: when the input reached the page, queueing included.
+      button.addEventListener('click', (e) => (clickedAt = e.timeStamp), { capture: true, once: true });
+      const seen = new MutationObserver(() => {
+        const id = form.querySelector('[data-testid="ticket-order-id"]')?.textContent ?? '';
+        if (clickedAt === null || !id || id === prev) return;
+        seen.disconnect();
+        const from = clickedAt;
+        requestAnimationFrame(() => {
+          const after = new MessageChannel();
+          after.port1.onmessage = () => resolve({ ms: performance.now() - from, id });
+          after.port2.postMessage(null);
+        });
+      });
+      seen.observe(form, { subtree: true, childList: true, characterData: true });
+    });
+  }, previousId);
+  await page
+    .getByRole('form', { name: 'Order ticket' })
+    .getByRole('button', { name: 'Place order' })
+    .click({ timeout: 10_000 });
+  return page.evaluate(() =>
+    Promise.race([
+      (window as unknown as { __ack: Promise<{ ms: number; id: string }> }).__ack,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no order id within 10 s')), 10_000)),
+    ]),
+  );
+}
+
+/** A mode whose page never showed its orders: every figure NaN, every placement failed. */
+function emptyResult(mode: Mode, opt: Options): ModeResult {
+  return {
+    mode,
+    firstPaintMs: Number.NaN,
+    updates: [],
+    pollToPaint: [],
+    repliesPerS: Number.NaN,
+    replyMb: Number.NaN,
+    longTaskMsPerS: Number.NaN,
+    longTaskMaxMs: Number.NaN,
+    windowS: Number.NaN,
+    scroll: [],
+    clicks: [],
+    clickErrors: opt.placements,
+  };
+}
+
+/** A phase the page was too busy for is reported (its figures come out NaN), not fatal. */
+function phaseFailed(mode: Mode, phase: string, e: unknown): void {
+  console.error(`${mode}: ${phase} failed: ${(e instanceof Error ? e.message : String(e)).split('\n')[0] ?? ''}`);
+}
+
+async function measureMode(
+  browser: Browser,
+  url: string,
+  mode: Mode,
+  opt: Options,
+  ticketSymbol: string,
+  ticketPrice: number,
+): Promise<ModeResult> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(pageTaps);
+    const u = new URL(url);
+    u.searchParams.set('blotter', mode);
+    // Navigation start → the first paint sample (the initial list, all orders on screen).
+    const deadline = Date.now() + LOAD_CAP_MS;
+    const left = (): number => Math.max(1000, deadline - Date.now());
+    const firstPaintMs = await (async () => {
+      await page.goto(u.toString(), { timeout: left() });
+      await page
+        .getByRole('status')
+        .filter({ hasText: /Connected to/ })
+        .first()
+        .waitFor({ timeout: left() });
+      const first = await page.waitForFunction((mark) => performance.getEntriesByName(mark)[0], PAINT_MARK, {
+        timeout: left(),
+      });
+      return (await first.evaluate((e) => ((e as PerformanceMark).detail as PaintSample).painted)) as number;
+    })().catch((e: unknown) => (phaseFailed(mode, `loading the orders (cap ${LOAD_CAP_MS / 1000} s)`, e), null));
+    if (firstPaintMs === null) return emptyResult(mode, opt);
+    await sleep(2 * opt.intervalMs); // let both polling and the churn reach their steady state
+    const from = (await collectPaints(page)).now;
+    await sleep(opt.rounds * opt.intervalMs);
+    const got = await collectPaints(page);
+    // Per-second figures use the page's own clock: a saturated page answers late, so its
+    // window runs from one collection to the next as the page ran them.
+    const windowS = (got.now - from) / 1000;
+    const updates = got.samples.map((s) => s.painted - s.data);
+    // A saturated page reports long tasks late: count only the part of each inside the window.
+    const inWindow = got.longTasks
+      .map((t) => Math.min(t.start + t.duration, got.now) - Math.max(t.start, from))
+      .filter((ms) => ms > 0);
+    const longMs = inWindow.reduce((a, ms) => a + ms, 0);
+    const scroll = await scrollFrames(page, opt.scrollFrames, PHASE_CAP_MS / 3).catch(
+      (e: unknown) => (phaseFailed(mode, 'scrolling', e), []),
+    );
+
+    await page.evaluate(() => {
+      const el = document.querySelector<HTMLElement>('[data-testid="orders-scroll"]');
+      if (el) el.scrollTop = 0;
+    });
+    const ready = await prepareTicket(page, ticketSymbol, ticketPrice).then(
+      () => true,
+      (e: unknown) => (phaseFailed(mode, 'filling the ticket', e), false),
+    );
+    const clicks: number[] = [];
+    let clickErrors = 0;
+    let previous = '';
+    const clicksStart = Date.now();
+    for (let i = 0; ready && i < opt.placements && Date.now() - clicksStart < PHASE_CAP_MS; i += 1) {
+      try {
+        const r = await clickToAck(page, previous);
+        clicks.push(r.ms);
+        previous = r.id;
+      } catch (e) {
+        clickErrors += 1;
+        phaseFailed(mode, `placement ${i + 1}`, e);
+      }
+      await sleep(200);
+    }
+    return {
+      mode,
+      firstPaintMs,
+      updates,
+      pollToPaint: pollToPaint(got.samples, got.replies),
+      repliesPerS: got.replies.length / windowS,
+      replyMb: got.replies.length
+        ? got.replies.reduce((a, r) => a + r.bytes, 0) / got.replies.length / 1e6
+        : Number.NaN,
+      longTaskMsPerS: longMs / windowS,
+      longTaskMaxMs: got.longTasks
+        .filter((t) => t.start + t.duration > from)
+        .reduce((a, t) => Math.max(a, t.duration), 0),
+      windowS,
+      scroll,
+      clicks,
+      clickErrors: ready ? clickErrors : opt.placements,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+function report(
+  results: readonly ModeResult[],
+  churn: { sent: number; failed: number; late: number; perS: number },
+  opt: Options,
+  seedMs: number,
+): void {
+  const [v, p] = results as [ModeResult, ModeResult];
+  const rows: Array<[string, (r: ModeResult) => number]> = [
+    ['first paint of all orders (ms)', (r) => r.firstPaintMs],
+    ['update → paint p50 (ms)', (r) => percentile(r.updates, 0.5)],
+    ['update → paint p99 (ms)', (r) => percentile(r.updates, 0.99)],
+    ['updates painted per s', (r) => r.updates.length / r.windowS],
+    ['orders.list replies per s', (r) => r.repliesPerS],
+    ['poll reply → paint p50 (ms)', (r) => percentile(r.pollToPaint, 0.5)],
+    ['poll reply → paint p99 (ms)', (r) => percentile(r.pollToPaint, 0.99)],
+    ['long tasks (ms per s)', (r) => r.longTaskMsPerS],
+    ['longest task (ms)', (r) => r.longTaskMaxMs],
+    ['scroll frame p50 (ms)', (r) => percentile(r.scroll, 0.5)],
+    ['scroll frame p95 (ms)', (r) => percentile(r.scroll, 0.95)],
+    ['scroll frame p99 (ms)', (r) => percentile(r.scroll, 0.99)],
+    ['click → acknowledged p50 (ms)', (r) => percentile(r.clicks, 0.5)],
+    ['click → acknowledged p99 (ms)', (r) => percentile(r.clicks, 0.99)],
+  ];
+  console.log(
+    `${opt.orders} orders seeded in ${(seedMs / 1000).toFixed(1)} s; churn ${churn.perS.toFixed(0)} changes/s (${churn.sent} sent, ${churn.failed} failed, ${churn.late} late rounds); ` +
+      `update window ${v.windowS.toFixed(0)} s per mode; placements failed ${v.clickErrors}/${p.clickErrors}; orders.list reply ≈ ${v.replyMb.toFixed(1)} MB; n: updates ${v.updates.length}/${p.updates.length}, polls ${v.pollToPaint.length}/${p.pollToPaint.length}, frames ${v.scroll.length}/${p.scroll.length}, clicks ${v.clicks.length}/${p.clicks.length}`,
+  );
+  console.log('| metric | virtualized | plain (no virtualization) | plain / virtualized |');
+  console.log('|---|---|---|---|');
+  for (const [name, f] of rows)
+    console.log(`| ${name} | ${f(v).toFixed(1)} | ${f(p).toFixed(1)} | ×${(f(p) / f(v)).toFixed(2)} |`);
+  const summary: Record<string, number | string> = {
+    orders: opt.orders,
+    changes_per_round: opt.changes,
+    interval_ms: opt.intervalMs,
+  };
+  for (const r of results) {
+    const k = r.mode;
+    Object.assign(summary, {
+      [`${k}_first_paint_ms`]: round1(r.firstPaintMs),
+      [`${k}_update_p50_ms`]: round1(percentile(r.updates, 0.5)),
+      [`${k}_update_p99_ms`]: round1(percentile(r.updates, 0.99)),
+      [`${k}_poll_p50_ms`]: round1(percentile(r.pollToPaint, 0.5)),
+      [`${k}_poll_p99_ms`]: round1(percentile(r.pollToPaint, 0.99)),
+      [`${k}_longtask_ms_per_s`]: round1(r.longTaskMsPerS),
+      [`${k}_scroll_p50_ms`]: round1(percentile(r.scroll, 0.5)),
+      [`${k}_scroll_p95_ms`]: round1(percentile(r.scroll, 0.95)),
+      [`${k}_scroll_p99_ms`]: round1(percentile(r.scroll, 0.99)),
+      [`${k}_click_ack_p50_ms`]: round1(percentile(r.clicks, 0.5)),
+      [`${k}_click_ack_p99_ms`]: round1(percentile(r.clicks, 0.99)),
+    });
+  }
+  console.log(JSON.stringify(summary));
+}
+
+export async function run(args: string[]): Promise<void> {
+  const opt = options(args);
+  const dataDir = await mkdtemp(join(tmpdir(), 'td-dash-bench-'));
+  let host: ChildProcess | null = null;
+  let browser: Browser | null = null;
+  let rest: PaperRest | null = null;
+  let churn: Churn | null = null;
+  let hostDied: ((code: number | null, signal: string | null) => void) | null = null;
+  try {
+    const seeded = await seedOrders(dataDir, opt.orders);
+    const started = await startHost(dataDir);
+    host = started.child;
+    const died = (code: number | null, signal: string | null): void =>
+      console.error(`dashboard bench: the host exited mid-run (${code ?? signal}); figures after this are void`);
+    host.once('exit', died);
+    hostDied = died;
+    rest = new PaperRest(started.paperUrl);
+    // Enough tokens that each sends well under the broker's 10 requests/s.
+    const tokens: string[] = [];
+    for (let i = 0; i < Math.max(1, Math.ceil(opt.changes / 5)) && i < 40; i += 1) tokens.push(await rest.login());
+    const ticketSymbol = seeded.cheapest.tradingsymbol;
+    const ticketPrice = restingPrice(seeded.cheapest);
+    churn = new Churn(rest, tokens, seeded.orders, opt.changes, opt.intervalMs);
+    const churnStart = Date.now();
+    churn.start();
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
+    const results: ModeResult[] = [];
+    for (const mode of MODES)
+      results.push(await measureMode(browser, started.url, mode, opt, ticketSymbol, ticketPrice));
+    await churn.stop();
+    const churnS = (Date.now() - churnStart) / 1000;
+    const stats = { sent: churn.sent, failed: churn.failed, late: churn.late, perS: churn.sent / churnS };
+    churn = null;
+    report(results, stats, opt, seeded.ms);
+  } finally {
+    await churn?.stop();
+    await browser?.close();
+    await rest?.close();
+    if (host) {
+      if (hostDied) host.off('exit', hostDied);
+      await stopHost(host);
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
