@@ -27,9 +27,16 @@ export interface FakeBridge extends DeskBridge {
   callsOf(channel: RequestChannel): BridgeCall[];
 }
 
-/** Builds a fake bridge; unanswered channels reply `internal` so a test notices them. */
+/** Channels every mounted component calls in passing; a test may still override them. */
+const BACKGROUND: Partial<Record<RequestChannel, Handler>> = {
+  'market.subscribe': (payload) => ({ ok: true, data: { subscribed: (payload as { tokens: number[] }).tokens.length } }),
+};
+
+/** Builds a fake bridge; other unanswered channels reply `internal` so a test notices them. */
 export function createFakeBridge(handlers: Partial<Record<RequestChannel, Handler>> = {}): FakeBridge {
-  const table = new Map<RequestChannel, Handler>(Object.entries(handlers) as Array<[RequestChannel, Handler]>);
+  const table = new Map<RequestChannel, Handler>(
+    Object.entries({ ...BACKGROUND, ...handlers }) as Array<[RequestChannel, Handler]>,
+  );
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   const calls: BridgeCall[] = [];
   const bridge: FakeBridge = {

@@ -14,38 +14,46 @@ function fakeClock(): BucketClock & { t: number } {
 }
 
 describe('client token bucket', () => {
-  it('lets a burst through at once, then paces at the rate in arrival order', () => {
+  it('lets a burst through at once, then paces at the rate in arrival order', async () => {
     const clock = fakeClock();
     const bucket = new TokenBucket({ perSecond: 10, burst: 3 }, clock);
-    const waits = Array.from({ length: 6 }, () => bucket.reserve());
-    expect(waits).toEqual([0, 0, 0, 100, 200, 300]);
+    const admitted = await Promise.all(Array.from({ length: 6 }, () => bucket.take()));
+    expect(admitted).toEqual([0, 0, 0, 100, 200, 300]);
   });
 
   it('never admits more than burst + rate·t requests in any window starting full', async () => {
     const clock = fakeClock();
     const bucket = new TokenBucket({ perSecond: 8, burst: 16 }, clock);
-    const admitted: number[] = [];
-    for (let i = 0; i < 100; i += 1) {
-      const start = clock.t;
-      const wait = bucket.reserve();
-      admitted.push(start + wait);
-    }
+    const admitted = await Promise.all(Array.from({ length: 100 }, () => bucket.take()));
     for (const t of [0, 500, 1_000, 5_000]) {
       expect(admitted.filter((a) => a <= t).length).toBeLessThanOrEqual(16 + (8 * t) / 1000);
     }
   });
 
-  it('a Retry-After pause holds back every caller until it has passed', () => {
+  it('a Retry-After pause holds back every caller until it has passed', async () => {
     const clock = fakeClock();
     const bucket = new TokenBucket({ perSecond: 10, burst: 20 }, clock);
     bucket.pause(1_000);
-    expect(bucket.reserve()).toBeGreaterThanOrEqual(1_000);
+    expect(await bucket.take()).toBeGreaterThanOrEqual(1_000);
+    expect(await bucket.take('urgent')).toBeGreaterThanOrEqual(1_000);
   });
 
-  it('refills up to the burst, not beyond', () => {
+  it('refills up to the burst, not beyond', async () => {
     const clock = fakeClock();
     const bucket = new TokenBucket({ perSecond: 10, burst: 2 }, clock);
     clock.t += 60_000;
-    expect([bucket.reserve(), bucket.reserve(), bucket.reserve()]).toEqual([0, 0, 100]);
+    const admitted = await Promise.all([bucket.take(), bucket.take(), bucket.take()]);
+    expect(admitted.map((a) => a - 60_000)).toEqual([0, 0, 100]);
+  });
+
+  it('an order action waits for the next token, not behind the polls already queued', async () => {
+    const clock = fakeClock();
+    const bucket = new TokenBucket({ perSecond: 10, burst: 1 }, clock);
+    const order: string[] = [];
+    const polls = Array.from({ length: 5 }, (_, i) => bucket.take('normal').then((t) => order.push(`poll${i}@${t}`)));
+    const click = bucket.take('urgent').then((t) => order.push(`order@${t}`));
+    await Promise.all([...polls, click]);
+    // poll0 had the only token; the order takes the next one; the polls follow at the rate.
+    expect(order).toEqual(['poll0@0', 'order@100', 'poll1@200', 'poll2@300', 'poll3@400', 'poll4@500']);
   });
 });

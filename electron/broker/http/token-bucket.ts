@@ -16,18 +16,29 @@ const realClock: BucketClock = {
 };
 
 /**
+ * Who goes first when the bucket is empty: order actions (place, modify, cancel, and the
+ * lookups that resolve a placement) are `urgent`; polls and other reads are `normal`.
+ */
+export type Priority = 'urgent' | 'normal';
+
+/**
  * Client-side token bucket: keeps the app under the broker's limit instead of finding it by 429s.
  *
- * Each `take()` reserves one token; when none is left the caller waits for its refill. The
- * balance may go negative — that is the queue — so callers are served in arrival order without
- * a timer per waiter. `pause()` empties the bucket until a server-given Retry-After has passed,
- * so one 429 holds back every request, not just the one that got it.
+ * Each `take()` spends one token; when none is left the caller waits in a queue that one pump
+ * drains at the refill rate. There are two queues: an urgent caller is admitted before every
+ * waiting normal one, so a trader's click never waits behind the panels' polls for the same
+ * per-token budget (the broker counts both). Within a queue, callers are served in arrival
+ * order. `pause()` empties the bucket until a server-given Retry-After has passed, so one 429
+ * holds back every request, not just the one that got it.
  */
 export class TokenBucket {
   readonly #limit: RateLimit;
   readonly #clock: BucketClock;
   #tokens: number;
   #last: number;
+  readonly #urgent: Array<(admittedAt: number) => void> = [];
+  readonly #normal: Array<(admittedAt: number) => void> = [];
+  #pumping = false;
 
   public constructor(limit: RateLimit, clock: BucketClock = realClock) {
     if (!(limit.perSecond > 0) || !(limit.burst >= 1)) throw new RangeError('rate limit needs perSecond > 0 and burst >= 1');
@@ -37,17 +48,23 @@ export class TokenBucket {
     this.#last = clock.now();
   }
 
-  /** Waits until one request may be sent. */
-  public async take(): Promise<void> {
-    const wait = this.reserve();
-    if (wait > 0) await this.#clock.sleep(wait);
+  /** Waits until one request may be sent; resolves with the clock's time of admission. */
+  public take(priority: Priority = 'normal'): Promise<number> {
+    this.#refill();
+    const ahead = this.#urgent.length + (priority === 'normal' ? this.#normal.length : 0);
+    if (ahead === 0 && this.#tokens >= 1) {
+      this.#tokens -= 1;
+      return Promise.resolve(this.#clock.now());
+    }
+    return new Promise((resolve) => {
+      (priority === 'urgent' ? this.#urgent : this.#normal).push(resolve);
+      void this.#pump();
+    });
   }
 
-  /** Reserves one token and returns how long (ms) the caller must wait before using it. */
-  public reserve(): number {
-    this.#refill();
-    this.#tokens -= 1;
-    return this.#tokens >= 0 ? 0 : Math.ceil((-this.#tokens / this.#limit.perSecond) * 1000);
+  /** Callers waiting for a token. */
+  public waiting(): number {
+    return this.#urgent.length + this.#normal.length;
   }
 
   /** Spends nothing for `ms`: the server said Retry-After, so nobody should call before then. */
@@ -55,6 +72,26 @@ export class TokenBucket {
     this.#refill();
     const debt = -(ms / 1000) * this.#limit.perSecond;
     this.#tokens = Math.min(this.#tokens, debt);
+  }
+
+  /** Admits waiters as tokens refill, urgent ones first; one pump at a time. */
+  async #pump(): Promise<void> {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      while (this.waiting() > 0) {
+        this.#refill();
+        if (this.#tokens >= 1) {
+          this.#tokens -= 1;
+          const next = this.#urgent.shift() ?? this.#normal.shift();
+          next?.(this.#clock.now());
+          continue;
+        }
+        await this.#clock.sleep(Math.ceil(((1 - this.#tokens) / this.#limit.perSecond) * 1000));
+      }
+    } finally {
+      this.#pumping = false;
+    }
   }
 
   #refill(): void {

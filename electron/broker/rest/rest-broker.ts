@@ -80,24 +80,26 @@ export class RestBroker implements Broker {
   }
 
   public async placeOrder(cmd: PlaceOrderCommand): Promise<OrderAck> {
-    const w = await this.#transport.call({ method: 'POST', path: '/orders', body: toWireOrderRequest(cmd), schema: WireOrderAck, retry: 'once' });
+    const w = await this.#transport.call({ method: 'POST', path: '/orders', body: toWireOrderRequest(cmd), schema: WireOrderAck, retry: 'once', priority: 'urgent' });
     return toOrderAck(w);
   }
 
   public async modifyOrder(orderId: string, changes: OrderChanges): Promise<OrderAck> {
     const body = toWireOrderChanges(changes);
-    const w = await this.#transport.call({ method: 'PATCH', path: orderPath(orderId), body, schema: WireOrderAck, retry: 'idempotent-write' });
+    const w = await this.#transport.call({ method: 'PATCH', path: orderPath(orderId), body, schema: WireOrderAck, retry: 'idempotent-write', priority: 'urgent' });
     return toOrderAck(w);
   }
 
   public async cancelOrder(orderId: string): Promise<OrderAck> {
-    const w = await this.#transport.call({ method: 'DELETE', path: orderPath(orderId), schema: WireOrderAck, retry: 'idempotent-write' });
+    const w = await this.#transport.call({ method: 'DELETE', path: orderPath(orderId), schema: WireOrderAck, retry: 'idempotent-write', priority: 'urgent' });
     return toOrderAck(w);
   }
 
   public async listOrders(filter: OrderFilter = {}): Promise<readonly Order[]> {
     const query = { status: filter.status, client_order_id: filter.clientOrderId };
-    const w = await this.#transport.call({ method: 'GET', path: '/orders', query, schema: WireOrderList, retry: 'read', conditional: true });
+    // A lookup by client_order_id resolves a placement the trader is waiting on: urgent.
+    const priority = filter.clientOrderId !== undefined ? 'urgent' : 'normal';
+    const w = await this.#transport.call({ method: 'GET', path: '/orders', query, schema: WireOrderList, retry: 'read', conditional: true, priority });
     return w.orders.map(toOrder);
   }
 

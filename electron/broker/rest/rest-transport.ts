@@ -9,7 +9,7 @@ import { EtagCache } from '../http/etag-cache';
 import type { HttpClient, RawReply, RawRequest } from '../http/http-client';
 import { InFlightCoalescer } from '../http/in-flight-coalescer';
 import { isRetryable, type RetryClass } from '../http/retry-policy';
-import type { TokenBucket } from '../http/token-bucket';
+import type { Priority, TokenBucket } from '../http/token-bucket';
 
 /** One call to the broker: the request, how to parse a 2xx, and how it may be repeated. */
 export interface CallSpec<S extends z.ZodType> extends RawRequest {
@@ -20,6 +20,8 @@ export interface CallSpec<S extends z.ZodType> extends RawRequest {
   readonly auth?: boolean;
   /** Send `If-None-Match` and reuse the last value on 304 (GET list endpoints). */
   readonly conditional?: boolean;
+  /** Order actions jump the client bucket's queue ahead of polls (default normal). */
+  readonly priority?: Priority;
 }
 
 /** Counters a test or the bench can read to see what the transport actually did. */
@@ -146,7 +148,7 @@ export class RestTransport {
     if (token !== null) headers.authorization = `Bearer ${token}`;
     const cached = spec.conditional ? this.#etags.get(this.#cacheKey(spec)) : undefined;
     if (cached) headers['if-none-match'] = cached.etag;
-    await this.#bucket?.take();
+    await this.#bucket?.take(spec.priority);
     this.stats.sent += 1;
     return this.#http.send({ ...spec, headers });
   }
