@@ -7,10 +7,24 @@
 type Suite = { readonly describe: string; readonly load: () => Promise<{ run(args: string[]): Promise<void> }> };
 
 const SUITES: Record<string, Suite> = {
-  paper: { describe: 'paper broker order placement vs a bare node:http 201 (orders/s, p50/p99)', load: () => import('./paper-bench') },
-  ticks: { describe: 'ticks/s from broker to painted cells with frame p95 < 16.7 ms: batched vs one IPC message per tick (Chromium, browser host)', load: () => import('./ticks-bench') },
-  orders: { describe: 'placement through the trading core vs a bare undici POST (p50/p99, placements/s at 1/8/32)', load: () => import('./orders-bench') },
-  dashboard: { describe: 'the dashboard in Chromium with 10,000 orders, 1% changing per poll: virtualized vs plain blotter (update→paint, scroll frames, click→ack)', load: () => import('./dashboard-bench') },
+  paper: {
+    describe: 'paper broker order placement vs a bare node:http 201 (orders/s, p50/p99)',
+    load: () => import('./paper-bench'),
+  },
+  ticks: {
+    describe:
+      'ticks/s from broker to painted cells with frame p95 < 16.7 ms: batched vs one IPC message per tick (Chromium, browser host)',
+    load: () => import('./ticks-bench'),
+  },
+  orders: {
+    describe: 'placement through the trading core vs a bare undici POST (p50/p99, placements/s at 1/8/32)',
+    load: () => import('./orders-bench'),
+  },
+  dashboard: {
+    describe:
+      'the dashboard in Chromium with 10,000 orders, 1% changing per poll: virtualized vs plain blotter (update→paint, scroll frames, click→ack)',
+    load: () => import('./dashboard-bench'),
+  },
 };
 
 async function main(): Promise<void> {

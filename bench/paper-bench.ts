@@ -26,7 +26,15 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-async function measure(name: string, origin: string, path: string, headers: Record<string, string>, body: (i: number) => string, count: number, concurrency: number): Promise<Result> {
+async function measure(
+  name: string,
+  origin: string,
+  path: string,
+  headers: Record<string, string>,
+  body: (i: number) => string,
+  count: number,
+  concurrency: number,
+): Promise<Result> {
   const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
   const once = async (i: number): Promise<number> => {
     const t0 = performance.now();
@@ -36,7 +44,8 @@ async function measure(name: string, origin: string, path: string, headers: Reco
     return performance.now() - t0;
   };
   // Warm-up: JIT, connections.
-  for (let i = 0; i < Math.min(200, count); i += concurrency) await Promise.all(Array.from({ length: concurrency }, (_, k) => once(-1 - i - k)));
+  for (let i = 0; i < Math.min(200, count); i += concurrency)
+    await Promise.all(Array.from({ length: concurrency }, (_, k) => once(-1 - i - k)));
   const latencies: number[] = [];
   let next = 0;
   const start = performance.now();
@@ -50,11 +59,20 @@ async function measure(name: string, origin: string, path: string, headers: Reco
   const elapsed = performance.now() - start;
   await pool.close();
   latencies.sort((a, b) => a - b);
-  return { name, n: latencies.length, perSecond: (latencies.length / elapsed) * 1000, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return {
+    name,
+    n: latencies.length,
+    perSecond: (latencies.length / elapsed) * 1000,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
 }
 
 export async function run(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { count: { type: 'string', default: '3000' }, concurrency: { type: 'string', default: '8' } } });
+  const { values } = parseArgs({
+    args,
+    options: { count: { type: 'string', default: '3000' }, concurrency: { type: 'string', default: '8' } },
+  });
   const count = Math.max(100, Math.min(50_000, Number(values.count) || 3000));
   const concurrency = Math.max(1, Math.min(64, Number(values.concurrency) || 8));
 
@@ -62,29 +80,69 @@ export async function run(args: string[]): Promise<void> {
   const bare = createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
     req.resume();
     req.on('end', () => {
-      res.writeHead(201, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(fixed), Location: '/v1/orders/260000000001' });
+      res.writeHead(201, {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(fixed),
+        Location: '/v1/orders/260000000001',
+      });
       res.end(fixed);
     });
   });
   await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
   const barePort = (bare.address() as AddressInfo).port;
 
-  const broker = await startPaperBroker({ tickIntervalMs: 0, rate: { perSecond: 1e9, burst: 1e9 }, startingCash: 1e12 });
+  const broker = await startPaperBroker({
+    tickIntervalMs: 0,
+    rate: { perSecond: 1e9, burst: 1e9 },
+    startingCash: 1e12,
+  });
   try {
-    const login = await fetch(`${broker.url}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: 'paper', api_secret: 'paper' }) });
+    const login = await fetch(`${broker.url}/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ api_key: 'paper', api_secret: 'paper' }),
+    });
     const { access_token: token } = (await login.json()) as { access_token: string };
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
     const order = (i: number): string =>
-      JSON.stringify({ exchange: 'NSE', tradingsymbol: 'ITC', transaction_type: i % 2 ? 'SELL' : 'BUY', quantity: 1, order_type: 'MARKET', product: 'MIS', validity: 'DAY', client_order_id: `b${i < 0 ? `w${-i}` : i}` });
+      JSON.stringify({
+        exchange: 'NSE',
+        tradingsymbol: 'ITC',
+        transaction_type: i % 2 ? 'SELL' : 'BUY',
+        quantity: 1,
+        order_type: 'MARKET',
+        product: 'MIS',
+        validity: 'DAY',
+        client_order_id: `b${i < 0 ? `w${-i}` : i}`,
+      });
 
-    const base = await measure('bare node:http 201', `http://127.0.0.1:${barePort}`, '/v1/orders', headers, order, count, concurrency);
-    const paper = await measure('paper POST /orders', `http://127.0.0.1:${broker.port}`, '/v1/orders', headers, order, count, concurrency);
+    const base = await measure(
+      'bare node:http 201',
+      `http://127.0.0.1:${barePort}`,
+      '/v1/orders',
+      headers,
+      order,
+      count,
+      concurrency,
+    );
+    const paper = await measure(
+      'paper POST /orders',
+      `http://127.0.0.1:${broker.port}`,
+      '/v1/orders',
+      headers,
+      order,
+      count,
+      concurrency,
+    );
 
     console.log(`${count} requests per target, ${concurrency} keep-alive connections, loopback`);
     console.log('| target | n | orders/s | p50 ms | p99 ms |');
     console.log('|---|---|---|---|---|');
-    for (const r of [base, paper]) console.log(`| ${r.name} | ${r.n} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} |`);
-    console.log(`ratio paper/bare: throughput ${(paper.perSecond / base.perSecond).toFixed(2)}x, p50 ${(paper.p50 / base.p50).toFixed(2)}x, p99 ${(paper.p99 / base.p99).toFixed(2)}x`);
+    for (const r of [base, paper])
+      console.log(`| ${r.name} | ${r.n} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} |`);
+    console.log(
+      `ratio paper/bare: throughput ${(paper.perSecond / base.perSecond).toFixed(2)}x, p50 ${(paper.p50 / base.p50).toFixed(2)}x, p99 ${(paper.p99 / base.p99).toFixed(2)}x`,
+    );
     console.log(`orders held by the broker: ${broker.orderCount()}`);
   } finally {
     await broker.close();

@@ -82,7 +82,9 @@ async function paperToken(host: HostHandle): Promise<string> {
 /** The paper broker's instrument token of a symbol on an exchange. */
 export async function instrumentToken(host: HostHandle, exchange: string, symbol: string): Promise<number> {
   const token = await paperToken(host);
-  const res = await fetch(`${host.paperUrl}/instruments?exchange=${exchange}`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${host.paperUrl}/instruments?exchange=${exchange}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   const body = (await res.json()) as { instruments: Array<{ instrument_token: number; tradingsymbol: string }> };
   const i = body.instruments.find((x) => x.tradingsymbol === symbol);
   if (!i) throw new Error(`${exchange}:${symbol} not found`);

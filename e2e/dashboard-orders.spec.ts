@@ -12,7 +12,10 @@ import {
 } from './dashboard-helpers';
 
 test.describe('dashboard: orders from the ticket to the blotter', () => {
-  test('MARKET and LIMIT orders placed from the ticket show in the blotter with the right status', async ({ page, host }) => {
+  test('MARKET and LIMIT orders placed from the ticket show in the blotter with the right status', async ({
+    page,
+    host,
+  }) => {
     const infy = await instrumentToken(host, 'NSE', 'INFY');
     await setPrice(host, infy, 1500);
     await openDashboard(page, host);
@@ -36,7 +39,10 @@ test.describe('dashboard: orders from the ticket to the blotter', () => {
     await expect(page.getByLabel('Notifications')).toContainText(/Complete: BUY 3 INFY/);
   });
 
-  test('an SL order waits in TRIGGER PENDING, then completes when the price crosses its trigger', async ({ page, host }) => {
+  test('an SL order waits in TRIGGER PENDING, then completes when the price crosses its trigger', async ({
+    page,
+    host,
+  }) => {
     const sbin = await instrumentToken(host, 'NSE', 'SBIN');
     await setPrice(host, sbin, 880);
     await openDashboard(page, host);
@@ -51,7 +57,10 @@ test.describe('dashboard: orders from the ticket to the blotter', () => {
     await expect(ticket(page).getByTestId('ticket-order-status')).toHaveText('COMPLETE');
   });
 
-  test('a working order is modified and then cancelled from the blotter, and its history opens', async ({ page, host }) => {
+  test('a working order is modified and then cancelled from the blotter, and its history opens', async ({
+    page,
+    host,
+  }) => {
     const tcs = await instrumentToken(host, 'NSE', 'TCS');
     await setPrice(host, tcs, 3050);
     await openDashboard(page, host);
@@ -71,7 +80,9 @@ test.describe('dashboard: orders from the ticket to the blotter', () => {
     await expect(orderRow(page, id)).toContainText('2,810.50');
     await expect(orderRow(page, id)).toContainText('0/4');
 
-    await orderRow(page, id).getByRole('button', { name: `Cancel ${id}` }).click();
+    await orderRow(page, id)
+      .getByRole('button', { name: `Cancel ${id}` })
+      .click();
     await expect(orderRow(page, id)).toContainText('CANCELLED');
     await expect(orderRow(page, id).getByRole('button', { name: `Cancel ${id}` })).toHaveCount(0);
     await expect(page.getByLabel('Notifications')).toContainText(/Cancelled: BUY 4 TCS/);

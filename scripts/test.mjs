@@ -79,7 +79,9 @@ const buildOk = staticStep('build', 'npm', ['run', 'build', '--silent']);
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
   // Playwright never downloads its own browser here; say what is missing instead of a trace.
-  console.log(`\n=== e2e: no Chromium at ${chromium} — install Debian's: sudo apt-get install -y chromium (bash .ci/run does it)`);
+  console.log(
+    `\n=== e2e: no Chromium at ${chromium} — install Debian's: sudo apt-get install -y chromium (bash .ci/run does it)`,
+  );
   lines.push(`playwright: not run, no Chromium at ${chromium}`);
   totals.failed += 1;
 } else if (buildOk) {

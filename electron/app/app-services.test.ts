@@ -32,24 +32,51 @@ describe('createAppServices on the embedded paper broker', () => {
     const off = services.events.on('order.updated', (o) => updates.push(o.status));
     const list = await dispatch('instruments.list', { exchange: 'NSE' });
     if (!list.ok) throw new Error(list.error.message);
-    const eq = (list.data as Array<{ tradingsymbol: string; instrumentType: string }>).find((i) => i.instrumentType === 'EQ');
+    const eq = (list.data as Array<{ tradingsymbol: string; instrumentType: string }>).find(
+      (i) => i.instrumentType === 'EQ',
+    );
     const placed = await dispatch('orders.place', {
-      order: { exchange: 'NSE', tradingsymbol: eq!.tradingsymbol, transactionType: 'BUY', quantity: 1, orderType: 'MARKET', product: 'MIS', validity: 'DAY' },
+      order: {
+        exchange: 'NSE',
+        tradingsymbol: eq!.tradingsymbol,
+        transactionType: 'BUY',
+        quantity: 1,
+        orderType: 'MARKET',
+        product: 'MIS',
+        validity: 'DAY',
+      },
     });
     expect(placed.ok).toBe(true);
     await vi.waitFor(() => expect(updates.length).toBeGreaterThan(0), { timeout: 5_000 });
     off();
-    expect(await dispatch('connection.status', undefined)).toMatchObject({ ok: true, data: { rest: 'up', stream: 'open' } });
+    expect(await dispatch('connection.status', undefined)).toMatchObject({
+      ok: true,
+      data: { rest: 'up', stream: 'open' },
+    });
   });
 
   it('lists instruments, places an order and sees it in the order book', async () => {
     const list = await dispatch('instruments.list', undefined);
     if (!list.ok) throw new Error(list.error.message);
-    const instruments = list.data as Array<{ exchange: string; tradingsymbol: string; instrumentType: string; lastPrice: number; tickSize: number }>;
+    const instruments = list.data as Array<{
+      exchange: string;
+      tradingsymbol: string;
+      instrumentType: string;
+      lastPrice: number;
+      tickSize: number;
+    }>;
     const eq = instruments.find((i) => i.exchange === 'NSE' && i.instrumentType === 'EQ');
     expect(eq).toBeDefined();
     const placed = await dispatch('orders.place', {
-      order: { exchange: 'NSE', tradingsymbol: eq!.tradingsymbol, transactionType: 'BUY', quantity: 1, orderType: 'MARKET', product: 'MIS', validity: 'DAY' },
+      order: {
+        exchange: 'NSE',
+        tradingsymbol: eq!.tradingsymbol,
+        transactionType: 'BUY',
+        quantity: 1,
+        orderType: 'MARKET',
+        product: 'MIS',
+        validity: 'DAY',
+      },
       clickedAt: Date.now(),
     });
     if (!placed.ok) throw new Error(placed.error.message);

@@ -39,7 +39,9 @@ export interface AppConfig {
   /** Client-side rate limit (default 8/s burst 16); null turns the bucket off. */
   readonly clientRate?: RateLimit | null;
   /** Overrides for the core (tests: backoff, timeouts, stream off…). */
-  readonly core?: Partial<Omit<TradingCoreOptions, 'baseUrl' | 'target' | 'credentials' | 'vault' | 'dataDir' | 'events'>>;
+  readonly core?: Partial<
+    Omit<TradingCoreOptions, 'baseUrl' | 'target' | 'credentials' | 'vault' | 'dataDir' | 'events'>
+  >;
   /**
    * Shortest gap between two `market.ticks` events (default 100 ms, latest tick per
    * instrument). 0 sends one event per tick: only the benchmark's baseline wants that.
@@ -85,7 +87,8 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
   const settings = new SettingsStore(join(config.dataDir, 'settings.json'));
   const registry = new SubscriptionRegistry();
   const batchMs = config.tickBatchMs ?? 100;
-  const batcher = batchMs > 0 ? new TickBatcher((ticks) => events.emit('market.ticks', { ticks }), { everyMs: batchMs }) : null;
+  const batcher =
+    batchMs > 0 ? new TickBatcher((ticks) => events.emit('market.ticks', { ticks }), { everyMs: batchMs }) : null;
 
   let paper: PaperBroker | null = null;
   let paperStarting: Promise<PaperBroker> | null = null;
@@ -117,13 +120,20 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
   });
 
   const initial: BrokerProfile = config.brokerUrl
-    ? { kind: 'rest', baseUrl: config.brokerUrl, apiKey: config.apiKey ?? 'paper', apiSecret: config.apiSecret ?? 'paper' }
+    ? {
+        kind: 'rest',
+        baseUrl: config.brokerUrl,
+        apiKey: config.apiKey ?? 'paper',
+        apiSecret: config.apiSecret ?? 'paper',
+      }
     : await rememberedProfile(settings, vault);
   if (!config.brokerUrl) await paperUrl();
   try {
     await active.login(initial);
   } catch (err) {
-    log(`Tradedesk could not log in to ${initial.kind === 'paper' ? 'the paper broker' : 'the configured broker'}: ${err instanceof Error ? err.message : 'unknown error'}`);
+    log(
+      `Tradedesk could not log in to ${initial.kind === 'paper' ? 'the paper broker' : 'the configured broker'}: ${err instanceof Error ? err.message : 'unknown error'}`,
+    );
   }
 
   const handlers: Handlers = {

@@ -37,7 +37,13 @@ describe('bridge fuzzing through the real handlers', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'td-fuzz-'));
     paper = await startPaperBroker({ port: 0, tickIntervalMs: 0 });
-    services = await createAppServices({ dataDir: dir, brokerUrl: paper.url, apiKey: 'paper', apiSecret: 'paper', core: { stream: false } });
+    services = await createAppServices({
+      dataDir: dir,
+      brokerUrl: paper.url,
+      apiKey: 'paper',
+      apiSecret: 'paper',
+      core: { stream: false },
+    });
     dispatch = createDispatcher(services.handlers, () => undefined);
     const list = await dispatch('instruments.list', undefined);
     if (!list.ok) throw new Error(list.error.message);
@@ -64,7 +70,10 @@ describe('bridge fuzzing through the real handlers', () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 40 }), fc.anything(), async (channel, payload) => {
         fc.pre(!(REQUEST_CHANNELS as readonly string[]).includes(channel));
-        expect(await dispatch(channel, payload)).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'channel' } });
+        expect(await dispatch(channel, payload)).toMatchObject({
+          ok: false,
+          error: { kind: 'bad_request', field: 'channel' },
+        });
       }),
       { numRuns: 100 },
     );
@@ -98,16 +107,29 @@ describe('bridge fuzzing through the real handlers', () => {
     );
     // An instrument the broker does not list is refused on its symbol.
     const unknown = await dispatch('orders.place', {
-      order: { exchange: 'NSE', tradingsymbol: 'NO-SUCH-SYMBOL', transactionType: 'BUY', quantity: 1, orderType: 'MARKET', product: 'MIS', validity: 'DAY' },
+      order: {
+        exchange: 'NSE',
+        tradingsymbol: 'NO-SUCH-SYMBOL',
+        transactionType: 'BUY',
+        quantity: 1,
+        orderType: 'MARKET',
+        product: 'MIS',
+        validity: 'DAY',
+      },
     });
     expect(unknown).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'tradingsymbol' } });
     expect(paper.orderCount()).toBe(before);
   });
 
   it('logout wipes the session: the token is gone and every call is unauthorized until login', async () => {
-    expect(await dispatch('session.logout', undefined)).toMatchObject({ ok: true, data: { state: 'disconnected', userId: null } });
+    expect(await dispatch('session.logout', undefined)).toMatchObject({
+      ok: true,
+      data: { state: 'disconnected', userId: null },
+    });
     expect(await dispatch('orders.list', undefined)).toMatchObject({ ok: false, error: { kind: 'unauthorized' } });
-    const again = await dispatch('session.login', { profile: { kind: 'rest', baseUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' } });
+    const again = await dispatch('session.login', {
+      profile: { kind: 'rest', baseUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' },
+    });
     expect(again).toMatchObject({ ok: true, data: { state: 'connected' } });
     expect(JSON.stringify(again)).not.toMatch(/access_token|accessToken|apiSecret/);
   });
@@ -115,10 +137,23 @@ describe('bridge fuzzing through the real handlers', () => {
   it('no token the broker issued ever appears in a reply or an event', async () => {
     const seen: string[] = [];
     const off = services.events.onAny((event, payload) => seen.push(JSON.stringify({ event, payload })));
-    for (const channel of ['session.status', 'connection.status', 'orders.list', 'positions.list', 'funds.get', 'trades.list'] as const) {
+    for (const channel of [
+      'session.status',
+      'connection.status',
+      'orders.list',
+      'positions.list',
+      'funds.get',
+      'trades.list',
+    ] as const) {
       seen.push(JSON.stringify(await dispatch(channel, undefined)));
     }
-    seen.push(JSON.stringify(await dispatch('session.login', { profile: { kind: 'rest', baseUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' } })));
+    seen.push(
+      JSON.stringify(
+        await dispatch('session.login', {
+          profile: { kind: 'rest', baseUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' },
+        }),
+      ),
+    );
     seen.push(JSON.stringify(await dispatch('session.logout', undefined)));
     off();
     const tokens = paper.sessions().map((s) => s.token);

@@ -8,7 +8,11 @@ import { AppError } from '../app/app-error';
  * failure reaches the renderer with its kind, field and Retry-After intact and nothing in
  * between has to translate it. Messages never contain the token or request headers.
  */
-export function brokerError(kind: ErrorKind, message: string, extra: Omit<IpcError, 'kind' | 'message'> = {}): AppError {
+export function brokerError(
+  kind: ErrorKind,
+  message: string,
+  extra: Omit<IpcError, 'kind' | 'message'> = {},
+): AppError {
   return new AppError({ kind, message, ...extra });
 }
 

@@ -109,9 +109,12 @@ export class TradingCore {
 
   /** Opens the account's ledger and builds the core (not yet logged in). */
   public static async create(options: TradingCoreOptions): Promise<TradingCore> {
-    const ledger = await IntentsLedger.open(join(options.dataDir, `intents-${safeName(options.target.vaultKey)}.jsonl`), {
-      ...(options.ledgerCompactAfter !== undefined ? { compactAfter: options.ledgerCompactAfter } : {}),
-    });
+    const ledger = await IntentsLedger.open(
+      join(options.dataDir, `intents-${safeName(options.target.vaultKey)}.jsonl`),
+      {
+        ...(options.ledgerCompactAfter !== undefined ? { compactAfter: options.ledgerCompactAfter } : {}),
+      },
+    );
     return new TradingCore(options, ledger);
   }
 
@@ -207,7 +210,12 @@ export class TradingCore {
 
   #setConnection(change: Partial<ConnectionState>): void {
     const next = { ...this.#connection, ...change };
-    if (next.rest === this.#connection.rest && next.stream === this.#connection.stream && next.detail === this.#connection.detail) return;
+    if (
+      next.rest === this.#connection.rest &&
+      next.stream === this.#connection.stream &&
+      next.detail === this.#connection.detail
+    )
+      return;
     this.#connection = next;
     this.#options.events?.onConnection?.(next);
   }

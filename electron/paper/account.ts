@@ -34,7 +34,14 @@ export class Account {
   private applyDelivery(t: PaperTrade): void {
     let h = this.holdings.get(t.token);
     if (!h) {
-      h = { token: t.token, exchange: t.exchange, tradingsymbol: t.tradingsymbol, quantity: 0, costPaise: 0, lastFillPaise: t.pricePaise };
+      h = {
+        token: t.token,
+        exchange: t.exchange,
+        tradingsymbol: t.tradingsymbol,
+        quantity: 0,
+        costPaise: 0,
+        lastFillPaise: t.pricePaise,
+      };
       this.holdings.set(t.token, h);
     }
     h.lastFillPaise = t.pricePaise;

@@ -52,7 +52,12 @@ export function minuteVol(i: PaperInstrument): number {
 }
 
 /** Generates the history of `instrument` ending at `anchorMs` (a minute boundary) at `endPaise`. */
-export function generateHistory(seed: number, instrument: PaperInstrument, anchorMs: number, endPaise: number): History {
+export function generateHistory(
+  seed: number,
+  instrument: PaperInstrument,
+  anchorMs: number,
+  endPaise: number,
+): History {
   const rng = deriveRng(seed, `history:${instrument.token}`);
   const tick = instrument.tickPaise;
   const snap = (p: number): number => Math.max(tick, Math.round(p / tick) * tick);
@@ -80,7 +85,14 @@ export function generateHistory(seed: number, instrument: PaperInstrument, ancho
     const open = snap(close * Math.exp(-dayVol * normal(rng)));
     const high = snap(Math.max(open, close) * (1 + Math.abs(normal(rng)) * dayVol * 0.4));
     const low = snap(Math.min(open, close) * (1 - Math.abs(normal(rng)) * dayVol * 0.4));
-    days.push([firstDay - d * DAY_MS, open, Math.max(high, open, close), Math.min(low, open, close), close, Math.round(2e5 + rng() * 5e6)]);
+    days.push([
+      firstDay - d * DAY_MS,
+      open,
+      Math.max(high, open, close),
+      Math.min(low, open, close),
+      close,
+      Math.round(2e5 + rng() * 5e6),
+    ]);
     close = open;
   }
   days.reverse();
@@ -111,7 +123,14 @@ function* minuteBars(h: History): Generator<Bar> {
   const n = h.minutes.length / 5;
   for (let i = 0; i < n; i++) {
     const o = i * 5;
-    yield [h.minuteStart + i * MINUTE_MS, h.minutes[o] ?? 0, h.minutes[o + 1] ?? 0, h.minutes[o + 2] ?? 0, h.minutes[o + 3] ?? 0, h.minutes[o + 4] ?? 0];
+    yield [
+      h.minuteStart + i * MINUTE_MS,
+      h.minutes[o] ?? 0,
+      h.minutes[o + 1] ?? 0,
+      h.minutes[o + 2] ?? 0,
+      h.minutes[o + 3] ?? 0,
+      h.minutes[o + 4] ?? 0,
+    ];
   }
 }
 
@@ -125,7 +144,13 @@ export const DEFAULT_SPAN_MS: Record<CandleInterval, number> = {
 };
 
 /** The candles of `interval` between `from` and `to` (inclusive bucket starts), history + live. */
-export function buildCandles(h: History, live: readonly Bar[], interval: CandleInterval, from: number, to: number): Bar[] {
+export function buildCandles(
+  h: History,
+  live: readonly Bar[],
+  interval: CandleInterval,
+  from: number,
+  to: number,
+): Bar[] {
   const size = INTERVAL_MS[interval];
   const all = function* (): Generator<Bar> {
     yield* minuteBars(h);

@@ -61,7 +61,15 @@ export interface FaultPlan {
   readonly shapeChange: boolean;
 }
 
-const NONE: FaultPlan = { latencyMs: 0, rateLimit: false, tokenExpiry: false, errorBefore: null, errorAfter: null, dropReply: false, shapeChange: false };
+const NONE: FaultPlan = {
+  latencyMs: 0,
+  rateLimit: false,
+  tokenExpiry: false,
+  errorBefore: null,
+  errorAfter: null,
+  dropReply: false,
+  shapeChange: false,
+};
 const FIVE_XX = [500, 502, 503, 504] as const;
 
 export class Faults {
@@ -91,7 +99,9 @@ export class Faults {
     if (roll(c.token_expiry)) return { ...NONE, latencyMs, tokenExpiry: true };
     if (roll(c.server_error)) {
       const status = FIVE_XX[Math.floor(this.rng() * FIVE_XX.length)] ?? 500;
-      return this.rng() < 0.5 ? { ...NONE, latencyMs, errorBefore: status } : { ...NONE, latencyMs, errorAfter: status };
+      return this.rng() < 0.5
+        ? { ...NONE, latencyMs, errorBefore: status }
+        : { ...NONE, latencyMs, errorAfter: status };
     }
     if (roll(c.drop_reply)) return { ...NONE, latencyMs, dropReply: true };
     if (roll(c.shape_change)) return { ...NONE, latencyMs, shapeChange: true };

@@ -60,18 +60,26 @@ export function readRaw(req: IncomingMessage): Promise<Buffer> {
 export async function readJson(req: IncomingMessage): Promise<unknown> {
   if (!isJsonMediaType(req.headers['content-type'])) {
     const got = req.headers['content-type'] ?? 'none';
-    throw new Problem(400, 'unsupported_media_type', `Send the body as JSON with Content-Type: application/json (got ${got})`, [
-      { field: 'Content-Type', message: `must be application/json, not ${got}` },
-    ]);
+    throw new Problem(
+      400,
+      'unsupported_media_type',
+      `Send the body as JSON with Content-Type: application/json (got ${got})`,
+      [{ field: 'Content-Type', message: `must be application/json, not ${got}` }],
+    );
   }
   const raw = await readRaw(req);
   const text = raw.toString('utf8');
-  if (text.trim() === '') throw new Problem(400, 'invalid_json', 'The request body is empty; send a JSON object', [{ field: 'body', message: 'is empty' }]);
+  if (text.trim() === '')
+    throw new Problem(400, 'invalid_json', 'The request body is empty; send a JSON object', [
+      { field: 'body', message: 'is empty' },
+    ]);
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
     const why = e instanceof Error ? e.message : 'malformed';
-    throw new Problem(400, 'invalid_json', `The body is not valid JSON: ${why}`, [{ field: 'body', message: 'is not valid JSON' }]);
+    throw new Problem(400, 'invalid_json', `The body is not valid JSON: ${why}`, [
+      { field: 'body', message: 'is not valid JSON' },
+    ]);
   }
 }
 
@@ -90,7 +98,13 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
 }
 
 /** Writes a reply; problem replies get `application/problem+json`. */
-export function send(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}, problem = false): void {
+export function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+  problem = false,
+): void {
   if (res.headersSent || res.destroyed) return;
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
   if (body === undefined || status === 204 || status === 304) {

@@ -96,7 +96,8 @@ function marks(state: BrokerState): Record<string, number> {
   const tokens = new Set<number>();
   for (const p of state.engine.account.positions.values()) tokens.add(p.token);
   for (const h of state.engine.account.holdings.values()) tokens.add(h.token);
-  for (const o of state.engine.allOrders()) if (o.status === 'OPEN' || o.status === 'TRIGGER PENDING') tokens.add(o.token);
+  for (const o of state.engine.allOrders())
+    if (o.status === 'OPEN' || o.status === 'TRIGGER PENDING') tokens.add(o.token);
   const out: Record<string, number> = {};
   for (const t of tokens) {
     const ltp = state.market.ltp(t);
@@ -110,7 +111,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   const market = new Market(generateInstruments(seed), seed);
   const sessions = new Sessions(options.tokenTtlMs ?? DEFAULTS.tokenTtlMs);
   const faults = new Faults(seed, options.faults);
-  const opened = options.dataDir ? Journal.open(options.dataDir) : { journal: Journal.memory(), replay: { events: [], skipped: 0, truncated: false } };
+  const opened = options.dataDir
+    ? Journal.open(options.dataDir)
+    : { journal: Journal.memory(), replay: { events: [], skipped: 0, truncated: false } };
   const journal = opened.journal;
   if (opened.replay.skipped > 0) console.warn(`[paper] journal: skipped ${opened.replay.skipped} damaged line(s)`);
 
@@ -124,7 +127,14 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
       journal.append({ e: 'trade', t });
     },
   });
-  const state: BrokerState = { market, engine, sessions, faults, journal, startingCashPaise: engine.account.openingPaise };
+  const state: BrokerState = {
+    market,
+    engine,
+    sessions,
+    faults,
+    journal,
+    startingCashPaise: engine.account.openingPaise,
+  };
   replay(opened.replay.events, state);
 
   market.onMoves((moves) => {
@@ -163,7 +173,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
       faults.set(f);
     },
     sessions() {
-      return sessions.all().map((s) => ({ token: s.token, userId: s.userId, scope: s.scope, expiresAt: toIstIso(s.expiresAt) }));
+      return sessions
+        .all()
+        .map((s) => ({ token: s.token, userId: s.userId, scope: s.scope, expiresAt: toIstIso(s.expiresAt) }));
     },
     orderCount() {
       return engine.orderCount();

@@ -351,7 +351,10 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
 }
 
 /** The day's price band in paise, `[low, high]`: orders priced outside it are REJECTED. */
-export function bandOf(instrument: PaperInstrument, basePaise: number = instrument.basePaise): readonly [number, number] {
+export function bandOf(
+  instrument: PaperInstrument,
+  basePaise: number = instrument.basePaise,
+): readonly [number, number] {
   const tick = instrument.tickPaise;
   if (instrument.instrumentType === 'CE' || instrument.instrumentType === 'PE') {
     // Options have wide, premium-relative bands: a cheap option may triple in a day.

@@ -1,5 +1,14 @@
 import type { CandleInterval } from '../../shared/domain/market';
-import { type Bar, DEFAULT_SPAN_MS, type History, MINUTE_MS, bucketStart, buildCandles, generateHistory, minuteVol } from './candles';
+import {
+  type Bar,
+  DEFAULT_SPAN_MS,
+  type History,
+  MINUTE_MS,
+  bucketStart,
+  buildCandles,
+  generateHistory,
+  minuteVol,
+} from './candles';
 import { bandOf, type PaperInstrument } from './instruments';
 import { deriveRng, normal, type Rng } from './rng';
 

@@ -228,7 +228,8 @@ export class Engine {
     const orderType = c.orderType ?? o.orderType;
     // Switching type clears a price/trigger the new type does not take, unless sent explicitly.
     const pricePaise = c.pricePaise !== undefined ? c.pricePaise : takesPrice(orderType) ? o.pricePaise : null;
-    const triggerPaise = c.triggerPaise !== undefined ? c.triggerPaise : takesTrigger(orderType) ? o.triggerPaise : null;
+    const triggerPaise =
+      c.triggerPaise !== undefined ? c.triggerPaise : takesTrigger(orderType) ? o.triggerPaise : null;
     const draft = {
       exchange: o.exchange,
       transactionType: o.transactionType,
@@ -254,7 +255,10 @@ export class Engine {
       errors.push({ field: 'quantity', message: `Quantity must stay above the ${o.filled} already filled` });
     }
     if (errors.length > 0) {
-      const code = violations.some((v) => v.code === 'invalid_field') || violations.length === 0 ? 'invalid_field' : 'invalid_combination';
+      const code =
+        violations.some((v) => v.code === 'invalid_field') || violations.length === 0
+          ? 'invalid_field'
+          : 'invalid_combination';
       throw new Problem(400, code, errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     }
     const [lo, hi] = this.market.band(o.token);
@@ -268,7 +272,15 @@ export class Engine {
       }
     }
     const remaining = draft.quantity - o.filled;
-    const need = this.quote({ instrument, transactionType: o.transactionType, quantity: remaining, orderType, product: o.product, pricePaise, triggerPaise }).totalPaise;
+    const need = this.quote({
+      instrument,
+      transactionType: o.transactionType,
+      quantity: remaining,
+      orderType,
+      product: o.product,
+      pricePaise,
+      triggerPaise,
+    }).totalPaise;
     if (need - o.blockedPaise > this.availableMarginPaise()) {
       const message = `Insufficient funds: the modified order needs ${rupees(need)} margin; ${rupees(Math.max(0, this.availableMarginPaise() + o.blockedPaise))} is available`;
       throw new Problem(400, 'insufficient_margin', message, [{ field: 'quantity', message }]);
@@ -371,7 +383,10 @@ export class Engine {
     const instrument = this.market.instrument(o.token);
     if (!instrument) return;
     const pending = pendingOf(o);
-    const touch = Math.max(instrument.lotSize, Math.floor(touchQuantity(instrument, ltp) / instrument.lotSize) * instrument.lotSize);
+    const touch = Math.max(
+      instrument.lotSize,
+      Math.floor(touchQuantity(instrument, ltp) / instrument.lotSize) * instrument.lotSize,
+    );
     const qty = Math.min(pending, touch);
     if (qty <= 0) return;
     // Release the block for the filled part before the position takes its own margin.

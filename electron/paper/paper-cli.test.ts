@@ -26,7 +26,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('npm run paper', () => {
   it('prints exactly one READY line, serves, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, [out, '--port', '0', '--seed', '3', '--control', '--rate', '50/s', '--data-dir', join(dir, 'data')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [out, '--port', '0', '--seed', '3', '--control', '--rate', '50/s', '--data-dir', join(dir, 'data')],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => {
@@ -36,7 +40,11 @@ describe('npm run paper', () => {
       });
       child.once('exit', (code) => reject(new Error(`exited ${code}`)));
     });
-    const r = await fetch(`${url}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: 'paper', api_secret: 'paper' }) });
+    const r = await fetch(`${url}/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ api_key: 'paper', api_secret: 'paper' }),
+    });
     expect(r.status).toBe(201);
     expect(r.headers.get('ratelimit-policy')).toBe('"default";q=100;w=2');
     const code = await new Promise<number | null>((resolve) => {

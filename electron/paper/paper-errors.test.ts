@@ -20,20 +20,47 @@ function problem(r: { status: number; headers: Headers; body: unknown }, status:
 
 describe('request errors (never a 500 for bad input)', () => {
   it('400 unsupported_media_type for a non-JSON content type', async () => {
-    const r = await api.call('POST', '/orders', undefined, { raw: 'exchange=NSE', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const r = await api.call('POST', '/orders', undefined, {
+      raw: 'exchange=NSE',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     problem(r, 400, 'unsupported_media_type');
     const none = await api.call('POST', '/orders', undefined, { raw: '{}', headers: { 'content-type': 'text/plain' } });
     problem(none, 400, 'unsupported_media_type');
   });
 
   it('accepts application/json with a charset parameter', async () => {
-    const r = await api.call('POST', '/margins/orders', { exchange: 'NSE', tradingsymbol: 'INFY', transaction_type: 'BUY', quantity: 1, order_type: 'MARKET', product: 'MIS', validity: 'DAY' }, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const r = await api.call(
+      'POST',
+      '/margins/orders',
+      {
+        exchange: 'NSE',
+        tradingsymbol: 'INFY',
+        transaction_type: 'BUY',
+        quantity: 1,
+        order_type: 'MARKET',
+        product: 'MIS',
+        validity: 'DAY',
+      },
+      { headers: { 'content-type': 'application/json; charset=utf-8' } },
+    );
     expect(r.status).toBe(200);
   });
 
   it('400 invalid_json for malformed or empty JSON', async () => {
-    problem(await api.call('POST', '/orders', undefined, { raw: '{"exchange":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
-    problem(await api.call('POST', '/orders', undefined, { raw: '', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
+    problem(
+      await api.call('POST', '/orders', undefined, {
+        raw: '{"exchange":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_json',
+    );
+    problem(
+      await api.call('POST', '/orders', undefined, { raw: '', headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_json',
+    );
     const arr = await api.call('POST', '/orders', [1, 2]);
     expect(problem(arr, 400, 'invalid_field').errors?.[0]?.field).toBe('body');
   });
@@ -44,8 +71,26 @@ describe('request errors (never a 500 for bad input)', () => {
   });
 
   it('names every offending field in wire spelling', async () => {
-    const p = problem(await api.place({ quantity: 0, transaction_type: 'HOLD', order_type: 'STOP', product: 'X', validity: 'GTC', client_order_id: 'has space' }), 400, 'invalid_field');
-    expect(p.errors?.map((e) => e.field).sort()).toEqual(['client_order_id', 'order_type', 'product', 'quantity', 'transaction_type', 'validity']);
+    const p = problem(
+      await api.place({
+        quantity: 0,
+        transaction_type: 'HOLD',
+        order_type: 'STOP',
+        product: 'X',
+        validity: 'GTC',
+        client_order_id: 'has space',
+      }),
+      400,
+      'invalid_field',
+    );
+    expect(p.errors?.map((e) => e.field).sort()).toEqual([
+      'client_order_id',
+      'order_type',
+      'product',
+      'quantity',
+      'transaction_type',
+      'validity',
+    ]);
     const missing = problem(await api.call('POST', '/orders', { exchange: 'NSE' }), 400, 'invalid_field');
     expect(missing.errors?.find((e) => e.field === 'tradingsymbol')?.message).toBe('is required');
   });
@@ -56,7 +101,10 @@ describe('request errors (never a 500 for bad input)', () => {
   });
 
   it('maps every trading rule to its wire field', async () => {
-    const opt = await findInstrument(api, (i) => i.instrument_type === 'CE' && String(i.tradingsymbol).startsWith('NIFTY'));
+    const opt = await findInstrument(
+      api,
+      (i) => i.instrument_type === 'CE' && String(i.tradingsymbol).startsWith('NIFTY'),
+    );
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ quantity: 1.5 }, 'quantity', 'invalid_field'],
       [{ product: 'NRML' }, 'product', 'invalid_combination'],
@@ -66,18 +114,44 @@ describe('request errors (never a 500 for bad input)', () => {
       [{ order_type: 'MARKET', price: 100 }, 'price', 'invalid_combination'],
       [{ order_type: 'SL', price: 100 }, 'trigger_price', 'invalid_field'],
       [{ order_type: 'SL', price: 100, trigger_price: 101 }, 'trigger_price', 'invalid_combination'],
-      [{ order_type: 'SL', price: 100, trigger_price: 99, transaction_type: 'SELL' }, 'trigger_price', 'invalid_combination'],
+      [
+        { order_type: 'SL', price: 100, trigger_price: 99, transaction_type: 'SELL' },
+        'trigger_price',
+        'invalid_combination',
+      ],
       [{ order_type: 'SL-M', trigger_price: 100.02 }, 'trigger_price', 'invalid_field'],
       [{ order_type: 'LIMIT', price: 100, trigger_price: 99 }, 'trigger_price', 'invalid_combination'],
-      [{ exchange: 'NFO', tradingsymbol: opt.tradingsymbol, order_type: 'SL-M', trigger_price: 100, quantity: opt.lot_size, product: 'NRML' }, 'order_type', 'invalid_combination'],
+      [
+        {
+          exchange: 'NFO',
+          tradingsymbol: opt.tradingsymbol,
+          order_type: 'SL-M',
+          trigger_price: 100,
+          quantity: opt.lot_size,
+          product: 'NRML',
+        },
+        'order_type',
+        'invalid_combination',
+      ],
       [{ exchange: 'NFO', tradingsymbol: opt.tradingsymbol, quantity: opt.lot_size + 1 }, 'quantity', 'invalid_field'],
-      [{ exchange: 'NFO', tradingsymbol: opt.tradingsymbol, quantity: opt.freeze_quantity + opt.lot_size }, 'quantity', 'invalid_field'],
-      [{ exchange: 'NFO', tradingsymbol: opt.tradingsymbol, quantity: opt.lot_size, product: 'CNC' }, 'product', 'invalid_combination'],
+      [
+        { exchange: 'NFO', tradingsymbol: opt.tradingsymbol, quantity: opt.freeze_quantity + opt.lot_size },
+        'quantity',
+        'invalid_field',
+      ],
+      [
+        { exchange: 'NFO', tradingsymbol: opt.tradingsymbol, quantity: opt.lot_size, product: 'CNC' },
+        'product',
+        'invalid_combination',
+      ],
     ];
     for (const [override, field, code] of cases) {
       const r = await api.place(override);
       expect(r.status, JSON.stringify(override)).toBe(400);
-      expect(r.body.errors.map((e: { field: string }) => e.field), JSON.stringify(override)).toContain(field);
+      expect(
+        r.body.errors.map((e: { field: string }) => e.field),
+        JSON.stringify(override),
+      ).toContain(field);
       expect(r.body.errors.find((e: { field: string }) => e.field === field).message.length).toBeGreaterThan(10);
       if (r.body.errors.length === 1) expect(r.body.code).toBe(code);
     }
@@ -96,7 +170,10 @@ describe('request errors (never a 500 for bad input)', () => {
   });
 
   it('413 for an oversized body', async () => {
-    const r = await api.call('POST', '/orders', undefined, { raw: `{"x":"${'a'.repeat(70_000)}"}`, headers: { 'content-type': 'application/json' } });
+    const r = await api.call('POST', '/orders', undefined, {
+      raw: `{"x":"${'a'.repeat(70_000)}"}`,
+      headers: { 'content-type': 'application/json' },
+    });
     problem(r, 413, 'payload_too_large');
   });
 

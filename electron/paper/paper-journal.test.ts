@@ -18,7 +18,13 @@ afterAll(() => {
 /** Everything a client can see of the account, for before/after comparison. */
 async function snapshot(api: Api) {
   const get = async (p: string) => (await api.call('GET', p)).body;
-  return { orders: await get('/orders'), trades: await get('/trades'), positions: await get('/positions'), holdings: await get('/holdings'), funds: await get('/funds') };
+  return {
+    orders: await get('/orders'),
+    trades: await get('/trades'),
+    positions: await get('/positions'),
+    holdings: await get('/holdings'),
+    funds: await get('/funds'),
+  };
 }
 
 async function trade(api: Api): Promise<string> {
@@ -27,7 +33,11 @@ async function trade(api: Api): Promise<string> {
   api.broker.setPrice(infy.instrument_token, Math.round((infy.last_price + 4) * 20) / 20);
   await api.place({ quantity: 3, transaction_type: 'SELL', client_order_id: 'j-2' });
   await api.place({ tradingsymbol: 'ITC', product: 'CNC', quantity: 7 });
-  const resting = await api.place({ order_type: 'LIMIT', price: Math.round((infy.last_price - 30) * 20) / 20, client_order_id: 'j-rest' });
+  const resting = await api.place({
+    order_type: 'LIMIT',
+    price: Math.round((infy.last_price - 30) * 20) / 20,
+    client_order_id: 'j-rest',
+  });
   const cancelled = await api.place({ order_type: 'LIMIT', price: Math.round((infy.last_price - 30) * 20) / 20 });
   await api.call('DELETE', `/orders/${cancelled.body.order_id}`);
   return resting.body.order_id;
@@ -76,7 +86,9 @@ describe('journal', () => {
       const after = await snapshot(b);
       expect(after.orders).toEqual(before.orders);
       expect(after.trades).toEqual(before.trades);
-      expect(after.holdings.holdings.map((h: { quantity: number }) => h.quantity)).toEqual(before.holdings.holdings.map((h: { quantity: number }) => h.quantity));
+      expect(after.holdings.holdings.map((h: { quantity: number }) => h.quantity)).toEqual(
+        before.holdings.holdings.map((h: { quantity: number }) => h.quantity),
+      );
       expect(after.funds.funds.available_cash).toBe(before.funds.funds.available_cash);
       expect(after.funds.funds.realised_pnl).toBe(before.funds.funds.realised_pnl);
       // The torn tail was cut off, so new events start on a fresh line.
@@ -90,7 +102,10 @@ describe('journal', () => {
 
   it('skips a damaged line in the middle and keeps the rest', () => {
     const dir = tmp();
-    writeFileSync(join(dir, JOURNAL_FILE), '{"e":"session_end","token":"a"}\nnot json\n{"e":"session_end","token":"b"}\n');
+    writeFileSync(
+      join(dir, JOURNAL_FILE),
+      '{"e":"session_end","token":"a"}\nnot json\n{"e":"session_end","token":"b"}\n',
+    );
     const { journal, replay } = Journal.open(dir);
     journal.close();
     expect(replay.events).toHaveLength(2);

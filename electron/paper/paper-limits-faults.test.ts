@@ -131,11 +131,27 @@ describe('faults', () => {
       await api.call('POST', '/_control/faults', {}, { token: null });
       expect((await api.call('GET', '/funds')).status).toBe(200);
       const infy = await api.instrument('NSE', 'INFY');
-      const p = await api.call('POST', '/_control/price', { instrument_token: infy.instrument_token, last_price: 1234.5 }, { token: null });
+      const p = await api.call(
+        'POST',
+        '/_control/price',
+        { instrument_token: infy.instrument_token, last_price: 1234.5 },
+        { token: null },
+      );
       expect(p.body).toMatchObject({ instrument_token: infy.instrument_token, last_price: 1234.5 });
       expect((await api.instrument('NSE', 'INFY')).last_price).toBe(1234.5);
-      expect((await api.call('POST', '/_control/price', { instrument_token: infy.instrument_token, last_price: 1234.51 }, { token: null })).status).toBe(400);
-      expect((await api.call('POST', '/_control/price', { instrument_token: 1, last_price: 10 }, { token: null })).status).toBe(404);
+      expect(
+        (
+          await api.call(
+            'POST',
+            '/_control/price',
+            { instrument_token: infy.instrument_token, last_price: 1234.51 },
+            { token: null },
+          )
+        ).status,
+      ).toBe(400);
+      expect(
+        (await api.call('POST', '/_control/price', { instrument_token: 1, last_price: 10 }, { token: null })).status,
+      ).toBe(404);
       const tick = await api.call('POST', '/_control/tick', { count: 2 }, { token: null });
       expect(tick.body.moved).toBeGreaterThan(0);
       const sessions = (await api.call('GET', '/_control/sessions', undefined, { token: null })).body.sessions;

@@ -28,7 +28,10 @@ describe('instruments', () => {
     }
     const nifty = list.find((i) => /^NIFTY\d\d[A-Z]{3}FUT$/.test(i.tradingsymbol));
     expect(nifty).toMatchObject({ lot_size: 75, freeze_quantity: 1800, exchange: 'NFO' });
-    expect(list.find((i) => i.tradingsymbol.startsWith('BANKNIFTY'))).toMatchObject({ lot_size: 35, freeze_quantity: 900 });
+    expect(list.find((i) => i.tradingsymbol.startsWith('BANKNIFTY'))).toMatchObject({
+      lot_size: 35,
+      freeze_quantity: 900,
+    });
     const strikes = list.filter((i) => i.instrument_type === 'CE' && i.name === 'NIFTY').map((i) => i.strike ?? 0);
     expect(Math.min(...strikes)).toBeLessThan(nifty!.last_price);
     expect(Math.max(...strikes)).toBeGreaterThan(nifty!.last_price);
@@ -80,7 +83,8 @@ describe('candles', () => {
     const target = Math.round((infy.last_price + 3) * 20) / 20;
     api.broker.setPrice(infy.instrument_token, target);
     for (const interval of ['minute', 'day']) {
-      const candles = (await api.call('GET', `/instruments/${infy.instrument_token}/candles?interval=${interval}`)).body.candles;
+      const candles = (await api.call('GET', `/instruments/${infy.instrument_token}/candles?interval=${interval}`)).body
+        .candles;
       const last = candles[candles.length - 1];
       expect(last[4], interval).toBe(target);
       expect(last[2]).toBeGreaterThanOrEqual(target);

@@ -17,7 +17,12 @@ describe('placing and matching orders', () => {
     expect(r.headers.get('location')).toBe(`/v1/orders/${ack.order_id}`);
     expect(ack).toMatchObject({ client_order_id: 'mkt-1', status: 'COMPLETE' });
     const o = WireOrderOne.parse((await api.call('GET', `/orders/${ack.order_id}`)).body).order;
-    expect(o).toMatchObject({ filled_quantity: 1, pending_quantity: 0, cancelled_quantity: 0, average_price: infy.last_price });
+    expect(o).toMatchObject({
+      filled_quantity: 1,
+      pending_quantity: 0,
+      cancelled_quantity: 0,
+      average_price: infy.last_price,
+    });
     expect(o.placed_at).toMatch(/\+05:30$/);
   });
 
@@ -47,7 +52,8 @@ describe('placing and matching orders', () => {
 });
 
 /** On-grid price arithmetic for tests (paise integers under the hood). */
-const px = (rupees: number, tick = 0.05): number => Math.round(Math.round(rupees * 100) / Math.round(tick * 100)) * Math.round(tick * 100) / 100;
+const px = (rupees: number, tick = 0.05): number =>
+  (Math.round(Math.round(rupees * 100) / Math.round(tick * 100)) * Math.round(tick * 100)) / 100;
 
 describe('stop orders', () => {
   it('holds an SL BUY in TRIGGER PENDING until the price reaches the trigger, then works it as LIMIT', async () => {
@@ -78,9 +84,15 @@ describe('stop orders', () => {
 describe('partial fills and IOC', () => {
   it('fills a large order in parts over several price events', async () => {
     const opt = (await api.call('GET', '/instruments?exchange=NFO')).body.instruments.find(
-      (i: { tradingsymbol: string; instrument_type: string; last_price: number }) => i.tradingsymbol.startsWith('NIFTY') && i.instrument_type === 'CE' && i.last_price > 20 && i.last_price < 300,
+      (i: { tradingsymbol: string; instrument_type: string; last_price: number }) =>
+        i.tradingsymbol.startsWith('NIFTY') && i.instrument_type === 'CE' && i.last_price > 20 && i.last_price < 300,
     );
-    const r = await api.place({ exchange: 'NFO', tradingsymbol: opt.tradingsymbol, quantity: opt.freeze_quantity, product: 'NRML' });
+    const r = await api.place({
+      exchange: 'NFO',
+      tradingsymbol: opt.tradingsymbol,
+      quantity: opt.freeze_quantity,
+      product: 'NRML',
+    });
     expect(r.body.status).toBe('OPEN');
     let o = await api.order(r.body.order_id);
     expect(o.filled_quantity).toBeGreaterThan(0);
@@ -91,16 +103,25 @@ describe('partial fills and IOC', () => {
       o = await api.order(r.body.order_id);
     }
     expect(o).toMatchObject({ status: 'COMPLETE', filled_quantity: opt.freeze_quantity, pending_quantity: 0 });
-    const fills = (await api.call('GET', '/trades')).body.trades.filter((t: { order_id: string }) => t.order_id === o.order_id);
+    const fills = (await api.call('GET', '/trades')).body.trades.filter(
+      (t: { order_id: string }) => t.order_id === o.order_id,
+    );
     expect(fills.length).toBeGreaterThan(1);
     expect(fills.reduce((s: number, t: { quantity: number }) => s + t.quantity, 0)).toBe(opt.freeze_quantity);
   });
 
   it('IOC fills what it can and cancels the rest', async () => {
     const opt = (await api.call('GET', '/instruments?exchange=NFO')).body.instruments.find(
-      (i: { tradingsymbol: string; instrument_type: string; last_price: number }) => i.tradingsymbol.startsWith('NIFTY') && i.instrument_type === 'PE' && i.last_price > 20 && i.last_price < 300,
+      (i: { tradingsymbol: string; instrument_type: string; last_price: number }) =>
+        i.tradingsymbol.startsWith('NIFTY') && i.instrument_type === 'PE' && i.last_price > 20 && i.last_price < 300,
     );
-    const r = await api.place({ exchange: 'NFO', tradingsymbol: opt.tradingsymbol, quantity: opt.freeze_quantity, product: 'NRML', validity: 'IOC' });
+    const r = await api.place({
+      exchange: 'NFO',
+      tradingsymbol: opt.tradingsymbol,
+      quantity: opt.freeze_quantity,
+      product: 'NRML',
+      validity: 'IOC',
+    });
     expect(r.body.status).toBe('CANCELLED');
     const o = await api.order(r.body.order_id);
     expect(o.filled_quantity).toBeGreaterThan(0);
@@ -111,7 +132,11 @@ describe('partial fills and IOC', () => {
   it('IOC LIMIT away from the market is cancelled whole', async () => {
     const infy = await api.instrument('NSE', 'INFY');
     const r = await api.place({ order_type: 'LIMIT', price: px(infy.last_price - 20), validity: 'IOC' });
-    expect(await api.order(r.body.order_id)).toMatchObject({ status: 'CANCELLED', filled_quantity: 0, cancelled_quantity: 1 });
+    expect(await api.order(r.body.order_id)).toMatchObject({
+      status: 'CANCELLED',
+      filled_quantity: 0,
+      cancelled_quantity: 1,
+    });
   });
 });
 
@@ -164,8 +189,14 @@ describe('modify and cancel', () => {
     expect((await api.call('PATCH', `/orders/${id}`, {})).body.errors[0].field).toBe('body');
     expect((await api.call('PATCH', `/orders/${id}`, { colour: 'red' })).body.errors[0].field).toBe('colour');
     expect((await api.call('PATCH', `/orders/${id}`, { price: 10.01 })).body.errors[0].field).toBe('price');
-    expect((await api.call('PATCH', `/orders/${id}`, { validity: 'IOC', order_type: 'SL', trigger_price: 1 })).status).toBe(400);
-    const sl = await api.call('PATCH', `/orders/${id}`, { order_type: 'SL', trigger_price: px(infy.last_price + 10), price: px(infy.last_price + 11) });
+    expect(
+      (await api.call('PATCH', `/orders/${id}`, { validity: 'IOC', order_type: 'SL', trigger_price: 1 })).status,
+    ).toBe(400);
+    const sl = await api.call('PATCH', `/orders/${id}`, {
+      order_type: 'SL',
+      trigger_price: px(infy.last_price + 10),
+      price: px(infy.last_price + 11),
+    });
     expect(sl.body.status).toBe('TRIGGER PENDING');
     const mkt = await api.call('PATCH', `/orders/${id}`, { order_type: 'MARKET' });
     expect(mkt.body.status).toBe('COMPLETE');

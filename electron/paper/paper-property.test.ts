@@ -10,7 +10,16 @@ import { type Api, startTestBroker } from './test-helpers';
  */
 
 type Cmd =
-  | { kind: 'place'; inst: number; side: 'BUY' | 'SELL'; type: 'MARKET' | 'LIMIT' | 'SL' | 'SL-M'; lots: number; offset: number; product: 'MIS' | 'CNC' | 'NRML'; ioc: boolean }
+  | {
+      kind: 'place';
+      inst: number;
+      side: 'BUY' | 'SELL';
+      type: 'MARKET' | 'LIMIT' | 'SL' | 'SL-M';
+      lots: number;
+      offset: number;
+      product: 'MIS' | 'CNC' | 'NRML';
+      ioc: boolean;
+    }
   | { kind: 'modify'; pick: number; lots: number; offset: number }
   | { kind: 'cancel'; pick: number }
   | { kind: 'price'; inst: number; offset: number };
@@ -26,9 +35,18 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
     product: fc.constantFrom('MIS' as const, 'CNC' as const, 'NRML' as const),
     ioc: fc.boolean(),
   }),
-  fc.record({ kind: fc.constant('modify' as const), pick: fc.nat(), lots: fc.integer({ min: 1, max: 24 }), offset: fc.integer({ min: -20, max: 20 }) }),
+  fc.record({
+    kind: fc.constant('modify' as const),
+    pick: fc.nat(),
+    lots: fc.integer({ min: 1, max: 24 }),
+    offset: fc.integer({ min: -20, max: 20 }),
+  }),
   fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }),
-  fc.record({ kind: fc.constant('price' as const), inst: fc.integer({ min: 0, max: 1 }), offset: fc.integer({ min: -30, max: 30 }) }),
+  fc.record({
+    kind: fc.constant('price' as const),
+    inst: fc.integer({ min: 0, max: 1 }),
+    offset: fc.integer({ min: -30, max: 30 }),
+  }),
 );
 
 interface Inst {
@@ -63,7 +81,9 @@ async function run(api: Api, insts: Inst[], cmds: Cmd[]): Promise<void> {
         validity: c.ioc && (c.type === 'MARKET' || c.type === 'LIMIT') ? 'IOC' : 'DAY',
       };
       if (c.type === 'LIMIT' || c.type === 'SL') body.price = price;
-      if (c.type === 'SL' || c.type === 'SL-M') body.trigger_price = c.side === 'BUY' ? onGrid(price - i.tick_size, i.tick_size) : onGrid(price + i.tick_size, i.tick_size);
+      if (c.type === 'SL' || c.type === 'SL-M')
+        body.trigger_price =
+          c.side === 'BUY' ? onGrid(price - i.tick_size, i.tick_size) : onGrid(price + i.tick_size, i.tick_size);
       const before = api.broker.orderCount();
       const r = await api.call('POST', '/orders', body);
       if (r.status === 201) ids.push(r.body.order_id);
@@ -103,7 +123,14 @@ async function checkInvariants(api: Api, terminal: Map<string, string>): Promise
   for (const t of trades) filledByOrder.set(t.order_id, (filledByOrder.get(t.order_id) ?? 0) + t.quantity);
   let working = 0;
   for (const o of orders) {
-    const { order_id: id, status, quantity, filled_quantity: filled, pending_quantity: pending, cancelled_quantity: cancelled } = o as unknown as Record<string, never> & {
+    const {
+      order_id: id,
+      status,
+      quantity,
+      filled_quantity: filled,
+      pending_quantity: pending,
+      cancelled_quantity: cancelled,
+    } = o as unknown as Record<string, never> & {
       order_id: string;
       status: string;
       quantity: number;
@@ -121,7 +148,10 @@ async function checkInvariants(api: Api, terminal: Map<string, string>): Promise
     } else working += 1;
   }
   const funds = (await api.call('GET', '/funds')).body.funds;
-  const holdings = (await api.call('GET', '/holdings')).body.holdings as Array<{ quantity: number; average_price: number }>;
+  const holdings = (await api.call('GET', '/holdings')).body.holdings as Array<{
+    quantity: number;
+    average_price: number;
+  }>;
   const positions = (await api.call('GET', '/positions')).body.positions as Array<{ quantity: number }>;
   expect(funds.used_margin).toBeGreaterThanOrEqual(0);
   expect(Math.abs(funds.available_margin + funds.used_margin - funds.available_cash)).toBeLessThan(0.011);
@@ -138,8 +168,12 @@ describe('order state machine (property)', () => {
         const api = await startTestBroker({ startingCash: 300_000 });
         try {
           const infy = { ...(await api.instrument('NSE', 'ITC')) };
-          const list = (await api.call('GET', '/instruments?exchange=NFO')).body.instruments as Array<Inst & { instrument_type: string; name: string }>;
-          const opt = list.find((i) => i.name === 'NIFTY' && i.instrument_type === 'CE' && i.last_price > 50 && i.last_price < 250) as Inst;
+          const list = (await api.call('GET', '/instruments?exchange=NFO')).body.instruments as Array<
+            Inst & { instrument_type: string; name: string }
+          >;
+          const opt = list.find(
+            (i) => i.name === 'NIFTY' && i.instrument_type === 'CE' && i.last_price > 50 && i.last_price < 250,
+          ) as Inst;
           await run(api, [{ ...infy, exchange: 'NSE', tradingsymbol: 'ITC' }, { ...opt }], cmds);
         } finally {
           await api.close();

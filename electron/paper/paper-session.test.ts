@@ -26,7 +26,12 @@ describe('session', () => {
     const missing = await api.call('POST', '/session', { api_key: 'paper' }, { token: null });
     expect(missing.status).toBe(400);
     expect(missing.body.errors).toEqual([{ field: 'api_secret', message: 'is required' }]);
-    const scope = await api.call('POST', '/session', { api_key: 'paper', api_secret: 'paper', scope: 'admin' }, { token: null });
+    const scope = await api.call(
+      'POST',
+      '/session',
+      { api_key: 'paper', api_secret: 'paper', scope: 'admin' },
+      { token: null },
+    );
     expect(scope.body.errors[0].field).toBe('scope');
   });
 
@@ -56,7 +61,12 @@ describe('session', () => {
   });
 
   it('gives read-scope tokens 403 on order changes, before looking at state', async () => {
-    const s = await api.call('POST', '/session', { api_key: 'paper', api_secret: 'paper', scope: 'read' }, { token: null });
+    const s = await api.call(
+      'POST',
+      '/session',
+      { api_key: 'paper', api_secret: 'paper', scope: 'read' },
+      { token: null },
+    );
     const read = s.body.access_token as string;
     expect(s.body.scope).toBe('read');
     expect((await api.call('GET', '/orders', undefined, { token: read })).status).toBe(200);

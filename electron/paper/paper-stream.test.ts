@@ -12,10 +12,17 @@ afterAll(() => api.close());
 const wsUrl = (): string => `${api.broker.url.replace('http', 'ws')}/stream`;
 
 /** Opens an authenticated socket and collects parsed server messages. */
-async function connect(): Promise<{ ws: WebSocket; messages: WireStreamServerMessage[]; next: (pred: (m: WireStreamServerMessage) => boolean) => Promise<WireStreamServerMessage> }> {
+async function connect(): Promise<{
+  ws: WebSocket;
+  messages: WireStreamServerMessage[];
+  next: (pred: (m: WireStreamServerMessage) => boolean) => Promise<WireStreamServerMessage>;
+}> {
   const ws = new WebSocket(wsUrl(), { headers: { authorization: `Bearer ${api.token}` } });
   const messages: WireStreamServerMessage[] = [];
-  const waiters: Array<{ pred: (m: WireStreamServerMessage) => boolean; resolve: (m: WireStreamServerMessage) => void }> = [];
+  const waiters: Array<{
+    pred: (m: WireStreamServerMessage) => boolean;
+    resolve: (m: WireStreamServerMessage) => void;
+  }> = [];
   ws.on('message', (data) => {
     const m = WireStreamServerMessage.parse(JSON.parse(String(data)));
     messages.push(m);
@@ -77,10 +84,14 @@ describe('stream', () => {
     await next((m) => m.type === 'heartbeat');
     const limit = Math.round((infy.last_price - 5) * 20) / 20;
     const r = await api.place({ order_type: 'LIMIT', price: limit, client_order_id: 'ws-1' });
-    const open = await next((m) => m.type === 'order' && m.order.order_id === r.body.order_id && m.order.status === 'OPEN');
+    const open = await next(
+      (m) => m.type === 'order' && m.order.order_id === r.body.order_id && m.order.status === 'OPEN',
+    );
     expect(open.type === 'order' && open.order.client_order_id).toBe('ws-1');
     api.broker.setPrice(infy.instrument_token, limit);
-    const done = await next((m) => m.type === 'order' && m.order.order_id === r.body.order_id && m.order.status === 'COMPLETE');
+    const done = await next(
+      (m) => m.type === 'order' && m.order.order_id === r.body.order_id && m.order.status === 'COMPLETE',
+    );
     expect(done.type === 'order' && done.order.filled_quantity).toBe(1);
     ws.close();
   });

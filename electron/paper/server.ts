@@ -31,10 +31,19 @@ export interface ServerOptions {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export function createBrokerServer(state: BrokerState, opts: ServerOptions): Server {
-  const router = new Router([...sessionRoutes, ...orderRoutes, ...portfolioRoutes, ...marketDataRoutes, ...controlRoutes]);
+  const router = new Router([
+    ...sessionRoutes,
+    ...orderRoutes,
+    ...portfolioRoutes,
+    ...marketDataRoutes,
+    ...controlRoutes,
+  ]);
   const general = new RateLimiter('default', opts.rate);
   // Placement has its own, stricter bucket (10/s by default) on top of the general one.
-  const placing = new RateLimiter('orders', { perSecond: opts.rate.perSecond, burst: Math.max(1, Math.min(opts.rate.burst, opts.rate.perSecond)) });
+  const placing = new RateLimiter('orders', {
+    perSecond: opts.rate.perSecond,
+    burst: Math.max(1, Math.min(opts.rate.burst, opts.rate.perSecond)),
+  });
 
   const reply = (res: ServerResponse, r: Reply, req: IncomingMessage): void => {
     const headers: Record<string, string> = { ...(r.headers ?? {}) };
@@ -69,9 +78,17 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
       return problemReply(res, new Problem(404, 'not_found', `No such endpoint ${req.method} ${url.pathname}`));
     }
     if (m.kind === 'method') {
-      return problemReply(res, new Problem(405, 'method_not_allowed', `${req.method} is not supported on ${url.pathname}; use ${m.allow.join(', ')}`), {
-        Allow: m.allow.join(', '),
-      });
+      return problemReply(
+        res,
+        new Problem(
+          405,
+          'method_not_allowed',
+          `${req.method} is not supported on ${url.pathname}; use ${m.allow.join(', ')}`,
+        ),
+        {
+          Allow: m.allow.join(', '),
+        },
+      );
     }
     const route: Route = m.route;
     const ctxBase = { req, state, params: m.params, query: url.searchParams, now };
@@ -85,10 +102,23 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     const plan: FaultPlan = state.faults.plan();
     if (plan.latencyMs > 0) await sleep(plan.latencyMs);
     if (plan.rateLimit) {
-      return problemReply(res, new Problem(429, 'rate_limited', 'Too many requests (injected fault); retry after the pause', [], {}, { 'Retry-After': '1' }));
+      return problemReply(
+        res,
+        new Problem(
+          429,
+          'rate_limited',
+          'Too many requests (injected fault); retry after the pause',
+          [],
+          {},
+          { 'Retry-After': '1' },
+        ),
+      );
     }
     if (plan.errorBefore !== null) {
-      return problemReply(res, new Problem(plan.errorBefore, 'server_error', 'The broker failed before handling the request (injected fault)'));
+      return problemReply(
+        res,
+        new Problem(plan.errorBefore, 'server_error', 'The broker failed before handling the request (injected fault)'),
+      );
     }
 
     let session: Session | null = null;
@@ -106,10 +136,24 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     const refused = takes.find(([, t]) => !t.ok);
     if (refused) {
       const wait = Math.max(...takes.map(([, t]) => t.retryAfterS));
-      throw new Problem(429, 'rate_limited', `Rate limit "${refused[0].name}" exceeded (${refused[0].cfg.perSecond}/s); retry in ${wait} s`, [], {}, { ...rl, 'Retry-After': String(wait) });
+      throw new Problem(
+        429,
+        'rate_limited',
+        `Rate limit "${refused[0].name}" exceeded (${refused[0].cfg.perSecond}/s); retry in ${wait} s`,
+        [],
+        {},
+        { ...rl, 'Retry-After': String(wait) },
+      );
     }
     if (route.access === 'trade' && session?.scope !== 'trade') {
-      throw new Problem(403, 'forbidden', 'This token has read scope; placing, modifying and cancelling orders needs a trade-scope login', [], {}, rl);
+      throw new Problem(
+        403,
+        'forbidden',
+        'This token has read scope; placing, modifying and cancelling orders needs a trade-scope login',
+        [],
+        {},
+        rl,
+      );
     }
 
     let r: Reply;
@@ -118,19 +162,24 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     } catch (e) {
       // Commit whatever a failed handler journaled (nothing, normally) before answering.
       state.journal.commit();
-      if (e instanceof Problem) throw new Problem(e.status, e.code, e.detail, e.errors, e.extra, { ...rl, ...e.headers });
+      if (e instanceof Problem)
+        throw new Problem(e.status, e.code, e.detail, e.errors, e.extra, { ...rl, ...e.headers });
       throw e;
     }
     state.journal.commit();
 
     if (plan.errorAfter !== null) {
-      return problemReply(res, new Problem(plan.errorAfter, 'server_error', 'The broker failed after handling the request (injected fault)'));
+      return problemReply(
+        res,
+        new Problem(plan.errorAfter, 'server_error', 'The broker failed after handling the request (injected fault)'),
+      );
     }
     if (plan.dropReply) {
       req.socket.destroy();
       return;
     }
-    const body = plan.shapeChange && r.status >= 200 && r.status < 300 && r.body !== undefined ? driftShape(r.body) : r.body;
+    const body =
+      plan.shapeChange && r.status >= 200 && r.status < 300 && r.body !== undefined ? driftShape(r.body) : r.body;
     reply(res, { ...r, body, headers: { ...rl, ...(r.headers ?? {}) } }, req);
   }
 

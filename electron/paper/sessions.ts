@@ -30,7 +30,13 @@ export class Sessions {
   constructor(private readonly ttlMs: number) {}
 
   issue(scope: Scope, now: number): Session {
-    const s: Session = { token: randomBytes(24).toString('base64url'), userId: PAPER_USER_ID, scope, expiresAt: now + this.ttlMs, revoked: false };
+    const s: Session = {
+      token: randomBytes(24).toString('base64url'),
+      userId: PAPER_USER_ID,
+      scope,
+      expiresAt: now + this.ttlMs,
+      revoked: false,
+    };
     this.byToken.set(s.token, s);
     return s;
   }
@@ -64,16 +70,37 @@ export class Sessions {
   authenticate(header: string | undefined, now: number): Session {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
     if (!m) {
-      throw new Problem(401, 'token_invalid', 'Send Authorization: Bearer <access_token> (from POST /v1/session)', [], {}, { 'WWW-Authenticate': 'Bearer realm="paper"' });
+      throw new Problem(
+        401,
+        'token_invalid',
+        'Send Authorization: Bearer <access_token> (from POST /v1/session)',
+        [],
+        {},
+        { 'WWW-Authenticate': 'Bearer realm="paper"' },
+      );
     }
     const s = this.byToken.get(m[1] as string);
     if (!s || s.revoked) {
-      throw new Problem(401, 'token_invalid', 'The access token is not valid; log in again', [], {}, { 'WWW-Authenticate': 'Bearer realm="paper", error="invalid_token"' });
+      throw new Problem(
+        401,
+        'token_invalid',
+        'The access token is not valid; log in again',
+        [],
+        {},
+        { 'WWW-Authenticate': 'Bearer realm="paper", error="invalid_token"' },
+      );
     }
     if (s.expiresAt <= now) {
-      throw new Problem(401, 'token_expired', 'The access token has expired; log in again', [], {}, {
-        'WWW-Authenticate': 'Bearer realm="paper", error="invalid_token", error_description="expired"',
-      });
+      throw new Problem(
+        401,
+        'token_expired',
+        'The access token has expired; log in again',
+        [],
+        {},
+        {
+          'WWW-Authenticate': 'Bearer realm="paper", error="invalid_token", error_description="expired"',
+        },
+      );
     }
     return s;
   }

@@ -83,7 +83,13 @@ export class Stream {
         if (client.tokens.has(t) || !this.market.instrument(t)) continue;
         client.tokens.add(t);
         // The current price at once, so a new subscriber never shows an empty quote.
-        this.sendTo(client, { type: 'tick', instrument_token: t, last_price: fromPaise(this.market.ltp(t)), volume: this.market.volume(t), ts: toIstIso(now) });
+        this.sendTo(client, {
+          type: 'tick',
+          instrument_token: t,
+          last_price: fromPaise(this.market.ltp(t)),
+          volume: this.market.volume(t),
+          ts: toIstIso(now),
+        });
       }
     });
   }
@@ -98,7 +104,13 @@ export class Stream {
       let text: string | null = null;
       for (const c of this.clients) {
         if (!c.tokens.has(m.token) || c.ws.readyState !== WebSocket.OPEN) continue;
-        text ??= JSON.stringify({ type: 'tick', instrument_token: m.token, last_price: fromPaise(m.ltpPaise), volume: m.volume, ts: toIstIso(m.at) });
+        text ??= JSON.stringify({
+          type: 'tick',
+          instrument_token: m.token,
+          last_price: fromPaise(m.ltpPaise),
+          volume: m.volume,
+          ts: toIstIso(m.at),
+        });
         c.ws.send(text);
       }
     }

@@ -16,10 +16,25 @@ export interface Res {
 export interface Api {
   readonly broker: PaperBroker;
   readonly token: string;
-  call(method: string, path: string, body?: unknown, init?: { token?: string | null; headers?: Record<string, string>; raw?: string }): Promise<Res>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    init?: { token?: string | null; headers?: Record<string, string>; raw?: string },
+  ): Promise<Res>;
   /** POST /orders with defaults (NSE INFY, BUY 1 MARKET MIS DAY) overridden by `o`. */
   place(o?: Record<string, unknown>): Promise<Res>;
-  instrument(exchange: string, tradingsymbol: string): Promise<{ instrument_token: number; last_price: number; lot_size: number; tick_size: number; freeze_quantity: number; instrument_type: string }>;
+  instrument(
+    exchange: string,
+    tradingsymbol: string,
+  ): Promise<{
+    instrument_token: number;
+    last_price: number;
+    lot_size: number;
+    tick_size: number;
+    freeze_quantity: number;
+    instrument_type: string;
+  }>;
   order(id: string): Promise<Res['body']>;
   close(): Promise<void>;
 }
@@ -27,7 +42,12 @@ export interface Api {
 export async function startTestBroker(opts: PaperBrokerOptions = {}): Promise<Api> {
   // Faults are switched on after the login, so a test of them starts with a valid token.
   const { faults, ...rest } = opts;
-  const broker = await startPaperBroker({ control: true, tickIntervalMs: 0, rate: { perSecond: 10_000, burst: 10_000 }, ...rest });
+  const broker = await startPaperBroker({
+    control: true,
+    tickIntervalMs: 0,
+    rate: { perSecond: 10_000, burst: 10_000 },
+    ...rest,
+  });
   const call: Api['call'] = async (method, path, body, init = {}) => {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
     const tok = init.token === undefined ? api.token : init.token;
@@ -52,7 +72,16 @@ export async function startTestBroker(opts: PaperBrokerOptions = {}): Promise<Ap
     token: '',
     call,
     place: (o = {}) =>
-      call('POST', '/orders', { exchange: 'NSE', tradingsymbol: 'INFY', transaction_type: 'BUY', quantity: 1, order_type: 'MARKET', product: 'MIS', validity: 'DAY', ...o }),
+      call('POST', '/orders', {
+        exchange: 'NSE',
+        tradingsymbol: 'INFY',
+        transaction_type: 'BUY',
+        quantity: 1,
+        order_type: 'MARKET',
+        product: 'MIS',
+        validity: 'DAY',
+        ...o,
+      }),
     async instrument(exchange, tradingsymbol) {
       const r = await call('GET', `/instruments?exchange=${exchange}`);
       const i = r.body.instruments.find((x: { tradingsymbol: string }) => x.tradingsymbol === tradingsymbol);
@@ -71,7 +100,23 @@ export async function startTestBroker(opts: PaperBrokerOptions = {}): Promise<Ap
 }
 
 /** The first instrument matching a predicate, from GET /instruments. */
-export async function findInstrument(api: Api, pred: (i: Record<string, unknown>) => boolean): Promise<Record<string, never> & { instrument_token: number; tradingsymbol: string; exchange: string; last_price: number; lot_size: number; tick_size: number; freeze_quantity: number; instrument_type: string; expiry: string | null; strike: number | null }> {
+export async function findInstrument(
+  api: Api,
+  pred: (i: Record<string, unknown>) => boolean,
+): Promise<
+  Record<string, never> & {
+    instrument_token: number;
+    tradingsymbol: string;
+    exchange: string;
+    last_price: number;
+    lot_size: number;
+    tick_size: number;
+    freeze_quantity: number;
+    instrument_type: string;
+    expiry: string | null;
+    strike: number | null;
+  }
+> {
   const r = await api.call('GET', '/instruments');
   const i = r.body.instruments.find(pred);
   if (!i) throw new Error('no such instrument');

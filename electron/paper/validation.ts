@@ -11,7 +11,8 @@ export function schemaProblem(error: z.ZodError): Problem {
   const errors: FieldError[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) errors.push({ field: [...issue.path, key].join('.'), message: 'is not a field this endpoint accepts' });
+      for (const key of issue.keys)
+        errors.push({ field: [...issue.path, key].join('.'), message: 'is not a field this endpoint accepts' });
       continue;
     }
     const field = issue.path.length > 0 ? issue.path.map(String).join('.') : 'body';

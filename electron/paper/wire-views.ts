@@ -6,7 +6,14 @@ import type { Bar } from './candles';
 import type { PaperInstrument } from './instruments';
 import type { Market } from './market';
 import type { Engine } from './matching';
-import { type HistoryEntry, type PaperHolding, type PaperOrder, type PaperPosition, type PaperTrade, pendingOf } from './types';
+import {
+  type HistoryEntry,
+  type PaperHolding,
+  type PaperOrder,
+  type PaperPosition,
+  type PaperTrade,
+  pendingOf,
+} from './types';
 
 /**
  * Internal records → the wire spellings of DESIGN.md §2: rupees (from integer paise),

@@ -29,7 +29,10 @@ export interface FakeBridge extends DeskBridge {
 
 /** Channels every mounted component calls in passing; a test may still override them. */
 const BACKGROUND: Partial<Record<RequestChannel, Handler>> = {
-  'market.subscribe': (payload) => ({ ok: true, data: { subscribed: (payload as { tokens: number[] }).tokens.length } }),
+  'market.subscribe': (payload) => ({
+    ok: true,
+    data: { subscribed: (payload as { tokens: number[] }).tokens.length },
+  }),
 };
 
 /** Builds a fake bridge; other unanswered channels reply `internal` so a test notices them. */

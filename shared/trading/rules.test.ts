@@ -1,14 +1,64 @@
 import { describe, expect, it } from 'vitest';
-import { allowedOrderTypes, allowedProducts, allowedValidities, type InstrumentSpec, type OrderDraft, stepQuantity, validateOrder } from './rules';
+import {
+  allowedOrderTypes,
+  allowedProducts,
+  allowedValidities,
+  type InstrumentSpec,
+  type OrderDraft,
+  stepQuantity,
+  validateOrder,
+} from './rules';
 
 /** One test per rule of DESIGN.md §3, on instruments shaped like the real ones. */
 
-const INFY: InstrumentSpec = { exchange: 'NSE', tradingsymbol: 'INFY', instrumentType: 'EQ', lotSize: 1, tickSize: 0.05, freezeQuantity: 100_000 };
-const NIFTY_FUT: InstrumentSpec = { exchange: 'NFO', tradingsymbol: 'NIFTY26NOVFUT', instrumentType: 'FUT', lotSize: 75, tickSize: 0.1, freezeQuantity: 1800 };
-const NIFTY_CE: InstrumentSpec = { exchange: 'NFO', tradingsymbol: 'NIFTY26NOV26000CE', instrumentType: 'CE', lotSize: 75, tickSize: 0.05, freezeQuantity: 1800 };
-const SENSEX_PE: InstrumentSpec = { exchange: 'BFO', tradingsymbol: 'SENSEX26NOV84000PE', instrumentType: 'PE', lotSize: 20, tickSize: 0.05, freezeQuantity: 1000 };
-const GOLD: InstrumentSpec = { exchange: 'MCX', tradingsymbol: 'GOLD26DECFUT', instrumentType: 'FUT', lotSize: 1, tickSize: 1, freezeQuantity: 200 };
-const USDINR: InstrumentSpec = { exchange: 'CDS', tradingsymbol: 'USDINR26NOVFUT', instrumentType: 'FUT', lotSize: 1, tickSize: 0.01, freezeQuantity: 10_000 };
+const INFY: InstrumentSpec = {
+  exchange: 'NSE',
+  tradingsymbol: 'INFY',
+  instrumentType: 'EQ',
+  lotSize: 1,
+  tickSize: 0.05,
+  freezeQuantity: 100_000,
+};
+const NIFTY_FUT: InstrumentSpec = {
+  exchange: 'NFO',
+  tradingsymbol: 'NIFTY26NOVFUT',
+  instrumentType: 'FUT',
+  lotSize: 75,
+  tickSize: 0.1,
+  freezeQuantity: 1800,
+};
+const NIFTY_CE: InstrumentSpec = {
+  exchange: 'NFO',
+  tradingsymbol: 'NIFTY26NOV26000CE',
+  instrumentType: 'CE',
+  lotSize: 75,
+  tickSize: 0.05,
+  freezeQuantity: 1800,
+};
+const SENSEX_PE: InstrumentSpec = {
+  exchange: 'BFO',
+  tradingsymbol: 'SENSEX26NOV84000PE',
+  instrumentType: 'PE',
+  lotSize: 20,
+  tickSize: 0.05,
+  freezeQuantity: 1000,
+};
+const GOLD: InstrumentSpec = {
+  exchange: 'MCX',
+  tradingsymbol: 'GOLD26DECFUT',
+  instrumentType: 'FUT',
+  lotSize: 1,
+  tickSize: 1,
+  freezeQuantity: 200,
+};
+const USDINR: InstrumentSpec = {
+  exchange: 'CDS',
+  tradingsymbol: 'USDINR26NOVFUT',
+  instrumentType: 'FUT',
+  lotSize: 1,
+  tickSize: 0.01,
+  freezeQuantity: 10_000,
+};
 
 const base = (spec: InstrumentSpec, o: Partial<OrderDraft> = {}): OrderDraft => ({
   exchange: spec.exchange,
@@ -20,20 +70,24 @@ const base = (spec: InstrumentSpec, o: Partial<OrderDraft> = {}): OrderDraft => 
   ...o,
 });
 
-const fields = (spec: InstrumentSpec, o: Partial<OrderDraft>) => validateOrder(base(spec, o), spec).map((v) => `${v.field}:${v.code}`);
+const fields = (spec: InstrumentSpec, o: Partial<OrderDraft>) =>
+  validateOrder(base(spec, o), spec).map((v) => `${v.field}:${v.code}`);
 
 describe('products', () => {
   it('allows CNC only on NSE/BSE equity', () => {
     expect(fields(INFY, { product: 'CNC' })).toEqual([]);
     expect(fields({ ...INFY, exchange: 'BSE' }, { exchange: 'BSE', product: 'CNC' })).toEqual([]);
-    for (const spec of [NIFTY_FUT, NIFTY_CE, GOLD, USDINR]) expect(fields(spec, { product: 'CNC' })).toEqual(['product:invalid_combination']);
+    for (const spec of [NIFTY_FUT, NIFTY_CE, GOLD, USDINR])
+      expect(fields(spec, { product: 'CNC' })).toEqual(['product:invalid_combination']);
   });
   it('allows NRML only on derivatives', () => {
     expect(fields(INFY, { product: 'NRML' })).toEqual(['product:invalid_combination']);
-    for (const spec of [NIFTY_FUT, NIFTY_CE, SENSEX_PE, GOLD, USDINR]) expect(fields(spec, { product: 'NRML' })).toEqual([]);
+    for (const spec of [NIFTY_FUT, NIFTY_CE, SENSEX_PE, GOLD, USDINR])
+      expect(fields(spec, { product: 'NRML' })).toEqual([]);
   });
   it('allows MIS on every segment', () => {
-    for (const spec of [INFY, NIFTY_FUT, NIFTY_CE, SENSEX_PE, GOLD, USDINR]) expect(fields(spec, { product: 'MIS' })).toEqual([]);
+    for (const spec of [INFY, NIFTY_FUT, NIFTY_CE, SENSEX_PE, GOLD, USDINR])
+      expect(fields(spec, { product: 'MIS' })).toEqual([]);
     expect(allowedProducts(INFY)).toEqual(['MIS', 'CNC']);
     expect(allowedProducts(NIFTY_FUT)).toEqual(['MIS', 'NRML']);
   });
@@ -52,8 +106,12 @@ describe('validity', () => {
   it('IOC only with MARKET and LIMIT', () => {
     expect(fields(INFY, { validity: 'IOC' })).toEqual([]);
     expect(fields(INFY, { validity: 'IOC', orderType: 'LIMIT', price: 100 })).toEqual([]);
-    expect(fields(INFY, { validity: 'IOC', orderType: 'SL', price: 100, triggerPrice: 99 })).toEqual(['validity:invalid_combination']);
-    expect(fields(INFY, { validity: 'IOC', orderType: 'SL-M', triggerPrice: 99 })).toEqual(['validity:invalid_combination']);
+    expect(fields(INFY, { validity: 'IOC', orderType: 'SL', price: 100, triggerPrice: 99 })).toEqual([
+      'validity:invalid_combination',
+    ]);
+    expect(fields(INFY, { validity: 'IOC', orderType: 'SL-M', triggerPrice: 99 })).toEqual([
+      'validity:invalid_combination',
+    ]);
     expect(allowedValidities('SL')).toEqual(['DAY']);
   });
 });
@@ -69,7 +127,8 @@ describe('order types', () => {
 
 describe('quantity', () => {
   it('must be a positive whole number', () => {
-    for (const quantity of [0, -1, 1.5, Number.NaN]) expect(fields(INFY, { quantity })).toEqual(['quantity:invalid_field']);
+    for (const quantity of [0, -1, 1.5, Number.NaN])
+      expect(fields(INFY, { quantity })).toEqual(['quantity:invalid_field']);
   });
   it('must be a multiple of the lot size', () => {
     expect(fields(NIFTY_FUT, { quantity: 150 })).toEqual([]);
@@ -111,20 +170,29 @@ describe('prices', () => {
   it('SL and SL-M need a trigger price on the grid; others take none', () => {
     expect(fields(INFY, { orderType: 'SL-M' })).toEqual(['triggerPrice:invalid_field']);
     expect(fields(INFY, { orderType: 'SL', price: 100, triggerPrice: 99.99 })).toEqual(['triggerPrice:invalid_field']);
-    expect(fields(INFY, { orderType: 'LIMIT', price: 100, triggerPrice: 99 })).toEqual(['triggerPrice:invalid_combination']);
+    expect(fields(INFY, { orderType: 'LIMIT', price: 100, triggerPrice: 99 })).toEqual([
+      'triggerPrice:invalid_combination',
+    ]);
     expect(fields(INFY, { triggerPrice: 99 })).toEqual(['triggerPrice:invalid_combination']);
   });
   it("a BUY stop's trigger is at or below its limit, a SELL stop's at or above", () => {
     expect(fields(INFY, { orderType: 'SL', price: 100, triggerPrice: 100 })).toEqual([]);
-    expect(fields(INFY, { orderType: 'SL', price: 100, triggerPrice: 100.05 })).toEqual(['triggerPrice:invalid_combination']);
+    expect(fields(INFY, { orderType: 'SL', price: 100, triggerPrice: 100.05 })).toEqual([
+      'triggerPrice:invalid_combination',
+    ]);
     expect(fields(INFY, { orderType: 'SL', transactionType: 'SELL', price: 100, triggerPrice: 100 })).toEqual([]);
-    expect(fields(INFY, { orderType: 'SL', transactionType: 'SELL', price: 100, triggerPrice: 99.95 })).toEqual(['triggerPrice:invalid_combination']);
+    expect(fields(INFY, { orderType: 'SL', transactionType: 'SELL', price: 100, triggerPrice: 99.95 })).toEqual([
+      'triggerPrice:invalid_combination',
+    ]);
   });
 });
 
 describe('reporting', () => {
   it('names every broken field once, in words, and stops at an exchange mismatch', () => {
-    const vs = validateOrder(base(NIFTY_CE, { quantity: 10, product: 'CNC', orderType: 'SL-M', validity: 'IOC', price: 5 }), NIFTY_CE);
+    const vs = validateOrder(
+      base(NIFTY_CE, { quantity: 10, product: 'CNC', orderType: 'SL-M', validity: 'IOC', price: 5 }),
+      NIFTY_CE,
+    );
     expect(vs.map((v) => v.field)).toEqual(['quantity', 'product', 'orderType', 'validity', 'price', 'triggerPrice']);
     for (const v of vs) expect(v.message.length).toBeGreaterThan(15);
     expect(validateOrder(base(INFY, { exchange: 'BSE' }), INFY).map((v) => v.field)).toEqual(['exchange']);

@@ -98,7 +98,11 @@ export function takesTrigger(orderType: OrderType): boolean {
  *
  * The ticket's arrow keys and spinner step by this; `steps` may be negative.
  */
-export function stepQuantity(quantity: number, steps: number, spec: Pick<InstrumentSpec, 'lotSize' | 'freezeQuantity'>): number {
+export function stepQuantity(
+  quantity: number,
+  steps: number,
+  spec: Pick<InstrumentSpec, 'lotSize' | 'freezeQuantity'>,
+): number {
   const lots = Math.max(1, Math.round(quantity / spec.lotSize) + steps);
   const maxLots = Math.max(1, Math.floor(spec.freezeQuantity / spec.lotSize));
   return Math.min(lots, maxLots) * spec.lotSize;
@@ -129,7 +133,11 @@ function checkProduct(order: OrderDraft, spec: InstrumentSpec, out: RuleViolatio
     order.product === 'CNC'
       ? `${PRODUCT_WORDS.CNC} is only for NSE/BSE equity, not ${spec.exchange} ${spec.instrumentType}`
       : `${PRODUCT_WORDS.NRML} is only for derivatives (NFO, BFO, MCX, CDS), not ${spec.exchange} equity`;
-  out.push({ field: 'product', code: 'invalid_combination', message: `${why}; use ${allowedProducts(spec).join(' or ')}` });
+  out.push({
+    field: 'product',
+    code: 'invalid_combination',
+    message: `${why}; use ${allowedProducts(spec).join(' or ')}`,
+  });
 }
 
 function checkOrderType(order: OrderDraft, spec: InstrumentSpec, out: RuleViolation[]): void {
@@ -155,7 +163,11 @@ function checkPrices(order: OrderDraft, spec: InstrumentSpec, out: RuleViolation
     if (isAbsent(price) || (price as number) < 0 || !Number.isFinite(price)) {
       out.push({ field: 'price', code: 'invalid_field', message: `A ${orderType} order needs a price above zero` });
     } else if (!isOnTick(price as number, spec.tickSize)) {
-      out.push({ field: 'price', code: 'invalid_field', message: `Price must be a multiple of the tick size (${spec.tickSize})` });
+      out.push({
+        field: 'price',
+        code: 'invalid_field',
+        message: `Price must be a multiple of the tick size (${spec.tickSize})`,
+      });
     }
   } else if (!isAbsent(price)) {
     out.push({ field: 'price', code: 'invalid_combination', message: `A ${orderType} order takes no price; clear it` });
@@ -163,7 +175,11 @@ function checkPrices(order: OrderDraft, spec: InstrumentSpec, out: RuleViolation
 
   if (takesTrigger(orderType)) {
     if (isAbsent(triggerPrice) || (triggerPrice as number) < 0 || !Number.isFinite(triggerPrice)) {
-      out.push({ field: 'triggerPrice', code: 'invalid_field', message: `A ${orderType} order needs a trigger price above zero` });
+      out.push({
+        field: 'triggerPrice',
+        code: 'invalid_field',
+        message: `A ${orderType} order needs a trigger price above zero`,
+      });
     } else if (!isOnTick(triggerPrice as number, spec.tickSize)) {
       out.push({
         field: 'triggerPrice',

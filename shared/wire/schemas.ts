@@ -187,7 +187,14 @@ export type WireInstrument = z.infer<typeof WireInstrument>;
 export const WireInstrumentList = z.object({ instruments: z.array(WireInstrument) });
 
 /** `[ts, open, high, low, close, volume]`. */
-export const WireCandle = z.tuple([Timestamp, z.number(), z.number(), z.number(), z.number(), z.number().nonnegative()]);
+export const WireCandle = z.tuple([
+  Timestamp,
+  z.number(),
+  z.number(),
+  z.number(),
+  z.number(),
+  z.number().nonnegative(),
+]);
 export const WireCandleList = z.object({ candles: z.array(WireCandle) });
 export const WireCandleQuery = z.object({
   interval: CandleInterval,

@@ -10,7 +10,9 @@ export function marketHandlers(
   return {
     'instruments.list': async (input) => [...(await active.current().broker.listInstruments(input?.exchange))],
     'candles.get': async ({ instrumentToken, interval, from, to }) => [
-      ...(await active.current().broker.getCandles(instrumentToken, { interval, ...(from ? { from } : {}), ...(to ? { to } : {}) })),
+      ...(await active
+        .current()
+        .broker.getCandles(instrumentToken, { interval, ...(from ? { from } : {}), ...(to ? { to } : {}) })),
     ],
     'market.subscribe': async ({ owner, tokens }) => {
       const union = registry.set(owner, tokens);

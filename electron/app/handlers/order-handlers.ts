@@ -7,12 +7,17 @@ import type { ActiveCore } from '../session/active-core';
  */
 export function orderHandlers(
   active: ActiveCore,
-): Pick<Handlers, 'orders.place' | 'orders.modify' | 'orders.cancel' | 'orders.list' | 'orders.get' | 'orders.history' | 'trades.list'> {
+): Pick<
+  Handlers,
+  'orders.place' | 'orders.modify' | 'orders.cancel' | 'orders.list' | 'orders.get' | 'orders.history' | 'trades.list'
+> {
   return {
     'orders.place': async ({ order, clickedAt }) => (await active.current().orders.place(order, clickedAt)).ack,
     'orders.modify': async ({ orderId, changes }) => active.current().broker.modifyOrder(orderId, changes),
     'orders.cancel': async ({ orderId }) => active.current().broker.cancelOrder(orderId),
-    'orders.list': async (input) => [...(await active.current().broker.listOrders(input?.status ? { status: input.status } : {}))],
+    'orders.list': async (input) => [
+      ...(await active.current().broker.listOrders(input?.status ? { status: input.status } : {})),
+    ],
     'orders.get': async ({ orderId }) => active.current().broker.getOrder(orderId),
     'orders.history': async ({ orderId }) => {
       const core = active.current();

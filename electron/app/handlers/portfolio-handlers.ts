@@ -4,7 +4,9 @@ import type { Handlers } from '../../main/ipc/dispatcher';
 import type { ActiveCore } from '../session/active-core';
 
 /** `positions.list`, `holdings.list`, `funds.get`, `margins.order`: reads of the account. */
-export function portfolioHandlers(active: ActiveCore): Pick<Handlers, 'positions.list' | 'holdings.list' | 'funds.get' | 'margins.order'> {
+export function portfolioHandlers(
+  active: ActiveCore,
+): Pick<Handlers, 'positions.list' | 'holdings.list' | 'funds.get' | 'margins.order'> {
   return {
     'positions.list': async () => [...(await active.current().broker.listPositions())],
     'holdings.list': async () => [...(await active.current().broker.listHoldings())],
@@ -14,7 +16,11 @@ export function portfolioHandlers(active: ActiveCore): Pick<Handlers, 'positions
       // The same rules as placement: a margin for an order that could not be placed is moot.
       const instrument = await core.catalog.find(order.exchange, order.tradingsymbol);
       if (!instrument) {
-        throw new AppError({ kind: 'bad_request', message: `${order.tradingsymbol} is not traded on ${order.exchange}`, field: 'tradingsymbol' });
+        throw new AppError({
+          kind: 'bad_request',
+          message: `${order.tradingsymbol} is not traded on ${order.exchange}`,
+          field: 'tradingsymbol',
+        });
       }
       const first = validateOrder(order, instrument)[0];
       if (first) throw new AppError({ kind: 'bad_request', message: first.message, field: first.field });

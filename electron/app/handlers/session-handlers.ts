@@ -16,7 +16,12 @@ export function sessionHandlers(
     'session.status': async () => active.info(),
     'session.login': async ({ profile, remember }) => {
       const info = await active.login(profile, remember ?? false);
-      await settings.write({ profile: profile.kind === 'paper' ? { kind: 'paper' } : { kind: 'rest', baseUrl: profile.baseUrl, apiKey: profile.apiKey } });
+      await settings.write({
+        profile:
+          profile.kind === 'paper'
+            ? { kind: 'paper' }
+            : { kind: 'rest', baseUrl: profile.baseUrl, apiKey: profile.apiKey },
+      });
       return info;
     },
     'session.logout': async () => active.logout(),

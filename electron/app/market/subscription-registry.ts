@@ -16,7 +16,8 @@ export class SubscriptionRegistry {
   /** Replaces one owner's set (empty removes the owner) and returns the new union. */
   public set(owner: string, tokens: readonly number[]): ReadonlySet<number> {
     if (tokens.length === 0) this.#byOwner.delete(owner);
-    else if (this.#byOwner.has(owner) || this.#byOwner.size < this.#maxOwners) this.#byOwner.set(owner, new Set(tokens));
+    else if (this.#byOwner.has(owner) || this.#byOwner.size < this.#maxOwners)
+      this.#byOwner.set(owner, new Set(tokens));
     return this.union();
   }
 

@@ -23,7 +23,14 @@ export interface CoreFactory {
 export class ActiveCore {
   readonly #factory: CoreFactory;
   #core: TradingCore | null = null;
-  #info: SessionInfo = { state: 'disconnected', broker: 'paper', brokerLabel: 'Paper broker', userId: null, scope: null, expiresAt: null };
+  #info: SessionInfo = {
+    state: 'disconnected',
+    broker: 'paper',
+    brokerLabel: 'Paper broker',
+    userId: null,
+    scope: null,
+    expiresAt: null,
+  };
   #queue: Promise<unknown> = Promise.resolve();
   #subscriptions: ReadonlySet<number> = new Set();
 
@@ -79,7 +86,8 @@ export class ActiveCore {
   public logout(): Promise<SessionInfo> {
     return this.#serial(async () => {
       const core = this.#core;
-      if (core) this.#info = { ...core.session.info(), state: 'disconnected', userId: null, scope: null, expiresAt: null };
+      if (core)
+        this.#info = { ...core.session.info(), state: 'disconnected', userId: null, scope: null, expiresAt: null };
       await this.#closeCurrent(true);
       return this.#info;
     });

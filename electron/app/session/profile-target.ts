@@ -22,7 +22,11 @@ export interface ResolvedProfile {
 export function resolveProfile(profile: BrokerProfile, paperUrl: string | null): ResolvedProfile {
   if (profile.kind === 'paper') {
     if (!paperUrl) throw new Error('the embedded paper broker is not running');
-    return { baseUrl: paperUrl, target: { broker: 'paper', label: 'Paper broker', vaultKey: 'paper' }, credentials: PAPER_CREDENTIALS };
+    return {
+      baseUrl: paperUrl,
+      target: { broker: 'paper', label: 'Paper broker', vaultKey: 'paper' },
+      credentials: PAPER_CREDENTIALS,
+    };
   }
   const url = new URL(profile.baseUrl);
   const id = createHash('sha256').update(`${url.origin}${url.pathname}\n${profile.apiKey}`).digest('hex').slice(0, 16);

@@ -28,7 +28,12 @@ export function fullJitterDelay(attempt: number, policy: BackoffPolicy, random: 
  *
  * A 429 tells us when the server will accept us again; retrying sooner only earns another 429.
  */
-export function retryDelay(attempt: number, policy: BackoffPolicy, retryAfterMs?: number, random?: () => number): number {
+export function retryDelay(
+  attempt: number,
+  policy: BackoffPolicy,
+  retryAfterMs?: number,
+  random?: () => number,
+): number {
   const jitter = fullJitterDelay(attempt, policy, random);
   return retryAfterMs === undefined ? jitter : Math.max(retryAfterMs, jitter);
 }

@@ -31,7 +31,12 @@ describe('status-family classification', () => {
   it('names every offending field of a 400 in the app spelling', () => {
     const info = classifyErrorReply(
       400,
-      problem(400, 'invalid_field', { errors: [{ field: 'trigger_price', message: 'off the tick grid' }, { field: 'quantity', message: 'not a lot multiple' }] }),
+      problem(400, 'invalid_field', {
+        errors: [
+          { field: 'trigger_price', message: 'off the tick grid' },
+          { field: 'quantity', message: 'not a lot multiple' },
+        ],
+      }),
       undefined,
     );
     expect(info).toMatchObject({ kind: 'bad_request', field: 'triggerPrice', message: 'detail invalid_field' });
@@ -39,7 +44,9 @@ describe('status-family classification', () => {
   });
 
   it('carries the existing order id of a duplicate client_order_id', () => {
-    expect(classifyErrorReply(409, problem(409, 'duplicate_client_order_id', { order_id: 'P-42' }), undefined)).toMatchObject({
+    expect(
+      classifyErrorReply(409, problem(409, 'duplicate_client_order_id', { order_id: 'P-42' }), undefined),
+    ).toMatchObject({
       kind: 'conflict',
       orderId: 'P-42',
     });

@@ -10,7 +10,11 @@ describe('in-flight coalescing of identical reads', () => {
       await new Promise((r) => setTimeout(r, 5));
       return fetches;
     };
-    const results = await Promise.all([c.run('/positions', fetch), c.run('/positions', fetch), c.run('/positions', fetch)]);
+    const results = await Promise.all([
+      c.run('/positions', fetch),
+      c.run('/positions', fetch),
+      c.run('/positions', fetch),
+    ]);
     expect(results).toEqual([1, 1, 1]);
     expect(await c.run('/positions', fetch)).toBe(2);
     expect(c.size).toBe(0);

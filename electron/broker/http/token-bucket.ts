@@ -41,7 +41,8 @@ export class TokenBucket {
   #pumping = false;
 
   public constructor(limit: RateLimit, clock: BucketClock = realClock) {
-    if (!(limit.perSecond > 0) || !(limit.burst >= 1)) throw new RangeError('rate limit needs perSecond > 0 and burst >= 1');
+    if (!(limit.perSecond > 0) || !(limit.burst >= 1))
+      throw new RangeError('rate limit needs perSecond > 0 and burst >= 1');
     this.#limit = limit;
     this.#clock = clock;
     this.#tokens = limit.burst;

@@ -42,7 +42,9 @@ describe('REST client against the paper broker with faults', () => {
     const core = await fx.newCore(); // client default: 8/s, burst 16
     await core.start();
     const tokens = (await core.broker.listInstruments()).slice(0, 30).map((i) => i.instrumentToken);
-    const results = await pool(tokens.length, tokens.length, (i) => core.broker.getCandles(tokens[i] ?? 0, { interval: 'day' }));
+    const results = await pool(tokens.length, tokens.length, (i) =>
+      core.broker.getCandles(tokens[i] ?? 0, { interval: 'day' }),
+    );
     expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
     expect(core.stats.rateLimited).toBe(0);
   });
@@ -52,7 +54,9 @@ describe('REST client against the paper broker with faults', () => {
     const core = await fx.newCore({ rate: null });
     await core.start();
     const tokens = (await core.broker.listInstruments()).slice(0, 30).map((i) => i.instrumentToken);
-    const results = await pool(tokens.length, tokens.length, (i) => core.broker.getCandles(tokens[i] ?? 0, { interval: 'day' }));
+    const results = await pool(tokens.length, tokens.length, (i) =>
+      core.broker.getCandles(tokens[i] ?? 0, { interval: 'day' }),
+    );
     expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
     expect(core.stats.rateLimited).toBeGreaterThan(0);
   });

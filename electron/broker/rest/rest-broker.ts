@@ -18,7 +18,16 @@ import {
   WireTradeList,
 } from '../../../shared/wire/schemas';
 import type { AuthSource } from '../auth-source';
-import type { Broker, BrokerStream, CandleQuery, Credentials, OrderFilter, PlaceOrderCommand, SessionGrant, StreamListener } from '../broker';
+import type {
+  Broker,
+  BrokerStream,
+  CandleQuery,
+  Credentials,
+  OrderFilter,
+  PlaceOrderCommand,
+  SessionGrant,
+  StreamListener,
+} from '../broker';
 import { StreamClient, type StreamClientOptions } from '../stream/stream-client';
 import { toWireOrderChanges, toWireOrderRequest } from './domain-to-wire';
 import type { RestTransport } from './rest-transport';
@@ -54,7 +63,13 @@ export class RestBroker implements Broker {
   readonly #auth: AuthSource;
   readonly #streamOptions: StreamClientOptions;
 
-  public constructor(baseUrl: string, label: string, transport: RestTransport, auth: AuthSource, streamOptions: StreamClientOptions = {}) {
+  public constructor(
+    baseUrl: string,
+    label: string,
+    transport: RestTransport,
+    auth: AuthSource,
+    streamOptions: StreamClientOptions = {},
+  ) {
     this.#baseUrl = baseUrl;
     this.label = label;
     this.#transport = transport;
@@ -66,7 +81,14 @@ export class RestBroker implements Broker {
     const body = { api_key: c.apiKey, api_secret: c.apiSecret, ...(c.scope ? { scope: c.scope } : {}) };
     // Retried like an idempotent write: a second session from a lost reply is harmless (the
     // first token simply expires), while failing the login on one dropped packet is not.
-    const w = await this.#transport.call({ method: 'POST', path: '/session', body, schema: WireSession, retry: 'idempotent-write', auth: false });
+    const w = await this.#transport.call({
+      method: 'POST',
+      path: '/session',
+      body,
+      schema: WireSession,
+      retry: 'idempotent-write',
+      auth: false,
+    });
     this.#transport.resetCache();
     return { accessToken: w.access_token, expiresAt: w.expires_at, userId: w.user_id, scope: w.scope };
   }
@@ -80,18 +102,38 @@ export class RestBroker implements Broker {
   }
 
   public async placeOrder(cmd: PlaceOrderCommand): Promise<OrderAck> {
-    const w = await this.#transport.call({ method: 'POST', path: '/orders', body: toWireOrderRequest(cmd), schema: WireOrderAck, retry: 'once', priority: 'urgent' });
+    const w = await this.#transport.call({
+      method: 'POST',
+      path: '/orders',
+      body: toWireOrderRequest(cmd),
+      schema: WireOrderAck,
+      retry: 'once',
+      priority: 'urgent',
+    });
     return toOrderAck(w);
   }
 
   public async modifyOrder(orderId: string, changes: OrderChanges): Promise<OrderAck> {
     const body = toWireOrderChanges(changes);
-    const w = await this.#transport.call({ method: 'PATCH', path: orderPath(orderId), body, schema: WireOrderAck, retry: 'idempotent-write', priority: 'urgent' });
+    const w = await this.#transport.call({
+      method: 'PATCH',
+      path: orderPath(orderId),
+      body,
+      schema: WireOrderAck,
+      retry: 'idempotent-write',
+      priority: 'urgent',
+    });
     return toOrderAck(w);
   }
 
   public async cancelOrder(orderId: string): Promise<OrderAck> {
-    const w = await this.#transport.call({ method: 'DELETE', path: orderPath(orderId), schema: WireOrderAck, retry: 'idempotent-write', priority: 'urgent' });
+    const w = await this.#transport.call({
+      method: 'DELETE',
+      path: orderPath(orderId),
+      schema: WireOrderAck,
+      retry: 'idempotent-write',
+      priority: 'urgent',
+    });
     return toOrderAck(w);
   }
 
@@ -99,32 +141,68 @@ export class RestBroker implements Broker {
     const query = { status: filter.status, client_order_id: filter.clientOrderId };
     // A lookup by client_order_id resolves a placement the trader is waiting on: urgent.
     const priority = filter.clientOrderId !== undefined ? 'urgent' : 'normal';
-    const w = await this.#transport.call({ method: 'GET', path: '/orders', query, schema: WireOrderList, retry: 'read', conditional: true, priority });
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/orders',
+      query,
+      schema: WireOrderList,
+      retry: 'read',
+      conditional: true,
+      priority,
+    });
     return w.orders.map(toOrder);
   }
 
   public async getOrder(orderId: string): Promise<Order> {
-    const w = await this.#transport.call({ method: 'GET', path: orderPath(orderId), schema: WireOrderOne, retry: 'read' });
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: orderPath(orderId),
+      schema: WireOrderOne,
+      retry: 'read',
+    });
     return toOrder(w.order);
   }
 
   public async orderHistory(orderId: string): Promise<readonly OrderEvent[]> {
-    const w = await this.#transport.call({ method: 'GET', path: orderPath(orderId, '/history'), schema: WireOrderHistory, retry: 'read' });
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: orderPath(orderId, '/history'),
+      schema: WireOrderHistory,
+      retry: 'read',
+    });
     return w.history.map(toOrderEvent);
   }
 
   public async listTrades(): Promise<readonly Trade[]> {
-    const w = await this.#transport.call({ method: 'GET', path: '/trades', schema: WireTradeList, retry: 'read', conditional: true });
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/trades',
+      schema: WireTradeList,
+      retry: 'read',
+      conditional: true,
+    });
     return w.trades.map(toTrade);
   }
 
   public async listPositions(): Promise<readonly Position[]> {
-    const w = await this.#transport.call({ method: 'GET', path: '/positions', schema: WirePositionList, retry: 'read', conditional: true });
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/positions',
+      schema: WirePositionList,
+      retry: 'read',
+      conditional: true,
+    });
     return w.positions.map(toPosition);
   }
 
   public async listHoldings(): Promise<readonly Holding[]> {
-    const w = await this.#transport.call({ method: 'GET', path: '/holdings', schema: WireHoldingList, retry: 'read', conditional: true });
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/holdings',
+      schema: WireHoldingList,
+      retry: 'read',
+      conditional: true,
+    });
     return w.holdings.map(toHolding);
   }
 
@@ -135,12 +213,25 @@ export class RestBroker implements Broker {
 
   public async orderMargin(order: OrderRequest): Promise<OrderMargin> {
     // A calculation that creates nothing: safe to repeat like a read.
-    const w = await this.#transport.call({ method: 'POST', path: '/margins/orders', body: toWireOrderRequest(order), schema: WireOrderMargin, retry: 'read' });
+    const w = await this.#transport.call({
+      method: 'POST',
+      path: '/margins/orders',
+      body: toWireOrderRequest(order),
+      schema: WireOrderMargin,
+      retry: 'read',
+    });
     return toOrderMargin(w);
   }
 
   public async listInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {
-    const w = await this.#transport.call({ method: 'GET', path: '/instruments', query: { exchange }, schema: WireInstrumentList, retry: 'read', conditional: true });
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/instruments',
+      query: { exchange },
+      schema: WireInstrumentList,
+      retry: 'read',
+      conditional: true,
+    });
     return w.instruments.map(toInstrument);
   }
 

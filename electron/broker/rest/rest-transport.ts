@@ -60,7 +60,14 @@ const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => set
  * back off with full jitter and honour Retry-After, which also pauses the shared token bucket.
  */
 export class RestTransport {
-  public readonly stats: TransportStats = { sent: 0, retries: 0, relogins: 0, rateLimited: 0, notModified: 0, coalesced: 0 };
+  public readonly stats: TransportStats = {
+    sent: 0,
+    retries: 0,
+    relogins: 0,
+    rateLimited: 0,
+    notModified: 0,
+    coalesced: 0,
+  };
   readonly #http: HttpClient;
   readonly #auth: AuthSource;
   readonly #bucket: TokenBucket | null;
@@ -107,7 +114,7 @@ export class RestTransport {
   async #attempts<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> {
     const needsAuth = spec.auth !== false;
     let reauthed = false;
-    for (let attempt = 0; ; ) {
+    for (let attempt = 0; ;) {
       const token = needsAuth ? this.#auth.token() : null;
       if (needsAuth && token === null) throw brokerError('unauthorized', 'Not logged in to the broker');
       let failure: AppError;
@@ -157,7 +164,8 @@ export class RestTransport {
     const what = `${spec.method} ${spec.path}`;
     if (reply.status === 304 && spec.conditional) {
       const cached = this.#etags.get(this.#cacheKey(spec));
-      if (!cached) throw brokerError('unexpected_shape', `The broker answered ${what} with 304 to a request that had no ETag`);
+      if (!cached)
+        throw brokerError('unexpected_shape', `The broker answered ${what} with 304 to a request that had no ETag`);
       this.stats.notModified += 1;
       return cached.value as z.output<S>;
     }

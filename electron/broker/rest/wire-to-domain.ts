@@ -55,7 +55,13 @@ export function toOrderAck(w: WireOrderAck): OrderAck {
 
 /** Maps one history transition. */
 export function toOrderEvent(w: z.output<typeof WireOrderEvent>): OrderEvent {
-  return { status: w.status, at: w.at, filledQuantity: w.filled_quantity, averagePrice: w.average_price, message: w.message };
+  return {
+    status: w.status,
+    at: w.at,
+    filledQuantity: w.filled_quantity,
+    averagePrice: w.average_price,
+    message: w.message,
+  };
 }
 
 /** Maps one fill. */

@@ -95,7 +95,10 @@ export class StreamClient implements BrokerStream {
       return;
     }
     this.#listener.onState('connecting', null);
-    const socket = new WebSocket(this.#url, { headers: { authorization: `Bearer ${token}` }, handshakeTimeout: 10_000 });
+    const socket = new WebSocket(this.#url, {
+      headers: { authorization: `Bearer ${token}` },
+      handshakeTimeout: 10_000,
+    });
     this.#socket = socket;
     this.#sent = new Set();
     socket.on('open', () => {

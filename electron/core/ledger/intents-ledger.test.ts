@@ -5,7 +5,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrderRequest } from '../../../shared/domain/order';
 import { IntentsLedger } from './intents-ledger';
 
-const order: OrderRequest = { exchange: 'NSE', tradingsymbol: 'INFY', transactionType: 'BUY', quantity: 1, orderType: 'MARKET', product: 'MIS', validity: 'DAY' };
+const order: OrderRequest = {
+  exchange: 'NSE',
+  tradingsymbol: 'INFY',
+  transactionType: 'BUY',
+  quantity: 1,
+  orderType: 'MARKET',
+  product: 'MIS',
+  validity: 'DAY',
+};
 
 describe('intents ledger', () => {
   let dir: string;
@@ -42,7 +50,11 @@ describe('intents ledger', () => {
     const a = await IntentsLedger.open(file, { compactAfter: 50 });
     const ids = Array.from({ length: 120 }, (_, i) => `c${i}`);
     await Promise.all(ids.map((id, i) => a.appendIntent({ clientOrderId: id, at: i, order })));
-    await Promise.all(ids.slice(0, 110).map((id) => a.resolve({ clientOrderId: id, at: 0, outcome: 'acknowledged', orderId: `o-${id}` })));
+    await Promise.all(
+      ids
+        .slice(0, 110)
+        .map((id) => a.resolve({ clientOrderId: id, at: 0, outcome: 'acknowledged', orderId: `o-${id}` })),
+    );
     expect(a.unresolved()).toHaveLength(10);
     // Compaction left far fewer lines than the 230 records written.
     const lines = (await readFile(file, 'utf8')).trim().split('\n');
@@ -50,7 +62,12 @@ describe('intents ledger', () => {
     await a.appendIntent({ clientOrderId: 'after', at: 0, order });
     await a.close();
     const b = await IntentsLedger.open(file);
-    expect(b.unresolved().map((i) => i.clientOrderId).sort()).toEqual([...ids.slice(110), 'after'].sort());
+    expect(
+      b
+        .unresolved()
+        .map((i) => i.clientOrderId)
+        .sort(),
+    ).toEqual([...ids.slice(110), 'after'].sort());
     expect((await readFile(file, 'utf8')).trim().split('\n')).toHaveLength(11);
     await b.close();
   });

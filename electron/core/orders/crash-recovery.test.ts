@@ -36,7 +36,9 @@ function runAndKill(script: string, baseUrl: string, dir: string, ms: number): P
     child.stdout.on('data', (d: Buffer) => {
       if (String(d).includes('ready')) setTimeout(() => child.kill('SIGKILL'), ms);
     });
-    child.on('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited on its own: ${stderr}`))));
+    child.on('exit', (_code, signal) =>
+      signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited on its own: ${stderr}`)),
+    );
   });
 }
 
@@ -81,7 +83,8 @@ describe('crash recovery: a placing process SIGKILLed at random moments', () => 
 
     const orders = await core.broker.listOrders();
     const perIntent = new Map<string, number>();
-    for (const o of orders) if (o.clientOrderId) perIntent.set(o.clientOrderId, (perIntent.get(o.clientOrderId) ?? 0) + 1);
+    for (const o of orders)
+      if (o.clientOrderId) perIntent.set(o.clientOrderId, (perIntent.get(o.clientOrderId) ?? 0) + 1);
     expect(intents.size).toBeGreaterThan(0);
     // The kills did land mid-placement: the next start had intents to reconcile.
     expect(leftOpenByKills).toBeGreaterThan(0);

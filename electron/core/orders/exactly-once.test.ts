@@ -23,13 +23,16 @@ describe('exactly-once placement against the paper broker with faults on', () =>
 
     const failures = results.filter((r) => r.status === 'rejected');
     expect(failures.map((f) => String((f as PromiseRejectedResult).reason))).toEqual([]);
-    const placements = results.map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof core.orders.place>>>).value);
+    const placements = results.map(
+      (r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof core.orders.place>>>).value,
+    );
 
     // The broker holds exactly one order per intent: none lost, none doubled.
     expect(fx.paper.orderCount() - before).toBe(1000);
     const onBroker = await core.broker.listOrders();
     const byClientId = new Map<string, string[]>();
-    for (const o of onBroker) if (o.clientOrderId) byClientId.set(o.clientOrderId, [...(byClientId.get(o.clientOrderId) ?? []), o.orderId]);
+    for (const o of onBroker)
+      if (o.clientOrderId) byClientId.set(o.clientOrderId, [...(byClientId.get(o.clientOrderId) ?? []), o.orderId]);
     for (const p of placements) expect(byClientId.get(p.ack.clientOrderId ?? '')).toEqual([p.ack.orderId]);
     expect(new Set(placements.map((p) => p.ack.orderId)).size).toBe(1000);
 

@@ -67,11 +67,16 @@ export class LifecycleTimeline {
     const cid = this.#clientIdOf.get(orderId);
     const app = cid ? (this.#byClientId.get(cid) ?? []) : [];
     const seen = [...(this.#seen.get(orderId) ?? [])];
-    const hops: Array<{ hop: string; at: number; source: 'app' | 'broker' }> = app.map((e) => ({ hop: e.hop, at: e.at, source: 'app' as const }));
+    const hops: Array<{ hop: string; at: number; source: 'app' | 'broker' }> = app.map((e) => ({
+      hop: e.hop,
+      at: e.at,
+      source: 'app' as const,
+    }));
     for (const e of brokerHistory) {
       hops.push({ hop: e.status.toLowerCase(), at: Date.parse(e.at), source: 'broker' });
       const i = seen.findIndex((s) => s.status === e.status);
-      if (i >= 0) hops.push({ hop: `${e.status.toLowerCase()} seen on stream`, at: seen.splice(i, 1)[0]!.at, source: 'app' });
+      if (i >= 0)
+        hops.push({ hop: `${e.status.toLowerCase()} seen on stream`, at: seen.splice(i, 1)[0]!.at, source: 'app' });
     }
     for (const s of seen) hops.push({ hop: `${s.status.toLowerCase()} seen on stream`, at: s.at, source: 'app' });
     // Gaps compare each clock only with itself: main's hops (ms) with main's, the broker's

@@ -132,7 +132,9 @@ export class OrderService {
   async #checkRules(order: OrderRequest): Promise<void> {
     const instrument = await this.#catalog.find(order.exchange, order.tradingsymbol);
     if (!instrument) {
-      throw brokerError('bad_request', `${order.tradingsymbol} is not traded on ${order.exchange}`, { field: 'tradingsymbol' });
+      throw brokerError('bad_request', `${order.tradingsymbol} is not traded on ${order.exchange}`, {
+        field: 'tradingsymbol',
+      });
     }
     const violations = validateOrder(order, instrument);
     const first = violations[0];
@@ -160,7 +162,8 @@ export class OrderService {
     let lookup = lookupFirst;
     let lastError: AppError | null = null;
     for (let round = 0; round <= this.#backoff.maxRetries; round += 1) {
-      if (round > 0) await this.#clock.sleep(fullJitterDelay(round - 1, this.#backoff) + (lastError?.info.retryAfterMs ?? 0));
+      if (round > 0)
+        await this.#clock.sleep(fullJitterDelay(round - 1, this.#backoff) + (lastError?.info.retryAfterMs ?? 0));
       if (lookup) {
         let found: Order | undefined;
         try {
@@ -170,12 +173,22 @@ export class OrderService {
           if (!AMBIGUOUS_KINDS.has(lastError.info.kind) && lastError.info.kind !== 'rate_limited') throw lastError;
           continue;
         }
-        if (found) return await this.#settle(cid, { orderId: found.orderId, clientOrderId: cid, status: found.status }, true);
+        if (found)
+          return await this.#settle(cid, { orderId: found.orderId, clientOrderId: cid, status: found.status }, true);
         lastError = null;
         if (this.#clock.now() - intent.at > this.#staleAfterMs) {
           // Confirmed absent, but clicked so long ago that sending it now would surprise the trader.
-          await this.#ledger.resolve({ clientOrderId: cid, at: this.#clock.now(), outcome: 'failed', orderId: null, kind: 'timeout' });
-          throw brokerError('timeout', 'An order from before the restart never reached the broker and is too old to send now');
+          await this.#ledger.resolve({
+            clientOrderId: cid,
+            at: this.#clock.now(),
+            outcome: 'failed',
+            orderId: null,
+            kind: 'timeout',
+          });
+          throw brokerError(
+            'timeout',
+            'An order from before the restart never reached the broker and is too old to send now',
+          );
         }
         lookup = false; // confirmed absent: the same intent may be sent again, under the same id
       }
@@ -194,18 +207,37 @@ export class OrderService {
         }
         if (kind === 'rate_limited') continue; // refused before acting: re-send after Retry-After
         if (kind === 'unexpected_shape') {
-          await this.#ledger.resolve({ clientOrderId: cid, at: this.#clock.now(), outcome: 'unknown', orderId: null, kind });
-          throw brokerError('unexpected_shape', `${e.message}. The order may have been created: check the order book before placing it again.`);
+          await this.#ledger.resolve({
+            clientOrderId: cid,
+            at: this.#clock.now(),
+            outcome: 'unknown',
+            orderId: null,
+            kind,
+          });
+          throw brokerError(
+            'unexpected_shape',
+            `${e.message}. The order may have been created: check the order book before placing it again.`,
+          );
         }
         // 400/401/403/404: refused before acting, and any earlier ambiguous send was confirmed
         // absent by a lookup before this one, so nothing exists under this id.
-        await this.#ledger.resolve({ clientOrderId: cid, at: this.#clock.now(), outcome: 'failed', orderId: null, kind });
+        await this.#ledger.resolve({
+          clientOrderId: cid,
+          at: this.#clock.now(),
+          outcome: 'failed',
+          orderId: null,
+          kind,
+        });
         throw e;
       }
     }
-    throw brokerError(lastError?.info.kind ?? 'timeout', 'The broker did not confirm the order in time; it stays journaled and will be reconciled', {
-      ...(lastError?.info.retryAfterMs !== undefined ? { retryAfterMs: lastError.info.retryAfterMs } : {}),
-    });
+    throw brokerError(
+      lastError?.info.kind ?? 'timeout',
+      'The broker did not confirm the order in time; it stays journaled and will be reconciled',
+      {
+        ...(lastError?.info.retryAfterMs !== undefined ? { retryAfterMs: lastError.info.retryAfterMs } : {}),
+      },
+    );
   }
 
   async #settleById(cid: string, orderId: string): Promise<Placement> {
@@ -218,7 +250,9 @@ export class OrderService {
     this.#timeline.record(cid, recovered ? 'recovered' : 'acknowledged', now);
     this.#timeline.link(cid, ack.orderId);
     // Not awaited: a resolution lost to a crash costs one lookup at the next start, not an order.
-    this.#ledger.resolve({ clientOrderId: cid, at: now, outcome: recovered ? 'recovered' : 'acknowledged', orderId: ack.orderId }).catch(() => undefined);
+    this.#ledger
+      .resolve({ clientOrderId: cid, at: now, outcome: recovered ? 'recovered' : 'acknowledged', orderId: ack.orderId })
+      .catch(() => undefined);
     return { ack: { ...ack, clientOrderId: cid }, recovered };
   }
 }

@@ -43,7 +43,14 @@ export class SessionManager implements AuthSource {
     this.#target = target;
     this.#vault = vault;
     this.#events = events;
-    this.#info = { state: 'disconnected', broker: target.broker, brokerLabel: target.label, userId: null, scope: null, expiresAt: null };
+    this.#info = {
+      state: 'disconnected',
+      broker: target.broker,
+      brokerLabel: target.label,
+      userId: null,
+      scope: null,
+      expiresAt: null,
+    };
   }
 
   /** Connects the manager to the broker it logs in to (which in turn reads tokens from here). */
@@ -112,7 +119,8 @@ export class SessionManager implements AuthSource {
   }
 
   async #loginNow(): Promise<void> {
-    if (!this.#broker || !this.#credentials) throw new AppError({ kind: 'internal', message: 'Session manager has no broker' });
+    if (!this.#broker || !this.#credentials)
+      throw new AppError({ kind: 'internal', message: 'Session manager has no broker' });
     const grant = await this.#broker.login(this.#credentials);
     this.#token = grant.accessToken;
     this.#info = {

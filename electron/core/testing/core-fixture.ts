@@ -56,11 +56,23 @@ export async function startCoreFixture(paperOptions: PaperBrokerOptions = {}): P
 export function marketBuy(instruments: readonly Instrument[]): OrderRequest {
   const eq = instruments.find((i) => i.exchange === 'NSE' && i.instrumentType === 'EQ');
   if (!eq) throw new Error('paper universe has no NSE equity');
-  return { exchange: 'NSE', tradingsymbol: eq.tradingsymbol, transactionType: 'BUY', quantity: 1, orderType: 'MARKET', product: 'MIS', validity: 'DAY' };
+  return {
+    exchange: 'NSE',
+    tradingsymbol: eq.tradingsymbol,
+    transactionType: 'BUY',
+    quantity: 1,
+    orderType: 'MARKET',
+    product: 'MIS',
+    validity: 'DAY',
+  };
 }
 
 /** Runs `count` jobs with at most `concurrency` in flight; returns settled results in order. */
-export async function pool<T>(count: number, concurrency: number, job: (i: number) => Promise<T>): Promise<PromiseSettledResult<T>[]> {
+export async function pool<T>(
+  count: number,
+  concurrency: number,
+  job: (i: number) => Promise<T>,
+): Promise<PromiseSettledResult<T>[]> {
   const out: PromiseSettledResult<T>[] = new Array(count);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -14,10 +14,11 @@ function fakeSafeStorage(available: boolean, backend = 'gnome_libsecret'): SafeS
   };
 }
 
-const exists = (p: string): Promise<boolean> => stat(p).then(
-  () => true,
-  () => false,
-);
+const exists = (p: string): Promise<boolean> =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 describe('safeStorage vault', () => {
   let dir: string;

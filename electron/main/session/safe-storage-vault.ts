@@ -38,7 +38,11 @@ export class SafeStorageVault implements SecretVault {
 
   public persistence(): VaultPersistence {
     if (!this.#storage.isEncryptionAvailable()) {
-      return { available: false, reason: 'The operating system offers no encryption for saved secrets, so Tradedesk will not save them; log in again after a restart.' };
+      return {
+        available: false,
+        reason:
+          'The operating system offers no encryption for saved secrets, so Tradedesk will not save them; log in again after a restart.',
+      };
     }
     if (this.#platform === 'linux') {
       const backend = this.#storage.getSelectedStorageBackend?.() ?? 'unknown';

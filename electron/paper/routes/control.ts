@@ -24,10 +24,14 @@ export const controlRoutes: readonly Route[] = [
       const b = parseOr400(PriceBody, await readJson(req));
       const i = state.market.instrument(b.instrument_token);
       if (!i) throw notFound(`Instrument ${b.instrument_token}`);
-      if (!isOnTick(b.last_price, i.tickSize)) throw badField('last_price', `must be a multiple of the tick size (${i.tickSize})`);
+      if (!isOnTick(b.last_price, i.tickSize))
+        throw badField('last_price', `must be a multiple of the tick size (${i.tickSize})`);
       state.market.set(i.token, toPaise(b.last_price), now);
       const [lo, hi] = state.market.band(i.token);
-      return { status: 200, body: { instrument_token: i.token, last_price: b.last_price, band: [fromPaise(lo), fromPaise(hi)] } };
+      return {
+        status: 200,
+        body: { instrument_token: i.token, last_price: b.last_price, band: [fromPaise(lo), fromPaise(hi)] },
+      };
     },
   },
   {
@@ -47,7 +51,8 @@ export const controlRoutes: readonly Route[] = [
     access: 'control',
     async handle({ req, state }) {
       const b = await readJson(req);
-      if (b === null || typeof b !== 'object' || Array.isArray(b)) throw badField('body', 'must be an object of fault settings ({} clears)');
+      if (b === null || typeof b !== 'object' || Array.isArray(b))
+        throw badField('body', 'must be an object of fault settings ({} clears)');
       try {
         state.faults.set(b as FaultConfig);
       } catch (e) {

@@ -16,7 +16,9 @@ export const marketDataRoutes: readonly Route[] = [
       if (exchange !== null && !Exchange.safeParse(exchange).success) {
         throw badField('exchange', `must be one of ${Exchange.options.join(', ')}`);
       }
-      const instruments = state.market.instruments.filter((i) => exchange === null || i.exchange === exchange).map((i) => wireInstrument(i, state.market));
+      const instruments = state.market.instruments
+        .filter((i) => exchange === null || i.exchange === exchange)
+        .map((i) => wireInstrument(i, state.market));
       return { status: 200, body: { instruments }, etag: true };
     },
   },
@@ -34,13 +36,16 @@ export const marketDataRoutes: readonly Route[] = [
         const v = query.get(name);
         if (v === null) return undefined;
         const t = parseIso(v);
-        if (Number.isNaN(t)) throw badField(name, 'must be an ISO 8601 time like 2026-11-20T09:15:00+05:30 or a date 2026-11-20');
+        if (Number.isNaN(t))
+          throw badField(name, 'must be an ISO 8601 time like 2026-11-20T09:15:00+05:30 or a date 2026-11-20');
         return t;
       };
       const from = time('from');
       const to = time('to');
       if (from !== undefined && to !== undefined && from > to) {
-        throw new Problem(400, 'invalid_combination', 'from is after to', [{ field: 'from', message: 'must not be after to' }]);
+        throw new Problem(400, 'invalid_combination', 'from is after to', [
+          { field: 'from', message: 'must not be after to' },
+        ]);
       }
       const candles = state.market.candles(token, interval.data, from, to, now).map(wireCandle);
       return { status: 200, body: { candles } };

@@ -125,36 +125,39 @@ export const orderRoutes: readonly Route[] = [
     path: '/orders/:order_id/history',
     access: 'read',
     handle({ state, params }) {
-      return { status: 200, body: { history: orderOr404(state, params.order_id ?? '').history.map(wireHistoryEntry) }, etag: true };
+      return {
+        status: 200,
+        body: { history: orderOr404(state, params.order_id ?? '').history.map(wireHistoryEntry) },
+        etag: true,
+      };
     },
   },
-  ...(['PATCH', 'PUT'] as const).map(
-    (method): Route => ({
-      method,
-      path: '/orders/:order_id',
-      access: 'trade',
-      async handle({ req, state, params, now }) {
-        const id = params.order_id ?? '';
-        const changes = parseOr400(WireOrderChanges, await readJson(req));
-        if (Object.keys(changes).length === 0) {
-          throw badField('body', 'names nothing to change; send quantity, price, trigger_price, order_type or validity');
-        }
-        const paise = (p: number | null | undefined): number | null | undefined => (p === undefined ? undefined : p === null || p === 0 ? null : toPaise(p));
-        const o = state.engine.modify(
-          id,
-          {
-            quantity: changes.quantity,
-            pricePaise: paise(changes.price),
-            triggerPaise: paise(changes.trigger_price),
-            orderType: changes.order_type,
-            validity: changes.validity,
-          },
-          now,
-        );
-        return { status: 200, body: { order_id: o.orderId, status: o.status } };
-      },
-    }),
-  ),
+  ...(['PATCH', 'PUT'] as const).map((method): Route => ({
+    method,
+    path: '/orders/:order_id',
+    access: 'trade',
+    async handle({ req, state, params, now }) {
+      const id = params.order_id ?? '';
+      const changes = parseOr400(WireOrderChanges, await readJson(req));
+      if (Object.keys(changes).length === 0) {
+        throw badField('body', 'names nothing to change; send quantity, price, trigger_price, order_type or validity');
+      }
+      const paise = (p: number | null | undefined): number | null | undefined =>
+        p === undefined ? undefined : p === null || p === 0 ? null : toPaise(p);
+      const o = state.engine.modify(
+        id,
+        {
+          quantity: changes.quantity,
+          pricePaise: paise(changes.price),
+          triggerPaise: paise(changes.trigger_price),
+          orderType: changes.order_type,
+          validity: changes.validity,
+        },
+        now,
+      );
+      return { status: 200, body: { order_id: o.orderId, status: o.status } };
+    },
+  })),
   {
     method: 'DELETE',
     path: '/orders/:order_id',
@@ -171,7 +174,12 @@ export const orderRoutes: readonly Route[] = [
     async handle({ req, state }) {
       const r = toPlaceRequest(state, parseOr400(WireOrderRequest, await readJson(req)));
       const q = state.engine.quote(r);
-      return { status: 200, body: { margin: { total: fromPaise(q.totalPaise), order_value: fromPaise(q.orderValuePaise), leverage: q.leverage } } };
+      return {
+        status: 200,
+        body: {
+          margin: { total: fromPaise(q.totalPaise), order_value: fromPaise(q.orderValuePaise), leverage: q.leverage },
+        },
+      };
     },
   },
 ];

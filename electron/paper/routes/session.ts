@@ -15,13 +15,23 @@ export const sessionRoutes: readonly Route[] = [
     async handle({ req, state, now }) {
       const body = parseOr400(WireSessionRequest, await readJson(req));
       if (body.api_key !== PAPER_API_KEY || body.api_secret !== PAPER_API_SECRET) {
-        throw new Problem(401, 'invalid_credentials', 'Unknown api_key or wrong api_secret (the paper account is paper/paper)');
+        throw new Problem(
+          401,
+          'invalid_credentials',
+          'Unknown api_key or wrong api_secret (the paper account is paper/paper)',
+        );
       }
       const s = state.sessions.issue(body.scope ?? 'trade', now);
       state.journal.append({ e: 'session', s });
       return {
         status: 201,
-        body: { access_token: s.token, token_type: 'Bearer', expires_at: toIstIso(s.expiresAt), user_id: s.userId, scope: s.scope },
+        body: {
+          access_token: s.token,
+          token_type: 'Bearer',
+          expires_at: toIstIso(s.expiresAt),
+          user_id: s.userId,
+          scope: s.scope,
+        },
       };
     },
   },

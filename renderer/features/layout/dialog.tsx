@@ -15,7 +15,9 @@ export function Dialog(props: {
   const { onClose } = props;
   useEffect(() => {
     const before = document.activeElement;
-    const first = ref.current?.querySelector<HTMLElement>('input:not([disabled]), select, textarea, button[data-autofocus], button');
+    const first = ref.current?.querySelector<HTMLElement>(
+      'input:not([disabled]), select, textarea, button[data-autofocus], button',
+    );
     first?.focus();
     return () => {
       if (before instanceof HTMLElement) before.focus();

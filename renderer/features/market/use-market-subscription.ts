@@ -7,7 +7,10 @@ import { call } from '../../lib/ipc-client';
  * emptied on unmount.
  */
 export function useMarketSubscription(owner: string, tokens: readonly number[]): void {
-  const key = [...new Set(tokens)].sort((a, b) => a - b).slice(0, 500).join(',');
+  const key = [...new Set(tokens)]
+    .sort((a, b) => a - b)
+    .slice(0, 500)
+    .join(',');
   useEffect(() => {
     const list = key ? key.split(',').map(Number) : [];
     call('market.subscribe', { owner, tokens: list }).catch((e: unknown) => {

@@ -16,7 +16,12 @@ export function toastFor(order: Order, before: OrderStatus | undefined): Toast |
   const id = `${order.orderId}:${order.status}`;
   switch (order.status) {
     case 'COMPLETE':
-      return { id, tone: 'good', title: `Complete: ${what}`, detail: `at ${formatPrice(order.averagePrice)} · order ${order.orderId}` };
+      return {
+        id,
+        tone: 'good',
+        title: `Complete: ${what}`,
+        detail: `at ${formatPrice(order.averagePrice)} · order ${order.orderId}`,
+      };
     case 'REJECTED':
       return { id, tone: 'bad', title: `Rejected: ${what}`, detail: order.statusMessage ?? `order ${order.orderId}` };
     default:

@@ -70,7 +70,8 @@ export function selectOrders(
 ): Order[] {
   const needle = filter.symbol.trim().toUpperCase();
   const out = orders.filter(
-    (o) => (filter.group === 'all' || GROUP_OF[o.status] === filter.group) && (!needle || o.tradingsymbol.includes(needle)),
+    (o) =>
+      (filter.group === 'all' || GROUP_OF[o.status] === filter.group) && (!needle || o.tradingsymbol.includes(needle)),
   );
   const key = KEY[sort.column];
   const dir = sort.descending ? -1 : 1;

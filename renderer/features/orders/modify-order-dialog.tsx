@@ -1,6 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import type { Order, OrderChanges, OrderType, Validity } from '../../../shared/domain/order';
-import { allowedOrderTypes, allowedValidities, takesPrice, takesTrigger, validateOrder } from '../../../shared/trading/rules';
+import {
+  allowedOrderTypes,
+  allowedValidities,
+  takesPrice,
+  takesTrigger,
+  validateOrder,
+} from '../../../shared/trading/rules';
 import { describeError } from '../../lib/describe-error';
 import { BridgeError } from '../../lib/ipc-client';
 import { useInstruments } from '../instruments/queries';
@@ -73,7 +79,12 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
         </p>
         <label>
           Quantity
-          <input inputMode="numeric" value={quantity} onChange={(e) => setQuantity(e.target.value)} aria-invalid={errors.has('quantity')} />
+          <input
+            inputMode="numeric"
+            value={quantity}
+            onChange={(e) => setQuantity(e.target.value)}
+            aria-invalid={errors.has('quantity')}
+          />
         </label>
         {err('quantity')}
         <label>

@@ -84,7 +84,8 @@ function LifecycleTimeline({ hops }: { readonly hops: readonly LifecycleHop[] })
   return (
     <section className="timeline" aria-label="Lifecycle">
       <h3>
-        Lifecycle <span className="muted small">· {formatGap(last - first).replace('+', '')} from first to last hop</span>
+        Lifecycle{' '}
+        <span className="muted small">· {formatGap(last - first).replace('+', '')} from first to last hop</span>
       </h3>
       <ol aria-label="Order timeline" className="timeline__list">
         {hops.map((h, i) => (

@@ -13,7 +13,9 @@ export function FundsPanel() {
   return (
     <Panel title="Funds" source={{ ...result, queryKey: portfolioQueries.funds().queryKey }}>
       {f === undefined ? (
-        <p className="empty">{result.error ? `Could not load funds: ${describeError(result.error)}` : 'Loading funds…'}</p>
+        <p className="empty">
+          {result.error ? `Could not load funds: ${describeError(result.error)}` : 'Loading funds…'}
+        </p>
       ) : (
         <dl className="figures" aria-label="Funds figures">
           <div>

@@ -16,13 +16,18 @@ export function HoldingsPanel() {
   const result = useQuery({ ...portfolioQueries.holdings(), refetchInterval });
   const quotes = useQuotes();
   const holdings = result.data ?? [];
-  useMarketSubscription('holdings', holdings.map((h) => h.instrumentToken));
+  useMarketSubscription(
+    'holdings',
+    holdings.map((h) => h.instrumentToken),
+  );
   const rows = holdings.map((h) => ({ h, m: markHolding(h, quotes[h.instrumentToken]?.lastPrice) }));
   const total = sumRupees(rows.map((r) => r.m.pnl));
   return (
     <Panel title="Holdings" source={{ ...result, queryKey: portfolioQueries.holdings().queryKey }}>
       {result.data === undefined ? (
-        <p className="empty">{result.error ? `Could not load holdings: ${describeError(result.error)}` : 'Loading holdings…'}</p>
+        <p className="empty">
+          {result.error ? `Could not load holdings: ${describeError(result.error)}` : 'Loading holdings…'}
+        </p>
       ) : (
         <div className="table-scroll">
           <table aria-label="Holdings" className="grid">

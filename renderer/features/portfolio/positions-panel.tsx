@@ -25,7 +25,10 @@ export function PositionsPanel() {
   const { exitRequested } = useTicketActions();
   const holdingsPnl = useHoldingsPnl();
   const positions = result.data ?? [];
-  useMarketSubscription('positions', positions.map((p) => p.instrumentToken));
+  useMarketSubscription(
+    'positions',
+    positions.map((p) => p.instrumentToken),
+  );
   const rows = positions.map((p) => ({ p, m: markPosition(p, quotes[p.instrumentToken]?.lastPrice) }));
   const day = sumRupees(rows.map((r) => r.m.pnl));
   const overall = sumRupees([day, holdingsPnl]);
@@ -43,13 +46,21 @@ export function PositionsPanel() {
       source={{ ...result, queryKey: portfolioQueries.positions().queryKey }}
       actions={
         <span className="totals">
-          Day P&amp;L <strong className={pnlClass(day)} data-testid="day-pnl">{formatPnl(day)}</strong> · Overall{' '}
-          <strong className={pnlClass(overall)} data-testid="overall-pnl">{formatPnl(overall)}</strong>
+          Day P&amp;L{' '}
+          <strong className={pnlClass(day)} data-testid="day-pnl">
+            {formatPnl(day)}
+          </strong>{' '}
+          · Overall{' '}
+          <strong className={pnlClass(overall)} data-testid="overall-pnl">
+            {formatPnl(overall)}
+          </strong>
         </span>
       }
     >
       {result.data === undefined ? (
-        <p className="empty">{result.error ? `Could not load positions: ${describeError(result.error)}` : 'Loading positions…'}</p>
+        <p className="empty">
+          {result.error ? `Could not load positions: ${describeError(result.error)}` : 'Loading positions…'}
+        </p>
       ) : (
         <div className="table-scroll">
           <table aria-label="Positions" className="grid">
@@ -82,10 +93,16 @@ export function PositionsPanel() {
                     {p.tradingsymbol} <span className="muted small">{p.exchange}</span>
                   </td>
                   <td>{p.product}</td>
-                  <td className={p.quantity > 0 ? 'num buy' : p.quantity < 0 ? 'num sell' : 'num'}>{formatQty(p.quantity)}</td>
+                  <td className={p.quantity > 0 ? 'num buy' : p.quantity < 0 ? 'num sell' : 'num'}>
+                    {formatQty(p.quantity)}
+                  </td>
                   <td className="num">{formatPrice(p.averagePrice)}</td>
                   <td className="num">
-                    <LivePrice quote={quotes[p.instrumentToken]} fallback={p.lastPrice} testId={`pos-ltp-${p.tradingsymbol}`} />
+                    <LivePrice
+                      quote={quotes[p.instrumentToken]}
+                      fallback={p.lastPrice}
+                      testId={`pos-ltp-${p.tradingsymbol}`}
+                    />
                   </td>
                   <td className={pnlClass(m.unrealised)}>{formatPnl(m.unrealised)}</td>
                   <td className={pnlClass(p.realisedPnl)}>{formatPnl(p.realisedPnl)}</td>

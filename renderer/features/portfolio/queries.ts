@@ -9,10 +9,19 @@ import { call } from '../../lib/ipc-client';
 export const portfolioQueries = {
   all: () => ['portfolio'] as const,
   positions: () =>
-    queryOptions({ queryKey: [...portfolioQueries.all(), 'positions'], queryFn: () => call('positions.list'), retry: false }),
+    queryOptions({
+      queryKey: [...portfolioQueries.all(), 'positions'],
+      queryFn: () => call('positions.list'),
+      retry: false,
+    }),
   holdings: () =>
-    queryOptions({ queryKey: [...portfolioQueries.all(), 'holdings'], queryFn: () => call('holdings.list'), retry: false }),
-  funds: () => queryOptions({ queryKey: [...portfolioQueries.all(), 'funds'], queryFn: () => call('funds.get'), retry: false }),
+    queryOptions({
+      queryKey: [...portfolioQueries.all(), 'holdings'],
+      queryFn: () => call('holdings.list'),
+      retry: false,
+    }),
+  funds: () =>
+    queryOptions({ queryKey: [...portfolioQueries.all(), 'funds'], queryFn: () => call('funds.get'), retry: false }),
   /** Margin for an order the trader is still typing: kept while the next figure loads. */
   margin: (order: OrderRequest) =>
     queryOptions({

@@ -35,9 +35,20 @@ const STREAM_LABEL = { open: 'Live', connecting: 'Reconnecting…', closed: 'Pri
  * hover) while main is replacing the socket, "Prices polled" when it is down and the fallback
  * polls last prices instead.
  */
-function StreamBadge({ stream, detail }: { readonly stream: 'open' | 'connecting' | 'closed'; readonly detail: string | null }) {
+function StreamBadge({
+  stream,
+  detail,
+}: {
+  readonly stream: 'open' | 'connecting' | 'closed';
+  readonly detail: string | null;
+}) {
   return (
-    <span className={`stream-badge stream-badge--${stream}`} data-testid="stream-state" data-state={stream} title={detail ?? `Price stream ${stream}`}>
+    <span
+      className={`stream-badge stream-badge--${stream}`}
+      data-testid="stream-state"
+      data-state={stream}
+      title={detail ?? `Price stream ${stream}`}
+    >
       {STREAM_LABEL[stream]}
     </span>
   );

@@ -58,7 +58,9 @@ export function useBridgeEvents(): void {
       }),
       subscribe('session.expired', ({ reason }) => {
         sessionExpired(reason);
-        client.setQueryData(sessionQueries.status().queryKey, (old) => (old ? { ...old, state: 'expired' as const } : old));
+        client.setQueryData(sessionQueries.status().queryKey, (old) =>
+          old ? { ...old, state: 'expired' as const } : old,
+        );
       }),
       subscribe('connection.changed', (state) => {
         client.setQueryData(sessionQueries.connection().queryKey, state);

@@ -88,10 +88,17 @@ export function SymbolCombobox({
       />
       {props.value ? (
         <span className="combobox__meta muted">
-          {props.value.exchange} · {props.value.instrumentType} · lot {props.value.lotSize} · tick {props.value.tickSize}
+          {props.value.exchange} · {props.value.instrumentType} · lot {props.value.lotSize} · tick{' '}
+          {props.value.tickSize}
         </span>
       ) : null}
-      <ul id={listId} role="listbox" aria-label={`${props.label} suggestions`} className="combobox__list" hidden={!open || matches.length === 0}>
+      <ul
+        id={listId}
+        role="listbox"
+        aria-label={`${props.label} suggestions`}
+        className="combobox__list"
+        hidden={!open || matches.length === 0}
+      >
         {matches.map((i, n) => (
           <li
             key={i.instrumentToken}

@@ -21,7 +21,8 @@ import type { TicketDraft } from '../../state/ticket-store';
  */
 
 /** The ticket's fields that can carry an error (the rules' fields plus the symbol box). */
-export type TicketField = 'symbol' | 'transactionType' | 'quantity' | 'orderType' | 'product' | 'validity' | 'price' | 'triggerPrice';
+export type TicketField =
+  'symbol' | 'transactionType' | 'quantity' | 'orderType' | 'product' | 'validity' | 'price' | 'triggerPrice';
 
 /** Errors to show, at most one per field. */
 export type TicketErrors = Partial<Record<TicketField, string>>;
@@ -80,7 +81,8 @@ export function evaluateTicket(draft: TicketDraft, instrument: Instrument | unde
     errors[field] ??= v.message;
   }
   if (draft.quantity.trim() === '') errors.quantity = 'Enter a quantity';
-  if (priceEnabled && draft.price.trim() !== '' && Number.isNaN(price)) errors.price = 'Price must be a number, e.g. 101.05';
+  if (priceEnabled && draft.price.trim() !== '' && Number.isNaN(price))
+    errors.price = 'Price must be a number, e.g. 101.05';
   if (triggerEnabled && draft.triggerPrice.trim() !== '' && Number.isNaN(triggerPrice)) {
     errors.triggerPrice = 'Trigger price must be a number, e.g. 100.50';
   }
@@ -117,7 +119,10 @@ export function draftForInstrument(draft: TicketDraft, instrument: Instrument): 
     quantity: String(instrument.lotSize),
     product: draft.productChosen ? draft.product : defaultProduct,
     orderType,
-    price: takesPrice(orderType) && instrument.lastPrice > 0 ? String(roundToTick(instrument.lastPrice, instrument.tickSize)) : '',
+    price:
+      takesPrice(orderType) && instrument.lastPrice > 0
+        ? String(roundToTick(instrument.lastPrice, instrument.tickSize))
+        : '',
     triggerPrice: '',
   };
 }
@@ -138,6 +143,14 @@ export function ticketFieldOf(field: string | undefined): TicketField | null {
   const last = field.split('.').pop() ?? '';
   const camel = last.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
   if (camel === 'tradingsymbol' || camel === 'exchange' || camel === 'instrumentToken') return 'symbol';
-  const known: readonly TicketField[] = ['transactionType', 'quantity', 'orderType', 'product', 'validity', 'price', 'triggerPrice'];
+  const known: readonly TicketField[] = [
+    'transactionType',
+    'quantity',
+    'orderType',
+    'product',
+    'validity',
+    'price',
+    'triggerPrice',
+  ];
   return known.find((k) => k === camel) ?? null;
 }
