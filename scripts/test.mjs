@@ -47,6 +47,7 @@ mkdirSync('reports', { recursive: true });
 staticStep('typecheck (main side)', 'npx', ['tsc', '-p', 'tsconfig.json']);
 staticStep('typecheck (renderer)', 'npx', ['tsc', '-p', 'tsconfig.web.json']);
 staticStep('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
+staticStep('format (prettier --check)', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']);
 staticStep('electronegativity gate', 'node', ['scripts/electronegativity-gate.mjs']);
 
 // Unit tests.
