@@ -93,7 +93,7 @@ test.describe('dashboard: sessions, faults and preferences', () => {
     await setFaults(host, { token_expiry: 1 });
     const dialog = page.getByRole('dialog', { name: 'Log in to a broker' });
     await expect(dialog).toBeVisible({ timeout: 30_000 });
-    await expect(page.getByRole('alert').filter({ hasText: /Session expired/ })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: /^Session expired/ })).toBeVisible();
     await expect(page.getByRole('status')).toContainText(/Not connected/);
 
     // While the broker still refuses every token, a login goes through but the new session is
@@ -103,14 +103,14 @@ test.describe('dashboard: sessions, faults and preferences', () => {
     await expect.poll(async () => (await issuedTokens(host)).length).toBeGreaterThanOrEqual(issued + 2);
     await expect(dialog.getByRole('button', { name: 'Log in' })).toBeEnabled();
     await expect(dialog).toBeVisible();
-    await expect(page.getByRole('alert').filter({ hasText: /Session expired/ })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: /^Session expired/ })).toBeVisible();
 
     await setFaults(host, {});
     await expect(dialog.getByRole('radio', { name: /Paper broker/ })).toBeChecked();
     await dialog.getByRole('button', { name: 'Log in' }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('status')).toContainText(/Connected to .+ as \S+/);
-    await expect(page.getByRole('alert').filter({ hasText: /Session expired/ })).toHaveCount(0);
+    await expect(page.getByRole('alert').filter({ hasText: /^Session expired/ })).toHaveCount(0);
     for (const name of ['Funds', 'Positions', 'Orders']) {
       await expect(freshness(page, name)).toHaveAttribute('data-stale', 'false', { timeout: 20_000 });
     }
@@ -264,7 +264,7 @@ test.describe('dashboard: sessions, faults and preferences', () => {
       await openDashboard(page, own.handle);
       for (const name of ['Funds', 'Positions', 'Orders']) await expect(freshness(page, name)).toHaveText(FRESH);
       await own.stop();
-      await expect(page.getByRole('alert').filter({ hasText: /Lost the connection to Tradedesk/ })).toBeVisible({
+      await expect(page.getByRole('alert').filter({ hasText: /^Lost the connection to Tradedesk/ })).toBeVisible({
         timeout: 20_000,
       });
       for (const name of ['Funds', 'Positions', 'Orders']) {

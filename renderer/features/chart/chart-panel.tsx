@@ -170,7 +170,7 @@ export function ChartPanel() {
           </div>
         ) : null}
         {candles.error ? (
-          <div className="chart__overlay chart__overlay--error" role="alert">
+          <div className="chart__overlay chart__overlay--error" aria-live="polite">
             Could not load candles: {describeError(candles.error)}{' '}
             <button type="button" onClick={() => void candles.refetch()}>
               Retry
