@@ -9,15 +9,25 @@ import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
 import { sessionQueries } from './queries';
 
-/** The order list with one order replaced (or added at the front). */
-function upsert(orders: Order[] | undefined, o: Order): Order[] | undefined {
-  if (!orders) return orders;
-  const i = orders.findIndex((x) => x.orderId === o.orderId);
-  if (i < 0) return [o, ...orders];
-  const next = orders.slice();
-  next[i] = o;
-  return next;
+/** The order list with a batch of orders replaced in place (new ones added at the front). */
+export function upsertOrders(orders: Order[] | undefined, batch: readonly Order[]): Order[] | undefined {
+  if (!orders || batch.length === 0) return orders;
+  const byId = new Map(batch.map((o) => [o.orderId, o]));
+  const next = orders.map((x) => {
+    const o = byId.get(x.orderId);
+    if (!o) return x;
+    byId.delete(x.orderId);
+    return o;
+  });
+  return byId.size > 0 ? [...byId.values(), ...next] : next;
 }
+
+/**
+ * Pushed order changes are applied together at most this often: with thousands of orders each
+ * application copies and re-sorts the blotter's list, so one per push (a hundred a second under
+ * churn) starved the page; 50 ms is still well inside a trader's "at once".
+ */
+const APPLY_EVERY_MS = 50;
 
 /**
  * How long after an `order.updated` push the list, positions and funds are refetched. The push
@@ -29,7 +39,7 @@ const RECONCILE_AFTER_MS = 1000;
 
 /**
  * Turns main's push events into cache updates (TkDodo, "using WebSockets with React Query"):
- * an `order.updated` is written into the list at once and then the list, positions and funds
+ * `order.updated` pushes are written into the list together every 50 ms and then the list, positions and funds
  * are invalidated (the push carries one order; fills move positions and margin too); ticks go
  * straight into the quotes cache (one batch per ~100 ms, see tick-batcher.ts); session and connection events replace their queries' data.
  */
@@ -38,6 +48,16 @@ export function useBridgeEvents(): void {
   const { sessionExpired } = useAlertsActions();
   useEffect(() => {
     let reconcile: ReturnType<typeof setTimeout> | null = null;
+    let apply: ReturnType<typeof setTimeout> | null = null;
+    const pending = new Map<string, Order>();
+    const applyPending = (): void => {
+      apply = null;
+      const batch = [...pending.values()];
+      pending.clear();
+      client.setQueryData(orderQueries.list().queryKey, (old) => upsertOrders(old, batch));
+      // Pushes come one per order change, in bursts; one reconciling refetch per burst.
+      reconcile ??= setTimeout(refetchAfterBurst, RECONCILE_AFTER_MS);
+    };
     const refetchAfterBurst = (): void => {
       reconcile = null;
       void client.invalidateQueries({ queryKey: orderQueries.all() }, { cancelRefetch: false });
@@ -45,9 +65,8 @@ export function useBridgeEvents(): void {
     };
     const offs = [
       subscribe('order.updated', (o) => {
-        client.setQueryData(orderQueries.list().queryKey, (old) => upsert(old, o));
-        // Pushes come one per order change, in bursts; one reconciling refetch per burst.
-        reconcile ??= setTimeout(refetchAfterBurst, RECONCILE_AFTER_MS);
+        pending.set(o.orderId, o); // the latest state of each order wins
+        apply ??= setTimeout(applyPending, APPLY_EVERY_MS);
       }),
       subscribe('market.ticks', ({ ticks }) => {
         const at = Date.now();
@@ -69,6 +88,7 @@ export function useBridgeEvents(): void {
     return () => {
       offs.forEach((off) => off());
       if (reconcile) clearTimeout(reconcile);
+      if (apply) clearTimeout(apply);
     };
   }, [client, sessionExpired]);
 }
