@@ -36,6 +36,8 @@ export interface TradingCoreOptions {
   readonly events?: TradingCoreEvents;
   /** Client-side limit; default 8/s burst 16, under the paper broker's 10/s burst 20. null = off. */
   readonly rate?: RateLimit | null;
+  /** Client-side limit on placements alone; default 8/s burst 8, under the broker's 10/s burst 10. */
+  readonly placementRate?: RateLimit;
   /**
    * Whether a 429's Retry-After pauses every request (the shared bucket) or only the one that
    * got it. On by default: a real limit applies to the whole token.
@@ -54,6 +56,9 @@ export interface TradingCoreOptions {
 
 /** The default client-side rate: a margin under the broker's 10/s with a burst of 20. */
 export const DEFAULT_CLIENT_RATE: RateLimit = { perSecond: 8, burst: 16 };
+
+/** Placements alone: a margin under the broker's order limit (10/s, burst 10). */
+export const DEFAULT_PLACEMENT_RATE: RateLimit = { perSecond: 8, burst: 8 };
 
 /**
  * The trading core for one broker account, wired: HTTP pool → transport (token, limits,
@@ -89,10 +94,13 @@ export class TradingCore {
     });
     const rate = options.rate === undefined ? DEFAULT_CLIENT_RATE : options.rate;
     const bucket = rate ? new TokenBucket(rate) : null;
+    // Off with the general bucket (tests and the bench turn client limits off together).
+    const placementBucket = rate ? new TokenBucket(options.placementRate ?? DEFAULT_PLACEMENT_RATE) : null;
     const http = new HttpClient(options.baseUrl, options.timeouts ?? DEFAULT_TIMEOUTS, options.connections ?? 16);
     this.#transport = new RestTransport(http, this.session, bucket, {
       ...(options.readBackoff ? { backoff: options.readBackoff } : {}),
       pauseAllOnRetryAfter: options.pauseAllOnRetryAfter ?? true,
+      placementBucket,
       onHealth: (rest, detail) => this.#setConnection({ rest, detail }),
     });
     this.broker = new RestBroker(options.baseUrl, options.target.label, this.#transport, this.session);

@@ -49,6 +49,18 @@ describe('REST client against the paper broker with faults', () => {
     expect(core.stats.rateLimited).toBe(0);
   });
 
+  it('a quick run of placements is paced under the broker order limit, never refused with 429', async () => {
+    fx = await startCoreFixture(); // paper defaults: POST /orders 10/s, burst 10
+    const core = await fx.newCore(); // client defaults: placements 8/s, burst 8
+    await core.start();
+    const order = marketBuy(await core.broker.listInstruments());
+    const before = fx.paper.orderCount();
+    const results = await pool(20, 20, () => core.orders.place(order));
+    expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
+    expect(fx.paper.orderCount() - before).toBe(20);
+    expect(core.stats.rateLimited).toBe(0);
+  });
+
   it('without the bucket the same burst meets 429s, and still succeeds by honouring Retry-After', async () => {
     fx = await startCoreFixture();
     const core = await fx.newCore({ rate: null });

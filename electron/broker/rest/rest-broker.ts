@@ -109,6 +109,7 @@ export class RestBroker implements Broker {
       schema: WireOrderAck,
       retry: 'once',
       priority: 'urgent',
+      placement: true,
     });
     return toOrderAck(w);
   }

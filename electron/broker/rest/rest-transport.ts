@@ -22,6 +22,8 @@ export interface CallSpec<S extends z.ZodType> extends RawRequest {
   readonly conditional?: boolean;
   /** Order actions jump the client bucket's queue ahead of polls (default normal). */
   readonly priority?: Priority;
+  /** Counts against the broker's separate order-placement limit too. */
+  readonly placement?: boolean;
 }
 
 /** Counters a test or the bench can read to see what the transport actually did. */
@@ -46,6 +48,12 @@ export interface TransportOptions {
    * the request that got it. Default true: a real broker limit applies to the whole token.
    */
   readonly pauseAllOnRetryAfter?: boolean;
+  /**
+   * Brokers limit order placement on its own, more tightly than other calls (DESIGN.md §2
+   * "Limits": POST /orders 10/s, burst 10 on the paper broker); calls marked `placement` wait
+   * here as well, so a quick run of clicks is paced instead of earning a 429 and a pause.
+   */
+  readonly placementBucket?: TokenBucket | null;
 }
 
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -71,6 +79,7 @@ export class RestTransport {
   readonly #http: HttpClient;
   readonly #auth: AuthSource;
   readonly #bucket: TokenBucket | null;
+  readonly #placementBucket: TokenBucket | null;
   readonly #backoff: BackoffPolicy;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
@@ -84,6 +93,7 @@ export class RestTransport {
     this.#http = http;
     this.#auth = auth;
     this.#bucket = bucket;
+    this.#placementBucket = options.placementBucket ?? null;
     this.#backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.#sleep = options.sleep ?? defaultSleep;
     this.#random = options.random ?? Math.random;
@@ -155,6 +165,7 @@ export class RestTransport {
     if (token !== null) headers.authorization = `Bearer ${token}`;
     const cached = spec.conditional ? this.#etags.get(this.#cacheKey(spec)) : undefined;
     if (cached) headers['if-none-match'] = cached.etag;
+    if (spec.placement) await this.#placementBucket?.take('urgent');
     await this.#bucket?.take(spec.priority);
     this.stats.sent += 1;
     return this.#http.send({ ...spec, headers });
