@@ -23,14 +23,17 @@ export const orderQueries = {
     }),
 };
 
-/** Everything an order change can move: the blotter, positions, funds. */
-function useInvalidateAfterOrder(): () => Promise<void> {
+/**
+ * Everything an order change can move: the blotter, positions, funds. Fired, not awaited: a
+ * mutation whose `onSettled` returns a promise stays pending until it settles, and the trader
+ * must see the broker's answer the moment it arrives, not after the refetches it triggers
+ * (which wait their turn behind the polls in main's rate limiter).
+ */
+function useInvalidateAfterOrder(): () => void {
   const client = useQueryClient();
-  return async () => {
-    await Promise.all([
-      client.invalidateQueries({ queryKey: orderQueries.all() }),
-      client.invalidateQueries({ queryKey: portfolioQueries.all() }),
-    ]);
+  return () => {
+    void client.invalidateQueries({ queryKey: orderQueries.all() });
+    void client.invalidateQueries({ queryKey: portfolioQueries.all() });
   };
 }
 

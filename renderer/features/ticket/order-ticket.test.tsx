@@ -244,6 +244,19 @@ describe('OrderTicket', () => {
     });
   });
 
+  it('shows the order id the moment the broker answers, without waiting for the refetches it triggers', async () => {
+    const { user, form, t } = await renderTicket();
+    await choose(user, form, 'INFY', 'INFY');
+    // The refetches after a placement queue behind polls in main; here they never answer.
+    bridge.answer('orders.list', () => new Promise<never>(() => undefined));
+    bridge.answer('funds.get', () => new Promise<never>(() => undefined));
+    const release = holdPlacement();
+    await user.click(t.getByRole('button', { name: 'Place order' }));
+    await act(async () => release({ orderId: '250101000007', status: 'OPEN' }));
+    expect(await t.findByTestId('ticket-order-id')).toHaveProperty('textContent', '250101000007');
+    expect(t.getByRole('button', { name: 'Place order' })).toBeTruthy(); // no longer "Placing…"
+  });
+
   it('also guards two clicks that land before React re-renders', async () => {
     const { user, form, t } = await renderTicket();
     await choose(user, form, 'INFY', 'INFY');
