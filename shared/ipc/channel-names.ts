@@ -14,6 +14,9 @@ export const REQUEST_CHANNEL_NAMES = [
   'candles.get',
   'market.subscribe',
   'orders.place',
+  'placements.list',
+  'placements.placeAgain',
+  'placements.discard',
   'orders.modify',
   'orders.cancel',
   'orders.list',
@@ -31,5 +34,6 @@ export const EVENT_NAMES_PLAIN = [
   'session.changed',
   'connection.changed',
   'order.updated',
+  'placements.changed',
   'market.ticks',
 ] as const;

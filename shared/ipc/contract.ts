@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Instrument, Exchange } from '../domain/instrument';
 import { Candle, CandleInterval, Tick } from '../domain/market';
 import {
+  ClientOrderId,
   LifecycleHop,
   Order,
   OrderAck,
@@ -11,6 +12,7 @@ import {
   OrderStatus,
   Trade,
 } from '../domain/order';
+import { PlaceOutcome, Placement, PlacementRequestId } from '../domain/placement';
 import { Funds, Holding, OrderMargin, Position } from '../domain/portfolio';
 import { BrokerProfile, ConnectionState, SessionInfo } from '../domain/session';
 
@@ -66,15 +68,27 @@ export const requests = {
     output: z.object({ subscribed: z.number().int().nonnegative() }),
   },
 
-  /** Place an order exactly once (main assigns the client_order_id and journals the intent). */
+  /**
+   * Place an order exactly once (main assigns the client_order_id and journals the intent).
+   * The answer is `placed` or `unconfirmed`; a failed call (`ok:false`) means the order was
+   * refused and nothing was created. The same `requestId` twice never makes a second intent.
+   */
   'orders.place': {
     input: z.strictObject({
       order: OrderRequest.strict(),
+      /** Chosen by the renderer per click; a repeated call with it returns the first intent's answer. */
+      requestId: PlacementRequestId.optional(),
       /** When the trader clicked, for the lifecycle timeline (epoch ms, renderer clock). */
       clickedAt: z.number().int().positive().optional(),
     }),
-    output: OrderAck,
+    output: PlaceOutcome,
   },
+  /** Intents not yet confirmed (and those settled recently), newest first: the header badge and blotter rows. */
+  'placements.list': { input: z.void(), output: z.array(Placement) },
+  /** The trader's choice for an intent confirmed absent after a restart: send it now, under the same reference. */
+  'placements.placeAgain': { input: z.strictObject({ clientOrderId: ClientOrderId }), output: PlaceOutcome },
+  /** The trader's choice for an intent confirmed absent after a restart: forget it (nothing is sent). */
+  'placements.discard': { input: z.strictObject({ clientOrderId: ClientOrderId }), output: Placement },
   'orders.modify': {
     input: z.strictObject({ orderId: z.string().min(1).max(64), changes: OrderChanges.strict() }),
     output: OrderAck,
@@ -106,6 +120,8 @@ export const events = {
   'connection.changed': ConnectionState,
   /** An order changed status on the broker (from the stream), so the blotter can refresh now. */
   'order.updated': Order,
+  /** The unconfirmed placements (and recent settlements) changed: the whole list, newest first. */
+  'placements.changed': z.object({ placements: z.array(Placement) }),
   /** Latest tick per instrument, batched (at most one message per ~100 ms). */
   'market.ticks': z.object({ ticks: z.array(Tick) }),
 } as const;

@@ -18,6 +18,11 @@ export const ErrorKind = z.enum([
   'timeout',
   'unexpected_shape',
   'internal',
+  /**
+   * The link to the Tradedesk service itself dropped while the call was in flight: it may or
+   * may not have reached main. For `orders.place` that is "not yet confirmed", never "failed".
+   */
+  'disconnected',
 ]);
 export type ErrorKind = z.infer<typeof ErrorKind>;
 

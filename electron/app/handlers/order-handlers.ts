@@ -1,3 +1,4 @@
+import { AppError } from '../app-error';
 import type { Handlers } from '../../main/ipc/dispatcher';
 import type { ActiveCore } from '../session/active-core';
 
@@ -9,10 +10,36 @@ export function orderHandlers(
   active: ActiveCore,
 ): Pick<
   Handlers,
-  'orders.place' | 'orders.modify' | 'orders.cancel' | 'orders.list' | 'orders.get' | 'orders.history' | 'trades.list'
+  | 'orders.place'
+  | 'placements.list'
+  | 'placements.placeAgain'
+  | 'placements.discard'
+  | 'orders.modify'
+  | 'orders.cancel'
+  | 'orders.list'
+  | 'orders.get'
+  | 'orders.history'
+  | 'trades.list'
 > {
   return {
-    'orders.place': async ({ order, clickedAt }) => (await active.current().orders.place(order, clickedAt)).ack,
+    'orders.place': async ({ order, clickedAt }) => {
+      const { ack, recovered } = await active.current().orders.place(order, clickedAt);
+      return {
+        state: 'placed',
+        orderId: ack.orderId,
+        clientOrderId: ack.clientOrderId ?? '',
+        status: ack.status,
+        recovered,
+      };
+    },
+    // Placeholders until the order service keeps the unconfirmed list (docs/architecture.md).
+    'placements.list': async () => [],
+    'placements.placeAgain': async () => {
+      throw new AppError({ kind: 'not_found', message: 'No such unconfirmed placement' });
+    },
+    'placements.discard': async () => {
+      throw new AppError({ kind: 'not_found', message: 'No such unconfirmed placement' });
+    },
     'orders.modify': async ({ orderId, changes }) => active.current().broker.modifyOrder(orderId, changes),
     'orders.cancel': async ({ orderId }) => active.current().broker.cancelOrder(orderId),
     'orders.list': async (input) => [

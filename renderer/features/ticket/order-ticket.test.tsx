@@ -76,7 +76,17 @@ async function choose(user: ReturnType<typeof userEvent.setup>, form: HTMLElemen
 function holdPlacement() {
   let release!: (r: IpcResult<OrderAck>) => void;
   bridge.answer('orders.place', () => new Promise<IpcResult<OrderAck>>((r) => (release = r)));
-  return (ack: OrderAck) => release({ ok: true, data: ack });
+  return (ack: OrderAck) =>
+    release({
+      ok: true,
+      data: {
+        state: 'placed',
+        orderId: ack.orderId,
+        clientOrderId: ack.clientOrderId ?? 'td-test',
+        status: ack.status,
+        recovered: false,
+      },
+    } as unknown as IpcResult<OrderAck>);
 }
 
 describe('OrderTicket', () => {

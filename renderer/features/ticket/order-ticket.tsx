@@ -130,7 +130,8 @@ export function OrderTicket() {
   const margin = useQuery({ ...portfolioQueries.margin(marginFor ?? NO_ORDER), enabled: marginFor !== null });
   const funds = useQuery(portfolioQueries.funds());
 
-  const ackId = place.data?.orderId ?? null;
+  const placed = place.data?.state === 'placed' ? place.data : null;
+  const ackId = placed?.orderId ?? null;
   const findOrder = useCallback((orders: Order[]) => orders.find((o) => o.orderId === ackId) ?? null, [ackId]);
   const live = useQuery({ ...orderQueries.list(), select: findOrder, enabled: ackId !== null });
 
@@ -213,7 +214,7 @@ export function OrderTicket() {
   const types = instrument ? allowedOrderTypes(instrument) : ORDER_TYPES;
   const validities = allowedValidities(draft.orderType);
   const side = draft.side;
-  const status = live.data?.status ?? place.data?.status;
+  const status = live.data?.status ?? placed?.status;
 
   return (
     <form
@@ -408,9 +409,9 @@ export function OrderTicket() {
 
       <div id={`${formId}-outcome`} className="ticket__outcome" aria-live="polite">
         {place.isPending ? <span>Placing…</span> : null}
-        {place.data ? (
+        {placed ? (
           <span data-testid="ticket-ack">
-            Order <strong data-testid="ticket-order-id">{place.data.orderId}</strong> ·{' '}
+            Order <strong data-testid="ticket-order-id">{placed.orderId}</strong> ·{' '}
             <span className={`badge ${status ? statusClass(status) : ''}`} data-testid="ticket-order-status">
               {status}
             </span>
