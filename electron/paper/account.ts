@@ -12,13 +12,13 @@ import type { PaperHolding, PaperPosition, PaperTrade } from './types';
 export class Account {
   readonly positions = new Map<string, PaperPosition>();
   readonly holdings = new Map<number, PaperHolding>();
-  realisedPaise = 0;
-  holdingsCostPaise = 0;
+  realisedUnits = 0;
+  holdingsCostUnits = 0;
 
-  constructor(readonly openingPaise: number) {}
+  constructor(readonly openingUnits: number) {}
 
-  get cashPaise(): number {
-    return this.openingPaise + this.realisedPaise - this.holdingsCostPaise;
+  get cashUnits(): number {
+    return this.openingUnits + this.realisedUnits - this.holdingsCostUnits;
   }
 
   position(token: number, product: string): PaperPosition | undefined {
@@ -39,25 +39,25 @@ export class Account {
         exchange: t.exchange,
         tradingsymbol: t.tradingsymbol,
         quantity: 0,
-        costPaise: 0,
-        lastFillPaise: t.pricePaise,
+        costUnits: 0,
+        lastFillUnits: t.priceUnits,
       };
       this.holdings.set(t.token, h);
     }
-    h.lastFillPaise = t.pricePaise;
-    const value = t.quantity * t.pricePaise;
+    h.lastFillUnits = t.priceUnits;
+    const value = t.quantity * t.priceUnits;
     if (t.transactionType === 'BUY') {
       h.quantity += t.quantity;
-      h.costPaise += value;
-      this.holdingsCostPaise += value;
+      h.costUnits += value;
+      this.holdingsCostUnits += value;
       return;
     }
     const q = Math.min(t.quantity, h.quantity);
-    const cost = h.quantity > 0 ? Math.round((h.costPaise * q) / h.quantity) : 0;
+    const cost = h.quantity > 0 ? Math.round((h.costUnits * q) / h.quantity) : 0;
     h.quantity -= q;
-    h.costPaise -= cost;
-    this.holdingsCostPaise -= cost;
-    this.realisedPaise += q * t.pricePaise - cost;
+    h.costUnits -= cost;
+    this.holdingsCostUnits -= cost;
+    this.realisedUnits += q * t.priceUnits - cost;
     if (h.quantity === 0) this.holdings.delete(t.token);
   }
 
@@ -72,46 +72,46 @@ export class Account {
         instrumentType: t.instrumentType,
         product: t.product,
         net: 0,
-        openCostPaise: 0,
-        realisedPaise: 0,
+        openCostUnits: 0,
+        realisedUnits: 0,
         buyQuantity: 0,
         sellQuantity: 0,
-        lastFillPaise: t.pricePaise,
+        lastFillUnits: t.priceUnits,
       };
       this.positions.set(key, p);
     }
     const side = t.transactionType === 'BUY' ? 1 : -1;
     if (side > 0) p.buyQuantity += t.quantity;
     else p.sellQuantity += t.quantity;
-    p.lastFillPaise = t.pricePaise;
+    p.lastFillUnits = t.priceUnits;
     let qty = t.quantity;
     if (p.net !== 0 && Math.sign(p.net) !== side) {
       const closing = Math.min(qty, Math.abs(p.net));
-      const cost = Math.round((p.openCostPaise * closing) / Math.abs(p.net));
-      const proceeds = closing * t.pricePaise;
+      const cost = Math.round((p.openCostUnits * closing) / Math.abs(p.net));
+      const proceeds = closing * t.priceUnits;
       const realised = p.net > 0 ? proceeds - cost : cost - proceeds;
-      p.realisedPaise += realised;
-      this.realisedPaise += realised;
-      p.openCostPaise -= cost;
+      p.realisedUnits += realised;
+      this.realisedUnits += realised;
+      p.openCostUnits -= cost;
       p.net += side * closing;
       qty -= closing;
     }
     if (qty > 0) {
       p.net += side * qty;
-      p.openCostPaise += qty * t.pricePaise;
+      p.openCostUnits += qty * t.priceUnits;
     }
   }
 
-  /** Unrealised P&L of one position at `ltpPaise`. */
-  static unrealised(p: PaperPosition, ltpPaise: number): number {
+  /** Unrealised P&L of one position at `ltpUnits`. */
+  static unrealised(p: PaperPosition, ltpUnits: number): number {
     if (p.net === 0) return 0;
-    return p.net > 0 ? p.net * ltpPaise - p.openCostPaise : p.openCostPaise - Math.abs(p.net) * ltpPaise;
+    return p.net > 0 ? p.net * ltpUnits - p.openCostUnits : p.openCostUnits - Math.abs(p.net) * ltpUnits;
   }
 
   /** Margin an open position holds: its cost over the product's leverage. */
   static positionMargin(p: PaperPosition): number {
     if (p.net === 0) return 0;
-    return marginFor(p.openCostPaise, leverageOf(p.product, p.instrumentType, p.net > 0 ? 'BUY' : 'SELL'));
+    return marginFor(p.openCostUnits, leverageOf(p.product, p.instrumentType, p.net > 0 ? 'BUY' : 'SELL'));
   }
 
   positionsMargin(): number {

@@ -21,13 +21,16 @@ const MINUTES = MINUTE_DAYS * 24 * 60;
 /** How many older day bars precede the minute history. */
 export const HISTORY_DAYS = 365;
 
-/** A bar in paise: `[startMs, open, high, low, close, volume]`. */
+/** A bar in price units of ₹0.0001: `[startMs, open, high, low, close, volume]`. */
 export type Bar = [number, number, number, number, number, number];
 
 /** The history of one instrument: minute bars ending at the anchor, and older day bars. */
 export interface History {
-  /** Minute bars, 5 ints each (o, h, l, c, v) in paise/units; bar i starts at `minuteStart + i min`. */
-  readonly minutes: Int32Array;
+  /**
+   * Minute bars, 5 integers each (o, h, l, c in price units, v); bar i starts at `minuteStart + i min`.
+   * Float64, not Int32: a ₹1.5 lakh commodity is 1.5·10⁹ units, too near Int32's 2.1·10⁹.
+   */
+  readonly minutes: Float64Array;
   readonly minuteStart: number;
   /** Day bars before the minute history, oldest first. */
   readonly days: readonly Bar[];
@@ -51,19 +54,19 @@ export function minuteVol(i: PaperInstrument): number {
   return i.instrumentType === 'CE' || i.instrumentType === 'PE' ? 0.003 : 0.0004;
 }
 
-/** Generates the history of `instrument` ending at `anchorMs` (a minute boundary) at `endPaise`. */
+/** Generates the history of `instrument` ending at `anchorMs` (a minute boundary) at `endUnits`. */
 export function generateHistory(
   seed: number,
   instrument: PaperInstrument,
   anchorMs: number,
-  endPaise: number,
+  endUnits: number,
 ): History {
   const rng = deriveRng(seed, `history:${instrument.token}`);
-  const tick = instrument.tickPaise;
+  const tick = instrument.tickUnits;
   const snap = (p: number): number => Math.max(tick, Math.round(p / tick) * tick);
   const vol = minuteVol(instrument);
-  const minutes = new Int32Array(MINUTES * 5);
-  let close = endPaise;
+  const minutes = new Float64Array(MINUTES * 5);
+  let close = endUnits;
   for (let i = MINUTES - 1; i >= 0; i--) {
     const open = snap(close * Math.exp(-vol * normal(rng)));
     const wick = Math.abs(normal(rng)) * vol * 0.5;

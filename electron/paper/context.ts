@@ -17,7 +17,7 @@ export interface BrokerState {
   readonly sessions: Sessions;
   readonly faults: Faults;
   readonly journal: Journal;
-  readonly startingCashPaise: number;
+  readonly startingCashUnits: number;
 }
 
 export interface Ctx {

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { toIstIso } from '../../shared/lib/ist-time';
-import { toPaise } from '../../shared/trading/money';
+import { toUnits } from '../../shared/trading/money';
 import { Account } from './account';
 import type { BrokerState } from './context';
 import { type FaultConfig, Faults } from './faults';
@@ -85,7 +85,7 @@ function replay(events: readonly JournalEvent[], state: BrokerState): void {
         state.engine.restoreTrade(ev.t);
         break;
       case 'marks':
-        for (const [token, paise] of Object.entries(ev.prices)) state.market.set(Number(token), paise, now, false);
+        for (const [token, units] of Object.entries(ev.prices)) state.market.set(Number(token), units, now, false);
         break;
     }
   }
@@ -118,7 +118,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   if (opened.replay.skipped > 0) console.warn(`[paper] journal: skipped ${opened.replay.skipped} damaged line(s)`);
 
   let stream: Stream | null = null;
-  const engine = new Engine(market, new Account(toPaise(options.startingCash ?? DEFAULTS.startingCash)), {
+  const engine = new Engine(market, new Account(toUnits(options.startingCash ?? DEFAULTS.startingCash)), {
     order(o) {
       journal.append({ e: 'order', o });
       stream?.order(o);
@@ -133,7 +133,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     sessions,
     faults,
     journal,
-    startingCashPaise: engine.account.openingPaise,
+    startingCashUnits: engine.account.openingUnits,
   };
   replay(opened.replay.events, state);
 
@@ -167,7 +167,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     setPrice(instrumentToken, lastPrice) {
       const i = market.instrument(instrumentToken);
       if (!i) throw new Error(`unknown instrument ${instrumentToken}`);
-      market.set(instrumentToken, toPaise(lastPrice));
+      market.set(instrumentToken, toUnits(lastPrice));
     },
     setFaults(f) {
       faults.set(f);

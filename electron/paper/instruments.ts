@@ -1,5 +1,6 @@
 import type { Exchange, InstrumentType } from '../../shared/domain/instrument';
 import { istDate } from '../../shared/lib/ist-time';
+import { PRICE_UNITS_PER_RUPEE, toUnits } from '../../shared/trading/money';
 import { deriveRng, fnv1a, type Rng } from './rng';
 
 /**
@@ -11,7 +12,7 @@ import { deriveRng, fnv1a, type Rng } from './rng';
  * Nothing is read from disk at run time: the broker is one bundled file.
  */
 
-/** One instrument as the broker holds it: prices in integer paise. */
+/** One instrument as the broker holds it: prices in integer units of ₹0.0001 (shared/trading/money.ts). */
 export interface PaperInstrument {
   readonly token: number;
   readonly exchange: Exchange;
@@ -21,12 +22,12 @@ export interface PaperInstrument {
   readonly instrumentType: InstrumentType;
   readonly lotSize: number;
   readonly tickSize: number;
-  readonly tickPaise: number;
+  readonly tickUnits: number;
   readonly freezeQuantity: number;
   readonly expiry: string | null;
   readonly strike: number | null;
   /** The previous close: the day's band is set around it, the random walk starts from it. */
-  readonly basePaise: number;
+  readonly baseUnits: number;
   /** Percent each side of the base that the day's price band allows. */
   readonly bandPercent: number;
 }
@@ -107,10 +108,7 @@ const COMMODITIES: ReadonlyArray<readonly [string, string, number, number, numbe
   ['NATURALGAS', 'NATURAL GAS', 312.4, 1250, 125000, 0.1, 24],
 ];
 
-/**
- * [symbol, name, price]. The real CDS tick is ₹0.0025, which integer paise cannot express
- * (shared/trading/money.ts); the paper broker quotes CDS on a ₹0.01 grid instead.
- */
+/** [symbol, name, price]. Quoted on a ₹0.01 grid (the real CDS tick is ₹0.0025). */
 const CURRENCIES: ReadonlyArray<readonly [string, string, number]> = [
   ['USDINR', 'USDINR', 88.62],
   ['EURINR', 'EURINR', 102.94],
@@ -186,9 +184,9 @@ function premium(spot: number, strike: number, days: number, vol: number, type: 
   return type === 'CE' ? call : call - spot + strike;
 }
 
-/** Rupees → paise on a tick grid, at least one tick. */
-function onGrid(rupees: number, tickPaise: number): number {
-  return Math.max(tickPaise, Math.round((rupees * 100) / tickPaise) * tickPaise);
+/** Rupees → price units on a tick grid, at least one tick. */
+function onGrid(rupees: number, tickUnits: number): number {
+  return Math.max(tickUnits, Math.round((rupees * PRICE_UNITS_PER_RUPEE) / tickUnits) * tickUnits);
 }
 
 /** Strike step for a stock's options, by price (NSE uses similar bands). */
@@ -210,13 +208,13 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
   const out: PaperInstrument[] = [];
   const used = new Set<number>();
 
-  const add = (i: Omit<PaperInstrument, 'token' | 'tickPaise'>): void => {
+  const add = (i: Omit<PaperInstrument, 'token' | 'tickUnits'>): void => {
     // Tokens come from the symbol, not a counter, so they survive a restart on another day
     // (when an expiry has dropped out of the list) and journaled orders still resolve.
     let token = (fnv1a(`${i.exchange}:${i.tradingsymbol}`) % 2_000_000_000) + 1;
     while (used.has(token)) token++;
     used.add(token);
-    out.push({ ...i, token, tickPaise: Math.round(i.tickSize * 100) });
+    out.push({ ...i, token, tickUnits: toUnits(i.tickSize) });
   };
 
   const daysTo = (d: Date): number => (d.getTime() - todayMs) / DAY_MS;
@@ -251,7 +249,7 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
           freezeQuantity: freeze,
           expiry: ymd(expiry),
           strike,
-          basePaise: onGrid(px, Math.round(tick * 100)),
+          baseUnits: onGrid(px, toUnits(tick)),
           bandPercent: 0, // options: band computed from the premium (see bandOf)
         });
       }
@@ -279,7 +277,7 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
         freezeQuantity: freeze,
         expiry: ymd(e),
         strike: null,
-        basePaise: onGrid(spot * (1 + 0.00018 * daysTo(e)), Math.round(tick * 100)),
+        baseUnits: onGrid(spot * (1 + 0.00018 * daysTo(e)), toUnits(tick)),
         bandPercent: 10,
       });
     }
@@ -302,7 +300,7 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
         freezeQuantity: 100_000,
         expiry: null,
         strike: null,
-        basePaise: onGrid(spot, Math.round(tick * 100)),
+        baseUnits: onGrid(spot, toUnits(tick)),
         bandPercent: lot > 0 ? 20 : 10,
       });
     }
@@ -350,16 +348,16 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
   return out;
 }
 
-/** The day's price band in paise, `[low, high]`: orders priced outside it are REJECTED. */
+/** The day's price band in price units, `[low, high]`: orders priced outside it are REJECTED. */
 export function bandOf(
   instrument: PaperInstrument,
-  basePaise: number = instrument.basePaise,
+  baseUnits: number = instrument.baseUnits,
 ): readonly [number, number] {
-  const tick = instrument.tickPaise;
+  const tick = instrument.tickUnits;
   if (instrument.instrumentType === 'CE' || instrument.instrumentType === 'PE') {
     // Options have wide, premium-relative bands: a cheap option may triple in a day.
-    return [tick, Math.ceil((basePaise * 4 + 20_000) / tick) * tick];
+    return [tick, Math.ceil((baseUnits * 4 + 200 * PRICE_UNITS_PER_RUPEE) / tick) * tick];
   }
-  const width = (basePaise * instrument.bandPercent) / 100;
-  return [Math.max(tick, Math.ceil((basePaise - width) / tick) * tick), Math.floor((basePaise + width) / tick) * tick];
+  const width = (baseUnits * instrument.bandPercent) / 100;
+  return [Math.max(tick, Math.ceil((baseUnits - width) / tick) * tick), Math.floor((baseUnits + width) / tick) * tick];
 }

@@ -1,7 +1,8 @@
 import { closeSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Session } from './sessions';
-import type { PaperOrder, PaperTrade } from './types';
+import { decodeRecord, encodeEvent, JournalFormatError, type JournalEvent } from './journal-format';
+
+export type { JournalEvent } from './journal-format';
 
 /**
  * The append-only event journal that lets a paper account survive a restart.
@@ -10,16 +11,9 @@ import type { PaperOrder, PaperTrade } from './types';
  * fills as trades (positions, holdings and cash are rebuilt by re-applying the trades), so
  * replay is a fold with no matching logic in it. `commit()` fsyncs before the broker answers,
  * so an acknowledged order is on disk. A crash mid-write leaves a torn last line: it is cut
- * off at start-up; a damaged line in the middle is skipped and counted.
+ * off at start-up; a damaged line in the middle is skipped and counted. Records carry a format
+ * version (journal-format.ts): an older one is converted, a newer one refuses to open.
  */
-
-export type JournalEvent =
-  | { readonly e: 'session'; readonly s: Session }
-  | { readonly e: 'session_end'; readonly token: string }
-  | { readonly e: 'order'; readonly o: PaperOrder }
-  | { readonly e: 'trade'; readonly t: PaperTrade }
-  /** Last prices of the instruments the account holds, written on a clean shutdown. */
-  | { readonly e: 'marks'; readonly prices: Readonly<Record<string, number>> };
 
 export const JOURNAL_FILE = 'paper-journal.jsonl';
 
@@ -41,11 +35,26 @@ export class Journal {
     return new Journal(null);
   }
 
-  /** Opens (creating) the journal in `dir`, reading back what it holds. */
+  /**
+   * Opens (creating) the journal in `dir`, reading back what it holds. Throws, naming the file,
+   * when it was written in a format this broker does not know.
+   */
   static open(dir: string): { journal: Journal; replay: Replay } {
     mkdirSync(dir, { recursive: true });
     const path = join(dir, JOURNAL_FILE);
     const fd = openSync(path, 'a+');
+    try {
+      return Journal.read(path, fd);
+    } catch (e) {
+      closeSync(fd);
+      if (!(e instanceof JournalFormatError)) throw e;
+      throw new JournalFormatError(
+        `Cannot read the paper journal ${path}: ${e.message}. Paper data is disposable: move the file aside to start a fresh paper account.`,
+      );
+    }
+  }
+
+  private static read(path: string, fd: number): { journal: Journal; replay: Replay } {
     const text = readFileSync(path, 'utf8');
     const events: JournalEvent[] = [];
     let skipped = 0;
@@ -63,9 +72,10 @@ export class Journal {
       }
       try {
         if (isLast) throw new Error('no newline: torn write');
-        events.push(JSON.parse(line) as JournalEvent);
+        events.push(decodeRecord(JSON.parse(line)));
         good = offset;
-      } catch {
+      } catch (e) {
+        if (e instanceof JournalFormatError) throw e;
         if (isLast) truncated = true;
         else {
           skipped += 1;
@@ -82,7 +92,7 @@ export class Journal {
 
   append(event: JournalEvent): void {
     if (this.fd === null) return;
-    writeSync(this.fd, `${JSON.stringify(event)}\n`);
+    writeSync(this.fd, `${encodeEvent(event)}\n`);
     this.dirty = true;
   }
 

@@ -17,7 +17,7 @@ export function leverageOf(product: Product, instrumentType: InstrumentType, sid
   return product === 'MIS' ? MIS_LEVERAGE : NRML_LEVERAGE;
 }
 
-/** Margin in paise for `valuePaise` of exposure, rounded up so blocks never undershoot. */
-export function marginFor(valuePaise: number, leverage: number): number {
-  return Math.ceil(valuePaise / leverage);
+/** Margin in price units for `valueUnits` of exposure, rounded up so blocks never undershoot. */
+export function marginFor(valueUnits: number, leverage: number): number {
+  return Math.ceil(valueUnits / leverage);
 }

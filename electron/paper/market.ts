@@ -20,10 +20,10 @@ import { deriveRng, normal, type Rng } from './rng';
  * matching engine and the stream react.
  */
 
-/** One price change, in paise. */
+/** One price change, in price units. */
 export interface PriceMove {
   readonly token: number;
-  readonly ltpPaise: number;
+  readonly ltpUnits: number;
   readonly volume: number;
   readonly at: number;
 }
@@ -37,7 +37,7 @@ interface Quote {
 
 /** Live minute bars kept per instrument (older ones fall back to the generated history). */
 const LIVE_BARS_MAX = 2 * 24 * 60;
-/** Generated histories kept in memory (they are cheap to regenerate, 200 kB each). */
+/** Generated histories kept in memory (they are cheap to regenerate, 400 kB each). */
 const HISTORY_CACHE = 48;
 
 export class Market {
@@ -60,7 +60,7 @@ export class Market {
     for (const i of instruments) {
       this.byToken.set(i.token, i);
       this.bySymbolKey.set(`${i.exchange}:${i.tradingsymbol}`, i);
-      this.quotes.set(i.token, { ltp: i.basePaise, volume: 0, band: bandOf(i), live: [] });
+      this.quotes.set(i.token, { ltp: i.baseUnits, volume: 0, band: bandOf(i), live: [] });
     }
   }
 
@@ -72,7 +72,7 @@ export class Market {
     return this.bySymbolKey.get(`${exchange}:${tradingsymbol}`);
   }
 
-  /** Last traded price in paise (0 for an unknown token). */
+  /** Last traded price in price units (0 for an unknown token). */
   ltp(token: number): number {
     return this.quotes.get(token)?.ltp ?? 0;
   }
@@ -81,7 +81,7 @@ export class Market {
     return this.quotes.get(token)?.volume ?? 0;
   }
 
-  /** The day's band `[low, high]` in paise. */
+  /** The day's band `[low, high]` in price units. */
   band(token: number): readonly [number, number] {
     return this.quotes.get(token)?.band ?? [0, Number.MAX_SAFE_INTEGER];
   }
@@ -95,12 +95,12 @@ export class Market {
    * Sets a price (the control interface, journal replay). A price outside the band moves the
    * band with it, as a new session would, so tests may put any instrument anywhere.
    */
-  set(token: number, ltpPaise: number, at: number = Date.now(), notify = true): PriceMove | null {
+  set(token: number, ltpUnits: number, at: number = Date.now(), notify = true): PriceMove | null {
     const q = this.quotes.get(token);
     const i = this.byToken.get(token);
     if (!q || !i) return null;
-    if (ltpPaise < q.band[0] || ltpPaise > q.band[1]) q.band = bandOf(i, ltpPaise);
-    const move = this.apply(token, q, ltpPaise, Math.max(1, Math.round(this.rng() * 50)) * i.lotSize, at);
+    if (ltpUnits < q.band[0] || ltpUnits > q.band[1]) q.band = bandOf(i, ltpUnits);
+    const move = this.apply(token, q, ltpUnits, Math.max(1, Math.round(this.rng() * 50)) * i.lotSize, at);
     if (notify) this.emit([move]);
     return move;
   }
@@ -112,12 +112,12 @@ export class Market {
       if (this.rng() >= share) continue;
       const q = this.quotes.get(i.token);
       if (!q) continue;
-      const sigmaTicks = (q.ltp * minuteVol(i) * 0.5) / i.tickPaise;
+      const sigmaTicks = (q.ltp * minuteVol(i) * 0.5) / i.tickUnits;
       let ticks = Math.round(normal(this.rng) * sigmaTicks);
       if (ticks === 0) ticks = this.rng() < 0.5 ? -1 : 1;
-      let next = q.ltp + ticks * i.tickPaise;
+      let next = q.ltp + ticks * i.tickUnits;
       // Reflect off the band instead of sticking to it.
-      if (next < q.band[0] || next > q.band[1]) next = q.ltp - ticks * i.tickPaise;
+      if (next < q.band[0] || next > q.band[1]) next = q.ltp - ticks * i.tickUnits;
       next = Math.min(q.band[1], Math.max(q.band[0], next));
       moves.push(this.apply(i.token, q, next, Math.max(1, Math.round(this.rng() * 20)) * i.lotSize, at));
     }
@@ -140,7 +140,7 @@ export class Market {
       q.live.push([start, open, Math.max(open, ltp), Math.min(open, ltp), ltp, traded]);
       if (q.live.length > LIVE_BARS_MAX) q.live.shift();
     }
-    return { token, ltpPaise: ltp, volume: q.volume, at };
+    return { token, ltpUnits: ltp, volume: q.volume, at };
   }
 
   private emit(moves: readonly PriceMove[]): void {
@@ -154,7 +154,7 @@ export class Market {
       this.histories.set(i.token, h);
       return h;
     }
-    h = generateHistory(this.seed, i, this.anchorMs, i.basePaise);
+    h = generateHistory(this.seed, i, this.anchorMs, i.baseUnits);
     this.histories.set(i.token, h);
     if (this.histories.size > HISTORY_CACHE) {
       const oldest = this.histories.keys().next().value;
@@ -163,7 +163,7 @@ export class Market {
     return h;
   }
 
-  /** Candles in paise; `from`/`to` default to a span that fills a chart of the interval. */
+  /** Candles in price units; `from`/`to` default to a span that fills a chart of the interval. */
   candles(token: number, interval: CandleInterval, from?: number, to?: number, now: number = Date.now()): Bar[] {
     const i = this.byToken.get(token);
     const q = this.quotes.get(token);

@@ -1,6 +1,6 @@
 import type { OrderStatus, OrderType, Product, TransactionType, Validity } from '../../shared/domain/order';
 import { isWorking } from '../../shared/domain/order';
-import { fromPaise } from '../../shared/trading/money';
+import { fromUnits, PRICE_UNITS_PER_RUPEE } from '../../shared/trading/money';
 import { takesPrice, takesTrigger, validateOrder } from '../../shared/trading/rules';
 import { type Account } from './account';
 import type { PaperInstrument } from './instruments';
@@ -18,7 +18,7 @@ import { type PaperOrder, type PaperTrade, pendingOf } from './types';
  * the trigger is crossed), → COMPLETE | CANCELLED | REJECTED, which are terminal.
  */
 
-/** A validated order to place (prices in paise). */
+/** A validated order to place (prices in price units). */
 export interface PlaceRequest {
   readonly instrument: PaperInstrument;
   readonly clientOrderId: string | null;
@@ -27,15 +27,15 @@ export interface PlaceRequest {
   readonly orderType: OrderType;
   readonly product: Product;
   readonly validity: Validity;
-  readonly pricePaise: number | null;
-  readonly triggerPaise: number | null;
+  readonly priceUnits: number | null;
+  readonly triggerUnits: number | null;
 }
 
-/** The fields PATCH may change (prices in paise; null clears). */
-export interface OrderChangesPaise {
+/** The fields PATCH may change (prices in price units; null clears). */
+export interface OrderChangesUnits {
   readonly quantity?: number;
-  readonly pricePaise?: number | null;
-  readonly triggerPaise?: number | null;
+  readonly priceUnits?: number | null;
+  readonly triggerUnits?: number | null;
   readonly orderType?: OrderType;
   readonly validity?: Validity;
 }
@@ -48,8 +48,8 @@ export interface EngineSink {
 
 /** The margin a prospective order needs (POST /margins/orders and placement). */
 export interface MarginQuote {
-  readonly totalPaise: number;
-  readonly orderValuePaise: number;
+  readonly totalUnits: number;
+  readonly orderValueUnits: number;
   readonly leverage: number;
 }
 
@@ -57,13 +57,14 @@ export interface MarginQuote {
  * The quantity available at the touch on one price event. Orders above it fill in parts over
  * the following ticks ("partial fills for large orders").
  */
-export function touchQuantity(i: PaperInstrument, ltpPaise: number): number {
-  if (i.instrumentType === 'EQ') return Math.max(1, Math.floor(2_500_000_00 / Math.max(ltpPaise, 1)));
+export function touchQuantity(i: PaperInstrument, ltpUnits: number): number {
+  if (i.instrumentType === 'EQ')
+    return Math.max(1, Math.floor((25_00_000 * PRICE_UNITS_PER_RUPEE) / Math.max(ltpUnits, 1)));
   return i.lotSize * 10;
 }
 
-const rupees = (paise: number): string =>
-  `₹${fromPaise(paise).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const rupees = (units: number): string =>
+  `₹${fromUnits(units).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 export class Engine {
   private readonly orders = new Map<string, PaperOrder>();
@@ -104,24 +105,24 @@ export class Engine {
   }
 
   /** Margin blocked by working orders. */
-  blockedPaise(): number {
+  blockedUnits(): number {
     let sum = 0;
-    for (const ids of this.working.values()) for (const id of ids) sum += this.orders.get(id)?.blockedPaise ?? 0;
+    for (const ids of this.working.values()) for (const id of ids) sum += this.orders.get(id)?.blockedUnits ?? 0;
     return sum;
   }
 
-  usedMarginPaise(): number {
-    return this.blockedPaise() + this.account.positionsMargin();
+  usedMarginUnits(): number {
+    return this.blockedUnits() + this.account.positionsMargin();
   }
 
-  availableMarginPaise(): number {
-    return this.account.cashPaise - this.usedMarginPaise();
+  availableMarginUnits(): number {
+    return this.account.cashUnits - this.usedMarginUnits();
   }
 
   /** The reference price margin is computed at: the limit, else the trigger, else the LTP. */
-  private referencePrice(r: Pick<PlaceRequest, 'orderType' | 'pricePaise' | 'triggerPaise'>, token: number): number {
-    if (takesPrice(r.orderType) && r.pricePaise) return r.pricePaise;
-    if (takesTrigger(r.orderType) && r.triggerPaise) return r.triggerPaise;
+  private referencePrice(r: Pick<PlaceRequest, 'orderType' | 'priceUnits' | 'triggerUnits'>, token: number): number {
+    if (takesPrice(r.orderType) && r.priceUnits) return r.priceUnits;
+    if (takesTrigger(r.orderType) && r.triggerUnits) return r.triggerUnits;
     return this.market.ltp(token);
   }
 
@@ -133,14 +134,14 @@ export class Engine {
     const i = r.instrument;
     const ref = this.referencePrice(r, i.token);
     const leverage = leverageOf(r.product, i.instrumentType, r.transactionType);
-    const orderValuePaise = ref * quantity;
+    const orderValueUnits = ref * quantity;
     if (r.product === 'CNC') {
-      return { totalPaise: r.transactionType === 'BUY' ? orderValuePaise : 0, orderValuePaise, leverage };
+      return { totalUnits: r.transactionType === 'BUY' ? orderValueUnits : 0, orderValueUnits, leverage };
     }
     const net = this.account.position(i.token, r.product)?.net ?? 0;
     const reducing = (r.transactionType === 'BUY' && net < 0) || (r.transactionType === 'SELL' && net > 0);
     const adding = reducing ? Math.max(0, quantity - Math.abs(net)) : quantity;
-    return { totalPaise: marginFor(ref * adding, leverage), orderValuePaise, leverage };
+    return { totalUnits: marginFor(ref * adding, leverage), orderValueUnits, leverage };
   }
 
   // ------------------------------------------------------------------ commands
@@ -162,14 +163,14 @@ export class Engine {
       orderType: r.orderType,
       product: r.product,
       validity: r.validity,
-      pricePaise: takesPrice(r.orderType) ? r.pricePaise : null,
-      triggerPaise: takesTrigger(r.orderType) ? r.triggerPaise : null,
-      filledValuePaise: 0,
+      priceUnits: takesPrice(r.orderType) ? r.priceUnits : null,
+      triggerUnits: takesTrigger(r.orderType) ? r.triggerUnits : null,
+      filledValueUnits: 0,
       status: 'OPEN',
       statusMessage: null,
       placedAt: at,
       updatedAt: at,
-      blockedPaise: 0,
+      blockedUnits: 0,
       history: [],
     };
     this.orders.set(o.orderId, o);
@@ -181,7 +182,7 @@ export class Engine {
       this.transition(o, 'REJECTED', refusal, at);
       return o;
     }
-    o.blockedPaise = this.quote(r).totalPaise;
+    o.blockedUnits = this.quote(r).totalUnits;
     this.index(o);
     this.transition(o, takesTrigger(o.orderType) ? 'TRIGGER PENDING' : 'OPEN', null, at);
     this.match(o, at);
@@ -193,8 +194,8 @@ export class Engine {
   private refusal(o: PaperOrder, r: PlaceRequest): string | null {
     const [lo, hi] = this.market.band(o.token);
     for (const [name, p] of [
-      ['Price', o.pricePaise],
-      ['Trigger price', o.triggerPaise],
+      ['Price', o.priceUnits],
+      ['Trigger price', o.triggerUnits],
     ] as const) {
       if (p !== null && (p < lo || p > hi)) {
         return `${name} ${rupees(p)} is outside today's price band ${rupees(lo)}–${rupees(hi)}`;
@@ -211,15 +212,15 @@ export class Engine {
         return `Insufficient holdings: selling ${o.quantity} needs that many in holdings; ${Math.max(0, held - selling)} free to sell`;
       }
     }
-    const need = this.quote(r).totalPaise;
-    const available = this.availableMarginPaise();
+    const need = this.quote(r).totalUnits;
+    const available = this.availableMarginUnits();
     if (need > available) {
       return `Insufficient funds: this order needs ${rupees(need)} margin; ${rupees(Math.max(0, available))} is available`;
     }
     return null;
   }
 
-  modify(orderId: string, c: OrderChangesPaise, at: number): PaperOrder {
+  modify(orderId: string, c: OrderChangesUnits, at: number): PaperOrder {
     const o = this.orders.get(orderId);
     if (!o) throw new Problem(404, 'not_found', `Order ${orderId} was not found`);
     if (!isWorking(o.status)) {
@@ -227,9 +228,9 @@ export class Engine {
     }
     const orderType = c.orderType ?? o.orderType;
     // Switching type clears a price/trigger the new type does not take, unless sent explicitly.
-    const pricePaise = c.pricePaise !== undefined ? c.pricePaise : takesPrice(orderType) ? o.pricePaise : null;
-    const triggerPaise =
-      c.triggerPaise !== undefined ? c.triggerPaise : takesTrigger(orderType) ? o.triggerPaise : null;
+    const priceUnits = c.priceUnits !== undefined ? c.priceUnits : takesPrice(orderType) ? o.priceUnits : null;
+    const triggerUnits =
+      c.triggerUnits !== undefined ? c.triggerUnits : takesTrigger(orderType) ? o.triggerUnits : null;
     const draft = {
       exchange: o.exchange,
       transactionType: o.transactionType,
@@ -237,8 +238,8 @@ export class Engine {
       orderType,
       product: o.product,
       validity: c.validity ?? o.validity,
-      price: pricePaise === null ? null : fromPaise(pricePaise),
-      triggerPrice: triggerPaise === null ? null : fromPaise(triggerPaise),
+      price: priceUnits === null ? null : fromUnits(priceUnits),
+      triggerPrice: triggerUnits === null ? null : fromUnits(triggerUnits),
     };
     const instrument = this.market.instrument(o.token);
     if (!instrument) throw new Problem(409, 'order_not_modifiable', `${o.tradingsymbol} has expired`);
@@ -263,8 +264,8 @@ export class Engine {
     }
     const [lo, hi] = this.market.band(o.token);
     for (const [field, p] of [
-      ['price', pricePaise],
-      ['trigger_price', triggerPaise],
+      ['price', priceUnits],
+      ['trigger_price', triggerUnits],
     ] as const) {
       if (p !== null && (p < lo || p > hi)) {
         const message = `${rupees(p)} is outside today's price band ${rupees(lo)}–${rupees(hi)}`;
@@ -278,11 +279,11 @@ export class Engine {
       quantity: remaining,
       orderType,
       product: o.product,
-      pricePaise,
-      triggerPaise,
-    }).totalPaise;
-    if (need - o.blockedPaise > this.availableMarginPaise()) {
-      const message = `Insufficient funds: the modified order needs ${rupees(need)} margin; ${rupees(Math.max(0, this.availableMarginPaise() + o.blockedPaise))} is available`;
+      priceUnits,
+      triggerUnits,
+    }).totalUnits;
+    if (need - o.blockedUnits > this.availableMarginUnits()) {
+      const message = `Insufficient funds: the modified order needs ${rupees(need)} margin; ${rupees(Math.max(0, this.availableMarginUnits() + o.blockedUnits))} is available`;
       throw new Problem(400, 'insufficient_margin', message, [{ field: 'quantity', message }]);
     }
     const changed: string[] = [];
@@ -291,16 +292,16 @@ export class Engine {
     };
     note('quantity', o.quantity, draft.quantity);
     note('type', o.orderType, orderType);
-    note('price', o.pricePaise === null ? null : fromPaise(o.pricePaise), draft.price);
-    note('trigger', o.triggerPaise === null ? null : fromPaise(o.triggerPaise), draft.triggerPrice);
+    note('price', o.priceUnits === null ? null : fromUnits(o.priceUnits), draft.price);
+    note('trigger', o.triggerUnits === null ? null : fromUnits(o.triggerUnits), draft.triggerPrice);
     note('validity', o.validity, draft.validity);
     const wasTriggerType = takesTrigger(o.orderType);
     o.quantity = draft.quantity;
     o.orderType = orderType;
     o.validity = draft.validity;
-    o.pricePaise = pricePaise;
-    o.triggerPaise = triggerPaise;
-    o.blockedPaise = need;
+    o.priceUnits = priceUnits;
+    o.triggerUnits = triggerUnits;
+    o.blockedUnits = need;
     let status: OrderStatus = o.status;
     if (!takesTrigger(orderType)) status = 'OPEN';
     else if (!wasTriggerType) status = 'TRIGGER PENDING';
@@ -355,10 +356,10 @@ export class Engine {
     if (message !== null) o.statusMessage = message;
     o.updatedAt = at;
     if (!isWorking(status)) {
-      o.blockedPaise = 0;
+      o.blockedUnits = 0;
       this.unindex(o);
     }
-    o.history.push({ status, at, filled: o.filled, filledValuePaise: o.filledValuePaise, message });
+    o.history.push({ status, at, filled: o.filled, filledValueUnits: o.filledValueUnits, message });
     this.sink.order(o);
   }
 
@@ -373,12 +374,12 @@ export class Engine {
     if (ltp <= 0) return;
     const buy = o.transactionType === 'BUY';
     if (o.status === 'TRIGGER PENDING') {
-      const trig = o.triggerPaise ?? 0;
+      const trig = o.triggerUnits ?? 0;
       if (buy ? ltp < trig : ltp > trig) return;
       this.transition(o, 'OPEN', `Triggered at ${rupees(ltp)}`, at);
     }
     if (o.status !== 'OPEN') return;
-    const limit = o.orderType === 'LIMIT' || o.orderType === 'SL' ? o.pricePaise : null;
+    const limit = o.orderType === 'LIMIT' || o.orderType === 'SL' ? o.priceUnits : null;
     if (limit !== null && (buy ? ltp > limit : ltp < limit)) return;
     const instrument = this.market.instrument(o.token);
     if (!instrument) return;
@@ -390,7 +391,7 @@ export class Engine {
     const qty = Math.min(pending, touch);
     if (qty <= 0) return;
     // Release the block for the filled part before the position takes its own margin.
-    o.blockedPaise = pending === qty ? 0 : o.blockedPaise - Math.round((o.blockedPaise * qty) / pending);
+    o.blockedUnits = pending === qty ? 0 : o.blockedUnits - Math.round((o.blockedUnits * qty) / pending);
     this.tradeSeq += 1;
     const t: PaperTrade = {
       tradeId: String(70_000_000 + this.tradeSeq),
@@ -402,14 +403,14 @@ export class Engine {
       transactionType: o.transactionType,
       product: o.product,
       quantity: qty,
-      pricePaise: ltp,
+      priceUnits: ltp,
       at,
     };
     this.tradeList.push(t);
     this.account.applyTrade(t);
     this.sink.trade(t);
     o.filled += qty;
-    o.filledValuePaise += qty * ltp;
+    o.filledValueUnits += qty * ltp;
     const done = pendingOf(o) === 0;
     this.transition(o, done ? 'COMPLETE' : 'OPEN', done ? null : `Partly filled: ${o.filled} of ${o.quantity}`, at);
   }

@@ -43,6 +43,15 @@ async function trade(api: Api): Promise<string> {
   return resting.body.order_id;
 }
 
+/** A format-1 journal (money in paise, records without `v`), as the broker wrote it then. */
+const V1_LINES = [
+  '{"e":"order","o":{"orderId":"260000000001","clientOrderId":"v1-fill","token":190634936,"exchange":"NSE","tradingsymbol":"INFY","instrumentType":"EQ","transactionType":"BUY","quantity":10,"filled":0,"cancelled":0,"orderType":"MARKET","product":"MIS","validity":"DAY","pricePaise":null,"triggerPaise":null,"filledValuePaise":0,"status":"OPEN","statusMessage":null,"placedAt":1795451228399,"updatedAt":1795451228399,"blockedPaise":296010,"history":[{"status":"OPEN","at":1795451228399,"filled":0,"filledValuePaise":0,"message":null}]}}',
+  '{"e":"trade","t":{"tradeId":"70000001","orderId":"260000000001","token":190634936,"exchange":"NSE","tradingsymbol":"INFY","instrumentType":"EQ","transactionType":"BUY","product":"MIS","quantity":10,"pricePaise":148005,"at":1795451228399}}',
+  '{"e":"order","o":{"orderId":"260000000001","clientOrderId":"v1-fill","token":190634936,"exchange":"NSE","tradingsymbol":"INFY","instrumentType":"EQ","transactionType":"BUY","quantity":10,"filled":10,"cancelled":0,"orderType":"MARKET","product":"MIS","validity":"DAY","pricePaise":null,"triggerPaise":null,"filledValuePaise":1480050,"status":"COMPLETE","statusMessage":null,"placedAt":1795451228399,"updatedAt":1795451228399,"blockedPaise":0,"history":[{"status":"OPEN","at":1795451228399,"filled":0,"filledValuePaise":0,"message":null},{"status":"COMPLETE","at":1795451228399,"filled":10,"filledValuePaise":1480050,"message":null}]}}',
+  '{"e":"order","o":{"orderId":"260000000002","clientOrderId":"v1-rest","token":190634936,"exchange":"NSE","tradingsymbol":"INFY","instrumentType":"EQ","transactionType":"BUY","quantity":5,"filled":0,"cancelled":0,"orderType":"LIMIT","product":"MIS","validity":"DAY","pricePaise":140000,"triggerPaise":null,"filledValuePaise":0,"status":"OPEN","statusMessage":null,"placedAt":1795451228406,"updatedAt":1795451228406,"blockedPaise":140000,"history":[{"status":"OPEN","at":1795451228406,"filled":0,"filledValuePaise":0,"message":null}]}}',
+  '{"e":"marks","prices":{"190634936":148005}}',
+];
+
 describe('journal', () => {
   it('restores orders, trades, positions, holdings, funds and sessions after a clean restart', async () => {
     const dir = tmp();
@@ -98,6 +107,36 @@ describe('journal', () => {
     }
     const lines = readFileSync(join(crashed, JOURNAL_FILE), 'utf8').trim().split('\n');
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it('reads a journal written in paise (format 1) with the same rupee amounts', async () => {
+    // Lines exactly as the broker wrote them before money moved to units of ₹0.0001: a MARKET
+    // BUY 10 INFY filled at ₹1,480.05 and a resting LIMIT BUY 5 at ₹1,400.
+    const dir = tmp();
+    writeFileSync(join(dir, JOURNAL_FILE), `${V1_LINES.join('\n')}\n`);
+    const b = await startTestBroker({ dataDir: dir });
+    try {
+      expect(await b.order('260000000001')).toMatchObject({ average_price: 1480.05, filled_quantity: 10 });
+      expect(await b.order('260000000002')).toMatchObject({ price: 1400, status: 'OPEN' });
+      const positions = (await b.call('GET', '/positions')).body.positions;
+      expect(positions).toEqual([
+        expect.objectContaining({ tradingsymbol: 'INFY', quantity: 10, average_price: 1480.05, last_price: 1480.05 }),
+      ]);
+      // Blocked ₹1,400 for the resting order (5 × 1,400 / 5) plus ₹2,960.10 carried by the position.
+      expect((await b.call('GET', '/funds')).body.funds).toMatchObject({ used_margin: 4360.1, realised_pnl: 0 });
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('refuses a journal in a newer format, naming the file, and leaves it untouched', async () => {
+    const dir = tmp();
+    const text = `${V1_LINES[0]}\n{"v":99,"e":"marks","prices":{"190634936":1}}\n`;
+    writeFileSync(join(dir, JOURNAL_FILE), text);
+    await expect(startTestBroker({ dataDir: dir })).rejects.toThrow(
+      `Cannot read the paper journal ${join(dir, JOURNAL_FILE)}: it holds a record in format 99`,
+    );
+    expect(readFileSync(join(dir, JOURNAL_FILE), 'utf8')).toBe(text);
   });
 
   it('skips a damaged line in the middle and keeps the rest', () => {

@@ -54,7 +54,7 @@ describe('instruments', () => {
     // Tokens come from symbols, so equities keep theirs; strikes follow the seeded spot.
     const eq = (l: typeof a) => l.filter((i) => i.instrumentType === 'EQ').map((i) => i.token);
     expect(eq(b)).toEqual(eq(a));
-    expect(b.map((i) => i.basePaise)).not.toEqual(a.map((i) => i.basePaise));
+    expect(b.map((i) => i.baseUnits)).not.toEqual(a.map((i) => i.baseUnits));
   });
 });
 

@@ -51,7 +51,7 @@ describe('placing and matching orders', () => {
   });
 });
 
-/** On-grid price arithmetic for tests (paise integers under the hood). */
+/** On-grid price arithmetic for tests (integer steps of the tick under the hood). */
 const px = (rupees: number, tick = 0.05): number =>
   (Math.round(Math.round(rupees * 100) / Math.round(tick * 100)) * Math.round(tick * 100)) / 100;
 

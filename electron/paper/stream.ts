@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { toIstIso } from '../../shared/lib/ist-time';
-import { fromPaise } from '../../shared/trading/money';
+import { fromUnits } from '../../shared/trading/money';
 import { WireStreamClientMessage } from '../../shared/wire/schemas';
 import type { Market, PriceMove } from './market';
 import { Problem } from './problem';
@@ -86,7 +86,7 @@ export class Stream {
         this.sendTo(client, {
           type: 'tick',
           instrument_token: t,
-          last_price: fromPaise(this.market.ltp(t)),
+          last_price: fromUnits(this.market.ltp(t)),
           volume: this.market.volume(t),
           ts: toIstIso(now),
         });
@@ -107,7 +107,7 @@ export class Stream {
         text ??= JSON.stringify({
           type: 'tick',
           instrument_token: m.token,
-          last_price: fromPaise(m.ltpPaise),
+          last_price: fromUnits(m.ltpUnits),
           volume: m.volume,
           ts: toIstIso(m.at),
         });

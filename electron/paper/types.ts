@@ -2,7 +2,7 @@ import type { Exchange, InstrumentType } from '../../shared/domain/instrument';
 import type { OrderStatus, OrderType, Product, TransactionType, Validity } from '../../shared/domain/order';
 
 /**
- * The broker's internal records. Money is integer paise and times are epoch ms; the wire
+ * The broker's internal records. Money is integer units of ₹0.0001 and times are epoch ms; the wire
  * spellings (rupees, ISO +05:30, snake_case) are produced only at the edge (wire-views.ts).
  */
 
@@ -11,7 +11,7 @@ export interface HistoryEntry {
   status: OrderStatus;
   at: number;
   filled: number;
-  filledValuePaise: number;
+  filledValueUnits: number;
   message: string | null;
 }
 
@@ -30,16 +30,16 @@ export interface PaperOrder {
   orderType: OrderType;
   product: Product;
   validity: Validity;
-  pricePaise: number | null;
-  triggerPaise: number | null;
+  priceUnits: number | null;
+  triggerUnits: number | null;
   /** Σ fill price × quantity: the average is this over `filled`, exact until the edge. */
-  filledValuePaise: number;
+  filledValueUnits: number;
   status: OrderStatus;
   statusMessage: string | null;
   placedAt: number;
   updatedAt: number;
   /** Margin still blocked for the unfilled part. */
-  blockedPaise: number;
+  blockedUnits: number;
   history: HistoryEntry[];
 }
 
@@ -53,7 +53,7 @@ export interface PaperTrade {
   transactionType: TransactionType;
   product: Product;
   quantity: number;
-  pricePaise: number;
+  priceUnits: number;
   at: number;
 }
 
@@ -67,11 +67,11 @@ export interface PaperPosition {
   /** Signed: positive long, negative short. */
   net: number;
   /** Cost of the open quantity (always ≥ 0): average price = openCost / |net|. */
-  openCostPaise: number;
-  realisedPaise: number;
+  openCostUnits: number;
+  realisedUnits: number;
   buyQuantity: number;
   sellQuantity: number;
-  lastFillPaise: number;
+  lastFillUnits: number;
 }
 
 /** Delivery holdings, settled from CNC fills. */
@@ -80,8 +80,8 @@ export interface PaperHolding {
   exchange: Exchange;
   tradingsymbol: string;
   quantity: number;
-  costPaise: number;
-  lastFillPaise: number;
+  costUnits: number;
+  lastFillUnits: number;
 }
 
 /** Pending quantity: never stored, so filled + pending + cancelled = quantity by construction. */

@@ -1,5 +1,5 @@
 import { toIstIso } from '../../shared/lib/ist-time';
-import { fromPaise } from '../../shared/trading/money';
+import { fromUnits } from '../../shared/trading/money';
 import type { WireInstrument, WireOrder } from '../../shared/wire/schemas';
 import { Account } from './account';
 import type { Bar } from './candles';
@@ -16,13 +16,13 @@ import {
 } from './types';
 
 /**
- * Internal records → the wire spellings of DESIGN.md §2: rupees (from integer paise),
+ * Internal records → the wire spellings of DESIGN.md §2: rupees (from integer units of ₹0.0001),
  * ISO times with +05:30, snake_case. The only place those spellings are produced.
  */
 
-/** Average price in rupees, rounded to the paisa (an average need not sit on the tick grid). */
-function average(valuePaise: number, quantity: number): number {
-  return quantity > 0 ? fromPaise(valuePaise / quantity) : 0;
+/** Average price in rupees, rounded to ₹0.0001 (an average need not sit on the tick grid). */
+function average(valueUnits: number, quantity: number): number {
+  return quantity > 0 ? fromUnits(valueUnits / quantity) : 0;
 }
 
 export function wireOrder(o: PaperOrder): WireOrder {
@@ -40,9 +40,9 @@ export function wireOrder(o: PaperOrder): WireOrder {
     order_type: o.orderType,
     product: o.product,
     validity: o.validity,
-    price: o.pricePaise === null ? null : fromPaise(o.pricePaise),
-    trigger_price: o.triggerPaise === null ? null : fromPaise(o.triggerPaise),
-    average_price: average(o.filledValuePaise, o.filled),
+    price: o.priceUnits === null ? null : fromUnits(o.priceUnits),
+    trigger_price: o.triggerUnits === null ? null : fromUnits(o.triggerUnits),
+    average_price: average(o.filledValueUnits, o.filled),
     status: o.status,
     status_message: o.statusMessage,
     placed_at: toIstIso(o.placedAt),
@@ -55,7 +55,7 @@ export function wireHistoryEntry(h: HistoryEntry): Record<string, unknown> {
     status: h.status,
     at: toIstIso(h.at),
     filled_quantity: h.filled,
-    average_price: average(h.filledValuePaise, h.filled),
+    average_price: average(h.filledValueUnits, h.filled),
     message: h.message,
   };
 }
@@ -70,7 +70,7 @@ export function wireTrade(t: PaperTrade): Record<string, unknown> {
     transaction_type: t.transactionType,
     product: t.product,
     quantity: t.quantity,
-    price: fromPaise(t.pricePaise),
+    price: fromUnits(t.priceUnits),
     filled_at: toIstIso(t.at),
   };
 }
@@ -81,7 +81,7 @@ function markOf(market: Market, token: number, fallback: number): number {
 }
 
 export function wirePosition(p: PaperPosition, market: Market): Record<string, unknown> {
-  const ltp = markOf(market, p.token, p.lastFillPaise);
+  const ltp = markOf(market, p.token, p.lastFillUnits);
   const unrealised = Account.unrealised(p, ltp);
   return {
     exchange: p.exchange,
@@ -89,41 +89,41 @@ export function wirePosition(p: PaperPosition, market: Market): Record<string, u
     instrument_token: p.token,
     product: p.product,
     quantity: p.net,
-    average_price: average(p.openCostPaise, Math.abs(p.net)),
-    last_price: fromPaise(ltp),
-    realised_pnl: fromPaise(p.realisedPaise),
-    unrealised_pnl: fromPaise(unrealised),
-    pnl: fromPaise(p.realisedPaise + unrealised),
+    average_price: average(p.openCostUnits, Math.abs(p.net)),
+    last_price: fromUnits(ltp),
+    realised_pnl: fromUnits(p.realisedUnits),
+    unrealised_pnl: fromUnits(unrealised),
+    pnl: fromUnits(p.realisedUnits + unrealised),
     day_buy_quantity: p.buyQuantity,
     day_sell_quantity: p.sellQuantity,
   };
 }
 
 export function wireHolding(h: PaperHolding, market: Market): Record<string, unknown> {
-  const ltp = markOf(market, h.token, h.lastFillPaise);
+  const ltp = markOf(market, h.token, h.lastFillUnits);
   return {
     exchange: h.exchange,
     tradingsymbol: h.tradingsymbol,
     instrument_token: h.token,
     quantity: h.quantity,
-    average_price: average(h.costPaise, h.quantity),
-    last_price: fromPaise(ltp),
-    pnl: fromPaise(h.quantity * ltp - h.costPaise),
+    average_price: average(h.costUnits, h.quantity),
+    last_price: fromUnits(ltp),
+    pnl: fromUnits(h.quantity * ltp - h.costUnits),
   };
 }
 
 export function wireFunds(engine: Engine, market: Market): Record<string, number> {
   const a = engine.account;
   let unrealised = 0;
-  for (const p of a.positions.values()) unrealised += Account.unrealised(p, markOf(market, p.token, p.lastFillPaise));
-  const used = engine.usedMarginPaise();
+  for (const p of a.positions.values()) unrealised += Account.unrealised(p, markOf(market, p.token, p.lastFillUnits));
+  const used = engine.usedMarginUnits();
   return {
-    available_cash: fromPaise(a.cashPaise),
-    used_margin: fromPaise(used),
-    available_margin: fromPaise(a.cashPaise - used),
-    opening_balance: fromPaise(a.openingPaise),
-    realised_pnl: fromPaise(a.realisedPaise),
-    unrealised_pnl: fromPaise(unrealised),
+    available_cash: fromUnits(a.cashUnits),
+    used_margin: fromUnits(used),
+    available_margin: fromUnits(a.cashUnits - used),
+    opening_balance: fromUnits(a.openingUnits),
+    realised_pnl: fromUnits(a.realisedUnits),
+    unrealised_pnl: fromUnits(unrealised),
   };
 }
 
@@ -140,10 +140,10 @@ export function wireInstrument(i: PaperInstrument, market: Market): WireInstrume
     freeze_quantity: i.freezeQuantity,
     expiry: i.expiry,
     strike: i.strike,
-    last_price: fromPaise(market.ltp(i.token)),
+    last_price: fromUnits(market.ltp(i.token)),
   };
 }
 
 export function wireCandle(b: Bar): [string, number, number, number, number, number] {
-  return [toIstIso(b[0]), fromPaise(b[1]), fromPaise(b[2]), fromPaise(b[3]), fromPaise(b[4]), b[5]];
+  return [toIstIso(b[0]), fromUnits(b[1]), fromUnits(b[2]), fromUnits(b[3]), fromUnits(b[4]), b[5]];
 }

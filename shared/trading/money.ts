@@ -1,47 +1,43 @@
 /**
- * Price arithmetic in integer paise.
+ * Price arithmetic in integer units of ₹0.0001 (docs/api.md §Numbers and money units).
  *
  * Prices travel as JSON numbers in rupees, but 0.05 is not exact in binary floating point:
  * `0.1 + 0.2 !== 0.3`, and `101.15 / 0.05` is 2022.9999999999998. Every comparison, tick-grid
- * check and rounding therefore happens on integer paise (DESIGN.md §2 "Numbers").
+ * check and rounding therefore happens on integers. The unit is ₹0.0001 because every tick the
+ * Indian markets use is a whole number of it (₹0.05 = 500, ₹0.01 = 100, ₹0.005 = 50, the CDS
+ * tick ₹0.0025 = 25), while ₹9·10^11 is still a safe integer of them.
  */
 
-/** Rupees → integer paise, rounding away float noise (101.15 → 10115). */
-export function toPaise(rupees: number): number {
-  return Math.round(rupees * 100);
+/** How many price units make one rupee. */
+export const PRICE_UNITS_PER_RUPEE = 10_000;
+
+/** Rupees → integer units, rounding away float noise (101.15 → 1011500). */
+export function toUnits(rupees: number): number {
+  return Math.round(rupees * PRICE_UNITS_PER_RUPEE);
 }
 
-/** Integer paise → rupees as a JSON-friendly number (10115 → 101.15). */
-export function fromPaise(paise: number): number {
-  return Math.round(paise) / 100;
+/** Integer units → rupees as a JSON-friendly number (1011500 → 101.15). */
+export function fromUnits(units: number): number {
+  return Math.round(units) / PRICE_UNITS_PER_RUPEE;
 }
 
-/** True when `price` lies on the grid of `tickSize` (both in rupees). */
+/**
+ * True when `price` lies on the grid of `tickSize` (both in rupees).
+ *
+ * A price with digits below ₹0.0001 is on no grid; what is allowed through is only the float
+ * noise of a product like `(0.1 + 0.2) × 10⁴`, a few ulps, which grows with the magnitude.
+ */
 export function isOnTick(price: number, tickSize: number): boolean {
-  const tick = toPaise(tickSize);
-  if (tick <= 0) return false;
-  const p = price * 100;
-  // A price with sub-paisa digits is never on a paise grid.
-  if (Math.abs(p - Math.round(p)) > 1e-6) return false;
-  return Math.round(p) % tick === 0;
+  const tick = toUnits(tickSize);
+  if (tick <= 0 || !Number.isFinite(price)) return false;
+  const u = price * PRICE_UNITS_PER_RUPEE;
+  if (Math.abs(u - Math.round(u)) > Math.max(1e-6, Math.abs(u) * 2 ** -48)) return false;
+  return Math.round(u) % tick === 0;
 }
 
 /** Rounds a price to the nearest tick (half up), in rupees. */
 export function roundToTick(price: number, tickSize: number): number {
-  const tick = toPaise(tickSize);
+  const tick = toUnits(tickSize);
   if (tick <= 0) return price;
-  return fromPaise(Math.round(toPaise(price) / tick) * tick);
-}
-
-/** Rounds a price down (`'floor'`) or up (`'ceil'`) to the tick grid, in rupees. */
-export function snapToTick(price: number, tickSize: number, mode: 'floor' | 'ceil'): number {
-  const tick = toPaise(tickSize);
-  if (tick <= 0) return price;
-  const steps = toPaise(price) / tick;
-  return fromPaise((mode === 'floor' ? Math.floor(steps) : Math.ceil(steps)) * tick);
-}
-
-/** Multiplies a price by a quantity exactly, returning rupees (for order values and margins). */
-export function notional(price: number, quantity: number): number {
-  return fromPaise(toPaise(price) * quantity);
+  return fromUnits(Math.round(toUnits(price) / tick) * tick);
 }

@@ -154,7 +154,7 @@ describe('prices', () => {
     expect(fields(INFY, { orderType: 'LIMIT', price: -5 })).toEqual(['price:invalid_field']);
     expect(fields(INFY, { orderType: 'SL', triggerPrice: 99 })).toEqual(['price:invalid_field']);
   });
-  it('prices sit on the tick grid, compared in paise (no float noise)', () => {
+  it('prices sit on the tick grid, compared in integer units (no float noise)', () => {
     expect(fields(INFY, { orderType: 'LIMIT', price: 101.15 })).toEqual([]);
     expect(fields(INFY, { orderType: 'LIMIT', price: 0.1 + 0.2 })).toEqual([]);
     expect(fields(INFY, { orderType: 'LIMIT', price: 101.12 })).toEqual(['price:invalid_field']);

@@ -1,6 +1,6 @@
 import type { Exchange, Instrument, InstrumentType } from '../domain/instrument';
 import type { OrderType, Product, TransactionType, Validity } from '../domain/order';
-import { isOnTick, toPaise } from './money';
+import { isOnTick, toUnits } from './money';
 
 /**
  * The trading rules of DESIGN.md §3, in one place.
@@ -187,8 +187,8 @@ function checkPrices(order: OrderDraft, spec: InstrumentSpec, out: RuleViolation
         message: `Trigger price must be a multiple of the tick size (${spec.tickSize})`,
       });
     } else if (orderType === 'SL' && !isAbsent(price) && isOnTick(price as number, spec.tickSize)) {
-      const t = toPaise(triggerPrice as number);
-      const p = toPaise(price as number);
+      const t = toUnits(triggerPrice as number);
+      const p = toUnits(price as number);
       if (order.transactionType === 'BUY' && t > p) {
         out.push({
           field: 'triggerPrice',

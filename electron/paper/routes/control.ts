@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toIstIso } from '../../../shared/lib/ist-time';
-import { fromPaise, isOnTick, toPaise } from '../../../shared/trading/money';
+import { fromUnits, isOnTick, toUnits } from '../../../shared/trading/money';
 import type { Route } from '../context';
 import type { FaultConfig } from '../faults';
 import { readJson } from '../http-io';
@@ -26,11 +26,11 @@ export const controlRoutes: readonly Route[] = [
       if (!i) throw notFound(`Instrument ${b.instrument_token}`);
       if (!isOnTick(b.last_price, i.tickSize))
         throw badField('last_price', `must be a multiple of the tick size (${i.tickSize})`);
-      state.market.set(i.token, toPaise(b.last_price), now);
+      state.market.set(i.token, toUnits(b.last_price), now);
       const [lo, hi] = state.market.band(i.token);
       return {
         status: 200,
-        body: { instrument_token: i.token, last_price: b.last_price, band: [fromPaise(lo), fromPaise(hi)] },
+        body: { instrument_token: i.token, last_price: b.last_price, band: [fromUnits(lo), fromUnits(hi)] },
       };
     },
   },

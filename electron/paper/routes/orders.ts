@@ -1,5 +1,5 @@
 import { OrderStatus } from '../../../shared/domain/order';
-import { fromPaise, toPaise } from '../../../shared/trading/money';
+import { fromUnits, toUnits } from '../../../shared/trading/money';
 import { takesPrice, takesTrigger, validateOrder } from '../../../shared/trading/rules';
 import { WireOrderChanges, WireOrderRequest } from '../../../shared/wire/schemas';
 import type { BrokerState, Route } from '../context';
@@ -56,8 +56,8 @@ function toPlaceRequest(state: BrokerState, body: WireOrderRequest): PlaceReques
     orderType: body.order_type,
     product: body.product,
     validity: body.validity,
-    pricePaise: takesPrice(body.order_type) && body.price ? toPaise(body.price) : null,
-    triggerPaise: takesTrigger(body.order_type) && body.trigger_price ? toPaise(body.trigger_price) : null,
+    priceUnits: takesPrice(body.order_type) && body.price ? toUnits(body.price) : null,
+    triggerUnits: takesTrigger(body.order_type) && body.trigger_price ? toUnits(body.trigger_price) : null,
   };
 }
 
@@ -142,14 +142,14 @@ export const orderRoutes: readonly Route[] = [
       if (Object.keys(changes).length === 0) {
         throw badField('body', 'names nothing to change; send quantity, price, trigger_price, order_type or validity');
       }
-      const paise = (p: number | null | undefined): number | null | undefined =>
-        p === undefined ? undefined : p === null || p === 0 ? null : toPaise(p);
+      const units = (p: number | null | undefined): number | null | undefined =>
+        p === undefined ? undefined : p === null || p === 0 ? null : toUnits(p);
       const o = state.engine.modify(
         id,
         {
           quantity: changes.quantity,
-          pricePaise: paise(changes.price),
-          triggerPaise: paise(changes.trigger_price),
+          priceUnits: units(changes.price),
+          triggerUnits: units(changes.trigger_price),
           orderType: changes.order_type,
           validity: changes.validity,
         },
@@ -177,7 +177,7 @@ export const orderRoutes: readonly Route[] = [
       return {
         status: 200,
         body: {
-          margin: { total: fromPaise(q.totalPaise), order_value: fromPaise(q.orderValuePaise), leverage: q.leverage },
+          margin: { total: fromUnits(q.totalUnits), order_value: fromUnits(q.orderValueUnits), leverage: q.leverage },
         },
       };
     },
