@@ -108,7 +108,7 @@ const COMMODITIES: ReadonlyArray<readonly [string, string, number, number, numbe
   ['NATURALGAS', 'NATURAL GAS', 312.4, 1250, 125000, 0.1, 24],
 ];
 
-/** [symbol, name, price]. Quoted on a ₹0.01 grid (the real CDS tick is ₹0.0025). */
+/** [symbol, name, price]. Currency futures tick in ₹0.0025, as on the exchange. */
 const CURRENCIES: ReadonlyArray<readonly [string, string, number]> = [
   ['USDINR', 'USDINR', 88.62],
   ['EURINR', 'EURINR', 102.94],
@@ -342,7 +342,7 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
   }
 
   for (const [symbol, , price] of CURRENCIES) {
-    addFutures(symbol, 'CDS', jitter(price), 1, 10_000, 0.01, monthlyExpiries(today, 5, 2));
+    addFutures(symbol, 'CDS', jitter(price), 1, 10_000, 0.0025, monthlyExpiries(today, 5, 2));
   }
 
   return out;

@@ -63,8 +63,9 @@ export function touchQuantity(i: PaperInstrument, ltpUnits: number): number {
   return i.lotSize * 10;
 }
 
+/** ₹1,480.05 / ₹83.2525: every digit a price or amount has, down to ₹0.0001. */
 const rupees = (units: number): string =>
-  `₹${fromUnits(units).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  `₹${fromUnits(units).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 4 })}`;
 
 export class Engine {
   private readonly orders = new Map<string, PaperOrder>();

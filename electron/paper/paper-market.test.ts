@@ -37,6 +37,32 @@ describe('instruments', () => {
     expect(Math.max(...strikes)).toBeGreaterThan(nifty!.last_price);
   });
 
+  it('quotes and trades currency futures on the real ₹0.0025 CDS tick', async () => {
+    const cds = (await api.call('GET', '/instruments?exchange=CDS')).body.instruments;
+    expect(cds.length).toBeGreaterThan(0);
+    for (const i of cds) expect(i.tick_size, i.tradingsymbol).toBe(0.0025);
+    const usdinr = cds.find((i: { name: string }) => i.name === 'USDINR');
+    const moved = await api.call('POST', '/_control/price', {
+      instrument_token: usdinr.instrument_token,
+      last_price: 83.2525,
+    });
+    expect(moved.status).toBe(200);
+    const off = await api.call('POST', '/_control/price', {
+      instrument_token: usdinr.instrument_token,
+      last_price: 83.2526,
+    });
+    expect(off.status).toBe(400);
+    const r = await api.place({
+      exchange: 'CDS',
+      tradingsymbol: usdinr.tradingsymbol,
+      order_type: 'LIMIT',
+      price: 83.2475,
+      product: 'NRML',
+    });
+    expect(r.status).toBe(201);
+    expect(await api.order(r.body.order_id)).toMatchObject({ price: 83.2475, status: 'OPEN' });
+  });
+
   it('filters by exchange and refuses an unknown one', async () => {
     const mcx = (await api.call('GET', '/instruments?exchange=MCX')).body.instruments;
     expect(mcx.length).toBeGreaterThan(0);

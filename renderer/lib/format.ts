@@ -1,3 +1,5 @@
+import { priceDecimals } from '../../shared/trading/money';
+
 /**
  * Number and time formatting for Indian traders.
  *
@@ -14,6 +16,8 @@ const RUPEES = new Intl.NumberFormat('en-IN', {
   maximumFractionDigits: 2,
 });
 const PRICE = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+/** Price formats by decimals (2, 3 or 4): a tick's prices always show the same number of them. */
+const PRICE_ON_TICK = new Map<number, Intl.NumberFormat>();
 const QTY = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 0 });
 const IST_TIME = new Intl.DateTimeFormat('en-IN', {
   timeZone: 'Asia/Kolkata',
@@ -45,10 +49,22 @@ export function formatPnl(value: number): string {
   return abs;
 }
 
-/** A price with Indian grouping and at least two decimals (1,23,456.05); `–` when absent. */
-export function formatPrice(value: number | null | undefined): string {
+/**
+ * A price with Indian grouping (1,23,456.05); `–` when absent. With the instrument's tick it
+ * shows exactly the decimals the tick needs (CDS ₹0.0025 → 83.2500, 83.2525), so a column of
+ * prices lines up; without one, two to four decimals — never fewer than the price has, since
+ * prices are exact to ₹0.0001 (docs/api.md §Numbers and money units).
+ */
+export function formatPrice(value: number | null | undefined, tickSize?: number): string {
   if (value === null || value === undefined || value === 0) return '–';
-  return PRICE.format(value);
+  if (tickSize === undefined) return PRICE.format(value);
+  const decimals = priceDecimals(tickSize);
+  let f = PRICE_ON_TICK.get(decimals);
+  if (!f) {
+    f = new Intl.NumberFormat('en-IN', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    PRICE_ON_TICK.set(decimals, f);
+  }
+  return f.format(value);
 }
 
 /** A quantity with Indian grouping (1,00,000). */

@@ -35,6 +35,21 @@ export function isOnTick(price: number, tickSize: number): boolean {
   return Math.round(u) % tick === 0;
 }
 
+/**
+ * Decimals a price on this tick needs, at least two (how Indian terminals print money):
+ * ₹0.05 → 2, ₹0.005 → 3, ₹0.0025 → 4, ₹1 → 2.
+ */
+export function priceDecimals(tickSize: number): number {
+  let units = toUnits(tickSize);
+  if (units <= 0) return 4;
+  let decimals = 4;
+  while (decimals > 2 && units % 10 === 0) {
+    units /= 10;
+    decimals -= 1;
+  }
+  return decimals;
+}
+
 /** Rounds a price to the nearest tick (half up), in rupees. */
 export function roundToTick(price: number, tickSize: number): number {
   const tick = toUnits(tickSize);

@@ -18,7 +18,14 @@ import { useWatchlist } from '../market/use-watchlist-tokens';
 import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
 import { applyTick, barStartMs, orderAtPrice, priceLinesOf, toBars, type Bar } from './candle-model';
-import { candlePoint, useCandleChart, useChartClick, usePriceLines, volumePoint } from './use-candle-chart';
+import {
+  candlePoint,
+  useCandleChart,
+  useChartClick,
+  usePriceLines,
+  usePriceScale,
+  volumePoint,
+} from './use-candle-chart';
 
 const INTERVALS: ReadonlyArray<readonly [CandleInterval, string]> = [
   ['minute', '1m'],
@@ -65,6 +72,8 @@ export function ChartPanel() {
   const theme = useTheme();
   const [box, api] = useCandleChart(theme);
   usePriceLines(api, lines, theme);
+  const tick = instrument?.tickSize;
+  usePriceScale(api, tick);
 
   // History → series; the last bar is the forming one that ticks then move.
   const data = candles.data ?? NO_CANDLES;
@@ -137,7 +146,12 @@ export function ChartPanel() {
           <>
             <strong className="chart__sym">{instrument.tradingsymbol}</strong>
             <span className="muted">{instrument.exchange}</span>
-            <LivePrice quote={quote} fallback={instrument.lastPrice} className="chart__ltp" />
+            <LivePrice
+              quote={quote}
+              fallback={instrument.lastPrice}
+              tickSize={instrument.tickSize}
+              className="chart__ltp"
+            />
           </>
         ) : (
           <span className="muted">Select an instrument on the watchlist</span>
@@ -154,8 +168,9 @@ export function ChartPanel() {
             <span title="Bar start (IST)">
               {interval === 'day' ? istDate(barStartMs(legend.time)) : formatIstDateTime(barStartMs(legend.time))}
             </span>{' '}
-            O <b>{formatPrice(legend.open)}</b> H <b>{formatPrice(legend.high)}</b> L <b>{formatPrice(legend.low)}</b> C{' '}
-            <b>{formatPrice(legend.close)}</b> V <b>{formatQty(legend.volume)}</b>
+            O <b>{formatPrice(legend.open, tick)}</b> H <b>{formatPrice(legend.high, tick)}</b> L{' '}
+            <b>{formatPrice(legend.low, tick)}</b> C <b>{formatPrice(legend.close, tick)}</b> V{' '}
+            <b>{formatQty(legend.volume)}</b>
           </span>
         ) : null}
         <span className="chart__count muted small" data-testid="chart-candle-count" data-count={bars.length}>

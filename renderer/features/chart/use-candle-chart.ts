@@ -12,6 +12,7 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { priceDecimals } from '../../../shared/trading/money';
 import type { Bar, PriceLine } from './candle-model';
 
 /** The chart and its two series, once created. */
@@ -121,6 +122,21 @@ export function useCandleChart(
     return () => cancelAnimationFrame(frame);
   }, [api, theme]);
   return [ref, api];
+}
+
+/**
+ * The price axis in the instrument's terms: as many decimals as its tick needs (a CDS ₹0.0025
+ * contract reads 83.2525, not 83.25) and steps of one tick.
+ */
+export function chartPriceFormat(tickSize: number): { type: 'price'; precision: number; minMove: number } {
+  return { type: 'price', precision: priceDecimals(tickSize), minMove: tickSize };
+}
+
+/** Keeps the candle series' axis formatted for the shown instrument's tick. */
+export function usePriceScale(api: CandleChart | null, tickSize: number | undefined): void {
+  useEffect(() => {
+    if (api && tickSize !== undefined) api.candles.applyOptions({ priceFormat: chartPriceFormat(tickSize) });
+  }, [api, tickSize]);
 }
 
 /** Volume bar colour: the candle's direction, translucent so the candles stay in front. */

@@ -10,6 +10,8 @@ import { isStale, type Quote } from './quote-cache';
 export function LivePrice(props: {
   readonly quote: Quote | undefined;
   readonly fallback: number;
+  /** The instrument's tick: the price shows the decimals it needs (docs/api.md §Numbers and money units). */
+  readonly tickSize?: number;
   readonly testId?: string;
   readonly className?: string;
 }) {
@@ -29,7 +31,7 @@ export function LivePrice(props: {
       data-quote={state}
       title={title}
     >
-      {formatPrice(quote?.lastPrice ?? props.fallback)}
+      {formatPrice(quote?.lastPrice ?? props.fallback, props.tickSize)}
     </span>
   );
 }

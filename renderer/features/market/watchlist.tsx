@@ -106,7 +106,7 @@ function WatchRow(props: {
       <td className="sym">{i.tradingsymbol}</td>
       <td className="muted">{i.exchange}</td>
       <td className="num">
-        <LivePrice quote={quote} fallback={i.lastPrice} testId={`ltp-${i.tradingsymbol}`} />
+        <LivePrice quote={quote} fallback={i.lastPrice} tickSize={i.tickSize} testId={`ltp-${i.tradingsymbol}`} />
       </td>
       <td
         className={`num chg${dir}`}

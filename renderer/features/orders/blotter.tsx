@@ -4,6 +4,7 @@ import { memo, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { isWorking, type Order } from '../../../shared/domain/order';
 import { describeError } from '../../lib/describe-error';
 import { formatIstTime, formatPrice, formatQty } from '../../lib/format';
+import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { changedOrderIds, selectOrders, type SortColumn, type SortSpec, type StatusGroup } from './blotter-model';
@@ -150,6 +151,7 @@ function OrderTable(props: {
   const { rows, changed } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const cancel = useCancelOrder();
+  const { byToken } = useInstruments();
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -204,6 +206,7 @@ function OrderTable(props: {
               <OrderRow
                 key={`${o.orderId}@${o.updatedAt}`}
                 order={o}
+                tickSize={byToken.get(o.instrumentToken)?.tickSize}
                 rowIndex={item.index + 2}
                 flash={changed.has(o.orderId)}
                 onOpen={props.onOpen}
@@ -228,6 +231,8 @@ function OrderTable(props: {
 /** One order. Memoised: a poll that changes 1% of orders re-renders 1% of rows. */
 const OrderRow = memo(function OrderRow(props: {
   readonly order: Order;
+  /** The instrument's tick, so prices show the decimals it needs (absent: up to four). */
+  readonly tickSize: number | undefined;
   readonly rowIndex: number;
   readonly flash: boolean;
   readonly onOpen: (o: Order) => void;
@@ -259,9 +264,9 @@ const OrderRow = memo(function OrderRow(props: {
       <td>{o.orderType}</td>
       <td>{o.product}</td>
       <td>{o.validity}</td>
-      <td className="num">{formatPrice(o.price)}</td>
-      <td className="num">{formatPrice(o.triggerPrice)}</td>
-      <td className="num">{formatPrice(o.averagePrice)}</td>
+      <td className="num">{formatPrice(o.price, props.tickSize)}</td>
+      <td className="num">{formatPrice(o.triggerPrice, props.tickSize)}</td>
+      <td className="num">{formatPrice(o.averagePrice, props.tickSize)}</td>
       <td>
         <span className={`badge ${statusClass(o.status)}`}>{o.status}</span>
       </td>

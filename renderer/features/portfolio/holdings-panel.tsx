@@ -5,6 +5,7 @@ import { Panel } from '../layout/panel';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { useQuotes } from '../market/use-quotes';
+import { useInstruments } from '../instruments/queries';
 import { markHolding, sumRupees } from './position-pnl';
 import { portfolioQueries } from './queries';
 
@@ -15,6 +16,7 @@ export function HoldingsPanel() {
   const refetchInterval = usePollInterval();
   const result = useQuery({ ...portfolioQueries.holdings(), refetchInterval });
   const quotes = useQuotes();
+  const { byToken } = useInstruments();
   const holdings = result.data ?? [];
   useMarketSubscription(
     'holdings',
@@ -53,8 +55,8 @@ export function HoldingsPanel() {
                 <tr key={h.instrumentToken}>
                   <td className="sym">{h.tradingsymbol}</td>
                   <td className="num">{formatQty(h.quantity)}</td>
-                  <td className="num">{formatPrice(h.averagePrice)}</td>
-                  <td className="num">{formatPrice(m.ltp)}</td>
+                  <td className="num">{formatPrice(h.averagePrice, byToken.get(h.instrumentToken)?.tickSize)}</td>
+                  <td className="num">{formatPrice(m.ltp, byToken.get(h.instrumentToken)?.tickSize)}</td>
                   <td className="num">{formatRupees(m.ltp * h.quantity)}</td>
                   <td className={pnlClass(m.pnl)}>{formatPnl(m.pnl)}</td>
                 </tr>

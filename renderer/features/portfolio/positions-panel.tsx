@@ -3,6 +3,7 @@ import type { Position } from '../../../shared/domain/portfolio';
 import { describeError } from '../../lib/describe-error';
 import { formatPnl, formatPrice, formatQty } from '../../lib/format';
 import { useTicketActions } from '../../state/ticket-store';
+import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { useMarketSubscription } from '../market/use-market-subscription';
@@ -24,12 +25,17 @@ export function PositionsPanel() {
   const quotes = useQuotes();
   const { exitRequested } = useTicketActions();
   const holdingsPnl = useHoldingsPnl();
+  const { byToken } = useInstruments();
   const positions = result.data ?? [];
   useMarketSubscription(
     'positions',
     positions.map((p) => p.instrumentToken),
   );
-  const rows = positions.map((p) => ({ p, m: markPosition(p, quotes[p.instrumentToken]?.lastPrice) }));
+  const rows = positions.map((p) => ({
+    p,
+    m: markPosition(p, quotes[p.instrumentToken]?.lastPrice),
+    tick: byToken.get(p.instrumentToken)?.tickSize,
+  }));
   const day = sumRupees(rows.map((r) => r.m.pnl));
   const overall = sumRupees([day, holdingsPnl]);
   const exit = (p: Position): void =>
@@ -87,7 +93,7 @@ export function PositionsPanel() {
                   </td>
                 </tr>
               ) : null}
-              {rows.map(({ p, m }) => (
+              {rows.map(({ p, m, tick }) => (
                 <tr key={`${p.instrumentToken}:${p.product}`}>
                   <td className="sym">
                     {p.tradingsymbol} <span className="muted small">{p.exchange}</span>
@@ -96,11 +102,12 @@ export function PositionsPanel() {
                   <td className={p.quantity > 0 ? 'num buy' : p.quantity < 0 ? 'num sell' : 'num'}>
                     {formatQty(p.quantity)}
                   </td>
-                  <td className="num">{formatPrice(p.averagePrice)}</td>
+                  <td className="num">{formatPrice(p.averagePrice, tick)}</td>
                   <td className="num">
                     <LivePrice
                       quote={quotes[p.instrumentToken]}
                       fallback={p.lastPrice}
+                      tickSize={tick}
                       testId={`pos-ltp-${p.tradingsymbol}`}
                     />
                   </td>

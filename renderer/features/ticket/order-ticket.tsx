@@ -436,7 +436,13 @@ function ReferencePrice({ instrument }: { readonly instrument: Instrument }) {
   return (
     <div className="ticket__ref" aria-label="Reference price">
       <span className="muted">LTP</span>
-      <LivePrice quote={quote} fallback={instrument.lastPrice} testId="ticket-ltp" className="ticket__ltp" />
+      <LivePrice
+        quote={quote}
+        fallback={instrument.lastPrice}
+        tickSize={instrument.tickSize}
+        testId="ticket-ltp"
+        className="ticket__ltp"
+      />
       {chg ? (
         <span className={chg.abs > 0 ? 'up' : chg.abs < 0 ? 'down' : 'muted'}>
           {chg.abs > 0 ? '▲' : chg.abs < 0 ? '▼' : ''} {Math.abs(chg.pct).toFixed(2)}%
