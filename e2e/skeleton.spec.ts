@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { expect, test } from './fixtures';
 
 test.describe('walking skeleton on the browser host', () => {
@@ -112,5 +113,20 @@ test.describe('walking skeleton on the browser host', () => {
       .toEqual(expect.arrayContaining(['script-src-elem', 'img-src']));
     // An allowed inline script would have run synchronously when it was appended.
     expect(await page.evaluate(() => (window as unknown as Probe).__inlineRan === true)).toBe(false);
+  });
+
+  test('the host refuses a plain-http remote --broker-url at start with exit 2 and an error naming the flag', () => {
+    const refused = spawnSync(
+      process.execPath,
+      ['out/host.mjs', '--port', '0', '--broker-url', 'http://broker.example/v1'],
+      {
+        encoding: 'utf8',
+        timeout: 20_000,
+      },
+    );
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(
+      '--broker-url: Broker URL must use https:// (plain http is allowed only for 127.0.0.1/localhost/::1)',
+    );
   });
 });
