@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Screenshots of the workspace for the README: docs/workspace-dark.png and docs/workspace-light.png
-// at 1440×900. Starts the browser host with its paper broker (control interface on), trades a
+// at 1440×900, and docs/workspace-1280x720.png / docs/workspace-1920x1080.png (dark) for the small
+// and the large screen. Starts the browser host with its paper broker (control interface on), trades a
 // small realistic day on it through the broker's REST API (the app's own session, read from the
 // control interface), then drives the real renderer in Debian's Chromium.
 //
@@ -75,8 +76,34 @@ function paper(paperUrl) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Rounds to a tick of 0.05 (paper equities). */
-const tick = (p) => Math.round(p * 20) / 20;
+/**
+ * What the page cuts off: text clipped inside its box, and content overflowing a box that cannot
+ * scroll — the same rule as e2e/layout.spec.ts, with its exclusions: screen-reader-only labels,
+ * the chart's canvas, and the blotter's message (ellipsised on purpose, whole text in its title).
+ */
+function clippedContent(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const clipping = (o) => o === 'hidden' || o === 'clip';
+    for (const panel of document.querySelectorAll('section.panel')) {
+      const name = panel.querySelector('h2')?.textContent ?? panel.getAttribute('aria-label') ?? '?';
+      for (const el of panel.querySelectorAll('*')) {
+        if (el.closest('.sr-only') || el.querySelector('canvas') || el.closest('canvas')) continue;
+        const cs = getComputedStyle(el);
+        const wider = el.scrollWidth > el.clientWidth + 1;
+        const taller = el.scrollHeight > el.clientHeight + 1;
+        const free = el.classList.contains('msg') && el.title === el.textContent;
+        if (
+          ((wider && (clipping(cs.overflowX) || cs.textOverflow === 'ellipsis')) ||
+            (taller && clipping(cs.overflowY))) &&
+          !free
+        )
+          out.push(`${name}: "${(el.textContent ?? '').slice(0, 40)}" is cut`);
+      }
+    }
+    return out;
+  });
+}
 
 const { child, ready } = startHost();
 let browser;
@@ -181,6 +208,24 @@ try {
   await sleep(300);
   await page.screenshot({ path: join(outDir, 'workspace-light.png') });
   console.log(`wrote ${join(outDir, 'workspace-dark.png')} and ${join(outDir, 'workspace-light.png')}`);
+
+  // The small and the large screen a trader is likely to have, in the dark theme.
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+  await page.locator('html[data-theme="dark"]').waitFor();
+  for (const [width, height] of [
+    [1280, 720],
+    [1920, 1080],
+  ]) {
+    await page.setViewportSize({ width, height });
+    // Let the resizable panels and the chart lay out at the new size (two frames).
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await sleep(300);
+    const file = join(outDir, `workspace-${width}x${height}.png`);
+    const cut = await clippedContent(page);
+    if (cut.length > 0) console.warn(`${width}×${height}: content cut off: ${cut.join('; ')}`);
+    await page.screenshot({ path: file });
+    console.log(`wrote ${file}`);
+  }
 } finally {
   await browser?.close();
   child.kill('SIGTERM');
