@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { instrumentToken, openDashboard, setPrice } from './dashboard-helpers';
+import { instrumentToken, openDashboard, paperToken, setPrice } from './dashboard-helpers';
 import { expect, startHost, test, type HostHandle } from './fixtures';
 
 /**
@@ -8,15 +8,6 @@ import { expect, startHost, test, type HostHandle } from './fixtures';
  * funds figures, the Place order button, every column of the blotter, holdings and positions
  * with the row actions — is on screen without scrolling sideways and without being cut.
  */
-
-/** The app's paper session token (test code only), for seeding the account through the REST API. */
-async function appToken(host: HostHandle): Promise<string> {
-  const res = await fetch(`${host.paperUrl}/_control/sessions`);
-  const body = (await res.json()) as { sessions: Array<{ access_token: string; active: boolean }> };
-  const s = body.sessions.filter((x) => x.active).pop();
-  if (!s) throw new Error('no active paper session');
-  return s.access_token;
-}
 
 /** Places an order on the app's account through the broker's REST API, waiting out any 429. */
 async function place(host: HostHandle, token: string, order: Record<string, unknown>): Promise<void> {
@@ -32,7 +23,7 @@ async function place(host: HostHandle, token: string, order: Record<string, unkn
 
 /** A small trading day: positions, holdings, working orders (Modify/Cancel) and a rejection. */
 async function seedTradingDay(host: HostHandle): Promise<void> {
-  const token = await appToken(host);
+  const token = await paperToken(host);
   await setPrice(host, await instrumentToken(host, 'NSE', 'TCS'), 3_000);
   await place(host, token, {
     tradingsymbol: 'INFY',
