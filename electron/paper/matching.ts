@@ -1,6 +1,6 @@
 import type { OrderStatus, OrderType, Product, TransactionType, Validity } from '../../shared/domain/order';
 import { isWorking } from '../../shared/domain/order';
-import { fromUnits, PRICE_UNITS_PER_RUPEE } from '../../shared/trading/money';
+import { fromUnits, PRICE_UNITS_PER_RUPEE, toUnits } from '../../shared/trading/money';
 import { takesPrice, takesTrigger, validateOrder } from '../../shared/trading/rules';
 import { type Account } from './account';
 import type { PaperInstrument } from './instruments';
@@ -31,11 +31,14 @@ export interface PlaceRequest {
   readonly triggerUnits: number | null;
 }
 
-/** The fields PATCH may change (prices in price units; null clears). */
-export interface OrderChangesUnits {
+/**
+ * The fields PATCH may change, prices in rupees as sent (null or 0 clears): they are judged by
+ * the shared rules as sent and only then turned into units, so nothing is rounded on the way.
+ */
+export interface OrderChanges {
   readonly quantity?: number;
-  readonly priceUnits?: number | null;
-  readonly triggerUnits?: number | null;
+  readonly price?: number | null;
+  readonly triggerPrice?: number | null;
   readonly orderType?: OrderType;
   readonly validity?: Validity;
 }
@@ -221,7 +224,7 @@ export class Engine {
     return null;
   }
 
-  modify(orderId: string, c: OrderChangesUnits, at: number): PaperOrder {
+  modify(orderId: string, c: OrderChanges, at: number): PaperOrder {
     const o = this.orders.get(orderId);
     if (!o) throw new Problem(404, 'not_found', `Order ${orderId} was not found`);
     if (!isWorking(o.status)) {
@@ -229,9 +232,7 @@ export class Engine {
     }
     const orderType = c.orderType ?? o.orderType;
     // Switching type clears a price/trigger the new type does not take, unless sent explicitly.
-    const priceUnits = c.priceUnits !== undefined ? c.priceUnits : takesPrice(orderType) ? o.priceUnits : null;
-    const triggerUnits =
-      c.triggerUnits !== undefined ? c.triggerUnits : takesTrigger(orderType) ? o.triggerUnits : null;
+    const kept = (units: number | null): number | null => (units === null ? null : fromUnits(units));
     const draft = {
       exchange: o.exchange,
       transactionType: o.transactionType,
@@ -239,8 +240,9 @@ export class Engine {
       orderType,
       product: o.product,
       validity: c.validity ?? o.validity,
-      price: priceUnits === null ? null : fromUnits(priceUnits),
-      triggerPrice: triggerUnits === null ? null : fromUnits(triggerUnits),
+      price: c.price !== undefined ? c.price : takesPrice(orderType) ? kept(o.priceUnits) : null,
+      triggerPrice:
+        c.triggerPrice !== undefined ? c.triggerPrice : takesTrigger(orderType) ? kept(o.triggerUnits) : null,
     };
     const instrument = this.market.instrument(o.token);
     if (!instrument) throw new Problem(409, 'order_not_modifiable', `${o.tradingsymbol} has expired`);
@@ -263,6 +265,9 @@ export class Engine {
           : 'invalid_combination';
       throw new Problem(400, code, errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     }
+    // Valid now: a price the type takes is on the tick, one it does not take is absent (null or 0).
+    const priceUnits = takesPrice(orderType) && draft.price ? toUnits(draft.price) : null;
+    const triggerUnits = takesTrigger(orderType) && draft.triggerPrice ? toUnits(draft.triggerPrice) : null;
     const [lo, hi] = this.market.band(o.token);
     for (const [field, p] of [
       ['price', priceUnits],
@@ -293,8 +298,8 @@ export class Engine {
     };
     note('quantity', o.quantity, draft.quantity);
     note('type', o.orderType, orderType);
-    note('price', o.priceUnits === null ? null : fromUnits(o.priceUnits), draft.price);
-    note('trigger', o.triggerUnits === null ? null : fromUnits(o.triggerUnits), draft.triggerPrice);
+    note('price', kept(o.priceUnits), kept(priceUnits));
+    note('trigger', kept(o.triggerUnits), kept(triggerUnits));
     note('validity', o.validity, draft.validity);
     const wasTriggerType = takesTrigger(o.orderType);
     o.quantity = draft.quantity;
