@@ -131,21 +131,40 @@ export class Engine {
   }
 
   /**
-   * Margin for `quantity` more of an order. Only the part that adds exposure needs margin:
-   * selling out of a long (or buying back a short) is free, so a trader can always exit.
+   * Margin for an order of `r.quantity` (docs/api.md §Margins, positions, holdings, funds). Only
+   * the part that adds exposure needs margin: selling out of a long (or buying back a short) is
+   * free, so a trader can always exit — but only up to the part of the position that earlier
+   * working orders on the same side are not already closing. Five SELL 100 against a long 100:
+   * the first is free, the other four would open a short and are margined as such.
+   *
+   * `self` is the order being modified: it keeps its place in time, so only orders placed before
+   * it count, and a price change does not take the free part from the earliest exit.
    */
-  quote(r: Omit<PlaceRequest, 'clientOrderId' | 'validity'>, quantity: number = r.quantity): MarginQuote {
+  quote(r: Omit<PlaceRequest, 'clientOrderId' | 'validity'>, self?: PaperOrder): MarginQuote {
     const i = r.instrument;
     const ref = this.referencePrice(r, i.token);
     const leverage = leverageOf(r.product, i.instrumentType, r.transactionType);
-    const orderValueUnits = ref * quantity;
+    const orderValueUnits = ref * r.quantity;
     if (r.product === 'CNC') {
       return { totalUnits: r.transactionType === 'BUY' ? orderValueUnits : 0, orderValueUnits, leverage };
     }
     const net = this.account.position(i.token, r.product)?.net ?? 0;
     const reducing = (r.transactionType === 'BUY' && net < 0) || (r.transactionType === 'SELL' && net > 0);
-    const adding = reducing ? Math.max(0, quantity - Math.abs(net)) : quantity;
+    const free = reducing ? Math.max(0, Math.abs(net) - this.closingAhead(r, i.token, self)) : 0;
+    const adding = Math.max(0, r.quantity - free);
     return { totalUnits: marginFor(ref * adding, leverage), orderValueUnits, leverage };
+  }
+
+  /** Quantity that working orders on the same side, product and instrument, placed before `self`, still have to fill. */
+  private closingAhead(r: Pick<PlaceRequest, 'product' | 'transactionType'>, token: number, self?: PaperOrder): number {
+    let sum = 0;
+    for (const id of this.working.get(token) ?? []) {
+      const w = this.orders.get(id);
+      if (!w || w === self || w.product !== r.product || w.transactionType !== r.transactionType) continue;
+      if (self && Number(w.orderId) > Number(self.orderId)) continue;
+      sum += pendingOf(w);
+    }
+    return sum;
   }
 
   // ------------------------------------------------------------------ commands
@@ -279,15 +298,18 @@ export class Engine {
       }
     }
     const remaining = draft.quantity - o.filled;
-    const need = this.quote({
-      instrument,
-      transactionType: o.transactionType,
-      quantity: remaining,
-      orderType,
-      product: o.product,
-      priceUnits,
-      triggerUnits,
-    }).totalUnits;
+    const need = this.quote(
+      {
+        instrument,
+        transactionType: o.transactionType,
+        quantity: remaining,
+        orderType,
+        product: o.product,
+        priceUnits,
+        triggerUnits,
+      },
+      o,
+    ).totalUnits;
     if (need - o.blockedUnits > this.availableMarginUnits()) {
       const message = `Insufficient funds: the modified order needs ${rupees(need)} margin; ${rupees(Math.max(0, this.availableMarginUnits() + o.blockedUnits))} is available`;
       throw new Problem(400, 'insufficient_margin', message, [{ field: 'quantity', message }]);
