@@ -144,7 +144,8 @@ export class Engine {
     const i = r.instrument;
     const ref = this.referencePrice(r, i.token);
     const leverage = leverageOf(r.product, i.instrumentType, r.transactionType);
-    const orderValueUnits = ref * r.quantity;
+    // Price × quantity × multiplier: what the contract is worth in rupees (GOLD is ×100).
+    const orderValueUnits = ref * r.quantity * i.multiplier;
     if (r.product === 'CNC') {
       return { totalUnits: r.transactionType === 'BUY' ? orderValueUnits : 0, orderValueUnits, leverage };
     }
@@ -152,7 +153,7 @@ export class Engine {
     const reducing = (r.transactionType === 'BUY' && net < 0) || (r.transactionType === 'SELL' && net > 0);
     const free = reducing ? Math.max(0, Math.abs(net) - this.closingAhead(r, i.token, self)) : 0;
     const adding = Math.max(0, r.quantity - free);
-    return { totalUnits: marginFor(ref * adding, leverage), orderValueUnits, leverage };
+    return { totalUnits: marginFor(ref * adding * i.multiplier, leverage), orderValueUnits, leverage };
   }
 
   /** Quantity that working orders on the same side, product and instrument, placed before `self`, still have to fill. */
@@ -432,6 +433,7 @@ export class Engine {
       product: o.product,
       quantity: qty,
       priceUnits: ltp,
+      multiplier: instrument.multiplier,
       at,
     };
     this.tradeList.push(t);
