@@ -11,6 +11,7 @@ import type { HistoryEntry, PaperOrder, PaperTrade } from './types';
  * refused as a whole journal: guessing at it could misread money.
  */
 
+/** One thing that happened to the account, in the current format; replay folds them in order. */
 export type JournalEvent =
   | { readonly e: 'session'; readonly s: Session }
   | { readonly e: 'session_end'; readonly token: string }

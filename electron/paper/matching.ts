@@ -156,7 +156,10 @@ export class Engine {
     return { totalUnits: marginFor(ref * adding * i.multiplier, leverage), orderValueUnits, leverage };
   }
 
-  /** Quantity that working orders on the same side, product and instrument, placed before `self`, still have to fill. */
+  /**
+   * Quantity still to fill on working orders of the same side, product and instrument placed
+   * before `self` (all of them for a new order): what is already closing the position.
+   */
   private closingAhead(r: Pick<PlaceRequest, 'product' | 'transactionType'>, token: number, self?: PaperOrder): number {
     let sum = 0;
     for (const id of this.working.get(token) ?? []) {
