@@ -1,7 +1,8 @@
 import type { CandleInterval } from '../../shared/domain/market';
-import { istDate } from '../../shared/lib/ist-time';
+import { istDate, istDayStart } from '../../shared/lib/ist-time';
 import {
   type Bar,
+  DAY_MS,
   DEFAULT_SPAN_MS,
   type History,
   MINUTE_MS,
@@ -34,6 +35,8 @@ interface Quote {
   /** The IST date of the last price, and the last price of the day before it (the "close"). */
   day: string;
   close: number;
+  /** When `day` ends (the next IST midnight): a price move checks this number, not a date string. */
+  dayEnds: number;
   volume: number;
   band: readonly [number, number];
   live: Bar[];
@@ -65,7 +68,16 @@ export class Market {
       this.byToken.set(i.token, i);
       this.bySymbolKey.set(`${i.exchange}:${i.tradingsymbol}`, i);
       const day = istDate(now);
-      this.quotes.set(i.token, { ltp: i.baseUnits, day, close: i.baseUnits, volume: 0, band: bandOf(i), live: [] });
+      const dayEnds = istDayStart(now) + DAY_MS;
+      this.quotes.set(i.token, {
+        ltp: i.baseUnits,
+        day,
+        close: i.baseUnits,
+        dayEnds,
+        volume: 0,
+        band: bandOf(i),
+        live: [],
+      });
     }
   }
 
@@ -152,10 +164,10 @@ export class Market {
   }
 
   private apply(token: number, q: Quote, ltp: number, traded: number, at: number): PriceMove {
-    const day = istDate(at);
-    if (day > q.day) {
+    if (at >= q.dayEnds) {
       q.close = q.ltp;
-      q.day = day;
+      q.day = istDate(at);
+      q.dayEnds = istDayStart(at) + DAY_MS;
     }
     q.ltp = ltp;
     q.volume += traded;
