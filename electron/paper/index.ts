@@ -41,6 +41,11 @@ export interface PaperBrokerOptions {
   startingCash?: number;
   /** Stream heartbeat period (default 3 s). An addition to the agreed options, for tests. */
   heartbeatMs?: number;
+  /**
+   * Epoch ms now (default `Date.now`): every time the broker stamps, expires or rolls a day
+   * over comes from it, so a test can cross an IST midnight without waiting for one.
+   */
+  clock?: () => number;
 }
 
 export interface PaperBroker {
@@ -69,7 +74,7 @@ const DEFAULTS = {
 
 /** Re-applies journaled events; positions and cash follow from the trades. */
 function replay(events: readonly JournalEvent[], state: BrokerState): void {
-  const now = Date.now();
+  const now = state.clock();
   for (const ev of events) {
     switch (ev.e) {
       case 'session':
@@ -85,10 +90,13 @@ function replay(events: readonly JournalEvent[], state: BrokerState): void {
         state.engine.restoreTrade(ev.t);
         break;
       case 'marks':
-        for (const [token, units] of Object.entries(ev.prices)) state.market.set(Number(token), units, now, false);
+        for (const [token, units] of Object.entries(ev.prices))
+          state.market.restoreMark(Number(token), units, ev.at, now);
         break;
     }
   }
+  // Positions replayed from an earlier day carry over into today's (docs/api.md §Persistence).
+  state.engine.account.rollTo(now);
 }
 
 /** The prices worth keeping across a restart: what the account holds or works orders in. */
@@ -108,7 +116,8 @@ function marks(state: BrokerState): Record<string, number> {
 
 export async function startPaperBroker(options: PaperBrokerOptions = {}): Promise<PaperBroker> {
   const seed = options.seed ?? DEFAULTS.seed;
-  const market = new Market(generateInstruments(seed), seed);
+  const clock = options.clock ?? Date.now;
+  const market = new Market(generateInstruments(seed, clock()), seed, clock());
   const sessions = new Sessions(options.tokenTtlMs ?? DEFAULTS.tokenTtlMs);
   const faults = new Faults(seed, options.faults);
   const opened = options.dataDir
@@ -134,6 +143,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     faults,
     journal,
     startingCashUnits: engine.account.openingUnits,
+    clock,
   };
   replay(opened.replay.events, state);
 
@@ -145,7 +155,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
 
   const rate = options.rate ?? DEFAULTS.rate;
   const server = createBrokerServer(state, { control: options.control ?? false, rate });
-  stream = new Stream(server, sessions, market, options.heartbeatMs ?? DEFAULTS.heartbeatMs);
+  stream = new Stream(server, sessions, market, options.heartbeatMs ?? DEFAULTS.heartbeatMs, clock);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -157,7 +167,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   const port = (server.address() as AddressInfo).port;
 
   const tickMs = options.tickIntervalMs ?? DEFAULTS.tickIntervalMs;
-  const timer = tickMs > 0 ? setInterval(() => market.step(), tickMs) : null;
+  const timer = tickMs > 0 ? setInterval(() => market.step(clock()), tickMs) : null;
   timer?.unref();
 
   let closed: Promise<void> | null = null;
@@ -167,7 +177,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     setPrice(instrumentToken, lastPrice) {
       const i = market.instrument(instrumentToken);
       if (!i) throw new Error(`unknown instrument ${instrumentToken}`);
-      market.set(instrumentToken, toUnits(lastPrice));
+      market.set(instrumentToken, toUnits(lastPrice), clock());
     },
     setFaults(f) {
       faults.set(f);
@@ -188,7 +198,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        journal.append({ e: 'marks', prices: marks(state) });
+        journal.append({ e: 'marks', prices: marks(state), at: clock() });
         journal.close();
       })();
       return closed;

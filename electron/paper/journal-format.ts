@@ -11,13 +11,17 @@ import type { HistoryEntry, PaperOrder, PaperTrade } from './types';
  * refused as a whole journal: guessing at it could misread money.
  */
 
+/** One thing that happened to the account, in the current format; replay folds them in order. */
 export type JournalEvent =
   | { readonly e: 'session'; readonly s: Session }
   | { readonly e: 'session_end'; readonly token: string }
   | { readonly e: 'order'; readonly o: PaperOrder }
   | { readonly e: 'trade'; readonly t: PaperTrade }
-  /** Last prices (price units) of the instruments the account holds, written on a clean shutdown. */
-  | { readonly e: 'marks'; readonly prices: Readonly<Record<string, number>> };
+  /**
+   * Last prices (price units) of the instruments the account holds, written on a clean shutdown
+   * at `at` (absent in format 1).
+   */
+  | { readonly e: 'marks'; readonly prices: Readonly<Record<string, number>>; readonly at?: number };
 
 /** The format this broker writes. */
 export const JOURNAL_VERSION = 2;
@@ -64,8 +68,9 @@ function fromV1(raw: Rec): JournalEvent {
       return { e: 'order', o: o as unknown as PaperOrder };
     }
     case 'trade': {
+      // Format 1 valued every trade at price × quantity: a multiplier of 1.
       const { pricePaise, ...rest } = raw.t as Rec;
-      return { e: 'trade', t: { ...rest, priceUnits: units(pricePaise) } as unknown as PaperTrade };
+      return { e: 'trade', t: { ...rest, priceUnits: units(pricePaise), multiplier: 1 } as unknown as PaperTrade };
     }
     case 'marks': {
       const prices: Record<string, number> = {};

@@ -139,6 +139,39 @@ describe('journal', () => {
     expect(readFileSync(join(dir, JOURNAL_FILE), 'utf8')).toBe(text);
   });
 
+  it("after a restart the next day, carries yesterday's open position with yesterday's last price as the close", async () => {
+    const dir = tmp();
+    let now = Date.parse('2026-11-23T15:00:00+05:30');
+    const opts = { dataDir: dir, clock: () => now, tokenTtlMs: 7 * 24 * 3600_000 };
+    const a = await startTestBroker(opts);
+    // The far month: the near one may expire on the 24th and leave the universe with the restart.
+    const futs = (await a.call('GET', '/instruments?exchange=NFO')).body.instruments.filter(
+      (i: { tradingsymbol: string }) => /^NIFTY\d\d[A-Z]{3}FUT$/.test(i.tradingsymbol),
+    );
+    const fut = futs[futs.length - 1];
+    a.broker.setPrice(fut.instrument_token, 26000);
+    await a.place({ exchange: 'NFO', tradingsymbol: fut.tradingsymbol, product: 'NRML', quantity: 75 });
+    a.broker.setPrice(fut.instrument_token, 26100);
+    await a.close();
+
+    now = Date.parse('2026-11-24T09:30:00+05:30');
+    const b = await startTestBroker(opts);
+    try {
+      b.broker.setPrice(fut.instrument_token, 26080);
+      expect((await b.call('GET', '/positions')).body.positions).toEqual([
+        expect.objectContaining({
+          quantity: 75,
+          overnight_quantity: 75,
+          close_price: 26100,
+          pnl: 75 * 80,
+          m2m: 75 * -20,
+        }),
+      ]);
+    } finally {
+      await b.close();
+    }
+  });
+
   it('skips a damaged line in the middle and keeps the rest', () => {
     const dir = tmp();
     writeFileSync(

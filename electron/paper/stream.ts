@@ -35,6 +35,7 @@ export class Stream {
     private readonly sessions: Sessions,
     private readonly market: Market,
     heartbeatMs: number,
+    private readonly clock: () => number = Date.now,
   ) {
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
     this.heartbeat = setInterval(() => this.beat(), heartbeatMs);
@@ -53,7 +54,7 @@ export class Stream {
     if (path !== '/v1/stream') return refuse(new Problem(404, 'not_found', `No WebSocket at ${path}; use /v1/stream`));
     let session: Session;
     try {
-      session = this.sessions.authenticate(req.headers.authorization, Date.now());
+      session = this.sessions.authenticate(req.headers.authorization, this.clock());
     } catch (e) {
       return refuse(e instanceof Problem ? e : new Problem(401, 'token_invalid', 'Unauthorized'));
     }
@@ -78,7 +79,7 @@ export class Stream {
         for (const t of msg.data.tokens) client.tokens.delete(t);
         return;
       }
-      const now = Date.now();
+      const now = this.clock();
       for (const t of msg.data.tokens) {
         if (client.tokens.has(t) || !this.market.instrument(t)) continue;
         client.tokens.add(t);
@@ -123,7 +124,7 @@ export class Stream {
   }
 
   private beat(): void {
-    const now = Date.now();
+    const now = this.clock();
     const text = JSON.stringify({ type: 'heartbeat', ts: toIstIso(now) });
     for (const c of this.clients) {
       if (c.session.revoked || c.session.expiresAt <= now) {
