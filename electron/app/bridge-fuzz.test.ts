@@ -206,7 +206,7 @@ const hugeInt = fc.oneof(
   fc.constantFrom(2 ** 31, 2 ** 32 + 1, Number.MAX_SAFE_INTEGER),
 );
 
-/** Positive prices no one trades at: denormals, sub-₹0.0001 dust, astronomically large, or on a ₹0.05 grid far past any band. */
+/** Positive prices no one trades at: denormals, dust below ₹0.0001, astronomical ones, on-grid ones far past any band. */
 const absurdPrice = fc.oneof(
   fc.double({ min: Number.MIN_VALUE, max: 1e300, noNaN: true, noDefaultInfinity: true }).filter((x) => x > 0),
   fc.constantFrom(Number.MIN_VALUE, 1e-11, 0.00005, 1e9, 1e12, 1e15, 1e300, Number.MAX_VALUE),
@@ -255,7 +255,7 @@ describe('bridge fuzzing: schema-valid but absurd payloads through the real hand
     return dispatch(channel, payload);
   };
 
-  /** The call ended as a value: a typed error (never `internal`, nothing thrown) or data of the channel's reply schema. */
+  /** The call ended as a value: a typed error (never `internal`, nothing thrown) or its channel's reply data. */
   const expectTyped = (channel: (typeof REQUEST_CHANNELS)[number], r: IpcResult<unknown>, payload: unknown): void => {
     const what = `${channel} ${JSON.stringify(payload)} → ${JSON.stringify(r)}`;
     expect(thrown, what).toEqual([]);

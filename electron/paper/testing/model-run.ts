@@ -62,6 +62,7 @@ const PICKS: ReadonlyArray<{ pick: (r: Row) => boolean; maxLots: number }> = [
   { pick: (r) => r.exchange === 'CDS' && r.name === 'USDINR', maxLots: 40 },
 ];
 
+/** The model's view of the traded instruments, from the broker's instrument rows (its one input from the broker). */
 export function modelInstruments(rows: readonly Row[]): ModelInstrument[] {
   return PICKS.map(({ pick }) => {
     const r = rows.find(pick);
@@ -94,6 +95,7 @@ type PriceSpec = { readonly ticks: number } | { readonly pct: number };
 /** MIS, CNC, NRML, or the carry product the instrument takes (CNC on equity, NRML on derivatives). */
 type ProductPick = Product | 'CARRY';
 
+/** One thing a trader or the market does: place, modify, cancel, or move a price. */
 export type Cmd =
   | {
       readonly kind: 'place';
@@ -209,7 +211,10 @@ function offset(spec: PriceSpec, i: ModelInstrument, from: number, dir: 1 | -1):
   return Math.max(tick, p);
 }
 
-/** An order's limit and trigger in rupees: the limit waits below (buy) the LTP, the stop above; an SL's limit sits `slack` ticks beyond its trigger. */
+/**
+ * An order's limit and trigger in rupees: a limit waits below the LTP for a buy (above for a
+ * sell), a stop above it; an SL's limit sits `slack` ticks beyond its trigger.
+ */
 function orderPrices(
   i: ModelInstrument,
   side: TransactionType,
@@ -288,6 +293,7 @@ function expectSameReply(got: { status: number; body: DriverBody }, want: ModelR
   );
 }
 
+/** One account's life played on a broker and the model side by side, compared after each command. */
 export class Sequence {
   private readonly ids: string[] = [];
   private prevOrders = new Map<string, DriverBody>();
@@ -298,6 +304,7 @@ export class Sequence {
     private readonly model: PaperModel,
   ) {}
 
+  /** Plays the commands, then winds the account down; throws at the first disagreement or broken promise. */
   async run(cmds: readonly Cmd[]): Promise<void> {
     await this.compare('start');
     for (const [n, c] of cmds.entries()) {
