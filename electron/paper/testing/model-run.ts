@@ -51,21 +51,26 @@ export interface Row {
  * (option band, 1x margin on buys, 10-lot touch), a stock future (lot 1,600) and a CDS future
  * on the ₹0.0025 tick. `maxLots` reaches past the touch and sometimes past the freeze limit.
  */
-const PICKS: ReadonlyArray<{ pick: (r: Row) => boolean; maxLots: number }> = [
+const PICKS: ReadonlyArray<{ pick: (r: Row) => boolean; maxLots: number; near?: number }> = [
   { pick: (r) => r.exchange === 'NSE' && r.tradingsymbol === 'ITC', maxLots: 9000 },
   { pick: (r) => r.exchange === 'NSE' && r.tradingsymbol === 'YESBANK', maxLots: 120_000 },
-  {
-    pick: (r) => r.name === 'NIFTY' && r.instrument_type === 'CE' && r.last_price > 50 && r.last_price < 250,
-    maxLots: 30,
-  },
+  // The call whose premium is nearest ₹150 (expiries, hence premiums, move with the date).
+  { pick: (r) => r.exchange === 'NFO' && r.name === 'NIFTY' && r.instrument_type === 'CE', maxLots: 30, near: 150 },
   { pick: (r) => r.exchange === 'NFO' && r.name === 'ITC' && r.instrument_type === 'FUT', maxLots: 14 },
   { pick: (r) => r.exchange === 'CDS' && r.name === 'USDINR', maxLots: 40 },
 ];
 
 /** The model's view of the traded instruments, from the broker's instrument rows (its one input from the broker). */
 export function modelInstruments(rows: readonly Row[]): ModelInstrument[] {
-  return PICKS.map(({ pick }) => {
-    const r = rows.find(pick);
+  return PICKS.map(({ pick, near }) => {
+    const fits = rows.filter(pick);
+    const r =
+      near === undefined
+        ? fits[0]
+        : fits.reduce<Row | undefined>(
+            (best, x) => (!best || Math.abs(x.last_price - near) < Math.abs(best.last_price - near) ? x : best),
+            undefined,
+          );
     if (!r) throw new Error('an instrument the property test trades is missing from the universe');
     return {
       token: r.instrument_token,
