@@ -66,9 +66,11 @@ export function touchQuantity(i: PaperInstrument, ltpUnits: number): number {
   return i.lotSize * 10;
 }
 
+/** Indian digit grouping, built once: `toLocaleString` would build a formatter per call. */
+const INR = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+
 /** ₹1,480.05 / ₹83.2525: every digit a price or amount has, down to ₹0.0001. */
-const rupees = (units: number): string =>
-  `₹${fromUnits(units).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 4 })}`;
+const rupees = (units: number): string => `₹${INR.format(fromUnits(units))}`;
 
 export class Engine {
   private readonly orders = new Map<string, PaperOrder>();
@@ -229,22 +231,28 @@ export class Engine {
       }
     }
     if (o.product === 'CNC' && o.transactionType === 'SELL') {
-      const held = this.account.holdings.get(o.token)?.quantity ?? 0;
-      let selling = 0;
-      for (const id of this.working.get(o.token) ?? []) {
-        const w = this.orders.get(id);
-        if (w && w.product === 'CNC' && w.transactionType === 'SELL') selling += pendingOf(w);
-      }
-      if (held - selling < o.quantity) {
-        return `Insufficient holdings: selling ${o.quantity} needs that many in holdings; ${Math.max(0, held - selling)} free to sell`;
+      const free = this.freeToSell(o.token, o);
+      if (free < o.quantity) {
+        return `Insufficient holdings: selling ${o.quantity} needs that many in holdings; ${Math.max(0, free)} free to sell`;
       }
     }
     const need = this.quote(r).totalUnits;
     const available = this.availableMarginUnits();
-    if (need > available) {
+    // An exit needs no margin, so a shortfall (a realised loss can make it negative) never refuses one.
+    if (need > 0 && need > available) {
       return `Insufficient funds: this order needs ${rupees(need)} margin; ${rupees(Math.max(0, available))} is available`;
     }
     return null;
+  }
+
+  /** Shares held that no working CNC sell other than `except` has claimed yet. */
+  private freeToSell(token: number, except: PaperOrder): number {
+    let claimed = 0;
+    for (const id of this.working.get(token) ?? []) {
+      const w = this.orders.get(id);
+      if (w && w !== except && w.product === 'CNC' && w.transactionType === 'SELL') claimed += pendingOf(w);
+    }
+    return (this.account.holdings.get(token)?.quantity ?? 0) - claimed;
   }
 
   modify(orderId: string, c: OrderChanges, at: number): PaperOrder {
@@ -302,6 +310,13 @@ export class Engine {
       }
     }
     const remaining = draft.quantity - o.filled;
+    if (o.product === 'CNC' && o.transactionType === 'SELL') {
+      const free = this.freeToSell(o.token, o);
+      if (remaining > free) {
+        const message = `Insufficient holdings: the modified order sells ${remaining} more; ${Math.max(0, free)} free to sell`;
+        throw new Problem(400, 'invalid_field', `quantity: ${message}`, [{ field: 'quantity', message }]);
+      }
+    }
     const need = this.quote(
       {
         instrument,
@@ -314,7 +329,8 @@ export class Engine {
       },
       o,
     ).totalUnits;
-    if (need - o.blockedUnits > this.availableMarginUnits()) {
+    // Only extra margin must be free: a change that needs no more than is blocked always fits.
+    if (need > o.blockedUnits && need - o.blockedUnits > this.availableMarginUnits()) {
       const message = `Insufficient funds: the modified order needs ${rupees(need)} margin; ${rupees(Math.max(0, this.availableMarginUnits() + o.blockedUnits))} is available`;
       throw new Problem(400, 'insufficient_margin', message, [{ field: 'quantity', message }]);
     }

@@ -1,0 +1,91 @@
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { Account } from '../account';
+import type { BrokerState, Ctx } from '../context';
+import { Faults } from '../faults';
+import type { PaperInstrument } from '../instruments';
+import { Journal } from '../journal';
+import { Market } from '../market';
+import { Engine } from '../matching';
+import { Problem } from '../problem';
+import { Router } from '../router';
+import { controlRoutes } from '../routes/control';
+import { orderRoutes } from '../routes/orders';
+import { portfolioRoutes } from '../routes/portfolio';
+import { Sessions } from '../sessions';
+import type { Api } from '../test-helpers';
+
+/**
+ * One way to talk to a paper broker: a method, a /v1 path and a JSON body in, a status and a
+ * parsed body out. The property test runs the same command sequences through both drivers.
+ */
+export interface BrokerDriver {
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: DriverBody }>;
+}
+
+/** A reply body as a test reads it (fields vary per endpoint; their shapes are asserted where they matter). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type DriverBody = any;
+
+/** Over the wire: the real server on a loopback port (test-helpers' client). */
+export function httpDriver(api: Api): BrokerDriver {
+  return {
+    async call(method, path, body) {
+      // The control interface takes no token; everything else uses the test login.
+      const r = await api.call(method, path, body, path.startsWith('/_control') ? { token: null } : {});
+      return { status: r.status, body: r.body };
+    },
+  };
+}
+
+/** The routes the property test drives, compiled once (the router holds no state). */
+const router = new Router([...orderRoutes, ...portfolioRoutes, ...controlRoutes]);
+
+/**
+ * In process: the broker's own order, portfolio and control route handlers over its own
+ * market, engine and account, with no socket. Thousands of sequences fit a CI run this way.
+ * Auth, rate limits and faults (the server pipeline) are not on this path; the HTTP run covers
+ * them.
+ */
+export function inProcessDriver(instruments: readonly PaperInstrument[], startingCashUnits: number): BrokerDriver {
+  // A fixed clock: matching never reads the time, and replies carry it only as timestamps.
+  const now = Date.UTC(2026, 10, 23, 5, 30);
+  const market = new Market(instruments, 1, now);
+  const engine = new Engine(market, new Account(startingCashUnits), { order() {}, trade() {} });
+  market.onMoves((moves) => engine.onMoves(moves));
+  const state: BrokerState = {
+    market,
+    engine,
+    sessions: new Sessions(60_000),
+    faults: new Faults(1),
+    journal: Journal.memory(),
+    startingCashUnits,
+    clock: () => now,
+  };
+  return {
+    async call(method, path, body) {
+      // Split by hand: WHATWG URL parsing costs more than a whole matching step here.
+      const q = path.indexOf('?');
+      const pathname = q < 0 ? path : path.slice(0, q);
+      const query = new URLSearchParams(q < 0 ? '' : path.slice(q + 1));
+      const m = router.match(method, pathname);
+      if (m.kind !== 'found') throw new Error(`no in-process route for ${method} ${path}`);
+      // Only the handlers that take a body read the request; the reads skip building a stream.
+      const req = (body === undefined
+        ? { headers: {}, method, url: path }
+        : Object.assign(Readable.from([Buffer.from(JSON.stringify(body))]), {
+            headers: { 'content-type': 'application/json' },
+            method,
+            url: path,
+          })) as unknown as IncomingMessage;
+      const ctx: Ctx = { req, state, params: m.params, query, session: null, now };
+      try {
+        const r = await m.route.handle(ctx);
+        return { status: r.status, body: r.body };
+      } catch (e) {
+        if (e instanceof Problem) return { status: e.status, body: e.body() };
+        throw e;
+      }
+    },
+  };
+}

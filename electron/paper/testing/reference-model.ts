@@ -1,0 +1,538 @@
+import type { Exchange, InstrumentType } from '../../../shared/domain/instrument';
+import type { OrderStatus, OrderType, Product, TransactionType, Validity } from '../../../shared/domain/order';
+import { validateOrder } from '../../../shared/trading/rules';
+
+/**
+ * An independent reference model of the paper broker, for the model-based property test.
+ *
+ * Written from docs/api.md alone (§Orders, §Matching, §Margins, positions, holdings, funds,
+ * §Numbers and money units) and sharing no code with `electron/paper/`: only the shared trading
+ * rules decide whether a request is well-formed (a 400), exactly as the ticket and the broker
+ * both use them. Everything the broker decides on its own — bands, rejections, fills, touch
+ * quantities, margin blocks, averages, P&L — is re-derived here, so when the two disagree one
+ * of them contradicts the page. Money is integer units of ₹0.0001 throughout.
+ */
+
+const UNITS = 10_000;
+
+/** Rupees on the wire → integer units of ₹0.0001. */
+export const units = (rupees: number): number => Math.round(rupees * UNITS);
+
+/** An instrument as the model knows it: its wire row plus the day's band rule from docs/api.md §Matching. */
+export interface ModelInstrument {
+  readonly token: number;
+  readonly exchange: Exchange;
+  readonly tradingsymbol: string;
+  readonly instrumentType: InstrumentType;
+  readonly lotSize: number;
+  readonly tickSize: number;
+  readonly freezeQuantity: number;
+  /** The previous close: the instrument's last_price before anything moved it. */
+  readonly closeUnits: number;
+  /** An NSE/BSE stock that also has futures on NFO (its band is ±20%, not ±10%). */
+  readonly fnoStock: boolean;
+}
+
+/** A POST /orders body as the property test sends it (wire spelling, rupees). */
+export interface ModelOrderRequest {
+  readonly exchange: Exchange;
+  readonly tradingsymbol: string;
+  readonly transaction_type: TransactionType;
+  readonly quantity: number;
+  readonly order_type: OrderType;
+  readonly product: Product;
+  readonly validity: Validity;
+  readonly price?: number;
+  readonly trigger_price?: number;
+}
+
+/** A PATCH /orders/{id} body (wire spelling, rupees; null or 0 clears a price). */
+export interface ModelOrderChanges {
+  readonly quantity?: number;
+  readonly price?: number | null;
+  readonly trigger_price?: number | null;
+  readonly order_type?: OrderType;
+  readonly validity?: Validity;
+}
+
+/** The status code a request must get, with the fields a 400 must name. */
+export interface ModelReply {
+  readonly status: number;
+  readonly fields?: readonly string[];
+  readonly code?: string;
+}
+
+/** One order as the model holds it. */
+export interface ModelOrder {
+  readonly id: string;
+  readonly inst: ModelInstrument;
+  readonly side: TransactionType;
+  readonly product: Product;
+  quantity: number;
+  filled: number;
+  cancelled: number;
+  type: OrderType;
+  validity: Validity;
+  price: number | null;
+  trigger: number | null;
+  status: OrderStatus;
+  /** Margin still blocked for the unfilled part. */
+  block: number;
+  /** Σ fill quantity × price. */
+  value: number;
+}
+
+/** One fill. */
+export interface ModelTrade {
+  readonly orderId: string;
+  readonly token: number;
+  readonly side: TransactionType;
+  readonly product: Product;
+  readonly quantity: number;
+  readonly price: number;
+}
+
+interface Position {
+  readonly inst: ModelInstrument;
+  readonly product: Product;
+  net: number;
+  /** Cost of the open quantity, ≥ 0. */
+  cost: number;
+  realised: number;
+  bought: number;
+  sold: number;
+}
+
+interface Holding {
+  quantity: number;
+  cost: number;
+}
+
+const working = (o: ModelOrder): boolean => o.status === 'OPEN' || o.status === 'TRIGGER PENDING';
+const pending = (o: ModelOrder): number => o.quantity - o.filled - o.cancelled;
+const hasLimit = (t: OrderType): boolean => t === 'LIMIT' || t === 'SL';
+const hasTrigger = (t: OrderType): boolean => t === 'SL' || t === 'SL-M';
+const isOption = (i: ModelInstrument): boolean => i.instrumentType === 'CE' || i.instrumentType === 'PE';
+/** Integer division rounded up / half up, on non-negative integers (exact, no floats in between). */
+const ceilDiv = (a: number, b: number): number => Math.floor((a + b - 1) / b);
+const roundDiv = (a: number, b: number): number => Math.floor((2 * a + b) / (2 * b));
+
+/** The reference model of one paper account. */
+export class PaperModel {
+  readonly orders: ModelOrder[] = [];
+  readonly trades: ModelTrade[] = [];
+  private readonly byId = new Map<string, ModelOrder>();
+  private readonly ltp = new Map<number, number>();
+  private readonly band = new Map<number, readonly [number, number]>();
+  private readonly positions = new Map<string, Position>();
+  private readonly holdings = new Map<number, Holding>();
+  private realised = 0;
+  private holdingsCost = 0;
+
+  constructor(
+    readonly instruments: readonly ModelInstrument[],
+    readonly openingUnits: number,
+  ) {
+    for (const i of instruments) {
+      this.ltp.set(i.token, i.closeUnits);
+      this.band.set(i.token, PaperModel.bandAround(i, i.closeUnits));
+    }
+  }
+
+  // ------------------------------------------------------------------ the rules of docs/api.md
+
+  /**
+   * The day's band (§Matching): ±20% of the close for F&O stocks, ±10% for other equities and
+   * futures, rounded inward to the tick (never below one tick); options from one tick to
+   * 4 × the close + ₹200, rounded up to a tick.
+   */
+  static bandAround(i: ModelInstrument, close: number): readonly [number, number] {
+    const tick = units(i.tickSize);
+    if (isOption(i)) return [tick, ceilDiv(4 * close + 200 * UNITS, tick) * tick];
+    const pct = i.instrumentType === 'EQ' && i.fnoStock ? 20 : 10;
+    const lo = ceilDiv(close * (100 - pct), 100 * tick) * tick;
+    const hi = Math.floor((close * (100 + pct)) / (100 * tick)) * tick;
+    return [Math.max(tick, lo), hi];
+  }
+
+  /** What one price event can fill of one order (§Matching, partial fills). */
+  static touch(i: ModelInstrument, ltp: number): number {
+    if (i.instrumentType === 'EQ') return Math.max(1, Math.floor((25_00_000 * UNITS) / ltp));
+    return 10 * i.lotSize;
+  }
+
+  /** Leverage (§Margins): CNC 1x, option buys 1x, else MIS 5x and NRML 4x. */
+  static leverage(product: Product, i: ModelInstrument, side: TransactionType): number {
+    if (product === 'CNC') return 1;
+    if (isOption(i) && side === 'BUY') return 1;
+    return product === 'MIS' ? 5 : 4;
+  }
+
+  /** The margin to block for `qty` more of an order: only the part that adds exposure (§Margins). */
+  private blockFor(
+    i: ModelInstrument,
+    side: TransactionType,
+    product: Product,
+    type: OrderType,
+    price: number | null,
+    trigger: number | null,
+    qty: number,
+  ): number {
+    const ref = hasLimit(type) && price !== null ? price : trigger !== null ? trigger : this.lastPrice(i.token);
+    let adding = qty;
+    if (product === 'CNC') adding = side === 'BUY' ? qty : 0;
+    else {
+      const net = this.positions.get(`${i.token}:${product}`)?.net ?? 0;
+      if ((side === 'BUY' && net < 0) || (side === 'SELL' && net > 0)) adding = Math.max(0, qty - Math.abs(net));
+    }
+    return ceilDiv(ref * adding, PaperModel.leverage(product, i, side));
+  }
+
+  /** Shares in holdings that no working CNC sell (other than `except`) has claimed. */
+  private freeToSell(token: number, except?: ModelOrder): number {
+    let claimed = 0;
+    for (const o of this.orders) {
+      if (o !== except && working(o) && o.inst.token === token && o.product === 'CNC' && o.side === 'SELL') {
+        claimed += pending(o);
+      }
+    }
+    return (this.holdings.get(token)?.quantity ?? 0) - claimed;
+  }
+
+  private outsideBand(token: number, p: number | null): boolean {
+    const [lo, hi] = this.band.get(token) as readonly [number, number];
+    return p !== null && (p < lo || p > hi);
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  lastPrice(token: number): number {
+    return this.ltp.get(token) as number;
+  }
+
+  order(id: string): ModelOrder | undefined {
+    return this.byId.get(id);
+  }
+
+  cashUnits(): number {
+    return this.openingUnits + this.realised - this.holdingsCost;
+  }
+
+  usedMarginUnits(): number {
+    let used = 0;
+    for (const o of this.orders) if (working(o)) used += o.block;
+    for (const p of this.positions.values()) used += this.positionMargin(p);
+    return used;
+  }
+
+  private positionMargin(p: Position): number {
+    if (p.net === 0) return 0;
+    return ceilDiv(p.cost, PaperModel.leverage(p.product, p.inst, p.net > 0 ? 'BUY' : 'SELL'));
+  }
+
+  /** Everything a client can read, in units: what GET /orders, /trades, /positions, /holdings and /funds must say. */
+  snapshot(): ModelSnapshot {
+    let unrealised = 0;
+    const positions = [...this.positions.values()].map((p) => {
+      const ltp = this.lastPrice(p.inst.token);
+      const open = p.net === 0 ? 0 : p.net > 0 ? p.net * ltp - p.cost : p.cost + p.net * ltp;
+      unrealised += open;
+      return {
+        token: p.inst.token,
+        product: p.product,
+        quantity: p.net,
+        average: p.net === 0 ? 0 : roundDiv(p.cost, Math.abs(p.net)),
+        realised: p.realised,
+        unrealised: open,
+        bought: p.bought,
+        sold: p.sold,
+      };
+    });
+    const used = this.usedMarginUnits();
+    return {
+      orders: this.orders.map((o) => ({
+        id: o.id,
+        status: o.status,
+        type: o.type,
+        validity: o.validity,
+        quantity: o.quantity,
+        filled: o.filled,
+        pending: pending(o),
+        cancelled: o.cancelled,
+        price: o.price,
+        trigger: o.trigger,
+        average: o.filled === 0 ? 0 : roundDiv(o.value, o.filled),
+      })),
+      trades: this.trades.map((t) => ({ ...t })),
+      positions,
+      holdings: [...this.holdings.entries()].map(([token, h]) => ({
+        token,
+        quantity: h.quantity,
+        average: roundDiv(h.cost, h.quantity),
+      })),
+      funds: {
+        cash: this.cashUnits(),
+        used,
+        available: this.cashUnits() - used,
+        realised: this.realised,
+        unrealised,
+      },
+    };
+  }
+
+  // ------------------------------------------------------------------ commands
+
+  /** POST /orders. `id` names the order the broker created (the model does not predict ids). */
+  place(r: ModelOrderRequest, id: string): ModelReply {
+    const i = this.instruments.find((x) => x.exchange === r.exchange && x.tradingsymbol === r.tradingsymbol);
+    if (!i) return { status: 400, fields: ['tradingsymbol'] };
+    const violations = validateOrder(
+      {
+        exchange: r.exchange,
+        transactionType: r.transaction_type,
+        quantity: r.quantity,
+        orderType: r.order_type,
+        product: r.product,
+        validity: r.validity,
+        price: r.price,
+        triggerPrice: r.trigger_price,
+      },
+      i,
+    );
+    if (violations.length > 0) return { status: 400, fields: violations.map((v) => wireName(v.field)) };
+    const o: ModelOrder = {
+      id,
+      inst: i,
+      side: r.transaction_type,
+      product: r.product,
+      quantity: r.quantity,
+      filled: 0,
+      cancelled: 0,
+      type: r.order_type,
+      validity: r.validity,
+      price: hasLimit(r.order_type) && r.price ? units(r.price) : null,
+      trigger: hasTrigger(r.order_type) && r.trigger_price ? units(r.trigger_price) : null,
+      status: 'OPEN',
+      block: 0,
+      value: 0,
+    };
+    this.orders.push(o);
+    this.byId.set(id, o);
+    const need = this.blockFor(i, o.side, o.product, o.type, o.price, o.trigger, o.quantity);
+    const rejected =
+      this.outsideBand(i.token, o.price) ||
+      this.outsideBand(i.token, o.trigger) ||
+      (o.product === 'CNC' && o.side === 'SELL' && this.freeToSell(i.token, o) < o.quantity) ||
+      // An exit needs no margin, so a shortfall never refuses one (§Margins).
+      (need > 0 && need > this.cashUnits() - this.usedMarginUnits());
+    if (rejected) {
+      o.cancelled = o.quantity;
+      o.status = 'REJECTED';
+      return { status: 201 };
+    }
+    o.block = need;
+    o.status = hasTrigger(o.type) ? 'TRIGGER PENDING' : 'OPEN';
+    this.match(o);
+    if (o.validity === 'IOC' && working(o)) this.cancelRest(o);
+    return { status: 201 };
+  }
+
+  /** PATCH /orders/{id}. */
+  modify(id: string, c: ModelOrderChanges): ModelReply {
+    const o = this.byId.get(id);
+    if (!o) return { status: 404 };
+    if (!working(o)) return { status: 409 };
+    const type = c.order_type ?? o.type;
+    const given = (p: number | null | undefined): number | null | undefined =>
+      p === undefined ? undefined : p === null || p === 0 ? null : units(p);
+    const price = given(c.price) !== undefined ? (given(c.price) as number | null) : hasLimit(type) ? o.price : null;
+    const trigger =
+      given(c.trigger_price) !== undefined
+        ? (given(c.trigger_price) as number | null)
+        : hasTrigger(type)
+          ? o.trigger
+          : null;
+    const quantity = c.quantity ?? o.quantity;
+    const validity = c.validity ?? o.validity;
+    const fields = validateOrder(
+      {
+        exchange: o.inst.exchange,
+        transactionType: o.side,
+        quantity,
+        orderType: type,
+        product: o.product,
+        validity,
+        price: price === null ? null : price / UNITS,
+        triggerPrice: trigger === null ? null : trigger / UNITS,
+      },
+      o.inst,
+    ).map((v) => wireName(v.field));
+    if (quantity <= o.filled && !fields.includes('quantity')) fields.push('quantity');
+    if (fields.length > 0) return { status: 400, fields };
+    if (this.outsideBand(o.inst.token, price)) return { status: 400, fields: ['price'] };
+    if (this.outsideBand(o.inst.token, trigger)) return { status: 400, fields: ['trigger_price'] };
+    const rest = quantity - o.filled;
+    if (o.product === 'CNC' && o.side === 'SELL' && this.freeToSell(o.inst.token, o) < rest) {
+      return { status: 400, fields: ['quantity'] };
+    }
+    const need = this.blockFor(o.inst, o.side, o.product, type, price, trigger, rest);
+    const available = this.cashUnits() - this.usedMarginUnits();
+    if (need > o.block && need - o.block > available) {
+      return { status: 400, fields: ['quantity'], code: 'insufficient_margin' };
+    }
+    const wasStop = hasTrigger(o.type);
+    o.quantity = quantity;
+    o.type = type;
+    o.validity = validity;
+    o.price = price;
+    o.trigger = trigger;
+    o.block = need;
+    if (!hasTrigger(type)) o.status = 'OPEN';
+    else if (!wasStop) o.status = 'TRIGGER PENDING';
+    this.match(o);
+    if (o.validity === 'IOC' && working(o)) this.cancelRest(o);
+    return { status: 200 };
+  }
+
+  /** DELETE /orders/{id}: idempotent on CANCELLED, 409 on COMPLETE/REJECTED. */
+  cancel(id: string): ModelReply {
+    const o = this.byId.get(id);
+    if (!o) return { status: 404 };
+    if (o.status === 'CANCELLED') return { status: 200 };
+    if (!working(o)) return { status: 409 };
+    this.cancelRest(o);
+    return { status: 200 };
+  }
+
+  /**
+   * A price event (the control interface): a price outside the band starts a new band around it,
+   * then every working order on the instrument gets one matching attempt, oldest first.
+   */
+  setPrice(token: number, p: number): void {
+    const i = this.instruments.find((x) => x.token === token) as ModelInstrument;
+    if (this.outsideBand(token, p)) this.band.set(token, PaperModel.bandAround(i, p));
+    this.ltp.set(token, p);
+    for (const o of this.orders) if (o.inst.token === token && working(o)) this.match(o);
+  }
+
+  // ------------------------------------------------------------------ matching and the books
+
+  private cancelRest(o: ModelOrder): void {
+    o.cancelled += pending(o);
+    o.block = 0;
+    o.status = 'CANCELLED';
+  }
+
+  private match(o: ModelOrder): void {
+    const ltp = this.lastPrice(o.inst.token);
+    const buy = o.side === 'BUY';
+    if (o.status === 'TRIGGER PENDING') {
+      const crossed = buy ? ltp >= (o.trigger as number) : ltp <= (o.trigger as number);
+      if (!crossed) return;
+      o.status = 'OPEN';
+    }
+    if (o.price !== null && hasLimit(o.type) && (buy ? ltp > o.price : ltp < o.price)) return;
+    const left = pending(o);
+    const q = Math.min(left, PaperModel.touch(o.inst, ltp));
+    // A fill releases its share of the block; the last fill releases all of it.
+    o.block = q === left ? 0 : o.block - roundDiv(o.block * q, left);
+    o.filled += q;
+    o.value += q * ltp;
+    o.status = pending(o) === 0 ? 'COMPLETE' : 'OPEN';
+    const t: ModelTrade = {
+      orderId: o.id,
+      token: o.inst.token,
+      side: o.side,
+      product: o.product,
+      quantity: q,
+      price: ltp,
+    };
+    this.trades.push(t);
+    if (o.product === 'CNC') this.settle(t);
+    else this.book(o.inst, t);
+  }
+
+  /** A CNC fill settles into holdings at once (paper T+0). */
+  private settle(t: ModelTrade): void {
+    const h = this.holdings.get(t.token) ?? { quantity: 0, cost: 0 };
+    this.holdings.set(t.token, h);
+    if (t.side === 'BUY') {
+      h.quantity += t.quantity;
+      h.cost += t.quantity * t.price;
+      this.holdingsCost += t.quantity * t.price;
+      return;
+    }
+    const part = roundDiv(h.cost * t.quantity, h.quantity);
+    h.quantity -= t.quantity;
+    h.cost -= part;
+    this.holdingsCost -= part;
+    this.realised += t.quantity * t.price - part;
+    if (h.quantity === 0) this.holdings.delete(t.token);
+  }
+
+  /** An MIS/NRML fill moves the net position; closing quantity realises against the average cost. */
+  private book(i: ModelInstrument, t: ModelTrade): void {
+    const key = `${i.token}:${t.product}`;
+    const p = this.positions.get(key) ?? {
+      inst: i,
+      product: t.product,
+      net: 0,
+      cost: 0,
+      realised: 0,
+      bought: 0,
+      sold: 0,
+    };
+    this.positions.set(key, p);
+    const dir = t.side === 'BUY' ? 1 : -1;
+    if (dir > 0) p.bought += t.quantity;
+    else p.sold += t.quantity;
+    let q = t.quantity;
+    if (p.net * dir < 0) {
+      const closing = Math.min(q, Math.abs(p.net));
+      const part = roundDiv(p.cost * closing, Math.abs(p.net));
+      const pnl = p.net > 0 ? closing * t.price - part : part - closing * t.price;
+      p.realised += pnl;
+      this.realised += pnl;
+      p.cost -= part;
+      p.net += dir * closing;
+      q -= closing;
+    }
+    p.net += dir * q;
+    p.cost += q * t.price;
+  }
+}
+
+/** What the model says a client must read. All money in units of ₹0.0001. */
+export interface ModelSnapshot {
+  readonly orders: ReadonlyArray<{
+    id: string;
+    status: OrderStatus;
+    type: OrderType;
+    validity: Validity;
+    quantity: number;
+    filled: number;
+    pending: number;
+    cancelled: number;
+    price: number | null;
+    trigger: number | null;
+    average: number;
+  }>;
+  readonly trades: readonly ModelTrade[];
+  readonly positions: ReadonlyArray<{
+    token: number;
+    product: Product;
+    quantity: number;
+    average: number;
+    realised: number;
+    unrealised: number;
+    bought: number;
+    sold: number;
+  }>;
+  readonly holdings: ReadonlyArray<{ token: number; quantity: number; average: number }>;
+  readonly funds: { cash: number; used: number; available: number; realised: number; unrealised: number };
+}
+
+/** The rules speak camelCase; a 400 names the wire field. */
+function wireName(field: string): string {
+  return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
