@@ -3,7 +3,8 @@ import { deriveRng, type Rng } from './rng';
 /**
  * Fault injection: the failures a real broker and network produce, on demand, so the client's
  * guarantees (exactly-once placement, retries, shape validation) are tested against a real
- * server. Spec: `drop_reply=0.2,server_error=0.1,rate_limit=0.1,latency_ms=30,shape_change=0.05,token_expiry=0.01`.
+ * server. Spec: `drop_reply=0.2,server_error=0.1,rate_limit=0.1,latency_ms=30,shape_change=0.05,token_expiry=0.01`
+ * (also `late_server_error`, `stall_reply`).
  * Probabilities are per request; never applied to /v1/_control.
  */
 export interface FaultConfig {
@@ -11,6 +12,13 @@ export interface FaultConfig {
   drop_reply?: number;
   /** Answer 500/502/503/504; half of them before the handler runs, half after it committed. */
   server_error?: number;
+  /** Answer 500/502/503/504 always after the handler committed (a late 5xx: it did happen). */
+  late_server_error?: number;
+  /**
+   * Commit the request, then never answer and keep the connection open: a reply lost on the
+   * way, as a client sees it (only its own timeout ends the wait), unlike `drop_reply`'s close.
+   */
+  stall_reply?: number;
   /** Answer 429 with Retry-After before doing anything. */
   rate_limit?: number;
   /** Delay every reply by this many milliseconds. */
@@ -21,7 +29,16 @@ export interface FaultConfig {
   token_expiry?: number;
 }
 
-const KEYS = ['drop_reply', 'server_error', 'rate_limit', 'latency_ms', 'shape_change', 'token_expiry'] as const;
+const KEYS = [
+  'drop_reply',
+  'server_error',
+  'late_server_error',
+  'stall_reply',
+  'rate_limit',
+  'latency_ms',
+  'shape_change',
+  'token_expiry',
+] as const;
 type FaultKey = (typeof KEYS)[number];
 
 /** Parses `k=v,k=v` or an object; throws a readable Error on an unknown key or bad value. */
@@ -58,6 +75,8 @@ export interface FaultPlan {
   /** 5xx after the handler committed. */
   readonly errorAfter: number | null;
   readonly dropReply: boolean;
+  /** Committed, then no reply at all: the connection stays open and silent. */
+  readonly stallReply: boolean;
   readonly shapeChange: boolean;
 }
 
@@ -68,6 +87,7 @@ const NONE: FaultPlan = {
   errorBefore: null,
   errorAfter: null,
   dropReply: false,
+  stallReply: false,
   shapeChange: false,
 };
 const FIVE_XX = [500, 502, 503, 504] as const;
@@ -103,7 +123,11 @@ export class Faults {
         ? { ...NONE, latencyMs, errorBefore: status }
         : { ...NONE, latencyMs, errorAfter: status };
     }
+    if (roll(c.late_server_error)) {
+      return { ...NONE, latencyMs, errorAfter: FIVE_XX[Math.floor(this.rng() * FIVE_XX.length)] ?? 500 };
+    }
     if (roll(c.drop_reply)) return { ...NONE, latencyMs, dropReply: true };
+    if (roll(c.stall_reply)) return { ...NONE, latencyMs, stallReply: true };
     if (roll(c.shape_change)) return { ...NONE, latencyMs, shapeChange: true };
     return { ...NONE, latencyMs };
   }
