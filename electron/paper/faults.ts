@@ -21,6 +21,8 @@ export interface FaultConfig {
   stall_reply?: number;
   /** Answer 429 with Retry-After before doing anything. */
   rate_limit?: number;
+  /** The Retry-After, in seconds, of the `rate_limit` fault's 429 (default 1). */
+  retry_after_s?: number;
   /** Delay every reply by this many milliseconds. */
   latency_ms?: number;
   /** Answer a 2xx with a renamed top-level field, as an API version change would. */
@@ -35,6 +37,7 @@ const KEYS = [
   'late_server_error',
   'stall_reply',
   'rate_limit',
+  'retry_after_s',
   'latency_ms',
   'shape_change',
   'token_expiry',
@@ -57,8 +60,15 @@ export function parseFaults(spec: string | FaultConfig): FaultConfig {
   const out: FaultConfig = {};
   for (const [k, v] of entries) {
     if (!(KEYS as readonly string[]).includes(k)) throw new Error(`unknown fault "${k}" (known: ${KEYS.join(', ')})`);
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (k !== 'latency_ms' && v > 1)) {
-      throw new Error(`fault ${k} needs ${k === 'latency_ms' ? 'milliseconds ≥ 0' : 'a probability between 0 and 1'}`);
+    const isAmount = k === 'latency_ms' || k === 'retry_after_s';
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (!isAmount && v > 1)) {
+      const what =
+        k === 'latency_ms'
+          ? 'milliseconds ≥ 0'
+          : k === 'retry_after_s'
+            ? 'seconds ≥ 0'
+            : 'a probability between 0 and 1';
+      throw new Error(`fault ${k} needs ${what}`);
     }
     out[k as FaultKey] = v;
   }
@@ -68,6 +78,8 @@ export function parseFaults(spec: string | FaultConfig): FaultConfig {
 /** Which faults hit one request. */
 export interface FaultPlan {
   readonly latencyMs: number;
+  /** Retry-After (s) of an injected 429. */
+  readonly retryAfterS: number;
   readonly rateLimit: boolean;
   readonly tokenExpiry: boolean;
   /** 5xx before the handler runs (nothing committed). */
@@ -82,6 +94,7 @@ export interface FaultPlan {
 
 const NONE: FaultPlan = {
   latencyMs: 0,
+  retryAfterS: 1,
   rateLimit: false,
   tokenExpiry: false,
   errorBefore: null,
@@ -115,7 +128,7 @@ export class Faults {
     if (Object.keys(c).length === 0) return NONE;
     const roll = (p: number | undefined): boolean => p !== undefined && p > 0 && this.rng() < p;
     const latencyMs = c.latency_ms ?? 0;
-    if (roll(c.rate_limit)) return { ...NONE, latencyMs, rateLimit: true };
+    if (roll(c.rate_limit)) return { ...NONE, latencyMs, rateLimit: true, retryAfterS: c.retry_after_s ?? 1 };
     if (roll(c.token_expiry)) return { ...NONE, latencyMs, tokenExpiry: true };
     if (roll(c.server_error)) {
       const status = FIVE_XX[Math.floor(this.rng() * FIVE_XX.length)] ?? 500;

@@ -110,7 +110,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
           'Too many requests (injected fault); retry after the pause',
           [],
           {},
-          { 'Retry-After': '1' },
+          { 'Retry-After': String(plan.retryAfterS) },
         ),
       );
     }
