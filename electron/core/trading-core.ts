@@ -12,6 +12,7 @@ import { RestTransport, type TransportStats } from '../broker/rest/rest-transpor
 import { InstrumentCatalog } from './instruments/instrument-catalog';
 import { IntentsLedger } from './ledger/intents-ledger';
 import { LifecycleTimeline } from './orders/lifecycle-timeline';
+import { OrderModifier } from './orders/order-modifier';
 import { OrderService } from './orders/order-service';
 import type { PlacementTimings } from './orders/placement-policy';
 import type { RtoBounds } from '../broker/http/rtt-estimator';
@@ -81,6 +82,8 @@ export class TradingCore {
   public readonly broker: RestBroker;
   public readonly session: SessionManager;
   public readonly orders: OrderService;
+  /** Modifications: validated in main, only what changes, never blindly repeated. */
+  public readonly modifier: OrderModifier;
   public readonly catalog: InstrumentCatalog;
   public readonly timeline = new LifecycleTimeline();
   readonly #transport: RestTransport;
@@ -127,6 +130,7 @@ export class TradingCore {
       ...(options.newClientOrderId ? { newId: options.newClientOrderId } : {}),
       onPlacements: (list) => ev.onPlacements?.(list),
     });
+    this.modifier = new OrderModifier({ broker: this.broker, catalog: this.catalog });
   }
 
   /** Opens the account's ledger and builds the core (not yet logged in). */

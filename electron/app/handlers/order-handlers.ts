@@ -32,7 +32,7 @@ export function orderHandlers(
     'placements.list': async () => active.current().orders.placements(),
     'placements.placeAgain': async ({ clientOrderId }) => active.current().orders.placeAgain(clientOrderId),
     'placements.discard': async ({ clientOrderId }) => active.current().orders.discard(clientOrderId),
-    'orders.modify': async ({ orderId, changes }) => active.current().broker.modifyOrder(orderId, changes),
+    'orders.modify': async ({ orderId, changes }) => active.current().modifier.modify(orderId, changes),
     'orders.cancel': async ({ orderId }) => active.current().broker.cancelOrder(orderId),
     'orders.list': async (input) => [
       ...(await active.current().broker.listOrders(input?.status ? { status: input.status } : {})),
