@@ -32,7 +32,7 @@ export interface TradingCoreEvents {
 
 /** Everything needed to trade with one broker account. */
 export interface TradingCoreOptions {
-  /** `http://host:port/v1` of a broker speaking DESIGN.md §2. */
+  /** `http://host:port/v1` of a broker speaking the wire contract of docs/api.md. */
   readonly baseUrl: string;
   readonly target: SessionTarget;
   readonly credentials: Credentials;

@@ -1,4 +1,4 @@
-/** A rate and a burst, as brokers publish their limits (DESIGN.md §2 "Limits"). */
+/** A rate and a burst, as brokers publish their limits (docs/api.md, "Limits"). */
 export interface RateLimit {
   readonly perSecond: number;
   readonly burst: number;
