@@ -191,6 +191,86 @@ describe('orders.place over the bridge answers placed, refused or not yet confir
   });
 });
 
+describe('after a restart, an intent the broker never saw waits for the trader', () => {
+  it('placements.list shows it needs a decision; placements.placeAgain sends it once under the same reference; placements.discard of another sends nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'td-restart-'));
+    const paper = await startPaperBroker({ port: 0, tickIntervalMs: 0 });
+    const config = {
+      dataDir: dir,
+      brokerUrl: paper.url,
+      apiKey: 'paper',
+      apiSecret: 'paper',
+      clientRate: null,
+      core: { stream: false, placementTimings: { resendWindowMs: 200, landingHorizonMs: 200 } },
+    };
+    try {
+      // A first run places one order (so its ledger exists), then "crashes" after journaling
+      // two more intents and before sending them: that is what the ledger then holds.
+      const first = await createAppServices(config);
+      const firstDispatch = createDispatcher(first.handlers);
+      const list = await firstDispatch('instruments.list', undefined);
+      const eq = (list.ok ? (list.data as Instrument[]) : []).find(
+        (i) => i.exchange === 'NSE' && i.instrumentType === 'EQ',
+      );
+      if (!eq) throw new Error('no NSE equity');
+      const placed = await firstDispatch('orders.place', { order: marketBuyOf(eq) });
+      const firstRef = placed.ok ? (placed.data as PlaceOutcome).clientOrderId : '';
+      await first.close();
+      const { readdir } = await import('node:fs/promises');
+      const file = (await readdir(dir)).find((f) => f.startsWith('intents-')) ?? 'intents-missing.jsonl';
+      const { IntentsLedger } = await import('../core/ledger/intents-ledger');
+      const ledgerFile = await IntentsLedger.open(join(dir, file));
+      for (const cid of ['td-never-sent-1', 'td-never-sent-2']) {
+        await ledgerFile.appendIntent({ clientOrderId: cid, at: Date.now(), order: marketBuyOf(eq) });
+      }
+      await ledgerFile.close();
+      console.log('DBG', await readdir(dir), await readFile(join(dir, file), 'utf8'));
+
+      const services = await createAppServices(config);
+      const lists: Placement[][] = [];
+      services.events.on('placements.changed', ({ placements }) => lists.push(placements));
+      const dispatch = createDispatcher(services.handlers, () => undefined);
+      try {
+        const stateOf = async (cid: string): Promise<string | undefined> => {
+          const r = await dispatch('placements.list', undefined);
+          return r.ok ? (r.data as Placement[]).find((p) => p.clientOrderId === cid)?.state : undefined;
+        };
+        await expect.poll(() => stateOf('td-never-sent-1'), { timeout: 10_000 }).toBe('needs_decision');
+        await expect.poll(() => stateOf('td-never-sent-2'), { timeout: 10_000 }).toBe('needs_decision');
+        expect(paper.orderCount()).toBe(1); // the first run's order: nothing was sent on its own
+
+        const again = await dispatch('placements.placeAgain', { clientOrderId: 'td-never-sent-1' });
+        expect(again).toMatchObject({ ok: true, data: { state: 'placed', clientOrderId: 'td-never-sent-1' } });
+        const dropped = await dispatch('placements.discard', { clientOrderId: 'td-never-sent-2' });
+        expect(dropped).toMatchObject({ ok: true, data: { state: 'discarded' } });
+        expect(await dispatch('placements.discard', { clientOrderId: 'td-never-sent-2' })).toMatchObject({
+          ok: false,
+          error: { kind: 'conflict' },
+        });
+        const orders = await dispatch('orders.list', undefined);
+        const refs = orders.ok
+          ? (orders.data as Array<{ clientOrderId: string | null }>).map((o) => o.clientOrderId)
+          : [];
+        expect(refs).toEqual([firstRef, 'td-never-sent-1']);
+        expect(
+          lists
+            .at(-1)
+            ?.map((p) => [p.clientOrderId, p.state])
+            .sort(),
+        ).toEqual([
+          ['td-never-sent-1', 'placed'],
+          ['td-never-sent-2', 'discarded'],
+        ]);
+      } finally {
+        await services.close();
+      }
+    } finally {
+      await paper.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 /** A trade token for a bare paper broker. */
 async function token(p: PaperBroker): Promise<string> {
   const res = await fetch(`${p.url}/session`, {
