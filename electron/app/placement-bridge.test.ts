@@ -1,10 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Instrument } from '../../shared/domain/instrument';
 import type { OrderRequest } from '../../shared/domain/order';
 import type { PlaceOutcome, Placement } from '../../shared/domain/placement';
+import { IntentsLedger } from '../core/ledger/intents-ledger';
 import { LedgerRecord } from '../core/ledger/ledger-record';
 import { createDispatcher, type Dispatch } from '../main/ipc/dispatcher';
 import { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from '../paper';
@@ -71,11 +72,8 @@ function firstEquity(r: Rig): Instrument {
 
 /** Intents in the ledger file and which are still open. */
 async function ledger(dir: string): Promise<{ intents: string[]; open: string[] }> {
-  const text = await readFile(join(dir, 'intents-rest-127-0-0-1.jsonl'), 'utf8').catch(async () => {
-    const { readdir } = await import('node:fs/promises');
-    const file = (await readdir(dir)).find((f) => f.startsWith('intents-') && f.endsWith('.jsonl'));
-    return file ? readFile(join(dir, file), 'utf8') : '';
-  });
+  const file = (await readdir(dir)).find((f) => f.startsWith('intents-') && f.endsWith('.jsonl'));
+  const text = file ? await readFile(join(dir, file), 'utf8') : '';
   const intents: string[] = [];
   const open = new Set<string>();
   for (const line of text.split('\n')) {
@@ -216,9 +214,7 @@ describe('after a restart, an intent the broker never saw waits for the trader',
       const placed = await firstDispatch('orders.place', { order: marketBuyOf(eq) });
       const firstRef = placed.ok ? (placed.data as PlaceOutcome).clientOrderId : '';
       await first.close();
-      const { readdir } = await import('node:fs/promises');
       const file = (await readdir(dir)).find((f) => f.startsWith('intents-')) ?? 'intents-missing.jsonl';
-      const { IntentsLedger } = await import('../core/ledger/intents-ledger');
       const ledgerFile = await IntentsLedger.open(join(dir, file));
       for (const cid of ['td-never-sent-1', 'td-never-sent-2']) {
         await ledgerFile.appendIntent({ clientOrderId: cid, at: Date.now(), order: marketBuyOf(eq) });
