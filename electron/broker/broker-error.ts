@@ -50,8 +50,3 @@ export class TransportFailure extends AppError {
     this.reach = reach;
   }
 }
-
-/** True when `err` is a failure of a request that provably never reached the broker. */
-export function neverSent(err: unknown): boolean {
-  return err instanceof TransportFailure && err.reach === 'not_sent';
-}
