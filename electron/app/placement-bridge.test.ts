@@ -132,6 +132,10 @@ describe('orders.place over the bridge answers placed, refused or not yet confir
     // Main's instrument list says the option exists; the broker (restarted with another
     // universe) no longer lists it, and refuses the order with 400 naming tradingsymbol.
     const first = await startRig({ seed: 1 });
+    // One order on the first broker: main's instrument list is loaded from it, for certain.
+    expect(await first.dispatch('orders.place', { order: marketBuyOf(firstEquity(first)) })).toMatchObject({
+      ok: true,
+    });
     const port = first.paper.port;
     const other = new Set(
       await startPaperBroker({ port: 0, tickIntervalMs: 0, seed: 2 }).then(async (p) => {
@@ -157,7 +161,7 @@ describe('orders.place over the bridge answers placed, refused or not yet confir
     });
     expect(first.paper.orderCount()).toBe(0);
     const l = await ledger(first.dir);
-    expect([l.intents.length, l.open]).toEqual([1, []]);
+    expect([l.intents.length, l.open]).toEqual([2, []]); // the first order's intent, and this one's
   });
 
   it('broker down (connection refused) → ok:false "Not sent", and nothing is sent once the broker is back', async () => {
