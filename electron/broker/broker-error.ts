@@ -24,5 +24,29 @@ export function errorKind(err: unknown): ErrorKind {
 /** Kinds after which the outcome of a request is unknown: the server may or may not have acted. */
 export const AMBIGUOUS_KINDS: ReadonlySet<ErrorKind> = new Set(['network', 'timeout', 'server_error']);
 
-/** Kinds worth retrying after a wait (DESIGN.md §4): the same request may succeed later. */
+/** Kinds worth retrying after a wait (docs/architecture.md, "HTTP client, retries and limits"): the same request may succeed later. */
 export const TRANSIENT_KINDS: ReadonlySet<ErrorKind> = new Set(['network', 'timeout', 'server_error', 'rate_limited']);
+
+/**
+ * Whether a request that failed below HTTP may have reached the broker.
+ *
+ * - `not_sent`: it provably never left (refused or unreachable at connect, connect timeout, the
+ *   pool already closed): the broker cannot have acted on it.
+ * - `in_doubt`: it may have been written (a timeout waiting for the reply, a socket closed
+ *   mid-request): the broker may act on it, even later, so only a lookup can settle it.
+ *
+ * The order service re-sends an order only after sends that are closed (docs/architecture.md,
+ * "Exactly-once orders"), so misreading `in_doubt` as `not_sent` would risk a second order;
+ * anything not known to be connect-phase is `in_doubt`.
+ */
+export type Reach = 'not_sent' | 'in_doubt';
+
+/** A transport failure (`network` or `timeout`) that says whether the request may have reached the broker. */
+export class TransportFailure extends AppError {
+  public readonly reach: Reach;
+
+  public constructor(info: IpcError, reach: Reach) {
+    super(info);
+    this.reach = reach;
+  }
+}

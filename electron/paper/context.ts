@@ -20,6 +20,11 @@ export interface BrokerState {
   readonly startingCashUnits: number;
   /** Epoch ms now: `Date.now` unless a test injects a clock (to cross an IST midnight, say). */
   readonly clock: () => number;
+  /**
+   * Whether a reused `client_order_id` is refused with 409 (the default). False models a broker
+   * whose order tag is not unique: the reuse becomes a second order.
+   */
+  readonly uniqueClientIds: boolean;
 }
 
 export interface Ctx {

@@ -14,7 +14,7 @@ import { Stream } from './stream';
 
 /**
  * The embedded paper broker: a real HTTP + WebSocket server on 127.0.0.1 speaking the wire
- * contract of DESIGN.md §2 (documented in docs/api.md). The main process starts it when no
+ * contract documented in docs/api.md. The main process starts it when no
  * other broker is configured; `npm run paper` runs it alone; tests start one per suite.
  */
 
@@ -46,6 +46,12 @@ export interface PaperBrokerOptions {
    * over comes from it, so a test can cross an IST midnight without waiting for one.
    */
   clock?: () => number;
+  /**
+   * Refuse a reused `client_order_id` with 409 (default true). False (`--no-idempotency`)
+   * accepts the reuse as a new order, like brokers whose order tag is not unique, so tests can
+   * prove exactly-once placement where the broker does not help.
+   */
+  idempotency?: boolean;
 }
 
 export interface PaperBroker {
@@ -144,6 +150,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     journal,
     startingCashUnits: engine.account.openingUnits,
     clock,
+    uniqueClientIds: options.idempotency ?? true,
   };
   replay(opened.replay.events, state);
 

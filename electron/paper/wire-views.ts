@@ -16,7 +16,7 @@ import {
 } from './types';
 
 /**
- * Internal records → the wire spellings of DESIGN.md §2: rupees (from integer units of ₹0.0001),
+ * Internal records → the wire spellings of docs/api.md: rupees (from integer units of ₹0.0001),
  * ISO times with +05:30, snake_case. The only place those spellings are produced.
  */
 
@@ -47,6 +47,7 @@ export function wireOrder(o: PaperOrder): WireOrder {
     status_message: o.statusMessage,
     placed_at: toIstIso(o.placedAt),
     updated_at: toIstIso(o.updatedAt),
+    version: o.version,
   };
 }
 

@@ -4,14 +4,14 @@ import { CandleInterval } from '../domain/market';
 import { ClientOrderId, OrderStatus, OrderType, Product, Timestamp, TransactionType, Validity } from '../domain/order';
 
 /**
- * The wire contract of DESIGN.md §2 — the default REST dialect — as zod schemas.
+ * The wire contract of docs/api.md — the default REST dialect — as zod schemas.
  *
  * The paper broker validates requests and builds replies with these; the REST adapter in the
  * main process parses every reply with them and maps the snake_case spellings to the app's
  * domain types. Nothing above the broker adapter sees these spellings. Reply objects are
  * non-strict (unknown fields are ignored, for forward compatibility) but every field listed
  * is required: a renamed field makes the reply fail to parse, which the client reports as
- * `unexpected_shape` rather than a success (seed §9).
+ * `unexpected_shape` rather than a success.
  */
 
 // ---------------------------------------------------------------- session
@@ -82,6 +82,11 @@ export const WireOrder = z.object({
   status_message: z.string().nullable(),
   placed_at: Timestamp,
   updated_at: Timestamp,
+  /**
+   * Grows by one with each accepted modification; a PATCH may send it back in `If-Match`.
+   * Optional for the client: a broker without versions is still understood.
+   */
+  version: z.number().int().positive().optional(),
 });
 export type WireOrder = z.infer<typeof WireOrder>;
 
@@ -89,6 +94,8 @@ export const WireOrderAck = z.object({
   order_id: z.string().min(1),
   client_order_id: z.string().nullable().optional(),
   status: OrderStatus,
+  /** After a PATCH: the order's version now (paper broker; optional elsewhere). */
+  version: z.number().int().positive().optional(),
 });
 export type WireOrderAck = z.infer<typeof WireOrderAck>;
 
@@ -245,7 +252,7 @@ export type WireStreamServerMessage = z.infer<typeof WireStreamServerMessage>;
 
 // ---------------------------------------------------------------- errors
 
-/** Error codes of DESIGN.md §2 "Errors". */
+/** Error codes of docs/api.md, "Errors". */
 export const WireErrorCode = z.enum([
   'invalid_field',
   'invalid_combination',
@@ -265,6 +272,8 @@ export const WireErrorCode = z.enum([
   'payload_too_large',
   'method_not_allowed',
   'insufficient_margin',
+  // A PATCH whose If-Match names a version the order has moved past (docs/api.md §PATCH).
+  'precondition_failed',
 ]);
 export type WireErrorCode = z.infer<typeof WireErrorCode>;
 

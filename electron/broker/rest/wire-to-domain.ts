@@ -18,7 +18,7 @@ import type {
 } from '../../../shared/wire/schemas';
 
 /*
- * Wire (snake_case, DESIGN.md §2) → domain (camelCase) mappings. Pure functions of already
+ * Wire (snake_case, docs/api.md) → domain (camelCase) mappings. Pure functions of already
  * parsed replies: the field spellings of the REST dialect live here and in rest-broker.ts only.
  */
 
@@ -45,6 +45,7 @@ export function toOrder(w: WireOrder): Order {
     statusMessage: w.status_message,
     placedAt: w.placed_at,
     updatedAt: w.updated_at,
+    ...(w.version !== undefined ? { version: w.version } : {}),
   };
 }
 

@@ -5,7 +5,7 @@ import type { Broker } from '../../broker/broker';
  * The instruments the broker trades, fetched once per session and looked up by symbol.
  *
  * The main process needs each order's lot size, tick size and freeze limit to apply the
- * shared trading rules before sending (DESIGN.md §1); asking the broker per order would cost a
+ * shared trading rules before sending (docs/architecture.md, "Exactly-once orders"); asking the broker per order would cost a
  * request per click. A miss refetches once, in case the universe changed since login.
  */
 export class InstrumentCatalog {
@@ -23,6 +23,15 @@ export class InstrumentCatalog {
     if (hit) return hit;
     this.#bySymbol = null;
     return (await this.#load()).get(key);
+  }
+
+  /**
+   * Starts loading the universe now (at login), so the first click is checked at once and does
+   * not depend on the broker answering a large list at that moment. Failures are retried by
+   * the next `find`.
+   */
+  public warm(): void {
+    this.#load().catch(() => undefined);
   }
 
   /** Forgets the cached universe (a new session). */

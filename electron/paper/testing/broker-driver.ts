@@ -61,6 +61,7 @@ export function inProcessDriver(instruments: readonly PaperInstrument[], startin
     journal: Journal.memory(),
     startingCashUnits,
     clock: () => now,
+    uniqueClientIds: true,
   };
   return {
     async call(method, path, body) {
