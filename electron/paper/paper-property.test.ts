@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { generateInstruments } from './instruments';
-import { httpDriver, inProcessDriver } from './testing/broker-driver';
+import { DAY_MS, httpDriver, inProcessDriver, START_MS, type TestClock } from './testing/broker-driver';
 import { accountLives, modelInstruments, type Row, Sequence } from './testing/model-run';
 import { PaperModel, units } from './testing/reference-model';
 import { startTestBroker } from './test-helpers';
@@ -10,12 +10,13 @@ import { startTestBroker } from './test-helpers';
  * Model-based test of the paper broker's order state machine (docs/api.md §Orders, §Matching,
  * §Margins, positions, holdings, funds; the run itself is testing/model-run.ts).
  *
- * Random sequences of place / modify / cancel / price moves go to the broker and to an
- * independent reference model (testing/reference-model.ts, written from docs/api.md, sharing
- * no code with the broker); after every command they must agree on every reply, order, fill,
- * position, holding and the funds, and the broker must keep what a trader relies on (no fill
- * worse than the limit, no stop before its trigger, IOC never rests, nothing fills once
- * cancelled, margin released exactly).
+ * Random sequences of place / exit / modify / cancel / price moves / turns of the IST day go
+ * to the broker and to an independent reference model (testing/reference-model.ts, written
+ * from docs/api.md, sharing no code with the broker); after every command they must agree on
+ * every reply, margin quote, order, fill, position (values, P&L and m2m, with multipliers),
+ * holding and the funds, and the broker must keep what a trader relies on (no fill worse than
+ * the limit, no stop before its trigger, IOC never rests, nothing fills once cancelled, margin
+ * released exactly).
  *
  * The bulk runs in process (the broker's route handlers without sockets); a smaller run goes
  * over HTTP so the wire is covered too. Seeded: on a failure fast-check prints the seed and
@@ -32,7 +33,7 @@ describe('paper broker against its reference model (property)', () => {
     `agrees with the model and keeps every trader promise over ${RUNS} in-process sequences (seed ${SEED})`,
     async () => {
       // A fixed day, so the universe (expiries, option premiums) is the same on every run.
-      const universe = generateInstruments(1, Date.UTC(2026, 10, 23, 5, 30));
+      const universe = generateInstruments(1, START_MS);
       const rows: Row[] = universe.map((i) => ({
         instrument_token: i.token,
         exchange: i.exchange,
@@ -42,6 +43,7 @@ describe('paper broker against its reference model (property)', () => {
         lot_size: i.lotSize,
         tick_size: i.tickSize,
         freeze_quantity: i.freezeQuantity,
+        multiplier: i.multiplier,
         last_price: i.baseUnits / 10_000,
       }));
       const instruments = modelInstruments(rows);
@@ -62,11 +64,13 @@ describe('paper broker against its reference model (property)', () => {
     async () => {
       await fc.assert(
         fc.asyncProperty(accountLives, async ({ cash, cmds }) => {
-          const api = await startTestBroker({ startingCash: cash });
+          // The same fixed day as in process; the token outlives every day a sequence crosses.
+          const clock: TestClock = { now: START_MS };
+          const api = await startTestBroker({ startingCash: cash, clock: () => clock.now, tokenTtlMs: 400 * DAY_MS });
           try {
             const rows = (await api.call('GET', '/instruments')).body.instruments as Row[];
             const model = new PaperModel(modelInstruments(rows), units(cash));
-            await new Sequence(httpDriver(api), model).run(cmds);
+            await new Sequence(httpDriver(api, clock), model).run(cmds);
           } finally {
             await api.close();
           }

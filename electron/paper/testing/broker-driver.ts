@@ -17,19 +17,38 @@ import type { Api } from '../test-helpers';
 
 /**
  * One way to talk to a paper broker: a method, a /v1 path and a JSON body in, a status and a
- * parsed body out. The property test runs the same command sequences through both drivers.
+ * parsed body out; and the broker's clock, moved a day on to cross an IST midnight. The
+ * property test runs the same command sequences through both drivers.
  */
 export interface BrokerDriver {
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: DriverBody }>;
+  nextDay(): Promise<void>;
+}
+
+/** A day in ms: the drivers' clocks jump by it. */
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Where both drivers' clocks start: a fixed day (11:00 IST), so the universe is the same on every run. */
+export const START_MS = Date.UTC(2026, 10, 23, 5, 30);
+
+/** A clock a test moves by hand, for the broker's `clock` option. */
+export interface TestClock {
+  now: number;
 }
 
 /** A reply body as a test reads it (fields vary per endpoint; their shapes are asserted where they matter). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type DriverBody = any;
 
-/** Over the wire: the real server on a loopback port (test-helpers' client). */
-export function httpDriver(api: Api): BrokerDriver {
+/**
+ * Over the wire: the real server on a loopback port (test-helpers' client), started with
+ * `clock: () => clock.now` (and a token lifetime longer than the days a sequence crosses).
+ */
+export function httpDriver(api: Api, clock: TestClock): BrokerDriver {
   return {
+    async nextDay() {
+      clock.now += DAY_MS;
+    },
     async call(method, path, body) {
       // The control interface takes no token; everything else uses the test login.
       const r = await api.call(method, path, body, path.startsWith('/_control') ? { token: null } : {});
@@ -48,8 +67,8 @@ const router = new Router([...orderRoutes, ...portfolioRoutes, ...controlRoutes]
  * them.
  */
 export function inProcessDriver(instruments: readonly PaperInstrument[], startingCashUnits: number): BrokerDriver {
-  // A fixed clock: matching never reads the time, and replies carry it only as timestamps.
-  const now = Date.UTC(2026, 10, 23, 5, 30);
+  // A clock only the test moves: replies carry it as timestamps, and positions keep its IST day.
+  let now = START_MS;
   const market = new Market(instruments, 1, now);
   const engine = new Engine(market, new Account(startingCashUnits), { order() {}, trade() {} });
   market.onMoves((moves) => engine.onMoves(moves));
@@ -64,6 +83,9 @@ export function inProcessDriver(instruments: readonly PaperInstrument[], startin
     uniqueClientIds: true,
   };
   return {
+    async nextDay() {
+      now += DAY_MS;
+    },
     async call(method, path, body) {
       // Split by hand: WHATWG URL parsing costs more than a whole matching step here.
       const q = path.indexOf('?');

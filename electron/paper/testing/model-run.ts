@@ -19,12 +19,13 @@ import {
  *
  * After every command the broker must agree with the model (reference-model.ts) on the reply's
  * status (and the fields a 400 names), every order's state, quantities, prices and average
- * price, every fill, every position and its P&L, the holdings and the funds. Independently of
+ * price, every fill, every position with its values and P&L across the turn of the IST day, the
+ * holdings, the funds and the margin calculator's quotes. Independently of
  * the model, what a trader relies on is checked on the broker's own replies: no fill worse
  * than the limit, no stop filling before its trigger, IOC never resting, nothing filling once
  * done, fills on the tape adding up to each order's filled quantity. Every sequence ends by
  * cancelling everything and closing every position and holding: then no margin may stay used
- * and the cash must have moved by exactly the fills.
+ * and the cash must have moved by exactly the fills' values (price × quantity × multiplier).
  *
  * Checks throw plain errors (assert's diff for the snapshot), so the run is cheap enough for
  * ten thousand sequences and needs no test runner.
@@ -42,14 +43,17 @@ export interface Row {
   lot_size: number;
   tick_size: number;
   freeze_quantity: number;
+  multiplier: number;
   last_price: number;
 }
 
 /**
  * The instruments the sequences trade, chosen to cover every rule that differs between them:
  * an F&O stock (±20% band, big touch), a sub-₹100 stock on a ₹0.01 tick (±10%), a NIFTY call
- * (option band, 1x margin on buys, 10-lot touch), a stock future (lot 1,600) and a CDS future
- * on the ₹0.0025 tick. `maxLots` reaches past the touch and sometimes past the freeze limit.
+ * (option band, 1x margin on buys, 10-lot touch), a stock future (lot 1,600), a CDS future on
+ * the ₹0.0025 tick (×1,000) and an MCX GOLDM future (×10), so every value, margin and P&L has a
+ * multiplier other than 1 somewhere. `maxLots` reaches past the touch and sometimes past the
+ * freeze limit and the margin.
  */
 const PICKS: ReadonlyArray<{ pick: (r: Row) => boolean; maxLots: number; near?: number }> = [
   { pick: (r) => r.exchange === 'NSE' && r.tradingsymbol === 'ITC', maxLots: 9000 },
@@ -58,6 +62,7 @@ const PICKS: ReadonlyArray<{ pick: (r: Row) => boolean; maxLots: number; near?: 
   { pick: (r) => r.exchange === 'NFO' && r.name === 'NIFTY' && r.instrument_type === 'CE', maxLots: 30, near: 150 },
   { pick: (r) => r.exchange === 'NFO' && r.name === 'ITC' && r.instrument_type === 'FUT', maxLots: 14 },
   { pick: (r) => r.exchange === 'CDS' && r.name === 'USDINR', maxLots: 40 },
+  { pick: (r) => r.exchange === 'MCX' && r.name === 'GOLDM' && r.instrument_type === 'FUT', maxLots: 60 },
 ];
 
 /** The model's view of the traded instruments, from the broker's instrument rows (its one input from the broker). */
@@ -80,6 +85,7 @@ export function modelInstruments(rows: readonly Row[]): ModelInstrument[] {
       lotSize: r.lot_size,
       tickSize: r.tick_size,
       freezeQuantity: r.freeze_quantity,
+      multiplier: r.multiplier,
       closeUnits: units(r.last_price),
       fnoStock:
         r.instrument_type === 'EQ' &&
@@ -100,23 +106,42 @@ type PriceSpec = { readonly ticks: number } | { readonly pct: number };
 /** MIS, CNC, NRML, or the carry product the instrument takes (CNC on equity, NRML on derivatives). */
 type ProductPick = Product | 'CARRY';
 
-/** One thing a trader or the market does: place, modify, cancel, or move a price. */
+/** How an order prices itself: type, validity, limit, trigger and an SL's slack. */
+interface Pricing {
+  readonly type: OrderType;
+  readonly ioc: boolean;
+  readonly price: PriceSpec;
+  readonly trigger: PriceSpec;
+  /** Ticks an SL's limit lies beyond its trigger (negative: on the wrong side, a 400). */
+  readonly slack: number;
+  /** Ask POST /margins/orders for the same body first. */
+  readonly quote: boolean;
+}
+
+/**
+ * One thing a trader or the market does: place, exit (part of) a position or holding, modify,
+ * cancel, move a price, or the IST day turns.
+ */
 export type Cmd =
-  | {
+  | (Pricing & {
       readonly kind: 'place';
       readonly inst: number;
       readonly side: TransactionType;
-      readonly type: OrderType;
       readonly product: ProductPick;
-      readonly ioc: boolean;
       readonly lots: number;
       /** One share/unit more than whole lots (a 400 where the lot is above 1). */
       readonly odd: boolean;
-      readonly price: PriceSpec;
-      readonly trigger: PriceSpec;
-      /** Ticks an SL's limit lies beyond its trigger (negative: on the wrong side, a 400). */
-      readonly slack: number;
-    }
+    })
+  | (Pricing & {
+      /**
+       * An order against an open position (same product) or a holding (CNC sell): `quarters` of
+       * its quantity, so exits meet the earlier working exits that decide their margin, and
+       * some go past the position into the other side (or past the holding).
+       */
+      readonly kind: 'exit';
+      readonly pick: number;
+      readonly quarters: number;
+    })
   | {
       readonly kind: 'modify';
       /** Which order: among the working ones, or (`any`) among all, for the 409s. */
@@ -130,7 +155,8 @@ export type Cmd =
       readonly slack?: number;
     }
   | { readonly kind: 'cancel'; readonly pick: number; readonly any: boolean; readonly ghost: boolean }
-  | { readonly kind: 'price'; readonly inst: number; readonly to: PriceSpec };
+  | { readonly kind: 'price'; readonly inst: number; readonly to: PriceSpec }
+  | { readonly kind: 'day' };
 
 const oneIn = (n: number): fc.Arbitrary<boolean> => fc.integer({ min: 1, max: n }).map((k) => k === 1);
 /** A market move: some ticks either way, or now and then a jump (past the band, or a big loss). */
@@ -173,6 +199,15 @@ const changes = fc.oneof(
   ),
 );
 
+const pricing = {
+  type: orderType,
+  ioc: oneIn(4),
+  price: priceSpec,
+  trigger: priceSpec,
+  slack: fc.integer({ min: -2, max: 10 }),
+  quote: oneIn(4),
+};
+
 const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   {
     weight: 5,
@@ -180,14 +215,21 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
       kind: fc.constant('place' as const),
       inst: instIndex,
       side: fc.constantFrom<TransactionType>('BUY', 'SELL'),
-      type: orderType,
       product: fc.constantFrom<ProductPick>('MIS', 'MIS', 'CARRY', 'CARRY', 'CNC', 'NRML'),
-      ioc: oneIn(4),
       lots: lotCount,
       odd: oneIn(12),
-      price: priceSpec,
-      trigger: priceSpec,
-      slack: fc.integer({ min: -2, max: 10 }),
+      ...pricing,
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('exit' as const),
+      pick: fc.nat(),
+      // Mostly part or all of it; sometimes past it.
+      quarters: fc.constantFrom(1, 2, 2, 3, 4, 4, 4, 6, 8),
+      ...pricing,
+      type: fc.constantFrom<OrderType>('MARKET', 'LIMIT', 'LIMIT', 'LIMIT', 'SL', 'SL-M'),
     }),
   },
   {
@@ -206,6 +248,7 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
     }),
   },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('price' as const), inst: instIndex, to: move }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'day' as const }) },
 );
 
 /** `spec` away from `from` upwards (`dir` 1) or downwards (-1): on the grid, at least one tick, in units. */
@@ -244,6 +287,35 @@ function orderPrices(
 
 /** Whole lots from a generated count, within the instrument's range (small counts stay small). */
 const lotsOf = (n: number, k: number): number => ((n - 1) % (PICKS[k]?.maxLots ?? 1)) + 1;
+
+/** A POST /orders body for `quantity` of `i`, priced as `c` says relative to the LTP. */
+function orderBody(
+  i: ModelInstrument,
+  side: TransactionType,
+  product: Product,
+  quantity: number,
+  c: Pricing,
+  ltp: number,
+): ModelOrderRequest {
+  return {
+    exchange: i.exchange,
+    tradingsymbol: i.tradingsymbol,
+    transaction_type: side,
+    quantity,
+    order_type: c.type,
+    product,
+    validity: c.ioc ? 'IOC' : 'DAY',
+    ...orderPrices(
+      i,
+      side,
+      c.type,
+      ltp,
+      c.type === 'LIMIT' || c.type === 'SL' ? c.price : undefined,
+      isStop(c.type) ? c.trigger : undefined,
+      c.slack,
+    ),
+  };
+}
 
 // ---------------------------------------------------------------------------- one sequence
 
@@ -343,32 +415,53 @@ export class Sequence {
     return true;
   }
 
-  /** Runs one command on both; true when the broker accepted it (2xx). */
-  private async apply(c: Cmd, where: string): Promise<boolean> {
+  /** The order a place or exit command sends; none for an exit when nothing is open or held. */
+  private bodyFor(c: Extract<Cmd, { kind: 'place' | 'exit' }>): ModelOrderRequest | null {
     const m = this.model;
     if (c.kind === 'place') {
       const i = m.instruments[c.inst] as ModelInstrument;
-      const ltp = m.lastPrice(i.token);
-      const derivative = i.instrumentType !== 'EQ';
-      const body: ModelOrderRequest = {
-        exchange: i.exchange,
-        tradingsymbol: i.tradingsymbol,
-        transaction_type: c.side,
-        quantity: lotsOf(c.lots, c.inst) * i.lotSize + (c.odd ? 1 : 0),
-        order_type: c.type,
-        product: c.product === 'CARRY' ? (derivative ? 'NRML' : 'CNC') : c.product,
-        validity: c.ioc ? 'IOC' : 'DAY',
-        ...orderPrices(
-          i,
-          c.side,
-          c.type,
-          ltp,
-          c.type === 'LIMIT' || c.type === 'SL' ? c.price : undefined,
-          isStop(c.type) ? c.trigger : undefined,
-          c.slack,
-        ),
-      };
+      const quantity = lotsOf(c.lots, c.inst) * i.lotSize + (c.odd ? 1 : 0);
+      const carry = i.instrumentType === 'EQ' ? 'CNC' : 'NRML';
+      return orderBody(i, c.side, c.product === 'CARRY' ? carry : c.product, quantity, c, m.lastPrice(i.token));
+    }
+    const snap = m.snapshot();
+    const open = [
+      ...snap.positions.filter((p) => p.quantity !== 0),
+      ...snap.holdings.map((h) => ({ ...h, product: 'CNC' as const })),
+    ];
+    const p = open[c.pick % Math.max(1, open.length)];
+    if (!p) return null;
+    const i = m.instrument(p.token);
+    const lots = Math.max(1, Math.round((Math.abs(p.quantity) * c.quarters) / 4 / i.lotSize));
+    const side = p.quantity > 0 ? 'SELL' : 'BUY';
+    return orderBody(i, side, p.product, lots * i.lotSize, c, m.lastPrice(i.token));
+  }
+
+  /** The margin calculator must quote what the model would block for the order now (nothing is created). */
+  private async quote(body: ModelOrderRequest, where: string): Promise<void> {
+    const r = await this.driver.call('POST', '/margins/orders', body);
+    const want = this.model.quote(body);
+    expectSameReply(r, want, `${where} POST /margins/orders`);
+    if (r.status !== 200) return;
+    const got = { total: units(r.body.margin.total), orderValue: units(r.body.margin.order_value) };
+    ensure(
+      got.total === want.total && got.orderValue === want.orderValue && r.body.margin.leverage === want.leverage,
+      () => `${where}: quoted ${JSON.stringify(r.body.margin)}, the model ${JSON.stringify(want)} (units)`,
+    );
+  }
+
+  /** Runs one command on both; true when the broker accepted it (2xx). */
+  private async apply(c: Cmd, where: string): Promise<boolean> {
+    const m = this.model;
+    if (c.kind === 'place' || c.kind === 'exit') {
+      const body = this.bodyFor(c);
+      if (!body) return false;
+      if (c.quote) await this.quote(body, where);
       return this.place(body, where);
+    } else if (c.kind === 'day') {
+      await this.driver.nextDay();
+      this.model.nextDay();
+      return true;
     } else if (c.kind === 'modify') {
       const id = this.choose(c.pick, c.any);
       const o = m.order(id);
@@ -459,15 +552,32 @@ export class Sequence {
             token: p.instrument_token,
             product: p.product,
             quantity: p.quantity,
+            overnight: p.overnight_quantity,
+            multiplier: p.multiplier,
             average: units(p.average_price),
+            close: units(p.close_price),
+            last: units(p.last_price),
+            bought: p.buy_quantity,
+            boughtValue: units(p.buy_value),
+            sold: p.sell_quantity,
+            soldValue: units(p.sell_value),
+            dayBought: p.day_buy_quantity,
+            dayBoughtValue: units(p.day_buy_value),
+            daySold: p.day_sell_quantity,
+            daySoldValue: units(p.day_sell_value),
             realised: units(p.realised_pnl),
             unrealised: units(p.unrealised_pnl),
-            bought: p.day_buy_quantity,
-            sold: p.day_sell_quantity,
+            pnl: units(p.pnl),
+            m2m: units(p.m2m),
           }))
           .sort(byKey),
         holdings: holdings
-          .map((h) => ({ token: h.instrument_token, quantity: h.quantity, average: units(h.average_price) }))
+          .map((h) => ({
+            token: h.instrument_token,
+            quantity: h.quantity,
+            average: units(h.average_price),
+            pnl: units(h.pnl),
+          }))
           .sort(byKey),
         funds: {
           cash: units(funds.available_cash),
@@ -580,7 +690,7 @@ export class Sequence {
         });
       }
     };
-    const instOf = (token: number): ModelInstrument => m.instruments.find((i) => i.token === token) as ModelInstrument;
+    const instOf = (token: number): ModelInstrument => m.instrument(token);
     for (const p of snap.positions)
       if (p.quantity !== 0) exit(instOf(p.token), p.quantity > 0 ? 'SELL' : 'BUY', p.product, Math.abs(p.quantity));
     for (const h of snap.holdings) exit(instOf(h.token), 'SELL', 'CNC', h.quantity);
@@ -606,7 +716,9 @@ export class Sequence {
       'wind-down: margin still used with nothing open',
     );
     const flow = tape.reduce(
-      (sum: number, t: DriverBody) => sum + (t.transaction_type === 'SELL' ? 1 : -1) * t.quantity * units(t.price),
+      (sum: number, t: DriverBody) =>
+        sum +
+        (t.transaction_type === 'SELL' ? 1 : -1) * t.quantity * units(t.price) * instOf(t.instrument_token).multiplier,
       0,
     );
     ensure(

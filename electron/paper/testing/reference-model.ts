@@ -9,14 +9,30 @@ import { validateOrder } from '../../../shared/trading/rules';
  * §Numbers and money units) and sharing no code with `electron/paper/`: only the shared trading
  * rules decide whether a request is well-formed (a 400), exactly as the ticket and the broker
  * both use them. Everything the broker decides on its own — bands, rejections, fills, touch
- * quantities, margin blocks, averages, P&L — is re-derived here, so when the two disagree one
- * of them contradicts the page. Money is integer units of ₹0.0001 throughout.
+ * quantities, margin blocks, averages, P&L, the turn of the IST day — is re-derived here, so
+ * when the two disagree one of them contradicts the page. Money is integer units of ₹0.0001
+ * throughout, and every value is price × quantity × the instrument's multiplier.
  */
 
 const UNITS = 10_000;
 
 /** Rupees on the wire → integer units of ₹0.0001. */
 export const units = (rupees: number): number => Math.round(rupees * UNITS);
+
+/**
+ * a × b ÷ c for non-negative integers, rounded up or half up, exactly: in BigInt once the
+ * product leaves the safe-integer range (a big position's cost times a closing quantity can).
+ */
+function mulDiv(a: number, b: number, c: number, round: 'up' | 'half-up'): number {
+  const n = a * b;
+  if (Number.isSafeInteger(2 * n + c)) {
+    return round === 'up' ? Math.floor((n + c - 1) / c) : Math.floor((2 * n + c) / (2 * c));
+  }
+  const [bn, bc] = [BigInt(a) * BigInt(b), BigInt(c)];
+  return Number(round === 'up' ? (bn + bc - 1n) / bc : (2n * bn + bc) / (2n * bc));
+}
+const ceilDiv = (a: number, b: number): number => mulDiv(a, 1, b, 'up');
+const roundDiv = (a: number, b: number): number => mulDiv(a, 1, b, 'half-up');
 
 /** An instrument as the model knows it: its wire row plus the day's band rule from docs/api.md §Matching. */
 export interface ModelInstrument {
@@ -27,6 +43,8 @@ export interface ModelInstrument {
   readonly lotSize: number;
   readonly tickSize: number;
   readonly freezeQuantity: number;
+  /** Rupees = price × quantity × this (GOLDM ×10, CDS ×1,000; 1 for equities and NFO). */
+  readonly multiplier: number;
   /** The previous close: the instrument's last_price before anything moved it. */
   readonly closeUnits: number;
   /** An NSE/BSE stock that also has futures on NFO (its band is ±20%, not ±10%). */
@@ -78,7 +96,7 @@ export interface ModelOrder {
   status: OrderStatus;
   /** Margin still blocked for the unfilled part. */
   block: number;
-  /** Σ fill quantity × price. */
+  /** Σ fill quantity × price (the order's average price; no multiplier). */
   value: number;
 }
 
@@ -92,15 +110,23 @@ export interface ModelTrade {
   readonly price: number;
 }
 
+/** One of the day's positions (§Margins, positions, holdings, funds). Values carry the multiplier. */
 interface Position {
   readonly inst: ModelInstrument;
   readonly product: Product;
   net: number;
   /** Cost of the open quantity, ≥ 0. */
   cost: number;
+  /** Realised today. */
   realised: number;
-  bought: number;
-  sold: number;
+  /** The net quantity carried in at the turn of the day, and its cost then. */
+  overnight: number;
+  carriedCost: number;
+  /** Today's trades. */
+  dayBought: number;
+  dayBoughtValue: number;
+  daySold: number;
+  daySoldValue: number;
 }
 
 interface Holding {
@@ -108,14 +134,14 @@ interface Holding {
   cost: number;
 }
 
+/** What an order's margin is judged on: its side, product, prices and unfilled quantity. */
+type MarginSubject = Pick<ModelOrder, 'inst' | 'side' | 'product' | 'type' | 'price' | 'trigger'> & { qty: number };
+
 const working = (o: ModelOrder): boolean => o.status === 'OPEN' || o.status === 'TRIGGER PENDING';
 const pending = (o: ModelOrder): number => o.quantity - o.filled - o.cancelled;
 const hasLimit = (t: OrderType): boolean => t === 'LIMIT' || t === 'SL';
 const hasTrigger = (t: OrderType): boolean => t === 'SL' || t === 'SL-M';
 const isOption = (i: ModelInstrument): boolean => i.instrumentType === 'CE' || i.instrumentType === 'PE';
-/** Integer division rounded up / half up, on non-negative integers (exact, no floats in between). */
-const ceilDiv = (a: number, b: number): number => Math.floor((a + b - 1) / b);
-const roundDiv = (a: number, b: number): number => Math.floor((2 * a + b) / (2 * b));
 
 /** The reference model of one paper account. */
 export class PaperModel {
@@ -123,6 +149,8 @@ export class PaperModel {
   readonly trades: ModelTrade[] = [];
   private readonly byId = new Map<string, ModelOrder>();
   private readonly ltp = new Map<number, number>();
+  /** The previous session's close: the last price of the latest earlier IST day. */
+  private readonly close = new Map<number, number>();
   private readonly band = new Map<number, readonly [number, number]>();
   private readonly positions = new Map<string, Position>();
   private readonly holdings = new Map<number, Holding>();
@@ -135,6 +163,7 @@ export class PaperModel {
   ) {
     for (const i of instruments) {
       this.ltp.set(i.token, i.closeUnits);
+      this.close.set(i.token, i.closeUnits);
       this.band.set(i.token, PaperModel.bandAround(i, i.closeUnits));
     }
   }
@@ -168,24 +197,34 @@ export class PaperModel {
     return product === 'MIS' ? 5 : 4;
   }
 
-  /** The margin to block for `qty` more of an order: only the part that adds exposure (§Margins). */
-  private blockFor(
-    i: ModelInstrument,
-    side: TransactionType,
-    product: Product,
-    type: OrderType,
-    price: number | null,
-    trigger: number | null,
-    qty: number,
-  ): number {
-    const ref = hasLimit(type) && price !== null ? price : trigger !== null ? trigger : this.lastPrice(i.token);
-    let adding = qty;
-    if (product === 'CNC') adding = side === 'BUY' ? qty : 0;
+  /**
+   * The margin to block for the unfilled part of an order (§Margins): its value at the limit
+   * (else trigger, else LTP) × multiplier over the leverage, for the part that adds exposure. A
+   * CNC buy adds all of it, a CNC sell nothing. An MIS/NRML order against the position is free
+   * up to |net| less what working orders on its side placed before it (`before`, an index into
+   * the placement list) still have to fill.
+   */
+  private blockFor(s: MarginSubject, before: number): number {
+    let adding = s.qty;
+    if (s.product === 'CNC') adding = s.side === 'BUY' ? s.qty : 0;
     else {
-      const net = this.positions.get(`${i.token}:${product}`)?.net ?? 0;
-      if ((side === 'BUY' && net < 0) || (side === 'SELL' && net > 0)) adding = Math.max(0, qty - Math.abs(net));
+      const net = this.positions.get(`${s.inst.token}:${s.product}`)?.net ?? 0;
+      if ((s.side === 'BUY' && net < 0) || (s.side === 'SELL' && net > 0)) {
+        let ahead = 0;
+        for (const w of this.orders.slice(0, before)) {
+          if (working(w) && w.inst === s.inst && w.product === s.product && w.side === s.side) ahead += pending(w);
+        }
+        adding = Math.max(0, s.qty - Math.max(0, Math.abs(net) - ahead));
+      }
     }
-    return ceilDiv(ref * adding, PaperModel.leverage(product, i, side));
+    const value = PaperModel.value(s.inst, adding, this.marginPrice(s));
+    return ceilDiv(value, PaperModel.leverage(s.product, s.inst, s.side));
+  }
+
+  /** The price margin is judged at: the limit, else the trigger, else the LTP. */
+  private marginPrice(s: MarginSubject): number {
+    if (hasLimit(s.type) && s.price !== null) return s.price;
+    return s.trigger ?? this.lastPrice(s.inst.token);
   }
 
   /** Shares in holdings that no working CNC sell (other than `except`) has claimed. */
@@ -210,6 +249,11 @@ export class PaperModel {
     return this.ltp.get(token) as number;
   }
 
+  /** A traded instrument by token (a fill or a holding names only the token). */
+  instrument(token: number): ModelInstrument {
+    return this.instruments.find((x) => x.token === token) as ModelInstrument;
+  }
+
   order(id: string): ModelOrder | undefined {
     return this.byId.get(id);
   }
@@ -230,22 +274,47 @@ export class PaperModel {
     return ceilDiv(p.cost, PaperModel.leverage(p.product, p.inst, p.net > 0 ? 'BUY' : 'SELL'));
   }
 
+  /** What `quantity` of an instrument is worth at `price`, in units. */
+  private static value(i: ModelInstrument, quantity: number, price: number): number {
+    return quantity * price * i.multiplier;
+  }
+
   /** Everything a client can read, in units: what GET /orders, /trades, /positions, /holdings and /funds must say. */
   snapshot(): ModelSnapshot {
     let unrealised = 0;
     const positions = [...this.positions.values()].map((p) => {
       const ltp = this.lastPrice(p.inst.token);
-      const open = p.net === 0 ? 0 : p.net > 0 ? p.net * ltp - p.cost : p.cost + p.net * ltp;
+      const close = this.close.get(p.inst.token) as number;
+      const mark = PaperModel.value(p.inst, p.net, ltp);
+      const open = p.net > 0 ? mark - p.cost : p.net < 0 ? p.cost + mark : 0;
       unrealised += open;
+      // The carried quantity sits in the buy (long) or sell (short) totals at its cost.
+      const carriedLong = p.overnight > 0 ? p.carriedCost : 0;
+      const carriedShort = p.overnight < 0 ? p.carriedCost : 0;
+      const pnl = p.realised + open;
+      // The day's P&L: the total less what the carried quantity had made by the previous close.
+      const carriedToClose = PaperModel.value(p.inst, p.overnight, close) - carriedLong + carriedShort;
       return {
         token: p.inst.token,
         product: p.product,
         quantity: p.net,
-        average: p.net === 0 ? 0 : roundDiv(p.cost, Math.abs(p.net)),
+        overnight: p.overnight,
+        multiplier: p.inst.multiplier,
+        average: p.net === 0 ? 0 : roundDiv(p.cost, Math.abs(p.net) * p.inst.multiplier),
+        close,
+        last: ltp,
+        bought: p.dayBought + Math.max(0, p.overnight),
+        boughtValue: p.dayBoughtValue + carriedLong,
+        sold: p.daySold + Math.max(0, -p.overnight),
+        soldValue: p.daySoldValue + carriedShort,
+        dayBought: p.dayBought,
+        dayBoughtValue: p.dayBoughtValue,
+        daySold: p.daySold,
+        daySoldValue: p.daySoldValue,
         realised: p.realised,
         unrealised: open,
-        bought: p.bought,
-        sold: p.sold,
+        pnl,
+        m2m: pnl - carriedToClose,
       };
     });
     const used = this.usedMarginUnits();
@@ -265,11 +334,15 @@ export class PaperModel {
       })),
       trades: this.trades.map((t) => ({ ...t })),
       positions,
-      holdings: [...this.holdings.entries()].map(([token, h]) => ({
-        token,
-        quantity: h.quantity,
-        average: roundDiv(h.cost, h.quantity),
-      })),
+      holdings: [...this.holdings.entries()].map(([token, h]) => {
+        const i = this.instrument(token);
+        return {
+          token,
+          quantity: h.quantity,
+          average: roundDiv(h.cost, h.quantity * i.multiplier),
+          pnl: PaperModel.value(i, h.quantity, this.lastPrice(token)) - h.cost,
+        };
+      }),
       funds: {
         cash: this.cashUnits(),
         used,
@@ -282,8 +355,8 @@ export class PaperModel {
 
   // ------------------------------------------------------------------ commands
 
-  /** POST /orders. `id` names the order the broker created (the model does not predict ids). */
-  place(r: ModelOrderRequest, id: string): ModelReply {
+  /** The instrument a request names, or the 400 its rule violations make (§Orders, checks). */
+  private judge(r: ModelOrderRequest): ModelInstrument | ModelReply {
     const i = this.instruments.find((x) => x.exchange === r.exchange && x.tradingsymbol === r.tradingsymbol);
     if (!i) return { status: 400, fields: ['tradingsymbol'] };
     const violations = validateOrder(
@@ -299,7 +372,34 @@ export class PaperModel {
       },
       i,
     );
-    if (violations.length > 0) return { status: 400, fields: violations.map((v) => wireName(v.field)) };
+    return violations.length > 0 ? { status: 400, fields: violations.map((v) => wireName(v.field)) } : i;
+  }
+
+  /** POST /margins/orders: what placing `r` now would block, and the whole order's value (§Margins). */
+  quote(r: ModelOrderRequest): ModelReply & { total?: number; orderValue?: number; leverage?: number } {
+    const i = this.judge(r);
+    if (!('token' in i)) return i;
+    const s: MarginSubject = {
+      inst: i,
+      side: r.transaction_type,
+      product: r.product,
+      type: r.order_type,
+      price: hasLimit(r.order_type) && r.price ? units(r.price) : null,
+      trigger: hasTrigger(r.order_type) && r.trigger_price ? units(r.trigger_price) : null,
+      qty: r.quantity,
+    };
+    return {
+      status: 200,
+      total: this.blockFor(s, this.orders.length),
+      orderValue: PaperModel.value(i, r.quantity, this.marginPrice(s)),
+      leverage: PaperModel.leverage(r.product, i, r.transaction_type),
+    };
+  }
+
+  /** POST /orders. `id` names the order the broker created (the model does not predict ids). */
+  place(r: ModelOrderRequest, id: string): ModelReply {
+    const i = this.judge(r);
+    if (!('token' in i)) return i;
     const o: ModelOrder = {
       id,
       inst: i,
@@ -318,7 +418,8 @@ export class PaperModel {
     };
     this.orders.push(o);
     this.byId.set(id, o);
-    const need = this.blockFor(i, o.side, o.product, o.type, o.price, o.trigger, o.quantity);
+    // Every working order is earlier than a new one.
+    const need = this.blockFor({ ...o, qty: o.quantity }, this.orders.length - 1);
     const rejected =
       this.outsideBand(i.token, o.price) ||
       this.outsideBand(i.token, o.trigger) ||
@@ -375,7 +476,11 @@ export class PaperModel {
     if (o.product === 'CNC' && o.side === 'SELL' && this.freeToSell(o.inst.token, o) < rest) {
       return { status: 400, fields: ['quantity'] };
     }
-    const need = this.blockFor(o.inst, o.side, o.product, type, price, trigger, rest);
+    // A modified order keeps its place in time: only orders placed before it are ahead.
+    const need = this.blockFor(
+      { inst: o.inst, side: o.side, product: o.product, type, price, trigger, qty: rest },
+      this.orders.indexOf(o),
+    );
     const available = this.cashUnits() - this.usedMarginUnits();
     if (need > o.block && need - o.block > available) {
       return { status: 400, fields: ['quantity'], code: 'insufficient_margin' };
@@ -409,10 +514,35 @@ export class PaperModel {
    * then every working order on the instrument gets one matching attempt, oldest first.
    */
   setPrice(token: number, p: number): void {
-    const i = this.instruments.find((x) => x.token === token) as ModelInstrument;
+    const i = this.instrument(token);
     if (this.outsideBand(token, p)) this.band.set(token, PaperModel.bandAround(i, p));
     this.ltp.set(token, p);
     for (const o of this.orders) if (o.inst.token === token && working(o)) this.match(o);
+  }
+
+  /**
+   * The IST day turns (§Margins, "The day"): each price so far becomes the previous close, flat
+   * positions drop out and open ones carry over with their net quantity at its cost, today's
+   * totals and realised P&L starting from zero. Nothing else turns: orders keep working with
+   * their blocks, holdings and bands stay, and the account's realised P&L is not reset.
+   */
+  nextDay(): void {
+    for (const [token, p] of this.ltp) this.close.set(token, p);
+    for (const [key, p] of this.positions) {
+      if (p.net === 0) {
+        this.positions.delete(key);
+        continue;
+      }
+      Object.assign(p, {
+        overnight: p.net,
+        carriedCost: p.cost,
+        realised: 0,
+        dayBought: 0,
+        dayBoughtValue: 0,
+        daySold: 0,
+        daySoldValue: 0,
+      });
+    }
   }
 
   // ------------------------------------------------------------------ matching and the books
@@ -435,7 +565,7 @@ export class PaperModel {
     const left = pending(o);
     const q = Math.min(left, PaperModel.touch(o.inst, ltp));
     // A fill releases its share of the block; the last fill releases all of it.
-    o.block = q === left ? 0 : o.block - roundDiv(o.block * q, left);
+    o.block = q === left ? 0 : o.block - mulDiv(o.block, q, left, 'half-up');
     o.filled += q;
     o.value += q * ltp;
     o.status = pending(o) === 0 ? 'COMPLETE' : 'OPEN';
@@ -456,41 +586,52 @@ export class PaperModel {
   private settle(t: ModelTrade): void {
     const h = this.holdings.get(t.token) ?? { quantity: 0, cost: 0 };
     this.holdings.set(t.token, h);
+    const value = PaperModel.value(this.instrument(t.token), t.quantity, t.price);
     if (t.side === 'BUY') {
       h.quantity += t.quantity;
-      h.cost += t.quantity * t.price;
-      this.holdingsCost += t.quantity * t.price;
+      h.cost += value;
+      this.holdingsCost += value;
       return;
     }
-    const part = roundDiv(h.cost * t.quantity, h.quantity);
+    const part = mulDiv(h.cost, t.quantity, h.quantity, 'half-up');
     h.quantity -= t.quantity;
     h.cost -= part;
     this.holdingsCost -= part;
-    this.realised += t.quantity * t.price - part;
+    this.realised += value - part;
     if (h.quantity === 0) this.holdings.delete(t.token);
   }
 
   /** An MIS/NRML fill moves the net position; closing quantity realises against the average cost. */
   private book(i: ModelInstrument, t: ModelTrade): void {
     const key = `${i.token}:${t.product}`;
-    const p = this.positions.get(key) ?? {
+    const p: Position = this.positions.get(key) ?? {
       inst: i,
       product: t.product,
       net: 0,
       cost: 0,
       realised: 0,
-      bought: 0,
-      sold: 0,
+      overnight: 0,
+      carriedCost: 0,
+      dayBought: 0,
+      dayBoughtValue: 0,
+      daySold: 0,
+      daySoldValue: 0,
     };
     this.positions.set(key, p);
     const dir = t.side === 'BUY' ? 1 : -1;
-    if (dir > 0) p.bought += t.quantity;
-    else p.sold += t.quantity;
+    if (dir > 0) {
+      p.dayBought += t.quantity;
+      p.dayBoughtValue += PaperModel.value(i, t.quantity, t.price);
+    } else {
+      p.daySold += t.quantity;
+      p.daySoldValue += PaperModel.value(i, t.quantity, t.price);
+    }
     let q = t.quantity;
     if (p.net * dir < 0) {
       const closing = Math.min(q, Math.abs(p.net));
-      const part = roundDiv(p.cost * closing, Math.abs(p.net));
-      const pnl = p.net > 0 ? closing * t.price - part : part - closing * t.price;
+      const part = mulDiv(p.cost, closing, Math.abs(p.net), 'half-up');
+      const proceeds = PaperModel.value(i, closing, t.price);
+      const pnl = p.net > 0 ? proceeds - part : part - proceeds;
       p.realised += pnl;
       this.realised += pnl;
       p.cost -= part;
@@ -498,7 +639,7 @@ export class PaperModel {
       q -= closing;
     }
     p.net += dir * q;
-    p.cost += q * t.price;
+    p.cost += PaperModel.value(i, q, t.price);
   }
 }
 
@@ -522,13 +663,25 @@ export interface ModelSnapshot {
     token: number;
     product: Product;
     quantity: number;
+    overnight: number;
+    multiplier: number;
     average: number;
+    close: number;
+    last: number;
+    bought: number;
+    boughtValue: number;
+    sold: number;
+    soldValue: number;
+    dayBought: number;
+    dayBoughtValue: number;
+    daySold: number;
+    daySoldValue: number;
     realised: number;
     unrealised: number;
-    bought: number;
-    sold: number;
+    pnl: number;
+    m2m: number;
   }>;
-  readonly holdings: ReadonlyArray<{ token: number; quantity: number; average: number }>;
+  readonly holdings: ReadonlyArray<{ token: number; quantity: number; average: number; pnl: number }>;
   readonly funds: { cash: number; used: number; available: number; realised: number; unrealised: number };
 }
 
