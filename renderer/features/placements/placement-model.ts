@@ -1,0 +1,95 @@
+import type { Order, OrderRequest } from '../../../shared/domain/order';
+import { OPEN_PLACEMENT_STATES, type Placement, type PlacementState } from '../../../shared/domain/placement';
+import type { ErrorKind } from '../../../shared/ipc/result';
+import { formatPrice, formatQty } from '../../lib/format';
+import { BridgeError } from '../../lib/ipc-client';
+
+/**
+ * The unconfirmed-placements list in a trader's words, without React (docs/architecture.md,
+ * "The money path on screen"): which intents are still open, what each one's state means, and
+ * which of them the blotter pins above the broker's orders.
+ */
+
+/** True while an intent still needs the broker or the trader. */
+export function isOpenPlacement(p: Placement): boolean {
+  return OPEN_PLACEMENT_STATES.has(p.state);
+}
+
+/** The open intents, in the list's own order (newest first). */
+export function openPlacements(placements: readonly Placement[] | undefined): Placement[] {
+  return (placements ?? []).filter(isOpenPlacement);
+}
+
+/** The short marker of a state, as the blotter and the dialog show it (never a broker status word). */
+export const PLACEMENT_MARK: Readonly<Record<PlacementState, string>> = {
+  checking: 'Unconfirmed',
+  needs_decision: 'Needs your decision',
+  placed: 'Placed',
+  not_placed: 'Not placed',
+  discarded: 'Discarded',
+};
+
+/** What a state means, in one sentence. */
+export function placementStateText(p: Placement): string {
+  switch (p.state) {
+    case 'checking':
+      return `Checking with the broker whether order ${p.clientOrderId} exists…`;
+    case 'needs_decision':
+      return 'The broker has no such order. Place it again, or discard it?';
+    case 'placed':
+      return p.orderId ? `Placed as order ${p.orderId}` : 'Placed';
+    case 'not_placed':
+      return 'Not placed — the broker confirmed it has no such order';
+    case 'discarded':
+      return 'Discarded — nothing was sent';
+  }
+}
+
+/** "BUY 10 INFY LIMIT @ 1,500.00 trigger 1,495.00 · CNC": an order request on one line. */
+export function describeOrderRequest(o: OrderRequest): string {
+  const price = o.price ? ` @ ${formatPrice(o.price)}` : '';
+  const trigger = o.triggerPrice ? ` trigger ${formatPrice(o.triggerPrice)}` : '';
+  return `${o.transactionType} ${formatQty(o.quantity)} ${o.tradingsymbol} ${o.orderType}${price}${trigger} · ${o.product}`;
+}
+
+/** True when two requests would place the same order (same instrument, side, size, type, prices…). */
+export function sameOrder(a: OrderRequest, b: OrderRequest): boolean {
+  return (
+    a.exchange === b.exchange &&
+    a.tradingsymbol === b.tradingsymbol &&
+    a.transactionType === b.transactionType &&
+    a.quantity === b.quantity &&
+    a.orderType === b.orderType &&
+    a.product === b.product &&
+    a.validity === b.validity &&
+    (a.price ?? null) === (b.price ?? null) &&
+    (a.triggerPrice ?? null) === (b.triggerPrice ?? null)
+  );
+}
+
+/**
+ * The placements the blotter pins above the broker's orders: every open intent, and a placed one
+ * until its real order row has arrived (so the row is replaced, never missing for a poll).
+ */
+export function pinnedPlacements(
+  placements: readonly Placement[] | undefined,
+  orders: readonly Order[] | undefined,
+): Placement[] {
+  const known = new Set((orders ?? []).map((o) => o.orderId));
+  return (placements ?? []).filter(
+    (p) => isOpenPlacement(p) || (p.state === 'placed' && p.orderId !== null && orders && !known.has(p.orderId)),
+  );
+}
+
+/**
+ * Failures of `orders.place` (and "Place again") after which nobody knows whether an order
+ * exists: the link to main dropped with the call in flight, main's answer did not parse, or main
+ * hit a bug. Every other failure is a refusal: main's contract is that a failed placement
+ * created nothing.
+ */
+const UNCERTAIN: ReadonlySet<ErrorKind> = new Set(['disconnected', 'unexpected_shape', 'internal']);
+
+/** True when a failed placement means nothing was created (so "Not placed" is the truth). */
+export function isRefusal(error: unknown): error is BridgeError {
+  return error instanceof BridgeError && !UNCERTAIN.has(error.info.kind);
+}
