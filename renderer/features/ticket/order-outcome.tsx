@@ -7,6 +7,7 @@ import { BridgeError } from '../../lib/ipc-client';
 import { orderQueries } from '../orders/queries';
 import { statusClass } from '../orders/status-class';
 import { PlacementActions } from '../placements/placement-actions';
+import '../placements/placements.css';
 import type { TicketOutcome } from './place-outcome';
 import { ticketFieldOf, type TicketField } from './ticket-model';
 
