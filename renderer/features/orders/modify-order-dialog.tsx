@@ -26,7 +26,7 @@ function priceOf(value: number | null): number | null {
 
 /**
  * Only what the trader changed: the broker keeps every field not sent, so a stale value shown in
- * the dialog can never overwrite a newer one (docs/api.md, "PATCH /orders/{order_id}"). A price
+ * the dialog can never overwrite a newer one (docs/api.md §Orders, "PATCH /orders/{order_id}"). A price
  * the new order type does not take is not sent either; the broker drops it.
  */
 export function changedFields(
