@@ -62,14 +62,14 @@ function OutcomeBody({ outcome }: { readonly outcome: TicketOutcome }) {
     }
     case 'unconfirmed':
       return (
-        <div className="outcome-unconfirmed" role="status">
+        <div className="outcome-unconfirmed">
           <strong className="placement-mark placement-mark--checking">Not yet confirmed</strong>{' '}
           <UnconfirmedText outcome={outcome} />
         </div>
       );
     case 'needs_decision':
       return (
-        <div className="outcome-unconfirmed" role="status">
+        <div className="outcome-unconfirmed">
           <strong className="placement-mark placement-mark--needs_decision">Needs your decision</strong> The broker has
           no order <Reference id={outcome.placement.clientOrderId} />. Place it again, or discard it?{' '}
           <PlacementActions placement={outcome.placement} />
@@ -77,13 +77,13 @@ function OutcomeBody({ outcome }: { readonly outcome: TicketOutcome }) {
       );
     case 'not_placed':
       return (
-        <span role="status" className="outcome-not-placed">
+        <span className="outcome-not-placed">
           Not placed — the broker confirmed it has no such order (<Reference id={outcome.clientOrderId} />)
         </span>
       );
     case 'discarded':
       return (
-        <span role="status" className="outcome-not-placed">
+        <span className="outcome-not-placed">
           Discarded — order <Reference id={outcome.clientOrderId} /> was not sent
         </span>
       );
