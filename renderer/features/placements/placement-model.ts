@@ -75,9 +75,13 @@ export function pinnedPlacements(
   placements: readonly Placement[] | undefined,
   orders: readonly Order[] | undefined,
 ): Placement[] {
-  const known = new Set((orders ?? []).map((o) => o.orderId));
-  return (placements ?? []).filter(
-    (p) => isOpenPlacement(p) || (p.state === 'placed' && p.orderId !== null && orders && !known.has(p.orderId)),
+  const list = placements ?? [];
+  const placed = list.filter((p) => p.state === 'placed' && p.orderId !== null);
+  // The blotter calls this on every orders update (10,000 rows): index them only when needed.
+  const known = placed.length > 0 && orders ? new Set(orders.map((o) => o.orderId)) : null;
+  return list.filter(
+    (p) =>
+      isOpenPlacement(p) || (known !== null && p.state === 'placed' && p.orderId !== null && !known.has(p.orderId)),
   );
 }
 
