@@ -141,7 +141,7 @@ async function loadDriver(args: Args): Promise<void> {
     let recovered = 0;
     const { ms } = await drive(args.orders, args.concurrency, async () => {
       const p = await core.orders.place(order);
-      if (p.recovered) recovered += 1;
+      if (p.state === 'placed' && p.recovered) recovered += 1;
       else acknowledged += 1;
       return true;
     });

@@ -74,8 +74,8 @@ async function rememberedProfile(settings: SettingsStore, vault: SecretVault): P
 
 /**
  * Composes the main process: vault, settings, the embedded paper broker when no remote one is
- * configured, the active trading core (logged in and reconciled before the first handler
- * runs) and one handler per contract channel.
+ * configured, the active trading core (logged in before the first handler runs; intents left
+ * open by a crash are looked up in the background) and one handler per contract channel.
  *
  * A failed initial login does not stop the app: it starts logged out and the renderer shows
  * the login screen with `session.status`.
@@ -114,6 +114,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
         onSessionExpired: (reason) => events.emit('session.expired', { reason }),
         onConnection: (state) => events.emit('connection.changed', state),
         onOrder: (order) => events.emit('order.updated', order),
+        onPlacements: (placements) => events.emit('placements.changed', { placements }),
         onTick: batcher ? (tick) => batcher.push(tick) : (tick) => events.emit('market.ticks', { ticks: [tick] }),
       },
     }),

@@ -26,3 +26,32 @@ export const AMBIGUOUS_KINDS: ReadonlySet<ErrorKind> = new Set(['network', 'time
 
 /** Kinds worth retrying after a wait (DESIGN.md §4): the same request may succeed later. */
 export const TRANSIENT_KINDS: ReadonlySet<ErrorKind> = new Set(['network', 'timeout', 'server_error', 'rate_limited']);
+
+/**
+ * Whether a request that failed below HTTP may have reached the broker.
+ *
+ * - `not_sent`: it provably never left (refused or unreachable at connect, connect timeout, the
+ *   pool already closed): the broker cannot have acted on it.
+ * - `in_doubt`: it may have been written (a timeout waiting for the reply, a socket closed
+ *   mid-request): the broker may act on it, even later, so only a lookup can settle it.
+ *
+ * The order service re-sends an order only after sends that are closed (docs/architecture.md,
+ * "Exactly-once orders"), so misreading `in_doubt` as `not_sent` would risk a second order;
+ * anything not known to be connect-phase is `in_doubt`.
+ */
+export type Reach = 'not_sent' | 'in_doubt';
+
+/** A transport failure (`network` or `timeout`) that says whether the request may have reached the broker. */
+export class TransportFailure extends AppError {
+  public readonly reach: Reach;
+
+  public constructor(info: IpcError, reach: Reach) {
+    super(info);
+    this.reach = reach;
+  }
+}
+
+/** True when `err` is a failure of a request that provably never reached the broker. */
+export function neverSent(err: unknown): boolean {
+  return err instanceof TransportFailure && err.reach === 'not_sent';
+}

@@ -34,6 +34,12 @@ export interface PlaceOrderCommand extends OrderRequest {
   readonly clientOrderId: string;
 }
 
+/** How one order POST is watched. */
+export interface PlaceOptions {
+  readonly onSlow?: () => void;
+  readonly signal?: AbortSignal;
+}
+
 /** Filters of the order list. */
 export interface OrderFilter {
   readonly status?: OrderStatus;
@@ -77,12 +83,31 @@ export interface Broker {
   /** Ends the broker session of the current token (best effort). */
   logout(): Promise<void>;
 
-  /** Creates an order. Sent once: an ambiguous failure is for the caller to resolve. */
-  placeOrder(command: PlaceOrderCommand): Promise<OrderAck>;
-  modifyOrder(orderId: string, changes: OrderChanges): Promise<OrderAck>;
+  /**
+   * Creates an order. Sent once: an ambiguous failure is for the caller to resolve (a
+   * `TransportFailure` says whether the request may have reached the broker). `onSlow` is
+   * called when the reply is later than the adaptive timeout (the request keeps waiting);
+   * `signal` abandons it.
+   */
+  placeOrder(command: PlaceOrderCommand, options?: PlaceOptions): Promise<OrderAck>;
+  /**
+   * Every order the broker holds under this client reference: one GET, urgent, short timeout,
+   * never retried here (a placement's lookups are paced by the order service).
+   */
+  findOrders(clientOrderId: string): Promise<readonly Order[]>;
+  /**
+   * Sends exactly these changes once (never retried here). With `ifVersion`, a broker that
+   * versions orders refuses (412, `conflict`) if the order was modified since that version.
+   */
+  modifyOrder(
+    orderId: string,
+    changes: OrderChanges,
+    precondition?: { readonly ifVersion?: number },
+  ): Promise<OrderAck>;
   cancelOrder(orderId: string): Promise<OrderAck>;
   listOrders(filter?: OrderFilter): Promise<readonly Order[]>;
-  getOrder(orderId: string): Promise<Order>;
+  /** One order; `urgent` for an order action's own read (it goes ahead of polls). */
+  getOrder(orderId: string, options?: { readonly urgent?: boolean }): Promise<Order>;
   orderHistory(orderId: string): Promise<readonly OrderEvent[]>;
   listTrades(): Promise<readonly Trade[]>;
 

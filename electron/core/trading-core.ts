@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Tick } from '../../shared/domain/market';
 import type { Order } from '../../shared/domain/order';
+import type { Placement } from '../../shared/domain/placement';
 import type { ConnectionState, SessionInfo } from '../../shared/domain/session';
 import type { BrokerStream, Credentials } from '../broker/broker';
 import type { BackoffPolicy } from '../broker/http/backoff';
@@ -11,7 +12,10 @@ import { RestTransport, type TransportStats } from '../broker/rest/rest-transpor
 import { InstrumentCatalog } from './instruments/instrument-catalog';
 import { IntentsLedger } from './ledger/intents-ledger';
 import { LifecycleTimeline } from './orders/lifecycle-timeline';
+import { OrderModifier } from './orders/order-modifier';
 import { OrderService } from './orders/order-service';
+import type { PlacementTimings } from './orders/placement-policy';
+import type { RtoBounds } from '../broker/http/rtt-estimator';
 import type { SecretVault, VaultWrite } from './session/secret-vault';
 import { SessionManager, type SessionTarget } from './session/session-manager';
 
@@ -22,6 +26,8 @@ export interface TradingCoreEvents {
   onConnection?(state: ConnectionState): void;
   onOrder?(order: Order): void;
   onTick?(tick: Tick): void;
+  /** The unconfirmed placements (and recent settlements) changed: the whole list, newest first. */
+  onPlacements?(placements: Placement[]): void;
 }
 
 /** Everything needed to trade with one broker account. */
@@ -45,13 +51,18 @@ export interface TradingCoreOptions {
   readonly pauseAllOnRetryAfter?: boolean;
   readonly timeouts?: HttpTimeouts;
   readonly readBackoff?: BackoffPolicy;
-  readonly resolutionBackoff?: BackoffPolicy;
+  /** How long a read may take in all, waits included (default 5 s). */
+  readonly readBudgetMs?: number;
+  /** Bounds of the order POST's adaptive timeout (default 300 ms–5 s). */
+  readonly rto?: RtoBounds;
+  /** Answer deadline, re-send window, landing horizon, lookup pacing (docs/architecture.md). */
+  readonly placementTimings?: Partial<PlacementTimings>;
+  /** Client references for new intents (tests; default random `td-…`). */
+  readonly newClientOrderId?: () => string;
   /** Open the order/tick stream after login (default true). */
   readonly stream?: boolean;
   readonly connections?: number;
   readonly ledgerCompactAfter?: number;
-  /** How often open intents are retried while running (default 10 s; 0 = only at start). */
-  readonly reconcileEveryMs?: number;
 }
 
 /** The default client-side rate: a margin under the broker's 10/s with a burst of 20. */
@@ -71,6 +82,8 @@ export class TradingCore {
   public readonly broker: RestBroker;
   public readonly session: SessionManager;
   public readonly orders: OrderService;
+  /** Modifications: validated in main, only what changes, never blindly repeated. */
+  public readonly modifier: OrderModifier;
   public readonly catalog: InstrumentCatalog;
   public readonly timeline = new LifecycleTimeline();
   readonly #transport: RestTransport;
@@ -79,7 +92,7 @@ export class TradingCore {
   #stream: BrokerStream | null = null;
   #connection: ConnectionState = { rest: 'up', stream: 'closed', detail: null };
   #subscriptions: ReadonlySet<number> = new Set();
-  #reconcileTimer: NodeJS.Timeout | null = null;
+  #recovery: Promise<void> = Promise.resolve();
 
   private constructor(options: TradingCoreOptions, ledger: IntentsLedger) {
     this.#options = options;
@@ -99,6 +112,8 @@ export class TradingCore {
     const http = new HttpClient(options.baseUrl, options.timeouts ?? DEFAULT_TIMEOUTS, options.connections ?? 16);
     this.#transport = new RestTransport(http, this.session, bucket, {
       ...(options.readBackoff ? { backoff: options.readBackoff } : {}),
+      ...(options.readBudgetMs !== undefined ? { readBudgetMs: options.readBudgetMs } : {}),
+      ...(options.rto ? { rto: options.rto } : {}),
       pauseAllOnRetryAfter: options.pauseAllOnRetryAfter ?? true,
       placementBucket,
       onHealth: (rest, detail) => this.#setConnection({ rest, detail }),
@@ -111,8 +126,11 @@ export class TradingCore {
       ledger,
       catalog: this.catalog,
       timeline: this.timeline,
-      ...(options.resolutionBackoff ? { backoff: options.resolutionBackoff } : {}),
+      ...(options.placementTimings ? { timings: options.placementTimings } : {}),
+      ...(options.newClientOrderId ? { newId: options.newClientOrderId } : {}),
+      onPlacements: (list) => ev.onPlacements?.(list),
     });
+    this.modifier = new OrderModifier({ broker: this.broker, catalog: this.catalog });
   }
 
   /** Opens the account's ledger and builds the core (not yet logged in). */
@@ -127,16 +145,22 @@ export class TradingCore {
   }
 
   /**
-   * Logs in, then reconciles every intent a crash left open — before anything new is sent —
-   * then opens the stream.
+   * Logs in and opens the stream. Intents a crash or quit left open are looked up in the
+   * background (`recovery`): login does not wait for them, new placements do not wait for
+   * them, and none of them is sent again without the trader's "Place again".
    */
   public async start(remember = false): Promise<VaultWrite> {
     const write = await this.session.login(this.#options.credentials, remember);
     this.catalog.reset();
-    await this.orders.reconcile();
+    this.catalog.warm();
+    this.#recovery = this.orders.recover();
     if (this.#options.stream !== false) this.#startStream();
-    this.#scheduleReconcile();
     return write;
+  }
+
+  /** Resolves when every intent found open at start is settled or waiting for the trader. */
+  public recovery(): Promise<void> {
+    return this.#recovery;
   }
 
   /** What the transport did (requests, retries, 429s…), for tests and the bench. */
@@ -167,32 +191,10 @@ export class TradingCore {
 
   /** Stops everything and closes the ledger and the connection pool (without logging out). */
   public async close(): Promise<void> {
-    if (this.#reconcileTimer) clearInterval(this.#reconcileTimer);
-    this.#reconcileTimer = null;
+    this.orders.close();
     await this.#stopStream();
     await this.#ledger.close();
     await this.broker.close();
-  }
-
-  /**
-   * While the app runs, retries intents a placement gave up on (broker unreachable for longer
-   * than the resolution rounds) every few seconds, so they do not wait for the next start.
-   */
-  #scheduleReconcile(): void {
-    const every = this.#options.reconcileEveryMs ?? 10_000;
-    if (every <= 0 || this.#reconcileTimer) return;
-    let running = false;
-    this.#reconcileTimer = setInterval(() => {
-      if (running || this.openIntents() === 0 || this.session.info().state !== 'connected') return;
-      running = true;
-      void this.orders
-        .reconcileInBackground()
-        .catch(() => undefined)
-        .finally(() => {
-          running = false;
-        });
-    }, every);
-    this.#reconcileTimer.unref();
   }
 
   #startStream(): void {

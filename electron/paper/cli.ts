@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { startPaperBroker } from './index';
 
 /**
- * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s]`
+ * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s] [--no-idempotency]`
  *
  * Prints exactly one line, `READY http://127.0.0.1:P/v1`, once it serves (scripts and tests
  * wait for it), and shuts down cleanly on SIGINT/SIGTERM so the journal is flushed.
@@ -22,6 +22,7 @@ const { values } = parseArgs({
     faults: { type: 'string' },
     rate: { type: 'string' },
     'tick-ms': { type: 'string' },
+    'no-idempotency': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -48,6 +49,7 @@ try {
     faults: values.faults,
     rate,
     tickIntervalMs,
+    idempotency: !values['no-idempotency'],
   });
   console.log(`READY ${broker.url}`);
   const stop = (): void => {

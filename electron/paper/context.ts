@@ -18,6 +18,11 @@ export interface BrokerState {
   readonly faults: Faults;
   readonly journal: Journal;
   readonly startingCashPaise: number;
+  /**
+   * Whether a reused `client_order_id` is refused with 409 (the default). False models a broker
+   * whose order tag is not unique: the reuse becomes a second order.
+   */
+  readonly uniqueClientIds: boolean;
 }
 
 export interface Ctx {

@@ -41,6 +41,12 @@ export interface PaperBrokerOptions {
   startingCash?: number;
   /** Stream heartbeat period (default 3 s). An addition to the agreed options, for tests. */
   heartbeatMs?: number;
+  /**
+   * Refuse a reused `client_order_id` with 409 (default true). False (`--no-idempotency`)
+   * accepts the reuse as a new order, like brokers whose order tag is not unique, so tests can
+   * prove exactly-once placement where the broker does not help.
+   */
+  idempotency?: boolean;
 }
 
 export interface PaperBroker {
@@ -134,6 +140,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     faults,
     journal,
     startingCashPaise: engine.account.openingPaise,
+    uniqueClientIds: options.idempotency ?? true,
   };
   replay(opened.replay.events, state);
 

@@ -170,10 +170,13 @@ export class Engine {
       placedAt: at,
       updatedAt: at,
       blockedPaise: 0,
+      version: 1,
       history: [],
     };
     this.orders.set(o.orderId, o);
-    if (o.clientOrderId !== null) this.byClientId.set(o.clientOrderId, o.orderId);
+    // The first order keeps the reference (a broker without unique references may hold more).
+    if (o.clientOrderId !== null && !this.byClientId.has(o.clientOrderId))
+      this.byClientId.set(o.clientOrderId, o.orderId);
 
     const refusal = this.refusal(o, r);
     if (refusal !== null) {
@@ -219,9 +222,23 @@ export class Engine {
     return null;
   }
 
-  modify(orderId: string, c: OrderChangesPaise, at: number): PaperOrder {
+  /**
+   * Applies a modification. `ifVersion` is the PATCH's `If-Match` precondition: when the order
+   * has been modified since the client read it, nothing changes and the answer is 412, so a
+   * late retry can never undo a newer change.
+   */
+  modify(orderId: string, c: OrderChangesPaise, at: number, ifVersion?: number): PaperOrder {
     const o = this.orders.get(orderId);
     if (!o) throw new Problem(404, 'not_found', `Order ${orderId} was not found`);
+    if (ifVersion !== undefined && ifVersion !== o.version) {
+      throw new Problem(
+        412,
+        'precondition_failed',
+        `Order ${orderId} is at version ${o.version}, not ${ifVersion}: it was modified since you read it; nothing was changed`,
+        [{ field: 'If-Match', message: `order is at version ${o.version}` }],
+        { version: o.version },
+      );
+    }
     if (!isWorking(o.status)) {
       throw new Problem(409, 'order_not_modifiable', `Order ${orderId} is ${o.status} and can no longer be modified`);
     }
@@ -301,6 +318,7 @@ export class Engine {
     o.pricePaise = pricePaise;
     o.triggerPaise = triggerPaise;
     o.blockedPaise = need;
+    o.version += 1;
     let status: OrderStatus = o.status;
     if (!takesTrigger(orderType)) status = 'OPEN';
     else if (!wasTriggerType) status = 'TRIGGER PENDING';
@@ -417,9 +435,12 @@ export class Engine {
   // ------------------------------------------------------------------ journal replay
 
   /** Puts back an order snapshot read from the journal. */
-  restoreOrder(o: PaperOrder): void {
+  restoreOrder(restored: PaperOrder): void {
+    // Journals written before orders had a version restore as version 1.
+    const o: PaperOrder = { ...restored, version: restored.version ?? 1 };
     this.orders.set(o.orderId, o);
-    if (o.clientOrderId !== null) this.byClientId.set(o.clientOrderId, o.orderId);
+    if (o.clientOrderId !== null && !this.byClientId.has(o.clientOrderId))
+      this.byClientId.set(o.clientOrderId, o.orderId);
     if (isWorking(o.status)) this.index(o);
     else this.unindex(o);
     this.orderSeq = Math.max(this.orderSeq, Number(o.orderId) - 260_000_000_000);

@@ -170,7 +170,7 @@ describe('modify and cancel', () => {
     const r = await api.place({ order_type: 'LIMIT', price: px(infy.last_price - 20), quantity: 2 });
     const m1 = await api.call('PATCH', `/orders/${r.body.order_id}`, { quantity: 3 });
     expect(m1.status).toBe(200);
-    expect(m1.body).toEqual({ order_id: r.body.order_id, status: 'OPEN' });
+    expect(m1.body).toEqual({ order_id: r.body.order_id, status: 'OPEN', version: 2 });
     expect((await api.order(r.body.order_id)).quantity).toBe(3);
     const m2 = await api.call('PUT', `/orders/${r.body.order_id}`, { price: px(infy.last_price + 1) });
     expect(m2.body.status).toBe('COMPLETE');

@@ -19,6 +19,7 @@ const TITLES: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',
+  412: 'Precondition Failed',
   413: 'Content Too Large',
   429: 'Too Many Requests',
   500: 'Internal Server Error',

@@ -17,7 +17,7 @@ import type { Session } from './sessions';
  *
  *   route (404/405) → control? (no faults, no auth) → latency → injected 429/5xx/expiry
  *   → auth (401) → rate limits (429) → scope (403) → handler → journal fsync
- *   → injected post-commit 5xx / dropped reply / drifted shape → ETag (304) → reply.
+ *   → injected post-commit 5xx / dropped or stalled reply / drifted shape → ETag (304) → reply.
  *
  * Every thrown Problem becomes problem+json; anything else is a bug and becomes a 500 that
  * says so (and is logged), never a hung socket.
@@ -110,7 +110,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
           'Too many requests (injected fault); retry after the pause',
           [],
           {},
-          { 'Retry-After': '1' },
+          { 'Retry-After': String(plan.retryAfterS) },
         ),
       );
     }
@@ -178,6 +178,9 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
       req.socket.destroy();
       return;
     }
+    // The reply is "lost in the network": nothing is written and the socket stays open until
+    // the client gives up (or the broker closes every connection on shutdown).
+    if (plan.stallReply) return;
     const body =
       plan.shapeChange && r.status >= 200 && r.status < 300 && r.body !== undefined ? driftShape(r.body) : r.body;
     reply(res, { ...r, body, headers: { ...rl, ...(r.headers ?? {}) } }, req);

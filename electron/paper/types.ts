@@ -40,6 +40,11 @@ export interface PaperOrder {
   updatedAt: number;
   /** Margin still blocked for the unfilled part. */
   blockedPaise: number;
+  /**
+   * Starts at 1 and grows by one with every accepted modification (not with fills or status
+   * changes): the precondition a PATCH may carry in `If-Match` (docs/api.md §PATCH).
+   */
+  version: number;
   history: HistoryEntry[];
 }
 

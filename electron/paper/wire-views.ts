@@ -47,6 +47,7 @@ export function wireOrder(o: PaperOrder): WireOrder {
     status_message: o.statusMessage,
     placed_at: toIstIso(o.placedAt),
     updated_at: toIstIso(o.updatedAt),
+    version: o.version,
   };
 }
 

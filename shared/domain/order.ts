@@ -86,6 +86,11 @@ export const Order = z.object({
   statusMessage: z.string().nullable(),
   placedAt: Timestamp,
   updatedAt: Timestamp,
+  /**
+   * Grows by one with each accepted modification, where the broker reports it; main sends it
+   * back as a modification's precondition (docs/api.md §PATCH). Absent for brokers without it.
+   */
+  version: z.number().int().positive().optional(),
 });
 export type Order = z.infer<typeof Order>;
 

@@ -23,7 +23,11 @@ export const PlaceOutcome = z.discriminatedUnion('state', [
     state: z.literal('placed'),
     orderId: z.string().min(1),
     clientOrderId: ClientOrderId,
-    status: OrderStatus,
+    /**
+     * The order's status when it was confirmed; null when a 409 named the order but reading it
+     * failed (the order exists; its status follows in the blotter).
+     */
+    status: OrderStatus.nullable(),
     /** The answer came from a lookup by client reference (a lost reply, a 5xx…), not the POST's own reply. */
     recovered: z.boolean(),
   }),

@@ -6,7 +6,9 @@ import {
   type InstrumentSpec,
   type OrderDraft,
   stepQuantity,
+  validateModification,
   validateOrder,
+  type WorkingOrder,
 } from './rules';
 
 /** One test per rule of DESIGN.md §3, on instruments shaped like the real ones. */
@@ -196,5 +198,47 @@ describe('reporting', () => {
     expect(vs.map((v) => v.field)).toEqual(['quantity', 'product', 'orderType', 'validity', 'price', 'triggerPrice']);
     for (const v of vs) expect(v.message.length).toBeGreaterThan(15);
     expect(validateOrder(base(INFY, { exchange: 'BSE' }), INFY).map((v) => v.field)).toEqual(['exchange']);
+  });
+});
+
+describe('validateModification', () => {
+  const resting: WorkingOrder = {
+    exchange: 'NFO',
+    transactionType: 'BUY',
+    quantity: 150,
+    filledQuantity: 75,
+    orderType: 'LIMIT',
+    product: 'NRML',
+    validity: 'DAY',
+    price: 26000,
+    triggerPrice: null,
+  };
+
+  it('accepts a new price on the tick grid and a quantity above what has filled', () => {
+    expect(validateModification(resting, { price: 25990.1, quantity: 225 }, NIFTY_FUT)).toEqual([]);
+  });
+
+  it('names quantity when the new quantity is not above the filled 75', () => {
+    expect(validateModification(resting, { quantity: 75 }, NIFTY_FUT)).toEqual([
+      { field: 'quantity', code: 'invalid_field', message: 'Quantity must stay above the 75 already filled' },
+    ]);
+  });
+
+  it('names the field a placement rule would: an off-tick price, a quantity off the lot size', () => {
+    expect(validateModification(resting, { price: 25990.05 }, NIFTY_FUT).map((v) => v.field)).toEqual(['price']);
+    expect(validateModification(resting, { quantity: 160 }, NIFTY_FUT).map((v) => v.field)).toEqual(['quantity']);
+  });
+
+  it('switching LIMIT → SL keeps the limit price and needs a trigger; → MARKET drops the price', () => {
+    expect(validateModification(resting, { orderType: 'SL' }, NIFTY_FUT).map((v) => v.field)).toEqual(['triggerPrice']);
+    expect(validateModification(resting, { orderType: 'SL', triggerPrice: 25990 }, NIFTY_FUT)).toEqual([]);
+    expect(validateModification(resting, { orderType: 'MARKET' }, NIFTY_FUT)).toEqual([]);
+  });
+
+  it('refuses IOC on a switch to SL, naming validity', () => {
+    const ioc = { ...resting, validity: 'IOC' as const };
+    expect(validateModification(ioc, { orderType: 'SL', triggerPrice: 25990 }, NIFTY_FUT).map((v) => v.field)).toEqual([
+      'validity',
+    ]);
   });
 });

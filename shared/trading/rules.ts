@@ -1,5 +1,5 @@
 import type { Exchange, Instrument, InstrumentType } from '../domain/instrument';
-import type { OrderType, Product, TransactionType, Validity } from '../domain/order';
+import type { OrderChanges, OrderType, Product, TransactionType, Validity } from '../domain/order';
 import { isOnTick, toPaise } from './money';
 
 /**
@@ -235,4 +235,52 @@ export function validateOrder(order: OrderDraft, spec: InstrumentSpec): readonly
   // One message per field: the first found is the most basic.
   const seen = new Set<OrderField>();
   return out.filter((v) => (seen.has(v.field) ? false : (seen.add(v.field), true)));
+}
+
+/** The parts of a working order a modification is judged against. */
+export interface WorkingOrder extends OrderDraft {
+  readonly filledQuantity: number;
+}
+
+/**
+ * The order as it would be after `changes`, with the broker's rule for switching type: a price
+ * or trigger the new type does not take is dropped unless the change sends it (docs/api.md
+ * §PATCH), one it takes is kept.
+ */
+export function applyChanges(order: WorkingOrder, changes: OrderChanges): OrderDraft {
+  const orderType = changes.orderType ?? order.orderType;
+  const keep = (sent: number | null | undefined, had: number | null | undefined, takes: boolean) =>
+    sent !== undefined ? sent : takes ? (had ?? null) : null;
+  return {
+    exchange: order.exchange,
+    transactionType: order.transactionType,
+    product: order.product,
+    quantity: changes.quantity ?? order.quantity,
+    orderType,
+    validity: changes.validity ?? order.validity,
+    price: keep(changes.price, order.price, takesPrice(orderType)),
+    triggerPrice: keep(changes.triggerPrice, order.triggerPrice, takesTrigger(orderType)),
+  };
+}
+
+/**
+ * Every rule a modification breaks: the modified order must pass every placement rule, and its
+ * quantity must stay above what has already filled. Used by main before it sends a PATCH (the
+ * paper broker applies the same rules again, authoritatively).
+ */
+export function validateModification(
+  order: WorkingOrder,
+  changes: OrderChanges,
+  spec: InstrumentSpec,
+): readonly RuleViolation[] {
+  const merged = applyChanges(order, changes);
+  const out = [...validateOrder(merged, spec)];
+  if (!out.some((v) => v.field === 'quantity') && merged.quantity <= order.filledQuantity) {
+    out.unshift({
+      field: 'quantity',
+      code: 'invalid_field',
+      message: `Quantity must stay above the ${order.filledQuantity} already filled`,
+    });
+  }
+  return out;
 }

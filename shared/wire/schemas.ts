@@ -82,6 +82,11 @@ export const WireOrder = z.object({
   status_message: z.string().nullable(),
   placed_at: Timestamp,
   updated_at: Timestamp,
+  /**
+   * Grows by one with each accepted modification; a PATCH may send it back in `If-Match`.
+   * Optional for the client: a broker without versions is still understood.
+   */
+  version: z.number().int().positive().optional(),
 });
 export type WireOrder = z.infer<typeof WireOrder>;
 
@@ -89,6 +94,8 @@ export const WireOrderAck = z.object({
   order_id: z.string().min(1),
   client_order_id: z.string().nullable().optional(),
   status: OrderStatus,
+  /** After a PATCH: the order's version now (paper broker; optional elsewhere). */
+  version: z.number().int().positive().optional(),
 });
 export type WireOrderAck = z.infer<typeof WireOrderAck>;
 
@@ -246,6 +253,8 @@ export const WireErrorCode = z.enum([
   'payload_too_large',
   'method_not_allowed',
   'insufficient_margin',
+  // A PATCH whose If-Match names a version the order has moved past (docs/api.md §PATCH).
+  'precondition_failed',
 ]);
 export type WireErrorCode = z.infer<typeof WireErrorCode>;
 

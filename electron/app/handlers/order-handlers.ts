@@ -1,10 +1,10 @@
-import { AppError } from '../app-error';
 import type { Handlers } from '../../main/ipc/dispatcher';
 import type { ActiveCore } from '../session/active-core';
 
 /**
- * `orders.*` and `trades.list`. Placement goes through the exactly-once order service (rules,
- * journal, resolution); the rest are direct broker calls with the transport's retries.
+ * `orders.*`, `placements.*` and `trades.list`. Placement goes through the exactly-once order
+ * service (rules, journal, three honest answers); the rest are direct broker calls with the
+ * transport's retries.
  */
 export function orderHandlers(
   active: ActiveCore,
@@ -22,25 +22,17 @@ export function orderHandlers(
   | 'trades.list'
 > {
   return {
-    'orders.place': async ({ order, clickedAt }) => {
-      const { ack, recovered } = await active.current().orders.place(order, clickedAt);
-      return {
-        state: 'placed',
-        orderId: ack.orderId,
-        clientOrderId: ack.clientOrderId ?? '',
-        status: ack.status,
-        recovered,
-      };
-    },
-    // Placeholders until the order service keeps the unconfirmed list (docs/architecture.md).
-    'placements.list': async () => [],
-    'placements.placeAgain': async () => {
-      throw new AppError({ kind: 'not_found', message: 'No such unconfirmed placement' });
-    },
-    'placements.discard': async () => {
-      throw new AppError({ kind: 'not_found', message: 'No such unconfirmed placement' });
-    },
-    'orders.modify': async ({ orderId, changes }) => active.current().broker.modifyOrder(orderId, changes),
+    // The order service answers placed / unconfirmed, or throws only when nothing was created
+    // (docs/architecture.md, "Exactly-once orders").
+    'orders.place': async ({ order, requestId, clickedAt }) =>
+      active.current().orders.place(order, {
+        ...(requestId !== undefined ? { requestId } : {}),
+        ...(clickedAt !== undefined ? { clickedAt } : {}),
+      }),
+    'placements.list': async () => active.current().orders.placements(),
+    'placements.placeAgain': async ({ clientOrderId }) => active.current().orders.placeAgain(clientOrderId),
+    'placements.discard': async ({ clientOrderId }) => active.current().orders.discard(clientOrderId),
+    'orders.modify': async ({ orderId, changes }) => active.current().modifier.modify(orderId, changes),
     'orders.cancel': async ({ orderId }) => active.current().broker.cancelOrder(orderId),
     'orders.list': async (input) => [
       ...(await active.current().broker.listOrders(input?.status ? { status: input.status } : {})),

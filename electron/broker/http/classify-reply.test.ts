@@ -17,6 +17,7 @@ describe('status-family classification', () => {
     [403, 'forbidden'],
     [404, 'not_found'],
     [409, 'conflict'],
+    [412, 'conflict'],
     [415, 'bad_request'],
     [429, 'rate_limited'],
     [500, 'server_error'],
@@ -57,5 +58,11 @@ describe('status-family classification', () => {
     expect(parseRetryAfter('Wed, 21 Oct 2026 07:28:05 GMT', Date.parse('Wed, 21 Oct 2026 07:28:00 GMT'))).toBe(5_000);
     expect(parseRetryAfter(undefined)).toBeUndefined();
     expect(parseRetryAfter('soon')).toBeUndefined();
+  });
+
+  it('caps a Retry-After of an hour (seconds or date) at 30 s', () => {
+    expect(classifyErrorReply(429, problem(429, 'rate_limited'), '3600').retryAfterMs).toBe(30_000);
+    expect(classifyErrorReply(503, problem(503, 'server_error'), '3600').retryAfterMs).toBe(30_000);
+    expect(parseRetryAfter('Wed, 21 Oct 2026 08:28:00 GMT', Date.parse('Wed, 21 Oct 2026 07:28:00 GMT'))).toBe(30_000);
   });
 });

@@ -7,16 +7,24 @@ export function camelField(field: string): string {
 }
 
 /**
- * Parses `Retry-After` (delta-seconds or an HTTP date) into ms from now; undefined if absent.
+ * The longest pause main honours from one `Retry-After` (docs/architecture.md, "HTTP client,
+ * retries and limits"): a server asking for an hour must not stop polls, let alone a cancel,
+ * for an hour; after this the request is simply tried again.
+ */
+export const MAX_RETRY_AFTER_MS = 30_000;
+
+/**
+ * Parses `Retry-After` (delta-seconds or an HTTP date) into ms from now, capped at
+ * `MAX_RETRY_AFTER_MS`; undefined if absent or unreadable.
  *
  * @see https://www.rfc-editor.org/rfc/rfc9110#name-retry-after
  */
 export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const seconds = Number(value.trim());
-  if (Number.isFinite(seconds)) return Math.max(0, Math.round(seconds * 1000));
-  const at = Date.parse(value);
-  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
+  const at = Number.isFinite(seconds) ? now + seconds * 1000 : Date.parse(value);
+  if (!Number.isFinite(at)) return undefined;
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.round(at - now)));
 }
 
 /**
@@ -41,7 +49,9 @@ export function classifyErrorReply(status: number, body: unknown, retryAfter: st
   if (status === 401) return { kind: 'unauthorized', message: detail ?? 'The broker refused the session token' };
   if (status === 403) return { kind: 'forbidden', message: detail ?? 'This session is not allowed to do that' };
   if (status === 404) return { kind: 'not_found', message: detail ?? 'Not found at the broker' };
-  if (status === 409) {
+  // 409 (duplicate reference, order no longer modifiable) and 412 (a precondition such as a
+  // modification's If-Match no longer holds) both mean: the order is not as the request assumed.
+  if (status === 409 || status === 412) {
     return {
       kind: 'conflict',
       message: detail ?? 'The broker reports a conflict',

@@ -1,5 +1,5 @@
 import { Pool, errors as undiciErrors } from 'undici';
-import { brokerError } from '../broker-error';
+import { TransportFailure } from '../broker-error';
 
 /** Timeouts of one exchange with the broker, in ms. */
 export interface HttpTimeouts {
@@ -21,6 +21,13 @@ export interface RawRequest {
   readonly query?: Readonly<Record<string, string | number | undefined>>;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: unknown;
+  /**
+   * Gives up on the reply after this many ms from the send (connecting included), instead of
+   * the pool's long header/body timeouts: an order POST is followed at once by a lookup.
+   */
+  readonly timeoutMs?: number;
+  /** Abandons the request (its outcome no longer matters, e.g. a lookup already settled it). */
+  readonly signal?: AbortSignal;
 }
 
 /** A reply with its JSON body already read (undefined for an empty body). */
@@ -57,7 +64,10 @@ export class HttpClient {
     });
   }
 
-  /** Sends one request; resolves with any status, rejects only with a typed transport error. */
+  /**
+   * Sends one request; resolves with any status, rejects only with a `TransportFailure` that
+   * says whether the request may have reached the broker.
+   */
   public async send(req: RawRequest): Promise<RawReply> {
     const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
     let body: string | undefined;
@@ -65,6 +75,19 @@ export class HttpClient {
       body = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
+    // Our own timer, not undici's headersTimeout: that one runs on a coarse ~0.5 s clock.
+    const abort = req.timeoutMs === undefined && req.signal === undefined ? null : new AbortController();
+    let timedOut = false;
+    const timer =
+      abort === null || req.timeoutMs === undefined
+        ? null
+        : setTimeout(() => {
+            timedOut = true;
+            abort.abort();
+          }, req.timeoutMs);
+    const onAbandon = (): void => abort?.abort();
+    if (req.signal?.aborted) onAbandon();
+    req.signal?.addEventListener('abort', onAbandon, { once: true });
     try {
       const res = await this.#pool.request({
         origin: undefined,
@@ -72,6 +95,7 @@ export class HttpClient {
         method: req.method,
         headers,
         body,
+        ...(abort ? { signal: abort.signal } : {}),
       });
       const text = await res.body.text();
       let parsed: unknown;
@@ -85,7 +109,10 @@ export class HttpClient {
       }
       return { status: res.statusCode, headers: flatHeaders(res.headers), body: parsed, bodyNotJson };
     } catch (err) {
-      throw transportError(err, req.method);
+      throw transportError(err, req.method, timedOut);
+    } finally {
+      if (timer) clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onAbandon);
     }
   }
 
@@ -109,16 +136,50 @@ function flatHeaders(h: Record<string, string | string[] | undefined>): Record<s
   return out;
 }
 
-/** Timeouts are `timeout`; anything else below HTTP (refused, reset, closed early) is `network`. */
-function transportError(err: unknown, method: string): Error {
-  if (
-    err instanceof undiciErrors.ConnectTimeoutError ||
-    err instanceof undiciErrors.HeadersTimeoutError ||
-    err instanceof undiciErrors.BodyTimeoutError
-  ) {
-    return brokerError('timeout', `The broker did not answer the ${method} in time`);
-  }
+/**
+ * Failures at connect time: the request was never written, so the broker cannot have acted on
+ * it. Everything else (a reset or close mid-request, a reply that never came) is in doubt.
+ */
+const CONNECT_PHASE_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  // The pool was closed before the request was dispatched.
+  'UND_ERR_CLOSED',
+]);
+
+/** The error code of a transport failure (looking inside an AggregateError from happy eyeballs). */
+function codeOf(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
-  const why = typeof code === 'string' ? code : err instanceof Error ? err.name : 'unknown';
-  return brokerError('network', `Could not reach the broker (${why})`);
+  if (typeof code === 'string') return code;
+  if (err instanceof AggregateError) return codeOf(err.errors[0]);
+  return undefined;
+}
+
+/**
+ * Timeouts are `timeout`; anything else below HTTP (refused, reset, closed early) is `network`.
+ * Each says whether the request may have reached the broker (`TransportFailure.reach`).
+ */
+function transportError(err: unknown, method: string, timedOut: boolean): TransportFailure {
+  const code = codeOf(err);
+  const neverSent = !timedOut && code !== undefined && CONNECT_PHASE_CODES.has(code);
+  const reach = neverSent ? 'not_sent' : 'in_doubt';
+  if (timedOut) {
+    return new TransportFailure({ kind: 'timeout', message: `The broker did not answer the ${method} in time` }, reach);
+  }
+  if (err instanceof undiciErrors.ConnectTimeoutError) {
+    return new TransportFailure(
+      { kind: 'timeout', message: `Could not connect to the broker in time (${method})` },
+      reach,
+    );
+  }
+  if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+    return new TransportFailure({ kind: 'timeout', message: `The broker did not answer the ${method} in time` }, reach);
+  }
+  const why = code ?? (err instanceof Error ? err.name : 'unknown');
+  return new TransportFailure({ kind: 'network', message: `Could not reach the broker (${why})` }, reach);
 }

@@ -38,6 +38,29 @@ describe('client token bucket', () => {
     expect(await bucket.take('urgent')).toBeGreaterThanOrEqual(1_000);
   });
 
+  it("a read's pause holds back normal callers for its length but admits an urgent caller at once", async () => {
+    const clock = fakeClock();
+    const bucket = new TokenBucket({ perSecond: 10, burst: 20 }, clock);
+    bucket.pause(30_000, 'normal');
+    expect(bucket.waitFor('urgent')).toBe(0);
+    expect(bucket.waitFor('normal')).toBe(30_000);
+    const poll = bucket.take('normal');
+    const askedAt = clock.t; // (the fake clock moves when the held poll's pump sleeps)
+    expect(await bucket.take('urgent')).toBe(askedAt);
+    expect(await poll).toBeGreaterThanOrEqual(30_000);
+  });
+
+  it('an urgent caller queued behind a paused poll is admitted at the refill rate, not at the end of the pause', async () => {
+    const clock = fakeClock();
+    const bucket = new TokenBucket({ perSecond: 10, burst: 1 }, clock);
+    await bucket.take('urgent'); // spends the only token
+    bucket.pause(30_000, 'normal');
+    const poll = bucket.take('normal');
+    const cancel = bucket.take('urgent');
+    expect(await cancel).toBeLessThanOrEqual(100);
+    expect(await poll).toBeGreaterThanOrEqual(30_000);
+  });
+
   it('refills up to the burst, not beyond', async () => {
     const clock = fakeClock();
     const bucket = new TokenBucket({ perSecond: 10, burst: 2 }, clock);

@@ -38,6 +38,8 @@ export class TokenBucket {
   #last: number;
   readonly #urgent: Array<(admittedAt: number) => void> = [];
   readonly #normal: Array<(admittedAt: number) => void> = [];
+  /** Normal callers wait until this time (a read's Retry-After); urgent ones do not. */
+  #normalPausedUntil = Number.NEGATIVE_INFINITY;
   #pumping = false;
 
   public constructor(limit: RateLimit, clock: BucketClock = realClock) {
@@ -53,7 +55,8 @@ export class TokenBucket {
   public take(priority: Priority = 'normal'): Promise<number> {
     this.#refill();
     const ahead = this.#urgent.length + (priority === 'normal' ? this.#normal.length : 0);
-    if (ahead === 0 && this.#tokens >= 1) {
+    const held = priority === 'normal' && this.#clock.now() < this.#normalPausedUntil;
+    if (ahead === 0 && !held && this.#tokens >= 1) {
       this.#tokens -= 1;
       return Promise.resolve(this.#clock.now());
     }
@@ -68,11 +71,29 @@ export class TokenBucket {
     return this.#urgent.length + this.#normal.length;
   }
 
-  /** Spends nothing for `ms`: the server said Retry-After, so nobody should call before then. */
-  public pause(ms: number): void {
+  /**
+   * Spends nothing for `ms`: the server said Retry-After, so nobody should call before then.
+   *
+   * `lane: 'normal'` holds back only normal callers (a poll's 429 must never delay a cancel);
+   * the default `'all'` holds back everyone (a 429 on an order action).
+   */
+  public pause(ms: number, lane: 'all' | 'normal' = 'all'): void {
     this.#refill();
+    if (lane === 'normal') {
+      this.#normalPausedUntil = Math.max(this.#normalPausedUntil, this.#clock.now() + ms);
+      return;
+    }
     const debt = -(ms / 1000) * this.#limit.perSecond;
     this.#tokens = Math.min(this.#tokens, debt);
+  }
+
+  /** At least how long a caller of this priority would wait for a token now, in ms (queues aside). */
+  public waitFor(priority: Priority): number {
+    this.#refill();
+    const now = this.#clock.now();
+    const refill = this.#tokens >= 1 ? 0 : ((1 - this.#tokens) / this.#limit.perSecond) * 1000;
+    const paused = priority === 'normal' ? Math.max(0, this.#normalPausedUntil - now) : 0;
+    return Math.ceil(Math.max(refill, paused));
   }
 
   /** Admits waiters as tokens refill, urgent ones first; one pump at a time. */
@@ -82,13 +103,20 @@ export class TokenBucket {
     try {
       while (this.waiting() > 0) {
         this.#refill();
-        if (this.#tokens >= 1) {
+        const normalHeld = this.#clock.now() < this.#normalPausedUntil;
+        if (this.#tokens >= 1 && (this.#urgent.length > 0 || !normalHeld)) {
           this.#tokens -= 1;
           const next = this.#urgent.shift() ?? this.#normal.shift();
           next?.(this.#clock.now());
           continue;
         }
-        await this.#clock.sleep(Math.ceil(((1 - this.#tokens) / this.#limit.perSecond) * 1000));
+        const refill = Math.ceil(((1 - this.#tokens) / this.#limit.perSecond) * 1000);
+        // Only held normal callers wait: sleep a token's time at most, so an urgent caller who
+        // queues meanwhile is admitted at the rate, not at the end of the pause.
+        const slice = Math.ceil(1000 / this.#limit.perSecond);
+        await this.#clock.sleep(
+          this.#tokens >= 1 ? Math.min(slice, Math.ceil(this.#normalPausedUntil - this.#clock.now())) : refill,
+        );
       }
     } finally {
       this.#pumping = false;

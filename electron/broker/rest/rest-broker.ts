@@ -24,6 +24,7 @@ import type {
   CandleQuery,
   Credentials,
   OrderFilter,
+  PlaceOptions,
   PlaceOrderCommand,
   SessionGrant,
   StreamListener,
@@ -101,7 +102,7 @@ export class RestBroker implements Broker {
     }
   }
 
-  public async placeOrder(cmd: PlaceOrderCommand): Promise<OrderAck> {
+  public async placeOrder(cmd: PlaceOrderCommand, options: PlaceOptions = {}): Promise<OrderAck> {
     const w = await this.#transport.call({
       method: 'POST',
       path: '/orders',
@@ -110,19 +111,41 @@ export class RestBroker implements Broker {
       retry: 'once',
       priority: 'urgent',
       placement: true,
+      ...(options.onSlow ? { onSlow: options.onSlow } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     return toOrderAck(w);
   }
 
-  public async modifyOrder(orderId: string, changes: OrderChanges): Promise<OrderAck> {
+  public async findOrders(clientOrderId: string): Promise<readonly Order[]> {
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/orders',
+      query: { client_order_id: clientOrderId },
+      schema: WireOrderList,
+      retry: 'caller',
+      priority: 'urgent',
+      adaptiveTimeout: true,
+    });
+    return w.orders.filter((o) => o.client_order_id === clientOrderId).map(toOrder);
+  }
+
+  public async modifyOrder(
+    orderId: string,
+    changes: OrderChanges,
+    precondition: { readonly ifVersion?: number } = {},
+  ): Promise<OrderAck> {
     const body = toWireOrderChanges(changes);
     const w = await this.#transport.call({
       method: 'PATCH',
       path: orderPath(orderId),
       body,
       schema: WireOrderAck,
-      retry: 'idempotent-write',
+      // Never blindly repeated: a late retry could undo a newer change. The order service
+      // compares the order before it sends again (docs/architecture.md, "Modifications").
+      retry: 'caller',
       priority: 'urgent',
+      ...(precondition.ifVersion !== undefined ? { headers: { 'if-match': `"${precondition.ifVersion}"` } } : {}),
     });
     return toOrderAck(w);
   }
@@ -154,12 +177,13 @@ export class RestBroker implements Broker {
     return w.orders.map(toOrder);
   }
 
-  public async getOrder(orderId: string): Promise<Order> {
+  public async getOrder(orderId: string, options: { readonly urgent?: boolean } = {}): Promise<Order> {
     const w = await this.#transport.call({
       method: 'GET',
       path: orderPath(orderId),
       schema: WireOrderOne,
       retry: 'read',
+      priority: options.urgent ? 'urgent' : 'normal',
     });
     return toOrder(w.order);
   }

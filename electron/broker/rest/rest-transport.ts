@@ -2,13 +2,14 @@ import type { z } from 'zod';
 import type { ConnectionState } from '../../../shared/domain/session';
 import { AppError } from '../../app/app-error';
 import type { AuthSource } from '../auth-source';
-import { brokerError } from '../broker-error';
+import { brokerError, TransportFailure } from '../broker-error';
 import { DEFAULT_BACKOFF, retryDelay, type BackoffPolicy } from '../http/backoff';
 import { classifyErrorReply } from '../http/classify-reply';
 import { EtagCache } from '../http/etag-cache';
 import type { HttpClient, RawReply, RawRequest } from '../http/http-client';
 import { InFlightCoalescer } from '../http/in-flight-coalescer';
 import { isRetryable, type RetryClass } from '../http/retry-policy';
+import { RttEstimator, type RtoBounds } from '../http/rtt-estimator';
 import type { Priority, TokenBucket } from '../http/token-bucket';
 
 /** One call to the broker: the request, how to parse a 2xx, and how it may be repeated. */
@@ -24,6 +25,19 @@ export interface CallSpec<S extends z.ZodType> extends RawRequest {
   readonly priority?: Priority;
   /** Counts against the broker's separate order-placement limit too. */
   readonly placement?: boolean;
+  /**
+   * Wait for the reply only as long as the adaptive timeout (srtt + 4·rttvar, clamped), and
+   * feed the estimator: a placement's lookups, which are simply asked again.
+   */
+  readonly adaptiveTimeout?: boolean;
+  /**
+   * Told when the adaptive timeout passes without a reply, while the request goes on waiting
+   * (an order POST: the caller starts looking the order up, and a late reply still counts).
+   * The request's round trip feeds the estimator.
+   */
+  readonly onSlow?: () => void;
+  /** Abandons the request. */
+  readonly signal?: AbortSignal;
 }
 
 /** Counters a test or the bench can read to see what the transport actually did. */
@@ -34,6 +48,8 @@ export interface TransportStats {
   rateLimited: number;
   notModified: number;
   coalesced: number;
+  /** Reads that gave up instead of waiting past their budget behind a Retry-After. */
+  readsGivenUp: number;
 }
 
 /** Knobs of the transport; all optional. */
@@ -54,6 +70,16 @@ export interface TransportOptions {
    * here as well, so a quick run of clicks is paced instead of earning a 429 and a pause.
    */
   readonly placementBucket?: TokenBucket | null;
+  /**
+   * How long a read (`retry: 'read'`) may take in all, waits included, before it gives up with
+   * its last error (default 5 s): the renderer's poll schedule owns the longer backoff, so a
+   * poll never queues for tens of seconds behind a rate-limit pause.
+   */
+  readonly readBudgetMs?: number;
+  /** Bounds of the adaptive timeout (default 300 ms–5 s, 1 s before the first sample). */
+  readonly rto?: RtoBounds;
+  /** Monotonic ms for budgets and round trips (default performance.now). */
+  readonly now?: () => number;
 }
 
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -65,7 +91,10 @@ const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => set
  * The REST adapter describes each call (path, schema, retry class); this class decides how
  * often it is sent. A 401 triggers exactly one re-login through the `AuthSource` and one
  * retry; a second 401 ends the session. Transient failures of reads and idempotent writes
- * back off with full jitter and honour Retry-After, which also pauses the shared token bucket.
+ * back off with full jitter and honour Retry-After (capped, see classify-reply.ts). A 429 on
+ * an order action pauses the whole shared bucket; a read's 429 pauses only the normal lane,
+ * so it never delays a place, modify, cancel or placement lookup. A read gives up rather than
+ * wait past its budget.
  */
 export class RestTransport {
   public readonly stats: TransportStats = {
@@ -75,6 +104,7 @@ export class RestTransport {
     rateLimited: 0,
     notModified: 0,
     coalesced: 0,
+    readsGivenUp: 0,
   };
   readonly #http: HttpClient;
   readonly #auth: AuthSource;
@@ -85,6 +115,9 @@ export class RestTransport {
   readonly #random: () => number;
   readonly #onHealth: TransportOptions['onHealth'];
   readonly #pauseAll: boolean;
+  readonly #readBudgetMs: number;
+  readonly #rtt: RttEstimator;
+  readonly #now: () => number;
   readonly #coalescer = new InFlightCoalescer();
   readonly #etags = new EtagCache();
   #health: ConnectionState['rest'] = 'up';
@@ -99,6 +132,14 @@ export class RestTransport {
     this.#random = options.random ?? Math.random;
     this.#onHealth = options.onHealth;
     this.#pauseAll = options.pauseAllOnRetryAfter ?? true;
+    this.#readBudgetMs = options.readBudgetMs ?? 5_000;
+    this.#rtt = new RttEstimator(options.rto);
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  /** The timeout an order POST or a placement lookup gets now, in ms. */
+  public adaptiveTimeoutMs(): number {
+    return this.#rtt.timeoutMs();
   }
 
   /** Performs one call; resolves with the parsed 2xx body or rejects with a typed `AppError`. */
@@ -123,13 +164,14 @@ export class RestTransport {
 
   async #attempts<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> {
     const needsAuth = spec.auth !== false;
+    const budgetEnd = spec.retry === 'read' ? this.#now() + this.#readBudgetMs : Number.POSITIVE_INFINITY;
     let reauthed = false;
     for (let attempt = 0; ;) {
       const token = needsAuth ? this.#auth.token() : null;
       if (needsAuth && token === null) throw brokerError('unauthorized', 'Not logged in to the broker');
       let failure: AppError;
       try {
-        const reply = await this.#sendOnce(spec, token);
+        const reply = await this.#sendOnce(spec, token, budgetEnd);
         if (reply.status !== 429 && reply.status < 500) this.#setHealth('up', null);
         if (reply.status === 401 && needsAuth && token !== null) {
           if (!reauthed) {
@@ -149,26 +191,58 @@ export class RestTransport {
       const kind = failure.info.kind;
       if (kind === 'rate_limited') {
         this.stats.rateLimited += 1;
-        if (this.#pauseAll && failure.info.retryAfterMs !== undefined) this.#bucket?.pause(failure.info.retryAfterMs);
+        const ms = failure.info.retryAfterMs;
+        // Only an order action's 429 may hold back order actions (docs/architecture.md).
+        const orderAction = spec.method !== 'GET' && spec.priority === 'urgent';
+        if (this.#pauseAll && ms !== undefined) this.#bucket?.pause(ms, orderAction ? 'all' : 'normal');
       }
       if (kind === 'network' || kind === 'timeout') this.#setHealth('down', failure.info.message);
       else if (kind === 'rate_limited' || kind === 'server_error') this.#setHealth('degraded', failure.info.message);
       if (!isRetryable(kind, spec.retry) || attempt >= this.#backoff.maxRetries) throw failure;
+      const delay = retryDelay(attempt, this.#backoff, failure.info.retryAfterMs, this.#random);
+      if (this.#now() + delay > budgetEnd) {
+        this.stats.readsGivenUp += 1;
+        throw failure;
+      }
       this.stats.retries += 1;
-      await this.#sleep(retryDelay(attempt, this.#backoff, failure.info.retryAfterMs, this.#random));
+      await this.#sleep(delay);
       attempt += 1;
     }
   }
 
-  async #sendOnce(spec: CallSpec<z.ZodType>, token: string | null): Promise<RawReply> {
-    const headers: Record<string, string> = {};
+  async #sendOnce(spec: CallSpec<z.ZodType>, token: string | null, budgetEnd: number): Promise<RawReply> {
+    const headers: Record<string, string> = { ...spec.headers };
     if (token !== null) headers.authorization = `Bearer ${token}`;
     const cached = spec.conditional ? this.#etags.get(this.#cacheKey(spec)) : undefined;
     if (cached) headers['if-none-match'] = cached.etag;
     if (spec.placement) await this.#placementBucket?.take('urgent');
-    await this.#bucket?.take(spec.priority);
+    const priority = spec.priority ?? 'normal';
+    const wait = this.#bucket?.waitFor(priority) ?? 0;
+    if (this.#now() + wait > budgetEnd) {
+      // A read that would queue past its budget behind a pause gives up now, saying when to come back.
+      this.stats.readsGivenUp += 1;
+      throw brokerError('rate_limited', 'The broker asked us to slow down; try again shortly', { retryAfterMs: wait });
+    }
+    await this.#bucket?.take(priority);
     this.stats.sent += 1;
-    return this.#http.send({ ...spec, headers });
+    if (!spec.adaptiveTimeout && !spec.onSlow) return this.#http.send({ ...spec, headers });
+    const sentAt = this.#now();
+    const onSlow = spec.onSlow;
+    const slow = onSlow ? setTimeout(onSlow, this.#rtt.timeoutMs()) : null;
+    try {
+      const reply = await this.#http.send({
+        ...spec,
+        headers,
+        ...(spec.adaptiveTimeout ? { timeoutMs: this.#rtt.timeoutMs() } : {}),
+      });
+      this.#rtt.sample(this.#now() - sentAt);
+      return reply;
+    } catch (err) {
+      if (err instanceof TransportFailure && err.info.kind === 'timeout') this.#rtt.timedOut(sentAt, this.#now());
+      throw err;
+    } finally {
+      if (slow) clearTimeout(slow);
+    }
   }
 
   #accept<S extends z.ZodType>(spec: CallSpec<S>, reply: RawReply): z.output<S> {

@@ -45,6 +45,7 @@ export function toOrder(w: WireOrder): Order {
     statusMessage: w.status_message,
     placedAt: w.placed_at,
     updatedAt: w.updated_at,
+    ...(w.version !== undefined ? { version: w.version } : {}),
   };
 }
 

@@ -25,6 +25,15 @@ export class InstrumentCatalog {
     return (await this.#load()).get(key);
   }
 
+  /**
+   * Starts loading the universe now (at login), so the first click is checked at once and does
+   * not depend on the broker answering a large list at that moment. Failures are retried by
+   * the next `find`.
+   */
+  public warm(): void {
+    this.#load().catch(() => undefined);
+  }
+
   /** Forgets the cached universe (a new session). */
   public reset(): void {
     this.#bySymbol = null;

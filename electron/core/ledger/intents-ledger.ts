@@ -1,30 +1,51 @@
-import { mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises';
+import { mkdir, open as openFile, readFile, rename, truncate, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type IntentRecord, LedgerRecord, type ResolutionRecord } from './ledger-record';
+
+/**
+ * The durable steps of the ledger, in order. Crash tests kill the process at one of them
+ * (core/testing/crash-child.ts); nothing in the app observes them.
+ */
+export type LedgerStep =
+  | 'batch-written' // a batch is written, not yet fdatasync'ed
+  | 'batch-synced' // a batch is on disk
+  | 'compaction-written' // the compacted copy is written and fsynced, not yet renamed over the ledger
+  | 'compaction-renamed'; // renamed, the directory not yet fsynced
 
 /** Knobs of the ledger. */
 export interface LedgerOptions {
   /** Rewrite the file once it holds this many resolved intents (0 disables compaction). */
   readonly compactAfter?: number;
+  /** Opens the ledger file for appending (tests inject a file whose writes fail). */
+  readonly openFile?: (path: string, flags: string) => Promise<FileHandle>;
+  /** Told at each durable step (crash tests). */
+  readonly onStep?: (step: LedgerStep) => void;
 }
 
 /**
- * The order intents ledger: an append-only, fsynced JSON-lines file (DESIGN.md §4).
+ * The order intents ledger: an append-only, fsynced JSON-lines file (docs/architecture.md,
+ * "Exactly-once orders").
  *
  * Every place-order intent is written and flushed to disk *before* its POST, so an app that
  * dies mid-request finds on restart the intents whose outcome it never learnt and asks the
  * broker about them instead of guessing. Appends are group-committed: concurrent callers share
  * one write and one `fdatasync`, so durability does not serialise a burst of orders. A torn
- * last line (a crash mid-write) is skipped on load; the intent it held was never sent, since
- * sending waits for the flush. Compaction rewrites only the unresolved intents to a temporary
- * file, fsyncs it and renames it over the old one, so a crash during it leaves one whole file.
+ * last line (a crash mid-write) is cut off on load; the intent it held was never sent, since
+ * sending waits for the flush. A write that fails part-way is cut back to the last whole batch
+ * before anything else is appended, so one bad write never makes the next intent unreadable.
+ * Compaction rewrites only the unresolved intents to a temporary file, fsyncs it and renames it
+ * over the old one, so a crash during it leaves one whole file.
  */
 export class IntentsLedger {
   readonly #path: string;
   readonly #compactAfter: number;
+  readonly #openFile: (path: string, flags: string) => Promise<FileHandle>;
+  readonly #onStep: (step: LedgerStep) => void;
   readonly #open = new Map<string, IntentRecord>();
   #resolvedInFile = 0;
   #file: FileHandle | null = null;
+  /** Bytes of whole, flushed lines: what the file is cut back to after a failed write. */
+  #goodLength = 0;
   #queue: Array<{ line: string; done: (err?: unknown) => void }> = [];
   #flushing: Promise<void> | null = null;
   #closed = false;
@@ -32,6 +53,8 @@ export class IntentsLedger {
   private constructor(path: string, options: LedgerOptions) {
     this.#path = path;
     this.#compactAfter = options.compactAfter ?? 500;
+    this.#openFile = options.openFile ?? openFile;
+    this.#onStep = options.onStep ?? (() => undefined);
   }
 
   /** Opens (creating if needed) the ledger at `path`, loads it and compacts it. */
@@ -91,7 +114,12 @@ export class IntentsLedger {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
-    for (const line of text.split('\n')) {
+    // Everything after the last newline is a torn tail (a crash mid-append): cut it off, so the
+    // next append starts on a line of its own.
+    const whole = text.lastIndexOf('\n') + 1;
+    this.#goodLength = Buffer.byteLength(text.slice(0, whole));
+    if (whole < text.length) await truncate(this.#path, this.#goodLength);
+    for (const line of text.slice(0, whole).split('\n')) {
       if (line.trim() === '') continue;
       let json: unknown;
       try {
@@ -121,12 +149,19 @@ export class IntentsLedger {
       while (this.#queue.length > 0) {
         const batch = this.#queue;
         this.#queue = [];
+        const text = batch.map((b) => b.line).join('');
         try {
-          this.#file ??= await open(this.#path, 'a');
-          await this.#file.write(batch.map((b) => b.line).join(''));
+          if (this.#needsCut) await this.#cutBack();
+          if (this.#needsCut) throw new Error('the intents ledger could not be repaired after a failed write');
+          this.#file ??= await this.#openFile(this.#path, 'a');
+          await this.#file.write(text);
+          this.#onStep('batch-written');
           await this.#file.datasync();
+          this.#goodLength += Buffer.byteLength(text);
+          this.#onStep('batch-synced');
           for (const b of batch) b.done();
         } catch (err) {
+          await this.#cutBack();
           for (const b of batch) b.done(err);
         }
       }
@@ -134,6 +169,26 @@ export class IntentsLedger {
       this.#flushing = null;
     }
   }
+
+  /**
+   * After a failed or partial write: drop the handle and cut the file back to its last whole
+   * batch, so the next batch does not land after half a line. If even that fails, the next
+   * batch tries again first (it reopens the file).
+   */
+  async #cutBack(): Promise<void> {
+    const file = this.#file;
+    this.#file = null;
+    await file?.close().catch(() => undefined);
+    try {
+      await truncate(this.#path, this.#goodLength);
+    } catch {
+      this.#needsCut = true;
+      return;
+    }
+    this.#needsCut = false;
+  }
+
+  #needsCut = false;
 
   async #enqueueCompaction(): Promise<void> {
     // Compact between batches: wait for the current flush, then rewrite while nothing appends.
@@ -150,16 +205,20 @@ export class IntentsLedger {
   async #compact(): Promise<void> {
     if (this.#resolvedInFile === 0) return;
     const tmp = `${this.#path}.tmp`;
-    const out = await open(tmp, 'w');
+    const text = [...this.#open.values()].map((r) => `${JSON.stringify(r)}\n`).join('');
+    const out = await openFile(tmp, 'w');
     try {
-      await out.write([...this.#open.values()].map((r) => `${JSON.stringify(r)}\n`).join(''));
+      await out.write(text);
       await out.sync();
     } finally {
       await out.close();
     }
+    this.#onStep('compaction-written');
     await this.#file?.close();
     this.#file = null;
     await rename(tmp, this.#path);
+    this.#goodLength = Buffer.byteLength(text);
+    this.#onStep('compaction-renamed');
     await fsyncDir(dirname(this.#path));
     this.#resolvedInFile = 0;
   }
@@ -169,7 +228,7 @@ export class IntentsLedger {
 async function fsyncDir(dir: string): Promise<void> {
   let handle: FileHandle | null = null;
   try {
-    handle = await open(dir, 'r');
+    handle = await openFile(dir, 'r');
     await handle.sync();
   } catch {
     // Not supported on every platform (Windows); the rename itself is still atomic.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ClientOrderId, OrderRequest } from '../../../shared/domain/order';
+import { PlacementRequestId } from '../../../shared/domain/placement';
 import { ErrorKind } from '../../../shared/ipc/result';
 
 /** An order the trader asked for, journaled before anything is sent. */
@@ -9,6 +10,8 @@ export const IntentRecord = z.object({
   /** Epoch ms when the intent was journaled. */
   at: z.number(),
   order: OrderRequest,
+  /** The renderer's id for the click, so a repeated call after a restart finds this intent. */
+  requestId: PlacementRequestId.optional(),
 });
 export type IntentRecord = z.infer<typeof IntentRecord>;
 
@@ -17,14 +20,16 @@ export type IntentRecord = z.infer<typeof IntentRecord>;
  *
  * - `acknowledged`: the POST's own 201.
  * - `recovered`: found by client_order_id (after a lost reply, 5xx, crash) or named by a 409.
- * - `failed`: the broker refused it (400/403…) — nothing was created.
- * - `unknown`: a 2xx whose body did not parse; an order may exist, so it is never re-sent.
+ * - `failed`: refused (400/403/429…, or never reached the broker) — nothing was created.
+ * - `not_placed`: confirmed absent by a lookup after its re-send window and landing horizon.
+ * - `discarded`: confirmed absent after a restart, and the trader chose not to place it again.
+ * - `unknown`: written by earlier versions for a 2xx whose body did not parse (read, never written).
  */
 export const ResolutionRecord = z.object({
   t: z.literal('resolved'),
   clientOrderId: ClientOrderId,
   at: z.number(),
-  outcome: z.enum(['acknowledged', 'recovered', 'failed', 'unknown']),
+  outcome: z.enum(['acknowledged', 'recovered', 'failed', 'not_placed', 'discarded', 'unknown']),
   orderId: z.string().nullable(),
   kind: ErrorKind.optional(),
 });

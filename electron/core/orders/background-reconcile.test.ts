@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Placement } from '../../../shared/domain/placement';
 import { marketBuy, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 
-describe('an intent a placement gave up on is settled while the app keeps running', () => {
+describe('an intent whose replies are lost keeps being checked after the caller is answered', () => {
   let fx: CoreFixture;
 
   beforeAll(async () => {
@@ -9,11 +10,12 @@ describe('an intent a placement gave up on is settled while the app keeps runnin
   });
   afterAll(async () => fx.close());
 
-  it('every reply lost → the ticket gets a clear "not confirmed" error; once the broker answers, the background pass finds exactly one order', async () => {
+  it('every reply lost → OrderService.place resolves "unconfirmed" (not a rejection) while the intent is still being checked; once replies flow, the same intent settles "placed" with exactly one order at the broker', async () => {
+    const lists: Placement[][] = [];
     const core = await fx.newCore({
       rate: null,
-      resolutionBackoff: { baseMs: 5, capMs: 20, maxRetries: 4 },
-      reconcileEveryMs: 50,
+      placementTimings: { answerDeadlineMs: 500 },
+      events: { onPlacements: (p) => lists.push(p) },
     });
     await core.start();
     const order = marketBuy(await core.broker.listInstruments());
@@ -22,17 +24,21 @@ describe('an intent a placement gave up on is settled while the app keeps runnin
 
     // The broker acts on every request but every reply is lost: the app cannot know.
     fx.paper.setFaults('drop_reply=1');
-    await expect(core.orders.place(order)).rejects.toMatchObject({
-      message: expect.stringMatching(/did not confirm the order in time/),
-    });
-    expect(core.openIntents()).toBe(1);
-    // The order may well exist; the ledger must not forget it.
-    const placedWhileBlind = fx.paper.orderCount() - before;
-    expect(placedWhileBlind).toBe(1);
+    const answer = await core.orders.place(order);
+    expect(answer).toMatchObject({ state: 'unconfirmed', detail: expect.stringMatching(/^Checking with the broker/) });
+    // Answered while the intent is still open: the deadline answered, not the settlement.
+    const cid = answer.clientOrderId;
+    expect(core.orders.placements().map((p) => [p.clientOrderId, p.state])).toEqual([[cid, 'checking']]);
+    expect(lists.at(-1)?.map((p) => [p.clientOrderId, p.state])).toEqual([[cid, 'checking']]);
+    expect(core.orders.openIntents()).toBe(1);
+    expect(fx.paper.orderCount() - before).toBe(1);
 
     fx.paper.setFaults({});
-    await expect.poll(() => core.openIntents(), { timeout: 10_000 }).toBe(0);
-    // Found by its client_order_id, not sent again.
+    await expect.poll(() => lists.at(-1)?.[0]?.state, { timeout: 10_000 }).toBe('placed');
+    expect(core.orders.openIntents()).toBe(0);
+    // Found by its client reference, not sent again.
+    const held = (await core.broker.listOrders()).filter((o) => o.clientOrderId === cid);
+    expect(held.map((o) => o.orderId)).toEqual([lists.at(-1)?.[0]?.orderId]);
     expect(fx.paper.orderCount() - before).toBe(1);
   });
 });

@@ -1,22 +1,24 @@
-import type { Order, OrderAck, OrderRequest } from '../../../shared/domain/order';
+import type { OrderAck, OrderRequest, OrderStatus } from '../../../shared/domain/order';
+import type { PlaceOutcome, Placement } from '../../../shared/domain/placement';
 import { validateOrder } from '../../../shared/trading/rules';
 import { AppError } from '../../app/app-error';
 import type { Broker } from '../../broker/broker';
-import { AMBIGUOUS_KINDS, brokerError } from '../../broker/broker-error';
-import { fullJitterDelay, type BackoffPolicy } from '../../broker/http/backoff';
+import { brokerError, TransportFailure } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';
 import type { InstrumentCatalog } from '../instruments/instrument-catalog';
 import type { IntentsLedger } from '../ledger/intents-ledger';
-import type { IntentRecord } from '../ledger/ledger-record';
 import { newClientOrderId } from './client-order-id';
 import type { LifecycleTimeline } from './lifecycle-timeline';
-
-/** How a placement ended, for the caller and the bench. */
-export interface Placement {
-  readonly ack: OrderAck;
-  /** True when the answer came from a lookup or a 409, not from the POST's own reply. */
-  readonly recovered: boolean;
-}
+import { PlacementBook } from './placement-book';
+import {
+  DEFAULT_TIMINGS,
+  lastRefusal,
+  nextStep,
+  refuseAtDeadline,
+  type PlacementTimings,
+  type SendFact,
+} from './placement-policy';
+import { PlacementRecord } from './placement-record';
 
 /** Dependencies and knobs of the order service. */
 export interface OrderServiceDeps {
@@ -25,31 +27,40 @@ export interface OrderServiceDeps {
   readonly catalog: InstrumentCatalog;
   readonly timeline: LifecycleTimeline;
   readonly clock?: Clock;
-  /** Waits between resolution rounds (lookups and re-sends). */
-  readonly backoff?: BackoffPolicy;
   readonly newId?: () => string;
-  /** An intent found absent this long after it was journaled is abandoned, not sent. */
-  readonly staleAfterMs?: number;
+  /** The answer deadline, re-send window, landing horizon and lookup pacing (tests shrink them). */
+  readonly timings?: Partial<PlacementTimings>;
+  /** Told the whole unconfirmed-placements list whenever it changes (`placements.changed`). */
+  readonly onPlacements?: (placements: Placement[]) => void;
+  /** Lookups in flight at once for intents found open at start (default 8). */
+  readonly recoveryConcurrency?: number;
 }
 
-/** Resolution rounds are cheap GETs; a few dozen over ~30 s ride out a broker restart. */
-const DEFAULT_RESOLUTION_BACKOFF: BackoffPolicy = { baseMs: 50, capMs: 2_000, maxRetries: 40 };
+/** Options of one placement. */
+export interface PlaceOptions {
+  /** The renderer's id for this click: the same id again returns this intent's answer. */
+  readonly requestId?: string;
+  /** When the trader clicked, for the lifecycle timeline (epoch ms). */
+  readonly clickedAt?: number;
+}
 
 /**
- * Exactly-once order creation (DESIGN.md §4).
+ * Exactly-once order creation that tells the trader the truth (docs/architecture.md,
+ * "Exactly-once orders").
  *
- * 1. Apply the shared trading rules; a violation is a `bad_request` naming the field and
- *    nothing is journaled or sent.
- * 2. Give the intent a fresh client_order_id and fsync it to the ledger — only then POST.
- * 3. A 201 is the answer. A lost reply, timeout or 5xx is *ambiguous*: ask
- *    `GET /orders?client_order_id=`; found → that order; confirmed absent → re-send the same
- *    intent with the same id (the broker refuses a second order under it: 409 names the
- *    first, which is then the answer). 429 was refused before acting: wait Retry-After, re-send.
- * 4. A 4xx refusal ends the intent as failed; a 2xx that does not parse ends it as `unknown`
- *    and is reported as `unexpected_shape` — never as a placed order, and never re-sent.
+ * 1. The shared trading rules; a violation is a `bad_request` naming the field, and nothing is
+ *    journaled or sent.
+ * 2. A fresh client reference, fsynced to the intents ledger — only then the POST.
+ * 3. A driver per intent follows `nextStep` (placement-policy.ts): it sends, looks the
+ *    reference up, waits, and settles the intent as placed, refused (nothing created), or —
+ *    after its re-send window and landing horizon — not placed.
+ * 4. `place` answers within the answer deadline: placed, refused (a thrown `AppError`: nothing
+ *    was created), or `unconfirmed` while the driver keeps checking in the background; the
+ *    intent is then on the unconfirmed-placements list until it settles.
  *
- * At start-up `reconcile()` runs step 3 from the lookup for every intent a crash left open,
- * and `place()` waits for it, so nothing new is sent before the past is settled.
+ * At start, `recover()` looks up every intent the ledger still holds open, in the background:
+ * found → placed; absent after the horizon → `needs_decision`. It never sends one of them
+ * again until the trader chooses "Place again".
  */
 export class OrderService {
   readonly #broker: Broker;
@@ -57,11 +68,15 @@ export class OrderService {
   readonly #catalog: InstrumentCatalog;
   readonly #timeline: LifecycleTimeline;
   readonly #clock: Clock;
-  readonly #backoff: BackoffPolicy;
   readonly #newId: () => string;
-  readonly #staleAfterMs: number;
-  #ready: Promise<void> = Promise.resolve();
-  readonly #driving = new Set<string>();
+  readonly #t: PlacementTimings;
+  readonly #book: PlacementBook;
+  readonly #requests = new Map<string, { readonly order: OrderRequest; readonly run: Promise<PlaceOutcome> }>();
+  readonly #drivers = new Set<Promise<void>>();
+  readonly #recoverySlots: Semaphore;
+  #closed = false;
+  #onClose: () => void = () => undefined;
+  readonly #closing = new Promise<void>((resolve) => (this.#onClose = resolve));
 
   public constructor(deps: OrderServiceDeps) {
     this.#broker = deps.broker;
@@ -69,68 +84,148 @@ export class OrderService {
     this.#catalog = deps.catalog;
     this.#timeline = deps.timeline;
     this.#clock = deps.clock ?? systemClock;
-    this.#backoff = deps.backoff ?? DEFAULT_RESOLUTION_BACKOFF;
     this.#newId = deps.newId ?? newClientOrderId;
-    this.#staleAfterMs = deps.staleAfterMs ?? 15 * 60_000;
+    this.#t = { ...DEFAULT_TIMINGS, ...deps.timings };
+    const onPlacements = deps.onPlacements ?? (() => undefined);
+    this.#book = new PlacementBook(
+      () => this.#clock.now(),
+      (list) => (this.#closed ? undefined : onPlacements(list)),
+    );
+    this.#recoverySlots = new Semaphore(deps.recoveryConcurrency ?? 8);
+  }
+
+  /** The time bounds in force. */
+  public get timings(): PlacementTimings {
+    return this.#t;
   }
 
   /**
-   * Resolves every intent left open (by a crash, or a resolution that gave up) before any new
-   * order is sent: `place()` waits for it. Returns how many were settled and how many are
-   * still open.
+   * Places one order exactly once. Resolves `placed` or `unconfirmed` within the answer
+   * deadline; rejects with an `AppError` only when nothing was created (rules, a definitive
+   * refusal of every send, or never reaching the broker).
    */
-  public reconcile(concurrency = 4): Promise<{ settled: number; open: number }> {
-    const run = this.#ready.then(() => this.#settleOpen(concurrency));
-    this.#ready = run.then(
-      () => undefined,
-      () => undefined,
-    );
+  public place(order: OrderRequest, options: PlaceOptions = {}): Promise<PlaceOutcome> {
+    const requestId = options.requestId ?? null;
+    if (requestId !== null) {
+      const running = this.#requests.get(requestId);
+      if (running) return sameOrder(running.order, order).then(() => running.run);
+      const known = this.#book.byRequest(requestId);
+      if (known) return sameOrder(known.order, order).then(() => this.#answer(known));
+    }
+    const run = this.#placeNew(order, requestId, options.clickedAt);
+    if (requestId !== null) {
+      this.#requests.set(requestId, { order, run });
+      const forget = (): void => void this.#requests.delete(requestId);
+      run.then(forget, forget);
+    }
     return run;
   }
 
+  /** The unconfirmed placements (and those settled recently), newest first. */
+  public placements(): Placement[] {
+    return this.#book.list();
+  }
+
+  /** The trader's "Place again" for an intent waiting for their decision: same reference, fresh window. */
+  public async placeAgain(clientOrderId: string): Promise<PlaceOutcome> {
+    const rec = this.#waitingForDecision(clientOrderId);
+    const now = this.#clock.now();
+    rec.reopen(now, now + this.#t.answerDeadlineMs);
+    this.#book.changed(rec);
+    this.#startDriver(rec);
+    return this.#answer(rec);
+  }
+
+  /** The trader's "Discard" for an intent waiting for their decision: nothing is sent, it is forgotten. */
+  public async discard(clientOrderId: string): Promise<Placement> {
+    const rec = this.#waitingForDecision(clientOrderId);
+    rec.moveTo('discarded', this.#clock.now());
+    rec.durable = this.#resolveInLedger(rec, 'discarded', null);
+    await rec.durable;
+    this.#book.changed(rec);
+    return rec.toPlacement();
+  }
+
   /**
-   * Retries intents that a placement gave up on while the app keeps running, without holding
-   * back new orders (their ids are distinct, so they cannot collide with the old ones).
+   * Looks up, in the background, every intent the ledger holds open (a crash or a quit left
+   * them): found → placed; absent after the landing horizon → waiting for the trader's
+   * decision. Nothing is sent. Resolves when every one of them is settled or waiting.
    */
-  public reconcileInBackground(concurrency = 2): Promise<{ settled: number; open: number }> {
-    return this.#ready.then(() => this.#settleOpen(concurrency));
+  public recover(): Promise<void> {
+    const now = this.#clock.now();
+    const found: PlacementRecord[] = [];
+    for (const intent of this.#ledger.unresolved()) {
+      if (this.#book.get(intent.clientOrderId)) continue;
+      const rec = new PlacementRecord({
+        clientOrderId: intent.clientOrderId,
+        requestId: intent.requestId ?? null,
+        order: intent.order,
+        journaledAt: intent.at,
+        origin: 'restored',
+        answerBy: now,
+        now,
+      });
+      this.#book.add(rec);
+      found.push(rec);
+    }
+    if (found.length === 0) return Promise.resolve();
+    this.#book.changed(found[0] as PlacementRecord);
+    return Promise.all(found.map((rec) => this.#startDriver(rec))).then(() => undefined);
   }
 
-  async #settleOpen(concurrency: number): Promise<{ settled: number; open: number }> {
-    // Intents a placement is still driving are its business; a second driver would only add
-    // requests (never orders: the broker refuses a reused client_order_id).
-    const pending = this.#ledger.unresolved().filter((i) => !this.#driving.has(i.clientOrderId));
-    let settled = 0;
-    const worker = async (): Promise<void> => {
-      for (let intent = pending.shift(); intent; intent = pending.shift()) {
-        try {
-          await this.#drive(intent, true);
-          settled += 1;
-        } catch {
-          // Left open in the ledger: the next reconcile (or start-up) tries again.
-          if (!this.#ledger.get(intent.clientOrderId)) settled += 1;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
-    return { settled, open: this.#ledger.unresolved().length };
+  /** Intents still open in the ledger. */
+  public openIntents(): number {
+    return this.#ledger.unresolved().length;
   }
 
-  /** Places one order exactly once; rejects with a typed `AppError`. */
-  public async place(order: OrderRequest, clickedAt?: number): Promise<Placement> {
+  /** Resolves when no intent is being driven (every one settled or waiting for the trader). */
+  public async idle(): Promise<void> {
+    while (this.#drivers.size > 0) await Promise.all([...this.#drivers]);
+  }
+
+  /** Stops every driver (the core is closing): nothing more is sent or looked up. */
+  public close(): void {
+    this.#closed = true;
+    this.#onClose();
+  }
+
+  // ---------------------------------------------------------------- placing
+
+  async #placeNew(order: OrderRequest, requestId: string | null, clickedAt?: number): Promise<PlaceOutcome> {
+    const answerBy = this.#clock.now() + this.#t.answerDeadlineMs;
     await this.#checkRules(order);
-    await this.#ready;
+    if (this.#closed) throw brokerError('unauthorized', 'Not logged in to a broker; nothing was sent');
     const clientOrderId = this.#newId();
     if (clickedAt !== undefined) this.#timeline.record(clientOrderId, 'clicked', clickedAt);
-    await this.#ledger.appendIntent({ clientOrderId, at: this.#clock.now(), order });
+    const at = this.#clock.now();
+    try {
+      await this.#ledger.appendIntent({ clientOrderId, at, order, ...(requestId !== null ? { requestId } : {}) });
+    } catch {
+      throw brokerError('internal', 'Tradedesk could not record the order on disk, so it was not sent');
+    }
     this.#timeline.record(clientOrderId, 'journaled', this.#clock.now());
-    const intent = this.#ledger.get(clientOrderId);
-    if (!intent) throw brokerError('internal', 'The order intent was not journaled');
-    return this.#drive(intent, false);
+    const rec = new PlacementRecord({
+      clientOrderId,
+      requestId,
+      order,
+      journaledAt: at,
+      origin: 'clicked',
+      answerBy,
+      now: at,
+    });
+    this.#book.add(rec);
+    this.#startDriver(rec);
+    return this.#answer(rec);
   }
 
   async #checkRules(order: OrderRequest): Promise<void> {
-    const instrument = await this.#catalog.find(order.exchange, order.tradingsymbol);
+    let instrument;
+    try {
+      instrument = await this.#catalog.find(order.exchange, order.tradingsymbol);
+    } catch (err) {
+      const info = err instanceof AppError ? err.info : { kind: 'internal' as const, message: 'unknown error' };
+      throw new AppError({ ...info, message: `Not sent: the instrument list could not be read (${info.message})` });
+    }
     if (!instrument) {
       throw brokerError('bad_request', `${order.tradingsymbol} is not traded on ${order.exchange}`, {
         field: 'tradingsymbol',
@@ -146,118 +241,346 @@ export class OrderService {
     }
   }
 
-  /** Drives one intent to a known outcome, marking it as being driven meanwhile. */
-  async #drive(intent: IntentRecord, lookupFirst: boolean): Promise<Placement> {
-    this.#driving.add(intent.clientOrderId);
+  /**
+   * The caller's answer, at the latest by the record's answer deadline. After the intent is
+   * journaled nothing unexpected may turn into a failure: only a settled refusal is thrown.
+   */
+  async #answer(rec: PlacementRecord): Promise<PlaceOutcome> {
+    let refusal: AppError | null = null;
     try {
-      return await this.#driveOnce(intent, lookupFirst);
-    } finally {
-      this.#driving.delete(intent.clientOrderId);
+      const wait = rec.answerBy - this.#clock.now();
+      if (rec.state === 'checking' && wait > 0) {
+        await Promise.race([rec.nextChange(), this.#clock.sleep(wait), this.#closing]);
+      }
+      if (rec.state === 'checking' && !rec.busy && refuseAtDeadline(rec.facts(), this.#t)) {
+        this.#settleRefused(rec, lastRefusal(rec.facts()));
+      }
+      if (rec.state === 'placed') {
+        return {
+          state: 'placed',
+          orderId: rec.orderId ?? '',
+          clientOrderId: rec.clientOrderId,
+          status: rec.status,
+          recovered: rec.recovered,
+        };
+      }
+      if (rec.state === 'refused' || rec.state === 'not_placed') {
+        await rec.durable;
+        refusal = this.#refusalError(rec);
+        throw refusal;
+      }
+    } catch (err) {
+      if (err === refusal) throw err;
+      // Anything else after journaling: the intent is on disk and being driven, so "not yet
+      // confirmed" is the only honest answer.
     }
+    if (!rec.listed) {
+      rec.listed = true;
+      this.#book.changed(rec);
+    }
+    return { state: 'unconfirmed', clientOrderId: rec.clientOrderId, detail: rec.detail() };
   }
 
-  /** Send or look up, until the broker's answer is certain or the rounds run out. */
-  async #driveOnce(intent: IntentRecord, lookupFirst: boolean): Promise<Placement> {
-    const cid = intent.clientOrderId;
-    let lookup = lookupFirst;
-    let lastError: AppError | null = null;
-    for (let round = 0; round <= this.#backoff.maxRetries; round += 1) {
-      if (round > 0)
-        await this.#clock.sleep(fullJitterDelay(round - 1, this.#backoff) + (lastError?.info.retryAfterMs ?? 0));
-      if (lookup) {
-        let found: Order | undefined;
-        try {
-          found = (await this.#broker.listOrders({ clientOrderId: cid })).find((o) => o.clientOrderId === cid);
-        } catch (err) {
-          lastError = asAppError(err);
-          if (!AMBIGUOUS_KINDS.has(lastError.info.kind) && lastError.info.kind !== 'rate_limited') throw lastError;
-          continue;
-        }
-        if (found)
-          return await this.#settle(cid, { orderId: found.orderId, clientOrderId: cid, status: found.status }, true);
-        lastError = null;
-        if (this.#clock.now() - intent.at > this.#staleAfterMs) {
-          // Confirmed absent, but clicked so long ago that sending it now would surprise the trader.
-          await this.#ledger.resolve({
-            clientOrderId: cid,
-            at: this.#clock.now(),
-            outcome: 'failed',
-            orderId: null,
-            kind: 'timeout',
-          });
-          throw brokerError(
-            'timeout',
-            'An order from before the restart never reached the broker and is too old to send now',
-          );
-        }
-        lookup = false; // confirmed absent: the same intent may be sent again, under the same id
-      }
-      this.#timeline.record(cid, 'sent', this.#clock.now());
+  /** The error a refused or not-placed intent is answered with. */
+  #refusalError(rec: PlacementRecord): AppError {
+    if (rec.state === 'refused' && rec.refusal) {
+      const info = rec.refusal.info;
+      return new AppError({ ...info, message: `Not placed: ${info.message}` });
+    }
+    return brokerError('timeout', rec.detail());
+  }
+
+  #waitingForDecision(clientOrderId: string): PlacementRecord {
+    const rec = this.#book.get(clientOrderId);
+    if (!rec) throw brokerError('not_found', `No placement ${clientOrderId} is waiting for a decision`);
+    if (rec.state !== 'needs_decision') {
+      throw brokerError(
+        'conflict',
+        `Placement ${clientOrderId} is ${rec.state.replace('_', ' ')}, not waiting for a decision`,
+      );
+    }
+    return rec;
+  }
+
+  // ---------------------------------------------------------------- driving
+
+  #startDriver(rec: PlacementRecord): Promise<void> {
+    if (rec.driving) return Promise.resolve();
+    rec.driving = true;
+    const run = this.#drive(rec).finally(() => {
+      rec.driving = false;
+      this.#drivers.delete(run);
+    });
+    this.#drivers.add(run);
+    return run;
+  }
+
+  /** Follows the policy until the intent is settled or waits for the trader. Never throws. */
+  async #drive(rec: PlacementRecord): Promise<void> {
+    while (!this.#closed && rec.state === 'checking') {
+      const now = this.#clock.now();
+      const step = nextStep(rec.facts(), now, this.#t);
       try {
-        const ack = await this.#broker.placeOrder({ ...intent.order, clientOrderId: cid });
-        return await this.#settle(cid, ack, false);
-      } catch (err) {
-        const e = asAppError(err);
-        lastError = e;
-        const kind = e.info.kind;
-        if (kind === 'conflict' && e.info.orderId) return await this.#settleById(cid, e.info.orderId);
-        if (kind === 'conflict' || AMBIGUOUS_KINDS.has(kind)) {
-          lookup = true;
-          continue;
+        switch (step.kind) {
+          case 'send':
+            await this.#send(rec);
+            break;
+          case 'lookup':
+            await this.#lookup(rec);
+            break;
+          case 'wait':
+            await Promise.race([this.#clock.sleep(Math.max(1, step.until - now)), this.#closing]);
+            break;
+          case 'refuse':
+            this.#settleRefused(rec, step.error);
+            break;
+          case 'absent':
+            if (step.outcome === 'needs_decision') {
+              rec.moveTo('needs_decision', now);
+              this.#book.changed(rec);
+            } else this.#settleNotPlaced(rec);
+            break;
         }
-        if (kind === 'rate_limited') continue; // refused before acting: re-send after Retry-After
-        if (kind === 'unexpected_shape') {
-          await this.#ledger.resolve({
-            clientOrderId: cid,
-            at: this.#clock.now(),
-            outcome: 'unknown',
-            orderId: null,
-            kind,
-          });
-          throw brokerError(
-            'unexpected_shape',
-            `${e.message}. The order may have been created: check the order book before placing it again.`,
-          );
-        }
-        // 400/401/403/404: refused before acting, and any earlier ambiguous send was confirmed
-        // absent by a lookup before this one, so nothing exists under this id.
-        await this.#ledger.resolve({
-          clientOrderId: cid,
-          at: this.#clock.now(),
-          outcome: 'failed',
-          orderId: null,
-          kind,
-        });
-        throw e;
+      } catch {
+        // A bug in a step must not stop the intent being driven; pace the next try.
+        await Promise.race([this.#clock.sleep(this.#t.resendAfterNotSentMs), this.#closing]);
       }
     }
-    throw brokerError(
-      lastError?.info.kind ?? 'timeout',
-      'The broker did not confirm the order in time; it stays journaled and will be reconciled',
-      {
-        ...(lastError?.info.retryAfterMs !== undefined ? { retryAfterMs: lastError.info.retryAfterMs } : {}),
-      },
-    );
   }
 
-  async #settleById(cid: string, orderId: string): Promise<Placement> {
-    const order = await this.#broker.getOrder(orderId);
-    return this.#settle(cid, { orderId, clientOrderId: cid, status: order.status }, true);
+  /**
+   * One POST of the intent. If no reply comes within the adaptive timeout, the send is
+   * recorded as in doubt and the driver starts looking the order up at once, while the POST
+   * goes on waiting: a late reply still settles the intent, and it is abandoned only once the
+   * intent is settled (so a slow broker is never cut off mid-request by our own impatience).
+   */
+  async #send(rec: PlacementRecord): Promise<void> {
+    rec.busy = true;
+    const startedAt = this.#clock.now();
+    this.#timeline.record(rec.clientOrderId, 'sent', startedAt);
+    const abandon = new AbortController();
+    rec.pendingPosts.add(abandon);
+    let onSlow: () => void = () => undefined;
+    const slow = new Promise<'slow'>((resolve) => (onSlow = () => resolve('slow')));
+    const post: Promise<PostResult> = this.#broker
+      .placeOrder({ ...rec.order, clientOrderId: rec.clientOrderId }, { onSlow, signal: abandon.signal })
+      .then(
+        (ack) => ({ ok: true as const, ack }),
+        (err: unknown) => ({ ok: false as const, err }),
+      );
+    try {
+      const first = await Promise.race([post, slow]);
+      if (first !== 'slow') {
+        this.#sendEnded(rec, null, first, startedAt, abandon);
+        return;
+      }
+      // No reply yet: in doubt until it ends, and looked up meanwhile.
+      const pending: SendFact = {
+        startedAt,
+        endedAt: Number.POSITIVE_INFINITY,
+        result: 'in_doubt',
+        retryable: false,
+        error: null,
+        notBefore: null,
+      };
+      rec.sends.push(pending);
+      rec.lookupsSinceSend = 0;
+      void post.then((late) => this.#sendEnded(rec, pending, late, startedAt, abandon));
+    } finally {
+      rec.busy = false;
+    }
   }
 
-  async #settle(cid: string, ack: OrderAck, recovered: boolean): Promise<Placement> {
+  /** A POST ended (at once, or late after the driver started looking it up). */
+  #sendEnded(
+    rec: PlacementRecord,
+    pending: SendFact | null,
+    r: PostResult,
+    startedAt: number,
+    abandon: AbortController,
+  ): void {
+    const endedAt = this.#clock.now();
+    rec.pendingPosts.delete(abandon);
+    if (r.ok) {
+      this.#settlePlaced(rec, r.ack.orderId, r.ack.status, false);
+      return;
+    }
+    const named = r.err instanceof AppError && r.err.info.kind === 'conflict' ? r.err.info.orderId : undefined;
+    if (named !== undefined) {
+      // The broker deduplicated: the order it names is this intent's, whatever reading it says.
+      this.#settlePlaced(rec, named, null, true);
+      void this.#fillStatus(rec, named);
+      return;
+    }
+    const fact = classifySend(r.err, startedAt, endedAt);
+    const at = pending ? rec.sends.indexOf(pending) : -1;
+    if (at >= 0) rec.sends[at] = fact;
+    else {
+      rec.sends.push(fact);
+      rec.lookupsSinceSend = 0;
+    }
+  }
+
+  /** One lookup of the intent's reference; records what it found. */
+  async #lookup(rec: PlacementRecord): Promise<void> {
+    rec.busy = true;
+    const release = rec.origin === 'restored' ? await this.#recoverySlots.acquire() : () => undefined;
+    const startedAt = this.#clock.now();
+    rec.lastLookupAt = startedAt;
+    rec.lookupsSinceSend += 1;
+    try {
+      const found = await this.#broker.findOrders(rec.clientOrderId);
+      const order = found[0];
+      if (order) this.#settlePlaced(rec, order.orderId, order.status, true);
+      else rec.lastAbsentLookupAt = startedAt;
+    } catch (err) {
+      const info = err instanceof AppError ? err.info : null;
+      // A dead session: check again once a re-login may have happened; never a failure.
+      if (info?.kind === 'unauthorized') rec.lookupNotBefore = this.#clock.now() + 1_000;
+      else if (info?.kind === 'rate_limited') rec.lookupNotBefore = this.#clock.now() + (info.retryAfterMs ?? 1_000);
+    } finally {
+      release();
+      rec.busy = false;
+    }
+  }
+
+  /** After a 409 named the order: its status for the list, best effort. */
+  async #fillStatus(rec: PlacementRecord, orderId: string): Promise<void> {
+    try {
+      const order = await this.#broker.getOrder(orderId, { urgent: true });
+      if (rec.orderId === orderId && rec.status === null) {
+        rec.status = order.status;
+        this.#book.changed(rec);
+      }
+    } catch {
+      // The order exists; the blotter shows its status once the broker answers.
+    }
+  }
+
+  // ---------------------------------------------------------------- settling
+
+  #settlePlaced(rec: PlacementRecord, orderId: string, status: OrderStatus | null, recovered: boolean): void {
+    if (rec.state !== 'checking') return; // settled already (a late reply and a lookup can race)
     const now = this.#clock.now();
-    this.#timeline.record(cid, recovered ? 'recovered' : 'acknowledged', now);
-    this.#timeline.link(cid, ack.orderId);
+    rec.orderId = orderId;
+    rec.status = status;
+    rec.recovered = recovered;
+    rec.moveTo('placed', now);
+    this.#timeline.record(rec.clientOrderId, recovered ? 'recovered' : 'acknowledged', now);
+    this.#timeline.link(rec.clientOrderId, orderId);
     // Not awaited: a resolution lost to a crash costs one lookup at the next start, not an order.
-    this.#ledger
-      .resolve({ clientOrderId: cid, at: now, outcome: recovered ? 'recovered' : 'acknowledged', orderId: ack.orderId })
+    rec.durable = this.#resolveInLedger(rec, recovered ? 'recovered' : 'acknowledged', orderId);
+    this.#book.changed(rec);
+  }
+
+  #settleRefused(rec: PlacementRecord, error: AppError | null): void {
+    if (rec.state !== 'checking') return;
+    rec.refusal = error ?? brokerError('network', 'Not sent: the broker could not be reached');
+    rec.moveTo('refused', this.#clock.now());
+    rec.durable = this.#resolveInLedger(rec, 'failed', null);
+    this.#book.changed(rec);
+  }
+
+  #settleNotPlaced(rec: PlacementRecord): void {
+    if (rec.state !== 'checking') return;
+    rec.moveTo('not_placed', this.#clock.now());
+    rec.durable = this.#resolveInLedger(rec, 'not_placed', null);
+    this.#book.changed(rec);
+  }
+
+  #resolveInLedger(
+    rec: PlacementRecord,
+    outcome: 'acknowledged' | 'recovered' | 'failed' | 'not_placed' | 'discarded',
+    orderId: string | null,
+  ): Promise<void> {
+    const kind = rec.refusal?.info.kind;
+    return this.#ledger
+      .resolve({
+        clientOrderId: rec.clientOrderId,
+        at: this.#clock.now(),
+        outcome,
+        orderId,
+        ...(kind !== undefined ? { kind } : {}),
+      })
       .catch(() => undefined);
-    return { ack: { ...ack, clientOrderId: cid }, recovered };
   }
 }
 
-function asAppError(err: unknown): AppError {
-  if (err instanceof AppError) return err;
-  return brokerError('internal', err instanceof Error ? err.message : String(err));
+/** How an order POST ended: the broker's acknowledgement, or what it threw. */
+type PostResult = { readonly ok: true; readonly ack: OrderAck } | { readonly ok: false; readonly err: unknown };
+
+/** How one failed POST ended, as far as the broker could have acted on it (placement-policy.ts). */
+export function classifySend(err: unknown, startedAt: number, endedAt: number): SendFact {
+  const base = { startedAt, endedAt, retryable: false, error: null, notBefore: null };
+  if (err instanceof TransportFailure) {
+    if (err.reach === 'in_doubt') return { ...base, result: 'in_doubt' };
+    const error = brokerError(err.info.kind, `Not sent: could not reach the broker (${err.info.message})`);
+    return { ...base, result: 'not_sent', error };
+  }
+  if (!(err instanceof AppError)) return { ...base, result: 'in_doubt' };
+  switch (err.info.kind) {
+    case 'rate_limited':
+      return {
+        ...base,
+        result: 'refused',
+        retryable: true,
+        error: err,
+        notBefore: endedAt + (err.info.retryAfterMs ?? 1_000),
+      };
+    case 'bad_request':
+    case 'forbidden':
+    case 'not_found':
+    case 'unauthorized':
+      return { ...base, result: 'refused', error: err };
+    case 'server_error':
+      return { ...base, result: 'closed' };
+    default:
+      // conflict without an order id, unexpected_shape (a 2xx we could not read), timeout,
+      // network, internal: the broker may hold the order.
+      return { ...base, result: 'in_doubt' };
+  }
+}
+
+const ORDER_FIELDS = [
+  'exchange',
+  'tradingsymbol',
+  'transactionType',
+  'quantity',
+  'orderType',
+  'product',
+  'validity',
+  'price',
+  'triggerPrice',
+] as const satisfies ReadonlyArray<keyof OrderRequest>;
+
+/** Refuses a repeated request id that carries a different order (absent and null prices are alike). */
+async function sameOrder(first: OrderRequest, again: OrderRequest): Promise<void> {
+  if (ORDER_FIELDS.some((k) => (first[k] ?? null) !== (again[k] ?? null))) {
+    throw brokerError('bad_request', 'This request id was already used for a different order', {
+      field: 'requestId',
+    });
+  }
+}
+
+/** At most `n` holders at once; the rest queue in arrival order. */
+class Semaphore {
+  #free: number;
+  readonly #queue: Array<() => void> = [];
+
+  public constructor(n: number) {
+    this.#free = Math.max(1, n);
+  }
+
+  public async acquire(): Promise<() => void> {
+    if (this.#free > 0) this.#free -= 1;
+    else await new Promise<void>((resolve) => this.#queue.push(resolve));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#queue.shift();
+      if (next) next();
+      else this.#free += 1;
+    };
+  }
 }

@@ -38,7 +38,6 @@ export async function startCoreFixture(paperOptions: PaperBrokerOptions = {}): P
         dataDir: dir,
         stream: false,
         readBackoff: FAST_BACKOFF,
-        resolutionBackoff: { baseMs: 5, capMs: 200, maxRetries: 60 },
         ...overrides,
       });
       cores.push(core);

@@ -21,7 +21,6 @@ async function main(): Promise<void> {
     pauseAllOnRetryAfter: false,
     ledgerCompactAfter: 0,
     readBackoff: { baseMs: 5, capMs: 100, maxRetries: 12 },
-    resolutionBackoff: { baseMs: 5, capMs: 200, maxRetries: 60 },
   });
   await core.start();
   const order = marketBuy(await core.broker.listInstruments());

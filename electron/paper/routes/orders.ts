@@ -61,6 +61,17 @@ function toPlaceRequest(state: BrokerState, body: WireOrderRequest): PlaceReques
   };
 }
 
+/**
+ * The version a PATCH's `If-Match: "3"` requires (docs/api.md §PATCH); undefined without the
+ * header or with `*` (any version). Anything else is a 400 naming the header.
+ */
+function parseIfMatch(header: string | undefined): number | undefined {
+  if (header === undefined || header.trim() === '*') return undefined;
+  const m = /^\s*"(\d{1,9})"\s*$/.exec(header);
+  if (!m) throw badField('If-Match', `must be an order version in quotes, such as "3", not ${header.slice(0, 40)}`);
+  return Number(m[1]);
+}
+
 function orderOr404(state: BrokerState, id: string) {
   const o = state.engine.order(id);
   if (!o) throw notFound(`Order ${id}`);
@@ -75,7 +86,8 @@ export const orderRoutes: readonly Route[] = [
     ordersLimit: true,
     async handle({ req, state, now }) {
       const body = parseOr400(WireOrderRequest, await readJson(req));
-      if (body.client_order_id !== undefined) {
+      // `uniqueClientIds: false` (--no-idempotency) models brokers whose order tag is not unique.
+      if (body.client_order_id !== undefined && state.uniqueClientIds) {
         const existing = state.engine.orderByClientId(body.client_order_id);
         if (existing) {
           throw new Problem(
@@ -138,6 +150,7 @@ export const orderRoutes: readonly Route[] = [
     access: 'trade',
     async handle({ req, state, params, now }) {
       const id = params.order_id ?? '';
+      const ifVersion = parseIfMatch(req.headers['if-match']);
       const changes = parseOr400(WireOrderChanges, await readJson(req));
       if (Object.keys(changes).length === 0) {
         throw badField('body', 'names nothing to change; send quantity, price, trigger_price, order_type or validity');
@@ -154,8 +167,9 @@ export const orderRoutes: readonly Route[] = [
           validity: changes.validity,
         },
         now,
+        ifVersion,
       );
-      return { status: 200, body: { order_id: o.orderId, status: o.status } };
+      return { status: 200, body: { order_id: o.orderId, status: o.status, version: o.version } };
     },
   })),
   {

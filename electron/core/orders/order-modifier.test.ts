@@ -1,0 +1,157 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Instrument } from '../../../shared/domain/instrument';
+import type { Order } from '../../../shared/domain/order';
+import { roundToTick } from '../../../shared/trading/money';
+import { AppError } from '../../app/app-error';
+import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import type { TradingCore } from '../trading-core';
+import { changedFields } from './order-modifier';
+
+/** The typed error a promise rejects with. */
+async function failure(p: Promise<unknown>): Promise<AppError['info']> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof AppError) return err.info;
+    throw err;
+  }
+  throw new Error('expected a failure');
+}
+
+/** A second client of the same account, changing the order behind main's back (another terminal). */
+async function otherTerminal(fx: CoreFixture): Promise<TradingCore> {
+  const core = await fx.newCore({ rate: null });
+  await core.start();
+  return core;
+}
+
+/** A resting LIMIT buy 5% under the market, and its instrument. */
+async function resting(core: TradingCore): Promise<{ order: Order; eq: Instrument }> {
+  const eq = (await core.broker.listInstruments('NSE')).find((i) => i.instrumentType === 'EQ' && i.lastPrice > 500);
+  if (!eq) throw new Error('no NSE equity');
+  const price = roundToTick(eq.lastPrice * 0.95, eq.tickSize);
+  const ack = await core.broker.placeOrder({
+    exchange: 'NSE',
+    tradingsymbol: eq.tradingsymbol,
+    transactionType: 'BUY',
+    quantity: 2,
+    orderType: 'LIMIT',
+    product: 'MIS',
+    validity: 'DAY',
+    price,
+    clientOrderId: `rest-${Math.random().toString(36).slice(2, 10)}`,
+  });
+  return { order: await core.broker.getOrder(ack.orderId), eq };
+}
+
+describe('modifications through main', () => {
+  let fx: CoreFixture;
+  afterEach(async () => fx.close());
+
+  it('a modification breaking a rule is refused naming the field, and nothing reaches the broker', async () => {
+    fx = await startCoreFixture();
+    const core = await fx.newCore({ rate: null });
+    await core.start();
+    const { order, eq } = await resting(core);
+    const offTick = (order.price ?? 0) + eq.tickSize / 5;
+    expect(await failure(core.modifier.modify(order.orderId, { price: offTick }))).toMatchObject({
+      kind: 'bad_request',
+      field: 'price',
+      message: expect.stringMatching(/tick size/),
+    });
+    expect(await failure(core.modifier.modify(order.orderId, { quantity: 2, price: order.price }))).toMatchObject({
+      kind: 'bad_request',
+      field: 'changes',
+    });
+    expect((await core.broker.getOrder(order.orderId)).version).toBe(1);
+  });
+
+  it('only the fields that differ from the order are sent, whatever the dialog passes as absolute values', () => {
+    const order = {
+      quantity: 2,
+      price: 100.05,
+      triggerPrice: null,
+      orderType: 'LIMIT',
+      validity: 'DAY',
+    } as unknown as Order;
+    expect(
+      changedFields(order, { quantity: 2, price: 100.1, triggerPrice: null, orderType: 'LIMIT', validity: 'DAY' }),
+    ).toEqual({ price: 100.1 });
+    // 100.05 typed as 100.050000001 is the same price in paise: not a change.
+    expect(changedFields(order, { price: 100.050000001 })).toEqual({});
+  });
+
+  it('a modification never overwrites a change made after main read the order: 412, reported as changed meanwhile', async () => {
+    fx = await startCoreFixture();
+    const core = await fx.newCore({ rate: null });
+    await core.start();
+    const other = await otherTerminal(fx);
+    const { order, eq } = await resting(core);
+    const mine = roundToTick((order.price ?? 0) - eq.tickSize, eq.tickSize);
+    const theirs = roundToTick((order.price ?? 0) - 2 * eq.tickSize, eq.tickSize);
+    // The other terminal's change lands just after main has read the order.
+    const read = core.broker.getOrder.bind(core.broker);
+    let interleaved = false;
+    core.broker.getOrder = async (id, opts) => {
+      const o = await read(id, opts);
+      if (!interleaved) {
+        interleaved = true;
+        await other.modifier.modify(id, { price: theirs });
+      }
+      return o;
+    };
+    expect(await failure(core.modifier.modify(order.orderId, { price: mine }))).toMatchObject({
+      kind: 'conflict',
+      message: expect.stringMatching(/changed meanwhile/),
+    });
+    const now = await other.broker.getOrder(order.orderId);
+    expect([now.price, now.version]).toEqual([theirs, 2]);
+  });
+
+  it('a PATCH answered with a late 5xx (it did apply) is confirmed by reading the order, not sent again, and cannot undo a newer change', async () => {
+    fx = await startCoreFixture();
+    const core = await fx.newCore({ rate: null, readBackoff: { baseMs: 5, capMs: 20, maxRetries: 2 } });
+    await core.start();
+    const other = await otherTerminal(fx);
+    const { order, eq } = await resting(core);
+    const mine = roundToTick((order.price ?? 0) - eq.tickSize, eq.tickSize);
+    const theirs = roundToTick((order.price ?? 0) - 2 * eq.tickSize, eq.tickSize);
+
+    // 1. The PATCH applies, the reply is a 5xx: main confirms it by reading, sends nothing more.
+    const patch = core.broker.modifyOrder.bind(core.broker);
+    let patches = 0;
+    core.broker.modifyOrder = async (...args) => {
+      patches += 1;
+      fx.paper.setFaults(patches === 1 ? 'late_server_error=1' : {});
+      try {
+        return await patch(...args);
+      } finally {
+        fx.paper.setFaults({});
+      }
+    };
+    expect(await core.modifier.modify(order.orderId, { price: mine })).toMatchObject({ orderId: order.orderId });
+    expect(patches).toBe(1);
+    expect((await core.broker.getOrder(order.orderId)).price).toBe(mine);
+
+    // 2. Again a late 5xx, and before main can look, another terminal changes the price: main
+    //    must not re-send its PATCH (that would undo the newer change); it reports the conflict.
+    const back = roundToTick((order.price ?? 0) - 3 * eq.tickSize, eq.tickSize);
+    patches = 0;
+    core.broker.modifyOrder = async (...args) => {
+      patches += 1;
+      fx.paper.setFaults('late_server_error=1');
+      try {
+        return await patch(...args);
+      } finally {
+        fx.paper.setFaults({});
+        await other.modifier.modify(order.orderId, { price: theirs });
+      }
+    };
+    expect(await failure(core.modifier.modify(order.orderId, { price: back }))).toMatchObject({
+      kind: 'conflict',
+      message: expect.stringMatching(/changed meanwhile/),
+    });
+    expect(patches).toBe(1);
+    expect((await other.broker.getOrder(order.orderId)).price).toBe(theirs);
+  });
+});

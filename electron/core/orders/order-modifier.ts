@@ -1,0 +1,192 @@
+import { isWorking, type Order, type OrderAck, type OrderChanges } from '../../../shared/domain/order';
+import { toPaise } from '../../../shared/trading/money';
+import { validateModification } from '../../../shared/trading/rules';
+import { AppError } from '../../app/app-error';
+import type { Broker } from '../../broker/broker';
+import { brokerError } from '../../broker/broker-error';
+import { systemClock, type Clock } from '../clock';
+import type { InstrumentCatalog } from '../instruments/instrument-catalog';
+
+/** Time bounds of one modification. */
+export interface ModifyTimings {
+  /** Give up confirming an ambiguous PATCH after this long (default 5 s). */
+  readonly deadlineMs: number;
+  /** Waits between attempts, in order; the last one repeats (default 0, 50, 100, 200, 400, 800 ms). */
+  readonly pacingMs: readonly number[];
+}
+
+const DEFAULT_MODIFY_TIMINGS: ModifyTimings = { deadlineMs: 5_000, pacingMs: [0, 50, 100, 200, 400, 800] };
+
+/** Dependencies of the modifier. */
+export interface OrderModifierDeps {
+  readonly broker: Broker;
+  readonly catalog: InstrumentCatalog;
+  readonly clock?: Clock;
+  readonly timings?: Partial<ModifyTimings>;
+}
+
+const FIELDS = ['quantity', 'price', 'triggerPrice', 'orderType', 'validity'] as const;
+
+/** True when `a` and `b` are the same value of the field (prices compared in paise; 0 = none). */
+function same(field: (typeof FIELDS)[number], a: unknown, b: unknown): boolean {
+  if (field === 'price' || field === 'triggerPrice') {
+    const paise = (v: unknown): number | null => (typeof v === 'number' && v > 0 ? toPaise(v) : null);
+    return paise(a) === paise(b);
+  }
+  return a === b;
+}
+
+/**
+ * The fields of `wanted` that differ from the order now: the dialog may send every field as
+ * absolute values, but only what changes goes to the broker, so a modification never rewrites
+ * a field the trader did not touch.
+ */
+export function changedFields(order: Order, wanted: OrderChanges): OrderChanges {
+  const out: Record<string, unknown> = {};
+  for (const f of FIELDS) {
+    const v = wanted[f];
+    if (v !== undefined && !same(f, v, order[f])) out[f] = v;
+  }
+  return out as OrderChanges;
+}
+
+/** True when the order carries every value of `changes`. */
+function carries(order: Order, changes: OrderChanges): boolean {
+  return FIELDS.every((f) => changes[f] === undefined || same(f, changes[f], order[f]));
+}
+
+/**
+ * Modifications of working orders (docs/architecture.md, "Modifications").
+ *
+ * Main validates the modified order with the shared rules (naming the field) before anything
+ * is sent, sends only the fields that change, one modification per order at a time, with the
+ * order's version as an `If-Match` precondition where the broker reports versions. A PATCH
+ * whose outcome is unknown (5xx, lost reply) is never repeated blindly: main reads the order
+ * and compares — our change is there → done; the order moved on → "changed meanwhile", and
+ * nothing is sent; still as it was → the same PATCH again (still under the old version, so a
+ * late first attempt and the retry cannot both apply, and neither can undo a newer change).
+ */
+export class OrderModifier {
+  readonly #broker: Broker;
+  readonly #catalog: InstrumentCatalog;
+  readonly #clock: Clock;
+  readonly #t: ModifyTimings;
+  readonly #perOrder = new Map<string, Promise<unknown>>();
+
+  public constructor(deps: OrderModifierDeps) {
+    this.#broker = deps.broker;
+    this.#catalog = deps.catalog;
+    this.#clock = deps.clock ?? systemClock;
+    this.#t = { ...DEFAULT_MODIFY_TIMINGS, ...deps.timings };
+  }
+
+  /** Modifies one working order; rejects with an `AppError` naming the field or saying what happened. */
+  public modify(orderId: string, changes: OrderChanges): Promise<OrderAck> {
+    const before = this.#perOrder.get(orderId) ?? Promise.resolve();
+    const run = before.then(
+      () => this.#modify(orderId, changes),
+      () => this.#modify(orderId, changes),
+    );
+    const tail = run.catch(() => undefined);
+    this.#perOrder.set(orderId, tail);
+    void tail.then(() => {
+      if (this.#perOrder.get(orderId) === tail) this.#perOrder.delete(orderId);
+    });
+    return run;
+  }
+
+  async #modify(orderId: string, wanted: OrderChanges): Promise<OrderAck> {
+    const current = await this.#broker.getOrder(orderId, { urgent: true });
+    if (!isWorking(current.status)) {
+      throw brokerError('conflict', `Order ${orderId} is ${current.status} and can no longer be modified`);
+    }
+    const instrument = await this.#catalog.find(current.exchange, current.tradingsymbol);
+    if (!instrument) {
+      throw brokerError(
+        'conflict',
+        `${current.tradingsymbol} is no longer listed by the broker; the order cannot be modified`,
+      );
+    }
+    const changes = changedFields(current, wanted);
+    if (Object.keys(changes).length === 0) {
+      throw brokerError('bad_request', 'Nothing to change: every field already has that value', { field: 'changes' });
+    }
+    const violations = validateModification(current, changes, instrument);
+    const first = violations[0];
+    if (first) {
+      throw brokerError('bad_request', first.message, {
+        field: first.field,
+        fields: violations.map((v) => ({ field: v.field, message: v.message })),
+      });
+    }
+    return this.#send(current, changes);
+  }
+
+  /** Sends the PATCH until its outcome is known, comparing before any second send. */
+  async #send(current: Order, changes: OrderChanges): Promise<OrderAck> {
+    const id = current.orderId;
+    const precondition = current.version !== undefined ? { ifVersion: current.version } : {};
+    const deadline = this.#clock.now() + this.#t.deadlineMs;
+    let attempt = 0;
+    for (;;) {
+      let e: AppError;
+      try {
+        return await this.#broker.modifyOrder(id, changes, precondition);
+      } catch (err) {
+        e = err instanceof AppError ? err : brokerError('internal', String(err));
+      }
+      const kind = e.info.kind;
+      if (kind === 'bad_request' || kind === 'forbidden' || kind === 'not_found' || kind === 'unauthorized') throw e;
+      if (kind === 'rate_limited') {
+        // Refused before acting: the same PATCH may go again after the pause.
+        await this.#pause(e.info.retryAfterMs ?? 1_000, deadline, e);
+        continue;
+      }
+      // Conflict (412, 409) or an unknown outcome: look at the order before anything else.
+      const now = await this.#readUntil(id, deadline, e);
+      if (carries(now, changes) && (current.version === undefined || now.version !== current.version)) {
+        return { orderId: id, clientOrderId: now.clientOrderId, status: now.status };
+      }
+      if (!isWorking(now.status)) {
+        throw brokerError('conflict', `Order ${id} is ${now.status} and can no longer be modified`);
+      }
+      if (current.version !== undefined && now.version !== current.version) {
+        throw brokerError(
+          'conflict',
+          `Order ${id} was changed meanwhile (now version ${now.version ?? '?'}); nothing was changed by this request — review it and modify again`,
+        );
+      }
+      if (kind === 'conflict') throw e;
+      // Not applied, and nothing else changed it: the same PATCH, under the same precondition.
+      attempt += 1;
+      await this.#pause(this.#pacing(attempt), deadline, e);
+    }
+  }
+
+  /** Reads the order, retrying quickly until the deadline. */
+  async #readUntil(orderId: string, deadline: number, cause: AppError): Promise<Order> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.#broker.getOrder(orderId, { urgent: true });
+      } catch {
+        await this.#pause(this.#pacing(attempt + 1), deadline, cause);
+      }
+    }
+  }
+
+  #pacing(attempt: number): number {
+    const p = this.#t.pacingMs;
+    return p[Math.min(attempt, p.length - 1)] ?? 0;
+  }
+
+  /** Waits, unless that would pass the deadline: then the modification's outcome is unknown. */
+  async #pause(ms: number, deadline: number, cause: AppError): Promise<void> {
+    if (this.#clock.now() + ms > deadline) {
+      throw brokerError(
+        'timeout',
+        `The broker did not confirm the modification (${cause.info.message}); check the order before modifying it again`,
+      );
+    }
+    await this.#clock.sleep(ms);
+  }
+}

@@ -1,0 +1,177 @@
+import type { OrderRequest, OrderStatus } from '../../../shared/domain/order';
+import type { Placement, PlacementState } from '../../../shared/domain/placement';
+import type { AppError } from '../../app/app-error';
+import type { IntentFacts, SendFact } from './placement-policy';
+
+/** Where an intent stands inside main: the contract's states plus `refused` (shown as not placed). */
+export type RecordState = PlacementState | 'refused';
+
+/** How the record came to be: clicked in this process, or found open in the ledger at start. */
+export type RecordOrigin = 'clicked' | 'restored';
+
+/**
+ * One journaled intent as the order service drives it: its sends and lookups (the facts the
+ * policy decides on), where it stands, and what the trader is told about it.
+ *
+ * Mutable on purpose and owned by one driver at a time; every change of state goes through the
+ * order service, which tells the placements list.
+ */
+export class PlacementRecord {
+  public readonly clientOrderId: string;
+  public readonly requestId: string | null;
+  public readonly order: OrderRequest;
+  public readonly journaledAt: number;
+  public readonly origin: RecordOrigin;
+
+  public state: RecordState = 'checking';
+  public windowStart: number;
+  public readonly sends: SendFact[] = [];
+  /** A send or lookup is running (the answer deadline never refuses while one is). */
+  public busy = false;
+  /** A driver loop is running for it. */
+  public driving = false;
+  /** POSTs still waiting for a reply after the driver moved on to lookups; abandoned once settled. */
+  public readonly pendingPosts = new Set<AbortController>();
+  public lastAbsentLookupAt: number | null = null;
+  public lastLookupAt: number | null = null;
+  public lookupsSinceSend = 0;
+  public lookupNotBefore: number | null = null;
+  public whenAbsent: 'not_placed' | 'needs_decision';
+  /** When the caller of place / place again is answered at the latest. */
+  public answerBy: number;
+  /** Shown in the unconfirmed-placements list (answered as not yet confirmed, or restored). */
+  public listed: boolean;
+
+  public settledAt: number | null = null;
+  public orderId: string | null = null;
+  public status: OrderStatus | null = null;
+  public recovered = false;
+  /** Why nothing was created, when refused. */
+  public refusal: AppError | null = null;
+  /** Settles when the settlement is on disk (refusals are answered only after that). */
+  public durable: Promise<void> = Promise.resolve();
+
+  #wake: () => void = () => undefined;
+  #changed: Promise<void>;
+
+  public constructor(init: {
+    clientOrderId: string;
+    requestId: string | null;
+    order: OrderRequest;
+    journaledAt: number;
+    origin: RecordOrigin;
+    answerBy: number;
+    now: number;
+  }) {
+    this.clientOrderId = init.clientOrderId;
+    this.requestId = init.requestId;
+    this.order = init.order;
+    this.journaledAt = init.journaledAt;
+    this.origin = init.origin;
+    this.windowStart = init.journaledAt;
+    this.answerBy = init.answerBy;
+    this.listed = init.origin === 'restored';
+    this.whenAbsent = init.origin === 'restored' ? 'needs_decision' : 'not_placed';
+    this.#changed = this.#arm();
+    if (init.origin === 'restored') {
+      // Sent by a process that died: when, and whether it landed, is unknown. Treat that as one
+      // send without a reply at our start, so only lookups (never a re-send) settle it.
+      this.sends.push({
+        startedAt: init.now,
+        endedAt: init.now,
+        result: 'in_doubt',
+        retryable: false,
+        error: null,
+        notBefore: null,
+      });
+    }
+  }
+
+  /** What the policy needs. */
+  public facts(): IntentFacts {
+    return {
+      windowStart: this.windowStart,
+      sends: this.sends,
+      lastAbsentLookupAt: this.lastAbsentLookupAt,
+      lastLookupAt: this.lastLookupAt,
+      lookupsSinceSend: this.lookupsSinceSend,
+      lookupNotBefore: this.lookupNotBefore,
+      whenAbsent: this.whenAbsent,
+    };
+  }
+
+  /** Resolves at the next change of state (for a caller waiting for its answer). */
+  public nextChange(): Promise<void> {
+    return this.#changed;
+  }
+
+  /** Moves to `state`, waking whoever waits for a change. */
+  public moveTo(state: RecordState, now: number): void {
+    this.state = state;
+    if (state !== 'checking') {
+      for (const post of this.pendingPosts) post.abort();
+      this.pendingPosts.clear();
+    }
+    this.settledAt = state === 'checking' || state === 'needs_decision' ? null : now;
+    const wake = this.#wake;
+    this.#changed = this.#arm();
+    wake();
+  }
+
+  /**
+   * The trader chose "Place again": a fresh re-send window from now, starting from a lookup,
+   * and this time an absence is final ("not placed"), not another question.
+   */
+  public reopen(now: number, answerBy: number): void {
+    this.windowStart = now;
+    this.answerBy = answerBy;
+    this.whenAbsent = 'not_placed';
+    this.lastAbsentLookupAt = null;
+    this.lookupsSinceSend = 0;
+    this.lookupNotBefore = null;
+    this.moveTo('checking', now);
+  }
+
+  /** The record as the contract's `Placement` (the unconfirmed-placements list). */
+  public toPlacement(): Placement {
+    return {
+      clientOrderId: this.clientOrderId,
+      requestId: this.requestId,
+      order: this.order,
+      state: this.state === 'refused' ? 'not_placed' : this.state,
+      journaledAt: Math.max(0, Math.round(this.journaledAt)),
+      settledAt: this.settledAt === null ? null : Math.max(0, Math.round(this.settledAt)),
+      orderId: this.orderId,
+      status: this.status,
+      detail: this.detail(),
+    };
+  }
+
+  /** What the trader reads about it now. */
+  public detail(): string {
+    const cid = this.clientOrderId;
+    switch (this.state) {
+      case 'checking': {
+        const last = this.sends[this.sends.length - 1];
+        if (last?.result === 'refused' && last.retryable && this.sends.every((s) => s.result === 'refused')) {
+          return `Order ${cid} is not sent yet: the broker asked us to wait, and it goes out shortly`;
+        }
+        return `Checking with the broker whether order ${cid} exists…`;
+      }
+      case 'needs_decision':
+        return `The broker has no order ${cid}, and it was not sent again after the restart: place it again, or discard it`;
+      case 'placed':
+        return `Placed as order ${this.orderId ?? '?'}${this.recovered ? ' (confirmed by asking the broker)' : ''}`;
+      case 'refused':
+        return `Not placed: ${this.refusal?.message ?? 'the broker refused it'}`;
+      case 'not_placed':
+        return `Not placed — the broker confirmed it has no order ${cid}`;
+      case 'discarded':
+        return `Discarded: the broker has no order ${cid}, and it will not be sent`;
+    }
+  }
+
+  #arm(): Promise<void> {
+    return new Promise((resolve) => (this.#wake = resolve));
+  }
+}

@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+/**
+ * Test-only: bundles a child-process script from core/testing/ into `dir` the way
+ * scripts/build-node.mjs bundles the Node entry points, and returns the bundle's path. Crash
+ * tests run it with `node` and SIGKILL it, so the crash is a real process dying.
+ */
+export async function buildChild(name: 'crash-child' | 'ledger-child', dir: string): Promise<string> {
+  const outfile = join(dir, `${name}.mjs`);
+  await build({
+    entryPoints: [fileURLToPath(new URL(`./${name}.ts`, import.meta.url))],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+    external: ['bufferutil', 'utf-8-validate'],
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
+  return outfile;
+}
