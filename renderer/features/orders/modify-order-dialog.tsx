@@ -5,7 +5,7 @@ import {
   allowedValidities,
   takesPrice,
   takesTrigger,
-  validateOrder,
+  validateModification,
 } from '../../../shared/trading/rules';
 import { describeError } from '../../lib/describe-error';
 import { formatQty } from '../../lib/format';
@@ -77,28 +77,26 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
     triggerPrice: typedTrigger === null || Number.isNaN(typedTrigger) ? null : typedTrigger,
   };
 
+  const changes = changedFields(order, next);
+  const unchanged = Object.keys(changes).length === 0;
+
   const errors = new Map<ModifyField, string>();
   if (quantity.trim() === '') errors.set('quantity', 'Enter a quantity');
   else if (!Number.isInteger(qty)) errors.set('quantity', 'Quantity must be a whole number');
-  else if (qty <= order.filledQuantity) {
-    errors.set('quantity', `Quantity must stay above the ${formatQty(order.filledQuantity)} already filled`);
-  }
   if (typedPrice !== null && Number.isNaN(typedPrice) && price.trim() !== '') {
     errors.set('price', 'Price must be a number, e.g. 101.05');
   }
   if (typedTrigger !== null && Number.isNaN(typedTrigger) && trigger.trim() !== '') {
     errors.set('triggerPrice', 'Trigger price must be a number, e.g. 100.50');
   }
-  const draft = { ...next, exchange: order.exchange, transactionType: order.transactionType, product: order.product };
+  // The same rules main applies before it sends the change (quantity above what filled included).
   if (instrument) {
-    for (const v of validateOrder(draft, instrument)) {
+    for (const v of validateModification(order, changes, instrument)) {
       const f = ticketFieldOf(v.field);
       if (isModifyField(f) && !errors.has(f)) errors.set(f, v.message);
     }
   }
   const blocked = errors.size > 0;
-  const changes = changedFields(order, next);
-  const unchanged = Object.keys(changes).length === 0;
 
   // Main's refusal, next to the field(s) it names; else one line under the form.
   const refusal = modify.error instanceof BridgeError ? modify.error.info : null;
