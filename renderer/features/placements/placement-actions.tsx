@@ -1,6 +1,6 @@
 import type { Placement } from '../../../shared/domain/placement';
 import { describeError } from '../../lib/describe-error';
-import { isRefusal } from './placement-model';
+import { isRefusal, refusalText } from './placement-model';
 import { useDiscardPlacement, usePlaceAgain } from './queries';
 
 /**
@@ -37,8 +37,7 @@ export function PlacementActions({ placement }: { readonly placement: Placement 
       </button>
       {failure ? (
         <span role="alert" className="inline-error">
-          {again.error && isRefusal(again.error) ? 'Not placed: ' : ''}
-          {describeError(failure)}
+          {isRefusal(again.error) ? refusalText(again.error.info) : describeError(failure)}
         </span>
       ) : null}
     </span>

@@ -1,6 +1,6 @@
 import type { Order, OrderRequest } from '../../../shared/domain/order';
 import { OPEN_PLACEMENT_STATES, type Placement, type PlacementState } from '../../../shared/domain/placement';
-import type { ErrorKind } from '../../../shared/ipc/result';
+import type { ErrorKind, IpcError } from '../../../shared/ipc/result';
 import { formatPrice, formatQty } from '../../lib/format';
 import { BridgeError } from '../../lib/ipc-client';
 
@@ -96,4 +96,18 @@ const UNCERTAIN: ReadonlySet<ErrorKind> = new Set(['disconnected', 'unexpected_s
 /** True when a failed placement means nothing was created (so "Not placed" is the truth). */
 export function isRefusal(error: unknown): error is BridgeError {
   return error instanceof BridgeError && !UNCERTAIN.has(error.info.kind);
+}
+
+/**
+ * A refusal in one line that starts "Not placed": main's own wording when it already says so
+ * ("Not placed: …", "Not placed — the broker confirmed…"), else its reason after "Not placed: ".
+ */
+export function refusalText(error: IpcError): string {
+  const message = error.message.trim();
+  return /^not placed\b/i.test(message) ? message : `Not placed: ${message}`;
+}
+
+/** A refusal's reason as it reads next to the field it names (without a leading "Not placed:"). */
+export function refusalReason(message: string): string {
+  return message.replace(/^\s*not placed:\s*/i, '');
 }

@@ -2,11 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { Order, OrderStatus } from '../../../shared/domain/order';
 import type { IpcError } from '../../../shared/ipc/result';
-import { describeError } from '../../lib/describe-error';
-import { BridgeError } from '../../lib/ipc-client';
 import { orderQueries } from '../orders/queries';
 import { statusClass } from '../orders/status-class';
 import { PlacementActions } from '../placements/placement-actions';
+import { refusalText } from '../placements/placement-model';
 import '../placements/placements.css';
 import type { TicketOutcome } from './place-outcome';
 import { ticketFieldOf, type TicketField } from './ticket-model';
@@ -56,7 +55,7 @@ function OutcomeBody({ outcome }: { readonly outcome: TicketOutcome }) {
         <span role="alert" className="inline-error">
           {fields.length > 0
             ? `Not placed — see ${fields.map((f) => FIELD_LABEL[f]).join(', ')}`
-            : `Not placed: ${describeError(new BridgeError(outcome.error))}`}
+            : refusalText(outcome.error)}
         </span>
       );
     }

@@ -21,6 +21,7 @@ import { changeFrom } from '../market/quote-cache';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { useQuote } from '../market/use-quotes';
 import { useSelectedInstrument } from './use-selected-instrument';
+import { refusalReason } from '../placements/placement-model';
 import { portfolioQueries } from '../portfolio/queries';
 import { OrderOutcome } from './order-outcome';
 import { SymbolCombobox } from './symbol-combobox';
@@ -122,10 +123,10 @@ export function OrderTicket() {
   const brokerErrors: TicketErrors = {};
   for (const f of refusal?.fields ?? []) {
     const field = ticketFieldOf(f.field);
-    if (field) brokerErrors[field] ??= f.message;
+    if (field) brokerErrors[field] ??= refusalReason(f.message);
   }
   const brokerField = ticketFieldOf(refusal?.field);
-  if (refusal && brokerField) brokerErrors[brokerField] ??= refusal.message;
+  if (refusal && brokerField) brokerErrors[brokerField] ??= refusalReason(refusal.message);
   // A blank ticket is not a mistake: "Choose an instrument" in red before the trader has typed
   // anything would be noise (Place order is disabled, and the box's placeholder says what to do).
   const pristine = draft.instrumentToken === null;

@@ -106,6 +106,35 @@ describe('the ticket after a click', () => {
     expect((await t.findByRole('alert')).textContent).toBe('Not placed: This session may only read');
   });
 
+  it('says main\'s own refusal wording once: no doubled "Not placed", and the bare reason next to the field', async () => {
+    const { user, form, t } = await readyTicket();
+    bridge.answer('orders.place', () => ({
+      ok: false,
+      error: { kind: 'forbidden', message: 'Not placed: This session may only read' },
+    }));
+    await user.click(t.getByRole('button', { name: 'Place order' }));
+    await waitFor(() => expect(outcome(form).textContent).toBe('Not placed: This session may only read'));
+
+    bridge.answer('orders.place', () => ({
+      ok: false,
+      error: { kind: 'bad_request', message: 'Not placed: Quantity is above your limit', field: 'order.quantity' },
+    }));
+    await user.click(t.getByRole('button', { name: 'Place order' }));
+    await waitFor(() => expect(describedText(t.getByLabelText('Quantity'))).toBe('Quantity is above your limit'));
+  });
+
+  it('an intent main confirmed absent within its window reads as main words it, not as a generic timeout', async () => {
+    const { user, form, t } = await readyTicket();
+    bridge.answer('orders.place', () => ({
+      ok: false,
+      error: { kind: 'timeout', message: 'Not placed — the broker confirmed it has no order td-gone1' },
+    }));
+    await user.click(t.getByRole('button', { name: 'Place order' }));
+    await waitFor(() =>
+      expect(outcome(form).textContent).toBe('Not placed — the broker confirmed it has no order td-gone1'),
+    );
+  });
+
   it('unconfirmed: "Not yet confirmed" with the reference (never "Not placed"), then the order id once the list says placed', async () => {
     const { user, form, t } = await readyTicket();
     bridge.answer('orders.place', () => ({
