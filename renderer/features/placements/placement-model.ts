@@ -29,8 +29,13 @@ export const PLACEMENT_MARK: Readonly<Record<PlacementState, string>> = {
   discarded: 'Discarded',
 };
 
-/** What a state means, in one sentence. */
+/** What an intent's state means, in one sentence: main's own words when it gives them (it knows why). */
 export function placementStateText(p: Placement): string {
+  return p.detail.trim() || stateSentence(p);
+}
+
+/** The sentence for a state when main gave none. */
+function stateSentence(p: Placement): string {
   switch (p.state) {
     case 'checking':
       return `Checking with the broker whether order ${p.clientOrderId} exists…`;

@@ -56,7 +56,6 @@ export function PlacementsDialog({ onClose }: { readonly onClose: () => void }) 
 
 function PlacementRow({ placement: p, now }: { readonly placement: Placement; readonly now: number }) {
   const o = p.order;
-  const extra = p.detail && p.detail !== placementStateText(p) ? p.detail : null;
   return (
     <tr data-placement={p.clientOrderId} className={`placement-row placement-row--${p.state}`}>
       <td title={`Clicked at ${formatIstTime(p.journaledAt)} IST`}>{ageText(now - p.journaledAt)}</td>
@@ -74,7 +73,6 @@ function PlacementRow({ placement: p, now }: { readonly placement: Placement; re
       <td className="placement-state">
         <span className={`placement-mark placement-mark--${p.state}`}>{PLACEMENT_MARK[p.state]}</span>{' '}
         {placementStateText(p)}
-        {extra ? <span className="muted small placement-detail">{extra}</span> : null}
       </td>
       <td className="row-actions">{p.state === 'needs_decision' ? <PlacementActions placement={p} /> : null}</td>
     </tr>

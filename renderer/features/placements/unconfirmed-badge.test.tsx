@@ -123,7 +123,7 @@ describe('UnconfirmedBadge', () => {
       '5',
       'MARKET · CNC',
       'td-dec1',
-      'Needs your decision The broker has no such order. Place it again, or discard it?Found open after a restart; the broker has no such order',
+      'Needs your decision Found open after a restart; the broker has no such order',
     ]);
   });
 
@@ -142,7 +142,13 @@ describe('UnconfirmedBadge', () => {
   it('Place again is one click: it sends placements.placeAgain for that reference, and the row ends as placed', async () => {
     mainHolds([deciding]);
     bridge.answer('placements.placeAgain', () => {
-      const placed = { ...deciding, state: 'placed' as const, orderId: '250101000077', status: 'OPEN' as const };
+      const placed = {
+        ...deciding,
+        state: 'placed' as const,
+        orderId: '250101000077',
+        status: 'OPEN' as const,
+        detail: 'Placed as order 250101000077',
+      };
       mainHolds([placed]);
       return {
         ok: true,
@@ -164,7 +170,7 @@ describe('UnconfirmedBadge', () => {
   it('Discard is one click, sends no order, and the row ends as discarded', async () => {
     mainHolds([deciding]);
     bridge.answer('placements.discard', () => {
-      const discarded = { ...deciding, state: 'discarded' as const, settledAt: NOW };
+      const discarded = { ...deciding, state: 'discarded' as const, settledAt: NOW, detail: '' };
       mainHolds([discarded]);
       return { ok: true, data: discarded };
     });
