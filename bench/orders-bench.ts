@@ -1,22 +1,28 @@
 /**
- * `npm run bench -- orders [--broker-url URL] [--orders N] [--concurrency C] [--faults SPEC] [--rate R]`
+ * `npm run bench -- orders [--broker-url URL] [--orders N] [--concurrency C] [--faults SPEC]
+ *  [--no-idempotency] [--rate R]`
  *
  * Load driver: places N distinct orders through the trading core — the same TradingCore,
- * ledger, order service and transport the app runs — and prints a one-line JSON summary last:
- * `{"intended","acknowledged","recovered","failed","p50_ms","p99_ms"}`.
+ * ledger, order service and transport the app runs — and measures **time to certainty**: from
+ * the click until the trader knows (placed or refused), whether the answer came at once or the
+ * intent was answered "not yet confirmed" and settled later. Prints a one-line JSON summary
+ * last. Without `--broker-url` it starts its own paper broker with `--faults` and
+ * `--no-idempotency` applied.
  *
  * With no arguments, a comparison run: click-free placement latency through the core versus a
  * bare undici POST to the same embedded paper broker in the same run (the ratio is the core's
- * overhead: rules, fsynced journal, parsing, bookkeeping), and placements/s at concurrency
- * 1, 8 and 32. Loopback only, bounded in count and time.
+ * overhead), placements/s at concurrency 1, 8 and 32, and time to certainty at 300 orders with
+ * no faults (the baseline), with 20% of replies dropped (connection closed) and with 20% of
+ * replies lost (no reply at all). Loopback only, bounded in count and time.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import type { OrderRequest } from '../shared/domain/order';
+import { newClientOrderId } from '../electron/core/orders/client-order-id';
 import { MemoryVault } from '../electron/core/session/secret-vault';
-import { TradingCore } from '../electron/core/trading-core';
+import { TradingCore, type TradingCoreEvents } from '../electron/core/trading-core';
 import { startPaperBroker, type PaperBroker } from '../electron/paper';
 
 const MAX_ORDERS = 20_000;
@@ -29,12 +35,18 @@ interface Args {
   concurrency: number;
   faults?: string;
   rate?: number;
+  /** The embedded paper broker accepts a reused client_order_id as a new order. */
+  noIdempotency: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const out: Args = { orders: 1000, concurrency: 8 };
+  const out: Args = { orders: 1000, concurrency: 8, noIdempotency: false };
   for (let i = 0; i < argv.length; i += 1) {
     const key = argv[i];
+    if (key === '--no-idempotency') {
+      out.noIdempotency = true;
+      continue;
+    }
     const value = argv[i + 1];
     if (value === undefined) throw new Error(`${key} needs a value`);
     i += 1;
@@ -49,6 +61,9 @@ function parseArgs(argv: readonly string[]): Args {
   // keeps the client-side bucket on (see loadDriver), so the driver never floods it.
   if (out.brokerUrl && !/^https?:$/.test(new URL(out.brokerUrl).protocol)) {
     throw new Error(`--broker-url must be an http(s) URL such as http://127.0.0.1:PORT/v1, not ${out.brokerUrl}`);
+  }
+  if (out.brokerUrl && (out.faults || out.noIdempotency)) {
+    throw new Error('--faults and --no-idempotency configure the embedded paper broker; start yours with them instead');
   }
   return out;
 }
@@ -67,17 +82,23 @@ function percentile(sorted: readonly number[], q: number): number {
 const round = (n: number): number => Math.round(n * 100) / 100;
 
 /** A generous embedded broker: the bench measures the client, not the broker's limiter. */
-function startLocalPaper(faults?: string): Promise<PaperBroker> {
+function startLocalPaper(faults?: string, noIdempotency = false): Promise<PaperBroker> {
   return startPaperBroker({
     port: 0,
     tickIntervalMs: 0,
     rate: { perSecond: 1_000_000, burst: 1_000_000 },
     startingCash: 1e12,
     ...(faults ? { faults } : {}),
+    ...(noIdempotency ? { idempotency: false } : {}),
   });
 }
 
-async function newCore(baseUrl: string, dir: string, rate: number | null): Promise<TradingCore> {
+async function newCore(
+  baseUrl: string,
+  dir: string,
+  rate: number | null,
+  extra: { events?: TradingCoreEvents; newClientOrderId?: () => string } = {},
+): Promise<TradingCore> {
   const core = await TradingCore.create({
     baseUrl,
     target: { broker: 'rest', label: 'bench', vaultKey: 'bench' },
@@ -86,7 +107,10 @@ async function newCore(baseUrl: string, dir: string, rate: number | null): Promi
     dataDir: dir,
     stream: false,
     rate: rate === null ? null : { perSecond: rate, burst: rate * 2 },
+    // Injected 429s are random, not a real limit: each placement waits its own Retry-After.
+    pauseAllOnRetryAfter: false,
     connections: 32,
+    ...extra,
   });
   await core.start();
   return core;
@@ -128,47 +152,186 @@ async function drive(
   return { ms, wallMs: performance.now() - start };
 }
 
-/** The load driver: N orders through the core, summary JSON last. */
-async function loadDriver(args: Args): Promise<void> {
+/** What a time-to-certainty run found. */
+interface Certainty {
+  intended: number;
+  placed: number;
+  /** Placed from the POST's own reply. */
+  acknowledged: number;
+  /** Placed from a lookup or a 409. */
+  recovered: number;
+  /** Refused (nothing created), at once or after a "not yet confirmed" answer. */
+  refused: number;
+  /** Answered "not yet confirmed" (settled later, in the background). */
+  unconfirmed_at_answer: number;
+  /** Still not certain when the run ended (should be 0). */
+  never_certain: number;
+  /** References the broker holds more than one order for (must be 0). */
+  duplicates: number;
+  answer_p50_ms: number;
+  answer_p99_ms: number;
+  certainty_p50_ms: number;
+  certainty_p99_ms: number;
+}
+
+/**
+ * N placements through a core; for each, how long until the trader was told placed or refused
+ * (the answer itself, or the `placements.changed` event that settled a "not yet confirmed").
+ */
+async function timeToCertainty(
+  baseUrl: string,
+  n: number,
+  concurrency: number,
+  rate: number | null,
+): Promise<Certainty> {
   const dir = await mkdtemp(join(tmpdir(), 'td-bench-'));
-  const paper = args.brokerUrl ? null : await startLocalPaper(args.faults);
-  const baseUrl = args.brokerUrl ?? paper?.url ?? '';
-  // A remote broker keeps its limits, so the client bucket stays on (8/s unless --rate).
-  const core = await newCore(baseUrl, dir, args.brokerUrl ? (args.rate ?? 8) : (args.rate ?? null));
+  const settledAt = new Map<string, { at: number; state: string; recovered: boolean }>();
+  const references: string[] = [];
+  const core = await newCore(baseUrl, dir, rate, {
+    events: {
+      onPlacements: (list) => {
+        for (const p of list) {
+          if (p.state === 'checking' || settledAt.has(p.clientOrderId)) continue;
+          settledAt.set(p.clientOrderId, {
+            at: performance.now(),
+            state: p.state,
+            recovered: p.detail.includes('asking'),
+          });
+        }
+      },
+    },
+    newClientOrderId: () => {
+      const id = newClientOrderId();
+      references.push(id);
+      return id;
+    },
+  });
   try {
     const order = await benchOrder(core);
-    let acknowledged = 0;
-    let recovered = 0;
-    const { ms } = await drive(args.orders, args.concurrency, async () => {
-      const p = await core.orders.place(order);
-      if (p.state === 'placed' && p.recovered) recovered += 1;
-      else acknowledged += 1;
-      return true;
-    });
-    const ok = ms.filter((m): m is number => m !== null).sort((a, b) => a - b);
-    // Orders the deadline kept from being attempted count as failed; say so rather than hide it.
-    if (ms.length < args.orders)
-      console.log(
-        `stopped at the ${DEADLINE_MS / 1000} s deadline: ${args.orders - ms.length} of ${args.orders} never attempted (counted as failed)`,
-      );
-    console.log(
-      `placed through the core at concurrency ${args.concurrency} against ${args.brokerUrl ? 'the given broker' : 'an embedded paper broker'}${args.faults ? ` with faults ${args.faults}` : ''}`,
-    );
-    console.log(
-      JSON.stringify({
-        intended: args.orders,
-        acknowledged,
-        recovered,
-        failed: args.orders - acknowledged - recovered,
-        p50_ms: round(percentile(ok, 0.5)),
-        p99_ms: round(percentile(ok, 0.99)),
-      }),
-    );
+    const clicks: Array<{ t0: number; answeredAt: number; cid: string | null; state: string; recovered: boolean }> = [];
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < n) {
+        next += 1;
+        const t0 = performance.now();
+        try {
+          const a = await core.orders.place(order);
+          const recovered = a.state === 'placed' && a.recovered;
+          clicks.push({ t0, answeredAt: performance.now(), cid: a.clientOrderId, state: a.state, recovered });
+        } catch {
+          clicks.push({ t0, answeredAt: performance.now(), cid: null, state: 'refused', recovered: false });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, n) }, worker));
+    await Promise.race([core.orders.idle(), new Promise((r) => setTimeout(r, DEADLINE_MS).unref())]);
+    const answers: number[] = [];
+    const certain: number[] = [];
+    const out: Certainty = {
+      intended: n,
+      placed: 0,
+      acknowledged: 0,
+      recovered: 0,
+      refused: 0,
+      unconfirmed_at_answer: 0,
+      never_certain: 0,
+      duplicates: 0,
+      answer_p50_ms: 0,
+      answer_p99_ms: 0,
+      certainty_p50_ms: 0,
+      certainty_p99_ms: 0,
+    };
+    for (const c of clicks) {
+      answers.push(c.answeredAt - c.t0);
+      let state = c.state;
+      let recovered = c.recovered;
+      let at = c.answeredAt;
+      if (state === 'unconfirmed') {
+        out.unconfirmed_at_answer += 1;
+        const later = c.cid ? settledAt.get(c.cid) : undefined;
+        if (!later) {
+          out.never_certain += 1;
+          continue;
+        }
+        ({ state, recovered, at } = later);
+      }
+      certain.push(at - c.t0);
+      if (state === 'placed') {
+        out.placed += 1;
+        if (recovered) out.recovered += 1;
+        else out.acknowledged += 1;
+      } else out.refused += 1;
+    }
+    const mine = new Set(references);
+    const perRef = new Map<string, number>();
+    for (const o of await core.broker.listOrders()) {
+      if (o.clientOrderId && mine.has(o.clientOrderId))
+        perRef.set(o.clientOrderId, (perRef.get(o.clientOrderId) ?? 0) + 1);
+    }
+    out.duplicates = [...perRef.values()].filter((k) => k > 1).length;
+    answers.sort((a, b) => a - b);
+    certain.sort((a, b) => a - b);
+    out.answer_p50_ms = round(percentile(answers, 0.5));
+    out.answer_p99_ms = round(percentile(answers, 0.99));
+    out.certainty_p50_ms = round(percentile(certain, 0.5));
+    out.certainty_p99_ms = round(percentile(certain, 0.99));
+    return out;
   } finally {
     await core.close();
-    await paper?.close();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The load driver: N orders through the core, summary JSON last. */
+async function loadDriver(args: Args): Promise<void> {
+  const paper = args.brokerUrl ? null : await startLocalPaper(args.faults, args.noIdempotency);
+  const baseUrl = args.brokerUrl ?? paper?.url ?? '';
+  try {
+    // A remote broker keeps its limits, so the client bucket stays on (8/s unless --rate).
+    const rate = args.brokerUrl ? (args.rate ?? 8) : (args.rate ?? null);
+    const result = await timeToCertainty(baseUrl, args.orders, args.concurrency, rate);
+    const broker = args.brokerUrl
+      ? 'the given broker'
+      : `an embedded paper broker${args.faults ? ` with faults ${args.faults}` : ''}${args.noIdempotency ? ', references not unique' : ''}`;
+    console.log(`placed through the core at concurrency ${args.concurrency} against ${broker}`);
+    console.log(JSON.stringify(result));
+  } finally {
+    await paper?.close();
+  }
+}
+
+/** Time to certainty at 300 orders: no faults (baseline), replies dropped, replies lost. */
+async function certaintyComparison(): Promise<Record<string, number>> {
+  const runs: Array<[string, string | undefined]> = [
+    ['baseline', undefined],
+    ['drop_reply', 'drop_reply=0.2'],
+    ['stall_reply', 'stall_reply=0.2'],
+  ];
+  const figures: Record<string, number> = {};
+  const rows: string[] = [];
+  for (const [name, faults] of runs) {
+    const paper = await startLocalPaper(faults, true);
+    try {
+      const r = await timeToCertainty(paper.url, 300, 8, null);
+      rows.push(
+        `${name.padEnd(12)} certainty p50 ${r.certainty_p50_ms} ms  p99 ${r.certainty_p99_ms} ms   answer p99 ${r.answer_p99_ms} ms   ` +
+          `unconfirmed at answer ${r.unconfirmed_at_answer}, never certain ${r.never_certain}, refused ${r.refused}, recovered ${r.recovered}, duplicates ${r.duplicates}`,
+      );
+      figures[`ttc_${name}_p50_ms`] = r.certainty_p50_ms;
+      figures[`ttc_${name}_p99_ms`] = r.certainty_p99_ms;
+      figures[`ttc_${name}_unconfirmed`] = r.unconfirmed_at_answer;
+      figures[`ttc_${name}_never_certain`] = r.never_certain;
+      figures[`ttc_${name}_duplicates`] = r.duplicates;
+    } finally {
+      await paper.close();
+    }
+  }
+  console.log('time to certainty, 300 orders at concurrency 8, references not unique (--no-idempotency):');
+  for (const row of rows) console.log(`  ${row}`);
+  const base = figures.ttc_baseline_p99_ms ?? Number.NaN;
+  figures.ttc_drop_vs_baseline_p99 = round((figures.ttc_drop_reply_p99_ms ?? Number.NaN) / base);
+  figures.ttc_stall_vs_baseline_p99 = round((figures.ttc_stall_reply_p99_ms ?? Number.NaN) / base);
+  return figures;
 }
 
 /** A bare keep-alive undici POST /orders, logged in once: the floor the core is compared with. */
@@ -259,6 +422,7 @@ async function comparison(): Promise<void> {
         `concurrency ${String(c).padStart(2)}: core ${Math.round(perS(coreRun))} placements/s, bare ${Math.round(perS(bareRun))}/s`,
       );
     }
+    const certainty = await certaintyComparison();
     console.log(
       JSON.stringify({
         bare_p50_ms: round(percentile(bareMs, 0.5)),
@@ -270,6 +434,7 @@ async function comparison(): Promise<void> {
         ratio_p50: round(ratio50),
         ratio_p99: round(ratio99),
         ...throughput,
+        ...certainty,
       }),
     );
   } finally {

@@ -10,7 +10,7 @@ import { TokenBucket, type RateLimit } from '../broker/http/token-bucket';
 import { RestBroker } from '../broker/rest/rest-broker';
 import { RestTransport, type TransportStats } from '../broker/rest/rest-transport';
 import { InstrumentCatalog } from './instruments/instrument-catalog';
-import { IntentsLedger } from './ledger/intents-ledger';
+import { IntentsLedger, type LedgerStep } from './ledger/intents-ledger';
 import { LifecycleTimeline } from './orders/lifecycle-timeline';
 import { OrderModifier } from './orders/order-modifier';
 import { OrderService } from './orders/order-service';
@@ -63,6 +63,8 @@ export interface TradingCoreOptions {
   readonly stream?: boolean;
   readonly connections?: number;
   readonly ledgerCompactAfter?: number;
+  /** Told at each durable step of the intents ledger (crash tests kill the process at one). */
+  readonly ledgerOnStep?: (step: LedgerStep) => void;
 }
 
 /** The default client-side rate: a margin under the broker's 10/s with a burst of 20. */
@@ -139,6 +141,7 @@ export class TradingCore {
       join(options.dataDir, `intents-${safeName(options.target.vaultKey)}.jsonl`),
       {
         ...(options.ledgerCompactAfter !== undefined ? { compactAfter: options.ledgerCompactAfter } : {}),
+        ...(options.ledgerOnStep ? { onStep: options.ledgerOnStep } : {}),
       },
     );
     return new TradingCore(options, ledger);

@@ -55,6 +55,47 @@ describe('npm run paper', () => {
     expect(stdout.trim().split('\n')).toHaveLength(1);
   });
 
+  it('--no-idempotency accepts a reused client_order_id as a second order (201, not 409)', async () => {
+    const child = spawn(process.execPath, [out, '--port', '0', '--no-idempotency'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stdout = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => {
+          stdout += String(d);
+          const m = /^READY (http:\/\/127\.0\.0\.1:\d+\/v1)\n/.exec(stdout);
+          if (m) resolve(m[1] as string);
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+      });
+      const login = await fetch(`${url}/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ api_key: 'paper', api_secret: 'paper' }),
+      });
+      const { access_token: token } = (await login.json()) as { access_token: string };
+      const place = () =>
+        fetch(`${url}/orders`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({
+            exchange: 'NSE',
+            tradingsymbol: 'INFY',
+            transaction_type: 'BUY',
+            quantity: 1,
+            order_type: 'MARKET',
+            product: 'MIS',
+            validity: 'DAY',
+            client_order_id: 'same-ref',
+          }),
+        });
+      expect([(await place()).status, (await place()).status]).toEqual([201, 201]);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
   it('refuses bad arguments with exit code 2', async () => {
     const child = spawn(process.execPath, [out, '--port', 'abc'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

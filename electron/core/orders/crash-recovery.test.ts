@@ -1,95 +1,129 @@
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LedgerRecord } from '../ledger/ledger-record';
+import type { Placement } from '../../../shared/domain/placement';
+import { mulberry32 } from '../../paper/rng';
+import { buildChild } from '../testing/build-child';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import { KILL_POINTS, type CrashPlan, type KillPoint } from '../testing/crash-plan';
 
-/** The intents the ledger file holds right now, and which are unresolved (a torn tail is skipped). */
-async function readLedger(file: string): Promise<{ all: string[]; open: string[] }> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const all: string[] = [];
-  const open = new Set<string>();
-  for (const line of text.split('\n')) {
-    try {
-      const r = LedgerRecord.safeParse(JSON.parse(line));
-      if (!r.success) continue;
-      if (r.data.t === 'intent') {
-        all.push(r.data.clientOrderId);
-        open.add(r.data.clientOrderId);
-      } else open.delete(r.data.clientOrderId);
-    } catch {
-      // torn tail
-    }
-  }
-  return { all, open: [...open] };
+/**
+ * The seed that picks where in its run each child dies; printed, and `CRASH_SEED=N` replays it.
+ */
+const SEED = Number(process.env.CRASH_SEED ?? 20261123);
+const HORIZON_MS = 300;
+
+/** What one child did before it died (or finished). */
+interface Run {
+  readonly plan: CrashPlan;
+  readonly killed: boolean;
+  readonly journaled: string[];
+  readonly sent: string[];
 }
 
-/** Spawns the child, waits until it is placing orders, lets it run `ms`, then SIGKILLs it. */
-function runAndKill(script: string, baseUrl: string, dir: string, ms: number): Promise<void> {
+function runChild(script: string, baseUrl: string, dir: string, plan: CrashPlan): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, baseUrl, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
-    child.stdout.on('data', (d: Buffer) => {
-      if (String(d).includes('ready')) setTimeout(() => child.kill('SIGKILL'), ms);
+    const child = spawn(process.execPath, [script, baseUrl, dir, JSON.stringify(plan)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.on('exit', (_code, signal) =>
-      signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited on its own: ${stderr}`)),
-    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += String(d)));
+    child.stderr.on('data', (d: Buffer) => (err += String(d)));
+    child.on('exit', (code, signal) => {
+      if (signal !== 'SIGKILL' && code !== 0) return reject(new Error(`child failed (${code}): ${err}`));
+      const lines = out.split('\n');
+      const refs = (verb: string): string[] =>
+        lines.filter((l) => l.startsWith(`${verb} `)).map((l) => l.slice(verb.length + 1));
+      resolve({ plan, killed: signal === 'SIGKILL', journaled: refs('journaled'), sent: refs('send') });
+    });
   });
 }
 
-describe('crash recovery: a placing process SIGKILLed at random moments', () => {
+/** One plan per kill point, in an order where each point can be reached; the seed picks the moment. */
+function plans(seed: number): CrashPlan[] {
+  const rng = mulberry32(seed);
+  const pick = (n: number): number => 1 + Math.floor(rng() * n);
+  const occurrences: Record<KillPoint, number> = {
+    journaled: pick(6),
+    'in-flight': pick(6),
+    replied: pick(6),
+    settled: pick(6),
+    'batch-written': pick(6),
+    'compaction-written': pick(2),
+    'compaction-renamed': pick(2),
+    'recovery-lookup': 1,
+    'needs-decision': 1,
+  };
+  // `journaled` first leaves an intent the broker never saw, which a later start must list for
+  // a decision; the recovery points need something left open by the round before.
+  return KILL_POINTS.map((point) => ({ point, occurrence: occurrences[point], orders: 12, horizonMs: HORIZON_MS }));
+}
+
+describe('crash recovery: a placing process SIGKILLed at seeded points, then restarted', () => {
   let fx: CoreFixture;
   let script: string;
 
   beforeAll(async () => {
-    fx = await startCoreFixture({ rate: { perSecond: 100_000, burst: 100_000 } });
-    script = join(fx.dir, 'crash-child.mjs');
-    await build({
-      entryPoints: [fileURLToPath(new URL('../testing/crash-child.ts', import.meta.url))],
-      outfile: script,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      logLevel: 'error',
-      external: ['bufferutil', 'utf-8-validate'],
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    });
+    // A broker that would accept a reused reference as a second order: any re-send shows.
+    fx = await startCoreFixture({ rate: { perSecond: 100_000, burst: 100_000 }, idempotency: false });
+    script = await buildChild('crash-child', fx.dir);
   });
   afterAll(async () => fx.close());
 
-  it('maps every journaled intent to exactly one order after restart and reconciliation', async () => {
-    const ledgerFile = join(fx.dir, 'intents-paper.jsonl');
-    // Lost replies and 5xx keep requests in flight and intents open when the kill lands.
-    fx.paper.setFaults('drop_reply=0.2,server_error=0.1,latency_ms=3');
-    const intents = new Set<string>();
-    let leftOpenByKills = 0;
-    for (let round = 0; round < 6; round += 1) {
-      await runAndKill(script, fx.paper.url, fx.dir, 50 + Math.floor(Math.random() * 400));
-      const ledger = await readLedger(ledgerFile);
-      for (const id of ledger.all) intents.add(id);
-      leftOpenByKills += ledger.open.length;
+  it(`every intent maps to at most one order, none is sent after a restart without "Place again", and each kill point is reached (seed ${SEED})`, async () => {
+    console.info(`crash-recovery seed ${SEED} (replay with CRASH_SEED=${SEED})`);
+    fx.paper.setFaults('drop_reply=0.2,server_error=0.1,latency_ms=10');
+    const runs: Run[] = [];
+    for (const plan of plans(SEED)) runs.push(await runChild(script, fx.paper.url, fx.dir, plan));
+    fx.paper.setFaults({});
+
+    // No child sent an intent it had not journaled itself: an intent left open by a dead
+    // process is only ever looked up after a restart.
+    for (const r of runs) {
+      const own = new Set(r.journaled);
+      expect(
+        r.sent.filter((ref) => !own.has(ref)),
+        `${r.plan.point} sent another process's intent`,
+      ).toEqual([]);
     }
 
-    const core = await fx.newCore();
-    await core.start(); // reconciles before anything else is sent
-    fx.paper.setFaults({});
-    expect(core.openIntents()).toBe(0);
+    // Each child died where its plan said, not by luck or by finishing early.
+    expect(runs.map((r) => [r.plan.point, r.killed])).toEqual(runs.map((r) => [r.plan.point, true]));
+    // A final start: recovery runs in the background and settles or lists everything.
+    const lists: Placement[][] = [];
+    const core = await fx.newCore({
+      rate: null,
+      placementTimings: { resendWindowMs: HORIZON_MS, landingHorizonMs: HORIZON_MS, answerDeadlineMs: 2_000 },
+      events: { onPlacements: (p) => lists.push(p) },
+    });
+    await core.start();
+    await core.recovery();
+    const journaled = new Set(runs.flatMap((r) => r.journaled));
+    const perRef = new Map<string, number>();
+    for (const o of await core.broker.listOrders()) {
+      expect(o.clientOrderId !== null && journaled.has(o.clientOrderId), `order ${o.orderId} has no intent`).toBe(true);
+      perRef.set(o.clientOrderId ?? '', (perRef.get(o.clientOrderId ?? '') ?? 0) + 1);
+    }
+    expect([...perRef].filter(([, n]) => n > 1)).toEqual([]);
 
-    const orders = await core.broker.listOrders();
-    const perIntent = new Map<string, number>();
-    for (const o of orders)
-      if (o.clientOrderId) perIntent.set(o.clientOrderId, (perIntent.get(o.clientOrderId) ?? 0) + 1);
-    expect(intents.size).toBeGreaterThan(0);
-    // The kills did land mid-placement: the next start had intents to reconcile.
-    expect(leftOpenByKills).toBeGreaterThan(0);
-    for (const id of intents) expect(perIntent.get(id), id).toBe(1);
-    // Nothing reached the broker without an intent journaled first.
-    expect(orders.length).toBe(intents.size);
+    // Intents the broker never saw wait for the trader, with nothing at the broker.
+    const waiting = core.orders.placements().filter((p) => p.state === 'needs_decision');
+    expect(waiting.length).toBeGreaterThan(0);
+    for (const p of waiting) expect(perRef.get(p.clientOrderId) ?? 0).toBe(0);
+    for (const p of core.orders.placements().filter((x) => x.state === 'placed')) {
+      expect(perRef.get(p.clientOrderId)).toBe(1);
+    }
+    expect(core.orders.openIntents()).toBe(waiting.length);
+
+    // The trader decides: one discarded (never sent), the rest placed again, exactly once.
+    const [discard, ...again] = waiting;
+    expect(await core.orders.discard(discard?.clientOrderId ?? '')).toMatchObject({ state: 'discarded' });
+    for (const p of again) expect(await core.orders.placeAgain(p.clientOrderId)).toMatchObject({ state: 'placed' });
+    const after = new Map<string, number>();
+    for (const o of await core.broker.listOrders())
+      after.set(o.clientOrderId ?? '', (after.get(o.clientOrderId ?? '') ?? 0) + 1);
+    expect(after.get(discard?.clientOrderId ?? '') ?? 0).toBe(0);
+    for (const p of again) expect(after.get(p.clientOrderId)).toBe(1);
+    expect(core.orders.openIntents()).toBe(0);
   });
 });

@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { marketBuy, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import type { TradingCore } from '../trading-core';
+
+/** A started core whose next client reference is `nextId()`'s, and a valid order. */
+async function coreWithIds(fx: CoreFixture, nextId: () => string) {
+  const core = await fx.newCore({
+    rate: null,
+    newClientOrderId: nextId,
+    placementTimings: { answerDeadlineMs: 1_000 },
+  });
+  await core.start();
+  const order = marketBuy(await core.broker.listInstruments());
+  await core.catalog.find(order.exchange, order.tradingsymbol);
+  return { core, order };
+}
+
+/** Runs `after` once the core's next POST has been answered (or failed), before main sees it. */
+function afterNextPost(core: TradingCore, after: () => void): void {
+  const place = core.broker.placeOrder.bind(core.broker);
+  core.broker.placeOrder = async (...args) => {
+    try {
+      return await place(...args);
+    } finally {
+      core.broker.placeOrder = place;
+      after();
+    }
+  };
+}
+
+describe('answers the order service gives in the awkward cases', () => {
+  let fx: CoreFixture;
+  afterEach(async () => fx.close());
+
+  it('a 409 naming the order, then a failed read of that order → placed with that order id (status unknown), not an error', async () => {
+    fx = await startCoreFixture();
+    const { core, order } = await coreWithIds(fx, () => 'td-dup-0001');
+    // The reference is already on the broker (a deduplicating broker answers 409 for it)…
+    const existing = await core.broker.placeOrder({ ...order, clientOrderId: 'td-dup-0001' });
+    // …and every read now fails with a 5xx.
+    fx.paper.setFaults('late_server_error=1');
+    const outcome = await core.orders.place(order);
+    fx.paper.setFaults({});
+    expect(outcome).toEqual({
+      state: 'placed',
+      orderId: existing.orderId,
+      clientOrderId: 'td-dup-0001',
+      status: null,
+      recovered: true,
+    });
+    expect(fx.paper.orderCount()).toBe(1);
+    expect(core.orders.openIntents()).toBe(0);
+  });
+
+  it('a 2xx whose body does not parse → one lookup by reference settles it as placed, and nothing is sent again', async () => {
+    fx = await startCoreFixture();
+    const { core, order } = await coreWithIds(fx, () => 'td-shape-0001');
+    fx.paper.setFaults('shape_change=1'); // the POST's 201 comes back with a renamed field
+    afterNextPost(core, () => fx.paper.setFaults({}));
+    const sent = core.stats.sent;
+    const outcome = await core.orders.place(order);
+    const requests = core.stats.sent - sent;
+    const held = await core.broker.findOrders('td-shape-0001');
+    expect(outcome).toEqual({
+      state: 'placed',
+      orderId: held[0]?.orderId,
+      clientOrderId: 'td-shape-0001',
+      status: held[0]?.status,
+      recovered: true,
+    });
+    expect(held).toHaveLength(1);
+    expect(requests).toBe(2); // the POST, then one lookup
+  });
+
+  it('a 401 on the lookups after a lost reply keeps the intent checking (answered unconfirmed, never refused); after a re-login the lookup finds it placed', async () => {
+    fx = await startCoreFixture();
+    const { core, order } = await coreWithIds(fx, () => 'td-auth-0001');
+    fx.paper.setFaults('drop_reply=1'); // the POST is committed, its reply lost
+    afterNextPost(core, () => fx.paper.setFaults('token_expiry=1')); // and every lookup meets a 401
+    const outcome = await core.orders.place(order);
+    expect(outcome).toMatchObject({ state: 'unconfirmed', clientOrderId: 'td-auth-0001' });
+    expect(core.session.info().state).toBe('expired');
+    expect(core.orders.placements()).toMatchObject([{ clientOrderId: 'td-auth-0001', state: 'checking' }]);
+
+    fx.paper.setFaults({});
+    await core.session.login({ apiKey: 'paper', apiSecret: 'paper' });
+    await expect.poll(() => core.orders.placements()[0]?.state, { timeout: 10_000 }).toBe('placed');
+    expect(fx.paper.orderCount()).toBe(1);
+  });
+});
