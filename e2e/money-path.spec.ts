@@ -29,15 +29,19 @@ async function brokerOrders(host: HostHandle): Promise<Array<{ order_id: string;
   return ((await res.json()) as { orders: Array<{ order_id: string; client_order_id: string | null }> }).orders;
 }
 
-/** Counts the `orders.place` messages the page sends on any bridge socket, across reconnects. */
-function countPlaceMessages(page: Page): () => number {
+/** Watches the page's bridge sockets: how many are open, and how many `orders.place` messages they carried. */
+function watchBridge(page: Page): { placeMessages: () => number; openSockets: () => number } {
   let sent = 0;
+  let open = 0;
   page.on('websocket', (ws) => {
+    if (!ws.url().includes('/bridge')) return;
+    open++;
+    ws.on('close', () => open--);
     ws.on('framesent', (frame) => {
       if (typeof frame.payload === 'string' && frame.payload.includes('"channel":"orders.place"')) sent++;
     });
   });
-  return () => sent;
+  return { placeMessages: () => sent, openSockets: () => open };
 }
 
 async function readyInfyTicket(page: Page, quantity: string): Promise<void> {
@@ -96,7 +100,7 @@ test.describe('the money path tells the truth', () => {
     let current = await launchHost(dataDir);
     try {
       door.use(current.handle);
-      const placeMessages = countPlaceMessages(page);
+      const { placeMessages, openSockets } = watchBridge(page);
       await openDashboard(page, { ...current.handle, url: door.url });
       await readyInfyTicket(page, '3');
 
@@ -114,13 +118,18 @@ test.describe('the money path tells the truth', () => {
       await expect(outcome).toContainText('Lost contact with the Tradedesk service');
       await expect(outcome).not.toContainText(/not placed|failed/i);
 
-      // The host comes back on the same data folder; the page's bridge reconnects by itself.
+      await expect.poll(openSockets).toBe(0);
+
+      // The host comes back on the same data folder; the page's bridge reconnects by itself, and
+      // the ticket finds its intent in the list by the click's request id (the reference shows).
       current = await launchHost(dataDir);
       door.use(current.handle);
+      await expect.poll(openSockets, { timeout: 20_000 }).toBe(1);
+      await expect(ticket(page).getByTestId('ticket-reference')).toHaveText(/^td-/, { timeout: 20_000 });
 
-      // The intent was journaled before the crash and the broker never saw it: after a restart it
-      // is never re-sent on its own; the ticket (matched by request id) asks the trader.
-      await expect(outcome).toHaveAttribute('data-state', 'needs_decision', { timeout: 30_000 });
+      // It was journaled before the crash and the broker never saw it: after a restart it is never
+      // re-sent on its own; once the broker confirms it absent, the ticket asks the trader.
+      await expect(outcome).toHaveAttribute('data-state', 'needs_decision', { timeout: 45_000 });
       await expect(page.getByTestId('unconfirmed-badge')).toHaveText('1 unconfirmed');
       const reference = (await ticket(page).getByTestId('ticket-reference').textContent()) ?? '';
       expect(placeMessages()).toBe(1);
