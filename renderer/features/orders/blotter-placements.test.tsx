@@ -99,6 +99,17 @@ describe('Blotter: unconfirmed orders', () => {
     expect(within(pinnedRow('td-chk')).queryAllByRole('button')).toEqual([]);
   });
 
+  it("says on the pinned row when the broker's own order book already shows its reference, so the two rows never read as two orders", async () => {
+    brokerOrders = [{ ...order('250101000005', 'COMPLETE'), clientOrderId: 'td-seen' }];
+    mainHolds([placement({ clientOrderId: 'td-seen', state: 'checking' })]);
+    renderBlotter();
+    await waitFor(() => expect(bodyRows()).toEqual(['placement:td-seen', 'order:250101000005']));
+    expect(within(pinnedRow('td-seen')).getAllByRole('cell')[10]!.textContent).toBe('Unconfirmed');
+    expect(pinnedRow('td-seen').textContent).toContain(
+      "The broker's order book shows it as order 250101000005 (COMPLETE); confirming…",
+    );
+  });
+
   it('replaces the pinned row with the real order row once it is placed, never leaving a gap', async () => {
     const mine = placement({ clientOrderId: 'td-mine', state: 'checking' });
     mainHolds([mine]);

@@ -8,7 +8,14 @@ import { formatIstTime, formatPrice, formatQty } from '../../lib/format';
 import { Panel } from '../layout/panel';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { PlacementActions } from '../placements/placement-actions';
-import { isRefusal, PLACEMENT_MARK, pinnedPlacements, placementStateText } from '../placements/placement-model';
+import {
+  isRefusal,
+  ordersByReference,
+  PLACEMENT_MARK,
+  pinnedPlacements,
+  placementStateText,
+  seenAtBrokerText,
+} from '../placements/placement-model';
 import { placementQueries } from '../placements/queries';
 import { changedOrderIds, selectOrders, type SortColumn, type SortSpec, type StatusGroup } from './blotter-model';
 import { useBlotterPaintProbe } from './blotter-paint-probe';
@@ -84,6 +91,7 @@ export function Blotter() {
   const changed = useChangedRows(result.data);
   const placements = useQuery(placementQueries.list());
   const pinned = useMemo(() => pinnedPlacements(placements.data, result.data), [placements.data, result.data]);
+  const seenAtBroker = useMemo(() => ordersByReference(pinned, result.data), [pinned, result.data]);
   const rows = useMemo(
     () => selectOrders(result.data ?? [], { group, symbol }, sort),
     [result.data, group, symbol, sort],
@@ -135,6 +143,7 @@ export function Blotter() {
       ) : (
         <OrderTable
           pinned={pinned}
+          seenAtBroker={seenAtBroker}
           rows={rows}
           changed={changed}
           sort={sort}
@@ -151,6 +160,7 @@ export function Blotter() {
 
 function OrderTable(props: {
   readonly pinned: readonly Placement[];
+  readonly seenAtBroker: ReadonlyMap<string, Order>;
   readonly rows: Order[];
   readonly changed: ReadonlySet<string>;
   readonly sort: SortSpec;
@@ -201,7 +211,12 @@ function OrderTable(props: {
         </thead>
         <tbody>
           {pinned.map((p, n) => (
-            <PlacementRow key={p.clientOrderId} placement={p} rowIndex={n + 2} />
+            <PlacementRow
+              key={p.clientOrderId}
+              placement={p}
+              seenAs={props.seenAtBroker.get(p.clientOrderId)}
+              rowIndex={n + 2}
+            />
           ))}
           {padTop > 0 ? <tr aria-hidden="true" className="pad" style={{ height: padTop }} /> : null}
           {rows.length === 0 && pinned.length === 0 ? (
@@ -309,9 +324,14 @@ const OrderRow = memo(function OrderRow(props: {
  * decision after a restart), in the blotter's columns. Marked by the app's own words and a
  * striped row, so it is never read as a broker status.
  */
-function PlacementRow({ placement: p, rowIndex }: { readonly placement: Placement; readonly rowIndex: number }) {
+function PlacementRow(props: {
+  readonly placement: Placement;
+  readonly seenAs: Order | undefined;
+  readonly rowIndex: number;
+}) {
+  const { placement: p, seenAs, rowIndex } = props;
   const o = p.order;
-  const text = placementStateText(p);
+  const text = seenAs ? seenAtBrokerText(seenAs) : placementStateText(p);
   return (
     <tr aria-rowindex={rowIndex} data-placement={p.clientOrderId} className={`placement-row placement-row--${p.state}`}>
       <td>{formatIstTime(p.journaledAt)}</td>

@@ -116,3 +116,25 @@ export function refusalText(error: IpcError): string {
 export function refusalReason(message: string): string {
   return message.replace(/^\s*not placed:\s*/i, '');
 }
+
+/**
+ * Broker orders that carry the reference of an open intent: the broker's own order book (a poll,
+ * or the stream's push) can show an order before main's lookups confirm it. The intent stays
+ * "unconfirmed" until main says so, but the trader is told the broker already shows it, so the
+ * pinned row and the real row never read as two orders.
+ */
+export function ordersByReference(
+  placements: readonly Placement[],
+  orders: readonly Order[] | undefined,
+): ReadonlyMap<string, Order> {
+  const out = new Map<string, Order>();
+  const open = new Set(placements.filter(isOpenPlacement).map((p) => p.clientOrderId));
+  if (open.size === 0 || !orders) return out;
+  for (const o of orders) if (o.clientOrderId !== null && open.has(o.clientOrderId)) out.set(o.clientOrderId, o);
+  return out;
+}
+
+/** What the trader reads about an open intent whose order the broker's book already shows. */
+export function seenAtBrokerText(order: Order): string {
+  return `The broker's order book shows it as order ${order.orderId} (${order.status}); confirming…`;
+}

@@ -5,7 +5,7 @@ import type { IpcError } from '../../../shared/ipc/result';
 import { orderQueries } from '../orders/queries';
 import { statusClass } from '../orders/status-class';
 import { PlacementActions } from '../placements/placement-actions';
-import { refusalText } from '../placements/placement-model';
+import { refusalText, seenAtBrokerText } from '../placements/placement-model';
 import '../placements/placements.css';
 import type { TicketOutcome } from './place-outcome';
 import { ticketFieldOf, type TicketField } from './ticket-model';
@@ -96,6 +96,7 @@ function UnconfirmedText({ outcome }: { readonly outcome: Extract<TicketOutcome,
     return (
       <>
         Checking with the broker whether order <Reference id={cid} /> exists…
+        <SeenAtBroker clientOrderId={cid} />
       </>
     );
   }
@@ -115,6 +116,16 @@ function UnconfirmedText({ outcome }: { readonly outcome: Extract<TicketOutcome,
       Check the Orders list before placing it again.
     </>
   );
+}
+
+/** The broker's own order book may already show the order (a poll or the stream): say so. */
+function SeenAtBroker({ clientOrderId }: { readonly clientOrderId: string }) {
+  const find = useCallback(
+    (orders: Order[]) => orders.find((o) => o.clientOrderId === clientOrderId) ?? null,
+    [clientOrderId],
+  );
+  const seen = useQuery({ ...orderQueries.list(), select: find }).data;
+  return seen ? <span className="outcome-seen"> {seenAtBrokerText(seen)}</span> : null;
 }
 
 function Reference({ id }: { readonly id: string }) {

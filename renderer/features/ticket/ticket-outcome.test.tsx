@@ -157,6 +157,25 @@ describe('the ticket after a click', () => {
     expect(t.getByTestId('ticket-order-status').textContent).toBe('OPEN');
   });
 
+  it("unconfirmed, while the broker's order book already shows the reference: says so, still not yet confirmed", async () => {
+    const { user, form, t } = await readyTicket();
+    bridge.answer('orders.place', () => ({
+      ok: true,
+      data: { state: 'unconfirmed', clientOrderId: 'td-77ac', detail: '' },
+    }));
+    bridge.answer('orders.list', () => ({
+      ok: true,
+      data: [{ ...order('250101000061', 'OPEN'), clientOrderId: 'td-77ac' }],
+    }));
+    await user.click(t.getByRole('button', { name: 'Place order' }));
+    await waitFor(() =>
+      expect(outcome(form).textContent).toBe(
+        "Not yet confirmed Checking with the broker whether order td-77ac exists… The broker's order book shows it as order 250101000061 (OPEN); confirming…",
+      ),
+    );
+    expect(outcome(form).dataset.state).toBe('unconfirmed');
+  });
+
   it('unconfirmed, then confirmed absent: "Not placed — the broker confirmed it has no such order"', async () => {
     const { user, form, t } = await readyTicket();
     bridge.answer('orders.place', () => ({
