@@ -57,7 +57,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (key === '--rate') out.rate = boundedInt(key, value, 1, 100_000);
     else throw new Error(`unknown option ${key}`);
   }
-  // Any broker speaking DESIGN.md §2 will do (the issue asks for "any broker URL"); a remote one
+  // Any broker speaking the wire contract of docs/api.md will do; a remote one
   // keeps the client-side bucket on (see loadDriver), so the driver never floods it.
   if (out.brokerUrl && !/^https?:$/.test(new URL(out.brokerUrl).protocol)) {
     throw new Error(`--broker-url must be an http(s) URL such as http://127.0.0.1:PORT/v1, not ${out.brokerUrl}`);

@@ -1,10 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Instrument } from '../../shared/domain/instrument';
 import type { OrderRequest } from '../../shared/domain/order';
 import type { PlaceOutcome, Placement } from '../../shared/domain/placement';
+import { IntentsLedger } from '../core/ledger/intents-ledger';
 import { LedgerRecord } from '../core/ledger/ledger-record';
 import { createDispatcher, type Dispatch } from '../main/ipc/dispatcher';
 import { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from '../paper';
@@ -71,11 +72,8 @@ function firstEquity(r: Rig): Instrument {
 
 /** Intents in the ledger file and which are still open. */
 async function ledger(dir: string): Promise<{ intents: string[]; open: string[] }> {
-  const text = await readFile(join(dir, 'intents-rest-127-0-0-1.jsonl'), 'utf8').catch(async () => {
-    const { readdir } = await import('node:fs/promises');
-    const file = (await readdir(dir)).find((f) => f.startsWith('intents-') && f.endsWith('.jsonl'));
-    return file ? readFile(join(dir, file), 'utf8') : '';
-  });
+  const file = (await readdir(dir)).find((f) => f.startsWith('intents-') && f.endsWith('.jsonl'));
+  const text = file ? await readFile(join(dir, file), 'utf8') : '';
   const intents: string[] = [];
   const open = new Set<string>();
   for (const line of text.split('\n')) {
@@ -134,6 +132,10 @@ describe('orders.place over the bridge answers placed, refused or not yet confir
     // Main's instrument list says the option exists; the broker (restarted with another
     // universe) no longer lists it, and refuses the order with 400 naming tradingsymbol.
     const first = await startRig({ seed: 1 });
+    // One order on the first broker: main's instrument list is loaded from it, for certain.
+    expect(await first.dispatch('orders.place', { order: marketBuyOf(firstEquity(first)) })).toMatchObject({
+      ok: true,
+    });
     const port = first.paper.port;
     const other = new Set(
       await startPaperBroker({ port: 0, tickIntervalMs: 0, seed: 2 }).then(async (p) => {
@@ -159,7 +161,7 @@ describe('orders.place over the bridge answers placed, refused or not yet confir
     });
     expect(first.paper.orderCount()).toBe(0);
     const l = await ledger(first.dir);
-    expect([l.intents.length, l.open]).toEqual([1, []]);
+    expect([l.intents.length, l.open]).toEqual([2, []]); // the first order's intent, and this one's
   });
 
   it('broker down (connection refused) → ok:false "Not sent", and nothing is sent once the broker is back', async () => {
@@ -188,6 +190,84 @@ describe('orders.place over the bridge answers placed, refused or not yet confir
     expect(res).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'price' } });
     expect((await ledger(r.dir)).intents).toEqual([]);
     expect(r.paper.orderCount()).toBe(0);
+  });
+});
+
+describe('after a restart, an intent the broker never saw waits for the trader', () => {
+  it('placements.list shows it needs a decision; placements.placeAgain sends it once under the same reference; placements.discard of another sends nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'td-restart-'));
+    const paper = await startPaperBroker({ port: 0, tickIntervalMs: 0 });
+    const config = {
+      dataDir: dir,
+      brokerUrl: paper.url,
+      apiKey: 'paper',
+      apiSecret: 'paper',
+      clientRate: null,
+      core: { stream: false, placementTimings: { resendWindowMs: 200, landingHorizonMs: 200 } },
+    };
+    try {
+      // A first run places one order (so its ledger exists), then "crashes" after journaling
+      // two more intents and before sending them: that is what the ledger then holds.
+      const first = await createAppServices(config);
+      const firstDispatch = createDispatcher(first.handlers);
+      const list = await firstDispatch('instruments.list', undefined);
+      const eq = (list.ok ? (list.data as Instrument[]) : []).find(
+        (i) => i.exchange === 'NSE' && i.instrumentType === 'EQ',
+      );
+      if (!eq) throw new Error('no NSE equity');
+      const placed = await firstDispatch('orders.place', { order: marketBuyOf(eq) });
+      const firstRef = placed.ok ? (placed.data as PlaceOutcome).clientOrderId : '';
+      await first.close();
+      const file = (await readdir(dir)).find((f) => f.startsWith('intents-')) ?? 'intents-missing.jsonl';
+      const ledgerFile = await IntentsLedger.open(join(dir, file));
+      for (const cid of ['td-never-sent-1', 'td-never-sent-2']) {
+        await ledgerFile.appendIntent({ clientOrderId: cid, at: Date.now(), order: marketBuyOf(eq) });
+      }
+      await ledgerFile.close();
+      console.log('DBG', await readdir(dir), await readFile(join(dir, file), 'utf8'));
+
+      const services = await createAppServices(config);
+      const lists: Placement[][] = [];
+      services.events.on('placements.changed', ({ placements }) => lists.push(placements));
+      const dispatch = createDispatcher(services.handlers, () => undefined);
+      try {
+        const stateOf = async (cid: string): Promise<string | undefined> => {
+          const r = await dispatch('placements.list', undefined);
+          return r.ok ? (r.data as Placement[]).find((p) => p.clientOrderId === cid)?.state : undefined;
+        };
+        await expect.poll(() => stateOf('td-never-sent-1'), { timeout: 10_000 }).toBe('needs_decision');
+        await expect.poll(() => stateOf('td-never-sent-2'), { timeout: 10_000 }).toBe('needs_decision');
+        expect(paper.orderCount()).toBe(1); // the first run's order: nothing was sent on its own
+
+        const again = await dispatch('placements.placeAgain', { clientOrderId: 'td-never-sent-1' });
+        expect(again).toMatchObject({ ok: true, data: { state: 'placed', clientOrderId: 'td-never-sent-1' } });
+        const dropped = await dispatch('placements.discard', { clientOrderId: 'td-never-sent-2' });
+        expect(dropped).toMatchObject({ ok: true, data: { state: 'discarded' } });
+        expect(await dispatch('placements.discard', { clientOrderId: 'td-never-sent-2' })).toMatchObject({
+          ok: false,
+          error: { kind: 'conflict' },
+        });
+        const orders = await dispatch('orders.list', undefined);
+        const refs = orders.ok
+          ? (orders.data as Array<{ clientOrderId: string | null }>).map((o) => o.clientOrderId)
+          : [];
+        expect(refs).toEqual([firstRef, 'td-never-sent-1']);
+        expect(
+          lists
+            .at(-1)
+            ?.map((p) => [p.clientOrderId, p.state])
+            .sort(),
+        ).toEqual([
+          ['td-never-sent-1', 'placed'],
+          ['td-never-sent-2', 'discarded'],
+        ]);
+      } finally {
+        await services.close();
+      }
+    } finally {
+      await paper.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -24,7 +24,7 @@ export function errorKind(err: unknown): ErrorKind {
 /** Kinds after which the outcome of a request is unknown: the server may or may not have acted. */
 export const AMBIGUOUS_KINDS: ReadonlySet<ErrorKind> = new Set(['network', 'timeout', 'server_error']);
 
-/** Kinds worth retrying after a wait (DESIGN.md §4): the same request may succeed later. */
+/** Kinds worth retrying after a wait (docs/architecture.md, "HTTP client, retries and limits"): the same request may succeed later. */
 export const TRANSIENT_KINDS: ReadonlySet<ErrorKind> = new Set(['network', 'timeout', 'server_error', 'rate_limited']);
 
 /**
@@ -49,9 +49,4 @@ export class TransportFailure extends AppError {
     super(info);
     this.reach = reach;
   }
-}
-
-/** True when `err` is a failure of a request that provably never reached the broker. */
-export function neverSent(err: unknown): boolean {
-  return err instanceof TransportFailure && err.reach === 'not_sent';
 }

@@ -71,7 +71,7 @@ export interface BrokerStream {
 /**
  * Everything the app does with a broker, in the app's own (domain) types.
  *
- * The REST adapter for DESIGN.md §2 is the first implementation; real broker adapters follow
+ * The REST adapter for the wire contract of docs/api.md is the first implementation; real broker adapters follow
  * behind this same interface, so nothing above it knows HTTP paths or field spellings. Every
  * method rejects with an `AppError` whose `kind` is one of the contract's error kinds; a reply
  * that does not parse is `unexpected_shape`, never a value.

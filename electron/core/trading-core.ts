@@ -32,7 +32,7 @@ export interface TradingCoreEvents {
 
 /** Everything needed to trade with one broker account. */
 export interface TradingCoreOptions {
-  /** `http://host:port/v1` of a broker speaking DESIGN.md §2. */
+  /** `http://host:port/v1` of a broker speaking the wire contract of docs/api.md. */
   readonly baseUrl: string;
   readonly target: SessionTarget;
   readonly credentials: Credentials;
@@ -155,8 +155,15 @@ export class TradingCore {
   public async start(remember = false): Promise<VaultWrite> {
     const write = await this.session.login(this.#options.credentials, remember);
     this.catalog.reset();
-    this.catalog.warm();
-    this.#recovery = this.orders.recover();
+    // The background work starts once the login's own answer has gone out (setImmediate runs
+    // after the promise chain that sends it): if the broker refuses the new token at once, the
+    // session expiry is then reported after the login, like for any other call.
+    this.#recovery = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.catalog.warm();
+        resolve(this.orders.recover());
+      }),
+    );
     if (this.#options.stream !== false) this.#startStream();
     return write;
   }

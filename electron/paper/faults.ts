@@ -27,7 +27,7 @@ export interface FaultConfig {
   latency_ms?: number;
   /** Answer a 2xx with a renamed top-level field, as an API version change would. */
   shape_change?: number;
-  /** Expire the caller's token now: 401 token_expired (an extension: DESIGN.md lists token expiry among the faults). */
+  /** Expire the caller's token now: 401 token_expired (an extension, docs/api.md "Faults"). */
   token_expiry?: number;
 }
 

@@ -14,7 +14,7 @@ import { Stream } from './stream';
 
 /**
  * The embedded paper broker: a real HTTP + WebSocket server on 127.0.0.1 speaking the wire
- * contract of DESIGN.md §2 (documented in docs/api.md). The main process starts it when no
+ * contract documented in docs/api.md. The main process starts it when no
  * other broker is configured; `npm run paper` runs it alone; tests start one per suite.
  */
 

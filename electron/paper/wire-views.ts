@@ -16,7 +16,7 @@ import {
 } from './types';
 
 /**
- * Internal records → the wire spellings of DESIGN.md §2: rupees (from integer paise),
+ * Internal records → the wire spellings of docs/api.md: rupees (from integer paise),
  * ISO times with +05:30, snake_case. The only place those spellings are produced.
  */
 

@@ -26,7 +26,7 @@ export function isWorking(status: OrderStatus): boolean {
 }
 
 /**
- * The idempotency key of an order creation (DESIGN.md §2): 1–36 chars of `[A-Za-z0-9_-]`.
+ * The idempotency key of an order creation (docs/api.md, "POST /orders"): 1–36 chars of `[A-Za-z0-9_-]`.
  */
 export const ClientOrderId = z.string().regex(/^[A-Za-z0-9_-]{1,36}$/, 'must be 1–36 letters, digits, "_" or "-"');
 
@@ -52,7 +52,7 @@ export const OrderRequest = z.object({
 });
 export type OrderRequest = z.infer<typeof OrderRequest>;
 
-/** The fields of a working order that may change (DESIGN.md §2 PATCH /orders/{id}). */
+/** The fields of a working order that may change (docs/api.md, "PATCH /orders/{order_id}"). */
 export const OrderChanges = z
   .object({
     quantity: z.number().int().positive(),

@@ -11,7 +11,7 @@ import {
   type WorkingOrder,
 } from './rules';
 
-/** One test per rule of DESIGN.md §3, on instruments shaped like the real ones. */
+/** One test per trading rule, on instruments shaped like the real ones. */
 
 const INFY: InstrumentSpec = {
   exchange: 'NSE',

@@ -3,7 +3,7 @@ import type { OrderChanges, OrderType, Product, TransactionType, Validity } from
 import { isOnTick, toPaise } from './money';
 
 /**
- * The trading rules of DESIGN.md §3, in one place.
+ * The trading rules (docs/api.md, "POST /orders"), in one place.
  *
  * The order ticket applies them as the trader types, the main process before it sends, and the
  * paper broker authoritatively (400 naming the field). All three call `validateOrder`, so a

@@ -4,14 +4,14 @@ import { CandleInterval } from '../domain/market';
 import { ClientOrderId, OrderStatus, OrderType, Product, Timestamp, TransactionType, Validity } from '../domain/order';
 
 /**
- * The wire contract of DESIGN.md §2 — the default REST dialect — as zod schemas.
+ * The wire contract of docs/api.md — the default REST dialect — as zod schemas.
  *
  * The paper broker validates requests and builds replies with these; the REST adapter in the
  * main process parses every reply with them and maps the snake_case spellings to the app's
  * domain types. Nothing above the broker adapter sees these spellings. Reply objects are
  * non-strict (unknown fields are ignored, for forward compatibility) but every field listed
  * is required: a renamed field makes the reply fail to parse, which the client reports as
- * `unexpected_shape` rather than a success (seed §9).
+ * `unexpected_shape` rather than a success.
  */
 
 // ---------------------------------------------------------------- session
@@ -233,7 +233,7 @@ export type WireStreamServerMessage = z.infer<typeof WireStreamServerMessage>;
 
 // ---------------------------------------------------------------- errors
 
-/** Error codes of DESIGN.md §2 "Errors". */
+/** Error codes of docs/api.md, "Errors". */
 export const WireErrorCode = z.enum([
   'invalid_field',
   'invalid_combination',

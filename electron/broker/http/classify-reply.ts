@@ -30,7 +30,7 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
 /**
  * Turns a non-2xx reply into the typed error the app reasons about, by status family first.
  *
- * The status decides the kind (seed §7: "the status code is inspected first"); the RFC 9457
+ * The status decides the kind; the RFC 9457
  * body only adds the words and the fields. A body that is not a problem document still gets
  * the right kind, with a generic message, because a proxy's HTML 502 is still a 502.
  * @see https://www.rfc-editor.org/rfc/rfc9457

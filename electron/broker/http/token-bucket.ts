@@ -1,4 +1,4 @@
-/** A rate and a burst, as brokers publish their limits (DESIGN.md §2 "Limits"). */
+/** A rate and a burst, as brokers publish their limits (docs/api.md, "Limits"). */
 export interface RateLimit {
   readonly perSecond: number;
   readonly burst: number;
@@ -29,7 +29,8 @@ export type Priority = 'urgent' | 'normal';
  * waiting normal one, so a trader's click never waits behind the panels' polls for the same
  * per-token budget (the broker counts both). Within a queue, callers are served in arrival
  * order. `pause()` empties the bucket until a server-given Retry-After has passed, so one 429
- * holds back every request, not just the one that got it.
+ * on an order action holds back every request; `pause(ms, 'normal')` holds back only the normal
+ * lane, so a poll's 429 never delays an order action.
  */
 export class TokenBucket {
   readonly #limit: RateLimit;

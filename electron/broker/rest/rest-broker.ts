@@ -51,7 +51,7 @@ function orderPath(orderId: string, suffix = ''): string {
 }
 
 /**
- * The REST adapter for the dialect of DESIGN.md §2 — the only code that knows its paths and
+ * The REST adapter for the dialect of docs/api.md — the only code that knows its paths and
  * snake_case spellings.
  *
  * Each method names its path, its reply schema and its retry class, then maps the parsed wire

@@ -65,7 +65,7 @@ export interface TransportOptions {
    */
   readonly pauseAllOnRetryAfter?: boolean;
   /**
-   * Brokers limit order placement on its own, more tightly than other calls (DESIGN.md §2
+   * Brokers limit order placement on its own, more tightly than other calls (docs/api.md,
    * "Limits": POST /orders 10/s, burst 10 on the paper broker); calls marked `placement` wait
    * here as well, so a quick run of clicks is paced instead of earning a 429 and a pause.
    */
@@ -86,7 +86,7 @@ const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => set
 
 /**
  * Everything between a typed call and the bytes: token, rate limit, retries, coalescing, ETags,
- * and the rule that a 2xx is a success only if its body parses (seed §9).
+ * and the rule that a 2xx is a success only if its body parses.
  *
  * The REST adapter describes each call (path, schema, retry class); this class decides how
  * often it is sent. A 401 triggers exactly one re-login through the `AuthSource` and one

@@ -18,7 +18,7 @@ import type {
 } from '../../../shared/wire/schemas';
 
 /*
- * Wire (snake_case, DESIGN.md §2) → domain (camelCase) mappings. Pure functions of already
+ * Wire (snake_case, docs/api.md) → domain (camelCase) mappings. Pure functions of already
  * parsed replies: the field spellings of the REST dialect live here and in rest-broker.ts only.
  */
 

@@ -323,6 +323,10 @@ export class OrderService {
       try {
         switch (step.kind) {
           case 'send':
+            if (this.#holdForAnswer(rec, now)) {
+              await Promise.race([this.#clock.sleep(Math.max(1, rec.answerBy - now)), this.#closing]);
+              break;
+            }
             await this.#send(rec);
             break;
           case 'lookup':
@@ -419,6 +423,21 @@ export class OrderService {
       rec.sends.push(fact);
       rec.lookupsSinceSend = 0;
     }
+  }
+
+  /**
+   * Every send so far failed at connect and the answer is due within a couple of re-send
+   * intervals: wait for the answer instead of starting another connect attempt, so the answer
+   * can say "not sent" rather than find an attempt still in flight.
+   */
+  #holdForAnswer(rec: PlacementRecord, now: number): boolean {
+    const guard = 2 * this.#t.resendAfterNotSentMs;
+    return (
+      now < rec.answerBy &&
+      now >= rec.answerBy - guard &&
+      rec.sends.length > 0 &&
+      rec.sends.every((s) => s.result === 'not_sent')
+    );
   }
 
   /** One lookup of the intent's reference; records what it found. */

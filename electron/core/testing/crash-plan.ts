@@ -15,6 +15,7 @@ export const KILL_POINTS = [
   'recovery-lookup',
   'needs-decision',
 ] as const;
+/** One of the kill points. */
 export type KillPoint = (typeof KILL_POINTS)[number];
 
 /** What one child run does. */
