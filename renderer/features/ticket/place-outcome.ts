@@ -50,7 +50,7 @@ export interface PlacementCall {
 /** The unconfirmed list as the ticket reads it. */
 export interface PlacementList {
   readonly data: readonly Placement[] | undefined;
-  /** How many times the list was read or pushed (react-query's `dataUpdateCount`). */
+  /** When the list was last read or pushed (react-query's `dataUpdatedAt`): grows with every read. */
   readonly version: number;
 }
 

@@ -73,7 +73,9 @@ export function useSubmitOrder(request: OrderRequest | null): SubmitOrder {
   const matched = sighted ?? (kept && kept.requestId === call.requestId ? kept.placement : null);
   const outcome = ticketOutcome(
     call,
-    { data: placements.data, version: client.getQueryState(listKey)?.dataUpdateCount ?? 0 },
+    // `dataUpdatedAt` read from the result (not the cache) so that every read of the list — even
+    // one returning the same list — re-renders this hook and can turn a lost reply into "no record".
+    { data: placements.data, version: placements.dataUpdatedAt },
     matched,
   );
   // Re-read the list quickly only while the last click has no reference yet.
@@ -100,7 +102,7 @@ export function useSubmitOrder(request: OrderRequest | null): SubmitOrder {
       {
         onSettled: () => {
           inFlight.current = false;
-          setListVersionAtAnswer(client.getQueryState(listKey)?.dataUpdateCount ?? 0);
+          setListVersionAtAnswer(client.getQueryState(listKey)?.dataUpdatedAt ?? 0);
         },
       },
     );
