@@ -1,4 +1,6 @@
 import type { Page } from '@playwright/test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test, type HostHandle } from './fixtures';
 import {
   chooseSymbol,
@@ -29,19 +31,36 @@ async function brokerOrders(host: HostHandle): Promise<Array<{ order_id: string;
   return ((await res.json()) as { orders: Array<{ order_id: string; client_order_id: string | null }> }).orders;
 }
 
-/** Watches the page's bridge sockets: how many are open, and how many `orders.place` messages they carried. */
-function watchBridge(page: Page): { placeMessages: () => number; openSockets: () => number } {
+/**
+ * Watches the page's bridge sockets: how many are open, how many `orders.place` messages they
+ * carried, and the request id of the last one.
+ */
+function watchBridge(page: Page): {
+  placeMessages: () => number;
+  openSockets: () => number;
+  lastRequestId: () => string;
+} {
   let sent = 0;
   let open = 0;
+  let requestId = '';
   page.on('websocket', (ws) => {
     if (!ws.url().includes('/bridge')) return;
     open++;
     ws.on('close', () => open--);
     ws.on('framesent', (frame) => {
-      if (typeof frame.payload === 'string' && frame.payload.includes('"channel":"orders.place"')) sent++;
+      if (typeof frame.payload !== 'string' || !frame.payload.includes('"channel":"orders.place"')) return;
+      sent++;
+      requestId = (JSON.parse(frame.payload) as { payload: { requestId: string } }).payload.requestId;
     });
   });
-  return { placeMessages: () => sent, openSockets: () => open };
+  return { placeMessages: () => sent, openSockets: () => open, lastRequestId: () => requestId };
+}
+
+/** True once main's intents ledger in `dataDir` holds an intent with this request id (it is on disk). */
+function journaled(dataDir: string, requestId: string): boolean {
+  return readdirSync(dataDir)
+    .filter((f) => /^intents-.*\.jsonl$/.test(f))
+    .some((f) => readFileSync(join(dataDir, f), 'utf8').includes(`"${requestId}"`));
 }
 
 async function readyInfyTicket(page: Page, quantity: string): Promise<void> {
@@ -100,7 +119,7 @@ test.describe('the money path tells the truth', () => {
     let current = await launchHost(dataDir);
     try {
       door.use(current.handle);
-      const { placeMessages, openSockets } = watchBridge(page);
+      const { placeMessages, openSockets, lastRequestId } = watchBridge(page);
       await openDashboard(page, { ...current.handle, url: door.url });
       await readyInfyTicket(page, '3');
 
@@ -109,6 +128,8 @@ test.describe('the money path tells the truth', () => {
       await ticket(page).getByRole('button', { name: 'Place order' }).click();
       await expect.poll(placeMessages).toBe(1);
       await expect(ticket(page).getByTestId('ticket-outcome')).toHaveText('Placing…');
+      // Main has the intent on disk (it journals before it sends), so the crash cannot erase it.
+      await expect.poll(() => journaled(dataDir, lastRequestId())).toBe(true);
 
       // Crash the host with the call in flight: the page's bridge answers it "disconnected".
       door.use(null);
