@@ -8,6 +8,8 @@ import { useOrderNotifications } from './features/notifications/use-order-notifi
 import { Blotter } from './features/orders/blotter';
 import { FundsPanel } from './features/portfolio/funds-panel';
 import { HoldingsPanel } from './features/portfolio/holdings-panel';
+import { UnconfirmedBadge } from './features/placements/unconfirmed-badge';
+import { usePlacementEvents } from './features/placements/queries';
 import { PositionsPanel } from './features/portfolio/positions-panel';
 import { Banners } from './features/session/banners';
 import { ConnectionStatus } from './features/session/connection-status';
@@ -27,6 +29,7 @@ export function App() {
   const sound = useSoundOn();
   const { themeToggled, soundToggled } = useSettingsActions();
   useBridgeEvents();
+  usePlacementEvents();
   useOrderNotifications();
   useTicketHotkeys();
   useQuoteFallback();
@@ -39,6 +42,7 @@ export function App() {
       <header className="topbar">
         <h1>Tradedesk</h1>
         <ConnectionStatus />
+        <UnconfirmedBadge />
         <span className="topbar__spacer" />
         <span className="muted small">F1 buy · F2 sell · Esc close · times in IST</span>
         <label className="check small">

@@ -14,6 +14,8 @@ export function describeError(error: unknown): string {
       return 'Rate limited by the broker';
     case 'network':
       return `Connection lost (${message})`;
+    case 'disconnected':
+      return 'Lost contact with the Tradedesk service mid-call; it may or may not have been done';
     case 'timeout':
       return 'The broker did not answer in time';
     case 'server_error':

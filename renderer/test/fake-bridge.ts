@@ -1,4 +1,5 @@
 import type { Instrument } from '../../shared/domain/instrument';
+import type { Placement } from '../../shared/domain/placement';
 import type { DeskBridge } from '../../shared/ipc/bridge';
 import type { RequestChannel } from '../../shared/ipc/contract';
 import type { IpcResult } from '../../shared/ipc/result';
@@ -33,6 +34,7 @@ const BACKGROUND: Partial<Record<RequestChannel, Handler>> = {
     ok: true,
     data: { subscribed: (payload as { tokens: number[] }).tokens.length },
   }),
+  'placements.list': () => ({ ok: true, data: [] }),
 };
 
 /** Builds a fake bridge; other unanswered channels reply `internal` so a test notices them. */
@@ -113,3 +115,29 @@ export const NIFTY_CE: Instrument = {
   strike: 24_500,
   lastPrice: 182.4,
 };
+
+/** An intent in the unconfirmed list: BUY 1 INFY MARKET CNC, checking, journaled at `journaledAt`. */
+export function placement(overrides: Partial<Placement> = {}): Placement {
+  return {
+    clientOrderId: 'td-0001',
+    requestId: null,
+    order: {
+      exchange: 'NSE',
+      tradingsymbol: 'INFY',
+      transactionType: 'BUY',
+      quantity: 1,
+      orderType: 'MARKET',
+      product: 'CNC',
+      validity: 'DAY',
+      price: null,
+      triggerPrice: null,
+    },
+    state: 'checking',
+    journaledAt: 1_790_000_000_000,
+    settledAt: null,
+    orderId: null,
+    status: null,
+    detail: '',
+    ...overrides,
+  };
+}

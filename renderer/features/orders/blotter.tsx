@@ -2,11 +2,22 @@ import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { isWorking, type Order } from '../../../shared/domain/order';
+import type { Placement } from '../../../shared/domain/placement';
 import { describeError } from '../../lib/describe-error';
 import { formatIstTime, formatPrice, formatQty } from '../../lib/format';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
 import { usePollInterval } from '../layout/use-poll-interval';
+import { PlacementActions } from '../placements/placement-actions';
+import {
+  isRefusal,
+  ordersByReference,
+  PLACEMENT_MARK,
+  pinnedPlacements,
+  placementStateText,
+  seenAtBrokerText,
+} from '../placements/placement-model';
+import { placementQueries } from '../placements/queries';
 import { changedOrderIds, selectOrders, type SortColumn, type SortSpec, type StatusGroup } from './blotter-model';
 import { useBlotterPaintProbe } from './blotter-paint-probe';
 import { ModifyOrderDialog } from './modify-order-dialog';
@@ -61,7 +72,10 @@ function useChangedRows(orders: Order[] | undefined): ReadonlySet<string> {
 }
 
 /**
- * The blotter: every order of the day, filterable, sortable, virtualized.
+ * The blotter: every order of the day, filterable, sortable, virtualized — and above them, pinned,
+ * every order not yet confirmed or waiting for the trader's decision, marked as such (the app's
+ * state, never a broker status), until its real row replaces it (docs/architecture.md, "The money
+ * path on screen").
  *
  * Rows are keyed by id and update time, so a changed row is a new element and its one-shot
  * flash animation runs again; unchanged rows keep their DOM. Only the rows in view (plus a few)
@@ -76,6 +90,9 @@ export function Blotter() {
   const [historyOf, setHistoryOf] = useState<Order | null>(null);
   const [modifying, setModifying] = useState<Order | null>(null);
   const changed = useChangedRows(result.data);
+  const placements = useQuery(placementQueries.list());
+  const pinned = useMemo(() => pinnedPlacements(placements.data, result.data), [placements.data, result.data]);
+  const seenAtBroker = useMemo(() => ordersByReference(pinned, result.data), [pinned, result.data]);
   const rows = useMemo(
     () => selectOrders(result.data ?? [], { group, symbol }, sort),
     [result.data, group, symbol, sort],
@@ -120,12 +137,14 @@ export function Blotter() {
         </div>
       }
     >
-      {result.data === undefined ? (
+      {result.data === undefined && pinned.length === 0 ? (
         <p className="empty">
           {result.error ? `Could not load orders: ${describeError(result.error)}` : 'Loading orders…'}
         </p>
       ) : (
         <OrderTable
+          pinned={pinned}
+          seenAtBroker={seenAtBroker}
           rows={rows}
           changed={changed}
           sort={sort}
@@ -141,6 +160,8 @@ export function Blotter() {
 }
 
 function OrderTable(props: {
+  readonly pinned: readonly Placement[];
+  readonly seenAtBroker: ReadonlyMap<string, Order>;
   readonly rows: Order[];
   readonly changed: ReadonlySet<string>;
   readonly sort: SortSpec;
@@ -148,7 +169,7 @@ function OrderTable(props: {
   readonly onOpen: (o: Order) => void;
   readonly onModify: (o: Order) => void;
 }) {
-  const { rows, changed } = props;
+  const { pinned, rows, changed } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const cancel = useCancelOrder();
   const { byToken } = useInstruments();
@@ -170,7 +191,7 @@ function OrderTable(props: {
 
   return (
     <div className="table-scroll" ref={scrollRef} data-testid="orders-scroll">
-      <table aria-label="Orders" aria-rowcount={rows.length + 1} className="grid grid--blotter">
+      <table aria-label="Orders" aria-rowcount={pinned.length + rows.length + 1} className="grid grid--blotter">
         <thead>
           <tr aria-rowindex={1}>
             {COLUMNS.map((c) => (
@@ -191,8 +212,16 @@ function OrderTable(props: {
           </tr>
         </thead>
         <tbody>
+          {pinned.map((p, n) => (
+            <PlacementRow
+              key={p.clientOrderId}
+              placement={p}
+              seenAs={props.seenAtBroker.get(p.clientOrderId)}
+              rowIndex={n + 2}
+            />
+          ))}
           {padTop > 0 ? <tr aria-hidden="true" className="pad" style={{ height: padTop }} /> : null}
-          {rows.length === 0 ? (
+          {rows.length === 0 && pinned.length === 0 ? (
             <tr>
               <td colSpan={COLUMNS.length + 1} className="empty">
                 No orders
@@ -207,7 +236,7 @@ function OrderTable(props: {
                 key={`${o.orderId}@${o.updatedAt}`}
                 order={o}
                 tickSize={byToken.get(o.instrumentToken)?.tickSize}
-                rowIndex={item.index + 2}
+                rowIndex={pinned.length + item.index + 2}
                 flash={changed.has(o.orderId)}
                 onOpen={props.onOpen}
                 onModify={props.onModify}
@@ -221,7 +250,8 @@ function OrderTable(props: {
       </table>
       {cancel.error ? (
         <p role="alert" className="inline-error">
-          Cancel failed: {describeError(cancel.error)}
+          {isRefusal(cancel.error) ? 'Cancel failed: ' : 'Cancel not confirmed: '}
+          {describeError(cancel.error)}
         </p>
       ) : null}
     </div>
@@ -293,3 +323,39 @@ const OrderRow = memo(function OrderRow(props: {
     </tr>
   );
 });
+
+/**
+ * An order the app sent but the broker has not confirmed (or that waits for the trader's
+ * decision after a restart), in the blotter's columns. Marked by the app's own words and a
+ * striped row, so it is never read as a broker status.
+ */
+function PlacementRow(props: {
+  readonly placement: Placement;
+  readonly seenAs: Order | undefined;
+  readonly rowIndex: number;
+}) {
+  const { placement: p, seenAs, rowIndex } = props;
+  const o = p.order;
+  const text = seenAs ? seenAtBrokerText(seenAs) : placementStateText(p);
+  return (
+    <tr aria-rowindex={rowIndex} data-placement={p.clientOrderId} className={`placement-row placement-row--${p.state}`}>
+      <td>{formatIstTime(p.journaledAt)}</td>
+      <td className="sym">{o.tradingsymbol}</td>
+      <td className={o.transactionType === 'BUY' ? 'buy' : 'sell'}>{o.transactionType}</td>
+      <td className="num">0/{formatQty(o.quantity)}</td>
+      <td>{o.orderType}</td>
+      <td>{o.product}</td>
+      <td>{o.validity}</td>
+      <td className="num">{formatPrice(o.price)}</td>
+      <td className="num">{formatPrice(o.triggerPrice)}</td>
+      <td className="num">–</td>
+      <td>
+        <span className={`placement-mark placement-mark--${p.state}`}>{PLACEMENT_MARK[p.state]}</span>
+      </td>
+      <td className="msg" title={`${text} (reference ${p.clientOrderId})`}>
+        {text}
+      </td>
+      <td className="row-actions">{p.state === 'needs_decision' ? <PlacementActions placement={p} /> : null}</td>
+    </tr>
+  );
+}

@@ -1,70 +1,133 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { Order, OrderChanges, OrderType, Validity } from '../../../shared/domain/order';
 import {
   allowedOrderTypes,
   allowedValidities,
   takesPrice,
   takesTrigger,
-  validateOrder,
+  validateModification,
 } from '../../../shared/trading/rules';
 import { describeError } from '../../lib/describe-error';
+import { formatQty } from '../../lib/format';
 import { BridgeError } from '../../lib/ipc-client';
 import { useInstruments } from '../instruments/queries';
 import { Dialog } from '../layout/dialog';
-import { ticketFieldOf } from '../ticket/ticket-model';
+import { isRefusal } from '../placements/placement-model';
+import { parseNumber, ticketFieldOf } from '../ticket/ticket-model';
 import { useModifyOrder } from './queries';
 
-/** A typed number, or NaN. */
-function num(text: string): number {
-  return /^\s*\d+(\.\d*)?\s*$/.test(text) ? Number(text) : Number.NaN;
+/** The dialog's fields that can carry an error. */
+type ModifyField = 'quantity' | 'orderType' | 'validity' | 'price' | 'triggerPrice';
+
+/** A price as the broker reports it (0 or null: none), for comparing with what the trader typed. */
+function priceOf(value: number | null): number | null {
+  return value ? value : null;
+}
+
+/**
+ * Only what the trader changed: the broker keeps every field not sent, so a stale value shown in
+ * the dialog can never overwrite a newer one (docs/api.md §Orders, "PATCH /orders/{order_id}"). A price
+ * the new order type does not take is not sent either; the broker drops it.
+ */
+export function changedFields(
+  order: Order,
+  next: {
+    readonly quantity: number;
+    readonly orderType: OrderType;
+    readonly validity: Validity;
+    readonly price: number | null;
+    readonly triggerPrice: number | null;
+  },
+): OrderChanges {
+  const changes: OrderChanges = {};
+  if (next.quantity !== order.quantity) changes.quantity = next.quantity;
+  if (next.orderType !== order.orderType) changes.orderType = next.orderType;
+  if (next.validity !== order.validity) changes.validity = next.validity;
+  if (takesPrice(next.orderType) && next.price !== priceOf(order.price)) changes.price = next.price;
+  if (takesTrigger(next.orderType) && next.triggerPrice !== priceOf(order.triggerPrice)) {
+    changes.triggerPrice = next.triggerPrice;
+  }
+  return changes;
 }
 
 /**
  * Modify a working order: quantity, prices, order type, validity — judged by the same shared
- * rules as the ticket before anything is sent.
+ * rules as the ticket, with numbers read the same way ("1,234.50"), before anything is sent; the
+ * quantity can never go down to what has already filled. Only the fields the trader changed are
+ * sent, and main's refusal shows next to the field it names.
  */
 export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; readonly onClose: () => void }) {
   const instrument = useInstruments().byToken.get(order.instrumentToken);
   const modify = useModifyOrder();
+  const ids = useId();
   const [quantity, setQuantity] = useState(String(order.quantity));
   const [orderType, setOrderType] = useState<OrderType>(order.orderType);
   const [validity, setValidity] = useState<Validity>(order.validity);
   const [price, setPrice] = useState(order.price ? String(order.price) : '');
   const [trigger, setTrigger] = useState(order.triggerPrice ? String(order.triggerPrice) : '');
 
-  const draft = {
-    exchange: order.exchange,
-    transactionType: order.transactionType,
-    quantity: num(quantity),
+  const qty = quantity.trim() === '' ? Number.NaN : parseNumber(quantity);
+  const typedPrice = takesPrice(orderType) ? parseNumber(price) : null;
+  const typedTrigger = takesTrigger(orderType) ? parseNumber(trigger) : null;
+  const next = {
+    quantity: Number.isInteger(qty) ? qty : -1,
     orderType,
-    product: order.product,
     validity,
-    price: takesPrice(orderType) ? num(price) : null,
-    triggerPrice: takesTrigger(orderType) ? num(trigger) : null,
+    price: typedPrice === null || Number.isNaN(typedPrice) ? null : typedPrice,
+    triggerPrice: typedTrigger === null || Number.isNaN(typedTrigger) ? null : typedTrigger,
   };
-  const errors = new Map<string, string>();
-  if (instrument) for (const v of validateOrder(draft, instrument)) errors.set(v.field, v.message);
-  const blocked = errors.size > 0;
-  const brokerError = modify.error instanceof BridgeError ? modify.error.info : null;
-  const brokerField = ticketFieldOf(brokerError?.field);
-  if (brokerError && brokerField && !errors.has(brokerField)) errors.set(brokerField, brokerError.message);
 
+  const changes = changedFields(order, next);
+  const unchanged = Object.keys(changes).length === 0;
+
+  const errors = new Map<ModifyField, string>();
+  if (quantity.trim() === '') errors.set('quantity', 'Enter a quantity');
+  else if (!Number.isInteger(qty)) errors.set('quantity', 'Quantity must be a whole number');
+  if (typedPrice !== null && Number.isNaN(typedPrice) && price.trim() !== '') {
+    errors.set('price', 'Price must be a number, e.g. 101.05');
+  }
+  if (typedTrigger !== null && Number.isNaN(typedTrigger) && trigger.trim() !== '') {
+    errors.set('triggerPrice', 'Trigger price must be a number, e.g. 100.50');
+  }
+  // The same rules main applies before it sends the change (quantity above what filled included).
+  if (instrument) {
+    for (const v of validateModification(order, changes, instrument)) {
+      const f = ticketFieldOf(v.field);
+      if (isModifyField(f) && !errors.has(f)) errors.set(f, v.message);
+    }
+  }
+  const blocked = errors.size > 0;
+
+  // Main's refusal, next to the field(s) it names; else one line under the form.
+  const refusal = modify.error instanceof BridgeError ? modify.error.info : null;
+  const refusalFields = [
+    ...(refusal?.field ? [{ field: refusal.field, message: refusal.message }] : []),
+    ...(refusal?.fields ?? []),
+  ];
+  let placedNextToField = false;
+  for (const { field, message } of refusalFields) {
+    const f = ticketFieldOf(field);
+    if (!isModifyField(f)) continue;
+    placedNextToField = true;
+    if (!errors.has(f)) errors.set(f, message);
+  }
+
+  const edited =
+    <T,>(set: (v: T) => void) =>
+    (v: T): void => {
+      if (modify.error) modify.reset(); // the refusal was about the old values
+      set(v);
+    };
   const submit = (e: FormEvent): void => {
     e.preventDefault();
-    if (modify.isPending || blocked) return;
-    const changes: OrderChanges = {
-      quantity: draft.quantity,
-      orderType,
-      validity,
-      price: draft.price,
-      triggerPrice: draft.triggerPrice,
-    };
+    if (modify.isPending || blocked || unchanged) return;
     modify.mutate({ orderId: order.orderId, changes }, { onSuccess: onClose });
   };
-  const err = (field: string) => {
-    const m = errors.get(field);
+  const describedBy = (f: ModifyField) => (errors.has(f) ? `${ids}-${f}-error` : undefined);
+  const err = (f: ModifyField): ReactNode => {
+    const m = errors.get(f);
     return m ? (
-      <span className="field-error" id={`modify-${field}-error`}>
+      <span className="field-error" id={`${ids}-${f}-error`}>
         {m}
       </span>
     ) : null;
@@ -77,19 +140,29 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
         <p className="muted">
           {order.transactionType} {order.tradingsymbol} · {order.product}
         </p>
+        <p className="muted" data-testid="modify-fill">
+          Filled {formatQty(order.filledQuantity)} of {formatQty(order.quantity)} · pending{' '}
+          {formatQty(order.pendingQuantity)}
+        </p>
         <label>
           Quantity
           <input
             inputMode="numeric"
             value={quantity}
-            onChange={(e) => setQuantity(e.target.value)}
+            onChange={(e) => edited(setQuantity)(e.target.value)}
             aria-invalid={errors.has('quantity')}
+            aria-describedby={describedBy('quantity')}
           />
         </label>
         {err('quantity')}
         <label>
           Order type
-          <select value={orderType} onChange={(e) => setOrderType(orderTypeOf(e.target.value, orderType))}>
+          <select
+            value={orderType}
+            onChange={(e) => edited(setOrderType)(orderTypeOf(e.target.value, orderType))}
+            aria-invalid={errors.has('orderType')}
+            aria-describedby={describedBy('orderType')}
+          >
             {types.map((t) => (
               <option key={t}>{t}</option>
             ))}
@@ -98,7 +171,12 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
         {err('orderType')}
         <label>
           Validity
-          <select value={validity} onChange={(e) => setValidity(e.target.value === 'IOC' ? 'IOC' : 'DAY')}>
+          <select
+            value={validity}
+            onChange={(e) => edited(setValidity)(e.target.value === 'IOC' ? 'IOC' : 'DAY')}
+            aria-invalid={errors.has('validity')}
+            aria-describedby={describedBy('validity')}
+          >
             {(['DAY', 'IOC'] as const).map((v) => (
               <option key={v} disabled={!allowedValidities(orderType).includes(v)}>
                 {v}
@@ -113,8 +191,9 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
             inputMode="decimal"
             value={takesPrice(orderType) ? price : ''}
             disabled={!takesPrice(orderType)}
-            onChange={(e) => setPrice(e.target.value)}
+            onChange={(e) => edited(setPrice)(e.target.value)}
             aria-invalid={errors.has('price')}
+            aria-describedby={describedBy('price')}
           />
         </label>
         {err('price')}
@@ -124,27 +203,34 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
             inputMode="decimal"
             value={takesTrigger(orderType) ? trigger : ''}
             disabled={!takesTrigger(orderType)}
-            onChange={(e) => setTrigger(e.target.value)}
+            onChange={(e) => edited(setTrigger)(e.target.value)}
             aria-invalid={errors.has('triggerPrice')}
+            aria-describedby={describedBy('triggerPrice')}
           />
         </label>
         {err('triggerPrice')}
-        {brokerError && !brokerField ? (
+        {refusal && !placedNextToField ? (
           <p role="alert" className="inline-error">
+            {isRefusal(modify.error) ? 'Not modified: ' : 'Modification not confirmed — check the order: '}
             {describeError(modify.error)}
           </p>
         ) : null}
         <div className="form__buttons">
-          <button type="submit" className="primary" disabled={modify.isPending || blocked}>
+          <button type="submit" className="primary" disabled={modify.isPending || blocked || unchanged}>
             {modify.isPending ? 'Modifying…' : 'Save changes'}
           </button>
           <button type="button" onClick={onClose}>
             Close
           </button>
+          {unchanged && !blocked ? <span className="muted small">Nothing changed yet</span> : null}
         </div>
       </form>
     </Dialog>
   );
+}
+
+function isModifyField(f: string | null): f is ModifyField {
+  return f === 'quantity' || f === 'orderType' || f === 'validity' || f === 'price' || f === 'triggerPrice';
 }
 
 /** Narrows a select's string to an order type (the options come from the rules, so it always is one). */

@@ -37,12 +37,17 @@ function useInvalidateAfterOrder(): () => void {
   };
 }
 
-/** Places an order (main assigns the idempotency key and journals it before sending). */
+/**
+ * Places an order (main assigns the idempotency key and journals it before sending). The caller
+ * gives each click its own `requestId`: main never makes a second intent for one, and a reply
+ * lost on the way back is matched to its intent by it (docs/architecture.md, "The money path on
+ * screen").
+ */
 export function usePlaceOrder() {
   const invalidate = useInvalidateAfterOrder();
   return useMutation({
     mutationKey: ['orders', 'place'],
-    mutationFn: (v: { order: OrderRequest; clickedAt: number }) => call('orders.place', v),
+    mutationFn: (v: { order: OrderRequest; requestId: string; clickedAt: number }) => call('orders.place', v),
     onSettled: invalidate,
   });
 }

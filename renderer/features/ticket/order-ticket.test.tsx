@@ -1,92 +1,36 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act, render, renderHook, screen, waitFor, within } from '@testing-library/react';
-import { userEvent } from '@testing-library/user-event';
+import { act, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Order, OrderAck } from '../../../shared/domain/order';
-import type { IpcResult } from '../../../shared/ipc/result';
 import { setBridgeForTests } from '../../lib/bridge';
-import { createQueryClient } from '../../lib/query-client';
-import { EMPTY_DRAFT, useTicketActions } from '../../state/ticket-store';
-import { createFakeBridge, INFY, NIFTY_CE, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
-import { OrderTicket } from './order-ticket';
+import { INFY, NIFTY_CE, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
+import {
+  choose,
+  describedText,
+  holdPlacement as hold,
+  installTicketBridge,
+  order,
+  renderTicket as mount,
+} from '../../test/ticket-harness';
 
 /**
  * The order ticket as a trader uses it, against an in-memory bridge: rules applied while
- * typing, errors next to their fields, and exactly one placement per intent.
+ * typing, errors next to their fields, and exactly one placement per intent. What the ticket
+ * says after a click (placed, refused, not yet confirmed) is pinned in ticket-outcome.test.tsx.
  */
 
 let bridge: FakeBridge;
 
-function funds() {
-  return {
-    availableCash: 5_00_000,
-    usedMargin: 0,
-    availableMargin: 12_34_567.5,
-    openingBalance: 5_00_000,
-    realisedPnl: 0,
-    unrealisedPnl: 0,
-  };
-}
-
 beforeEach(() => {
-  bridge = createFakeBridge({
-    'instruments.list': () => ({ ok: true, data: [INFY, NIFTY_FUT, NIFTY_CE] }),
-    'funds.get': () => ({ ok: true, data: funds() }),
-    'margins.order': () => ({ ok: true, data: { total: 1_23_456.5, orderValue: 1_23_456.5, leverage: 1 } }),
-    'orders.list': () => ({ ok: true, data: [] }),
-  });
-  setBridgeForTests(bridge);
+  bridge = installTicketBridge();
 });
 
 afterEach(() => setBridgeForTests(null));
 
-/** Renders a fresh ticket (the ticket store is module state, so it is reset first). */
-async function renderTicket() {
-  const { result } = renderHook(() => useTicketActions());
-  act(() => {
-    result.current.draftEdited({ ...EMPTY_DRAFT });
-    result.current.ticketOpened('BUY');
-  });
-  const user = userEvent.setup();
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <OrderTicket />
-    </QueryClientProvider>,
-  );
-  const form = screen.getByRole('form', { name: 'Order ticket' });
-  await waitFor(() => expect(bridge.callsOf('instruments.list')).toHaveLength(1));
-  return { user, form, t: within(form) };
-}
+const renderTicket = () => mount(bridge);
 
-/** Picks an instrument in the Symbol combobox with the keyboard. */
-async function choose(user: ReturnType<typeof userEvent.setup>, form: HTMLElement, text: string, symbol: string) {
-  const box = within(form).getByRole('combobox', { name: 'Symbol' });
-  await user.clear(box);
-  await user.type(box, text);
-  const listbox = await within(form).findByRole('listbox');
-  const options = within(listbox).getAllByRole('option');
-  const n = options.findIndex((o) => o.textContent?.startsWith(symbol));
-  expect(n).toBeGreaterThanOrEqual(0);
-  for (let i = 0; i < n; i++) await user.keyboard('{ArrowDown}');
-  await user.keyboard('{Enter}');
-  await waitFor(() => expect(box).toHaveProperty('value', symbol));
-}
-
-/** A deferred `orders.place` answer, so a test can look at the ticket while it is in flight. */
+/** A deferred `orders.place` answer; call the result with an ack to answer it as placed. */
 function holdPlacement() {
-  let release!: (r: IpcResult<OrderAck>) => void;
-  bridge.answer('orders.place', () => new Promise<IpcResult<OrderAck>>((r) => (release = r)));
-  return (ack: OrderAck) =>
-    release({
-      ok: true,
-      data: {
-        state: 'placed',
-        orderId: ack.orderId,
-        clientOrderId: ack.clientOrderId ?? 'td-test',
-        status: ack.status,
-        recovered: false,
-      },
-    } as unknown as IpcResult<OrderAck>);
+  const h = hold(bridge);
+  return (ack: { orderId: string; status: 'OPEN' | 'COMPLETE' }) => h.placed(ack.orderId, ack.status);
 }
 
 describe('OrderTicket', () => {
@@ -309,61 +253,4 @@ describe('OrderTicket', () => {
     await act(async () => release({ orderId: '250101000002', status: 'OPEN' }));
     expect(await t.findByTestId('ticket-order-id')).toHaveProperty('textContent', '250101000002');
   });
-
-  it("shows the broker's refusal next to the field it names", async () => {
-    const { user, form, t } = await renderTicket();
-    await choose(user, form, 'INFY', 'INFY');
-    bridge.answer('orders.place', () => ({
-      ok: false,
-      error: { kind: 'bad_request', message: 'Quantity is above your limit for INFY', field: 'order.quantity' },
-    }));
-    await user.click(t.getByRole('button', { name: 'Place order' }));
-    const qty = t.getByLabelText('Quantity');
-    await waitFor(() => expect(describedText(qty)).toBe('Quantity is above your limit for INFY'));
-    // Editing the field clears the broker's word: it was about the old value.
-    await user.type(qty, '0');
-    expect(qty.getAttribute('aria-invalid')).toBeNull();
-  });
-
-  it('shows a refusal that names no field under the button, as not placed', async () => {
-    const { user, form, t } = await renderTicket();
-    await choose(user, form, 'INFY', 'INFY');
-    bridge.answer('orders.place', () => ({
-      ok: false,
-      error: { kind: 'forbidden', message: 'This session may only read' },
-    }));
-    await user.click(t.getByRole('button', { name: 'Place order' }));
-    expect((await t.findByRole('alert')).textContent).toBe('Not placed: This session may only read');
-  });
 });
-
-/** The text of the element(s) an input's aria-describedby points at. */
-function describedText(el: HTMLElement): string {
-  const ids = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
-  return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
-}
-
-function order(orderId: string, status: Order['status']): Order {
-  return {
-    orderId,
-    clientOrderId: null,
-    exchange: 'NSE',
-    tradingsymbol: 'INFY',
-    instrumentToken: INFY.instrumentToken,
-    transactionType: 'BUY',
-    quantity: 1,
-    filledQuantity: status === 'COMPLETE' ? 1 : 0,
-    pendingQuantity: status === 'COMPLETE' ? 0 : 1,
-    cancelledQuantity: 0,
-    orderType: 'MARKET',
-    product: 'CNC',
-    validity: 'DAY',
-    price: null,
-    triggerPrice: null,
-    averagePrice: status === 'COMPLETE' ? 1500 : 0,
-    status,
-    statusMessage: null,
-    placedAt: '2026-11-23T09:15:02+05:30',
-    updatedAt: '2026-11-23T09:15:02+05:30',
-  };
-}

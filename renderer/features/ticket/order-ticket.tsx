@@ -1,16 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  useCallback,
-  useEffect,
-  useId,
-  useRef,
-  useState,
-  type FormEvent,
-  type KeyboardEvent,
-  type ReactNode,
-} from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { Instrument } from '../../../shared/domain/instrument';
-import type { Order, OrderRequest, OrderType, Product, Validity } from '../../../shared/domain/order';
+import type { OrderRequest, OrderType, Product, Validity } from '../../../shared/domain/order';
 import {
   allowedOrderTypes,
   allowedProducts,
@@ -21,7 +12,6 @@ import {
 import { roundToTick } from '../../../shared/trading/money';
 import { describeError } from '../../lib/describe-error';
 import { formatPrice, formatQty, formatRupees } from '../../lib/format';
-import { BridgeError } from '../../lib/ipc-client';
 import { useConfirmOnEnter, useSettingsActions } from '../../state/settings-store';
 import { useTicketActions, useTicketDraft, useTicketGeneration, useTicketOpen } from '../../state/ticket-store';
 import { useInstruments } from '../instruments/queries';
@@ -31,12 +21,14 @@ import { changeFrom } from '../market/quote-cache';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { useQuote } from '../market/use-quotes';
 import { useSelectedInstrument } from './use-selected-instrument';
-import { orderQueries, usePlaceOrder } from '../orders/queries';
-import { statusClass } from '../orders/status-class';
+import { refusalReason } from '../placements/placement-model';
 import { portfolioQueries } from '../portfolio/queries';
+import { OrderOutcome } from './order-outcome';
 import { SymbolCombobox } from './symbol-combobox';
 import { draftForInstrument, evaluateTicket, ticketFieldOf, type TicketErrors, type TicketField } from './ticket-model';
 import { useDebounced } from './use-debounced';
+import { UnconfirmedGuard } from './unconfirmed-guard';
+import { useSubmitOrder } from './use-submit-order';
 
 const ORDER_TYPES: readonly OrderType[] = ['MARKET', 'LIMIT', 'SL', 'SL-M'];
 const PRODUCTS: readonly Product[] = ['MIS', 'CNC', 'NRML'];
@@ -54,11 +46,6 @@ const NO_ORDER: OrderRequest = {
 };
 
 /** Picks `value` from `options` (the select's options come from the same list, so it always matches). */
-/** The moment of the click, for the order's lifecycle timeline (main measures the rest). */
-function clickTime(): number {
-  return Date.now();
-}
-
 function pick<T extends string>(options: readonly T[], value: string, fallback: T): T {
   return options.find((o) => o === value) ?? fallback;
 }
@@ -92,8 +79,10 @@ export function OrderTicketPanel() {
 /**
  * The order ticket: a form named "Order ticket" that applies the shared trading rules as the
  * trader types, shows the margin the order needs against what is available, and never leaves
- * the trader unsure whether an order went in ("Placing…", then the order id and its live status,
- * or the broker's error next to the field it names).
+ * the trader unsure whether an order went in: placed (order id and live status), refused (the
+ * broker's reason next to the field it names), or not yet confirmed (the reference, until it is
+ * settled). The submit logic and the outcome view are their own modules (`use-submit-order.ts`,
+ * `order-outcome.tsx`).
  */
 export function OrderTicket() {
   const draft = useTicketDraft();
@@ -103,11 +92,10 @@ export function OrderTicket() {
   const evaluation = evaluateTicket(draft, instrument);
   const confirmOnEnter = useConfirmOnEnter();
   const { confirmOnEnterToggled } = useSettingsActions();
-  const place = usePlaceOrder();
+  const submitter = useSubmitOrder(evaluation.request);
   const client = useQueryClient();
   useMarketSubscription('ticket', instrument ? [instrument.instrumentToken] : []);
   const [confirming, setConfirming] = useState(false);
-  const inFlight = useRef(false);
   const symbolRef = useRef<HTMLInputElement>(null);
   const quantityRef = useRef<HTMLInputElement>(null);
   const formId = useId();
@@ -123,21 +111,15 @@ export function OrderTicket() {
   const margin = useQuery({ ...portfolioQueries.margin(marginFor ?? NO_ORDER), enabled: marginFor !== null });
   const funds = useQuery(portfolioQueries.funds());
 
-  const placed = place.data?.state === 'placed' ? place.data : null;
-  const ackId = placed?.orderId ?? null;
-  const findOrder = useCallback((orders: Order[]) => orders.find((o) => o.orderId === ackId) ?? null, [ackId]);
-  const live = useQuery({ ...orderQueries.list(), select: findOrder, enabled: ackId !== null });
-
-  // The broker's error, next to the field it names (main reports it camelCase, maybe `order.`-prefixed).
-  const brokerInfo = place.error instanceof BridgeError ? place.error.info : null;
+  // A refusal's reason, next to the field it names (main reports it camelCase, maybe `order.`-prefixed).
+  const refusal = submitter.outcome.kind === 'refused' ? submitter.outcome.error : null;
   const brokerErrors: TicketErrors = {};
-  for (const f of brokerInfo?.fields ?? []) {
+  for (const f of refusal?.fields ?? []) {
     const field = ticketFieldOf(f.field);
-    if (field) brokerErrors[field] ??= f.message;
+    if (field) brokerErrors[field] ??= refusalReason(f.message);
   }
-  const brokerField = ticketFieldOf(brokerInfo?.field);
-  if (brokerInfo && brokerField) brokerErrors[brokerField] ??= brokerInfo.message;
-  const brokerUnplaced = brokerInfo !== null && brokerField === null && Object.keys(brokerErrors).length === 0;
+  const brokerField = ticketFieldOf(refusal?.field);
+  if (refusal && brokerField) brokerErrors[brokerField] ??= refusalReason(refusal.message);
   // A blank ticket is not a mistake: "Choose an instrument" in red before the trader has typed
   // anything would be noise (Place order is disabled, and the box's placeholder says what to do).
   const pristine = draft.instrumentToken === null;
@@ -145,18 +127,8 @@ export function OrderTicket() {
     (pristine && f === 'symbol' ? undefined : evaluation.errors[f]) ?? brokerErrors[f];
 
   const submitOrder = (): void => {
-    const request = evaluation.request;
-    if (inFlight.current || place.isPending || !request) return;
-    inFlight.current = true;
     setConfirming(false);
-    place.mutate(
-      { order: request, clickedAt: clickTime() },
-      {
-        onSettled: () => {
-          inFlight.current = false;
-        },
-      },
-    );
+    submitter.submit();
   };
   const onSubmit = (e: FormEvent): void => {
     e.preventDefault();
@@ -165,18 +137,19 @@ export function OrderTicket() {
   const onKeyDown = (e: KeyboardEvent<HTMLFormElement>): void => {
     if (e.key === 'Escape') {
       e.preventDefault();
-      if (confirming) setConfirming(false);
+      if (submitter.warning) submitter.dismissWarning();
+      else if (confirming) setConfirming(false);
       else ticketClosed();
       return;
     }
     if (e.key !== 'Enter' || e.target instanceof HTMLButtonElement) return;
     e.preventDefault();
-    if (!evaluation.request || place.isPending) return;
+    if (!evaluation.request || submitter.pending) return;
     if (confirmOnEnter) setConfirming(true);
     else submitOrder();
   };
   const edit = (patch: Parameters<typeof draftEdited>[0]): void => {
-    if (place.error) place.reset();
+    submitter.edited();
     setConfirming(false);
     draftEdited(patch);
   };
@@ -207,7 +180,6 @@ export function OrderTicket() {
   const types = instrument ? allowedOrderTypes(instrument) : ORDER_TYPES;
   const validities = allowedValidities(draft.orderType);
   const side = draft.side;
-  const status = live.data?.status ?? placed?.status;
 
   return (
     <form
@@ -381,14 +353,22 @@ export function OrderTicket() {
         </div>
       ) : null}
 
+      {submitter.warning ? (
+        <UnconfirmedGuard
+          warning={submitter.warning}
+          onPlace={() => submitter.submit({ despiteUnconfirmed: true })}
+          onBack={submitter.dismissWarning}
+        />
+      ) : null}
+
       <div className="form__buttons">
         <button
           type="submit"
           className={side === 'BUY' ? 'buy-button' : 'sell-button'}
-          disabled={!evaluation.request || place.isPending}
+          disabled={!evaluation.request || submitter.pending}
           aria-describedby={`${formId}-outcome`}
         >
-          {place.isPending ? 'Placing…' : 'Place order'}
+          {submitter.pending ? 'Placing…' : 'Place order'}
         </button>
         <label className="check">
           <input type="checkbox" checked={confirmOnEnter} onChange={confirmOnEnterToggled} />
@@ -396,23 +376,7 @@ export function OrderTicket() {
         </label>
       </div>
 
-      <div id={`${formId}-outcome`} className="ticket__outcome" aria-live="polite">
-        {place.isPending ? <span>Placing…</span> : null}
-        {placed ? (
-          <span data-testid="ticket-ack">
-            Order <strong data-testid="ticket-order-id">{placed.orderId}</strong> ·{' '}
-            <span className={`badge ${status ? statusClass(status) : ''}`} data-testid="ticket-order-status">
-              {status}
-            </span>
-            {live.data?.status === 'REJECTED' && live.data.statusMessage ? ` · ${live.data.statusMessage}` : ''}
-          </span>
-        ) : null}
-        {brokerUnplaced && place.error ? (
-          <span role="alert" className="inline-error">
-            Not placed: {describeError(place.error)}
-          </span>
-        ) : null}
-      </div>
+      <OrderOutcome outcome={submitter.outcome} id={`${formId}-outcome`} />
     </form>
   );
 }

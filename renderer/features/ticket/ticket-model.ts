@@ -50,7 +50,7 @@ const RULE_TO_TICKET: Record<OrderField, TicketField> = {
 };
 
 /** A typed number, or NaN for anything that is not a plain decimal. */
-function parseNumber(text: string): number {
+export function parseNumber(text: string): number {
   const t = text.trim().replace(/,/g, '');
   return /^\d+(\.\d*)?$|^\.\d+$/.test(t) ? Number(t) : Number.NaN;
 }

@@ -1,0 +1,149 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Order } from '../../../shared/domain/order';
+import { setBridgeForTests } from '../../lib/bridge';
+import { createQueryClient } from '../../lib/query-client';
+import { createFakeBridge, INFY, type FakeBridge } from '../../test/fake-bridge';
+import { describedText, order } from '../../test/ticket-harness';
+import { ModifyOrderDialog } from './modify-order-dialog';
+
+/**
+ * The Modify dialog as a trader uses it: it shows what has filled, refuses a quantity at or below
+ * it, reads numbers like the ticket, sends only what changed, and puts main's refusal next to
+ * the field it names.
+ */
+
+let bridge: FakeBridge;
+
+/** BUY 10 INFY LIMIT @ 1,500, 3 filled, 7 pending. */
+const partlyFilled: Order = {
+  ...order('250101000031', 'OPEN'),
+  quantity: 10,
+  filledQuantity: 3,
+  pendingQuantity: 7,
+  orderType: 'LIMIT',
+  price: 1500,
+};
+
+beforeEach(() => {
+  bridge = createFakeBridge({
+    'instruments.list': () => ({ ok: true, data: [INFY] }),
+    'orders.modify': () => ({ ok: true, data: { orderId: partlyFilled.orderId, status: 'OPEN' } }),
+  });
+  setBridgeForTests(bridge);
+});
+
+afterEach(() => setBridgeForTests(null));
+
+async function openDialog(o: Order = partlyFilled) {
+  const user = userEvent.setup();
+  let closed = false;
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <ModifyOrderDialog order={o} onClose={() => (closed = true)} />
+    </QueryClientProvider>,
+  );
+  const dialog = screen.getByRole('dialog', { name: `Modify order ${o.orderId}` });
+  const d = within(dialog);
+  // The instrument has arrived (its rules offer every order type): the dialog judges with them.
+  await within(d.getByLabelText('Order type')).findByRole('option', { name: 'SL-M' });
+  return { user, d, dialog, closed: () => closed, save: () => d.getByRole('button', { name: 'Save changes' }) };
+}
+
+async function retype(user: ReturnType<typeof userEvent.setup>, input: HTMLElement, text: string) {
+  await user.clear(input);
+  await user.type(input, text);
+}
+
+describe('ModifyOrderDialog', () => {
+  it('shows how much has filled and how much is pending', async () => {
+    const { d } = await openDialog();
+    expect(d.getByTestId('modify-fill').textContent).toBe('Filled 3 of 10 · pending 7');
+  });
+
+  it('sends only the price when only the price changed, read the way the ticket reads it ("1,498.50")', async () => {
+    const { user, d, save, closed } = await openDialog();
+    await retype(user, d.getByLabelText('Price'), '1,498.50');
+    await user.click(save());
+    await waitFor(() => expect(bridge.callsOf('orders.modify')).toHaveLength(1));
+    expect(bridge.callsOf('orders.modify')[0]!.payload).toEqual({
+      orderId: '250101000031',
+      changes: { price: 1498.5 },
+    });
+    await waitFor(() => expect(closed()).toBe(true));
+  });
+
+  it('will not let the quantity go down to what has filled, and says so next to Quantity', async () => {
+    const { user, d, save } = await openDialog();
+    const qty = d.getByLabelText('Quantity');
+    await retype(user, qty, '3');
+    expect(describedText(qty)).toBe('Quantity must stay above the 3 already filled');
+    expect(save()).toHaveProperty('disabled', true);
+    await retype(user, qty, '4');
+    expect(qty.getAttribute('aria-invalid')).toBe('false');
+    await user.click(save());
+    await waitFor(() =>
+      expect(bridge.callsOf('orders.modify')[0]?.payload).toEqual({
+        orderId: '250101000031',
+        changes: { quantity: 4 },
+      }),
+    );
+  });
+
+  it('sends nothing while nothing has changed', async () => {
+    const { user, d, save } = await openDialog();
+    await retype(user, d.getByLabelText('Price'), '1500.00'); // the same price, typed differently
+    expect(save()).toHaveProperty('disabled', true);
+    expect(d.getByText('Nothing changed yet')).toBeTruthy();
+    expect(bridge.callsOf('orders.modify')).toHaveLength(0);
+  });
+
+  it('switching LIMIT to SL sends the type and the new trigger, not the price that stayed the same', async () => {
+    const { user, d, save } = await openDialog();
+    await user.selectOptions(d.getByLabelText('Order type'), 'SL');
+    await retype(user, d.getByLabelText('Trigger price'), '1,495');
+    await user.click(save());
+    await waitFor(() =>
+      expect(bridge.callsOf('orders.modify')[0]?.payload).toEqual({
+        orderId: '250101000031',
+        changes: { orderType: 'SL', triggerPrice: 1495 },
+      }),
+    );
+  });
+
+  it("shows main's refusal next to the field it names, and clears it when that field is edited", async () => {
+    bridge.answer('orders.modify', () => ({
+      ok: false,
+      error: { kind: 'bad_request', message: 'Price is outside the day band (1,200–1,800)', field: 'changes.price' },
+    }));
+    const { user, d, save } = await openDialog();
+    const price = d.getByLabelText('Price');
+    await retype(user, price, '1900');
+    await user.click(save());
+    await waitFor(() => expect(describedText(price)).toBe('Price is outside the day band (1,200–1,800)'));
+    expect(d.queryByRole('alert')).toBeNull();
+    await retype(user, price, '1700');
+    expect(price.getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it('a refusal naming no field says "Not modified"; a lost reply says it is not confirmed instead', async () => {
+    bridge.answer('orders.modify', () => ({
+      ok: false,
+      error: { kind: 'conflict', message: 'The order is already complete' },
+    }));
+    const { user, d, save } = await openDialog();
+    await retype(user, d.getByLabelText('Price'), '1490');
+    await user.click(save());
+    expect((await d.findByRole('alert')).textContent).toBe('Not modified: The order is already complete');
+
+    bridge.answer('orders.modify', () => ({ ok: false, error: { kind: 'disconnected', message: 'gone' } }));
+    await retype(user, d.getByLabelText('Price'), '1495');
+    await user.click(save());
+    await waitFor(() =>
+      expect(d.getByRole('alert').textContent).toMatch(/^Modification not confirmed — check the order/),
+    );
+    expect(d.getByRole('alert').textContent).not.toMatch(/Not modified|failed/);
+  });
+});

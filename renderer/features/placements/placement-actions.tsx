@@ -1,0 +1,45 @@
+import type { Placement } from '../../../shared/domain/placement';
+import { describeError } from '../../lib/describe-error';
+import { isRefusal, refusalText } from './placement-model';
+import { useDiscardPlacement, usePlaceAgain } from './queries';
+
+/**
+ * "Place again" and "Discard" for an intent confirmed absent after a restart: one click each, no
+ * extra question (Discard sends nothing; Place again sends exactly the order the trader already
+ * confirmed once, under the same reference). What became of the click shows beside the buttons
+ * until the list itself says so.
+ */
+export function PlacementActions({ placement }: { readonly placement: Placement }) {
+  const again = usePlaceAgain();
+  const discard = useDiscardPlacement();
+  const busy = again.isPending || discard.isPending;
+  const ref = placement.clientOrderId;
+  const failure = again.error ?? discard.error;
+  return (
+    <span className="placement-actions">
+      <button
+        type="button"
+        className="mini"
+        aria-label={`Place ${ref} again`}
+        disabled={busy}
+        onClick={() => again.mutate(ref)}
+      >
+        {again.isPending ? 'Placing…' : 'Place again'}
+      </button>
+      <button
+        type="button"
+        className="mini"
+        aria-label={`Discard ${ref}`}
+        disabled={busy}
+        onClick={() => discard.mutate(ref)}
+      >
+        {discard.isPending ? 'Discarding…' : 'Discard'}
+      </button>
+      {failure ? (
+        <span role="alert" className="inline-error">
+          {isRefusal(again.error) ? refusalText(again.error.info) : describeError(failure)}
+        </span>
+      ) : null}
+    </span>
+  );
+}

@@ -1,0 +1,85 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { Placement } from '../../../shared/domain/placement';
+import { formatAge, formatIstTime, formatPrice, formatQty } from '../../lib/format';
+import { useNow } from '../../lib/use-now';
+import { Dialog } from '../layout/dialog';
+import { PlacementActions } from './placement-actions';
+import { isOpenPlacement, PLACEMENT_MARK, placementStateText } from './placement-model';
+import { placementQueries } from './queries';
+
+/**
+ * Every order not yet confirmed, and every one waiting for the trader's decision after a
+ * restart, with "Place again" / "Discard" on the latter. A row that settles while the dialog is
+ * open stays, showing how it ended, so a click's result is never a row that silently vanishes.
+ */
+export function PlacementsDialog({ onClose }: { readonly onClose: () => void }) {
+  const { data = [] } = useQuery(placementQueries.list());
+  const now = useNow();
+  const [shown, setShown] = useState<ReadonlySet<string>>(
+    () => new Set(data.filter(isOpenPlacement).map((p) => p.clientOrderId)),
+  );
+  const newlyOpen = data.filter((p) => isOpenPlacement(p) && !shown.has(p.clientOrderId));
+  if (newlyOpen.length > 0) setShown(new Set([...shown, ...newlyOpen.map((p) => p.clientOrderId)]));
+  const rows = data.filter((p) => isOpenPlacement(p) || shown.has(p.clientOrderId));
+
+  return (
+    <Dialog title="Unconfirmed orders" onClose={onClose} wide>
+      {rows.length === 0 ? (
+        <p className="muted">Every order is confirmed: nothing is waiting for the broker or for you.</p>
+      ) : (
+        <table className="grid grid--placements" aria-label="Unconfirmed orders">
+          <thead>
+            <tr>
+              <th>Clicked</th>
+              <th>Symbol</th>
+              <th>Side</th>
+              <th className="num">Qty</th>
+              <th>Type / price</th>
+              <th>Reference</th>
+              <th>State</th>
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((p) => (
+              <PlacementRow key={p.clientOrderId} placement={p} now={now} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Dialog>
+  );
+}
+
+function PlacementRow({ placement: p, now }: { readonly placement: Placement; readonly now: number }) {
+  const o = p.order;
+  return (
+    <tr data-placement={p.clientOrderId} className={`placement-row placement-row--${p.state}`}>
+      <td title={`Clicked at ${formatIstTime(p.journaledAt)} IST`}>{ageText(now - p.journaledAt)}</td>
+      <td className="sym">{o.tradingsymbol}</td>
+      <td className={o.transactionType === 'BUY' ? 'buy' : 'sell'}>{o.transactionType}</td>
+      <td className="num">{formatQty(o.quantity)}</td>
+      <td>
+        {o.orderType}
+        {o.price ? ` @ ${formatPrice(o.price)}` : ''}
+        {o.triggerPrice ? ` trg ${formatPrice(o.triggerPrice)}` : ''} · {o.product}
+      </td>
+      <td>
+        <code className="reference">{p.clientOrderId}</code>
+      </td>
+      <td className="placement-state">
+        <span className={`placement-mark placement-mark--${p.state}`}>{PLACEMENT_MARK[p.state]}</span>{' '}
+        {placementStateText(p)}
+      </td>
+      <td className="row-actions">{p.state === 'needs_decision' ? <PlacementActions placement={p} /> : null}</td>
+    </tr>
+  );
+}
+
+/** "just now", "12 s ago", "3 min ago". */
+function ageText(ms: number): string {
+  return ms < 1_000 ? 'just now' : `${formatAge(ms)} ago`;
+}

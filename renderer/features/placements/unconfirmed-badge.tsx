@@ -1,0 +1,35 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { openPlacements } from './placement-model';
+import { PlacementsDialog } from './placements-dialog';
+import { placementQueries } from './queries';
+import './placements.css';
+
+/**
+ * "2 unconfirmed" in the header, next to the connection status, while any order is not yet
+ * confirmed or waits for the trader's decision; a click lists them (docs/architecture.md, "The
+ * money path on screen"). Nothing shows while there are none.
+ */
+export function UnconfirmedBadge() {
+  const { data } = useQuery(placementQueries.list());
+  const [open, setOpen] = useState(false);
+  const pending = openPlacements(data);
+  const deciding = pending.filter((p) => p.state === 'needs_decision').length;
+  return (
+    <>
+      {pending.length > 0 ? (
+        <button
+          type="button"
+          className={`unconfirmed-badge${deciding > 0 ? ' unconfirmed-badge--decide' : ''}`}
+          data-testid="unconfirmed-badge"
+          aria-haspopup="dialog"
+          title={deciding > 0 ? `${deciding} need your decision` : 'Checking with the broker'}
+          onClick={() => setOpen(true)}
+        >
+          {pending.length} unconfirmed
+        </button>
+      ) : null}
+      {open ? <PlacementsDialog onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
