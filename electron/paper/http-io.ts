@@ -21,6 +21,21 @@ export interface Reply {
   readonly etag?: boolean;
 }
 
+/**
+ * The request target as a URL, or a 400 naming `path` when it is not one: `//[/v1/funds` and
+ * `http://[::1/v1/stream` reach a server intact (an HTTP client may even send them) and
+ * `new URL()` throws on them, so nothing may parse a target without this guard.
+ */
+export function requestUrl(target: string | undefined): URL {
+  try {
+    return new URL(target ?? '/', 'http://127.0.0.1');
+  } catch {
+    throw new Problem(400, 'invalid_field', 'The request target is not a valid path; send /v1/…', [
+      { field: 'path', message: 'is not a valid URL path' },
+    ]);
+  }
+}
+
 /** True for `application/json`, with any parameters (`; charset=utf-8`). */
 export function isJsonMediaType(contentType: string | undefined): boolean {
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase();

@@ -1,7 +1,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { BrokerState, Ctx, Route } from './context';
 import { type FaultPlan, driftShape } from './faults';
-import { type Reply, etagOf, matchesEtag, send } from './http-io';
+import { type Reply, etagOf, matchesEtag, requestUrl, send } from './http-io';
 import { Problem } from './problem';
 import { RateLimiter, type Take } from './rate-limit';
 import { Router } from './router';
@@ -68,7 +68,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const now = Date.now();
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const url = requestUrl(req.url);
     if (!url.pathname.startsWith('/v1/') && url.pathname !== '/v1') {
       return problemReply(res, new Problem(404, 'not_found', `No such path ${url.pathname}; the API lives under /v1`));
     }

@@ -1,10 +1,11 @@
-import type { IncomingMessage, Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { toIstIso } from '../../shared/lib/ist-time';
 import { fromUnits } from '../../shared/trading/money';
 import { WireStreamClientMessage } from '../../shared/wire/schemas';
 import type { Market, PriceMove } from './market';
+import { requestUrl } from './http-io';
 import { Problem } from './problem';
 import type { Session, Sessions } from './sessions';
 import type { PaperOrder } from './types';
@@ -42,14 +43,21 @@ export class Stream {
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    // The socket is ours from here: a peer that resets it mid-refusal must not crash the broker.
+    socket.on('error', () => socket.destroy());
     const refuse = (p: Problem): void => {
       const body = JSON.stringify(p.body());
       socket.end(
-        `HTTP/1.1 ${p.status} ${p.status === 401 ? 'Unauthorized' : 'Not Found'}\r\nContent-Type: application/problem+json\r\n` +
+        `HTTP/1.1 ${p.status} ${STATUS_CODES[p.status] ?? 'Error'}\r\nContent-Type: application/problem+json\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     };
+    let path: string;
+    try {
+      path = requestUrl(req.url).pathname;
+    } catch (e) {
+      return refuse(e instanceof Problem ? e : new Problem(400, 'invalid_field', 'Bad request target'));
+    }
     if (path !== '/v1/stream') return refuse(new Problem(404, 'not_found', `No WebSocket at ${path}; use /v1/stream`));
     let session: Session;
     try {
