@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Problem } from './problem';
 
 /**
@@ -42,28 +42,39 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
   return type === 'application/json';
 }
 
+/**
+ * The client went away before its body arrived (reset, aborted upload). Nobody is left to
+ * answer, and it is not the broker's fault: the server drops it without logging a bug.
+ */
+export class ClientGone extends Error {}
+
 /** Reads the whole body as bytes, refusing (413) beyond MAX_BODY_BYTES. */
 export function readRaw(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let failed = false;
+    let settled = false;
+    const fail = (e: Error): void => {
+      if (settled) return;
+      settled = true;
+      reject(e);
+    };
     req.on('data', (c: Buffer) => {
-      if (failed) return;
+      if (settled) return;
       size += c.length;
       if (size > MAX_BODY_BYTES) {
-        failed = true;
-        reject(new Problem(413, 'payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes`));
+        fail(new Problem(413, 'payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes`));
         return;
       }
       chunks.push(c);
     });
     req.on('end', () => {
-      if (!failed) resolve(Buffer.concat(chunks));
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks));
     });
-    req.on('error', (e) => {
-      if (!failed) reject(e);
-    });
+    req.on('error', () => fail(new ClientGone('the client closed the connection mid-body')));
+    req.on('close', () => fail(new ClientGone('the client closed the connection mid-body')));
   });
 }
 
@@ -134,4 +145,38 @@ export function send(
     'Cache-Control': 'no-cache',
   });
   res.end(text);
+}
+
+/**
+ * A whole problem+json reply as raw bytes, for sockets no `ServerResponse` owns: a refused
+ * WebSocket upgrade, or a request Node's HTTP parser gave up on (`clientError`).
+ */
+export function rawProblem(p: Problem): string {
+  const body = JSON.stringify(p.body());
+  const headers = Object.entries(p.headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  return (
+    `HTTP/1.1 ${p.status} ${STATUS_CODES[p.status] ?? 'Error'}\r\nContent-Type: application/problem+json\r\n` +
+    `${headers}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+/** Largest request line plus headers Node's parser accepts (its default, 16 KiB). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+/**
+ * The problem for a request the HTTP parser refused before any handler saw it. Node would
+ * answer these with a bare status line; clients get the same problem+json as everywhere else.
+ */
+export function parserProblem(code: string | undefined): Problem {
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return new Problem(
+      431,
+      'headers_too_large',
+      `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes; shorten the path or the headers`,
+    );
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return new Problem(408, 'request_timeout', 'The request did not arrive in time; send it again');
+  return new Problem(400, 'malformed_request', 'The request is not well-formed HTTP/1.1');
 }

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WireProblem } from '../../shared/wire/schemas';
 import { rawHttp, upgradeRequest, type RawHttpReply } from './raw-http';
 import { type Api, startTestBroker } from './test-helpers';
@@ -43,4 +44,52 @@ describe('request targets new URL() cannot parse', () => {
       await stillServes();
     },
   );
+});
+
+describe('oversized and malformed requests', () => {
+  it('a 20 KB path or bearer token gets 431 problem+json, not a bare status line', async () => {
+    const longPath = await rawHttp(
+      api.broker.port,
+      `GET /v1/orders/${'9'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
+    expect(problemOf(longPath, 431).code).toBe('headers_too_large');
+    const longBearer = await rawHttp(
+      api.broker.port,
+      `GET /v1/funds HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(problemOf(longBearer, 431).code).toBe('headers_too_large');
+    await stillServes();
+  });
+
+  it('a request line that is not HTTP gets 400 problem+json', async () => {
+    const r = await rawHttp(api.broker.port, 'HELLO THERE\r\n\r\n');
+    expect(problemOf(r, 400).code).toBe('malformed_request');
+    await stillServes();
+  });
+});
+
+describe('clients that give up', () => {
+  it('a client that aborts a request body is not logged as a bug, and the broker keeps serving', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      for (let i = 0; i < 5; i++) {
+        const socket = connect(api.broker.port, '127.0.0.1');
+        await new Promise((resolve) => socket.once('connect', resolve));
+        // `Expect: 100-continue` makes the server say when its handler is reading the body.
+        const reading = new Promise((resolve) => socket.once('data', resolve));
+        socket.write(
+          `POST /v1/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${api.token}\r\n` +
+            'Content-Type: application/json\r\nContent-Length: 500\r\nExpect: 100-continue\r\n\r\n',
+        );
+        expect(String(await reading)).toMatch(/^HTTP\/1\.1 100/);
+        socket.write('{"exchange":"NSE",');
+        socket.destroy();
+      }
+      await stillServes();
+      await api.call('GET', '/funds'); // a full round trip after the last abort was handled
+      expect(errors.mock.calls.filter((c) => String(c[0]).includes('unexpected error'))).toEqual([]);
+    } finally {
+      errors.mockRestore();
+    }
+  });
 });

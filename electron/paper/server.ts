@@ -1,7 +1,18 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { BrokerState, Ctx, Route } from './context';
 import { type FaultPlan, driftShape } from './faults';
-import { type Reply, etagOf, matchesEtag, requestUrl, send } from './http-io';
+import {
+  ClientGone,
+  type Reply,
+  etagOf,
+  matchesEtag,
+  MAX_HEADER_BYTES,
+  parserProblem,
+  rawProblem,
+  requestUrl,
+  send,
+} from './http-io';
 import { Problem } from './problem';
 import { RateLimiter, type Take } from './rate-limit';
 import { Router } from './router';
@@ -183,11 +194,18 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     reply(res, { ...r, body, headers: { ...rl, ...(r.headers ?? {}) } }, req);
   }
 
-  return createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
+  const server = createServer({ keepAliveTimeout: 30_000, maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     handle(req, res).catch((e: unknown) => {
       if (e instanceof Problem) return problemReply(res, e);
+      if (e instanceof ClientGone) return void res.destroy();
       console.error('[paper] unexpected error', e);
       problemReply(res, new Problem(500, 'server_error', 'The paper broker hit an unexpected error; this is a bug'));
     });
   });
+  // What Node's parser refuses (oversized headers, not HTTP, too slow) gets problem+json too.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    socket.end(rawProblem(parserProblem(err.code)));
+  });
+  return server;
 }

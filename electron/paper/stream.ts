@@ -1,11 +1,11 @@
-import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { toIstIso } from '../../shared/lib/ist-time';
 import { fromUnits } from '../../shared/trading/money';
 import { WireStreamClientMessage } from '../../shared/wire/schemas';
 import type { Market, PriceMove } from './market';
-import { requestUrl } from './http-io';
+import { rawProblem, requestUrl } from './http-io';
 import { Problem } from './problem';
 import type { Session, Sessions } from './sessions';
 import type { PaperOrder } from './types';
@@ -46,11 +46,7 @@ export class Stream {
     // The socket is ours from here: a peer that resets it mid-refusal must not crash the broker.
     socket.on('error', () => socket.destroy());
     const refuse = (p: Problem): void => {
-      const body = JSON.stringify(p.body());
-      socket.end(
-        `HTTP/1.1 ${p.status} ${STATUS_CODES[p.status] ?? 'Error'}\r\nContent-Type: application/problem+json\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
+      socket.end(rawProblem(p));
     };
     let path: string;
     try {

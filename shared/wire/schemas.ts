@@ -246,6 +246,10 @@ export const WireErrorCode = z.enum([
   'payload_too_large',
   'method_not_allowed',
   'insufficient_margin',
+  // Requests the HTTP parser refuses before any route sees them (docs/api.md §Hostile input).
+  'headers_too_large',
+  'request_timeout',
+  'malformed_request',
 ]);
 export type WireErrorCode = z.infer<typeof WireErrorCode>;
 
