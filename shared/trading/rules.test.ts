@@ -154,6 +154,10 @@ describe('prices', () => {
     expect(fields(INFY, { orderType: 'LIMIT', price: -5 })).toEqual(['price:invalid_field']);
     expect(fields(INFY, { orderType: 'SL', triggerPrice: 99 })).toEqual(['price:invalid_field']);
   });
+  it('a price or trigger that rounds to ₹0.00 (5e-324 is above zero as a float) is no price at all', () => {
+    expect(fields(INFY, { orderType: 'LIMIT', price: 5e-324 })).toEqual(['price:invalid_field']);
+    expect(fields(INFY, { orderType: 'SL-M', triggerPrice: 5e-324 })).toEqual(['triggerPrice:invalid_field']);
+  });
   it('prices sit on the tick grid, compared in integer units (no float noise)', () => {
     expect(fields(INFY, { orderType: 'LIMIT', price: 101.15 })).toEqual([]);
     expect(fields(INFY, { orderType: 'LIMIT', price: 0.1 + 0.2 })).toEqual([]);

@@ -65,6 +65,14 @@ function isAbsent(price: number | null | undefined): boolean {
   return price === null || price === undefined || price === 0;
 }
 
+/**
+ * True unless the price is a finite amount of at least one unit (₹0.0001): `5e-324` is above
+ * zero as a float but rounds to ₹0.00, which no order can be placed at.
+ */
+function notAPositivePrice(price: number | null | undefined): boolean {
+  return isAbsent(price) || !Number.isFinite(price) || toUnits(price as number) <= 0;
+}
+
 /** Products allowed on an instrument: CNC only on NSE/BSE equity, NRML only on derivatives. */
 export function allowedProducts(instrument: Pick<InstrumentSpec, 'exchange' | 'instrumentType'>): readonly Product[] {
   const out: Product[] = ['MIS'];
@@ -160,7 +168,7 @@ function checkOrderType(order: OrderDraft, spec: InstrumentSpec, out: RuleViolat
 function checkPrices(order: OrderDraft, spec: InstrumentSpec, out: RuleViolation[]): void {
   const { price, triggerPrice, orderType } = order;
   if (takesPrice(orderType)) {
-    if (isAbsent(price) || (price as number) < 0 || !Number.isFinite(price)) {
+    if (notAPositivePrice(price)) {
       out.push({ field: 'price', code: 'invalid_field', message: `A ${orderType} order needs a price above zero` });
     } else if (!isOnTick(price as number, spec.tickSize)) {
       out.push({
@@ -174,7 +182,7 @@ function checkPrices(order: OrderDraft, spec: InstrumentSpec, out: RuleViolation
   }
 
   if (takesTrigger(orderType)) {
-    if (isAbsent(triggerPrice) || (triggerPrice as number) < 0 || !Number.isFinite(triggerPrice)) {
+    if (notAPositivePrice(triggerPrice)) {
       out.push({
         field: 'triggerPrice',
         code: 'invalid_field',
