@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Problem } from './problem';
+import { firstDuplicateKey } from './json-keys';
+import { Problem, badField } from './problem';
 
 /**
  * Reading requests and writing replies: JSON bodies, problem+json, ETags.
@@ -80,8 +81,9 @@ export function readRaw(req: IncomingMessage): Promise<Buffer> {
 
 /**
  * The JSON body of a request that must carry one: `Content-Type: application/json` (else 400
- * unsupported_media_type, as DESIGN.md §2 asks, not 415) and well-formed JSON (else 400
- * invalid_json).
+ * unsupported_media_type, as docs/api.md asks, not 415), well-formed JSON (else 400
+ * invalid_json), and no key twice in one object (else 400 naming it: `JSON.parse` would keep the
+ * last, so a body saying BUY then SELL would place a SELL).
  */
 export async function readJson(req: IncomingMessage): Promise<unknown> {
   if (!isJsonMediaType(req.headers['content-type'])) {
@@ -99,14 +101,20 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
     throw new Problem(400, 'invalid_json', 'The request body is empty; send a JSON object', [
       { field: 'body', message: 'is empty' },
     ]);
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (e) {
     const why = e instanceof Error ? e.message : 'malformed';
     throw new Problem(400, 'invalid_json', `The body is not valid JSON: ${why}`, [
       { field: 'body', message: 'is not valid JSON' },
     ]);
   }
+  const twice = firstDuplicateKey(text);
+  if (twice !== null) {
+    throw badField(twice, 'appears more than once in the body; send each field once');
+  }
+  return value;
 }
 
 /** A strong ETag over the serialised body. */

@@ -93,3 +93,24 @@ describe('clients that give up', () => {
     }
   });
 });
+
+describe('order bodies that say two things', () => {
+  it('a body naming transaction_type twice is refused with 400 naming it, and no order is created', async () => {
+    const before = api.broker.orderCount();
+    const raw =
+      '{"exchange":"NSE","tradingsymbol":"INFY","transaction_type":"BUY","quantity":1,"order_type":"MARKET",' +
+      '"product":"MIS","validity":"DAY","transaction_type":"SELL"}';
+    const r = await api.call('POST', '/orders', undefined, { raw, headers: { 'content-type': 'application/json' } });
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toEqual([{ field: 'transaction_type', message: expect.stringContaining('more than once') }]);
+    expect(api.broker.orderCount()).toBe(before);
+  });
+
+  it.each([1e-9, 5e-324])('a LIMIT price of %s (zero once rounded to ₹0.0001) is a 400 naming price', async (price) => {
+    const before = api.broker.orderCount();
+    const r = await api.place({ order_type: 'LIMIT', price });
+    expect(r.status).toBe(400);
+    expect(r.body.errors.map((e: { field: string }) => e.field)).toEqual(['price']);
+    expect(api.broker.orderCount()).toBe(before);
+  });
+});
