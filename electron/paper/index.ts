@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { toIstIso } from '../../shared/lib/ist-time';
 import { toUnits } from '../../shared/trading/money';
 import { Account } from './account';
+import { AUTH_FAILURES, AuthGuard } from './auth-guard';
 import type { BrokerState } from './context';
 import { type FaultConfig, Faults } from './faults';
 import { generateInstruments } from './instruments';
@@ -41,6 +42,8 @@ export interface PaperBrokerOptions {
   startingCash?: number;
   /** Stream heartbeat period (default 3 s). An addition to the agreed options, for tests. */
   heartbeatMs?: number;
+  /** Failed authentications allowed per address (default burst 20, then 1/s); over it: 429. */
+  authFailures?: { perSecond: number; burst: number };
 }
 
 export interface PaperBroker {
@@ -144,8 +147,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   });
 
   const rate = options.rate ?? DEFAULTS.rate;
-  const server = createBrokerServer(state, { control: options.control ?? false, rate });
-  stream = new Stream(server, sessions, market, options.heartbeatMs ?? DEFAULTS.heartbeatMs);
+  const auth = new AuthGuard(sessions, options.authFailures ?? AUTH_FAILURES);
+  const server = createBrokerServer(state, { control: options.control ?? false, rate, auth });
+  stream = new Stream(server, auth, market, options.heartbeatMs ?? DEFAULTS.heartbeatMs);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WireProblem } from '../../shared/wire/schemas';
 import { rawHttp, upgradeRequest, type RawHttpReply } from './raw-http';
+import { AUTH_FAILURES } from './auth-guard';
 import { type Api, startTestBroker } from './test-helpers';
 
 /**
@@ -112,5 +113,40 @@ describe('order bodies that say two things', () => {
     expect(r.status).toBe(400);
     expect(r.body.errors.map((e: { field: string }) => e.field)).toEqual(['price']);
     expect(api.broker.orderCount()).toBe(before);
+  });
+});
+
+describe('guessing credentials', () => {
+  it('wrong bearer tokens from one address are refused with 429 after a burst, while a valid token keeps working', async () => {
+    const started = Date.now();
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 60; i++) {
+      const r = await api.call('GET', '/funds', undefined, { token: `guess-${i}` });
+      statuses.push(r.status);
+      if (r.status === 429) retryAfter ??= r.headers.get('retry-after');
+    }
+    const allowed = AUTH_FAILURES.burst + Math.ceil(((Date.now() - started) / 1000) * AUTH_FAILURES.perSecond);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(allowed);
+    expect(statuses.at(-1)).toBe(429);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    expect((await api.call('GET', '/funds')).status).toBe(200);
+  });
+
+  it('wrong api secrets are refused with 429 after a burst, and then even the right one waits (no oracle)', async () => {
+    const b = await startTestBroker();
+    try {
+      const login = (secret: string) =>
+        b.call('POST', '/session', { api_key: 'paper', api_secret: secret }, { token: null });
+      const statuses: number[] = [];
+      for (let i = 0; i < 60; i++) statuses.push((await login(`guess-${i}`)).status);
+      expect(statuses.at(-1)).toBe(429);
+      expect(statuses.filter((s) => s === 401).length).toBeLessThan(60);
+      const right = await login('paper');
+      expect(right.status).toBe(429);
+      expect(right.body.code).toBe('rate_limited');
+    } finally {
+      await b.close();
+    }
   });
 });

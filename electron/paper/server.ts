@@ -1,6 +1,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { BrokerState, Ctx, Route } from './context';
+import type { AuthGuard } from './auth-guard';
 import { type FaultPlan, driftShape } from './faults';
 import {
   ClientGone,
@@ -37,6 +38,8 @@ import type { Session } from './sessions';
 export interface ServerOptions {
   readonly control: boolean;
   readonly rate: { perSecond: number; burst: number };
+  /** Authentication with its per-address failure limit (shared with the stream's upgrade). */
+  readonly auth: AuthGuard;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -104,6 +107,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     const route: Route = m.route;
     const ctxBase = { req, state, params: m.params, query: url.searchParams, now };
 
+    const address = req.socket.remoteAddress ?? '';
     if (route.access === 'control') {
       const r = await route.handle({ ...ctxBase, session: null });
       state.journal.commit();
@@ -134,13 +138,15 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
 
     let session: Session | null = null;
     if (route.access !== 'public') {
-      session = state.sessions.authenticate(req.headers.authorization, now);
+      session = opts.auth.authenticate(req.headers.authorization, address, now);
       if (plan.tokenExpiry) {
         state.sessions.expire(session.token, now);
         session = state.sessions.authenticate(req.headers.authorization, now);
       }
+    } else {
+      opts.auth.beforeLogin(address, now);
     }
-    const key = session?.token ?? `addr:${req.socket.remoteAddress ?? ''}`;
+    const key = session?.token ?? `addr:${address}`;
     const takes: Array<[RateLimiter, Take]> = [[general, general.take(key, now)]];
     if (route.ordersLimit) takes.push([placing, placing.take(key, now)]);
     const rl = limitHeaders(takes);
@@ -173,6 +179,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     } catch (e) {
       // Commit whatever a failed handler journaled (nothing, normally) before answering.
       state.journal.commit();
+      if (e instanceof Problem && e.code === 'invalid_credentials') opts.auth.failed(address, now);
       if (e instanceof Problem)
         throw new Problem(e.status, e.code, e.detail, e.errors, e.extra, { ...rl, ...e.headers });
       throw e;

@@ -7,7 +7,8 @@ import { WireStreamClientMessage } from '../../shared/wire/schemas';
 import type { Market, PriceMove } from './market';
 import { rawProblem, requestUrl } from './http-io';
 import { Problem } from './problem';
-import type { Session, Sessions } from './sessions';
+import type { AuthGuard } from './auth-guard';
+import type { Session } from './sessions';
 import type { PaperOrder } from './types';
 import { wireOrder } from './wire-views';
 
@@ -33,7 +34,7 @@ export class Stream {
 
   constructor(
     server: Server,
-    private readonly sessions: Sessions,
+    private readonly auth: AuthGuard,
     private readonly market: Market,
     heartbeatMs: number,
   ) {
@@ -57,7 +58,7 @@ export class Stream {
     if (path !== '/v1/stream') return refuse(new Problem(404, 'not_found', `No WebSocket at ${path}; use /v1/stream`));
     let session: Session;
     try {
-      session = this.sessions.authenticate(req.headers.authorization, Date.now());
+      session = this.auth.authenticate(req.headers.authorization, req.socket.remoteAddress ?? '', Date.now());
     } catch (e) {
       return refuse(e instanceof Problem ? e : new Problem(401, 'token_invalid', 'Unauthorized'));
     }
