@@ -11,7 +11,7 @@ import { Market } from './market';
 import { Engine } from './matching';
 import { createBrokerServer } from './server';
 import { Sessions } from './sessions';
-import { Stream } from './stream';
+import { Stream, type StreamLimits } from './stream';
 
 /**
  * The embedded paper broker: a real HTTP + WebSocket server on 127.0.0.1 speaking the wire
@@ -42,6 +42,8 @@ export interface PaperBrokerOptions {
   startingCash?: number;
   /** Stream heartbeat period (default 3 s). An addition to the agreed options, for tests. */
   heartbeatMs?: number;
+  /** Bounds of each stream socket (send buffer, slow and dead peers); defaults in stream.ts. */
+  stream?: Partial<StreamLimits>;
   /** Failed authentications allowed per address (default burst 20, then 1/s); over it: 429. */
   authFailures?: { perSecond: number; burst: number };
 }
@@ -57,6 +59,8 @@ export interface PaperBroker {
   sessions(): Array<{ token: string; userId: string; scope: 'trade' | 'read'; expiresAt: string }>;
   /** Total orders held (for exactly-once tests). */
   orderCount(): number;
+  /** Each stream client's unsent bytes and subscription count (tests, the soak). */
+  streamStats(): Array<{ bufferedBytes: number; subscribed: number }>;
   /** Stops timers, closes sockets, flushes the journal. */
   close(): Promise<void>;
 }
@@ -149,7 +153,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   const rate = options.rate ?? DEFAULTS.rate;
   const auth = new AuthGuard(sessions, options.authFailures ?? AUTH_FAILURES);
   const server = createBrokerServer(state, { control: options.control ?? false, rate, auth });
-  stream = new Stream(server, auth, market, options.heartbeatMs ?? DEFAULTS.heartbeatMs);
+  stream = new Stream(server, auth, market, options.heartbeatMs ?? DEFAULTS.heartbeatMs, options.stream);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -183,6 +187,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     },
     orderCount() {
       return engine.orderCount();
+    },
+    streamStats() {
+      return stream?.stats() ?? [];
     },
     close() {
       closed ??= (async () => {
