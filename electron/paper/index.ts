@@ -44,6 +44,11 @@ export interface PaperBrokerOptions {
   heartbeatMs?: number;
   /** Bounds of each stream socket (send buffer, slow and dead peers); defaults in stream.ts. */
   stream?: Partial<StreamLimits>;
+  /**
+   * Start on a damaged journal by moving the damaged line and everything after it to a side
+   * file (`--repair`); without it a damaged journal stops the start (docs/api.md §Persistence).
+   */
+  repair?: boolean;
   /** Failed authentications allowed per address (default burst 20, then 1/s); over it: 429. */
   authFailures?: { perSecond: number; burst: number };
 }
@@ -74,9 +79,19 @@ const DEFAULTS = {
   heartbeatMs: 3000,
 };
 
-/** Re-applies journaled events; positions and cash follow from the trades. */
-function replay(events: readonly JournalEvent[], state: BrokerState): void {
+/** Ids handed out ahead of use, journaled and fsynced before the first of them leaves the broker. */
+const ID_BLOCK = 100;
+
+/** The highest order and trade ids that may have been seen outside the broker. */
+interface IdMark {
+  order: number;
+  trade: number;
+}
+
+/** Re-applies journaled events; positions and cash follow from the trades. Returns the id high-water mark. */
+function replay(events: readonly JournalEvent[], state: BrokerState): IdMark {
   const now = Date.now();
+  const mark: IdMark = { order: 0, trade: 0 };
   for (const ev of events) {
     switch (ev.e) {
       case 'session':
@@ -87,15 +102,23 @@ function replay(events: readonly JournalEvent[], state: BrokerState): void {
         break;
       case 'order':
         state.engine.restoreOrder(ev.o);
+        mark.order = Math.max(mark.order, Number(ev.o.orderId));
         break;
       case 'trade':
         state.engine.restoreTrade(ev.t);
+        mark.trade = Math.max(mark.trade, Number(ev.t.tradeId));
         break;
       case 'marks':
         for (const [token, units] of Object.entries(ev.prices)) state.market.set(Number(token), units, now, false);
         break;
+      case 'ids':
+        mark.order = Math.max(mark.order, ev.order);
+        mark.trade = Math.max(mark.trade, ev.trade);
+        break;
     }
   }
+  state.engine.continueAbove(mark.order, mark.trade);
+  return mark;
 }
 
 /** The prices worth keeping across a restart: what the account holds or works orders in. */
@@ -119,18 +142,34 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   const sessions = new Sessions(options.tokenTtlMs ?? DEFAULTS.tokenTtlMs);
   const faults = new Faults(seed, options.faults);
   const opened = options.dataDir
-    ? Journal.open(options.dataDir)
-    : { journal: Journal.memory(), replay: { events: [], skipped: 0, truncated: false } };
+    ? Journal.open(options.dataDir, { repair: options.repair ?? false })
+    : { journal: Journal.memory(), replay: { events: [], torn: null, repaired: null } };
   const journal = opened.journal;
-  if (opened.replay.skipped > 0) console.warn(`[paper] journal: skipped ${opened.replay.skipped} damaged line(s)`);
+  const { torn, repaired } = opened.replay;
+  if (torn !== null)
+    console.warn(
+      `[paper] journal: cut off a torn last line (line ${torn}): a write a crash interrupted, never acknowledged`,
+    );
+  if (repaired) console.warn(`[paper] ${repaired.summary}`);
 
   let stream: Stream | null = null;
+  // Before a new id goes anywhere (journal line, stream, reply), a block of ids above it is
+  // journaled and fsynced, so a restart never hands it out again (docs/api.md §Persistence).
+  let ids: IdMark = { order: 0, trade: 0 };
+  const reserve = (kind: keyof IdMark, id: number): void => {
+    if (id <= ids[kind]) return;
+    ids = { ...ids, [kind]: id + ID_BLOCK - 1 };
+    journal.append({ e: 'ids', ...ids });
+    journal.commit();
+  };
   const engine = new Engine(market, new Account(toUnits(options.startingCash ?? DEFAULTS.startingCash)), {
     order(o) {
+      reserve('order', Number(o.orderId));
       journal.append({ e: 'order', o });
       stream?.order(o);
     },
     trade(t) {
+      reserve('trade', Number(t.tradeId));
       journal.append({ e: 'trade', t });
     },
   });
@@ -142,7 +181,15 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     journal,
     startingCashUnits: engine.account.openingUnits,
   };
-  replay(opened.replay.events, state);
+  ids = replay(opened.replay.events, state);
+  if (repaired) {
+    // Ids the removed lines mention may have been seen outside: never hand them out again.
+    engine.continueAbove(repaired.highestIds.order, repaired.highestIds.trade);
+    ids = {
+      order: Math.max(ids.order, repaired.highestIds.order),
+      trade: Math.max(ids.trade, repaired.highestIds.trade),
+    };
+  }
 
   market.onMoves((moves) => {
     engine.onMoves(moves);

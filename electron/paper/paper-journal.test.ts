@@ -2,7 +2,7 @@ import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { JOURNAL_FILE, Journal } from './journal';
+import { JOURNAL_FILE } from './journal';
 import { type Api, startTestBroker } from './test-helpers';
 
 const dirs: string[] = [];
@@ -137,18 +137,5 @@ describe('journal', () => {
       `Cannot read the paper journal ${join(dir, JOURNAL_FILE)}: it holds a record in format 99`,
     );
     expect(readFileSync(join(dir, JOURNAL_FILE), 'utf8')).toBe(text);
-  });
-
-  it('skips a damaged line in the middle and keeps the rest', () => {
-    const dir = tmp();
-    writeFileSync(
-      join(dir, JOURNAL_FILE),
-      '{"e":"session_end","token":"a"}\nnot json\n{"e":"session_end","token":"b"}\n',
-    );
-    const { journal, replay } = Journal.open(dir);
-    journal.close();
-    expect(replay.events).toHaveLength(2);
-    expect(replay.skipped).toBe(1);
-    expect(replay.truncated).toBe(false);
   });
 });
