@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { EventHub } from '../app/event-hub';
 import { createDispatcher, type Handlers } from '../main/ipc/dispatcher';
+import { rawHttp, upgradeRequest } from '../paper/raw-http';
 import { startHost, type RunningHost } from './host-server';
 
 const dir = mkdtempSync(join(tmpdir(), 'host-test-'));
@@ -71,5 +72,34 @@ describe('browser host', () => {
     hub.emit('session.expired', { reason: 'test' });
     expect(await event).toEqual({ event: 'session.expired', payload: { reason: 'test' } });
     ws.close();
+  });
+});
+
+describe('hostile input to the browser host', () => {
+  it.each(['//[', 'http://[::1/'])('GET %s answers 400 and the host keeps serving', async (target) => {
+    const r = await rawHttp(host.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(r?.status).toBe(400);
+    expect((await fetch(`${origin()}/`)).status).toBe(200);
+  });
+
+  it('an upgrade to a target new URL() rejects is refused, and the host keeps serving', async () => {
+    const r = await rawHttp(host.port, upgradeRequest(`//[/bridge?key=${host.secret}`, { Origin: origin() }));
+    expect(r?.status).toBe(400);
+    expect((await fetch(`${origin()}/`)).status).toBe(200);
+  });
+
+  it.each([
+    { what: 'a text frame over 256 KiB', frame: 'x'.repeat(300 * 1024), code: 1009 },
+    { what: 'invalid UTF-8 (7b ff fe 7d)', frame: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), code: 1007 },
+  ])('$what closes that bridge with $code and the host keeps serving', async ({ frame, code }) => {
+    const ws = await open(`?key=${host.secret}`);
+    const closed = new Promise<number>((resolve) => ws.once('close', (c) => resolve(c)));
+    ws.on('error', () => undefined);
+    ws.send(frame, { binary: false });
+    expect(await closed).toBe(code);
+    const again = await open(`?key=${host.secret}`);
+    again.send(JSON.stringify({ id: 1, channel: 'funds.get' }));
+    expect(await next(again)).toMatchObject({ id: 1, result: { ok: true } });
+    again.close();
   });
 });

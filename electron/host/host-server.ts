@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -47,6 +48,18 @@ const MIME: Readonly<Record<string, string>> = {
 /** Largest bridge message accepted, in bytes: far above any real request. */
 const MAX_MESSAGE_BYTES = 256 * 1024;
 
+/**
+ * The request target as a URL, or null when `new URL()` rejects it: `GET //[` (which an undici
+ * `fetch` of that URL sends) would otherwise throw inside a server callback and end the process.
+ */
+function parseTarget(target: string | undefined, origin: string): URL | null {
+  try {
+    return new URL(target ?? '/', origin);
+  } catch {
+    return null;
+  }
+}
+
 function sameSecret(given: string | null, secret: string): boolean {
   if (given === null) return false;
   const a = Buffer.from(given);
@@ -64,7 +77,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       res.writeHead(405, { Allow: 'GET, HEAD' }).end();
       return;
     }
-    const file = resolveAppAsset(new URL(req.url ?? '/', origin).toString(), options.rendererDir, origin);
+    const url = parseTarget(req.url, origin);
+    if (!url) {
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request target');
+      return;
+    }
+    const file = resolveAppAsset(url.toString(), options.rendererDir, origin);
     if (!file) {
       res.writeHead(404).end('Not found');
       return;
@@ -84,8 +102,14 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  server.on('upgrade', (req: IncomingMessage, socket, head) => {
-    const url = new URL(req.url ?? '/', origin);
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // The socket is ours from here: a peer that resets it mid-refusal must not crash the host.
+    socket.on('error', () => socket.destroy());
+    const url = parseTarget(req.url, origin);
+    if (!url) {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     const fromPage = req.headers.origin === origin;
     if (url.pathname !== '/bridge' || !fromPage || !sameSecret(url.searchParams.get('key'), secret)) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -124,6 +148,9 @@ function serveBridge(ws: WebSocket, { dispatch, events }: HostOptions): void {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
   });
   ws.on('close', off);
+  // An oversized frame (1009) or invalid UTF-8 (1007): ws closes the socket itself; without a
+  // listener the 'error' event would end the process.
+  ws.on('error', () => undefined);
   ws.on('message', (data, isBinary) => {
     let msg: unknown;
     try {
