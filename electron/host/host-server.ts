@@ -8,6 +8,7 @@ import type { EventHub } from '../app/event-hub';
 import type { Dispatch } from '../main/ipc/dispatcher';
 import { resolveAppAsset } from '../main/security/app-origin';
 import { SECURITY_HEADERS } from '../main/security/content-security-policy';
+import { BridgeSender, type BridgeLimits } from './bridge-sender';
 
 /**
  * The browser host's server: the built renderer over HTTP on 127.0.0.1, and the bridge over a
@@ -25,12 +26,16 @@ export interface HostOptions {
   readonly events: EventHub;
   /** Defaults to 32 random bytes, hex. */
   readonly secret?: string;
+  /** Bounds of each bridge socket's unsent bytes, slow and dead pages (defaults in bridge-sender.ts). */
+  readonly bridgeLimits?: Partial<BridgeLimits>;
 }
 
 export interface RunningHost {
   readonly url: string;
   readonly port: number;
   readonly secret: string;
+  /** Each open bridge's unsent bytes (tests and the soak watch them stay bounded). */
+  bridgeStats(): Array<{ bufferedBytes: number }>;
   close(): Promise<void>;
 }
 
@@ -102,6 +107,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const senders = new Set<BridgeSender>();
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // The socket is ours from here: a peer that resets it mid-refusal must not crash the host.
     socket.on('error', () => socket.destroy());
@@ -115,7 +121,11 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serveBridge(ws, options));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const sender = serveBridge(ws, options);
+      senders.add(sender);
+      ws.on('close', () => senders.delete(sender));
+    });
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -130,6 +140,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     url: `${origin}/?key=${secret}`,
     port,
     secret,
+    bridgeStats: () => [...senders].filter((b) => !b.closed).map((b) => ({ bufferedBytes: b.bufferedBytes })),
     close: async () => {
       for (const ws of wss.clients) ws.terminate();
       wss.close();
@@ -142,12 +153,15 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
 /**
  * One page's bridge: `{id, channel, payload}` in, `{id, result}` out; events as `{event, payload}`.
  * A message that is not such an object gets a typed `bad_request`, never a dropped socket.
+ * Everything outbound goes through a `BridgeSender`, which bounds what may wait unsent.
  */
-function serveBridge(ws: WebSocket, { dispatch, events }: HostOptions): void {
-  const off = events.onAny((event, payload) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
+function serveBridge(ws: WebSocket, { dispatch, events, bridgeLimits }: HostOptions): BridgeSender {
+  const sender = new BridgeSender(ws, bridgeLimits);
+  const off = events.onAny((event, payload) => sender.event(event, payload));
+  ws.on('close', () => {
+    off();
+    sender.close();
   });
-  ws.on('close', off);
   // An oversized frame (1009) or invalid UTF-8 (1007): ws closes the socket itself; without a
   // listener the 'error' event would end the process.
   ws.on('error', () => undefined);
@@ -164,9 +178,7 @@ function serveBridge(ws: WebSocket, { dispatch, events }: HostOptions): void {
       payload?: unknown;
     };
     const id = typeof m.id === 'number' || typeof m.id === 'string' ? m.id : null;
-    const reply = (result: unknown): void => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, result }));
-    };
+    const reply = (result: unknown): void => sender.reply(id, result);
     if (id === null) {
       reply({
         ok: false,
@@ -176,4 +188,5 @@ function serveBridge(ws: WebSocket, { dispatch, events }: HostOptions): void {
     }
     void dispatch(m.channel, m.payload).then(reply);
   });
+  return sender;
 }
