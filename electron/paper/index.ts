@@ -11,7 +11,7 @@ import { Market } from './market';
 import { Engine } from './matching';
 import { createBrokerServer } from './server';
 import { Sessions } from './sessions';
-import { Stream, type StreamLimits } from './stream';
+import { Stream, type StreamOptions } from './stream';
 
 /**
  * The embedded paper broker: a real HTTP + WebSocket server on 127.0.0.1 speaking the wire
@@ -43,7 +43,7 @@ export interface PaperBrokerOptions {
   /** Stream heartbeat period (default 3 s). An addition to the agreed options, for tests. */
   heartbeatMs?: number;
   /** Bounds of each stream socket (send buffer, slow and dead peers); defaults in stream.ts. */
-  stream?: Partial<StreamLimits>;
+  stream?: StreamOptions;
   /**
    * Start on a damaged journal by moving the damaged line and everything after it to a side
    * file (`--repair`); without it a damaged journal stops the start (docs/api.md §Persistence).

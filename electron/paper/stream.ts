@@ -47,6 +47,12 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = {
   deadAfterMs: 20_000,
 };
 
+/** The stream's knobs: its bounds, and (tests) whether it answers client pings. */
+export type StreamOptions = Partial<StreamLimits> & {
+  /** False makes every socket look half-open to a client that pings (tests of its watchdog). */
+  readonly answerPings?: boolean;
+};
+
 /** Close code for a socket that reads too slowly (an application code, like 4001). */
 export const CLOSE_TOO_SLOW = 4008;
 
@@ -65,7 +71,7 @@ interface Client {
 }
 
 export class Stream {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 });
+  private readonly wss: WebSocketServer;
   private readonly clients = new Set<Client>();
   private readonly heartbeat: NodeJS.Timeout;
   private readonly limits: StreamLimits;
@@ -75,9 +81,10 @@ export class Stream {
     private readonly auth: AuthGuard,
     private readonly market: Market,
     heartbeatMs: number,
-    limits: Partial<StreamLimits> = {},
+    { answerPings = true, ...limits }: StreamOptions = {},
   ) {
     this.limits = { ...DEFAULT_STREAM_LIMITS, ...limits };
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024, autoPong: answerPings });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
     this.heartbeat = setInterval(() => this.beat(), heartbeatMs);
     this.heartbeat.unref();
