@@ -155,7 +155,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
  * A message that is not such an object gets a typed `bad_request`, never a dropped socket.
  * Everything outbound goes through a `BridgeSender`, which bounds what may wait unsent.
  */
+let bridgeSeq = 0;
+
 function serveBridge(ws: WebSocket, { dispatch, events, bridgeLimits }: HostOptions): BridgeSender {
+  const caller = `bridge-${++bridgeSeq}`;
   const sender = new BridgeSender(ws, bridgeLimits);
   const off = events.onAny((event, payload) => sender.event(event, payload));
   ws.on('close', () => {
@@ -186,7 +189,7 @@ function serveBridge(ws: WebSocket, { dispatch, events, bridgeLimits }: HostOpti
       });
       return;
     }
-    void dispatch(m.channel, m.payload).then(reply);
+    void dispatch(m.channel, m.payload, caller).then(reply);
   });
   return sender;
 }

@@ -1,3 +1,5 @@
+import { FairQueue } from './fair-queue';
+
 /** A rate and a burst, as brokers publish their limits (DESIGN.md §2 "Limits"). */
 export interface RateLimit {
   readonly perSecond: number;
@@ -27,8 +29,9 @@ export type Priority = 'urgent' | 'normal';
  * Each `take()` spends one token; when none is left the caller waits in a queue that one pump
  * drains at the refill rate. There are two queues: an urgent caller is admitted before every
  * waiting normal one, so a trader's click never waits behind the panels' polls for the same
- * per-token budget (the broker counts both). Within a queue, callers are served in arrival
- * order. `pause()` empties the bucket until a server-given Retry-After has passed, so one 429
+ * per-token budget (the broker counts both). Urgent callers are served in arrival order; the
+ * normal queue is fair (`fair-queue.ts`): account data before chart history and instrument
+ * lists, and turns between the pages asking (docs/architecture.md, Fair queuing). `pause()` empties the bucket until a server-given Retry-After has passed, so one 429
  * holds back every request, not just the one that got it.
  */
 export class TokenBucket {
@@ -37,7 +40,8 @@ export class TokenBucket {
   #tokens: number;
   #last: number;
   readonly #urgent: Array<(admittedAt: number) => void> = [];
-  readonly #normal: Array<(admittedAt: number) => void> = [];
+  /** Fair between callers, account data before bulk data (fair-queue.ts). */
+  readonly #normal = new FairQueue<(admittedAt: number) => void>();
   #pumping = false;
 
   public constructor(limit: RateLimit, clock: BucketClock = realClock) {
