@@ -1,6 +1,7 @@
-import { app, safeStorage, type BrowserWindow } from 'electron';
+import { app, dialog, safeStorage, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from '../app/app-services';
+import { JournalError } from '../paper';
 import { bindElectronIpc } from './ipc/electron-ipc';
 import { createDispatcher } from './ipc/dispatcher';
 import { APP_ENTRY_URL, APP_ORIGIN } from './security/app-origin';
@@ -40,6 +41,8 @@ async function start(): Promise<void> {
     brokerUrl: process.env.TRADEDESK_BROKER_URL,
     apiKey: process.env.TRADEDESK_API_KEY,
     apiSecret: process.env.TRADEDESK_API_SECRET,
+    // `--paper-repair` moves a damaged paper journal's bad tail aside (docs/api.md §Persistence).
+    paper: { repair: process.argv.includes('--paper-repair') },
   });
   bindElectronIpc(createDispatcher(services.handlers), services.events, allowedOrigins, () => window);
   window = createMainWindow(join(__dirname, 'preload.cjs'), devServerUrl ?? APP_ENTRY_URL);
@@ -53,6 +56,12 @@ app.on('before-quit', () => {
 });
 
 start().catch((err: unknown) => {
+  if (err instanceof JournalError) {
+    // The user's to fix, so a dialog that says how — not a stack trace in a terminal.
+    dialog.showErrorBox('Tradedesk cannot open its paper account', err.message);
+    app.exit(2);
+    return;
+  }
   console.error('Tradedesk failed to start:', err);
   app.exit(1);
 });

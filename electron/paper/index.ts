@@ -20,6 +20,8 @@ import { Stream, type StreamOptions } from './stream';
  */
 
 export type { FaultConfig } from './faults';
+/** Thrown by `startPaperBroker` when its journal is damaged or too new: the message says what to do. */
+export { JournalError } from './journal';
 
 export interface PaperBrokerOptions {
   /** 0 or undefined = a random free port; the host is always 127.0.0.1. */
