@@ -10,10 +10,10 @@ export const AUTH_FAILURES: RateConfig = { perSecond: 1, burst: 20 };
  *
  * A bearer token that is unknown, and a login with the wrong secret, each spend one token from
  * the caller's address bucket; once it is empty those failures answer 429 with Retry-After
- * instead of 401. A login from an exhausted address is refused before the secret is even
- * compared, so a guesser learns nothing until the pause is over. A *valid* token is never
- * refused here: tokens are 192 random bits, nobody guesses one, and refusing it would let a
- * wrong-token flood from the same loopback address lock the app out.
+ * instead of 401, so a flood of guesses costs the broker a bucket lookup and earns the guesser
+ * a pause. Valid credentials are never held back: tokens are 192 random bits that nobody
+ * guesses, the paper account's secret is public, and refusing the right ones would let a
+ * wrong-token flood from the same loopback address lock the app out of its own broker.
  */
 export class AuthGuard {
   private readonly failures: RateLimiter;
@@ -34,12 +34,6 @@ export class AuthGuard {
       if (e instanceof Problem && e.code === 'token_invalid') this.failed(address, now);
       throw e;
     }
-  }
-
-  /** Before comparing a login's secret: 429 while this address is paused. */
-  beforeLogin(address: string, now: number): void {
-    const t = this.failures.peek(address, now);
-    if (!t.ok) throw this.tooMany(address, t);
   }
 
   /** Counts one failure; throws 429 when it was one too many, else returns (the caller throws its 401). */

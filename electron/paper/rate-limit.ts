@@ -33,12 +33,12 @@ class Bucket {
     this.last = now;
   }
 
-  take(now: number, spend = true): Take {
+  take(now: number): Take {
     const { perSecond, burst } = this.cfg;
     this.tokens = Math.min(burst, this.tokens + ((now - this.last) / 1000) * perSecond);
     this.last = now;
     const ok = this.tokens >= 1;
-    if (ok && spend) this.tokens -= 1;
+    if (ok) this.tokens -= 1;
     const missing = ok ? 0 : 1 - this.tokens;
     return {
       ok,
@@ -66,11 +66,6 @@ export class RateLimiter {
       this.buckets.set(key, b);
     }
     return b.take(now);
-  }
-
-  /** What `take` would answer, without spending anything. */
-  peek(key: string, now: number): Take {
-    return this.buckets.get(key)?.take(now, false) ?? new Bucket(this.cfg, now).take(now, false);
   }
 
   /** `"name";q=burst;w=window` — the window is how long a full burst takes to refill. */

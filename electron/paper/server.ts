@@ -143,8 +143,6 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
         state.sessions.expire(session.token, now);
         session = state.sessions.authenticate(req.headers.authorization, now);
       }
-    } else {
-      opts.auth.beforeLogin(address, now);
     }
     const key = session?.token ?? `addr:${address}`;
     const takes: Array<[RateLimiter, Take]> = [[general, general.take(key, now)]];
