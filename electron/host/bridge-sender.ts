@@ -40,6 +40,19 @@ const CLOSE_GRACE_MS = 2_000;
 /** How often kept ticks are retried while the page is behind. */
 const FLUSH_EVERY_MS = 100;
 
+/**
+ * One serialisation per event, not per page: the hub hands every bridge the same payload
+ * object, so the first sender's text is reused by the rest.
+ */
+const serialised = new WeakMap<object, string>();
+
+function eventText(event: string, payload: unknown): string {
+  if (payload === null || typeof payload !== 'object') return JSON.stringify({ event, payload });
+  let text = serialised.get(payload);
+  if (text === undefined) serialised.set(payload, (text = JSON.stringify({ event, payload })));
+  return text;
+}
+
 export class BridgeSender {
   readonly #ws: WebSocket;
   readonly #limits: BridgeLimits;
@@ -75,8 +88,8 @@ export class BridgeSender {
 
   /** Sends one event; ticks for a page that is behind are kept, latest per instrument. */
   public event(event: string, payload: unknown): void {
-    if (event === 'market.ticks') return this.#ticks((payload as { ticks: readonly Tick[] }).ticks);
-    this.#send(JSON.stringify({ event, payload }));
+    if (event === 'market.ticks') return this.#ticks(payload as { ticks: readonly Tick[] });
+    this.#send(eventText(event, payload));
   }
 
   /** Sends a call's reply (never dropped). */
@@ -103,13 +116,13 @@ export class BridgeSender {
     this.#police();
   }
 
-  #ticks(ticks: readonly Tick[]): void {
-    if (!this.#open() || ticks.length === 0) return;
+  #ticks(payload: { ticks: readonly Tick[] }): void {
+    if (!this.#open() || payload.ticks.length === 0) return;
     if (this.#pending.size === 0 && this.#ws.bufferedAmount <= this.#limits.coalesceAboveBytes) {
-      this.#ws.send(JSON.stringify({ event: 'market.ticks', payload: { ticks } }));
+      this.#ws.send(eventText('market.ticks', payload));
       return;
     }
-    for (const t of ticks) this.#pending.set(t.instrumentToken, t);
+    for (const t of payload.ticks) this.#pending.set(t.instrumentToken, t);
     if (this.#behindSince === null) {
       this.#behindSince = this.#now();
       this.#flushTimer = setInterval(() => this.#flush(), FLUSH_EVERY_MS);
