@@ -171,6 +171,26 @@ describe('the subscription limit', () => {
     await expect.poll(() => peer.messages.filter((m) => m.type === 'tick').length).toBe(3);
   });
 
+  it('counts every token a socket asked for, listed or not, across messages', async () => {
+    const api = await broker();
+    const peer = await open(api);
+    const unlisted = (from: number, n: number) => Array.from({ length: n }, (_, i) => 9_000_000 + from + i);
+    peer.ws.send(JSON.stringify({ action: 'subscribe', tokens: unlisted(0, 2_000) }));
+    peer.ws.send(JSON.stringify({ action: 'subscribe', tokens: unlisted(2_000, 1_000) }));
+    peer.ws.send(JSON.stringify({ action: 'subscribe', tokens: unlisted(3_000, 1) }));
+    await expect
+      .poll(() => peer.messages.filter((m) => m.type === 'error'))
+      .toEqual([
+        expect.objectContaining({ code: 'subscription_limit', message: expect.stringContaining('would make 3001') }),
+      ]);
+    // Unsubscribing frees room.
+    peer.ws.send(JSON.stringify({ action: 'unsubscribe', tokens: unlisted(0, 1) }));
+    peer.ws.send(JSON.stringify({ action: 'subscribe', tokens: unlisted(3_000, 1) }));
+    peer.ws.send('not json'); // answered in order: proves the subscribe before it was taken
+    await expect.poll(() => peer.messages.filter((m) => m.type === 'error').length).toBe(2);
+    expect(peer.messages.filter((m) => m.type === 'error')[1]).toMatchObject({ code: 'invalid_message' });
+  });
+
   it('answers a malformed message with an error message and keeps the socket', async () => {
     const api = await broker();
     const peer = await open(api);

@@ -157,14 +157,16 @@ export class Stream {
       }
       return;
     }
-    const fresh = [...new Set(msg.data.tokens)].filter((t) => !client.tokens.has(t) && this.market.instrument(t));
+    // Every token asked for counts, listed or not: the limit is on what a socket asks to hold.
+    const fresh = [...new Set(msg.data.tokens)].filter((t) => !client.tokens.has(t));
     if (client.tokens.size + fresh.length > STREAM_SUBSCRIPTION_LIMIT)
       return this.overLimit(client, client.tokens.size + fresh.length);
     const now = Date.now();
     for (const t of fresh) {
       client.tokens.add(t);
       // The current price at once, so a new subscriber never shows an empty quote.
-      this.sendTick(client, t, tickText(t, this.market.ltp(t), this.market.volume(t), now), now);
+      if (this.market.instrument(t))
+        this.sendTick(client, t, tickText(t, this.market.ltp(t), this.market.volume(t), now), now);
     }
   }
 

@@ -135,6 +135,7 @@ describe('StreamClient on the paper broker', () => {
     const limitNote = (x: { detail: string | null }) =>
       /Subscription limit reached: 3,000 of 3,505/.test(x.detail ?? '');
     expect(s.states.some(limitNote)).toBe(true);
+    const refused = () => s.states.filter((x) => /refused/.test(x.detail ?? ''));
 
     await broker.close();
     await vi.waitFor(() => expect(s.states.at(-1)?.state).toBe('connecting'), { timeout: 5_000 });
@@ -142,6 +143,8 @@ describe('StreamClient on the paper broker', () => {
     cleanups.push(() => broker.close());
     await vi.waitFor(() => expect(s.opens()).toBe(2), { timeout: 10_000 });
     expect(limitNote(s.states.at(-1)!)).toBe(true);
+    // The client kept within the limit: the broker never had to refuse a subscription.
+    expect(refused()).toEqual([]);
 
     // Ticks flow again after the resubscribe.
     const pa = onGrid(a!.last_price * 1.01, a!.tick_size);
