@@ -71,7 +71,7 @@ export async function placeOrder(page: Page): Promise<string> {
 }
 
 /** A bearer token of the app's paper session (read from the control interface; test code only). */
-async function paperToken(host: HostHandle): Promise<string> {
+export async function paperToken(host: HostHandle): Promise<string> {
   const res = await fetch(`${host.paperUrl}/_control/sessions`);
   const body = (await res.json()) as { sessions: Array<{ access_token: string; active: boolean }> };
   const s = body.sessions.filter((x) => x.active).pop();

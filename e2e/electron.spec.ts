@@ -1,5 +1,6 @@
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
 import { findElectronBinary } from './electron-binary';
+import { expectUnchangedFor } from './negative-checks';
 
 /**
  * The packaged-shape app in a real Electron window: the security checklist items a browser
@@ -77,9 +78,20 @@ test.describe('Electron app', () => {
 
   test('navigation away and new windows are blocked', async () => {
     const before = page.url();
+    // Listen in main first, so the test knows when the attempt has reached the guard.
+    await app.evaluate(({ BrowserWindow }) => {
+      const wc = BrowserWindow.getAllWindows()[0]!.webContents;
+      (globalThis as { reachedGuard?: Promise<string> }).reachedGuard = new Promise((resolve) =>
+        wc.once('will-navigate', (_event, url) => resolve(url)),
+      );
+    });
     await page.evaluate(() => window.location.assign('https://example.com/'));
-    await page.waitForTimeout(500);
-    expect(page.url()).toBe(before);
+    expect(await app.evaluate(() => (globalThis as { reachedGuard?: Promise<string> }).reachedGuard)).toBe(
+      'https://example.com/',
+    );
+    // Bounded on purpose (absence cannot be waited for): a navigation the guard let through
+    // would have replaced the page well within 2 s of reaching it.
+    await expectUnchangedFor('the page URL after a navigation attempt', () => page.url(), before, 2_000);
     expect(await page.evaluate(() => window.open('https://example.com/') === null)).toBe(true);
     expect(app.windows()).toHaveLength(1);
   });

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { expect, test } from './fixtures';
 
 test.describe('walking skeleton on the browser host', () => {
@@ -94,20 +95,38 @@ test.describe('walking skeleton on the browser host', () => {
     expect(csp).not.toContain('unsafe-eval');
     // page.evaluate itself bypasses CSP (it runs through the DevTools protocol), so probe the
     // way an injected payload would: inline script, string eval, a request to another origin.
-    const violations = await page.evaluate(async () => {
-      const seen: string[] = [];
-      document.addEventListener('securitypolicyviolation', (e) => seen.push(e.effectiveDirective));
+    type Probe = { __violations: string[]; __inlineRan?: boolean };
+    await page.evaluate(() => {
+      const w = window as unknown as Probe;
+      w.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(e.effectiveDirective));
       const inline = document.createElement('script');
       inline.textContent = 'window.__inlineRan = true; setTimeout("window.__evalRan = true", 0)';
       document.head.append(inline);
       const img = document.createElement('img');
       img.src = 'https://example.com/pixel.png';
       document.body.append(img);
-      await new Promise((r) => setTimeout(r, 300));
-      const w = window as unknown as { __inlineRan?: boolean };
-      return { inlineRan: w.__inlineRan === true, directives: seen };
     });
-    expect(violations.inlineRan).toBe(false);
-    expect(violations.directives).toEqual(expect.arrayContaining(['script-src-elem', 'img-src']));
+    // Violations are reported asynchronously: wait until both have been.
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as Probe).__violations))
+      .toEqual(expect.arrayContaining(['script-src-elem', 'img-src']));
+    // An allowed inline script would have run synchronously when it was appended.
+    expect(await page.evaluate(() => (window as unknown as Probe).__inlineRan === true)).toBe(false);
+  });
+
+  test('the host refuses a plain-http remote --broker-url at start with exit 2 and an error naming the flag', () => {
+    const refused = spawnSync(
+      process.execPath,
+      ['out/host.mjs', '--port', '0', '--broker-url', 'http://broker.example/v1'],
+      {
+        encoding: 'utf8',
+        timeout: 20_000,
+      },
+    );
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(
+      '--broker-url: Broker URL must use https:// (plain http is allowed only for 127.0.0.1/localhost/::1)',
+    );
   });
 });

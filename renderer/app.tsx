@@ -62,13 +62,13 @@ export function App() {
             [
               'left',
               24,
-              15,
+              '344px', // the watchlist's symbols in full (docs/architecture.md, Layout on small screens)
               <ResizableGroup
                 key="left"
                 id="layout-left"
                 orientation="vertical"
                 panels={[
-                  ['ticket', 52, 25, <TicketSlot key="t" />],
+                  ['ticket', 52, '400px', <TicketSlot key="t" />],
                   ['watchlist', 48, 15, <Watchlist key="w" />],
                 ]}
               />,
@@ -95,13 +95,13 @@ export function App() {
                         [
                           'funds-holdings',
                           39,
-                          20,
+                          '440px', // every holdings column; the funds figures in three columns
                           <ResizableGroup
                             key="fh"
                             id="layout-funds-holdings"
                             orientation="vertical"
                             panels={[
-                              ['funds', 46, 20, <FundsPanel key="f" />],
+                              ['funds', 46, '128px', <FundsPanel key="f" />],
                               ['holdings', 54, 20, <HoldingsPanel key="h" />],
                             ]}
                           />,

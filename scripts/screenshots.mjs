@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Screenshots of the workspace for the README: docs/workspace-dark.png and docs/workspace-light.png
-// at 1440×900. Starts the browser host with its paper broker (control interface on), trades a
+// at 1440×900, and docs/workspace-1280x720.png / docs/workspace-1920x1080.png (dark) for the small
+// and the large screen. Starts the browser host with its paper broker (control interface on), trades a
 // small realistic day on it through the broker's REST API (the app's own session, read from the
 // control interface), then drives the real renderer in Debian's Chromium.
 //
@@ -74,6 +75,18 @@ function paper(paperUrl) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Tables wider than their panel (a cut-off column is a layout bug worth hearing about). */
+function tablesWiderThanPanels(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.table-scroll')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map(
+        (el) =>
+          `${el.closest('section')?.querySelector('h2')?.textContent ?? '?'}: ${el.scrollWidth - el.clientWidth}px`,
+      ),
+  );
+}
 
 /** Rounds to a tick of 0.05 (paper equities). */
 const tick = (p) => Math.round(p * 20) / 20;
@@ -164,15 +177,7 @@ try {
   await sleep(6_500);
   await page.mouse.move(0, 0);
 
-  // A table cut off at 1440×900 is a layout bug worth hearing about.
-  const overflows = await page.evaluate(() =>
-    [...document.querySelectorAll('.table-scroll')]
-      .filter((el) => el.scrollWidth > el.clientWidth + 1)
-      .map(
-        (el) =>
-          `${el.closest('section')?.getAttribute('aria-labelledby') ? el.closest('section').querySelector('h2')?.textContent : '?'}: ${el.scrollWidth - el.clientWidth}px`,
-      ),
-  );
+  const overflows = await tablesWiderThanPanels(page);
   if (overflows.length > 0) console.warn(`tables wider than their panel: ${overflows.join(', ')}`);
 
   await page.screenshot({ path: join(outDir, 'workspace-dark.png') });
@@ -181,6 +186,25 @@ try {
   await sleep(300);
   await page.screenshot({ path: join(outDir, 'workspace-light.png') });
   console.log(`wrote ${join(outDir, 'workspace-dark.png')} and ${join(outDir, 'workspace-light.png')}`);
+
+  // The small and the large screen a trader is likely to have, in the dark theme.
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+  await page.locator('html[data-theme="dark"]').waitFor();
+  for (const [width, height] of [
+    [1280, 720],
+    [1920, 1080],
+  ]) {
+    await page.setViewportSize({ width, height });
+    // Let the resizable panels and the chart lay out at the new size (two frames).
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await sleep(300);
+    const file = join(outDir, `workspace-${width}x${height}.png`);
+    // e2e/layout.spec.ts asserts the full rule at these sizes; this is a quick look for the eye.
+    const wide = await tablesWiderThanPanels(page);
+    if (wide.length > 0) console.warn(`${width}×${height}: tables wider than their panel: ${wide.join(', ')}`);
+    await page.screenshot({ path: file });
+    console.log(`wrote ${file}`);
+  }
 } finally {
   await browser?.close();
   child.kill('SIGTERM');

@@ -13,7 +13,7 @@ import { sessionHandlers } from './handlers/session-handlers';
 import { TickBatcher } from '../broker/stream/tick-batcher';
 import { SubscriptionRegistry } from './market/subscription-registry';
 import { ActiveCore } from './session/active-core';
-import { resolveProfile } from './session/profile-target';
+import { vaultKeyOf } from './session/profile-target';
 import { SettingsStore } from './settings/settings-store';
 
 /**
@@ -69,7 +69,7 @@ export interface AppServices {
 async function rememberedProfile(settings: SettingsStore, vault: SecretVault): Promise<BrokerProfile> {
   const saved = (await settings.read()).profile;
   if (saved?.kind !== 'rest') return { kind: 'paper' };
-  const key = resolveProfile({ ...saved, apiSecret: '-' }, null).target.vaultKey;
+  const key = vaultKeyOf(saved);
   const apiSecret = await vault.get(`${key}:secret`);
   return apiSecret ? { ...saved, apiSecret } : { kind: 'paper' };
 }

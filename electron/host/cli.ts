@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { brokerUrlProblem } from '../../shared/domain/broker-url';
 import { createAppServices } from '../app/app-services';
 import { createDispatcher } from '../main/ipc/dispatcher';
 import { JournalError } from '../paper';
@@ -44,6 +45,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const tickMs = values['paper-tick-ms'] === undefined ? undefined : Number(values['paper-tick-ms']);
 if (tickMs !== undefined && (!Number.isInteger(tickMs) || tickMs < 0 || tickMs > 60_000)) {
   console.error(`--paper-tick-ms must be an integer in [0, 60000], got "${values['paper-tick-ms']}"`);
+  process.exit(2);
+}
+
+const brokerUrlError = values['broker-url'] === undefined ? null : brokerUrlProblem(values['broker-url']);
+if (brokerUrlError) {
+  console.error(`--broker-url: ${brokerUrlError}`);
   process.exit(2);
 }
 

@@ -1,19 +1,27 @@
+import { istDate } from '../../shared/lib/ist-time';
 import { leverageOf, marginFor } from './margin';
 import type { PaperHolding, PaperPosition, PaperTrade } from './types';
 
 /**
- * The account's money, positions and holdings, changed only by fills.
+ * The account's money, positions and holdings, changed only by fills and by the turn of the day.
  *
  * Cash identity (what the property test checks): cash = opening + realised − cost of holdings.
  * MIS/NRML fills change cash only through realised P&L (the open position is carried on
  * margin); CNC buys settle into holdings at once (paper T+0) and pay their full value; CNC
  * sells pay the value back and realise the difference to the holding's average cost.
+ *
+ * Positions are the day's (docs/api.md §Margins, positions, holdings, funds): at the first fill or
+ * read on a later IST day, flat positions drop out and open ones carry over — the paper market
+ * does not square off MIS — with their net quantity as the overnight quantity and only that
+ * quantity, at its cost, in their buy or sell totals.
  */
 export class Account {
   readonly positions = new Map<string, PaperPosition>();
   readonly holdings = new Map<number, PaperHolding>();
   realisedUnits = 0;
   holdingsCostUnits = 0;
+  /** The IST date the positions' day figures belong to (null until the first fill or read). */
+  private day: string | null = null;
 
   constructor(readonly openingUnits: number) {}
 
@@ -25,8 +33,34 @@ export class Account {
     return this.positions.get(`${token}:${product}`);
   }
 
+  /** Starts the IST day of `at` if it is later than the positions' day (see the class comment). */
+  rollTo(at: number): void {
+    const day = istDate(at);
+    if (this.day !== null && day <= this.day) return;
+    const first = this.day === null;
+    this.day = day;
+    if (first) return;
+    for (const [key, p] of this.positions) {
+      if (p.net === 0) {
+        this.positions.delete(key);
+        continue;
+      }
+      p.overnight = p.net;
+      p.buyQuantity = Math.max(0, p.net);
+      p.buyValueUnits = p.net > 0 ? p.openCostUnits : 0;
+      p.sellQuantity = Math.max(0, -p.net);
+      p.sellValueUnits = p.net < 0 ? p.openCostUnits : 0;
+      p.dayBuyQuantity = 0;
+      p.dayBuyValueUnits = 0;
+      p.daySellQuantity = 0;
+      p.daySellValueUnits = 0;
+      p.realisedUnits = 0;
+    }
+  }
+
   /** Applies one fill. Pure bookkeeping: no checks (they happened when the order was placed). */
   applyTrade(t: PaperTrade): void {
+    this.rollTo(t.at);
     if (t.product === 'CNC') this.applyDelivery(t);
     else this.applyPosition(t);
   }
@@ -45,7 +79,7 @@ export class Account {
       this.holdings.set(t.token, h);
     }
     h.lastFillUnits = t.priceUnits;
-    const value = t.quantity * t.priceUnits;
+    const value = t.quantity * t.priceUnits * t.multiplier;
     if (t.transactionType === 'BUY') {
       h.quantity += t.quantity;
       h.costUnits += value;
@@ -57,7 +91,7 @@ export class Account {
     h.quantity -= q;
     h.costUnits -= cost;
     this.holdingsCostUnits -= cost;
-    this.realisedUnits += q * t.priceUnits - cost;
+    this.realisedUnits += q * t.priceUnits * t.multiplier - cost;
     if (h.quantity === 0) this.holdings.delete(t.token);
   }
 
@@ -71,24 +105,43 @@ export class Account {
         tradingsymbol: t.tradingsymbol,
         instrumentType: t.instrumentType,
         product: t.product,
+        multiplier: t.multiplier,
         net: 0,
+        overnight: 0,
         openCostUnits: 0,
         realisedUnits: 0,
         buyQuantity: 0,
+        buyValueUnits: 0,
         sellQuantity: 0,
+        sellValueUnits: 0,
+        dayBuyQuantity: 0,
+        dayBuyValueUnits: 0,
+        daySellQuantity: 0,
+        daySellValueUnits: 0,
         lastFillUnits: t.priceUnits,
       };
       this.positions.set(key, p);
     }
     const side = t.transactionType === 'BUY' ? 1 : -1;
-    if (side > 0) p.buyQuantity += t.quantity;
-    else p.sellQuantity += t.quantity;
+    const perUnit = t.priceUnits * p.multiplier;
+    const value = t.quantity * perUnit;
+    if (side > 0) {
+      p.buyQuantity += t.quantity;
+      p.buyValueUnits += value;
+      p.dayBuyQuantity += t.quantity;
+      p.dayBuyValueUnits += value;
+    } else {
+      p.sellQuantity += t.quantity;
+      p.sellValueUnits += value;
+      p.daySellQuantity += t.quantity;
+      p.daySellValueUnits += value;
+    }
     p.lastFillUnits = t.priceUnits;
     let qty = t.quantity;
     if (p.net !== 0 && Math.sign(p.net) !== side) {
       const closing = Math.min(qty, Math.abs(p.net));
       const cost = Math.round((p.openCostUnits * closing) / Math.abs(p.net));
-      const proceeds = closing * t.priceUnits;
+      const proceeds = closing * perUnit;
       const realised = p.net > 0 ? proceeds - cost : cost - proceeds;
       p.realisedUnits += realised;
       this.realisedUnits += realised;
@@ -98,14 +151,36 @@ export class Account {
     }
     if (qty > 0) {
       p.net += side * qty;
-      p.openCostUnits += qty * t.priceUnits;
+      p.openCostUnits += qty * perUnit;
     }
+  }
+
+  /** Value of the open quantity at `ltpUnits` (signed: negative for a short). */
+  static markValue(p: PaperPosition, ltpUnits: number): number {
+    return p.net * ltpUnits * p.multiplier;
   }
 
   /** Unrealised P&L of one position at `ltpUnits`. */
   static unrealised(p: PaperPosition, ltpUnits: number): number {
     if (p.net === 0) return 0;
-    return p.net > 0 ? p.net * ltpUnits - p.openCostUnits : p.openCostUnits - Math.abs(p.net) * ltpUnits;
+    return p.net > 0
+      ? Account.markValue(p, ltpUnits) - p.openCostUnits
+      : p.openCostUnits + Account.markValue(p, ltpUnits);
+  }
+
+  /** Total P&L of the day's position: sell value − buy value + the open quantity at `ltpUnits`. */
+  static pnl(p: PaperPosition, ltpUnits: number): number {
+    return p.sellValueUnits - p.buyValueUnits + Account.markValue(p, ltpUnits);
+  }
+
+  /** The day's P&L (m2m): today's trades, and the overnight quantity from the previous close. */
+  static m2m(p: PaperPosition, ltpUnits: number, closeUnits: number): number {
+    return (
+      p.daySellValueUnits -
+      p.dayBuyValueUnits +
+      Account.markValue(p, ltpUnits) -
+      p.overnight * closeUnits * p.multiplier
+    );
   }
 
   /** Margin an open position holds: its cost over the product's leverage. */

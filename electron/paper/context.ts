@@ -18,6 +18,8 @@ export interface BrokerState {
   readonly faults: Faults;
   readonly journal: Journal;
   readonly startingCashUnits: number;
+  /** Epoch ms now: `Date.now` unless a test injects a clock (to cross an IST midnight, say). */
+  readonly clock: () => number;
 }
 
 export interface Ctx {

@@ -53,6 +53,11 @@ export interface PaperBrokerOptions {
   repair?: boolean;
   /** Failed authentications allowed per address (default burst 20, then 1/s); over it: 429. */
   authFailures?: { perSecond: number; burst: number };
+  /**
+   * Epoch ms now (default `Date.now`): every time the broker stamps, expires or rolls a day
+   * over comes from it, so a test can cross an IST midnight without waiting for one.
+   */
+  clock?: () => number;
 }
 
 export interface PaperBroker {
@@ -92,7 +97,7 @@ interface IdMark {
 
 /** Re-applies journaled events; positions and cash follow from the trades. Returns the id high-water mark. */
 function replay(events: readonly JournalEvent[], state: BrokerState): IdMark {
-  const now = Date.now();
+  const now = state.clock();
   const mark: IdMark = { order: 0, trade: 0 };
   for (const ev of events) {
     switch (ev.e) {
@@ -111,7 +116,8 @@ function replay(events: readonly JournalEvent[], state: BrokerState): IdMark {
         mark.trade = Math.max(mark.trade, Number(ev.t.tradeId));
         break;
       case 'marks':
-        for (const [token, units] of Object.entries(ev.prices)) state.market.set(Number(token), units, now, false);
+        for (const [token, units] of Object.entries(ev.prices))
+          state.market.restoreMark(Number(token), units, ev.at, now);
         break;
       case 'ids':
         mark.order = Math.max(mark.order, ev.order);
@@ -119,6 +125,8 @@ function replay(events: readonly JournalEvent[], state: BrokerState): IdMark {
         break;
     }
   }
+  // Positions replayed from an earlier day carry over into today's (docs/api.md §Persistence).
+  state.engine.account.rollTo(now);
   state.engine.continueAbove(mark.order, mark.trade);
   return mark;
 }
@@ -140,7 +148,8 @@ function marks(state: BrokerState): Record<string, number> {
 
 export async function startPaperBroker(options: PaperBrokerOptions = {}): Promise<PaperBroker> {
   const seed = options.seed ?? DEFAULTS.seed;
-  const market = new Market(generateInstruments(seed), seed);
+  const clock = options.clock ?? Date.now;
+  const market = new Market(generateInstruments(seed, clock()), seed, clock());
   const sessions = new Sessions(options.tokenTtlMs ?? DEFAULTS.tokenTtlMs);
   const faults = new Faults(seed, options.faults);
   const opened = options.dataDir
@@ -182,6 +191,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     faults,
     journal,
     startingCashUnits: engine.account.openingUnits,
+    clock,
   };
   ids = replay(opened.replay.events, state);
   if (repaired) {
@@ -202,7 +212,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   const rate = options.rate ?? DEFAULTS.rate;
   const auth = new AuthGuard(sessions, options.authFailures ?? AUTH_FAILURES);
   const server = createBrokerServer(state, { control: options.control ?? false, rate, auth });
-  stream = new Stream(server, auth, market, options.heartbeatMs ?? DEFAULTS.heartbeatMs, options.stream);
+  stream = new Stream(server, auth, market, options.heartbeatMs ?? DEFAULTS.heartbeatMs, options.stream, clock);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -214,7 +224,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   const port = (server.address() as AddressInfo).port;
 
   const tickMs = options.tickIntervalMs ?? DEFAULTS.tickIntervalMs;
-  const timer = tickMs > 0 ? setInterval(() => market.step(), tickMs) : null;
+  const timer = tickMs > 0 ? setInterval(() => market.step(clock()), tickMs) : null;
   timer?.unref();
 
   let closed: Promise<void> | null = null;
@@ -224,7 +234,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     setPrice(instrumentToken, lastPrice) {
       const i = market.instrument(instrumentToken);
       if (!i) throw new Error(`unknown instrument ${instrumentToken}`);
-      market.set(instrumentToken, toUnits(lastPrice));
+      market.set(instrumentToken, toUnits(lastPrice), clock());
     },
     setFaults(f) {
       faults.set(f);
@@ -248,7 +258,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        journal.append({ e: 'marks', prices: marks(state) });
+        journal.append({ e: 'marks', prices: marks(state), at: clock() });
         journal.close();
       })();
       return closed;

@@ -24,6 +24,8 @@ export interface PaperInstrument {
   readonly tickSize: number;
   readonly tickUnits: number;
   readonly freezeQuantity: number;
+  /** Rupees per unit of price per unit of quantity: the contract size where a price is quoted per part of it. */
+  readonly multiplier: number;
   readonly expiry: string | null;
   readonly strike: number | null;
   /** The previous close: the day's band is set around it, the random walk starts from it. */
@@ -98,15 +100,22 @@ const INDICES: ReadonlyArray<readonly [string, number, number, number, number, '
   ['SENSEX', 84500, 20, 1000, 100, 'BFO', 4],
 ];
 
-/** [symbol, name, price, lot size, freeze, tick, expiry day of month]. */
-const COMMODITIES: ReadonlyArray<readonly [string, string, number, number, number, number, number]> = [
-  ['GOLD', 'GOLD', 121500, 1, 200, 1, 5],
-  ['GOLDM', 'GOLD MINI', 121300, 1, 500, 1, 3],
-  ['SILVER', 'SILVER', 148000, 1, 200, 1, 5],
-  ['SILVERM', 'SILVER MINI', 147800, 1, 500, 1, 28],
-  ['CRUDEOIL', 'CRUDE OIL', 5480, 100, 10000, 1, 19],
-  ['NATURALGAS', 'NATURAL GAS', 312.4, 1250, 125000, 0.1, 24],
+/**
+ * [symbol, name, price, lot size, freeze, tick, expiry day of month, multiplier]. Gold is quoted
+ * per 10 g and traded per kg (GOLD, ×100) or 100 g (GOLDM, ×10); silver per kg, traded per 30 kg
+ * (×30) or 5 kg (×5). Crude and gas count their quantity in barrels and mmBtu (×1).
+ */
+const COMMODITIES: ReadonlyArray<readonly [string, string, number, number, number, number, number, number]> = [
+  ['GOLD', 'GOLD', 121500, 1, 200, 1, 5, 100],
+  ['GOLDM', 'GOLD MINI', 121300, 1, 500, 1, 3, 10],
+  ['SILVER', 'SILVER', 148000, 1, 200, 1, 5, 30],
+  ['SILVERM', 'SILVER MINI', 147800, 1, 500, 1, 28, 5],
+  ['CRUDEOIL', 'CRUDE OIL', 5480, 100, 10000, 1, 19, 1],
+  ['NATURALGAS', 'NATURAL GAS', 312.4, 1250, 125000, 0.1, 24, 1],
 ];
+
+/** A currency future's lot is USD/EUR/GBP 1,000 (JPY 1,00,000 quoted per 100): ×1,000. */
+const CURRENCY_MULTIPLIER = 1000;
 
 /** [symbol, name, price]. Currency futures tick in ₹0.0025, as on the exchange. */
 const CURRENCIES: ReadonlyArray<readonly [string, string, number]> = [
@@ -208,13 +217,13 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
   const out: PaperInstrument[] = [];
   const used = new Set<number>();
 
-  const add = (i: Omit<PaperInstrument, 'token' | 'tickUnits'>): void => {
+  const add = (i: Omit<PaperInstrument, 'token' | 'tickUnits' | 'multiplier'> & { multiplier?: number }): void => {
     // Tokens come from the symbol, not a counter, so they survive a restart on another day
     // (when an expiry has dropped out of the list) and journaled orders still resolve.
     let token = (fnv1a(`${i.exchange}:${i.tradingsymbol}`) % 2_000_000_000) + 1;
     while (used.has(token)) token++;
     used.add(token);
-    out.push({ ...i, token, tickUnits: toUnits(i.tickSize) });
+    out.push({ ...i, multiplier: i.multiplier ?? 1, token, tickUnits: toUnits(i.tickSize) });
   };
 
   const daysTo = (d: Date): number => (d.getTime() - todayMs) / DAY_MS;
@@ -264,6 +273,7 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
     freeze: number,
     tick: number,
     expiries: Date[],
+    multiplier = 1,
   ): void => {
     for (const e of expiries) {
       add({
@@ -275,6 +285,7 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
         lotSize: lot,
         tickSize: tick,
         freezeQuantity: freeze,
+        multiplier,
         expiry: ymd(e),
         strike: null,
         baseUnits: onGrid(spot * (1 + 0.00018 * daysTo(e)), toUnits(tick)),
@@ -331,10 +342,10 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
     }
   }
 
-  for (const [symbol, , price, lot, freeze, tick, day] of COMMODITIES) {
+  for (const [symbol, , price, lot, freeze, tick, day, multiplier] of COMMODITIES) {
     const spot = jitter(price);
     const expiries = dayOfMonthExpiries(today, day, 2);
-    addFutures(symbol, 'MCX', spot, lot, freeze, tick, expiries);
+    addFutures(symbol, 'MCX', spot, lot, freeze, tick, expiries, multiplier);
     if (symbol === 'CRUDEOIL') {
       const e = expiries[0] as Date;
       addOptions(symbol, 'MCX', spot, 50, 5, lot, freeze, 0.35, e, `${yy(e)}${mon(e)}`);
@@ -342,7 +353,7 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
   }
 
   for (const [symbol, , price] of CURRENCIES) {
-    addFutures(symbol, 'CDS', jitter(price), 1, 10_000, 0.0025, monthlyExpiries(today, 5, 2));
+    addFutures(symbol, 'CDS', jitter(price), 1, 10_000, 0.0025, monthlyExpiries(today, 5, 2), CURRENCY_MULTIPLIER);
   }
 
   return out;

@@ -21,13 +21,17 @@ import type { HistoryEntry, PaperOrder, PaperTrade } from './types';
  * from a newer format is refused as a whole journal: guessing at it could misread money.
  */
 
+/** One thing that happened to the account, in the current format; replay folds them in order. */
 export type JournalEvent =
   | { readonly e: 'session'; readonly s: Session }
   | { readonly e: 'session_end'; readonly token: string }
   | { readonly e: 'order'; readonly o: PaperOrder }
   | { readonly e: 'trade'; readonly t: PaperTrade }
-  /** Last prices (price units) of the instruments the account holds, written on a clean shutdown. */
-  | { readonly e: 'marks'; readonly prices: Readonly<Record<string, number>> }
+  /**
+   * Last prices (price units) of the instruments the account holds, written on a clean shutdown
+   * at `at` (absent in format 1).
+   */
+  | { readonly e: 'marks'; readonly prices: Readonly<Record<string, number>>; readonly at?: number }
   /**
    * The highest order and trade ids that may have been handed out, written (and fsynced) before
    * the first of them is: a restart continues above them, so an id is never given twice even
@@ -113,6 +117,8 @@ const TradeRecord = z.looseObject({
   product: Product,
   quantity: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   priceUnits: Price,
+  /** The instrument's multiplier at the fill (GOLD ×100): the trade's value is quantity × price × this. */
+  multiplier: z.number().int().positive().max(1_000_000),
   at: Time,
 });
 
@@ -121,7 +127,11 @@ const EventRecord = z.discriminatedUnion('e', [
   z.strictObject({ e: z.literal('session_end'), token: z.string().min(1).max(128) }),
   z.strictObject({ e: z.literal('order'), o: OrderRecord }),
   z.strictObject({ e: z.literal('trade'), t: TradeRecord }),
-  z.strictObject({ e: z.literal('marks'), prices: z.record(z.string().regex(/^\d{1,16}$/), Price) }),
+  z.strictObject({
+    e: z.literal('marks'),
+    prices: z.record(z.string().regex(/^\d{1,16}$/), Price),
+    at: Time.optional(),
+  }),
   z.strictObject({ e: z.literal('ids'), order: Count, trade: Count }),
 ]);
 
@@ -174,8 +184,9 @@ function fromV1(raw: Rec): unknown {
     }
     case 'trade': {
       if (!isRec(raw.t)) return raw;
+      // Format 1 valued every trade at price × quantity: a multiplier of 1.
       const { pricePaise, ...rest } = raw.t;
-      return { ...raw, t: { ...rest, priceUnits: units(pricePaise) } };
+      return { ...raw, t: { ...rest, priceUnits: units(pricePaise), multiplier: 1 } };
     }
     case 'marks': {
       if (!isRec(raw.prices)) return raw;
@@ -186,6 +197,15 @@ function fromV1(raw: Rec): unknown {
     default:
       return raw;
   }
+}
+
+/**
+ * Format-2 trades written before trades carried a multiplier were valued at price × quantity:
+ * a multiplier of 1. (Format 3 always writes it.)
+ */
+function withTradeMultiplier(raw: Rec): Rec {
+  if (raw.e !== 'trade' || !isRec(raw.t) || raw.t.multiplier !== undefined) return raw;
+  return { ...raw, t: { ...raw.t, multiplier: 1 } };
 }
 
 /** The first schema complaint, in words: `o.status: Invalid option: expected one of …`. */
@@ -226,7 +246,7 @@ export function decodeLine(line: string): Decoded {
   } else if (v === 2) {
     version = 2;
     if (c !== undefined) throw new RecordDamage('a checksum on a format-2 record');
-    event = rest;
+    event = withTradeMultiplier(rest);
   } else if (v === JOURNAL_VERSION) {
     version = JOURNAL_VERSION;
     if (typeof c !== 'string') throw new RecordDamage('no checksum');

@@ -1,6 +1,8 @@
 import type { CandleInterval } from '../../shared/domain/market';
+import { istDate, istDayStart } from '../../shared/lib/ist-time';
 import {
   type Bar,
+  DAY_MS,
   DEFAULT_SPAN_MS,
   type History,
   MINUTE_MS,
@@ -30,6 +32,11 @@ export interface PriceMove {
 
 interface Quote {
   ltp: number;
+  /** The IST date of the last price, and the last price of the day before it (the "close"). */
+  day: string;
+  close: number;
+  /** When `day` ends (the next IST midnight): a price move checks this number, not a date string. */
+  dayEnds: number;
   volume: number;
   band: readonly [number, number];
   live: Bar[];
@@ -60,7 +67,17 @@ export class Market {
     for (const i of instruments) {
       this.byToken.set(i.token, i);
       this.bySymbolKey.set(`${i.exchange}:${i.tradingsymbol}`, i);
-      this.quotes.set(i.token, { ltp: i.baseUnits, volume: 0, band: bandOf(i), live: [] });
+      const day = istDate(now);
+      const dayEnds = istDayStart(now) + DAY_MS;
+      this.quotes.set(i.token, {
+        ltp: i.baseUnits,
+        day,
+        close: i.baseUnits,
+        dayEnds,
+        volume: 0,
+        band: bandOf(i),
+        live: [],
+      });
     }
   }
 
@@ -75,6 +92,17 @@ export class Market {
   /** Last traded price in price units (0 for an unknown token). */
   ltp(token: number): number {
     return this.quotes.get(token)?.ltp ?? 0;
+  }
+
+  /**
+   * The previous session's close as of IST date `day`, in price units: the last price of the
+   * latest day before it (0 for an unknown token). Until the market's first move it is the
+   * generated opening price, which the universe treats as yesterday's close.
+   */
+  closeOf(token: number, day: string): number {
+    const q = this.quotes.get(token);
+    if (!q) return 0;
+    return q.day < day ? q.ltp : q.close;
   }
 
   volume(token: number): number {
@@ -125,7 +153,22 @@ export class Market {
     return moves;
   }
 
+  /**
+   * Puts back a last price the journal saved at `savedAt` (undefined in old journals). Saved on
+   * an earlier day than `now`, it is also the close today's P&L runs from.
+   */
+  restoreMark(token: number, ltpUnits: number, savedAt: number | undefined, now: number): void {
+    this.set(token, ltpUnits, now, false);
+    const q = this.quotes.get(token);
+    if (q && savedAt !== undefined && istDate(savedAt) < q.day) q.close = ltpUnits;
+  }
+
   private apply(token: number, q: Quote, ltp: number, traded: number, at: number): PriceMove {
+    if (at >= q.dayEnds) {
+      q.close = q.ltp;
+      q.day = istDate(at);
+      q.dayEnds = istDayStart(at) + DAY_MS;
+    }
     q.ltp = ltp;
     q.volume += traded;
     const start = Math.max(bucketStart(at, MINUTE_MS), this.anchorMs);

@@ -1,6 +1,6 @@
 import type { OrderStatus, OrderType, Product, TransactionType, Validity } from '../../shared/domain/order';
 import { isWorking } from '../../shared/domain/order';
-import { fromUnits, PRICE_UNITS_PER_RUPEE } from '../../shared/trading/money';
+import { fromUnits, PRICE_UNITS_PER_RUPEE, toUnits } from '../../shared/trading/money';
 import { takesPrice, takesTrigger, validateOrder } from '../../shared/trading/rules';
 import { type Account } from './account';
 import type { PaperInstrument } from './instruments';
@@ -31,11 +31,14 @@ export interface PlaceRequest {
   readonly triggerUnits: number | null;
 }
 
-/** The fields PATCH may change (prices in price units; null clears). */
-export interface OrderChangesUnits {
+/**
+ * The fields PATCH may change, prices in rupees as sent (null or 0 clears): they are judged by
+ * the shared rules as sent and only then turned into units, so nothing is rounded on the way.
+ */
+export interface OrderChanges {
   readonly quantity?: number;
-  readonly priceUnits?: number | null;
-  readonly triggerUnits?: number | null;
+  readonly price?: number | null;
+  readonly triggerPrice?: number | null;
   readonly orderType?: OrderType;
   readonly validity?: Validity;
 }
@@ -137,21 +140,44 @@ export class Engine {
   }
 
   /**
-   * Margin for `quantity` more of an order. Only the part that adds exposure needs margin:
-   * selling out of a long (or buying back a short) is free, so a trader can always exit.
+   * Margin for an order of `r.quantity` (docs/api.md §Margins, positions, holdings, funds). Only
+   * the part that adds exposure needs margin: selling out of a long (or buying back a short) is
+   * free, so a trader can always exit — but only up to the part of the position that earlier
+   * working orders on the same side are not already closing. Five SELL 100 against a long 100:
+   * the first is free, the other four would open a short and are margined as such.
+   *
+   * `self` is the order being modified: it keeps its place in time, so only orders placed before
+   * it count, and a price change does not take the free part from the earliest exit.
    */
-  quote(r: Omit<PlaceRequest, 'clientOrderId' | 'validity'>, quantity: number = r.quantity): MarginQuote {
+  quote(r: Omit<PlaceRequest, 'clientOrderId' | 'validity'>, self?: PaperOrder): MarginQuote {
     const i = r.instrument;
     const ref = this.referencePrice(r, i.token);
     const leverage = leverageOf(r.product, i.instrumentType, r.transactionType);
-    const orderValueUnits = ref * quantity;
+    // Price × quantity × multiplier: what the contract is worth in rupees (GOLD is ×100).
+    const orderValueUnits = ref * r.quantity * i.multiplier;
     if (r.product === 'CNC') {
       return { totalUnits: r.transactionType === 'BUY' ? orderValueUnits : 0, orderValueUnits, leverage };
     }
     const net = this.account.position(i.token, r.product)?.net ?? 0;
     const reducing = (r.transactionType === 'BUY' && net < 0) || (r.transactionType === 'SELL' && net > 0);
-    const adding = reducing ? Math.max(0, quantity - Math.abs(net)) : quantity;
-    return { totalUnits: marginFor(ref * adding, leverage), orderValueUnits, leverage };
+    const free = reducing ? Math.max(0, Math.abs(net) - this.closingAhead(r, i.token, self)) : 0;
+    const adding = Math.max(0, r.quantity - free);
+    return { totalUnits: marginFor(ref * adding * i.multiplier, leverage), orderValueUnits, leverage };
+  }
+
+  /**
+   * Quantity still to fill on working orders of the same side, product and instrument placed
+   * before `self` (all of them for a new order): what is already closing the position.
+   */
+  private closingAhead(r: Pick<PlaceRequest, 'product' | 'transactionType'>, token: number, self?: PaperOrder): number {
+    let sum = 0;
+    for (const id of this.working.get(token) ?? []) {
+      const w = this.orders.get(id);
+      if (!w || w === self || w.product !== r.product || w.transactionType !== r.transactionType) continue;
+      if (self && Number(w.orderId) > Number(self.orderId)) continue;
+      sum += pendingOf(w);
+    }
+    return sum;
   }
 
   // ------------------------------------------------------------------ commands
@@ -230,7 +256,7 @@ export class Engine {
     return null;
   }
 
-  modify(orderId: string, c: OrderChangesUnits, at: number): PaperOrder {
+  modify(orderId: string, c: OrderChanges, at: number): PaperOrder {
     const o = this.orders.get(orderId);
     if (!o) throw new Problem(404, 'not_found', `Order ${orderId} was not found`);
     if (!isWorking(o.status)) {
@@ -238,9 +264,7 @@ export class Engine {
     }
     const orderType = c.orderType ?? o.orderType;
     // Switching type clears a price/trigger the new type does not take, unless sent explicitly.
-    const priceUnits = c.priceUnits !== undefined ? c.priceUnits : takesPrice(orderType) ? o.priceUnits : null;
-    const triggerUnits =
-      c.triggerUnits !== undefined ? c.triggerUnits : takesTrigger(orderType) ? o.triggerUnits : null;
+    const kept = (units: number | null): number | null => (units === null ? null : fromUnits(units));
     const draft = {
       exchange: o.exchange,
       transactionType: o.transactionType,
@@ -248,8 +272,9 @@ export class Engine {
       orderType,
       product: o.product,
       validity: c.validity ?? o.validity,
-      price: priceUnits === null ? null : fromUnits(priceUnits),
-      triggerPrice: triggerUnits === null ? null : fromUnits(triggerUnits),
+      price: c.price !== undefined ? c.price : takesPrice(orderType) ? kept(o.priceUnits) : null,
+      triggerPrice:
+        c.triggerPrice !== undefined ? c.triggerPrice : takesTrigger(orderType) ? kept(o.triggerUnits) : null,
     };
     const instrument = this.market.instrument(o.token);
     if (!instrument) throw new Problem(409, 'order_not_modifiable', `${o.tradingsymbol} has expired`);
@@ -272,6 +297,9 @@ export class Engine {
           : 'invalid_combination';
       throw new Problem(400, code, errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     }
+    // Valid now: a price the type takes is on the tick, one it does not take is absent (null or 0).
+    const priceUnits = takesPrice(orderType) && draft.price ? toUnits(draft.price) : null;
+    const triggerUnits = takesTrigger(orderType) && draft.triggerPrice ? toUnits(draft.triggerPrice) : null;
     const [lo, hi] = this.market.band(o.token);
     for (const [field, p] of [
       ['price', priceUnits],
@@ -283,15 +311,18 @@ export class Engine {
       }
     }
     const remaining = draft.quantity - o.filled;
-    const need = this.quote({
-      instrument,
-      transactionType: o.transactionType,
-      quantity: remaining,
-      orderType,
-      product: o.product,
-      priceUnits,
-      triggerUnits,
-    }).totalUnits;
+    const need = this.quote(
+      {
+        instrument,
+        transactionType: o.transactionType,
+        quantity: remaining,
+        orderType,
+        product: o.product,
+        priceUnits,
+        triggerUnits,
+      },
+      o,
+    ).totalUnits;
     if (need - o.blockedUnits > this.availableMarginUnits()) {
       const message = `Insufficient funds: the modified order needs ${rupees(need)} margin; ${rupees(Math.max(0, this.availableMarginUnits() + o.blockedUnits))} is available`;
       throw new Problem(400, 'insufficient_margin', message, [{ field: 'quantity', message }]);
@@ -302,8 +333,8 @@ export class Engine {
     };
     note('quantity', o.quantity, draft.quantity);
     note('type', o.orderType, orderType);
-    note('price', o.priceUnits === null ? null : fromUnits(o.priceUnits), draft.price);
-    note('trigger', o.triggerUnits === null ? null : fromUnits(o.triggerUnits), draft.triggerPrice);
+    note('price', kept(o.priceUnits), kept(priceUnits));
+    note('trigger', kept(o.triggerUnits), kept(triggerUnits));
     note('validity', o.validity, draft.validity);
     const wasTriggerType = takesTrigger(o.orderType);
     o.quantity = draft.quantity;
@@ -414,6 +445,7 @@ export class Engine {
       product: o.product,
       quantity: qty,
       priceUnits: ltp,
+      multiplier: instrument.multiplier,
       at,
     };
     this.tradeList.push(t);

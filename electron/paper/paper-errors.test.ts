@@ -157,6 +157,28 @@ describe('request errors (never a 500 for bad input)', () => {
     }
   });
 
+  it('refuses a price that would round to ₹0.00 or off the tick, on placement and on modification', async () => {
+    const infy = await api.instrument('NSE', 'INFY');
+    const before = api.broker.orderCount();
+    for (const price of [1e-9, 5e-324]) {
+      const p = problem(await api.place({ order_type: 'LIMIT', price }), 400, 'invalid_field');
+      expect(p.errors).toEqual([{ field: 'price', message: 'Price must be at least one tick (₹0.05)' }]);
+      const t = problem(await api.place({ order_type: 'SL-M', trigger_price: price }), 400, 'invalid_field');
+      expect(t.errors).toEqual([
+        { field: 'trigger_price', message: 'Trigger price must be at least one tick (₹0.05)' },
+      ]);
+    }
+    expect(api.broker.orderCount()).toBe(before);
+
+    const limit = Math.round((infy.last_price - 20) * 20) / 20;
+    const resting = await api.place({ order_type: 'LIMIT', price: limit });
+    for (const price of [5e-324, limit + 0.0000001]) {
+      const p = problem(await api.call('PATCH', `/orders/${resting.body.order_id}`, { price }), 400, 'invalid_field');
+      expect(p.errors?.[0]?.field).toBe('price');
+    }
+    expect(await api.order(resting.body.order_id)).toMatchObject({ price: limit, status: 'OPEN' });
+  });
+
   it('404 for unknown orders, paths and instruments; 405 with Allow for a wrong method', async () => {
     problem(await api.call('GET', '/orders/123'), 404, 'not_found');
     problem(await api.call('GET', '/orders/123/history'), 404, 'not_found');

@@ -129,6 +129,39 @@ describe('journal', () => {
     }
   });
 
+  it('reads a format-2 journal written before trades carried a multiplier, valuing each at price × quantity', async () => {
+    // The same account as the format-1 lines, as the units build wrote it: money in units of
+    // ₹0.0001, `"v":2`, no checksum and no trade multiplier.
+    const toV2 = (line: string): string => {
+      const rec = JSON.parse(line) as Record<string, Record<string, unknown>>;
+      const units = (x: unknown) => (x === null ? null : (x as number) * 100);
+      const rename = (o: Record<string, unknown>) => {
+        const out: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(o))
+          if (k.endsWith('Paise')) out[k.replace(/Paise$/, 'Units')] = units(v);
+          else out[k] = Array.isArray(v) ? v.map((h) => rename(h as Record<string, unknown>)) : v;
+        return out;
+      };
+      if (rec.o) rec.o = rename(rec.o);
+      if (rec.t) rec.t = rename(rec.t);
+      if (rec.e === ('marks' as never))
+        rec.prices = Object.fromEntries(Object.entries(rec.prices!).map(([k, v]) => [k, units(v)])) as never;
+      return JSON.stringify({ v: 2, ...rec });
+    };
+    const dir = tmp();
+    writeFileSync(join(dir, JOURNAL_FILE), `${V1_LINES.map(toV2).join('\n')}\n`);
+    const b = await startTestBroker({ dataDir: dir });
+    try {
+      expect(await b.order('260000000001')).toMatchObject({ average_price: 1480.05, filled_quantity: 10 });
+      expect((await b.call('GET', '/positions')).body.positions).toEqual([
+        expect.objectContaining({ tradingsymbol: 'INFY', quantity: 10, average_price: 1480.05, last_price: 1480.05 }),
+      ]);
+      expect((await b.call('GET', '/funds')).body.funds).toMatchObject({ used_margin: 4360.1, realised_pnl: 0 });
+    } finally {
+      await b.close();
+    }
+  });
+
   it('refuses a journal in a newer format, naming the file, and leaves it untouched', async () => {
     const dir = tmp();
     const text = `${V1_LINES[0]}\n{"v":99,"e":"marks","prices":{"190634936":1}}\n`;
@@ -137,5 +170,38 @@ describe('journal', () => {
       `Cannot read the paper journal ${join(dir, JOURNAL_FILE)}: it holds a record in format 99`,
     );
     expect(readFileSync(join(dir, JOURNAL_FILE), 'utf8')).toBe(text);
+  });
+
+  it("after a restart the next day, carries yesterday's open position with yesterday's last price as the close", async () => {
+    const dir = tmp();
+    let now = Date.parse('2026-11-23T15:00:00+05:30');
+    const opts = { dataDir: dir, clock: () => now, tokenTtlMs: 7 * 24 * 3600_000 };
+    const a = await startTestBroker(opts);
+    // The far month: the near one may expire on the 24th and leave the universe with the restart.
+    const futs = (await a.call('GET', '/instruments?exchange=NFO')).body.instruments.filter(
+      (i: { tradingsymbol: string }) => /^NIFTY\d\d[A-Z]{3}FUT$/.test(i.tradingsymbol),
+    );
+    const fut = futs[futs.length - 1];
+    a.broker.setPrice(fut.instrument_token, 26000);
+    await a.place({ exchange: 'NFO', tradingsymbol: fut.tradingsymbol, product: 'NRML', quantity: 75 });
+    a.broker.setPrice(fut.instrument_token, 26100);
+    await a.close();
+
+    now = Date.parse('2026-11-24T09:30:00+05:30');
+    const b = await startTestBroker(opts);
+    try {
+      b.broker.setPrice(fut.instrument_token, 26080);
+      expect((await b.call('GET', '/positions')).body.positions).toEqual([
+        expect.objectContaining({
+          quantity: 75,
+          overnight_quantity: 75,
+          close_price: 26100,
+          pnl: 75 * 80,
+          m2m: 75 * -20,
+        }),
+      ]);
+    } finally {
+      await b.close();
+    }
   });
 });

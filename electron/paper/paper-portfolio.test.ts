@@ -6,7 +6,7 @@ import {
   WirePositionList,
   WireTradeList,
 } from '../../shared/wire/schemas';
-import { type Api, startTestBroker } from './test-helpers';
+import { type Api, findInstrument, startTestBroker } from './test-helpers';
 
 let api: Api;
 beforeAll(async () => {
@@ -122,5 +122,102 @@ describe('positions, holdings, funds, trades, margins', () => {
     const trades = WireTradeList.parse((await api.call('GET', '/trades')).body).trades;
     expect(trades.length).toBe(5);
     expect(trades[0]?.filled_at).toMatch(/\+05:30$/);
+  });
+});
+
+describe('positions carry exact values, the contract multiplier and the overnight quantity', () => {
+  it('reports fills of 100, 100.05, 100.05 at LTP 101 as ₹2.90 exactly, with the values that make it', async () => {
+    const b = await startTestBroker();
+    try {
+      const irfc = await b.instrument('NSE', 'IRFC');
+      b.broker.setPrice(irfc.instrument_token, 100);
+      await b.place({ tradingsymbol: 'IRFC' });
+      b.broker.setPrice(irfc.instrument_token, 100.05);
+      await b.place({ tradingsymbol: 'IRFC' });
+      await b.place({ tradingsymbol: 'IRFC' });
+      b.broker.setPrice(irfc.instrument_token, 101);
+      const [pos] = WirePositionList.parse((await b.call('GET', '/positions')).body).positions;
+      expect(pos).toMatchObject({
+        quantity: 3,
+        multiplier: 1,
+        average_price: 100.0333,
+        buy_quantity: 3,
+        buy_value: 300.1,
+        sell_value: 0,
+        day_buy_value: 300.1,
+        pnl: 2.9,
+        unrealised_pnl: 2.9,
+        m2m: 2.9,
+      });
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('values an MCX contract by its multiplier (GOLDM: ₹10 of P&L per ₹1 of price)', async () => {
+    const b = await startTestBroker();
+    try {
+      const goldm = await findInstrument(b, (i) => i.exchange === 'MCX' && i.name === 'GOLDM');
+      expect(goldm.multiplier).toBe(10);
+      b.broker.setPrice(goldm.instrument_token, 121300);
+      await b.place({ exchange: 'MCX', tradingsymbol: goldm.tradingsymbol, product: 'NRML' });
+      b.broker.setPrice(goldm.instrument_token, 121305);
+      const [pos] = WirePositionList.parse((await b.call('GET', '/positions')).body).positions;
+      expect(pos).toMatchObject({ quantity: 1, multiplier: 10, average_price: 121300, buy_value: 12_13_000, pnl: 50 });
+      // Margin on the contract's value: 12,13,000 / 4 (NRML).
+      expect(WireFunds.parse((await b.call('GET', '/funds')).body).funds).toMatchObject({
+        used_margin: 3_03_250,
+        unrealised_pnl: 50,
+      });
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('carries an NRML position into the next day: day P&L (m2m) runs from the previous close, total P&L from cost', async () => {
+    let now = Date.parse('2026-11-23T10:00:00+05:30');
+    const b = await startTestBroker({ clock: () => now, tokenTtlMs: 7 * 24 * 3600_000 });
+    try {
+      const fut = await findInstrument(b, (i) => /^NIFTY\d\d[A-Z]{3}FUT$/.test(String(i.tradingsymbol)));
+      const order = { exchange: 'NFO', tradingsymbol: fut.tradingsymbol, product: 'NRML', quantity: 75 };
+      b.broker.setPrice(fut.instrument_token, 26000);
+      await b.place(order);
+      now += 3600_000;
+      b.broker.setPrice(fut.instrument_token, 26100); // the day's last price: tomorrow's previous close
+      now = Date.parse('2026-11-24T10:00:00+05:30');
+      b.broker.setPrice(fut.instrument_token, 26150);
+      const positions = async () => WirePositionList.parse((await b.call('GET', '/positions')).body).positions;
+      expect(await positions()).toEqual([
+        expect.objectContaining({
+          quantity: 75,
+          overnight_quantity: 75,
+          close_price: 26100,
+          buy_quantity: 75,
+          buy_value: 19_50_000,
+          day_buy_quantity: 0,
+          day_buy_value: 0,
+          pnl: 75 * 150,
+          m2m: 75 * 50,
+        }),
+      ]);
+      // Closing it today realises the whole move, but the day's share is still from the close.
+      await b.place({ ...order, transaction_type: 'SELL' });
+      expect(await positions()).toEqual([
+        expect.objectContaining({
+          quantity: 0,
+          overnight_quantity: 75,
+          day_sell_quantity: 75,
+          day_sell_value: 19_61_250,
+          realised_pnl: 75 * 150,
+          pnl: 75 * 150,
+          m2m: 75 * 50,
+        }),
+      ]);
+      // A flat position does not carry into the day after.
+      now = Date.parse('2026-11-25T10:00:00+05:30');
+      expect(await positions()).toEqual([]);
+    } finally {
+      await b.close();
+    }
   });
 });

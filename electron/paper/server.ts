@@ -81,7 +81,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const now = Date.now();
+    const now = state.clock();
     const url = requestUrl(req.url);
     if (!url.pathname.startsWith('/v1/') && url.pathname !== '/v1') {
       return problemReply(res, new Problem(404, 'not_found', `No such path ${url.pathname}; the API lives under /v1`));

@@ -82,6 +82,7 @@ export class Stream {
     private readonly market: Market,
     heartbeatMs: number,
     { answerPings = true, ...limits }: StreamOptions = {},
+    private readonly clock: () => number = Date.now,
   ) {
     this.limits = { ...DEFAULT_STREAM_LIMITS, ...limits };
     this.wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024, autoPong: answerPings });
@@ -105,7 +106,7 @@ export class Stream {
     if (path !== '/v1/stream') return refuse(new Problem(404, 'not_found', `No WebSocket at ${path}; use /v1/stream`));
     let session: Session;
     try {
-      session = this.auth.authenticate(req.headers.authorization, req.socket.remoteAddress ?? '', Date.now());
+      session = this.auth.authenticate(req.headers.authorization, req.socket.remoteAddress ?? '', this.clock());
     } catch (e) {
       return refuse(e instanceof Problem ? e : new Problem(401, 'token_invalid', 'Unauthorized'));
     }
@@ -162,11 +163,12 @@ export class Stream {
     if (client.tokens.size + fresh.length > STREAM_SUBSCRIPTION_LIMIT)
       return this.overLimit(client, client.tokens.size + fresh.length);
     const now = Date.now();
+    const at = this.clock();
     for (const t of fresh) {
       client.tokens.add(t);
       // The current price at once, so a new subscriber never shows an empty quote.
       if (this.market.instrument(t))
-        this.sendTick(client, t, tickText(t, this.market.ltp(t), this.market.volume(t), now), now);
+        this.sendTick(client, t, tickText(t, this.market.ltp(t), this.market.volume(t), at), now);
     }
   }
 
@@ -252,10 +254,12 @@ export class Stream {
   }
 
   private beat(): void {
+    // Liveness and slowness are wall-clock matters; what the broker stamps follows its clock.
     const now = Date.now();
-    const text = JSON.stringify({ type: 'heartbeat', ts: toIstIso(now) });
+    const at = this.clock();
+    const text = JSON.stringify({ type: 'heartbeat', ts: toIstIso(at) });
     for (const c of this.clients) {
-      if (c.session.revoked || c.session.expiresAt <= now) {
+      if (c.session.revoked || c.session.expiresAt <= at) {
         c.ws.close(4001, 'token expired or revoked');
         continue;
       }

@@ -54,23 +54,41 @@ export interface PaperTrade {
   product: Product;
   quantity: number;
   priceUnits: number;
+  /** The instrument's multiplier when it filled: the trade's value is quantity × price × this. */
+  multiplier: number;
   at: number;
 }
 
-/** Net position per instrument + product (MIS, NRML). */
+/**
+ * Net position per instrument + product (MIS, NRML), for the current day (docs/api.md §Margins,
+ * positions, holdings, funds). Every value is in price units and includes the multiplier.
+ */
 export interface PaperPosition {
   token: number;
   exchange: Exchange;
   tradingsymbol: string;
   instrumentType: InstrumentType;
   product: Product;
+  /** Fixed when the position opens (the first fill's); its values and marks all use it. */
+  multiplier: number;
   /** Signed: positive long, negative short. */
   net: number;
-  /** Cost of the open quantity (always ≥ 0): average price = openCost / |net|. */
+  /** The net quantity carried in from the previous day (signed). */
+  overnight: number;
+  /** Cost of the open quantity (always ≥ 0): average price = openCost / (|net| × multiplier). */
   openCostUnits: number;
+  /** Realised today (a carried position starts the day at zero). */
   realisedUnits: number;
+  /** Bought and sold, the carried quantity included at its cost on its side. */
   buyQuantity: number;
+  buyValueUnits: number;
   sellQuantity: number;
+  sellValueUnits: number;
+  /** Bought and sold today only. */
+  dayBuyQuantity: number;
+  dayBuyValueUnits: number;
+  daySellQuantity: number;
+  daySellValueUnits: number;
   lastFillUnits: number;
 }
 

@@ -1,6 +1,6 @@
 import { toIstIso } from '../../shared/lib/ist-time';
 import { fromUnits } from '../../shared/trading/money';
-import type { WireInstrument, WireOrder } from '../../shared/wire/schemas';
+import type { WireInstrument, WireOrder, WirePosition } from '../../shared/wire/schemas';
 import { Account } from './account';
 import type { Bar } from './candles';
 import type { PaperInstrument } from './instruments';
@@ -80,22 +80,36 @@ function markOf(market: Market, token: number, fallback: number): number {
   return market.ltp(token) || fallback;
 }
 
-export function wirePosition(p: PaperPosition, market: Market): Record<string, unknown> {
+/**
+ * One of the day's positions on IST date `day` (docs/api.md §Margins, positions, holdings,
+ * funds): the exact values P&L is made of, and P&L and m2m computed from them.
+ */
+export function wirePosition(p: PaperPosition, market: Market, day: string): WirePosition {
   const ltp = markOf(market, p.token, p.lastFillUnits);
-  const unrealised = Account.unrealised(p, ltp);
+  const close = market.closeOf(p.token, day) || ltp;
   return {
     exchange: p.exchange,
     tradingsymbol: p.tradingsymbol,
     instrument_token: p.token,
     product: p.product,
     quantity: p.net,
-    average_price: average(p.openCostUnits, Math.abs(p.net)),
+    overnight_quantity: p.overnight,
+    multiplier: p.multiplier,
+    average_price: average(p.openCostUnits / p.multiplier, Math.abs(p.net)),
+    close_price: fromUnits(close),
     last_price: fromUnits(ltp),
+    buy_quantity: p.buyQuantity,
+    buy_value: fromUnits(p.buyValueUnits),
+    sell_quantity: p.sellQuantity,
+    sell_value: fromUnits(p.sellValueUnits),
+    day_buy_quantity: p.dayBuyQuantity,
+    day_buy_value: fromUnits(p.dayBuyValueUnits),
+    day_sell_quantity: p.daySellQuantity,
+    day_sell_value: fromUnits(p.daySellValueUnits),
     realised_pnl: fromUnits(p.realisedUnits),
-    unrealised_pnl: fromUnits(unrealised),
-    pnl: fromUnits(p.realisedUnits + unrealised),
-    day_buy_quantity: p.buyQuantity,
-    day_sell_quantity: p.sellQuantity,
+    unrealised_pnl: fromUnits(Account.unrealised(p, ltp)),
+    pnl: fromUnits(Account.pnl(p, ltp)),
+    m2m: fromUnits(Account.m2m(p, ltp, close)),
   };
 }
 
@@ -138,6 +152,7 @@ export function wireInstrument(i: PaperInstrument, market: Market): WireInstrume
     lot_size: i.lotSize,
     tick_size: i.tickSize,
     freeze_quantity: i.freezeQuantity,
+    multiplier: i.multiplier,
     expiry: i.expiry,
     strike: i.strike,
     last_price: fromUnits(market.ltp(i.token)),

@@ -1,7 +1,7 @@
 import { QueryClient, QueryObserver, focusManager } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BridgeError } from './ipc-client';
-import { pollInterval, pollStatusOf, retryAfterOf } from './poll-schedule';
+import { expectedIntervalOf, pollInterval, pollStatusOf, retryAfterOf } from './poll-schedule';
 
 /**
  * The polling schedule driven by react-query itself under fake timers: what a panel's poll
@@ -155,6 +155,21 @@ describe('pollInterval under react-query', () => {
     expect(p.fetchedAt).toHaveLength(2);
     expect(p.query()?.state.status).toBe('success');
     p.stop();
+  });
+});
+
+describe('expectedIntervalOf', () => {
+  it('reports the interval the schedule currently means to keep, whatever the backoff, so freshness can follow it', async () => {
+    const failing = startPolling(false, [serverError()]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pollStatusOf(failing.query()).nextAt! - failing.fetchedAt[0]!).toBe(10_000); // backing off…
+    expect(expectedIntervalOf(failing.query())).toBe(5_000); // …but idle panels are meant to refresh every 5 s
+    failing.stop();
+    const busy = startPolling(true, ['ok']);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(expectedIntervalOf(busy.query())).toBe(1_000);
+    busy.stop();
+    expect(expectedIntervalOf(undefined)).toBeNull();
   });
 });
 

@@ -31,6 +31,8 @@ export interface PollStatus {
 }
 
 interface Entry {
+  /** The base interval of the current situation (busy or idle), before any backoff. */
+  expectedMs: number;
   errorsAtLastSuccess: number;
   lastDataAt: number;
   stamp: string;
@@ -48,7 +50,14 @@ export function retryAfterOf(error: unknown): number | null {
 function entryOf(query: PollableQuery): Entry {
   let e = entries.get(query);
   if (!e) {
-    e = { errorsAtLastSuccess: 0, lastDataAt: 0, stamp: '', delay: false, nextAt: null };
+    e = {
+      expectedMs: DEFAULT_POLL_POLICY.idleMs,
+      errorsAtLastSuccess: 0,
+      lastDataAt: 0,
+      stamp: '',
+      delay: false,
+      nextAt: null,
+    };
     entries.set(query, e);
   }
   return e;
@@ -79,6 +88,7 @@ export function pollInterval(
   const isHidden = options.isHidden ?? (() => typeof document !== 'undefined' && document.visibilityState === 'hidden');
   return (query) => {
     const e = entryOf(query);
+    e.expectedMs = busy ? policy.busyMs : policy.idleMs;
     const failures = failuresOf(query, e);
     const hidden = isHidden();
     const s = query.state;
@@ -98,4 +108,13 @@ export function pollStatusOf(query: PollableQuery | undefined): PollStatus {
   const e = entries.get(query);
   if (!e) return { failures: 0, nextAt: null };
   return { failures: query.state.errorUpdateCount - e.errorsAtLastSuccess, nextAt: e.nextAt };
+}
+
+/**
+ * How often a query is meant to be refreshed right now (the busy or idle interval, before any
+ * backoff), or null for a query this schedule does not poll. A panel's freshness promise is
+ * derived from it, so it follows the schedule when that changes.
+ */
+export function expectedIntervalOf(query: PollableQuery | undefined): number | null {
+  return query ? (entries.get(query)?.expectedMs ?? null) : null;
 }

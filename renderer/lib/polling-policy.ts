@@ -58,3 +58,39 @@ export function nextPollDelay(
   const floor = Math.min(policy.maxRetryAfterMs, Math.max(0, s.retryAfterMs ?? 0));
   return Math.max(jittered, floor);
 }
+
+/** The knobs of a panel's freshness promise (milliseconds, and a count of poll intervals). */
+export interface FreshnessPolicy {
+  /** Data may be this many expected intervals old before it is called stale. */
+  readonly intervals: number;
+  /**
+   * Never stale sooner than this, however fast the panel polls: at a 1 s interval a poll that
+   * waits its turn behind a burst of order actions is normal, not a reason to cry wolf.
+   */
+  readonly floorMs: number;
+  /** A poll that has been waiting this long for its answer makes the panel stale at once. */
+  readonly maxWaitMs: number;
+}
+
+/** Stale past three intervals (at least 10 s), or after a poll has waited 10 s for its answer. */
+export const DEFAULT_FRESHNESS_POLICY: FreshnessPolicy = { intervals: 3, floorMs: 10_000, maxWaitMs: 10_000 };
+
+/** What a panel promises about its data: how old it may get, and how long a poll may wait. */
+export interface FreshnessPromise {
+  readonly maxAgeMs: number;
+  readonly maxWaitMs: number;
+}
+
+/**
+ * The promise of a panel polled every `expectedIntervalMs` (its current base interval, not a
+ * backoff delay): a panel polled every 5 s is stale at 15 s, one polled every 30 s while the
+ * stream is live at 90 s. A poll that waits longer than `maxWaitMs` breaks the promise too,
+ * because the data then cannot be refreshed in time whatever its age.
+ */
+export function freshnessPromise(
+  expectedIntervalMs: number,
+  policy: FreshnessPolicy = DEFAULT_FRESHNESS_POLICY,
+): FreshnessPromise {
+  const maxAgeMs = Math.max(policy.floorMs, policy.intervals * expectedIntervalMs);
+  return { maxAgeMs, maxWaitMs: Math.min(policy.maxWaitMs, maxAgeMs) };
+}

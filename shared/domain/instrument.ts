@@ -19,7 +19,9 @@ export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM
  * One tradable instrument, as the app sees it.
  *
  * `freezeQuantity` is the largest quantity one order may carry (the exchange's freeze limit);
- * `lotSize` is 1 for equities.
+ * `lotSize` is 1 for equities. `multiplier` turns price × quantity into rupees: 1 for equities
+ * and most F&O, the contract size for MCX (GOLD is quoted per 10 g, traded per kg: 100) and CDS
+ * (docs/api.md §GET /instruments).
  */
 export const Instrument = z.object({
   instrumentToken: z.number().int().positive(),
@@ -31,6 +33,7 @@ export const Instrument = z.object({
   lotSize: z.number().int().positive(),
   tickSize: z.number().positive(),
   freezeQuantity: z.number().int().positive(),
+  multiplier: z.number().positive(),
   expiry: IsoDate.nullable(),
   strike: z.number().nonnegative().nullable(),
   lastPrice: z.number().nonnegative(),

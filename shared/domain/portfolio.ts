@@ -2,20 +2,42 @@ import { z } from 'zod';
 import { Exchange } from './instrument';
 import { Product } from './order';
 
-/** Net position per instrument and product, with P&L marked at the last price. */
+/**
+ * Net position per instrument and product, with P&L marked at the last price.
+ *
+ * The buy/sell values are exact rupee amounts (Σ price × quantity × multiplier, including the
+ * carried quantity at its cost), so live P&L is recomputed from them at each tick — never from
+ * `averagePrice`, which is rounded: pnl = sellValue − buyValue + quantity × LTP × multiplier.
+ * The day's P&L (`m2m`) counts the `overnightQuantity` from the previous `closePrice` instead of
+ * from its cost (docs/api.md §Margins, positions, holdings, funds).
+ */
 export const Position = z.object({
   exchange: Exchange,
   tradingsymbol: z.string(),
   instrumentToken: z.number().int(),
   product: Product,
+  /** Net quantity now: positive long, negative short. */
   quantity: z.number().int(),
+  /** Net quantity carried in from the previous day (signed). */
+  overnightQuantity: z.number().int(),
+  multiplier: z.number().positive(),
   averagePrice: z.number().nonnegative(),
+  /** The previous session's close, from which the day's P&L of the overnight quantity runs. */
+  closePrice: z.number().nonnegative(),
   lastPrice: z.number().nonnegative(),
+  buyQuantity: z.number().int().nonnegative(),
+  buyValue: z.number().nonnegative(),
+  sellQuantity: z.number().int().nonnegative(),
+  sellValue: z.number().nonnegative(),
+  dayBuyQuantity: z.number().int().nonnegative(),
+  dayBuyValue: z.number().nonnegative(),
+  daySellQuantity: z.number().int().nonnegative(),
+  daySellValue: z.number().nonnegative(),
   realisedPnl: z.number(),
   unrealisedPnl: z.number(),
   pnl: z.number(),
-  dayBuyQuantity: z.number().int().nonnegative(),
-  daySellQuantity: z.number().int().nonnegative(),
+  /** The day's P&L (mark to market from the previous close). */
+  m2m: z.number(),
 });
 export type Position = z.infer<typeof Position>;
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { brokerUrlProblem, BROKER_URL_HTTPS_REQUIRED } from './broker-url';
 
 /**
  * Where the app trades: the embedded paper broker (default, no account needed) or a remote
- * broker speaking the REST dialect of DESIGN.md §2.
+ * broker speaking the REST dialect of docs/api.md.
  *
  * Secrets travel renderer → main once, at login; main keeps them in its vault and never
  * sends them back.
@@ -11,7 +12,10 @@ export const BrokerProfile = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('paper') }),
   z.object({
     kind: z.literal('rest'),
-    baseUrl: z.url({ protocol: /^https?$/ }),
+    /** https, or plain http to loopback only (`broker-url.ts`): the secret and token travel here. */
+    baseUrl: z
+      .url({ protocol: /^https?$/ })
+      .refine((url) => brokerUrlProblem(url) === null, { message: BROKER_URL_HTTPS_REQUIRED }),
     apiKey: z.string().min(1).max(256),
     apiSecret: z.string().min(1).max(256),
   }),

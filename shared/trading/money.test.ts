@@ -23,6 +23,11 @@ describe('price units of ₹0.0001', () => {
     expect(roundToTick(83.2538, 0.0025)).toBe(83.255);
   });
 
+  it('never take a positive price too small to see for ₹0 on the grid', () => {
+    expect(isOnTick(5e-324, 0.05)).toBe(false);
+    expect(isOnTick(1e-9, 0.05)).toBe(false);
+  });
+
   it('check the ₹0.05 grid without float noise, at equity and commodity magnitudes', () => {
     expect(isOnTick(101.15, 0.05)).toBe(true);
     expect(isOnTick(0.1 + 0.2, 0.05)).toBe(true);

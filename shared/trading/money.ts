@@ -31,6 +31,8 @@ export function isOnTick(price: number, tickSize: number): boolean {
   const tick = toUnits(tickSize);
   if (tick <= 0 || !Number.isFinite(price)) return false;
   const u = price * PRICE_UNITS_PER_RUPEE;
+  // Near zero there is no product to have noise: 5e-324 is not ₹0.
+  if (Math.round(u) === 0) return price === 0;
   if (Math.abs(u - Math.round(u)) > Math.max(1e-6, Math.abs(u) * 2 ** -48)) return false;
   return Math.round(u) % tick === 0;
 }
@@ -48,6 +50,17 @@ export function priceDecimals(tickSize: number): number {
     decimals -= 1;
   }
   return decimals;
+}
+
+/**
+ * The two valid prices either side of an off-tick `price`, in rupees: the highest grid price
+ * below it and the lowest above (₹101.08 on ₹0.05 → [101.05, 101.10]). For a trader to choose
+ * from; nothing in the app rounds a typed price silently.
+ */
+export function ticksAround(price: number, tickSize: number): readonly [below: number, above: number] {
+  const tick = toUnits(tickSize);
+  const below = Math.floor((price * PRICE_UNITS_PER_RUPEE) / tick) * tick;
+  return [fromUnits(below), fromUnits(below + tick)];
 }
 
 /** Rounds a price to the nearest tick (half up), in rupees. */

@@ -56,7 +56,7 @@ const USDINR: InstrumentSpec = {
   tradingsymbol: 'USDINR26NOVFUT',
   instrumentType: 'FUT',
   lotSize: 1,
-  tickSize: 0.01,
+  tickSize: 0.0025,
   freezeQuantity: 10_000,
 };
 
@@ -154,10 +154,6 @@ describe('prices', () => {
     expect(fields(INFY, { orderType: 'LIMIT', price: -5 })).toEqual(['price:invalid_field']);
     expect(fields(INFY, { orderType: 'SL', triggerPrice: 99 })).toEqual(['price:invalid_field']);
   });
-  it('a price or trigger that rounds to ₹0.00 (5e-324 is above zero as a float) is no price at all', () => {
-    expect(fields(INFY, { orderType: 'LIMIT', price: 5e-324 })).toEqual(['price:invalid_field']);
-    expect(fields(INFY, { orderType: 'SL-M', triggerPrice: 5e-324 })).toEqual(['triggerPrice:invalid_field']);
-  });
   it('prices sit on the tick grid, compared in integer units (no float noise)', () => {
     expect(fields(INFY, { orderType: 'LIMIT', price: 101.15 })).toEqual([]);
     expect(fields(INFY, { orderType: 'LIMIT', price: 0.1 + 0.2 })).toEqual([]);
@@ -165,6 +161,31 @@ describe('prices', () => {
     expect(fields(INFY, { orderType: 'LIMIT', price: 101.151 })).toEqual(['price:invalid_field']);
     expect(fields(GOLD, { orderType: 'LIMIT', price: 121500.5 })).toEqual(['price:invalid_field']);
     expect(fields(NIFTY_FUT, { orderType: 'LIMIT', price: 26000.3 })).toEqual([]);
+  });
+  it('an off-tick price is refused naming the two nearest valid prices, never rounded', () => {
+    const message = (spec: InstrumentSpec, o: Partial<OrderDraft>) => validateOrder(base(spec, o), spec)[0]?.message;
+    expect(message(INFY, { orderType: 'LIMIT', price: 101.08 })).toBe(
+      '₹101.08 is off the ₹0.05 tick — use ₹101.05 or ₹101.10',
+    );
+    expect(message(INFY, { orderType: 'SL-M', triggerPrice: 1_01_234.51 })).toBe(
+      '₹1,01,234.51 is off the ₹0.05 tick — use ₹1,01,234.50 or ₹1,01,234.55',
+    );
+    expect(message(USDINR, { orderType: 'LIMIT', price: 83.2526 })).toBe(
+      '₹83.2526 is off the ₹0.0025 tick — use ₹83.2525 or ₹83.2550',
+    );
+    expect(message(GOLD, { orderType: 'LIMIT', price: 121500.5 })).toBe(
+      '₹1,21,500.50 is off the ₹1 tick — use ₹1,21,500.00 or ₹1,21,501.00',
+    );
+  });
+  it('refuses a price or trigger below one tick, which would be stored as ₹0.00', () => {
+    for (const tiny of [1e-9, 5e-324]) {
+      expect(validateOrder(base(INFY, { orderType: 'LIMIT', price: tiny }), INFY)).toEqual([
+        { field: 'price', code: 'invalid_field', message: 'Price must be at least one tick (₹0.05)' },
+      ]);
+      expect(validateOrder(base(INFY, { orderType: 'SL-M', triggerPrice: tiny }), INFY)).toEqual([
+        { field: 'triggerPrice', code: 'invalid_field', message: 'Trigger price must be at least one tick (₹0.05)' },
+      ]);
+    }
   });
   it('MARKET and SL-M carry no price', () => {
     expect(fields(INFY, { price: 100 })).toEqual(['price:invalid_combination']);

@@ -1,6 +1,6 @@
 import type { Exchange, Instrument, InstrumentType } from '../domain/instrument';
 import type { OrderType, Product, TransactionType, Validity } from '../domain/order';
-import { isOnTick, toUnits } from './money';
+import { isOnTick, priceDecimals, ticksAround, toUnits } from './money';
 
 /**
  * The trading rules of DESIGN.md §3, in one place.
@@ -63,14 +63,6 @@ const PRODUCT_WORDS: Record<Product, string> = {
 /** True for an absent price: MARKET and SL-M orders carry none (0 is how some brokers say it). */
 function isAbsent(price: number | null | undefined): boolean {
   return price === null || price === undefined || price === 0;
-}
-
-/**
- * True unless the price is a finite amount of at least one unit (₹0.0001): `5e-324` is above
- * zero as a float but rounds to ₹0.00, which no order can be placed at.
- */
-function notAPositivePrice(price: number | null | undefined): boolean {
-  return isAbsent(price) || !Number.isFinite(price) || toUnits(price as number) <= 0;
 }
 
 /** Products allowed on an instrument: CNC only on NSE/BSE equity, NRML only on derivatives. */
@@ -165,35 +157,51 @@ function checkOrderType(order: OrderDraft, spec: InstrumentSpec, out: RuleViolat
   }
 }
 
+/** ₹1,01,234.51 in Indian grouping with at least two decimals and every digit the value has. */
+function rupeesAsTyped(value: number): string {
+  return `₹${value.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 12 })}`;
+}
+
+/** A valid price in the tick's own decimals (₹101.10, ₹83.2550). */
+function rupeesOnTick(value: number, tickSize: number): string {
+  const decimals = priceDecimals(tickSize);
+  return `₹${value.toLocaleString('en-IN', { minimumFractionDigits: decimals, maximumFractionDigits: decimals })}`;
+}
+
+/**
+ * What is wrong with a price that is present and above zero, or null when it is valid.
+ *
+ * Never rounded for the trader (docs/api.md §Numbers and money units): a price under one tick
+ * (1e-9 would be stored as ₹0.00) is refused, and an off-tick one is refused naming the two
+ * nearest valid prices, so the trader chooses which side of their intent to be on.
+ */
+function tickProblem(label: 'Price' | 'Trigger price', value: number, tickSize: number): string | null {
+  const tick = `₹${tickSize.toLocaleString('en-IN', { maximumFractionDigits: 4 })}`;
+  if (toUnits(value) < toUnits(tickSize)) return `${label} must be at least one tick (${tick})`;
+  if (isOnTick(value, tickSize)) return null;
+  const [below, above] = ticksAround(value, tickSize);
+  return `${rupeesAsTyped(value)} is off the ${tick} tick — use ${rupeesOnTick(below, tickSize)} or ${rupeesOnTick(above, tickSize)}`;
+}
+
 function checkPrices(order: OrderDraft, spec: InstrumentSpec, out: RuleViolation[]): void {
   const { price, triggerPrice, orderType } = order;
   if (takesPrice(orderType)) {
-    if (notAPositivePrice(price)) {
-      out.push({ field: 'price', code: 'invalid_field', message: `A ${orderType} order needs a price above zero` });
-    } else if (!isOnTick(price as number, spec.tickSize)) {
-      out.push({
-        field: 'price',
-        code: 'invalid_field',
-        message: `Price must be a multiple of the tick size (${spec.tickSize})`,
-      });
-    }
+    const problem =
+      isAbsent(price) || (price as number) < 0 || !Number.isFinite(price)
+        ? `A ${orderType} order needs a price above zero`
+        : tickProblem('Price', price as number, spec.tickSize);
+    if (problem !== null) out.push({ field: 'price', code: 'invalid_field', message: problem });
   } else if (!isAbsent(price)) {
     out.push({ field: 'price', code: 'invalid_combination', message: `A ${orderType} order takes no price; clear it` });
   }
 
   if (takesTrigger(orderType)) {
-    if (notAPositivePrice(triggerPrice)) {
-      out.push({
-        field: 'triggerPrice',
-        code: 'invalid_field',
-        message: `A ${orderType} order needs a trigger price above zero`,
-      });
-    } else if (!isOnTick(triggerPrice as number, spec.tickSize)) {
-      out.push({
-        field: 'triggerPrice',
-        code: 'invalid_field',
-        message: `Trigger price must be a multiple of the tick size (${spec.tickSize})`,
-      });
+    const problem =
+      isAbsent(triggerPrice) || (triggerPrice as number) < 0 || !Number.isFinite(triggerPrice)
+        ? `A ${orderType} order needs a trigger price above zero`
+        : tickProblem('Trigger price', triggerPrice as number, spec.tickSize);
+    if (problem !== null) {
+      out.push({ field: 'triggerPrice', code: 'invalid_field', message: problem });
     } else if (orderType === 'SL' && !isAbsent(price) && isOnTick(price as number, spec.tickSize)) {
       const t = toUnits(triggerPrice as number);
       const p = toUnits(price as number);

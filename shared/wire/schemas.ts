@@ -120,20 +120,38 @@ export const WireTradeList = z.object({ trades: z.array(WireTrade) });
 
 // ---------------------------------------------------------------- portfolio
 
+/**
+ * One net position (docs/api.md §Margins, positions, holdings, funds). The `*_value` amounts are
+ * exact (Σ price × quantity × multiplier), so P&L is recomputed from them, never from the
+ * rounded `average_price`: pnl = sell_value − buy_value + quantity × LTP × multiplier; the day's
+ * m2m = day_sell_value − day_buy_value + quantity × LTP × multiplier − overnight_quantity ×
+ * close_price × multiplier.
+ */
 export const WirePosition = z.object({
   exchange: Exchange,
   tradingsymbol: z.string(),
   instrument_token: z.number().int(),
   product: Product,
   quantity: z.number().int(),
+  overnight_quantity: z.number().int(),
+  multiplier: z.number().positive(),
   average_price: z.number().nonnegative(),
+  close_price: z.number().nonnegative(),
   last_price: z.number().nonnegative(),
+  buy_quantity: z.number().int().nonnegative(),
+  buy_value: z.number().nonnegative(),
+  sell_quantity: z.number().int().nonnegative(),
+  sell_value: z.number().nonnegative(),
+  day_buy_quantity: z.number().int().nonnegative(),
+  day_buy_value: z.number().nonnegative(),
+  day_sell_quantity: z.number().int().nonnegative(),
+  day_sell_value: z.number().nonnegative(),
   realised_pnl: z.number(),
   unrealised_pnl: z.number(),
   pnl: z.number(),
-  day_buy_quantity: z.number().int().nonnegative(),
-  day_sell_quantity: z.number().int().nonnegative(),
+  m2m: z.number(),
 });
+export type WirePosition = z.infer<typeof WirePosition>;
 export const WirePositionList = z.object({ positions: z.array(WirePosition) });
 
 export const WireHolding = z.object({
@@ -179,6 +197,7 @@ export const WireInstrument = z.object({
   lot_size: z.number().int().positive(),
   tick_size: z.number().positive(),
   freeze_quantity: z.number().int().positive(),
+  multiplier: z.number().positive(),
   expiry: IsoDate.nullable(),
   strike: z.number().nonnegative().nullable(),
   last_price: z.number().nonnegative(),

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { brokerUrlProblem } from '../../../shared/domain/broker-url';
 import type { BrokerProfile } from '../../../shared/domain/session';
 import type { Credentials } from '../../broker/broker';
 import type { SessionTarget } from '../../core/session/session-manager';
+import { AppError } from '../app-error';
 
 /** The embedded paper broker's fixed credentials (docs/api.md). */
 export const PAPER_CREDENTIALS: Credentials = { apiKey: 'paper', apiSecret: 'paper' };
@@ -14,25 +16,38 @@ export interface ResolvedProfile {
 }
 
 /**
- * Turns a profile into a connection target.
+ * The vault key of a profile, which also names its account's intents ledger.
  *
- * The vault key (which also names the account's intents ledger) is derived from the URL and
- * API key — never the secret — so two accounts never share a ledger or a remembered token.
+ * Derived from the URL and API key — never the secret — so two accounts never share a ledger or
+ * a remembered token. It only names things, so it accepts any profile, even one whose URL the
+ * app would now refuse to connect to (a remembered profile from before the https rule).
+ */
+export function vaultKeyOf(profile: { readonly kind: 'paper' } | { kind: 'rest'; baseUrl: string; apiKey: string }) {
+  if (profile.kind === 'paper') return 'paper';
+  const url = new URL(profile.baseUrl);
+  return `rest-${createHash('sha256').update(`${url.origin}${url.pathname}\n${profile.apiKey}`).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * Turns a profile into a connection target: the last gate before a secret and a token are sent
+ * anywhere, whichever way the profile came in (dialog, environment, command line, saved
+ * settings). A remote broker must be https, or plain http on loopback only; anything else is a
+ * `bad_request` naming `profile.baseUrl`, and nothing is sent.
  */
 export function resolveProfile(profile: BrokerProfile, paperUrl: string | null): ResolvedProfile {
   if (profile.kind === 'paper') {
     if (!paperUrl) throw new Error('the embedded paper broker is not running');
     return {
       baseUrl: paperUrl,
-      target: { broker: 'paper', label: 'Paper broker', vaultKey: 'paper' },
+      target: { broker: 'paper', label: 'Paper broker', vaultKey: vaultKeyOf(profile) },
       credentials: PAPER_CREDENTIALS,
     };
   }
-  const url = new URL(profile.baseUrl);
-  const id = createHash('sha256').update(`${url.origin}${url.pathname}\n${profile.apiKey}`).digest('hex').slice(0, 16);
+  const problem = brokerUrlProblem(profile.baseUrl);
+  if (problem) throw new AppError({ kind: 'bad_request', message: problem, field: 'profile.baseUrl' });
   return {
     baseUrl: profile.baseUrl,
-    target: { broker: 'rest', label: url.host, vaultKey: `rest-${id}` },
+    target: { broker: 'rest', label: new URL(profile.baseUrl).host, vaultKey: vaultKeyOf(profile) },
     credentials: { apiKey: profile.apiKey, apiSecret: profile.apiSecret },
   };
 }

@@ -142,14 +142,12 @@ export const orderRoutes: readonly Route[] = [
       if (Object.keys(changes).length === 0) {
         throw badField('body', 'names nothing to change; send quantity, price, trigger_price, order_type or validity');
       }
-      const units = (p: number | null | undefined): number | null | undefined =>
-        p === undefined ? undefined : p === null || p === 0 ? null : toUnits(p);
       const o = state.engine.modify(
         id,
         {
           quantity: changes.quantity,
-          priceUnits: units(changes.price),
-          triggerUnits: units(changes.trigger_price),
+          price: changes.price,
+          triggerPrice: changes.trigger_price,
           orderType: changes.order_type,
           validity: changes.validity,
         },

@@ -1,3 +1,4 @@
+import { istDate } from '../../../shared/lib/ist-time';
 import type { Route } from '../context';
 import { wireFunds, wireHolding, wirePosition, wireTrade } from '../wire-views';
 
@@ -13,11 +14,13 @@ export const portfolioRoutes: readonly Route[] = [
     method: 'GET',
     path: '/positions',
     access: 'read',
-    handle: ({ state }) => ({
-      status: 200,
-      body: { positions: [...state.engine.account.positions.values()].map((p) => wirePosition(p, state.market)) },
-      etag: true,
-    }),
+    handle: ({ state, now }) => {
+      // The day's positions: a read on a new IST day carries open ones over and drops flat ones.
+      state.engine.account.rollTo(now);
+      const day = istDate(now);
+      const positions = [...state.engine.account.positions.values()].map((p) => wirePosition(p, state.market, day));
+      return { status: 200, body: { positions }, etag: true };
+    },
   },
   {
     method: 'GET',

@@ -3,15 +3,22 @@ import type { ReactNode } from 'react';
 import { useSavedLayout, useSettingsActions } from '../../state/settings-store';
 
 /**
+ * A panel's smallest size: a number is a percentage of its group; a string with `px` is pixels,
+ * for content that needs a fixed room whatever the screen (a ticket's Place order button, a
+ * watchlist symbol, the funds figures). The library keeps pixel minimums as the window resizes.
+ */
+export type MinSize = number | `${number}px`;
+
+/**
  * One resizable group whose sizes persist (zustand → localStorage) across restarts.
  *
- * `panels` are [id, default %, min %, content]; the ids key the saved layout, so renaming one
+ * `panels` are [id, default %, min, content]; the ids key the saved layout, so renaming one
  * resets only that group.
  */
 export function ResizableGroup(props: {
   readonly id: string;
   readonly orientation: 'horizontal' | 'vertical';
-  readonly panels: ReadonlyArray<readonly [id: string, defaultPercent: number, minPercent: number, content: ReactNode]>;
+  readonly panels: ReadonlyArray<readonly [id: string, defaultPercent: number, min: MinSize, content: ReactNode]>;
 }) {
   const saved = useSavedLayout(props.id);
   const { layoutChanged } = useSettingsActions();
@@ -32,11 +39,16 @@ export function ResizableGroup(props: {
   );
 }
 
-function PanelWithSeparator(props: { first: boolean; id: string; size: number; min: number; children: ReactNode }) {
+function PanelWithSeparator(props: { first: boolean; id: string; size: number; min: MinSize; children: ReactNode }) {
   return (
     <>
       {props.first ? null : <Separator className="rsep" />}
-      <ResizablePanel id={props.id} defaultSize={`${props.size}%`} minSize={`${props.min}%`} className="rpanel">
+      <ResizablePanel
+        id={props.id}
+        defaultSize={`${props.size}%`}
+        minSize={typeof props.min === 'number' ? `${props.min}%` : props.min}
+        className="rpanel"
+      >
         {props.children}
       </ResizablePanel>
     </>

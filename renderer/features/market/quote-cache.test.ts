@@ -33,4 +33,9 @@ describe('quote cache', () => {
     expect(changeFrom(100, 102.5)).toEqual({ abs: 2.5, pct: 2.5 });
     expect(changeFrom(null, 102.5)).toBeNull();
   });
+
+  it('keeps a one-tick CDS move of ₹0.0025 instead of rounding it to no change', () => {
+    expect(changeFrom(83.25, 83.2525)?.abs).toBe(0.0025);
+    expect(changeFrom(83.25, 83.2475)?.abs).toBe(-0.0025);
+  });
 });

@@ -1,4 +1,5 @@
 import type { Tick } from '../../../shared/domain/market';
+import { fromUnits, toUnits } from '../../../shared/trading/money';
 
 /**
  * A last price as the renderer knows it: the tick, when this window received it (its own
@@ -44,12 +45,15 @@ export function isStale(q: Quote | undefined, now: number): boolean {
   return q !== undefined && now - q.receivedAt > STALE_AFTER_MS;
 }
 
-/** Change from the previous close, absolute and in percent; null without a close. */
+/**
+ * Change from the previous close, absolute (exact, in integer price units: a CDS tick of ₹0.0025
+ * is a change) and in percent; null without a close.
+ */
 export function changeFrom(
   previousClose: number | null | undefined,
   last: number,
 ): { abs: number; pct: number } | null {
   if (!previousClose || !last) return null;
-  const abs = Math.round((last - previousClose) * 100) / 100;
+  const abs = fromUnits(toUnits(last) - toUnits(previousClose));
   return { abs, pct: (abs / previousClose) * 100 };
 }

@@ -103,7 +103,9 @@ function WatchRow(props: {
   const dir = chg === null || chg.abs === 0 ? '' : chg.abs > 0 ? ' up' : ' down';
   return (
     <tr aria-selected={props.selected} className={props.selected ? 'is-selected' : undefined} onClick={props.onSelect}>
-      <td className="sym">{i.tradingsymbol}</td>
+      <td className="sym" title={i.tradingsymbol}>
+        {i.tradingsymbol}
+      </td>
       <td className="muted">{i.exchange}</td>
       <td className="num">
         <LivePrice quote={quote} fallback={i.lastPrice} tickSize={i.tickSize} testId={`ltp-${i.tradingsymbol}`} />

@@ -57,7 +57,7 @@ export function HoldingsPanel() {
                   <td className="num">{formatQty(h.quantity)}</td>
                   <td className="num">{formatPrice(h.averagePrice, byToken.get(h.instrumentToken)?.tickSize)}</td>
                   <td className="num">{formatPrice(m.ltp, byToken.get(h.instrumentToken)?.tickSize)}</td>
-                  <td className="num">{formatRupees(m.ltp * h.quantity)}</td>
+                  <td className="num">{formatRupees(m.value)}</td>
                   <td className={pnlClass(m.pnl)}>{formatPnl(m.pnl)}</td>
                 </tr>
               ))}

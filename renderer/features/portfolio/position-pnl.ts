@@ -2,28 +2,50 @@ import type { Holding, Position } from '../../../shared/domain/portfolio';
 import { fromUnits, toUnits } from '../../../shared/trading/money';
 
 /**
- * P&L marked at the latest tick.
+ * P&L marked at the latest tick, in integer price units (docs/api.md §Numbers and money units).
  *
- * The broker's figures are as of its last poll; ticks arrive ten times a second. Re-marking the
- * open quantity at the newest price keeps P&L moving with the LTP next to it (a trader who sees
- * the price move and the P&L stand still stops trusting both). Realised P&L is the broker's.
- * Sums are in integer price units so a column of ₹0.05s adds up exactly.
+ * The broker's figures are as of its last poll; ticks arrive ten times a second. Re-marking at
+ * the newest price keeps P&L moving with the LTP next to it (a trader who sees the price move
+ * and the P&L stand still stops trusting both). It is recomputed from the exact values the
+ * broker reports — never from the average price, which is rounded: fills of 1,000 at 100 and
+ * 2,000 at 100.05 average 100.0333…, and re-marking that at 101 is off by ₹0.10 — so the figure
+ * is the same whether the last price came from a tick or from the poll.
  */
-export function markPosition(p: Position, ltp: number | undefined): { ltp: number; unrealised: number; pnl: number } {
+
+/** A position's figures at one last price. */
+export interface PositionMark {
+  readonly ltp: number;
+  /** Total P&L of the day's position: sell value − buy value + quantity × LTP × multiplier. */
+  readonly pnl: number;
+  /** The part of `pnl` still open: total minus what the broker says is realised. */
+  readonly unrealised: number;
+  /** The day's P&L: the overnight quantity counts from the previous close, not from its cost. */
+  readonly m2m: number;
+}
+
+/** A position at the latest tick (or at the broker's last price when there is none). */
+export function markPosition(p: Position, ltp: number | undefined): PositionMark {
   const last = ltp ?? p.lastPrice;
-  if (ltp === undefined || p.quantity === 0) return { ltp: last, unrealised: p.unrealisedPnl, pnl: p.pnl };
-  const unrealisedUnits = (toUnits(last) - toUnits(p.averagePrice)) * p.quantity;
+  const open = p.quantity * toUnits(last) * p.multiplier;
+  const pnl = toUnits(p.sellValue) - toUnits(p.buyValue) + open;
+  const carried = p.overnightQuantity * toUnits(p.closePrice) * p.multiplier;
+  const m2m = toUnits(p.daySellValue) - toUnits(p.dayBuyValue) + open - carried;
   return {
     ltp: last,
-    unrealised: fromUnits(unrealisedUnits),
-    pnl: fromUnits(toUnits(p.realisedPnl) + unrealisedUnits),
+    pnl: fromUnits(pnl),
+    unrealised: fromUnits(pnl - toUnits(p.realisedPnl)),
+    m2m: fromUnits(m2m),
   };
 }
 
-/** A holding's P&L at the latest tick. */
-export function markHolding(h: Holding, ltp: number | undefined): { ltp: number; pnl: number } {
-  if (ltp === undefined) return { ltp: h.lastPrice, pnl: h.pnl };
-  return { ltp, pnl: fromUnits((toUnits(ltp) - toUnits(h.averagePrice)) * h.quantity) };
+/**
+ * A holding at the latest tick: its value, and the broker's P&L moved by the quantity times the
+ * change since the broker's last price (exact, where re-marking the rounded average is not).
+ */
+export function markHolding(h: Holding, ltp: number | undefined): { ltp: number; value: number; pnl: number } {
+  const last = ltp ?? h.lastPrice;
+  const moved = h.quantity * (toUnits(last) - toUnits(h.lastPrice));
+  return { ltp: last, value: fromUnits(h.quantity * toUnits(last)), pnl: fromUnits(toUnits(h.pnl) + moved) };
 }
 
 /** Exact sum of rupee amounts (via integer price units). */

@@ -16,8 +16,10 @@ import { useHoldingsPnl } from './use-holdings-pnl';
 const pnlClass = (v: number): string => (v > 0 ? 'num up' : v < 0 ? 'num down' : 'num');
 
 /**
- * Net positions with P&L per row and in total: the day's (positions) and overall (positions
- * plus holdings). Exit fills the ticket with the opposite order for the open quantity.
+ * Net positions with P&L per row and in total, recomputed at each tick from the broker's exact
+ * values (position-pnl.ts). "Day P&L" is the day's mark to market (m2m: a carried position
+ * counts from the previous close); "Overall" is the positions' total P&L plus the holdings'.
+ * Exit fills the ticket with the opposite order for the open quantity.
  */
 export function PositionsPanel() {
   const refetchInterval = usePollInterval();
@@ -36,8 +38,9 @@ export function PositionsPanel() {
     m: markPosition(p, quotes[p.instrumentToken]?.lastPrice),
     tick: byToken.get(p.instrumentToken)?.tickSize,
   }));
-  const day = sumRupees(rows.map((r) => r.m.pnl));
-  const overall = sumRupees([day, holdingsPnl]);
+  const day = sumRupees(rows.map((r) => r.m.m2m));
+  const totalPnl = sumRupees(rows.map((r) => r.m.pnl));
+  const overall = sumRupees([totalPnl, holdingsPnl]);
   const exit = (p: Position): void =>
     exitRequested({
       instrumentToken: p.instrumentToken,
@@ -80,6 +83,7 @@ export function PositionsPanel() {
                 <th className="num">Unrealised</th>
                 <th className="num">Realised</th>
                 <th className="num">P&amp;L</th>
+                <th className="num">Day</th>
                 <th>
                   <span className="sr-only">Actions</span>
                 </th>
@@ -88,7 +92,7 @@ export function PositionsPanel() {
             <tbody>
               {rows.length === 0 ? (
                 <tr>
-                  <td colSpan={9} className="empty">
+                  <td colSpan={10} className="empty">
                     No positions
                   </td>
                 </tr>
@@ -113,7 +117,12 @@ export function PositionsPanel() {
                   </td>
                   <td className={pnlClass(m.unrealised)}>{formatPnl(m.unrealised)}</td>
                   <td className={pnlClass(p.realisedPnl)}>{formatPnl(p.realisedPnl)}</td>
-                  <td className={pnlClass(m.pnl)}>{formatPnl(m.pnl)}</td>
+                  <td className={pnlClass(m.pnl)} data-testid={`pos-pnl-${p.tradingsymbol}`}>
+                    {formatPnl(m.pnl)}
+                  </td>
+                  <td className={pnlClass(m.m2m)} data-testid={`pos-day-${p.tradingsymbol}`}>
+                    {formatPnl(m.m2m)}
+                  </td>
                   <td className="row-actions">
                     {p.quantity !== 0 ? (
                       <button type="button" aria-label={`Exit ${p.tradingsymbol} ${p.product}`} onClick={() => exit(p)}>
@@ -130,6 +139,7 @@ export function PositionsPanel() {
                   <th scope="row" colSpan={7}>
                     Total
                   </th>
+                  <td className={pnlClass(totalPnl)}>{formatPnl(totalPnl)}</td>
                   <td className={pnlClass(day)}>{formatPnl(day)}</td>
                   <td />
                 </tr>

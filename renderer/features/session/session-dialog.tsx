@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { brokerUrlProblem } from '../../../shared/domain/broker-url';
 import type { BrokerProfile } from '../../../shared/domain/session';
 import { describeError } from '../../lib/describe-error';
 import { BridgeError } from '../../lib/ipc-client';
@@ -43,6 +44,7 @@ export function SessionGate() {
 export function SessionDialog({ reason }: { readonly reason: string }) {
   const [kind, setKind] = useState<'paper' | 'rest'>('paper');
   const [baseUrl, setBaseUrl] = useState('');
+  const [urlError, setUrlError] = useState<string | null>(null);
   const [apiKey, setApiKey] = useState('');
   const [apiSecret, setApiSecret] = useState('');
   const login = useLogin();
@@ -50,6 +52,10 @@ export function SessionDialog({ reason }: { readonly reason: string }) {
   const submit = (e: FormEvent): void => {
     e.preventDefault();
     if (login.isPending) return;
+    // The secret never leaves for a URL main would refuse (cleartext http to another machine).
+    const problem = kind === 'rest' ? brokerUrlProblem(baseUrl) : null;
+    setUrlError(problem);
+    if (problem) return;
     const profile: BrokerProfile = kind === 'paper' ? { kind: 'paper' } : { kind: 'rest', baseUrl, apiKey, apiSecret };
     login.mutate(profile, {
       onSuccess: () => {
@@ -84,10 +90,20 @@ export function SessionDialog({ reason }: { readonly reason: string }) {
                 type="url"
                 required
                 value={baseUrl}
-                onChange={(e) => setBaseUrl(e.target.value)}
+                onChange={(e) => {
+                  setBaseUrl(e.target.value);
+                  setUrlError(null);
+                }}
                 placeholder="https://broker.example/v1"
+                aria-invalid={urlError !== null || undefined}
+                aria-describedby={urlError ? 'session-url-error' : undefined}
               />
             </label>
+            {urlError ? (
+              <span className="field-error" id="session-url-error">
+                {urlError}
+              </span>
+            ) : null}
             <label>
               API key
               <input required autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} />

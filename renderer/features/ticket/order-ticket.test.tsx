@@ -138,17 +138,28 @@ describe('OrderTicket', () => {
     expect(t.getByRole('button', { name: 'Place order' })).toHaveProperty('disabled', false);
   });
 
-  it('rounds a typed price to the tick when the trader leaves the field', async () => {
+  it('keeps an off-tick price as typed, names the two nearest valid prices, and will not place it', async () => {
     const { user, form, t } = await renderTicket();
     await choose(user, form, 'INFY', 'INFY');
-    await user.selectOptions(t.getByLabelText('Order type'), 'LIMIT');
-    const price = t.getByLabelText('Price');
-    await user.clear(price);
-    await user.type(price, '1500.07');
-    expect(describedText(price)).toBe('Price must be a multiple of the tick size (0.05)');
-    await user.tab();
-    expect(price).toHaveProperty('value', '1500.05');
-    expect(price.getAttribute('aria-invalid')).toBeNull();
+    await user.selectOptions(t.getByLabelText('Order type'), 'SL');
+    for (const [label, typed] of [
+      ['Price', '1500.08'],
+      ['Trigger price', '1500.07'],
+    ] as const) {
+      const field = t.getByLabelText(label);
+      await user.clear(field);
+      await user.type(field, typed);
+      await user.tab();
+      expect(field).toHaveProperty('value', typed);
+      expect(field.getAttribute('aria-invalid')).toBe('true');
+    }
+    expect(describedText(t.getByLabelText('Price'))).toBe(
+      '₹1,500.08 is off the ₹0.05 tick — use ₹1,500.05 or ₹1,500.10',
+    );
+    expect(describedText(t.getByLabelText('Trigger price'))).toBe(
+      '₹1,500.07 is off the ₹0.05 tick — use ₹1,500.05 or ₹1,500.10',
+    );
+    expect(t.getByRole('button', { name: 'Place order' })).toHaveProperty('disabled', true);
   });
 
   it('starts a LIMIT price from the last price, on the tick, and keeps a price already typed', async () => {

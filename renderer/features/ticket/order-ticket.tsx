@@ -35,14 +35,7 @@ import { orderQueries, usePlaceOrder } from '../orders/queries';
 import { statusClass } from '../orders/status-class';
 import { portfolioQueries } from '../portfolio/queries';
 import { SymbolCombobox } from './symbol-combobox';
-import {
-  draftForInstrument,
-  evaluateTicket,
-  roundTypedPrice,
-  ticketFieldOf,
-  type TicketErrors,
-  type TicketField,
-} from './ticket-model';
+import { draftForInstrument, evaluateTicket, ticketFieldOf, type TicketErrors, type TicketField } from './ticket-model';
 import { useDebounced } from './use-debounced';
 
 const ORDER_TYPES: readonly OrderType[] = ['MARKET', 'LIMIT', 'SL', 'SL-M'];
@@ -334,7 +327,6 @@ export function OrderTicket() {
               placeholder={evaluation.priceEnabled ? '' : 'Market'}
               value={evaluation.priceEnabled ? draft.price : ''}
               onChange={(e) => edit({ price: e.target.value })}
-              onBlur={() => instrument && edit({ price: roundTypedPrice(draft.price, instrument.tickSize) })}
             />
           )}
         </Field>
@@ -347,9 +339,6 @@ export function OrderTicket() {
               disabled={!evaluation.triggerEnabled}
               value={evaluation.triggerEnabled ? draft.triggerPrice : ''}
               onChange={(e) => edit({ triggerPrice: e.target.value })}
-              onBlur={() =>
-                instrument && edit({ triggerPrice: roundTypedPrice(draft.triggerPrice, instrument.tickSize) })
-              }
             />
           )}
         </Field>

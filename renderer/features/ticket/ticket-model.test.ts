@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_DRAFT, type TicketDraft } from '../../state/ticket-store';
 import { INFY, NIFTY_CE, NIFTY_FUT } from '../../test/fake-bridge';
-import { draftForInstrument, evaluateTicket, roundTypedPrice, ticketFieldOf } from './ticket-model';
+import { draftForInstrument, evaluateTicket, ticketFieldOf } from './ticket-model';
 
 /** A draft for `instrument` as the ticket builds it when the trader picks it, then edited. */
 function draft(instrument: typeof INFY, patch: Partial<TicketDraft> = {}): TicketDraft {
@@ -58,7 +58,7 @@ describe('evaluateTicket: the shared rules as the trader types', () => {
 
   it('wants prices on the tick grid', () => {
     const e = evaluateTicket(draft(INFY, { orderType: 'LIMIT', price: '1500.07' }), INFY);
-    expect(e.errors.price).toBe('Price must be a multiple of the tick size (0.05)');
+    expect(e.errors.price).toBe('₹1,500.07 is off the ₹0.05 tick — use ₹1,500.05 or ₹1,500.10');
     expect(e.request).toBeNull();
     expect(evaluateTicket(draft(INFY, { orderType: 'LIMIT', price: '1500.05' }), INFY).errors.price).toBeUndefined();
   });
@@ -149,19 +149,6 @@ describe('draftForInstrument: picking an instrument', () => {
 
   it('moves an option off SL-M', () => {
     expect(draftForInstrument({ ...EMPTY_DRAFT, orderType: 'SL-M' }, NIFTY_CE).orderType).toBe('SL');
-  });
-});
-
-describe('roundTypedPrice: tick rounding when the trader leaves the field', () => {
-  it('rounds to the nearest tick', () => {
-    expect(roundTypedPrice('101.07', 0.05)).toBe('101.05');
-    expect(roundTypedPrice('101.08', 0.05)).toBe('101.1');
-    expect(roundTypedPrice('24512.34', 0.1)).toBe('24512.3');
-  });
-
-  it('leaves what it cannot read alone, so the error stays visible', () => {
-    expect(roundTypedPrice('abc', 0.05)).toBe('abc');
-    expect(roundTypedPrice('', 0.05)).toBe('');
   });
 });
 

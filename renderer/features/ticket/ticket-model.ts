@@ -17,7 +17,8 @@ import type { TicketDraft } from '../../state/ticket-store';
  * Every rule comes from `shared/trading/rules.ts` (the same module main and the paper broker
  * use), so the ticket can never accept what the broker would refuse, nor the other way round.
  * This module only adds what is specific to a form: parsing what was typed, and saying which
- * field a message belongs next to.
+ * field a message belongs next to. A typed price is never changed behind the trader's back: an
+ * off-tick one stays as typed, and the rules' message names the two nearest valid prices.
  */
 
 /** The ticket's fields that can carry an error (the rules' fields plus the symbol box). */
@@ -125,13 +126,6 @@ export function draftForInstrument(draft: TicketDraft, instrument: Instrument): 
         : '',
     triggerPrice: '',
   };
-}
-
-/** Rounds a typed price to the instrument's tick when the trader leaves the field ("101.07" → "101.05"). */
-export function roundTypedPrice(text: string, tickSize: number): string {
-  const n = parseNumber(text);
-  if (Number.isNaN(n) || n <= 0) return text;
-  return String(roundToTick(n, tickSize));
 }
 
 /**

@@ -1,0 +1,226 @@
+import type { Locator, Page } from '@playwright/test';
+import { instrumentToken, openDashboard, paperToken, setPrice } from './dashboard-helpers';
+import { expect, startHost, test, type HostHandle } from './fixtures';
+
+/**
+ * The workspace on the small and the large screen a trader is likely to have: every panel's
+ * content either fits or scrolls, and what a trader reads at a glance — watchlist symbols, the
+ * funds figures, the Place order button, every column of the blotter, holdings and positions
+ * with the row actions — is on screen without scrolling sideways and without being cut.
+ */
+
+/** Places an order on the app's account through the broker's REST API, waiting out any 429. */
+async function place(host: HostHandle, token: string, order: Record<string, unknown>): Promise<void> {
+  await expect(async () => {
+    const res = await fetch(`${host.paperUrl}/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ exchange: 'NSE', validity: 'DAY', ...order }),
+    });
+    expect(res.status, await res.text()).toBe(201);
+  }).toPass();
+}
+
+/** A small trading day: positions, holdings, working orders (Modify/Cancel) and a rejection. */
+async function seedTradingDay(host: HostHandle): Promise<void> {
+  const token = await paperToken(host);
+  await setPrice(host, await instrumentToken(host, 'NSE', 'TCS'), 3_000);
+  await place(host, token, {
+    tradingsymbol: 'INFY',
+    transaction_type: 'BUY',
+    quantity: 40,
+    order_type: 'MARKET',
+    product: 'MIS',
+  });
+  await place(host, token, {
+    tradingsymbol: 'SBIN',
+    transaction_type: 'SELL',
+    quantity: 150,
+    order_type: 'MARKET',
+    product: 'MIS',
+  });
+  await place(host, token, {
+    tradingsymbol: 'HDFCBANK',
+    transaction_type: 'BUY',
+    quantity: 120,
+    order_type: 'MARKET',
+    product: 'CNC',
+  });
+  await place(host, token, {
+    tradingsymbol: 'TITAN',
+    transaction_type: 'BUY',
+    quantity: 15,
+    order_type: 'MARKET',
+    product: 'CNC',
+  });
+  await place(host, token, {
+    tradingsymbol: 'TCS',
+    transaction_type: 'BUY',
+    quantity: 10,
+    order_type: 'LIMIT',
+    price: 2_850,
+    product: 'MIS',
+  });
+  // The widest cells the blotter shows: a futures symbol, TRIGGER PENDING.
+  const nfo = await fetch(`${host.paperUrl}/instruments?exchange=NFO`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const { instruments } = (await nfo.json()) as {
+    instruments: Array<{ tradingsymbol: string; instrument_type: string; name: string; lot_size: number }>;
+  };
+  const fut = instruments.find((i) => i.instrument_type === 'FUT' && i.name === 'NIFTY')!;
+  await place(host, token, {
+    exchange: 'NFO',
+    tradingsymbol: fut.tradingsymbol,
+    transaction_type: 'BUY',
+    quantity: fut.lot_size,
+    order_type: 'MARKET',
+    product: 'NRML',
+  });
+  await place(host, token, {
+    tradingsymbol: 'TCS',
+    transaction_type: 'BUY',
+    quantity: 5,
+    order_type: 'SL',
+    price: 3_200,
+    trigger_price: 3_150,
+    product: 'MIS',
+  });
+  // No holding to sell: REJECTED, with the longest message the blotter shows.
+  await place(host, token, {
+    tradingsymbol: 'ITC',
+    transaction_type: 'SELL',
+    quantity: 200,
+    order_type: 'MARKET',
+    product: 'CNC',
+  });
+}
+
+/**
+ * What the page cuts off, in words: text clipped inside its box, and content overflowing a box
+ * that cannot scroll. Excluded, and why: visually hidden labels for screen readers (`.sr-only`),
+ * the chart's canvas (drawn to fit its box), and the blotter's free-text message, which
+ * ellipsises on purpose with its whole text in its title (so Status and the actions stay in view).
+ */
+function cutContent(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const clipping = (o: string) => o === 'hidden' || o === 'clip';
+    for (const panel of document.querySelectorAll<HTMLElement>('section.panel')) {
+      const name = panel.querySelector('h2')?.textContent ?? panel.getAttribute('aria-label') ?? '?';
+      for (const el of panel.querySelectorAll<HTMLElement>('*')) {
+        if (el.closest('.sr-only') || el.querySelector('canvas') || el.closest('canvas')) continue;
+        const cs = getComputedStyle(el);
+        const wider = el.scrollWidth > el.clientWidth + 1;
+        const taller = el.scrollHeight > el.clientHeight + 1;
+        const free = el.classList.contains('msg') && el.title === el.textContent;
+        if (
+          ((wider && (clipping(cs.overflowX) || cs.textOverflow === 'ellipsis')) ||
+            (taller && clipping(cs.overflowY))) &&
+          !free
+        ) {
+          out.push(
+            `${name}: <${el.tagName.toLowerCase()} class="${el.className}"> "${(el.textContent ?? '').slice(0, 40)}" is cut`,
+          );
+        }
+      }
+    }
+    return out;
+  });
+}
+
+/** True when `el` is entirely inside the visible part of `container` (no scrolling needed to see it). */
+async function seenWithin(el: Locator, container: Locator): Promise<boolean> {
+  const [a, b] = await Promise.all([
+    el.boundingBox(),
+    container.evaluate((c) => {
+      const r = c.getBoundingClientRect();
+      return { x: r.x + c.clientLeft, y: r.y + c.clientTop, width: c.clientWidth, height: c.clientHeight };
+    }),
+  ]);
+  if (!a) return false;
+  return (
+    a.x >= b.x - 0.5 &&
+    a.y >= b.y - 0.5 &&
+    a.x + a.width <= b.x + b.width + 0.5 &&
+    a.y + a.height <= b.y + b.height + 0.5
+  );
+}
+
+function panel(page: Page, name: string): Locator {
+  return page.getByRole('region', { name, exact: true });
+}
+
+for (const [width, height] of [
+  [1280, 720],
+  [1920, 1080],
+] as const) {
+  test(`at ${width}×${height} every panel fits or scrolls, and symbols, figures, columns and order actions are in full view`, async ({
+    page,
+  }) => {
+    const own = await startHost();
+    try {
+      await page.setViewportSize({ width, height });
+      await openDashboard(page, own.handle);
+      await seedTradingDay(own.handle);
+
+      // Wait for the seeded day to reach every panel.
+      const orders = page.getByRole('table', { name: 'Orders' });
+      await expect(orders.getByText('REJECTED')).toBeVisible();
+      await expect(orders.getByText('TRIGGER PENDING')).toBeVisible();
+      await expect(orders.getByRole('button', { name: /^Cancel / })).toHaveCount(2);
+      await expect(
+        page.getByRole('table', { name: 'Holdings' }).getByRole('row').filter({ hasText: 'TITAN' }),
+      ).toBeVisible();
+      await expect(
+        page.getByRole('table', { name: 'Positions' }).getByRole('row').filter({ hasText: 'SBIN' }),
+      ).toBeVisible();
+      await page
+        .getByRole('table', { name: 'Instruments' })
+        .getByRole('cell', { name: 'BHARTIARTL', exact: true })
+        .click();
+      await page.keyboard.press('F1'); // the ticket as a trader uses it: instrument and LTP shown
+      await expect(
+        page.getByRole('form', { name: 'Order ticket' }).getByRole('combobox', { name: 'Symbol' }),
+      ).toHaveValue('BHARTIARTL');
+
+      expect(await cutContent(page)).toEqual([]);
+
+      // Every watchlist symbol is whole: no "RELI…".
+      const symbols = page.getByRole('table', { name: 'Instruments' }).locator('td.sym');
+      expect(await symbols.count()).toBeGreaterThan(5);
+      for (const cell of await symbols.all()) {
+        expect(await cell.evaluate((td) => td.scrollWidth <= td.clientWidth), (await cell.textContent()) ?? '').toBe(
+          true,
+        );
+      }
+
+      // The six funds figures fit the Funds panel as it opens: no row below the fold.
+      const funds = panel(page, 'Funds');
+      const figures = funds.getByRole('definition');
+      await expect(figures).toHaveCount(6);
+      for (const f of await figures.all()) expect(await seenWithin(f, funds.locator('.panel__body'))).toBe(true);
+
+      // The ticket's Place order button, the working orders' Cancel, and every holdings and
+      // positions column are in view without scrolling.
+      const ticket = page.getByRole('region', { name: 'Ticket' });
+      expect(
+        await seenWithin(ticket.getByRole('button', { name: 'Place order' }), ticket.locator('.panel__body')),
+      ).toBe(true);
+      for (const cancel of await orders.getByRole('button', { name: /^Cancel / }).all()) {
+        expect(await seenWithin(cancel, page.getByTestId('orders-scroll'))).toBe(true);
+      }
+      for (const name of ['Instruments', 'Orders', 'Holdings', 'Positions']) {
+        const scroll = page
+          .getByRole('table', { name })
+          .locator('xpath=ancestor::div[contains(@class, "table-scroll")][1]');
+        expect(
+          await scroll.evaluate((s) => s.scrollWidth - s.clientWidth),
+          `${name} scrolls sideways`,
+        ).toBeLessThanOrEqual(1);
+      }
+    } finally {
+      await own.stop();
+    }
+  });
+}

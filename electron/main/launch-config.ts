@@ -1,0 +1,95 @@
+import { brokerUrlProblem } from '../../shared/domain/broker-url';
+import { APP_ENTRY_URL, APP_ORIGIN } from './security/app-origin';
+
+/**
+ * What the Electron shell reads from its environment at launch, decided by plain functions so
+ * the rules are unit-tested without Electron (docs/architecture.md, Security).
+ *
+ * - `VITE_DEV_SERVER_URL` (set by `npm run dev`) makes the window load the Vite dev server and
+ *   trust its origin with the bridge. A packaged build ignores it — otherwise anyone able to
+ *   set an environment variable could point a window that holds the bridge at any origin — and
+ *   a development build accepts it only on loopback.
+ * - `TRADEDESK_BROKER_URL` must pass the broker URL rule (https, or http on loopback only),
+ *   since the API secret and the token travel to it.
+ */
+
+/** The environment variables the shell reads. */
+export interface LaunchEnv {
+  readonly VITE_DEV_SERVER_URL?: string | undefined;
+  readonly TRADEDESK_BROKER_URL?: string | undefined;
+  readonly TRADEDESK_API_KEY?: string | undefined;
+  readonly TRADEDESK_API_SECRET?: string | undefined;
+}
+
+/** How the shell starts. */
+export interface LaunchConfig {
+  /** What the window loads: the packaged renderer, or the dev server in development. */
+  readonly entryUrl: string;
+  /** Origins trusted with the bridge and allowed as navigation targets. */
+  readonly allowedOrigins: ReadonlySet<string>;
+  /** A remote broker from the environment, if any. */
+  readonly broker: { readonly brokerUrl?: string; readonly apiKey?: string; readonly apiSecret?: string };
+}
+
+/** Either the launch configuration or why the app must not start (naming the variable). */
+export type LaunchDecision =
+  { readonly ok: true; readonly config: LaunchConfig } | { readonly ok: false; readonly error: string };
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Reads the launch environment; `isPackaged` is Electron's `app.isPackaged`. */
+export function decideLaunch(env: LaunchEnv, isPackaged: boolean): LaunchDecision {
+  let entryUrl = APP_ENTRY_URL;
+  const allowedOrigins = new Set([APP_ORIGIN]);
+  const dev = env.VITE_DEV_SERVER_URL;
+  if (dev && !isPackaged) {
+    const url = URL.canParse(dev) ? new URL(dev) : null;
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !LOOPBACK.has(url.hostname)) {
+      return {
+        ok: false,
+        error: `VITE_DEV_SERVER_URL must be a dev server on this machine (http://127.0.0.1:PORT/), got "${dev}"`,
+      };
+    }
+    entryUrl = url.href;
+    allowedOrigins.add(url.origin);
+  }
+  const brokerUrl = env.TRADEDESK_BROKER_URL || undefined;
+  const problem = brokerUrl === undefined ? null : brokerUrlProblem(brokerUrl);
+  if (problem) return { ok: false, error: `TRADEDESK_BROKER_URL: ${problem}` };
+  return {
+    ok: true,
+    config: {
+      entryUrl,
+      allowedOrigins,
+      broker: {
+        ...(brokerUrl !== undefined ? { brokerUrl } : {}),
+        ...(env.TRADEDESK_API_KEY ? { apiKey: env.TRADEDESK_API_KEY } : {}),
+        ...(env.TRADEDESK_API_SECRET ? { apiSecret: env.TRADEDESK_API_SECRET } : {}),
+      },
+    },
+  };
+}
+
+/**
+ * Waits for `closing` to settle, but at most `budgetMs`: quitting must flush what it can (the
+ * ledger, the broker session) and must never hang the app. Nothing on the order path depends
+ * on it finishing — intents are on disk before their POST (docs/architecture.md, The trading
+ * core: exactly-once orders).
+ */
+export function settleWithin(
+  closing: Promise<unknown>,
+  budgetMs: number,
+  onError: (err: unknown) => void,
+  setTimer: (fn: () => void, ms: number) => unknown = setTimeout,
+): Promise<void> {
+  return new Promise((resolve) => {
+    setTimer(resolve, budgetMs);
+    closing.then(
+      () => resolve(),
+      (err: unknown) => {
+        onError(err);
+        resolve();
+      },
+    );
+  });
+}

@@ -1,0 +1,127 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Position } from '../../../shared/domain/portfolio';
+import { setBridgeForTests } from '../../lib/bridge';
+import { createQueryClient } from '../../lib/query-client';
+import { createFakeBridge, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
+import { useBridgeEvents } from '../session/use-bridge-events';
+import { PositionsPanel } from './positions-panel';
+
+/**
+ * The Positions panel against an in-memory bridge: the broker's positions are polled, ticks are
+ * pushed as main pushes them, and the figures a trader reads are the panel's text.
+ */
+
+let bridge: FakeBridge;
+
+/** NIFTY futures bought yesterday at 26,000 (closed at 26,100) and, today, 1,000 IRFC at 100 and 2,000 at 100.05. */
+const POSITIONS: Position[] = [
+  {
+    exchange: 'NFO',
+    tradingsymbol: NIFTY_FUT.tradingsymbol,
+    instrumentToken: NIFTY_FUT.instrumentToken,
+    product: 'NRML',
+    quantity: 75,
+    overnightQuantity: 75,
+    multiplier: 1,
+    averagePrice: 26000,
+    closePrice: 26100,
+    lastPrice: 26150,
+    buyQuantity: 75,
+    buyValue: 19_50_000,
+    sellQuantity: 0,
+    sellValue: 0,
+    dayBuyQuantity: 0,
+    dayBuyValue: 0,
+    daySellQuantity: 0,
+    daySellValue: 0,
+    realisedPnl: 0,
+    unrealisedPnl: 11_250,
+    pnl: 11_250,
+    m2m: 3750,
+  },
+  {
+    exchange: 'NSE',
+    tradingsymbol: 'IRFC',
+    instrumentToken: 77,
+    product: 'MIS',
+    quantity: 3000,
+    overnightQuantity: 0,
+    multiplier: 1,
+    averagePrice: 100.0333,
+    closePrice: 99.5,
+    lastPrice: 101,
+    buyQuantity: 3000,
+    buyValue: 3_00_100,
+    sellQuantity: 0,
+    sellValue: 0,
+    dayBuyQuantity: 3000,
+    dayBuyValue: 3_00_100,
+    daySellQuantity: 0,
+    daySellValue: 0,
+    realisedPnl: 0,
+    unrealisedPnl: 2900,
+    pnl: 2900,
+    m2m: 2900,
+  },
+];
+
+beforeEach(() => {
+  bridge = createFakeBridge({
+    'positions.list': () => ({ ok: true, data: POSITIONS }),
+    'holdings.list': () => ({ ok: true, data: [] }),
+    'instruments.list': () => ({ ok: true, data: [NIFTY_FUT] }),
+  });
+  setBridgeForTests(bridge);
+});
+
+afterEach(() => setBridgeForTests(null));
+
+function WithEvents() {
+  useBridgeEvents();
+  return <PositionsPanel />;
+}
+
+const text = (testId: string): string | null => screen.getByTestId(testId).textContent;
+
+function tick(instrumentToken: number, lastPrice: number, second: number): void {
+  act(() =>
+    bridge.emit('market.ticks', {
+      ticks: [
+        { instrumentToken, lastPrice, volume: 1, ts: `2026-11-24T10:00:${String(second).padStart(2, '0')}+05:30` },
+      ],
+    }),
+  );
+}
+
+describe('Positions panel', () => {
+  it("shows a carried position's day P&L from the previous close and its total from cost", async () => {
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <WithEvents />
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(text(`pos-pnl-${NIFTY_FUT.tradingsymbol}`)).toBe('+₹11,250.00'));
+    expect(text(`pos-day-${NIFTY_FUT.tradingsymbol}`)).toBe('+₹3,750.00');
+    // Day: 3,750 + 2,900; overall: 11,250 + 2,900 (no holdings).
+    expect(text('day-pnl')).toBe('+₹6,650.00');
+    expect(text('overall-pnl')).toBe('+₹14,150.00');
+  });
+
+  it('keeps the exact ₹2,900.00 on IRFC as ticks at the same price come and go, and moves it with the price', async () => {
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <WithEvents />
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(text('pos-pnl-IRFC')).toBe('+₹2,900.00'));
+    tick(77, 101, 1);
+    // The tick has landed once the LTP cell says it is live; the P&L has not flipped to 2,900.10.
+    await waitFor(() => expect(screen.getByTestId('pos-ltp-IRFC').getAttribute('data-quote')).toBe('live'));
+    expect(text('pos-pnl-IRFC')).toBe('+₹2,900.00');
+    tick(77, 101.05, 2);
+    await waitFor(() => expect(text('pos-pnl-IRFC')).toBe('+₹3,050.00'));
+    expect(text('pos-day-IRFC')).toBe('+₹3,050.00');
+  });
+});

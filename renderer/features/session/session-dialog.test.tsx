@@ -1,0 +1,63 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setBridgeForTests } from '../../lib/bridge';
+import { createQueryClient } from '../../lib/query-client';
+import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
+import { SessionDialog } from './session-dialog';
+
+let bridge: FakeBridge;
+
+beforeEach(() => {
+  bridge = createFakeBridge({
+    'session.login': () => ({
+      ok: true,
+      data: {
+        state: 'connected',
+        broker: 'rest',
+        brokerLabel: 'broker.example',
+        userId: 'AB1234',
+        scope: 'trade',
+        expiresAt: null,
+      },
+    }),
+  });
+  setBridgeForTests(bridge);
+});
+
+afterEach(() => setBridgeForTests(null));
+
+/** Opens the dialog on the REST profile and fills it in. */
+async function fillRest(url: string) {
+  const user = userEvent.setup();
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <SessionDialog reason="You are not logged in." />
+    </QueryClientProvider>,
+  );
+  const form = within(screen.getByRole('form', { name: 'Log in' }));
+  await user.click(form.getByRole('radio', { name: 'REST broker' }));
+  await user.type(form.getByLabelText('Broker URL'), url);
+  await user.type(form.getByLabelText('API key'), 'key');
+  await user.type(form.getByLabelText('API secret'), 'secret');
+  await user.click(form.getByRole('button', { name: 'Log in' }));
+  return { user, form };
+}
+
+describe('SessionDialog broker URL', () => {
+  it('refuses a plain-http remote URL next to the field and sends nothing (the secret stays here)', async () => {
+    const { form } = await fillRest('http://broker.example/v1');
+    const field = form.getByLabelText('Broker URL');
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(form.getByText(/^Broker URL must use https:\/\//).id).toBe(field.getAttribute('aria-describedby'));
+    expect(bridge.callsOf('session.login')).toHaveLength(0);
+  });
+
+  it.each(['https://broker.example/v1', 'http://127.0.0.1:8750/v1'])('sends the login for %s', async (url) => {
+    const { form } = await fillRest(url);
+    await waitFor(() => expect(bridge.callsOf('session.login')).toHaveLength(1));
+    expect(bridge.callsOf('session.login')[0]!.payload).toMatchObject({ profile: { kind: 'rest', baseUrl: url } });
+    expect(form.getByLabelText('Broker URL').getAttribute('aria-invalid')).toBeNull();
+  });
+});
