@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import WebSocket from 'ws';
 import { rawHttp, upgradeRequest } from '../electron/paper/raw-http';
 
@@ -91,8 +92,8 @@ function launch(p: Proc): Promise<string> {
   });
 }
 
-const paperDir = mkdtempSync(join(tmpdir(), 'soak-paper-'));
-const hostDir = mkdtempSync(join(tmpdir(), 'soak-host-'));
+let paperDir = '';
+let hostDir = '';
 let paperPort = 0;
 const paper: Proc = {
   name: 'paper',
@@ -416,7 +417,34 @@ function stats(xs: readonly number[]): { n: number; p50_ms: number; p99_ms: numb
   return { n: xs.length, p50_ms: round(percentile(xs, 50)), p99_ms: round(percentile(xs, 99)) };
 }
 
+/** What the worker measuring normal calls needs to know. */
+interface NormalSetup {
+  readonly paperUrl: string;
+  readonly hostUrl: string;
+  readonly token: string;
+  readonly tokens: number[];
+}
+
+/**
+ * Normal traffic runs on its own thread, so what it measures is the servers' answer time, not
+ * this process's own event loop busy generating bad input.
+ */
+async function normalWorker(setup: NormalSetup): Promise<void> {
+  paper.url = setup.paperUrl;
+  host.url = setup.hostUrl;
+  token = setup.token;
+  instrumentTokens = setup.tokens;
+  parentPort?.on('message', (m: { phase?: Phase; stop?: boolean }) => {
+    if (m.phase) phase = m.phase;
+    if (m.stop) running = false;
+  });
+  await Promise.all([normalRest(), normalBridge()]);
+  parentPort?.postMessage({ latency, errors: counts.normalErrors, orders: counts.ordersPlaced });
+}
+
 async function main(): Promise<void> {
+  paperDir = mkdtempSync(join(tmpdir(), 'soak-paper-'));
+  hostDir = mkdtempSync(join(tmpdir(), 'soak-host-'));
   paper.url = await launch(paper);
   paperPort = Number(new URL(paper.url).port);
   host.url = await launch(host);
@@ -432,12 +460,22 @@ async function main(): Promise<void> {
   );
 
   const sampler = setInterval(sample, 1_000);
-  const workers = [normalRest(), normalBridge(), slowReaders(), badTraffic()];
+  const normal = new Worker(fileURLToPath(import.meta.url), {
+    workerData: { paperUrl: paper.url, hostUrl: host.url, token, tokens: instrumentTokens } satisfies NormalSetup,
+  });
+  const measured = new Promise<{ latency: typeof latency; errors: number; orders: number }>((resolve) =>
+    normal.once('message', resolve),
+  );
+  const setPhase = (p: Phase): void => {
+    phase = p;
+    normal.postMessage({ phase: p });
+  };
+  const workers = [slowReaders(), badTraffic()];
   const t0 = performance.now();
   await sleep(WARMUP_MS);
-  phase = 'idle';
+  setPhase('idle');
   await sleep(idleSeconds * 1_000);
-  phase = 'load';
+  setPhase('load');
   const loadStart = performance.now();
   for (let s = 10; s <= seconds; s += 10) {
     await sleep(10_000);
@@ -450,8 +488,14 @@ async function main(): Promise<void> {
   }
   await sleep((seconds % 10) * 1_000);
   running = false;
+  normal.postMessage({ stop: true });
+  const result = await measured;
+  await normal.terminate();
   await Promise.allSettled(workers);
   clearInterval(sampler);
+  Object.assign(latency, result.latency);
+  counts.normalErrors = result.errors;
+  counts.ordersPlaced = result.orders;
 
   paper.stopping = true;
   host.stopping = true;
@@ -501,4 +545,5 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(summary));
 }
 
-await main();
+if (isMainThread) await main();
+else await normalWorker(workerData as NormalSetup);
