@@ -194,7 +194,7 @@ const latency: Record<Phase, { rest: number[]; bridge: number[] }> = {
   idle: { rest: [], bridge: [] },
   load: { rest: [], bridge: [] },
 };
-const counts = { badInput: 0, slowClosed: 0, slowOpened: 0, normalErrors: 0, ordersPlaced: 0 };
+const counts = { badInput: 0, slowClosed: 0, slowKept: 0, slowOpened: 0, normalErrors: 0, ordersPlaced: 0 };
 
 /** Normal traffic: the reads a dashboard makes, a slow trickle of orders, and bridge calls. */
 async function normalRest(): Promise<void> {
@@ -259,44 +259,91 @@ async function normalBridge(): Promise<void> {
 
 let instrumentTokens: number[] = [];
 
-/** Sockets that subscribe to everything and never read; replaced when the server closes them. */
+/**
+ * How long a slow reader stays paused before it reads again to learn whether the server dropped
+ * it: past both servers' slow (10 s behind) and dead-peer (20 s / 30 s without a pong) limits.
+ * A paused socket cannot see its own close, so it has to look.
+ */
+const SLOW_LIFETIME_MS = 45_000;
+
+/**
+ * A WebSocket client on a bare TCP socket: the handshake by hand, then nothing but bytes. A slow
+ * reader built this way costs this process nothing when it finally reads (no frame decoding, no
+ * JSON), so it does not take CPU from the servers being measured.
+ */
+async function rawWebSocket(port: number, target: string, headers: Record<string, string>): Promise<Socket> {
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  await new Promise<void>((resolve, reject) => {
+    let head = '';
+    const onData = (d: Buffer): void => {
+      head += d.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      socket.off('data', onData);
+      if (head.startsWith('HTTP/1.1 101')) resolve();
+      else reject(new Error(head.split('\r\n')[0]));
+    };
+    socket.on('data', onData);
+    socket.once('close', () => reject(new Error('closed during the handshake')));
+    socket.write(upgradeRequest(target, headers));
+  });
+  return socket;
+}
+
+/** One masked client text frame (RFC 6455 §5.2), as a browser would send it. */
+function textFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const len = payload.length;
+  const head = len < 126 ? Buffer.from([0x81, 0x80 | len]) : Buffer.from([0x81, 0x80 | 126, len >> 8, len & 0xff]);
+  const mask = Buffer.from([1, 2, 3, 4]);
+  const masked = Buffer.from(payload.map((b, i) => b ^ (mask[i % 4] as number)));
+  return Buffer.concat([head, mask, masked]);
+}
+
+/** Sockets that subscribe to everything and never read, each replaced after its lifetime. */
 async function slowReaders(): Promise<void> {
-  const open = new Set<WebSocket>();
+  const open = new Set<Socket>();
   const one = async (kind: 'stream' | 'bridge'): Promise<void> => {
     try {
-      let ws: WebSocket;
+      let socket: Socket;
       if (kind === 'stream') {
-        ws = new WebSocket(`${paper.url.replace('http', 'ws')}/stream`, {
-          headers: { authorization: `Bearer ${token}` },
-        });
-        ws.once('open', () =>
-          ws.send(JSON.stringify({ action: 'subscribe', tokens: instrumentTokens.slice(0, 3000) })),
-        );
+        socket = await rawWebSocket(paperPort, '/v1/stream', { Authorization: `Bearer ${token}` });
+        socket.write(textFrame(JSON.stringify({ action: 'subscribe', tokens: instrumentTokens.slice(0, 3000) })));
       } else {
-        ws = (await bridge()).ws;
+        const u = new URL(host.url);
+        socket = await rawWebSocket(hostPort, `/bridge?key=${u.searchParams.get('key')}`, { Origin: u.origin });
       }
-      ws.on('error', () => undefined);
-      ws.once('open', () => (ws as unknown as { _socket: Socket })._socket.pause());
-      if (ws.readyState === WebSocket.OPEN) (ws as unknown as { _socket: Socket })._socket.pause();
-      ws.once('close', () => {
-        open.delete(ws);
-        if (running) counts.slowClosed += 1;
-      });
-      open.add(ws);
+      socket.pause();
+      open.add(socket);
       counts.slowOpened += 1;
+      const dropped = new Promise<boolean>((resolve) => socket.once('close', () => resolve(true)));
+      for (let waited = 0; waited < SLOW_LIFETIME_MS && running; waited += 500) await sleep(500);
+      if (!running) return;
+      // Read again: a socket the server dropped delivers what was queued, then its end.
+      socket.on('data', () => undefined);
+      socket.resume();
+      if (await Promise.race([dropped, sleep(5_000).then(() => false)])) counts.slowClosed += 1;
+      else counts.slowKept += 1;
+      open.delete(socket);
+      socket.destroy();
     } catch {
       /* the process may be restarting */
     }
   };
-  while (running) {
-    if (phase === 'load') {
-      const streams = [...open].filter((w) => w.url.includes('/stream')).length;
-      for (let k = streams; k < slowCount; k++) await one('stream');
-      for (let k = open.size - streams; k < slowCount; k++) await one('bridge');
-    }
-    await sleep(1_000);
+  const lanes: Array<Promise<void>> = [];
+  for (let k = 0; k < slowCount; k++) {
+    for (const kind of ['stream', 'bridge'] as const)
+      lanes.push(
+        (async () => {
+          while (running) {
+            if (phase === 'load') await one(kind);
+            else await sleep(500);
+          }
+        })(),
+      );
   }
-  for (const ws of open) ws.terminate();
+  await Promise.all(lanes);
+  for (const socket of open) socket.destroy();
 }
 
 /** One piece of bad input, chosen in turn. */
@@ -482,7 +529,8 @@ async function main(): Promise<void> {
     const last = (p: Proc) => mb(p.rss.at(-1)?.kb ?? 0);
     console.log(
       `  ${Math.round((performance.now() - t0) / 1000)} s: RSS paper ${last(paper)} MB, host ${last(host)} MB; ` +
-        `bad inputs ${counts.badInput}, slow readers opened ${counts.slowOpened} / closed ${counts.slowClosed}; ` +
+        `bad inputs ${counts.badInput}, slow readers opened ${counts.slowOpened}, dropped by the server ` +
+        `${counts.slowClosed}, kept ${counts.slowKept}; ` +
         `restarts ${paper.restarts + host.restarts}`,
     );
   }
@@ -529,7 +577,8 @@ async function main(): Promise<void> {
       orders_placed: counts.ordersPlaced,
     },
     bad_inputs: counts.badInput,
-    slow_readers_closed: counts.slowClosed,
+    slow_readers_dropped: counts.slowClosed,
+    slow_readers_kept: counts.slowKept,
     restarts: paper.restarts + host.restarts,
     clean_exit: exits.every((c) => c === 0),
   };
