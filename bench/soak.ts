@@ -18,7 +18,8 @@ import { rawHttp, upgradeRequest } from '../electron/paper/raw-http';
  * Prints, every 10 s and at the end: each process's RSS, the p50/p99 of normal calls (REST to
  * the broker, bridge calls to the host) in the idle run and under load, and how many times a
  * process died and was restarted. The JSON summary is the last line. Goals: 0 restarts, RSS
- * within 20 MB from the start of the load to its end, normal-call p99 within 2× of the idle run.
+ * within 20 MB from the start of the load to its end (and flat over its second half, where a
+ * leak would show once the heap has sized itself), normal-call p99 within 2× of the idle run.
  */
 
 const { values } = parseArgs({
@@ -446,16 +447,30 @@ function median(xs: readonly number[]): number {
   return percentile(xs, 50);
 }
 
-function rssSummary(p: Proc, loadStart: number): Record<string, number> {
+/** One process's memory over the load, in MB, and how often it had to be restarted. */
+interface RssSummary {
+  readonly rss_start_mb: number;
+  readonly rss_end_mb: number;
+  readonly rss_max_mb: number;
+  readonly rss_growth_mb: number;
+  readonly rss_second_half_growth_mb: number;
+  readonly restarts: number;
+}
+
+function rssSummary(p: Proc, loadStart: number): RssSummary {
   const load = p.rss.filter((s) => s.at >= loadStart);
   const tenth = Math.max(1, Math.floor(load.length / 10));
   const start = median(load.slice(0, tenth).map((s) => s.kb));
   const end = median(load.slice(-tenth).map((s) => s.kb));
+  // The middle tenth: V8 sizes its heap to the load in the first minutes; a leak keeps growing after.
+  const mid = Math.floor(load.length / 2 - tenth / 2);
+  const middle = median(load.slice(mid, mid + tenth).map((s) => s.kb));
   return {
     rss_start_mb: mb(start),
     rss_end_mb: mb(end),
     rss_max_mb: mb(Math.max(...load.map((s) => s.kb))),
     rss_growth_mb: mb(end - start),
+    rss_second_half_growth_mb: mb(end - middle),
     restarts: p.restarts,
   };
 }
@@ -583,8 +598,10 @@ async function main(): Promise<void> {
     clean_exit: exits.every((c) => c === 0),
   };
   console.log(
-    `paper RSS ${summary.paper.rss_start_mb} → ${summary.paper.rss_end_mb} MB (max ${summary.paper.rss_max_mb}), ` +
-      `host RSS ${summary.host.rss_start_mb} → ${summary.host.rss_end_mb} MB (max ${summary.host.rss_max_mb})`,
+    `paper RSS ${summary.paper.rss_start_mb} → ${summary.paper.rss_end_mb} MB (max ${summary.paper.rss_max_mb}, ` +
+      `second half ${summary.paper.rss_second_half_growth_mb >= 0 ? '+' : ''}${summary.paper.rss_second_half_growth_mb}), ` +
+      `host RSS ${summary.host.rss_start_mb} → ${summary.host.rss_end_mb} MB (max ${summary.host.rss_max_mb}, ` +
+      `second half ${summary.host.rss_second_half_growth_mb >= 0 ? '+' : ''}${summary.host.rss_second_half_growth_mb})`,
   );
   console.log(
     `normal p99: REST ${idle.rest.p99_ms} → ${load.rest.p99_ms} ms (×${summary.normal.rest_p99_ratio}), ` +
