@@ -1,6 +1,6 @@
 // Bundles the Node side with esbuild: Electron main + preload (CJS, as Electron's sandboxed
 // preload requires one self-contained CommonJS file), the browser host, the paper broker CLI
-// and the benchmark CLI (ESM). Why esbuild and not Vite: see docs/architecture.md.
+// the benchmark CLI and the soak (ESM). Why esbuild and not Vite: see docs/architecture.md.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 
@@ -30,6 +30,7 @@ const jobs = [
   },
   { entryPoints: ['electron/host/cli.ts'], outfile: 'out/host.mjs', format: 'esm', banner: esmBanner },
   { entryPoints: ['electron/paper/cli.ts'], outfile: 'out/paper.mjs', format: 'esm', banner: esmBanner },
+  { entryPoints: ['bench/soak.ts'], outfile: 'out/soak.mjs', format: 'esm', banner: esmBanner },
   // Playwright drives Chromium from its own package files; it is loaded, never bundled.
   {
     entryPoints: ['bench/cli.ts'],

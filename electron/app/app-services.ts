@@ -33,6 +33,8 @@ export interface AppConfig {
     readonly seed?: number;
     readonly rate?: RateLimit;
     readonly tickIntervalMs?: number;
+    /** Start on a damaged journal by moving the damage aside (`--paper-repair`; docs/api.md §Persistence). */
+    readonly repair?: boolean;
   };
   /** Where secrets live; default in memory only (Electron passes its safeStorage vault). */
   readonly vault?: SecretVault;

@@ -6,16 +6,18 @@ import { parseArgs } from 'node:util';
 import { brokerUrlProblem } from '../../shared/domain/broker-url';
 import { createAppServices } from '../app/app-services';
 import { createDispatcher } from '../main/ipc/dispatcher';
+import { JournalError } from '../paper';
 import { startHost } from './host-server';
 
 /**
  * `npm run host -- --port P [--broker-url URL] [--api-key K --api-secret S] [--data-dir DIR]
- * [--paper-control] [--paper-faults SPEC] [--paper-tick-ms N]`
+ * [--paper-control] [--paper-faults SPEC] [--paper-tick-ms N] [--paper-repair]`
  *
  * Runs the main-process services under plain Node and serves the renderer on 127.0.0.1:P
  * (0 = any free port). Prints one line `READY http://127.0.0.1:P/?key=SECRET` when ready.
  * `--paper-control` enables the embedded paper broker's control interface (tests, demos) and
- * prints its URL on a line `PAPER <url>` before READY.
+ * prints its URL on a line `PAPER <url>` before READY. A damaged paper journal stops the start
+ * with exit 2 and one message naming the file, the line and the way out (`--paper-repair`).
  */
 const { values } = parseArgs({
   options: {
@@ -28,6 +30,8 @@ const { values } = parseArgs({
     'paper-faults': { type: 'string' },
     /** The paper market's tick period; 0 = prices move only through the control interface (tests). */
     'paper-tick-ms': { type: 'string' },
+    /** Move a damaged paper journal's bad tail to a side file instead of refusing to start. */
+    'paper-repair': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -59,8 +63,16 @@ const services = await createAppServices({
   paper: {
     control: values['paper-control'],
     faults: values['paper-faults'],
+    repair: values['paper-repair'],
     ...(tickMs !== undefined ? { tickIntervalMs: tickMs } : {}),
   },
+}).catch((err: unknown) => {
+  // A journal the paper broker will not start on is the user's to fix: say how, not where.
+  if (err instanceof JournalError) {
+    console.error(`Tradedesk cannot start: ${err.message}`);
+    process.exit(2);
+  }
+  throw err;
 });
 const host = await startHost({
   port,

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { EventHub } from '../app/event-hub';
 import { createDispatcher, type Handlers } from '../main/ipc/dispatcher';
+import { rawHttp, upgradeRequest } from '../paper/raw-http';
+import type { BridgeLimits } from './bridge-sender';
 import { startHost, type RunningHost } from './host-server';
 
 const dir = mkdtempSync(join(tmpdir(), 'host-test-'));
@@ -71,5 +74,154 @@ describe('browser host', () => {
     hub.emit('session.expired', { reason: 'test' });
     expect(await event).toEqual({ event: 'session.expired', payload: { reason: 'test' } });
     ws.close();
+  });
+});
+
+describe('hostile input to the browser host', () => {
+  it.each(['//[', 'http://[::1/'])('GET %s answers 400 and the host keeps serving', async (target) => {
+    const r = await rawHttp(host.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(r?.status).toBe(400);
+    expect((await fetch(`${origin()}/`)).status).toBe(200);
+  });
+
+  it('an upgrade to a target new URL() rejects is refused, and the host keeps serving', async () => {
+    const r = await rawHttp(host.port, upgradeRequest(`//[/bridge?key=${host.secret}`, { Origin: origin() }));
+    expect(r?.status).toBe(400);
+    expect((await fetch(`${origin()}/`)).status).toBe(200);
+  });
+
+  it.each([
+    { what: 'a text frame over 256 KiB', frame: 'x'.repeat(300 * 1024), code: 1009 },
+    { what: 'invalid UTF-8 (7b ff fe 7d)', frame: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), code: 1007 },
+  ])('$what closes that bridge with $code and the host keeps serving', async ({ frame, code }) => {
+    const ws = await open(`?key=${host.secret}`);
+    const closed = new Promise<number>((resolve) => ws.once('close', (c) => resolve(c)));
+    ws.on('error', () => undefined);
+    ws.send(frame, { binary: false });
+    expect(await closed).toBe(code);
+    const again = await open(`?key=${host.secret}`);
+    again.send(JSON.stringify({ id: 1, channel: 'funds.get' }));
+    expect(await next(again)).toMatchObject({ id: 1, result: { ok: true } });
+    again.close();
+  });
+});
+
+describe('a bridge that does not read', () => {
+  const tick = (token: number, price: number) => ({
+    instrumentToken: token,
+    lastPrice: price,
+    volume: 1,
+    ts: '2026-11-23T15:05:41+05:30',
+  });
+
+  async function hostWith(limits: Partial<BridgeLimits>): Promise<{ h: RunningHost; hub: EventHub }> {
+    const hub2 = new EventHub();
+    const h = await startHost({
+      port: 0,
+      rendererDir: dir,
+      dispatch: createDispatcher(handlers),
+      events: hub2,
+      bridgeLimits: limits,
+    });
+    return { h, hub: hub2 };
+  }
+
+  function bridge(h: RunningHost, options: { autoPong?: boolean } = {}) {
+    const ws = new WebSocket(`ws://127.0.0.1:${h.port}/bridge?key=${h.secret}`, {
+      headers: { Origin: `http://127.0.0.1:${h.port}` },
+      ...options,
+    });
+    const events: Array<{ event: string; payload: { ticks?: Array<{ instrumentToken: number; lastPrice: number }> } }> =
+      [];
+    const state = { closed: null as { code: number; reason: string } | null };
+    ws.on('message', (d) => events.push(JSON.parse(d.toString())));
+    ws.on('close', (code, reason) => (state.closed = { code, reason: reason.toString() }));
+    ws.on('error', () => undefined);
+    const opened = new Promise((resolve) => ws.once('open', resolve));
+    const pause = () => {
+      const socket = (ws as unknown as { _socket: Socket })._socket;
+      socket.pause();
+      return () => socket.resume();
+    };
+    return { ws, events, state, opened, pause };
+  }
+
+  it('holds at most the bound of unsent bytes and delivers the latest tick of each instrument when it reads again', async () => {
+    const bound = 64 * 1024;
+    const { h, hub: events } = await hostWith({ coalesceAboveBytes: bound, slowCloseMs: 60_000 });
+    try {
+      const slow = bridge(h);
+      await slow.opened;
+      const resume = slow.pause();
+      let offered = 0;
+      let most = 0;
+      for (let round = 0; round < 300; round++) {
+        const ticks = Array.from({ length: 500 }, (_, i) => tick(i + 1, round + 1));
+        events.emit('market.ticks', { ticks });
+        offered += JSON.stringify({ event: 'market.ticks', payload: { ticks } }).length;
+        most = Math.max(most, ...h.bridgeStats().map((b) => b.bufferedBytes));
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(offered).toBeGreaterThan(40 * bound);
+      expect(most).toBeLessThan(bound + 500 * 200);
+      resume();
+      await expect
+        .poll(() => {
+          const latest = new Map<number, number>();
+          for (const e of slow.events)
+            for (const t of e.payload.ticks ?? []) latest.set(t.instrumentToken, t.lastPrice);
+          return latest.size === 500 && [...latest.values()].every((p) => p === 300);
+        })
+        .toBe(true);
+      expect(slow.state.closed).toBeNull();
+      slow.ws.close();
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('is closed with 4008 and a reason once it stays behind, and the others keep their events', async () => {
+    const { h, hub: events } = await hostWith({ coalesceAboveBytes: 16 * 1024, slowCloseMs: 50 });
+    try {
+      const slow = bridge(h);
+      const healthy = bridge(h);
+      await Promise.all([slow.opened, healthy.opened]);
+      const resume = slow.pause();
+      let round = 0;
+      await expect
+        .poll(
+          async () => {
+            round += 1;
+            events.emit('market.ticks', { ticks: Array.from({ length: 500 }, (_, i) => tick(i + 1, round)) });
+            await new Promise((r) => setTimeout(r, 5));
+            return h.bridgeStats().length;
+          },
+          { timeout: 20_000 },
+        )
+        .toBe(1);
+      resume();
+      await expect.poll(() => slow.state.closed).toEqual({ code: 4008, reason: expect.stringMatching(/too slow/) });
+      const seen = healthy.events.length;
+      events.emit('session.expired', { reason: 'still here' });
+      await expect.poll(() => healthy.events.length).toBeGreaterThan(seen);
+      healthy.ws.close();
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a bridge that stops answering pings is dropped; one that answers stays', async () => {
+    const { h } = await hostWith({ pingEveryMs: 20, deadAfterMs: 200 });
+    try {
+      const dead = bridge(h, { autoPong: false });
+      const alive = bridge(h);
+      await Promise.all([dead.opened, alive.opened]);
+      await expect.poll(() => dead.state.closed, { timeout: 10_000 }).not.toBeNull();
+      expect(h.bridgeStats()).toHaveLength(1);
+      expect(alive.state.closed).toBeNull();
+      alive.ws.close();
+    } finally {
+      await h.close();
+    }
   });
 });

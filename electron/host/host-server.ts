@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -7,6 +8,7 @@ import type { EventHub } from '../app/event-hub';
 import type { Dispatch } from '../main/ipc/dispatcher';
 import { resolveAppAsset } from '../main/security/app-origin';
 import { SECURITY_HEADERS } from '../main/security/content-security-policy';
+import { BridgeSender, type BridgeLimits } from './bridge-sender';
 
 /**
  * The browser host's server: the built renderer over HTTP on 127.0.0.1, and the bridge over a
@@ -24,12 +26,16 @@ export interface HostOptions {
   readonly events: EventHub;
   /** Defaults to 32 random bytes, hex. */
   readonly secret?: string;
+  /** Bounds of each bridge socket's unsent bytes, slow and dead pages (defaults in bridge-sender.ts). */
+  readonly bridgeLimits?: Partial<BridgeLimits>;
 }
 
 export interface RunningHost {
   readonly url: string;
   readonly port: number;
   readonly secret: string;
+  /** Each open bridge's unsent bytes (tests and the soak watch them stay bounded). */
+  bridgeStats(): Array<{ bufferedBytes: number }>;
   close(): Promise<void>;
 }
 
@@ -46,6 +52,18 @@ const MIME: Readonly<Record<string, string>> = {
 
 /** Largest bridge message accepted, in bytes: far above any real request. */
 const MAX_MESSAGE_BYTES = 256 * 1024;
+
+/**
+ * The request target as a URL, or null when `new URL()` rejects it: `GET //[` (which an undici
+ * `fetch` of that URL sends) would otherwise throw inside a server callback and end the process.
+ */
+function parseTarget(target: string | undefined, origin: string): URL | null {
+  try {
+    return new URL(target ?? '/', origin);
+  } catch {
+    return null;
+  }
+}
 
 function sameSecret(given: string | null, secret: string): boolean {
   if (given === null) return false;
@@ -64,7 +82,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       res.writeHead(405, { Allow: 'GET, HEAD' }).end();
       return;
     }
-    const file = resolveAppAsset(new URL(req.url ?? '/', origin).toString(), options.rendererDir, origin);
+    const url = parseTarget(req.url, origin);
+    if (!url) {
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request target');
+      return;
+    }
+    const file = resolveAppAsset(url.toString(), options.rendererDir, origin);
     if (!file) {
       res.writeHead(404).end('Not found');
       return;
@@ -84,14 +107,25 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  server.on('upgrade', (req: IncomingMessage, socket, head) => {
-    const url = new URL(req.url ?? '/', origin);
+  const senders = new Set<BridgeSender>();
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // The socket is ours from here: a peer that resets it mid-refusal must not crash the host.
+    socket.on('error', () => socket.destroy());
+    const url = parseTarget(req.url, origin);
+    if (!url) {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     const fromPage = req.headers.origin === origin;
     if (url.pathname !== '/bridge' || !fromPage || !sameSecret(url.searchParams.get('key'), secret)) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serveBridge(ws, options));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const sender = serveBridge(ws, options);
+      senders.add(sender);
+      ws.on('close', () => senders.delete(sender));
+    });
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -106,6 +140,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     url: `${origin}/?key=${secret}`,
     port,
     secret,
+    bridgeStats: () => [...senders].filter((b) => !b.closed).map((b) => ({ bufferedBytes: b.bufferedBytes })),
     close: async () => {
       for (const ws of wss.clients) ws.terminate();
       wss.close();
@@ -118,12 +153,21 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
 /**
  * One page's bridge: `{id, channel, payload}` in, `{id, result}` out; events as `{event, payload}`.
  * A message that is not such an object gets a typed `bad_request`, never a dropped socket.
+ * Everything outbound goes through a `BridgeSender`, which bounds what may wait unsent.
  */
-function serveBridge(ws: WebSocket, { dispatch, events }: HostOptions): void {
-  const off = events.onAny((event, payload) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
+let bridgeSeq = 0;
+
+function serveBridge(ws: WebSocket, { dispatch, events, bridgeLimits }: HostOptions): BridgeSender {
+  const caller = `bridge-${++bridgeSeq}`;
+  const sender = new BridgeSender(ws, bridgeLimits);
+  const off = events.onAny((event, payload) => sender.event(event, payload));
+  ws.on('close', () => {
+    off();
+    sender.close();
   });
-  ws.on('close', off);
+  // An oversized frame (1009) or invalid UTF-8 (1007): ws closes the socket itself; without a
+  // listener the 'error' event would end the process.
+  ws.on('error', () => undefined);
   ws.on('message', (data, isBinary) => {
     let msg: unknown;
     try {
@@ -137,9 +181,7 @@ function serveBridge(ws: WebSocket, { dispatch, events }: HostOptions): void {
       payload?: unknown;
     };
     const id = typeof m.id === 'number' || typeof m.id === 'string' ? m.id : null;
-    const reply = (result: unknown): void => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, result }));
-    };
+    const reply = (result: unknown): void => sender.reply(id, result);
     if (id === null) {
       reply({
         ok: false,
@@ -147,6 +189,7 @@ function serveBridge(ws: WebSocket, { dispatch, events }: HostOptions): void {
       });
       return;
     }
-    void dispatch(m.channel, m.payload).then(reply);
+    void dispatch(m.channel, m.payload, caller).then(reply);
   });
+  return sender;
 }

@@ -1,6 +1,7 @@
 import { app, dialog, safeStorage, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from '../app/app-services';
+import { JournalError } from '../paper';
 import { bindElectronIpc } from './ipc/electron-ipc';
 import { createDispatcher } from './ipc/dispatcher';
 import { decideLaunch, settleWithin, type LaunchConfig } from './launch-config';
@@ -37,6 +38,8 @@ async function start(config: LaunchConfig): Promise<void> {
     // Remembered tokens and secrets only ever touch disk encrypted by the OS keychain.
     vault: new SafeStorageVault(safeStorage, join(dataDir, 'vault.json')),
     ...config.broker,
+    // `--paper-repair` moves a damaged paper journal's bad tail aside (docs/api.md §Persistence).
+    paper: { repair: process.argv.includes('--paper-repair') },
   });
   bindElectronIpc(createDispatcher(services.handlers), services.events, config.allowedOrigins, () => window);
   window = createMainWindow(join(__dirname, 'preload.cjs'), config.entryUrl);
@@ -74,6 +77,12 @@ if (!launch.ok) {
   registerAppScheme();
   const started = start(launch.config);
   started.catch((err: unknown) => {
+    if (err instanceof JournalError) {
+      // The user's to fix, so a dialog that says how — not a stack trace in a terminal.
+      dialog.showErrorBox('Tradedesk cannot open its paper account', err.message);
+      app.exit(2);
+      return;
+    }
     console.error('Tradedesk failed to start:', err);
     app.exit(1);
   });

@@ -2,10 +2,12 @@ import { parseArgs } from 'node:util';
 import { startPaperBroker } from './index';
 
 /**
- * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s] [--no-idempotency]`
+ * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s] [--no-idempotency] [--repair]`
  *
  * Prints exactly one line, `READY http://127.0.0.1:P/v1`, once it serves (scripts and tests
- * wait for it), and shuts down cleanly on SIGINT/SIGTERM so the journal is flushed.
+ * wait for it), and shuts down cleanly on SIGINT/SIGTERM so the journal is flushed. A damaged
+ * journal stops the start (exit 2) with a message naming the file, the line and the way out;
+ * `--repair` takes it, moving the damage aside (docs/api.md §Persistence).
  */
 
 function fail(message: string): never {
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     rate: { type: 'string' },
     'tick-ms': { type: 'string' },
     'no-idempotency': { type: 'boolean', default: false },
+    repair: { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -50,6 +53,7 @@ try {
     rate,
     tickIntervalMs,
     idempotency: !values['no-idempotency'],
+    repair: values.repair,
   });
   console.log(`READY ${broker.url}`);
   const stop = (): void => {

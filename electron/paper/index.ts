@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { toIstIso } from '../../shared/lib/ist-time';
 import { toUnits } from '../../shared/trading/money';
 import { Account } from './account';
+import { AUTH_FAILURES, AuthGuard } from './auth-guard';
 import type { BrokerState } from './context';
 import { type FaultConfig, Faults } from './faults';
 import { generateInstruments } from './instruments';
@@ -10,7 +11,7 @@ import { Market } from './market';
 import { Engine } from './matching';
 import { createBrokerServer } from './server';
 import { Sessions } from './sessions';
-import { Stream } from './stream';
+import { Stream, type StreamOptions } from './stream';
 
 /**
  * The embedded paper broker: a real HTTP + WebSocket server on 127.0.0.1 speaking the wire
@@ -19,6 +20,8 @@ import { Stream } from './stream';
  */
 
 export type { FaultConfig } from './faults';
+/** Thrown by `startPaperBroker` when its journal is damaged or too new: the message says what to do. */
+export { JournalError } from './journal';
 
 export interface PaperBrokerOptions {
   /** 0 or undefined = a random free port; the host is always 127.0.0.1. */
@@ -41,6 +44,15 @@ export interface PaperBrokerOptions {
   startingCash?: number;
   /** Stream heartbeat period (default 3 s). An addition to the agreed options, for tests. */
   heartbeatMs?: number;
+  /** Bounds of each stream socket (send buffer, slow and dead peers); defaults in stream.ts. */
+  stream?: StreamOptions;
+  /**
+   * Start on a damaged journal by moving the damaged line and everything after it to a side
+   * file (`--repair`); without it a damaged journal stops the start (docs/api.md §Persistence).
+   */
+  repair?: boolean;
+  /** Failed authentications allowed per address (default burst 20, then 1/s); over it: 429. */
+  authFailures?: { perSecond: number; burst: number };
   /**
    * Epoch ms now (default `Date.now`): every time the broker stamps, expires or rolls a day
    * over comes from it, so a test can cross an IST midnight without waiting for one.
@@ -65,6 +77,8 @@ export interface PaperBroker {
   sessions(): Array<{ token: string; userId: string; scope: 'trade' | 'read'; expiresAt: string }>;
   /** Total orders held (for exactly-once tests). */
   orderCount(): number;
+  /** Each stream client's unsent bytes and subscription count (tests, the soak). */
+  streamStats(): Array<{ bufferedBytes: number; subscribed: number }>;
   /** Stops timers, closes sockets, flushes the journal. */
   close(): Promise<void>;
 }
@@ -78,9 +92,19 @@ const DEFAULTS = {
   heartbeatMs: 3000,
 };
 
-/** Re-applies journaled events; positions and cash follow from the trades. */
-function replay(events: readonly JournalEvent[], state: BrokerState): void {
+/** Ids handed out ahead of use, journaled and fsynced before the first of them leaves the broker. */
+const ID_BLOCK = 100;
+
+/** The highest order and trade ids that may have been seen outside the broker. */
+interface IdMark {
+  order: number;
+  trade: number;
+}
+
+/** Re-applies journaled events; positions and cash follow from the trades. Returns the id high-water mark. */
+function replay(events: readonly JournalEvent[], state: BrokerState): IdMark {
   const now = state.clock();
+  const mark: IdMark = { order: 0, trade: 0 };
   for (const ev of events) {
     switch (ev.e) {
       case 'session':
@@ -91,18 +115,26 @@ function replay(events: readonly JournalEvent[], state: BrokerState): void {
         break;
       case 'order':
         state.engine.restoreOrder(ev.o);
+        mark.order = Math.max(mark.order, Number(ev.o.orderId));
         break;
       case 'trade':
         state.engine.restoreTrade(ev.t);
+        mark.trade = Math.max(mark.trade, Number(ev.t.tradeId));
         break;
       case 'marks':
         for (const [token, units] of Object.entries(ev.prices))
           state.market.restoreMark(Number(token), units, ev.at, now);
         break;
+      case 'ids':
+        mark.order = Math.max(mark.order, ev.order);
+        mark.trade = Math.max(mark.trade, ev.trade);
+        break;
     }
   }
   // Positions replayed from an earlier day carry over into today's (docs/api.md §Persistence).
   state.engine.account.rollTo(now);
+  state.engine.continueAbove(mark.order, mark.trade);
+  return mark;
 }
 
 /** The prices worth keeping across a restart: what the account holds or works orders in. */
@@ -127,18 +159,34 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   const sessions = new Sessions(options.tokenTtlMs ?? DEFAULTS.tokenTtlMs);
   const faults = new Faults(seed, options.faults);
   const opened = options.dataDir
-    ? Journal.open(options.dataDir)
-    : { journal: Journal.memory(), replay: { events: [], skipped: 0, truncated: false } };
+    ? Journal.open(options.dataDir, { repair: options.repair ?? false })
+    : { journal: Journal.memory(), replay: { events: [], torn: null, repaired: null } };
   const journal = opened.journal;
-  if (opened.replay.skipped > 0) console.warn(`[paper] journal: skipped ${opened.replay.skipped} damaged line(s)`);
+  const { torn, repaired } = opened.replay;
+  if (torn !== null)
+    console.warn(
+      `[paper] journal: cut off a torn last line (line ${torn}): a write a crash interrupted, never acknowledged`,
+    );
+  if (repaired) console.warn(`[paper] ${repaired.summary}`);
 
   let stream: Stream | null = null;
+  // Before a new id goes anywhere (journal line, stream, reply), a block of ids above it is
+  // journaled and fsynced, so a restart never hands it out again (docs/api.md §Persistence).
+  let ids: IdMark = { order: 0, trade: 0 };
+  const reserve = (kind: keyof IdMark, id: number): void => {
+    if (id <= ids[kind]) return;
+    ids = { ...ids, [kind]: id + ID_BLOCK - 1 };
+    journal.append({ e: 'ids', ...ids });
+    journal.commit();
+  };
   const engine = new Engine(market, new Account(toUnits(options.startingCash ?? DEFAULTS.startingCash)), {
     order(o) {
+      reserve('order', Number(o.orderId));
       journal.append({ e: 'order', o });
       stream?.order(o);
     },
     trade(t) {
+      reserve('trade', Number(t.tradeId));
       journal.append({ e: 'trade', t });
     },
   });
@@ -152,7 +200,15 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     clock,
     uniqueClientIds: options.idempotency ?? true,
   };
-  replay(opened.replay.events, state);
+  ids = replay(opened.replay.events, state);
+  if (repaired) {
+    // Ids the removed lines mention may have been seen outside: never hand them out again.
+    engine.continueAbove(repaired.highestIds.order, repaired.highestIds.trade);
+    ids = {
+      order: Math.max(ids.order, repaired.highestIds.order),
+      trade: Math.max(ids.trade, repaired.highestIds.trade),
+    };
+  }
 
   market.onMoves((moves) => {
     engine.onMoves(moves);
@@ -161,8 +217,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   });
 
   const rate = options.rate ?? DEFAULTS.rate;
-  const server = createBrokerServer(state, { control: options.control ?? false, rate });
-  stream = new Stream(server, sessions, market, options.heartbeatMs ?? DEFAULTS.heartbeatMs, clock);
+  const auth = new AuthGuard(sessions, options.authFailures ?? AUTH_FAILURES);
+  const server = createBrokerServer(state, { control: options.control ?? false, rate, auth });
+  stream = new Stream(server, auth, market, options.heartbeatMs ?? DEFAULTS.heartbeatMs, options.stream, clock);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -196,6 +253,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     },
     orderCount() {
       return engine.orderCount();
+    },
+    streamStats() {
+      return stream?.stats() ?? [];
     },
     close() {
       closed ??= (async () => {

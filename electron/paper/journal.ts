@@ -1,28 +1,87 @@
 import { closeSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeRecord, encodeEvent, JournalFormatError, type JournalEvent } from './journal-format';
+import {
+  decodeLine,
+  sketchLine,
+  encodeEvent,
+  JournalError,
+  JournalFormatError,
+  RecordDamage,
+  type JournalEvent,
+} from './journal-format';
 
 export type { JournalEvent } from './journal-format';
+export { JournalError, JournalFormatError } from './journal-format';
 
 /**
- * The append-only event journal that lets a paper account survive a restart.
+ * The append-only event journal that lets a paper account survive a restart
+ * (docs/api.md §Persistence).
  *
- * One JSON object per line. Orders are journaled as full snapshots after every transition and
- * fills as trades (positions, holdings and cash are rebuilt by re-applying the trades), so
- * replay is a fold with no matching logic in it. `commit()` fsyncs before the broker answers,
- * so an acknowledged order is on disk. A crash mid-write leaves a torn last line: it is cut
- * off at start-up; a damaged line in the middle is skipped and counted. Records carry a format
- * version (journal-format.ts): an older one is converted, a newer one refuses to open.
+ * One JSON object per line, each with a checksum. Orders are journaled as full snapshots after
+ * every transition and fills as trades (positions, holdings and cash are rebuilt by re-applying
+ * the trades), so replay is a fold with no matching logic in it. `commit()` fsyncs before the
+ * broker answers, so an acknowledged order is on disk.
+ *
+ * The journal trusts nothing it reads. A torn last line (a crash mid-write: no newline at the
+ * end) is the only damage tolerated; it is cut off and reported. Any other damage — a line
+ * that is not JSON, fails its checksum or its schema, names an unknown event or a trade of an
+ * unknown order — stops the start with a `JournalDamagedError` naming the file, the line and
+ * what is wrong, and leaves the file untouched. `repair` (`--repair`) instead moves the damaged
+ * line and everything after it to a side file and says what was lost.
  */
 
 export const JOURNAL_FILE = 'paper-journal.jsonl';
 
+/** The journal is damaged before its end: the broker must not start on it as it is. */
+export class JournalDamagedError extends JournalError {
+  constructor(
+    readonly path: string,
+    /** 1-based number of the first damaged line. */
+    readonly line: number,
+    readonly why: string,
+  ) {
+    super(
+      `The paper journal ${path} is damaged at line ${line}: ${why}. Nothing was changed. ` +
+        'To start anyway, repair it: `npm run paper -- --data-dir DIR --repair`, or start the app or the host ' +
+        `with --paper-repair. That moves line ${line} and everything after it to a side file next to the journal ` +
+        'and keeps the lines before it (docs/api.md §Persistence).',
+    );
+  }
+}
+
+/** What `repair` moved aside. */
+export interface RepairReport {
+  /** The side file holding the removed lines, byte for byte. */
+  readonly sideFile: string;
+  readonly fromLine: number;
+  readonly lines: number;
+  /** The damage that started it. */
+  readonly why: string;
+  /** One sentence for a log: where the lines went and what they held. */
+  readonly summary: string;
+  /** The highest order and trade ids the removed lines mention: new ids start above them. */
+  readonly highestIds: { readonly order: number; readonly trade: number };
+}
+
 export interface Replay {
   readonly events: JournalEvent[];
-  /** Damaged lines skipped in the middle of the file. */
-  readonly skipped: number;
-  /** Whether a torn last line was cut off. */
-  readonly truncated: boolean;
+  /** The torn last line that was cut off (1-based), or null. */
+  readonly torn: number | null;
+  /** What a repair moved aside, or null when nothing was damaged. */
+  readonly repaired: RepairReport | null;
+}
+
+export interface OpenOptions {
+  /** Move damage and everything after it to a side file instead of refusing to start. */
+  readonly repair?: boolean;
+}
+
+interface Scan {
+  readonly events: JournalEvent[];
+  /** Byte length of the intact prefix. */
+  readonly goodBytes: number;
+  readonly torn: number | null;
+  readonly damage: { line: number; why: string; offset: number } | null;
 }
 
 export class Journal {
@@ -37,57 +96,126 @@ export class Journal {
 
   /**
    * Opens (creating) the journal in `dir`, reading back what it holds. Throws, naming the file,
-   * when it was written in a format this broker does not know.
+   * when it was written in a newer format (`JournalFormatError`) or is damaged
+   * (`JournalDamagedError`, unless `repair`).
    */
-  static open(dir: string): { journal: Journal; replay: Replay } {
+  static open(dir: string, options: OpenOptions = {}): { journal: Journal; replay: Replay } {
     mkdirSync(dir, { recursive: true });
     const path = join(dir, JOURNAL_FILE);
     const fd = openSync(path, 'a+');
     try {
-      return Journal.read(path, fd);
+      const bytes = readFileSync(path);
+      const scan = Journal.scan(bytes);
+      let repaired: RepairReport | null = null;
+      if (scan.damage) {
+        if (!options.repair) throw new JournalDamagedError(path, scan.damage.line, scan.damage.why);
+        repaired = Journal.quarantine(path, fd, bytes, scan.damage);
+      } else if (scan.torn !== null) {
+        ftruncateSync(fd, scan.goodBytes);
+        fdatasyncSync(fd);
+      }
+      return { journal: new Journal(fd), replay: { events: scan.events, torn: scan.torn, repaired } };
     } catch (e) {
       closeSync(fd);
-      if (!(e instanceof JournalFormatError)) throw e;
-      throw new JournalFormatError(
-        `Cannot read the paper journal ${path}: ${e.message}. Paper data is disposable: move the file aside to start a fresh paper account.`,
-      );
+      if (e instanceof JournalFormatError)
+        throw new JournalFormatError(
+          `Cannot read the paper journal ${path}: ${e.message}. Paper data is disposable: move the file aside to start a fresh paper account.`,
+        );
+      throw e;
     }
   }
 
-  private static read(path: string, fd: number): { journal: Journal; replay: Replay } {
-    const text = readFileSync(path, 'utf8');
+  /** Reads every line, stopping at the first damage. */
+  private static scan(bytes: Buffer): Scan {
     const events: JournalEvent[] = [];
-    let skipped = 0;
-    let good = 0; // byte length of the intact prefix
+    const orders = new Set<string>();
+    let newest = 0;
     let offset = 0;
-    let truncated = false;
-    const lines = text.split('\n');
-    lines.forEach((line, idx) => {
-      const isLast = idx === lines.length - 1;
-      const bytes = Buffer.byteLength(line, 'utf8') + (isLast ? 0 : 1);
-      offset += bytes;
+    let goodBytes = 0;
+    let lineNo = 0;
+    while (offset < bytes.length) {
+      lineNo += 1;
+      const nl = bytes.indexOf(0x0a, offset);
+      if (nl < 0) {
+        // No newline after it: a write the crash interrupted, never fsynced, never acknowledged.
+        return { events, goodBytes, torn: lineNo, damage: null };
+      }
+      const line = bytes.toString('utf8', offset, nl);
+      const start = offset;
+      offset = nl + 1;
       if (line.trim() === '') {
-        if (!isLast) good = offset;
-        return;
+        goodBytes = offset;
+        continue;
       }
       try {
-        if (isLast) throw new Error('no newline: torn write');
-        events.push(decodeRecord(JSON.parse(line)));
-        good = offset;
+        const { event, version } = decodeLine(line);
+        // Formats only move forward within a file: an old-format line after a newer one was edited.
+        if (version < newest) throw new RecordDamage(`a format-${version} record after format-${newest} ones`);
+        newest = version;
+        if (event.e === 'order') orders.add(event.o.orderId);
+        if (event.e === 'trade' && !orders.has(event.t.orderId))
+          throw new RecordDamage(
+            `a trade (${event.t.tradeId}) of order ${event.t.orderId}, which no earlier line holds`,
+          );
+        events.push(event);
+        goodBytes = offset;
       } catch (e) {
-        if (e instanceof JournalFormatError) throw e;
-        if (isLast) truncated = true;
-        else {
-          skipped += 1;
-          good = offset;
-        }
+        if (!(e instanceof RecordDamage)) throw e;
+        return { events, goodBytes, torn: null, damage: { line: lineNo, why: e.message, offset: start } };
       }
-    });
-    if (truncated) {
-      ftruncateSync(fd, good);
-      fdatasyncSync(fd);
     }
-    return { journal: new Journal(fd), replay: { events, skipped, truncated } };
+    return { events, goodBytes, torn: null, damage: null };
+  }
+
+  /** Moves the damaged line and everything after it to a side file, then cuts the journal there. */
+  private static quarantine(
+    path: string,
+    fd: number,
+    bytes: Buffer,
+    damage: { line: number; why: string; offset: number },
+  ): RepairReport {
+    const tail = bytes.subarray(damage.offset);
+    const sideFile = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    const side = openSync(sideFile, 'wx');
+    try {
+      writeSync(side, tail);
+      fdatasyncSync(side);
+    } finally {
+      closeSync(side);
+    }
+    ftruncateSync(fd, damage.offset);
+    fdatasyncSync(fd);
+    const lines = tail
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
+    const counts = new Map<string, number>();
+    const orderIds = new Set<string>();
+    const highestIds = { order: 0, trade: 0 };
+    let unreadable = 0;
+    for (const l of lines) {
+      const d = sketchLine(l);
+      if (!d) {
+        unreadable += 1;
+        continue;
+      }
+      counts.set(d.e, (counts.get(d.e) ?? 0) + 1);
+      if (d.orderId) orderIds.add(d.orderId);
+      highestIds.order = Math.max(highestIds.order, d.highOrder);
+      highestIds.trade = Math.max(highestIds.trade, d.highTrade);
+    }
+    const held = [
+      ...[...counts].map(([e, n]) => `${n} ${e} record${n === 1 ? '' : 's'}`),
+      ...(unreadable > 0 ? [`${unreadable} unreadable line${unreadable === 1 ? '' : 's'}`] : []),
+    ].join(', ');
+    const touched = orderIds.size > 0 ? `; orders touched: ${[...orderIds].slice(0, 20).join(', ')}` : '';
+    const more = orderIds.size > 20 ? ` and ${orderIds.size - 20} more` : '';
+    const summary =
+      `Repaired the paper journal ${path}: line ${damage.line} was damaged (${damage.why}). ` +
+      `Moved it and the ${lines.length - 1} line(s) after it to ${sideFile} (${held}${touched}${more}). ` +
+      'Those changes are lost from the paper account: the orders touched show their state before them, ' +
+      'and the fills among them are no longer in positions, holdings or funds.';
+    return { sideFile, fromLine: damage.line, lines: lines.length, why: damage.why, summary, highestIds };
   }
 
   append(event: JournalEvent): void {

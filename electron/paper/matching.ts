@@ -110,6 +110,15 @@ export class Engine {
     return this.orders.size;
   }
 
+  /**
+   * Numbers new orders and trades above these ids: the journal's high-water mark, so an id is
+   * never given twice, even when the order that had it was torn off the journal's end.
+   */
+  continueAbove(orderId: number, tradeId: number): void {
+    this.orderSeq = Math.max(this.orderSeq, orderId - 260_000_000_000);
+    this.tradeSeq = Math.max(this.tradeSeq, tradeId - 70_000_000);
+  }
+
   /** Margin blocked by working orders. */
   blockedUnits(): number {
     let sum = 0;

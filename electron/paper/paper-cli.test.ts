@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -94,6 +94,44 @@ describe('npm run paper', () => {
     } finally {
       child.kill('SIGTERM');
     }
+  });
+
+  it('refuses a damaged journal with exit 2 naming the file, line and --repair; --repair starts and says what it moved', async () => {
+    const data = join(dir, 'damaged');
+    mkdirSync(data);
+    const journal = join(data, 'paper-journal.jsonl');
+    writeFileSync(
+      journal,
+      '{"e":"session_end","token":"a"}\n{"e":"order","o":null}\n{"e":"session_end","token":"b"}\n',
+    );
+    const refused = spawn(process.execPath, [out, '--port', '0', '--data-dir', data], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    refused.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+    expect(await new Promise<number | null>((resolve) => refused.once('exit', resolve))).toBe(2);
+    expect(stderr).toContain(`${journal} is damaged at line 2: o: `);
+    expect(stderr).toContain('--repair');
+    expect(stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+
+    const repaired = spawn(process.execPath, [out, '--port', '0', '--data-dir', data, '--repair'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out2 = '';
+    let err2 = '';
+    repaired.stderr.on('data', (d: Buffer) => (err2 += String(d)));
+    await new Promise<void>((resolve, reject) => {
+      repaired.stdout.on('data', (d: Buffer) => {
+        out2 += String(d);
+        if (out2.includes('READY ')) resolve();
+      });
+      repaired.once('exit', (code) => reject(new Error(`exited ${code}: ${err2}`)));
+    });
+    expect(err2).toMatch(
+      /Repaired the paper journal .*line 2 was damaged.*Moved it and the 1 line\(s\) after it to .*\.damaged-/,
+    );
+    repaired.kill('SIGTERM');
+    await new Promise((resolve) => repaired.once('exit', resolve));
   });
 
   it('refuses bad arguments with exit code 2', async () => {

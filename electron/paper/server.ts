@@ -1,7 +1,19 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { BrokerState, Ctx, Route } from './context';
+import type { AuthGuard } from './auth-guard';
 import { type FaultPlan, driftShape } from './faults';
-import { type Reply, etagOf, matchesEtag, send } from './http-io';
+import {
+  ClientGone,
+  type Reply,
+  etagOf,
+  matchesEtag,
+  MAX_HEADER_BYTES,
+  parserProblem,
+  rawProblem,
+  requestUrl,
+  send,
+} from './http-io';
 import { Problem } from './problem';
 import { RateLimiter, type Take } from './rate-limit';
 import { Router } from './router';
@@ -26,6 +38,8 @@ import type { Session } from './sessions';
 export interface ServerOptions {
   readonly control: boolean;
   readonly rate: { perSecond: number; burst: number };
+  /** Authentication with its per-address failure limit (shared with the stream's upgrade). */
+  readonly auth: AuthGuard;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -68,7 +82,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const now = state.clock();
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const url = requestUrl(req.url);
     if (!url.pathname.startsWith('/v1/') && url.pathname !== '/v1') {
       return problemReply(res, new Problem(404, 'not_found', `No such path ${url.pathname}; the API lives under /v1`));
     }
@@ -93,6 +107,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     const route: Route = m.route;
     const ctxBase = { req, state, params: m.params, query: url.searchParams, now };
 
+    const address = req.socket.remoteAddress ?? '';
     if (route.access === 'control') {
       const r = await route.handle({ ...ctxBase, session: null });
       state.journal.commit();
@@ -123,13 +138,13 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
 
     let session: Session | null = null;
     if (route.access !== 'public') {
-      session = state.sessions.authenticate(req.headers.authorization, now);
+      session = opts.auth.authenticate(req.headers.authorization, address, now);
       if (plan.tokenExpiry) {
         state.sessions.expire(session.token, now);
         session = state.sessions.authenticate(req.headers.authorization, now);
       }
     }
-    const key = session?.token ?? `addr:${req.socket.remoteAddress ?? ''}`;
+    const key = session?.token ?? `addr:${address}`;
     const takes: Array<[RateLimiter, Take]> = [[general, general.take(key, now)]];
     if (route.ordersLimit) takes.push([placing, placing.take(key, now)]);
     const rl = limitHeaders(takes);
@@ -162,6 +177,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     } catch (e) {
       // Commit whatever a failed handler journaled (nothing, normally) before answering.
       state.journal.commit();
+      if (e instanceof Problem && e.code === 'invalid_credentials') opts.auth.failed(address, now);
       if (e instanceof Problem)
         throw new Problem(e.status, e.code, e.detail, e.errors, e.extra, { ...rl, ...e.headers });
       throw e;
@@ -186,11 +202,18 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     reply(res, { ...r, body, headers: { ...rl, ...(r.headers ?? {}) } }, req);
   }
 
-  return createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
+  const server = createServer({ keepAliveTimeout: 30_000, maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     handle(req, res).catch((e: unknown) => {
       if (e instanceof Problem) return problemReply(res, e);
+      if (e instanceof ClientGone) return void res.destroy();
       console.error('[paper] unexpected error', e);
       problemReply(res, new Problem(500, 'server_error', 'The paper broker hit an unexpected error; this is a bug'));
     });
   });
+  // What Node's parser refuses (oversized headers, not HTTP, too slow) gets problem+json too.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    socket.end(rawProblem(parserProblem(err.code)));
+  });
+  return server;
 }

@@ -1,12 +1,14 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocket, WebSocketServer } from 'ws';
+import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { toIstIso } from '../../shared/lib/ist-time';
 import { fromUnits } from '../../shared/trading/money';
-import { WireStreamClientMessage } from '../../shared/wire/schemas';
+import { STREAM_SUBSCRIPTION_LIMIT, WireStreamClientMessage } from '../../shared/wire/schemas';
 import type { Market, PriceMove } from './market';
+import { rawProblem, requestUrl } from './http-io';
 import { Problem } from './problem';
-import type { Session, Sessions } from './sessions';
+import type { AuthGuard } from './auth-guard';
+import type { Session } from './sessions';
 import type { PaperOrder } from './types';
 import { wireOrder } from './wire-views';
 
@@ -16,45 +18,95 @@ import { wireOrder } from './wire-views';
  * Authenticated on the upgrade request with the same Bearer header as REST (a refused upgrade
  * is a plain HTTP 401 with a problem+json body). A socket whose token expires or is revoked
  * is closed with 4001 at the next heartbeat, so a client cannot stream on a dead login.
- * Malformed client messages are ignored (documented): the server message union stays closed.
+ * A malformed client message, or a subscription over the limit, is answered with an `error`
+ * message naming what is wrong; the socket stays open.
+ *
+ * Nothing a client does can make the broker hold unbounded memory for it (docs/api.md
+ * §Stream): a socket whose unsent bytes pass `coalesceAboveBytes` gets only the latest tick of
+ * each instrument until it catches up (order messages are never dropped); one that stays behind
+ * for `slowCloseMs`, or passes `closeAboveBytes`, is closed with 4008; one that stops answering
+ * pings is dropped after `deadAfterMs`. Everything a socket held is released when it closes.
  */
+
+/** Bounds of one stream socket; see docs/api.md §Stream. */
+export interface StreamLimits {
+  /** Unsent bytes above which a socket gets only the latest tick per instrument. */
+  readonly coalesceAboveBytes: number;
+  /** Unsent bytes at which a socket is closed at once (4008). */
+  readonly closeAboveBytes: number;
+  /** How long a socket may stay behind (coalescing) before it is closed (4008). */
+  readonly slowCloseMs: number;
+  /** How long a socket may go without answering a ping before it is dropped. */
+  readonly deadAfterMs: number;
+}
+
+export const DEFAULT_STREAM_LIMITS: StreamLimits = {
+  coalesceAboveBytes: 256 * 1024,
+  closeAboveBytes: 4 * 1024 * 1024,
+  slowCloseMs: 10_000,
+  deadAfterMs: 20_000,
+};
+
+/** The stream's knobs: its bounds, and (tests) whether it answers client pings. */
+export type StreamOptions = Partial<StreamLimits> & {
+  /** False makes every socket look half-open to a client that pings (tests of its watchdog). */
+  readonly answerPings?: boolean;
+};
+
+/** Close code for a socket that reads too slowly (an application code, like 4001). */
+export const CLOSE_TOO_SLOW = 4008;
+
+/** How long a slow socket's close frame gets to reach it before the connection is cut. */
+const CLOSE_GRACE_MS = 2_000;
 
 interface Client {
   readonly ws: WebSocket;
   readonly session: Session;
   readonly tokens: Set<number>;
+  /** The latest unsent tick per instrument while the socket is behind (serialised). */
+  readonly pending: Map<number, string>;
+  /** Since when the socket has been behind, or null. */
+  behindSince: number | null;
+  lastPong: number;
 }
 
 export class Stream {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 });
+  private readonly wss: WebSocketServer;
   private readonly clients = new Set<Client>();
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly limits: StreamLimits;
 
   constructor(
     server: Server,
-    private readonly sessions: Sessions,
+    private readonly auth: AuthGuard,
     private readonly market: Market,
     heartbeatMs: number,
+    { answerPings = true, ...limits }: StreamOptions = {},
     private readonly clock: () => number = Date.now,
   ) {
+    this.limits = { ...DEFAULT_STREAM_LIMITS, ...limits };
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024, autoPong: answerPings });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
     this.heartbeat = setInterval(() => this.beat(), heartbeatMs);
     this.heartbeat.unref();
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    // The socket is ours from here: a peer that resets it mid-refusal must not crash the broker.
+    socket.on('error', () => socket.destroy());
     const refuse = (p: Problem): void => {
-      const body = JSON.stringify(p.body());
-      socket.end(
-        `HTTP/1.1 ${p.status} ${p.status === 401 ? 'Unauthorized' : 'Not Found'}\r\nContent-Type: application/problem+json\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
+      socket.end(rawProblem(p));
     };
+    let path: string;
+    try {
+      path = requestUrl(req.url).pathname;
+    } catch (e) {
+      return refuse(e instanceof Problem ? e : new Problem(400, 'invalid_field', 'Bad request target'));
+    }
     if (path !== '/v1/stream') return refuse(new Problem(404, 'not_found', `No WebSocket at ${path}; use /v1/stream`));
     let session: Session;
     try {
-      session = this.sessions.authenticate(req.headers.authorization, this.clock());
+      session = this.auth.authenticate(req.headers.authorization, req.socket.remoteAddress ?? '', this.clock());
     } catch (e) {
       return refuse(e instanceof Problem ? e : new Problem(401, 'token_invalid', 'Unauthorized'));
     }
@@ -62,57 +114,134 @@ export class Stream {
   }
 
   private attach(ws: WebSocket, session: Session): void {
-    const client: Client = { ws, session, tokens: new Set() };
+    const client: Client = {
+      ws,
+      session,
+      tokens: new Set(),
+      pending: new Map(),
+      behindSince: null,
+      lastPong: Date.now(),
+    };
     this.clients.add(client);
-    ws.on('close', () => this.clients.delete(client));
-    ws.on('error', () => this.clients.delete(client));
-    ws.on('message', (data) => {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(String(data));
-      } catch {
-        return;
-      }
-      const msg = WireStreamClientMessage.safeParse(parsed);
-      if (!msg.success) return;
-      if (msg.data.action === 'unsubscribe') {
-        for (const t of msg.data.tokens) client.tokens.delete(t);
-        return;
-      }
-      const now = this.clock();
-      for (const t of msg.data.tokens) {
-        if (client.tokens.has(t) || !this.market.instrument(t)) continue;
-        client.tokens.add(t);
-        // The current price at once, so a new subscriber never shows an empty quote.
-        this.sendTo(client, {
-          type: 'tick',
-          instrument_token: t,
-          last_price: fromUnits(this.market.ltp(t)),
-          volume: this.market.volume(t),
-          ts: toIstIso(now),
-        });
-      }
+    const release = (): void => {
+      this.clients.delete(client);
+      client.pending.clear();
+      client.tokens.clear();
+    };
+    ws.on('close', release);
+    ws.on('error', release);
+    ws.on('pong', () => {
+      client.lastPong = Date.now();
     });
+    ws.on('message', (data) => this.onMessage(client, data));
   }
 
-  private sendTo(c: Client, msg: unknown): void {
-    if (c.ws.readyState === WebSocket.OPEN) c.ws.send(JSON.stringify(msg));
+  private onMessage(client: Client, data: RawData): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(String(data));
+    } catch {
+      return this.error(client, 'invalid_message', 'Send JSON: {"action":"subscribe"|"unsubscribe","tokens":[…]}');
+    }
+    const asked = (parsed as { tokens?: unknown } | null)?.tokens;
+    if (Array.isArray(asked) && asked.length > STREAM_SUBSCRIPTION_LIMIT) return this.overLimit(client, asked.length);
+    const msg = WireStreamClientMessage.safeParse(parsed);
+    if (!msg.success) {
+      const issue = msg.error.issues[0];
+      const where = issue?.path.length ? issue.path.map(String).join('.') : 'message';
+      return this.error(client, 'invalid_message', `${where}: ${issue?.message ?? 'invalid'}`);
+    }
+    if (msg.data.action === 'unsubscribe') {
+      for (const t of msg.data.tokens) {
+        client.tokens.delete(t);
+        client.pending.delete(t);
+      }
+      return;
+    }
+    // Every token asked for counts, listed or not: the limit is on what a socket asks to hold.
+    const fresh = [...new Set(msg.data.tokens)].filter((t) => !client.tokens.has(t));
+    if (client.tokens.size + fresh.length > STREAM_SUBSCRIPTION_LIMIT)
+      return this.overLimit(client, client.tokens.size + fresh.length);
+    const now = Date.now();
+    const at = this.clock();
+    for (const t of fresh) {
+      client.tokens.add(t);
+      // The current price at once, so a new subscriber never shows an empty quote.
+      if (this.market.instrument(t))
+        this.sendTick(client, t, tickText(t, this.market.ltp(t), this.market.volume(t), at), now);
+    }
+  }
+
+  /** Refuses a subscription past the limit: nothing of it is subscribed, and the client is told. */
+  private overLimit(client: Client, wanted: number): void {
+    this.error(
+      client,
+      'subscription_limit',
+      `A stream socket may subscribe to at most ${STREAM_SUBSCRIPTION_LIMIT} instruments; this would make ${wanted}. ` +
+        'Nothing of this subscription was applied; send fewer tokens or unsubscribe some first',
+    );
+  }
+
+  private error(client: Client, code: string, message: string): void {
+    this.send(client, JSON.stringify({ type: 'error', code, message }), Date.now());
+  }
+
+  /** A message that must not be dropped (order, heartbeat, error). */
+  private send(c: Client, text: string, now: number): void {
+    if (c.ws.readyState !== WebSocket.OPEN) return;
+    c.ws.send(text);
+    this.police(c, now);
+  }
+
+  /** A tick: sent now, or kept as the instrument's latest while the socket is behind. */
+  private sendTick(c: Client, token: number, text: string, now: number): void {
+    if (c.ws.readyState !== WebSocket.OPEN) return;
+    if (c.pending.size > 0 || c.ws.bufferedAmount > this.limits.coalesceAboveBytes) {
+      c.pending.set(token, text);
+      c.behindSince ??= now;
+      this.police(c, now);
+      return;
+    }
+    c.ws.send(text);
+  }
+
+  /** Sends the kept latest ticks while the socket has room; it has caught up when none are left. */
+  private flush(c: Client, now: number): void {
+    if (c.pending.size === 0 || c.ws.readyState !== WebSocket.OPEN) return;
+    for (const [token, text] of c.pending) {
+      if (c.ws.bufferedAmount > this.limits.coalesceAboveBytes) break;
+      c.ws.send(text);
+      c.pending.delete(token);
+    }
+    if (c.pending.size === 0) c.behindSince = null;
+    else this.police(c, now);
+  }
+
+  /** Closes a socket that is too far behind, or has been behind for too long. */
+  private police(c: Client, now: number): void {
+    const tooFar = c.ws.bufferedAmount >= this.limits.closeAboveBytes;
+    const tooLong = c.behindSince !== null && now - c.behindSince >= this.limits.slowCloseMs;
+    if (!tooFar && !tooLong) return;
+    const why = tooFar
+      ? `${c.ws.bufferedAmount} bytes unread`
+      : `behind for ${Math.round((now - c.behindSince!) / 1000)} s`;
+    this.clients.delete(c);
+    c.pending.clear();
+    c.ws.close(CLOSE_TOO_SLOW, `too slow: ${why}; reconnect and read faster`);
+    const { ws } = c;
+    setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
   }
 
   ticks(moves: readonly PriceMove[]): void {
     if (this.clients.size === 0) return;
+    const now = Date.now();
+    for (const c of this.clients) this.flush(c, now);
     for (const m of moves) {
       let text: string | null = null;
       for (const c of this.clients) {
-        if (!c.tokens.has(m.token) || c.ws.readyState !== WebSocket.OPEN) continue;
-        text ??= JSON.stringify({
-          type: 'tick',
-          instrument_token: m.token,
-          last_price: fromUnits(m.ltpUnits),
-          volume: m.volume,
-          ts: toIstIso(m.at),
-        });
-        c.ws.send(text);
+        if (!c.tokens.has(m.token)) continue;
+        text ??= tickText(m.token, m.ltpUnits, m.volume, m.at);
+        this.sendTick(c, m.token, text, now);
       }
     }
   }
@@ -120,25 +249,52 @@ export class Stream {
   order(o: PaperOrder): void {
     if (this.clients.size === 0) return;
     const text = JSON.stringify({ type: 'order', order: wireOrder(o) });
-    for (const c of this.clients) if (c.ws.readyState === WebSocket.OPEN) c.ws.send(text);
+    const now = Date.now();
+    for (const c of this.clients) this.send(c, text, now);
   }
 
   private beat(): void {
-    const now = this.clock();
-    const text = JSON.stringify({ type: 'heartbeat', ts: toIstIso(now) });
+    // Liveness and slowness are wall-clock matters; what the broker stamps follows its clock.
+    const now = Date.now();
+    const at = this.clock();
+    const text = JSON.stringify({ type: 'heartbeat', ts: toIstIso(at) });
     for (const c of this.clients) {
-      if (c.session.revoked || c.session.expiresAt <= now) {
+      if (c.session.revoked || c.session.expiresAt <= at) {
         c.ws.close(4001, 'token expired or revoked');
         continue;
       }
-      if (c.ws.readyState === WebSocket.OPEN) c.ws.send(text);
+      if (now - c.lastPong >= this.limits.deadAfterMs) {
+        // No pong for that long: the peer is gone (or not reading at all). Nothing more to say.
+        this.clients.delete(c);
+        c.ws.terminate();
+        continue;
+      }
+      this.flush(c, now);
+      this.send(c, text, now);
+      if (c.ws.readyState === WebSocket.OPEN) c.ws.ping();
     }
+  }
+
+  /** Each connected client's unsent bytes (tests and the soak watch these stay bounded). */
+  stats(): Array<{ bufferedBytes: number; subscribed: number }> {
+    return [...this.clients].map((c) => ({ bufferedBytes: c.ws.bufferedAmount, subscribed: c.tokens.size }));
   }
 
   close(): void {
     clearInterval(this.heartbeat);
     for (const c of this.clients) c.ws.terminate();
     this.clients.clear();
+    for (const ws of this.wss.clients) ws.terminate();
     this.wss.close();
   }
+}
+
+function tickText(token: number, ltpUnits: number, volume: number, at: number): string {
+  return JSON.stringify({
+    type: 'tick',
+    instrument_token: token,
+    last_price: fromUnits(ltpUnits),
+    volume,
+    ts: toIstIso(at),
+  });
 }

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { EVENT_NAMES, REQUEST_CHANNELS, isEventName, isRequestChannel } from './contract';
+import { describe, expect, it, vi } from 'vitest';
+import { EVENT_NAMES, REQUEST_CHANNELS, isEventName, isRequestChannel, requests } from './contract';
 import { EVENT_NAMES_PLAIN, REQUEST_CHANNEL_NAMES } from './channel-names';
 
 describe('bridge contract', () => {
@@ -13,5 +13,49 @@ describe('bridge contract', () => {
     expect(isRequestChannel('__proto__')).toBe(false);
     expect(isEventName('constructor')).toBe(false);
     expect(isRequestChannel('orders.place')).toBe(true);
+  });
+});
+
+describe('bridge inputs that would reach a broker path or a timeline', () => {
+  it.each(['..', '.', 'a/b', '%2e%2e', '../session', ' 1'])(
+    'orders.cancel, orders.get and orders.history refuse order id %j, naming orderId',
+    (orderId) => {
+      for (const channel of ['orders.cancel', 'orders.get', 'orders.history'] as const) {
+        const r = requests[channel].input.safeParse({ orderId });
+        expect(r.success).toBe(false);
+        expect(r.error?.issues[0]?.path).toEqual(['orderId']);
+      }
+      expect(requests['orders.modify'].input.safeParse({ orderId, changes: { quantity: 1 } }).success).toBe(false);
+    },
+  );
+
+  it('accepts order ids as brokers spell them', () => {
+    for (const orderId of ['260000000012', '1914227164488687616', 'ord_AB-12']) {
+      expect(requests['orders.cancel'].input.safeParse({ orderId }).success).toBe(true);
+    }
+  });
+
+  it('orders.place refuses a clickedAt more than a minute after now, naming clickedAt', () => {
+    vi.useFakeTimers({ now: new Date('2026-11-23T10:00:00+05:30') });
+    try {
+      const order = {
+        exchange: 'NSE',
+        tradingsymbol: 'INFY',
+        transactionType: 'BUY',
+        quantity: 1,
+        orderType: 'MARKET',
+        product: 'MIS',
+        validity: 'DAY',
+      };
+      const at = (clickedAt: number) => requests['orders.place'].input.safeParse({ order, clickedAt });
+      expect(at(Date.now()).success).toBe(true);
+      expect(at(Date.now() + 30_000).success).toBe(true);
+      const far = at(8_640_000_000_000_000);
+      expect(far.success).toBe(false);
+      expect(far.error?.issues[0]?.path).toEqual(['clickedAt']);
+      expect(at(Date.now() + 61_000).success).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

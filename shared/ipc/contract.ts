@@ -26,7 +26,16 @@ import { BrokerProfile, ConnectionState, SessionInfo } from '../domain/session';
  * compile error.
  */
 
-const OrderId = z.object({ orderId: z.string().min(1).max(64) });
+/**
+ * An order id as brokers spell them (`260000000012`, `1914227164488687616`, `ord_AB-12`): letters,
+ * digits, `_` and `-` only, so an id can never change the broker path it is sent in (`..` made
+ * `DELETE /v1/orders/..` a `DELETE /v1/`).
+ */
+const BrokerOrderId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, "_" or "-"');
+const OrderId = z.object({ orderId: BrokerOrderId });
+
+/** How far a renderer's click time may run ahead of main's clock (same machine: only jitter). */
+const CLICK_CLOCK_SKEW_MS = 60_000;
 
 export const requests = {
   /** The session as the renderer may see it (never the token). */
@@ -79,7 +88,12 @@ export const requests = {
       /** Chosen by the renderer per click; a repeated call with it returns the first intent's answer. */
       requestId: PlacementRequestId.optional(),
       /** When the trader clicked, for the lifecycle timeline (epoch ms, renderer clock). */
-      clickedAt: z.number().int().positive().optional(),
+      clickedAt: z
+        .number()
+        .int()
+        .positive()
+        .refine((t) => t <= Date.now() + CLICK_CLOCK_SKEW_MS, 'is in the future: send the time of the click')
+        .optional(),
     }),
     output: PlaceOutcome,
   },
@@ -90,7 +104,7 @@ export const requests = {
   /** The trader's choice for an intent confirmed absent after a restart: forget it (nothing is sent). */
   'placements.discard': { input: z.strictObject({ clientOrderId: ClientOrderId }), output: Placement },
   'orders.modify': {
-    input: z.strictObject({ orderId: z.string().min(1).max(64), changes: OrderChanges.strict() }),
+    input: z.strictObject({ orderId: BrokerOrderId, changes: OrderChanges.strict() }),
     output: OrderAck,
   },
   'orders.cancel': { input: OrderId.strict(), output: OrderAck },

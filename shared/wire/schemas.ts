@@ -230,6 +230,9 @@ export const WireCandleQuery = z.object({
 
 // ---------------------------------------------------------------- stream
 
+/** The most instruments one stream socket may subscribe to (docs/api.md §Stream). */
+export const STREAM_SUBSCRIPTION_LIMIT = 3000;
+
 export const WireStreamClientMessage = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('subscribe'), tokens: z.array(z.number().int().positive()).max(3000) }),
   z.strictObject({ action: z.literal('unsubscribe'), tokens: z.array(z.number().int().positive()).max(3000) }),
@@ -247,6 +250,11 @@ export const WireStreamServerMessage = z.discriminatedUnion('type', [
   WireTick,
   z.object({ type: z.literal('order'), order: WireOrder }),
   z.object({ type: z.literal('heartbeat'), ts: Timestamp }),
+  /**
+   * The broker refused a client message: `subscription_limit` (over STREAM_SUBSCRIPTION_LIMIT;
+   * nothing of it was applied) or `invalid_message`. The socket stays open.
+   */
+  z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
 ]);
 export type WireStreamServerMessage = z.infer<typeof WireStreamServerMessage>;
 
@@ -274,6 +282,10 @@ export const WireErrorCode = z.enum([
   'insufficient_margin',
   // A PATCH whose If-Match names a version the order has moved past (docs/api.md §PATCH).
   'precondition_failed',
+  // Requests the HTTP parser refuses before any route sees them (docs/api.md §Hostile input).
+  'headers_too_large',
+  'request_timeout',
+  'malformed_request',
 ]);
 export type WireErrorCode = z.infer<typeof WireErrorCode>;
 

@@ -1,3 +1,5 @@
+import { FairQueue } from './fair-queue';
+
 /** A rate and a burst, as brokers publish their limits (docs/api.md, "Limits"). */
 export interface RateLimit {
   readonly perSecond: number;
@@ -27,10 +29,12 @@ export type Priority = 'urgent' | 'normal';
  * Each `take()` spends one token; when none is left the caller waits in a queue that one pump
  * drains at the refill rate. There are two queues: an urgent caller is admitted before every
  * waiting normal one, so a trader's click never waits behind the panels' polls for the same
- * per-token budget (the broker counts both). Within a queue, callers are served in arrival
- * order. `pause()` empties the bucket until a server-given Retry-After has passed, so one 429
- * on an order action holds back every request; `pause(ms, 'normal')` holds back only the normal
- * lane, so a poll's 429 never delays an order action.
+ * per-token budget (the broker counts both). Urgent callers are served in arrival order; the
+ * normal queue is fair (`fair-queue.ts`): account data before chart history and instrument
+ * lists, and turns between the pages asking (docs/architecture.md, Fair queuing). `pause()`
+ * empties the bucket until a server-given Retry-After has passed, so one 429 on an order action
+ * holds back every request; `pause(ms, 'normal')` holds back only the normal lane, so a poll's
+ * 429 never delays an order action.
  */
 export class TokenBucket {
   readonly #limit: RateLimit;
@@ -38,7 +42,8 @@ export class TokenBucket {
   #tokens: number;
   #last: number;
   readonly #urgent: Array<(admittedAt: number) => void> = [];
-  readonly #normal: Array<(admittedAt: number) => void> = [];
+  /** Fair between callers, account data before bulk data (fair-queue.ts). */
+  readonly #normal = new FairQueue<(admittedAt: number) => void>();
   /** Normal callers wait until this time (a read's Retry-After); urgent ones do not. */
   #normalPausedUntil = Number.NEGATIVE_INFINITY;
   #pumping = false;

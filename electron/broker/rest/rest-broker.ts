@@ -18,6 +18,7 @@ import {
   WireTradeList,
 } from '../../../shared/wire/schemas';
 import type { AuthSource } from '../auth-source';
+import { brokerError } from '../broker-error';
 import type {
   Broker,
   BrokerStream,
@@ -47,8 +48,15 @@ import {
 
 /** Order ids go into paths: keep them to a safe alphabet so no id can change the route. */
 function orderPath(orderId: string, suffix = ''): string {
-  return `/orders/${encodeURIComponent(orderId)}${suffix}`;
+  // `..` survives encodeURIComponent and would turn DELETE /orders/.. into DELETE /: refuse
+  // anything but the id alphabet here too, whatever the caller validated (docs/api.md §Orders).
+  if (!ORDER_ID.test(orderId)) {
+    throw brokerError('bad_request', 'An order id is 1–64 letters, digits, "_" or "-"', { field: 'orderId' });
+  }
+  return `/orders/${orderId}${suffix}`;
 }
+
+const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * The REST adapter for the dialect of docs/api.md — the only code that knows its paths and

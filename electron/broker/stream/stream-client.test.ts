@@ -117,9 +117,58 @@ describe('StreamClient on the paper broker', () => {
     );
   });
 
+  it('after a restart, many owners wanting 3,505 tokens get ticks for the first 3,000, are told the limit was reached, and recover when owners leave', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'td-stream-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    let broker = await paper({ dataDir: dir });
+    const port = broker.port;
+    const token = await login(broker.url);
+    const real = await instruments(broker.url, token);
+    const [a, b] = real;
+    // The union of eight owners: real instruments first, then tokens no broker lists.
+    const wanted = [...real.map((i) => i.instrument_token)];
+    for (let t = 9_000_000; wanted.length < 3_505; t++) wanted.push(t);
+    const s = client(() => broker, token);
+    s.c.setSubscriptions(new Set(wanted));
+    s.c.start();
+    await vi.waitFor(() => expect(s.ticks.length).toBe(real.length), { timeout: 10_000 });
+    const limitNote = (x: { detail: string | null }) =>
+      /Subscription limit reached: 3,000 of 3,505/.test(x.detail ?? '');
+    expect(s.states.some(limitNote)).toBe(true);
+    const refused = () => s.states.filter((x) => /refused/.test(x.detail ?? ''));
+
+    await broker.close();
+    await vi.waitFor(() => expect(s.states.at(-1)?.state).toBe('connecting'), { timeout: 5_000 });
+    broker = await paper({ dataDir: dir, port });
+    cleanups.push(() => broker.close());
+    await vi.waitFor(() => expect(s.opens()).toBe(2), { timeout: 10_000 });
+    expect(limitNote(s.states.at(-1)!)).toBe(true);
+    // The client kept within the limit: the broker never had to refuse a subscription.
+    expect(refused()).toEqual([]);
+
+    // Ticks flow again after the resubscribe.
+    const pa = onGrid(a!.last_price * 1.01, a!.tick_size);
+    broker.setPrice(a!.instrument_token, pa);
+    await vi.waitFor(
+      () => expect(s.ticks.some((t) => t.instrumentToken === a!.instrument_token && t.lastPrice === pa)).toBe(true),
+      { timeout: 5_000 },
+    );
+
+    // The extra owners leave: the note goes and ticks keep flowing.
+    s.c.setSubscriptions(new Set([a!.instrument_token, b!.instrument_token]));
+    await vi.waitFor(() => expect(s.states.at(-1)).toEqual({ state: 'open', detail: null }), { timeout: 5_000 });
+    const pb = onGrid(b!.last_price * 0.99, b!.tick_size);
+    broker.setPrice(b!.instrument_token, pb);
+    await vi.waitFor(
+      () => expect(s.ticks.some((t) => t.instrumentToken === b!.instrument_token && t.lastPrice === pb)).toBe(true),
+      { timeout: 5_000 },
+    );
+  });
+
   it('replaces a socket that is open but silent, says why, and keeps delivering ticks', async () => {
-    // Heartbeats a minute apart and no market ticks: the socket stays open and says nothing.
-    const broker = await paper({ heartbeatMs: 60_000 });
+    // Heartbeats a minute apart, no market ticks and no pongs: the socket stays open and says
+    // nothing, as a half-open connection does.
+    const broker = await paper({ heartbeatMs: 60_000, stream: { answerPings: false } });
     cleanups.push(() => broker.close());
     const token = await login(broker.url);
     const [a] = await instruments(broker.url, token);
@@ -131,6 +180,19 @@ describe('StreamClient on the paper broker', () => {
     const p = onGrid(a!.last_price + 3, a!.tick_size);
     broker.setPrice(a!.instrument_token, p);
     await vi.waitFor(() => expect(s.ticks.some((t) => t.lastPrice === p)).toBe(true), { timeout: 5_000 });
+  });
+
+  it('does not replace a quiet socket whose broker answers pings', async () => {
+    // No heartbeats for a minute, no ticks: only pongs show the broker is there.
+    const broker = await paper({ heartbeatMs: 60_000 });
+    cleanups.push(() => broker.close());
+    const token = await login(broker.url);
+    const s = client(() => broker, token, { silenceMs: 300 });
+    s.c.start();
+    await vi.waitFor(() => expect(s.opens()).toBe(1), { timeout: 5_000 });
+    // A bounded wait for a negative check: four watchdog periods without a replacement.
+    await new Promise((r) => setTimeout(r, 1_200));
+    expect(s.opens()).toBe(1);
   });
 
   it('does not replace a socket that hears heartbeats', async () => {

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { WireStreamServerMessage } from '../../../shared/wire/schemas';
+import { STREAM_SUBSCRIPTION_LIMIT, WireStreamServerMessage } from '../../../shared/wire/schemas';
 import type { AuthSource } from '../auth-source';
 import type { BrokerStream, StreamListener } from '../broker';
 import { fullJitterDelay, type BackoffPolicy } from '../http/backoff';
@@ -20,6 +20,12 @@ export interface StreamClientOptions {
 const DEFAULT_RECONNECT = { baseMs: 250, capMs: 10_000 };
 const DEFAULT_SILENCE_MS = 10_000;
 
+/** Tokens per subscribe/unsubscribe message: a resubscribe of thousands goes in pieces. */
+export const SUBSCRIBE_CHUNK = 500;
+
+/** Whole numbers as a trader reads them: 3,505. */
+const count = (n: number): string => n.toLocaleString('en-IN');
+
 /**
  * The broker's WebSocket stream (DESIGN.md §2 "Stream"): order updates, ticks, heartbeats.
  *
@@ -30,8 +36,16 @@ const DEFAULT_SILENCE_MS = 10_000;
  *
  * A watchdog replaces a socket that is open but silent past `silenceMs`: a half-open TCP
  * connection (laptop sleep, a NAT that forgot us) never errors, it just stops delivering, and
- * prices would freeze without anyone noticing. Ticks are passed on one by one; batching them
- * for the renderer is the app's job (`tick-batcher.ts`), so a bench can read them raw.
+ * prices would freeze without anyone noticing. Half-way through a quiet spell it pings, so a
+ * live broker that simply has nothing to say answers with a pong and keeps its socket. Ticks are
+ * passed on one by one; batching them for the renderer is the app's job (`tick-batcher.ts`), so
+ * a bench can read them raw.
+ *
+ * A broker streams at most STREAM_SUBSCRIPTION_LIMIT instruments per socket (docs/api.md
+ * §Stream). The client subscribes the first that many of the wanted set and says so in the
+ * stream state's detail ("Subscription limit reached: 3,000 of 3,505 …"), sends subscriptions
+ * in chunks, and, if the broker still refuses one, starts the next change from a clean slate so
+ * a refused subscription never leaves the instruments it named without ticks.
  */
 export class StreamClient implements BrokerStream {
   readonly #url: string;
@@ -45,6 +59,10 @@ export class StreamClient implements BrokerStream {
   #timer: NodeJS.Timeout | null = null;
   #tokens: ReadonlySet<number> = new Set();
   #sent: ReadonlySet<number> = new Set();
+  /** How many instruments were wanted when more than the limit were (0 = within it). */
+  #wanted = 0;
+  /** The broker refused a subscription message: the next sync starts from nothing. */
+  #refused: string | null = null;
   #watchdog: NodeJS.Timeout | null = null;
   /** When the current socket last delivered anything (main-process clock). */
   #lastHeard = 0;
@@ -66,8 +84,14 @@ export class StreamClient implements BrokerStream {
   }
 
   public setSubscriptions(tokens: ReadonlySet<number>): void {
-    this.#tokens = new Set(tokens);
-    if (this.#socket?.readyState === WebSocket.OPEN) this.#syncSubscriptions();
+    const all = [...tokens];
+    const wasLimited = this.#wanted > 0;
+    this.#wanted = all.length > STREAM_SUBSCRIPTION_LIMIT ? all.length : 0;
+    this.#tokens = new Set(all.slice(0, STREAM_SUBSCRIPTION_LIMIT));
+    if (this.#socket?.readyState === WebSocket.OPEN) {
+      this.#syncSubscriptions();
+      if (wasLimited || this.#wanted > 0) this.#setState('open', null);
+    }
   }
 
   public async stop(): Promise<void> {
@@ -83,18 +107,29 @@ export class StreamClient implements BrokerStream {
         socket.terminate();
       });
     }
-    this.#listener.onState('closed', null);
+    this.#setState('closed', null);
+  }
+
+  /** Reports the stream's state; while open, the detail says when the subscription limit bites. */
+  #setState(state: 'open' | 'connecting' | 'closed', detail: string | null): void {
+    let why = detail;
+    if (state === 'open' && why === null && this.#refused !== null) why = this.#refused;
+    if (state === 'open' && why === null && this.#wanted > 0)
+      why =
+        `Subscription limit reached: ${count(STREAM_SUBSCRIPTION_LIMIT)} of ${count(this.#wanted)} instruments ` +
+        'stream live; close some watchlists or charts to see the rest move';
+    this.#listener.onState(state, why);
   }
 
   #connect(): void {
     if (!this.#running) return;
     const token = this.#auth.token();
     if (token === null) {
-      this.#listener.onState('closed', 'Not logged in');
+      this.#setState('closed', 'Not logged in');
       this.#running = false;
       return;
     }
-    this.#listener.onState('connecting', null);
+    this.#setState('connecting', null);
     const socket = new WebSocket(this.#url, {
       headers: { authorization: `Bearer ${token}` },
       handshakeTimeout: 10_000,
@@ -103,13 +138,16 @@ export class StreamClient implements BrokerStream {
     this.#sent = new Set();
     socket.on('open', () => {
       this.#failures = 0;
-      this.#listener.onState('open', null);
+      this.#setState('open', null);
       this.#syncSubscriptions();
       this.#armWatchdog(socket);
     });
     socket.on('message', (data) => {
       this.#lastHeard = performance.now();
       this.#onMessage(data);
+    });
+    socket.on('pong', () => {
+      this.#lastHeard = performance.now();
     });
     socket.on('unexpected-response', (_req, res) => {
       const status = res.statusCode ?? 0;
@@ -134,7 +172,7 @@ export class StreamClient implements BrokerStream {
       this.#running = false;
       if (this.#timer) clearTimeout(this.#timer);
       this.#auth.expired('The broker refused the stream session');
-      this.#listener.onState('closed', 'Session expired');
+      this.#setState('closed', 'Session expired');
     }
   }
 
@@ -144,7 +182,7 @@ export class StreamClient implements BrokerStream {
     this.#failures += 1;
     const why = this.#reason ? `${this.#reason}; reconnecting` : 'Reconnecting';
     this.#reason = null;
-    this.#listener.onState('connecting', `${why} in ${Math.round(wait)} ms`);
+    this.#setState('connecting', `${why} in ${Math.round(wait)} ms`);
     this.#timer = setTimeout(() => {
       this.#timer = null;
       this.#connect();
@@ -159,12 +197,20 @@ export class StreamClient implements BrokerStream {
   #armWatchdog(socket: WebSocket): void {
     this.#stopWatchdog();
     this.#lastHeard = performance.now();
+    let pingedAt = -1;
     const check = (): void => {
       this.#watchdog = null;
       if (this.#socket !== socket) return;
       const quiet = performance.now() - this.#lastHeard;
       if (quiet < this.#silenceMs) {
-        this.#watchdog = setTimeout(check, this.#silenceMs - quiet);
+        // Half-way through a quiet spell, ask: a live broker answers with a pong.
+        const half = this.#silenceMs / 2;
+        if (quiet >= half && pingedAt !== this.#lastHeard) {
+          pingedAt = this.#lastHeard;
+          socket.ping();
+        }
+        const wait = quiet < half ? half - quiet : this.#silenceMs - quiet;
+        this.#watchdog = setTimeout(check, Math.max(1, wait));
         this.#watchdog.unref();
         return;
       }
@@ -173,7 +219,7 @@ export class StreamClient implements BrokerStream {
       this.#reason = `No data from the broker for ${Math.round(quiet / 1000)} s`;
       socket.terminate();
     };
-    this.#watchdog = setTimeout(check, this.#silenceMs);
+    this.#watchdog = setTimeout(check, this.#silenceMs / 2);
     this.#watchdog.unref();
   }
 
@@ -183,11 +229,31 @@ export class StreamClient implements BrokerStream {
   }
 
   #syncSubscriptions(): void {
-    const add = [...this.#tokens].filter((t) => !this.#sent.has(t));
-    const remove = [...this.#sent].filter((t) => !this.#tokens.has(t));
-    if (add.length > 0) this.#socket?.send(JSON.stringify({ action: 'subscribe', tokens: add }));
-    if (remove.length > 0) this.#socket?.send(JSON.stringify({ action: 'unsubscribe', tokens: remove }));
+    const socket = this.#socket;
+    if (!socket) return;
+    if (this.#refused !== null) {
+      // The broker refused a message, so what it holds is unknown: start again from nothing.
+      this.#refused = null;
+      this.#send(socket, 'unsubscribe', [...this.#sent]);
+      this.#sent = new Set();
+    }
+    // Unsubscribe first, so a swap of instruments never passes the broker's limit on the way.
+    this.#send(
+      socket,
+      'unsubscribe',
+      [...this.#sent].filter((t) => !this.#tokens.has(t)),
+    );
+    this.#send(
+      socket,
+      'subscribe',
+      [...this.#tokens].filter((t) => !this.#sent.has(t)),
+    );
     this.#sent = new Set(this.#tokens);
+  }
+
+  #send(socket: WebSocket, action: 'subscribe' | 'unsubscribe', tokens: readonly number[]): void {
+    for (let i = 0; i < tokens.length; i += SUBSCRIBE_CHUNK)
+      socket.send(JSON.stringify({ action, tokens: tokens.slice(i, i + SUBSCRIBE_CHUNK) }));
   }
 
   #onMessage(data: WebSocket.RawData): void {
@@ -202,5 +268,9 @@ export class StreamClient implements BrokerStream {
     const msg = parsed.data;
     if (msg.type === 'order') this.#listener.onOrder(toOrder(msg.order));
     else if (msg.type === 'tick') this.#listener.onTick(toTick(msg));
+    else if (msg.type === 'error' && msg.code === 'subscription_limit') {
+      this.#refused = `The broker refused a subscription: ${msg.message}`;
+      this.#setState('open', null);
+    }
   }
 }

@@ -8,12 +8,20 @@ import {
 } from '../../../shared/ipc/contract';
 import type { IpcError, IpcResult } from '../../../shared/ipc/result';
 import { AppError } from '../../app/app-error';
+import { MAIN_CALLER, runAsCaller } from '../../broker/http/caller-context';
 
 /** One handler per contract channel; a missing one is a compile error where handlers are built. */
 export type Handlers = { readonly [C in RequestChannel]: (input: ParsedInput<C>) => Promise<RequestOutput<C>> };
 
-/** A transport-agnostic entry point: untrusted channel name and payload in, a result value out. */
-export type Dispatch = (channel: unknown, payload: unknown) => Promise<IpcResult<unknown>>;
+/**
+ * A transport-agnostic entry point: untrusted channel name and payload in, a result value out.
+ * `caller` names the page making the call (a host WebSocket, an Electron webContents), so the
+ * client rate limiter can take turns between pages (docs/architecture.md, Fair queuing).
+ */
+export type Dispatch = (channel: unknown, payload: unknown, caller?: string) => Promise<IpcResult<unknown>>;
+
+/** Channels whose data is bulk (chart history, instrument lists): served after account data. */
+const BULK_CHANNELS: ReadonlySet<RequestChannel> = new Set(['candles.get', 'instruments.list']);
 
 /** Renders a zod issue path the way a form names a field: `order.triggerPrice`, `tokens.3`. */
 function pathOf(issue: z.core.$ZodIssue): string {
@@ -44,7 +52,7 @@ export function createDispatcher(
   handlers: Handlers,
   log: (msg: string, err?: unknown) => void = console.error,
 ): Dispatch {
-  return async (channel, payload) => {
+  return async (channel, payload, caller = MAIN_CALLER.caller) => {
     if (!isRequestChannel(channel)) {
       return {
         ok: false,
@@ -59,7 +67,8 @@ export function createDispatcher(
     if (!parsed.success) return { ok: false, error: badRequestFromZod(parsed.error, `${channel} request`) };
     try {
       const handler = handlers[channel] as (input: unknown) => Promise<unknown>;
-      return { ok: true, data: await handler(parsed.data) };
+      const cls = BULK_CHANNELS.has(channel) ? 'bulk' : 'account';
+      return { ok: true, data: await runAsCaller({ caller, cls }, () => handler(parsed.data)) };
     } catch (err) {
       if (err instanceof AppError) return { ok: false, error: err.info };
       log(`handler ${channel} failed`, err);

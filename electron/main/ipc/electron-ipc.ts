@@ -24,7 +24,7 @@ export function bindElectronIpc(
     if (!frame || !topLevel || !isTrustedUrl(frame.url, allowedOrigins)) {
       return { ok: false, error: { kind: 'forbidden', message: 'Calls are accepted only from the Tradedesk window' } };
     }
-    return dispatch(channel, payload);
+    return dispatch(channel, payload, `webContents-${event.sender.id}`);
   });
   const off = hub.onAny((name, payload) => {
     const win = window();

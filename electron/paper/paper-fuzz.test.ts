@@ -1,0 +1,164 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import { WireProblem, WireStreamServerMessage } from '../../shared/wire/schemas';
+import { rawHttp, type RawHttpReply } from './raw-http';
+import { type Api, startTestBroker } from './test-helpers';
+
+/**
+ * The paper broker under random request targets, headers, bodies and stream frames
+ * (docs/api.md §Hostile input). Whatever arrives: no 5xx, every refusal is problem+json, no
+ * order is created except by a 201, no exception escapes (Vitest fails the file on one), and
+ * the broker keeps serving.
+ */
+
+let api: Api;
+let unexpected: { mock: { calls: unknown[][] }; mockRestore(): void };
+beforeAll(async () => {
+  // No control interface: a fuzzed body must not be able to switch faults on.
+  api = await startTestBroker({ control: false });
+  unexpected = vi.spyOn(console, 'error');
+});
+afterAll(async () => {
+  unexpected.mockRestore();
+  await api.close();
+});
+
+const RUNS = 120;
+
+/** Characters that break URL parsers, path matching and percent-decoding. */
+const targetChar = fc.constantFrom(..."/[]%:@?#.\\~!$&'()*+,;=-_abcAZ09 \t%zz%2e%2F%00é😀".split(''));
+const target = fc.oneof(
+  fc.constantFrom(
+    '//[',
+    '//[/v1/funds',
+    'http://[::1/v1/stream',
+    '*',
+    '/v1/orders/%',
+    '/v1/../v1/funds',
+    '/v1/orders/..',
+  ),
+  fc.tuple(fc.boolean(), fc.string({ unit: targetChar, maxLength: 120 })).map(([api, s]) => (api ? `/v1/${s}` : s)),
+);
+const method = fc.constantFrom('GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'BREW');
+const headerName = fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,20}$/);
+const headerValue = fc.string({ unit: fc.constantFrom(...'abc Bearer;=,/"\'0123\t'.split('')), maxLength: 60 });
+const headers = fc.dictionary(headerName, headerValue, { maxKeys: 5 });
+
+/** Bodies: any JSON, text that is not JSON, and order-shaped objects with wild values. */
+const orderish = fc.record(
+  {
+    exchange: fc.oneof(fc.constantFrom('NSE', 'NFO', 'XX'), fc.anything()),
+    tradingsymbol: fc.oneof(fc.constantFrom('INFY', 'ITC', ''), fc.anything()),
+    transaction_type: fc.oneof(fc.constantFrom('BUY', 'SELL'), fc.anything()),
+    quantity: fc.oneof(fc.integer(), fc.double(), fc.anything()),
+    order_type: fc.oneof(fc.constantFrom('MARKET', 'LIMIT', 'SL', 'SL-M'), fc.anything()),
+    product: fc.oneof(fc.constantFrom('MIS', 'CNC', 'NRML'), fc.anything()),
+    validity: fc.oneof(fc.constantFrom('DAY', 'IOC'), fc.anything()),
+    price: fc.oneof(fc.double(), fc.constantFrom(1e-9, 5e-324, 1e308, -0), fc.anything()),
+    trigger_price: fc.oneof(fc.double(), fc.anything()),
+    client_order_id: fc.oneof(fc.string({ maxLength: 40 }), fc.anything()),
+  },
+  { requiredKeys: [] },
+);
+const body = fc.oneof(
+  fc.json().map((text) => ({ text, twice: false })),
+  fc.string({ maxLength: 200 }).map((text) => ({ text, twice: false })),
+  orderish.map((o) => ({ text: JSON.stringify(o), twice: false })),
+  // A key twice, which JSON.parse would resolve silently: always a 400.
+  orderish.map((o) => ({ text: `${JSON.stringify({ quantity: 1, ...o }).slice(0, -1)},"quantity":1}`, twice: true })),
+);
+
+function request(m: string, t: string, h: Record<string, string>, b: string | null, auth: boolean): string {
+  const lines = [`${m} ${t} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close'];
+  for (const [k, v] of Object.entries(h)) {
+    if (/^(host|connection|content-length|transfer-encoding|expect|upgrade)$/i.test(k)) continue;
+    lines.push(`${k}: ${v}`);
+  }
+  if (auth) lines.push(`Authorization: Bearer ${api.token}`);
+  if (b !== null) lines.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(b)}`);
+  return `${lines.join('\r\n')}\r\n\r\n${b ?? ''}`;
+}
+
+function expectSane(r: RawHttpReply | null): void {
+  // Every request gets an answer (a HEAD has no body to check).
+  expect(r).not.toBeNull();
+  const reply = r as RawHttpReply;
+  expect(reply.status).toBeLessThan(500);
+  if (reply.status >= 400 && reply.body !== '') {
+    expect(reply.headers['content-type']).toBe('application/problem+json');
+    expect(WireProblem.safeParse(JSON.parse(reply.body)).success).toBe(true);
+  }
+}
+
+describe('paper broker fuzz', () => {
+  it('random request targets, methods and headers: never a 5xx, always problem+json', async () => {
+    await fc.assert(
+      fc.asyncProperty(method, target, headers, fc.boolean(), async (m, t, h, auth) => {
+        expectSane(await rawHttp(api.broker.port, request(m, t, h, null, auth)));
+      }),
+      { numRuns: RUNS },
+    );
+    expect((await api.call('GET', '/funds')).status).toBe(200);
+  });
+
+  it('random bodies on every endpoint that takes one: 201 only for a valid order, else a named 4xx', async () => {
+    const paths = ['/v1/orders', '/v1/margins/orders', '/v1/session', '/v1/orders/260000000001'];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...paths), fc.constantFrom('POST', 'PATCH'), body, async (p, m, b) => {
+        const before = api.broker.orderCount();
+        const r = await rawHttp(api.broker.port, request(m, p, {}, b.text, true));
+        expectSane(r);
+        if (b.twice && r?.status !== 405) {
+          expect(r?.status).toBe(400);
+          expect(JSON.parse(r?.body ?? '{}').errors).toEqual([
+            { field: 'quantity', message: expect.stringContaining('more than once') },
+          ]);
+        }
+        const created = api.broker.orderCount() - before;
+        expect(created).toBe(r?.status === 201 && p === '/v1/orders' ? 1 : 0);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(unexpected.mock.calls.filter((c) => String(c[0]).includes('unexpected error'))).toEqual([]);
+  });
+
+  it('random stream frames: an error message or ticks back, the socket open, the broker serving', async () => {
+    const ws = new WebSocket(`${api.broker.url.replace('http', 'ws')}/stream`, {
+      headers: { authorization: `Bearer ${api.token}` },
+    });
+    const messages: unknown[] = [];
+    let closed: number | null = null;
+    ws.on('message', (d) => messages.push(JSON.parse(String(d))));
+    ws.on('close', (code) => (closed = code));
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    const frame = fc.oneof(
+      fc.json(),
+      fc.string({ maxLength: 200 }),
+      fc
+        .record({
+          action: fc.oneof(fc.constantFrom('subscribe', 'unsubscribe'), fc.anything()),
+          tokens: fc.oneof(fc.array(fc.integer(), { maxLength: 50 }), fc.anything()),
+        })
+        .map((o) => JSON.stringify(o)),
+      fc.uint8Array({ maxLength: 100 }).map((a) => Buffer.from(a)),
+    );
+    await fc.assert(
+      fc.asyncProperty(frame, async (f) => {
+        const seen = messages.length;
+        ws.send(f, { binary: Buffer.isBuffer(f) });
+        // A message the broker refuses is answered; one it takes is quiet or answered with ticks.
+        ws.send(JSON.stringify({ action: 'subscribe', tokens: ['ping-back'] }));
+        await vi.waitFor(() => expect(messages.length).toBeGreaterThan(seen), { timeout: 5_000 });
+      }),
+      { numRuns: RUNS },
+    );
+    for (const m of messages) expect(WireStreamServerMessage.safeParse(m).success).toBe(true);
+    expect(closed).toBeNull();
+    ws.terminate();
+    expect((await api.call('GET', '/funds')).status).toBe(200);
+  });
+});
