@@ -32,7 +32,7 @@ const topFrame = (url: string): FakeFrame => ({ url, parent: null });
 const subFrame = (url: string): FakeFrame => ({ url, parent: topFrame(`${APP_ORIGIN}/index.html`) });
 
 const DEV_ORIGIN = 'http://127.0.0.1:5173';
-let reached: Array<[unknown, unknown]>;
+let reached: Array<[unknown, unknown, unknown]>;
 let unbind: () => void;
 let hub: EventHub;
 let sent: unknown[][];
@@ -41,7 +41,7 @@ let sent: unknown[][];
 const invokeFrom = (senderFrame: FakeFrame | null, channel = 'funds.get', payload?: unknown) => {
   const handler = ipc.handlers.get(IPC_INVOKE);
   if (!handler) throw new Error('no invoke handler registered');
-  return handler({ senderFrame }, channel, payload);
+  return handler({ senderFrame, sender: { id: 7 } }, channel, payload);
 };
 
 beforeEach(() => {
@@ -49,8 +49,8 @@ beforeEach(() => {
   reached = [];
   sent = [];
   hub = new EventHub();
-  const dispatch: Dispatch = async (channel, payload) => {
-    reached.push([channel, payload]);
+  const dispatch: Dispatch = async (channel, payload, caller) => {
+    reached.push([channel, payload, caller]);
     return { ok: true, data: 'handled' };
   };
   const window = { isDestroyed: () => false, webContents: { send: (...args: unknown[]) => sent.push(args) } };
@@ -71,9 +71,10 @@ describe('IPC sender check', () => {
       data: 'handled',
     });
     expect(await invokeFrom(topFrame(`${DEV_ORIGIN}/`), 'orders.list')).toEqual({ ok: true, data: 'handled' });
+    // The caller is the window's webContents, so the rate limiter can take turns between windows.
     expect(reached).toEqual([
-      ['funds.get', { x: 1 }],
-      ['orders.list', undefined],
+      ['funds.get', { x: 1 }, 'webContents-7'],
+      ['orders.list', undefined, 'webContents-7'],
     ]);
   });
 
