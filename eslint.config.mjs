@@ -8,7 +8,6 @@ const ELECTRON_SHELL = [
   'electron/main/window/main-window.ts',
   'electron/main/ipc/electron-ipc.ts',
   'electron/main/security/apply-electron-security.ts',
-  'electron/main/session/safe-storage-vault.ts',
   'electron/preload/index.ts',
 ];
 

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import { createAppServices, type AppServices } from '../electron/app/app-services';
 import { startHost, type RunningHost } from '../electron/host/host-server';
-import { createDispatcher } from '../electron/main/ipc/dispatcher';
+import { createDispatcher } from '../electron/app/dispatcher';
 
 import type * as PlaywrightModule from '@playwright/test';
 

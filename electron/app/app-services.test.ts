@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDispatcher } from '../main/ipc/dispatcher';
+import { createDispatcher } from './dispatcher';
 import { createAppServices, type AppServices } from './app-services';
 
 describe('createAppServices on the embedded paper broker', () => {

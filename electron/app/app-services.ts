@@ -3,7 +3,7 @@ import type { BrokerProfile } from '../../shared/domain/session';
 import type { RateLimit } from '../broker/http/token-bucket';
 import type { TradingCoreOptions } from '../core/trading-core';
 import { MemoryVault, type SecretVault } from '../core/session/secret-vault';
-import type { Handlers } from '../main/ipc/dispatcher';
+import type { Handlers } from './dispatcher';
 import { startPaperBroker, type FaultConfig, type PaperBroker } from '../paper';
 import { EventHub } from './event-hub';
 import { marketHandlers } from './handlers/market-handlers';

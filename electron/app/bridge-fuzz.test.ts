@@ -10,7 +10,7 @@ import { REQUEST_CHANNELS, requests } from '../../shared/ipc/contract';
 import type { IpcResult } from '../../shared/ipc/result';
 import { roundToTick } from '../../shared/trading/money';
 import { validateOrder } from '../../shared/trading/rules';
-import { createDispatcher, type Dispatch } from '../main/ipc/dispatcher';
+import { createDispatcher, type Dispatch } from './dispatcher';
 import { startPaperBroker, type PaperBroker } from '../paper';
 import { createAppServices, type AppServices } from './app-services';
 

@@ -7,7 +7,7 @@ import type { OrderRequest } from '../../shared/domain/order';
 import type { PlaceOutcome, Placement } from '../../shared/domain/placement';
 import { IntentsLedger } from '../core/ledger/intents-ledger';
 import { LedgerRecord } from '../core/ledger/ledger-record';
-import { createDispatcher, type Dispatch } from '../main/ipc/dispatcher';
+import { createDispatcher, type Dispatch } from './dispatcher';
 import { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from '../paper';
 import { createAppServices, type AppServices } from './app-services';
 

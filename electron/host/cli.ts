@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { brokerUrlProblem } from '../../shared/domain/broker-url';
 import { createAppServices } from '../app/app-services';
-import { createDispatcher } from '../main/ipc/dispatcher';
+import { createDispatcher } from '../app/dispatcher';
 import { JournalError } from '../paper';
 import { startHost } from './host-server';
 

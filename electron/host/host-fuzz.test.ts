@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { EventHub } from '../app/event-hub';
-import { createDispatcher, type Handlers } from '../main/ipc/dispatcher';
+import { createDispatcher, type Handlers } from '../app/dispatcher';
 import { rawHttp, upgradeRequest } from '../paper/raw-http';
 import { startHost, type RunningHost } from './host-server';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { EventHub } from '../app/event-hub';
-import { createDispatcher, type Handlers } from '../main/ipc/dispatcher';
+import { createDispatcher, type Handlers } from '../app/dispatcher';
 import { rawHttp, upgradeRequest } from '../paper/raw-http';
 import type { BridgeLimits } from './bridge-sender';
 import { startHost, type RunningHost } from './host-server';

@@ -5,9 +5,9 @@ import { extname } from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventHub } from '../app/event-hub';
-import type { Dispatch } from '../main/ipc/dispatcher';
-import { resolveAppAsset } from '../main/security/app-origin';
-import { SECURITY_HEADERS } from '../main/security/content-security-policy';
+import type { Dispatch } from '../app/dispatcher';
+import { resolveAppAsset } from '../app/security/app-origin';
+import { SECURITY_HEADERS } from '../app/security/content-security-policy';
 import { BridgeSender, type BridgeLimits } from './bridge-sender';
 
 /**

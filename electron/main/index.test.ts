@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BROKER_URL_HTTPS_REQUIRED } from '../../shared/domain/broker-url';
-import { APP_ENTRY_URL } from './security/app-origin';
+import { APP_ENTRY_URL } from '../app/security/app-origin';
 
 /**
  * The Electron shell's lifecycle with a fake `electron` module (no binary runs here): the

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createAppServices, type AppServices } from '../app/app-services';
 import { JournalError } from '../paper';
 import { bindElectronIpc } from './ipc/electron-ipc';
-import { createDispatcher } from './ipc/dispatcher';
+import { createDispatcher } from '../app/dispatcher';
 import { decideLaunch, settleWithin, type LaunchConfig } from './launch-config';
 import {
   denyAllPermissions,
@@ -11,7 +11,7 @@ import {
   registerAppScheme,
   serveRenderer,
 } from './security/apply-electron-security';
-import { SafeStorageVault } from './session/safe-storage-vault';
+import { SafeStorageVault } from '../core/session/safe-storage-vault';
 import { createMainWindow } from './window/main-window';
 
 /**

@@ -1,5 +1,5 @@
 import { brokerUrlProblem } from '../../shared/domain/broker-url';
-import { APP_ENTRY_URL, APP_ORIGIN } from './security/app-origin';
+import { APP_ENTRY_URL, APP_ORIGIN } from '../app/security/app-origin';
 
 /**
  * What the Electron shell reads from its environment at launch, decided by plain functions so

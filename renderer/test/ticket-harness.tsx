@@ -7,7 +7,7 @@ import type { PlaceOutcome } from '../../shared/domain/placement';
 import type { IpcResult } from '../../shared/ipc/result';
 import { setBridgeForTests } from '../lib/bridge';
 import { createQueryClient } from '../lib/query-client';
-import { EMPTY_DRAFT, useTicketActions } from '../state/ticket-store';
+import { EMPTY_DRAFT, useTicketActions } from '../features/ticket/ticket-store';
 import { usePlacementEvents } from '../features/placements/queries';
 import { OrderTicket } from '../features/ticket/order-ticket';
 import { createFakeBridge, INFY, NIFTY_CE, NIFTY_FUT, type FakeBridge } from './fake-bridge';

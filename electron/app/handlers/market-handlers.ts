@@ -1,4 +1,4 @@
-import type { Handlers } from '../../main/ipc/dispatcher';
+import type { Handlers } from '../dispatcher';
 import type { SubscriptionRegistry } from '../market/subscription-registry';
 import type { ActiveCore } from '../session/active-core';
 

@@ -1,6 +1,6 @@
 import { validateOrder } from '../../../shared/trading/rules';
-import { AppError } from '../app-error';
-import type { Handlers } from '../../main/ipc/dispatcher';
+import { AppError } from '../../../shared/ipc/app-error';
+import type { Handlers } from '../dispatcher';
 import type { ActiveCore } from '../session/active-core';
 
 /** `positions.list`, `holdings.list`, `funds.get`, `margins.order`: reads of the account. */

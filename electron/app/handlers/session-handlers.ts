@@ -1,4 +1,4 @@
-import type { Handlers } from '../../main/ipc/dispatcher';
+import type { Handlers } from '../dispatcher';
 import type { ActiveCore } from '../session/active-core';
 import type { SettingsStore } from '../settings/settings-store';
 

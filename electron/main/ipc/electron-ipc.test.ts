@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { IPC_EVENT, IPC_INVOKE } from '../../../shared/ipc/bridge';
 import type { IpcResult } from '../../../shared/ipc/result';
 import { EventHub } from '../../app/event-hub';
-import { APP_ORIGIN } from '../security/app-origin';
-import type { Dispatch } from './dispatcher';
+import { APP_ORIGIN } from '../../app/security/app-origin';
+import type { Dispatch } from '../../app/dispatcher';
 
 /**
  * The IPC sender check (electron-ipc.ts; docs/architecture.md §Security, item 17): only the top frame of

@@ -1,8 +1,8 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
 import { IPC_EVENT, IPC_INVOKE } from '../../../shared/ipc/bridge';
 import type { EventHub } from '../../app/event-hub';
-import { isTrustedUrl } from '../security/app-origin';
-import type { Dispatch } from './dispatcher';
+import { isTrustedUrl } from '../../app/security/app-origin';
+import type { Dispatch } from '../../app/dispatcher';
 
 /**
  * Binds the dispatcher to Electron IPC: one invoke channel in, one event channel out.

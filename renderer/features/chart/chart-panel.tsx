@@ -7,7 +7,7 @@ import { istDate } from '../../../shared/lib/ist-time';
 import { describeError } from '../../lib/describe-error';
 import { formatIstDateTime, formatPrice, formatQty } from '../../lib/format';
 import { useTheme } from '../../state/settings-store';
-import { useSelectedToken, useTicketActions, useTicketDraft } from '../../state/ticket-store';
+import { useSelectedToken, useTicketActions, useTicketDraft } from '../ticket/ticket-store';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
 import { LivePrice } from '../market/live-price';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { ClockProvider } from '../../lib/use-now';
-import { useTicketActions } from '../../state/ticket-store';
+import { useTicketActions } from '../ticket/ticket-store';
 import { createFakeBridge } from '../../test/fake-bridge';
 import { createManualClock, type ManualClock } from '../../test/manual-clock';
 import { FundsPanel } from '../portfolio/funds-panel';

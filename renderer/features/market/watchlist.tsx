@@ -1,7 +1,7 @@
 import type { Instrument } from '../../../shared/domain/instrument';
 import { formatPrice } from '../../lib/format';
 import { useSettingsActions } from '../../state/settings-store';
-import { useSelectedToken, useTicketActions } from '../../state/ticket-store';
+import { useSelectedToken, useTicketActions } from '../ticket/ticket-store';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
 import { SymbolCombobox } from '../ticket/symbol-combobox';

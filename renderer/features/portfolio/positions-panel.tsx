@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Position } from '../../../shared/domain/portfolio';
 import { describeError } from '../../lib/describe-error';
 import { formatPnl, formatPrice, formatQty } from '../../lib/format';
-import { useTicketActions } from '../../state/ticket-store';
+import { useTicketActions } from '../ticket/ticket-store';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
 import { usePollInterval } from '../layout/use-poll-interval';

@@ -13,7 +13,7 @@ import { roundToTick } from '../../../shared/trading/money';
 import { describeError } from '../../lib/describe-error';
 import { formatPrice, formatQty, formatRupees } from '../../lib/format';
 import { useConfirmOnEnter, useSettingsActions } from '../../state/settings-store';
-import { useTicketActions, useTicketDraft, useTicketGeneration, useTicketOpen } from '../../state/ticket-store';
+import { useTicketActions, useTicketDraft, useTicketGeneration, useTicketOpen } from './ticket-store';
 import { useInstruments } from '../instruments/queries';
 import { LivePrice } from '../market/live-price';
 import { marketQueries, usePreviousClose } from '../market/queries';

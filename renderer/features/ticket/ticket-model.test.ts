@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_DRAFT, type TicketDraft } from '../../state/ticket-store';
+import { EMPTY_DRAFT, type TicketDraft } from './ticket-store';
 import { INFY, NIFTY_CE, NIFTY_FUT } from '../../test/fake-bridge';
 import { draftForInstrument, evaluateTicket, ticketFieldOf } from './ticket-model';
 

@@ -9,7 +9,7 @@ import {
   type OrderField,
 } from '../../../shared/trading/rules';
 import { roundToTick } from '../../../shared/trading/money';
-import type { TicketDraft } from '../../state/ticket-store';
+import type { TicketDraft } from './ticket-store';
 
 /**
  * The order ticket's logic without React: draft → order request + errors per field.

@@ -1,5 +1,5 @@
 import type { Instrument } from '../../../shared/domain/instrument';
-import { useSelectedToken } from '../../state/ticket-store';
+import { useSelectedToken } from './ticket-store';
 import { useInstruments } from '../instruments/queries';
 
 /** The instrument last selected (watchlist row or ticket), which F1/F2 open a ticket for. */

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTicketActions, useTicketOpen } from '../../state/ticket-store';
+import { useTicketActions, useTicketOpen } from './ticket-store';
 import { useSelectedInstrument } from './use-selected-instrument';
 
 /**

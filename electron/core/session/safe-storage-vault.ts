@@ -2,7 +2,7 @@ import type { safeStorage } from 'electron';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import type { SecretVault, VaultPersistence, VaultWrite } from '../../core/session/secret-vault';
+import type { SecretVault, VaultPersistence, VaultWrite } from './secret-vault';
 
 /** The part of Electron's `safeStorage` the vault uses (passed in, so tests use a fake). */
 export type SafeStorageLike = Pick<typeof safeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'> & {

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import type { Instrument } from '../../shared/domain/instrument';
-import type { OrderType, Product, TransactionType, Validity } from '../../shared/domain/order';
-import { draftForInstrument } from '../features/ticket/ticket-model';
+import type { Instrument } from '../../../shared/domain/instrument';
+import type { OrderType, Product, TransactionType, Validity } from '../../../shared/domain/order';
+import { draftForInstrument } from './ticket-model';
 
 /**
  * The order ticket's UI state: whether it is open and what the trader has typed.

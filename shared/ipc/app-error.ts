@@ -1,4 +1,4 @@
-import type { IpcError } from '../../shared/ipc/result';
+import type { IpcError } from './result';
 
 /**
  * An expected failure with the fields the renderer needs (kind, field, retryAfterMs…).
