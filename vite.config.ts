@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -11,6 +12,8 @@ export default defineConfig({
   root: 'renderer',
   base: './', // relative asset URLs: Electron loads the built page from disk
   plugins: [react()],
+  // `@shared/…` names the layer both sides use (tsconfig.base.json `paths`; esbuild reads the same).
+  resolve: { alias: { '@shared': fileURLToPath(new URL('./shared', import.meta.url)) } },
   build: {
     outDir: '../out/renderer',
     emptyOutDir: true,

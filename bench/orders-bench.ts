@@ -19,7 +19,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import type { OrderRequest } from '../shared/domain/order';
+import type { OrderRequest } from '@shared/domain/order';
 import { newClientOrderId } from '../electron/core/orders/client-order-id';
 import { MemoryVault } from '../electron/core/session/secret-vault';
 import { TradingCore, type TradingCoreEvents } from '../electron/core/trading-core';

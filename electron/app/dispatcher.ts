@@ -5,9 +5,9 @@ import {
   type ParsedInput,
   type RequestChannel,
   type RequestOutput,
-} from '../../shared/ipc/contract';
-import type { IpcError, IpcResult } from '../../shared/ipc/result';
-import { AppError } from '../../shared/ipc/app-error';
+} from '@shared/ipc/contract';
+import type { IpcError, IpcResult } from '@shared/ipc/result';
+import { AppError } from '@shared/ipc/app-error';
 import { MAIN_CALLER, runAsCaller } from '../broker/http/caller-context';
 
 /** One handler per contract channel; a missing one is a compile error where handlers are built. */

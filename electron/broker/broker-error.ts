@@ -1,5 +1,5 @@
-import type { ErrorKind, IpcError } from '../../shared/ipc/result';
-import { AppError } from '../../shared/ipc/app-error';
+import type { ErrorKind, IpcError } from '@shared/ipc/result';
+import { AppError } from '@shared/ipc/app-error';
 
 /**
  * Builds the typed error every broker failure becomes.

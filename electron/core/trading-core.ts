@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import type { Tick } from '../../shared/domain/market';
-import type { Order } from '../../shared/domain/order';
-import type { Placement } from '../../shared/domain/placement';
-import type { ConnectionState, SessionInfo } from '../../shared/domain/session';
+import type { Tick } from '@shared/domain/market';
+import type { Order } from '@shared/domain/order';
+import type { Placement } from '@shared/domain/placement';
+import type { ConnectionState, SessionInfo } from '@shared/domain/session';
 import type { BrokerStream, Credentials } from '../broker/broker';
 import type { BackoffPolicy } from '../broker/http/backoff';
 import { DEFAULT_TIMEOUTS, HttpClient, type HttpTimeouts } from '../broker/http/http-client';

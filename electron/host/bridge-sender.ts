@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { Tick } from '../../shared/domain/market';
+import type { Tick } from '@shared/domain/market';
 
 /**
  * Everything the browser host sends one page, with a bound on what may wait unsent

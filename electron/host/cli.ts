@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { brokerUrlProblem } from '../../shared/domain/broker-url';
+import { brokerUrlProblem } from '@shared/domain/broker-url';
 import { createAppServices } from '../app/app-services';
 import { createDispatcher } from '../app/dispatcher';
 import { JournalError } from '../paper';

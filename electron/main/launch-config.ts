@@ -1,4 +1,4 @@
-import { brokerUrlProblem } from '../../shared/domain/broker-url';
+import { brokerUrlProblem } from '@shared/domain/broker-url';
 import { APP_ENTRY_URL, APP_ORIGIN } from '../app/security/app-origin';
 
 /**

@@ -1,7 +1,7 @@
-import type { OrderStatus, OrderType, Product, TransactionType, Validity } from '../../shared/domain/order';
-import { isWorking } from '../../shared/domain/order';
-import { fromUnits, PRICE_UNITS_PER_RUPEE, toUnits } from '../../shared/trading/money';
-import { takesPrice, takesTrigger, validateOrder } from '../../shared/trading/rules';
+import type { OrderStatus, OrderType, Product, TransactionType, Validity } from '@shared/domain/order';
+import { isWorking } from '@shared/domain/order';
+import { fromUnits, PRICE_UNITS_PER_RUPEE, toUnits } from '@shared/trading/money';
+import { takesPrice, takesTrigger, validateOrder } from '@shared/trading/rules';
 import { type Account } from './account';
 import type { PaperInstrument } from './instruments';
 import { leverageOf, marginFor } from './margin';

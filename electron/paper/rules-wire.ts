@@ -1,4 +1,4 @@
-import type { OrderField } from '../../shared/trading/rules';
+import type { OrderField } from '@shared/trading/rules';
 
 /**
  * The wire (snake_case) name of a rule's field: `validateOrder` speaks the app's camelCase,

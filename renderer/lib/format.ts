@@ -1,4 +1,4 @@
-import { priceDecimals } from '../../shared/trading/money';
+import { priceDecimals } from '@shared/trading/money';
 
 /**
  * Number and time formatting for Indian traders.

@@ -7,8 +7,8 @@ import {
   type RequestChannel,
   type RequestInput,
   type RequestOutput,
-} from '../../shared/ipc/contract';
-import { ipcResultSchema, type IpcError } from '../../shared/ipc/result';
+} from '@shared/ipc/contract';
+import { ipcResultSchema, type IpcError } from '@shared/ipc/result';
 import { getBridge } from './bridge';
 
 /** A failed bridge call, carrying the typed error (kind, field, retryAfterMs…). */

@@ -1,5 +1,5 @@
-import { validateOrder } from '../../../shared/trading/rules';
-import { AppError } from '../../../shared/ipc/app-error';
+import { validateOrder } from '@shared/trading/rules';
+import { AppError } from '@shared/ipc/app-error';
 import type { Handlers } from '../dispatcher';
 import type { ActiveCore } from '../session/active-core';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { Exchange, Instrument } from '../../../shared/domain/instrument';
-import type { Candle } from '../../../shared/domain/market';
-import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, Trade } from '../../../shared/domain/order';
-import type { Funds, Holding, OrderMargin, Position } from '../../../shared/domain/portfolio';
+import type { Exchange, Instrument } from '@shared/domain/instrument';
+import type { Candle } from '@shared/domain/market';
+import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, Trade } from '@shared/domain/order';
+import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import {
   WireCandleList,
   WireFunds,
@@ -16,7 +16,7 @@ import {
   WirePositionList,
   WireSession,
   WireTradeList,
-} from '../../../shared/wire/schemas';
+} from '@shared/wire/schemas';
 import type { AuthSource } from '../auth-source';
 import { brokerError } from '../broker-error';
 import type {

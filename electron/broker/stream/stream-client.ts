@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { STREAM_SUBSCRIPTION_LIMIT, WireStreamServerMessage } from '../../../shared/wire/schemas';
+import { STREAM_SUBSCRIPTION_LIMIT, WireStreamServerMessage } from '@shared/wire/schemas';
 import type { AuthSource } from '../auth-source';
 import type { BrokerStream, StreamListener } from '../broker';
 import { fullJitterDelay, type BackoffPolicy } from '../http/backoff';

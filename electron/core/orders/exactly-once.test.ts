@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Order, OrderRequest } from '../../../shared/domain/order';
-import type { PlaceOutcome } from '../../../shared/domain/placement';
+import type { Order, OrderRequest } from '@shared/domain/order';
+import type { PlaceOutcome } from '@shared/domain/placement';
 import { AMBIGUOUS_KINDS, errorKind } from '../../broker/broker-error';
 import { newClientOrderId } from './client-order-id';
 import { marketBuy, pool, startCoreFixture, type CoreFixture } from '../testing/core-fixture';

@@ -1,7 +1,7 @@
-import { isWorking, type Order, type OrderAck, type OrderChanges } from '../../../shared/domain/order';
-import { toUnits } from '../../../shared/trading/money';
-import { validateModification } from '../../../shared/trading/rules';
-import { AppError } from '../../../shared/ipc/app-error';
+import { isWorking, type Order, type OrderAck, type OrderChanges } from '@shared/domain/order';
+import { toUnits } from '@shared/trading/money';
+import { validateModification } from '@shared/trading/rules';
+import { AppError } from '@shared/ipc/app-error';
 import type { Broker } from '../../broker/broker';
 import { brokerError } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';

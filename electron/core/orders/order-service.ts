@@ -1,7 +1,7 @@
-import type { OrderAck, OrderRequest, OrderStatus } from '../../../shared/domain/order';
-import type { PlaceOutcome, Placement } from '../../../shared/domain/placement';
-import { validateOrder } from '../../../shared/trading/rules';
-import { AppError } from '../../../shared/ipc/app-error';
+import type { OrderAck, OrderRequest, OrderStatus } from '@shared/domain/order';
+import type { PlaceOutcome, Placement } from '@shared/domain/placement';
+import { validateOrder } from '@shared/trading/rules';
+import { AppError } from '@shared/ipc/app-error';
 import type { Broker } from '../../broker/broker';
 import { brokerError, TransportFailure } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';

@@ -1,5 +1,5 @@
-import type { SessionInfo } from '../../../shared/domain/session';
-import { AppError } from '../../../shared/ipc/app-error';
+import type { SessionInfo } from '@shared/domain/session';
+import { AppError } from '@shared/ipc/app-error';
 import type { AuthSource } from '../../broker/auth-source';
 import type { Broker, Credentials } from '../../broker/broker';
 import type { SecretVault, VaultWrite } from './secret-vault';

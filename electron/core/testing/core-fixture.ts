@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Instrument } from '../../../shared/domain/instrument';
-import type { OrderRequest } from '../../../shared/domain/order';
+import type { Instrument } from '@shared/domain/instrument';
+import type { OrderRequest } from '@shared/domain/order';
 import { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from '../../paper';
 import { MemoryVault } from '../session/secret-vault';
 import { TradingCore, type TradingCoreOptions } from '../trading-core';

@@ -1,7 +1,7 @@
-import { OrderStatus } from '../../../shared/domain/order';
-import { fromUnits, toUnits } from '../../../shared/trading/money';
-import { takesPrice, takesTrigger, validateOrder } from '../../../shared/trading/rules';
-import { WireOrderChanges, WireOrderRequest } from '../../../shared/wire/schemas';
+import { OrderStatus } from '@shared/domain/order';
+import { fromUnits, toUnits } from '@shared/trading/money';
+import { takesPrice, takesTrigger, validateOrder } from '@shared/trading/rules';
+import { WireOrderChanges, WireOrderRequest } from '@shared/wire/schemas';
 import type { BrokerState, Route } from '../context';
 import { readJson } from '../http-io';
 import type { PaperInstrument } from '../instruments';

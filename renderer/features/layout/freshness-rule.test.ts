@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConnectionState } from '../../../shared/domain/session';
+import type { ConnectionState } from '@shared/domain/session';
 import { BridgeError } from '../../lib/ipc-client';
 import { DEFAULT_POLL_POLICY, freshnessPromise } from '../../lib/polling-policy';
 import { freshnessView, type FreshnessFacts } from './freshness-rule';

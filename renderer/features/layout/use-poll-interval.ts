@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { isWorking, type Order } from '../../../shared/domain/order';
+import { isWorking, type Order } from '@shared/domain/order';
 import { pollInterval, type PollableQuery } from '../../lib/poll-schedule';
 import { useTicketOpen } from '../ticket/ticket-store';
 import { orderQueries } from '../orders/queries';

@@ -1,4 +1,4 @@
-import type { Instrument } from '../../../shared/domain/instrument';
+import type { Instrument } from '@shared/domain/instrument';
 import { formatPrice } from '../../lib/format';
 import { useSettingsActions } from '../../state/settings-store';
 import { useSelectedToken, useTicketActions } from '../ticket/ticket-store';

@@ -1,4 +1,4 @@
-import type { Order, OrderStatus } from '../../../shared/domain/order';
+import type { Order, OrderStatus } from '@shared/domain/order';
 
 /**
  * The blotter's filtering, sorting and change detection, without React, so 10,000-row

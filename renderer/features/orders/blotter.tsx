@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { isWorking, type Order } from '../../../shared/domain/order';
-import type { Placement } from '../../../shared/domain/placement';
+import { isWorking, type Order } from '@shared/domain/order';
+import type { Placement } from '@shared/domain/placement';
 import { describeError } from '../../lib/describe-error';
 import { formatIstTime, formatPrice, formatQty } from '../../lib/format';
 import { useInstruments } from '../instruments/queries';

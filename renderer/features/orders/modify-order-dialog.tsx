@@ -1,12 +1,12 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import type { Order, OrderChanges, OrderType, Validity } from '../../../shared/domain/order';
+import type { Order, OrderChanges, OrderType, Validity } from '@shared/domain/order';
 import {
   allowedOrderTypes,
   allowedValidities,
   takesPrice,
   takesTrigger,
   validateModification,
-} from '../../../shared/trading/rules';
+} from '@shared/trading/rules';
 import { describeError } from '../../lib/describe-error';
 import { formatQty } from '../../lib/format';
 import { BridgeError } from '../../lib/ipc-client';

@@ -1,6 +1,6 @@
-import type { Order, OrderRequest } from '../../../shared/domain/order';
-import { OPEN_PLACEMENT_STATES, type Placement, type PlacementState } from '../../../shared/domain/placement';
-import type { ErrorKind, IpcError } from '../../../shared/ipc/result';
+import type { Order, OrderRequest } from '@shared/domain/order';
+import { OPEN_PLACEMENT_STATES, type Placement, type PlacementState } from '@shared/domain/placement';
+import type { ErrorKind, IpcError } from '@shared/ipc/result';
 import { formatPrice, formatQty } from '../../lib/format';
 import { BridgeError } from '../../lib/ipc-client';
 

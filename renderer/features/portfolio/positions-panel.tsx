@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Position } from '../../../shared/domain/portfolio';
+import type { Position } from '@shared/domain/portfolio';
 import { describeError } from '../../lib/describe-error';
 import { formatPnl, formatPrice, formatQty } from '../../lib/format';
 import { useTicketActions } from '../ticket/ticket-store';

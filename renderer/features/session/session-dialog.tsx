@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { brokerUrlProblem } from '../../../shared/domain/broker-url';
-import type { BrokerProfile } from '../../../shared/domain/session';
+import { brokerUrlProblem } from '@shared/domain/broker-url';
+import type { BrokerProfile } from '@shared/domain/session';
 import { describeError } from '../../lib/describe-error';
 import { BridgeError } from '../../lib/ipc-client';
 import { useSessionExpired } from '../../state/alerts-store';

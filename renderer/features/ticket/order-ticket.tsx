@@ -1,15 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import type { Instrument } from '../../../shared/domain/instrument';
-import type { OrderRequest, OrderType, Product, Validity } from '../../../shared/domain/order';
-import {
-  allowedOrderTypes,
-  allowedProducts,
-  allowedValidities,
-  stepQuantity,
-  takesPrice,
-} from '../../../shared/trading/rules';
-import { roundToTick } from '../../../shared/trading/money';
+import type { Instrument } from '@shared/domain/instrument';
+import type { OrderRequest, OrderType, Product, Validity } from '@shared/domain/order';
+import { allowedOrderTypes, allowedProducts, allowedValidities, stepQuantity, takesPrice } from '@shared/trading/rules';
+import { roundToTick } from '@shared/trading/money';
 import { describeError } from '../../lib/describe-error';
 import { formatPrice, formatQty, formatRupees } from '../../lib/format';
 import { useConfirmOnEnter, useSettingsActions } from '../../state/settings-store';

@@ -1,6 +1,6 @@
-import type { OrderStatus } from '../../../shared/domain/order';
-import type { PlaceOutcome, Placement } from '../../../shared/domain/placement';
-import type { IpcError } from '../../../shared/ipc/result';
+import type { OrderStatus } from '@shared/domain/order';
+import type { PlaceOutcome, Placement } from '@shared/domain/placement';
+import type { IpcError } from '@shared/ipc/result';
 import { BridgeError } from '../../lib/ipc-client';
 import { isRefusal } from '../placements/placement-model';
 

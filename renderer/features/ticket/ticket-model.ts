@@ -1,5 +1,5 @@
-import type { Instrument } from '../../../shared/domain/instrument';
-import type { OrderRequest, OrderType, Product } from '../../../shared/domain/order';
+import type { Instrument } from '@shared/domain/instrument';
+import type { OrderRequest, OrderType, Product } from '@shared/domain/order';
 import {
   allowedOrderTypes,
   allowedProducts,
@@ -7,8 +7,8 @@ import {
   takesTrigger,
   validateOrder,
   type OrderField,
-} from '../../../shared/trading/rules';
-import { roundToTick } from '../../../shared/trading/money';
+} from '@shared/trading/rules';
+import { roundToTick } from '@shared/trading/money';
 import type { TicketDraft } from './ticket-store';
 
 /**

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { Instrument } from '../../../shared/domain/instrument';
-import type { OrderType, Product, TransactionType, Validity } from '../../../shared/domain/order';
+import type { Instrument } from '@shared/domain/instrument';
+import type { OrderType, Product, TransactionType, Validity } from '@shared/domain/order';
 import { draftForInstrument } from './ticket-model';
 
 /**
