@@ -9,7 +9,7 @@ import {
 } from '@shared/trading/rules';
 import { describeError } from '../../lib/describe-error';
 import { formatQty } from '../../lib/format';
-import { BridgeError } from '../../lib/ipc-client';
+import { AppError } from '@shared/ipc/app-error';
 import { useInstruments } from '../instruments/queries';
 import { Dialog } from '../layout/dialog';
 import { isRefusal } from '../placements/placement-model';
@@ -99,7 +99,7 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
   const blocked = errors.size > 0;
 
   // Main's refusal, next to the field(s) it names; else one line under the form.
-  const refusal = modify.error instanceof BridgeError ? modify.error.info : null;
+  const refusal = modify.error instanceof AppError ? modify.error.info : null;
   const refusalFields = [
     ...(refusal?.field ? [{ field: refusal.field, message: refusal.message }] : []),
     ...(refusal?.fields ?? []),
