@@ -16,11 +16,6 @@ export function brokerError(
   return new AppError({ kind, message, ...extra });
 }
 
-/** The error kind of anything thrown, `internal` for what is not an `AppError`. */
-export function errorKind(err: unknown): ErrorKind {
-  return err instanceof AppError ? err.info.kind : 'internal';
-}
-
 /** Kinds after which the outcome of a request is unknown: the server may or may not have acted. */
 export const AMBIGUOUS_KINDS: ReadonlySet<ErrorKind> = new Set(['network', 'timeout', 'server_error']);
 

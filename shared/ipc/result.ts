@@ -50,13 +50,3 @@ export function ipcResultSchema<T extends z.ZodType>(data: T) {
     z.object({ ok: z.literal(false), error: IpcError }),
   ]);
 }
-
-/** Shorthand for a successful result. */
-export function ok<T>(data: T): IpcResult<T> {
-  return { ok: true, data };
-}
-
-/** Shorthand for a failed result. */
-export function fail(error: IpcError): IpcResult<never> {
-  return { ok: false, error };
-}

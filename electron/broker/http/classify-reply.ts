@@ -77,9 +77,3 @@ export function classifyErrorReply(status: number, body: unknown, retryAfter: st
   }
   return { kind: 'bad_request', message: detail ?? `The broker refused the request (${status})`, ...withFields };
 }
-
-/** The code of a problem document (`duplicate_client_order_id`…), if the body is one. */
-export function problemCode(body: unknown): string | undefined {
-  const parsed = WireProblem.safeParse(body);
-  return parsed.success ? parsed.data.code : undefined;
-}
