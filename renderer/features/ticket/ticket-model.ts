@@ -1,5 +1,5 @@
 import type { Instrument } from '@shared/domain/instrument';
-import type { OrderRequest, OrderType, Product } from '@shared/domain/order';
+import type { OrderRequest, OrderType, Product, TransactionType, Validity } from '@shared/domain/order';
 import {
   allowedOrderTypes,
   allowedProducts,
@@ -9,7 +9,6 @@ import {
   type OrderField,
 } from '@shared/trading/rules';
 import { roundToTick } from '@shared/trading/money';
-import type { TicketDraft } from './ticket-store';
 
 /**
  * The order ticket's logic without React: draft → order request + errors per field.
@@ -20,6 +19,38 @@ import type { TicketDraft } from './ticket-store';
  * field a message belongs next to. A typed price is never changed behind the trader's back: an
  * off-tick one stays as typed, and the rules' message names the two nearest valid prices.
  */
+
+/**
+ * The fields of the ticket as the trader typed them (the ticket store holds one).
+ *
+ * Values are kept as typed (strings for numbers) so a half-typed "101." is not lost; this
+ * module turns them into an order and judges it with the shared rules.
+ */
+export interface TicketDraft {
+  readonly instrumentToken: number | null;
+  readonly side: TransactionType;
+  readonly quantity: string;
+  readonly orderType: OrderType;
+  readonly product: Product;
+  /** True once the trader picked a product, so choosing an instrument no longer resets it. */
+  readonly productChosen: boolean;
+  readonly validity: Validity;
+  readonly price: string;
+  readonly triggerPrice: string;
+}
+
+/** The draft a fresh ticket starts from. */
+export const EMPTY_DRAFT: TicketDraft = {
+  instrumentToken: null,
+  side: 'BUY',
+  quantity: '',
+  orderType: 'MARKET',
+  product: 'MIS',
+  productChosen: false,
+  validity: 'DAY',
+  price: '',
+  triggerPrice: '',
+};
 
 /** The ticket's fields that can carry an error (the rules' fields plus the symbol box). */
 export type TicketField =
