@@ -7,6 +7,7 @@ import { describeError } from '../../lib/describe-error';
 import { formatIstTime, formatPrice, formatQty } from '../../lib/format';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
+import { EmptyRow, PanelPlaceholder } from '../layout/panel-states';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { PlacementActions } from '../placements/placement-actions';
 import {
@@ -138,9 +139,7 @@ export function Blotter() {
       }
     >
       {result.data === undefined && pinned.length === 0 ? (
-        <p className="empty">
-          {result.error ? `Could not load orders: ${describeError(result.error)}` : 'Loading orders…'}
-        </p>
+        <PanelPlaceholder what="orders" error={result.error} />
       ) : (
         <OrderTable
           pinned={pinned}
@@ -222,11 +221,7 @@ function OrderTable(props: {
           ))}
           {padTop > 0 ? <tr aria-hidden="true" className="pad" style={{ height: padTop }} /> : null}
           {rows.length === 0 && pinned.length === 0 ? (
-            <tr>
-              <td colSpan={COLUMNS.length + 1} className="empty">
-                No orders
-              </td>
-            </tr>
+            <EmptyRow colSpan={COLUMNS.length + 1}>No orders</EmptyRow>
           ) : null}
           {items.map((item) => {
             const o = rows[item.index];

@@ -5,7 +5,7 @@ import type { OrderRequest, OrderType, Product, Validity } from '@shared/domain/
 import { allowedOrderTypes, allowedProducts, allowedValidities, stepQuantity, takesPrice } from '@shared/trading/rules';
 import { roundToTick } from '@shared/trading/money';
 import { describeError } from '../../lib/describe-error';
-import { formatPrice, formatQty, formatRupees } from '../../lib/format';
+import { formatPrice, formatQty, formatRupees, signClass } from '../../lib/format';
 import { useConfirmOnEnter, useSettingsActions } from '../../state/settings-store';
 import { useTicketActions, useTicketDraft, useTicketGeneration, useTicketOpen } from './ticket-store';
 import { useInstruments } from '../instruments/queries';
@@ -391,7 +391,7 @@ function ReferencePrice({ instrument }: { readonly instrument: Instrument }) {
         className="ticket__ltp"
       />
       {chg ? (
-        <span className={chg.abs > 0 ? 'up' : chg.abs < 0 ? 'down' : 'muted'}>
+        <span className={signClass(chg.abs) || 'muted'}>
           {chg.abs > 0 ? '▲' : chg.abs < 0 ? '▼' : ''} {Math.abs(chg.pct).toFixed(2)}%
         </span>
       ) : null}
