@@ -19,7 +19,14 @@ import { refusalReason } from '../placements/placement-model';
 import { portfolioQueries } from '../portfolio/queries';
 import { OrderOutcome } from './order-outcome';
 import { SymbolCombobox } from './symbol-combobox';
-import { draftForInstrument, evaluateTicket, ticketFieldOf, type TicketErrors, type TicketField } from './ticket-model';
+import {
+  draftForInstrument,
+  evaluateTicket,
+  parseNumber,
+  ticketFieldOf,
+  type TicketErrors,
+  type TicketField,
+} from './ticket-model';
 import { useDebounced } from './use-debounced';
 import { UnconfirmedGuard } from './unconfirmed-guard';
 import { useSubmitOrder } from './use-submit-order';
@@ -166,7 +173,7 @@ export function OrderTicket() {
   const onQuantityKey = (e: KeyboardEvent<HTMLInputElement>): void => {
     if (!instrument || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
     e.preventDefault();
-    const q = Number(draft.quantity) || 0;
+    const q = parseNumber(draft.quantity) || 0; // the rules' parser: "1,500" is 1500, as the ticket judges it
     edit({ quantity: String(stepQuantity(q, e.key === 'ArrowUp' ? 1 : -1, instrument)) });
   };
 
