@@ -9,6 +9,8 @@ import {
   type OrderField,
 } from '@shared/trading/rules';
 import { roundToTick } from '@shared/trading/money';
+import type { IpcError } from '@shared/ipc/result';
+import { refusalReason } from '../placements/placement-model';
 
 /**
  * The order ticket's logic without React: draft → order request + errors per field.
@@ -157,6 +159,37 @@ export function draftForInstrument(draft: TicketDraft, instrument: Instrument): 
         : '',
     triggerPrice: '',
   };
+}
+
+/**
+ * The draft change when the trader picks an order type. A priced type with no price typed yet
+ * starts from the last price, on the tick (as broker terminals do); a typed price is kept.
+ * `lastPrice` is the live one when there is a tick, so a LIMIT does not start from a stale list price.
+ */
+export function orderTypeChosen(
+  draft: TicketDraft,
+  orderType: OrderType,
+  instrument: Instrument | undefined,
+  lastPrice: number | undefined,
+): Partial<TicketDraft> {
+  const ltp = lastPrice ?? instrument?.lastPrice ?? 0;
+  if (!instrument || !takesPrice(orderType) || draft.price.trim() !== '' || ltp <= 0) return { orderType };
+  return { orderType, price: String(roundToTick(ltp, instrument.tickSize)) };
+}
+
+/**
+ * Main's refusal of a placement, next to the ticket fields it names (main reports them camelCase,
+ * maybe `order.`-prefixed): every listed field, and the one the refusal leads with.
+ */
+export function refusalErrors(refusal: IpcError | null): TicketErrors {
+  const errors: TicketErrors = {};
+  for (const f of refusal?.fields ?? []) {
+    const field = ticketFieldOf(f.field);
+    if (field) errors[field] ??= refusalReason(f.message);
+  }
+  const lead = ticketFieldOf(refusal?.field);
+  if (refusal && lead) errors[lead] ??= refusalReason(refusal.message);
+  return errors;
 }
 
 /**

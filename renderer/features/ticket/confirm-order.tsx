@@ -1,0 +1,41 @@
+import { useEffect, useRef } from 'react';
+import type { OrderRequest } from '@shared/domain/order';
+import { formatPrice, formatQty } from '../../lib/format';
+
+/**
+ * "BUY 75 NIFTY26NOVFUT LIMIT @ 24,500.00 · NRML · DAY?" with Confirm focused, so a second Enter
+ * places the order and Back (or Esc, handled by the form) returns to editing.
+ */
+export function ConfirmOrder(props: {
+  readonly request: OrderRequest;
+  readonly onConfirm: () => void;
+  readonly onBack: () => void;
+}) {
+  const r = props.request;
+  return (
+    <div className="ticket__confirm" role="group" aria-label="Confirm order">
+      <p>
+        {r.transactionType} {formatQty(r.quantity)} {r.tradingsymbol} {r.orderType}
+        {r.price ? ` @ ${formatPrice(r.price)}` : ''}
+        {r.triggerPrice ? ` trigger ${formatPrice(r.triggerPrice)}` : ''} · {r.product} · {r.validity}?
+      </p>
+      <div className="form__buttons">
+        <ConfirmButton onConfirm={props.onConfirm} />
+        <button type="button" onClick={props.onBack}>
+          Back
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Focused as soon as it appears, so a second Enter confirms. */
+function ConfirmButton({ onConfirm }: { readonly onConfirm: () => void }) {
+  const ref = useRef<HTMLButtonElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <button ref={ref} type="button" className="primary" onClick={onConfirm}>
+      Confirm
+    </button>
+  );
+}
