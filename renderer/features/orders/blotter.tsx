@@ -20,7 +20,7 @@ import {
 } from '../placements/placement-model';
 import { placementQueries } from '../placements/queries';
 import { changedOrderIds, selectOrders, type SortColumn, type SortSpec, type StatusGroup } from './blotter-model';
-import { useBlotterPaintProbe } from './blotter-paint-probe';
+import { BENCH_BUILD, useBlotterPaintProbe } from './blotter-paint-probe';
 import { ModifyOrderDialog } from './modify-order-dialog';
 import { OrderHistoryDialog } from './order-history-dialog';
 import { orderQueries, useCancelOrder } from './queries';
@@ -30,10 +30,10 @@ import { statusClass } from './status-class';
 const ROW_HEIGHT = 26;
 
 /**
- * `?blotter=plain` renders every row without virtualization: the benchmark's baseline in the
- * same build and run. Never set by the app itself.
+ * In the benchmark's build only, `?blotter=plain` renders every row without virtualization: the
+ * dashboard bench's baseline in the same build and run. The app's build has no such mode.
  */
-const PLAIN = typeof window !== 'undefined' && new URLSearchParams(window.location.search).get('blotter') === 'plain';
+const PLAIN = BENCH_BUILD && new URLSearchParams(window.location.search).get('blotter') === 'plain';
 
 const COLUMNS: ReadonlyArray<{ readonly id: SortColumn; readonly label: string; readonly num?: boolean }> = [
   { id: 'time', label: 'Time' },
