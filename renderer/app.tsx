@@ -23,7 +23,7 @@ import { useSettingsActions, useSoundOn, useTheme } from './state/settings-store
  * The workspace: ticket and watchlist on the left; on the right the chart beside funds and
  * holdings, over the blotter and positions across the full width (they have the most columns:
  * at 1440 px every column fits). Pixel minimums hold what a trader reads at a glance on a
- * 1280×720 screen (docs/architecture.md, Layout on small screens). Group ids key the saved sizes.
+ * 1280×720 screen (docs/architecture.md §Layout on small screens). Group ids key the saved sizes.
  */
 const WORKSPACE: WorkspaceGroup = {
   id: 'layout',

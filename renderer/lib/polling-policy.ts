@@ -20,7 +20,7 @@ export interface PollPolicy {
   readonly maxRetryAfterMs: number;
 }
 
-/** The defaults the issue asks for: ~1 s busy, ~5 s idle, backoff up to 30 s. */
+/** The defaults (docs/architecture.md, "Live data: polling, the stream and ticks"): ~1 s busy, ~5 s idle, backoff up to 30 s. */
 export const DEFAULT_POLL_POLICY: PollPolicy = {
   busyMs: 1_000,
   idleMs: 5_000,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * Kinds of failure a bridge call can return.
  *
- * The broker-facing kinds mirror the HTTP client's classification (issue 4); `bad_request`
+ * The broker-facing kinds mirror the HTTP client's classification (docs/contract.md §Error kinds); `bad_request`
  * also covers a payload the bridge refused. `internal` is a bug in main, never the user's.
  */
 export const ErrorKind = z.enum([

@@ -18,7 +18,7 @@ export interface SafeStorageLike {
 const SecretsFile = z.record(z.string(), z.string());
 
 /**
- * A `SecretVault` whose persistent half is Electron `safeStorage` (DESIGN.md §4).
+ * A `SecretVault` whose persistent half is Electron `safeStorage` (docs/contract.md §The token never leaves main).
  *
  * Secrets live in memory; only those the user asked to remember are written, encrypted by the
  * OS (Keychain, DPAPI, libsecret/kwallet) as base64 ciphertext in `secrets.json`. It refuses
