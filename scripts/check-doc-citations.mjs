@@ -43,7 +43,7 @@ function citations(line, next) {
     const rest = m[2];
     // `§Name` (several may follow one doc: `§Orders, §Matching`), up to punctuation that ends it.
     for (const s of rest.split(/(?=§)/).filter((p) => p.startsWith('§'))) {
-      const name = /^§([^,;:.()\]]+)/.exec(s)?.[1];
+      const name = /^§([^,;:.()\]`]+)/.exec(s)?.[1];
       if (name) out.push({ doc, name: name.trim() });
     }
     // `, "Name"` right after the doc.
@@ -55,10 +55,11 @@ function citations(line, next) {
 
 const broken = [];
 for (const file of files) {
+  if (file === 'scripts/check-doc-citations.mjs') continue; // its own examples
   const lines = readFileSync(file, 'utf8').split('\n');
   lines.forEach((line, i) => {
     const where = `${file}:${i + 1}`;
-    if (file !== 'scripts/check-doc-citations.mjs' && FORBIDDEN.test(line)) {
+    if (FORBIDDEN.test(line)) {
       broken.push(`${where}: cites something outside the repo: ${line.trim().slice(0, 100)}`);
     }
     for (const { doc, name } of citations(line, lines[i + 1] ?? '')) {
