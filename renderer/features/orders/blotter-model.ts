@@ -16,11 +16,6 @@ const GROUP_OF: Record<OrderStatus, Exclude<StatusGroup, 'all'>> = {
   CANCELLED: 'cancelled',
 };
 
-/** The group an order's status belongs to. */
-export function statusGroupOf(status: OrderStatus): Exclude<StatusGroup, 'all'> {
-  return GROUP_OF[status];
-}
-
 /** Sortable columns (every column of the blotter). */
 export type SortColumn =
   | 'time'

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { OrderRequest } from '@shared/domain/order';
-import { formatPrice, formatQty } from '../../lib/format';
+import { describeOrderRequest } from '../placements/placement-model';
 
 /**
  * "BUY 75 NIFTY26NOVFUT LIMIT @ 24,500.00 · NRML · DAY?" with Confirm focused, so a second Enter
@@ -11,13 +11,10 @@ export function ConfirmOrder(props: {
   readonly onConfirm: () => void;
   readonly onBack: () => void;
 }) {
-  const r = props.request;
   return (
     <div className="ticket__confirm" role="group" aria-label="Confirm order">
       <p>
-        {r.transactionType} {formatQty(r.quantity)} {r.tradingsymbol} {r.orderType}
-        {r.price ? ` @ ${formatPrice(r.price)}` : ''}
-        {r.triggerPrice ? ` trigger ${formatPrice(r.triggerPrice)}` : ''} · {r.product} · {r.validity}?
+        {describeOrderRequest(props.request)} · {props.request.validity}?
       </p>
       <div className="form__buttons">
         <ConfirmButton onConfirm={props.onConfirm} />
