@@ -40,7 +40,7 @@ function citations(line, next) {
   for (const m of text.matchAll(/(?:docs\/)?\b(api|architecture|contract|benchmarks)\.md(?![\w#])([^\n]*)/g)) {
     if (m.index >= line.length) break;
     const doc = `docs/${m[1]}.md`;
-    const rest = m[2];
+    const rest = m[2].split(/\b(?:api|architecture|contract|benchmarks)\.md/)[0]; // up to the next doc
     // `§Name` (several may follow one doc: `§Orders, §Matching`), up to punctuation that ends it.
     for (const s of rest.split(/(?=§)/).filter((p) => p.startsWith('§'))) {
       const name = /^§([^,;:.()\]`]+)/.exec(s)?.[1];
