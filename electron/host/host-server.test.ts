@@ -71,8 +71,9 @@ describe('browser host', () => {
     });
 
     const event = next(ws);
-    hub.emit('session.expired', { reason: 'test' });
-    expect(await event).toEqual({ event: 'session.expired', payload: { reason: 'test' } });
+    const version = { run: 'r', seq: 3 };
+    hub.emit('session.expired', { reason: 'test', version });
+    expect(await event).toEqual({ event: 'session.expired', payload: { reason: 'test', version } });
     ws.close();
   });
 });
