@@ -203,7 +203,7 @@ describe('a bridge that does not read', () => {
       resume();
       await expect.poll(() => slow.state.closed).toEqual({ code: 4008, reason: expect.stringMatching(/too slow/) });
       const seen = healthy.events.length;
-      events.emit('session.expired', { reason: 'still here' });
+      events.emit('session.expired', { reason: 'still here', version: { run: 'test', seq: 1 } });
       await expect.poll(() => healthy.events.length).toBeGreaterThan(seen);
       healthy.ws.close();
     } finally {
