@@ -42,7 +42,7 @@ export interface AppConfig {
   readonly clientRate?: RateLimit | null;
   /** Overrides for the core (tests: backoff, timeouts, stream off…). */
   readonly core?: Partial<
-    Omit<TradingCoreOptions, 'baseUrl' | 'target' | 'credentials' | 'vault' | 'dataDir' | 'events'>
+    Omit<TradingCoreOptions, 'baseUrl' | 'target' | 'credentials' | 'vault' | 'dataDir' | 'events' | 'sessionVersions'>
   >;
   /**
    * Shortest gap between two `market.ticks` events (default 100 ms, latest tick per
@@ -113,7 +113,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       ...config.core,
       events: {
         onSession: (info) => events.emit('session.changed', info),
-        onSessionExpired: (reason) => events.emit('session.expired', { reason }),
+        onSessionExpired: (reason, version) => events.emit('session.expired', { reason, version }),
         onConnection: (state) => events.emit('connection.changed', state),
         onOrder: (order) => events.emit('order.updated', order),
         onPlacements: (placements) => events.emit('placements.changed', { placements }),

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Tick } from '@shared/domain/market';
 import type { Order } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
-import type { ConnectionState, SessionInfo } from '@shared/domain/session';
+import type { ConnectionState, SessionInfo, SessionVersion } from '@shared/domain/session';
 import type { BrokerStream, Credentials } from '../broker/broker';
 import type { BackoffPolicy } from '../broker/http/backoff';
 import { DEFAULT_TIMEOUTS, HttpClient, type HttpTimeouts } from '../broker/http/http-client';
@@ -18,11 +18,13 @@ import type { PlacementTimings } from './orders/placement-policy';
 import type { RtoBounds } from '../broker/http/rtt-estimator';
 import type { SecretVault, VaultWrite } from './session/secret-vault';
 import { SessionManager, type SessionTarget } from './session/session-manager';
+import type { SessionVersions } from './session/session-versions';
 
 /** What the core tells the outside world (the app's event hub, or a bench's counters). */
 export interface TradingCoreEvents {
   onSession?(info: SessionInfo): void;
-  onSessionExpired?(reason: string): void;
+  /** `version` orders the expiry among the session's other facts (docs/architecture.md, Session facts are ordered by main). */
+  onSessionExpired?(reason: string, version: SessionVersion): void;
   onConnection?(state: ConnectionState): void;
   onOrder?(order: Order): void;
   onTick?(tick: Tick): void;
@@ -40,6 +42,11 @@ export interface TradingCoreOptions {
   /** Folder of the intents ledger (one file per account). */
   readonly dataDir: string;
   readonly events?: TradingCoreEvents;
+  /**
+   * Numbers the session's changes; the app shares one across the cores it swaps in at login
+   * (docs/architecture.md, Session facts are ordered by main). Default: this core's own.
+   */
+  readonly sessionVersions?: SessionVersions;
   /** Client-side limit; default 8/s burst 16, under the paper broker's 10/s burst 20. null = off. */
   readonly rate?: RateLimit | null;
   /** Client-side limit on placements alone; default 8/s burst 8, under the broker's 10/s burst 10. */
@@ -100,13 +107,18 @@ export class TradingCore {
     this.#options = options;
     this.#ledger = ledger;
     const ev = options.events ?? {};
-    this.session = new SessionManager(options.target, options.vault, {
-      onChanged: (info) => ev.onSession?.(info),
-      onExpired: (reason) => {
-        void this.#stopStream();
-        ev.onSessionExpired?.(reason);
+    this.session = new SessionManager(
+      options.target,
+      options.vault,
+      {
+        onChanged: (info) => ev.onSession?.(info),
+        onExpired: (reason, version) => {
+          void this.#stopStream();
+          ev.onSessionExpired?.(reason, version);
+        },
       },
-    });
+      options.sessionVersions,
+    );
     const rate = options.rate === undefined ? DEFAULT_CLIENT_RATE : options.rate;
     const bucket = rate ? new TokenBucket(rate) : null;
     // Off with the general bucket (tests and the bench turn client limits off together).
@@ -155,15 +167,12 @@ export class TradingCore {
   public async start(remember = false): Promise<VaultWrite> {
     const write = await this.session.login(this.#options.credentials, remember);
     this.catalog.reset();
-    // The background work starts once the login's own answer has gone out (setImmediate runs
-    // after the promise chain that sends it): if the broker refuses the new token at once, the
-    // session expiry is then reported after the login, like for any other call.
-    this.#recovery = new Promise<void>((resolve) =>
-      setImmediate(() => {
-        this.catalog.warm();
-        resolve(this.orders.recover());
-      }),
-    );
+    // If the broker refuses the new token at once, this background work may end the session
+    // before the login's reply reaches the renderer: the reply and the expiry carry their
+    // versions, so the renderer keeps the later (docs/architecture.md, Session facts are ordered
+    // by main) instead of relying on which one main happens to send first.
+    this.catalog.warm();
+    this.#recovery = this.orders.recover();
     if (this.#options.stream !== false) this.#startStream();
     return write;
   }

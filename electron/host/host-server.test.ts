@@ -71,8 +71,9 @@ describe('browser host', () => {
     });
 
     const event = next(ws);
-    hub.emit('session.expired', { reason: 'test' });
-    expect(await event).toEqual({ event: 'session.expired', payload: { reason: 'test' } });
+    const version = { run: 'r', seq: 3 };
+    hub.emit('session.expired', { reason: 'test', version });
+    expect(await event).toEqual({ event: 'session.expired', payload: { reason: 'test', version } });
     ws.close();
   });
 });
@@ -202,7 +203,7 @@ describe('a bridge that does not read', () => {
       resume();
       await expect.poll(() => slow.state.closed).toEqual({ code: 4008, reason: expect.stringMatching(/too slow/) });
       const seen = healthy.events.length;
-      events.emit('session.expired', { reason: 'still here' });
+      events.emit('session.expired', { reason: 'still here', version: { run: 'test', seq: 1 } });
       await expect.poll(() => healthy.events.length).toBeGreaterThan(seen);
       healthy.ws.close();
     } finally {

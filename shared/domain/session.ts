@@ -22,6 +22,27 @@ export const BrokerProfile = z.discriminatedUnion('kind', [
 ]);
 export type BrokerProfile = z.infer<typeof BrokerProfile>;
 
+/**
+ * Where a session fact stands in the order main made it (docs/architecture.md, Session facts are
+ * ordered by main). Pushed events and call replies travel separately and may arrive in either
+ * order; the renderer keeps the later fact by this, not by arrival.
+ */
+export const SessionVersion = z.object({
+  /** One run of the Tradedesk service (random per start): a restarted service counts afresh. */
+  run: z.string().min(1).max(64),
+  /** Goes up by one with every change of the session in that run (login, re-login, expiry, logout). */
+  seq: z.number().int().nonnegative(),
+});
+export type SessionVersion = z.infer<typeof SessionVersion>;
+
+/**
+ * True when `a` was made before `b` by the same run of main. A fact from another run is never
+ * older: the renderer talks to one run at a time, so a new run's facts are the newest it has.
+ */
+export function isOlderSession(a: SessionVersion, b: SessionVersion): boolean {
+  return a.run === b.run && a.seq < b.seq;
+}
+
 /** What the renderer may know about the session: never the token or the secret. */
 export const SessionInfo = z.object({
   state: z.enum(['connected', 'disconnected', 'expired']),
@@ -31,6 +52,7 @@ export const SessionInfo = z.object({
   userId: z.string().nullable(),
   scope: z.enum(['trade', 'read']).nullable(),
   expiresAt: z.string().nullable(),
+  version: SessionVersion,
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

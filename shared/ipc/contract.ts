@@ -14,7 +14,7 @@ import {
 } from '../domain/order';
 import { PlaceOutcome, Placement, PlacementRequestId } from '../domain/placement';
 import { Funds, Holding, OrderMargin, Position } from '../domain/portfolio';
-import { BrokerProfile, ConnectionState, SessionInfo } from '../domain/session';
+import { BrokerProfile, ConnectionState, SessionInfo, SessionVersion } from '../domain/session';
 
 /**
  * THE bridge contract: every renderer → main call and every main → renderer event.
@@ -127,8 +127,11 @@ export const requests = {
 } as const;
 
 export const events = {
-  /** The broker refused the token mid-session (401 after one re-login): ask the user to log in. */
-  'session.expired': z.object({ reason: z.string() }),
+  /**
+   * The broker refused the token mid-session (401 after one re-login): ask the user to log in.
+   * `version` is the expired session's (the same as the `session.changed` that follows it).
+   */
+  'session.expired': z.object({ reason: z.string(), version: SessionVersion }),
   /** Login, logout or a change of profile. */
   'session.changed': SessionInfo,
   'connection.changed': ConnectionState,

@@ -1,4 +1,5 @@
 import type { BrokerProfile, ConnectionState, SessionInfo } from '@shared/domain/session';
+import { SessionVersions } from '../../core/session/session-versions';
 import { TradingCore, type TradingCoreOptions } from '../../core/trading-core';
 import { AppError } from '@shared/ipc/app-error';
 import { resolveProfile } from './profile-target';
@@ -8,7 +9,7 @@ export interface CoreFactory {
   /** The embedded paper broker's URL, starting it on first use. */
   paperUrl(): Promise<string>;
   /** Everything but the profile-specific parts. */
-  options(): Omit<TradingCoreOptions, 'baseUrl' | 'target' | 'credentials'>;
+  options(): Omit<TradingCoreOptions, 'baseUrl' | 'target' | 'credentials' | 'sessionVersions'>;
   /** Where to say that "remember me" could not be honoured (no OS encryption). */
   notice(message: string): void;
 }
@@ -19,23 +20,31 @@ export interface CoreFactory {
  * Handlers ask it for the current core; with nobody logged in they get `unauthorized`, which
  * the renderer turns into the login screen. Logins are serialised so two clicks cannot build
  * two cores that both reconcile the same ledger.
+ *
+ * Every session it reports — its cores' and its own "nobody logged in" — is numbered by one
+ * counter, so the old session's last fact is older than the new one's first
+ * (docs/architecture.md, Session facts are ordered by main).
  */
 export class ActiveCore {
   readonly #factory: CoreFactory;
+  readonly #versions: SessionVersions;
   #core: TradingCore | null = null;
-  #info: SessionInfo = {
-    state: 'disconnected',
-    broker: 'paper',
-    brokerLabel: 'Paper broker',
-    userId: null,
-    scope: null,
-    expiresAt: null,
-  };
+  #info: SessionInfo;
   #queue: Promise<unknown> = Promise.resolve();
   #subscriptions: ReadonlySet<number> = new Set();
 
-  public constructor(factory: CoreFactory) {
+  public constructor(factory: CoreFactory, versions: SessionVersions = new SessionVersions()) {
     this.#factory = factory;
+    this.#versions = versions;
+    this.#info = {
+      state: 'disconnected',
+      broker: 'paper',
+      brokerLabel: 'Paper broker',
+      userId: null,
+      scope: null,
+      expiresAt: null,
+      version: versions.next(),
+    };
   }
 
   /** The logged-in core, or `unauthorized`. */
@@ -61,12 +70,16 @@ export class ActiveCore {
       await this.#closeCurrent(true);
       const baseUrl = profile.kind === 'paper' ? await this.#factory.paperUrl() : null;
       const resolved = resolveProfile(profile, baseUrl);
-      const core = await TradingCore.create({ ...this.#factory.options(), ...resolved });
+      const core = await TradingCore.create({
+        ...this.#factory.options(),
+        ...resolved,
+        sessionVersions: this.#versions,
+      });
       try {
         const write = await core.start(remember);
         if (remember && !write.persisted && write.reason) this.#factory.notice(write.reason);
       } catch (err) {
-        this.#info = { ...core.session.info(), state: 'disconnected' };
+        this.#info = { ...core.session.info(), state: 'disconnected', version: this.#versions.next() };
         await core.close();
         throw err;
       }
@@ -85,9 +98,6 @@ export class ActiveCore {
   /** Logs out and wipes the token. */
   public logout(): Promise<SessionInfo> {
     return this.#serial(async () => {
-      const core = this.#core;
-      if (core)
-        this.#info = { ...core.session.info(), state: 'disconnected', userId: null, scope: null, expiresAt: null };
       await this.#closeCurrent(true);
       return this.#info;
     });
@@ -102,12 +112,26 @@ export class ActiveCore {
     const core = this.#core;
     this.#core = null;
     if (!core) return;
-    this.#info = { ...core.session.info(), state: 'disconnected', userId: null, scope: null, expiresAt: null };
+    this.#info = this.#loggedOut(core);
     try {
       if (logout) await core.logout();
     } finally {
+      // Numbered after the logout's own `session.changed`, which it repeats.
+      this.#info = this.#loggedOut(core);
       await core.close();
     }
+  }
+
+  /** "Nobody logged in" to `core`'s broker, numbered now. */
+  #loggedOut(core: TradingCore): SessionInfo {
+    return {
+      ...core.session.info(),
+      state: 'disconnected',
+      userId: null,
+      scope: null,
+      expiresAt: null,
+      version: this.#versions.next(),
+    };
   }
 
   #serial<T>(fn: () => Promise<T>): Promise<T> {

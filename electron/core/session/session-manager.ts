@@ -1,8 +1,9 @@
-import type { SessionInfo } from '@shared/domain/session';
+import type { SessionInfo, SessionVersion } from '@shared/domain/session';
 import { AppError } from '@shared/ipc/app-error';
 import type { AuthSource } from '../../broker/auth-source';
 import type { Broker, Credentials } from '../../broker/broker';
 import type { SecretVault, VaultWrite } from './secret-vault';
+import { SessionVersions } from './session-versions';
 
 /** Who the session is with, as shown to the user. */
 export interface SessionTarget {
@@ -15,7 +16,8 @@ export interface SessionTarget {
 /** Callbacks for the bridge's `session.changed` / `session.expired` events. */
 export interface SessionEvents {
   onChanged?(info: SessionInfo): void;
-  onExpired?(reason: string): void;
+  /** `version` is the expired session's: the `onChanged` that follows carries the same. */
+  onExpired?(reason: string, version: SessionVersion): void;
 }
 
 /**
@@ -32,6 +34,7 @@ export class SessionManager implements AuthSource {
   readonly #target: SessionTarget;
   readonly #vault: SecretVault;
   readonly #events: SessionEvents;
+  readonly #versions: SessionVersions;
   #broker: Broker | null = null;
   #credentials: Credentials | null = null;
   #token: string | null = null;
@@ -39,10 +42,20 @@ export class SessionManager implements AuthSource {
   #renewing: Promise<string | null> | null = null;
   #remember = false;
 
-  public constructor(target: SessionTarget, vault: SecretVault, events: SessionEvents = {}) {
+  /**
+   * `versions` numbers every change of `info()` (docs/architecture.md, Session facts are ordered
+   * by main); the app passes the one it shares across the cores it swaps in.
+   */
+  public constructor(
+    target: SessionTarget,
+    vault: SecretVault,
+    events: SessionEvents = {},
+    versions: SessionVersions = new SessionVersions(),
+  ) {
     this.#target = target;
     this.#vault = vault;
     this.#events = events;
+    this.#versions = versions;
     this.#info = {
       state: 'disconnected',
       broker: target.broker,
@@ -50,6 +63,7 @@ export class SessionManager implements AuthSource {
       userId: null,
       scope: null,
       expiresAt: null,
+      version: versions.next(),
     };
   }
 
@@ -97,9 +111,9 @@ export class SessionManager implements AuthSource {
   public expired(reason: string): void {
     if (this.#info.state !== 'connected') return;
     this.#token = null;
-    this.#info = { ...this.#info, state: 'expired' };
+    this.#info = { ...this.#info, state: 'expired', version: this.#versions.next() };
     void this.#vault.delete(`${this.#target.vaultKey}:token`);
-    this.#events.onExpired?.(reason);
+    this.#events.onExpired?.(reason, this.#info.version);
     this.#events.onChanged?.(this.#info);
   }
 
@@ -112,7 +126,14 @@ export class SessionManager implements AuthSource {
     } finally {
       this.#token = null;
       this.#credentials = null;
-      this.#info = { ...this.#info, state: 'disconnected', userId: null, scope: null, expiresAt: null };
+      this.#info = {
+        ...this.#info,
+        state: 'disconnected',
+        userId: null,
+        scope: null,
+        expiresAt: null,
+        version: this.#versions.next(),
+      };
       await this.#vault.wipe();
       this.#events.onChanged?.(this.#info);
     }
@@ -130,6 +151,7 @@ export class SessionManager implements AuthSource {
       userId: grant.userId,
       scope: grant.scope,
       expiresAt: grant.expiresAt,
+      version: this.#versions.next(),
     };
     if (this.#remember) await this.#vault.set(`${this.#target.vaultKey}:token`, grant.accessToken, true);
     this.#events.onChanged?.(this.#info);

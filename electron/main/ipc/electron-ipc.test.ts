@@ -107,10 +107,11 @@ describe('IPC sender check', () => {
   });
 
   it('forwards every hub event to the window on the event channel, and unbinding stops both directions', async () => {
-    hub.emit('session.expired', { reason: 'token expired' });
-    expect(sent).toEqual([[IPC_EVENT, 'session.expired', { reason: 'token expired' }]]);
+    const version = { run: 'r', seq: 3 };
+    hub.emit('session.expired', { reason: 'token expired', version });
+    expect(sent).toEqual([[IPC_EVENT, 'session.expired', { reason: 'token expired', version }]]);
     unbind();
-    hub.emit('session.expired', { reason: 'again' });
+    hub.emit('session.expired', { reason: 'again', version: { run: 'r', seq: 4 } });
     expect(sent).toHaveLength(1);
     expect(ipc.handlers.has(IPC_INVOKE)).toBe(false);
   });

@@ -16,10 +16,24 @@ beforeEach(() => {
   setBridgeForTests(bridge);
 });
 
+let run = 0;
+
 afterEach(() => {
   setBridgeForTests(null);
+  // A connected session from a later run of main ends any expiry this test raised.
+  run += 1;
   const { result } = renderHook(() => useAlertsActions());
-  act(() => result.current.loggedIn());
+  act(() =>
+    result.current.sessionSeen({
+      state: 'connected',
+      broker: 'paper',
+      brokerLabel: 'Paper broker',
+      userId: 'PAPER01',
+      scope: 'trade',
+      expiresAt: null,
+      version: { run: `after-${run}`, seq: 1 },
+    }),
+  );
 });
 
 function renderBanners() {
@@ -33,7 +47,7 @@ function renderBanners() {
 describe('Banners', () => {
   it('says the session expired, with the reason, and asks to log in once', () => {
     const { result } = renderHook(() => useAlertsActions());
-    act(() => result.current.sessionExpired('The access token has expired; log in again'));
+    act(() => result.current.sessionExpired('The access token has expired; log in again', { run: 'r', seq: 2 }));
     renderBanners();
     expect(screen.getByRole('alert').textContent).toBe(
       'Session expired: The access token has expired. Log in again to continue.',

@@ -1,12 +1,26 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { BrokerProfile } from '@shared/domain/session';
+import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { isOlderSession, type BrokerProfile, type SessionInfo } from '@shared/domain/session';
 import { call } from '../../lib/ipc-client';
-import { useAlertsActions } from '../../state/alerts-store';
+
+/**
+ * The later of the session status held and one just received, by main's numbering, not by
+ * arrival (docs/architecture.md, Session facts are ordered by main): a reply main made before
+ * a push that arrived first must not overwrite it.
+ */
+export function laterSession(held: SessionInfo | undefined, next: SessionInfo): SessionInfo {
+  return held !== undefined && isOlderSession(next.version, held.version) ? held : next;
+}
 
 /** Query factory for the session and the broker link (TkDodo's key-factory pattern). */
 export const sessionQueries = {
   all: () => ['session'] as const,
-  status: () => queryOptions({ queryKey: [...sessionQueries.all(), 'status'], queryFn: () => call('session.status') }),
+  status: () =>
+    queryOptions({
+      queryKey: [...sessionQueries.all(), 'status'],
+      // A refetch answered before a push that overtook it keeps the push.
+      queryFn: async ({ client, queryKey }) =>
+        laterSession(client.getQueryData<SessionInfo>(queryKey), await call('session.status')),
+    }),
   connection: () =>
     queryOptions({
       queryKey: [...sessionQueries.all(), 'connection'],
@@ -15,25 +29,28 @@ export const sessionQueries = {
     }),
 };
 
+/** Takes a session status from a push or a reply into the cache, unless the cache holds a later one. */
+export function takeSession(client: QueryClient, info: SessionInfo): void {
+  client.setQueryData(sessionQueries.status().queryKey, (held) => laterSession(held, info));
+}
+
 /**
- * Logs in; on success the expiry alert is cleared and every cached read is refetched with the
- * new session.
+ * Logs in; on success the new session becomes the status (which ends the expiry alert, see
+ * `useBridgeEvents`) and every cached read is refetched with it.
  *
  * The profile (with the REST key and secret) goes to main and is not kept here: the mutation
  * variables are cleared with `gcTime: 0` once it settles.
  */
 export function useLogin() {
   const client = useQueryClient();
-  const { loggedIn } = useAlertsActions();
   return useMutation({
     mutationKey: ['session', 'login'],
     gcTime: 0,
     mutationFn: (profile: BrokerProfile) => call('session.login', { profile }),
     onSuccess: async (info) => {
-      // Clear the old expiry before refetching: if the new session is refused at once, the
-      // `session.expired` that the refetch provokes must stay on screen, not be wiped after it.
-      loggedIn();
-      client.setQueryData(sessionQueries.status().queryKey, info);
+      // If main refused the new session at once, its expiry may have been pushed before this
+      // reply went out: the reply is then the older fact and changes nothing.
+      takeSession(client, info);
       await client.invalidateQueries();
     },
   });

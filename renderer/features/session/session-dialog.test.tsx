@@ -20,6 +20,7 @@ beforeEach(() => {
         userId: 'AB1234',
         scope: 'trade',
         expiresAt: null,
+        version: { run: 'r', seq: 2 },
       },
     }),
   });

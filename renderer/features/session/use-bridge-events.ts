@@ -1,13 +1,14 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { hashKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Order } from '@shared/domain/order';
+import type { SessionInfo } from '@shared/domain/session';
 import { subscribe } from '../../lib/ipc-client';
 import { useAlertsActions } from '../../state/alerts-store';
 import { marketQueries } from '../market/queries';
 import { mergeTicks } from '../market/quote-cache';
 import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
-import { sessionQueries } from './queries';
+import { laterSession, sessionQueries, takeSession } from './queries';
 
 /** The order list with a batch of orders replaced in place (new ones added at the front). */
 export function upsertOrders(orders: Order[] | undefined, batch: readonly Order[]): Order[] | undefined {
@@ -42,11 +43,18 @@ const RECONCILE_AFTER_MS = 1000;
  * `order.updated` pushes are written into the list together every 50 ms and then the list, positions and funds
  * are invalidated (the push carries one order; fills move positions and margin too); ticks go
  * straight into the quotes cache (one batch per ~100 ms, see tick-batcher.ts); session and connection events replace their queries' data.
+ *
+ * Session facts are kept in main's order, not arrival order (docs/architecture.md, Session facts
+ * are ordered by main): the status cache keeps the later of what it holds and what arrives, the
+ * expiry alert ignores an expiry older than a session already seen, and every status the cache
+ * takes — pushed, replied to a login, or refetched — is shown to the alert, so a newer
+ * connected session ends it and an older one cannot.
  */
 export function useBridgeEvents(): void {
   const client = useQueryClient();
-  const { sessionExpired } = useAlertsActions();
+  const { sessionExpired, sessionSeen } = useAlertsActions();
   useEffect(() => {
+    const statusHash = hashKey(sessionQueries.status().queryKey);
     let reconcile: ReturnType<typeof setTimeout> | null = null;
     let apply: ReturnType<typeof setTimeout> | null = null;
     const pending = new Map<string, Order>();
@@ -72,17 +80,20 @@ export function useBridgeEvents(): void {
         const at = Date.now();
         client.setQueryData(marketQueries.quotes().queryKey, (old) => mergeTicks(old, ticks, at, 'stream'));
       }),
-      subscribe('session.changed', (info) => {
-        client.setQueryData(sessionQueries.status().queryKey, info);
-      }),
-      subscribe('session.expired', ({ reason }) => {
-        sessionExpired(reason);
-        client.setQueryData(sessionQueries.status().queryKey, (old) =>
-          old ? { ...old, state: 'expired' as const } : old,
+      subscribe('session.changed', (info) => takeSession(client, info)),
+      subscribe('session.expired', ({ reason, version }) => {
+        sessionExpired(reason, version);
+        client.setQueryData(sessionQueries.status().queryKey, (held) =>
+          held ? laterSession(held, { ...held, state: 'expired', version }) : held,
         );
       }),
       subscribe('connection.changed', (state) => {
         client.setQueryData(sessionQueries.connection().queryKey, state);
+      }),
+      client.getQueryCache().subscribe((e) => {
+        if (e.type === 'updated' && e.action.type === 'success' && e.query.queryHash === statusHash) {
+          sessionSeen(e.query.state.data as SessionInfo);
+        }
       }),
     ];
     return () => {
@@ -90,5 +101,5 @@ export function useBridgeEvents(): void {
       if (reconcile) clearTimeout(reconcile);
       if (apply) clearTimeout(apply);
     };
-  }, [client, sessionExpired]);
+  }, [client, sessionExpired, sessionSeen]);
 }
