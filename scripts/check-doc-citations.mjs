@@ -1,7 +1,8 @@
 // `npm test`'s citation check: every comment and doc points at something in the repo.
 //
-// 1. No code or doc cites what the next engineer cannot open: DESIGN.md, STYLE.md, a path climbing
-//    to `../shared/` (imports use `@shared/…`), an issue number or "seed §".
+// 1. No code or doc cites what the next engineer cannot open: the design and style notes kept
+//    outside the repo, a relative climb into the shared layer (imports use `@shared/…`), an
+//    issue number or the seed the project started from (the pattern below).
 // 2. Every citation of a doc section — `docs/api.md §Limits`, `docs/architecture.md, "Fair
 //    queuing"`, `docs/contract.md §Trading rules` — names a heading that exists in that doc
 //    (a heading that starts with the cited words, case and punctuation aside).
@@ -9,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
-const FORBIDDEN = /DESIGN\.md|STYLE\.md|\.\.\/shared\/|\b[Ii]ssue [0-9]+|seed §/;
+const FORBIDDEN = /DESIGN\.md|STYLE\.md|\.\.\/shared\/|\b[Ii]ssue [0-9]+|seed \u00a7/;
 const files = execFileSync('git', ['ls-files', '*.ts', '*.tsx', '*.mjs', '*.md', '*.html'], { encoding: 'utf8' })
   .split('\n')
   .filter((f) => f && existsSync(f));
