@@ -23,7 +23,7 @@ import type { SessionVersions } from './session/session-versions';
 /** What the core tells the outside world (the app's event hub, or a bench's counters). */
 export interface TradingCoreEvents {
   onSession?(info: SessionInfo): void;
-  /** `version` orders the expiry among the session's other facts (docs/architecture.md, Session facts are ordered by main). */
+  /** `version` orders the expiry among the session's other facts (docs/architecture.md §Session facts are ordered by main). */
   onSessionExpired?(reason: string, version: SessionVersion): void;
   onConnection?(state: ConnectionState): void;
   onOrder?(order: Order): void;
@@ -44,7 +44,7 @@ export interface TradingCoreOptions {
   readonly events?: TradingCoreEvents;
   /**
    * Numbers the session's changes; the app shares one across the cores it swaps in at login
-   * (docs/architecture.md, Session facts are ordered by main). Default: this core's own.
+   * (docs/architecture.md §Session facts are ordered by main). Default: this core's own.
    */
   readonly sessionVersions?: SessionVersions;
   /** Client-side limit; default 8/s burst 16, under the paper broker's 10/s burst 20. null = off. */
@@ -169,7 +169,7 @@ export class TradingCore {
     this.catalog.reset();
     // If the broker refuses the new token at once, this background work may end the session
     // before the login's reply reaches the renderer: the reply and the expiry carry their
-    // versions, so the renderer keeps the later (docs/architecture.md, Session facts are ordered
+    // versions, so the renderer keeps the later (docs/architecture.md §Session facts are ordered
     // by main) instead of relying on which one main happens to send first.
     this.catalog.warm();
     this.#recovery = this.orders.recover();

@@ -1,6 +1,6 @@
 /**
- * Which broker URLs the app may send an API secret and a bearer token to (docs/architecture.md,
- * Security): https anywhere, plain http only to this machine's loopback, where nothing crosses
+ * Which broker URLs the app may send an API secret and a bearer token to (docs/architecture.md
+ * §Security): https anywhere, plain http only to this machine's loopback, where nothing crosses
  * a network. One rule for every way a URL enters — the session dialog, the `session.login`
  * contract, `TRADEDESK_BROKER_URL`, the host's `--broker-url` — so none of them can be the gap.
  */

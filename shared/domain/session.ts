@@ -23,7 +23,7 @@ export const BrokerProfile = z.discriminatedUnion('kind', [
 export type BrokerProfile = z.infer<typeof BrokerProfile>;
 
 /**
- * Where a session fact stands in the order main made it (docs/architecture.md, Session facts are
+ * Where a session fact stands in the order main made it (docs/architecture.md §Session facts are
  * ordered by main). Pushed events and call replies travel separately and may arrive in either
  * order; the renderer keeps the later fact by this, not by arrival.
  */

@@ -23,7 +23,7 @@ export interface CoreFactory {
  *
  * Every session it reports — its cores' and its own "nobody logged in" — is numbered by one
  * counter, so the old session's last fact is older than the new one's first
- * (docs/architecture.md, Session facts are ordered by main).
+ * (docs/architecture.md §Session facts are ordered by main).
  */
 export class ActiveCore {
   readonly #factory: CoreFactory;

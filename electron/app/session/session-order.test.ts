@@ -7,8 +7,8 @@ import { createDispatcher } from '../dispatcher';
 import { createAppServices, type AppServices } from '../app-services';
 
 /**
- * Main numbers every session fact it sends (docs/architecture.md, Session facts are ordered by
- * main), so the renderer can tell a stale reply from a newer push whatever order they arrive in.
+ * Main numbers every session fact it sends (docs/architecture.md §Session facts are ordered
+ * by main), so the renderer can tell a stale reply from a newer push whatever order they arrive in.
  */
 
 let services: AppServices[] = [];

@@ -4,7 +4,7 @@ import { call } from '../../lib/ipc-client';
 
 /**
  * The later of the session status held and one just received, by main's numbering, not by
- * arrival (docs/architecture.md, Session facts are ordered by main): a reply main made before
+ * arrival (docs/architecture.md §Session facts are ordered by main): a reply main made before
  * a push that arrived first must not overwrite it.
  */
 export function laterSession(held: SessionInfo | undefined, next: SessionInfo): SessionInfo {

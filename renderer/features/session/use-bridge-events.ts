@@ -44,7 +44,7 @@ const RECONCILE_AFTER_MS = 1000;
  * are invalidated (the push carries one order; fills move positions and margin too); ticks go
  * straight into the quotes cache (one batch per ~100 ms, see tick-batcher.ts); session and connection events replace their queries' data.
  *
- * Session facts are kept in main's order, not arrival order (docs/architecture.md, Session facts
+ * Session facts are kept in main's order, not arrival order (docs/architecture.md §Session facts
  * are ordered by main): the status cache keeps the later of what it holds and what arrives, the
  * expiry alert ignores an expiry older than a session already seen, and every status the cache
  * takes — pushed, replied to a login, or refetched — is shown to the alert, so a newer
