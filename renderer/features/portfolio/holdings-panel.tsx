@@ -13,7 +13,7 @@ const pnlClass = (v: number): string => (v > 0 ? 'num up' : v < 0 ? 'num down' :
 
 /** Delivery holdings with value and P&L at the latest price. */
 export function HoldingsPanel() {
-  const refetchInterval = usePollInterval();
+  const refetchInterval = usePollInterval('holdings');
   const result = useQuery({ ...portfolioQueries.holdings(), refetchInterval });
   const quotes = useQuotes();
   const { byToken } = useInstruments();

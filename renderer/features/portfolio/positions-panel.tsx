@@ -22,7 +22,7 @@ const pnlClass = (v: number): string => (v > 0 ? 'num up' : v < 0 ? 'num down' :
  * Exit fills the ticket with the opposite order for the open quantity.
  */
 export function PositionsPanel() {
-  const refetchInterval = usePollInterval();
+  const refetchInterval = usePollInterval('positions');
   const result = useQuery({ ...portfolioQueries.positions(), refetchInterval });
   const quotes = useQuotes();
   const { exitRequested } = useTicketActions();
