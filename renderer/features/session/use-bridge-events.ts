@@ -105,6 +105,9 @@ export function useBridgeEvents(): void {
       subscribe('connection.changed', (state) => {
         client.setQueryData(sessionQueries.connection().queryKey, state);
       }),
+      subscribe('usage.changed', (usage) => {
+        client.setQueryData(sessionQueries.usage().queryKey, usage);
+      }),
     ];
     return () => {
       offs.forEach((off) => off());
