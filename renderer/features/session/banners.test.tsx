@@ -6,6 +6,8 @@ import { createQueryClient } from '../../lib/query-client';
 import { useAlertsActions } from '../../state/alerts-store';
 import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
 import { Banners } from './banners';
+import { useLogin } from './queries';
+import { useBridgeEvents } from './use-bridge-events';
 
 let bridge: FakeBridge;
 
@@ -59,5 +61,40 @@ describe('Banners', () => {
     renderBanners();
     await act(async () => {});
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('keeps an expiry main reports while the login call is still on its way (the new session was refused at once)', async () => {
+    const { result } = renderHook(() => useAlertsActions());
+    act(() => result.current.sessionExpired('The access token has expired'));
+    bridge.answer('session.login', () => {
+      // Main's background work meets the refusal before the login's own answer has gone out.
+      bridge.emit('session.expired', { reason: 'The broker refused the new token' });
+      return {
+        ok: true,
+        data: {
+          state: 'connected',
+          broker: 'paper',
+          brokerLabel: 'Paper broker',
+          userId: 'PAPER01',
+          scope: 'trade',
+          expiresAt: null,
+        },
+      };
+    });
+    let login: ReturnType<typeof useLogin> | null = null;
+    function Desk() {
+      useBridgeEvents();
+      login = useLogin();
+      return <Banners />;
+    }
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Desk />
+      </QueryClientProvider>,
+    );
+    await act(async () => {
+      await login!.mutateAsync({ kind: 'paper' });
+    });
+    expect(screen.getByRole('alert').textContent).toMatch(/^Session expired: The broker refused the new token/);
   });
 });

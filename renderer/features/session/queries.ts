@@ -24,8 +24,8 @@ export const sessionQueries = {
 };
 
 /**
- * Logs in; on success the expiry alert is cleared and every cached read is refetched with the
- * new session.
+ * Logs in: the expiry alert is cleared when the trader asks, and on success every cached read is
+ * refetched with the new session.
  *
  * The profile (with the REST key and secret) goes to main and is not kept here: the mutation
  * variables are cleared with `gcTime: 0` once it settles.
@@ -36,11 +36,12 @@ export function useLogin() {
   return useMutation({
     mutationKey: ['session', 'login'],
     gcTime: 0,
+    // Clear the old expiry when the trader logs in, not when the answer comes: if the new session
+    // is refused at once, main may report that (`session.expired`, from its own background reads)
+    // before the login's answer arrives, and it must stay on screen, not be wiped after it.
+    onMutate: () => loggedIn(),
     mutationFn: (profile: BrokerProfile) => call('session.login', { profile }),
     onSuccess: async (info) => {
-      // Clear the old expiry before refetching: if the new session is refused at once, the
-      // `session.expired` that the refetch provokes must stay on screen, not be wiped after it.
-      loggedIn();
       client.setQueryData(sessionQueries.status().queryKey, info);
       await client.invalidateQueries();
     },
