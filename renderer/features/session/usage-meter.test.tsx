@@ -64,4 +64,15 @@ describe('UsageMeter', () => {
     await waitFor(() => expect(meter.textContent).toBe('6 req/s of 10'));
     expect(meter.className).toMatch(/usage-meter--high/);
   });
+
+  it('disappears when the session ends', async () => {
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Header />
+      </QueryClientProvider>,
+    );
+    await screen.findByTestId('usage-meter');
+    await act(async () => bridge.emit('session.expired', { reason: 'The access token has expired' }));
+    await waitFor(() => expect(screen.queryByTestId('usage-meter')).toBeNull());
+  });
 });

@@ -95,9 +95,12 @@ export function useBridgeEvents(): void {
       }),
       subscribe('session.changed', (info) => {
         client.setQueryData(sessionQueries.status().queryKey, info);
+        // No session, no spending to show (a new one's meter publishes its own figures).
+        if (info.state !== 'connected') client.setQueryData(sessionQueries.usage().queryKey, null);
       }),
       subscribe('session.expired', ({ reason }) => {
         sessionExpired(reason);
+        client.setQueryData(sessionQueries.usage().queryKey, null);
         client.setQueryData(sessionQueries.status().queryKey, (old) =>
           old ? { ...old, state: 'expired' as const } : old,
         );
