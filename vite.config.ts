@@ -1,18 +1,23 @@
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Vite builds the renderer (renderer/ → out/renderer); Vitest runs the unit tests.
+ * Vite builds the renderer (renderer/ → out/renderer); Vitest runs the unit tests. `--mode bench`
+ * builds the dashboard benchmark's own renderer into out/bench/renderer, the one build with the
+ * blotter's paint probe and plain mode (renderer/features/orders/blotter-paint-probe.ts).
  *
  * Electron main, preload, the browser host and the paper broker are bundled for Node by
  * esbuild (scripts/build-node.mjs) — see docs/architecture.md for why.
  */
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   root: 'renderer',
   base: './', // relative asset URLs: Electron loads the built page from disk
   plugins: [react()],
+  // `@shared/…` names the layer both sides use (tsconfig.base.json `paths`; esbuild reads the same).
+  resolve: { alias: { '@shared': fileURLToPath(new URL('./shared', import.meta.url)) } },
   build: {
-    outDir: '../out/renderer',
+    outDir: mode === 'bench' ? '../out/bench/renderer' : '../out/renderer',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1200,
   },
@@ -42,4 +47,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

@@ -6,9 +6,11 @@
  * working orders on its embedded paper broker and 1% of them changing per poll interval
  * (100 modify/cancel per second by default, sent with the broker's own tokens, not the app's).
  * Measured twice in the same run, on the same host and orders: the real (virtualized) blotter
- * and the same blotter rendering every row (`?blotter=plain`, the benchmark-only baseline in
- * renderer/features/orders/blotter.tsx). The churn runs through every phase, as it would for a
- * trader. Per mode:
+ * and the same blotter rendering every row (`?blotter=plain`, the baseline in
+ * renderer/features/orders/blotter.tsx). Both modes and the paint probe exist only in the bench's
+ * own build of the renderer (`npm run build:bench-renderer` → out/bench/renderer, which the host
+ * serves with `--renderer-dir`); the app's build has neither. The churn runs through every phase,
+ * as it would for a trader. Per mode:
  *
  * - update → paint: each order-data update (poll reply or pushed order) from react-query storing
  *   it to the paint of the frame that shows it (renderer/features/orders/blotter-paint-probe.ts);
@@ -22,15 +24,14 @@
  * Absolute figures are noisy on a shared 2-core machine; the plain/virtual ratios are the point.
  */
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startPaperBroker } from '../electron/paper';
+import { startHost } from '../e2e/host-process';
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -223,39 +224,6 @@ async function seedOrders(
     await rest.close();
     await broker.close();
   }
-}
-
-/** Starts out/host.mjs next to this bundle on the seeded data dir; resolves on READY. */
-async function startHost(dataDir: string): Promise<{ url: string; paperUrl: string; child: ChildProcess }> {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const child = spawn(
-    process.execPath,
-    [join(here, 'host.mjs'), '--port', '0', '--paper-control', '--data-dir', dataDir],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const lines = createInterface({ input: child.stdout! });
-  let paperUrl = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('host did not print READY within 60 s')), 60_000);
-    child.once('exit', (code) => reject(new Error(`host exited with ${code} before READY`)));
-    lines.on('line', (line) => {
-      if (line.startsWith('PAPER ')) paperUrl = line.slice(6).trim();
-      if (line.startsWith('READY ')) {
-        clearTimeout(timer);
-        resolve(line.slice(6).trim());
-      }
-    });
-  });
-  if (!paperUrl) throw new Error('host printed no PAPER line (is --paper-control honoured?)');
-  return { url, paperUrl, child };
-}
-
-async function stopHost(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(5000)]);
-  if (child.exitCode === null) child.kill('SIGKILL');
 }
 
 /**
@@ -669,23 +637,30 @@ function report(
   console.log(JSON.stringify(summary));
 }
 
+/** The bench's own renderer build: the only one with the paint probe and the plain blotter. */
+const BENCH_RENDERER = 'out/bench/renderer';
+
 export async function run(args: string[]): Promise<void> {
   const opt = options(args);
+  if (!existsSync(join(BENCH_RENDERER, 'index.html'))) {
+    throw new Error(`${BENCH_RENDERER} is missing: npm run build:bench-renderer builds it (npm run bench does)`);
+  }
   const dataDir = await mkdtemp(join(tmpdir(), 'td-dash-bench-'));
-  let host: ChildProcess | null = null;
+  let host: Awaited<ReturnType<typeof startHost>> | null = null;
   let browser: Browser | null = null;
   let rest: PaperRest | null = null;
   let churn: Churn | null = null;
   let hostDied: ((code: number | null, signal: string | null) => void) | null = null;
   try {
     const seeded = await seedOrders(dataDir, opt.orders);
-    const started = await startHost(dataDir);
-    host = started.child;
+    // The host replays the seeded journal before READY; it serves the bench's own renderer build.
+    host = await startHost(['--renderer-dir', BENCH_RENDERER], { dataDir, readyTimeoutMs: 60_000 });
+    if (!host.handle.paperUrl) throw new Error('host printed no PAPER line (is --paper-control honoured?)');
     const died = (code: number | null, signal: string | null): void =>
       console.error(`dashboard bench: the host exited mid-run (${code ?? signal}); figures after this are void`);
-    host.once('exit', died);
+    host.child.once('exit', died);
     hostDied = died;
-    rest = new PaperRest(started.paperUrl);
+    rest = new PaperRest(host.handle.paperUrl);
     // Enough tokens that each sends well under the broker's 10 requests/s.
     const tokens: string[] = [];
     for (let i = 0; i < Math.max(1, Math.ceil(opt.changes / 5)) && i < 40; i += 1) tokens.push(await rest.login());
@@ -700,7 +675,7 @@ export async function run(args: string[]): Promise<void> {
     });
     const results: ModeResult[] = [];
     for (const mode of MODES)
-      results.push(await measureMode(browser, started.url, mode, opt, ticketSymbol, ticketPrice));
+      results.push(await measureMode(browser, host.handle.url, mode, opt, ticketSymbol, ticketPrice));
     await churn.stop();
     const churnS = (Date.now() - churnStart) / 1000;
     const stats = { sent: churn.sent, failed: churn.failed, late: churn.late, perS: churn.sent / churnS };
@@ -711,8 +686,8 @@ export async function run(args: string[]): Promise<void> {
     await browser?.close();
     await rest?.close();
     if (host) {
-      if (hostDied) host.off('exit', hostDied);
-      await stopHost(host);
+      if (hostDied) host.child.off('exit', hostDied);
+      await host.stop();
     }
     await rm(dataDir, { recursive: true, force: true });
   }

@@ -19,10 +19,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import type { OrderRequest } from '../shared/domain/order';
+import type { OrderRequest } from '@shared/domain/order';
 import { newClientOrderId } from '../electron/core/orders/client-order-id';
-import { MemoryVault } from '../electron/core/session/secret-vault';
-import { TradingCore, type TradingCoreEvents } from '../electron/core/trading-core';
+import { createCore, marketBuy } from '../electron/core/testing/core-fixture';
+import type { TradingCore, TradingCoreEvents } from '../electron/core/trading-core';
 import { startPaperBroker, type PaperBroker } from '../electron/paper';
 
 const MAX_ORDERS = 20_000;
@@ -99,13 +99,8 @@ async function newCore(
   rate: number | null,
   extra: { events?: TradingCoreEvents; newClientOrderId?: () => string } = {},
 ): Promise<TradingCore> {
-  const core = await TradingCore.create({
-    baseUrl,
+  const core = await createCore(baseUrl, dir, {
     target: { broker: 'rest', label: 'bench', vaultKey: 'bench' },
-    credentials: { apiKey: 'paper', apiSecret: 'paper' },
-    vault: new MemoryVault(),
-    dataDir: dir,
-    stream: false,
     rate: rate === null ? null : { perSecond: rate, burst: rate * 2 },
     // Injected 429s are random, not a real limit: each placement waits its own Retry-After.
     pauseAllOnRetryAfter: false,
@@ -117,17 +112,7 @@ async function newCore(
 }
 
 async function benchOrder(core: TradingCore): Promise<OrderRequest> {
-  const eq = (await core.broker.listInstruments('NSE')).find((i) => i.instrumentType === 'EQ');
-  if (!eq) throw new Error('the broker lists no NSE equity to trade');
-  return {
-    exchange: 'NSE',
-    tradingsymbol: eq.tradingsymbol,
-    transactionType: 'BUY',
-    quantity: 1,
-    orderType: 'MARKET',
-    product: 'MIS',
-    validity: 'DAY',
-  };
+  return marketBuy(await core.broker.listInstruments('NSE'));
 }
 
 /** Runs `count` jobs at `concurrency`, stopping new ones at the deadline; returns per-job ms or null. */

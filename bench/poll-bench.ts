@@ -30,7 +30,7 @@ import { createAppServices, type AppServices } from '../electron/app/app-service
 import { createDispatcher } from '../electron/app/dispatcher';
 import { startHost, type RunningHost } from '../electron/host/host-server';
 import { startPaperBroker, type PaperBroker } from '../electron/paper';
-import { roundToTick } from '../shared/trading/money';
+import { roundToTick } from '@shared/trading/money';
 import { CountingProxy, countsBetween, totalRequests, type ProxyCounts } from './poll/counting-proxy';
 
 type Playwright = typeof PlaywrightModule;

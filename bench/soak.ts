@@ -13,7 +13,7 @@ import { rawHttp, upgradeRequest } from '../electron/paper/raw-http';
  * `npm run soak -- --seconds N [--idle-seconds I] [--slow K]`: the paper broker and the browser
  * host, each in its own process, under normal traffic, slow readers and bad input for N
  * seconds, after an idle run of I seconds with normal traffic only (and 3 s of warm-up before
- * it, not measured) (docs/benchmarks.md, soak).
+ * it, not measured) (docs/benchmarks.md §soak).
  *
  * Prints, every 10 s and at the end: each process's RSS, the p50/p99 of normal calls (REST to
  * the broker, bridge calls to the host) in the idle run and under load, and how many times a

@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { HostHandle } from './fixtures';
+import { spawnHost, type HostHandle } from './host-process';
 
 /**
  * A browser host that can crash and come back under the same page, for the restart specs.
@@ -26,27 +24,9 @@ export interface HostProcess {
 
 /** Starts `out/host.mjs` on `dataDir` and waits for its READY line. */
 export async function launchHost(dataDir: string, extraArgs: readonly string[] = []): Promise<HostProcess> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['out/host.mjs', '--port', '0', '--paper-control', '--data-dir', dataDir, ...extraArgs],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const lines = createInterface({ input: child.stdout! });
-  let paperUrl = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('host did not print READY within 20 s')), 20_000);
-    child.once('exit', (code) => reject(new Error(`host exited with ${code} before READY`)));
-    lines.on('line', (line) => {
-      if (line.startsWith('PAPER ')) paperUrl = line.slice(6).trim();
-      if (line.startsWith('READY ')) {
-        clearTimeout(timer);
-        resolve(line.slice(6).trim());
-      }
-    });
-  });
-  const u = new URL(url);
+  const { handle, child } = await spawnHost({ dataDir, args: extraArgs });
   return {
-    handle: { url, origin: u.origin, key: u.searchParams.get('key') ?? '', paperUrl, dataDir },
+    handle,
     kill: async (signal) => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

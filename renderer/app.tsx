@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { ChartPanel } from './features/chart/chart-panel';
-import { ResizableGroup } from './features/layout/workspace';
+import { Workspace, type WorkspaceGroup } from './features/layout/workspace';
 import { useQuoteFallback } from './features/market/use-quote-fallback';
 import { Watchlist } from './features/market/watchlist';
 import { Toaster } from './features/notifications/toaster';
@@ -21,10 +21,70 @@ import { useTicketHotkeys } from './features/ticket/use-ticket-hotkeys';
 import { useSettingsActions, useSoundOn, useTheme } from './state/settings-store';
 
 /**
- * The application shell: top bar, banners, and the resizable workspace — ticket and watchlist
- * on the left; on the right the chart beside funds and holdings, over the blotter and positions
- * across the full width (they have the most columns: at 1440 px every column fits).
+ * The workspace: ticket and watchlist on the left; on the right the chart beside funds and
+ * holdings, over the blotter and positions across the full width (they have the most columns:
+ * at 1440 px every column fits). Pixel minimums hold what a trader reads at a glance on a
+ * 1280×720 screen (docs/architecture.md §Layout on small screens). Group ids key the saved sizes.
  */
+const WORKSPACE: WorkspaceGroup = {
+  id: 'layout',
+  orientation: 'horizontal',
+  panels: [
+    {
+      id: 'left',
+      defaultPercent: 24,
+      min: '344px', // the watchlist's symbols in full
+      split: {
+        id: 'layout-left',
+        orientation: 'vertical',
+        panels: [
+          { id: 'ticket', defaultPercent: 52, min: '400px', panel: <TicketSlot /> },
+          { id: 'watchlist', defaultPercent: 48, min: 15, panel: <Watchlist /> },
+        ],
+      },
+    },
+    {
+      id: 'main',
+      defaultPercent: 76,
+      min: 40,
+      split: {
+        id: 'layout-main',
+        orientation: 'vertical',
+        panels: [
+          {
+            id: 'upper',
+            defaultPercent: 44,
+            min: 20,
+            split: {
+              id: 'layout-upper',
+              orientation: 'horizontal',
+              panels: [
+                { id: 'chart', defaultPercent: 61, min: 30, panel: <ChartPanel /> },
+                {
+                  id: 'funds-holdings',
+                  defaultPercent: 39,
+                  min: '440px', // every holdings column; the funds figures in three columns
+                  split: {
+                    id: 'layout-funds-holdings',
+                    orientation: 'vertical',
+                    panels: [
+                      { id: 'funds', defaultPercent: 46, min: '128px', panel: <FundsPanel /> },
+                      { id: 'holdings', defaultPercent: 54, min: 20, panel: <HoldingsPanel /> },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+          { id: 'orders', defaultPercent: 34, min: 15, panel: <Blotter /> },
+          { id: 'positions', defaultPercent: 22, min: 10, panel: <PositionsPanel /> },
+        ],
+      },
+    },
+  ],
+};
+
+/** The application shell: top bar, banners, the workspace, toasts and the session gate. */
 export function App() {
   const theme = useTheme();
   const sound = useSoundOn();
@@ -61,67 +121,7 @@ export function App() {
       </header>
       <Banners />
       <main className="workspace">
-        <ResizableGroup
-          id="layout"
-          orientation="horizontal"
-          panels={[
-            [
-              'left',
-              24,
-              '344px', // the watchlist's symbols in full (docs/architecture.md, Layout on small screens)
-              <ResizableGroup
-                key="left"
-                id="layout-left"
-                orientation="vertical"
-                panels={[
-                  ['ticket', 52, '400px', <TicketSlot key="t" />],
-                  ['watchlist', 48, 15, <Watchlist key="w" />],
-                ]}
-              />,
-            ],
-            [
-              'main',
-              76,
-              40,
-              <ResizableGroup
-                key="main"
-                id="layout-main"
-                orientation="vertical"
-                panels={[
-                  [
-                    'upper',
-                    44,
-                    20,
-                    <ResizableGroup
-                      key="upper"
-                      id="layout-upper"
-                      orientation="horizontal"
-                      panels={[
-                        ['chart', 61, 30, <ChartPanel key="c" />],
-                        [
-                          'funds-holdings',
-                          39,
-                          '440px', // every holdings column; the funds figures in three columns
-                          <ResizableGroup
-                            key="fh"
-                            id="layout-funds-holdings"
-                            orientation="vertical"
-                            panels={[
-                              ['funds', 46, '128px', <FundsPanel key="f" />],
-                              ['holdings', 54, 20, <HoldingsPanel key="h" />],
-                            ]}
-                          />,
-                        ],
-                      ]}
-                    />,
-                  ],
-                  ['orders', 34, 15, <Blotter key="b" />],
-                  ['positions', 22, 10, <PositionsPanel key="p" />],
-                ]}
-              />,
-            ],
-          ]}
-        />
+        <Workspace layout={WORKSPACE} />
       </main>
       <Toaster />
       <SessionGate />

@@ -1,8 +1,8 @@
-// `npm test`: typecheck, lint, the static Electron security gate, unit tests (Vitest), the
-// build, and end-to-end tests (Playwright on Debian Chromium). Every step runs even if an
-// earlier one failed, so one run shows everything that is wrong; each runner's own summary is
-// printed, and the last line sums them as `N passed, N failed, N skipped` (a failed static step
-// counts as one failed check). The exit code is non-zero if anything failed.
+// `npm test`: typecheck, lint, the static Electron security gate, the doc-citation check, unit
+// tests (Vitest), the build, and end-to-end tests (Playwright on Debian Chromium). Every step
+// runs even if an earlier one failed, so one run shows everything that is wrong; each runner's
+// own summary is printed, and the last line sums them as `N passed, N failed, N skipped` (a
+// failed static step counts as one failed check). The exit code is non-zero if anything failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
@@ -49,6 +49,7 @@ staticStep('typecheck (renderer)', 'npx', ['tsc', '-p', 'tsconfig.web.json']);
 staticStep('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
 staticStep('format (prettier --check)', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']);
 staticStep('electronegativity gate', 'node', ['scripts/electronegativity-gate.mjs']);
+staticStep('doc citations resolve', 'node', ['scripts/check-doc-citations.mjs']);
 
 // Unit tests.
 rmSync('reports/vitest.json', { force: true });

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { BrokerProfile } from '../../shared/domain/session';
+import type { BrokerProfile } from '@shared/domain/session';
 import type { RateLimit } from '../broker/http/token-bucket';
 import type { TradingCoreOptions } from '../core/trading-core';
 import { MemoryVault, type SecretVault } from '../core/session/secret-vault';

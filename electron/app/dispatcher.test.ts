@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AppError } from '../../shared/ipc/app-error';
+import { AppError } from '@shared/ipc/app-error';
 import { createDispatcher, type Handlers } from './dispatcher';
 
 /** Handlers that record what reached them; every channel answers something valid-looking. */

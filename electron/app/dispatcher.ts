@@ -5,9 +5,9 @@ import {
   type ParsedInput,
   type RequestChannel,
   type RequestOutput,
-} from '../../shared/ipc/contract';
-import type { IpcError, IpcResult } from '../../shared/ipc/result';
-import { AppError } from '../../shared/ipc/app-error';
+} from '@shared/ipc/contract';
+import type { IpcError, IpcResult } from '@shared/ipc/result';
+import { AppError } from '@shared/ipc/app-error';
 import { MAIN_CALLER, runAsCaller } from '../broker/http/caller-context';
 
 /** One handler per contract channel; a missing one is a compile error where handlers are built. */
@@ -16,7 +16,7 @@ export type Handlers = { readonly [C in RequestChannel]: (input: ParsedInput<C>)
 /**
  * A transport-agnostic entry point: untrusted channel name and payload in, a result value out.
  * `caller` names the page making the call (a host WebSocket, an Electron webContents), so the
- * client rate limiter can take turns between pages (docs/architecture.md, Fair queuing).
+ * client rate limiter can take turns between pages (docs/architecture.md §Fair queuing).
  */
 export type Dispatch = (channel: unknown, payload: unknown, caller?: string) => Promise<IpcResult<unknown>>;
 

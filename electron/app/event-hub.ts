@@ -1,4 +1,4 @@
-import type { EventName, EventPayload } from '../../shared/ipc/contract';
+import type { EventName, EventPayload } from '@shared/ipc/contract';
 
 type Listener<E extends EventName> = (payload: EventPayload<E>) => void;
 

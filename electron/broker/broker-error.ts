@@ -1,5 +1,5 @@
-import type { ErrorKind, IpcError } from '../../shared/ipc/result';
-import { AppError } from '../../shared/ipc/app-error';
+import type { ErrorKind, IpcError } from '@shared/ipc/result';
+import { AppError } from '@shared/ipc/app-error';
 
 /**
  * Builds the typed error every broker failure becomes.
@@ -14,11 +14,6 @@ export function brokerError(
   extra: Omit<IpcError, 'kind' | 'message'> = {},
 ): AppError {
   return new AppError({ kind, message, ...extra });
-}
-
-/** The error kind of anything thrown, `internal` for what is not an `AppError`. */
-export function errorKind(err: unknown): ErrorKind {
-  return err instanceof AppError ? err.info.kind : 'internal';
 }
 
 /** Kinds after which the outcome of a request is unknown: the server may or may not have acted. */

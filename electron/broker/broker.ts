@@ -1,16 +1,8 @@
-import type { Instrument, Exchange } from '../../shared/domain/instrument';
-import type { Candle, CandleInterval, Tick } from '../../shared/domain/market';
-import type {
-  Order,
-  OrderAck,
-  OrderChanges,
-  OrderEvent,
-  OrderRequest,
-  OrderStatus,
-  Trade,
-} from '../../shared/domain/order';
-import type { Funds, Holding, OrderMargin, Position } from '../../shared/domain/portfolio';
-import type { ConnectionState } from '../../shared/domain/session';
+import type { Instrument, Exchange } from '@shared/domain/instrument';
+import type { Candle, CandleInterval, Tick } from '@shared/domain/market';
+import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, OrderStatus, Trade } from '@shared/domain/order';
+import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
+import type { ConnectionState } from '@shared/domain/session';
 import type { RateLimit } from './http/token-bucket';
 
 /** What logging in needs: the broker's API key and secret, and the scope asked for. */

@@ -23,7 +23,7 @@ const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
  * Formats epoch ms as ISO 8601 in exchange time with milliseconds: `2026-11-20T09:15:00.123+05:30`.
  *
  * The app's lifecycle hops are milliseconds apart, so unlike the broker's whole-second times
- * they keep the fraction; the offset matches the broker's (DESIGN.md §2 "Numbers").
+ * they keep the fraction; the offset matches the broker's (docs/api.md §Numbers and money units).
  */
 export function isoIst(ms: number): string {
   const d = new Date(ms + IST_OFFSET_MS);

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import type { Tick } from '../../shared/domain/market';
-import type { Order } from '../../shared/domain/order';
-import type { Placement } from '../../shared/domain/placement';
-import type { ConnectionState, SessionInfo } from '../../shared/domain/session';
-import type { BrokerUsage } from '../../shared/domain/usage';
+import type { Tick } from '@shared/domain/market';
+import type { Order } from '@shared/domain/order';
+import type { Placement } from '@shared/domain/placement';
+import type { ConnectionState, SessionInfo } from '@shared/domain/session';
+import type { BrokerUsage } from '@shared/domain/usage';
 import type { BrokerLimits, BrokerStream, Credentials } from '../broker/broker';
 import type { BackoffPolicy } from '../broker/http/backoff';
 import { DEFAULT_TIMEOUTS, HttpClient, type HttpTimeouts } from '../broker/http/http-client';

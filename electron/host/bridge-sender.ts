@@ -1,9 +1,9 @@
 import type { WebSocket } from 'ws';
-import type { Tick } from '../../shared/domain/market';
+import type { Tick } from '@shared/domain/market';
 
 /**
  * Everything the browser host sends one page, with a bound on what may wait unsent
- * (docs/architecture.md, The bridge: bounded sends).
+ * (docs/architecture.md §The bridge, bounded sends).
  *
  * A page that stops reading (a frozen tab, a debugger pause, a hostile client) must not grow
  * the host's memory. Past `coalesceAboveBytes` unsent, ticks are no longer queued one message

@@ -1,9 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { brokerUrlProblem } from '../../shared/domain/broker-url';
+import { brokerUrlProblem } from '@shared/domain/broker-url';
 import { createAppServices } from '../app/app-services';
 import { createDispatcher } from '../app/dispatcher';
 import { JournalError } from '../paper';
@@ -11,13 +11,15 @@ import { startHost } from './host-server';
 
 /**
  * `npm run host -- --port P [--broker-url URL] [--api-key K --api-secret S] [--data-dir DIR]
- * [--paper-control] [--paper-faults SPEC] [--paper-tick-ms N] [--paper-repair]`
+ * [--paper-control] [--paper-faults SPEC] [--paper-tick-ms N] [--paper-repair] [--renderer-dir DIR]`
  *
  * Runs the main-process services under plain Node and serves the renderer on 127.0.0.1:P
  * (0 = any free port). Prints one line `READY http://127.0.0.1:P/?key=SECRET` when ready.
  * `--paper-control` enables the embedded paper broker's control interface (tests, demos) and
  * prints its URL on a line `PAPER <url>` before READY. A damaged paper journal stops the start
  * with exit 2 and one message naming the file, the line and the way out (`--paper-repair`).
+ * `--renderer-dir` serves another build of the renderer than the one beside this bundle (the
+ * dashboard benchmark serves its own build, `out/bench/renderer`).
  */
 const { values } = parseArgs({
   options: {
@@ -32,6 +34,8 @@ const { values } = parseArgs({
     'paper-tick-ms': { type: 'string' },
     /** Move a damaged paper journal's bad tail to a side file instead of refusing to start. */
     'paper-repair': { type: 'boolean', default: false },
+    /** The built renderer to serve; default: `renderer/` beside this bundle. */
+    'renderer-dir': { type: 'string' },
   },
   strict: true,
 });
@@ -76,7 +80,7 @@ const services = await createAppServices({
 });
 const host = await startHost({
   port,
-  rendererDir: join(here, 'renderer'),
+  rendererDir: values['renderer-dir'] === undefined ? join(here, 'renderer') : resolve(values['renderer-dir']),
   dispatch: createDispatcher(services.handlers),
   events: services.events,
 });

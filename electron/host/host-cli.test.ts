@@ -59,3 +59,24 @@ describe('npm run host on a damaged paper journal', () => {
     await repaired.exited;
   });
 });
+
+describe('npm run host --renderer-dir', () => {
+  it('serves the page from the given folder instead of the renderer beside the bundle', async () => {
+    const page = join(dir, 'other-renderer');
+    mkdirSync(page, { recursive: true });
+    writeFileSync(join(page, 'index.html'), '<!doctype html><title>another build</title>');
+    const host = run(['--data-dir', join(dir, 'data-renderer'), '--renderer-dir', page]);
+    const url = await new Promise<string>((resolve, reject) => {
+      host.child.stdout.on('data', () => {
+        const m = /READY (\S+)/.exec(host.io.stdout);
+        if (m) resolve(m[1] as string);
+      });
+      host.child.once('exit', (code) => reject(new Error(`exited ${code}: ${host.io.stderr}`)));
+    });
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('another build');
+    host.child.kill('SIGTERM');
+    await host.exited;
+  });
+});

@@ -11,7 +11,7 @@ import { startHost, type RunningHost } from './host-server';
 
 /**
  * The browser host under random request targets, headers, upgrade requests and bridge frames
- * (docs/architecture.md, The bridge). Whatever arrives: an answer, never a 5xx, no bridge
+ * (docs/architecture.md §The bridge). Whatever arrives: an answer, never a 5xx, no bridge
  * without the key and the page's Origin, a reply to every frame that names an id, and no
  * exception escapes (Vitest fails the file on one).
  */

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BROKER_URL_HTTPS_REQUIRED } from '../../shared/domain/broker-url';
+import { BROKER_URL_HTTPS_REQUIRED } from '@shared/domain/broker-url';
 import { APP_ENTRY_URL } from '../app/security/app-origin';
 
 /**

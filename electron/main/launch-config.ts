@@ -1,9 +1,9 @@
-import { brokerUrlProblem } from '../../shared/domain/broker-url';
+import { brokerUrlProblem } from '@shared/domain/broker-url';
 import { APP_ENTRY_URL, APP_ORIGIN } from '../app/security/app-origin';
 
 /**
  * What the Electron shell reads from its environment at launch, decided by plain functions so
- * the rules are unit-tested without Electron (docs/architecture.md, Security).
+ * the rules are unit-tested without Electron (docs/architecture.md §Security).
  *
  * - `VITE_DEV_SERVER_URL` (set by `npm run dev`) makes the window load the Vite dev server and
  *   trust its origin with the bridge. A packaged build ignores it — otherwise anyone able to
@@ -73,8 +73,8 @@ export function decideLaunch(env: LaunchEnv, isPackaged: boolean): LaunchDecisio
 /**
  * Waits for `closing` to settle, but at most `budgetMs`: quitting must flush what it can (the
  * ledger, the broker session) and must never hang the app. Nothing on the order path depends
- * on it finishing — intents are on disk before their POST (docs/architecture.md, The trading
- * core: exactly-once orders).
+ * on it finishing — intents are on disk before their POST (docs/architecture.md §Exactly-once
+ * orders).
  */
 export function settleWithin(
   closing: Promise<unknown>,

@@ -1,4 +1,4 @@
-import { istDate } from '../../shared/lib/ist-time';
+import { istDate } from '@shared/lib/ist-time';
 import { leverageOf, marginFor } from './margin';
 import type { PaperHolding, PaperPosition, PaperTrade } from './types';
 

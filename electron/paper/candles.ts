@@ -1,5 +1,5 @@
-import type { CandleInterval } from '../../shared/domain/market';
-import { IST_OFFSET_MS } from '../../shared/lib/ist-time';
+import type { CandleInterval } from '@shared/domain/market';
+import { IST_OFFSET_MS } from '@shared/lib/ist-time';
 import type { PaperInstrument } from './instruments';
 import { deriveRng, normal } from './rng';
 

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { toIstIso } from '../../shared/lib/ist-time';
-import { toUnits } from '../../shared/trading/money';
+import { toIstIso } from '@shared/lib/ist-time';
+import { toUnits } from '@shared/trading/money';
 import { Account } from './account';
 import { AUTH_FAILURES, AuthGuard } from './auth-guard';
 import type { BrokerState } from './context';

@@ -1,6 +1,6 @@
-import type { Exchange, InstrumentType } from '../../shared/domain/instrument';
-import { istDate } from '../../shared/lib/ist-time';
-import { PRICE_UNITS_PER_RUPEE, toUnits } from '../../shared/trading/money';
+import type { Exchange, InstrumentType } from '@shared/domain/instrument';
+import { istDate } from '@shared/lib/ist-time';
+import { PRICE_UNITS_PER_RUPEE, toUnits } from '@shared/trading/money';
 import { deriveRng, fnv1a, type Rng } from './rng';
 
 /**

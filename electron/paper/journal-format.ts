@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { z } from 'zod';
-import { Exchange, InstrumentType } from '../../shared/domain/instrument';
-import { ClientOrderId, OrderStatus, OrderType, Product, TransactionType, Validity } from '../../shared/domain/order';
+import { Exchange, InstrumentType } from '@shared/domain/instrument';
+import { ClientOrderId, OrderStatus, OrderType, Product, TransactionType, Validity } from '@shared/domain/order';
 import type { Session } from './sessions';
 import type { HistoryEntry, PaperOrder, PaperTrade } from './types';
 

@@ -1,5 +1,5 @@
-import type { InstrumentType } from '../../shared/domain/instrument';
-import type { Product, TransactionType } from '../../shared/domain/order';
+import type { InstrumentType } from '@shared/domain/instrument';
+import type { Product, TransactionType } from '@shared/domain/order';
 
 /**
  * How much money an order or a position ties up.

@@ -1,5 +1,5 @@
-import type { CandleInterval } from '../../shared/domain/market';
-import { istDate, istDayStart } from '../../shared/lib/ist-time';
+import type { CandleInterval } from '@shared/domain/market';
+import { istDate, istDayStart } from '@shared/lib/ist-time';
 import {
   type Bar,
   DAY_MS,

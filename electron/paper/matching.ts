@@ -1,13 +1,13 @@
-import type { OrderStatus, OrderType, Product, TransactionType, Validity } from '../../shared/domain/order';
-import { isWorking } from '../../shared/domain/order';
-import { fromUnits, PRICE_UNITS_PER_RUPEE, toUnits } from '../../shared/trading/money';
-import { takesPrice, takesTrigger, validateOrder } from '../../shared/trading/rules';
+import type { OrderStatus, OrderType, Product, TransactionType, Validity } from '@shared/domain/order';
+import { isWorking } from '@shared/domain/order';
+import { fromUnits, PRICE_UNITS_PER_RUPEE, toUnits } from '@shared/trading/money';
+import { applyChanges, takesPrice, takesTrigger, validateModification } from '@shared/trading/rules';
 import { type Account } from './account';
 import type { PaperInstrument } from './instruments';
 import { leverageOf, marginFor } from './margin';
 import type { Market, PriceMove } from './market';
 import { Problem } from './problem';
-import { wireField } from './rules-wire';
+import { rulesProblem } from './rules-wire';
 import { type PaperOrder, type PaperTrade, pendingOf } from './types';
 
 /**
@@ -232,16 +232,30 @@ export class Engine {
   }
 
   /** Why an order must be REJECTED (band, holdings, margin), or null to accept it. */
-  private refusal(o: PaperOrder, r: PlaceRequest): string | null {
-    const [lo, hi] = this.market.band(o.token);
-    for (const [name, p] of [
-      ['Price', o.priceUnits],
-      ['Trigger price', o.triggerUnits],
+  /**
+   * The first of a price and trigger outside today's band, or null (docs/api.md §Matching): a
+   * placement is then REJECTED, a modification refused with a 400 naming the field.
+   */
+  private bandBreach(
+    token: number,
+    priceUnits: number | null,
+    triggerUnits: number | null,
+  ): { field: 'price' | 'trigger_price'; label: string; message: string } | null {
+    const [lo, hi] = this.market.band(token);
+    for (const [field, label, p] of [
+      ['price', 'Price', priceUnits],
+      ['trigger_price', 'Trigger price', triggerUnits],
     ] as const) {
       if (p !== null && (p < lo || p > hi)) {
-        return `${name} ${rupees(p)} is outside today's price band ${rupees(lo)}–${rupees(hi)}`;
+        return { field, label, message: `${rupees(p)} is outside today's price band ${rupees(lo)}–${rupees(hi)}` };
       }
     }
+    return null;
+  }
+
+  private refusal(o: PaperOrder, r: PlaceRequest): string | null {
+    const breach = this.bandBreach(o.token, o.priceUnits, o.triggerUnits);
+    if (breach) return `${breach.label} ${breach.message}`;
     if (o.product === 'CNC' && o.transactionType === 'SELL') {
       const free = this.freeToSell(o.token, o);
       if (free < o.quantity) {
@@ -287,53 +301,21 @@ export class Engine {
     if (!isWorking(o.status)) {
       throw new Problem(409, 'order_not_modifiable', `Order ${orderId} is ${o.status} and can no longer be modified`);
     }
-    const orderType = c.orderType ?? o.orderType;
-    // Switching type clears a price/trigger the new type does not take, unless sent explicitly.
-    const kept = (units: number | null): number | null => (units === null ? null : fromUnits(units));
-    const draft = {
-      exchange: o.exchange,
-      transactionType: o.transactionType,
-      quantity: c.quantity ?? o.quantity,
-      orderType,
-      product: o.product,
-      validity: c.validity ?? o.validity,
-      price: c.price !== undefined ? c.price : takesPrice(orderType) ? kept(o.priceUnits) : null,
-      triggerPrice:
-        c.triggerPrice !== undefined ? c.triggerPrice : takesTrigger(orderType) ? kept(o.triggerUnits) : null,
-    };
     const instrument = this.market.instrument(o.token);
     if (!instrument) throw new Problem(409, 'order_not_modifiable', `${o.tradingsymbol} has expired`);
-    const violations = validateOrder(draft, {
-      exchange: instrument.exchange,
-      tradingsymbol: instrument.tradingsymbol,
-      instrumentType: instrument.instrumentType,
-      lotSize: instrument.lotSize,
-      tickSize: instrument.tickSize,
-      freezeQuantity: instrument.freezeQuantity,
-    });
-    const errors = violations.map((v) => ({ field: wireField(v.field), message: v.message }));
-    if (draft.quantity <= o.filled) {
-      errors.push({ field: 'quantity', message: `Quantity must stay above the ${o.filled} already filled` });
-    }
-    if (errors.length > 0) {
-      const code =
-        violations.some((v) => v.code === 'invalid_field') || violations.length === 0
-          ? 'invalid_field'
-          : 'invalid_combination';
-      throw new Problem(400, code, errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
-    }
+    const kept = (units: number | null): number | null => (units === null ? null : fromUnits(units));
+    const working = { ...o, price: kept(o.priceUnits), triggerPrice: kept(o.triggerUnits), filledQuantity: o.filled };
+    const problem = rulesProblem(validateModification(working, c, instrument));
+    if (problem) throw problem;
     // Valid now: a price the type takes is on the tick, one it does not take is absent (null or 0).
+    const draft = applyChanges(working, c);
+    const orderType = draft.orderType;
     const priceUnits = takesPrice(orderType) && draft.price ? toUnits(draft.price) : null;
     const triggerUnits = takesTrigger(orderType) && draft.triggerPrice ? toUnits(draft.triggerPrice) : null;
-    const [lo, hi] = this.market.band(o.token);
-    for (const [field, p] of [
-      ['price', priceUnits],
-      ['trigger_price', triggerUnits],
-    ] as const) {
-      if (p !== null && (p < lo || p > hi)) {
-        const message = `${rupees(p)} is outside today's price band ${rupees(lo)}–${rupees(hi)}`;
-        throw new Problem(400, 'invalid_field', `${field}: ${message}`, [{ field, message }]);
-      }
+    const breach = this.bandBreach(o.token, priceUnits, triggerUnits);
+    if (breach) {
+      const { field, message } = breach;
+      throw new Problem(400, 'invalid_field', `${field}: ${message}`, [{ field, message }]);
     }
     const remaining = draft.quantity - o.filled;
     if (o.product === 'CNC' && o.transactionType === 'SELL') {

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { STREAM_SUBSCRIPTION_LIMIT, WireStreamServerMessage } from '../../shared/wire/schemas';
+import { STREAM_SUBSCRIPTION_LIMIT, WireStreamServerMessage } from '@shared/wire/schemas';
 import { type Api, startTestBroker } from './test-helpers';
 import type { PaperBrokerOptions } from './index';
 

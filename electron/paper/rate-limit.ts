@@ -1,5 +1,5 @@
 /**
- * Token buckets: the broker's request limits (DESIGN.md §2 "Limits").
+ * Token buckets: the broker's request limits (docs/api.md §Limits).
  *
  * A bucket holds up to `burst` requests and refills at `perSecond`. Replies carry the IETF
  * RateLimit-Policy / RateLimit headers (draft-ietf-httpapi-ratelimit-headers, structured-field

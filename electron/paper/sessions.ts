@@ -19,7 +19,7 @@ export interface Session {
   revoked: boolean;
 }
 
-/** The default paper account's credentials (DESIGN.md / issue 3). */
+/** The default paper account's credentials (docs/api.md §Running it: api_key and api_secret "paper"). */
 export const PAPER_API_KEY = 'paper';
 export const PAPER_API_SECRET = 'paper';
 export const PAPER_USER_ID = 'PAPER01';

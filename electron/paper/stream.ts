@@ -1,9 +1,9 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
-import { toIstIso } from '../../shared/lib/ist-time';
-import { fromUnits } from '../../shared/trading/money';
-import { STREAM_SUBSCRIPTION_LIMIT, WireStreamClientMessage } from '../../shared/wire/schemas';
+import { toIstIso } from '@shared/lib/ist-time';
+import { fromUnits } from '@shared/trading/money';
+import { STREAM_SUBSCRIPTION_LIMIT, WireStreamClientMessage } from '@shared/wire/schemas';
 import type { Market, PriceMove } from './market';
 import { rawProblem, requestUrl } from './http-io';
 import { Problem } from './problem';

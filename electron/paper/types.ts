@@ -1,5 +1,5 @@
-import type { Exchange, InstrumentType } from '../../shared/domain/instrument';
-import type { OrderStatus, OrderType, Product, TransactionType, Validity } from '../../shared/domain/order';
+import type { Exchange, InstrumentType } from '@shared/domain/instrument';
+import type { OrderStatus, OrderType, Product, TransactionType, Validity } from '@shared/domain/order';
 
 /**
  * The broker's internal records. Money is integer units of ₹0.0001 and times are epoch ms; the wire

@@ -1,6 +1,6 @@
-import { toIstIso } from '../../shared/lib/ist-time';
-import { fromUnits } from '../../shared/trading/money';
-import type { WireInstrument, WireOrder, WirePosition } from '../../shared/wire/schemas';
+import { toIstIso } from '@shared/lib/ist-time';
+import { fromUnits } from '@shared/trading/money';
+import type { WireInstrument, WireOrder, WirePosition } from '@shared/wire/schemas';
 import { Account } from './account';
 import type { Bar } from './candles';
 import type { PaperInstrument } from './instruments';

@@ -1,6 +1,6 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { IPC_EVENT, IPC_INVOKE } from '../../shared/ipc/bridge';
-import { EVENT_NAMES_PLAIN } from '../../shared/ipc/channel-names';
+import { IPC_EVENT, IPC_INVOKE } from '@shared/ipc/bridge';
+import { EVENT_NAMES_PLAIN } from '@shared/ipc/channel-names';
 
 /**
  * Exposes exactly one frozen object, `window.desk = { invoke, on }`, and nothing of Electron.

@@ -1,4 +1,4 @@
-import type { DeskBridge } from '../../shared/ipc/bridge';
+import type { DeskBridge } from '@shared/ipc/bridge';
 import { createWsBridge } from './ws-bridge';
 
 declare global {

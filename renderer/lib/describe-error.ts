@@ -1,4 +1,4 @@
-import { BridgeError } from './ipc-client';
+import { AppError } from '@shared/ipc/app-error';
 
 /**
  * A failure in a trader's words, for stale-panel labels and banners.
@@ -7,7 +7,7 @@ import { BridgeError } from './ipc-client';
  * is not); the message is kept for detail.
  */
 export function describeError(error: unknown): string {
-  if (!(error instanceof BridgeError)) return error instanceof Error ? error.message : 'Unknown error';
+  if (!(error instanceof AppError)) return error instanceof Error ? error.message : 'Unknown error';
   const { kind, message } = error.info;
   switch (kind) {
     case 'rate_limited':

@@ -1,4 +1,4 @@
-import { priceDecimals } from '../../shared/trading/money';
+import { priceDecimals } from '@shared/trading/money';
 
 /**
  * Number and time formatting for Indian traders.
@@ -65,6 +65,14 @@ export function formatPrice(value: number | null | undefined, tickSize?: number)
     PRICE_ON_TICK.set(decimals, f);
   }
   return f.format(value);
+}
+
+/**
+ * The colour of a signed figure (a P&L, a day's change): `up` for a gain, `down` for a loss,
+ * nothing for zero — the sign in the text says the same, so colour is never the only cue.
+ */
+export function signClass(value: number): 'up' | 'down' | '' {
+  return value > 0 ? 'up' : value < 0 ? 'down' : '';
 }
 
 /** A quantity with Indian grouping (1,00,000). */

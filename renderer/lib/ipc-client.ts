@@ -7,24 +7,15 @@ import {
   type RequestChannel,
   type RequestInput,
   type RequestOutput,
-} from '../../shared/ipc/contract';
-import { ipcResultSchema, type IpcError } from '../../shared/ipc/result';
+} from '@shared/ipc/contract';
+import { AppError } from '@shared/ipc/app-error';
+import { ipcResultSchema, type IpcError } from '@shared/ipc/result';
 import { getBridge } from './bridge';
-
-/** A failed bridge call, carrying the typed error (kind, field, retryAfterMs…). */
-export class BridgeError extends Error {
-  public readonly info: IpcError;
-  public constructor(info: IpcError) {
-    super(info.message);
-    this.name = 'BridgeError';
-    this.info = info;
-  }
-}
 
 const resultSchemas = new Map<RequestChannel, z.ZodType>();
 
 /**
- * Calls a contract channel and returns its parsed output, or throws a `BridgeError`.
+ * Calls a contract channel and returns its parsed output, or throws an `AppError`.
  *
  * The reply is parsed against the contract even though main built it: a drift between the two
  * sides shows up here as `unexpected_shape`, not as a wrong number on screen.
@@ -38,10 +29,10 @@ export async function call<C extends RequestChannel>(
   const raw = await getBridge().invoke(channel, payload[0] as RequestInput<C>);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    throw new BridgeError({ kind: 'unexpected_shape', message: `The reply to ${channel} did not match the contract` });
+    throw new AppError({ kind: 'unexpected_shape', message: `The reply to ${channel} did not match the contract` });
   }
   const result = parsed.data as { ok: true; data: RequestOutput<C> } | { ok: false; error: IpcError };
-  if (!result.ok) throw new BridgeError(result.error);
+  if (!result.ok) throw new AppError(result.error);
   return result.data;
 }
 

@@ -1,6 +1,6 @@
 import { QueryClient, QueryObserver, focusManager } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BridgeError } from './ipc-client';
+import { AppError } from '@shared/ipc/app-error';
 import { expectedIntervalOf, pollInterval, pollStatusOf, retryAfterOf } from './poll-schedule';
 
 /**
@@ -8,7 +8,7 @@ import { expectedIntervalOf, pollInterval, pollStatusOf, retryAfterOf } from './
  * does over time when the broker answers, refuses, rate-limits, and when the window hides.
  */
 
-type Outcome = 'ok' | BridgeError;
+type Outcome = 'ok' | AppError;
 
 let visibility: DocumentVisibilityState = 'visible';
 
@@ -40,12 +40,12 @@ function startPolling(baseMs: number, script: Outcome[], random: () => number = 
 }
 
 const rateLimited = (retryAfterMs?: number) =>
-  new BridgeError({
+  new AppError({
     kind: 'rate_limited',
     message: 'Too many requests',
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
-const serverError = () => new BridgeError({ kind: 'server_error', message: 'HTTP 503' });
+const serverError = () => new AppError({ kind: 'server_error', message: 'HTTP 503' });
 
 beforeEach(() => {
   vi.useFakeTimers({ now: Date.parse('2026-11-23T04:00:00Z') });
@@ -181,7 +181,7 @@ describe('retryAfterOf', () => {
   it('reads retryAfterMs from rate-limited errors only', () => {
     expect(retryAfterOf(rateLimited(3_000))).toBe(3_000);
     expect(retryAfterOf(rateLimited())).toBeNull();
-    expect(retryAfterOf(new BridgeError({ kind: 'server_error', message: 'x', retryAfterMs: 3_000 }))).toBeNull();
+    expect(retryAfterOf(new AppError({ kind: 'server_error', message: 'x', retryAfterMs: 3_000 }))).toBeNull();
     expect(retryAfterOf(new Error('boom'))).toBeNull();
   });
 });

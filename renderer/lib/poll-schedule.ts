@@ -1,4 +1,4 @@
-import { BridgeError } from './ipc-client';
+import { AppError } from '@shared/ipc/app-error';
 import { DEFAULT_POLL_POLICY, nextPollDelay, type PollPolicy } from './polling-policy';
 
 /**
@@ -44,7 +44,7 @@ const entries = new WeakMap<object, Entry>();
 
 /** The `retryAfterMs` of a rate-limited bridge error, else null. */
 export function retryAfterOf(error: unknown): number | null {
-  return error instanceof BridgeError && error.info.kind === 'rate_limited' ? (error.info.retryAfterMs ?? null) : null;
+  return error instanceof AppError && error.info.kind === 'rate_limited' ? (error.info.retryAfterMs ?? null) : null;
 }
 
 function entryOf(query: PollableQuery): Entry {

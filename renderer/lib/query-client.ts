@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { BridgeError } from './ipc-client';
+import { AppError } from '@shared/ipc/app-error';
 
 /** Errors a repeat cannot fix: the request itself is wrong or not allowed. */
 const FINAL_KINDS = new Set(['bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'unexpected_shape']);
@@ -13,7 +13,7 @@ export function createQueryClient(): QueryClient {
     defaultOptions: {
       queries: {
         staleTime: 1_000,
-        retry: (count, error) => !(error instanceof BridgeError && FINAL_KINDS.has(error.info.kind)) && count < 1,
+        retry: (count, error) => !(error instanceof AppError && FINAL_KINDS.has(error.info.kind)) && count < 1,
         refetchOnWindowFocus: true,
       },
       mutations: { retry: false },

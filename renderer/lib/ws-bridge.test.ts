@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { IpcResult } from '../../shared/ipc/result';
+import type { IpcResult } from '@shared/ipc/result';
 import { createWsBridge } from './ws-bridge';
 
 /**

@@ -1,6 +1,6 @@
-import { EVENT_NAMES_PLAIN } from '../../shared/ipc/channel-names';
-import type { DeskBridge } from '../../shared/ipc/bridge';
-import type { IpcResult } from '../../shared/ipc/result';
+import { EVENT_NAMES_PLAIN } from '@shared/ipc/channel-names';
+import type { DeskBridge } from '@shared/ipc/bridge';
+import type { IpcResult } from '@shared/ipc/result';
 
 type AnyListener = (payload: unknown) => void;
 

@@ -6,7 +6,7 @@ import { createJSONStorage, persist } from 'zustand/middleware';
  *
  * Only UI state lives here: theme, panel sizes, the watchlist's instrument tokens and two
  * switches. No secrets and no broker data (those belong to main and to react-query; see
- * STYLE.md rule 3). The raw store is not exported: components use the atomic hooks below, and
+ * docs/architecture.md §The renderer). The raw store is not exported: components use the atomic hooks below, and
  * change it only through event-named actions.
  */
 

@@ -1,8 +1,8 @@
-import type { Instrument } from '../../shared/domain/instrument';
-import type { Placement } from '../../shared/domain/placement';
-import type { DeskBridge } from '../../shared/ipc/bridge';
-import type { RequestChannel } from '../../shared/ipc/contract';
-import type { IpcResult } from '../../shared/ipc/result';
+import type { Instrument } from '@shared/domain/instrument';
+import type { Placement } from '@shared/domain/placement';
+import type { DeskBridge } from '@shared/ipc/bridge';
+import type { RequestChannel } from '@shared/ipc/contract';
+import type { IpcResult } from '@shared/ipc/result';
 
 /**
  * An in-memory bridge for component tests: each channel answers from a handler the test

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Exchanges the app trades on (DESIGN.md §3).
+ * Exchanges the app trades on (docs/contract.md §Trading rules).
  *
  * NSE/BSE are equity cash; NFO/BFO equity derivatives; MCX commodity; CDS currency.
  */

@@ -53,7 +53,7 @@ export const Holding = z.object({
 });
 export type Holding = z.infer<typeof Holding>;
 
-/** The account's cash and margin (DESIGN.md §2 GET /funds). */
+/** The account's cash and margin (docs/api.md §Margins, positions, holdings, funds). */
 export const Funds = z.object({
   availableCash: z.number(),
   usedMargin: z.number(),

@@ -1,35 +1,11 @@
 /**
- * The contract's channel and event names as plain strings, with no zod behind them.
+ * The contract's event names as plain strings, with no zod behind them.
  *
- * The sandboxed preload needs only the names (to refuse unknown events before they reach
- * `ipcRenderer`) and must stay a tiny dependency-free bundle; `contract.test.ts` pins these
- * lists to the contract's keys so they cannot drift.
+ * The sandboxed preload needs only these names (to refuse a subscription to anything that is not
+ * a contract event before it reaches `ipcRenderer`) and must stay a tiny dependency-free bundle;
+ * the WebSocket bridge uses the same list. `contract.test.ts` pins it to the contract's keys so
+ * the two cannot drift.
  */
-export const REQUEST_CHANNEL_NAMES = [
-  'session.status',
-  'session.login',
-  'session.logout',
-  'connection.status',
-  'connection.usage',
-  'instruments.list',
-  'candles.get',
-  'market.subscribe',
-  'orders.place',
-  'placements.list',
-  'placements.placeAgain',
-  'placements.discard',
-  'orders.modify',
-  'orders.cancel',
-  'orders.list',
-  'orders.get',
-  'orders.history',
-  'trades.list',
-  'positions.list',
-  'holdings.list',
-  'funds.get',
-  'margins.order',
-] as const;
-
 export const EVENT_NAMES_PLAIN = [
   'session.expired',
   'session.changed',

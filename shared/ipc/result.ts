@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * Kinds of failure a bridge call can return.
  *
- * The broker-facing kinds mirror the HTTP client's classification (issue 4); `bad_request`
+ * The broker-facing kinds mirror the HTTP client's classification (docs/contract.md §Error kinds); `bad_request`
  * also covers a payload the bridge refused. `internal` is a bug in main, never the user's.
  */
 export const ErrorKind = z.enum([
@@ -49,14 +49,4 @@ export function ipcResultSchema<T extends z.ZodType>(data: T) {
     z.object({ ok: z.literal(true), data }),
     z.object({ ok: z.literal(false), error: IpcError }),
   ]);
-}
-
-/** Shorthand for a successful result. */
-export function ok<T>(data: T): IpcResult<T> {
-  return { ok: true, data };
-}
-
-/** Shorthand for a failed result. */
-export function fail(error: IpcError): IpcResult<never> {
-  return { ok: false, error };
 }

@@ -1,8 +1,8 @@
 /**
  * Exchange time (IST, UTC+05:30) formatting.
  *
- * The wire contract (DESIGN.md §2) writes every time as ISO 8601 with the exchange's offset, not
- * in UTC: a trader reads `09:15` as the open, and candle buckets start on IST minute/day
+ * The wire contract (docs/api.md §Numbers and money units) writes every time as ISO 8601 with the
+ * exchange's offset, not in UTC: a trader reads `09:15` as the open, and candle buckets start on IST minute/day
  * boundaries. India has no daylight saving, so a fixed offset is exact. No Node imports: the
  * renderer uses this too.
  */

@@ -1,5 +1,4 @@
-import { validateOrder } from '../../../shared/trading/rules';
-import { AppError } from '../../../shared/ipc/app-error';
+import { orderRefusal } from '../../core/orders/order-rules';
 import type { Handlers } from '../dispatcher';
 import type { ActiveCore } from '../session/active-core';
 
@@ -13,17 +12,9 @@ export function portfolioHandlers(
     'funds.get': async () => active.current().broker.getFunds(),
     'margins.order': async (order) => {
       const core = active.current();
-      // The same rules as placement: a margin for an order that could not be placed is moot.
-      const instrument = await core.catalog.find(order.exchange, order.tradingsymbol);
-      if (!instrument) {
-        throw new AppError({
-          kind: 'bad_request',
-          message: `${order.tradingsymbol} is not traded on ${order.exchange}`,
-          field: 'tradingsymbol',
-        });
-      }
-      const first = validateOrder(order, instrument)[0];
-      if (first) throw new AppError({ kind: 'bad_request', message: first.message, field: first.field });
+      // The same check as placement (core/orders/order-rules.ts): no margin for an order that cannot be placed.
+      const refusal = orderRefusal(order, await core.catalog.find(order.exchange, order.tradingsymbol));
+      if (refusal) throw refusal;
       return core.broker.orderMargin(order);
     },
   };

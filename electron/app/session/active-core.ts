@@ -1,7 +1,7 @@
-import type { BrokerProfile, ConnectionState, SessionInfo } from '../../../shared/domain/session';
-import type { BrokerUsage } from '../../../shared/domain/usage';
+import type { BrokerProfile, ConnectionState, SessionInfo } from '@shared/domain/session';
+import type { BrokerUsage } from '@shared/domain/usage';
 import { TradingCore, type TradingCoreOptions } from '../../core/trading-core';
-import { AppError } from '../../../shared/ipc/app-error';
+import { AppError } from '@shared/ipc/app-error';
 import { resolveProfile } from './profile-target';
 
 /** What the app needs to build a core for a profile. */

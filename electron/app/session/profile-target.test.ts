@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BROKER_URL_HTTPS_REQUIRED } from '../../../shared/domain/broker-url';
+import { BROKER_URL_HTTPS_REQUIRED } from '@shared/domain/broker-url';
 import { createDispatcher, type Handlers } from '../dispatcher';
-import { AppError } from '../../../shared/ipc/app-error';
+import { AppError } from '@shared/ipc/app-error';
 import { resolveProfile, vaultKeyOf } from './profile-target';
 
 /** Where a broker URL enters main: the `session.login` contract, and the profile resolver behind every entry. */

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { brokerUrlProblem } from '../../../shared/domain/broker-url';
-import type { BrokerProfile } from '../../../shared/domain/session';
+import { brokerUrlProblem } from '@shared/domain/broker-url';
+import type { BrokerProfile } from '@shared/domain/session';
 import type { Credentials } from '../../broker/broker';
 import type { SessionTarget } from '../../core/session/session-manager';
-import { AppError } from '../../../shared/ipc/app-error';
+import { AppError } from '@shared/ipc/app-error';
 
 /** The embedded paper broker's fixed credentials (docs/api.md). */
 export const PAPER_CREDENTIALS: Credentials = { apiKey: 'paper', apiSecret: 'paper' };

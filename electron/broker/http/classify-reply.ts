@@ -1,5 +1,5 @@
-import type { IpcError } from '../../../shared/ipc/result';
-import { WireProblem } from '../../../shared/wire/schemas';
+import type { IpcError } from '@shared/ipc/result';
+import { WireProblem } from '@shared/wire/schemas';
 
 /** `trigger_price` → `triggerPrice`: the renderer's forms name fields in the app's spelling. */
 export function camelField(field: string): string {
@@ -76,10 +76,4 @@ export function classifyErrorReply(status: number, body: unknown, retryAfter: st
     };
   }
   return { kind: 'bad_request', message: detail ?? `The broker refused the request (${status})`, ...withFields };
-}
-
-/** The code of a problem document (`duplicate_client_order_id`…), if the body is one. */
-export function problemCode(body: unknown): string | undefined {
-  const parsed = WireProblem.safeParse(body);
-  return parsed.success ? parsed.data.code : undefined;
 }

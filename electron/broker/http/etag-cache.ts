@@ -5,7 +5,7 @@ export interface CachedReply {
 }
 
 /**
- * ETag cache for list reads (DESIGN.md §2 "Conditional reads").
+ * ETag cache for list reads (docs/api.md §Headers: `ETag`, `If-None-Match` → 304).
  *
  * The blotter polls `/orders` every few seconds; with `If-None-Match` an unchanged list comes
  * back as an empty 304 and we reuse the value parsed last time. Bounded (oldest dropped first)

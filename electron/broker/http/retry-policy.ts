@@ -1,4 +1,4 @@
-import type { ErrorKind } from '../../../shared/ipc/result';
+import type { ErrorKind } from '@shared/ipc/result';
 import { TRANSIENT_KINDS } from '../broker-error';
 
 /**

@@ -40,7 +40,7 @@ export type Priority = 'urgent' | 'normal';
  * waiting normal one, so a trader's click never waits behind the panels' polls for the same
  * per-token budget (the broker counts both). Urgent callers are served in arrival order; the
  * normal queue is fair (`fair-queue.ts`): account data before chart history and instrument
- * lists, and turns between the pages asking (docs/architecture.md, Fair queuing). `pause()`
+ * lists, and turns between the pages asking (docs/architecture.md §Fair queuing). `pause()`
  * empties the bucket until a server-given Retry-After has passed, so one 429 on an order action
  * holds back every request; `pause(ms, 'normal')` holds back only the normal lane, so a poll's
  * 429 never delays an order action.

@@ -1,8 +1,8 @@
-import type { OrderChanges, OrderRequest } from '../../../shared/domain/order';
-import type { WireOrderChanges, WireOrderRequest } from '../../../shared/wire/schemas';
+import type { OrderChanges, OrderRequest } from '@shared/domain/order';
+import type { WireOrderChanges, WireOrderRequest } from '@shared/wire/schemas';
 import type { PlaceOrderCommand } from '../broker';
 
-/** Domain order → POST /orders body (DESIGN.md §2); absent prices are left out, not sent as null. */
+/** Domain order → POST /orders body (docs/api.md §Orders, "POST /orders"); absent prices are left out, not sent as null. */
 export function toWireOrderRequest(cmd: OrderRequest | PlaceOrderCommand): WireOrderRequest {
   const out: WireOrderRequest = {
     exchange: cmd.exchange,

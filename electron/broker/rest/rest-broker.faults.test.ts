@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { roundToTick } from '../../../shared/trading/money';
-import { AppError } from '../../../shared/ipc/app-error';
+import { roundToTick } from '@shared/trading/money';
+import { AppError } from '@shared/ipc/app-error';
 import { marketBuy, pool, startCoreFixture, type CoreFixture } from '../../core/testing/core-fixture';
 
 /** The typed error a promise rejects with (fails the test if it resolves). */

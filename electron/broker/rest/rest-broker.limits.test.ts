@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BrokerUsage } from '../../../shared/domain/usage';
+import type { BrokerUsage } from '@shared/domain/usage';
 import { pool, startCoreFixture, type CoreFixture } from '../../core/testing/core-fixture';
 
 /**

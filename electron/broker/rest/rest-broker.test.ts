@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../../shared/ipc/app-error';
+import { AppError } from '@shared/ipc/app-error';
 import { startCoreFixture, type CoreFixture } from '../../core/testing/core-fixture';
 import type { TradingCore } from '../../core/trading-core';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { Exchange, Instrument } from '../../../shared/domain/instrument';
-import type { Candle } from '../../../shared/domain/market';
-import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, Trade } from '../../../shared/domain/order';
-import type { Funds, Holding, OrderMargin, Position } from '../../../shared/domain/portfolio';
+import type { Exchange, Instrument } from '@shared/domain/instrument';
+import type { Candle } from '@shared/domain/market';
+import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, Trade } from '@shared/domain/order';
+import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import {
   WireCandleList,
   WireFunds,
@@ -16,7 +16,7 @@ import {
   WirePositionList,
   WireSession,
   WireTradeList,
-} from '../../../shared/wire/schemas';
+} from '@shared/wire/schemas';
 import type { AuthSource } from '../auth-source';
 import { brokerError } from '../broker-error';
 import type { PublishedPolicies } from '../http/rate-limit-policy';
@@ -61,8 +61,8 @@ function orderPath(orderId: string, suffix = ''): string {
 const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
- * The limits docs/api.md §Limits documents for this dialect (10 requests/s, burst 20; POST
- * /orders also 10/s, burst 10), assumed until a reply's `RateLimit-Policy` says otherwise.
+ * The limits this dialect documents (docs/api.md §Limits): 10 requests/s, burst 20; POST
+ * /orders also 10/s, burst 10; assumed until a reply's `RateLimit-Policy` says otherwise.
  */
 export const DOCUMENTED_LIMITS: BrokerLimits = {
   requests: { perSecond: 10, burst: 20 },

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { ConnectionState } from '../../../shared/domain/session';
-import { AppError } from '../../../shared/ipc/app-error';
+import type { ConnectionState } from '@shared/domain/session';
+import { AppError } from '@shared/ipc/app-error';
 import type { AuthSource } from '../auth-source';
 import { brokerError, TransportFailure } from '../broker-error';
 import { DEFAULT_BACKOFF, retryDelay, type BackoffPolicy } from '../http/backoff';

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { Instrument } from '../../../shared/domain/instrument';
-import type { Candle, Tick } from '../../../shared/domain/market';
-import type { Order, OrderAck, OrderEvent, Trade } from '../../../shared/domain/order';
-import type { Funds, Holding, OrderMargin, Position } from '../../../shared/domain/portfolio';
+import type { Instrument } from '@shared/domain/instrument';
+import type { Candle, Tick } from '@shared/domain/market';
+import type { Order, OrderAck, OrderEvent, Trade } from '@shared/domain/order';
+import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import type {
   WireCandle,
   WireFunds,
@@ -15,7 +15,7 @@ import type {
   WirePosition,
   WireTick,
   WireTrade,
-} from '../../../shared/wire/schemas';
+} from '@shared/wire/schemas';
 
 /*
  * Wire (snake_case, docs/api.md) → domain (camelCase) mappings. Pure functions of already

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { STREAM_SUBSCRIPTION_LIMIT, WireStreamServerMessage } from '../../../shared/wire/schemas';
+import { STREAM_SUBSCRIPTION_LIMIT, WireStreamServerMessage } from '@shared/wire/schemas';
 import type { AuthSource } from '../auth-source';
 import type { BrokerStream, StreamListener } from '../broker';
 import { fullJitterDelay, type BackoffPolicy } from '../http/backoff';
@@ -27,7 +27,7 @@ export const SUBSCRIBE_CHUNK = 500;
 const count = (n: number): string => n.toLocaleString('en-IN');
 
 /**
- * The broker's WebSocket stream (DESIGN.md §2 "Stream"): order updates, ticks, heartbeats.
+ * The broker's WebSocket stream (docs/api.md §Stream): order updates, ticks, heartbeats.
  *
  * It authenticates the upgrade with the session's bearer token (read from the `AuthSource` at
  * each connect, never stored), parses every message with the wire schema (a malformed one is

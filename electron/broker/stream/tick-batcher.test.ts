@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Tick } from '../../../shared/domain/market';
+import type { Tick } from '@shared/domain/market';
 import { TickBatcher } from './tick-batcher';
 
 const tick = (instrumentToken: number, lastPrice: number): Tick => ({

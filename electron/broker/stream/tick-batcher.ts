@@ -1,4 +1,4 @@
-import type { Tick } from '../../../shared/domain/market';
+import type { Tick } from '@shared/domain/market';
 
 /** Knobs of the batcher. */
 export interface TickBatcherOptions {

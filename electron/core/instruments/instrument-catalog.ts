@@ -1,4 +1,4 @@
-import type { Exchange, Instrument } from '../../../shared/domain/instrument';
+import type { Exchange, Instrument } from '@shared/domain/instrument';
 import type { Broker } from '../../broker/broker';
 
 /**

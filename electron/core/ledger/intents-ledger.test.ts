@@ -3,7 +3,7 @@ import { appendFile, mkdtemp, open, readFile, rm, type FileHandle } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { OrderRequest } from '../../../shared/domain/order';
+import type { OrderRequest } from '@shared/domain/order';
 import { buildChild } from '../testing/build-child';
 import { IntentsLedger, type LedgerStep } from './intents-ledger';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ClientOrderId, OrderRequest } from '../../../shared/domain/order';
-import { PlacementRequestId } from '../../../shared/domain/placement';
-import { ErrorKind } from '../../../shared/ipc/result';
+import { ClientOrderId, OrderRequest } from '@shared/domain/order';
+import { PlacementRequestId } from '@shared/domain/placement';
+import { ErrorKind } from '@shared/ipc/result';
 
 /** An order the trader asked for, journaled before anything is sent. */
 export const IntentRecord = z.object({

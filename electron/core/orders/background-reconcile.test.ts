@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Placement } from '../../../shared/domain/placement';
+import type { Placement } from '@shared/domain/placement';
 import { marketBuy, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 
 describe('an intent whose replies are lost keeps being checked after the caller is answered', () => {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Placement } from '../../../shared/domain/placement';
+import type { Placement } from '@shared/domain/placement';
 import { mulberry32 } from '../../paper/rng';
 import { buildChild } from '../testing/build-child';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';

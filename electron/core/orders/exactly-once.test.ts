@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Order, OrderRequest } from '../../../shared/domain/order';
-import type { PlaceOutcome } from '../../../shared/domain/placement';
-import { AMBIGUOUS_KINDS, errorKind } from '../../broker/broker-error';
+import type { Order, OrderRequest } from '@shared/domain/order';
+import type { PlaceOutcome } from '@shared/domain/placement';
+import { AppError } from '@shared/ipc/app-error';
+import { AMBIGUOUS_KINDS } from '../../broker/broker-error';
 import { newClientOrderId } from './client-order-id';
 import { marketBuy, pool, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import type { TradingCore } from '../trading-core';
@@ -105,7 +106,8 @@ describe('exactly-once placement against the paper broker with faults on and the
         try {
           return await core.broker.placeOrder({ ...order, clientOrderId });
         } catch (err) {
-          if (!AMBIGUOUS_KINDS.has(errorKind(err)) && errorKind(err) !== 'rate_limited') throw err;
+          const kind = err instanceof AppError ? err.info.kind : 'internal';
+          if (!AMBIGUOUS_KINDS.has(kind) && kind !== 'rate_limited') throw err;
         }
       }
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderEvent } from '../../../shared/domain/order';
+import type { OrderEvent } from '@shared/domain/order';
 import { LifecycleTimeline } from './lifecycle-timeline';
 
 const T0 = Date.parse('2026-11-23T10:00:00.000+05:30');

@@ -1,4 +1,4 @@
-import type { LifecycleHop, OrderEvent } from '../../../shared/domain/order';
+import type { LifecycleHop, OrderEvent } from '@shared/domain/order';
 import { isoIst } from '../clock';
 
 /** App-side hops, in the order they happen. */

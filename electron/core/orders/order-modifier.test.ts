@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Instrument } from '../../../shared/domain/instrument';
-import type { Order } from '../../../shared/domain/order';
-import { roundToTick } from '../../../shared/trading/money';
-import { AppError } from '../../../shared/ipc/app-error';
+import type { Instrument } from '@shared/domain/instrument';
+import type { Order } from '@shared/domain/order';
+import { roundToTick } from '@shared/trading/money';
+import { AppError } from '@shared/ipc/app-error';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import type { TradingCore } from '../trading-core';
 import { changedFields } from './order-modifier';

@@ -1,11 +1,12 @@
-import { isWorking, type Order, type OrderAck, type OrderChanges } from '../../../shared/domain/order';
-import { toUnits } from '../../../shared/trading/money';
-import { validateModification } from '../../../shared/trading/rules';
-import { AppError } from '../../../shared/ipc/app-error';
+import { isWorking, type Order, type OrderAck, type OrderChanges } from '@shared/domain/order';
+import { toUnits } from '@shared/trading/money';
+import { validateModification } from '@shared/trading/rules';
+import { AppError } from '@shared/ipc/app-error';
 import type { Broker } from '../../broker/broker';
 import { brokerError } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';
 import type { InstrumentCatalog } from '../instruments/instrument-catalog';
+import { violationsRefusal } from './order-rules';
 
 /** Time bounds of one modification. */
 export interface ModifyTimings {
@@ -111,14 +112,8 @@ export class OrderModifier {
     if (Object.keys(changes).length === 0) {
       throw brokerError('bad_request', 'Nothing to change: every field already has that value', { field: 'changes' });
     }
-    const violations = validateModification(current, changes, instrument);
-    const first = violations[0];
-    if (first) {
-      throw brokerError('bad_request', first.message, {
-        field: first.field,
-        fields: violations.map((v) => ({ field: v.field, message: v.message })),
-      });
-    }
+    const refusal = violationsRefusal(validateModification(current, changes, instrument));
+    if (refusal) throw refusal;
     return this.#send(current, changes);
   }
 

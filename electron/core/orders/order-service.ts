@@ -1,13 +1,13 @@
-import type { OrderAck, OrderRequest, OrderStatus } from '../../../shared/domain/order';
-import type { PlaceOutcome, Placement } from '../../../shared/domain/placement';
-import { validateOrder } from '../../../shared/trading/rules';
-import { AppError } from '../../../shared/ipc/app-error';
+import type { OrderAck, OrderRequest, OrderStatus } from '@shared/domain/order';
+import type { PlaceOutcome, Placement } from '@shared/domain/placement';
+import { AppError } from '@shared/ipc/app-error';
 import type { Broker } from '../../broker/broker';
 import { brokerError, TransportFailure } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';
 import type { InstrumentCatalog } from '../instruments/instrument-catalog';
 import type { IntentsLedger } from '../ledger/intents-ledger';
 import { newClientOrderId } from './client-order-id';
+import { orderRefusal } from './order-rules';
 import type { LifecycleTimeline } from './lifecycle-timeline';
 import { PlacementBook } from './placement-book';
 import {
@@ -226,19 +226,8 @@ export class OrderService {
       const info = err instanceof AppError ? err.info : { kind: 'internal' as const, message: 'unknown error' };
       throw new AppError({ ...info, message: `Not sent: the instrument list could not be read (${info.message})` });
     }
-    if (!instrument) {
-      throw brokerError('bad_request', `${order.tradingsymbol} is not traded on ${order.exchange}`, {
-        field: 'tradingsymbol',
-      });
-    }
-    const violations = validateOrder(order, instrument);
-    const first = violations[0];
-    if (first) {
-      throw brokerError('bad_request', first.message, {
-        field: first.field,
-        fields: violations.map((v) => ({ field: v.field, message: v.message })),
-      });
-    }
+    const refusal = orderRefusal(order, instrument);
+    if (refusal) throw refusal;
   }
 
   /**

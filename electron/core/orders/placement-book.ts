@@ -1,4 +1,4 @@
-import type { Placement } from '../../../shared/domain/placement';
+import type { Placement } from '@shared/domain/placement';
 import type { PlacementRecord } from './placement-record';
 
 /** How much the book remembers. */

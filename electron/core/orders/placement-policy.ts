@@ -1,4 +1,4 @@
-import type { AppError } from '../../../shared/ipc/app-error';
+import type { AppError } from '@shared/ipc/app-error';
 
 /**
  * The time bounds of a placement (docs/architecture.md, "Exactly-once orders"). All are

@@ -1,6 +1,6 @@
-import type { OrderRequest, OrderStatus } from '../../../shared/domain/order';
-import type { Placement, PlacementState } from '../../../shared/domain/placement';
-import type { AppError } from '../../../shared/ipc/app-error';
+import type { OrderRequest, OrderStatus } from '@shared/domain/order';
+import type { Placement, PlacementState } from '@shared/domain/placement';
+import type { AppError } from '@shared/ipc/app-error';
 import type { IntentFacts, SendFact } from './placement-policy';
 
 /** Where an intent stands inside main: the contract's states plus `refused` (shown as not placed). */

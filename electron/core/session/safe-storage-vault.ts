@@ -1,19 +1,24 @@
-import type { safeStorage } from 'electron';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { SecretVault, VaultPersistence, VaultWrite } from './secret-vault';
 
-/** The part of Electron's `safeStorage` the vault uses (passed in, so tests use a fake). */
-export type SafeStorageLike = Pick<typeof safeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'> & {
+/**
+ * The part of Electron's `safeStorage` the vault uses. The Electron shell passes `safeStorage`
+ * itself (electron/main/index.ts); tests pass a fake, so this module runs under plain Node.
+ */
+export interface SafeStorageLike {
+  isEncryptionAvailable(): boolean;
+  encryptString(plainText: string): Buffer;
+  decryptString(encrypted: Buffer): string;
   /** Linux only in Electron; absent elsewhere. */
   getSelectedStorageBackend?: () => string;
-};
+}
 
 const SecretsFile = z.record(z.string(), z.string());
 
 /**
- * A `SecretVault` whose persistent half is Electron `safeStorage` (DESIGN.md §4).
+ * A `SecretVault` whose persistent half is Electron `safeStorage` (docs/contract.md §The token never leaves main).
  *
  * Secrets live in memory; only those the user asked to remember are written, encrypted by the
  * OS (Keychain, DPAPI, libsecret/kwallet) as base64 ciphertext in `secrets.json`. It refuses

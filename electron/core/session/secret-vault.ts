@@ -15,7 +15,7 @@ export interface VaultWrite {
  *
  * Memory first; on disk only when the user asks ("remember me") *and* the OS can encrypt it
  * (Electron `safeStorage` over the keychain / DPAPI / libsecret). A vault that cannot encrypt
- * refuses to persist and says why, rather than writing a secret in the clear (DESIGN.md §4).
+ * refuses to persist and says why, rather than writing a secret in the clear (docs/contract.md §The token never leaves main).
  */
 export interface SecretVault {
   persistence(): VaultPersistence;

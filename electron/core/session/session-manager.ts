@@ -1,5 +1,5 @@
-import type { SessionInfo } from '../../../shared/domain/session';
-import { AppError } from '../../../shared/ipc/app-error';
+import type { SessionInfo } from '@shared/domain/session';
+import { AppError } from '@shared/ipc/app-error';
 import type { AuthSource } from '../../broker/auth-source';
 import type { Broker, Credentials } from '../../broker/broker';
 import type { SecretVault, VaultWrite } from './secret-vault';
@@ -19,7 +19,7 @@ export interface SessionEvents {
 }
 
 /**
- * The one holder of the broker token (DESIGN.md §4): logs in with the configured credentials,
+ * The one holder of the broker token (docs/contract.md §The token never leaves main): logs in with the configured credentials,
  * hands the token to the transport per request, re-logs in once when a 401 says it went
  * stale, and wipes it at logout.
  *

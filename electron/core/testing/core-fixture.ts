@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Instrument } from '../../../shared/domain/instrument';
-import type { OrderRequest } from '../../../shared/domain/order';
+import type { Instrument } from '@shared/domain/instrument';
+import type { OrderRequest } from '@shared/domain/order';
 import { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from '../../paper';
 import { MemoryVault } from '../session/secret-vault';
 import { TradingCore, type TradingCoreOptions } from '../trading-core';
@@ -11,8 +11,9 @@ import { TradingCore, type TradingCoreOptions } from '../trading-core';
 export const FAST_BACKOFF = { baseMs: 5, capMs: 100, maxRetries: 12 } as const;
 
 /**
- * Test-only: a real paper broker on loopback plus a trading core logged in to it, in a fresh
- * temporary data folder. Tests talk to a real server with real faults, never to mocks.
+ * Test-only (and the benchmarks'): a real paper broker on loopback plus a trading core logged in
+ * to it, in a fresh temporary data folder. Tests talk to a real server with real faults, never
+ * to mocks.
  */
 export interface CoreFixture {
   readonly paper: PaperBroker;
@@ -30,16 +31,7 @@ export async function startCoreFixture(paperOptions: PaperBrokerOptions = {}): P
     paper,
     dir,
     async newCore(overrides = {}) {
-      const core = await TradingCore.create({
-        baseUrl: paper.url,
-        target: { broker: 'paper', label: 'Paper broker', vaultKey: 'paper' },
-        credentials: { apiKey: 'paper', apiSecret: 'paper' },
-        vault: new MemoryVault(),
-        dataDir: dir,
-        stream: false,
-        readBackoff: FAST_BACKOFF,
-        ...overrides,
-      });
+      const core = await createCore(paper.url, dir, { readBackoff: FAST_BACKOFF, ...overrides });
       cores.push(core);
       return core;
     },
@@ -49,6 +41,27 @@ export async function startCoreFixture(paperOptions: PaperBrokerOptions = {}): P
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A trading core on the broker at `baseUrl` (not started): logged in with the paper broker's
+ * credentials, secrets in memory, no stream, the app's defaults for the rest unless overridden.
+ * The fixture above and the orders benchmark build their cores with it.
+ */
+export function createCore(
+  baseUrl: string,
+  dataDir: string,
+  overrides: Partial<TradingCoreOptions> = {},
+): Promise<TradingCore> {
+  return TradingCore.create({
+    baseUrl,
+    target: { broker: 'paper', label: 'Paper broker', vaultKey: 'paper' },
+    credentials: { apiKey: 'paper', apiSecret: 'paper' },
+    vault: new MemoryVault(),
+    dataDir,
+    stream: false,
+    ...overrides,
+  });
 }
 
 /** A MARKET buy of one lot of the first NSE equity: valid under every trading rule. */

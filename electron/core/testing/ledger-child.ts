@@ -1,5 +1,5 @@
 import { writeSync } from 'node:fs';
-import type { OrderRequest } from '../../../shared/domain/order';
+import type { OrderRequest } from '@shared/domain/order';
 import { IntentsLedger, type LedgerStep } from '../ledger/intents-ledger';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BrokerUsage } from '../../../shared/domain/usage';
+import type { BrokerUsage } from '@shared/domain/usage';
 import type { BrokerLimits } from '../../broker/broker';
 import { UsageMeter, type MeterClock } from './usage-meter';
 

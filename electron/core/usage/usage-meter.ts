@@ -1,4 +1,4 @@
-import type { BrokerUsage } from '../../../shared/domain/usage';
+import type { BrokerUsage } from '@shared/domain/usage';
 import type { BrokerLimits } from '../../broker/broker';
 import type { RateLimit } from '../../broker/http/token-bucket';
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { IPC_EVENT, IPC_INVOKE } from '../../../shared/ipc/bridge';
-import type { IpcResult } from '../../../shared/ipc/result';
+import { IPC_EVENT, IPC_INVOKE } from '@shared/ipc/bridge';
+import type { IpcResult } from '@shared/ipc/result';
 import { EventHub } from '../../app/event-hub';
 import { APP_ORIGIN } from '../../app/security/app-origin';
 import type { Dispatch } from '../../app/dispatcher';

@@ -1,5 +1,5 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
-import { IPC_EVENT, IPC_INVOKE } from '../../../shared/ipc/bridge';
+import { IPC_EVENT, IPC_INVOKE } from '@shared/ipc/bridge';
 import type { EventHub } from '../../app/event-hub';
 import { isTrustedUrl } from '../../app/security/app-origin';
 import type { Dispatch } from '../../app/dispatcher';

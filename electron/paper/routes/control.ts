@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { toIstIso } from '../../../shared/lib/ist-time';
-import { fromUnits, isOnTick, toUnits } from '../../../shared/trading/money';
+import { toIstIso } from '@shared/lib/ist-time';
+import { fromUnits, isOnTick, toUnits } from '@shared/trading/money';
 import type { Route } from '../context';
 import type { FaultConfig } from '../faults';
 import { readJson } from '../http-io';

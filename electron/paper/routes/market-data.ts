@@ -1,6 +1,6 @@
-import { Exchange } from '../../../shared/domain/instrument';
-import { CandleInterval } from '../../../shared/domain/market';
-import { parseIso } from '../../../shared/lib/ist-time';
+import { Exchange } from '@shared/domain/instrument';
+import { CandleInterval } from '@shared/domain/market';
+import { parseIso } from '@shared/lib/ist-time';
 import type { Route } from '../context';
 import { Problem, badField, notFound } from '../problem';
 import { wireCandle, wireInstrument } from '../wire-views';

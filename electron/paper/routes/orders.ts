@@ -1,13 +1,13 @@
-import { OrderStatus } from '../../../shared/domain/order';
-import { fromUnits, toUnits } from '../../../shared/trading/money';
-import { takesPrice, takesTrigger, validateOrder } from '../../../shared/trading/rules';
-import { WireOrderChanges, WireOrderRequest } from '../../../shared/wire/schemas';
+import { OrderStatus } from '@shared/domain/order';
+import { fromUnits, toUnits } from '@shared/trading/money';
+import { takesPrice, takesTrigger, validateOrder } from '@shared/trading/rules';
+import { WireOrderChanges, WireOrderRequest } from '@shared/wire/schemas';
 import type { BrokerState, Route } from '../context';
 import { readJson } from '../http-io';
 import type { PaperInstrument } from '../instruments';
 import type { PlaceRequest } from '../matching';
 import { Problem, badField, notFound } from '../problem';
-import { wireField } from '../rules-wire';
+import { rulesProblem } from '../rules-wire';
 import { parseOr400 } from '../validation';
 import { wireHistoryEntry, wireOrder } from '../wire-views';
 
@@ -23,31 +23,22 @@ import { wireHistoryEntry, wireOrder } from '../wire-views';
 function toPlaceRequest(state: BrokerState, body: WireOrderRequest): PlaceRequest {
   const instrument: PaperInstrument | undefined = state.market.lookup(body.exchange, body.tradingsymbol);
   if (!instrument) throw badField('tradingsymbol', `No instrument ${body.tradingsymbol} on ${body.exchange}`);
-  const violations = validateOrder(
-    {
-      exchange: body.exchange,
-      transactionType: body.transaction_type,
-      quantity: body.quantity,
-      orderType: body.order_type,
-      product: body.product,
-      validity: body.validity,
-      price: body.price,
-      triggerPrice: body.trigger_price,
-    },
-    {
-      exchange: instrument.exchange,
-      tradingsymbol: instrument.tradingsymbol,
-      instrumentType: instrument.instrumentType,
-      lotSize: instrument.lotSize,
-      tickSize: instrument.tickSize,
-      freezeQuantity: instrument.freezeQuantity,
-    },
+  const problem = rulesProblem(
+    validateOrder(
+      {
+        exchange: body.exchange,
+        transactionType: body.transaction_type,
+        quantity: body.quantity,
+        orderType: body.order_type,
+        product: body.product,
+        validity: body.validity,
+        price: body.price,
+        triggerPrice: body.trigger_price,
+      },
+      instrument,
+    ),
   );
-  if (violations.length > 0) {
-    const errors = violations.map((v) => ({ field: wireField(v.field), message: v.message }));
-    const code = violations.some((v) => v.code === 'invalid_field') ? 'invalid_field' : 'invalid_combination';
-    throw new Problem(400, code, errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
-  }
+  if (problem) throw problem;
   return {
     instrument,
     clientOrderId: body.client_order_id ?? null,

@@ -1,4 +1,4 @@
-import { istDate } from '../../../shared/lib/ist-time';
+import { istDate } from '@shared/lib/ist-time';
 import type { Route } from '../context';
 import { wireFunds, wireHolding, wirePosition, wireTrade } from '../wire-views';
 

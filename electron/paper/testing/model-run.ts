@@ -1,7 +1,7 @@
 import { deepStrictEqual } from 'node:assert/strict';
 import fc from 'fast-check';
-import type { Exchange, InstrumentType } from '../../../shared/domain/instrument';
-import type { OrderType, Product, TransactionType } from '../../../shared/domain/order';
+import type { Exchange, InstrumentType } from '@shared/domain/instrument';
+import type { OrderType, Product, TransactionType } from '@shared/domain/order';
 import type { BrokerDriver, DriverBody } from './broker-driver';
 import {
   type ModelInstrument,

@@ -1,6 +1,6 @@
-import type { Exchange, InstrumentType } from '../../../shared/domain/instrument';
-import type { OrderStatus, OrderType, Product, TransactionType, Validity } from '../../../shared/domain/order';
-import { validateOrder } from '../../../shared/trading/rules';
+import type { Exchange, InstrumentType } from '@shared/domain/instrument';
+import type { OrderStatus, OrderType, Product, TransactionType, Validity } from '@shared/domain/order';
+import { validateOrder } from '@shared/trading/rules';
 
 /**
  * An independent reference model of the paper broker, for the model-based property test.

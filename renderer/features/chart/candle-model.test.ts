@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Tick } from '../../../shared/domain/market';
+import type { Tick } from '@shared/domain/market';
 import { applyTick, bucketOf, orderAtPrice, priceLinesOf, toBars } from './candle-model';
 
 const tick = (ts: string, lastPrice: number): Tick => ({ instrumentToken: 1, lastPrice, volume: 0, ts });

@@ -1,7 +1,7 @@
-import type { Candle, CandleInterval, Tick } from '../../../shared/domain/market';
-import type { OrderType, TransactionType } from '../../../shared/domain/order';
-import { IST_OFFSET_MS } from '../../../shared/lib/ist-time';
-import { roundToTick } from '../../../shared/trading/money';
+import type { Candle, CandleInterval, Tick } from '@shared/domain/market';
+import type { OrderType, TransactionType } from '@shared/domain/order';
+import { IST_OFFSET_MS } from '@shared/lib/ist-time';
+import { roundToTick } from '@shared/trading/money';
 
 /**
  * Candles as the chart draws them, and how a tick moves the last one. Pure: the chart

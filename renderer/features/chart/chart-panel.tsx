@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import type { Candle, CandleInterval } from '../../../shared/domain/market';
-import { isWorking, type Order } from '../../../shared/domain/order';
-import type { Position } from '../../../shared/domain/portfolio';
-import { istDate } from '../../../shared/lib/ist-time';
+import type { Candle, CandleInterval } from '@shared/domain/market';
+import { isWorking, type Order } from '@shared/domain/order';
+import type { Position } from '@shared/domain/portfolio';
+import { istDate } from '@shared/lib/ist-time';
 import { describeError } from '../../lib/describe-error';
 import { formatIstDateTime, formatPrice, formatQty } from '../../lib/format';
 import { useTheme } from '../../state/settings-store';

@@ -12,7 +12,7 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { priceDecimals } from '../../../shared/trading/money';
+import { priceDecimals } from '@shared/trading/money';
 import type { Bar, PriceLine } from './candle-model';
 
 /** The chart and its two series, once created. */

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Instrument } from '../../../shared/domain/instrument';
+import type { Instrument } from '@shared/domain/instrument';
 import { call } from '../../lib/ipc-client';
 
 /**

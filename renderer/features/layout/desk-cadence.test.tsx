@@ -1,9 +1,9 @@
 import { QueryClientProvider, focusManager } from '@tanstack/react-query';
 import { act, render, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Order } from '../../../shared/domain/order';
-import type { ConnectionState } from '../../../shared/domain/session';
-import type { RequestChannel } from '../../../shared/ipc/contract';
+import type { Order } from '@shared/domain/order';
+import type { ConnectionState } from '@shared/domain/session';
+import type { RequestChannel } from '@shared/ipc/contract';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { ClockProvider } from '../../lib/use-now';

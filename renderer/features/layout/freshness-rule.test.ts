@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ConnectionState } from '../../../shared/domain/session';
-import { BridgeError } from '../../lib/ipc-client';
+import type { ConnectionState } from '@shared/domain/session';
+import { AppError } from '@shared/ipc/app-error';
 import { DEFAULT_CADENCE } from '../../lib/cadence';
 import { freshnessPromise } from '../../lib/polling-policy';
 import { freshnessView, type FreshnessFacts } from './freshness-rule';
@@ -20,8 +20,8 @@ const RATE_LIMITED_LINK: ConnectionState = {
   stream: 'open',
   detail: 'Too many requests (injected fault); retry after the pause',
 };
-const rateLimited = new BridgeError({ kind: 'rate_limited', message: 'Too many requests', retryAfterMs: 1_000 });
-const serverError = new BridgeError({ kind: 'server_error', message: 'HTTP 503' });
+const rateLimited = new AppError({ kind: 'rate_limited', message: 'Too many requests', retryAfterMs: 1_000 });
+const serverError = new AppError({ kind: 'server_error', message: 'HTTP 503' });
 
 /** A panel polled every 5 s whose data arrived at T0, idle (no poll running), link up. */
 function facts(over: Partial<FreshnessFacts>): FreshnessFacts {

@@ -1,4 +1,4 @@
-import type { ConnectionState } from '../../../shared/domain/session';
+import type { ConnectionState } from '@shared/domain/session';
 import { describeError } from '../../lib/describe-error';
 import { formatAge } from '../../lib/format';
 import type { FreshnessPromise } from '../../lib/polling-policy';

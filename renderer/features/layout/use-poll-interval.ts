@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { isWorking, type Order } from '../../../shared/domain/order';
-import type { Placement } from '../../../shared/domain/placement';
+import { isWorking, type Order } from '@shared/domain/order';
+import type { Placement } from '@shared/domain/placement';
 import { cadenceMs, type DeskState, type PolledRead } from '../../lib/cadence';
 import { pollInterval, type PollableQuery } from '../../lib/poll-schedule';
 import { orderQueries } from '../orders/queries';

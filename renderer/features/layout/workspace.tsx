@@ -9,30 +9,40 @@ import { useSavedLayout, useSettingsActions } from '../../state/settings-store';
  */
 export type MinSize = number | `${number}px`;
 
-/**
- * One resizable group whose sizes persist (zustand → localStorage) across restarts.
- *
- * `panels` are [id, default %, min, content]; the ids key the saved layout, so renaming one
- * resets only that group.
- */
-export function ResizableGroup(props: {
+/** Panels side by side (`horizontal`) or stacked (`vertical`), resizable by the trader. */
+export interface WorkspaceGroup {
+  /** Keys the saved sizes: renaming a group resets only that group. */
   readonly id: string;
   readonly orientation: 'horizontal' | 'vertical';
-  readonly panels: ReadonlyArray<readonly [id: string, defaultPercent: number, min: MinSize, content: ReactNode]>;
-}) {
-  const saved = useSavedLayout(props.id);
+  readonly panels: readonly WorkspacePanel[];
+}
+
+/** One panel of a group: its share of the group, its floor, and what it holds. */
+export type WorkspacePanel = {
+  readonly id: string;
+  /** Percent of the group on first start (the trader's own sizes are saved and restored). */
+  readonly defaultPercent: number;
+  readonly min: MinSize;
+} & ({ readonly panel: ReactNode } | { readonly split: WorkspaceGroup });
+
+/**
+ * The workspace as a tree of resizable groups whose sizes persist (zustand → localStorage)
+ * across restarts; the tree itself is declared once, in app.tsx.
+ */
+export function Workspace({ layout }: { readonly layout: WorkspaceGroup }) {
+  const saved = useSavedLayout(layout.id);
   const { layoutChanged } = useSettingsActions();
   return (
     <Group
-      id={props.id}
-      orientation={props.orientation}
+      id={layout.id}
+      orientation={layout.orientation}
       defaultLayout={saved}
-      onLayoutChanged={(layout) => layoutChanged(props.id, layout)}
+      onLayoutChanged={(sizes) => layoutChanged(layout.id, sizes)}
       className="rgroup"
     >
-      {props.panels.map(([id, size, min, content], n) => (
-        <PanelWithSeparator key={id} first={n === 0} id={id} size={size} min={min}>
-          {content}
+      {layout.panels.map((p, n) => (
+        <PanelWithSeparator key={p.id} first={n === 0} id={p.id} size={p.defaultPercent} min={p.min}>
+          {'split' in p ? <Workspace layout={p.split} /> : p.panel}
         </PanelWithSeparator>
       ))}
     </Group>

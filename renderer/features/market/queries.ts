@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CandleInterval } from '../../../shared/domain/market';
+import type { CandleInterval } from '@shared/domain/market';
 import { call } from '../../lib/ipc-client';
 import type { Quotes } from './quote-cache';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Tick } from '../../../shared/domain/market';
+import type { Tick } from '@shared/domain/market';
 import { changeFrom, isStale, mergeTicks, STALE_AFTER_MS } from './quote-cache';
 
 const tick = (token: number, price: number, ts = '2026-11-23T10:00:00+05:30'): Tick => ({

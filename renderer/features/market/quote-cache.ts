@@ -1,5 +1,5 @@
-import type { Tick } from '../../../shared/domain/market';
-import { fromUnits, toUnits } from '../../../shared/trading/money';
+import type { Tick } from '@shared/domain/market';
+import { fromUnits, toUnits } from '@shared/trading/money';
 
 /**
  * A last price as the renderer knows it: the tick, when this window received it (its own

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { Tick } from '../../../shared/domain/market';
+import type { Tick } from '@shared/domain/market';
 import { call } from '../../lib/ipc-client';
 import { sessionQueries } from '../session/queries';
 import { marketQueries } from './queries';

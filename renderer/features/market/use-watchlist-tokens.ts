@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { Instrument } from '../../../shared/domain/instrument';
+import type { Instrument } from '@shared/domain/instrument';
 import { useWatchlistTokens } from '../../state/settings-store';
 import { useInstruments } from '../instruments/queries';
 

@@ -1,5 +1,5 @@
-import type { Instrument } from '../../../shared/domain/instrument';
-import { formatPrice } from '../../lib/format';
+import type { Instrument } from '@shared/domain/instrument';
+import { formatPrice, signClass } from '../../lib/format';
 import { useSettingsActions } from '../../state/settings-store';
 import { useSelectedToken, useTicketActions } from '../ticket/ticket-store';
 import { useInstruments } from '../instruments/queries';
@@ -100,7 +100,6 @@ function WatchRow(props: {
   const last = quote?.lastPrice ?? i.lastPrice;
   const chg = changeFrom(close, last);
   const live = quote ? { ...i, lastPrice: quote.lastPrice } : i;
-  const dir = chg === null || chg.abs === 0 ? '' : chg.abs > 0 ? ' up' : ' down';
   return (
     <tr aria-selected={props.selected} className={props.selected ? 'is-selected' : undefined} onClick={props.onSelect}>
       <td className="sym" title={i.tradingsymbol}>
@@ -111,7 +110,7 @@ function WatchRow(props: {
         <LivePrice quote={quote} fallback={i.lastPrice} tickSize={i.tickSize} testId={`ltp-${i.tradingsymbol}`} />
       </td>
       <td
-        className={`num chg${dir}`}
+        className={`num chg ${chg === null ? '' : signClass(chg.abs)}`}
         data-testid={`chg-${i.tradingsymbol}`}
         title={chg === null ? undefined : `${formatChange(chg)} from the previous close`}
       >

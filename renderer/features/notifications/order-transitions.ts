@@ -1,4 +1,4 @@
-import type { Order, OrderStatus } from '../../../shared/domain/order';
+import type { Order, OrderStatus } from '@shared/domain/order';
 import type { Toast } from '../../state/toast-store';
 import { formatPrice, formatQty } from '../../lib/format';
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { Order, OrderStatus } from '../../../shared/domain/order';
+import type { Order, OrderStatus } from '@shared/domain/order';
 import { beep } from '../../lib/beep';
 import { subscribe } from '../../lib/ipc-client';
 import { useSoundOn } from '../../state/settings-store';

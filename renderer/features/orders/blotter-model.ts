@@ -1,4 +1,4 @@
-import type { Order, OrderStatus } from '../../../shared/domain/order';
+import type { Order, OrderStatus } from '@shared/domain/order';
 
 /**
  * The blotter's filtering, sorting and change detection, without React, so 10,000-row
@@ -15,11 +15,6 @@ const GROUP_OF: Record<OrderStatus, Exclude<StatusGroup, 'all'>> = {
   REJECTED: 'rejected',
   CANCELLED: 'cancelled',
 };
-
-/** The group an order's status belongs to. */
-export function statusGroupOf(status: OrderStatus): Exclude<StatusGroup, 'all'> {
-  return GROUP_OF[status];
-}
 
 /** Sortable columns (every column of the blotter). */
 export type SortColumn =

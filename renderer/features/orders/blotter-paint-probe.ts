@@ -1,11 +1,12 @@
 import { useLayoutEffect } from 'react';
 
 /**
- * Benchmark-only: active when the page URL carries `?blotter=…` (the dashboard bench opens
- * `?blotter=virtual` and `?blotter=plain`); the app never sets it, so in normal use this is
- * one skipped effect per update.
+ * True only in the dashboard benchmark's own build of the renderer (`vite build --mode bench`,
+ * made by `npm run bench` into out/bench/renderer). Vite replaces `import.meta.env.MODE` when it
+ * builds, so in the app's build this is the constant `false`: the probe below and the blotter's
+ * plain mode are not in the bundle a trader runs.
  */
-const ACTIVE = typeof window !== 'undefined' && new URLSearchParams(window.location.search).has('blotter');
+export const BENCH_BUILD = import.meta.env.MODE === 'bench';
 
 /** The name of the User Timing mark bench/dashboard-bench.ts collects. */
 export const PAINT_MARK = 'blotter-painted';
@@ -20,9 +21,9 @@ export const PAINT_MARK = 'blotter-painted';
  * paint. So `painted - data` covers react-query's notification, React's render and commit,
  * and the browser's style/layout/paint of the frame, which is exactly what virtualization changes.
  */
-export function useBlotterPaintProbe(dataUpdatedAt: number): void {
+function usePaintProbe(dataUpdatedAt: number): void {
   useLayoutEffect(() => {
-    if (!ACTIVE || dataUpdatedAt === 0) return;
+    if (dataUpdatedAt === 0) return;
     const committed = performance.now();
     requestAnimationFrame(() => {
       const frame = performance.now();
@@ -37,3 +38,6 @@ export function useBlotterPaintProbe(dataUpdatedAt: number): void {
     });
   }, [dataUpdatedAt]);
 }
+
+/** The probe in the bench's build; nothing at all in the app's. */
+export const useBlotterPaintProbe: (dataUpdatedAt: number) => void = BENCH_BUILD ? usePaintProbe : () => undefined;

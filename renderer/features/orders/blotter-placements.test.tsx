@@ -1,8 +1,8 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Order } from '../../../shared/domain/order';
-import type { Placement } from '../../../shared/domain/placement';
+import type { Order } from '@shared/domain/order';
+import type { Placement } from '@shared/domain/placement';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { createFakeBridge, placement, type FakeBridge } from '../../test/fake-bridge';

@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { isWorking, type Order } from '../../../shared/domain/order';
-import type { Placement } from '../../../shared/domain/placement';
+import { isWorking, type Order } from '@shared/domain/order';
+import type { Placement } from '@shared/domain/placement';
 import { describeError } from '../../lib/describe-error';
 import { formatIstTime, formatPrice, formatQty } from '../../lib/format';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
+import { EmptyRow, PanelPlaceholder } from '../layout/panel-states';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { PlacementActions } from '../placements/placement-actions';
 import {
@@ -19,7 +20,7 @@ import {
 } from '../placements/placement-model';
 import { placementQueries } from '../placements/queries';
 import { changedOrderIds, selectOrders, type SortColumn, type SortSpec, type StatusGroup } from './blotter-model';
-import { useBlotterPaintProbe } from './blotter-paint-probe';
+import { BENCH_BUILD, useBlotterPaintProbe } from './blotter-paint-probe';
 import { ModifyOrderDialog } from './modify-order-dialog';
 import { OrderHistoryDialog } from './order-history-dialog';
 import { orderQueries, useCancelOrder } from './queries';
@@ -29,10 +30,10 @@ import { statusClass } from './status-class';
 const ROW_HEIGHT = 26;
 
 /**
- * `?blotter=plain` renders every row without virtualization: the benchmark's baseline in the
- * same build and run. Never set by the app itself.
+ * In the benchmark's build only, `?blotter=plain` renders every row without virtualization: the
+ * dashboard bench's baseline in the same build and run. The app's build has no such mode.
  */
-const PLAIN = typeof window !== 'undefined' && new URLSearchParams(window.location.search).get('blotter') === 'plain';
+const PLAIN = BENCH_BUILD && new URLSearchParams(window.location.search).get('blotter') === 'plain';
 
 const COLUMNS: ReadonlyArray<{ readonly id: SortColumn; readonly label: string; readonly num?: boolean }> = [
   { id: 'time', label: 'Time' },
@@ -138,9 +139,7 @@ export function Blotter() {
       }
     >
       {result.data === undefined && pinned.length === 0 ? (
-        <p className="empty">
-          {result.error ? `Could not load orders: ${describeError(result.error)}` : 'Loading orders…'}
-        </p>
+        <PanelPlaceholder what="orders" error={result.error} />
       ) : (
         <OrderTable
           pinned={pinned}
@@ -222,11 +221,7 @@ function OrderTable(props: {
           ))}
           {padTop > 0 ? <tr aria-hidden="true" className="pad" style={{ height: padTop }} /> : null}
           {rows.length === 0 && pinned.length === 0 ? (
-            <tr>
-              <td colSpan={COLUMNS.length + 1} className="empty">
-                No orders
-              </td>
-            </tr>
+            <EmptyRow colSpan={COLUMNS.length + 1}>No orders</EmptyRow>
           ) : null}
           {items.map((item) => {
             const o = rows[item.index];

@@ -1,17 +1,18 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import type { Order, OrderChanges, OrderType, Validity } from '../../../shared/domain/order';
+import { useState, type FormEvent } from 'react';
+import type { Order, OrderChanges, OrderType, Validity } from '@shared/domain/order';
 import {
   allowedOrderTypes,
   allowedValidities,
   takesPrice,
   takesTrigger,
   validateModification,
-} from '../../../shared/trading/rules';
+} from '@shared/trading/rules';
 import { describeError } from '../../lib/describe-error';
 import { formatQty } from '../../lib/format';
-import { BridgeError } from '../../lib/ipc-client';
+import { AppError } from '@shared/ipc/app-error';
 import { useInstruments } from '../instruments/queries';
 import { Dialog } from '../layout/dialog';
+import { Field } from '../layout/field';
 import { isRefusal } from '../placements/placement-model';
 import { parseNumber, ticketFieldOf } from '../ticket/ticket-model';
 import { useModifyOrder } from './queries';
@@ -59,7 +60,6 @@ export function changedFields(
 export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; readonly onClose: () => void }) {
   const instrument = useInstruments().byToken.get(order.instrumentToken);
   const modify = useModifyOrder();
-  const ids = useId();
   const [quantity, setQuantity] = useState(String(order.quantity));
   const [orderType, setOrderType] = useState<OrderType>(order.orderType);
   const [validity, setValidity] = useState<Validity>(order.validity);
@@ -99,7 +99,7 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
   const blocked = errors.size > 0;
 
   // Main's refusal, next to the field(s) it names; else one line under the form.
-  const refusal = modify.error instanceof BridgeError ? modify.error.info : null;
+  const refusal = modify.error instanceof AppError ? modify.error.info : null;
   const refusalFields = [
     ...(refusal?.field ? [{ field: refusal.field, message: refusal.message }] : []),
     ...(refusal?.fields ?? []),
@@ -123,15 +123,6 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
     if (modify.isPending || blocked || unchanged) return;
     modify.mutate({ orderId: order.orderId, changes }, { onSuccess: onClose });
   };
-  const describedBy = (f: ModifyField) => (errors.has(f) ? `${ids}-${f}-error` : undefined);
-  const err = (f: ModifyField): ReactNode => {
-    const m = errors.get(f);
-    return m ? (
-      <span className="field-error" id={`${ids}-${f}-error`}>
-        {m}
-      </span>
-    ) : null;
-  };
   const types = instrument ? allowedOrderTypes(instrument) : [order.orderType];
 
   return (
@@ -144,71 +135,61 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
           Filled {formatQty(order.filledQuantity)} of {formatQty(order.quantity)} · pending{' '}
           {formatQty(order.pendingQuantity)}
         </p>
-        <label>
-          Quantity
-          <input
-            inputMode="numeric"
-            value={quantity}
-            onChange={(e) => edited(setQuantity)(e.target.value)}
-            aria-invalid={errors.has('quantity')}
-            aria-describedby={describedBy('quantity')}
-          />
-        </label>
-        {err('quantity')}
-        <label>
-          Order type
-          <select
-            value={orderType}
-            onChange={(e) => edited(setOrderType)(orderTypeOf(e.target.value, orderType))}
-            aria-invalid={errors.has('orderType')}
-            aria-describedby={describedBy('orderType')}
-          >
-            {types.map((t) => (
-              <option key={t}>{t}</option>
-            ))}
-          </select>
-        </label>
-        {err('orderType')}
-        <label>
-          Validity
-          <select
-            value={validity}
-            onChange={(e) => edited(setValidity)(e.target.value === 'IOC' ? 'IOC' : 'DAY')}
-            aria-invalid={errors.has('validity')}
-            aria-describedby={describedBy('validity')}
-          >
-            {(['DAY', 'IOC'] as const).map((v) => (
-              <option key={v} disabled={!allowedValidities(orderType).includes(v)}>
-                {v}
-              </option>
-            ))}
-          </select>
-        </label>
-        {err('validity')}
-        <label>
-          Price
-          <input
-            inputMode="decimal"
-            value={takesPrice(orderType) ? price : ''}
-            disabled={!takesPrice(orderType)}
-            onChange={(e) => edited(setPrice)(e.target.value)}
-            aria-invalid={errors.has('price')}
-            aria-describedby={describedBy('price')}
-          />
-        </label>
-        {err('price')}
-        <label>
-          Trigger price
-          <input
-            inputMode="decimal"
-            value={takesTrigger(orderType) ? trigger : ''}
-            disabled={!takesTrigger(orderType)}
-            onChange={(e) => edited(setTrigger)(e.target.value)}
-            aria-invalid={errors.has('triggerPrice')}
-            aria-describedby={describedBy('triggerPrice')}
-          />
-        </label>
-        {err('triggerPrice')}
+        <Field label="Quantity" error={errors.get('quantity')}>
+          {(p) => (
+            <input {...p} inputMode="numeric" value={quantity} onChange={(e) => edited(setQuantity)(e.target.value)} />
+          )}
+        </Field>
+        <Field label="Order type" error={errors.get('orderType')}>
+          {(p) => (
+            <select
+              {...p}
+              value={orderType}
+              onChange={(e) => edited(setOrderType)(orderTypeOf(e.target.value, orderType))}
+            >
+              {types.map((t) => (
+                <option key={t}>{t}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Validity" error={errors.get('validity')}>
+          {(p) => (
+            <select
+              {...p}
+              value={validity}
+              onChange={(e) => edited(setValidity)(e.target.value === 'IOC' ? 'IOC' : 'DAY')}
+            >
+              {(['DAY', 'IOC'] as const).map((v) => (
+                <option key={v} disabled={!allowedValidities(orderType).includes(v)}>
+                  {v}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Price" error={errors.get('price')}>
+          {(p) => (
+            <input
+              {...p}
+              inputMode="decimal"
+              value={takesPrice(orderType) ? price : ''}
+              disabled={!takesPrice(orderType)}
+              onChange={(e) => edited(setPrice)(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Trigger price" error={errors.get('triggerPrice')}>
+          {(p) => (
+            <input
+              {...p}
+              inputMode="decimal"
+              value={takesTrigger(orderType) ? trigger : ''}
+              disabled={!takesTrigger(orderType)}
+              onChange={(e) => edited(setTrigger)(e.target.value)}
+            />
+          )}
+        </Field>
         {refusal && !placedNextToField ? (
           <p role="alert" className="inline-error">
             {isRefusal(modify.error) ? 'Not modified: ' : 'Modification not confirmed — check the order: '}

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { LifecycleHop, Order } from '../../../shared/domain/order';
+import type { LifecycleHop, Order } from '@shared/domain/order';
 import { describeError } from '../../lib/describe-error';
 import { formatIstDateTime, formatIstTime, formatPrice, formatQty } from '../../lib/format';
 import { Dialog } from '../layout/dialog';

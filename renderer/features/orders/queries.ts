@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { OrderChanges, OrderRequest } from '../../../shared/domain/order';
+import type { OrderChanges, OrderRequest } from '@shared/domain/order';
 import { call } from '../../lib/ipc-client';
 import { portfolioQueries } from '../portfolio/queries';
 

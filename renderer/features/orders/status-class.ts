@@ -1,4 +1,4 @@
-import type { OrderStatus } from '../../../shared/domain/order';
+import type { OrderStatus } from '@shared/domain/order';
 
 const STATUS_CLASS: Record<OrderStatus, string> = {
   OPEN: 'st-open',

@@ -1,4 +1,4 @@
-import type { Placement } from '../../../shared/domain/placement';
+import type { Placement } from '@shared/domain/placement';
 import { describeError } from '../../lib/describe-error';
 import { isRefusal, refusalText } from './placement-model';
 import { useDiscardPlacement, usePlaceAgain } from './queries';

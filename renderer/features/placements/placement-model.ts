@@ -1,8 +1,8 @@
-import type { Order, OrderRequest } from '../../../shared/domain/order';
-import { OPEN_PLACEMENT_STATES, type Placement, type PlacementState } from '../../../shared/domain/placement';
-import type { ErrorKind, IpcError } from '../../../shared/ipc/result';
+import type { Order, OrderRequest } from '@shared/domain/order';
+import { OPEN_PLACEMENT_STATES, type Placement, type PlacementState } from '@shared/domain/placement';
+import type { ErrorKind, IpcError } from '@shared/ipc/result';
 import { formatPrice, formatQty } from '../../lib/format';
-import { BridgeError } from '../../lib/ipc-client';
+import { AppError } from '@shared/ipc/app-error';
 
 /**
  * The unconfirmed-placements list in a trader's words, without React (docs/architecture.md,
@@ -99,8 +99,8 @@ export function pinnedPlacements(
 const UNCERTAIN: ReadonlySet<ErrorKind> = new Set(['disconnected', 'unexpected_shape', 'internal']);
 
 /** True when a failed placement means nothing was created (so "Not placed" is the truth). */
-export function isRefusal(error: unknown): error is BridgeError {
-  return error instanceof BridgeError && !UNCERTAIN.has(error.info.kind);
+export function isRefusal(error: unknown): error is AppError {
+  return error instanceof AppError && !UNCERTAIN.has(error.info.kind);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Placement } from '../../../shared/domain/placement';
+import type { Placement } from '@shared/domain/placement';
 import { formatAge, formatIstTime, formatPrice, formatQty } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
 import { Dialog } from '../layout/dialog';

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { Placement } from '../../../shared/domain/placement';
+import type { Placement } from '@shared/domain/placement';
 import { call, subscribe } from '../../lib/ipc-client';
 import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';

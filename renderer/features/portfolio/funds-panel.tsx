@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { describeError } from '../../lib/describe-error';
-import { formatPnl, formatRupees } from '../../lib/format';
+import { formatPnl, formatRupees, signClass } from '../../lib/format';
 import { Panel } from '../layout/panel';
+import { PanelPlaceholder } from '../layout/panel-states';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { portfolioQueries } from './queries';
 
@@ -13,9 +13,7 @@ export function FundsPanel() {
   return (
     <Panel title="Funds" source={{ ...result, queryKey: portfolioQueries.funds().queryKey }}>
       {f === undefined ? (
-        <p className="empty">
-          {result.error ? `Could not load funds: ${describeError(result.error)}` : 'Loading funds…'}
-        </p>
+        <PanelPlaceholder what="funds" error={result.error} />
       ) : (
         <dl className="figures" aria-label="Funds figures">
           <div>
@@ -36,11 +34,11 @@ export function FundsPanel() {
           </div>
           <div>
             <dt>Realised P&amp;L</dt>
-            <dd className={f.realisedPnl >= 0 ? 'up' : 'down'}>{formatPnl(f.realisedPnl)}</dd>
+            <dd className={signClass(f.realisedPnl)}>{formatPnl(f.realisedPnl)}</dd>
           </div>
           <div>
             <dt>Unrealised P&amp;L</dt>
-            <dd className={f.unrealisedPnl >= 0 ? 'up' : 'down'}>{formatPnl(f.unrealisedPnl)}</dd>
+            <dd className={signClass(f.unrealisedPnl)}>{formatPnl(f.unrealisedPnl)}</dd>
           </div>
         </dl>
       )}

@@ -1,15 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { describeError } from '../../lib/describe-error';
-import { formatPnl, formatPrice, formatQty, formatRupees } from '../../lib/format';
+import { formatPnl, formatPrice, formatQty, formatRupees, signClass } from '../../lib/format';
 import { Panel } from '../layout/panel';
+import { EmptyRow, PanelPlaceholder } from '../layout/panel-states';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { useQuotes } from '../market/use-quotes';
 import { useInstruments } from '../instruments/queries';
 import { markHolding, sumRupees } from './position-pnl';
 import { portfolioQueries } from './queries';
-
-const pnlClass = (v: number): string => (v > 0 ? 'num up' : v < 0 ? 'num down' : 'num');
 
 /** Delivery holdings with value and P&L at the latest price. */
 export function HoldingsPanel() {
@@ -27,9 +25,7 @@ export function HoldingsPanel() {
   return (
     <Panel title="Holdings" source={{ ...result, queryKey: portfolioQueries.holdings().queryKey }}>
       {result.data === undefined ? (
-        <p className="empty">
-          {result.error ? `Could not load holdings: ${describeError(result.error)}` : 'Loading holdings…'}
-        </p>
+        <PanelPlaceholder what="holdings" error={result.error} />
       ) : (
         <div className="table-scroll">
           <table aria-label="Holdings" className="grid">
@@ -44,13 +40,7 @@ export function HoldingsPanel() {
               </tr>
             </thead>
             <tbody>
-              {rows.length === 0 ? (
-                <tr>
-                  <td colSpan={6} className="empty">
-                    No holdings
-                  </td>
-                </tr>
-              ) : null}
+              {rows.length === 0 ? <EmptyRow colSpan={6}>No holdings</EmptyRow> : null}
               {rows.map(({ h, m }) => (
                 <tr key={h.instrumentToken}>
                   <td className="sym">{h.tradingsymbol}</td>
@@ -58,7 +48,7 @@ export function HoldingsPanel() {
                   <td className="num">{formatPrice(h.averagePrice, byToken.get(h.instrumentToken)?.tickSize)}</td>
                   <td className="num">{formatPrice(m.ltp, byToken.get(h.instrumentToken)?.tickSize)}</td>
                   <td className="num">{formatRupees(m.value)}</td>
-                  <td className={pnlClass(m.pnl)}>{formatPnl(m.pnl)}</td>
+                  <td className={`num ${signClass(m.pnl)}`}>{formatPnl(m.pnl)}</td>
                 </tr>
               ))}
             </tbody>
@@ -68,7 +58,7 @@ export function HoldingsPanel() {
                   <th scope="row" colSpan={5}>
                     Total
                   </th>
-                  <td className={pnlClass(total)}>{formatPnl(total)}</td>
+                  <td className={`num ${signClass(total)}`}>{formatPnl(total)}</td>
                 </tr>
               </tfoot>
             ) : null}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Holding, Position } from '../../../shared/domain/portfolio';
+import type { Holding, Position } from '@shared/domain/portfolio';
 import { markHolding, markPosition } from './position-pnl';
 
 /** A day's position as the broker reports it; tests override what they are about. */

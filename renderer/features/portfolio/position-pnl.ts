@@ -1,5 +1,5 @@
-import type { Holding, Position } from '../../../shared/domain/portfolio';
-import { fromUnits, toUnits } from '../../../shared/trading/money';
+import type { Holding, Position } from '@shared/domain/portfolio';
+import { fromUnits, toUnits } from '@shared/trading/money';
 
 /**
  * P&L marked at the latest tick, in integer price units (docs/api.md §Numbers and money units).

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Position } from '../../../shared/domain/portfolio';
-import { describeError } from '../../lib/describe-error';
-import { formatPnl, formatPrice, formatQty } from '../../lib/format';
+import type { Position } from '@shared/domain/portfolio';
+import { formatPnl, formatPrice, formatQty, signClass } from '../../lib/format';
 import { useTicketActions } from '../ticket/ticket-store';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
+import { EmptyRow, PanelPlaceholder } from '../layout/panel-states';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { LivePrice } from '../market/live-price';
@@ -12,8 +12,6 @@ import { useQuotes } from '../market/use-quotes';
 import { markPosition, sumRupees } from './position-pnl';
 import { portfolioQueries } from './queries';
 import { useHoldingsPnl } from './use-holdings-pnl';
-
-const pnlClass = (v: number): string => (v > 0 ? 'num up' : v < 0 ? 'num down' : 'num');
 
 /**
  * Net positions with P&L per row and in total, recomputed at each tick from the broker's exact
@@ -56,20 +54,18 @@ export function PositionsPanel() {
       actions={
         <span className="totals">
           Day P&amp;L{' '}
-          <strong className={pnlClass(day)} data-testid="day-pnl">
+          <strong className={`num ${signClass(day)}`} data-testid="day-pnl">
             {formatPnl(day)}
           </strong>{' '}
           · Overall{' '}
-          <strong className={pnlClass(overall)} data-testid="overall-pnl">
+          <strong className={`num ${signClass(overall)}`} data-testid="overall-pnl">
             {formatPnl(overall)}
           </strong>
         </span>
       }
     >
       {result.data === undefined ? (
-        <p className="empty">
-          {result.error ? `Could not load positions: ${describeError(result.error)}` : 'Loading positions…'}
-        </p>
+        <PanelPlaceholder what="positions" error={result.error} />
       ) : (
         <div className="table-scroll">
           <table aria-label="Positions" className="grid">
@@ -90,13 +86,7 @@ export function PositionsPanel() {
               </tr>
             </thead>
             <tbody>
-              {rows.length === 0 ? (
-                <tr>
-                  <td colSpan={10} className="empty">
-                    No positions
-                  </td>
-                </tr>
-              ) : null}
+              {rows.length === 0 ? <EmptyRow colSpan={10}>No positions</EmptyRow> : null}
               {rows.map(({ p, m, tick }) => (
                 <tr key={`${p.instrumentToken}:${p.product}`}>
                   <td className="sym">
@@ -115,12 +105,12 @@ export function PositionsPanel() {
                       testId={`pos-ltp-${p.tradingsymbol}`}
                     />
                   </td>
-                  <td className={pnlClass(m.unrealised)}>{formatPnl(m.unrealised)}</td>
-                  <td className={pnlClass(p.realisedPnl)}>{formatPnl(p.realisedPnl)}</td>
-                  <td className={pnlClass(m.pnl)} data-testid={`pos-pnl-${p.tradingsymbol}`}>
+                  <td className={`num ${signClass(m.unrealised)}`}>{formatPnl(m.unrealised)}</td>
+                  <td className={`num ${signClass(p.realisedPnl)}`}>{formatPnl(p.realisedPnl)}</td>
+                  <td className={`num ${signClass(m.pnl)}`} data-testid={`pos-pnl-${p.tradingsymbol}`}>
                     {formatPnl(m.pnl)}
                   </td>
-                  <td className={pnlClass(m.m2m)} data-testid={`pos-day-${p.tradingsymbol}`}>
+                  <td className={`num ${signClass(m.m2m)}`} data-testid={`pos-day-${p.tradingsymbol}`}>
                     {formatPnl(m.m2m)}
                   </td>
                   <td className="row-actions">
@@ -139,8 +129,8 @@ export function PositionsPanel() {
                   <th scope="row" colSpan={7}>
                     Total
                   </th>
-                  <td className={pnlClass(totalPnl)}>{formatPnl(totalPnl)}</td>
-                  <td className={pnlClass(day)}>{formatPnl(day)}</td>
+                  <td className={`num ${signClass(totalPnl)}`}>{formatPnl(totalPnl)}</td>
+                  <td className={`num ${signClass(day)}`}>{formatPnl(day)}</td>
                   <td />
                 </tr>
               </tfoot>

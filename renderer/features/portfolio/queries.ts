@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { OrderRequest } from '../../../shared/domain/order';
+import type { OrderRequest } from '@shared/domain/order';
 import { call } from '../../lib/ipc-client';
 
 /**

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { describeError } from '../../lib/describe-error';
-import { BridgeError } from '../../lib/ipc-client';
+import { AppError } from '@shared/ipc/app-error';
 import { useSessionExpired } from '../../state/alerts-store';
 import { sessionQueries } from './queries';
 
@@ -18,7 +18,7 @@ export function Banners() {
     const reason = expired.replace(/[\s.;,]*log in again[\s.]*$/i, '');
     messages.push({ key: 'session', tone: 'bad', text: `Session expired: ${reason}. Log in again to continue.` });
   }
-  if (link.error instanceof BridgeError && (link.error.info.kind === 'network' || link.error.info.kind === 'timeout')) {
+  if (link.error instanceof AppError && (link.error.info.kind === 'network' || link.error.info.kind === 'timeout')) {
     messages.push({
       key: 'bridge',
       tone: 'bad',

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { BrokerProfile } from '../../../shared/domain/session';
+import type { BrokerProfile } from '@shared/domain/session';
 import { call } from '../../lib/ipc-client';
 import { useAlertsActions } from '../../state/alerts-store';
 

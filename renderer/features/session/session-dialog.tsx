@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { brokerUrlProblem } from '../../../shared/domain/broker-url';
-import type { BrokerProfile } from '../../../shared/domain/session';
+import { brokerUrlProblem } from '@shared/domain/broker-url';
+import type { BrokerProfile } from '@shared/domain/session';
 import { describeError } from '../../lib/describe-error';
-import { BridgeError } from '../../lib/ipc-client';
+import { AppError } from '@shared/ipc/app-error';
 import { useSessionExpired } from '../../state/alerts-store';
 import { Dialog } from '../layout/dialog';
 import { orderQueries } from '../orders/queries';
@@ -11,7 +11,7 @@ import { sessionQueries, useLogin } from './queries';
 
 /** True when a read failed because the broker no longer accepts the session. */
 function isUnauthorized(error: unknown): boolean {
-  return error instanceof BridgeError && error.info.kind === 'unauthorized';
+  return error instanceof AppError && error.info.kind === 'unauthorized';
 }
 
 /**

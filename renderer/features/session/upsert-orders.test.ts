@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Order } from '../../../shared/domain/order';
+import type { Order } from '@shared/domain/order';
 import { upsertOrders } from './use-bridge-events';
 
 const order = (orderId: string, status: Order['status']): Order => ({ orderId, status }) as unknown as Order;

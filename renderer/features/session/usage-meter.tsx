@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { BrokerUsage, RequestRate } from '../../../shared/domain/usage';
+import type { BrokerUsage, RequestRate } from '@shared/domain/usage';
 import { sessionQueries } from './queries';
 
 /** "0.03", "0.1", "2.4", "8", "12": a rate as a trader reads it. */

@@ -1,6 +1,6 @@
 import { useQueryClient, type Query } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { Order } from '../../../shared/domain/order';
+import type { Order } from '@shared/domain/order';
 import { subscribe } from '../../lib/ipc-client';
 import { useAlertsActions } from '../../state/alerts-store';
 import { marketQueries } from '../market/queries';

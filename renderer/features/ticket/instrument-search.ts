@@ -1,4 +1,4 @@
-import type { Exchange, Instrument } from '../../../shared/domain/instrument';
+import type { Exchange, Instrument } from '@shared/domain/instrument';
 
 /** Where a symbol trades in several places, the busiest market first (NSE before BSE). */
 const EXCHANGE_ORDER: readonly Exchange[] = ['NSE', 'BSE', 'NFO', 'BFO', 'MCX', 'CDS'];

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { Order, OrderStatus } from '../../../shared/domain/order';
-import type { IpcError } from '../../../shared/ipc/result';
+import type { Order, OrderStatus } from '@shared/domain/order';
+import type { IpcError } from '@shared/ipc/result';
 import { orderQueries } from '../orders/queries';
 import { statusClass } from '../orders/status-class';
 import { PlacementActions } from '../placements/placement-actions';

@@ -67,6 +67,15 @@ describe('OrderTicket', () => {
     expect(qty).toHaveProperty('value', '75');
   });
 
+  it('steps a quantity typed with Indian grouping from what was typed (1,500 → 1,575), not from zero', async () => {
+    const { user, form, t } = await renderTicket();
+    await choose(user, form, 'NIFTY26NOVFUT', 'NIFTY26NOVFUT');
+    const qty = t.getByLabelText('Quantity');
+    await user.clear(qty);
+    await user.type(qty, '1,500{ArrowUp}');
+    expect(qty).toHaveProperty('value', '1575');
+  });
+
   it('says next to Quantity when it is not a whole number of lots, and will not place it', async () => {
     const { user, form, t } = await renderTicket();
     await choose(user, form, 'NIFTY26NOVFUT', 'NIFTY26NOVFUT');

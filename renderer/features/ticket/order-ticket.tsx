@@ -1,49 +1,34 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import type { Instrument } from '../../../shared/domain/instrument';
-import type { OrderRequest, OrderType, Product, Validity } from '../../../shared/domain/order';
-import {
-  allowedOrderTypes,
-  allowedProducts,
-  allowedValidities,
-  stepQuantity,
-  takesPrice,
-} from '../../../shared/trading/rules';
-import { roundToTick } from '../../../shared/trading/money';
-import { describeError } from '../../lib/describe-error';
-import { formatPrice, formatQty, formatRupees } from '../../lib/format';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { Instrument } from '@shared/domain/instrument';
+import type { OrderType, Product, Validity } from '@shared/domain/order';
+import { allowedOrderTypes, allowedProducts, allowedValidities, stepQuantity } from '@shared/trading/rules';
 import { useConfirmOnEnter, useSettingsActions } from '../../state/settings-store';
 import { useTicketActions, useTicketDraft, useTicketGeneration, useTicketOpen } from './ticket-store';
 import { useInstruments } from '../instruments/queries';
-import { LivePrice } from '../market/live-price';
-import { marketQueries, usePreviousClose } from '../market/queries';
-import { changeFrom } from '../market/quote-cache';
+import { marketQueries } from '../market/queries';
 import { useMarketSubscription } from '../market/use-market-subscription';
-import { useQuote } from '../market/use-quotes';
 import { useSelectedInstrument } from './use-selected-instrument';
-import { refusalReason } from '../placements/placement-model';
-import { portfolioQueries } from '../portfolio/queries';
 import { OrderOutcome } from './order-outcome';
 import { SymbolCombobox } from './symbol-combobox';
-import { draftForInstrument, evaluateTicket, ticketFieldOf, type TicketErrors, type TicketField } from './ticket-model';
-import { useDebounced } from './use-debounced';
+import {
+  draftForInstrument,
+  evaluateTicket,
+  orderTypeChosen,
+  parseNumber,
+  refusalErrors,
+  type TicketField,
+} from './ticket-model';
+import { ConfirmOrder } from './confirm-order';
+import { MarginSummary } from './margin-summary';
+import { Field } from '../layout/field';
+import { ReferencePrice } from './reference-price';
 import { UnconfirmedGuard } from './unconfirmed-guard';
 import { useSubmitOrder } from './use-submit-order';
 
 const ORDER_TYPES: readonly OrderType[] = ['MARKET', 'LIMIT', 'SL', 'SL-M'];
 const PRODUCTS: readonly Product[] = ['MIS', 'CNC', 'NRML'];
 const VALIDITIES: readonly Validity[] = ['DAY', 'IOC'];
-
-/** A placeholder order for the disabled margin query (never sent: `enabled` is false). */
-const NO_ORDER: OrderRequest = {
-  exchange: 'NSE',
-  tradingsymbol: '-',
-  transactionType: 'BUY',
-  quantity: 1,
-  orderType: 'MARKET',
-  product: 'MIS',
-  validity: 'DAY',
-};
 
 /** Picks `value` from `options` (the select's options come from the same list, so it always matches). */
 function pick<T extends string>(options: readonly T[], value: string, fallback: T): T {
@@ -107,19 +92,8 @@ export function OrderTicket() {
     (startsBlank.current ? symbolRef : quantityRef).current?.focus();
   }, []);
 
-  const marginFor = useDebounced(evaluation.request, 250);
-  const margin = useQuery({ ...portfolioQueries.margin(marginFor ?? NO_ORDER), enabled: marginFor !== null });
-  const funds = useQuery(portfolioQueries.funds());
-
-  // A refusal's reason, next to the field it names (main reports it camelCase, maybe `order.`-prefixed).
-  const refusal = submitter.outcome.kind === 'refused' ? submitter.outcome.error : null;
-  const brokerErrors: TicketErrors = {};
-  for (const f of refusal?.fields ?? []) {
-    const field = ticketFieldOf(f.field);
-    if (field) brokerErrors[field] ??= refusalReason(f.message);
-  }
-  const brokerField = ticketFieldOf(refusal?.field);
-  if (refusal && brokerField) brokerErrors[brokerField] ??= refusalReason(refusal.message);
+  // A refusal's reason, next to the field it names.
+  const brokerErrors = refusalErrors(submitter.outcome.kind === 'refused' ? submitter.outcome.error : null);
   // A blank ticket is not a mistake: "Choose an instrument" in red before the trader has typed
   // anything would be noise (Place order is disabled, and the box's placeholder says what to do).
   const pristine = draft.instrumentToken === null;
@@ -159,20 +133,18 @@ export function OrderTicket() {
     edit(draftForInstrument(draft, q ? { ...i, lastPrice: q.lastPrice } : i));
     quantityRef.current?.focus();
   };
-  // Switching to a priced type with no price starts from the last price (as broker terminals
-  // do), read once from the quotes cache so the ticket does not re-render on every tick.
+  // A priced type starts from the last price, read once from the quotes cache so the ticket
+  // does not re-render on every tick.
   const chooseOrderType = (orderType: OrderType): void => {
     const quote = instrument
       ? client.getQueryData(marketQueries.quotes().queryKey)?.[instrument.instrumentToken]
       : undefined;
-    const ltp = quote?.lastPrice ?? instrument?.lastPrice ?? 0;
-    const fill = instrument && takesPrice(orderType) && draft.price.trim() === '' && ltp > 0;
-    edit(fill ? { orderType, price: String(roundToTick(ltp, instrument.tickSize)) } : { orderType });
+    edit(orderTypeChosen(draft, orderType, instrument, quote?.lastPrice));
   };
   const onQuantityKey = (e: KeyboardEvent<HTMLInputElement>): void => {
     if (!instrument || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
     e.preventDefault();
-    const q = Number(draft.quantity) || 0;
+    const q = parseNumber(draft.quantity) || 0; // "1,500" is 1500 here too, as the ticket judges it
     edit({ quantity: String(stepQuantity(q, e.key === 'ArrowUp' ? 1 : -1, instrument)) });
   };
 
@@ -316,41 +288,10 @@ export function OrderTicket() {
         </Field>
       </div>
 
-      <dl className="ticket__margin" aria-label="Margin">
-        <div>
-          <dt>Required</dt>
-          <dd data-testid="margin-required">
-            {evaluation.request === null
-              ? '–'
-              : margin.data
-                ? formatRupees(margin.data.total)
-                : margin.error
-                  ? describeError(margin.error)
-                  : '…'}
-          </dd>
-        </div>
-        <div>
-          <dt>Available</dt>
-          <dd data-testid="margin-available">{funds.data ? formatRupees(funds.data.availableMargin) : '–'}</dd>
-        </div>
-      </dl>
+      <MarginSummary request={evaluation.request} />
 
       {confirming && evaluation.request ? (
-        <div className="ticket__confirm" role="group" aria-label="Confirm order">
-          <p>
-            {evaluation.request.transactionType} {formatQty(evaluation.request.quantity)}{' '}
-            {evaluation.request.tradingsymbol} {evaluation.request.orderType}
-            {evaluation.request.price ? ` @ ${formatPrice(evaluation.request.price)}` : ''}
-            {evaluation.request.triggerPrice ? ` trigger ${formatPrice(evaluation.request.triggerPrice)}` : ''} ·{' '}
-            {evaluation.request.product} · {evaluation.request.validity}?
-          </p>
-          <div className="form__buttons">
-            <ConfirmButton onConfirm={submitOrder} />
-            <button type="button" onClick={() => setConfirming(false)}>
-              Back
-            </button>
-          </div>
-        </div>
+        <ConfirmOrder request={evaluation.request} onConfirm={submitOrder} onBack={() => setConfirming(false)} />
       ) : null}
 
       {submitter.warning ? (
@@ -378,69 +319,5 @@ export function OrderTicket() {
 
       <OrderOutcome outcome={submitter.outcome} id={`${formId}-outcome`} />
     </form>
-  );
-}
-
-/** The live last price the trader prices against, with the day's change; stale when it stops. */
-function ReferencePrice({ instrument }: { readonly instrument: Instrument }) {
-  const quote = useQuote(instrument.instrumentToken);
-  const close = usePreviousClose(instrument.instrumentToken);
-  const chg = changeFrom(close, quote?.lastPrice ?? instrument.lastPrice);
-  return (
-    <div className="ticket__ref" aria-label="Reference price">
-      <span className="muted">LTP</span>
-      <LivePrice
-        quote={quote}
-        fallback={instrument.lastPrice}
-        tickSize={instrument.tickSize}
-        testId="ticket-ltp"
-        className="ticket__ltp"
-      />
-      {chg ? (
-        <span className={chg.abs > 0 ? 'up' : chg.abs < 0 ? 'down' : 'muted'}>
-          {chg.abs > 0 ? '▲' : chg.abs < 0 ? '▼' : ''} {Math.abs(chg.pct).toFixed(2)}%
-        </span>
-      ) : null}
-    </div>
-  );
-}
-
-/** Focused as soon as it appears, so a second Enter confirms. */
-function ConfirmButton({ onConfirm }: { readonly onConfirm: () => void }) {
-  const ref = useRef<HTMLButtonElement>(null);
-  useEffect(() => ref.current?.focus(), []);
-  return (
-    <button ref={ref} type="button" className="primary" onClick={onConfirm}>
-      Confirm
-    </button>
-  );
-}
-
-/** A labelled control with its error right under it (and tied to it for screen readers). */
-function Field(props: {
-  readonly label: string;
-  readonly error?: string;
-  readonly hint?: string;
-  readonly children: (p: { id: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string }) => ReactNode;
-}) {
-  const id = useId();
-  const errorId = `${id}-error`;
-  return (
-    <div className="field">
-      <span className="field__label">
-        <label htmlFor={id}>{props.label}</label>
-        {props.hint ? <span className="muted small"> · {props.hint}</span> : null}
-      </span>
-      {props.children({
-        id,
-        'aria-invalid': props.error ? true : undefined,
-        'aria-describedby': props.error ? errorId : undefined,
-      })}
-      {props.error ? (
-        <span className="field-error" id={errorId}>
-          {props.error}
-        </span>
-      ) : null}
-    </div>
   );
 }

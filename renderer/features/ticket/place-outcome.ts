@@ -1,7 +1,7 @@
-import type { OrderStatus } from '../../../shared/domain/order';
-import type { PlaceOutcome, Placement } from '../../../shared/domain/placement';
-import type { IpcError } from '../../../shared/ipc/result';
-import { BridgeError } from '../../lib/ipc-client';
+import type { OrderStatus } from '@shared/domain/order';
+import type { PlaceOutcome, Placement } from '@shared/domain/placement';
+import type { IpcError } from '@shared/ipc/result';
+import { AppError } from '@shared/ipc/app-error';
 import { isRefusal } from '../placements/placement-model';
 
 /**
@@ -105,7 +105,7 @@ export function ticketOutcome(call: PlacementCall, list: PlacementList, matched:
   }
   if (call.error === null || call.error === undefined) return { kind: 'idle' };
   if (isRefusal(call.error)) return { kind: 'refused', error: call.error.info };
-  const lost = call.error instanceof BridgeError && call.error.info.kind === 'disconnected';
+  const lost = call.error instanceof AppError && call.error.info.kind === 'disconnected';
   return {
     kind: 'unconfirmed',
     clientOrderId: null,

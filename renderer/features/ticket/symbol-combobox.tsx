@@ -1,5 +1,5 @@
 import { useId, useMemo, useState, type KeyboardEvent, type Ref } from 'react';
-import type { Instrument } from '../../../shared/domain/instrument';
+import type { Instrument } from '@shared/domain/instrument';
 import { searchInstruments } from './instrument-search';
 
 /**

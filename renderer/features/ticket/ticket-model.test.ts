@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_DRAFT, type TicketDraft } from './ticket-store';
 import { INFY, NIFTY_CE, NIFTY_FUT } from '../../test/fake-bridge';
-import { draftForInstrument, evaluateTicket, ticketFieldOf } from './ticket-model';
+import { draftForInstrument, EMPTY_DRAFT, evaluateTicket, ticketFieldOf, type TicketDraft } from './ticket-model';
 
 /** A draft for `instrument` as the ticket builds it when the trader picks it, then edited. */
 function draft(instrument: typeof INFY, patch: Partial<TicketDraft> = {}): TicketDraft {

@@ -1,5 +1,5 @@
-import type { Instrument } from '../../../shared/domain/instrument';
-import type { OrderRequest, OrderType, Product } from '../../../shared/domain/order';
+import type { Instrument } from '@shared/domain/instrument';
+import type { OrderRequest, OrderType, Product, TransactionType, Validity } from '@shared/domain/order';
 import {
   allowedOrderTypes,
   allowedProducts,
@@ -7,9 +7,10 @@ import {
   takesTrigger,
   validateOrder,
   type OrderField,
-} from '../../../shared/trading/rules';
-import { roundToTick } from '../../../shared/trading/money';
-import type { TicketDraft } from './ticket-store';
+} from '@shared/trading/rules';
+import { roundToTick } from '@shared/trading/money';
+import type { IpcError } from '@shared/ipc/result';
+import { refusalReason } from '../placements/placement-model';
 
 /**
  * The order ticket's logic without React: draft → order request + errors per field.
@@ -20,6 +21,38 @@ import type { TicketDraft } from './ticket-store';
  * field a message belongs next to. A typed price is never changed behind the trader's back: an
  * off-tick one stays as typed, and the rules' message names the two nearest valid prices.
  */
+
+/**
+ * The fields of the ticket as the trader typed them (the ticket store holds one).
+ *
+ * Values are kept as typed (strings for numbers) so a half-typed "101." is not lost; this
+ * module turns them into an order and judges it with the shared rules.
+ */
+export interface TicketDraft {
+  readonly instrumentToken: number | null;
+  readonly side: TransactionType;
+  readonly quantity: string;
+  readonly orderType: OrderType;
+  readonly product: Product;
+  /** True once the trader picked a product, so choosing an instrument no longer resets it. */
+  readonly productChosen: boolean;
+  readonly validity: Validity;
+  readonly price: string;
+  readonly triggerPrice: string;
+}
+
+/** The draft a fresh ticket starts from. */
+export const EMPTY_DRAFT: TicketDraft = {
+  instrumentToken: null,
+  side: 'BUY',
+  quantity: '',
+  orderType: 'MARKET',
+  product: 'MIS',
+  productChosen: false,
+  validity: 'DAY',
+  price: '',
+  triggerPrice: '',
+};
 
 /** The ticket's fields that can carry an error (the rules' fields plus the symbol box). */
 export type TicketField =
@@ -126,6 +159,37 @@ export function draftForInstrument(draft: TicketDraft, instrument: Instrument): 
         : '',
     triggerPrice: '',
   };
+}
+
+/**
+ * The draft change when the trader picks an order type. A priced type with no price typed yet
+ * starts from the last price, on the tick (as broker terminals do); a typed price is kept.
+ * `lastPrice` is the live one when there is a tick, so a LIMIT does not start from a stale list price.
+ */
+export function orderTypeChosen(
+  draft: TicketDraft,
+  orderType: OrderType,
+  instrument: Instrument | undefined,
+  lastPrice: number | undefined,
+): Partial<TicketDraft> {
+  const ltp = lastPrice ?? instrument?.lastPrice ?? 0;
+  if (!instrument || !takesPrice(orderType) || draft.price.trim() !== '' || ltp <= 0) return { orderType };
+  return { orderType, price: String(roundToTick(ltp, instrument.tickSize)) };
+}
+
+/**
+ * Main's refusal of a placement, next to the ticket fields it names (main reports them camelCase,
+ * maybe `order.`-prefixed): every listed field, and the one the refusal leads with.
+ */
+export function refusalErrors(refusal: IpcError | null): TicketErrors {
+  const errors: TicketErrors = {};
+  for (const f of refusal?.fields ?? []) {
+    const field = ticketFieldOf(f.field);
+    if (field) errors[field] ??= refusalReason(f.message);
+  }
+  const lead = ticketFieldOf(refusal?.field);
+  if (refusal && lead) errors[lead] ??= refusalReason(refusal.message);
+  return errors;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { act, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Placement } from '../../../shared/domain/placement';
+import type { Placement } from '@shared/domain/placement';
 import { setBridgeForTests } from '../../lib/bridge';
 import { placement, type FakeBridge } from '../../test/fake-bridge';
 import {

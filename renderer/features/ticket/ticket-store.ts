@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import type { Instrument } from '../../../shared/domain/instrument';
-import type { OrderType, Product, TransactionType, Validity } from '../../../shared/domain/order';
-import { draftForInstrument } from './ticket-model';
+import type { Instrument } from '@shared/domain/instrument';
+import type { Product, TransactionType } from '@shared/domain/order';
+import { draftForInstrument, EMPTY_DRAFT, type TicketDraft } from './ticket-model';
 
 /**
  * The order ticket's UI state: whether it is open and what the trader has typed.
@@ -10,33 +10,6 @@ import { draftForInstrument } from './ticket-model';
  * ticket's model turns them into an order and judges it with the shared rules. Not persisted:
  * a ticket left filled in overnight is a hazard, not a convenience.
  */
-
-/** The fields of the ticket as the trader typed them. */
-export interface TicketDraft {
-  readonly instrumentToken: number | null;
-  readonly side: TransactionType;
-  readonly quantity: string;
-  readonly orderType: OrderType;
-  readonly product: Product;
-  /** True once the trader picked a product, so choosing an instrument no longer resets it. */
-  readonly productChosen: boolean;
-  readonly validity: Validity;
-  readonly price: string;
-  readonly triggerPrice: string;
-}
-
-/** The draft a fresh ticket starts from. */
-export const EMPTY_DRAFT: TicketDraft = {
-  instrumentToken: null,
-  side: 'BUY',
-  quantity: '',
-  orderType: 'MARKET',
-  product: 'MIS',
-  productChosen: false,
-  validity: 'DAY',
-  price: '',
-  triggerPrice: '',
-};
 
 /** What an Exit on a position pre-fills. */
 export interface ExitRequest {

@@ -1,4 +1,4 @@
-import type { Instrument } from '../../../shared/domain/instrument';
+import type { Instrument } from '@shared/domain/instrument';
 import { useSelectedToken } from './ticket-store';
 import { useInstruments } from '../instruments/queries';
 

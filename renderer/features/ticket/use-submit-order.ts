@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import type { OrderRequest } from '../../../shared/domain/order';
-import type { Placement } from '../../../shared/domain/placement';
+import type { OrderRequest } from '@shared/domain/order';
+import type { Placement } from '@shared/domain/placement';
 import { usePlaceOrder } from '../orders/queries';
 import { openPlacements, sameOrder } from '../placements/placement-model';
 import { placementQueries } from '../placements/queries';

@@ -1,0 +1,38 @@
+import { useEffect, useRef } from 'react';
+import type { OrderRequest } from '@shared/domain/order';
+import { describeOrderRequest } from '../placements/placement-model';
+
+/**
+ * "BUY 75 NIFTY26NOVFUT LIMIT @ 24,500.00 · NRML · DAY?" with Confirm focused, so a second Enter
+ * places the order and Back (or Esc, handled by the form) returns to editing.
+ */
+export function ConfirmOrder(props: {
+  readonly request: OrderRequest;
+  readonly onConfirm: () => void;
+  readonly onBack: () => void;
+}) {
+  return (
+    <div className="ticket__confirm" role="group" aria-label="Confirm order">
+      <p>
+        {describeOrderRequest(props.request)} · {props.request.validity}?
+      </p>
+      <div className="form__buttons">
+        <ConfirmButton onConfirm={props.onConfirm} />
+        <button type="button" onClick={props.onBack}>
+          Back
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Focused as soon as it appears, so a second Enter confirms. */
+function ConfirmButton({ onConfirm }: { readonly onConfirm: () => void }) {
+  const ref = useRef<HTMLButtonElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <button ref={ref} type="button" className="primary" onClick={onConfirm}>
+      Confirm
+    </button>
+  );
+}
