@@ -20,6 +20,11 @@ const SUITES: Record<string, Suite> = {
     describe: 'placement through the trading core vs a bare undici POST (p50/p99, placements/s at 1/8/32)',
     load: () => import('./orders-bench'),
   },
+  poll: {
+    describe:
+      'requests and bytes an open desk sends its broker (byte-counting proxy, Chromium, 60 s per state): idle with the stream live, one working order, stream down; the app vs the cadence it had before, same run',
+    load: () => import('./poll-bench'),
+  },
   dashboard: {
     describe:
       'the dashboard in Chromium with 10,000 orders, 1% changing per poll: virtualized vs plain blotter (update→paint, scroll frames, click→ack)',

@@ -110,3 +110,23 @@ export async function setFaults(host: HostHandle, faults: Record<string, number>
   });
   if (!res.ok) throw new Error(`control/faults → ${res.status} ${await res.text()}`);
 }
+
+/**
+ * Switches the paper broker's stream off (every socket cut, reconnects refused) or back on. With
+ * it off the desk has nothing pushing changes to it and polls fast again (docs/architecture.md,
+ * The cadence): specs that need a figure refreshed within seconds by polling run in that state.
+ */
+export async function setStreamAccepting(host: HostHandle, accept: boolean): Promise<void> {
+  const res = await fetch(`${host.paperUrl}/_control/stream`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ accept }),
+  });
+  if (!res.ok) throw new Error(`control/stream → ${res.status} ${await res.text()}`);
+}
+
+/** Cuts the stream and waits until the desk shows it is no longer live (so it polls fast). */
+export async function cutStream(page: Page, host: HostHandle): Promise<void> {
+  await setStreamAccepting(host, false);
+  await expect(page.getByTestId('stream-state')).not.toHaveAttribute('data-state', 'open');
+}

@@ -2,12 +2,14 @@ import type { Page } from '@playwright/test';
 import { expect, startHost, test, type HostHandle } from './fixtures';
 import {
   chooseSymbol,
+  cutStream,
   fillTicket,
   instrumentToken,
   openDashboard,
   orderRow,
   setFaults,
   setPrice,
+  setStreamAccepting,
   ticket,
 } from './dashboard-helpers';
 import { expectUnchangedFor } from './negative-checks';
@@ -55,6 +57,7 @@ async function issuedTokens(host: HostHandle): Promise<string[]> {
 test.describe('dashboard: sessions, faults and preferences', () => {
   test.afterEach(async ({ host }) => {
     await setFaults(host, {});
+    await setStreamAccepting(host, true);
   });
 
   test('rate limiting turns the panels stale with the reason and the backoff, and they recover', async ({
@@ -64,6 +67,9 @@ test.describe('dashboard: sessions, faults and preferences', () => {
     test.setTimeout(90_000);
     await openDashboard(page, host);
     for (const name of ['Funds', 'Positions', 'Orders']) await expect(freshness(page, name)).toHaveText(FRESH);
+    // Without the stream the panels poll every second, so a refusal shows within seconds (with it
+    // they re-check every 30 s and would show it at their next reconcile).
+    await cutStream(page, host);
 
     await setFaults(host, { rate_limit: 1 });
     for (const name of ['Funds', 'Positions', 'Orders']) {
@@ -98,6 +104,8 @@ test.describe('dashboard: sessions, faults and preferences', () => {
       const frames = await routeBridge(page);
       await openDashboard(page, host);
       await expect(freshness(page, 'Funds')).toHaveText(FRESH);
+      // Without the stream the desk asks the broker every second, so it meets the refusal at once.
+      await cutStream(page, host);
 
       await setFaults(host, { token_expiry: 1 });
       const dialog = page.getByRole('dialog', { name: 'Log in to a broker' });
@@ -257,6 +265,8 @@ test.describe('dashboard: sessions, faults and preferences', () => {
       });
     });
     await openDashboard(page, host);
+    // Without the stream the desk polls every second (with it, every 30 s): a pause shows at once.
+    await cutStream(page, host);
     await expect.poll(() => polls.length).toBeGreaterThan(1);
 
     const setHidden = (hidden: boolean) =>
@@ -273,8 +283,8 @@ test.describe('dashboard: sessions, faults and preferences', () => {
     // A poll already on the wire when the window hid may still land: wait for its reply.
     await expect.poll(() => unanswered.size).toBe(0);
     const whileHidden = polls.length;
-    // Bounded on purpose (absence cannot be waited for): 8 s is longer than the idle interval
-    // (5 s), so a desk that kept polling while hidden would have sent at least one poll.
+    // Bounded on purpose (absence cannot be waited for): 8 s is longer than the interval without
+    // a stream (1 s, or 5 s idle), so a desk that kept polling while hidden would have sent one.
     await expectUnchangedFor('orders.list polls while hidden', () => polls.length, whileHidden, 8_000);
 
     await setHidden(false);

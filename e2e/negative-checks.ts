@@ -29,3 +29,23 @@ export async function expectUnchangedFor<T>(
     .toMatch(/^(unchanged|changed)/);
   expect(changed, `${what}: changed within ${ms} ms`).toBeUndefined();
 }
+
+/**
+ * Proves that a count grows by at most `most` during `ms` (a desk that polls rarely): like
+ * `expectUnchangedFor`, a bounded stretch of wall time stated at the call site, failing as soon
+ * as the count passes the bound.
+ */
+export async function expectAtMostFor(what: string, read: () => number, most: number, ms: number): Promise<void> {
+  const start = read();
+  const until = Date.now() + ms;
+  await expect
+    .poll(
+      () => {
+        if (read() - start > most) return 'exceeded';
+        return Date.now() >= until ? 'held' : 'watching';
+      },
+      { message: `${what}: expected at most ${most} in ${ms} ms`, intervals: [100], timeout: ms + 5_000 },
+    )
+    .toMatch(/^(held|exceeded)$/);
+  expect(read() - start, `${what} within ${ms} ms`).toBeLessThanOrEqual(most);
+}

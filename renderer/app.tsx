@@ -14,6 +14,7 @@ import { PositionsPanel } from './features/portfolio/positions-panel';
 import { Banners } from './features/session/banners';
 import { ConnectionStatus } from './features/session/connection-status';
 import { SessionGate } from './features/session/session-dialog';
+import { UsageMeter } from './features/session/usage-meter';
 import { useBridgeEvents } from './features/session/use-bridge-events';
 import { OrderTicketPanel } from './features/ticket/order-ticket';
 import { useTicketHotkeys } from './features/ticket/use-ticket-hotkeys';
@@ -102,6 +103,7 @@ export function App() {
       <header className="topbar">
         <h1>Tradedesk</h1>
         <ConnectionStatus />
+        <UsageMeter />
         <UnconfirmedBadge />
         <span className="topbar__spacer" />
         <span className="muted small">F1 buy · F2 sell · Esc close · times in IST</span>

@@ -31,13 +31,14 @@ const jobs = [
   { entryPoints: ['electron/host/cli.ts'], outfile: 'out/host.mjs', format: 'esm', banner: esmBanner },
   { entryPoints: ['electron/paper/cli.ts'], outfile: 'out/paper.mjs', format: 'esm', banner: esmBanner },
   { entryPoints: ['bench/soak.ts'], outfile: 'out/soak.mjs', format: 'esm', banner: esmBanner },
-  // Playwright drives Chromium from its own package files; it is loaded, never bundled.
+  // Playwright drives Chromium from its own package files, and the poll bench builds its
+  // baseline renderer with Vite: both are loaded, never bundled.
   {
     entryPoints: ['bench/cli.ts'],
     outfile: 'out/bench.mjs',
     format: 'esm',
     banner: esmBanner,
-    external: [...common.external, '@playwright/test'],
+    external: [...common.external, '@playwright/test', 'vite'],
   },
 ].filter((j) => existsSync(j.entryPoints[0]));
 

@@ -90,4 +90,25 @@ describe('createAppServices on the embedded paper broker', () => {
       expect(hops.slice(0, 4)).toEqual(['clicked', 'journaled', 'sent', 'acknowledged']);
     }
   });
+
+  it('answers connection.usage with the requests sent against the paper broker’s published limit, and pushes usage.changed when it moves', async () => {
+    const pushed: number[] = [];
+    const off = services.events.on('usage.changed', (u) => pushed.push(u.requests));
+    await dispatch('funds.get', undefined);
+    const usage = await dispatch('connection.usage', undefined);
+    expect(usage).toMatchObject({
+      ok: true,
+      data: {
+        broker: 'Paper broker',
+        windowMs: 30_000,
+        limit: { perSecond: 10, burst: 20 },
+        limitSource: 'broker',
+        pace: { perSecond: 8, burst: 16 },
+      },
+    });
+    // The funds read is in the window (and the login's reads, unless they have aged out).
+    expect(usage.ok && (usage.data as { requests: number }).requests).toBeGreaterThanOrEqual(1);
+    await vi.waitFor(() => expect(pushed.length).toBeGreaterThan(0), { timeout: 5_000 });
+    off();
+  });
 });

@@ -38,7 +38,7 @@ export interface AppConfig {
   };
   /** Where secrets live; default in memory only (Electron passes its safeStorage vault). */
   readonly vault?: SecretVault;
-  /** Client-side rate limit (default 8/s burst 16); null turns the bucket off. */
+  /** Client-side rate limit (default 80% of what the broker publishes: 8/s burst 16 on paper); null turns the bucket off. */
   readonly clientRate?: RateLimit | null;
   /** Overrides for the core (tests: backoff, timeouts, stream off…). */
   readonly core?: Partial<
@@ -117,6 +117,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
         onConnection: (state) => events.emit('connection.changed', state),
         onOrder: (order) => events.emit('order.updated', order),
         onPlacements: (placements) => events.emit('placements.changed', { placements }),
+        onUsage: (usage) => events.emit('usage.changed', usage),
         onTick: batcher ? (tick) => batcher.push(tick) : (tick) => events.emit('market.ticks', { ticks: [tick] }),
       },
     }),

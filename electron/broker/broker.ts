@@ -3,6 +3,7 @@ import type { Candle, CandleInterval, Tick } from '@shared/domain/market';
 import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, OrderStatus, Trade } from '@shared/domain/order';
 import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import type { ConnectionState } from '@shared/domain/session';
+import type { RateLimit } from './http/token-bucket';
 
 /** What logging in needs: the broker's API key and secret, and the scope asked for. */
 export interface Credentials {
@@ -61,6 +62,22 @@ export interface BrokerStream {
 }
 
 /**
+ * The request limits a broker publishes for one access token (docs/api.md §Limits), from which
+ * the client sizes its own pace and the usage meter its budget.
+ */
+export interface BrokerLimits {
+  /** Every request counts here. */
+  readonly requests: RateLimit;
+  /** Order placement, where the broker limits it on its own as well (null: it does not). */
+  readonly placements: RateLimit | null;
+  /**
+   * `broker`: read from the broker's own replies (the REST dialect's `RateLimit-Policy`);
+   * `documented`: the adapter's documented default, until (or unless) the broker says.
+   */
+  readonly source: 'broker' | 'documented';
+}
+
+/**
  * Everything the app does with a broker, in the app's own (domain) types.
  *
  * The REST adapter for the wire contract of docs/api.md is the first implementation; real broker adapters follow
@@ -71,6 +88,10 @@ export interface BrokerStream {
 export interface Broker {
   /** Human label ("Paper broker", a host name) for the session panel. */
   readonly label: string;
+  /** The request limits this broker publishes, as known now. */
+  limits(): BrokerLimits;
+  /** Tells `listener` whenever the published limits change; returns the unsubscribe. */
+  onLimits(listener: (limits: BrokerLimits) => void): () => void;
   login(credentials: Credentials): Promise<SessionGrant>;
   /** Ends the broker session of the current token (best effort). */
   logout(): Promise<void>;

@@ -3,10 +3,11 @@ import type { Tick } from '@shared/domain/market';
 import type { Order } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import type { ConnectionState, SessionInfo, SessionVersion } from '@shared/domain/session';
-import type { BrokerStream, Credentials } from '../broker/broker';
+import type { BrokerUsage } from '@shared/domain/usage';
+import type { BrokerLimits, BrokerStream, Credentials } from '../broker/broker';
 import type { BackoffPolicy } from '../broker/http/backoff';
 import { DEFAULT_TIMEOUTS, HttpClient, type HttpTimeouts } from '../broker/http/http-client';
-import { TokenBucket, type RateLimit } from '../broker/http/token-bucket';
+import { paceUnder, TokenBucket, type RateLimit } from '../broker/http/token-bucket';
 import { RestBroker } from '../broker/rest/rest-broker';
 import { RestTransport, type TransportStats } from '../broker/rest/rest-transport';
 import { InstrumentCatalog } from './instruments/instrument-catalog';
@@ -19,6 +20,7 @@ import type { RtoBounds } from '../broker/http/rtt-estimator';
 import type { SecretVault, VaultWrite } from './session/secret-vault';
 import { SessionManager, type SessionTarget } from './session/session-manager';
 import type { SessionVersions } from './session/session-versions';
+import { UsageMeter, type MeterClock } from './usage/usage-meter';
 
 /** What the core tells the outside world (the app's event hub, or a bench's counters). */
 export interface TradingCoreEvents {
@@ -30,6 +32,8 @@ export interface TradingCoreEvents {
   onTick?(tick: Tick): void;
   /** The unconfirmed placements (and recent settlements) changed: the whole list, newest first. */
   onPlacements?(placements: Placement[]): void;
+  /** The request meter's figures changed (at most once a second). */
+  onUsage?(usage: BrokerUsage): void;
 }
 
 /** Everything needed to trade with one broker account. */
@@ -47,9 +51,13 @@ export interface TradingCoreOptions {
    * (docs/architecture.md §Session facts are ordered by main). Default: this core's own.
    */
   readonly sessionVersions?: SessionVersions;
-  /** Client-side limit; default 8/s burst 16, under the paper broker's 10/s burst 20. null = off. */
+  /**
+   * Client-side limit; by default 80% of what the broker publishes (`Broker.limits()`: 8/s burst 16
+   * under the paper broker's 10/s burst 20), following it when the broker says otherwise. A given
+   * rate is kept as it is; null = off.
+   */
   readonly rate?: RateLimit | null;
-  /** Client-side limit on placements alone; default 8/s burst 8, under the broker's 10/s burst 10. */
+  /** Client-side limit on placements alone; by default 80% of the broker's order limit (8/s burst 8). */
   readonly placementRate?: RateLimit;
   /**
    * Whether a 429's Retry-After pauses every request (the shared bucket) or only the one that
@@ -72,12 +80,14 @@ export interface TradingCoreOptions {
   readonly ledgerCompactAfter?: number;
   /** Told at each durable step of the intents ledger (crash tests kill the process at one). */
   readonly ledgerOnStep?: (step: LedgerStep) => void;
+  /** The request meter's clock (tests). */
+  readonly meterClock?: MeterClock;
 }
 
-/** The default client-side rate: a margin under the broker's 10/s with a burst of 20. */
+/** The client-side rate before the broker has published its limits: a margin under the documented 10/s, burst 20. */
 export const DEFAULT_CLIENT_RATE: RateLimit = { perSecond: 8, burst: 16 };
 
-/** Placements alone: a margin under the broker's order limit (10/s, burst 10). */
+/** Placements alone, likewise: a margin under the documented order limit (10/s, burst 10). */
 export const DEFAULT_PLACEMENT_RATE: RateLimit = { perSecond: 8, burst: 8 };
 
 /**
@@ -96,6 +106,7 @@ export class TradingCore {
   public readonly catalog: InstrumentCatalog;
   public readonly timeline = new LifecycleTimeline();
   readonly #transport: RestTransport;
+  readonly #meter: UsageMeter;
   readonly #ledger: IntentsLedger;
   readonly #options: TradingCoreOptions;
   #stream: BrokerStream | null = null;
@@ -123,8 +134,15 @@ export class TradingCore {
     const bucket = rate ? new TokenBucket(rate) : null;
     // Off with the general bucket (tests and the bench turn client limits off together).
     const placementBucket = rate ? new TokenBucket(options.placementRate ?? DEFAULT_PLACEMENT_RATE) : null;
+    const meter = new UsageMeter({
+      broker: options.target.label,
+      publish: (usage) => ev.onUsage?.(usage),
+      ...(options.meterClock ? { clock: options.meterClock } : {}),
+    });
+    this.#meter = meter;
     const http = new HttpClient(options.baseUrl, options.timeouts ?? DEFAULT_TIMEOUTS, options.connections ?? 16);
     this.#transport = new RestTransport(http, this.session, bucket, {
+      onSent: () => meter.sent(),
       ...(options.readBackoff ? { backoff: options.readBackoff } : {}),
       ...(options.readBudgetMs !== undefined ? { readBudgetMs: options.readBudgetMs } : {}),
       ...(options.rto ? { rto: options.rto } : {}),
@@ -133,6 +151,15 @@ export class TradingCore {
       onHealth: (rest, detail) => this.#setConnection({ rest, detail }),
     });
     this.broker = new RestBroker(options.baseUrl, options.target.label, this.#transport, this.session);
+    // The client's pace follows what the broker publishes, unless a pace was given.
+    const applyLimits = (limits: BrokerLimits): void => {
+      if (options.rate === undefined) bucket?.resize(paceUnder(limits.requests));
+      if (options.placementRate === undefined && limits.placements)
+        placementBucket?.resize(paceUnder(limits.placements));
+      meter.setLimits(limits, bucket?.limit ?? null);
+    };
+    applyLimits(this.broker.limits());
+    this.broker.onLimits(applyLimits);
     this.session.attach(this.broker);
     this.catalog = new InstrumentCatalog(this.broker);
     this.orders = new OrderService({
@@ -187,6 +214,11 @@ export class TradingCore {
     return this.#transport.stats;
   }
 
+  /** The desk's spending against the broker's request budget (the header's meter). */
+  public usage(): BrokerUsage | null {
+    return this.#meter.current();
+  }
+
   /** The intents still open in the ledger. */
   public openIntents(): number {
     return this.#ledger.unresolved().length;
@@ -210,6 +242,7 @@ export class TradingCore {
 
   /** Stops everything and closes the ledger and the connection pool (without logging out). */
   public async close(): Promise<void> {
+    this.#meter.close();
     this.orders.close();
     await this.#stopStream();
     await this.#ledger.close();

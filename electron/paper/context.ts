@@ -25,6 +25,8 @@ export interface BrokerState {
    * whose order tag is not unique: the reuse becomes a second order.
    */
   readonly uniqueClientIds: boolean;
+  /** Switches the stream off (cutting every socket, refusing upgrades) or on; returns the sockets cut. */
+  readonly setStreamAccepting: (on: boolean) => number;
 }
 
 export interface Ctx {

@@ -79,6 +79,8 @@ export interface PaperBroker {
   orderCount(): number;
   /** Each stream client's unsent bytes and subscription count (tests, the soak). */
   streamStats(): Array<{ bufferedBytes: number; subscribed: number }>;
+  /** Same as POST /_control/stream: off cuts every stream socket and refuses upgrades; returns the sockets cut. */
+  setStreamAccepting(on: boolean): number;
   /** Stops timers, closes sockets, flushes the journal. */
   close(): Promise<void>;
 }
@@ -199,6 +201,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     startingCashUnits: engine.account.openingUnits,
     clock,
     uniqueClientIds: options.idempotency ?? true,
+    setStreamAccepting: (on) => stream?.setAccepting(on) ?? 0,
   };
   ids = replay(opened.replay.events, state);
   if (repaired) {
@@ -256,6 +259,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     },
     streamStats() {
       return stream?.stats() ?? [];
+    },
+    setStreamAccepting(on) {
+      return state.setStreamAccepting(on);
     },
     close() {
       closed ??= (async () => {

@@ -95,4 +95,27 @@ describe('stream', () => {
     expect(done.type === 'order' && done.order.filled_quantity).toBe(1);
     ws.close();
   });
+
+  it('the control interface switches the stream off (sockets cut, upgrades refused with 503) and back on', async () => {
+    const { ws } = await connect();
+    const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
+    const off = await fetch(`${api.broker.url}/_control/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ accept: false }),
+    });
+    expect(await off.json()).toEqual({ accept: false, cut: 1 });
+    await closed;
+    const refused = new WebSocket(wsUrl(), { headers: { authorization: `Bearer ${api.token}` } });
+    refused.on('error', () => {});
+    const status = await new Promise<number>((resolve) => {
+      refused.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      refused.on('open', () => resolve(101));
+    });
+    expect(status).toBe(503);
+    refused.terminate();
+    expect(api.broker.setStreamAccepting(true)).toBe(0);
+    const again = await connect();
+    again.ws.close();
+  });
 });

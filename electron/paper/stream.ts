@@ -75,6 +75,8 @@ export class Stream {
   private readonly clients = new Set<Client>();
   private readonly heartbeat: NodeJS.Timeout;
   private readonly limits: StreamLimits;
+  /** False while the control interface has switched the stream off (tests of a lost stream). */
+  private accepting = true;
 
   constructor(
     server: Server,
@@ -104,6 +106,8 @@ export class Stream {
       return refuse(e instanceof Problem ? e : new Problem(400, 'invalid_field', 'Bad request target'));
     }
     if (path !== '/v1/stream') return refuse(new Problem(404, 'not_found', `No WebSocket at ${path}; use /v1/stream`));
+    if (!this.accepting)
+      return refuse(new Problem(503, 'server_error', 'The stream is switched off (control interface)'));
     let session: Session;
     try {
       session = this.auth.authenticate(req.headers.authorization, req.socket.remoteAddress ?? '', this.clock());
@@ -276,6 +280,18 @@ export class Stream {
   }
 
   /** Each connected client's unsent bytes (tests and the soak watch these stay bounded). */
+  /**
+   * Switches the stream off (every socket is cut, as a lost network would, and every upgrade is
+   * refused with 503) or back on. Returns how many sockets were cut.
+   */
+  setAccepting(on: boolean): number {
+    this.accepting = on;
+    if (on) return 0;
+    const cut = this.clients.size;
+    for (const c of this.clients) c.ws.terminate();
+    return cut;
+  }
+
   stats(): Array<{ bufferedBytes: number; subscribed: number }> {
     return [...this.clients].map((c) => ({ bufferedBytes: c.ws.bufferedAmount, subscribed: c.tokens.size }));
   }

@@ -18,7 +18,7 @@ function setVisibility(v: DocumentVisibilityState): void {
 }
 
 /** A polled query whose fetcher answers from `script` (then keeps answering with its last entry). */
-function startPolling(busy: boolean, script: Outcome[], random: () => number = () => 0.999_999) {
+function startPolling(baseMs: number, script: Outcome[], random: () => number = () => 0.999_999) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 1_000 } } });
   client.mount(); // as QueryClientProvider does: listen to focus and visibility
   const fetchedAt: number[] = [];
@@ -31,7 +31,7 @@ function startPolling(busy: boolean, script: Outcome[], random: () => number = (
       if (outcome !== 'ok') throw outcome;
       return n;
     },
-    refetchInterval: pollInterval(busy, { random }),
+    refetchInterval: pollInterval(baseMs, { random }),
   });
   const unsubscribe = observer.subscribe(() => {});
   const elapsed = () => fetchedAt.map((t) => t - fetchedAt[0]!);
@@ -59,33 +59,37 @@ afterEach(() => {
 });
 
 describe('pollInterval under react-query', () => {
-  it('polls about every second while busy', async () => {
-    const p = startPolling(true, ['ok']);
+  it('polls every second at a 1 s cadence', async () => {
+    const p = startPolling(1_000, ['ok']);
     await vi.advanceTimersByTimeAsync(5_000);
     expect(p.elapsed()).toEqual([0, 1_000, 2_000, 3_000, 4_000, 5_000]);
     p.stop();
   });
 
-  it('polls about every five seconds when idle', async () => {
-    const p = startPolling(false, ['ok']);
+  it("polls every five seconds at a 5 s cadence, and every 30 s at the live stream's", async () => {
+    const p = startPolling(5_000, ['ok']);
     await vi.advanceTimersByTimeAsync(16_000);
     expect(p.elapsed()).toEqual([0, 5_000, 10_000, 15_000]);
     p.stop();
+    const live = startPolling(30_000, ['ok']);
+    await vi.advanceTimersByTimeAsync(95_000);
+    expect(live.elapsed()).toEqual([0, 30_000, 60_000, 90_000]);
+    live.stop();
   });
 
   it('backs off exponentially while the broker fails, and returns to normal after a success', async () => {
     const e = serverError();
-    const p = startPolling(true, [e, e, e, 'ok']);
+    const p = startPolling(1_000, [e, e, e, 'ok']);
     await vi.advanceTimersByTimeAsync(20_000);
     // Failures at 0, 2, 6 s (waits of 2 s, 4 s, 8 s at the top of the jitter), success at 14 s,
-    // then the busy second again.
+    // then the 1 s cadence again.
     expect(p.elapsed().slice(0, 7)).toEqual([0, 2_000, 6_000, 14_000, 15_000, 16_000, 17_000]);
     p.stop();
   });
 
   it('counts failures in a row for the panel and says when the next attempt is due', async () => {
     const e = serverError();
-    const p = startPolling(false, [e, e, 'ok'], () => 0);
+    const p = startPolling(5_000, [e, e, 'ok'], () => 0);
     await vi.advanceTimersByTimeAsync(0);
     expect(pollStatusOf(p.query())).toEqual({ failures: 1, nextAt: p.fetchedAt[0]! + 5_000 });
     await vi.advanceTimersByTimeAsync(5_000);
@@ -96,7 +100,7 @@ describe('pollInterval under react-query', () => {
   });
 
   it('waits at least retryAfterMs after a rate-limited reply', async () => {
-    const p = startPolling(true, [rateLimited(10_000), 'ok'], () => 0);
+    const p = startPolling(1_000, [rateLimited(10_000), 'ok'], () => 0);
     await vi.advanceTimersByTimeAsync(9_999);
     expect(p.fetchedAt).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -108,7 +112,7 @@ describe('pollInterval under react-query', () => {
 
   it('keeps one jittered delay per failure, so the "retrying in" label does not jump', () => {
     let r = 0;
-    const interval = pollInterval(false, { random: () => (r = (r + 0.37) % 1), isHidden: () => false });
+    const interval = pollInterval(5_000, { random: () => (r = (r + 0.37) % 1), isHidden: () => false });
     const failed = {
       state: { dataUpdatedAt: 1_000, errorUpdatedAt: 2_000, errorUpdateCount: 1, error: serverError() },
     };
@@ -121,14 +125,14 @@ describe('pollInterval under react-query', () => {
 
   it('backs off too when a panel that had data starts failing, keeping the data', async () => {
     const e = rateLimited(1_000);
-    const p = startPolling(true, ['ok', e, e, 'ok']);
+    const p = startPolling(1_000, ['ok', e, e, 'ok']);
     await vi.advanceTimersByTimeAsync(12_000);
     expect(p.elapsed().slice(0, 5)).toEqual([0, 1_000, 3_000, 7_000, 8_000]);
     p.stop();
   });
 
   it('stops polling while the window is hidden and resumes at once when it is shown again', async () => {
-    const p = startPolling(true, ['ok']);
+    const p = startPolling(1_000, ['ok']);
     await vi.advanceTimersByTimeAsync(2_000);
     expect(p.fetchedAt).toHaveLength(3);
 
@@ -140,12 +144,12 @@ describe('pollInterval under react-query', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(p.fetchedAt).toHaveLength(4); // refetched on becoming visible, not a minute of backlog
     await vi.advanceTimersByTimeAsync(3_000);
-    expect(p.fetchedAt).toHaveLength(7); // and back on the busy second
+    expect(p.fetchedAt).toHaveLength(7); // and back on the 1 s cadence
     p.stop();
   });
 
   it('stays paused while hidden even when the last poll failed', async () => {
-    const p = startPolling(true, [serverError(), 'ok']);
+    const p = startPolling(1_000, [serverError(), 'ok']);
     await vi.advanceTimersByTimeAsync(0);
     setVisibility('hidden');
     await vi.advanceTimersByTimeAsync(120_000);
@@ -160,12 +164,12 @@ describe('pollInterval under react-query', () => {
 
 describe('expectedIntervalOf', () => {
   it('reports the interval the schedule currently means to keep, whatever the backoff, so freshness can follow it', async () => {
-    const failing = startPolling(false, [serverError()]);
+    const failing = startPolling(5_000, [serverError()]);
     await vi.advanceTimersByTimeAsync(0);
     expect(pollStatusOf(failing.query()).nextAt! - failing.fetchedAt[0]!).toBe(10_000); // backing off…
-    expect(expectedIntervalOf(failing.query())).toBe(5_000); // …but idle panels are meant to refresh every 5 s
+    expect(expectedIntervalOf(failing.query())).toBe(5_000); // …but the panel is meant to refresh every 5 s
     failing.stop();
-    const busy = startPolling(true, ['ok']);
+    const busy = startPolling(1_000, ['ok']);
     await vi.advanceTimersByTimeAsync(0);
     expect(expectedIntervalOf(busy.query())).toBe(1_000);
     busy.stop();

@@ -31,7 +31,7 @@ export interface PollStatus {
 }
 
 interface Entry {
-  /** The base interval of the current situation (busy or idle), before any backoff. */
+  /** The base interval in the desk's current state (the cadence), before any backoff. */
   expectedMs: number;
   errorsAtLastSuccess: number;
   lastDataAt: number;
@@ -51,7 +51,7 @@ function entryOf(query: PollableQuery): Entry {
   let e = entries.get(query);
   if (!e) {
     e = {
-      expectedMs: DEFAULT_POLL_POLICY.idleMs,
+      expectedMs: 0,
       errorsAtLastSuccess: 0,
       lastDataAt: 0,
       stamp: '',
@@ -76,26 +76,31 @@ function failuresOf(query: PollableQuery, e: Entry): number {
 }
 
 /**
- * Builds a `refetchInterval` for react-query from the situation the caller knows (busy?).
+ * Builds a `refetchInterval` for react-query from the read's base interval in the desk's
+ * current state (`cadenceMs`); a new base makes a new function, so react-query re-arms its timer.
  *
  * `isHidden` and `random` are injectable for tests; in the app the window's visibility decides.
  */
 export function pollInterval(
-  busy: boolean,
+  baseMs: number,
   options: { policy?: PollPolicy; isHidden?: () => boolean; random?: () => number } = {},
 ): (query: PollableQuery) => number | false {
   const policy = options.policy ?? DEFAULT_POLL_POLICY;
   const isHidden = options.isHidden ?? (() => typeof document !== 'undefined' && document.visibilityState === 'hidden');
   return (query) => {
     const e = entryOf(query);
-    e.expectedMs = busy ? policy.busyMs : policy.idleMs;
+    e.expectedMs = baseMs;
     const failures = failuresOf(query, e);
     const hidden = isHidden();
     const s = query.state;
-    const stamp = `${s.dataUpdatedAt}:${s.errorUpdatedAt}:${busy}:${hidden}`;
+    const stamp = `${s.dataUpdatedAt}:${s.errorUpdatedAt}:${baseMs}:${hidden}`;
     if (stamp !== e.stamp) {
       e.stamp = stamp;
-      e.delay = nextPollDelay({ busy, hidden, failures, retryAfterMs: retryAfterOf(s.error) }, policy, options.random);
+      e.delay = nextPollDelay(
+        { baseMs, hidden, failures, retryAfterMs: retryAfterOf(s.error) },
+        policy,
+        options.random,
+      );
       e.nextAt = e.delay === false ? null : Math.max(s.dataUpdatedAt, s.errorUpdatedAt) + e.delay;
     }
     return e.delay;
@@ -111,9 +116,9 @@ export function pollStatusOf(query: PollableQuery | undefined): PollStatus {
 }
 
 /**
- * How often a query is meant to be refreshed right now (the busy or idle interval, before any
- * backoff), or null for a query this schedule does not poll. A panel's freshness promise is
- * derived from it, so it follows the schedule when that changes.
+ * How often a query is meant to be refreshed right now (its cadence, before any backoff), or null
+ * for a query this schedule does not poll. A panel's freshness promise is derived from it, so it
+ * follows the schedule when that changes.
  */
 export function expectedIntervalOf(query: PollableQuery | undefined): number | null {
   return query ? (entries.get(query)?.expectedMs ?? null) : null;

@@ -1,37 +1,35 @@
 /**
  * When to poll the broker next: a pure function, so it is unit-tested without a clock.
  *
- * A trader with working orders needs the blotter within about a second; an idle account can
- * wait five. Failing polls back off exponentially with "equal jitter" (half fixed, half random)
- * so a flock of panels does not retry in lockstep against a broker that is already refusing
- * them, and a `rate_limited` reply's `retryAfterMs` is a floor: polling sooner would only earn
- * another 429. Hidden windows do not poll at all.
+ * The base interval comes from the cadence (`cadence.ts`: what is known to be changing decides
+ * how often each read is due). Failing polls back off exponentially from it with "equal jitter"
+ * (half fixed, half random) so a flock of panels does not retry in lockstep against a broker that
+ * is already refusing them, and a `rate_limited` reply's `retryAfterMs` is a floor: polling
+ * sooner would only earn another 429. Hidden windows do not poll at all.
  */
 
-/** The knobs of the policy (milliseconds). */
+/** The knobs of the backoff (milliseconds). */
 export interface PollPolicy {
-  /** Interval while orders are working or the ticket is open. */
-  readonly busyMs: number;
-  /** Interval when nothing is in flight. */
-  readonly idleMs: number;
-  /** Ceiling of the exponential backoff (a `retryAfterMs` may exceed it). */
+  /**
+   * Ceiling of the exponential backoff (a `retryAfterMs` may exceed it). A read whose base interval
+   * is longer retries a failure within it: the panel is stale meanwhile, and recovering sooner is
+   * worth a few requests while the broker is failing.
+   */
   readonly maxBackoffMs: number;
   /** The longest `retryAfterMs` honoured, so a bogus header cannot freeze a panel. */
   readonly maxRetryAfterMs: number;
 }
 
-/** The defaults (docs/architecture.md, "Live data: polling, the stream and ticks"): ~1 s busy, ~5 s idle, backoff up to 30 s. */
+/** Backoff up to 30 s, a Retry-After honoured up to 2 min. */
 export const DEFAULT_POLL_POLICY: PollPolicy = {
-  busyMs: 1_000,
-  idleMs: 5_000,
   maxBackoffMs: 30_000,
   maxRetryAfterMs: 120_000,
 };
 
 /** What the policy looks at. */
 export interface PollSituation {
-  /** Orders are working or the ticket is open. */
-  readonly busy: boolean;
+  /** The read's interval in the desk's current state (`cadenceMs`), before any backoff. */
+  readonly baseMs: number;
   /** The window is hidden (minimised, another tab). */
   readonly hidden: boolean;
   /** Polls that failed in a row since the last success. */
@@ -51,7 +49,7 @@ export function nextPollDelay(
   random: () => number = Math.random,
 ): number | false {
   if (s.hidden) return false;
-  const base = s.busy ? policy.busyMs : policy.idleMs;
+  const base = s.baseMs;
   if (s.failures <= 0) return base;
   const ceiling = Math.min(policy.maxBackoffMs, base * 2 ** Math.min(s.failures, 30));
   const jittered = Math.round(ceiling / 2 + random() * (ceiling / 2));
@@ -83,14 +81,22 @@ export interface FreshnessPromise {
 
 /**
  * The promise of a panel polled every `expectedIntervalMs` (its current base interval, not a
- * backoff delay): a panel polled every 5 s is stale at 15 s, one polled every 30 s while the
- * stream is live at 90 s. A poll that waits longer than `maxWaitMs` breaks the promise too,
- * because the data then cannot be refreshed in time whatever its age.
+ * backoff delay): stale past three intervals, but never later than one interval plus the wait a
+ * poll is allowed, and never sooner than the floor. A panel polled every second is stale at 10 s,
+ * every 5 s at 15 s, and one re-checked every 30 s while the stream is live at 40 s: with the
+ * stream live its figures are current as long as the last reconcile is within its cadence (every
+ * change in between arrives as a push and reconciles at once), and a reconcile that is late by
+ * more than a poll's allowed wait means something is wrong. A poll that waits longer than
+ * `maxWaitMs` breaks the promise too, because the data then cannot be refreshed in time whatever
+ * its age.
  */
 export function freshnessPromise(
   expectedIntervalMs: number,
   policy: FreshnessPolicy = DEFAULT_FRESHNESS_POLICY,
 ): FreshnessPromise {
-  const maxAgeMs = Math.max(policy.floorMs, policy.intervals * expectedIntervalMs);
+  const maxAgeMs = Math.max(
+    policy.floorMs,
+    Math.min(policy.intervals * expectedIntervalMs, expectedIntervalMs + policy.maxWaitMs),
+  );
   return { maxAgeMs, maxWaitMs: Math.min(policy.maxWaitMs, maxAgeMs) };
 }

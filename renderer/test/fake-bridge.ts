@@ -35,6 +35,7 @@ const BACKGROUND: Partial<Record<RequestChannel, Handler>> = {
     data: { subscribed: (payload as { tokens: number[] }).tokens.length },
   }),
   'placements.list': () => ({ ok: true, data: [] }),
+  'connection.usage': () => ({ ok: true, data: null }),
 };
 
 /** Builds a fake bridge; other unanswered channels reply `internal` so a test notices them. */

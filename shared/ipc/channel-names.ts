@@ -10,6 +10,7 @@ export const EVENT_NAMES_PLAIN = [
   'session.expired',
   'session.changed',
   'connection.changed',
+  'usage.changed',
   'order.updated',
   'placements.changed',
   'market.ticks',

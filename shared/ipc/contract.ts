@@ -15,6 +15,7 @@ import {
 import { PlaceOutcome, Placement, PlacementRequestId } from '../domain/placement';
 import { Funds, Holding, OrderMargin, Position } from '../domain/portfolio';
 import { BrokerProfile, ConnectionState, SessionInfo, SessionVersion } from '../domain/session';
+import { BrokerUsage } from '../domain/usage';
 
 /**
  * THE bridge contract: every renderer → main call and every main → renderer event.
@@ -49,6 +50,8 @@ export const requests = {
   'session.logout': { input: z.void(), output: SessionInfo },
   /** The link to the broker (REST and stream). */
   'connection.status': { input: z.void(), output: ConnectionState },
+  /** What the desk spends of the broker's request budget now; null while logged out. */
+  'connection.usage': { input: z.void(), output: BrokerUsage.nullable() },
 
   /** The tradable universe, optionally of one exchange. */
   'instruments.list': {
@@ -135,6 +138,8 @@ export const events = {
   /** Login, logout or a change of profile. */
   'session.changed': SessionInfo,
   'connection.changed': ConnectionState,
+  /** The request meter's figures changed (at most once a second, only on a change). */
+  'usage.changed': BrokerUsage,
   /** An order changed status on the broker (from the stream), so the blotter can refresh now. */
   'order.updated': Order,
   /** The unconfirmed placements (and recent settlements) changed: the whole list, newest first. */

@@ -3,7 +3,8 @@ import type { ActiveCore } from '../session/active-core';
 import type { SettingsStore } from '../settings/settings-store';
 
 /**
- * `session.*` and `connection.status`: what the renderer may know and do about the login.
+ * `session.*`, `connection.status` and `connection.usage`: what the renderer may know and do
+ * about the login and the link.
  *
  * Replies carry `SessionInfo` only — never the token or the secret. The chosen profile is
  * saved without its secret; the secret goes to the vault (persisted only on `remember`).
@@ -11,7 +12,7 @@ import type { SettingsStore } from '../settings/settings-store';
 export function sessionHandlers(
   active: ActiveCore,
   settings: SettingsStore,
-): Pick<Handlers, 'session.status' | 'session.login' | 'session.logout' | 'connection.status'> {
+): Pick<Handlers, 'session.status' | 'session.login' | 'session.logout' | 'connection.status' | 'connection.usage'> {
   return {
     'session.status': async () => active.info(),
     'session.login': async ({ profile, remember }) => {
@@ -26,5 +27,6 @@ export function sessionHandlers(
     },
     'session.logout': async () => active.logout(),
     'connection.status': async () => active.connection(),
+    'connection.usage': async () => active.usage(),
   };
 }

@@ -1,5 +1,6 @@
 import type { BrokerProfile, ConnectionState, SessionInfo } from '@shared/domain/session';
 import { SessionVersions } from '../../core/session/session-versions';
+import type { BrokerUsage } from '@shared/domain/usage';
 import { TradingCore, type TradingCoreOptions } from '../../core/trading-core';
 import { AppError } from '@shared/ipc/app-error';
 import { resolveProfile } from './profile-target';
@@ -58,6 +59,11 @@ export class ActiveCore {
 
   public info(): SessionInfo {
     return this.#core?.session.info() ?? this.#info;
+  }
+
+  /** The request meter of the logged-in core, or null. */
+  public usage(): BrokerUsage | null {
+    return this.#core?.usage() ?? null;
   }
 
   public connection(): ConnectionState {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenBucket, type BucketClock } from './token-bucket';
+import { paceUnder, TokenBucket, type BucketClock } from './token-bucket';
 
 /** A clock that only moves when told: sleeps advance it, so waits are counted, not waited. */
 function fakeClock(): BucketClock & { t: number } {
@@ -59,6 +59,20 @@ describe('client token bucket', () => {
     const cancel = bucket.take('urgent');
     expect(await cancel).toBeLessThanOrEqual(100);
     expect(await poll).toBeGreaterThanOrEqual(30_000);
+  });
+
+  it('resized to a tighter published limit, keeps no more than the new burst and admits at the new rate', async () => {
+    const clock = fakeClock();
+    const bucket = new TokenBucket({ perSecond: 10, burst: 20 }, clock);
+    bucket.resize({ perSecond: 2, burst: 2 });
+    const admitted = await Promise.all(Array.from({ length: 4 }, () => bucket.take()));
+    expect(admitted).toEqual([0, 0, 500, 1_000]);
+  });
+
+  it('paces a client at 80% of what the broker publishes: 10/s burst 20 → 8/s burst 16, never a burst under one', () => {
+    expect(paceUnder({ perSecond: 10, burst: 20 })).toEqual({ perSecond: 8, burst: 16 });
+    expect(paceUnder({ perSecond: 10, burst: 10 })).toEqual({ perSecond: 8, burst: 8 });
+    expect(paceUnder({ perSecond: 1, burst: 1 })).toEqual({ perSecond: 0.8, burst: 1 });
   });
 
   it('refills up to the burst, not beyond', async () => {

@@ -6,6 +6,15 @@ export interface RateLimit {
   readonly burst: number;
 }
 
+/**
+ * The pace a client keeps under a broker's published limit: 80% of its rate and of its burst
+ * (at least one request), so clock drift, a second window and the broker's own rounding never
+ * bring a 429 (the paper broker's 10/s, burst 20 → 8/s, burst 16).
+ */
+export function paceUnder(limit: RateLimit, fraction = 0.8): RateLimit {
+  return { perSecond: limit.perSecond * fraction, burst: Math.max(1, Math.floor(limit.burst * fraction)) };
+}
+
 /** Injected time so the bucket is tested without real waiting. */
 export interface BucketClock {
   now(): number;
@@ -37,7 +46,7 @@ export type Priority = 'urgent' | 'normal';
  * 429 never delays an order action.
  */
 export class TokenBucket {
-  readonly #limit: RateLimit;
+  #limit: RateLimit;
   readonly #clock: BucketClock;
   #tokens: number;
   #last: number;
@@ -49,12 +58,25 @@ export class TokenBucket {
   #pumping = false;
 
   public constructor(limit: RateLimit, clock: BucketClock = realClock) {
-    if (!(limit.perSecond > 0) || !(limit.burst >= 1))
-      throw new RangeError('rate limit needs perSecond > 0 and burst >= 1');
-    this.#limit = limit;
+    this.#limit = checked(limit);
     this.#clock = clock;
     this.#tokens = limit.burst;
     this.#last = clock.now();
+  }
+
+  /** The rate and burst in force. */
+  public get limit(): RateLimit {
+    return this.#limit;
+  }
+
+  /**
+   * Takes a new rate and burst (the broker published its limits): tokens already earned are kept
+   * up to the new burst, and waiting callers are admitted at the new rate from now on.
+   */
+  public resize(limit: RateLimit): void {
+    this.#refill();
+    this.#limit = checked(limit);
+    this.#tokens = Math.min(this.#tokens, limit.burst);
   }
 
   /** Waits until one request may be sent; resolves with the clock's time of admission. */
@@ -135,4 +157,10 @@ export class TokenBucket {
     this.#last = now;
     this.#tokens = Math.min(this.#limit.burst, this.#tokens + elapsed * this.#limit.perSecond);
   }
+}
+
+function checked(limit: RateLimit): RateLimit {
+  if (!(limit.perSecond > 0) || !(limit.burst >= 1))
+    throw new RangeError('rate limit needs perSecond > 0 and burst >= 1');
+  return limit;
 }

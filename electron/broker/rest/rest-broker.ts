@@ -19,8 +19,10 @@ import {
 } from '@shared/wire/schemas';
 import type { AuthSource } from '../auth-source';
 import { brokerError } from '../broker-error';
+import type { PublishedPolicies } from '../http/rate-limit-policy';
 import type {
   Broker,
+  BrokerLimits,
   BrokerStream,
   CandleQuery,
   Credentials,
@@ -59,6 +61,30 @@ function orderPath(orderId: string, suffix = ''): string {
 const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
+ * The limits this dialect documents (docs/api.md §Limits): 10 requests/s, burst 20; POST
+ * /orders also 10/s, burst 10; assumed until a reply's `RateLimit-Policy` says otherwise.
+ */
+export const DOCUMENTED_LIMITS: BrokerLimits = {
+  requests: { perSecond: 10, burst: 20 },
+  placements: { perSecond: 10, burst: 10 },
+  source: 'documented',
+};
+
+const sameLimit = (a: BrokerLimits['placements'], b: BrokerLimits['placements']): boolean =>
+  a === b || (a !== null && b !== null && a.perSecond === b.perSecond && a.burst === b.burst);
+
+/**
+ * The limits a reply published, merged into what was known: the "default" policy (else the
+ * first that is not "orders") limits every request; "orders" appears only on POST /orders.
+ */
+function publishedLimits(known: BrokerLimits, policies: PublishedPolicies): BrokerLimits {
+  const requests = policies.get('default') ?? [...policies].find(([name]) => name !== 'orders')?.[1];
+  const placements = policies.get('orders') ?? known.placements;
+  if (!requests) return placements === known.placements ? known : { ...known, placements };
+  return { requests, placements, source: 'broker' };
+}
+
+/**
  * The REST adapter for the dialect of docs/api.md — the only code that knows its paths and
  * snake_case spellings.
  *
@@ -71,6 +97,8 @@ export class RestBroker implements Broker {
   readonly #baseUrl: string;
   readonly #auth: AuthSource;
   readonly #streamOptions: StreamClientOptions;
+  readonly #limitListeners = new Set<(limits: BrokerLimits) => void>();
+  #limits: BrokerLimits = DOCUMENTED_LIMITS;
 
   public constructor(
     baseUrl: string,
@@ -84,6 +112,27 @@ export class RestBroker implements Broker {
     this.#transport = transport;
     this.#auth = auth;
     this.#streamOptions = streamOptions;
+    transport.onPublishedLimits((policies) => {
+      const next = publishedLimits(this.#limits, policies);
+      const was = this.#limits;
+      if (
+        next.source === was.source &&
+        sameLimit(next.requests, was.requests) &&
+        sameLimit(next.placements, was.placements)
+      )
+        return;
+      this.#limits = next;
+      for (const l of this.#limitListeners) l(next);
+    });
+  }
+
+  public limits(): BrokerLimits {
+    return this.#limits;
+  }
+
+  public onLimits(listener: (limits: BrokerLimits) => void): () => void {
+    this.#limitListeners.add(listener);
+    return () => this.#limitListeners.delete(listener);
   }
 
   public async login(c: Credentials): Promise<SessionGrant> {

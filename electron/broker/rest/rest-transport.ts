@@ -8,6 +8,7 @@ import { classifyErrorReply } from '../http/classify-reply';
 import { EtagCache } from '../http/etag-cache';
 import type { HttpClient, RawReply, RawRequest } from '../http/http-client';
 import { InFlightCoalescer } from '../http/in-flight-coalescer';
+import { parseRateLimitPolicy, type PublishedPolicies } from '../http/rate-limit-policy';
 import { isRetryable, type RetryClass } from '../http/retry-policy';
 import { RttEstimator, type RtoBounds } from '../http/rtt-estimator';
 import type { Priority, TokenBucket } from '../http/token-bucket';
@@ -80,6 +81,8 @@ export interface TransportOptions {
   readonly rto?: RtoBounds;
   /** Monotonic ms for budgets and round trips (default performance.now). */
   readonly now?: () => number;
+  /** Told each time a request leaves for the broker (the usage meter counts them). */
+  readonly onSent?: () => void;
 }
 
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -120,6 +123,9 @@ export class RestTransport {
   readonly #now: () => number;
   readonly #coalescer = new InFlightCoalescer();
   readonly #etags = new EtagCache();
+  readonly #onSent: (() => void) | undefined;
+  readonly #policyListeners = new Set<(policies: PublishedPolicies) => void>();
+  #policyHeader: string | undefined;
   #health: ConnectionState['rest'] = 'up';
 
   public constructor(http: HttpClient, auth: AuthSource, bucket: TokenBucket | null, options: TransportOptions = {}) {
@@ -135,6 +141,16 @@ export class RestTransport {
     this.#readBudgetMs = options.readBudgetMs ?? 5_000;
     this.#rtt = new RttEstimator(options.rto);
     this.#now = options.now ?? (() => performance.now());
+    this.#onSent = options.onSent;
+  }
+
+  /**
+   * Tells `listener` the limits the broker publishes in its `RateLimit-Policy` header each time
+   * the header says something new (docs/api.md §Limits); returns the unsubscribe.
+   */
+  public onPublishedLimits(listener: (policies: PublishedPolicies) => void): () => void {
+    this.#policyListeners.add(listener);
+    return () => this.#policyListeners.delete(listener);
   }
 
   /** The timeout an order POST or a placement lookup gets now, in ms. */
@@ -172,6 +188,7 @@ export class RestTransport {
       let failure: AppError;
       try {
         const reply = await this.#sendOnce(spec, token, budgetEnd);
+        this.#notePolicy(reply.headers['ratelimit-policy']);
         if (reply.status !== 429 && reply.status < 500) this.#setHealth('up', null);
         if (reply.status === 401 && needsAuth && token !== null) {
           if (!reauthed) {
@@ -225,6 +242,7 @@ export class RestTransport {
     }
     await this.#bucket?.take(priority);
     this.stats.sent += 1;
+    this.#onSent?.();
     if (!spec.adaptiveTimeout && !spec.onSlow) return this.#http.send({ ...spec, headers });
     const sentAt = this.#now();
     const onSlow = spec.onSlow;
@@ -267,6 +285,14 @@ export class RestTransport {
     const etag = reply.headers.etag;
     if (spec.conditional && etag) this.#etags.set(this.#cacheKey(spec), { etag, value: parsed.data });
     return parsed.data as z.output<S>;
+  }
+
+  #notePolicy(header: string | undefined): void {
+    if (header === undefined || header === this.#policyHeader) return;
+    this.#policyHeader = header;
+    const policies = parseRateLimitPolicy(header);
+    if (policies.size === 0) return;
+    for (const l of this.#policyListeners) l(policies);
   }
 
   #cacheKey(spec: RawRequest): string {

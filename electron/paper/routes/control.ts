@@ -14,6 +14,7 @@ import { parseOr400 } from '../validation';
 
 const PriceBody = z.strictObject({ instrument_token: z.number().int().positive(), last_price: z.number().positive() });
 const TickBody = z.strictObject({ count: z.number().int().min(1).max(1000).optional() });
+const StreamBody = z.strictObject({ accept: z.boolean() });
 
 export const controlRoutes: readonly Route[] = [
   {
@@ -59,6 +60,16 @@ export const controlRoutes: readonly Route[] = [
         throw badField('body', e instanceof Error ? e.message : 'invalid faults');
       }
       return { status: 200, body: { faults: state.faults.current() } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_control/stream',
+    access: 'control',
+    async handle({ req, state }) {
+      const b = parseOr400(StreamBody, await readJson(req));
+      const cut = state.setStreamAccepting(b.accept);
+      return { status: 200, body: { accept: b.accept, cut } };
     },
   },
   {

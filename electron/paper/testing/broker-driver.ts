@@ -81,6 +81,7 @@ export function inProcessDriver(instruments: readonly PaperInstrument[], startin
     startingCashUnits,
     clock: () => now,
     uniqueClientIds: true,
+    setStreamAccepting: () => 0, // no stream in process
   };
   return {
     async nextDay() {

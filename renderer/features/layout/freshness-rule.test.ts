@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionState } from '@shared/domain/session';
 import { AppError } from '@shared/ipc/app-error';
-import { DEFAULT_POLL_POLICY, freshnessPromise } from '../../lib/polling-policy';
+import { DEFAULT_CADENCE } from '../../lib/cadence';
+import { freshnessPromise } from '../../lib/polling-policy';
 import { freshnessView, type FreshnessFacts } from './freshness-rule';
 
 /**
@@ -11,8 +12,8 @@ import { freshnessView, type FreshnessFacts } from './freshness-rule';
 
 const T0 = Date.parse('2026-11-23T04:00:00Z');
 const S = 1_000;
-const IDLE = freshnessPromise(DEFAULT_POLL_POLICY.idleMs); // polled every 5 s
-const BUSY = freshnessPromise(DEFAULT_POLL_POLICY.busyMs); // polled every second
+const IDLE = freshnessPromise(DEFAULT_CADENCE.idleMs); // polled every 5 s
+const BUSY = freshnessPromise(DEFAULT_CADENCE.busyMs); // polled every second
 const UP: ConnectionState = { rest: 'up', stream: 'open', detail: null };
 const RATE_LIMITED_LINK: ConnectionState = {
   rest: 'degraded',
@@ -92,6 +93,17 @@ describe('freshnessView', () => {
       text: '40 s ago',
     });
     expect(freshnessView(facts({ ...at40, promise: IDLE })).stale).toBe(true);
+  });
+
+  it('holds a 30 s panel (the stream live) to its cadence plus a poll’s 10 s wait: stale past 40 s, not 90 s', () => {
+    const live = freshnessPromise(30 * S);
+    expect(live.maxAgeMs).toBe(40 * S);
+    expect(freshnessView(facts({ promise: live, now: T0 + 41 * S, nextPollAt: T0 + 60 * S }))).toEqual({
+      stale: true,
+      text: 'Stale 41 s · refreshing in 19 s',
+    });
+    // Holdings, re-checked every 2 min with the stream live: stale past 2 min 10 s.
+    expect(freshnessPromise(120 * S).maxAgeMs).toBe(130 * S);
   });
 
   it('does not cry wolf on a busy 1 s panel whose poll waited its turn for a few seconds', () => {

@@ -42,7 +42,7 @@ beforeEach(() => {
   );
 });
 
-/** Opens or closes the ticket (module state): an open ticket makes every panel poll each second. */
+/** Opens or closes the ticket (module state): with no live stream, an open ticket makes every panel poll each second. */
 function setTicketOpen(open: boolean): void {
   const { result } = renderHook(() => useTicketActions());
   act(() => (open ? result.current.ticketOpened('BUY') : result.current.ticketClosed()));
@@ -95,7 +95,7 @@ describe('Panel freshness', () => {
     expect(region.textContent).toContain('₹12,34,567.50'); // the figures stay, marked stale
   });
 
-  it('turns a busy panel (ticket open, polled each second) stale at 11 s, naming the degraded link main reported', async () => {
+  it('turns a busy panel (ticket open, no live stream, polled each second) stale at 11 s, naming the degraded link main reported', async () => {
     const { client, label } = renderFunds();
     await act(() => vi.advanceTimersByTimeAsync(0));
     await pass(10); // the 1 s poll went out at 1 s and has hung since
@@ -103,7 +103,7 @@ describe('Panel freshness', () => {
     act(() => {
       client.setQueryData(sessionQueries.connection().queryKey, {
         rest: 'degraded',
-        stream: 'open',
+        stream: 'connecting',
         detail: 'Too many requests',
       });
     });

@@ -1,6 +1,5 @@
 import { useId, type ReactNode } from 'react';
-import { Freshness, useFreshness, type FreshnessSource } from './freshness';
-import type { FreshnessView } from './freshness-rule';
+import { Freshness, useFreshness, type FreshnessSource, type PanelFreshness } from './freshness';
 
 interface PanelProps {
   readonly title: string;
@@ -25,7 +24,7 @@ function PolledPanel(props: PanelProps & { readonly source: FreshnessSource }) {
   return <PanelFrame {...props} view={useFreshness(props.source)} />;
 }
 
-function PanelFrame(props: PanelProps & { readonly view: FreshnessView | null }) {
+function PanelFrame(props: PanelProps & { readonly view: PanelFreshness | null }) {
   const id = useId();
   const stale = props.view?.stale === true;
   return (

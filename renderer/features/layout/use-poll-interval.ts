@@ -1,29 +1,38 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { isWorking, type Order } from '@shared/domain/order';
+import type { Placement } from '@shared/domain/placement';
+import { cadenceMs, type DeskState, type PolledRead } from '../../lib/cadence';
 import { pollInterval, type PollableQuery } from '../../lib/poll-schedule';
-import { useTicketOpen } from '../ticket/ticket-store';
 import { orderQueries } from '../orders/queries';
+import { isOpenPlacement } from '../placements/placement-model';
+import { placementQueries } from '../placements/queries';
+import { useStreamLive } from '../session/use-stream-live';
+import { useTicketOpen } from '../ticket/ticket-store';
 
-function countWorking(orders: Order[]): number {
-  let n = 0;
-  for (const o of orders) if (isWorking(o.status)) n++;
-  return n;
-}
+const anyWorking = (orders: Order[]): boolean => orders.some((o) => isWorking(o.status));
+const anyOpen = (placements: Placement[]): boolean => placements.some(isOpenPlacement);
 
-/** True while the account has working orders or the ticket is open: then panels poll fast. */
-export function useBusy(): boolean {
+/**
+ * What the desk knows is changing (the cadence's input), read from the caches the panels
+ * already fill: the stream's liveness, working orders, unconfirmed placements, the ticket.
+ */
+export function useDeskState(): DeskState {
   const ticketOpen = useTicketOpen();
-  const { data: working = 0 } = useQuery({ ...orderQueries.list(), select: countWorking });
-  return ticketOpen || working > 0;
+  const streamLive = useStreamLive();
+  const { data: workingOrders = false } = useQuery({ ...orderQueries.list(), select: anyWorking });
+  // Read from the cache only: the list's own observers poll it (a second interval would double that).
+  const { data: unconfirmed = false } = useQuery({ ...placementQueries.list(), enabled: false, select: anyOpen });
+  return { streamLive, workingOrders, unconfirmed, ticketOpen };
 }
 
 /**
- * The `refetchInterval` every polled panel passes to `useQuery`: ~1 s busy, ~5 s idle, backing
- * off on failures (see `polling-policy.ts`). Its identity changes only when "busy" flips, so
- * react-query re-arms the timer exactly then.
+ * The `refetchInterval` a polled panel passes to `useQuery` for its read: the cadence of that
+ * read in the desk's current state (`cadence.ts`), backing off on failures
+ * (`polling-policy.ts`). Its identity changes only when that cadence does, so react-query
+ * re-arms the timer exactly then.
  */
-export function usePollInterval(): (query: PollableQuery) => number | false {
-  const busy = useBusy();
-  return useMemo(() => pollInterval(busy), [busy]);
+export function usePollInterval(read: PolledRead): (query: PollableQuery) => number | false {
+  const baseMs = cadenceMs(read, useDeskState());
+  return useMemo(() => pollInterval(baseMs), [baseMs]);
 }

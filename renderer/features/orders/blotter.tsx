@@ -83,7 +83,7 @@ function useChangedRows(orders: Order[] | undefined): ReadonlySet<string> {
  * exist, so 10,000 orders cost what 40 do.
  */
 export function Blotter() {
-  const refetchInterval = usePollInterval();
+  const refetchInterval = usePollInterval('orders');
   const result = useQuery({ ...orderQueries.list(), refetchInterval });
   const [group, setGroup] = useState<StatusGroup>('all');
   const [symbol, setSymbol] = useState('');

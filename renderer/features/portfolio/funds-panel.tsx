@@ -7,7 +7,7 @@ import { portfolioQueries } from './queries';
 
 /** The broker's cash and margin figures, as it reports them. */
 export function FundsPanel() {
-  const refetchInterval = usePollInterval();
+  const refetchInterval = usePollInterval('funds');
   const result = useQuery({ ...portfolioQueries.funds(), refetchInterval });
   const f = result.data;
   return (

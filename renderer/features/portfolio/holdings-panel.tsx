@@ -11,7 +11,7 @@ import { portfolioQueries } from './queries';
 
 /** Delivery holdings with value and P&L at the latest price. */
 export function HoldingsPanel() {
-  const refetchInterval = usePollInterval();
+  const refetchInterval = usePollInterval('holdings');
   const result = useQuery({ ...portfolioQueries.holdings(), refetchInterval });
   const quotes = useQuotes();
   const { byToken } = useInstruments();

@@ -20,7 +20,7 @@ import { useHoldingsPnl } from './use-holdings-pnl';
  * Exit fills the ticket with the opposite order for the open quantity.
  */
 export function PositionsPanel() {
-  const refetchInterval = usePollInterval();
+  const refetchInterval = usePollInterval('positions');
   const result = useQuery({ ...portfolioQueries.positions(), refetchInterval });
   const quotes = useQuotes();
   const { exitRequested } = useTicketActions();

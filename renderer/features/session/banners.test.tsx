@@ -6,6 +6,8 @@ import { createQueryClient } from '../../lib/query-client';
 import { useAlertsActions } from '../../state/alerts-store';
 import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
 import { Banners } from './banners';
+import { useLogin } from './queries';
+import { useBridgeEvents } from './use-bridge-events';
 
 let bridge: FakeBridge;
 
@@ -73,5 +75,43 @@ describe('Banners', () => {
     renderBanners();
     await act(async () => {});
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('keeps an expiry main reports while the login call is still on its way (the new session was refused at once)', async () => {
+    const { result } = renderHook(() => useAlertsActions());
+    act(() => result.current.sessionExpired('The access token has expired', { run: 'r', seq: 1 }));
+    bridge.answer('session.login', () => {
+      // Main's background work meets the refusal before the login's own answer has gone out.
+      // Main numbered that expiry after the login it is answering (docs/architecture.md §Session
+      // facts are ordered by main).
+      bridge.emit('session.expired', { reason: 'The broker refused the new token', version: { run: 'r', seq: 3 } });
+      return {
+        ok: true,
+        data: {
+          state: 'connected',
+          broker: 'paper',
+          brokerLabel: 'Paper broker',
+          userId: 'PAPER01',
+          scope: 'trade',
+          expiresAt: null,
+          version: { run: 'r', seq: 2 },
+        },
+      };
+    });
+    let login: ReturnType<typeof useLogin> | null = null;
+    function Desk() {
+      useBridgeEvents();
+      login = useLogin();
+      return <Banners />;
+    }
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Desk />
+      </QueryClientProvider>,
+    );
+    await act(async () => {
+      await login!.mutateAsync({ kind: 'paper' });
+    });
+    expect(screen.getByRole('alert').textContent).toMatch(/^Session expired: The broker refused the new token/);
   });
 });

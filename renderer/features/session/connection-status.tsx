@@ -1,12 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
-import { usePollInterval } from '../layout/use-poll-interval';
+import { pollInterval } from '../../lib/poll-schedule';
 import { sessionQueries } from './queries';
+
+/**
+ * How often the link's state is re-read from main. Main answers from memory (no broker request);
+ * `connection.changed` pushes every change, and this read catches one lost while the link to
+ * main was down — which matters, because whether the stream is live decides how often the
+ * panels ask the broker (docs/architecture.md, The cadence) — and notices a lost link to main.
+ */
+const LINK_CHECK_MS = 2_000;
+const linkInterval = pollInterval(LINK_CHECK_MS);
 
 /** "Connected to Paper broker as PAPER01", or why not (the page's one live status line). */
 export function ConnectionStatus() {
   const { data, error, isPending } = useQuery(sessionQueries.status());
-  const refetchInterval = usePollInterval();
-  const link = useQuery({ ...sessionQueries.connection(), refetchInterval }).data;
+  const link = useQuery({ ...sessionQueries.connection(), refetchInterval: linkInterval }).data;
   if (isPending) return <span role="status">Connecting…</span>;
   if (error)
     return (

@@ -27,6 +27,14 @@ export const sessionQueries = {
       queryFn: () => call('connection.status'),
       retry: false,
     }),
+  /** The request meter: read once, then kept current by `usage.changed` pushes (main answers from memory). */
+  usage: () =>
+    queryOptions({
+      queryKey: [...sessionQueries.all(), 'usage'],
+      queryFn: () => call('connection.usage'),
+      staleTime: Infinity,
+      retry: false,
+    }),
 };
 
 /** Takes a session status from a push or a reply into the cache, unless the cache holds a later one. */
