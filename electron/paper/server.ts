@@ -21,6 +21,7 @@ import { controlRoutes } from './routes/control';
 import { marketDataRoutes } from './routes/market-data';
 import { orderRoutes } from './routes/orders';
 import { portfolioRoutes } from './routes/portfolio';
+import { quoteRoutes } from './routes/quotes';
 import { sessionRoutes } from './routes/session';
 import type { Session } from './sessions';
 
@@ -50,6 +51,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     ...orderRoutes,
     ...portfolioRoutes,
     ...marketDataRoutes,
+    ...quoteRoutes,
     ...controlRoutes,
   ]);
   const general = new RateLimiter('default', opts.rate);

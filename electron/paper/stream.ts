@@ -2,9 +2,10 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { toIstIso } from '../../shared/lib/ist-time';
-import { fromUnits } from '../../shared/trading/money';
 import { STREAM_SUBSCRIPTION_LIMIT, WireStreamClientMessage } from '../../shared/wire/schemas';
+import type { StreamMode } from '../../shared/domain/market';
 import type { Market, PriceMove } from './market';
+import { tickText } from './quote-view';
 import { rawProblem, requestUrl } from './http-io';
 import { Problem } from './problem';
 import type { AuthGuard } from './auth-guard';
@@ -63,6 +64,8 @@ interface Client {
   readonly ws: WebSocket;
   readonly session: Session;
   readonly tokens: Set<number>;
+  /** Tokens in a mode other than the default `quote` (docs/api.md §Stream, modes). */
+  readonly modes: Map<number, StreamMode>;
   /** The latest unsent tick per instrument while the socket is behind (serialised). */
   readonly pending: Map<number, string>;
   /** Since when the socket has been behind, or null. */
@@ -118,6 +121,7 @@ export class Stream {
       ws,
       session,
       tokens: new Set(),
+      modes: new Map(),
       pending: new Map(),
       behindSince: null,
       lastPong: Date.now(),
@@ -127,6 +131,7 @@ export class Stream {
       this.clients.delete(client);
       client.pending.clear();
       client.tokens.clear();
+      client.modes.clear();
     };
     ws.on('close', release);
     ws.on('error', release);
@@ -151,9 +156,24 @@ export class Stream {
       const where = issue?.path.length ? issue.path.map(String).join('.') : 'message';
       return this.error(client, 'invalid_message', `${where}: ${issue?.message ?? 'invalid'}`);
     }
+    if (msg.data.action === 'mode') {
+      const { mode } = msg.data;
+      const now = Date.now();
+      const at = this.clock();
+      for (const t of new Set(msg.data.tokens)) {
+        if (!client.tokens.has(t)) continue;
+        if (mode === 'quote') client.modes.delete(t);
+        else client.modes.set(t, mode);
+        // One tick in the new mode at once, so a depth ladder fills without waiting for a move.
+        const i = this.market.instrument(t);
+        if (i) this.sendTick(client, t, tickText(this.market, i, mode, at), now);
+      }
+      return;
+    }
     if (msg.data.action === 'unsubscribe') {
       for (const t of msg.data.tokens) {
         client.tokens.delete(t);
+        client.modes.delete(t);
         client.pending.delete(t);
       }
       return;
@@ -167,8 +187,8 @@ export class Stream {
     for (const t of fresh) {
       client.tokens.add(t);
       // The current price at once, so a new subscriber never shows an empty quote.
-      if (this.market.instrument(t))
-        this.sendTick(client, t, tickText(t, this.market.ltp(t), this.market.volume(t), at), now);
+      const i = this.market.instrument(t);
+      if (i) this.sendTick(client, t, tickText(this.market, i, 'quote', at), now);
     }
   }
 
@@ -237,10 +257,15 @@ export class Stream {
     const now = Date.now();
     for (const c of this.clients) this.flush(c, now);
     for (const m of moves) {
-      let text: string | null = null;
+      const i = this.market.instrument(m.token);
+      if (!i) continue;
+      // Serialised once per mode that some socket wants, not once per socket.
+      const texts = new Map<StreamMode, string>();
       for (const c of this.clients) {
         if (!c.tokens.has(m.token)) continue;
-        text ??= tickText(m.token, m.ltpUnits, m.volume, m.at);
+        const mode = c.modes.get(m.token) ?? 'quote';
+        let text = texts.get(mode);
+        if (text === undefined) texts.set(mode, (text = tickText(this.market, i, mode, m.at)));
         this.sendTick(c, m.token, text, now);
       }
     }
@@ -287,14 +312,4 @@ export class Stream {
     for (const ws of this.wss.clients) ws.terminate();
     this.wss.close();
   }
-}
-
-function tickText(token: number, ltpUnits: number, volume: number, at: number): string {
-  return JSON.stringify({
-    type: 'tick',
-    instrument_token: token,
-    last_price: fromUnits(ltpUnits),
-    volume,
-    ts: toIstIso(at),
-  });
 }

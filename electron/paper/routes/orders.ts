@@ -99,6 +99,10 @@ export const orderRoutes: readonly Route[] = [
           );
         }
       }
+      if (body.variety === 'amo') {
+        // Contract placeholder: the paper market is always in session until the calendar lands.
+        throw badField('variety', 'The market is open: place a regular order', 'market_open');
+      }
       const o = state.engine.place(toPlaceRequest(state, body), now);
       return {
         status: 201,
