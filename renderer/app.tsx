@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
 import { ChartPanel } from './features/chart/chart-panel';
+import { DepthPanel } from './features/depth/depth-panel';
+import { PanelTabs } from './features/layout/panel-tabs';
 import { ResizableGroup } from './features/layout/workspace';
 import { useQuoteFallback } from './features/market/use-quote-fallback';
 import { Watchlist } from './features/market/watchlist';
@@ -66,7 +68,7 @@ export function App() {
             [
               'left',
               24,
-              '344px', // the watchlist's symbols in full (docs/architecture.md, Layout on small screens)
+              '400px', // the watchlist's symbols in full (docs/architecture.md, Layout on small screens)
               <ResizableGroup
                 key="left"
                 id="layout-left"
@@ -105,8 +107,20 @@ export function App() {
                             id="layout-funds-holdings"
                             orientation="vertical"
                             panels={[
-                              ['funds', 46, '128px', <FundsPanel key="f" />],
-                              ['holdings', 54, 20, <HoldingsPanel key="h" />],
+                              ['funds', 42, '128px', <FundsPanel key="f" />],
+                              [
+                                'holdings',
+                                58,
+                                20,
+                                <PanelTabs
+                                  key="h"
+                                  id="depth-holdings"
+                                  tabs={[
+                                    ['depth', 'Depth', <DepthPanel key="d" />],
+                                    ['holdings', 'Holdings', <HoldingsPanel key="h" />],
+                                  ]}
+                                />,
+                              ],
                             ]}
                           />,
                         ],
