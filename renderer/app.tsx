@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { ChartPanel } from './features/chart/chart-panel';
 import { DepthPanel } from './features/depth/depth-panel';
 import { PanelTabs } from './features/layout/panel-tabs';
+import { MarketSession } from './features/market-status/market-session';
 import { ResizableGroup } from './features/layout/workspace';
 import { useQuoteFallback } from './features/market/use-quote-fallback';
 import { Watchlist } from './features/market/watchlist';
@@ -45,6 +46,7 @@ export function App() {
         <h1>Tradedesk</h1>
         <ConnectionStatus />
         <UnconfirmedBadge />
+        <MarketSession />
         <span className="topbar__spacer" />
         <span className="muted small">F1 buy · F2 sell · Esc close · times in IST</span>
         <label className="check small">

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { Instrument } from '../../../shared/domain/instrument';
-import type { OrderRequest, OrderType, Product, Validity } from '../../../shared/domain/order';
+import type { OrderRequest, OrderType, Product, Validity, Variety } from '../../../shared/domain/order';
 import {
   allowedOrderTypes,
   allowedProducts,
@@ -20,13 +20,28 @@ import { marketQueries, usePreviousClose } from '../market/queries';
 import { changeFrom } from '../market/quote-cache';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { useQuote } from '../market/use-quotes';
+import { useMarketStatus } from '../market-status/queries';
+import { sessionOf } from '../market-status/session-model';
+import { AmoOffer } from './amo-offer';
+import { slicePlan } from './slice-model';
+import { LegOutcomes, SliceOffer } from './slice-offer';
+import { TicketImpact, TicketTouch } from './ticket-book';
 import { useSelectedInstrument } from './use-selected-instrument';
+import { useSubmitLegs } from './use-submit-legs';
 import { refusalReason } from '../placements/placement-model';
 import { portfolioQueries } from '../portfolio/queries';
 import { OrderOutcome } from './order-outcome';
 import { SymbolCombobox } from './symbol-combobox';
-import { draftForInstrument, evaluateTicket, ticketFieldOf, type TicketErrors, type TicketField } from './ticket-model';
+import {
+  draftForInstrument,
+  evaluateTicket,
+  parseNumber,
+  ticketFieldOf,
+  type TicketErrors,
+  type TicketField,
+} from './ticket-model';
 import { useDebounced } from './use-debounced';
+import './ticket-market.css';
 import { UnconfirmedGuard } from './unconfirmed-guard';
 import { useSubmitOrder } from './use-submit-order';
 
@@ -82,7 +97,10 @@ export function OrderTicketPanel() {
  * the trader unsure whether an order went in: placed (order id and live status), refused (the
  * broker's reason next to the field it names), or not yet confirmed (the reference, until it is
  * settled). The submit logic and the outcome view are their own modules (`use-submit-order.ts`,
- * `order-outcome.tsx`).
+ * `order-outcome.tsx`). The market it trades in is shown with it: the best bid and offer with the
+ * spread and what a MARKET order would take from the book (`ticket-book.tsx`), the offer to place
+ * an after-market order while the exchange is closed (`amo-offer.tsx`), and the offer to slice a
+ * quantity above the freeze limit into legs (`slice-offer.tsx`, `use-submit-legs.ts`).
  */
 export function OrderTicket() {
   const draft = useTicketDraft();
@@ -90,12 +108,21 @@ export function OrderTicket() {
   const { list, byToken } = useInstruments();
   const instrument = draft.instrumentToken === null ? undefined : byToken.get(draft.instrumentToken);
   const evaluation = evaluateTicket(draft, instrument);
+  const [variety, setVariety] = useState<Variety>('regular');
+  const withVariety = (r: OrderRequest | null): OrderRequest | null => (r && variety === 'amo' ? { ...r, variety } : r);
+  const request = withVariety(evaluation.request);
   const confirmOnEnter = useConfirmOnEnter();
   const { confirmOnEnterToggled } = useSettingsActions();
-  const submitter = useSubmitOrder(evaluation.request);
+  const submitter = useSubmitOrder(request);
+  const legs = useSubmitLegs();
   const client = useQueryClient();
-  useMarketSubscription('ticket', instrument ? [instrument.instrumentToken] : []);
+  // `full`: the ticket reads the visible depth a MARKET order would take.
+  useMarketSubscription('ticket', instrument ? [instrument.instrumentToken] : [], 'full');
+  const status = useMarketStatus();
+  const session = instrument ? sessionOf(status, instrument.exchange) : undefined;
   const [confirming, setConfirming] = useState(false);
+  // Which answer the ticket shows: its last single order's, or its last sliced order's legs.
+  const [lastSent, setLastSent] = useState<'single' | 'legs'>('single');
   const symbolRef = useRef<HTMLInputElement>(null);
   const quantityRef = useRef<HTMLInputElement>(null);
   const formId = useId();
@@ -126,8 +153,40 @@ export function OrderTicket() {
   const errorOf = (f: TicketField): string | undefined =>
     (pristine && f === 'symbol' ? undefined : evaluation.errors[f]) ?? brokerErrors[f];
 
+  // Above the freeze limit: the legs, each judged as its own order, offered only when every one
+  // of them could be placed (any other mistake is shown as usual first).
+  const typedQuantity = parseNumber(draft.quantity);
+  const plan = instrument ? slicePlan(typedQuantity, instrument) : null;
+  const legOrders = plan?.legs.map((q) =>
+    withVariety(evaluateTicket({ ...draft, quantity: String(q) }, instrument).request),
+  );
+  const sliceable = plan !== null && legOrders !== undefined && legOrders.every((o) => o !== null);
+  const placeLegs = (options?: { despiteUnconfirmed?: boolean }): void => {
+    if (!sliceable || !legOrders) return;
+    setConfirming(false);
+    setLastSent('legs');
+    legs.submit(
+      legOrders.filter((o): o is OrderRequest => o !== null),
+      options,
+    );
+  };
+  const chooseVariety = (v: Variety): void => {
+    submitter.edited();
+    setConfirming(false);
+    setVariety(v);
+  };
+  // The broker refused the last order over its variety: place the same order as the other one.
+  const placeAs = (v: Variety): void => {
+    if (!evaluation.request) return;
+    setVariety(v);
+    setConfirming(false);
+    setLastSent('single');
+    submitter.submit({ order: v === 'amo' ? { ...evaluation.request, variety: 'amo' } : evaluation.request });
+  };
+
   const submitOrder = (): void => {
     setConfirming(false);
+    setLastSent('single');
     submitter.submit();
   };
   const onSubmit = (e: FormEvent): void => {
@@ -144,7 +203,7 @@ export function OrderTicket() {
     }
     if (e.key !== 'Enter' || e.target instanceof HTMLButtonElement) return;
     e.preventDefault();
-    if (!evaluation.request || submitter.pending) return;
+    if (!request || submitter.pending || legs.pending) return;
     if (confirmOnEnter) setConfirming(true);
     else submitOrder();
   };
@@ -218,11 +277,16 @@ export function OrderTicket() {
         error={errorOf('symbol')}
         inputRef={symbolRef}
       />
-      {instrument ? <ReferencePrice instrument={instrument} /> : null}
+      {instrument ? (
+        <div className="ticket__refline">
+          <ReferencePrice instrument={instrument} />
+          <TicketTouch instrument={instrument} />
+        </div>
+      ) : null}
 
       <Field
         label="Quantity"
-        error={errorOf('quantity')}
+        error={sliceable ? undefined : errorOf('quantity')}
         hint={instrument && instrument.lotSize > 1 ? `lot ${instrument.lotSize}` : undefined}
       >
         {(p) => (
@@ -237,6 +301,23 @@ export function OrderTicket() {
           />
         )}
       </Field>
+      {instrument ? (
+        <TicketImpact
+          instrument={instrument}
+          side={side}
+          orderType={draft.orderType}
+          quantity={Number.isNaN(typedQuantity) ? null : typedQuantity}
+        />
+      ) : null}
+      {sliceable && plan && instrument ? (
+        <SliceOffer
+          quantity={typedQuantity}
+          freeze={instrument.freezeQuantity}
+          plan={plan}
+          disabled={legs.pending || submitter.pending}
+          onPlace={() => placeLegs()}
+        />
+      ) : null}
 
       <div className="ticket__row">
         <Field label="Order type" error={errorOf('orderType')}>
@@ -335,14 +416,25 @@ export function OrderTicket() {
         </div>
       </dl>
 
-      {confirming && evaluation.request ? (
+      {instrument ? (
+        <AmoOffer
+          session={session}
+          now={status?.now}
+          variety={variety}
+          onVariety={chooseVariety}
+          refusal={brokerErrors.variety}
+          {...(evaluation.request && !submitter.pending ? { onPlaceAs: placeAs } : {})}
+        />
+      ) : null}
+
+      {confirming && request ? (
         <div className="ticket__confirm" role="group" aria-label="Confirm order">
           <p>
-            {evaluation.request.transactionType} {formatQty(evaluation.request.quantity)}{' '}
-            {evaluation.request.tradingsymbol} {evaluation.request.orderType}
-            {evaluation.request.price ? ` @ ${formatPrice(evaluation.request.price)}` : ''}
-            {evaluation.request.triggerPrice ? ` trigger ${formatPrice(evaluation.request.triggerPrice)}` : ''} ·{' '}
-            {evaluation.request.product} · {evaluation.request.validity}?
+            {request.transactionType} {formatQty(request.quantity)} {request.tradingsymbol} {request.orderType}
+            {request.price ? ` @ ${formatPrice(request.price)}` : ''}
+            {request.triggerPrice ? ` trigger ${formatPrice(request.triggerPrice)}` : ''} · {request.product} ·{' '}
+            {request.validity}
+            {request.variety === 'amo' ? ' · AMO' : ''}?
           </p>
           <div className="form__buttons">
             <ConfirmButton onConfirm={submitOrder} />
@@ -360,23 +452,32 @@ export function OrderTicket() {
           onBack={submitter.dismissWarning}
         />
       ) : null}
+      {legs.warning ? (
+        <UnconfirmedGuard
+          warning={legs.warning}
+          onPlace={() => placeLegs({ despiteUnconfirmed: true })}
+          onBack={legs.dismissWarning}
+        />
+      ) : null}
 
       <div className="form__buttons">
         <button
           type="submit"
           className={side === 'BUY' ? 'buy-button' : 'sell-button'}
-          disabled={!evaluation.request || submitter.pending}
+          disabled={!request || submitter.pending || legs.pending}
           aria-describedby={`${formId}-outcome`}
         >
           {submitter.pending ? 'Placing…' : 'Place order'}
         </button>
+        {variety === 'amo' ? <span className="badge st-pending">AMO</span> : null}
         <label className="check">
           <input type="checkbox" checked={confirmOnEnter} onChange={confirmOnEnterToggled} />
           Confirm on Enter
         </label>
       </div>
 
-      <OrderOutcome outcome={submitter.outcome} id={`${formId}-outcome`} />
+      <OrderOutcome outcome={lastSent === 'single' ? submitter.outcome : { kind: 'idle' }} id={`${formId}-outcome`} />
+      {lastSent === 'legs' && legs.legs ? <LegOutcomes legs={legs.legs} /> : null}
     </form>
   );
 }
