@@ -174,20 +174,20 @@ describe('journal', () => {
 
   it("after a restart the next day, carries yesterday's open position with yesterday's last price as the close", async () => {
     const dir = tmp();
-    let now = Date.parse('2026-11-23T15:00:00+05:30');
+    // Wed 25 and Thu 26 Nov 2026, two trading days in a row.
+    let now = Date.parse('2026-11-25T15:00:00+05:30');
     const opts = { dataDir: dir, clock: () => now, tokenTtlMs: 7 * 24 * 3600_000 };
     const a = await startTestBroker(opts);
-    // The far month: the near one may expire on the 24th and leave the universe with the restart.
+    // The far month: the near one may expire in between and leave the universe with the restart.
     const futs = (await a.call('GET', '/instruments?exchange=NFO')).body.instruments.filter(
       (i: { tradingsymbol: string }) => /^NIFTY\d\d[A-Z]{3}FUT$/.test(i.tradingsymbol),
     );
     const fut = futs[futs.length - 1];
-    a.broker.setPrice(fut.instrument_token, 26000);
-    await a.place({ exchange: 'NFO', tradingsymbol: fut.tradingsymbol, product: 'NRML', quantity: 75 });
+    await a.fillAt({ exchange: 'NFO', tradingsymbol: fut.tradingsymbol, product: 'NRML', quantity: 75 }, 26000);
     a.broker.setPrice(fut.instrument_token, 26100);
     await a.close();
 
-    now = Date.parse('2026-11-24T09:30:00+05:30');
+    now = Date.parse('2026-11-26T09:30:00+05:30');
     const b = await startTestBroker(opts);
     try {
       b.broker.setPrice(fut.instrument_token, 26080);

@@ -85,7 +85,10 @@ export class Stream {
     private readonly market: Market,
     heartbeatMs: number,
     { answerPings = true, ...limits }: StreamOptions = {},
+    /** The market clock: what ticks and heartbeats are stamped with. */
     private readonly clock: () => number = Date.now,
+    /** Real time: token lifetimes. */
+    private readonly realClock: () => number = Date.now,
   ) {
     this.limits = { ...DEFAULT_STREAM_LIMITS, ...limits };
     this.wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024, autoPong: answerPings });
@@ -109,7 +112,7 @@ export class Stream {
     if (path !== '/v1/stream') return refuse(new Problem(404, 'not_found', `No WebSocket at ${path}; use /v1/stream`));
     let session: Session;
     try {
-      session = this.auth.authenticate(req.headers.authorization, req.socket.remoteAddress ?? '', this.clock());
+      session = this.auth.authenticate(req.headers.authorization, req.socket.remoteAddress ?? '', this.realClock());
     } catch (e) {
       return refuse(e instanceof Problem ? e : new Problem(401, 'token_invalid', 'Unauthorized'));
     }
@@ -271,6 +274,26 @@ export class Stream {
     }
   }
 
+  /**
+   * The account's fills changed `token`'s book without moving its price: a `quote` or `full`
+   * tick to the sockets that carry bid/ask (docs/api.md §Stream, modes).
+   */
+  book(token: number, at: number): void {
+    if (this.clients.size === 0) return;
+    const i = this.market.instrument(token);
+    if (!i) return;
+    const now = Date.now();
+    const texts = new Map<StreamMode, string>();
+    for (const c of this.clients) {
+      if (!c.tokens.has(token)) continue;
+      const mode = c.modes.get(token) ?? 'quote';
+      if (mode === 'ltp') continue;
+      let text = texts.get(mode);
+      if (text === undefined) texts.set(mode, (text = tickText(this.market, i, mode, at)));
+      this.sendTick(c, token, text, now);
+    }
+  }
+
   order(o: PaperOrder): void {
     if (this.clients.size === 0) return;
     const text = JSON.stringify({ type: 'order', order: wireOrder(o) });
@@ -281,10 +304,10 @@ export class Stream {
   private beat(): void {
     // Liveness and slowness are wall-clock matters; what the broker stamps follows its clock.
     const now = Date.now();
-    const at = this.clock();
-    const text = JSON.stringify({ type: 'heartbeat', ts: toIstIso(at) });
+    const text = JSON.stringify({ type: 'heartbeat', ts: toIstIso(this.clock()) });
+    const real = this.realClock();
     for (const c of this.clients) {
-      if (c.session.revoked || c.session.expiresAt <= at) {
+      if (c.session.revoked || c.session.expiresAt <= real) {
         c.ws.close(4001, 'token expired or revoked');
         continue;
       }

@@ -1,4 +1,4 @@
-import { toIstIso } from '../../../shared/lib/ist-time';
+import { istDate, toIstIso } from '../../../shared/lib/ist-time';
 import { fromUnits } from '../../../shared/trading/money';
 import { IsoDate } from '../../../shared/domain/instrument';
 import {
@@ -9,16 +9,15 @@ import {
   type WireQuote,
 } from '../../../shared/wire/schemas';
 import { wireQuote } from '../quote-view';
-import type { Route } from '../context';
+import { EXCHANGES, sessionAt } from '../calendar';
+import type { BrokerState, Route } from '../context';
+import { delta, futurePrice, impliedVol, yearsTo } from '../pricing';
 import type { PaperInstrument } from '../instruments';
 import { badField, notFound } from '../problem';
 
 /**
  * Market data beyond the last price: full quotes, the market's sessions and the option chain
  * (docs/api.md §GET /quotes, §GET /market/status, §GET /option-chain).
- *
- * Contract placeholder: the shapes are final; the values come from the last price alone (a
- * one-tick book, every exchange open) until the order book and the session calendar land.
  */
 
 /** `?i=1&i=2` or `?instrument_token=1`: the tokens asked for, in order, or a 400 naming `i`. */
@@ -50,21 +49,8 @@ export const quoteRoutes: readonly Route[] = [
     method: 'GET',
     path: '/market/status',
     access: 'read',
-    handle({ now }) {
-      const body: WireMarketStatus = {
-        now: toIstIso(now),
-        simulated: false,
-        speed: 1,
-        exchanges: (['NSE', 'BSE', 'NFO', 'BFO', 'MCX', 'CDS'] as const).map((exchange) => ({
-          exchange,
-          phase: 'open',
-          detail: null,
-          next_pre_open: null,
-          next_open: toIstIso(now),
-          next_close: toIstIso(now + 3_600_000),
-        })),
-      };
-      return { status: 200, body };
+    handle({ state, now }) {
+      return { status: 200, body: marketStatus(state, now) };
     },
   },
   {
@@ -72,52 +58,94 @@ export const quoteRoutes: readonly Route[] = [
     path: '/option-chain',
     access: 'read',
     handle({ state, query, now }) {
-      const underlying = query.get('underlying') ?? '';
-      if (!/^[A-Z0-9&-]{1,32}$/.test(underlying)) throw badField('underlying', 'must be an underlying such as NIFTY');
-      const options = state.market.instruments.filter(
-        (i) => i.name === underlying && (i.instrumentType === 'CE' || i.instrumentType === 'PE'),
-      );
-      if (options.length === 0) throw notFound(`Options on ${underlying}`);
-      const expiries = [...new Set(options.map((o) => o.expiry ?? ''))].sort();
-      const asked = query.get('expiry');
-      if (asked !== null && !IsoDate.safeParse(asked).success) throw badField('expiry', 'must be a date YYYY-MM-DD');
-      const expiry = asked ?? expiries[0] ?? '';
-      if (!expiries.includes(expiry))
-        throw badField('expiry', `${underlying} has options expiring ${expiries.join(', ')}`);
-      const series = options.filter((o) => o.expiry === expiry);
-      const strikes = [...new Set(series.map((o) => o.strike ?? 0))].sort((a, b) => a - b);
-      const atm = strikes[Math.floor(strikes.length / 2)] ?? 0;
-      const leg = (o: PaperInstrument | undefined): WireOptionLeg | null =>
-        o
-          ? {
-              instrument_token: o.token,
-              tradingsymbol: o.tradingsymbol,
-              last_price: fromUnits(state.market.ltp(o.token)),
-              net_change: 0,
-              oi: 0,
-              iv: 0,
-              delta: o.instrumentType === 'CE' ? 0.5 : -0.5,
-              bid: null,
-              ask: null,
-              volume: state.market.volume(o.token),
-            }
-          : null;
-      const body: WireOptionChain = {
-        underlying,
-        exchange: series[0]?.exchange ?? 'NFO',
-        expiry,
-        expiries,
-        underlying_price: atm,
-        atm_strike: atm,
-        lot_size: series[0]?.lotSize ?? 1,
-        timestamp: toIstIso(now),
-        strikes: strikes.map((strike) => ({
-          strike,
-          call: leg(series.find((o) => o.strike === strike && o.instrumentType === 'CE')),
-          put: leg(series.find((o) => o.strike === strike && o.instrumentType === 'PE')),
-        })),
-      };
-      return { status: 200, body };
+      return { status: 200, body: optionChain(state, query, now) };
     },
   },
 ];
+
+/** GET /market/status: the clock and each exchange's session (also the control clock's reply). */
+export function marketStatus(state: BrokerState, now: number): WireMarketStatus {
+  return {
+    now: toIstIso(now),
+    simulated: state.marketClock.simulated,
+    speed: state.marketClock.speed,
+    exchanges: EXCHANGES.map((exchange) => {
+      const s = sessionAt(exchange, now);
+      return {
+        exchange,
+        phase: s.phase,
+        detail: s.detail,
+        next_pre_open: s.nextPreOpen === null ? null : toIstIso(s.nextPreOpen),
+        next_open: toIstIso(s.nextOpen),
+        next_close: toIstIso(s.nextClose),
+      };
+    }),
+  };
+}
+
+/** GET /option-chain (docs/api.md §GET /option-chain). */
+function optionChain(state: BrokerState, query: URLSearchParams, now: number): WireOptionChain {
+  const underlying = query.get('underlying') ?? '';
+  if (!/^[A-Z0-9&-]{1,32}$/.test(underlying))
+    throw badField('underlying', 'must be an underlying such as NIFTY, RELIANCE or CRUDEOIL');
+  const options = state.market.instruments.filter(
+    (i) => i.underlying === underlying && (i.instrumentType === 'CE' || i.instrumentType === 'PE'),
+  );
+  if (options.length === 0) throw notFound(`Options on ${underlying}`);
+  const expiries = [...new Set(options.map((o) => o.expiry ?? ''))].sort();
+  const asked = query.get('expiry');
+  if (asked !== null && !IsoDate.safeParse(asked).success) throw badField('expiry', 'must be a date YYYY-MM-DD');
+  const expiry = asked ?? expiries[0] ?? '';
+  if (!expiries.includes(expiry))
+    throw badField('expiry', `${underlying} has options expiring ${expiries.join(', ')}, not ${expiry}`);
+  const rawStrikes = query.get('strikes');
+  const width = rawStrikes === null ? 10 : Number(rawStrikes);
+  if (!Number.isInteger(width) || width < 1 || width > 50) throw badField('strikes', 'must be a whole number 1–50');
+
+  const series = options.filter((o) => o.expiry === expiry);
+  const spot = state.market.spot(underlying) ?? 0;
+  const strikes = [...new Set(series.map((o) => o.strike ?? 0))].sort((a, b) => a - b);
+  const atm = strikes.reduce((best, k) => (Math.abs(k - spot) < Math.abs(best - spot) ? k : best), strikes[0] ?? 0);
+  const at = strikes.indexOf(atm);
+  const shown = strikes.slice(Math.max(0, at - width), at + width + 1);
+  const day = istDate(now);
+  const leg = (o: PaperInstrument | undefined): WireOptionLeg | null => {
+    if (!o || (o.instrumentType !== 'CE' && o.instrumentType !== 'PE')) return null;
+    const ltp = state.market.ltp(o.token);
+    const years = yearsTo(o.expiresAt ?? now, now);
+    const forward = futurePrice(spot, years);
+    const strike = o.strike ?? 0;
+    const vol = impliedVol(o.instrumentType, fromUnits(ltp), forward, strike, years);
+    const book = state.market.book(o.token);
+    const bid = book?.best('buy') ?? null;
+    const ask = book?.best('sell') ?? null;
+    return {
+      instrument_token: o.token,
+      tradingsymbol: o.tradingsymbol,
+      last_price: fromUnits(ltp),
+      net_change: fromUnits(ltp - state.market.closeOf(o.token, day)),
+      oi: state.market.oi(o.token) ?? 0,
+      iv: Math.round(vol * 10_000) / 100,
+      delta: Math.round(delta(o.instrumentType, forward, strike, years, vol) * 10_000) / 10_000,
+      bid: bid === null ? null : fromUnits(bid),
+      ask: ask === null ? null : fromUnits(ask),
+      volume: state.market.volume(o.token),
+    };
+  };
+  const first = series[0];
+  return {
+    underlying,
+    exchange: first?.exchange ?? 'NFO',
+    expiry,
+    expiries,
+    underlying_price: Math.round(spot * 100) / 100,
+    atm_strike: atm,
+    lot_size: first?.lotSize ?? 1,
+    timestamp: toIstIso(now),
+    strikes: shown.map((strike) => ({
+      strike,
+      call: leg(series.find((o) => o.strike === strike && o.instrumentType === 'CE')),
+      put: leg(series.find((o) => o.strike === strike && o.instrumentType === 'PE')),
+    })),
+  };
+}
