@@ -3,6 +3,7 @@ import { ChartPanel } from './features/chart/chart-panel';
 import { DepthPanel } from './features/depth/depth-panel';
 import { PanelTabs } from './features/layout/panel-tabs';
 import { MarketSession } from './features/market-status/market-session';
+import { OptionChainPanel } from './features/options/option-chain-panel';
 import { ResizableGroup } from './features/layout/workspace';
 import { useQuoteFallback } from './features/market/use-quote-fallback';
 import { Watchlist } from './features/market/watchlist';
@@ -99,7 +100,19 @@ export function App() {
                       id="layout-upper"
                       orientation="horizontal"
                       panels={[
-                        ['chart', 61, 30, <ChartPanel key="c" />],
+                        [
+                          'chart',
+                          61,
+                          30,
+                          <PanelTabs
+                            key="c"
+                            id="chart-options"
+                            tabs={[
+                              ['chart', 'Chart', <ChartPanel key="c" />],
+                              ['options', 'Option chain', <OptionChainPanel key="o" />],
+                            ]}
+                          />,
+                        ],
                         [
                           'funds-holdings',
                           39,
