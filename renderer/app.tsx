@@ -71,7 +71,7 @@ export function App() {
             [
               'left',
               24,
-              '400px', // the watchlist's symbols in full (docs/architecture.md, Layout on small screens)
+              '380px', // the watchlist's symbols in full (docs/architecture.md, Layout on small screens)
               <ResizableGroup
                 key="left"
                 id="layout-left"
