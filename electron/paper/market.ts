@@ -300,7 +300,10 @@ export class Market {
     if (i.instrumentType === 'EQ') return spot * PRICE_UNITS_PER_RUPEE;
     const expiresAt = i.expiresAt ?? at;
     if (i.instrumentType === 'FUT') return futurePrice(spot, yearsTo(expiresAt, at)) * PRICE_UNITS_PER_RUPEE;
-    return optionPremium(i.instrumentType, spot, i.strike ?? spot, expiresAt, at, u.atmVol) * PRICE_UNITS_PER_RUPEE;
+    return (
+      optionPremium(i.instrumentType, spot, i.strike ?? spot, expiresAt, at, u.atmVol, i.underlyingBase) *
+      PRICE_UNITS_PER_RUPEE
+    );
   }
 
   /** Moves every dependent of `u` to its model price plus its (decaying) offset; pushes the moves. */
