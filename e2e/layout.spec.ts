@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { instrumentToken, openDashboard, paperToken, setPrice } from './dashboard-helpers';
+import { instrumentToken, nextSession, openDashboard, paperToken, setPrice } from './dashboard-helpers';
 import { expect, startHost, test, type HostHandle } from './fixtures';
 
 /**
@@ -24,6 +24,22 @@ async function place(host: HostHandle, token: string, order: Record<string, unkn
 /** A small trading day: positions, holdings, working orders (Modify/Cancel) and a rejection. */
 async function seedTradingDay(host: HostHandle): Promise<void> {
   const token = await paperToken(host);
+  // Holdings are yesterday's delivery buys (T+1): buy, then move the market to the next session.
+  await place(host, token, {
+    tradingsymbol: 'HDFCBANK',
+    transaction_type: 'BUY',
+    quantity: 120,
+    order_type: 'MARKET',
+    product: 'CNC',
+  });
+  await place(host, token, {
+    tradingsymbol: 'TITAN',
+    transaction_type: 'BUY',
+    quantity: 15,
+    order_type: 'MARKET',
+    product: 'CNC',
+  });
+  await nextSession(host);
   await setPrice(host, await instrumentToken(host, 'NSE', 'TCS'), 3_000);
   await place(host, token, {
     tradingsymbol: 'INFY',
@@ -38,20 +54,6 @@ async function seedTradingDay(host: HostHandle): Promise<void> {
     quantity: 150,
     order_type: 'MARKET',
     product: 'MIS',
-  });
-  await place(host, token, {
-    tradingsymbol: 'HDFCBANK',
-    transaction_type: 'BUY',
-    quantity: 120,
-    order_type: 'MARKET',
-    product: 'CNC',
-  });
-  await place(host, token, {
-    tradingsymbol: 'TITAN',
-    transaction_type: 'BUY',
-    quantity: 15,
-    order_type: 'MARKET',
-    product: 'CNC',
   });
   await place(host, token, {
     tradingsymbol: 'TCS',

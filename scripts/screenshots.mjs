@@ -71,6 +71,12 @@ function paper(paperUrl) {
       json('POST', '/_control/price', { instrument_token, last_price }, false),
     place: (order) => json('POST', '/orders', { validity: 'DAY', ...order }),
     cancel: (orderId) => json('DELETE', `/orders/${orderId}`),
+    /** A minute into the next NSE session: the day's CNC buys become holdings (T+1). */
+    async nextSession() {
+      const { exchanges } = await json('GET', '/market/status');
+      const open = Date.parse(exchanges.find((e) => e.exchange === 'NSE').next_open);
+      await json('POST', '/_control/clock', { at: new Date(open + 60_000).toISOString() }, false);
+    },
   };
 }
 
@@ -114,12 +120,14 @@ try {
     nfo.find((i) => i.instrument_type === 'FUT' && i.name === 'NIFTY') ?? nfo.find((i) => i.instrument_type === 'FUT');
   const eq = (tradingsymbol, o) => broker.place({ exchange: 'NSE', tradingsymbol, ...o });
 
+  // Holdings are yesterday's delivery buys (T+1): buy them, then move to the next session.
+  await eq('HDFCBANK', { transaction_type: 'BUY', quantity: 120, order_type: 'MARKET', product: 'CNC' });
+  await eq('TITAN', { transaction_type: 'BUY', quantity: 15, order_type: 'MARKET', product: 'CNC' });
+  await broker.nextSession();
   await eq('INFY', { transaction_type: 'BUY', quantity: 40, order_type: 'MARKET', product: 'MIS' });
   await eq('SBIN', { transaction_type: 'SELL', quantity: 150, order_type: 'MARKET', product: 'MIS' });
   await eq('RELIANCE', { transaction_type: 'BUY', quantity: 60, order_type: 'MARKET', product: 'MIS' });
   await eq('RELIANCE', { transaction_type: 'SELL', quantity: 20, order_type: 'MARKET', product: 'MIS' });
-  await eq('HDFCBANK', { transaction_type: 'BUY', quantity: 120, order_type: 'MARKET', product: 'CNC' });
-  await eq('TITAN', { transaction_type: 'BUY', quantity: 15, order_type: 'MARKET', product: 'CNC' });
   await broker.place({
     exchange: 'NFO',
     tradingsymbol: fut.tradingsymbol,
