@@ -159,8 +159,6 @@ function replay(events: readonly JournalEvent[], state: BrokerState): IdMark {
         break;
     }
   }
-  // Positions replayed from an earlier day carry over into today's (docs/api.md §Persistence).
-  state.engine.account.rollTo(now);
   state.engine.continueAbove(mark.order, mark.trade);
   return mark;
 }
@@ -238,7 +236,10 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     uniqueClientIds: options.idempotency ?? true,
   };
   ids = replay(opened.replay.events, state);
+  // What happened while the broker was down happens now, in order: closes (DAY orders cancelled,
+  // MIS squared off), new days (positions carried into today's, T+1 delivery), opens.
   state.keeper.advance(clock());
+  state.engine.account.rollTo(clock());
   journal.commit();
   if (repaired) {
     // Ids the removed lines mention may have been seen outside: never hand them out again.
