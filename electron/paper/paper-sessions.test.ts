@@ -165,6 +165,16 @@ describe('the close', () => {
 });
 
 describe('the market clock', () => {
+  it("meets a new user with an open market whatever the hour: on a Saturday night it starts at Monday's open", async () => {
+    now = at('2026-11-28T23:00:00');
+    api = await startTestBroker({ clock: () => now, tokenTtlMs: 30 * 24 * 3600_000 });
+    const status = WireMarketStatus.parse((await api.call('GET', '/market/status')).body);
+    expect(status).toMatchObject({ now: '2026-11-30T09:15:00+05:30', simulated: true, speed: 1 });
+    expect(status.exchanges.find((e) => e.exchange === 'NSE')?.phase).toBe('open');
+    const r = await api.place();
+    expect((await order(r.body.order_id)).status).toBe('COMPLETE');
+  });
+
   it("reports each exchange's phase and moves only forward through the control interface", async () => {
     await broker('2026-11-23T11:00:00');
     const status = WireMarketStatus.parse((await api.call('GET', '/market/status')).body);
