@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { instrumentToken, openDashboard, paperToken, setPrice } from './dashboard-helpers';
+import { instrumentToken, nextSession, openDashboard, paperToken, setPrice } from './dashboard-helpers';
 import { expect, startHost, test, type HostHandle } from './fixtures';
 
 /**
@@ -24,23 +24,6 @@ async function place(host: HostHandle, token: string, order: Record<string, unkn
 }
 
 /**
- * Moves the paper market's clock to the next session's open, as a night passing would: delivery
- * bought today is in holdings from then (T+1: docs/api.md, Holdings), while the close in between
- * cancels the day's working orders and squares off intraday positions.
- */
-async function nextSession(host: HostHandle, token: string): Promise<void> {
-  const res = await fetch(`${host.paperUrl}/market/status`, { headers: { authorization: `Bearer ${token}` } });
-  const { exchanges } = (await res.json()) as { exchanges: Array<{ exchange: string; next_open: string }> };
-  const open = exchanges.find((e) => e.exchange === 'NSE')!.next_open;
-  const moved = await fetch(`${host.paperUrl}/_control/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ at: new Date(Date.parse(open) + 5_000).toISOString() }),
-  });
-  expect(moved.status, await moved.text()).toBe(200);
-}
-
-/**
  * A small trading day: holdings bought the day before, then positions, working orders
  * (Modify/Cancel) and a rejection.
  */
@@ -60,7 +43,7 @@ async function seedTradingDay(host: HostHandle): Promise<void> {
     order_type: 'MARKET',
     product: 'CNC',
   });
-  await nextSession(host, token);
+  await nextSession(host);
   await setPrice(host, await instrumentToken(host, 'NSE', 'TCS'), 3_000);
   await place(host, token, {
     tradingsymbol: 'INFY',

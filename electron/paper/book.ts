@@ -65,8 +65,20 @@ function levelOrders(i: PaperInstrument, ltpUnits: number, side: BookSide, k: nu
   return 1 + (fnv1a(`orders:${i.token}:${ltpUnits}:${side}:${k}`) % lots);
 }
 
+/** What matching, quotes and ticks need of a book. */
+export interface PriceBook {
+  reset(ltpUnits: number, band: readonly [number, number]): void;
+  levels(side: BookSide, max?: number): BookLevel[];
+  best(side: BookSide): number | null;
+  total(side: BookSide): number;
+  take(side: BookSide, quantity: number, limit: number | null): BookFill[];
+}
+
+/** Which book a market keeps: `depth` (docs/api.md §The order book) or `flat` (the matcher before it). */
+export type BookKind = 'depth' | 'flat';
+
 /** One instrument's book: the levels around the last price and what the account has taken. */
-export class Book {
+export class Book implements PriceBook {
   #ltp = 0;
   #band: readonly [number, number] = [0, 0];
   /** Per side, the levels' prices, fresh quantities and fresh orders, best first. */
@@ -168,5 +180,47 @@ export class Book {
       fills.push({ price, quantity: q });
     }
     return fills;
+  }
+}
+
+/**
+ * The matcher the paper market had before the book, kept as a baseline for the benchmark
+ * (`npm run bench -- paper`): one level at the last price on both sides, holding the old touch
+ * quantity (equities ⌊₹25,00,000 ÷ L⌋ shares, derivatives 10 lots), which every order gets in
+ * full at each price event (nothing is ever taken from it).
+ */
+export class FlatBook implements PriceBook {
+  #ltp = 0;
+
+  constructor(private readonly instrument: PaperInstrument) {}
+
+  reset(ltpUnits: number): void {
+    this.#ltp = ltpUnits;
+  }
+
+  #touch(): number {
+    const i = this.instrument;
+    const q =
+      i.instrumentType === 'EQ'
+        ? Math.max(1, Math.floor((25_00_000 * PRICE_UNITS_PER_RUPEE) / Math.max(this.#ltp, 1)))
+        : i.lotSize * 10;
+    return Math.max(i.lotSize, Math.floor(q / i.lotSize) * i.lotSize);
+  }
+
+  levels(): BookLevel[] {
+    return [{ price: this.#ltp, quantity: this.#touch(), orders: 1 }];
+  }
+
+  best(): number | null {
+    return this.#ltp;
+  }
+
+  total(): number {
+    return this.#touch();
+  }
+
+  take(side: BookSide, quantity: number, limit: number | null): BookFill[] {
+    if (limit !== null && (side === 'sell' ? this.#ltp > limit : this.#ltp < limit)) return [];
+    return [{ price: this.#ltp, quantity: Math.min(quantity, this.#touch()) }];
   }
 }

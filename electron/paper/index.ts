@@ -3,6 +3,7 @@ import { toIstIso } from '../../shared/lib/ist-time';
 import { toUnits } from '../../shared/trading/money';
 import { Account } from './account';
 import { AUTH_FAILURES, AuthGuard } from './auth-guard';
+import type { BookKind } from './book';
 import type { BrokerState } from './context';
 import { type FaultConfig, Faults } from './faults';
 import { generateInstruments } from './instruments';
@@ -67,6 +68,11 @@ export interface PaperBrokerOptions {
    * = the real calendar (`--clock wall`).
    */
   marketClock?: MarketClockSpec;
+  /**
+   * `depth` (default): the order book of docs/api.md §The order book. `flat`: the matcher before
+   * it (fills at the last price up to a touch quantity), kept only as the benchmark's baseline.
+   */
+  book?: BookKind;
   /**
    * Refuse a reused `client_order_id` with 409 (default true). False (`--no-idempotency`)
    * accepts the reuse as a new order, like brokers whose order tag is not unique, so tests can
@@ -153,8 +159,6 @@ function replay(events: readonly JournalEvent[], state: BrokerState): IdMark {
         break;
     }
   }
-  // Positions replayed from an earlier day carry over into today's (docs/api.md §Persistence).
-  state.engine.account.rollTo(now);
   state.engine.continueAbove(mark.order, mark.trade);
   return mark;
 }
@@ -187,7 +191,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   const marketClock = new MarketClock(realClock, options.marketClock, journaledUntil);
   const clock = (): number => marketClock.now();
   const startedAt = clock();
-  const market = new Market(generateInstruments(seed, startedAt), seed, startedAt);
+  const market = new Market(generateInstruments(seed, startedAt), seed, startedAt, options.book ?? 'depth');
   const journal = opened.journal;
   const { torn, repaired } = opened.replay;
   if (torn !== null)
@@ -232,7 +236,10 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     uniqueClientIds: options.idempotency ?? true,
   };
   ids = replay(opened.replay.events, state);
+  // What happened while the broker was down happens now, in order: closes (DAY orders cancelled,
+  // MIS squared off), new days (positions carried into today's, T+1 delivery), opens.
   state.keeper.advance(clock());
+  state.engine.account.rollTo(clock());
   journal.commit();
   if (repaired) {
     // Ids the removed lines mention may have been seen outside: never hand them out again.

@@ -221,7 +221,7 @@ export function expiryClose(exchange: Exchange, date: string): number {
 
 /**
  * An option's model premium (docs/api.md §Prices): Black–Scholes on the forward to its expiry,
- * at the smile's volatility for its strike.
+ * at the smile's volatility for its strike (around `listedAt`, the underlying when listed).
  */
 export function optionPremium(
   type: 'CE' | 'PE',
@@ -230,10 +230,10 @@ export function optionPremium(
   expiresAt: number,
   now: number,
   atmVol: number,
+  listedAt: number,
 ): number {
   const years = yearsTo(expiresAt, now);
-  const forward = futurePrice(spot, years);
-  return blackScholes(type, forward, strike, years, smileVol(atmVol, strike, forward));
+  return blackScholes(type, futurePrice(spot, years), strike, years, smileVol(atmVol, strike, listedAt));
 }
 
 /** Rupees → price units on a tick grid, at least one tick. */
@@ -327,7 +327,7 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
       const strike = atm + k * step;
       if (strike <= 0) continue;
       for (const type of ['CE', 'PE'] as const) {
-        const px = optionPremium(type, spot, strike, expiresAt, now, vol);
+        const px = optionPremium(type, spot, strike, expiresAt, now, vol, spot);
         const tick = exchange === 'MCX' ? 0.5 : 0.05;
         add({
           exchange,

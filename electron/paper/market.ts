@@ -2,7 +2,7 @@ import type { Exchange } from '../../shared/domain/instrument';
 import type { CandleInterval } from '../../shared/domain/market';
 import { istDate, istDayStart } from '../../shared/lib/ist-time';
 import { PRICE_UNITS_PER_RUPEE } from '../../shared/trading/money';
-import { Book } from './book';
+import { Book, type BookKind, FlatBook, type PriceBook } from './book';
 import { isOpen } from './calendar';
 import {
   type Bar,
@@ -62,7 +62,7 @@ interface Quote {
   /** A derivative's distance from its model price, in units (a control price sets it; it decays). */
   offset: number;
   oi: number;
-  readonly book: Book;
+  readonly book: PriceBook;
   live: Bar[];
 }
 
@@ -106,6 +106,8 @@ export class Market {
     instruments: readonly PaperInstrument[],
     private readonly seed: number,
     now: number = Date.now(),
+    /** `flat`: the matcher before the book, for the benchmark's baseline. */
+    private readonly bookKind: BookKind = 'depth',
   ) {
     this.rng = deriveRng(seed, 'walk');
     this.anchorMs = bucketStart(now, MINUTE_MS);
@@ -130,7 +132,7 @@ export class Market {
     this.byToken.set(i.token, i);
     this.bySymbolKey.set(`${i.exchange}:${i.tradingsymbol}`, i);
     const band = bandOf(i, ltp);
-    const book = new Book(i);
+    const book = this.bookKind === 'flat' ? new FlatBook(i) : new Book(i);
     book.reset(ltp, band);
     this.quotes.set(i.token, {
       ltp,
@@ -205,7 +207,7 @@ export class Market {
   }
 
   /** The instrument's order book. */
-  book(token: number): Book | undefined {
+  book(token: number): PriceBook | undefined {
     return this.quotes.get(token)?.book;
   }
 
@@ -300,7 +302,10 @@ export class Market {
     if (i.instrumentType === 'EQ') return spot * PRICE_UNITS_PER_RUPEE;
     const expiresAt = i.expiresAt ?? at;
     if (i.instrumentType === 'FUT') return futurePrice(spot, yearsTo(expiresAt, at)) * PRICE_UNITS_PER_RUPEE;
-    return optionPremium(i.instrumentType, spot, i.strike ?? spot, expiresAt, at, u.atmVol) * PRICE_UNITS_PER_RUPEE;
+    return (
+      optionPremium(i.instrumentType, spot, i.strike ?? spot, expiresAt, at, u.atmVol, i.underlyingBase) *
+      PRICE_UNITS_PER_RUPEE
+    );
   }
 
   /** Moves every dependent of `u` to its model price plus its (decaying) offset; pushes the moves. */

@@ -204,4 +204,33 @@ describe('journal', () => {
       await b.close();
     }
   });
+
+  it('after a restart past a close, the close happens then: the DAY order is cancelled and the MIS position squared off at the saved price', async () => {
+    const dir = tmp();
+    let now = Date.parse('2026-11-23T15:00:00+05:30');
+    const opts = { dataDir: dir, clock: () => now, tokenTtlMs: 7 * 24 * 3600_000 };
+    const a = await startTestBroker(opts);
+    const infy = await a.instrument('NSE', 'INFY');
+    await a.fillAt({ quantity: 10 }, 1500);
+    const resting = await a.place({ order_type: 'LIMIT', price: 1400 });
+    a.broker.setPrice(infy.instrument_token, 1520);
+    await a.close();
+
+    now = Date.parse('2026-11-25T09:30:00+05:30');
+    const b = await startTestBroker(opts);
+    try {
+      expect(await b.order(resting.body.order_id)).toMatchObject({
+        status: 'CANCELLED',
+        status_message: 'Cancelled at the close: a DAY order lives one session',
+      });
+      const squareOff = (await b.call('GET', '/orders')).body.orders.find(
+        (o: { status_message: string | null }) => o.status_message === 'Squared off at the close (MIS)',
+      );
+      expect(squareOff).toMatchObject({ transaction_type: 'SELL', quantity: 10, average_price: 1520 });
+      expect((await b.call('GET', '/positions')).body.positions).toEqual([]);
+      expect((await b.call('GET', '/funds')).body.funds).toMatchObject({ used_margin: 0, realised_pnl: 200 });
+    } finally {
+      await b.close();
+    }
+  });
 });

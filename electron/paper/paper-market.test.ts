@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { istDate } from '../../shared/lib/ist-time';
 import { isOnTick } from '../../shared/trading/money';
 import { WireCandleList, WireInstrumentList } from '../../shared/wire/schemas';
+import { closedDay } from './calendar';
 import { generateInstruments } from './instruments';
 import { type Api, startTestBroker } from './test-helpers';
 
@@ -104,6 +105,19 @@ describe('candles', () => {
         expect(v).toBeGreaterThanOrEqual(0);
       }
     }
+  });
+
+  it('has no candle outside a session: minute bars inside 09:15–15:30 on trading days, day bars only on trading days', async () => {
+    const infy = await api.instrument('NSE', 'INFY');
+    const get = async (interval: string) =>
+      WireCandleList.parse(
+        (await api.call('GET', `/instruments/${infy.instrument_token}/candles?interval=${interval}`)).body,
+      ).candles.map(([ts]) => ts);
+    for (const ts of await get('minute')) {
+      expect(closedDay(ts.slice(0, 10)), ts).toBeNull();
+      expect(ts.slice(11, 16) >= '09:15' && ts.slice(11, 16) < '15:30', ts).toBe(true);
+    }
+    for (const ts of await get('day')) expect(closedDay(ts.slice(0, 10)), ts).toBeNull();
   });
 
   it('ends in a forming candle that follows live prices', async () => {

@@ -32,11 +32,14 @@ export function normCdf(x: number): number {
 export const ATM_VOL = { index: 0.14, stock: 0.3, commodity: 0.35 } as const;
 
 /**
- * The volatility smile: σ(K) = σ_ATM × (1 + 0.8 m² − 0.3 m), m = ln(K ÷ F), floored at a third of
- * σ_ATM. Out-of-the-money puts (low strikes) carry more volatility than calls, as on the exchange.
+ * The volatility smile: σ(K) = σ_ATM × (1 + 0.8 m² − 0.3 m), m = ln(K ÷ S₀), floored at a third
+ * of σ_ATM, where S₀ is the underlying's price when the series was listed. Out-of-the-money puts
+ * (low strikes) carry more volatility than calls, as on the exchange. The smile sticks to the
+ * strike, so a contract's volatility does not move with the underlying and its premium moves the
+ * way a trader expects: calls up and puts down when the underlying rises.
  */
-export function smileVol(atmVol: number, strike: number, forward: number): number {
-  const m = Math.log(strike / forward);
+export function smileVol(atmVol: number, strike: number, listedAt: number): number {
+  const m = Math.log(strike / listedAt);
   return Math.max(atmVol / 3, atmVol * (1 + 0.8 * m * m - 0.3 * m));
 }
 

@@ -57,6 +57,9 @@ export type StreamOptions = Partial<StreamLimits> & {
 /** Close code for a socket that reads too slowly (an application code, like 4001). */
 export const CLOSE_TOO_SLOW = 4008;
 
+/** How soon a socket that is behind is offered its kept ticks again. */
+const FLUSH_RETRY_MS = 25;
+
 /** How long a slow socket's close frame gets to reach it before the connection is cut. */
 const CLOSE_GRACE_MS = 2_000;
 
@@ -70,6 +73,8 @@ interface Client {
   readonly pending: Map<number, string>;
   /** Since when the socket has been behind, or null. */
   behindSince: number | null;
+  /** A pending flush while the socket is behind (so kept ticks go out as soon as it drains, not at the next heartbeat). */
+  flushTimer: NodeJS.Timeout | null;
   lastPong: number;
 }
 
@@ -127,6 +132,7 @@ export class Stream {
       modes: new Map(),
       pending: new Map(),
       behindSince: null,
+      flushTimer: null,
       lastPong: Date.now(),
     };
     this.clients.add(client);
@@ -135,6 +141,8 @@ export class Stream {
       client.pending.clear();
       client.tokens.clear();
       client.modes.clear();
+      if (client.flushTimer !== null) clearTimeout(client.flushTimer);
+      client.flushTimer = null;
     };
     ws.on('close', release);
     ws.on('error', release);
@@ -223,9 +231,22 @@ export class Stream {
       c.pending.set(token, text);
       c.behindSince ??= now;
       this.police(c, now);
+      this.scheduleFlush(c);
       return;
     }
     c.ws.send(text);
+  }
+
+  /** While ticks are kept back, looks again shortly: a socket that drains gets them without waiting for a heartbeat. */
+  private scheduleFlush(c: Client): void {
+    if (c.flushTimer !== null || !this.clients.has(c)) return;
+    c.flushTimer = setTimeout(() => {
+      c.flushTimer = null;
+      if (!this.clients.has(c)) return;
+      this.flush(c, Date.now());
+      if (c.pending.size > 0) this.scheduleFlush(c);
+    }, FLUSH_RETRY_MS);
+    c.flushTimer.unref();
   }
 
   /** Sends the kept latest ticks while the socket has room; it has caught up when none are left. */

@@ -724,7 +724,12 @@ export class Sequence {
     for (let round = 0; m.orders.some((o) => WORKING.has(o.status)); round++) {
       ensure(round < 500, () => 'wind-down: exits still working after 500 price events');
       const tokens = new Set(m.orders.filter((o) => WORKING.has(o.status)).map((o) => o.inst.token));
-      for (const t of tokens) await this.move(instOf(t), m.lastPrice(t) / 10_000, `wind-down fill round ${round}`);
+      // At a circuit limit one side of the book is empty (nobody bids at the lower circuit): after
+      // a round at the last price, the market comes back to the middle of the band.
+      for (const t of tokens) {
+        const to = round === 0 ? m.lastPrice(t) : m.middleOfBand(t);
+        await this.move(instOf(t), to / 10_000, `wind-down fill round ${round}`);
+      }
       await this.compare(`wind-down fill round ${round}`);
     }
     const { snapshot, tape } = await this.read();

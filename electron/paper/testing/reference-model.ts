@@ -328,6 +328,13 @@ export class PaperModel {
 
   // ------------------------------------------------------------------ reads
 
+  /** The middle of the instrument's band on its tick grid: both sides of the book are there (§Circuit limits). */
+  middleOfBand(token: number): number {
+    const [lo, hi] = this.band.get(token) as readonly [number, number];
+    const tick = units(this.instrument(token).tickSize);
+    return Math.round((lo + hi) / 2 / tick) * tick;
+  }
+
   lastPrice(token: number): number {
     return this.ltp.get(token) as number;
   }
