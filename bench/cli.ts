@@ -8,7 +8,8 @@ type Suite = { readonly describe: string; readonly load: () => Promise<{ run(arg
 
 const SUITES: Record<string, Suite> = {
   paper: {
-    describe: 'paper broker order placement vs a bare node:http 201 (orders/s, p50/p99)',
+    describe:
+      'paper broker placement with the order book vs the old flat matcher vs a bare node:http 201 (orders/s, p50/p99), and stream ticks/s per mode (ltp/quote/full depth)',
     load: () => import('./paper-bench'),
   },
   ticks: {

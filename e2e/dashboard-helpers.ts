@@ -101,6 +101,25 @@ export async function setPrice(host: HostHandle, token: number, lastPrice: numbe
   if (!res.ok) throw new Error(`control/price → ${res.status} ${await res.text()}`);
 }
 
+/**
+ * Moves the paper market's clock to a minute into the next NSE session (docs/api.md §Sessions
+ * and the calendar): the close in between cancels DAY orders and squares off MIS, and the day's
+ * CNC buys become holdings (T+1).
+ */
+export async function nextSession(host: HostHandle): Promise<void> {
+  const token = await paperToken(host);
+  const status = (await (
+    await fetch(`${host.paperUrl}/market/status`, { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as { exchanges: Array<{ exchange: string; next_open: string }> };
+  const open = Date.parse(status.exchanges.find((e) => e.exchange === 'NSE')!.next_open);
+  const res = await fetch(`${host.paperUrl}/_control/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ at: new Date(open + 60_000).toISOString() }),
+  });
+  if (!res.ok) throw new Error(`control/clock → ${res.status} ${await res.text()}`);
+}
+
 /** Sets (or with `{}` clears) the paper broker's fault injection. */
 export async function setFaults(host: HostHandle, faults: Record<string, number>): Promise<void> {
   const res = await fetch(`${host.paperUrl}/_control/faults`, {

@@ -217,7 +217,7 @@ test.describe('dashboard: sessions, faults and preferences', () => {
     await expect(t.getByRole('radio', { name: 'Buy' })).toBeChecked();
     await expect(t.getByRole('combobox', { name: 'Symbol' })).toHaveValue('SBIN');
     await expect(t.getByLabel('Quantity')).toBeFocused();
-    // Intraday, so the fill shows as a position (CNC would go to holdings).
+    // Intraday: its own position row (an earlier spec's CNC buy may be a CNC position today, T+1).
     await t.getByLabel('Product').selectOption('MIS');
     await t.getByLabel('Quantity').focus();
     await page.keyboard.press('Enter');
@@ -231,7 +231,7 @@ test.describe('dashboard: sessions, faults and preferences', () => {
 
     // Exit on the new position fills the ticket with the opposite order.
     const positions = page.getByRole('table', { name: 'Positions' });
-    await positions.getByRole('button', { name: /^Exit SBIN/ }).click();
+    await positions.getByRole('button', { name: 'Exit SBIN MIS' }).click();
     await expect(t.getByRole('radio', { name: 'Sell' })).toBeChecked();
     await expect(t.getByRole('combobox', { name: 'Symbol' })).toHaveValue('SBIN');
     await expect(t.getByLabel('Quantity')).toHaveValue('1');

@@ -1,12 +1,14 @@
 import type { Locator, Page } from '@playwright/test';
-import { instrumentToken, openDashboard, paperToken, setPrice } from './dashboard-helpers';
+import { instrumentToken, nextSession, openDashboard, paperToken, setPrice } from './dashboard-helpers';
 import { expect, startHost, test, type HostHandle } from './fixtures';
 
 /**
  * The workspace on the small and the large screen a trader is likely to have: every panel's
- * content either fits or scrolls, and what a trader reads at a glance — watchlist symbols, the
- * funds figures, the Place order button, every column of the blotter, holdings and positions
- * with the row actions — is on screen without scrolling sideways and without being cut.
+ * content either fits or scrolls, and what a trader reads at a glance — watchlist symbols with
+ * bid and offer, the funds figures, the Place order button, the whole depth ladder, every column
+ * of the blotter, holdings, positions and the option chain with the row actions — is on screen
+ * without scrolling sideways and without being cut. Panels that share a slot (Depth / Holdings,
+ * Chart / Option chain) are each checked as shown.
  */
 
 /** Places an order on the app's account through the broker's REST API, waiting out any 429. */
@@ -21,9 +23,27 @@ async function place(host: HostHandle, token: string, order: Record<string, unkn
   }).toPass();
 }
 
-/** A small trading day: positions, holdings, working orders (Modify/Cancel) and a rejection. */
+/**
+ * A small trading day: holdings bought the day before, then positions, working orders
+ * (Modify/Cancel) and a rejection.
+ */
 async function seedTradingDay(host: HostHandle): Promise<void> {
   const token = await paperToken(host);
+  await place(host, token, {
+    tradingsymbol: 'HDFCBANK',
+    transaction_type: 'BUY',
+    quantity: 120,
+    order_type: 'MARKET',
+    product: 'CNC',
+  });
+  await place(host, token, {
+    tradingsymbol: 'TITAN',
+    transaction_type: 'BUY',
+    quantity: 15,
+    order_type: 'MARKET',
+    product: 'CNC',
+  });
+  await nextSession(host);
   await setPrice(host, await instrumentToken(host, 'NSE', 'TCS'), 3_000);
   await place(host, token, {
     tradingsymbol: 'INFY',
@@ -38,20 +58,6 @@ async function seedTradingDay(host: HostHandle): Promise<void> {
     quantity: 150,
     order_type: 'MARKET',
     product: 'MIS',
-  });
-  await place(host, token, {
-    tradingsymbol: 'HDFCBANK',
-    transaction_type: 'BUY',
-    quantity: 120,
-    order_type: 'MARKET',
-    product: 'CNC',
-  });
-  await place(host, token, {
-    tradingsymbol: 'TITAN',
-    transaction_type: 'BUY',
-    quantity: 15,
-    order_type: 'MARKET',
-    product: 'CNC',
   });
   await place(host, token, {
     tradingsymbol: 'TCS',
@@ -170,9 +176,6 @@ for (const [width, height] of [
       await expect(orders.getByText('TRIGGER PENDING')).toBeVisible();
       await expect(orders.getByRole('button', { name: /^Cancel / })).toHaveCount(2);
       await expect(
-        page.getByRole('table', { name: 'Holdings' }).getByRole('row').filter({ hasText: 'TITAN' }),
-      ).toBeVisible();
-      await expect(
         page.getByRole('table', { name: 'Positions' }).getByRole('row').filter({ hasText: 'SBIN' }),
       ).toBeVisible();
       await page
@@ -185,6 +188,13 @@ for (const [width, height] of [
       ).toHaveValue('BHARTIARTL');
 
       expect(await cutContent(page)).toEqual([]);
+
+      // The whole ladder of the selected instrument, its totals included, without scrolling.
+      const depth = panel(page, 'Depth');
+      await expect(
+        depth.getByRole('table', { name: 'Market depth' }).locator('.depth__price--offer button'),
+      ).toHaveCount(5);
+      expect(await seenWithin(depth.getByTestId('depth-total-sell'), depth.locator('.panel__body'))).toBe(true);
 
       // Every watchlist symbol is whole: no "RELI…".
       const symbols = page.getByRole('table', { name: 'Instruments' }).locator('td.sym');
@@ -210,7 +220,7 @@ for (const [width, height] of [
       for (const cancel of await orders.getByRole('button', { name: /^Cancel / }).all()) {
         expect(await seenWithin(cancel, page.getByTestId('orders-scroll'))).toBe(true);
       }
-      for (const name of ['Instruments', 'Orders', 'Holdings', 'Positions']) {
+      const noSidewaysScroll = async (name: string): Promise<void> => {
         const scroll = page
           .getByRole('table', { name })
           .locator('xpath=ancestor::div[contains(@class, "table-scroll")][1]');
@@ -218,7 +228,21 @@ for (const [width, height] of [
           await scroll.evaluate((s) => s.scrollWidth - s.clientWidth),
           `${name} scrolls sideways`,
         ).toBeLessThanOrEqual(1);
-      }
+      };
+      for (const name of ['Instruments', 'Orders', 'Positions']) await noSidewaysScroll(name);
+
+      // The panels behind the other tabs, each as shown.
+      await page.getByRole('tab', { name: 'Holdings' }).click();
+      await expect(
+        page.getByRole('table', { name: 'Holdings' }).getByRole('row').filter({ hasText: 'TITAN' }),
+      ).toBeVisible();
+      expect(await cutContent(page)).toEqual([]);
+      await noSidewaysScroll('Holdings');
+
+      await page.getByRole('tab', { name: 'Option chain' }).click();
+      await expect(page.getByRole('table', { name: 'Option chain' }).locator('tr.is-atm')).toHaveCount(1);
+      expect(await cutContent(page)).toEqual([]);
+      await noSidewaysScroll('Option chain');
     } finally {
       await own.stop();
     }

@@ -1,6 +1,10 @@
 import { useEffect } from 'react';
 import { ChartPanel } from './features/chart/chart-panel';
+import { DepthPanel } from './features/depth/depth-panel';
+import { PanelTabs } from './features/layout/panel-tabs';
 import { Workspace, type WorkspaceGroup } from './features/layout/workspace';
+import { MarketSession } from './features/market-status/market-session';
+import { OptionChainPanel } from './features/options/option-chain-panel';
 import { useQuoteFallback } from './features/market/use-quote-fallback';
 import { Watchlist } from './features/market/watchlist';
 import { Toaster } from './features/notifications/toaster';
@@ -21,8 +25,8 @@ import { useTicketHotkeys } from './features/ticket/use-ticket-hotkeys';
 import { useSettingsActions, useSoundOn, useTheme } from './state/settings-store';
 
 /**
- * The workspace: ticket and watchlist on the left; on the right the chart beside funds and
- * holdings, over the blotter and positions across the full width (they have the most columns:
+ * The workspace: ticket and watchlist on the left; on the right the chart (or the option chain)
+ * beside funds over the depth ladder (or holdings), over the blotter and positions across the full width (they have the most columns:
  * at 1440 px every column fits). Pixel minimums hold what a trader reads at a glance on a
  * 1280×720 screen (docs/architecture.md §Layout on small screens). Group ids key the saved sizes.
  */
@@ -33,7 +37,7 @@ const WORKSPACE: WorkspaceGroup = {
     {
       id: 'left',
       defaultPercent: 24,
-      min: '344px', // the watchlist's symbols in full
+      min: '380px', // the watchlist's symbols in full beside bid/offer
       split: {
         id: 'layout-left',
         orientation: 'vertical',
@@ -59,7 +63,20 @@ const WORKSPACE: WorkspaceGroup = {
               id: 'layout-upper',
               orientation: 'horizontal',
               panels: [
-                { id: 'chart', defaultPercent: 61, min: 30, panel: <ChartPanel /> },
+                {
+                  id: 'chart',
+                  defaultPercent: 61,
+                  min: 30,
+                  panel: (
+                    <PanelTabs
+                      id="chart-options"
+                      tabs={[
+                        ['chart', 'Chart', <ChartPanel key="c" />],
+                        ['options', 'Option chain', <OptionChainPanel key="o" />],
+                      ]}
+                    />
+                  ),
+                },
                 {
                   id: 'funds-holdings',
                   defaultPercent: 39,
@@ -68,8 +85,21 @@ const WORKSPACE: WorkspaceGroup = {
                     id: 'layout-funds-holdings',
                     orientation: 'vertical',
                     panels: [
-                      { id: 'funds', defaultPercent: 46, min: '128px', panel: <FundsPanel /> },
-                      { id: 'holdings', defaultPercent: 54, min: 20, panel: <HoldingsPanel /> },
+                      { id: 'funds', defaultPercent: 42, min: '128px', panel: <FundsPanel /> },
+                      {
+                        id: 'holdings',
+                        defaultPercent: 58,
+                        min: 20,
+                        panel: (
+                          <PanelTabs
+                            id="depth-holdings"
+                            tabs={[
+                              ['depth', 'Depth', <DepthPanel key="d" />],
+                              ['holdings', 'Holdings', <HoldingsPanel key="h" />],
+                            ]}
+                          />
+                        ),
+                      },
                     ],
                   },
                 },
@@ -105,6 +135,7 @@ export function App() {
         <ConnectionStatus />
         <UsageMeter />
         <UnconfirmedBadge />
+        <MarketSession />
         <span className="topbar__spacer" />
         <span className="muted small">F1 buy · F2 sell · Esc close · times in IST</span>
         <label className="check small">

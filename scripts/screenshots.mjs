@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 // Screenshots of the workspace for the README: docs/workspace-dark.png and docs/workspace-light.png
-// at 1440×900, and docs/workspace-1280x720.png / docs/workspace-1920x1080.png (dark) for the small
-// and the large screen. Starts the browser host with its paper broker (control interface on), trades a
-// small realistic day on it through the broker's REST API (the app's own session, read from the
-// control interface), then drives the real renderer in Debian's Chromium.
+// at 1440×900 (the depth ladder beside the chart, a MARKET ticket that says how far it walks the
+// book), docs/workspace-1280x720.png / docs/workspace-1920x1080.png (dark) for the small and the
+// large screen, docs/option-chain.png (the chain in the chart's slot) and docs/chart-sessions.png
+// (15-minute candles over a week of sessions: no bar outside trading hours, the axis skips the
+// nights, the weekend and the holiday). Starts the browser host with its paper broker (control
+// interface on), trades a small realistic day on it through the broker's REST API (the app's own
+// session, read from the control interface) — with holdings bought the session before — then drives
+// the real renderer in Debian's Chromium.
 //
 // Usage: npm run build && node scripts/screenshots.mjs [--out docs]
 import { chromium } from '@playwright/test';
@@ -69,6 +73,9 @@ function paper(paperUrl) {
     },
     setPrice: (instrument_token, last_price) =>
       json('POST', '/_control/price', { instrument_token, last_price }, false),
+    marketStatus: () => json('GET', '/market/status'),
+    /** Moves the market clock (a night passing: the close, then the next open). */
+    setClock: (at) => json('POST', '/_control/clock', { at }, false),
     place: (order) => json('POST', '/orders', { validity: 'DAY', ...order }),
     cancel: (orderId) => json('DELETE', `/orders/${orderId}`),
   };
@@ -114,12 +121,16 @@ try {
     nfo.find((i) => i.instrument_type === 'FUT' && i.name === 'NIFTY') ?? nfo.find((i) => i.instrument_type === 'FUT');
   const eq = (tradingsymbol, o) => broker.place({ exchange: 'NSE', tradingsymbol, ...o });
 
+  // Delivery bought the session before reaches holdings today (T+1).
+  await eq('HDFCBANK', { transaction_type: 'BUY', quantity: 120, order_type: 'MARKET', product: 'CNC' });
+  await eq('TITAN', { transaction_type: 'BUY', quantity: 15, order_type: 'MARKET', product: 'CNC' });
+  const nseOpen = (await broker.marketStatus()).exchanges.find((e) => e.exchange === 'NSE').next_open;
+  await broker.setClock(new Date(Date.parse(nseOpen) + 20 * 60_000).toISOString());
+
   await eq('INFY', { transaction_type: 'BUY', quantity: 40, order_type: 'MARKET', product: 'MIS' });
   await eq('SBIN', { transaction_type: 'SELL', quantity: 150, order_type: 'MARKET', product: 'MIS' });
   await eq('RELIANCE', { transaction_type: 'BUY', quantity: 60, order_type: 'MARKET', product: 'MIS' });
   await eq('RELIANCE', { transaction_type: 'SELL', quantity: 20, order_type: 'MARKET', product: 'MIS' });
-  await eq('HDFCBANK', { transaction_type: 'BUY', quantity: 120, order_type: 'MARKET', product: 'CNC' });
-  await eq('TITAN', { transaction_type: 'BUY', quantity: 15, order_type: 'MARKET', product: 'CNC' });
   await broker.place({
     exchange: 'NFO',
     tradingsymbol: fut.tradingsymbol,
@@ -163,15 +174,18 @@ try {
   // Let the market walk a little so P&L is not all zero, and the panels poll it.
   await sleep(4_000);
 
-  // Watchlist: select a row (F1/F2 target) and open a LIMIT buy ticket on it.
+  // Watchlist: select a row (F1/F2 target; the chart and the depth follow it) and open a MARKET buy
+  // ticket on it larger than the best offer, so it says how many levels it would take.
   const watch = page.getByRole('table', { name: 'Instruments' });
   await watch.getByRole('cell', { name: 'RELIANCE', exact: true }).click();
   await page.keyboard.press('F1');
   const ticket = page.getByRole('form', { name: 'Order ticket' });
-  await ticket.getByLabel('Order type').selectOption('LIMIT');
+  await ticket.getByLabel('Order type').selectOption('MARKET');
   await ticket.getByLabel('Product').selectOption('MIS');
-  await ticket.getByLabel('Quantity').fill('25');
+  await ticket.getByLabel('Quantity').fill('600');
   await ticket.getByTestId('margin-required').filter({ hasText: '₹' }).waitFor();
+  await ticket.getByTestId('ticket-depth-walk').waitFor();
+  await page.getByRole('table', { name: 'Market depth' }).locator('.depth__price--offer button').nth(4).waitFor();
   await page.getByRole('table', { name: 'Orders' }).getByText('REJECTED').first().waitFor();
   // Leave the rejection toast (it stays until dismissed, as a trader must see it); let the others fade.
   await sleep(6_500);
@@ -205,6 +219,31 @@ try {
     await page.screenshot({ path: file });
     console.log(`wrote ${file}`);
   }
+
+  // The option chain, in the chart's slot, at the usual size.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByRole('tab', { name: 'Option chain' }).click();
+  await page.getByRole('table', { name: 'Option chain' }).locator('tr.is-atm').waitFor();
+  await sleep(1_500);
+  const chainFile = join(outDir, 'option-chain.png');
+  await page.screenshot({ path: chainFile });
+  console.log(`wrote ${chainFile}`);
+
+  // The chart alone, larger: 15-minute candles over the last week's sessions.
+  await page.getByRole('tab', { name: 'Chart' }).click();
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  const chart = page.getByRole('region', { name: 'Chart' });
+  await chart.getByRole('radio', { name: '15minute', exact: true }).click();
+  await chart
+    .getByTestId('chart-candle-count')
+    .filter({ hasText: /candles/ })
+    .waitFor();
+  await page.mouse.move(0, 0); // no hover on the interval just chosen
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await sleep(500);
+  const chartFile = join(outDir, 'chart-sessions.png');
+  await chart.screenshot({ path: chartFile });
+  console.log(`wrote ${chartFile}`);
 } finally {
   await browser?.close();
   child.kill('SIGTERM');

@@ -5,6 +5,7 @@ import type { TradingCoreOptions } from '../core/trading-core';
 import { MemoryVault, type SecretVault } from '../core/session/secret-vault';
 import type { Handlers } from './dispatcher';
 import { startPaperBroker, type FaultConfig, type PaperBroker } from '../paper';
+import type { MarketClockSpec } from '../paper/market-clock';
 import { EventHub } from './event-hub';
 import { marketHandlers } from './handlers/market-handlers';
 import { orderHandlers } from './handlers/order-handlers';
@@ -35,6 +36,8 @@ export interface AppConfig {
     readonly tickIntervalMs?: number;
     /** Start on a damaged journal by moving the damage aside (`--paper-repair`; docs/api.md §Persistence). */
     readonly repair?: boolean;
+    /** The paper market's clock (`--paper-clock`; docs/api.md §Sessions and the calendar). */
+    readonly marketClock?: MarketClockSpec;
   };
   /** Where secrets live; default in memory only (Electron passes its safeStorage vault). */
   readonly vault?: SecretVault;

@@ -1,5 +1,13 @@
 import type { Instrument, Exchange } from '@shared/domain/instrument';
-import type { Candle, CandleInterval, Tick } from '@shared/domain/market';
+import type {
+  Candle,
+  CandleInterval,
+  MarketQuote,
+  MarketStatus,
+  OptionChain,
+  StreamMode,
+  Tick,
+} from '@shared/domain/market';
 import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, OrderStatus, Trade } from '@shared/domain/order';
 import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import type { ConnectionState } from '@shared/domain/session';
@@ -46,6 +54,13 @@ export interface CandleQuery {
   readonly to?: string;
 }
 
+/** Which option chain to read: an underlying, one expiry (the nearest when absent), strikes each side. */
+export interface OptionChainQuery {
+  readonly underlying: string;
+  readonly expiry?: string;
+  readonly strikes?: number;
+}
+
 /** What the live stream delivers to its owner. */
 export interface StreamListener {
   onOrder(order: Order): void;
@@ -56,8 +71,11 @@ export interface StreamListener {
 /** The live stream of one session: started once, resubscribed on every reconnect. */
 export interface BrokerStream {
   start(): void;
-  /** Replaces the set of instruments whose ticks are wanted. */
-  setSubscriptions(tokens: ReadonlySet<number>): void;
+  /**
+   * Replaces the set of instruments whose ticks are wanted; `modes` says how much a token's
+   * ticks carry where it is not the default `quote` (docs/api.md §Stream, modes).
+   */
+  setSubscriptions(tokens: ReadonlySet<number>, modes?: ReadonlyMap<number, StreamMode>): void;
   stop(): Promise<void>;
 }
 
@@ -131,6 +149,12 @@ export interface Broker {
 
   listInstruments(exchange?: Exchange): Promise<readonly Instrument[]>;
   getCandles(instrumentToken: number, query: CandleQuery): Promise<readonly Candle[]>;
+  /** Full quotes of these instruments (at most 500), in that order; unknown ones are left out. */
+  getQuotes(instrumentTokens: readonly number[]): Promise<readonly MarketQuote[]>;
+  /** The market clock and each exchange's session. */
+  marketStatus(): Promise<MarketStatus>;
+  /** One underlying's option chain for one expiry. */
+  optionChain(query: OptionChainQuery): Promise<OptionChain>;
 
   /** A stream for the current session; the caller starts and stops it. */
   openStream(listener: StreamListener): BrokerStream;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Tick } from '@shared/domain/market';
+import type { StreamMode, Tick } from '@shared/domain/market';
 import type { Order } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import type { ConnectionState, SessionInfo, SessionVersion } from '@shared/domain/session';
@@ -112,6 +112,7 @@ export class TradingCore {
   #stream: BrokerStream | null = null;
   #connection: ConnectionState = { rest: 'up', stream: 'closed', detail: null };
   #subscriptions: ReadonlySet<number> = new Set();
+  #modes: ReadonlyMap<number, StreamMode> = new Map();
   #recovery: Promise<void> = Promise.resolve();
 
   private constructor(options: TradingCoreOptions, ledger: IntentsLedger) {
@@ -228,10 +229,11 @@ export class TradingCore {
     return this.#connection;
   }
 
-  /** Replaces the instruments the stream delivers ticks for. */
-  public setSubscriptions(tokens: ReadonlySet<number>): void {
+  /** Replaces the instruments the stream delivers ticks for, and the modes other than `quote`. */
+  public setSubscriptions(tokens: ReadonlySet<number>, modes: ReadonlyMap<number, StreamMode> = new Map()): void {
     this.#subscriptions = tokens;
-    this.#stream?.setSubscriptions(tokens);
+    this.#modes = modes;
+    this.#stream?.setSubscriptions(tokens, modes);
   }
 
   /** Logs out (wiping the token) and stops the stream. */
@@ -260,7 +262,7 @@ export class TradingCore {
       onState: (state, detail) => this.#setConnection({ stream: state, detail }),
     });
     this.#stream = stream;
-    stream.setSubscriptions(this.#subscriptions);
+    stream.setSubscriptions(this.#subscriptions, this.#modes);
     stream.start();
   }
 

@@ -7,11 +7,13 @@ import { brokerUrlProblem } from '@shared/domain/broker-url';
 import { createAppServices } from '../app/app-services';
 import { createDispatcher } from '../app/dispatcher';
 import { JournalError } from '../paper';
+import { type MarketClockSpec, parseClockSpec } from '../paper/market-clock';
 import { startHost } from './host-server';
 
 /**
  * `npm run host -- --port P [--broker-url URL] [--api-key K --api-secret S] [--data-dir DIR]
- * [--paper-control] [--paper-faults SPEC] [--paper-tick-ms N] [--paper-repair] [--renderer-dir DIR]`
+ * [--paper-control] [--paper-faults SPEC] [--paper-tick-ms N] [--paper-repair] [--renderer-dir DIR]
+ * [--paper-clock ISO[,SPEED] | wall]`
  *
  * Runs the main-process services under plain Node and serves the renderer on 127.0.0.1:P
  * (0 = any free port). Prints one line `READY http://127.0.0.1:P/?key=SECRET` when ready.
@@ -36,6 +38,8 @@ const { values } = parseArgs({
     'paper-repair': { type: 'boolean', default: false },
     /** The built renderer to serve; default: `renderer/` beside this bundle. */
     'renderer-dir': { type: 'string' },
+    /** The paper market's clock (docs/api.md §Sessions and the calendar): tests pin the hour with it. */
+    'paper-clock': { type: 'string' },
   },
   strict: true,
 });
@@ -49,6 +53,14 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const tickMs = values['paper-tick-ms'] === undefined ? undefined : Number(values['paper-tick-ms']);
 if (tickMs !== undefined && (!Number.isInteger(tickMs) || tickMs < 0 || tickMs > 60_000)) {
   console.error(`--paper-tick-ms must be an integer in [0, 60000], got "${values['paper-tick-ms']}"`);
+  process.exit(2);
+}
+
+let paperClock: MarketClockSpec | undefined;
+try {
+  paperClock = values['paper-clock'] === undefined ? undefined : parseClockSpec(values['paper-clock']);
+} catch (e) {
+  console.error(`--paper-clock ${e instanceof Error ? e.message : 'is invalid'}`);
   process.exit(2);
 }
 
@@ -69,6 +81,7 @@ const services = await createAppServices({
     faults: values['paper-faults'],
     repair: values['paper-repair'],
     ...(tickMs !== undefined ? { tickIntervalMs: tickMs } : {}),
+    ...(paperClock !== undefined ? { marketClock: paperClock } : {}),
   },
 }).catch((err: unknown) => {
   // A journal the paper broker will not start on is the user's to fix: say how, not where.

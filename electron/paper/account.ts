@@ -6,14 +6,16 @@ import type { PaperHolding, PaperPosition, PaperTrade } from './types';
  * The account's money, positions and holdings, changed only by fills and by the turn of the day.
  *
  * Cash identity (what the property test checks): cash = opening + realised − cost of holdings.
- * MIS/NRML fills change cash only through realised P&L (the open position is carried on
- * margin); CNC buys settle into holdings at once (paper T+0) and pay their full value; CNC
- * sells pay the value back and realise the difference to the holding's average cost.
+ * Position fills change cash only through realised P&L (the open position is carried on
+ * margin). CNC buys are T+1 (docs/api.md §Margins, positions, holdings, funds, "Holdings"): the
+ * day's CNC position holds their full cost as margin, and at the turn of the day its quantity
+ * settles into holdings, whose cost then leaves cash. A CNC sell first closes the day's CNC
+ * position, then sells out of holdings: that part pays its value back and realises the
+ * difference to the holding's average cost.
  *
- * Positions are the day's (docs/api.md §Margins, positions, holdings, funds): at the first fill or
- * read on a later IST day, flat positions drop out and open ones carry over — the paper market
- * does not square off MIS — with their net quantity as the overnight quantity and only that
- * quantity, at its cost, in their buy or sell totals.
+ * Positions are the day's: at the first fill or read on a later IST day, flat positions drop
+ * out, CNC positions move into holdings, and open ones carry over with their net quantity as the
+ * overnight quantity and only that quantity, at its cost, in their buy or sell totals.
  */
 export class Account {
   readonly positions = new Map<string, PaperPosition>();
@@ -41,6 +43,12 @@ export class Account {
     this.day = day;
     if (first) return;
     for (const [key, p] of this.positions) {
+      if (p.product === 'CNC') {
+        // T+1: yesterday's delivery buys are in holdings today, at their cost.
+        if (p.net > 0) this.settle(p);
+        this.positions.delete(key);
+        continue;
+      }
       if (p.net === 0) {
         this.positions.delete(key);
         continue;
@@ -61,31 +69,42 @@ export class Account {
   /** Applies one fill. Pure bookkeeping: no checks (they happened when the order was placed). */
   applyTrade(t: PaperTrade): void {
     this.rollTo(t.at);
-    if (t.product === 'CNC') this.applyDelivery(t);
-    else this.applyPosition(t);
+    if (t.product !== 'CNC' || t.transactionType === 'BUY') return this.applyPosition(t);
+    // A delivery sell closes today's (unsettled) CNC buys first, then sells out of holdings.
+    const today = Math.max(0, this.position(t.token, 'CNC')?.net ?? 0);
+    const closing = Math.min(today, t.quantity);
+    if (closing > 0) this.applyPosition({ ...t, quantity: closing });
+    if (t.quantity > closing) this.sellHoldings({ ...t, quantity: t.quantity - closing });
   }
 
-  private applyDelivery(t: PaperTrade): void {
-    let h = this.holdings.get(t.token);
+  /** Shares a CNC sell may take: settled holdings plus today's CNC buys still held. */
+  deliverable(token: number): number {
+    return (this.holdings.get(token)?.quantity ?? 0) + Math.max(0, this.position(token, 'CNC')?.net ?? 0);
+  }
+
+  /** Moves a CNC position's open quantity into holdings at its cost (T+1 settlement). */
+  private settle(p: PaperPosition): void {
+    let h = this.holdings.get(p.token);
     if (!h) {
       h = {
-        token: t.token,
-        exchange: t.exchange,
-        tradingsymbol: t.tradingsymbol,
+        token: p.token,
+        exchange: p.exchange,
+        tradingsymbol: p.tradingsymbol,
         quantity: 0,
         costUnits: 0,
-        lastFillUnits: t.priceUnits,
+        lastFillUnits: p.lastFillUnits,
       };
-      this.holdings.set(t.token, h);
+      this.holdings.set(p.token, h);
     }
+    h.quantity += p.net;
+    h.costUnits += p.openCostUnits;
+    this.holdingsCostUnits += p.openCostUnits;
+  }
+
+  private sellHoldings(t: PaperTrade): void {
+    const h = this.holdings.get(t.token);
+    if (!h) return;
     h.lastFillUnits = t.priceUnits;
-    const value = t.quantity * t.priceUnits * t.multiplier;
-    if (t.transactionType === 'BUY') {
-      h.quantity += t.quantity;
-      h.costUnits += value;
-      this.holdingsCostUnits += value;
-      return;
-    }
     const q = Math.min(t.quantity, h.quantity);
     const cost = h.quantity > 0 ? Math.round((h.costUnits * q) / h.quantity) : 0;
     h.quantity -= q;

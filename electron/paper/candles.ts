@@ -1,5 +1,6 @@
 import type { CandleInterval } from '@shared/domain/market';
-import { IST_OFFSET_MS } from '@shared/lib/ist-time';
+import { IST_OFFSET_MS, istDate, istDayStart } from '@shared/lib/ist-time';
+import { HOURS, atMinute, previousTradingDay, sessionMinutesBefore } from './calendar';
 import type { PaperInstrument } from './instruments';
 import { deriveRng, normal } from './rng';
 
@@ -8,30 +9,31 @@ import { deriveRng, normal } from './rng';
  * chart of any interval has something to draw the moment the broker starts, and the history
  * ends exactly where the live prices begin.
  *
- * The paper market trades around the clock (a demo at 22:00 should still move), so minute
- * bars are continuous. Minute bars cover the last `MINUTE_DAYS` days (5/15/60-minute bars are
- * aggregated from them); older day bars come from a separate daily walk.
+ * Bars exist only inside the instrument's exchange sessions (docs/api.md §Sessions and the
+ * calendar): minute bars cover the session minutes of the last `MINUTE_DAYS` trading days
+ * (5/15/60-minute bars are aggregated from them); older day bars, one per trading day, come
+ * from a separate daily walk.
  */
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 24 * 60 * MINUTE_MS;
-/** How far back minute bars go (and so 5/15/60-minute bars). */
+/** How many trading days minute bars cover (and so 5/15/60-minute bars). */
 export const MINUTE_DAYS = 7;
-const MINUTES = MINUTE_DAYS * 24 * 60;
-/** How many older day bars precede the minute history. */
-export const HISTORY_DAYS = 365;
+/** How many older trading days' day bars precede the minute history (about a year). */
+export const HISTORY_DAYS = 250;
 
 /** A bar in price units of ₹0.0001: `[startMs, open, high, low, close, volume]`. */
 export type Bar = [number, number, number, number, number, number];
 
-/** The history of one instrument: minute bars ending at the anchor, and older day bars. */
+/** The history of one instrument: session minute bars ending at the anchor, and older day bars. */
 export interface History {
   /**
-   * Minute bars, 5 integers each (o, h, l, c in price units, v); bar i starts at `minuteStart + i min`.
+   * Minute bars, 5 integers each (o, h, l, c in price units, v); bar i starts at `starts[i]`.
    * Float64, not Int32: a ₹1.5 lakh commodity is 1.5·10⁹ units, too near Int32's 2.1·10⁹.
    */
   readonly minutes: Float64Array;
-  readonly minuteStart: number;
+  /** Each minute bar's start, oldest first (session minutes only). */
+  readonly starts: Float64Array;
   /** Day bars before the minute history, oldest first. */
   readonly days: readonly Bar[];
 }
@@ -65,9 +67,13 @@ export function generateHistory(
   const tick = instrument.tickUnits;
   const snap = (p: number): number => Math.max(tick, Math.round(p / tick) * tick);
   const vol = minuteVol(instrument);
-  const minutes = new Float64Array(MINUTES * 5);
+  const h = HOURS[instrument.exchange];
+  const newestFirst = sessionMinutesBefore(instrument.exchange, anchorMs, MINUTE_DAYS * (h.close - h.open));
+  const count = newestFirst.length;
+  const starts = Float64Array.from(newestFirst.reverse());
+  const minutes = new Float64Array(count * 5);
   let close = endUnits;
-  for (let i = MINUTES - 1; i >= 0; i--) {
+  for (let i = count - 1; i >= 0; i--) {
     const open = snap(close * Math.exp(-vol * normal(rng)));
     const wick = Math.abs(normal(rng)) * vol * 0.5;
     const high = snap(Math.max(open, close) * (1 + wick));
@@ -80,16 +86,16 @@ export function generateHistory(
     minutes[o + 4] = Math.round(100 + rng() * 5000);
     close = open;
   }
-  const minuteStart = anchorMs - MINUTES * MINUTE_MS;
   const days: Bar[] = [];
-  const dayVol = vol * Math.sqrt(24 * 60) * 0.6;
-  const firstDay = bucketStart(minuteStart, DAY_MS);
+  const dayVol = vol * Math.sqrt(h.close - h.open) * 0.6;
+  let date = istDate(starts[0] ?? anchorMs);
   for (let d = 1; d <= HISTORY_DAYS; d++) {
+    date = previousTradingDay(date);
     const open = snap(close * Math.exp(-dayVol * normal(rng)));
     const high = snap(Math.max(open, close) * (1 + Math.abs(normal(rng)) * dayVol * 0.4));
     const low = snap(Math.min(open, close) * (1 - Math.abs(normal(rng)) * dayVol * 0.4));
     days.push([
-      firstDay - d * DAY_MS,
+      istDayStart(Date.parse(`${date}T00:00:00+05:30`)),
       open,
       Math.max(high, open, close),
       Math.min(low, open, close),
@@ -99,7 +105,7 @@ export function generateHistory(
     close = open;
   }
   days.reverse();
-  return { minutes, minuteStart, days };
+  return { minutes, starts, days };
 }
 
 /** Folds minute-level bars into bars of `interval`, keeping only buckets within [from, to]. */
@@ -127,7 +133,7 @@ function* minuteBars(h: History): Generator<Bar> {
   for (let i = 0; i < n; i++) {
     const o = i * 5;
     yield [
-      h.minuteStart + i * MINUTE_MS,
+      h.starts[i] ?? 0,
       h.minutes[o] ?? 0,
       h.minutes[o + 1] ?? 0,
       h.minutes[o + 2] ?? 0,
@@ -137,14 +143,18 @@ function* minuteBars(h: History): Generator<Bar> {
   }
 }
 
-/** Default look-back when the request gives no `from`: enough bars for a chart of each interval. */
-export const DEFAULT_SPAN_MS: Record<CandleInterval, number> = {
-  minute: DAY_MS,
-  '5minute': 3 * DAY_MS,
-  '15minute': MINUTE_DAYS * DAY_MS,
-  '60minute': MINUTE_DAYS * DAY_MS,
-  day: HISTORY_DAYS * DAY_MS,
-};
+/**
+ * Default look-back when the request gives no `from`: enough bars for a chart of each interval —
+ * intraday intervals reach back a number of trading days (from the midnight starting the
+ * earliest), so a chart opened before the open or on a holiday still shows the last sessions.
+ */
+export function defaultFrom(interval: CandleInterval, end: number): number {
+  if (interval === 'day') return end - 365 * DAY_MS;
+  const days = interval === 'minute' ? 1 : interval === '5minute' ? 3 : MINUTE_DAYS;
+  let date = istDate(end);
+  for (let k = 0; k < days; k++) date = previousTradingDay(date);
+  return atMinute(date, 0);
+}
 
 /** The candles of `interval` between `from` and `to` (inclusive bucket starts), history + live. */
 export function buildCandles(

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { startPaperBroker } from './index';
+import { type MarketClockSpec, parseClockSpec } from './market-clock';
 
 /**
- * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s] [--no-idempotency] [--repair]`
+ * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s] [--no-idempotency] [--repair] [--clock ISO[,SPEED] | wall]`
  *
  * Prints exactly one line, `READY http://127.0.0.1:P/v1`, once it serves (scripts and tests
  * wait for it), and shuts down cleanly on SIGINT/SIGTERM so the journal is flushed. A damaged
@@ -26,6 +27,8 @@ const { values } = parseArgs({
     'tick-ms': { type: 'string' },
     'no-idempotency': { type: 'boolean', default: false },
     repair: { type: 'boolean', default: false },
+    /** The market clock: `wall`, or a start time and speed (docs/api.md §Sessions and the calendar). */
+    clock: { type: 'string' },
   },
   strict: true,
 });
@@ -42,6 +45,12 @@ if (values.rate !== undefined) {
   rate = { perSecond, burst: perSecond * 2 };
 }
 const tickIntervalMs = values['tick-ms'] === undefined ? undefined : Number(values['tick-ms']);
+let marketClock: MarketClockSpec | undefined;
+try {
+  marketClock = values.clock === undefined ? undefined : parseClockSpec(values.clock);
+} catch (e) {
+  fail(`--clock ${e instanceof Error ? e.message : 'is invalid'}`);
+}
 
 try {
   const broker = await startPaperBroker({
@@ -54,6 +63,7 @@ try {
     tickIntervalMs,
     idempotency: !values['no-idempotency'],
     repair: values.repair,
+    ...(marketClock !== undefined ? { marketClock } : {}),
   });
   console.log(`READY ${broker.url}`);
   const stop = (): void => {

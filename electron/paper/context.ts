@@ -3,6 +3,8 @@ import type { Faults } from './faults';
 import type { Reply } from './http-io';
 import type { Journal } from './journal';
 import type { Market } from './market';
+import type { MarketClock } from './market-clock';
+import type { SessionKeeper } from './session-keeper';
 import type { Engine } from './matching';
 import type { Session, Sessions } from './sessions';
 
@@ -18,8 +20,17 @@ export interface BrokerState {
   readonly faults: Faults;
   readonly journal: Journal;
   readonly startingCashUnits: number;
-  /** Epoch ms now: `Date.now` unless a test injects a clock (to cross an IST midnight, say). */
+  /**
+   * The market clock's epoch ms now (docs/api.md §Sessions and the calendar): what orders,
+   * trades, candles and sessions are stamped and judged by.
+   */
   readonly clock: () => number;
+  /** Real epoch ms now (`Date.now` unless a test injects a clock): token lifetimes, rate limits. */
+  readonly realClock: () => number;
+  /** The market clock itself, for the status endpoint and the control interface. */
+  readonly marketClock: MarketClock;
+  /** Processes every session boundary the market clock has passed (call before acting at `now`). */
+  readonly keeper: SessionKeeper;
   /**
    * Whether a reused `client_order_id` is refused with 409 (the default). False models a broker
    * whose order tag is not unique: the reuse becomes a second order.
@@ -36,7 +47,10 @@ export interface Ctx {
   readonly query: URLSearchParams;
   /** The authenticated caller (null on public and control routes). */
   readonly session: Session | null;
+  /** The market clock's time of this request. */
   readonly now: number;
+  /** Real time of this request (token lifetimes). */
+  readonly realNow: number;
 }
 
 /**

@@ -3,12 +3,15 @@ import { toIstIso } from '@shared/lib/ist-time';
 import { toUnits } from '@shared/trading/money';
 import { Account } from './account';
 import { AUTH_FAILURES, AuthGuard } from './auth-guard';
+import type { BookKind } from './book';
 import type { BrokerState } from './context';
 import { type FaultConfig, Faults } from './faults';
 import { generateInstruments } from './instruments';
 import { Journal, type JournalEvent } from './journal';
 import { Market } from './market';
+import { MarketClock, type MarketClockSpec } from './market-clock';
 import { Engine } from './matching';
+import { SessionKeeper } from './session-keeper';
 import { createBrokerServer } from './server';
 import { Sessions } from './sessions';
 import { Stream, type StreamOptions } from './stream';
@@ -54,10 +57,22 @@ export interface PaperBrokerOptions {
   /** Failed authentications allowed per address (default burst 20, then 1/s); over it: 429. */
   authFailures?: { perSecond: number; burst: number };
   /**
-   * Epoch ms now (default `Date.now`): every time the broker stamps, expires or rolls a day
-   * over comes from it, so a test can cross an IST midnight without waiting for one.
+   * Real epoch ms now (default `Date.now`): token lifetimes and rate limits keep it, and the
+   * market clock runs off it, so a test can cross an IST midnight without waiting for one.
    */
   clock?: () => number;
+  /**
+   * The market clock (docs/api.md §Sessions and the calendar): absent = a simulated session that
+   * starts inside an open market whatever the hour (when `clock` is already inside NSE hours,
+   * exactly `clock`); `{at, speed}` = a chosen start and speed (`--clock ISO[,SPEED]`); `'wall'`
+   * = the real calendar (`--clock wall`).
+   */
+  marketClock?: MarketClockSpec;
+  /**
+   * `depth` (default): the order book of docs/api.md §The order book. `flat`: the matcher before
+   * it (fills at the last price up to a touch quantity), kept only as the benchmark's baseline.
+   */
+  book?: BookKind;
   /**
    * Refuse a reused `client_order_id` with 409 (default true). False (`--no-idempotency`)
    * accepts the reuse as a new order, like brokers whose order tag is not unique, so tests can
@@ -72,6 +87,8 @@ export interface PaperBroker {
   readonly port: number;
   /** Same as POST /_control/price (runs matching). */
   setPrice(instrumentToken: number, lastPrice: number): void;
+  /** The market clock's epoch ms now. */
+  marketNow(): number;
   /** Same as POST /_control/faults ({} clears). */
   setFaults(f: string | FaultConfig): void;
   sessions(): Array<{ token: string; userId: string; scope: 'trade' | 'read'; expiresAt: string }>;
@@ -101,6 +118,17 @@ const ID_BLOCK = 100;
 interface IdMark {
   order: number;
   trade: number;
+}
+
+/** The latest market time a journal recorded (orders, trades, marks), or 0. */
+function latestTime(events: readonly JournalEvent[]): number {
+  let t = 0;
+  for (const ev of events) {
+    if (ev.e === 'order') t = Math.max(t, ev.o.updatedAt);
+    else if (ev.e === 'trade') t = Math.max(t, ev.t.at);
+    else if (ev.e === 'marks' && ev.at !== undefined) t = Math.max(t, ev.at);
+  }
+  return t;
 }
 
 /** Re-applies journaled events; positions and cash follow from the trades. Returns the id high-water mark. */
@@ -133,8 +161,6 @@ function replay(events: readonly JournalEvent[], state: BrokerState): IdMark {
         break;
     }
   }
-  // Positions replayed from an earlier day carry over into today's (docs/api.md §Persistence).
-  state.engine.account.rollTo(now);
   state.engine.continueAbove(mark.order, mark.trade);
   return mark;
 }
@@ -156,13 +182,18 @@ function marks(state: BrokerState): Record<string, number> {
 
 export async function startPaperBroker(options: PaperBrokerOptions = {}): Promise<PaperBroker> {
   const seed = options.seed ?? DEFAULTS.seed;
-  const clock = options.clock ?? Date.now;
-  const market = new Market(generateInstruments(seed, clock()), seed, clock());
+  const realClock = options.clock ?? Date.now;
   const sessions = new Sessions(options.tokenTtlMs ?? DEFAULTS.tokenTtlMs);
   const faults = new Faults(seed, options.faults);
   const opened = options.dataDir
     ? Journal.open(options.dataDir, { repair: options.repair ?? false })
     : { journal: Journal.memory(), replay: { events: [], torn: null, repaired: null } };
+  // After a restart the market clock never starts before what the journal already recorded.
+  const journaledUntil = latestTime(opened.replay.events);
+  const marketClock = new MarketClock(realClock, options.marketClock, journaledUntil);
+  const clock = (): number => marketClock.now();
+  const startedAt = clock();
+  const market = new Market(generateInstruments(seed, startedAt), seed, startedAt, options.book ?? 'depth');
   const journal = opened.journal;
   const { torn, repaired } = opened.replay;
   if (torn !== null)
@@ -200,10 +231,19 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     journal,
     startingCashUnits: engine.account.openingUnits,
     clock,
+    realClock,
+    marketClock,
+    // Boundaries passed while the broker was down (a DAY order journaled yesterday) run at start.
+    keeper: new SessionKeeper(market, engine, journaledUntil || startedAt, (at) => generateInstruments(seed, at)),
     uniqueClientIds: options.idempotency ?? true,
     setStreamAccepting: (on) => stream?.setAccepting(on) ?? 0,
   };
   ids = replay(opened.replay.events, state);
+  // What happened while the broker was down happens now, in order: closes (DAY orders cancelled,
+  // MIS squared off), new days (positions carried into today's, T+1 delivery), opens.
+  state.keeper.advance(clock());
+  state.engine.account.rollTo(clock());
+  journal.commit();
   if (repaired) {
     // Ids the removed lines mention may have been seen outside: never hand them out again.
     engine.continueAbove(repaired.highestIds.order, repaired.highestIds.trade);
@@ -218,11 +258,21 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     journal.commit();
     stream?.ticks(moves);
   });
+  // The account's own fills change a book without moving its price: quote/full subscribers see it.
+  market.onBookChange((token) => stream?.book(token, clock()));
 
   const rate = options.rate ?? DEFAULTS.rate;
   const auth = new AuthGuard(sessions, options.authFailures ?? AUTH_FAILURES);
   const server = createBrokerServer(state, { control: options.control ?? false, rate, auth });
-  stream = new Stream(server, auth, market, options.heartbeatMs ?? DEFAULTS.heartbeatMs, options.stream, clock);
+  stream = new Stream(
+    server,
+    auth,
+    market,
+    options.heartbeatMs ?? DEFAULTS.heartbeatMs,
+    options.stream,
+    clock,
+    realClock,
+  );
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -234,7 +284,15 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   const port = (server.address() as AddressInfo).port;
 
   const tickMs = options.tickIntervalMs ?? DEFAULTS.tickIntervalMs;
-  const timer = tickMs > 0 ? setInterval(() => market.step(clock()), tickMs) : null;
+  const timer =
+    tickMs > 0
+      ? setInterval(() => {
+          const now = clock();
+          state.keeper.advance(now);
+          market.step(now);
+          journal.commit();
+        }, tickMs)
+      : null;
   timer?.unref();
 
   let closed: Promise<void> | null = null;
@@ -244,7 +302,13 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     setPrice(instrumentToken, lastPrice) {
       const i = market.instrument(instrumentToken);
       if (!i) throw new Error(`unknown instrument ${instrumentToken}`);
-      market.set(instrumentToken, toUnits(lastPrice), clock());
+      const now = clock();
+      state.keeper.advance(now);
+      market.set(instrumentToken, toUnits(lastPrice), now);
+      journal.commit();
+    },
+    marketNow() {
+      return clock();
     },
     setFaults(f) {
       faults.set(f);

@@ -1,13 +1,18 @@
 import type { Exchange, InstrumentType } from '@shared/domain/instrument';
 import { istDate } from '@shared/lib/ist-time';
-import { PRICE_UNITS_PER_RUPEE, toUnits } from '@shared/trading/money';
+import { fromUnits, PRICE_UNITS_PER_RUPEE, toUnits } from '@shared/trading/money';
+import { HOURS, addDays, atMinute, isTradingDay } from './calendar';
+import { ATM_VOL, blackScholes, futurePrice, smileVol, yearsTo } from './pricing';
 import { deriveRng, fnv1a, type Rng } from './rng';
 
 /**
  * The paper broker's tradable universe, generated in code.
  *
  * Deterministic for a seed (prices are jittered by it), with expiries computed from today's
- * date so every contract is live whenever the broker starts. Symbols, lot sizes, freeze limits
+ * date so every contract is live whenever the broker starts (a contract expiring today trades
+ * until the close). Every instrument names its underlying — an index, a stock, a commodity or a
+ * currency — and derivatives start at the price the market's pricing gives them (docs/api.md
+ * §Prices), so the first tick does not jump. Symbols, lot sizes, freeze limits
  * and tick sizes look like NSE/BSE/MCX/CDS's own, so the order ticket's rules meet real shapes.
  * Nothing is read from disk at run time: the broker is one bundled file.
  */
@@ -32,6 +37,25 @@ export interface PaperInstrument {
   readonly baseUnits: number;
   /** Percent each side of the base that the day's price band allows. */
   readonly bandPercent: number;
+  /** The underlying it follows: `NIFTY`, `RELIANCE`, `GOLD`, `USDINR`… (a stock's own symbol for its listings). */
+  readonly underlying: string;
+  /** The underlying's price (rupees) this instrument's base was computed from. */
+  readonly underlyingBase: number;
+  /** Thin book: wider spread, smaller levels (docs/api.md §The order book). */
+  readonly thin: boolean;
+  /** When it stops trading and settles (its expiry day's close), epoch ms; null for an equity. */
+  readonly expiresAt: number | null;
+}
+
+/** What an underlying is, which decides its volatility and which session moves it. */
+export type UnderlyingKind = 'index' | 'stock' | 'commodity' | 'currency';
+
+/** The underlying of a symbol's instruments: what kind it is and which exchange's hours move it. */
+export interface UnderlyingSpec {
+  readonly key: string;
+  readonly kind: UnderlyingKind;
+  /** The exchange whose session moves it (a stock: NSE; an index: its derivatives' exchange). */
+  readonly exchange: Exchange;
 }
 
 /** [symbol, company name, approximate price in rupees, F&O lot size or 0 when not in F&O]. */
@@ -143,31 +167,46 @@ function lastWeekday(year: number, month: number, weekday: number): Date {
   return d;
 }
 
-/** The next `count` monthly expiries (last `weekday` of the month) strictly after `today`. */
-function monthlyExpiries(today: string, weekday: number, count: number): Date[] {
+/** An expiry that falls on a closed day moves to the trading day before it, as on the exchange. */
+function onTradingDay(d: Date): Date {
+  let date = ymd(d);
+  while (!isTradingDay(date)) date = addDays(date, -1);
+  return new Date(`${date}T00:00:00Z`);
+}
+
+/** Whether a contract expiring on a date still trades (its expiry day's close is ahead). */
+type Live = (expiry: Date) => boolean;
+
+/** The next `count` live monthly expiries (last `weekday` of the month, moved off closed days). */
+function monthlyExpiries(today: string, weekday: number, count: number, live: Live): Date[] {
   const t = new Date(`${today}T00:00:00Z`);
   const out: Date[] = [];
   for (let m = 0; out.length < count; m++) {
-    const d = lastWeekday(t.getUTCFullYear(), t.getUTCMonth() + m, weekday);
-    if (ymd(d) > today) out.push(d);
+    const d = onTradingDay(lastWeekday(t.getUTCFullYear(), t.getUTCMonth() + m, weekday));
+    if (live(d)) out.push(d);
   }
   return out;
 }
 
-/** The next `count` weekly expiries on `weekday` strictly after `today`. */
-function weeklyExpiries(today: string, weekday: number, count: number): Date[] {
-  const d = new Date(Date.parse(`${today}T00:00:00Z`) + DAY_MS);
+/** The next `count` live weekly expiries on `weekday` (moved off closed days). */
+function weeklyExpiries(today: string, weekday: number, count: number, live: Live): Date[] {
+  const d = new Date(`${today}T00:00:00Z`);
   while (d.getUTCDay() !== weekday) d.setUTCDate(d.getUTCDate() + 1);
-  return Array.from({ length: count }, (_, i) => new Date(d.getTime() + i * 7 * DAY_MS));
+  const out: Date[] = [];
+  for (let w = 0; out.length < count; w++) {
+    const e = onTradingDay(new Date(d.getTime() + w * 7 * DAY_MS));
+    if (live(e)) out.push(e);
+  }
+  return out;
 }
 
-/** The next `count` expiries on a fixed day of the month strictly after `today`. */
-function dayOfMonthExpiries(today: string, day: number, count: number): Date[] {
+/** The next `count` live expiries on a fixed day of the month (moved off closed days). */
+function dayOfMonthExpiries(today: string, day: number, count: number, live: Live): Date[] {
   const t = new Date(`${today}T00:00:00Z`);
   const out: Date[] = [];
   for (let m = 0; out.length < count; m++) {
-    const d = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + m, day));
-    if (ymd(d) > today) out.push(d);
+    const d = onTradingDay(new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + m, day)));
+    if (live(d)) out.push(d);
   }
   return out;
 }
@@ -175,22 +214,26 @@ function dayOfMonthExpiries(today: string, day: number, count: number): Date[] {
 const yy = (d: Date): string => String(d.getUTCFullYear() % 100).padStart(2, '0');
 const mon = (d: Date): string => MONTHS[d.getUTCMonth()] ?? 'JAN';
 
-/** The standard normal CDF (Abramowitz–Stegun 26.2.17), for option premiums. */
-function normCdf(x: number): number {
-  const t = 1 / (1 + 0.2316419 * Math.abs(x));
-  const d = 0.3989423 * Math.exp((-x * x) / 2);
-  const p = d * t * (0.3193815 + t * (-0.3565638 + t * (1.781478 + t * (-1.821256 + t * 1.330274))));
-  return x > 0 ? 1 - p : p;
+/** When a contract expiring on `date` on `exchange` stops trading: that day's close. */
+export function expiryClose(exchange: Exchange, date: string): number {
+  return atMinute(date, HOURS[exchange].close);
 }
 
-/** A Black–Scholes premium (no rates): options start at believable prices around the money. */
-function premium(spot: number, strike: number, days: number, vol: number, type: 'CE' | 'PE'): number {
-  const t = Math.max(days, 0.5) / 365;
-  const sd = vol * Math.sqrt(t);
-  const d1 = (Math.log(spot / strike) + (sd * sd) / 2) / sd;
-  const d2 = d1 - sd;
-  const call = spot * normCdf(d1) - strike * normCdf(d2);
-  return type === 'CE' ? call : call - spot + strike;
+/**
+ * An option's model premium (docs/api.md §Prices): Black–Scholes on the forward to its expiry,
+ * at the smile's volatility for its strike (around `listedAt`, the underlying when listed).
+ */
+export function optionPremium(
+  type: 'CE' | 'PE',
+  spot: number,
+  strike: number,
+  expiresAt: number,
+  now: number,
+  atmVol: number,
+  listedAt: number,
+): number {
+  const years = yearsTo(expiresAt, now);
+  return blackScholes(type, futurePrice(spot, years), strike, years, smileVol(atmVol, strike, listedAt));
 }
 
 /** Rupees → price units on a tick grid, at least one tick. */
@@ -208,25 +251,62 @@ function stockStrikeStep(price: number): number {
   return 250;
 }
 
-/** Builds the universe; `now` fixes which expiries are live. */
+/** The underlyings of a universe, by key. */
+export function underlyingsOf(instruments: readonly PaperInstrument[]): Map<string, UnderlyingSpec> {
+  const out = new Map<string, UnderlyingSpec>();
+  for (const i of instruments) {
+    if (out.has(i.underlying)) continue;
+    const kind: UnderlyingKind = INDICES.some((x) => x[0] === i.underlying)
+      ? 'index'
+      : COMMODITIES.some((x) => x[0] === i.underlying)
+        ? 'commodity'
+        : CURRENCIES.some((x) => x[0] === i.underlying)
+          ? 'currency'
+          : 'stock';
+    const exchange: Exchange =
+      kind === 'stock' ? 'NSE' : kind === 'commodity' ? 'MCX' : kind === 'currency' ? 'CDS' : i.exchange;
+    out.set(i.underlying, { key: i.underlying, kind, exchange });
+  }
+  return out;
+}
+
+/** At-the-money volatility of an underlying's options. */
+export function atmVolOf(kind: UnderlyingKind): number {
+  return kind === 'index' ? ATM_VOL.index : kind === 'stock' ? ATM_VOL.stock : ATM_VOL.commodity;
+}
+
+/** Builds the universe; `now` (the market clock) fixes which expiries are live and what derivatives cost. */
 export function generateInstruments(seed: number, now: number = Date.now()): PaperInstrument[] {
   const today = istDate(now);
-  const todayMs = Date.parse(`${today}T00:00:00Z`);
+  const live =
+    (exchange: Exchange): Live =>
+    (d) =>
+      expiryClose(exchange, ymd(d)) > now;
   const rng: Rng = deriveRng(seed, 'universe');
   const jitter = (price: number): number => price * (1 + (rng() - 0.5) * 0.04);
   const out: PaperInstrument[] = [];
   const used = new Set<number>();
 
-  const add = (i: Omit<PaperInstrument, 'token' | 'tickUnits' | 'multiplier'> & { multiplier?: number }): void => {
+  const add = (
+    i: Omit<PaperInstrument, 'token' | 'tickUnits' | 'multiplier' | 'thin' | 'expiresAt'> & {
+      multiplier?: number;
+      thin?: boolean;
+    },
+  ): void => {
     // Tokens come from the symbol, not a counter, so they survive a restart on another day
     // (when an expiry has dropped out of the list) and journaled orders still resolve.
     let token = (fnv1a(`${i.exchange}:${i.tradingsymbol}`) % 2_000_000_000) + 1;
     while (used.has(token)) token++;
     used.add(token);
-    out.push({ ...i, multiplier: i.multiplier ?? 1, token, tickUnits: toUnits(i.tickSize) });
+    out.push({
+      ...i,
+      multiplier: i.multiplier ?? 1,
+      thin: i.thin ?? false,
+      expiresAt: i.expiry === null ? null : expiryClose(i.exchange, i.expiry),
+      token,
+      tickUnits: toUnits(i.tickSize),
+    });
   };
-
-  const daysTo = (d: Date): number => (d.getTime() - todayMs) / DAY_MS;
 
   const addOptions = (
     name: string,
@@ -239,13 +319,15 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
     vol: number,
     expiry: Date,
     symbolDate: string,
+    thin: boolean,
   ): void => {
     const atm = Math.round(spot / step) * step;
+    const expiresAt = expiryClose(exchange, ymd(expiry));
     for (let k = -strikes; k <= strikes; k++) {
       const strike = atm + k * step;
       if (strike <= 0) continue;
       for (const type of ['CE', 'PE'] as const) {
-        const px = premium(spot, strike, daysTo(expiry), vol, type);
+        const px = optionPremium(type, spot, strike, expiresAt, now, vol, spot);
         const tick = exchange === 'MCX' ? 0.5 : 0.05;
         add({
           exchange,
@@ -260,6 +342,9 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
           strike,
           baseUnits: onGrid(px, toUnits(tick)),
           bandPercent: 0, // options: band computed from the premium (see bandOf)
+          underlying: name,
+          underlyingBase: spot,
+          thin,
         });
       }
     }
@@ -288,8 +373,10 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
         multiplier,
         expiry: ymd(e),
         strike: null,
-        baseUnits: onGrid(spot * (1 + 0.00018 * daysTo(e)), toUnits(tick)),
+        baseUnits: onGrid(futurePrice(spot, yearsTo(expiryClose(exchange, ymd(e)), now)), toUnits(tick)),
         bandPercent: 10,
+        underlying: name,
+        underlyingBase: spot,
       });
     }
   };
@@ -313,47 +400,81 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
         strike: null,
         baseUnits: onGrid(spot, toUnits(tick)),
         bandPercent: lot > 0 ? 20 : 10,
+        underlying: symbol,
+        // BSE follows the NSE listing, which is the stock's price (docs/api.md §Prices).
+        underlyingBase: fromUnits(onGrid(spot, toUnits(tick))),
+        thin: exchange === 'BSE' || lot === 0,
       });
     }
     if (lot > 0) {
-      const monthly = monthlyExpiries(today, 2, 3);
-      addFutures(symbol, 'NFO', spot, lot, lot * 20, 0.05, monthly);
+      const monthly = monthlyExpiries(today, 2, 3, live('NFO'));
+      addFutures(
+        symbol,
+        'NFO',
+        fromUnits(onGrid(spot, toUnits(spot < 100 ? 0.01 : 0.05))),
+        lot,
+        lot * 20,
+        0.05,
+        monthly,
+      );
       const first = monthly[0] as Date;
-      addOptions(symbol, 'NFO', spot, stockStrikeStep(spot), 5, lot, lot * 20, 0.3, first, `${yy(first)}${mon(first)}`);
+      const stockSpot = fromUnits(onGrid(spot, toUnits(spot < 100 ? 0.01 : 0.05)));
+      addOptions(
+        symbol,
+        'NFO',
+        stockSpot,
+        stockStrikeStep(spot),
+        5,
+        lot,
+        lot * 20,
+        ATM_VOL.stock,
+        first,
+        `${yy(first)}${mon(first)}`,
+        true,
+      );
     }
   }
 
   for (const [name, price, lot, freeze, step, exchange, weekday] of INDICES) {
     const spot = jitter(price);
     const monthlyDay = exchange === 'BFO' ? 4 : 2;
-    const monthly = monthlyExpiries(today, monthlyDay, 3);
+    const monthly = monthlyExpiries(today, monthlyDay, 3, live(exchange));
     addFutures(name, exchange, spot, lot, freeze, exchange === 'BFO' ? 0.05 : 0.1, monthly);
     const monthlySet = new Set(monthly.map(ymd));
     if (weekday >= 0) {
       // Weekly series (symbol NIFTY25N1824000CE); the monthly expiry keeps its monthly symbol.
-      for (const e of weeklyExpiries(today, weekday, 2)) {
+      for (const e of weeklyExpiries(today, weekday, 2, live(exchange))) {
         if (monthlySet.has(ymd(e))) continue;
         const code = `${yy(e)}${WEEKLY_MONTH[e.getUTCMonth()]}${String(e.getUTCDate()).padStart(2, '0')}`;
-        addOptions(name, exchange, spot, step, 12, lot, freeze, 0.14, e, code);
+        addOptions(name, exchange, spot, step, 12, lot, freeze, ATM_VOL.index, e, code, false);
       }
     }
     for (const e of monthly.slice(0, 2)) {
-      addOptions(name, exchange, spot, step, 10, lot, freeze, 0.14, e, `${yy(e)}${mon(e)}`);
+      addOptions(name, exchange, spot, step, 10, lot, freeze, ATM_VOL.index, e, `${yy(e)}${mon(e)}`, false);
     }
   }
 
   for (const [symbol, , price, lot, freeze, tick, day, multiplier] of COMMODITIES) {
     const spot = jitter(price);
-    const expiries = dayOfMonthExpiries(today, day, 2);
+    const expiries = dayOfMonthExpiries(today, day, 2, live('MCX'));
     addFutures(symbol, 'MCX', spot, lot, freeze, tick, expiries, multiplier);
     if (symbol === 'CRUDEOIL') {
       const e = expiries[0] as Date;
-      addOptions(symbol, 'MCX', spot, 50, 5, lot, freeze, 0.35, e, `${yy(e)}${mon(e)}`);
+      addOptions(symbol, 'MCX', spot, 50, 5, lot, freeze, ATM_VOL.commodity, e, `${yy(e)}${mon(e)}`, true);
     }
   }
 
   for (const [symbol, , price] of CURRENCIES) {
-    addFutures(symbol, 'CDS', jitter(price), 1, 10_000, 0.0025, monthlyExpiries(today, 5, 2), CURRENCY_MULTIPLIER);
+    addFutures(
+      symbol,
+      'CDS',
+      jitter(price),
+      1,
+      10_000,
+      0.0025,
+      monthlyExpiries(today, 5, 2, live('CDS')),
+      CURRENCY_MULTIPLIER,
+    );
   }
 
   return out;

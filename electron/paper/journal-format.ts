@@ -1,7 +1,15 @@
 import { crc32 } from 'node:zlib';
 import { z } from 'zod';
 import { Exchange, InstrumentType } from '@shared/domain/instrument';
-import { ClientOrderId, OrderStatus, OrderType, Product, TransactionType, Validity } from '@shared/domain/order';
+import {
+  ClientOrderId,
+  OrderStatus,
+  OrderType,
+  Product,
+  TransactionType,
+  Validity,
+  Variety,
+} from '@shared/domain/order';
 import type { Session } from './sessions';
 import type { HistoryEntry, PaperOrder, PaperTrade } from './types';
 
@@ -91,6 +99,8 @@ const OrderRecord = z
     orderType: OrderType,
     product: Product,
     validity: Validity,
+    /** Absent in journals written before after-market orders (restored as `regular`). */
+    variety: Variety.optional(),
     priceUnits: Price.nullable(),
     triggerUnits: Price.nullable(),
     filledValueUnits: Money,
@@ -118,7 +128,8 @@ const TradeRecord = z.looseObject({
   transactionType: TransactionType,
   product: Product,
   quantity: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  priceUnits: Price,
+  /** Zero only for an option that expired worthless (its settlement trade). */
+  priceUnits: Money,
   /** The instrument's multiplier at the fill (GOLD ×100): the trade's value is quantity × price × this. */
   multiplier: z.number().int().positive().max(1_000_000),
   at: Time,

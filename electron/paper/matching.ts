@@ -1,9 +1,12 @@
-import type { OrderStatus, OrderType, Product, TransactionType, Validity } from '@shared/domain/order';
+import type { Exchange } from '@shared/domain/instrument';
+import type { OrderStatus, OrderType, Product, TransactionType, Validity, Variety } from '@shared/domain/order';
 import { isWorking } from '@shared/domain/order';
-import { fromUnits, PRICE_UNITS_PER_RUPEE, toUnits } from '@shared/trading/money';
+import { fromUnits, toUnits } from '@shared/trading/money';
 import { applyChanges, takesPrice, takesTrigger, validateModification } from '@shared/trading/rules';
 import { type Account } from './account';
+import { isOpen } from './calendar';
 import type { PaperInstrument } from './instruments';
+import { intrinsic } from './pricing';
 import { leverageOf, marginFor } from './margin';
 import type { Market, PriceMove } from './market';
 import { Problem } from './problem';
@@ -11,11 +14,14 @@ import { rulesProblem } from './rules-wire';
 import { type PaperOrder, type PaperTrade, pendingOf } from './types';
 
 /**
- * The matching engine: the order state machine, fills, and the margin they block.
+ * The matching engine: the order state machine, fills against the book, the margin orders
+ * block, and what the close of a session does to them (docs/api.md §Matching, §After-market
+ * orders, §The close).
  *
  * Synchronous and single-threaded, so every request sees one consistent state and the journal
- * records the events in the order they happened. States: OPEN, TRIGGER PENDING → OPEN (when
- * the trigger is crossed), → COMPLETE | CANCELLED | REJECTED, which are terminal.
+ * records the events in the order they happened. States: AMO REQ RECEIVED → OPEN | TRIGGER
+ * PENDING (released at the open), TRIGGER PENDING → OPEN (when the trigger is crossed), →
+ * COMPLETE | CANCELLED | REJECTED, which are terminal.
  */
 
 /** A validated order to place (prices in price units). */
@@ -29,6 +35,8 @@ export interface PlaceRequest {
   readonly validity: Validity;
   readonly priceUnits: number | null;
   readonly triggerUnits: number | null;
+  /** `regular` unless an after-market order (absent: regular). */
+  readonly variety?: Variety;
 }
 
 /**
@@ -56,21 +64,30 @@ export interface MarginQuote {
   readonly leverage: number;
 }
 
-/**
- * The quantity available at the touch on one price event. Orders above it fill in parts over
- * the following ticks ("partial fills for large orders").
- */
-export function touchQuantity(i: PaperInstrument, ltpUnits: number): number {
-  if (i.instrumentType === 'EQ')
-    return Math.max(1, Math.floor((25_00_000 * PRICE_UNITS_PER_RUPEE) / Math.max(ltpUnits, 1)));
-  return i.lotSize * 10;
-}
-
 /** Indian digit grouping, built once: `toLocaleString` would build a formatter per call. */
 const INR = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
 
 /** ₹1,480.05 / ₹83.2525: every digit a price or amount has, down to ₹0.0001. */
 const rupees = (units: number): string => `₹${INR.format(fromUnits(units))}`;
+
+/** ₹1,644.50: a circuit limit as the broker's refusal names it (two decimals at least). */
+const limitText = rupees;
+
+/** True for the order types that carry a limit price (LIMIT, SL). */
+const hasLimit = (t: OrderType): boolean => t === 'LIMIT' || t === 'SL';
+
+/**
+ * Which taker goes first at a price event (docs/api.md §Matching, priority): MARKET before a
+ * limit, the better limit before the worse, then the older order.
+ */
+function priority(a: PaperOrder, b: PaperOrder): number {
+  const la = hasLimit(a.orderType) ? a.priceUnits : null;
+  const lb = hasLimit(b.orderType) ? b.priceUnits : null;
+  if (la === null || lb === null) {
+    if (la !== lb) return la === null ? -1 : 1;
+  } else if (la !== lb) return a.transactionType === 'BUY' ? lb - la : la - lb;
+  return Number(a.orderId) - Number(b.orderId);
+}
 
 export class Engine {
   private readonly orders = new Map<string, PaperOrder>();
@@ -201,6 +218,7 @@ export class Engine {
       orderType: r.orderType,
       product: r.product,
       validity: r.validity,
+      variety: r.variety ?? 'regular',
       priceUnits: takesPrice(r.orderType) ? r.priceUnits : null,
       triggerUnits: takesTrigger(r.orderType) ? r.triggerUnits : null,
       filledValueUnits: 0,
@@ -225,13 +243,29 @@ export class Engine {
     }
     o.blockedUnits = this.quote(r).totalUnits;
     this.index(o);
+    if (o.variety === 'amo') {
+      // Held for the next open (docs/api.md §After-market orders); the route checked the session.
+      this.transition(o, 'AMO REQ RECEIVED', null, at);
+      return o;
+    }
     this.transition(o, takesTrigger(o.orderType) ? 'TRIGGER PENDING' : 'OPEN', null, at);
-    this.match(o, at);
-    if (o.validity === 'IOC' && isWorking(o.status)) this.cancelRest(o, 'IOC: the unfilled quantity was cancelled', at);
+    this.arrive(o, at);
     return o;
   }
 
-  /** Why an order must be REJECTED (band, holdings, margin), or null to accept it. */
+  /**
+   * An order reaching the market (placed, modified, released at the open): while its exchange is
+   * open it triggers if its stop is crossed and takes what the book offers; an IOC then cancels
+   * what did not fill.
+   */
+  private arrive(o: PaperOrder, at: number): void {
+    if (isOpen(o.exchange, at)) {
+      if (o.status === 'TRIGGER PENDING') this.trigger(o, at);
+      if (o.status === 'OPEN') this.takeBook(o, at);
+    }
+    if (o.validity === 'IOC' && isWorking(o.status)) this.cancelRest(o, 'IOC: the unfilled quantity was cancelled', at);
+  }
+
   /**
    * The first of a price and trigger outside today's band, or null (docs/api.md §Matching): a
    * placement is then REJECTED, a modification refused with a 400 naming the field.
@@ -240,22 +274,30 @@ export class Engine {
     token: number,
     priceUnits: number | null,
     triggerUnits: number | null,
-  ): { field: 'price' | 'trigger_price'; label: string; message: string } | null {
+  ): { field: 'price' | 'trigger_price'; message: string } | null {
     const [lo, hi] = this.market.band(token);
-    for (const [field, label, p] of [
-      ['price', 'Price', priceUnits],
-      ['trigger_price', 'Trigger price', triggerUnits],
+    for (const [field, p] of [
+      ['price', priceUnits],
+      ['trigger_price', triggerUnits],
     ] as const) {
-      if (p !== null && (p < lo || p > hi)) {
-        return { field, label, message: `${rupees(p)} is outside today's price band ${rupees(lo)}–${rupees(hi)}` };
+      // The broker's wording (docs/api.md §Circuit limits).
+      const which = field === 'price' ? 'order price' : 'trigger price';
+      if (p !== null && p > hi) {
+        const message = `Your ${which} ${rupees(p)} is higher than the current upper circuit limit of ${limitText(hi)}. Place an order within the daily range.`;
+        return { field, message };
+      }
+      if (p !== null && p < lo) {
+        const message = `Your ${which} ${rupees(p)} is lower than the current lower circuit limit of ${limitText(lo)}. Place an order within the daily range.`;
+        return { field, message };
       }
     }
     return null;
   }
 
+  /** Why an order must be REJECTED (band, holdings, margin), or null to accept it. */
   private refusal(o: PaperOrder, r: PlaceRequest): string | null {
     const breach = this.bandBreach(o.token, o.priceUnits, o.triggerUnits);
-    if (breach) return `${breach.label} ${breach.message}`;
+    if (breach) return breach.message;
     if (o.product === 'CNC' && o.transactionType === 'SELL') {
       const free = this.freeToSell(o.token, o);
       if (free < o.quantity) {
@@ -271,14 +313,14 @@ export class Engine {
     return null;
   }
 
-  /** Shares held that no working CNC sell other than `except` has claimed yet. */
+  /** Shares held (settled, or bought today) that no working CNC sell other than `except` has claimed yet. */
   private freeToSell(token: number, except: PaperOrder): number {
     let claimed = 0;
     for (const id of this.working.get(token) ?? []) {
       const w = this.orders.get(id);
       if (w && w !== except && w.product === 'CNC' && w.transactionType === 'SELL') claimed += pendingOf(w);
     }
-    return (this.account.holdings.get(token)?.quantity ?? 0) - claimed;
+    return this.account.deliverable(token) - claimed;
   }
 
   /**
@@ -360,11 +402,11 @@ export class Engine {
     o.blockedUnits = need;
     o.version += 1;
     let status: OrderStatus = o.status;
-    if (!takesTrigger(orderType)) status = 'OPEN';
+    if (o.status === 'AMO REQ RECEIVED') status = o.status;
+    else if (!takesTrigger(orderType)) status = 'OPEN';
     else if (!wasTriggerType) status = 'TRIGGER PENDING';
     this.transition(o, status, `Modified: ${changed.join(', ') || 'no change'}`, at);
-    this.match(o, at);
-    if (o.validity === 'IOC' && isWorking(o.status)) this.cancelRest(o, 'IOC: the unfilled quantity was cancelled', at);
+    if (o.status !== 'AMO REQ RECEIVED') this.arrive(o, at);
     return o;
   }
 
@@ -380,17 +422,156 @@ export class Engine {
     return o;
   }
 
-  /** Runs matching for every working order on the instruments that moved. */
+  /**
+   * A price event on each instrument that moved (docs/api.md §Matching): stops whose trigger is
+   * crossed trigger; resting limits the price reached fill at their limit; then the orders that
+   * take the book (MARKET remainders and stops just triggered) take it in price-time priority.
+   * Nothing matches while the exchange is not open (a control price outside hours).
+   */
   onMoves(moves: readonly PriceMove[]): void {
     for (const m of moves) {
       const ids = this.working.get(m.token);
       if (!ids || ids.size === 0) continue;
+      const first = this.orders.get(ids.values().next().value ?? '');
+      if (!first || !isOpen(first.exchange, m.at)) continue;
+      const takers: PaperOrder[] = [];
       // Oldest first: time priority among this account's own orders.
       for (const id of [...ids]) {
         const o = this.orders.get(id);
-        if (o && isWorking(o.status)) this.match(o, m.at);
+        if (!o || !isWorking(o.status) || o.status === 'AMO REQ RECEIVED') continue;
+        if (o.status === 'TRIGGER PENDING') {
+          if (this.trigger(o, m.at)) takers.push(o);
+          continue;
+        }
+        const limit = hasLimit(o.orderType) ? o.priceUnits : null;
+        if (limit === null) takers.push(o);
+        else if (o.transactionType === 'BUY' ? m.ltpUnits <= limit : m.ltpUnits >= limit) {
+          // The market traded at or through a resting limit: it fills there, whole.
+          this.fill(o, limit, pendingOf(o), m.at);
+        }
+      }
+      takers.sort(priority);
+      for (const o of takers) if (o.status === 'OPEN') this.takeBook(o, m.at);
+    }
+  }
+
+  /**
+   * The close of `exchange`'s session on IST date `date` at `at` (docs/api.md §The close):
+   * working regular orders are cancelled, MIS positions squared off at the last price, and the
+   * contracts expiring that day settle and leave the universe.
+   */
+  closeSession(exchange: Exchange, date: string, at: number): void {
+    for (const ids of this.working.values()) {
+      for (const id of [...ids]) {
+        const o = this.orders.get(id);
+        if (o && o.exchange === exchange && o.variety === 'regular' && isWorking(o.status))
+          this.cancelRest(o, 'Cancelled at the close: a DAY order lives one session', at);
       }
     }
+    for (const p of [...this.account.positions.values()]) {
+      if (p.exchange !== exchange || p.product !== 'MIS' || p.net === 0) continue;
+      this.systemFill(
+        p.token,
+        p.net > 0 ? 'SELL' : 'BUY',
+        Math.abs(p.net),
+        'MIS',
+        this.market.ltp(p.token),
+        'Squared off at the close (MIS)',
+        at,
+      );
+    }
+    for (const i of [...this.market.instruments]) {
+      if (i.exchange !== exchange || i.expiry !== date) continue;
+      const price = this.settlementPrice(i);
+      for (const id of [...(this.working.get(i.token) ?? [])]) {
+        const o = this.orders.get(id);
+        if (o) this.cancelRest(o, `Cancelled: ${i.tradingsymbol} expired`, at);
+      }
+      for (const p of [...this.account.positions.values()]) {
+        if (p.token !== i.token || p.net === 0) continue;
+        this.systemFill(
+          i.token,
+          p.net > 0 ? 'SELL' : 'BUY',
+          Math.abs(p.net),
+          p.product,
+          price,
+          `Settled at expiry at ${rupees(price)}`,
+          at,
+        );
+      }
+      this.market.expire(i.token);
+    }
+  }
+
+  /** A contract's settlement price: a future's last price, an option's intrinsic value on the tick grid. */
+  private settlementPrice(i: PaperInstrument): number {
+    const ltp = this.market.ltp(i.token);
+    if (i.instrumentType !== 'CE' && i.instrumentType !== 'PE') return ltp;
+    const spot = this.market.spot(i.underlying) ?? 0;
+    const value = intrinsic(i.instrumentType, spot, i.strike ?? 0) * 10_000;
+    return Math.round(value / i.tickUnits) * i.tickUnits;
+  }
+
+  /**
+   * The open of `exchange`'s session (docs/api.md §After-market orders, §Matching): each held AMO
+   * order is released to the market, and every working order there (AMO or collected in the
+   * pre-open), oldest first, arrives at the market like a newly placed order.
+   */
+  openSession(exchange: Exchange, at: number): void {
+    const waiting = this.allOrders().filter((o) => o.exchange === exchange && isWorking(o.status));
+    for (const o of waiting) {
+      if (o.status === 'AMO REQ RECEIVED')
+        this.transition(o, takesTrigger(o.orderType) ? 'TRIGGER PENDING' : 'OPEN', 'Released at the open', at);
+      if (isWorking(o.status)) this.arrive(o, at);
+    }
+  }
+
+  /**
+   * An order the broker places itself (a square-off, an expiry settlement): MARKET, no client
+   * reference, filled at once at `priceUnits`.
+   */
+  private systemFill(
+    token: number,
+    side: TransactionType,
+    quantity: number,
+    product: Product,
+    priceUnits: number,
+    message: string,
+    at: number,
+  ): void {
+    const i = this.market.instrument(token);
+    if (!i) return;
+    this.orderSeq += 1;
+    const o: PaperOrder = {
+      orderId: String(260_000_000_000 + this.orderSeq),
+      clientOrderId: null,
+      token,
+      exchange: i.exchange,
+      tradingsymbol: i.tradingsymbol,
+      instrumentType: i.instrumentType,
+      transactionType: side,
+      quantity,
+      filled: 0,
+      cancelled: 0,
+      orderType: 'MARKET',
+      product,
+      validity: 'DAY',
+      variety: 'regular',
+      priceUnits: null,
+      triggerUnits: null,
+      filledValueUnits: 0,
+      status: 'OPEN',
+      statusMessage: null,
+      placedAt: at,
+      updatedAt: at,
+      blockedUnits: 0,
+      version: 1,
+      history: [],
+    };
+    this.orders.set(o.orderId, o);
+    this.index(o);
+    this.transition(o, 'OPEN', message, at);
+    this.fill(o, priceUnits, quantity, at);
   }
 
   // ------------------------------------------------------------------ internals
@@ -425,28 +606,33 @@ export class Engine {
     this.transition(o, 'CANCELLED', why, at);
   }
 
-  /** One matching attempt at the current price: trigger, then fill up to the touch quantity. */
-  private match(o: PaperOrder, at: number): void {
+  /** Triggers a stop whose trigger the last price has crossed; true when it did. */
+  private trigger(o: PaperOrder, at: number): boolean {
     const ltp = this.market.ltp(o.token);
-    if (ltp <= 0) return;
-    const buy = o.transactionType === 'BUY';
-    if (o.status === 'TRIGGER PENDING') {
-      const trig = o.triggerUnits ?? 0;
-      if (buy ? ltp < trig : ltp > trig) return;
-      this.transition(o, 'OPEN', `Triggered at ${rupees(ltp)}`, at);
-    }
-    if (o.status !== 'OPEN') return;
-    const limit = o.orderType === 'LIMIT' || o.orderType === 'SL' ? o.priceUnits : null;
-    if (limit !== null && (buy ? ltp > limit : ltp < limit)) return;
+    const trig = o.triggerUnits ?? 0;
+    if (ltp <= 0 || (o.transactionType === 'BUY' ? ltp < trig : ltp > trig)) return false;
+    this.transition(o, 'OPEN', `Triggered at ${rupees(ltp)}`, at);
+    return true;
+  }
+
+  /**
+   * Takes the book for an order (docs/api.md §Matching, "Taking the book"): level by level from
+   * the best, each at its own price, as far as the limit allows; what is taken stays taken.
+   */
+  private takeBook(o: PaperOrder, at: number): void {
+    const book = this.market.book(o.token);
+    if (!book) return;
+    const limit = hasLimit(o.orderType) ? o.priceUnits : null;
+    const fills = book.take(o.transactionType === 'BUY' ? 'sell' : 'buy', pendingOf(o), limit);
+    for (const f of fills) this.fill(o, f.price, f.quantity, at);
+    if (fills.length > 0) this.market.bookChanged(o.token);
+  }
+
+  /** One fill of `qty` at `priceUnits`: a trade, the position, the block released, the transition. */
+  private fill(o: PaperOrder, priceUnits: number, qty: number, at: number): void {
     const instrument = this.market.instrument(o.token);
-    if (!instrument) return;
     const pending = pendingOf(o);
-    const touch = Math.max(
-      instrument.lotSize,
-      Math.floor(touchQuantity(instrument, ltp) / instrument.lotSize) * instrument.lotSize,
-    );
-    const qty = Math.min(pending, touch);
-    if (qty <= 0) return;
+    if (!instrument || qty <= 0 || qty > pending) return;
     // Release the block for the filled part before the position takes its own margin.
     o.blockedUnits = pending === qty ? 0 : o.blockedUnits - Math.round((o.blockedUnits * qty) / pending);
     this.tradeSeq += 1;
@@ -460,7 +646,7 @@ export class Engine {
       transactionType: o.transactionType,
       product: o.product,
       quantity: qty,
-      priceUnits: ltp,
+      priceUnits,
       multiplier: instrument.multiplier,
       at,
     };
@@ -468,7 +654,7 @@ export class Engine {
     this.account.applyTrade(t);
     this.sink.trade(t);
     o.filled += qty;
-    o.filledValueUnits += qty * ltp;
+    o.filledValueUnits += qty * priceUnits;
     const done = pendingOf(o) === 0;
     this.transition(o, done ? 'COMPLETE' : 'OPEN', done ? null : `Partly filled: ${o.filled} of ${o.quantity}`, at);
   }
@@ -478,7 +664,7 @@ export class Engine {
   /** Puts back an order snapshot read from the journal. */
   restoreOrder(restored: PaperOrder): void {
     // Journals written before orders had a version restore as version 1.
-    const o: PaperOrder = { ...restored, version: restored.version ?? 1 };
+    const o: PaperOrder = { ...restored, version: restored.version ?? 1, variety: restored.variety ?? 'regular' };
     this.orders.set(o.orderId, o);
     if (o.clientOrderId !== null && !this.byClientId.has(o.clientOrderId))
       this.byClientId.set(o.clientOrderId, o.orderId);

@@ -142,4 +142,45 @@ describe('npm run paper', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(/--port/);
   });
+
+  it('--clock starts the market at a chosen time and speed, so a run meets the session it asks for', async () => {
+    const child = spawn(process.execPath, [out, '--port', '0', '--clock', '2026-11-23T16:00:00+05:30,60'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stdout = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => {
+          stdout += String(d);
+          const m = /^READY (http:\/\/127\.0\.0\.1:\d+\/v1)\n/.exec(stdout);
+          if (m) resolve(m[1] as string);
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+      });
+      const login = await fetch(`${url}/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ api_key: 'paper', api_secret: 'paper' }),
+      });
+      const { access_token: token } = (await login.json()) as { access_token: string };
+      const status = (await (
+        await fetch(`${url}/market/status`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as { now: string; speed: number; exchanges: Array<{ exchange: string; phase: string }> };
+      expect(status.now.slice(0, 13)).toBe('2026-11-23T16');
+      expect(status.speed).toBe(60);
+      expect(status.exchanges.find((e) => e.exchange === 'NSE')?.phase).toBe('closed');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  it('refuses a --clock that is neither wall nor a time, naming --clock, with exit code 2', async () => {
+    const child = spawn(process.execPath, [out, '--port', '0', '--clock', 'tomorrow'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+    expect(await new Promise<number | null>((resolve) => child.once('exit', resolve))).toBe(2);
+    expect(stderr).toMatch(/^paper: --clock must be wall or a time like 2026-11-24T09:14:50\+05:30/);
+  });
 });

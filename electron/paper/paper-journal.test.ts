@@ -174,20 +174,20 @@ describe('journal', () => {
 
   it("after a restart the next day, carries yesterday's open position with yesterday's last price as the close", async () => {
     const dir = tmp();
-    let now = Date.parse('2026-11-23T15:00:00+05:30');
+    // Wed 25 and Thu 26 Nov 2026, two trading days in a row.
+    let now = Date.parse('2026-11-25T15:00:00+05:30');
     const opts = { dataDir: dir, clock: () => now, tokenTtlMs: 7 * 24 * 3600_000 };
     const a = await startTestBroker(opts);
-    // The far month: the near one may expire on the 24th and leave the universe with the restart.
+    // The far month: the near one may expire in between and leave the universe with the restart.
     const futs = (await a.call('GET', '/instruments?exchange=NFO')).body.instruments.filter(
       (i: { tradingsymbol: string }) => /^NIFTY\d\d[A-Z]{3}FUT$/.test(i.tradingsymbol),
     );
     const fut = futs[futs.length - 1];
-    a.broker.setPrice(fut.instrument_token, 26000);
-    await a.place({ exchange: 'NFO', tradingsymbol: fut.tradingsymbol, product: 'NRML', quantity: 75 });
+    await a.fillAt({ exchange: 'NFO', tradingsymbol: fut.tradingsymbol, product: 'NRML', quantity: 75 }, 26000);
     a.broker.setPrice(fut.instrument_token, 26100);
     await a.close();
 
-    now = Date.parse('2026-11-24T09:30:00+05:30');
+    now = Date.parse('2026-11-26T09:30:00+05:30');
     const b = await startTestBroker(opts);
     try {
       b.broker.setPrice(fut.instrument_token, 26080);
@@ -200,6 +200,35 @@ describe('journal', () => {
           m2m: 75 * -20,
         }),
       ]);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('after a restart past a close, the close happens then: the DAY order is cancelled and the MIS position squared off at the saved price', async () => {
+    const dir = tmp();
+    let now = Date.parse('2026-11-23T15:00:00+05:30');
+    const opts = { dataDir: dir, clock: () => now, tokenTtlMs: 7 * 24 * 3600_000 };
+    const a = await startTestBroker(opts);
+    const infy = await a.instrument('NSE', 'INFY');
+    await a.fillAt({ quantity: 10 }, 1500);
+    const resting = await a.place({ order_type: 'LIMIT', price: 1400 });
+    a.broker.setPrice(infy.instrument_token, 1520);
+    await a.close();
+
+    now = Date.parse('2026-11-25T09:30:00+05:30');
+    const b = await startTestBroker(opts);
+    try {
+      expect(await b.order(resting.body.order_id)).toMatchObject({
+        status: 'CANCELLED',
+        status_message: 'Cancelled at the close: a DAY order lives one session',
+      });
+      const squareOff = (await b.call('GET', '/orders')).body.orders.find(
+        (o: { status_message: string | null }) => o.status_message === 'Squared off at the close (MIS)',
+      );
+      expect(squareOff).toMatchObject({ transaction_type: 'SELL', quantity: 10, average_price: 1520 });
+      expect((await b.call('GET', '/positions')).body.positions).toEqual([]);
+      expect((await b.call('GET', '/funds')).body.funds).toMatchObject({ used_margin: 0, realised_pnl: 200 });
     } finally {
       await b.close();
     }

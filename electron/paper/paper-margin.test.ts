@@ -8,10 +8,8 @@ import { type Api, startTestBroker } from './test-helpers';
  */
 
 let api: Api;
-let infyToken: number;
 beforeAll(async () => {
   api = await startTestBroker({ startingCash: 1_00_000 });
-  infyToken = (await api.instrument('NSE', 'INFY')).instrument_token;
 });
 afterAll(() => api.close());
 
@@ -20,8 +18,8 @@ const sell100At1600 = { transaction_type: 'SELL', quantity: 100, order_type: 'LI
 
 describe('margin for reducing orders', () => {
   it('frees only the first of five SELL 100 against a long 100; the rest block margin or are refused', async () => {
-    api.broker.setPrice(infyToken, 1500);
-    expect((await api.place({ quantity: 100 })).body.status).toBe('COMPLETE');
+    const long = await api.fillAt({ quantity: 100 }, 1500);
+    expect((await api.order(long.body.order_id)).status).toBe('COMPLETE');
     // The long carries 1,50,000 / 5 = ₹30,000; ₹70,000 is free.
     expect(await funds()).toMatchObject({ used_margin: 30_000, available_margin: 70_000 });
 

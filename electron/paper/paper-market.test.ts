@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { istDate } from '@shared/lib/ist-time';
 import { isOnTick } from '@shared/trading/money';
 import { WireCandleList, WireInstrumentList } from '@shared/wire/schemas';
+import { closedDay } from './calendar';
 import { generateInstruments } from './instruments';
 import { type Api, startTestBroker } from './test-helpers';
 
@@ -87,11 +88,13 @@ describe('instruments', () => {
 describe('candles', () => {
   it('has enough history to chart every interval, IST-stamped and consistent', async () => {
     const infy = await api.instrument('NSE', 'INFY');
-    for (const interval of ['minute', '5minute', '15minute', '60minute', 'day']) {
+    // At least a session of minutes, 3 days of 5-minute bars, 7 trading days of 15/60-minute bars, a year of days.
+    const least = { minute: 375, '5minute': 225, '15minute': 175, '60minute': 49, day: 240 };
+    for (const [interval, min] of Object.entries(least)) {
       const r = await api.call('GET', `/instruments/${infy.instrument_token}/candles?interval=${interval}`);
       expect(r.status, interval).toBe(200);
       const candles = WireCandleList.parse(r.body).candles;
-      expect(candles.length, interval).toBeGreaterThanOrEqual(100);
+      expect(candles.length, interval).toBeGreaterThanOrEqual(min);
       let prev = '';
       for (const [ts, o, h, l, c, v] of candles) {
         expect(ts).toMatch(/\+05:30$/);
@@ -102,6 +105,19 @@ describe('candles', () => {
         expect(v).toBeGreaterThanOrEqual(0);
       }
     }
+  });
+
+  it('has no candle outside a session: minute bars inside 09:15–15:30 on trading days, day bars only on trading days', async () => {
+    const infy = await api.instrument('NSE', 'INFY');
+    const get = async (interval: string) =>
+      WireCandleList.parse(
+        (await api.call('GET', `/instruments/${infy.instrument_token}/candles?interval=${interval}`)).body,
+      ).candles.map(([ts]) => ts);
+    for (const ts of await get('minute')) {
+      expect(closedDay(ts.slice(0, 10)), ts).toBeNull();
+      expect(ts.slice(11, 16) >= '09:15' && ts.slice(11, 16) < '15:30', ts).toBe(true);
+    }
+    for (const ts of await get('day')) expect(closedDay(ts.slice(0, 10)), ts).toBeNull();
   });
 
   it('ends in a forming candle that follows live prices', async () => {
@@ -120,12 +136,11 @@ describe('candles', () => {
   it('honours from/to and refuses bad parameters', async () => {
     const infy = await api.instrument('NSE', 'INFY');
     const base = `/instruments/${infy.instrument_token}/candles`;
-    const to = new Date(Date.now() - 3600_000);
-    const from = new Date(to.getTime() - 30 * 60_000);
-    const iso = (d: Date) => encodeURIComponent(d.toISOString().replace('Z', '+00:00'));
+    const all = (await api.call('GET', `${base}?interval=minute`)).body.candles as Array<[string]>;
+    const iso = (ts: string) => encodeURIComponent(ts);
+    const [from, to] = [all[10]![0], all[40]![0]];
     const r = await api.call('GET', `${base}?interval=minute&from=${iso(from)}&to=${iso(to)}`);
-    expect(r.body.candles.length).toBeGreaterThanOrEqual(30);
-    expect(r.body.candles.length).toBeLessThanOrEqual(32);
+    expect(r.body.candles).toEqual(all.slice(10, 41));
     expect((await api.call('GET', `${base}?interval=week`)).body.errors[0].field).toBe('interval');
     expect((await api.call('GET', `${base}`)).body.errors[0].field).toBe('interval');
     expect((await api.call('GET', `${base}?interval=day&from=yesterday`)).body.errors[0].field).toBe('from');

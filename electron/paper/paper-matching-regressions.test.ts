@@ -39,13 +39,19 @@ describe('a CNC sell never sells more than the holdings (docs/api.md §Margins, 
     expect(r.body.errors).toEqual([{ field: 'quantity', message: expect.stringMatching(/holdings/) }]);
     expect((await api.order(stop.order_id)).quantity).toBe(2);
 
-    // Triggered, it sells the two shares held, and the cash gets exactly their value.
-    const before = (await api.call('GET', '/funds')).body.funds.available_cash;
+    // Triggered, it sells the two shares bought today (T+1: not yet holdings) and realises exactly
+    // the difference between the two fills.
+    const before = (await funds()).realised_pnl;
     api.broker.setPrice((await api.instrument('NSE', 'YESBANK')).instrument_token, Math.round((ltp - 1) * 100) / 100);
     expect(await api.order(stop.order_id)).toMatchObject({ status: 'COMPLETE', filled_quantity: 2 });
     expect((await api.call('GET', '/holdings')).body.holdings).toEqual([]);
-    const after = (await api.call('GET', '/funds')).body.funds.available_cash;
-    expect(after - before).toBeCloseTo(2 * (Math.round((ltp - 1) * 100) / 100), 4);
+    const fills = (await api.call('GET', '/trades')).body.trades as Array<{ transaction_type: string; price: number }>;
+    const bought = fills.find((t) => t.transaction_type === 'BUY')!.price;
+    const sold = fills.find((t) => t.transaction_type === 'SELL')!.price;
+    expect((await funds()).realised_pnl - before).toBeCloseTo(2 * (sold - bought), 4);
+    expect((await api.call('GET', '/positions')).body.positions).toEqual([
+      expect.objectContaining({ tradingsymbol: 'YESBANK', product: 'CNC', quantity: 0 }),
+    ]);
   });
 });
 

@@ -9,8 +9,10 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 describe('placing and matching orders', () => {
-  it('fills a MARKET order at the last price and answers 201 with Location', async () => {
+  it('fills a MARKET buy at the best ask and answers 201 with Location', async () => {
     const infy = await api.instrument('NSE', 'INFY');
+    const { ask } = await api.quote(infy.instrument_token);
+    expect(ask).toBeGreaterThan(infy.last_price);
     const r = await api.place({ client_order_id: 'mkt-1' });
     expect(r.status).toBe(201);
     const ack = WireOrderAck.parse(r.body);
@@ -21,12 +23,12 @@ describe('placing and matching orders', () => {
       filled_quantity: 1,
       pending_quantity: 0,
       cancelled_quantity: 0,
-      average_price: infy.last_price,
+      average_price: ask,
     });
     expect(o.placed_at).toMatch(/\+05:30$/);
   });
 
-  it('rests a LIMIT order until the price crosses it', async () => {
+  it('rests a LIMIT order until the price trades through it, then fills it whole at its limit', async () => {
     const infy = await api.instrument('NSE', 'INFY');
     const limit = Math.round((infy.last_price - 10) * 20) / 20;
     const r = await api.place({ order_type: 'LIMIT', price: limit });
@@ -36,7 +38,7 @@ describe('placing and matching orders', () => {
     api.broker.setPrice(infy.instrument_token, limit - 1);
     const o = WireOrder.parse(await api.order(r.body.order_id));
     expect(o.status).toBe('COMPLETE');
-    expect(o.average_price).toBe(limit - 1);
+    expect(o.average_price).toBe(limit);
     const h = WireOrderHistory.parse((await api.call('GET', `/orders/${o.order_id}/history`)).body).history;
     expect(h.map((e) => e.status)).toEqual(['OPEN', 'COMPLETE']);
   });
@@ -56,7 +58,7 @@ const px = (rupees: number, tick = 0.05): number =>
   (Math.round(Math.round(rupees * 100) / Math.round(tick * 100)) * Math.round(tick * 100)) / 100;
 
 describe('stop orders', () => {
-  it('holds an SL BUY in TRIGGER PENDING until the price reaches the trigger, then works it as LIMIT', async () => {
+  it('holds an SL BUY in TRIGGER PENDING until the price reaches the trigger, then takes the book up to its limit', async () => {
     const infy = await api.instrument('NSE', 'INFY');
     const L = infy.last_price;
     const r = await api.place({ order_type: 'SL', trigger_price: px(L + 5), price: px(L + 6) });
@@ -66,66 +68,54 @@ describe('stop orders', () => {
     expect((await api.order(r.body.order_id)).status).toBe('TRIGGER PENDING');
     api.broker.setPrice(infy.instrument_token, px(L + 5));
     const o = await api.order(r.body.order_id);
-    expect(o).toMatchObject({ status: 'COMPLETE', average_price: px(L + 5) });
+    // Triggered at L + 5, it is a buy limit at L + 6: it takes the best ask, one tick above.
+    expect(o).toMatchObject({ status: 'COMPLETE', average_price: px(L + 5.05) });
     const h = (await api.call('GET', `/orders/${o.order_id}/history`)).body.history;
     expect(h.map((e: { status: string }) => e.status)).toEqual(['TRIGGER PENDING', 'OPEN', 'COMPLETE']);
   });
 
-  it('fires an SL-M SELL as a market order when the price falls to the trigger', async () => {
+  it('fires an SL-M SELL as a market order at the best bid when the price falls to the trigger', async () => {
     const infy = await api.instrument('NSE', 'INFY');
     const L = infy.last_price;
     const r = await api.place({ transaction_type: 'SELL', order_type: 'SL-M', trigger_price: px(L - 5) });
     expect(r.body.status).toBe('TRIGGER PENDING');
     api.broker.setPrice(infy.instrument_token, px(L - 7));
-    expect(await api.order(r.body.order_id)).toMatchObject({ status: 'COMPLETE', average_price: px(L - 7) });
+    expect(await api.order(r.body.order_id)).toMatchObject({ status: 'COMPLETE', average_price: px(L - 7.05) });
   });
 });
 
 describe('partial fills and IOC', () => {
-  it('fills a large order in parts over several price events', async () => {
-    const opt = (await api.call('GET', '/instruments?exchange=NFO')).body.instruments.find(
-      (i: { tradingsymbol: string; instrument_type: string; last_price: number }) =>
-        i.tradingsymbol.startsWith('NIFTY') && i.instrument_type === 'CE' && i.last_price > 20 && i.last_price < 300,
-    );
-    const r = await api.place({
-      exchange: 'NFO',
-      tradingsymbol: opt.tradingsymbol,
-      quantity: opt.freeze_quantity,
-      product: 'NRML',
-    });
+  it('fills a MARKET order larger than the whole book: all the book offers now, the rest at the next price event', async () => {
+    // BSE listings have thin books (docs/api.md §The order book): 10 levels hold about ₹32 lakh.
+    const rel = await api.instrument('BSE', 'ITC');
+    const { sell_quantity: offered } = await api.quote(rel.instrument_token);
+    const quantity = offered + Math.ceil(offered / 5);
+    const r = await api.place({ exchange: 'BSE', tradingsymbol: 'ITC', quantity });
     expect(r.body.status).toBe('OPEN');
     let o = await api.order(r.body.order_id);
-    expect(o.filled_quantity).toBeGreaterThan(0);
-    expect(o.filled_quantity).toBeLessThan(opt.freeze_quantity);
+    expect(o.filled_quantity).toBe(offered);
     expect(o.filled_quantity + o.pending_quantity + o.cancelled_quantity).toBe(o.quantity);
-    for (let n = 0; n < 5 && o.status === 'OPEN'; n++) {
-      api.broker.setPrice(opt.instrument_token, opt.last_price);
+    for (let n = 0; n < 10 && o.status === 'OPEN'; n++) {
+      api.broker.setPrice(rel.instrument_token, rel.last_price);
       o = await api.order(r.body.order_id);
     }
-    expect(o).toMatchObject({ status: 'COMPLETE', filled_quantity: opt.freeze_quantity, pending_quantity: 0 });
+    expect(o).toMatchObject({ status: 'COMPLETE', filled_quantity: quantity, pending_quantity: 0 });
     const fills = (await api.call('GET', '/trades')).body.trades.filter(
       (t: { order_id: string }) => t.order_id === o.order_id,
     );
-    expect(fills.length).toBeGreaterThan(1);
-    expect(fills.reduce((s: number, t: { quantity: number }) => s + t.quantity, 0)).toBe(opt.freeze_quantity);
+    // One trade per level taken: ten on the first walk, more on the next.
+    expect(fills.length).toBeGreaterThan(10);
+    expect(fills.reduce((s: number, t: { quantity: number }) => s + t.quantity, 0)).toBe(quantity);
   });
 
-  it('IOC fills what it can and cancels the rest', async () => {
-    const opt = (await api.call('GET', '/instruments?exchange=NFO')).body.instruments.find(
-      (i: { tradingsymbol: string; instrument_type: string; last_price: number }) =>
-        i.tradingsymbol.startsWith('NIFTY') && i.instrument_type === 'PE' && i.last_price > 20 && i.last_price < 300,
-    );
-    const r = await api.place({
-      exchange: 'NFO',
-      tradingsymbol: opt.tradingsymbol,
-      quantity: opt.freeze_quantity,
-      product: 'NRML',
-      validity: 'IOC',
-    });
+  it('IOC takes what the book offers and cancels the rest', async () => {
+    const tcs = await api.instrument('BSE', 'TCS');
+    const { sell_quantity: offered } = await api.quote(tcs.instrument_token);
+    const r = await api.place({ exchange: 'BSE', tradingsymbol: 'TCS', quantity: offered + 7, validity: 'IOC' });
     expect(r.body.status).toBe('CANCELLED');
     const o = await api.order(r.body.order_id);
-    expect(o.filled_quantity).toBeGreaterThan(0);
-    expect(o.cancelled_quantity).toBe(opt.freeze_quantity - o.filled_quantity);
+    expect(o.filled_quantity).toBe(offered);
+    expect(o.cancelled_quantity).toBe(7);
     expect(o.status_message).toMatch(/IOC/);
   });
 
@@ -150,11 +140,24 @@ describe('rejections (201, then REJECTED with a reason)', () => {
     expect(o).toMatchObject({ filled_quantity: 0, pending_quantity: 0, cancelled_quantity: 100_000 });
   });
 
-  it("rejects a price outside the day's band", async () => {
+  it('rejects a price outside the circuit limits with the broker wording, naming the limit', async () => {
     const infy = await api.instrument('NSE', 'INFY');
-    const r = await api.place({ order_type: 'LIMIT', price: px(infy.last_price * 0.5) });
-    expect(r.body.status).toBe('REJECTED');
-    expect((await api.order(r.body.order_id)).status_message).toMatch(/band/);
+    const q = await api.quote(infy.instrument_token);
+    const low = await api.place({ order_type: 'LIMIT', price: px(q.lower_circuit_limit - 0.05) });
+    expect(low.body.status).toBe('REJECTED');
+    expect((await api.order(low.body.order_id)).status_message).toBe(
+      `Your order price ₹${(q.lower_circuit_limit - 0.05).toLocaleString('en-IN', { minimumFractionDigits: 2 })} is lower than the current lower circuit limit of ₹${q.lower_circuit_limit.toLocaleString('en-IN', { minimumFractionDigits: 2 })}. Place an order within the daily range.`,
+    );
+    const high = await api.place({
+      order_type: 'SL',
+      price: px(q.upper_circuit_limit + 1),
+      trigger_price: px(q.upper_circuit_limit + 0.5),
+    });
+    expect((await api.order(high.body.order_id)).status_message).toMatch(
+      /^Your order price ₹[\d,.]+ is higher than the current upper circuit limit of ₹[\d,.]+\. Place an order within the daily range\.$/,
+    );
+    const atLimit = await api.place({ order_type: 'LIMIT', price: q.lower_circuit_limit });
+    expect(atLimit.body.status).toBe('OPEN');
   });
 
   it('rejects a CNC sell beyond holdings', async () => {

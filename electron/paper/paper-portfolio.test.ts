@@ -54,7 +54,7 @@ describe('positions, holdings, funds, trades, margins', () => {
   it('nets a position with realised and unrealised P&L at the LTP', async () => {
     const infy = await api.instrument('NSE', 'INFY');
     const L = infy.last_price;
-    await api.place({ quantity: 10 });
+    await api.fillAt({ quantity: 10 }, L);
     api.broker.setPrice(infy.instrument_token, L + 10);
     let pos = WirePositionList.parse((await api.call('GET', '/positions')).body).positions.find(
       (p) => p.tradingsymbol === 'INFY',
@@ -67,7 +67,7 @@ describe('positions, holdings, funds, trades, margins', () => {
       realised_pnl: 0,
       product: 'MIS',
     });
-    await api.place({ quantity: 4, transaction_type: 'SELL' });
+    await api.fillAt({ quantity: 4, transaction_type: 'SELL' }, L + 10);
     pos = WirePositionList.parse((await api.call('GET', '/positions')).body).positions.find(
       (p) => p.tradingsymbol === 'INFY',
     );
@@ -86,30 +86,32 @@ describe('positions, holdings, funds, trades, margins', () => {
     expect(f.used_margin).toBeCloseTo((6 * L) / 5, 1);
     expect(f.available_margin + f.used_margin).toBeCloseTo(f.available_cash, 2);
     // Flip through zero: the short side opens at the fill price.
-    await api.place({ quantity: 10, transaction_type: 'SELL' });
+    await api.fillAt({ quantity: 10, transaction_type: 'SELL' }, L + 10);
     pos = WirePositionList.parse((await api.call('GET', '/positions')).body).positions.find(
       (p) => p.tradingsymbol === 'INFY',
     );
     expect(pos).toMatchObject({ quantity: -4, average_price: L + 10, realised_pnl: 100 });
   });
 
-  it('settles CNC buys into holdings and realises on CNC sells', async () => {
+  it("shows a CNC buy as the day's CNC position holding its full cost, and lets it be sold the same day", async () => {
     const itc = await api.instrument('NSE', 'ITC');
     const before = await funds();
-    await api.place({ tradingsymbol: 'ITC', product: 'CNC', quantity: 20 });
-    let h = WireHoldingList.parse((await api.call('GET', '/holdings')).body).holdings;
-    expect(h).toEqual([expect.objectContaining({ tradingsymbol: 'ITC', quantity: 20, average_price: itc.last_price })]);
+    await api.fillAt({ tradingsymbol: 'ITC', product: 'CNC', quantity: 20 }, itc.last_price);
+    // T+1: not in holdings today (docs/api.md §Margins, positions, holdings, funds, "Holdings").
+    expect(WireHoldingList.parse((await api.call('GET', '/holdings')).body).holdings).toEqual([]);
+    const cnc = async () =>
+      WirePositionList.parse((await api.call('GET', '/positions')).body).positions.find((p) => p.product === 'CNC');
+    expect(await cnc()).toMatchObject({ tradingsymbol: 'ITC', quantity: 20, average_price: itc.last_price });
     const paid = await funds();
-    expect(paid.available_cash).toBeCloseTo(before.available_cash - 20 * itc.last_price, 2);
-    api.broker.setPrice(itc.instrument_token, itc.last_price + 2);
-    const sell = await api.place({ tradingsymbol: 'ITC', product: 'CNC', quantity: 5, transaction_type: 'SELL' });
-    expect(sell.body.status).toBe('COMPLETE');
-    h = WireHoldingList.parse((await api.call('GET', '/holdings')).body).holdings;
-    expect(h[0]).toMatchObject({ quantity: 15, pnl: 30 });
+    expect(paid.available_cash).toBe(before.available_cash);
+    expect(paid.used_margin).toBeCloseTo(before.used_margin + 20 * itc.last_price, 2);
+    const sell = await api.fillAt(
+      { tradingsymbol: 'ITC', product: 'CNC', quantity: 5, transaction_type: 'SELL' },
+      itc.last_price + 2,
+    );
+    expect((await api.order(sell.body.order_id)).status).toBe('COMPLETE');
+    expect(await cnc()).toMatchObject({ quantity: 15, realised_pnl: 10, day_sell_quantity: 5 });
     expect((await funds()).realised_pnl).toBeCloseTo(before.realised_pnl + 10, 2);
-    expect(
-      (await api.call('GET', '/positions')).body.positions.some((p: { product: string }) => p.product === 'CNC'),
-    ).toBe(false);
   });
 
   it('lists every fill as a trade', async () => {
@@ -124,11 +126,9 @@ describe('positions carry exact values, the contract multiplier and the overnigh
     const b = await startTestBroker();
     try {
       const irfc = await b.instrument('NSE', 'IRFC');
-      b.broker.setPrice(irfc.instrument_token, 100);
-      await b.place({ tradingsymbol: 'IRFC' });
-      b.broker.setPrice(irfc.instrument_token, 100.05);
-      await b.place({ tradingsymbol: 'IRFC' });
-      await b.place({ tradingsymbol: 'IRFC' });
+      await b.fillAt({ tradingsymbol: 'IRFC' }, 100);
+      await b.fillAt({ tradingsymbol: 'IRFC' }, 100.05);
+      await b.fillAt({ tradingsymbol: 'IRFC' }, 100.05);
       b.broker.setPrice(irfc.instrument_token, 101);
       const [pos] = WirePositionList.parse((await b.call('GET', '/positions')).body).positions;
       expect(pos).toMatchObject({
@@ -153,8 +153,7 @@ describe('positions carry exact values, the contract multiplier and the overnigh
     try {
       const goldm = await findInstrument(b, (i) => i.exchange === 'MCX' && i.name === 'GOLDM');
       expect(goldm.multiplier).toBe(10);
-      b.broker.setPrice(goldm.instrument_token, 121300);
-      await b.place({ exchange: 'MCX', tradingsymbol: goldm.tradingsymbol, product: 'NRML' });
+      await b.fillAt({ exchange: 'MCX', tradingsymbol: goldm.tradingsymbol, product: 'NRML' }, 121300);
       b.broker.setPrice(goldm.instrument_token, 121305);
       const [pos] = WirePositionList.parse((await b.call('GET', '/positions')).body).positions;
       expect(pos).toMatchObject({ quantity: 1, multiplier: 10, average_price: 121300, buy_value: 12_13_000, pnl: 50 });
@@ -169,16 +168,16 @@ describe('positions carry exact values, the contract multiplier and the overnigh
   });
 
   it('carries an NRML position into the next day: day P&L (m2m) runs from the previous close, total P&L from cost', async () => {
-    let now = Date.parse('2026-11-23T10:00:00+05:30');
+    // Wed 25 and Thu 26 Nov 2026: two trading days in a row (the 24th is a holiday).
+    let now = Date.parse('2026-11-25T10:00:00+05:30');
     const b = await startTestBroker({ clock: () => now, tokenTtlMs: 7 * 24 * 3600_000 });
     try {
       const fut = await findInstrument(b, (i) => /^NIFTY\d\d[A-Z]{3}FUT$/.test(String(i.tradingsymbol)));
       const order = { exchange: 'NFO', tradingsymbol: fut.tradingsymbol, product: 'NRML', quantity: 75 };
-      b.broker.setPrice(fut.instrument_token, 26000);
-      await b.place(order);
+      await b.fillAt(order, 26000);
       now += 3600_000;
       b.broker.setPrice(fut.instrument_token, 26100); // the day's last price: tomorrow's previous close
-      now = Date.parse('2026-11-24T10:00:00+05:30');
+      now = Date.parse('2026-11-26T10:00:00+05:30');
       b.broker.setPrice(fut.instrument_token, 26150);
       const positions = async () => WirePositionList.parse((await b.call('GET', '/positions')).body).positions;
       expect(await positions()).toEqual([
@@ -195,7 +194,7 @@ describe('positions carry exact values, the contract multiplier and the overnigh
         }),
       ]);
       // Closing it today realises the whole move, but the day's share is still from the close.
-      await b.place({ ...order, transaction_type: 'SELL' });
+      await b.fillAt({ ...order, transaction_type: 'SELL' }, 26150);
       expect(await positions()).toEqual([
         expect.objectContaining({
           quantity: 0,
@@ -208,7 +207,7 @@ describe('positions carry exact values, the contract multiplier and the overnigh
         }),
       ]);
       // A flat position does not carry into the day after.
-      now = Date.parse('2026-11-25T10:00:00+05:30');
+      now = Date.parse('2026-11-27T10:00:00+05:30');
       expect(await positions()).toEqual([]);
     } finally {
       await b.close();

@@ -44,6 +44,7 @@ describe('paper broker against its reference model (property)', () => {
         tick_size: i.tickSize,
         freeze_quantity: i.freezeQuantity,
         multiplier: i.multiplier,
+        expiry: i.expiry,
         last_price: i.baseUnits / 10_000,
       }));
       const instruments = modelInstruments(rows);

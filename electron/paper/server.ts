@@ -21,6 +21,7 @@ import { controlRoutes } from './routes/control';
 import { marketDataRoutes } from './routes/market-data';
 import { orderRoutes } from './routes/orders';
 import { portfolioRoutes } from './routes/portfolio';
+import { quoteRoutes } from './routes/quotes';
 import { sessionRoutes } from './routes/session';
 import type { Session } from './sessions';
 
@@ -50,6 +51,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     ...orderRoutes,
     ...portfolioRoutes,
     ...marketDataRoutes,
+    ...quoteRoutes,
     ...controlRoutes,
   ]);
   const general = new RateLimiter('default', opts.rate);
@@ -81,7 +83,10 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Tokens and limits keep real time; the market (orders, sessions) keeps the market clock.
+    const realNow = state.realClock();
     const now = state.clock();
+    state.keeper.advance(now);
     const url = requestUrl(req.url);
     if (!url.pathname.startsWith('/v1/') && url.pathname !== '/v1') {
       return problemReply(res, new Problem(404, 'not_found', `No such path ${url.pathname}; the API lives under /v1`));
@@ -105,7 +110,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
       );
     }
     const route: Route = m.route;
-    const ctxBase = { req, state, params: m.params, query: url.searchParams, now };
+    const ctxBase = { req, state, params: m.params, query: url.searchParams, now, realNow };
 
     const address = req.socket.remoteAddress ?? '';
     if (route.access === 'control') {
@@ -138,15 +143,15 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
 
     let session: Session | null = null;
     if (route.access !== 'public') {
-      session = opts.auth.authenticate(req.headers.authorization, address, now);
+      session = opts.auth.authenticate(req.headers.authorization, address, realNow);
       if (plan.tokenExpiry) {
-        state.sessions.expire(session.token, now);
-        session = state.sessions.authenticate(req.headers.authorization, now);
+        state.sessions.expire(session.token, realNow);
+        session = state.sessions.authenticate(req.headers.authorization, realNow);
       }
     }
     const key = session?.token ?? `addr:${address}`;
-    const takes: Array<[RateLimiter, Take]> = [[general, general.take(key, now)]];
-    if (route.ordersLimit) takes.push([placing, placing.take(key, now)]);
+    const takes: Array<[RateLimiter, Take]> = [[general, general.take(key, realNow)]];
+    if (route.ordersLimit) takes.push([placing, placing.take(key, realNow)]);
     const rl = limitHeaders(takes);
     const refused = takes.find(([, t]) => !t.ok);
     if (refused) {
@@ -177,7 +182,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     } catch (e) {
       // Commit whatever a failed handler journaled (nothing, normally) before answering.
       state.journal.commit();
-      if (e instanceof Problem && e.code === 'invalid_credentials') opts.auth.failed(address, now);
+      if (e instanceof Problem && e.code === 'invalid_credentials') opts.auth.failed(address, realNow);
       if (e instanceof Problem)
         throw new Problem(e.status, e.code, e.detail, e.errors, e.extra, { ...rl, ...e.headers });
       throw e;

@@ -2,9 +2,10 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { toIstIso } from '@shared/lib/ist-time';
-import { fromUnits } from '@shared/trading/money';
 import { STREAM_SUBSCRIPTION_LIMIT, WireStreamClientMessage } from '@shared/wire/schemas';
+import type { StreamMode } from '@shared/domain/market';
 import type { Market, PriceMove } from './market';
+import { tickText } from './quote-view';
 import { rawProblem, requestUrl } from './http-io';
 import { Problem } from './problem';
 import type { AuthGuard } from './auth-guard';
@@ -56,6 +57,9 @@ export type StreamOptions = Partial<StreamLimits> & {
 /** Close code for a socket that reads too slowly (an application code, like 4001). */
 export const CLOSE_TOO_SLOW = 4008;
 
+/** How soon a socket that is behind is offered its kept ticks again. */
+const FLUSH_RETRY_MS = 25;
+
 /** How long a slow socket's close frame gets to reach it before the connection is cut. */
 const CLOSE_GRACE_MS = 2_000;
 
@@ -63,10 +67,14 @@ interface Client {
   readonly ws: WebSocket;
   readonly session: Session;
   readonly tokens: Set<number>;
+  /** Tokens in a mode other than the default `quote` (docs/api.md §Stream, modes). */
+  readonly modes: Map<number, StreamMode>;
   /** The latest unsent tick per instrument while the socket is behind (serialised). */
   readonly pending: Map<number, string>;
   /** Since when the socket has been behind, or null. */
   behindSince: number | null;
+  /** A pending flush while the socket is behind (so kept ticks go out as soon as it drains, not at the next heartbeat). */
+  flushTimer: NodeJS.Timeout | null;
   lastPong: number;
 }
 
@@ -84,7 +92,10 @@ export class Stream {
     private readonly market: Market,
     heartbeatMs: number,
     { answerPings = true, ...limits }: StreamOptions = {},
+    /** The market clock: what ticks and heartbeats are stamped with. */
     private readonly clock: () => number = Date.now,
+    /** Real time: token lifetimes. */
+    private readonly realClock: () => number = Date.now,
   ) {
     this.limits = { ...DEFAULT_STREAM_LIMITS, ...limits };
     this.wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024, autoPong: answerPings });
@@ -110,7 +121,7 @@ export class Stream {
       return refuse(new Problem(503, 'server_error', 'The stream is switched off (control interface)'));
     let session: Session;
     try {
-      session = this.auth.authenticate(req.headers.authorization, req.socket.remoteAddress ?? '', this.clock());
+      session = this.auth.authenticate(req.headers.authorization, req.socket.remoteAddress ?? '', this.realClock());
     } catch (e) {
       return refuse(e instanceof Problem ? e : new Problem(401, 'token_invalid', 'Unauthorized'));
     }
@@ -122,8 +133,10 @@ export class Stream {
       ws,
       session,
       tokens: new Set(),
+      modes: new Map(),
       pending: new Map(),
       behindSince: null,
+      flushTimer: null,
       lastPong: Date.now(),
     };
     this.clients.add(client);
@@ -131,6 +144,9 @@ export class Stream {
       this.clients.delete(client);
       client.pending.clear();
       client.tokens.clear();
+      client.modes.clear();
+      if (client.flushTimer !== null) clearTimeout(client.flushTimer);
+      client.flushTimer = null;
     };
     ws.on('close', release);
     ws.on('error', release);
@@ -155,9 +171,24 @@ export class Stream {
       const where = issue?.path.length ? issue.path.map(String).join('.') : 'message';
       return this.error(client, 'invalid_message', `${where}: ${issue?.message ?? 'invalid'}`);
     }
+    if (msg.data.action === 'mode') {
+      const { mode } = msg.data;
+      const now = Date.now();
+      const at = this.clock();
+      for (const t of new Set(msg.data.tokens)) {
+        if (!client.tokens.has(t)) continue;
+        if (mode === 'quote') client.modes.delete(t);
+        else client.modes.set(t, mode);
+        // One tick in the new mode at once, so a depth ladder fills without waiting for a move.
+        const i = this.market.instrument(t);
+        if (i) this.sendTick(client, t, tickText(this.market, i, mode, at), now);
+      }
+      return;
+    }
     if (msg.data.action === 'unsubscribe') {
       for (const t of msg.data.tokens) {
         client.tokens.delete(t);
+        client.modes.delete(t);
         client.pending.delete(t);
       }
       return;
@@ -171,8 +202,8 @@ export class Stream {
     for (const t of fresh) {
       client.tokens.add(t);
       // The current price at once, so a new subscriber never shows an empty quote.
-      if (this.market.instrument(t))
-        this.sendTick(client, t, tickText(t, this.market.ltp(t), this.market.volume(t), at), now);
+      const i = this.market.instrument(t);
+      if (i) this.sendTick(client, t, tickText(this.market, i, 'quote', at), now);
     }
   }
 
@@ -204,9 +235,22 @@ export class Stream {
       c.pending.set(token, text);
       c.behindSince ??= now;
       this.police(c, now);
+      this.scheduleFlush(c);
       return;
     }
     c.ws.send(text);
+  }
+
+  /** While ticks are kept back, looks again shortly: a socket that drains gets them without waiting for a heartbeat. */
+  private scheduleFlush(c: Client): void {
+    if (c.flushTimer !== null || !this.clients.has(c)) return;
+    c.flushTimer = setTimeout(() => {
+      c.flushTimer = null;
+      if (!this.clients.has(c)) return;
+      this.flush(c, Date.now());
+      if (c.pending.size > 0) this.scheduleFlush(c);
+    }, FLUSH_RETRY_MS);
+    c.flushTimer.unref();
   }
 
   /** Sends the kept latest ticks while the socket has room; it has caught up when none are left. */
@@ -241,12 +285,37 @@ export class Stream {
     const now = Date.now();
     for (const c of this.clients) this.flush(c, now);
     for (const m of moves) {
-      let text: string | null = null;
+      const i = this.market.instrument(m.token);
+      if (!i) continue;
+      // Serialised once per mode that some socket wants, not once per socket.
+      const texts = new Map<StreamMode, string>();
       for (const c of this.clients) {
         if (!c.tokens.has(m.token)) continue;
-        text ??= tickText(m.token, m.ltpUnits, m.volume, m.at);
+        const mode = c.modes.get(m.token) ?? 'quote';
+        let text = texts.get(mode);
+        if (text === undefined) texts.set(mode, (text = tickText(this.market, i, mode, m.at)));
         this.sendTick(c, m.token, text, now);
       }
+    }
+  }
+
+  /**
+   * The account's fills changed `token`'s book without moving its price: a `quote` or `full`
+   * tick to the sockets that carry bid/ask (docs/api.md §Stream, modes).
+   */
+  book(token: number, at: number): void {
+    if (this.clients.size === 0) return;
+    const i = this.market.instrument(token);
+    if (!i) return;
+    const now = Date.now();
+    const texts = new Map<StreamMode, string>();
+    for (const c of this.clients) {
+      if (!c.tokens.has(token)) continue;
+      const mode = c.modes.get(token) ?? 'quote';
+      if (mode === 'ltp') continue;
+      let text = texts.get(mode);
+      if (text === undefined) texts.set(mode, (text = tickText(this.market, i, mode, at)));
+      this.sendTick(c, token, text, now);
     }
   }
 
@@ -260,10 +329,10 @@ export class Stream {
   private beat(): void {
     // Liveness and slowness are wall-clock matters; what the broker stamps follows its clock.
     const now = Date.now();
-    const at = this.clock();
-    const text = JSON.stringify({ type: 'heartbeat', ts: toIstIso(at) });
+    const text = JSON.stringify({ type: 'heartbeat', ts: toIstIso(this.clock()) });
+    const real = this.realClock();
     for (const c of this.clients) {
-      if (c.session.revoked || c.session.expiresAt <= at) {
+      if (c.session.revoked || c.session.expiresAt <= real) {
         c.ws.close(4001, 'token expired or revoked');
         continue;
       }
@@ -303,14 +372,4 @@ export class Stream {
     for (const ws of this.wss.clients) ws.terminate();
     this.wss.close();
   }
-}
-
-function tickText(token: number, ltpUnits: number, volume: number, at: number): string {
-  return JSON.stringify({
-    type: 'tick',
-    instrument_token: token,
-    last_price: fromUnits(ltpUnits),
-    volume,
-    ts: toIstIso(at),
-  });
 }

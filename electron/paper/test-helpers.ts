@@ -36,6 +36,14 @@ export interface Api {
     instrument_type: string;
   }>;
   order(id: string): Promise<Res['body']>;
+  /** GET /quotes for one instrument: its last price, bid/ask, depth, circuit limits. */
+  quote(token: number): Promise<Res['body']>;
+  /**
+   * Moves the market to `price`, places a LIMIT order (defaults as `place`) there and has the
+   * market trade there again, so it fills whole at exactly `price` (docs/api.md §Matching,
+   * resting LIMIT orders): for tests of what a fill does, not how it is matched.
+   */
+  fillAt(o: Record<string, unknown>, price: number): Promise<Res>;
   close(): Promise<void>;
 }
 
@@ -90,6 +98,21 @@ export async function startTestBroker(opts: PaperBrokerOptions = {}): Promise<Ap
     },
     async order(id) {
       return (await call('GET', `/orders/${id}`)).body.order;
+    },
+    async quote(token) {
+      const r = await call('GET', `/quotes?i=${token}`);
+      const q = r.body.quotes?.[0];
+      if (!q) throw new Error(`no quote for ${token}`);
+      return q;
+    },
+    async fillAt(o, price) {
+      const i = await api.instrument(String(o.exchange ?? 'NSE'), String(o.tradingsymbol ?? 'INFY'));
+      // At `price` the book is a spread away on both sides: the limit rests, then the next trade
+      // at `price` fills it there.
+      broker.setPrice(i.instrument_token, price);
+      const r = await api.place({ ...o, order_type: 'LIMIT', price });
+      broker.setPrice(i.instrument_token, price);
+      return r;
     },
     close: () => broker.close(),
   };

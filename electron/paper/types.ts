@@ -1,5 +1,5 @@
 import type { Exchange, InstrumentType } from '@shared/domain/instrument';
-import type { OrderStatus, OrderType, Product, TransactionType, Validity } from '@shared/domain/order';
+import type { OrderStatus, OrderType, Product, TransactionType, Validity, Variety } from '@shared/domain/order';
 
 /**
  * The broker's internal records. Money is integer units of ₹0.0001 and times are epoch ms; the wire
@@ -30,6 +30,8 @@ export interface PaperOrder {
   orderType: OrderType;
   product: Product;
   validity: Validity;
+  /** `amo` waits in AMO REQ RECEIVED for the open; journals from before varieties restore as `regular`. */
+  variety: Variety;
   priceUnits: number | null;
   triggerUnits: number | null;
   /** Σ fill price × quantity: the average is this over `filled`, exact until the edge. */
@@ -97,7 +99,7 @@ export interface PaperPosition {
   lastFillUnits: number;
 }
 
-/** Delivery holdings, settled from CNC fills. */
+/** Delivery holdings, settled from the CNC positions of earlier days (T+1). */
 export interface PaperHolding {
   token: number;
   exchange: Exchange;

@@ -45,6 +45,7 @@ export function wireOrder(o: PaperOrder): WireOrder {
     average_price: average(o.filledValueUnits, o.filled),
     status: o.status,
     status_message: o.statusMessage,
+    variety: o.variety,
     placed_at: toIstIso(o.placedAt),
     updated_at: toIstIso(o.updatedAt),
     version: o.version,

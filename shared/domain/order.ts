@@ -14,7 +14,11 @@ export type Product = z.infer<typeof Product>;
 export const Validity = z.enum(['DAY', 'IOC']);
 export type Validity = z.infer<typeof Validity>;
 
-export const OrderStatus = z.enum(['OPEN', 'TRIGGER PENDING', 'COMPLETE', 'CANCELLED', 'REJECTED']);
+/**
+ * `AMO REQ RECEIVED`: an after-market order the broker holds until the exchange's next open
+ * (docs/api.md §After-market orders); it is working (modifiable, cancellable) but not in the market.
+ */
+export const OrderStatus = z.enum(['OPEN', 'TRIGGER PENDING', 'AMO REQ RECEIVED', 'COMPLETE', 'CANCELLED', 'REJECTED']);
 export type OrderStatus = z.infer<typeof OrderStatus>;
 
 /** Statuses an order never leaves. */
@@ -24,6 +28,14 @@ export const TERMINAL_STATUSES: ReadonlySet<OrderStatus> = new Set(['COMPLETE', 
 export function isWorking(status: OrderStatus): boolean {
   return !TERMINAL_STATUSES.has(status);
 }
+
+/**
+ * `regular` goes to the market now (refused while the exchange is closed); `amo` (after-market
+ * order) is accepted only while it is closed and is released to the market at the next open
+ * (docs/api.md §After-market orders).
+ */
+export const Variety = z.enum(['regular', 'amo']);
+export type Variety = z.infer<typeof Variety>;
 
 /**
  * The idempotency key of an order creation (docs/api.md, "POST /orders"): 1–36 chars of `[A-Za-z0-9_-]`.
@@ -49,6 +61,8 @@ export const OrderRequest = z.object({
   validity: Validity,
   price: z.number().positive().nullish(),
   triggerPrice: z.number().positive().nullish(),
+  /** Absent means `regular`. */
+  variety: Variety.optional(),
 });
 export type OrderRequest = z.infer<typeof OrderRequest>;
 
@@ -84,6 +98,8 @@ export const Order = z.object({
   averagePrice: z.number().nonnegative(),
   status: OrderStatus,
   statusMessage: z.string().nullable(),
+  /** `amo` for an after-market order; absent from brokers that do not report it (then `regular`). */
+  variety: Variety.optional(),
   placedAt: Timestamp,
   updatedAt: Timestamp,
   /**

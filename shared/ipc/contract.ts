@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Instrument, Exchange } from '../domain/instrument';
-import { Candle, CandleInterval, Tick } from '../domain/market';
+import { Instrument, Exchange, IsoDate } from '../domain/instrument';
+import { Candle, CandleInterval, MarketQuote, MarketStatus, OptionChain, StreamMode, Tick } from '../domain/market';
 import {
   ClientOrderId,
   LifecycleHop,
@@ -70,20 +70,48 @@ export const requests = {
   },
   /**
    * Replace the set of instruments one part of the UI watches (`owner`: watchlist, ticket,
-   * chart, positions…); main subscribes the stream to the union of all owners' sets.
+   * chart, positions, depth…); main subscribes the stream to the union of all owners' sets.
+   * `mode` (default `quote`) is how much this owner's ticks carry: `full` adds the 5-level
+   * depth (the depth ladder). A token several owners watch streams in the richest mode asked.
    */
   'market.subscribe': {
     input: z.strictObject({
       owner: z.string().min(1).max(32),
       tokens: z.array(z.number().int().positive()).max(500),
+      mode: StreamMode.optional(),
     }),
     output: z.object({ subscribed: z.number().int().nonnegative() }),
+  },
+  /**
+   * Full quotes (last price, day's OHLC, previous close and change, bid/ask with 5-level depth,
+   * circuit limits, OI, session phase) of up to 500 instruments, in the order asked; an
+   * instrument the broker does not know (an expired contract) is left out.
+   */
+  'quotes.get': {
+    input: z.strictObject({ tokens: z.array(z.number().int().positive()).min(1).max(500) }),
+    output: z.array(MarketQuote),
+  },
+  /** The market clock (simulated or wall) and each exchange's session phase with its next open and close. */
+  'market.status': { input: z.void(), output: MarketStatus },
+  /**
+   * The option chain of one underlying (`NIFTY`, `RELIANCE`, `CRUDEOIL`…) for one expiry (the
+   * nearest when absent): `strikes` on each side of the money (default 10).
+   */
+  'options.chain': {
+    input: z.strictObject({
+      underlying: z.string().regex(/^[A-Z0-9&-]{1,32}$/, 'must be an underlying name such as NIFTY or RELIANCE'),
+      expiry: IsoDate.optional(),
+      strikes: z.number().int().min(1).max(50).optional(),
+    }),
+    output: OptionChain,
   },
 
   /**
    * Place an order exactly once (main assigns the client_order_id and journals the intent).
    * The answer is `placed` or `unconfirmed`; a failed call (`ok:false`) means the order was
    * refused and nothing was created. The same `requestId` twice never makes a second intent.
+   * `order.variety: 'amo'` places an after-market order; a regular order while the exchange is
+   * closed is refused naming `variety` (docs/api.md §Sessions and the calendar).
    */
   'orders.place': {
     input: z.strictObject({

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { Exchange, InstrumentType, IsoDate } from '../domain/instrument';
-import { CandleInterval } from '../domain/market';
-import { ClientOrderId, OrderStatus, OrderType, Product, Timestamp, TransactionType, Validity } from '../domain/order';
+import { CandleInterval, SessionPhase, StreamMode } from '../domain/market';
+import {
+  ClientOrderId,
+  OrderStatus,
+  OrderType,
+  Product,
+  Timestamp,
+  TransactionType,
+  Validity,
+  Variety,
+} from '../domain/order';
 
 /**
  * The wire contract of docs/api.md — the default REST dialect — as zod schemas.
@@ -46,6 +55,8 @@ export const WireOrderRequest = z.strictObject({
   price: z.number().nonnegative().nullable().optional(),
   trigger_price: z.number().nonnegative().nullable().optional(),
   client_order_id: ClientOrderId.optional(),
+  /** `regular` (the default) or `amo` (docs/api.md §After-market orders). */
+  variety: Variety.optional(),
 });
 export type WireOrderRequest = z.infer<typeof WireOrderRequest>;
 
@@ -80,6 +91,8 @@ export const WireOrder = z.object({
   average_price: z.number().nonnegative(),
   status: OrderStatus,
   status_message: z.string().nullable(),
+  /** `regular` or `amo`; optional for the client (brokers without after-market orders omit it). */
+  variety: Variety.optional(),
   placed_at: Timestamp,
   updated_at: Timestamp,
   /**
@@ -228,6 +241,94 @@ export const WireCandleQuery = z.object({
   to: Timestamp.optional(),
 });
 
+/** One price level of the book: `{price, quantity, orders}` (docs/api.md §GET /quotes). */
+export const WireDepthLevel = z.object({
+  price: z.number().nonnegative(),
+  quantity: z.number().int().nonnegative(),
+  orders: z.number().int().nonnegative(),
+});
+/** Up to 5 levels a side, best first: `buy` highest bid first, `sell` lowest ask first; never zero-padded. */
+export const WireDepth = z.object({ buy: z.array(WireDepthLevel).max(5), sell: z.array(WireDepthLevel).max(5) });
+
+/** GET /quotes: one instrument's market now (docs/api.md §GET /quotes). */
+export const WireQuote = z.object({
+  instrument_token: z.number().int().positive(),
+  exchange: Exchange,
+  tradingsymbol: z.string(),
+  timestamp: Timestamp,
+  last_price: z.number().nonnegative(),
+  last_trade_time: Timestamp.nullable(),
+  volume: z.number().nonnegative(),
+  ohlc: z.object({ open: z.number(), high: z.number(), low: z.number(), close: z.number() }),
+  previous_close: z.number().nonnegative(),
+  net_change: z.number(),
+  change_percent: z.number(),
+  bid: z.number().nonnegative().nullable(),
+  ask: z.number().nonnegative().nullable(),
+  depth: WireDepth,
+  buy_quantity: z.number().int().nonnegative(),
+  sell_quantity: z.number().int().nonnegative(),
+  lower_circuit_limit: z.number().nonnegative(),
+  upper_circuit_limit: z.number().nonnegative(),
+  oi: z.number().int().nonnegative().nullable(),
+  session: SessionPhase,
+});
+export type WireQuote = z.infer<typeof WireQuote>;
+export const WireQuoteList = z.object({ quotes: z.array(WireQuote) });
+
+/** The most instruments one GET /quotes may ask for. */
+export const QUOTES_PER_REQUEST = 500;
+
+/** GET /market/status (docs/api.md §GET /market/status). */
+export const WireMarketStatus = z.object({
+  now: Timestamp,
+  simulated: z.boolean(),
+  speed: z.number().positive(),
+  exchanges: z.array(
+    z.object({
+      exchange: Exchange,
+      phase: SessionPhase,
+      detail: z.string().nullable(),
+      next_pre_open: Timestamp.nullable(),
+      next_open: Timestamp,
+      next_close: Timestamp,
+    }),
+  ),
+});
+export type WireMarketStatus = z.infer<typeof WireMarketStatus>;
+
+/** One side of an option-chain row. */
+export const WireOptionLeg = z.object({
+  instrument_token: z.number().int().positive(),
+  tradingsymbol: z.string(),
+  last_price: z.number().nonnegative(),
+  net_change: z.number(),
+  oi: z.number().int().nonnegative(),
+  /** Percent a year. */
+  iv: z.number().nonnegative(),
+  delta: z.number().min(-1).max(1),
+  bid: z.number().nonnegative().nullable(),
+  ask: z.number().nonnegative().nullable(),
+  volume: z.number().nonnegative(),
+});
+export type WireOptionLeg = z.infer<typeof WireOptionLeg>;
+
+/** GET /option-chain (docs/api.md §GET /option-chain). */
+export const WireOptionChain = z.object({
+  underlying: z.string(),
+  exchange: Exchange,
+  expiry: IsoDate,
+  expiries: z.array(IsoDate),
+  underlying_price: z.number().nonnegative(),
+  atm_strike: z.number().positive(),
+  lot_size: z.number().int().positive(),
+  timestamp: Timestamp,
+  strikes: z.array(
+    z.object({ strike: z.number().positive(), call: WireOptionLeg.nullable(), put: WireOptionLeg.nullable() }),
+  ),
+});
+export type WireOptionChain = z.infer<typeof WireOptionChain>;
+
 // ---------------------------------------------------------------- stream
 
 /** The most instruments one stream socket may subscribe to (docs/api.md §Stream). */
@@ -236,15 +337,34 @@ export const STREAM_SUBSCRIPTION_LIMIT = 3000;
 export const WireStreamClientMessage = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('subscribe'), tokens: z.array(z.number().int().positive()).max(3000) }),
   z.strictObject({ action: z.literal('unsubscribe'), tokens: z.array(z.number().int().positive()).max(3000) }),
+  /** Sets how much the ticks of already subscribed tokens carry (docs/api.md §Stream, modes). */
+  z.strictObject({
+    action: z.literal('mode'),
+    mode: StreamMode,
+    tokens: z.array(z.number().int().positive()).max(3000),
+  }),
 ]);
 export type WireStreamClientMessage = z.infer<typeof WireStreamClientMessage>;
 
+/**
+ * A tick. `ltp` mode: the first five fields. `quote` mode (the default) adds `bid`, `ask` and
+ * `net_change`; `full` mode also `depth`, `buy_quantity`, `sell_quantity` and `oi`. The additions
+ * are optional here, so a broker that sends only the last price is still understood.
+ */
 export const WireTick = z.object({
   type: z.literal('tick'),
   instrument_token: z.number().int(),
   last_price: z.number().nonnegative(),
   volume: z.number().nonnegative(),
   ts: Timestamp,
+  mode: StreamMode.optional(),
+  bid: z.number().nonnegative().nullable().optional(),
+  ask: z.number().nonnegative().nullable().optional(),
+  net_change: z.number().optional(),
+  depth: WireDepth.optional(),
+  buy_quantity: z.number().int().nonnegative().optional(),
+  sell_quantity: z.number().int().nonnegative().optional(),
+  oi: z.number().int().nonnegative().nullable().optional(),
 });
 export const WireStreamServerMessage = z.discriminatedUnion('type', [
   WireTick,
@@ -286,6 +406,10 @@ export const WireErrorCode = z.enum([
   'headers_too_large',
   'request_timeout',
   'malformed_request',
+  // A regular order while its exchange is closed, an AMO while it is in session (docs/api.md
+  // §Sessions and the calendar); either names `variety`.
+  'market_closed',
+  'market_open',
 ]);
 export type WireErrorCode = z.infer<typeof WireErrorCode>;
 

@@ -2,11 +2,14 @@ import type { Handlers } from '../dispatcher';
 import type { SubscriptionRegistry } from '../market/subscription-registry';
 import type { ActiveCore } from '../session/active-core';
 
-/** `instruments.list`, `candles.get`, `market.subscribe`. */
+/** `instruments.list`, `candles.get`, `market.subscribe`, `quotes.get`, `market.status`, `options.chain`. */
 export function marketHandlers(
   active: ActiveCore,
   registry: SubscriptionRegistry,
-): Pick<Handlers, 'instruments.list' | 'candles.get' | 'market.subscribe'> {
+): Pick<
+  Handlers,
+  'instruments.list' | 'candles.get' | 'market.subscribe' | 'quotes.get' | 'market.status' | 'options.chain'
+> {
   return {
     'instruments.list': async (input) => [...(await active.current().broker.listInstruments(input?.exchange))],
     'candles.get': async ({ instrumentToken, interval, from, to }) => [
@@ -14,10 +17,17 @@ export function marketHandlers(
         .current()
         .broker.getCandles(instrumentToken, { interval, ...(from ? { from } : {}), ...(to ? { to } : {}) })),
     ],
-    'market.subscribe': async ({ owner, tokens }) => {
-      const union = registry.set(owner, tokens);
-      active.subscribe(union);
-      return { subscribed: union.size };
+    'market.subscribe': async ({ owner, tokens, mode }) => {
+      registry.set(owner, tokens, mode);
+      const union = registry.subscriptions();
+      active.subscribe(union.tokens, union.modes);
+      return { subscribed: union.tokens.size };
     },
+    'quotes.get': async ({ tokens }) => [...(await active.current().broker.getQuotes(tokens))],
+    'market.status': async () => active.current().broker.marketStatus(),
+    'options.chain': async ({ underlying, expiry, strikes }) =>
+      active
+        .current()
+        .broker.optionChain({ underlying, ...(expiry ? { expiry } : {}), ...(strikes ? { strikes } : {}) }),
   };
 }

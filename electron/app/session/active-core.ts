@@ -1,3 +1,4 @@
+import type { StreamMode } from '@shared/domain/market';
 import type { BrokerProfile, ConnectionState, SessionInfo } from '@shared/domain/session';
 import { SessionVersions } from '../../core/session/session-versions';
 import type { BrokerUsage } from '@shared/domain/usage';
@@ -33,6 +34,7 @@ export class ActiveCore {
   #info: SessionInfo;
   #queue: Promise<unknown> = Promise.resolve();
   #subscriptions: ReadonlySet<number> = new Set();
+  #modes: ReadonlyMap<number, StreamMode> = new Map();
 
   public constructor(factory: CoreFactory, versions: SessionVersions = new SessionVersions()) {
     this.#factory = factory;
@@ -90,15 +92,16 @@ export class ActiveCore {
         throw err;
       }
       this.#core = core;
-      core.setSubscriptions(this.#subscriptions);
+      core.setSubscriptions(this.#subscriptions, this.#modes);
       return core.session.info();
     });
   }
 
-  /** Sets the instruments the stream should deliver, now and after any later login. */
-  public subscribe(tokens: ReadonlySet<number>): void {
+  /** Sets the instruments the stream should deliver (and modes other than `quote`), now and after any later login. */
+  public subscribe(tokens: ReadonlySet<number>, modes: ReadonlyMap<number, StreamMode> = new Map()): void {
     this.#subscriptions = tokens;
-    this.#core?.setSubscriptions(tokens);
+    this.#modes = modes;
+    this.#core?.setSubscriptions(tokens, modes);
   }
 
   /** Logs out and wipes the token. */

@@ -18,7 +18,8 @@ export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 3_000, headersMs: 10_
 export interface RawRequest {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
-  readonly query?: Readonly<Record<string, string | number | undefined>>;
+  /** A list value repeats its key (`?i=1&i=2`), as GET /quotes takes its instruments. */
+  readonly query?: Readonly<Record<string, string | number | readonly string[] | undefined>>;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: unknown;
   /**
@@ -125,7 +126,11 @@ export class HttpClient {
 function queryString(query: RawRequest['query']): string {
   if (!query) return '';
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const item of v as readonly string[]) params.append(k, item);
+    else params.set(k, String(v));
+  }
   const s = params.toString();
   return s ? `?${s}` : '';
 }

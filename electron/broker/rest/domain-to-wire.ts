@@ -15,6 +15,8 @@ export function toWireOrderRequest(cmd: OrderRequest | PlaceOrderCommand): WireO
   };
   if (cmd.price != null) out.price = cmd.price;
   if (cmd.triggerPrice != null) out.trigger_price = cmd.triggerPrice;
+  // Only an after-market order says so: a broker without varieties keeps receiving what it knows.
+  if (cmd.variety === 'amo') out.variety = 'amo';
   if ('clientOrderId' in cmd) out.client_order_id = cmd.clientOrderId;
   return out;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Exchange, Instrument } from '@shared/domain/instrument';
-import type { Candle } from '@shared/domain/market';
+import type { Candle, MarketQuote, MarketStatus, OptionChain } from '@shared/domain/market';
 import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, Trade } from '@shared/domain/order';
 import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import {
@@ -8,12 +8,15 @@ import {
   WireFunds,
   WireHoldingList,
   WireInstrumentList,
+  WireMarketStatus,
+  WireOptionChain,
   WireOrderAck,
   WireOrderHistory,
   WireOrderList,
   WireOrderMargin,
   WireOrderOne,
   WirePositionList,
+  WireQuoteList,
   WireSession,
   WireTradeList,
 } from '@shared/wire/schemas';
@@ -26,6 +29,7 @@ import type {
   BrokerStream,
   CandleQuery,
   Credentials,
+  OptionChainQuery,
   OrderFilter,
   PlaceOptions,
   PlaceOrderCommand,
@@ -40,6 +44,9 @@ import {
   toFunds,
   toHolding,
   toInstrument,
+  toMarketQuote,
+  toMarketStatus,
+  toOptionChain,
   toOrder,
   toOrderAck,
   toOrderEvent,
@@ -322,6 +329,41 @@ export class RestBroker implements Broker {
     const query = { interval: q.interval, from: q.from, to: q.to };
     const w = await this.#transport.call({ method: 'GET', path, query, schema: WireCandleList, retry: 'read' });
     return w.candles.map(toCandle);
+  }
+
+  public async getQuotes(instrumentTokens: readonly number[]): Promise<readonly MarketQuote[]> {
+    const tokens = z.array(z.number().int().positive()).min(1).max(500).parse(instrumentTokens);
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/quotes',
+      query: { i: tokens.map(String) },
+      schema: WireQuoteList,
+      retry: 'read',
+    });
+    return w.quotes.map(toMarketQuote);
+  }
+
+  public async marketStatus(): Promise<MarketStatus> {
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/market/status',
+      schema: WireMarketStatus,
+      retry: 'read',
+    });
+    return toMarketStatus(w);
+  }
+
+  public async optionChain(q: OptionChainQuery): Promise<OptionChain> {
+    const query = { underlying: q.underlying, expiry: q.expiry, strikes: q.strikes?.toString() };
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/option-chain',
+      query,
+      schema: WireOptionChain,
+      retry: 'read',
+      conditional: true,
+    });
+    return toOptionChain(w);
   }
 
   public openStream(listener: StreamListener): BrokerStream {

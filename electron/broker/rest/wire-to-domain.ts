@@ -1,18 +1,31 @@
 import type { z } from 'zod';
 import type { Instrument } from '@shared/domain/instrument';
-import type { Candle, Tick } from '@shared/domain/market';
+import type {
+  Candle,
+  MarketDepth,
+  MarketQuote,
+  MarketStatus,
+  OptionChain,
+  OptionLeg,
+  Tick,
+} from '@shared/domain/market';
 import type { Order, OrderAck, OrderEvent, Trade } from '@shared/domain/order';
 import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import type {
   WireCandle,
+  WireDepth,
   WireFunds,
   WireHolding,
   WireInstrument,
+  WireMarketStatus,
+  WireOptionChain,
+  WireOptionLeg,
   WireOrder,
   WireOrderAck,
   WireOrderEvent,
   WireOrderMargin,
   WirePosition,
+  WireQuote,
   WireTick,
   WireTrade,
 } from '@shared/wire/schemas';
@@ -43,6 +56,7 @@ export function toOrder(w: WireOrder): Order {
     averagePrice: w.average_price,
     status: w.status,
     statusMessage: w.status_message,
+    ...(w.variety !== undefined ? { variety: w.variety } : {}),
     placedAt: w.placed_at,
     updatedAt: w.updated_at,
     ...(w.version !== undefined ? { version: w.version } : {}),
@@ -165,7 +179,98 @@ export function toCandle(w: z.output<typeof WireCandle>): Candle {
   return { ts, open, high, low, close, volume };
 }
 
-/** Maps a stream tick. */
+/** Maps a book's visible levels (the same shape on both sides of the wire). */
+function toDepth(w: z.output<typeof WireDepth>): MarketDepth {
+  return { buy: w.buy.map((l) => ({ ...l })), sell: w.sell.map((l) => ({ ...l })) };
+}
+
+/** Maps a stream tick; the fields of richer modes are carried only when the broker sent them. */
 export function toTick(w: z.output<typeof WireTick>): Tick {
-  return { instrumentToken: w.instrument_token, lastPrice: w.last_price, volume: w.volume, ts: w.ts };
+  return {
+    instrumentToken: w.instrument_token,
+    lastPrice: w.last_price,
+    volume: w.volume,
+    ts: w.ts,
+    ...(w.bid !== undefined ? { bid: w.bid } : {}),
+    ...(w.ask !== undefined ? { ask: w.ask } : {}),
+    ...(w.net_change !== undefined ? { change: w.net_change } : {}),
+    ...(w.depth !== undefined ? { depth: toDepth(w.depth) } : {}),
+    ...(w.buy_quantity !== undefined ? { totalBuyQuantity: w.buy_quantity } : {}),
+    ...(w.sell_quantity !== undefined ? { totalSellQuantity: w.sell_quantity } : {}),
+    ...(w.oi !== undefined ? { oi: w.oi } : {}),
+  };
+}
+
+/** Maps one full quote. */
+export function toMarketQuote(w: WireQuote): MarketQuote {
+  return {
+    instrumentToken: w.instrument_token,
+    exchange: w.exchange,
+    tradingsymbol: w.tradingsymbol,
+    lastPrice: w.last_price,
+    lastTradeAt: w.last_trade_time,
+    volume: w.volume,
+    ohlc: { ...w.ohlc },
+    previousClose: w.previous_close,
+    change: w.net_change,
+    changePercent: w.change_percent,
+    bid: w.bid,
+    ask: w.ask,
+    depth: toDepth(w.depth),
+    totalBuyQuantity: w.buy_quantity,
+    totalSellQuantity: w.sell_quantity,
+    lowerCircuit: w.lower_circuit_limit,
+    upperCircuit: w.upper_circuit_limit,
+    oi: w.oi,
+    phase: w.session,
+    ts: w.timestamp,
+  };
+}
+
+/** Maps the market clock and sessions. */
+export function toMarketStatus(w: WireMarketStatus): MarketStatus {
+  return {
+    now: w.now,
+    simulated: w.simulated,
+    speed: w.speed,
+    exchanges: w.exchanges.map((e) => ({
+      exchange: e.exchange,
+      phase: e.phase,
+      detail: e.detail,
+      nextPreOpen: e.next_pre_open,
+      nextOpen: e.next_open,
+      nextClose: e.next_close,
+    })),
+  };
+}
+
+function toOptionLeg(w: WireOptionLeg | null): OptionLeg | null {
+  if (w === null) return null;
+  return {
+    instrumentToken: w.instrument_token,
+    tradingsymbol: w.tradingsymbol,
+    lastPrice: w.last_price,
+    change: w.net_change,
+    oi: w.oi,
+    iv: w.iv,
+    delta: w.delta,
+    bid: w.bid,
+    ask: w.ask,
+    volume: w.volume,
+  };
+}
+
+/** Maps an option chain. */
+export function toOptionChain(w: WireOptionChain): OptionChain {
+  return {
+    underlying: w.underlying,
+    exchange: w.exchange,
+    expiry: w.expiry,
+    expiries: [...w.expiries],
+    underlyingPrice: w.underlying_price,
+    atmStrike: w.atm_strike,
+    lotSize: w.lot_size,
+    rows: w.strikes.map((r) => ({ strike: r.strike, call: toOptionLeg(r.call), put: toOptionLeg(r.put) })),
+    ts: w.timestamp,
+  };
 }

@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import type { StreamMode } from '@shared/domain/market';
 import { STREAM_SUBSCRIPTION_LIMIT, WireStreamServerMessage } from '@shared/wire/schemas';
 import type { AuthSource } from '../auth-source';
 import type { BrokerStream, StreamListener } from '../broker';
@@ -59,6 +60,9 @@ export class StreamClient implements BrokerStream {
   #timer: NodeJS.Timeout | null = null;
   #tokens: ReadonlySet<number> = new Set();
   #sent: ReadonlySet<number> = new Set();
+  /** Modes other than the broker's default `quote`: wanted, and as last sent on this socket. */
+  #modes: ReadonlyMap<number, StreamMode> = new Map();
+  #sentModes: ReadonlyMap<number, StreamMode> = new Map();
   /** How many instruments were wanted when more than the limit were (0 = within it). */
   #wanted = 0;
   /** The broker refused a subscription message: the next sync starts from nothing. */
@@ -83,7 +87,8 @@ export class StreamClient implements BrokerStream {
     this.#connect();
   }
 
-  public setSubscriptions(tokens: ReadonlySet<number>): void {
+  public setSubscriptions(tokens: ReadonlySet<number>, modes: ReadonlyMap<number, StreamMode> = new Map()): void {
+    this.#modes = modes;
     const all = [...tokens];
     const wasLimited = this.#wanted > 0;
     this.#wanted = all.length > STREAM_SUBSCRIPTION_LIMIT ? all.length : 0;
@@ -136,6 +141,7 @@ export class StreamClient implements BrokerStream {
     });
     this.#socket = socket;
     this.#sent = new Set();
+    this.#sentModes = new Map();
     socket.on('open', () => {
       this.#failures = 0;
       this.#setState('open', null);
@@ -236,6 +242,7 @@ export class StreamClient implements BrokerStream {
       this.#refused = null;
       this.#send(socket, 'unsubscribe', [...this.#sent]);
       this.#sent = new Set();
+      this.#sentModes = new Map();
     }
     // Unsubscribe first, so a swap of instruments never passes the broker's limit on the way.
     this.#send(
@@ -249,11 +256,38 @@ export class StreamClient implements BrokerStream {
       [...this.#tokens].filter((t) => !this.#sent.has(t)),
     );
     this.#sent = new Set(this.#tokens);
+    this.#syncModes(socket);
   }
 
-  #send(socket: WebSocket, action: 'subscribe' | 'unsubscribe', tokens: readonly number[]): void {
-    for (let i = 0; i < tokens.length; i += SUBSCRIBE_CHUNK)
-      socket.send(JSON.stringify({ action, tokens: tokens.slice(i, i + SUBSCRIBE_CHUNK) }));
+  /**
+   * Sends a `mode` message for each subscribed token whose wanted mode differs from what this
+   * socket was last told (a fresh subscription streams in the broker's default, `quote`).
+   */
+  #syncModes(socket: WebSocket): void {
+    const byMode = new Map<StreamMode, number[]>();
+    const next = new Map<number, StreamMode>();
+    for (const t of this.#tokens) {
+      const want = this.#modes.get(t) ?? 'quote';
+      if (want !== 'quote') next.set(t, want);
+      if (want === (this.#sentModes.get(t) ?? 'quote')) continue;
+      let list = byMode.get(want);
+      if (!list) byMode.set(want, (list = []));
+      list.push(t);
+    }
+    for (const [mode, tokens] of byMode) this.#send(socket, 'mode', tokens, mode);
+    this.#sentModes = next;
+  }
+
+  #send(
+    socket: WebSocket,
+    action: 'subscribe' | 'unsubscribe' | 'mode',
+    tokens: readonly number[],
+    mode?: StreamMode,
+  ): void {
+    for (let i = 0; i < tokens.length; i += SUBSCRIBE_CHUNK) {
+      const chunk = tokens.slice(i, i + SUBSCRIBE_CHUNK);
+      socket.send(JSON.stringify(mode ? { action, mode, tokens: chunk } : { action, tokens: chunk }));
+    }
   }
 
   #onMessage(data: WebSocket.RawData): void {

@@ -5,7 +5,9 @@ import type { Route } from '../context';
 import type { FaultConfig } from '../faults';
 import { readJson } from '../http-io';
 import { badField, notFound } from '../problem';
+import { ClockError } from '../market-clock';
 import { parseOr400 } from '../validation';
+import { marketStatus } from './quotes';
 
 /**
  * The control interface (only with `control: true` / `--control`): for tests and demos, never
@@ -13,6 +15,20 @@ import { parseOr400 } from '../validation';
  */
 
 const PriceBody = z.strictObject({ instrument_token: z.number().int().positive(), last_price: z.number().positive() });
+const UnderlyingBody = z.strictObject({
+  underlying: z.string().regex(/^[A-Z0-9&-]{1,32}$/),
+  price: z.number().positive().max(1e9),
+});
+const ClockBody = z
+  .strictObject({
+    at: z.iso.datetime({ offset: true }).optional(),
+    speed: z.number().positive().optional(),
+    wall: z.literal(true).optional(),
+  })
+  .refine((b) => b.at !== undefined || b.speed !== undefined || b.wall !== undefined, {
+    message: 'send at, speed or wall',
+    path: ['body'],
+  });
 const TickBody = z.strictObject({ count: z.number().int().min(1).max(1000).optional() });
 const StreamBody = z.strictObject({ accept: z.boolean() });
 
@@ -22,7 +38,14 @@ export const controlRoutes: readonly Route[] = [
     path: '/_control/price',
     access: 'control',
     async handle({ req, state, now }) {
-      const b = parseOr400(PriceBody, await readJson(req));
+      const raw = await readJson(req);
+      if (raw !== null && typeof raw === 'object' && 'underlying' in raw) {
+        const u = parseOr400(UnderlyingBody, raw);
+        const moves = state.market.setUnderlying(u.underlying, u.price, now);
+        if (moves === null) throw notFound(`Underlying ${u.underlying}`);
+        return { status: 200, body: { underlying: u.underlying, price: u.price, moved: moves.length } };
+      }
+      const b = parseOr400(PriceBody, raw);
       const i = state.market.instrument(b.instrument_token);
       if (!i) throw notFound(`Instrument ${b.instrument_token}`);
       if (!isOnTick(b.last_price, i.tickSize))
@@ -44,6 +67,28 @@ export const controlRoutes: readonly Route[] = [
       let moved = 0;
       for (let n = 0; n < (b.count ?? 1); n++) moved += state.market.step(now).length;
       return { status: 200, body: { moved } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_control/clock',
+    access: 'control',
+    async handle({ req, state }) {
+      const b = parseOr400(ClockBody, await readJson(req));
+      try {
+        state.marketClock.set({
+          ...(b.at !== undefined ? { at: Date.parse(b.at) } : {}),
+          ...(b.speed !== undefined ? { speed: b.speed } : {}),
+          ...(b.wall ? { wall: true } : {}),
+        });
+      } catch (e) {
+        if (e instanceof ClockError) throw badField(e.field, e.message);
+        throw e;
+      }
+      // Every close, new day and open the jump passed happens now, in order.
+      const now = state.clock();
+      state.keeper.advance(now);
+      return { status: 200, body: marketStatus(state, now) };
     },
   },
   {
@@ -76,7 +121,7 @@ export const controlRoutes: readonly Route[] = [
     method: 'GET',
     path: '/_control/sessions',
     access: 'control',
-    handle({ state, now }) {
+    handle({ state, realNow: now }) {
       const sessions = state.sessions.all().map((s) => ({
         access_token: s.token,
         user_id: s.userId,

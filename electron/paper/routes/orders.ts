@@ -1,7 +1,9 @@
 import { OrderStatus } from '@shared/domain/order';
+import { toIstIso } from '@shared/lib/ist-time';
 import { fromUnits, toUnits } from '@shared/trading/money';
 import { takesPrice, takesTrigger, validateOrder } from '@shared/trading/rules';
 import { WireOrderChanges, WireOrderRequest } from '@shared/wire/schemas';
+import { sessionAt } from '../calendar';
 import type { BrokerState, Route } from '../context';
 import { readJson } from '../http-io';
 import type { PaperInstrument } from '../instruments';
@@ -49,7 +51,42 @@ function toPlaceRequest(state: BrokerState, body: WireOrderRequest): PlaceReques
     validity: body.validity,
     priceUnits: takesPrice(body.order_type) && body.price ? toUnits(body.price) : null,
     triggerUnits: takesTrigger(body.order_type) && body.trigger_price ? toUnits(body.trigger_price) : null,
+    variety: body.variety ?? 'regular',
   };
+}
+
+const WEEKDAY = new Intl.DateTimeFormat('en-IN', { timeZone: 'Asia/Kolkata', weekday: 'short' });
+const DAY_MONTH = new Intl.DateTimeFormat('en-IN', { timeZone: 'Asia/Kolkata', day: 'numeric', month: 'short' });
+
+/** "09:15 IST on Tue 24 Nov": when a session starts, as a refusal names it. */
+function opensAt(at: number): string {
+  return `${toIstIso(at).slice(11, 16)} IST on ${WEEKDAY.format(at)} ${DAY_MONTH.format(at)}`;
+}
+
+/**
+ * The session check of docs/api.md §Sessions and the calendar: a regular order while its
+ * exchange is closed, or an after-market order while it is in session, is a 400 naming
+ * `variety` with the reason — nothing is created.
+ */
+function checkSession(r: PlaceRequest, now: number): void {
+  const s = sessionAt(r.instrument.exchange, now);
+  if (r.variety !== 'amo' && s.phase === 'closed') {
+    const why = (s.detail ?? 'closed').replace(/^./, (c) => c.toLowerCase());
+    throw badField(
+      'variety',
+      `${r.instrument.exchange} is closed (${why}); it opens at ${opensAt(s.nextOpen)}. ` +
+        'Place it as an after-market order (variety amo) to send it at the open',
+      'market_closed',
+    );
+  }
+  if (r.variety === 'amo' && s.phase !== 'closed') {
+    throw badField(
+      'variety',
+      `${r.instrument.exchange} is ${s.phase === 'open' ? 'open' : 'in its pre-open'}: place a regular order; ` +
+        'after-market orders are for when it is closed',
+      'market_open',
+    );
+  }
 }
 
 /**
@@ -90,7 +127,9 @@ export const orderRoutes: readonly Route[] = [
           );
         }
       }
-      const o = state.engine.place(toPlaceRequest(state, body), now);
+      const request = toPlaceRequest(state, body);
+      checkSession(request, now);
+      const o = state.engine.place(request, now);
       return {
         status: 201,
         body: { order_id: o.orderId, client_order_id: o.clientOrderId, status: o.status },

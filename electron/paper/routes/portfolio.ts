@@ -26,16 +26,20 @@ export const portfolioRoutes: readonly Route[] = [
     method: 'GET',
     path: '/holdings',
     access: 'read',
-    handle: ({ state }) => ({
-      status: 200,
-      body: { holdings: [...state.engine.account.holdings.values()].map((h) => wireHolding(h, state.market)) },
-      etag: true,
-    }),
+    handle: ({ state, now }) => {
+      // T+1: yesterday's delivery buys are holdings from today's first read.
+      state.engine.account.rollTo(now);
+      const holdings = [...state.engine.account.holdings.values()].map((h) => wireHolding(h, state.market));
+      return { status: 200, body: { holdings }, etag: true };
+    },
   },
   {
     method: 'GET',
     path: '/funds',
     access: 'read',
-    handle: ({ state }) => ({ status: 200, body: { funds: wireFunds(state.engine, state.market) }, etag: true }),
+    handle: ({ state, now }) => {
+      state.engine.account.rollTo(now);
+      return { status: 200, body: { funds: wireFunds(state.engine, state.market) }, etag: true };
+    },
   },
 ];

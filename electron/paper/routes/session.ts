@@ -12,7 +12,7 @@ export const sessionRoutes: readonly Route[] = [
     method: 'POST',
     path: '/session',
     access: 'public',
-    async handle({ req, state, now }) {
+    async handle({ req, state, realNow }) {
       const body = parseOr400(WireSessionRequest, await readJson(req));
       if (body.api_key !== PAPER_API_KEY || body.api_secret !== PAPER_API_SECRET) {
         throw new Problem(
@@ -21,7 +21,7 @@ export const sessionRoutes: readonly Route[] = [
           'Unknown api_key or wrong api_secret (the paper account is paper/paper)',
         );
       }
-      const s = state.sessions.issue(body.scope ?? 'trade', now);
+      const s = state.sessions.issue(body.scope ?? 'trade', realNow);
       state.journal.append({ e: 'session', s });
       return {
         status: 201,

@@ -1,11 +1,15 @@
 import type { IncomingMessage } from 'node:http';
+import { istDate } from '@shared/lib/ist-time';
 import { Readable } from 'node:stream';
 import { Account } from '../account';
 import type { BrokerState, Ctx } from '../context';
 import { Faults } from '../faults';
 import type { PaperInstrument } from '../instruments';
 import { Journal } from '../journal';
+import { nextTradingDay } from '../calendar';
 import { Market } from '../market';
+import { MarketClock } from '../market-clock';
+import { SessionKeeper } from '../session-keeper';
 import { Engine } from '../matching';
 import { Problem } from '../problem';
 import { Router } from '../router';
@@ -25,11 +29,19 @@ export interface BrokerDriver {
   nextDay(): Promise<void>;
 }
 
-/** A day in ms: the drivers' clocks jump by it. */
+/** A day in ms. */
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Where both drivers' clocks start: a fixed day (11:00 IST), so the universe is the same on every run. */
+/** Where both drivers' clocks start: a fixed trading day (Mon 23 Nov 2026, 11:00 IST), so the universe is the same on every run. */
 export const START_MS = Date.UTC(2026, 10, 23, 5, 30);
+
+/**
+ * The same time of day on the next trading day (docs/api.md §Sessions and the calendar): what
+ * "the IST day turns" means for a sequence — the session's close and the new day lie between.
+ */
+export function nextSessionDay(now: number): number {
+  return now + (Date.parse(`${nextTradingDay(istDate(now))}T00:00:00Z`) - Date.parse(`${istDate(now)}T00:00:00Z`));
+}
 
 /** A clock a test moves by hand, for the broker's `clock` option. */
 export interface TestClock {
@@ -47,7 +59,7 @@ export type DriverBody = any;
 export function httpDriver(api: Api, clock: TestClock): BrokerDriver {
   return {
     async nextDay() {
-      clock.now += DAY_MS;
+      clock.now = nextSessionDay(clock.now);
     },
     async call(method, path, body) {
       // The control interface takes no token; everything else uses the test login.
@@ -72,6 +84,8 @@ export function inProcessDriver(instruments: readonly PaperInstrument[], startin
   const market = new Market(instruments, 1, now);
   const engine = new Engine(market, new Account(startingCashUnits), { order() {}, trade() {} });
   market.onMoves((moves) => engine.onMoves(moves));
+  // START_MS is inside every exchange's hours, so the market clock is the test's clock itself.
+  const marketClock = new MarketClock(() => now);
   const state: BrokerState = {
     market,
     engine,
@@ -79,13 +93,16 @@ export function inProcessDriver(instruments: readonly PaperInstrument[], startin
     faults: new Faults(1),
     journal: Journal.memory(),
     startingCashUnits,
-    clock: () => now,
+    clock: () => marketClock.now(),
+    realClock: () => now,
+    marketClock,
+    keeper: new SessionKeeper(market, engine, now),
     uniqueClientIds: true,
     setStreamAccepting: () => 0, // no stream in process
   };
   return {
     async nextDay() {
-      now += DAY_MS;
+      now = nextSessionDay(now);
     },
     async call(method, path, body) {
       // Split by hand: WHATWG URL parsing costs more than a whole matching step here.
@@ -102,7 +119,9 @@ export function inProcessDriver(instruments: readonly PaperInstrument[], startin
             method,
             url: path,
           })) as unknown as IncomingMessage;
-      const ctx: Ctx = { req, state, params: m.params, query, session: null, now };
+      // As the server does before every request: the closes and opens the clock passed happen first.
+      state.keeper.advance(now);
+      const ctx: Ctx = { req, state, params: m.params, query, session: null, now, realNow: now };
       try {
         const r = await m.route.handle(ctx);
         return { status: r.status, body: r.body };

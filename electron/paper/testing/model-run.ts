@@ -44,6 +44,7 @@ export interface Row {
   tick_size: number;
   freeze_quantity: number;
   multiplier: number;
+  expiry: string | null;
   last_price: number;
 }
 
@@ -65,10 +66,22 @@ const PICKS: ReadonlyArray<{ pick: (r: Row) => boolean; maxLots: number; near?: 
   { pick: (r) => r.exchange === 'MCX' && r.name === 'GOLDM' && r.instrument_type === 'FUT', maxLots: 60 },
 ];
 
+/** The rows of the latest expiry among `rows` (a contract that cannot expire within a sequence's days). */
+function latestSeries(rows: readonly Row[]): Row[] {
+  const last = rows.reduce<string | null>(
+    (m, r) => (r.expiry !== null && (m === null || r.expiry > m) ? r.expiry : m),
+    null,
+  );
+  return rows.filter((r) => r.expiry === last);
+}
+
 /** The model's view of the traded instruments, from the broker's instrument rows (its one input from the broker). */
 export function modelInstruments(rows: readonly Row[]): ModelInstrument[] {
+  const stock = (name: string): boolean =>
+    rows.some((r) => r.exchange === 'NSE' && r.instrument_type === 'EQ' && r.tradingsymbol === name);
   return PICKS.map(({ pick, near }) => {
-    const fits = rows.filter(pick);
+    // Derivatives of the furthest expiry, which outlives every sequence (§The close: expiries settle).
+    const fits = latestSeries(rows.filter(pick));
     const r =
       near === undefined
         ? fits[0]
@@ -90,6 +103,11 @@ export function modelInstruments(rows: readonly Row[]): ModelInstrument[] {
       fnoStock:
         r.instrument_type === 'EQ' &&
         rows.some((f) => f.exchange === 'NFO' && f.instrument_type === 'FUT' && f.name === r.tradingsymbol),
+      // §The order book: BSE and non-F&O equities, stock options and MCX options have thin books.
+      thin:
+        r.instrument_type === 'EQ'
+          ? r.exchange === 'BSE' || !rows.some((f) => f.instrument_type === 'FUT' && f.name === r.tradingsymbol)
+          : (r.instrument_type === 'CE' || r.instrument_type === 'PE') && (r.exchange === 'MCX' || stock(r.name)),
     };
   });
 }
@@ -460,7 +478,12 @@ export class Sequence {
       return this.place(body, where);
     } else if (c.kind === 'day') {
       await this.driver.nextDay();
-      this.model.nextDay();
+      // The close squares off MIS positions with orders of the broker's own: the model takes their ids.
+      const known = new Set(this.ids);
+      const all = (await this.driver.call('GET', '/orders')).body.orders as Array<{ order_id: string }>;
+      const added = all.map((o) => String(o.order_id)).filter((id) => !known.has(id));
+      this.ids.push(...added);
+      this.model.nextDay(added);
       return true;
     } else if (c.kind === 'modify') {
       const id = this.choose(c.pick, c.any);
@@ -701,7 +724,12 @@ export class Sequence {
     for (let round = 0; m.orders.some((o) => WORKING.has(o.status)); round++) {
       ensure(round < 500, () => 'wind-down: exits still working after 500 price events');
       const tokens = new Set(m.orders.filter((o) => WORKING.has(o.status)).map((o) => o.inst.token));
-      for (const t of tokens) await this.move(instOf(t), m.lastPrice(t) / 10_000, `wind-down fill round ${round}`);
+      // At a circuit limit one side of the book is empty (nobody bids at the lower circuit): after
+      // a round at the last price, the market comes back to the middle of the band.
+      for (const t of tokens) {
+        const to = round === 0 ? m.lastPrice(t) : m.middleOfBand(t);
+        await this.move(instOf(t), to / 10_000, `wind-down fill round ${round}`);
+      }
       await this.compare(`wind-down fill round ${round}`);
     }
     const { snapshot, tape } = await this.read();

@@ -5,13 +5,16 @@ import { validateOrder } from '@shared/trading/rules';
 /**
  * An independent reference model of the paper broker, for the model-based property test.
  *
- * Written from docs/api.md alone (§Orders, §Matching, §Margins, positions, holdings, funds,
- * §Numbers and money units) and sharing no code with `electron/paper/`: only the shared trading
- * rules decide whether a request is well-formed (a 400), exactly as the ticket and the broker
- * both use them. Everything the broker decides on its own — bands, rejections, fills, touch
- * quantities, margin blocks, averages, P&L, the turn of the IST day — is re-derived here, so
- * when the two disagree one of them contradicts the page. Money is integer units of ₹0.0001
- * throughout, and every value is price × quantity × the instrument's multiplier.
+ * Written from docs/api.md alone (§Orders, §The order book, §Matching, §Circuit limits, §The
+ * close, §Margins, positions, holdings, funds, §Numbers and money units) and sharing no code with
+ * `electron/paper/`: only the shared trading rules decide whether a request is well-formed (a
+ * 400), exactly as the ticket and the broker both use them. Everything the broker decides on its
+ * own — bands, the book's levels and what orders take from them, rejections, fills, priority,
+ * margin blocks, averages, P&L, the close (DAY orders cancelled, MIS squared off), T+1 delivery
+ * and the turn of the day — is re-derived here, so when the two disagree one of them contradicts
+ * the page. Money is integer units of ₹0.0001 throughout, and every value is price × quantity ×
+ * the instrument's multiplier. The sequences run inside trading hours, with the day turning to
+ * the next trading day.
  */
 
 const UNITS = 10_000;
@@ -49,6 +52,8 @@ export interface ModelInstrument {
   readonly closeUnits: number;
   /** An NSE/BSE stock that also has futures on NFO (its band is ±20%, not ±10%). */
   readonly fnoStock: boolean;
+  /** A thin book (§The order book): BSE or non-F&O equities, stock and MCX options. */
+  readonly thin: boolean;
 }
 
 /** A POST /orders body as the property test sends it (wire spelling, rupees). */
@@ -78,6 +83,28 @@ export interface ModelReply {
   readonly status: number;
   readonly fields?: readonly string[];
   readonly code?: string;
+}
+
+/** One level of the book, fresh from a price event: price and quantity, in units and shares. */
+interface Level {
+  readonly price: number;
+  readonly quantity: number;
+}
+
+/** An instrument's book since its last price event: the last price it was built at, and what was taken per level. */
+interface ModelBook {
+  readonly ltp: number;
+  readonly taken: { buy: number[]; sell: number[] };
+}
+
+/** FNV-1a, 32-bit, over a string's UTF-16 code units (§The order book names it for the level quantities). */
+function fnv1a32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let n = 0; n < text.length; n++) {
+    h ^= text.charCodeAt(n);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
 }
 
 /** One order as the model holds it. */
@@ -154,6 +181,7 @@ export class PaperModel {
   private readonly band = new Map<number, readonly [number, number]>();
   private readonly positions = new Map<string, Position>();
   private readonly holdings = new Map<number, Holding>();
+  private readonly books = new Map<number, ModelBook>();
   private realised = 0;
   private holdingsCost = 0;
 
@@ -165,6 +193,7 @@ export class PaperModel {
       this.ltp.set(i.token, i.closeUnits);
       this.close.set(i.token, i.closeUnits);
       this.band.set(i.token, PaperModel.bandAround(i, i.closeUnits));
+      this.books.set(i.token, { ltp: i.closeUnits, taken: { buy: [], sell: [] } });
     }
   }
 
@@ -184,10 +213,60 @@ export class PaperModel {
     return [Math.max(tick, lo), hi];
   }
 
-  /** What one price event can fill of one order (§Matching, partial fills). */
-  static touch(i: ModelInstrument, ltp: number): number {
-    if (i.instrumentType === 'EQ') return Math.max(1, Math.floor((25_00_000 * UNITS) / ltp));
-    return 10 * i.lotSize;
+  /**
+   * B, the best level's base size in lots (§The order book): equities by value (₹3,00,000 of
+   * shares, ₹50,000 when thin), futures a freeze ÷ lot ÷ 8, options ÷ 4 (÷ 16 when thin).
+   */
+  static baseLots(i: ModelInstrument, ltp: number): number {
+    if (i.instrumentType === 'EQ') return Math.max(1, Math.floor(((i.thin ? 50_000 : 3_00_000) * UNITS) / ltp));
+    const lots = i.freezeQuantity / i.lotSize;
+    return Math.max(1, Math.floor(lots / (i.instrumentType === 'FUT' ? 8 : i.thin ? 16 : 4)));
+  }
+
+  /**
+   * The fresh levels of one side around last price `ltp` (§The order book): level k a half-spread
+   * plus k − 1 ticks away, left out at or below zero or outside the band; quantity lot × max(1,
+   * round(B × (1 + (k − 1) ÷ 4) × j)), j = 0.5 + FNV-1a("TOKEN:L:SIDE:k") ÷ 2³². Index n of the
+   * result is level k = n + 1 only while nothing is left out; the model keeps k with each level.
+   */
+  private levels(i: ModelInstrument, ltp: number, side: 'buy' | 'sell'): Array<Level & { k: number }> {
+    const tick = units(i.tickSize);
+    const half = i.thin ? 2 : 1;
+    const [lo, hi] = this.band.get(i.token) as readonly [number, number];
+    const out: Array<Level & { k: number }> = [];
+    for (let k = 1; k <= 10; k++) {
+      const price = side === 'buy' ? ltp - (half + k - 1) * tick : ltp + (half + k - 1) * tick;
+      if (price < tick || price < lo || price > hi) continue;
+      const j = 0.5 + fnv1a32(`${i.token}:${ltp}:${side}:${k}`) / 4294967296;
+      out.push({
+        k,
+        price,
+        quantity: i.lotSize * Math.max(1, Math.round(PaperModel.baseLots(i, ltp) * (1 + (k - 1) / 4) * j)),
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Takes up to `want` from `side` of the instrument's book as far as `limit` allows (§Matching,
+   * "Taking the book"), in whole lots, level by level from the best; returns the fills.
+   */
+  private takeBook(i: ModelInstrument, side: 'buy' | 'sell', want: number, limit: number | null): Level[] {
+    const book = this.books.get(i.token) as ModelBook;
+    const taken = book.taken[side];
+    const fills: Level[] = [];
+    let left = want;
+    for (const l of this.levels(i, book.ltp, side)) {
+      if (left <= 0) break;
+      if (limit !== null && (side === 'sell' ? l.price > limit : l.price < limit)) break;
+      const rest = l.quantity - (taken[l.k] ?? 0);
+      const q = Math.min(left, Math.floor(rest / i.lotSize) * i.lotSize);
+      if (q <= 0) continue;
+      taken[l.k] = (taken[l.k] ?? 0) + q;
+      left -= q;
+      fills.push({ price: l.price, quantity: q });
+    }
+    return fills;
   }
 
   /** Leverage (§Margins): CNC 1x, option buys 1x, else MIS 5x and NRML 4x. */
@@ -227,7 +306,10 @@ export class PaperModel {
     return s.trigger ?? this.lastPrice(s.inst.token);
   }
 
-  /** Shares in holdings that no working CNC sell (other than `except`) has claimed. */
+  /**
+   * Shares a CNC sell may still take (§Holdings, T+1): the holdings plus today's CNC position,
+   * less what working CNC sells other than `except` have claimed.
+   */
   private freeToSell(token: number, except?: ModelOrder): number {
     let claimed = 0;
     for (const o of this.orders) {
@@ -235,7 +317,8 @@ export class PaperModel {
         claimed += pending(o);
       }
     }
-    return (this.holdings.get(token)?.quantity ?? 0) - claimed;
+    const today = Math.max(0, this.positions.get(`${token}:CNC`)?.net ?? 0);
+    return (this.holdings.get(token)?.quantity ?? 0) + today - claimed;
   }
 
   private outsideBand(token: number, p: number | null): boolean {
@@ -244,6 +327,13 @@ export class PaperModel {
   }
 
   // ------------------------------------------------------------------ reads
+
+  /** The middle of the instrument's band on its tick grid: both sides of the book are there (§Circuit limits). */
+  middleOfBand(token: number): number {
+    const [lo, hi] = this.band.get(token) as readonly [number, number];
+    const tick = units(this.instrument(token).tickSize);
+    return Math.round((lo + hi) / 2 / tick) * tick;
+  }
 
   lastPrice(token: number): number {
     return this.ltp.get(token) as number;
@@ -433,8 +523,7 @@ export class PaperModel {
     }
     o.block = need;
     o.status = hasTrigger(o.type) ? 'TRIGGER PENDING' : 'OPEN';
-    this.match(o);
-    if (o.validity === 'IOC' && working(o)) this.cancelRest(o);
+    this.arrive(o);
     return { status: 201 };
   }
 
@@ -494,8 +583,7 @@ export class PaperModel {
     o.block = need;
     if (!hasTrigger(type)) o.status = 'OPEN';
     else if (!wasStop) o.status = 'TRIGGER PENDING';
-    this.match(o);
-    if (o.validity === 'IOC' && working(o)) this.cancelRest(o);
+    this.arrive(o);
     return { status: 200 };
   }
 
@@ -510,25 +598,90 @@ export class PaperModel {
   }
 
   /**
-   * A price event (the control interface): a price outside the band starts a new band around it,
-   * then every working order on the instrument gets one matching attempt, oldest first.
+   * A price event (the control interface, §Matching): a price outside the band starts a new band
+   * around it, the book is rebuilt around the price, then, oldest first, stops whose trigger is
+   * crossed trigger, resting limits the price reached fill whole at their limit, and the orders
+   * that take the book (MARKET remainders, stops just triggered) take it in price-time priority.
    */
   setPrice(token: number, p: number): void {
     const i = this.instrument(token);
     if (this.outsideBand(token, p)) this.band.set(token, PaperModel.bandAround(i, p));
     this.ltp.set(token, p);
-    for (const o of this.orders) if (o.inst.token === token && working(o)) this.match(o);
+    this.books.set(token, { ltp: p, taken: { buy: [], sell: [] } });
+    const takers: ModelOrder[] = [];
+    for (const o of this.orders) {
+      if (o.inst.token !== token || !working(o)) continue;
+      if (o.status === 'TRIGGER PENDING') {
+        if (this.crossed(o)) {
+          o.status = 'OPEN';
+          takers.push(o);
+        }
+        continue;
+      }
+      if (!hasLimit(o.type)) takers.push(o);
+      else if (o.side === 'BUY' ? p <= (o.price as number) : p >= (o.price as number))
+        this.fill(o, o.price as number, pending(o));
+    }
+    // MARKET first, then the better limit, then the older order (§Matching, priority).
+    const rank = (o: ModelOrder): number =>
+      !hasLimit(o.type) ? -Infinity : o.side === 'BUY' ? -(o.price as number) : (o.price as number);
+    takers.sort((a, b) => rank(a) - rank(b) || this.orders.indexOf(a) - this.orders.indexOf(b));
+    for (const o of takers) if (o.status === 'OPEN') this.take(o);
   }
 
   /**
-   * The IST day turns (§Margins, "The day"): each price so far becomes the previous close, flat
-   * positions drop out and open ones carry over with their net quantity at its cost, today's
-   * totals and realised P&L starting from zero. Nothing else turns: orders keep working with
-   * their blocks, holdings and bands stay, and the account's realised P&L is not reset.
+   * The trading day ends and the next begins (§The close, §Margins, "The day"): at each
+   * exchange's close, in the order the closes come (NSE, BSE, NFO, BFO at 15:30, CDS at 17:00,
+   * MCX at 23:30), its working orders are cancelled and its MIS positions squared off at the last
+   * price by system orders, which get `systemIds` in turn; then each price becomes the previous
+   * close with a band around it, flat positions drop out, CNC positions settle into holdings, open
+   * ones carry over with their net quantity at its cost, today's totals and realised P&L starting
+   * from zero. Holdings and the account's realised P&L carry on.
    */
-  nextDay(): void {
-    for (const [token, p] of this.ltp) this.close.set(token, p);
+  nextDay(systemIds: readonly string[]): void {
+    const ids = [...systemIds];
+    for (const exchange of ['NSE', 'BSE', 'NFO', 'BFO', 'CDS', 'MCX'] as const) {
+      for (const o of this.orders) if (o.inst.exchange === exchange && working(o)) this.cancelRest(o);
+      for (const p of [...this.positions.values()]) {
+        if (p.inst.exchange !== exchange || p.product !== 'MIS' || p.net === 0) continue;
+        const o: ModelOrder = {
+          id: ids.shift() ?? 'a square-off the broker did not make',
+          inst: p.inst,
+          side: p.net > 0 ? 'SELL' : 'BUY',
+          product: 'MIS',
+          quantity: Math.abs(p.net),
+          filled: 0,
+          cancelled: 0,
+          type: 'MARKET',
+          validity: 'DAY',
+          price: null,
+          trigger: null,
+          status: 'OPEN',
+          block: 0,
+          value: 0,
+        };
+        this.orders.push(o);
+        this.byId.set(o.id, o);
+        this.fill(o, this.lastPrice(p.inst.token), o.quantity);
+      }
+    }
+    for (const [token, p] of this.ltp) {
+      this.close.set(token, p);
+      this.band.set(token, PaperModel.bandAround(this.instrument(token), p));
+      this.books.set(token, { ltp: p, taken: { buy: [], sell: [] } });
+    }
     for (const [key, p] of this.positions) {
+      if (p.product === 'CNC') {
+        if (p.net > 0) {
+          const h = this.holdings.get(p.inst.token) ?? { quantity: 0, cost: 0 };
+          this.holdings.set(p.inst.token, h);
+          h.quantity += p.net;
+          h.cost += p.cost;
+          this.holdingsCost += p.cost;
+        }
+        this.positions.delete(key);
+        continue;
+      }
       if (p.net === 0) {
         this.positions.delete(key);
         continue;
@@ -553,46 +706,58 @@ export class PaperModel {
     o.status = 'CANCELLED';
   }
 
-  private match(o: ModelOrder): void {
+  /** Whether the last price has crossed a waiting stop's trigger. */
+  private crossed(o: ModelOrder): boolean {
     const ltp = this.lastPrice(o.inst.token);
-    const buy = o.side === 'BUY';
-    if (o.status === 'TRIGGER PENDING') {
-      const crossed = buy ? ltp >= (o.trigger as number) : ltp <= (o.trigger as number);
-      if (!crossed) return;
-      o.status = 'OPEN';
+    return o.side === 'BUY' ? ltp >= (o.trigger as number) : ltp <= (o.trigger as number);
+  }
+
+  /**
+   * An order reaching the market, placed or modified (§Matching): a stop whose trigger is crossed
+   * triggers, an OPEN order takes the book as far as it can, an IOC cancels what is left.
+   */
+  private arrive(o: ModelOrder): void {
+    if (o.status === 'TRIGGER PENDING' && this.crossed(o)) o.status = 'OPEN';
+    if (o.status === 'OPEN') this.take(o);
+    if (o.validity === 'IOC' && working(o)) this.cancelRest(o);
+  }
+
+  /** Takes the other side of the book, within the order's limit if it has one. */
+  private take(o: ModelOrder): void {
+    const limit = hasLimit(o.type) ? o.price : null;
+    for (const f of this.takeBook(o.inst, o.side === 'BUY' ? 'sell' : 'buy', pending(o), limit)) {
+      this.fill(o, f.price, f.quantity);
     }
-    if (o.price !== null && hasLimit(o.type) && (buy ? ltp > o.price : ltp < o.price)) return;
+  }
+
+  /** One fill: the order's block shrinks in proportion (the last fill releases it all), the trade books. */
+  private fill(o: ModelOrder, price: number, q: number): void {
     const left = pending(o);
-    const q = Math.min(left, PaperModel.touch(o.inst, ltp));
-    // A fill releases its share of the block; the last fill releases all of it.
     o.block = q === left ? 0 : o.block - mulDiv(o.block, q, left, 'half-up');
     o.filled += q;
-    o.value += q * ltp;
+    o.value += q * price;
     o.status = pending(o) === 0 ? 'COMPLETE' : 'OPEN';
-    const t: ModelTrade = {
-      orderId: o.id,
-      token: o.inst.token,
-      side: o.side,
-      product: o.product,
-      quantity: q,
-      price: ltp,
-    };
+    const t: ModelTrade = { orderId: o.id, token: o.inst.token, side: o.side, product: o.product, quantity: q, price };
     this.trades.push(t);
-    if (o.product === 'CNC') this.settle(t);
+    if (o.product === 'CNC' && o.side === 'SELL') this.deliver(o.inst, t);
     else this.book(o.inst, t);
   }
 
-  /** A CNC fill settles into holdings at once (paper T+0). */
+  /**
+   * A CNC sell (§Holdings, T+1): it closes today's CNC position first (like any position), and
+   * what is left sells out of holdings, realising against their average cost.
+   */
+  private deliver(i: ModelInstrument, t: ModelTrade): void {
+    const today = Math.max(0, this.positions.get(`${i.token}:CNC`)?.net ?? 0);
+    const closing = Math.min(today, t.quantity);
+    if (closing > 0) this.book(i, { ...t, quantity: closing });
+    if (t.quantity > closing) this.settle({ ...t, quantity: t.quantity - closing });
+  }
+
+  /** A CNC sell out of holdings: the value comes back, the difference to the average cost is realised. */
   private settle(t: ModelTrade): void {
     const h = this.holdings.get(t.token) ?? { quantity: 0, cost: 0 };
-    this.holdings.set(t.token, h);
     const value = PaperModel.value(this.instrument(t.token), t.quantity, t.price);
-    if (t.side === 'BUY') {
-      h.quantity += t.quantity;
-      h.cost += value;
-      this.holdingsCost += value;
-      return;
-    }
     const part = mulDiv(h.cost, t.quantity, h.quantity, 'half-up');
     h.quantity -= t.quantity;
     h.cost -= part;
@@ -601,7 +766,7 @@ export class PaperModel {
     if (h.quantity === 0) this.holdings.delete(t.token);
   }
 
-  /** An MIS/NRML fill moves the net position; closing quantity realises against the average cost. */
+  /** A position fill (MIS, NRML, a CNC buy or a sell of today's CNC buys) moves the net position; closing quantity realises against the average cost. */
   private book(i: ModelInstrument, t: ModelTrade): void {
     const key = `${i.token}:${t.product}`;
     const p: Position = this.positions.get(key) ?? {

@@ -5,10 +5,12 @@ import {
   CrosshairMode,
   HistogramSeries,
   LineStyle,
+  TickMarkType,
   type IChartApi,
   type IPriceLine,
   type ISeriesApi,
   type MouseEventParams,
+  type Time,
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -53,6 +55,21 @@ function withAlpha(hex: string, a: number): string {
 
 const time = (t: number): UTCTimestamp => t as UTCTimestamp;
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * The time axis's labels where a new day starts: "25 Nov" rather than the library's bare "25".
+ * Bars exist only inside sessions (docs/api.md §Sessions and the calendar) and the axis places
+ * them side by side, so the night, a weekend or a holiday takes no room: this label is where the
+ * eye sees the jump from one session's close to the next one's open. Other labels are the
+ * library's own (chart times are IST seconds, so its UTC clock reads IST).
+ */
+export function sessionTickMark(t: Time, type: TickMarkType): string | null {
+  if (type !== TickMarkType.DayOfMonth || typeof t !== 'number') return null;
+  const d = new Date(t * 1000);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+}
+
 /**
  * Owns one lightweight-charts instance in the element the returned ref is attached to: created
  * when it mounts, removed when it unmounts (a ref callback with cleanup), recoloured when
@@ -72,7 +89,7 @@ export function useCandleChart(
       layout: { attributionLogo: false, fontSize: 11, background: { type: ColorType.Solid, color: 'transparent' } },
       crosshair: { mode: CrosshairMode.Normal },
       rightPriceScale: { scaleMargins: { top: 0.08, bottom: 0.24 } },
-      timeScale: { rightOffset: 4, borderVisible: false },
+      timeScale: { rightOffset: 4, borderVisible: false, tickMarkFormatter: sessionTickMark },
     });
     const candles = chart.addSeries(CandlestickSeries, { priceLineVisible: true, lastValueVisible: true });
     const volume = chart.addSeries(HistogramSeries, {

@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { Freshness, useFreshness, type FreshnessSource, type PanelFreshness } from './freshness';
+import { NoTabStrip, TabList, useTabStrip } from './panel-tabs';
 
 interface PanelProps {
   readonly title: string;
@@ -14,7 +15,8 @@ interface PanelProps {
  *
  * The section is a named region (`aria-labelledby` its heading), so tests and screen readers
  * find "Positions" or "Funds" the way a trader names them. The stale border and the stale
- * label come from one decision (`useFreshness`), so they can never disagree.
+ * label come from one decision (`useFreshness`), so they can never disagree. Shown in a tabbed
+ * slot (`panel-tabs.tsx`), the header carries the slot's tabs in place of the title.
  */
 export function Panel(props: PanelProps) {
   return props.source ? <PolledPanel {...props} source={props.source} /> : <PanelFrame {...props} view={null} />;
@@ -26,18 +28,22 @@ function PolledPanel(props: PanelProps & { readonly source: FreshnessSource }) {
 
 function PanelFrame(props: PanelProps & { readonly view: PanelFreshness | null }) {
   const id = useId();
+  const strip = useTabStrip();
   const stale = props.view?.stale === true;
+  const label = strip ? strip.tabId(strip.shown) : id;
   return (
     <section
       className={`panel${stale ? ' panel--stale' : ''}${props.className ? ` ${props.className}` : ''}`}
-      aria-labelledby={id}
+      aria-labelledby={label}
     >
       <header className="panel__head">
-        <h2 id={id}>{props.title}</h2>
+        {strip ? <TabList strip={strip} /> : <h2 id={id}>{props.title}</h2>}
         {props.view ? <Freshness view={props.view} /> : null}
         <div className="panel__actions">{props.actions}</div>
       </header>
-      <div className="panel__body">{props.children}</div>
+      <div className="panel__body" {...(strip ? { role: 'tabpanel', 'aria-labelledby': label } : {})}>
+        <NoTabStrip>{props.children}</NoTabStrip>
+      </div>
     </section>
   );
 }

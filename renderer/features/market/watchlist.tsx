@@ -5,6 +5,7 @@ import { useSelectedToken, useTicketActions } from '../ticket/ticket-store';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
 import { SymbolCombobox } from '../ticket/symbol-combobox';
+import { BidAsk } from './bid-ask';
 import { LivePrice } from './live-price';
 import { usePreviousClose } from './queries';
 import { changeFrom } from './quote-cache';
@@ -13,8 +14,9 @@ import { useQuote } from './use-quotes';
 import { useWatchlist } from './use-watchlist-tokens';
 
 /**
- * Watched instruments with live last prices. Selecting a row makes it the instrument F1/F2
- * open a ticket for; B/S open one at once.
+ * Watched instruments with live last prices and the best bid and offer (the stream's `quote`
+ * ticks carry them). Selecting a row makes it the instrument F1/F2 open a ticket for, and the
+ * one the chart and the depth show; B/S open a ticket at once.
  */
 export function Watchlist() {
   const { list, byToken } = useInstruments();
@@ -41,6 +43,9 @@ export function Watchlist() {
             <tr>
               <th>Symbol</th>
               <th>Exch</th>
+              <th className="num">
+                <abbr title="Best bid (top) and best offer (below)">Bid/Ask</abbr>
+              </th>
               <th className="num">LTP</th>
               <th className="num">Chg%</th>
               <th>
@@ -106,6 +111,9 @@ function WatchRow(props: {
         {i.tradingsymbol}
       </td>
       <td className="muted">{i.exchange}</td>
+      <td className="num">
+        <BidAsk quote={quote} tickSize={i.tickSize} symbol={i.tradingsymbol} />
+      </td>
       <td className="num">
         <LivePrice quote={quote} fallback={i.lastPrice} tickSize={i.tickSize} testId={`ltp-${i.tradingsymbol}`} />
       </td>

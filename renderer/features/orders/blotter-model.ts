@@ -11,6 +11,7 @@ export type StatusGroup = 'all' | 'working' | 'complete' | 'rejected' | 'cancell
 const GROUP_OF: Record<OrderStatus, Exclude<StatusGroup, 'all'>> = {
   OPEN: 'working',
   'TRIGGER PENDING': 'working',
+  'AMO REQ RECEIVED': 'working',
   COMPLETE: 'complete',
   REJECTED: 'rejected',
   CANCELLED: 'cancelled',

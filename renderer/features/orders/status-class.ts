@@ -3,6 +3,7 @@ import type { OrderStatus } from '@shared/domain/order';
 const STATUS_CLASS: Record<OrderStatus, string> = {
   OPEN: 'st-open',
   'TRIGGER PENDING': 'st-pending',
+  'AMO REQ RECEIVED': 'st-pending',
   COMPLETE: 'st-complete',
   CANCELLED: 'st-cancelled',
   REJECTED: 'st-rejected',

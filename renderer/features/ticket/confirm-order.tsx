@@ -14,7 +14,8 @@ export function ConfirmOrder(props: {
   return (
     <div className="ticket__confirm" role="group" aria-label="Confirm order">
       <p>
-        {describeOrderRequest(props.request)} · {props.request.validity}?
+        {describeOrderRequest(props.request)} · {props.request.validity}
+        {props.request.variety === 'amo' ? ' · AMO' : ''}?
       </p>
       <div className="form__buttons">
         <ConfirmButton onConfirm={props.onConfirm} />

@@ -19,6 +19,7 @@ const FIELD_LABEL: Readonly<Record<TicketField, string>> = {
   validity: 'Validity',
   price: 'Price',
   triggerPrice: 'Trigger price',
+  variety: 'After-market order',
 };
 
 /** The ticket fields a refusal names (its `field` and every entry of `fields`), in order, once each. */
@@ -41,7 +42,8 @@ export function OrderOutcome({ outcome, id }: { readonly outcome: TicketOutcome;
   );
 }
 
-function OutcomeBody({ outcome }: { readonly outcome: TicketOutcome }) {
+/** The outcome's words alone (the ticket's line, or one leg of a sliced order). */
+export function OutcomeBody({ outcome }: { readonly outcome: TicketOutcome }) {
   switch (outcome.kind) {
     case 'idle':
       return null;

@@ -1,13 +1,21 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
-import type { OrderType, Product, Validity } from '@shared/domain/order';
+import type { OrderRequest, OrderType, Product, Validity, Variety } from '@shared/domain/order';
 import { allowedOrderTypes, allowedProducts, allowedValidities, stepQuantity } from '@shared/trading/rules';
 import { useConfirmOnEnter, useSettingsActions } from '../../state/settings-store';
 import { useTicketActions, useTicketDraft, useTicketGeneration, useTicketOpen } from './ticket-store';
 import { useInstruments } from '../instruments/queries';
 import { marketQueries } from '../market/queries';
 import { useMarketSubscription } from '../market/use-market-subscription';
+import { useMarketStatus } from '../market-status/queries';
+import { sessionOf } from '../market-status/session-model';
+import { AmoOffer } from './amo-offer';
+import { slicePlan } from './slice-model';
+import { LegOutcomes, SliceOffer } from './slice-offer';
+import { TicketImpact, TicketTouch } from './ticket-book';
+import { useSubmitLegs } from './use-submit-legs';
+import './ticket-market.css';
 import { useSelectedInstrument } from './use-selected-instrument';
 import { OrderOutcome } from './order-outcome';
 import { SymbolCombobox } from './symbol-combobox';
@@ -67,7 +75,10 @@ export function OrderTicketPanel() {
  * the trader unsure whether an order went in: placed (order id and live status), refused (the
  * broker's reason next to the field it names), or not yet confirmed (the reference, until it is
  * settled). The submit logic and the outcome view are their own modules (`use-submit-order.ts`,
- * `order-outcome.tsx`).
+ * `order-outcome.tsx`). The market it trades in is shown with it: the best bid and offer with the
+ * spread and what a MARKET order would take from the book (`ticket-book.tsx`), the offer to place
+ * an after-market order while the exchange is closed (`amo-offer.tsx`), and the offer to slice a
+ * quantity above the freeze limit into legs (`slice-offer.tsx`, `use-submit-legs.ts`).
  */
 export function OrderTicket() {
   const draft = useTicketDraft();
@@ -75,12 +86,21 @@ export function OrderTicket() {
   const { list, byToken } = useInstruments();
   const instrument = draft.instrumentToken === null ? undefined : byToken.get(draft.instrumentToken);
   const evaluation = evaluateTicket(draft, instrument);
+  const [variety, setVariety] = useState<Variety>('regular');
+  const withVariety = (r: OrderRequest | null): OrderRequest | null => (r && variety === 'amo' ? { ...r, variety } : r);
+  const request = withVariety(evaluation.request);
   const confirmOnEnter = useConfirmOnEnter();
   const { confirmOnEnterToggled } = useSettingsActions();
-  const submitter = useSubmitOrder(evaluation.request);
+  const submitter = useSubmitOrder(request);
+  const legs = useSubmitLegs();
   const client = useQueryClient();
-  useMarketSubscription('ticket', instrument ? [instrument.instrumentToken] : []);
+  // `full`: the ticket reads the visible depth a MARKET order would take.
+  useMarketSubscription('ticket', instrument ? [instrument.instrumentToken] : [], 'full');
+  const status = useMarketStatus();
+  const session = instrument ? sessionOf(status, instrument.exchange) : undefined;
   const [confirming, setConfirming] = useState(false);
+  // Which answer the ticket shows: its last single order's, or its last sliced order's legs.
+  const [lastSent, setLastSent] = useState<'single' | 'legs'>('single');
   const symbolRef = useRef<HTMLInputElement>(null);
   const quantityRef = useRef<HTMLInputElement>(null);
   const formId = useId();
@@ -100,8 +120,40 @@ export function OrderTicket() {
   const errorOf = (f: TicketField): string | undefined =>
     (pristine && f === 'symbol' ? undefined : evaluation.errors[f]) ?? brokerErrors[f];
 
+  // Above the freeze limit: the legs, each judged as its own order, offered only when every one
+  // of them could be placed (any other mistake is shown as usual first).
+  const typedQuantity = parseNumber(draft.quantity);
+  const plan = instrument ? slicePlan(typedQuantity, instrument) : null;
+  const legOrders = plan?.legs.map((q) =>
+    withVariety(evaluateTicket({ ...draft, quantity: String(q) }, instrument).request),
+  );
+  const sliceable = plan !== null && legOrders !== undefined && legOrders.every((o) => o !== null);
+  const placeLegs = (options?: { despiteUnconfirmed?: boolean }): void => {
+    if (!sliceable || !legOrders) return;
+    setConfirming(false);
+    setLastSent('legs');
+    legs.submit(
+      legOrders.filter((o): o is OrderRequest => o !== null),
+      options,
+    );
+  };
+  const chooseVariety = (v: Variety): void => {
+    submitter.edited();
+    setConfirming(false);
+    setVariety(v);
+  };
+  // The broker refused the last order over its variety: place the same order as the other one.
+  const placeAs = (v: Variety): void => {
+    if (!evaluation.request) return;
+    setVariety(v);
+    setConfirming(false);
+    setLastSent('single');
+    submitter.submit({ order: v === 'amo' ? { ...evaluation.request, variety: 'amo' } : evaluation.request });
+  };
+
   const submitOrder = (): void => {
     setConfirming(false);
+    setLastSent('single');
     submitter.submit();
   };
   const onSubmit = (e: FormEvent): void => {
@@ -118,7 +170,7 @@ export function OrderTicket() {
     }
     if (e.key !== 'Enter' || e.target instanceof HTMLButtonElement) return;
     e.preventDefault();
-    if (!evaluation.request || submitter.pending) return;
+    if (!request || submitter.pending || legs.pending) return;
     if (confirmOnEnter) setConfirming(true);
     else submitOrder();
   };
@@ -190,11 +242,16 @@ export function OrderTicket() {
         error={errorOf('symbol')}
         inputRef={symbolRef}
       />
-      {instrument ? <ReferencePrice instrument={instrument} /> : null}
+      {instrument ? (
+        <div className="ticket__refline">
+          <ReferencePrice instrument={instrument} />
+          <TicketTouch instrument={instrument} />
+        </div>
+      ) : null}
 
       <Field
         label="Quantity"
-        error={errorOf('quantity')}
+        error={sliceable ? undefined : errorOf('quantity')}
         hint={instrument && instrument.lotSize > 1 ? `lot ${instrument.lotSize}` : undefined}
       >
         {(p) => (
@@ -209,6 +266,23 @@ export function OrderTicket() {
           />
         )}
       </Field>
+      {instrument ? (
+        <TicketImpact
+          instrument={instrument}
+          side={side}
+          orderType={draft.orderType}
+          quantity={Number.isNaN(typedQuantity) ? null : typedQuantity}
+        />
+      ) : null}
+      {sliceable && plan && instrument ? (
+        <SliceOffer
+          quantity={typedQuantity}
+          freeze={instrument.freezeQuantity}
+          plan={plan}
+          disabled={legs.pending || submitter.pending}
+          onPlace={() => placeLegs()}
+        />
+      ) : null}
 
       <div className="ticket__row">
         <Field label="Order type" error={errorOf('orderType')}>
@@ -290,8 +364,19 @@ export function OrderTicket() {
 
       <MarginSummary request={evaluation.request} />
 
-      {confirming && evaluation.request ? (
-        <ConfirmOrder request={evaluation.request} onConfirm={submitOrder} onBack={() => setConfirming(false)} />
+      {instrument ? (
+        <AmoOffer
+          session={session}
+          now={status?.now}
+          variety={variety}
+          onVariety={chooseVariety}
+          refusal={brokerErrors.variety}
+          {...(evaluation.request && !submitter.pending ? { onPlaceAs: placeAs } : {})}
+        />
+      ) : null}
+
+      {confirming && request ? (
+        <ConfirmOrder request={request} onConfirm={submitOrder} onBack={() => setConfirming(false)} />
       ) : null}
 
       {submitter.warning ? (
@@ -301,23 +386,32 @@ export function OrderTicket() {
           onBack={submitter.dismissWarning}
         />
       ) : null}
+      {legs.warning ? (
+        <UnconfirmedGuard
+          warning={legs.warning}
+          onPlace={() => placeLegs({ despiteUnconfirmed: true })}
+          onBack={legs.dismissWarning}
+        />
+      ) : null}
 
       <div className="form__buttons">
         <button
           type="submit"
           className={side === 'BUY' ? 'buy-button' : 'sell-button'}
-          disabled={!evaluation.request || submitter.pending}
+          disabled={!request || submitter.pending || legs.pending}
           aria-describedby={`${formId}-outcome`}
         >
           {submitter.pending ? 'Placing…' : 'Place order'}
         </button>
+        {variety === 'amo' ? <span className="badge st-pending">AMO</span> : null}
         <label className="check">
           <input type="checkbox" checked={confirmOnEnter} onChange={confirmOnEnterToggled} />
           Confirm on Enter
         </label>
       </div>
 
-      <OrderOutcome outcome={submitter.outcome} id={`${formId}-outcome`} />
+      <OrderOutcome outcome={lastSent === 'single' ? submitter.outcome : { kind: 'idle' }} id={`${formId}-outcome`} />
+      {lastSent === 'legs' && legs.legs ? <LegOutcomes legs={legs.legs} /> : null}
     </form>
   );
 }

@@ -56,7 +56,16 @@ export const EMPTY_DRAFT: TicketDraft = {
 
 /** The ticket's fields that can carry an error (the rules' fields plus the symbol box). */
 export type TicketField =
-  'symbol' | 'transactionType' | 'quantity' | 'orderType' | 'product' | 'validity' | 'price' | 'triggerPrice';
+  | 'symbol'
+  | 'transactionType'
+  | 'quantity'
+  | 'orderType'
+  | 'product'
+  | 'validity'
+  | 'price'
+  | 'triggerPrice'
+  /** Regular or after-market: what a refusal for the market's hours names (docs/api.md §Sessions and the calendar). */
+  | 'variety';
 
 /** Errors to show, at most one per field. */
 export type TicketErrors = Partial<Record<TicketField, string>>;
@@ -209,6 +218,7 @@ export function ticketFieldOf(field: string | undefined): TicketField | null {
     'validity',
     'price',
     'triggerPrice',
+    'variety',
   ];
   return known.find((k) => k === camel) ?? null;
 }

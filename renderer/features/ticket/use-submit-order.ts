@@ -30,8 +30,11 @@ export interface UnconfirmedWarning {
 export interface SubmitOrder {
   readonly outcome: TicketOutcome;
   readonly pending: boolean;
-  /** Sends the order, unless one like it is unconfirmed and the trader has not seen that yet. */
-  submit(options?: { readonly despiteUnconfirmed?: boolean }): void;
+  /**
+   * Sends the order (or `order`, the ticket's order changed in one respect, e.g. placed as an
+   * AMO after a refusal), unless one like it is unconfirmed and the trader has not seen that yet.
+   */
+  submit(options?: { readonly despiteUnconfirmed?: boolean; readonly order?: OrderRequest }): void;
   /** Shown in place of sending while an order from this ticket (or the same order) is unconfirmed. */
   readonly warning: UnconfirmedWarning | null;
   dismissWarning(): void;
@@ -90,15 +93,22 @@ export function useSubmitOrder(request: OrderRequest | null): SubmitOrder {
       : null;
 
   const submit: SubmitOrder['submit'] = (options) => {
-    if (inFlight.current || place.isPending || !request) return;
-    if (caution && !options?.despiteUnconfirmed) {
+    const order = options?.order ?? request;
+    if (inFlight.current || place.isPending || !order) return;
+    const twinOfOrder = options?.order ? openPlacements(placements.data).find((p) => sameOrder(p.order, order)) : twin;
+    const cautionOfOrder = isUndecided(outcome)
+      ? caution
+      : twinOfOrder
+        ? { clientOrderId: twinOfOrder.clientOrderId }
+        : null;
+    if (cautionOfOrder && !options?.despiteUnconfirmed) {
       setWarned(true);
       return;
     }
     inFlight.current = true;
     setWarned(false);
     place.mutate(
-      { order: request, requestId: newRequestId(), clickedAt: Date.now() },
+      { order, requestId: newRequestId(), clickedAt: Date.now() },
       {
         onSettled: () => {
           inFlight.current = false;

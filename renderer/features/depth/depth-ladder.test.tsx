@@ -1,0 +1,82 @@
+import { render, screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { MarketDepth } from '@shared/domain/market';
+import { DepthLadder } from './depth-ladder';
+import type * as DepthLevelModule from './depth-level';
+import type { DepthLevelProps } from './depth-level';
+
+/** Every render of a level's cells, by side and rank: the real cells, counted. */
+const renders: string[] = [];
+vi.mock('./depth-level', async (importOriginal) => {
+  const real = await importOriginal<typeof DepthLevelModule>();
+  return {
+    ...real,
+    DepthLevelCells: (props: DepthLevelProps) => {
+      renders.push(`${props.side}${props.rank}`);
+      return real.DepthLevelCells(props);
+    },
+  };
+});
+
+const DEPTH: MarketDepth = {
+  buy: [
+    { price: 1499.95, quantity: 412, orders: 9 },
+    { price: 1499.9, quantity: 505, orders: 4 },
+    { price: 1499.85, quantity: 661, orders: 13 },
+    { price: 1499.8, quantity: 903, orders: 20 },
+    { price: 1499.75, quantity: 1067, orders: 6 },
+  ],
+  sell: [
+    { price: 1500.05, quantity: 297, orders: 3 },
+    { price: 1500.1, quantity: 470, orders: 11 },
+    { price: 1500.15, quantity: 788, orders: 2 },
+  ],
+};
+
+const pick = vi.fn();
+
+function ladder(depth: MarketDepth) {
+  return (
+    <DepthLadder depth={depth} totalBuyQuantity={11_874} totalSellQuantity={12_406} tickSize={0.05} onPick={pick} />
+  );
+}
+
+beforeEach(() => {
+  renders.length = 0;
+  pick.mockClear();
+});
+
+describe('DepthLadder', () => {
+  it('shows each level best first with its orders and quantity, the book totals, and blanks for missing offers', () => {
+    render(ladder(DEPTH));
+    const table = screen.getByRole('table', { name: 'Market depth' });
+    const rows = within(table).getAllByRole('row');
+    // header, five levels, totals
+    expect(rows).toHaveLength(7);
+    expect(rows[1]?.textContent).toBe(['412', '9', '1,499.95', '1,500.05', '3', '297'].join(''));
+    expect(rows[5]?.textContent).toBe(['1,067', '6', '1,499.75'].join(''));
+    expect(within(table).getByTestId('depth-total-buy').textContent).toBe('11,874');
+    expect(within(table).getByTestId('depth-total-sell').textContent).toBe('12,406');
+    expect(within(table).getAllByRole('button')).toHaveLength(8);
+  });
+
+  it('prices the ticket at the level clicked', async () => {
+    render(ladder(DEPTH));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Offer 1,500.10' }));
+    expect(pick).toHaveBeenCalledWith(1500.1);
+  });
+
+  it('re-renders only the level a tick changed, not the other nine', () => {
+    const view = render(ladder(DEPTH));
+    expect(renders).toHaveLength(10);
+    renders.length = 0;
+    const next: MarketDepth = {
+      buy: DEPTH.buy.map((l, k) => (k === 1 ? { ...l, quantity: 480 } : { ...l })),
+      sell: DEPTH.sell.map((l) => ({ ...l })),
+    };
+    view.rerender(ladder(next));
+    expect(renders).toEqual(['bid2']);
+    expect(screen.getAllByRole('row')[2]?.textContent?.startsWith('480')).toBe(true);
+  });
+});

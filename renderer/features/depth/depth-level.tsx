@@ -1,0 +1,64 @@
+import type { CSSProperties } from 'react';
+import { formatPrice, formatQty } from '../../lib/format';
+
+/** One level of one side of the ladder, as primitive props so an unchanged level compares equal. */
+export interface DepthLevelProps {
+  readonly side: 'bid' | 'offer';
+  /** 1 for the best level. */
+  readonly rank: number;
+  /** Null for a level the book does not have (a thin book, a side at its circuit). */
+  readonly price: number | null;
+  readonly quantity: number;
+  readonly orders: number;
+  readonly tickSize: number;
+  /** Prices the ticket at this level; must keep its identity across ticks (see `DepthLadder`). */
+  readonly onPick: (price: number) => void;
+}
+
+/**
+ * The three cells of one level: price (a button that prices the ticket there), orders and
+ * quantity, with a bar behind the quantity sized against the largest visible level
+ * (`--depth-max`, set once on the table, so a new maximum does not re-render every level).
+ * Bids read outward from the middle (quantity, orders, price), offers the other way.
+ */
+export function DepthLevelCells(props: DepthLevelProps) {
+  const { side, price } = props;
+  const word = side === 'bid' ? 'Bid' : 'Offer';
+  const priceCell = (
+    <td className={`num depth__price depth__price--${side}`}>
+      {price === null ? null : (
+        <button
+          type="button"
+          aria-label={`${word} ${formatPrice(price, props.tickSize)}`}
+          title={`Price the ticket at ${formatPrice(price, props.tickSize)} (LIMIT)`}
+          onClick={() => props.onPick(price)}
+        >
+          {formatPrice(price, props.tickSize)}
+        </button>
+      )}
+    </td>
+  );
+  const orders = <td className="num depth__orders">{price === null ? '' : formatQty(props.orders)}</td>;
+  const quantity = (
+    <td
+      className={`num depth__qty depth__qty--${side}`}
+      style={{ '--q': price === null ? 0 : props.quantity } as CSSProperties}
+      data-rank={props.rank}
+    >
+      {price === null ? '' : formatQty(props.quantity)}
+    </td>
+  );
+  return side === 'bid' ? (
+    <>
+      {quantity}
+      {orders}
+      {priceCell}
+    </>
+  ) : (
+    <>
+      {priceCell}
+      {orders}
+      {quantity}
+    </>
+  );
+}

@@ -1,0 +1,11 @@
+import { formatPrice } from '../../lib/format';
+import type { Spread } from './book-model';
+
+/** "Spread 0.10 (2 ticks)": the gap between the best offer and the best bid, in rupees and ticks. */
+export function SpreadText({ spread, tickSize }: { readonly spread: Spread; readonly tickSize: number }) {
+  return (
+    <span className="spread" data-testid="spread" data-ticks={spread.ticks}>
+      Spread {formatPrice(spread.abs, tickSize)} ({spread.ticks} {spread.ticks === 1 ? 'tick' : 'ticks'})
+    </span>
+  );
+}

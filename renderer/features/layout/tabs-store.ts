@@ -1,0 +1,32 @@
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+
+/**
+ * Which tab each tabbed slot of the workspace shows (docs/architecture.md, Layout on small
+ * screens), persisted like the panel sizes so the workspace opens as the trader left it. UI
+ * state only: a slot's id → the id of its shown tab.
+ */
+interface TabsState {
+  readonly shown: Readonly<Record<string, string>>;
+  readonly actions: { tabShown(slot: string, tab: string): void };
+}
+
+const useTabsStore = create<TabsState>()(
+  persist(
+    (set) => ({
+      shown: {},
+      actions: { tabShown: (slot, tab) => set((s) => ({ shown: { ...s.shown, [slot]: tab } })) },
+    }),
+    {
+      name: 'tradedesk.tabs',
+      version: 1,
+      storage: createJSONStorage(() => localStorage),
+      partialize: ({ shown }) => ({ shown }),
+    },
+  ),
+);
+
+/** The tab a slot shows, if the trader chose one. */
+export const useShownTab = (slot: string): string | undefined => useTabsStore((s) => s.shown[slot]);
+/** The actions, stable across renders. */
+export const useTabsActions = (): TabsState['actions'] => useTabsStore((s) => s.actions);

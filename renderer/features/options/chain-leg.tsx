@@ -1,0 +1,67 @@
+import { memo } from 'react';
+import type { OptionLeg } from '@shared/domain/market';
+import { formatPrice } from '../../lib/format';
+import { useQuote } from '../market/use-quotes';
+import { formatChange, formatDelta, formatOi } from './chain-model';
+
+/**
+ * One side of one strike: open interest, IV, delta, and the last price over its change — the
+ * price and change live from the stream (the chain's own figures until the first tick), the
+ * rest from the chain's last read. Calls read outward from the strike to the left (OI, IV, Δ,
+ * LTP), puts to the right. The last price is the button that opens the ticket on the contract.
+ * Re-renders only when its own contract ticks or the chain is re-read.
+ */
+export const ChainLeg = memo(function ChainLeg(props: {
+  readonly kind: 'call' | 'put';
+  readonly leg: OptionLeg | null;
+  readonly itm: boolean;
+  readonly tickSize: number;
+  /** Opens the ticket on this contract; absent when the instrument list does not have it yet. */
+  readonly onTrade: ((instrumentToken: number) => void) | undefined;
+}) {
+  const { leg, kind } = props;
+  const quote = useQuote(leg?.instrumentToken);
+  const cls = `chain__${kind}${props.itm ? ' is-itm' : ''}`;
+  if (!leg) {
+    const blank = <td className={`num ${cls}`} />;
+    return (
+      <>
+        {blank}
+        {blank}
+        {blank}
+        {blank}
+      </>
+    );
+  }
+  const last = quote?.lastPrice ?? leg.lastPrice;
+  const change = quote?.change ?? leg.change;
+  const cells = [
+    <td key="oi" className={`num ${cls}`} title={`OI ${leg.oi.toLocaleString('en-IN')}`}>
+      {formatOi(leg.oi)}
+    </td>,
+    <td key="iv" className={`num ${cls}`}>
+      {leg.iv.toFixed(2)}
+    </td>,
+    <td key="delta" className={`num ${cls}`}>
+      {formatDelta(leg.delta)}
+    </td>,
+    <td key="ltp" className={`num ${cls} chain__ltp`}>
+      <button
+        type="button"
+        aria-label={`Trade ${leg.tradingsymbol}`}
+        title={
+          props.onTrade
+            ? `Open the ticket on ${leg.tradingsymbol}`
+            : `${leg.tradingsymbol} is not in the instrument list yet`
+        }
+        disabled={!props.onTrade}
+        onClick={() => props.onTrade?.(leg.instrumentToken)}
+        data-testid={`chain-ltp-${leg.tradingsymbol}`}
+      >
+        {formatPrice(last, props.tickSize)}
+      </button>
+      <span className={`chain__chg ${change > 0 ? 'up' : change < 0 ? 'down' : 'muted'}`}>{formatChange(change)}</span>
+    </td>,
+  ];
+  return <>{kind === 'call' ? cells : cells.reverse()}</>;
+});

@@ -1,0 +1,154 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, render, renderHook, screen, waitFor, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OptionChain, OptionLeg } from '@shared/domain/market';
+import { setBridgeForTests } from '../../lib/bridge';
+import { createQueryClient } from '../../lib/query-client';
+import { useTicketDraft, useTicketOpen } from '../ticket/ticket-store';
+import { createFakeBridge, NIFTY_CE, type FakeBridge } from '../../test/fake-bridge';
+import { useBridgeEvents } from '../session/use-bridge-events';
+import { OptionChainPanel } from './option-chain-panel';
+
+/**
+ * The option chain against an in-memory bridge: the strikes around the money with calls and
+ * puts side by side, prices moved by pushed ticks, and a click that opens the ticket on the
+ * contract.
+ */
+
+let bridge: FakeBridge;
+
+const NIFTY_PE = {
+  ...NIFTY_CE,
+  instrumentToken: 13240067,
+  tradingsymbol: 'NIFTY26NOV24500PE',
+  instrumentType: 'PE' as const,
+};
+
+const leg = (tradingsymbol: string, instrumentToken: number, over: Partial<OptionLeg> = {}): OptionLeg => ({
+  instrumentToken,
+  tradingsymbol,
+  lastPrice: 182.4,
+  change: 12.3,
+  oi: 4_281_225,
+  iv: 13.92,
+  delta: 0.53,
+  bid: 182.35,
+  ask: 182.45,
+  volume: 1_000,
+  ...over,
+});
+
+const CHAIN: OptionChain = {
+  underlying: 'NIFTY',
+  exchange: 'NFO',
+  expiry: '2026-11-26',
+  expiries: ['2026-11-26', '2026-12-03'],
+  underlyingPrice: 24_512.35,
+  atmStrike: 24_500,
+  lotSize: 75,
+  rows: [
+    { strike: 24_450, call: leg('NIFTY26NOV24450CE', 900_001, { lastPrice: 210.5 }), put: null },
+    {
+      strike: 24_500,
+      call: leg(NIFTY_CE.tradingsymbol, NIFTY_CE.instrumentToken),
+      put: leg(NIFTY_PE.tradingsymbol, NIFTY_PE.instrumentToken, { lastPrice: 170.1, change: -9.8, delta: -0.4736 }),
+    },
+    { strike: 24_550, call: null, put: leg('NIFTY26NOV24550PE', 900_002, { lastPrice: 201.05 }) },
+  ],
+  ts: '2026-11-23T10:41:27+05:30',
+};
+
+beforeEach(() => {
+  bridge = createFakeBridge({
+    'instruments.list': () => ({ ok: true, data: [NIFTY_CE, NIFTY_PE] }),
+    'options.chain': () => ({ ok: true, data: CHAIN }),
+  });
+  setBridgeForTests(bridge);
+});
+
+afterEach(() => setBridgeForTests(null));
+
+function WithEvents() {
+  useBridgeEvents();
+  return <OptionChainPanel />;
+}
+
+async function renderChain() {
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <WithEvents />
+    </QueryClientProvider>,
+  );
+  const table = await screen.findByRole('table', { name: 'Option chain' });
+  return within(table);
+}
+
+const row = (strike: number): HTMLElement => {
+  const tr = document.querySelector<HTMLElement>(`tr[data-strike="${strike}"]`);
+  if (!tr) throw new Error(`no row for ${strike}`);
+  return tr;
+};
+
+const cells = (tr: HTMLElement): string[] => [...tr.children].map((c) => c.textContent ?? '');
+
+describe('OptionChainPanel', () => {
+  it('shows calls and puts side by side around the strike, the at-the-money row marked and the spot between strikes', async () => {
+    await renderChain();
+    expect(cells(row(24_500))).toEqual([
+      '42.81L',
+      '13.92',
+      '0.53',
+      '182.40+12.30',
+      '24,500',
+      '170.10−9.80',
+      '−0.47',
+      '13.92',
+      '42.81L',
+    ]);
+    expect(row(24_500).getAttribute('aria-current')).toBe('true');
+    // A strike without a put: four blank cells on that side, never zeros.
+    expect(cells(row(24_450)).slice(5)).toEqual(['', '', '', '']);
+    // The spot line sits between 24,500 and 24,550.
+    const spot = screen.getByTestId('chain-spot');
+    expect(spot.textContent).toBe('NIFTY 24,512.35');
+    expect(spot.nextElementSibling).toBe(row(24_550));
+    expect(bridge.callsOf('options.chain')[0]?.payload).toEqual({ underlying: 'NIFTY' });
+  });
+
+  it('moves a contract’s last price and change with its ticks, and streams the contracts in the chain', async () => {
+    await renderChain();
+    await waitFor(() => {
+      const sub = bridge.callsOf('market.subscribe').at(-1)?.payload as { owner: string; tokens: number[] };
+      expect(sub.owner).toBe('options');
+      expect(sub.tokens).toEqual(
+        [900_001, 900_002, NIFTY_CE.instrumentToken, NIFTY_PE.instrumentToken].sort((a, b) => a - b),
+      );
+    });
+    act(() =>
+      bridge.emit('market.ticks', {
+        ticks: [
+          {
+            instrumentToken: NIFTY_CE.instrumentToken,
+            lastPrice: 190.05,
+            change: 19.95,
+            volume: 1_200,
+            ts: '2026-11-23T10:41:30+05:30',
+          },
+        ],
+      }),
+    );
+    await waitFor(() => expect(cells(row(24_500))[3]).toBe('190.05+19.95'));
+  });
+
+  it('opens the ticket on the contract clicked, keeping the ticket’s side', async () => {
+    await renderChain();
+    await userEvent.setup().click(await screen.findByRole('button', { name: `Trade ${NIFTY_PE.tradingsymbol}` }));
+    const { result } = renderHook(() => ({ draft: useTicketDraft(), open: useTicketOpen() }));
+    expect(result.current.open).toBe(true);
+    expect(result.current.draft.instrumentToken).toBe(NIFTY_PE.instrumentToken);
+    expect(result.current.draft.quantity).toBe('75');
+    // A contract the instrument list does not have yet cannot be traded from here.
+    expect(screen.getByRole('button', { name: 'Trade NIFTY26NOV24550PE' })).toHaveProperty('disabled', true);
+  });
+});

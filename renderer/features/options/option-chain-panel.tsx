@@ -1,0 +1,198 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, type ReactNode } from 'react';
+import { describeError } from '../../lib/describe-error';
+import { formatPrice } from '../../lib/format';
+import { useTicketActions, useTicketDraft } from '../ticket/ticket-store';
+import { useInstruments } from '../instruments/queries';
+import { Panel } from '../layout/panel';
+import { useMarketSubscription } from '../market/use-market-subscription';
+import { ChainLeg } from './chain-leg';
+import { formatExpiry, inTheMoney, spotIndex, underlyingsOf } from './chain-model';
+import { useChainExpiry, useChainUnderlying, useOptionChainActions } from './option-chain-store';
+import { optionQueries } from './queries';
+import './options.css';
+
+/** Column count of a chain row: four a side and the strike. */
+const COLUMNS = 9;
+
+/**
+ * The option chain (docs/architecture.md, "Market depth, sessions and the option chain on
+ * screen"): for a chosen underlying and expiry, the strikes around the money with calls and puts
+ * side by side — open interest, implied volatility, delta, last price and change — the
+ * in-the-money side shaded, the at-the-money strike marked and a line where the underlying's
+ * price falls. The contracts stream in `quote` mode while the chain is shown (owner `options`),
+ * so prices move live; clicking one opens the ticket on it, on the ticket's side.
+ */
+export function OptionChainPanel() {
+  const underlying = useChainUnderlying();
+  const expiry = useChainExpiry();
+  const { underlyingChosen, expiryChosen } = useOptionChainActions();
+  const { list, byToken } = useInstruments();
+  const underlyings = underlyingsOf(list);
+  const result = useQuery(optionQueries.chain(underlying, expiry));
+  const chain = result.data;
+  const tokens = (chain?.rows ?? []).flatMap((r) => [r.call, r.put]).flatMap((l) => (l ? [l.instrumentToken] : []));
+  useMarketSubscription('options', tokens);
+
+  const side = useTicketDraft().side;
+  const { ticketOpened } = useTicketActions();
+  const latestSide = useRef(side);
+  useEffect(() => {
+    latestSide.current = side;
+  });
+  const trade = useCallback(
+    (token: number) => {
+      const i = byToken.get(token);
+      if (i) ticketOpened(latestSide.current, i);
+    },
+    [byToken, ticketOpened],
+  );
+
+  // Centre the at-the-money strike when a chain is first shown.
+  const scroller = useRef<HTMLDivElement>(null);
+  const shownKey = chain ? `${chain.underlying}:${chain.expiry}` : '';
+  useEffect(() => {
+    const box = scroller.current;
+    const atm = box?.querySelector<HTMLElement>('tr.is-atm');
+    if (box && atm) box.scrollTop = Math.max(0, atm.offsetTop - box.clientHeight / 2);
+  }, [shownKey]);
+
+  const firstLeg = chain?.rows.flatMap((r) => [r.call, r.put]).find((l) => l !== null);
+  const tick = (firstLeg && byToken.get(firstLeg.instrumentToken)?.tickSize) ?? 0.05;
+  const spotAt = chain ? spotIndex(chain.rows, chain.underlyingPrice) : -1;
+  return (
+    <Panel
+      title="Option chain"
+      className="chain-panel"
+      source={{ ...result, queryKey: optionQueries.chain(underlying, expiry).queryKey }}
+    >
+      <div className="chain__bar">
+        <span className="chain__side-name">Calls</span>
+        <div className="chain__controls">
+          <select aria-label="Underlying" value={underlying} onChange={(e) => underlyingChosen(e.target.value)}>
+            {(underlyings.includes(underlying) ? underlyings : [underlying, ...underlyings]).map((u) => (
+              <option key={u} value={u}>
+                {u}
+              </option>
+            ))}
+          </select>
+          <select
+            aria-label="Expiry"
+            value={expiry ?? chain?.expiry ?? ''}
+            onChange={(e) => expiryChosen(e.target.value || null)}
+          >
+            {(chain?.expiries ?? (expiry ? [expiry] : [])).map((x, _, all) => (
+              <option key={x} value={x}>
+                {formatExpiry(x, all[0] ?? x)}
+              </option>
+            ))}
+          </select>
+          {chain ? (
+            <span className="chain__underlying" data-testid="chain-underlying-price" title="The underlying's price">
+              {formatPrice(chain.underlyingPrice)}
+            </span>
+          ) : null}
+        </div>
+        <span className="chain__side-name">Puts</span>
+      </div>
+      {chain === undefined ? (
+        <p className="empty">
+          {result.error
+            ? `Could not load the chain: ${describeError(result.error)}`
+            : `Loading the ${underlying} chain…`}
+        </p>
+      ) : (
+        <div className="table-scroll" ref={scroller}>
+          <table aria-label="Option chain" className="grid chain">
+            <thead>
+              <tr>
+                <th className="num" title="Open interest">
+                  OI
+                </th>
+                <th className="num" title="Implied volatility, % a year">
+                  IV
+                </th>
+                <th className="num" title="Delta">
+                  Δ
+                </th>
+                <th className="num">LTP</th>
+                <th className="num chain__strike">Strike</th>
+                <th className="num">LTP</th>
+                <th className="num" title="Delta">
+                  Δ
+                </th>
+                <th className="num" title="Implied volatility, % a year">
+                  IV
+                </th>
+                <th className="num" title="Open interest">
+                  OI
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {chain.rows.map((r, n) => (
+                <ChainRowWithSpot
+                  key={r.strike}
+                  spotBefore={n === spotAt}
+                  spotText={`${chain.underlying} ${formatPrice(chain.underlyingPrice)}`}
+                >
+                  <tr
+                    className={r.strike === chain.atmStrike ? 'is-atm' : undefined}
+                    data-strike={r.strike}
+                    aria-current={r.strike === chain.atmStrike ? 'true' : undefined}
+                  >
+                    <ChainLeg
+                      kind="call"
+                      leg={r.call}
+                      itm={inTheMoney('call', r.strike, chain.underlyingPrice)}
+                      tickSize={tick}
+                      onTrade={r.call && byToken.has(r.call.instrumentToken) ? trade : undefined}
+                    />
+                    <th scope="row" className="num chain__strike">
+                      {r.strike.toLocaleString('en-IN')}
+                    </th>
+                    <ChainLeg
+                      kind="put"
+                      leg={r.put}
+                      itm={inTheMoney('put', r.strike, chain.underlyingPrice)}
+                      tickSize={tick}
+                      onTrade={r.put && byToken.has(r.put.instrumentToken) ? trade : undefined}
+                    />
+                  </tr>
+                </ChainRowWithSpot>
+              ))}
+              {spotAt === chain.rows.length ? (
+                <SpotLine text={`${chain.underlying} ${formatPrice(chain.underlyingPrice)}`} />
+              ) : null}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Panel>
+  );
+}
+
+/** A strike's row, with the spot line drawn before it when the underlying's price falls just below it. */
+function ChainRowWithSpot(props: {
+  readonly spotBefore: boolean;
+  readonly spotText: string;
+  readonly children: ReactNode;
+}) {
+  return (
+    <>
+      {props.spotBefore ? <SpotLine text={props.spotText} /> : null}
+      {props.children}
+    </>
+  );
+}
+
+/** The underlying's price, as a line between the strikes around it. */
+function SpotLine({ text }: { readonly text: string }) {
+  return (
+    <tr className="chain__spot" data-testid="chain-spot">
+      <td colSpan={COLUMNS}>
+        <span>{text}</span>
+      </td>
+    </tr>
+  );
+}
