@@ -86,4 +86,30 @@ describe('intents ledger compaction torn half-way', () => {
     ).toEqual(ids.slice(6).sort());
     await b.close();
   });
+
+  it('a compaction while trading whose write stops half-way is not a failure: the resolution stands, later intents are journaled, and the next start reads every open intent', async () => {
+    const a = await IntentsLedger.open(file, { compactAfter: 3 });
+    const ids = Array.from({ length: 6 }, (_, i) => `r${i}`);
+    for (const id of ids) await a.appendIntent({ clientOrderId: id, at: 0, order });
+    await a.resolve({ clientOrderId: 'r0', at: 0, outcome: 'acknowledged', orderId: 'o-r0' });
+    await a.resolve({ clientOrderId: 'r1', at: 0, outcome: 'acknowledged', orderId: 'o-r1' });
+    // The third resolution triggers a compaction, and the disk is full for its rewrite.
+    disk.tearNextRewrite = true;
+    await expect(a.resolve({ clientOrderId: 'r2', at: 0, outcome: 'acknowledged', orderId: 'o-r2' })).resolves.toBe(
+      undefined,
+    );
+    expect(disk.tornRewrites, 'the compaction never ran, so nothing was torn').toBe(1);
+    await a.appendIntent({ clientOrderId: 'r6', at: 0, order });
+    await a.close();
+
+    const b = await IntentsLedger.open(file, { compactAfter: 0 });
+    expect(
+      b
+        .unresolved()
+        .map((i) => i.clientOrderId)
+        .sort(),
+      await readFile(file, 'utf8'),
+    ).toEqual(['r3', 'r4', 'r5', 'r6']);
+    await b.close();
+  });
 });
