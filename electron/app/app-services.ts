@@ -119,6 +119,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
         onSessionExpired: (reason, version) => events.emit('session.expired', { reason, version }),
         onConnection: (state) => events.emit('connection.changed', state),
         onOrder: (order) => events.emit('order.updated', order),
+        onOrdersChanged: (delta) => events.emit('orders.changed', delta),
         onPlacements: (placements) => events.emit('placements.changed', { placements }),
         onUsage: (usage) => events.emit('usage.changed', usage),
         onTick: batcher ? (tick) => batcher.push(tick) : (tick) => events.emit('market.ticks', { ticks: [tick] }),
