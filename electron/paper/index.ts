@@ -8,6 +8,9 @@ import type { BrokerState } from './context';
 import { type FaultConfig, Faults } from './faults';
 import { generateInstruments } from './instruments';
 import { Journal, type JournalEvent } from './journal';
+import { KITE_RATES, type KiteRates } from './kite/limits';
+import { createKiteHandler } from './kite/server';
+import { RequestTokens } from './kite/session';
 import { Market } from './market';
 import { MarketClock, type MarketClockSpec } from './market-clock';
 import { Engine } from './matching';
@@ -79,6 +82,13 @@ export interface PaperBrokerOptions {
    * prove exactly-once placement where the broker does not help.
    */
   idempotency?: boolean;
+  /**
+   * Where the Kite login page (docs/kite.md §Login) redirects with the request token
+   * (`--kite-redirect-url`); default the broker's own page that shows it.
+   */
+  kiteRedirectUrl?: string;
+  /** Kite's request limits (docs/kite.md §Limits); default Kite's documented ones. Tests raise them. */
+  kiteRates?: Partial<KiteRates>;
 }
 
 export interface PaperBroker {
@@ -263,7 +273,17 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
 
   const rate = options.rate ?? DEFAULTS.rate;
   const auth = new AuthGuard(sessions, options.authFailures ?? AUTH_FAILURES);
-  const server = createBrokerServer(state, { control: options.control ?? false, rate, auth });
+  let port = 0;
+  const kite = createKiteHandler(state, {
+    auth,
+    kite: {
+      requestTokens: new RequestTokens(),
+      extras: new Map(),
+      redirectUrl: () => options.kiteRedirectUrl ?? `http://127.0.0.1:${port}/kite/connect/done`,
+    },
+    rates: { ...KITE_RATES, ...options.kiteRates },
+  });
+  const server = createBrokerServer(state, { control: options.control ?? false, rate, auth, kite });
   stream = new Stream(
     server,
     auth,
@@ -281,7 +301,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
 
   const tickMs = options.tickIntervalMs ?? DEFAULTS.tickIntervalMs;
   const timer =
