@@ -51,5 +51,5 @@ export function instrumentsCsv(instruments: readonly PaperInstrument[], market: 
         .join(','),
     );
   }
-  return `${lines.join('\n')}\n`;
+  return lines.join('\n');
 }
