@@ -8,6 +8,7 @@ import { bookOf } from '../quote-view';
 import { PAPER_USER_ID } from '../sessions';
 import { type HistoryEntry, type PaperHolding, type PaperOrder, type PaperPosition, type PaperTrade } from '../types';
 import { wirePosition } from '../wire-views';
+import type { DepthLevel, TickFields } from './packets';
 import { kiteTime } from './wire';
 
 /**
@@ -325,5 +326,35 @@ export function kiteQuote(market: Market, i: PaperInstrument, now: number): Reco
     upper_circuit_limit: fromUnits(hi),
     ohlc: { open: fromUnits(bar.open), high: fromUnits(bar.high), low: fromUnits(bar.low), close: fromUnits(close) },
     depth: depth5(market, i),
+  };
+}
+
+/** The ticker's fields of `i` at market time `at` (docs/kite.md §Ticker): the same market as `/quote`. */
+export function tickFields(market: Market, i: PaperInstrument, at: number): TickFields {
+  const ltp = fromUnits(market.ltp(i.token));
+  const bar = market.dayBar(i.token);
+  const book = market.book(i.token);
+  const oi = market.oi(i.token) ?? 0;
+  const d = depth5(market, i);
+  const levels = (side: ReadonlyArray<Record<string, number>>): DepthLevel[] =>
+    side.map((l) => ({ price: l.price ?? 0, quantity: l.quantity ?? 0, orders: l.orders ?? 0 }));
+  return {
+    token: i.token,
+    lastPrice: ltp,
+    lastQuantity: 0,
+    averagePrice: ltp,
+    volume: market.volume(i.token),
+    buyQuantity: book?.total('buy') ?? 0,
+    sellQuantity: book?.total('sell') ?? 0,
+    open: fromUnits(bar.open),
+    high: fromUnits(bar.high),
+    low: fromUnits(bar.low),
+    close: fromUnits(market.changeBase(i.token, at)),
+    lastTradeTime: bar.lastTradeAt === null ? 0 : Math.floor(bar.lastTradeAt / 1000),
+    oi,
+    oiDayHigh: oi,
+    oiDayLow: oi,
+    exchangeTimestamp: Math.floor(at / 1000),
+    depth: { buy: levels(d.buy), sell: levels(d.sell) },
   };
 }
