@@ -5,7 +5,7 @@ import { type TickFields, divisorOf, encodePacket, frame } from './packets';
 /**
  * The ticker's encoder against Zerodha's own fixtures (fixtures/SOURCE.md): the fields of
  * `ticker_full.json` encode to exactly the bytes of `ticker_full.packet`, and a decoder written
- * to docs/kite.md §Ticker reads the fixture packets back to the fixture's values.
+ * to docs/kite.md §Ticker (our own) reads the fixture packets back to the fixture's values.
  */
 
 const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
