@@ -154,4 +154,14 @@ describe('/kite ticker refusals (docs/kite.md §Ticker)', () => {
     await expect.poll(() => binaries.some((b) => b.length > 1 && b.readUInt32BE(4) === token)).toBe(true);
     ws.close();
   });
+
+  it('a socket whose token is logged out is closed with 1008 at the next heartbeat', async () => {
+    const other = await t.login();
+    const otherToken = (other as unknown as { access_token: string }).access_token;
+    const ws = open(`api_key=paper&access_token=${otherToken}`);
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    await new Promise((resolve) => ws.on('open', resolve));
+    await other.invalidateAccessToken();
+    expect(await closed).toBe(1008);
+  });
 });

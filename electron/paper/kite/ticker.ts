@@ -193,7 +193,7 @@ export class KiteTicker {
 
   private packet(token: number, mode: PacketMode, at: number): Buffer | null {
     const i = this.d.market.instrument(token);
-    return i ? encodePacket(mode, tickFields(this.d.market, i, at)) : null;
+    return i ? encodePacket(mode, tickFields(this.d.market, i, at, mode)) : null;
   }
 
   /** A text message that must not be dropped (order updates, errors). */
