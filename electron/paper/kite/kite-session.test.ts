@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type KiteTest, startKiteTest } from './test-kite';
 
@@ -83,6 +86,39 @@ describe('/kite login (docs/kite.md §Login)', () => {
       expect(page).toContain(to.searchParams.get('request_token'));
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('/kite sessions across a restart (docs/kite.md §Login)', () => {
+  it('an access token keeps working after the broker restarts on its journal, until its 06:00 IST', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kite-journal-'));
+    try {
+      const first = await startKiteTest({ dataDir: dir });
+      const kc = await first.login();
+      const token = (kc as unknown as { access_token: string }).access_token;
+      const { order_id } = await kc.placeOrder('regular', {
+        exchange: 'NSE',
+        tradingsymbol: 'INFY',
+        transaction_type: 'BUY',
+        quantity: 1,
+        product: 'MIS',
+        order_type: 'LIMIT',
+        price: (await first.api.instrument('NSE', 'INFY')).last_price,
+        tag: 'restart',
+      });
+      await first.close();
+      const second = await startKiteTest({ dataDir: dir });
+      try {
+        const again = second.client();
+        again.setAccessToken(token);
+        const orders = await again.getOrders();
+        expect(orders.find((o) => o.order_id === order_id)).toMatchObject({ tag: 'restart' });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
