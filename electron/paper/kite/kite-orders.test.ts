@@ -124,6 +124,13 @@ describe('/kite orders (docs/kite.md §Orders)', () => {
     ]);
   });
 
+  it('an order the margin refuses is placed and REJECTED, its history without OPEN PENDING', async () => {
+    const { order_id } = await kc.placeOrder('regular', order({ quantity: 100_000, product: 'CNC' }));
+    const history = await kc.getOrderHistory(order_id);
+    expect(history.map((h) => h.status)).toEqual(['PUT ORDER REQ RECEIVED', 'VALIDATION PENDING', 'REJECTED']);
+    expect(history.at(-1)?.status_message).toMatch(/margin|funds/i);
+  });
+
   it('cancelling a COMPLETE order is an OrderException; an unknown order id an InputException', async () => {
     const { order_id } = await kc.placeOrder(
       'regular',
