@@ -158,6 +158,18 @@ describe('/kite orders (docs/kite.md §Orders)', () => {
     });
   });
 
+  it('an amo order while the market is open, and a cancel under the wrong variety, are InputExceptions naming variety', async () => {
+    const before = t.api.broker.orderCount();
+    await expect(kc.placeOrder('amo', order())).rejects.toMatchObject({
+      error_type: 'InputException',
+      message: expect.stringMatching(/^variety: NSE is open/),
+    });
+    expect(t.api.broker.orderCount()).toBe(before);
+    const { order_id } = await kc.placeOrder('regular', order());
+    await expect(kc.cancelOrder('amo', order_id)).rejects.toMatchObject({ message: expect.stringMatching(/^variety/) });
+    expect((await t.api.order(order_id)).status).toBe('OPEN');
+  });
+
   it('orderMargins answers the margin /v1 calculator answers', async () => {
     const [m] = await kc.orderMargins([
       {
