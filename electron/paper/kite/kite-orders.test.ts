@@ -85,10 +85,10 @@ describe('/kite orders (docs/kite.md §Orders)', () => {
     expect(t.api.broker.orderCount()).toBe(before);
   });
 
-  it('a MARKET order with market_protection fills, and its trade, position and margins follow', async () => {
+  it('a MARKET order with market_protection (price and trigger 0, as Kite clients send) fills, and its trade, position and margins follow', async () => {
     const { order_id } = await kc.placeOrder(
       'regular',
-      order({ order_type: 'MARKET', price: undefined, quantity: 3, market_protection: -1 }),
+      order({ order_type: 'MARKET', price: 0, trigger_price: 0, quantity: 3, market_protection: -1 }),
     );
     const history = await kc.getOrderHistory(order_id);
     expect(history.at(-1)).toMatchObject({ status: 'COMPLETE', filled_quantity: 3, market_protection: -1 });
