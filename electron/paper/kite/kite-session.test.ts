@@ -61,6 +61,20 @@ describe('/kite login (docs/kite.md §Login)', () => {
     await expect(t.client().generateSession(rt, 'paper')).resolves.toMatchObject({ user_id: 'PAPER01' });
   });
 
+  it('failed token exchanges are counted per address: past the budget they are 429s, a good one still works', async () => {
+    const other = await startKiteTest({ authFailures: { perSecond: 0.001, burst: 2 } });
+    try {
+      const rt = (await other.loginRedirect()).searchParams.get('request_token') ?? '';
+      const wrong = () => other.client().generateSession(rt, 'wrong');
+      await expect(wrong()).rejects.toMatchObject({ error_type: 'TokenException' });
+      await expect(wrong()).rejects.toMatchObject({ error_type: 'TokenException' });
+      await expect(wrong()).rejects.toMatchObject({ error_type: 'NetworkException' });
+      await expect(other.client().generateSession(rt, 'paper')).resolves.toMatchObject({ user_id: 'PAPER01' });
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a call without a token is a TokenException, and the session-expiry hook sees it', async () => {
     const kc = t.client();
     let fired = 0;
