@@ -126,6 +126,15 @@ describe('/kite token expiry and faults (docs/kite.md §Login, §Faults)', () =>
     expect(t.api.broker.orderCount()).toBe(0);
   });
 
+  it('shape_change renames the first field of data (the envelope stays Kite’s), and latency_ms still answers', async () => {
+    const { t, kc } = await start();
+    t.api.broker.setFaults({ shape_change: 1, latency_ms: 5 });
+    const drifted = (await kc.getProfile()) as unknown as Record<string, unknown>;
+    t.api.broker.setFaults({});
+    expect(drifted.user_id).toBeUndefined();
+    expect(drifted.userId).toBe('PAPER01');
+  });
+
   it('a dropped reply is a NetworkException to the client, and the order was placed', async () => {
     const { t, kc, price } = await start();
     t.api.broker.setFaults({ drop_reply: 1 });
