@@ -21,12 +21,13 @@ import { SessionGate } from './features/session/session-dialog';
 import { UsageMeter } from './features/session/usage-meter';
 import { useBridgeEvents } from './features/session/use-bridge-events';
 import { OrderTicketPanel } from './features/ticket/order-ticket';
+import { TradesPanel } from './features/trades/trades-panel';
 import { useTicketHotkeys } from './features/ticket/use-ticket-hotkeys';
 import { useSettingsActions, useSoundOn, useTheme } from './state/settings-store';
 
 /**
  * The workspace: ticket and watchlist on the left; on the right the chart (or the option chain)
- * beside funds over the depth ladder (or holdings), over the blotter and positions across the full width (they have the most columns:
+ * beside funds over the depth ladder (or holdings), over the blotter (or the trade book) and positions across the full width (they have the most columns:
  * at 1440 px every column fits). Pixel minimums hold what a trader reads at a glance on a
  * 1280×720 screen (docs/architecture.md §Layout on small screens). Group ids key the saved sizes.
  */
@@ -106,7 +107,20 @@ const WORKSPACE: WorkspaceGroup = {
               ],
             },
           },
-          { id: 'orders', defaultPercent: 34, min: 15, panel: <Blotter /> },
+          {
+            id: 'orders',
+            defaultPercent: 34,
+            min: 15,
+            panel: (
+              <PanelTabs
+                id="orders-trades"
+                tabs={[
+                  ['orders', 'Orders', <Blotter key="o" />],
+                  ['trades', 'Trades', <TradesPanel key="t" />],
+                ]}
+              />
+            ),
+          },
           { id: 'positions', defaultPercent: 22, min: 10, panel: <PositionsPanel /> },
         ],
       },

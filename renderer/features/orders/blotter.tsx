@@ -5,6 +5,7 @@ import { isWorking, type Order } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import { describeError } from '../../lib/describe-error';
 import { formatIstTime, formatPrice, formatQty } from '../../lib/format';
+import { ExportButton } from '../export/export-button';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
 import { EmptyRow, PanelPlaceholder } from '../layout/panel-states';
@@ -135,6 +136,7 @@ export function Blotter() {
             className="toolbar__search"
           />
           <span className="muted">{formatQty(rows.length)} orders</span>
+          <ExportButton book="orders" />
         </div>
       }
     >
