@@ -2,7 +2,8 @@
 // Screenshots of the workspace for the README: docs/workspace-dark.png and docs/workspace-light.png
 // at 1440×900 (the depth ladder beside the chart, a MARKET ticket that says how far it walks the
 // book), docs/workspace-1280x720.png / docs/workspace-1920x1080.png (dark) for the small and the
-// large screen, docs/option-chain.png (the chain in the chart's slot) and docs/chart-sessions.png
+// large screen, docs/option-chain.png (the chain in the chart's slot), docs/trade-book-1280x720.png (the Trades
+// tab with the day's summary) and docs/chart-sessions.png
 // (15-minute candles over a week of sessions: no bar outside trading hours, the axis skips the
 // nights, the weekend and the holiday). Starts the browser host with its paper broker (control
 // interface on), trades a small realistic day on it through the broker's REST API (the app's own
@@ -228,6 +229,16 @@ try {
   const chainFile = join(outDir, 'option-chain.png');
   await page.screenshot({ path: chainFile });
   console.log(`wrote ${chainFile}`);
+
+  // The trade book with the day's summary, in the Orders slot, on the small screen.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.getByRole('tab', { name: 'Trades' }).click();
+  await page.getByRole('table', { name: 'Trades' }).getByRole('row').nth(2).waitFor();
+  await sleep(500);
+  const tradesFile = join(outDir, 'trade-book-1280x720.png');
+  await page.screenshot({ path: tradesFile });
+  console.log(`wrote ${tradesFile}`);
+  await page.getByRole('tab', { name: 'Orders' }).click();
 
   // The chart alone, larger: 15-minute candles over the last week's sessions.
   await page.getByRole('tab', { name: 'Chart' }).click();

@@ -1,18 +1,23 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { csvFileName, ordersCsv, positionsCsv, tradesCsv, type Book } from '@shared/trading/book-csv';
 import { istDate } from '@shared/lib/ist-time';
 import { downloadText } from '../../lib/download';
 import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
+import { marketStatusQueries } from '../market-status/queries';
 import { tradeQueries } from '../trades/queries';
+import { fillsOfDay, tradingDay } from '../trades/trade-book';
 
-/** Reads `book` afresh from the broker (never older than the click) and renders it as CSV. */
-async function freshCsv(client: ReturnType<typeof useQueryClient>, book: Book): Promise<string> {
+/**
+ * Reads `book` afresh from the broker (never older than the click) and renders it as CSV; the
+ * trades of `day` only, as the Trades panel shows them.
+ */
+async function freshCsv(client: QueryClient, book: Book, day: string | null): Promise<string> {
   switch (book) {
     case 'orders':
       return ordersCsv(await client.fetchQuery({ ...orderQueries.list(), staleTime: 0 }));
     case 'trades':
-      return tradesCsv(await client.fetchQuery({ ...tradeQueries.list(), staleTime: 0 }));
+      return tradesCsv(fillsOfDay(await client.fetchQuery({ ...tradeQueries.list(), staleTime: 0 }), day));
     case 'positions':
       return positionsCsv(await client.fetchQuery({ ...portfolioQueries.positions(), staleTime: 0 }));
   }
@@ -28,8 +33,10 @@ export function useExportBook(now: () => number = Date.now) {
   return useMutation({
     mutationKey: ['export'],
     mutationFn: async (book: Book) => {
-      const text = await freshCsv(client, book);
-      const name = csvFileName(book, istDate(now()));
+      // The market's day when its clock has been read (it may be simulated), else the machine's.
+      const day = tradingDay(client.getQueryData(marketStatusQueries.status().queryKey)?.now);
+      const text = await freshCsv(client, book, day);
+      const name = csvFileName(book, day ?? istDate(now()));
       downloadText(name, text);
       return name;
     },

@@ -1,12 +1,29 @@
 import type { Instrument } from '@shared/domain/instrument';
 import type { Trade } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
+import { istDate } from '@shared/lib/ist-time';
 import { daySummary, type ChargeableFill, type DaySummary } from '@shared/trading/charges';
 
 /**
  * The trade book's model, without React: fills newest first and the day's summary
  * (docs/desk.md §Trade book).
  */
+
+/**
+ * The trading day (IST) the market's clock is in, or null before the clock is read. The paper
+ * market's clock may be simulated, so the day is the market's, never the machine's.
+ */
+export function tradingDay(marketNow: string | undefined): string | null {
+  return marketNow === undefined ? null : istDate(Date.parse(marketNow));
+}
+
+/**
+ * The fills of `day` (all of them while the day is unknown). A broker that returns earlier
+ * sessions' fills too (the paper broker keeps them) must not add yesterday to today's figures.
+ */
+export function fillsOfDay(trades: readonly Trade[], day: string | null): Trade[] {
+  return day === null ? [...trades] : trades.filter((t) => istDate(Date.parse(t.filledAt)) === day);
+}
 
 /** Fills newest first; ties (one order's parts in the same second) by trade id, latest first. */
 export function newestFirst(trades: readonly Trade[]): Trade[] {

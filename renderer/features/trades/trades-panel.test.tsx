@@ -133,6 +133,22 @@ describe('Trades panel', () => {
     expect(text('day-net')).toBe('–');
   });
 
+  it("leaves an earlier session's fill out of the book and the day's figures, by the market's clock", async () => {
+    bridge.answer('trades.list', () => ({
+      ok: true,
+      data: [...TRADES, trade('t0', 'C0', 'BUY', 5, 1490, '2026-11-20T15:10:00+05:30')],
+    }));
+    bridge.answer('market.status', () => ({
+      ok: true,
+      data: { now: '2026-11-23T10:30:00+05:30', simulated: true, speed: 1, exchanges: [] },
+    }));
+    show();
+    const table = await screen.findByRole('table', { name: 'Trades' });
+    await waitFor(() => expect(within(table).queryByText('C0')).toBeNull());
+    expect(within(table).getAllByRole('row')).toHaveLength(4);
+    expect(text('day-turnover')).toBe('₹3,01,000.00');
+  });
+
   it('exports the fills as CSV read afresh at the click, oldest first', async () => {
     const blobs = captureDownloads();
     show();

@@ -5,11 +5,12 @@ import { formatIstTime, formatPnl, formatPrice, formatQty, formatRupees, signCla
 import { ExportButton } from '../export/export-button';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
+import { useMarketStatus } from '../market-status/queries';
 import { EmptyRow, PanelPlaceholder } from '../layout/panel-states';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { portfolioQueries } from '../portfolio/queries';
 import { tradeQueries } from './queries';
-import { newestFirst, summariseDay } from './trade-book';
+import { fillsOfDay, newestFirst, summariseDay, tradingDay } from './trade-book';
 import './trades.css';
 
 /** "Brokerage ₹40.00 · STT ₹37.75 · …": the estimate's breakdown, for its tooltip. */
@@ -25,7 +26,7 @@ function breakdown(c: Charges): string {
 }
 
 /**
- * The trade book: every fill of the day (time, symbol, side, quantity, price, value, order id),
+ * The trade book: every fill of the market's day (time, symbol, side, quantity, price, value, order id),
  * newest first, under the day's summary — turnover, realised P&L, estimated charges and the
  * net (docs/desk.md §Trade book, §Charges model).
  */
@@ -35,8 +36,10 @@ export function TradesPanel() {
   // Read from the cache the Positions panel polls; a second interval would double the reads.
   const positions = useQuery({ ...portfolioQueries.positions() });
   const { byToken } = useInstruments();
-  const rows = useMemo(() => newestFirst(result.data ?? []), [result.data]);
-  const day = useMemo(() => summariseDay(result.data, positions.data, byToken), [result.data, positions.data, byToken]);
+  const today = tradingDay(useMarketStatus()?.now);
+  const fills = useMemo(() => (result.data ? fillsOfDay(result.data, today) : undefined), [result.data, today]);
+  const rows = useMemo(() => newestFirst(fills ?? []), [fills]);
+  const day = useMemo(() => summariseDay(fills, positions.data, byToken), [fills, positions.data, byToken]);
 
   return (
     <Panel
