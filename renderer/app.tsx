@@ -1,7 +1,11 @@
 import { useEffect } from 'react';
 import { ChartPanel } from './features/chart/chart-panel';
 import { DepthPanel } from './features/depth/depth-panel';
+import { CommandPalette } from './features/keyboard/command-palette';
+import { ShortcutsSheet } from './features/keyboard/shortcuts-sheet';
+import { useOverlayHotkeys } from './features/keyboard/use-overlay-hotkeys';
 import { PanelTabs } from './features/layout/panel-tabs';
+import { SLOTS } from './features/layout/slots';
 import { Workspace, type WorkspaceGroup } from './features/layout/workspace';
 import { MarketSession } from './features/market-status/market-session';
 import { OptionChainPanel } from './features/options/option-chain-panel';
@@ -70,10 +74,10 @@ const WORKSPACE: WorkspaceGroup = {
                   min: 30,
                   panel: (
                     <PanelTabs
-                      id="chart-options"
+                      id={SLOTS.chart.id}
                       tabs={[
-                        ['chart', 'Chart', <ChartPanel key="c" />],
-                        ['options', 'Option chain', <OptionChainPanel key="o" />],
+                        [SLOTS.chart.chart, 'Chart', <ChartPanel key="c" />],
+                        [SLOTS.chart.options, 'Option chain', <OptionChainPanel key="o" />],
                       ]}
                     />
                   ),
@@ -93,10 +97,10 @@ const WORKSPACE: WorkspaceGroup = {
                         min: 20,
                         panel: (
                           <PanelTabs
-                            id="depth-holdings"
+                            id={SLOTS.depth.id}
                             tabs={[
-                              ['depth', 'Depth', <DepthPanel key="d" />],
-                              ['holdings', 'Holdings', <HoldingsPanel key="h" />],
+                              [SLOTS.depth.depth, 'Depth', <DepthPanel key="d" />],
+                              [SLOTS.depth.holdings, 'Holdings', <HoldingsPanel key="h" />],
                             ]}
                           />
                         ),
@@ -113,10 +117,10 @@ const WORKSPACE: WorkspaceGroup = {
             min: 15,
             panel: (
               <PanelTabs
-                id="orders-trades"
+                id={SLOTS.orders.id}
                 tabs={[
-                  ['orders', 'Orders', <Blotter key="o" />],
-                  ['trades', 'Trades', <TradesPanel key="t" />],
+                  [SLOTS.orders.orders, 'Orders', <Blotter key="o" />],
+                  [SLOTS.orders.trades, 'Trades', <TradesPanel key="t" />],
                 ]}
               />
             ),
@@ -128,7 +132,7 @@ const WORKSPACE: WorkspaceGroup = {
   ],
 };
 
-/** The application shell: top bar, banners, the workspace, toasts and the session gate. */
+/** The application shell: top bar, banners, the workspace, toasts, the keyboard's overlays and the session gate. */
 export function App() {
   const theme = useTheme();
   const sound = useSoundOn();
@@ -137,6 +141,7 @@ export function App() {
   usePlacementEvents();
   useOrderNotifications();
   useTicketHotkeys();
+  useOverlayHotkeys();
   useQuoteFallback();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -151,7 +156,9 @@ export function App() {
         <UnconfirmedBadge />
         <MarketSession />
         <span className="topbar__spacer" />
-        <span className="muted small">F1 buy · F2 sell · Esc close · times in IST</span>
+        <span className="muted small">
+          <kbd>Ctrl+K</kbd> find · <kbd>?</kbd> keys · times in IST
+        </span>
         <label className="check small">
           <input type="checkbox" checked={sound} onChange={soundToggled} />
           Sound
@@ -169,6 +176,8 @@ export function App() {
         <Workspace layout={WORKSPACE} />
       </main>
       <Toaster />
+      <CommandPalette />
+      <ShortcutsSheet />
       <SessionGate />
     </div>
   );

@@ -26,12 +26,15 @@ async function freshCsv(client: QueryClient, book: Book, day: string | null): Pr
 /**
  * Exports one book as a CSV download (docs/desk.md §CSV export). The read comes first: if it
  * fails, the mutation fails and nothing is written, so there is never a partial or stale file.
- * `now` names the file's day (injectable for tests).
+ * `now` names the file's day when the market's clock is unknown; `onError` is for a caller
+ * that is gone before the read ends (the command palette closes at once).
  */
-export function useExportBook(now: () => number = Date.now) {
+export function useExportBook(options: { readonly now?: () => number; readonly onError?: (e: Error) => void } = {}) {
+  const { now = Date.now, onError } = options;
   const client = useQueryClient();
   return useMutation({
     mutationKey: ['export'],
+    ...(onError ? { onError } : {}),
     mutationFn: async (book: Book) => {
       // The market's day when its clock has been read (it may be simulated), else the machine's.
       const day = tradingDay(client.getQueryData(marketStatusQueries.status().queryKey)?.now);

@@ -1,5 +1,8 @@
+import type { KeyboardEvent } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
 import { formatPrice, signClass } from '../../lib/format';
+import { focusRow } from '../../lib/row-navigation';
+import { shortcutFor } from '../../lib/shortcuts';
 import { useSettingsActions } from '../../state/settings-store';
 import { useSelectedToken, useTicketActions } from '../ticket/ticket-store';
 import { useInstruments } from '../instruments/queries';
@@ -16,7 +19,8 @@ import { useWatchlist } from './use-watchlist-tokens';
 /**
  * Watched instruments with live last prices and the best bid and offer (the stream's `quote`
  * ticks carry them). Selecting a row makes it the instrument F1/F2 open a ticket for, and the
- * one the chart and the depth show; B/S open a ticket at once.
+ * one the chart and the depth show; B/S open a ticket at once. From the keyboard: ↑/↓ move
+ * through the rows (selecting each), B/S open a ticket, Del removes (`lib/shortcuts.ts`).
  */
 export function Watchlist() {
   const { list, byToken } = useInstruments();
@@ -26,6 +30,8 @@ export function Watchlist() {
   const { watchlistAdded, watchlistRemoved } = useSettingsActions();
   useMarketSubscription('watchlist', tokens);
   const rows = tokens.map((t) => byToken.get(t)).filter((i): i is Instrument => i !== undefined);
+  // One tab stop (roving focus): the selected row, else the first; ↑/↓ move it (docs/desk.md §Keyboard).
+  const tabStop = rows.some((i) => i.instrumentToken === selected) ? selected : rows[0]?.instrumentToken;
 
   return (
     <Panel title="Watchlist">
@@ -60,6 +66,7 @@ export function Watchlist() {
                 instrument={i}
                 withChange={n < CHANGE_ROWS}
                 selected={selected === i.instrumentToken}
+                tabStop={tabStop === i.instrumentToken}
                 onSelect={() => instrumentSelected(i.instrumentToken)}
                 onOpen={(side, live) => ticketOpened(side, live)}
                 onRemove={() => watchlistRemoved(i.instrumentToken, tokens)}
@@ -94,6 +101,8 @@ function WatchRow(props: {
   /** Whether to fetch the previous close for the change column (see CHANGE_ROWS). */
   readonly withChange: boolean;
   readonly selected: boolean;
+  /** The row Tab lands on (the list's one tab stop). */
+  readonly tabStop: boolean;
   readonly onSelect: () => void;
   /** Opens a ticket; the instrument carries the live price, so a LIMIT starts at the market. */
   readonly onOpen: (side: 'BUY' | 'SELL', live: Instrument) => void;
@@ -105,8 +114,35 @@ function WatchRow(props: {
   const last = quote?.lastPrice ?? i.lastPrice;
   const chg = changeFrom(close, last);
   const live = quote ? { ...i, lastPrice: quote.lastPrice } : i;
+  const onKeyDown = (e: KeyboardEvent<HTMLTableRowElement>): void => {
+    if (e.target !== e.currentTarget) return; // a key on the row's buttons is theirs
+    const id = shortcutFor('watchlist', e);
+    if (id === null) return;
+    e.preventDefault();
+    if (id === 'watch-next' || id === 'watch-previous') {
+      const table = e.currentTarget.closest('table');
+      const next = table && focusRow(table, e.currentTarget, 'tr[data-watch-row]', id === 'watch-next' ? 1 : -1);
+      next?.click(); // selects it, as a click would
+    } else if (id === 'watch-buy' || id === 'watch-sell') {
+      props.onOpen(id === 'watch-buy' ? 'BUY' : 'SELL', live);
+    } else {
+      const table = e.currentTarget.closest('table');
+      // The focus stays in the list: on the next row, else the previous one.
+      if (table && !focusRow(table, e.currentTarget, 'tr[data-watch-row]', 1)) {
+        focusRow(table, e.currentTarget, 'tr[data-watch-row]', -1);
+      }
+      props.onRemove();
+    }
+  };
   return (
-    <tr aria-selected={props.selected} className={props.selected ? 'is-selected' : undefined} onClick={props.onSelect}>
+    <tr
+      aria-selected={props.selected}
+      className={props.selected ? 'is-selected' : undefined}
+      data-watch-row={i.instrumentToken}
+      tabIndex={props.tabStop ? 0 : -1}
+      onClick={props.onSelect}
+      onKeyDown={onKeyDown}
+    >
       <td className="sym" title={i.tradingsymbol}>
         {i.tradingsymbol}
       </td>
