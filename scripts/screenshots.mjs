@@ -3,7 +3,7 @@
 // at 1440×900 (the depth ladder beside the chart, a MARKET ticket that says how far it walks the
 // book), docs/workspace-1280x720.png / docs/workspace-1920x1080.png (dark) for the small and the
 // large screen, docs/option-chain.png (the chain in the chart's slot), docs/trade-book-1280x720.png (the Trades
-// tab with the day's summary) and docs/chart-sessions.png
+// tab with the day's summary), docs/command-palette.png and docs/shortcuts.png (the keyboard) and docs/chart-sessions.png
 // (15-minute candles over a week of sessions: no bar outside trading hours, the axis skips the
 // nights, the weekend and the holiday). Starts the browser host with its paper broker (control
 // interface on), trades a small realistic day on it through the broker's REST API (the app's own
@@ -239,6 +239,24 @@ try {
   await page.screenshot({ path: tradesFile });
   console.log(`wrote ${tradesFile}`);
   await page.getByRole('tab', { name: 'Orders' }).click();
+
+  // The command palette finding "sell nifty", and the shortcuts sheet, at the usual size.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.keyboard.press('Control+k');
+  await page.getByRole('combobox', { name: 'Find an instrument or an action' }).fill('sell nifty');
+  await page.getByRole('dialog', { name: 'Command palette' }).getByRole('option').first().waitFor();
+  await sleep(300);
+  const paletteFile = join(outDir, 'command-palette.png');
+  await page.screenshot({ path: paletteFile });
+  await page.keyboard.press('Escape');
+  await page.getByRole('table', { name: 'Instruments' }).locator('tr[data-watch-row]').first().focus();
+  await page.keyboard.press('?');
+  await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+  await sleep(300);
+  const sheetFile = join(outDir, 'shortcuts.png');
+  await page.screenshot({ path: sheetFile });
+  await page.keyboard.press('Escape');
+  console.log(`wrote ${paletteFile} and ${sheetFile}`);
 
   // The chart alone, larger: 15-minute candles over the last week's sessions.
   await page.getByRole('tab', { name: 'Chart' }).click();
