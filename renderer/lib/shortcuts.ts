@@ -36,6 +36,12 @@ const command =
   (e: KeyPress): boolean =>
     (e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === key;
 
+/** Alt+key (Option on a Mac), without Ctrl or ⌘. */
+const alt =
+  (key: string) =>
+  (e: KeyPress): boolean =>
+    e.altKey && !e.ctrlKey && !e.metaKey && e.key === key;
+
 /** The registry, in the order the sheet lists it. */
 export const SHORTCUTS = [
   {
@@ -65,6 +71,20 @@ export const SHORTCUTS = [
   { id: 'watch-previous', scope: 'watchlist', keys: ['↑'], does: 'Previous instrument', matches: plain('ArrowUp') },
   { id: 'watch-buy', scope: 'watchlist', keys: ['B'], does: 'Buy ticket for this instrument', matches: plain('b') },
   { id: 'watch-sell', scope: 'watchlist', keys: ['S'], does: 'Sell ticket for this instrument', matches: plain('s') },
+  {
+    id: 'watch-move-up',
+    scope: 'watchlist',
+    keys: ['Alt+↑'],
+    does: 'Move this instrument up the list',
+    matches: alt('ArrowUp'),
+  },
+  {
+    id: 'watch-move-down',
+    scope: 'watchlist',
+    keys: ['Alt+↓'],
+    does: 'Move this instrument down the list',
+    matches: alt('ArrowDown'),
+  },
   {
     id: 'watch-remove',
     scope: 'watchlist',
