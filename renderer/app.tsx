@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { BasketPanel } from './features/basket/basket-panel';
 import { ChartPanel } from './features/chart/chart-panel';
 import { DepthPanel } from './features/depth/depth-panel';
 import { CommandPalette } from './features/keyboard/command-palette';
@@ -31,7 +32,7 @@ import { useSettingsActions, useSoundOn, useTheme } from './state/settings-store
 
 /**
  * The workspace: ticket and watchlist on the left; on the right the chart (or the option chain)
- * beside funds over the depth ladder (or holdings), over the blotter (or the trade book) and positions across the full width (they have the most columns:
+ * beside funds over the depth ladder (or holdings), over the blotter (or the trade book) and positions (or the basket) across the full width (they have the most columns:
  * at 1440 px every column fits). Pixel minimums hold what a trader reads at a glance on a
  * 1280×720 screen (docs/architecture.md §Layout on small screens). Group ids key the saved sizes.
  */
@@ -125,7 +126,20 @@ const WORKSPACE: WorkspaceGroup = {
               />
             ),
           },
-          { id: 'positions', defaultPercent: 22, min: 10, panel: <PositionsPanel /> },
+          {
+            id: 'positions',
+            defaultPercent: 22,
+            min: 10,
+            panel: (
+              <PanelTabs
+                id={SLOTS.positions.id}
+                tabs={[
+                  [SLOTS.positions.positions, 'Positions', <PositionsPanel key="p" />],
+                  [SLOTS.positions.basket, 'Basket', <BasketPanel key="b" />],
+                ]}
+              />
+            ),
+          },
         ],
       },
     },

@@ -69,6 +69,8 @@ export function usePaletteActions(): readonly PaletteAction[] {
       },
       { id: 'show-orders', label: 'Show orders', run: show(SLOTS.orders, SLOTS.orders.orders) },
       { id: 'show-trades', label: 'Show trades and the day summary', run: show(SLOTS.orders, SLOTS.orders.trades) },
+      { id: 'show-positions', label: 'Show positions', run: show(SLOTS.positions, SLOTS.positions.positions) },
+      { id: 'show-basket', label: 'Show basket', run: show(SLOTS.positions, SLOTS.positions.basket) },
       { id: 'show-chart', label: 'Show chart', run: show(SLOTS.chart, SLOTS.chart.chart) },
       { id: 'show-options', label: 'Show option chain', run: show(SLOTS.chart, SLOTS.chart.options) },
       { id: 'show-depth', label: 'Show depth', run: show(SLOTS.depth, SLOTS.depth.depth) },

@@ -6,4 +6,5 @@ export const SLOTS = {
   chart: { id: 'chart-options', chart: 'chart', options: 'options' },
   depth: { id: 'depth-holdings', depth: 'depth', holdings: 'holdings' },
   orders: { id: 'orders-trades', orders: 'orders', trades: 'trades' },
+  positions: { id: 'positions-basket', positions: 'positions', basket: 'basket' },
 } as const;

@@ -1,12 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
-import type { SessionInfo } from '@shared/domain/session';
 import { useWatchlistTokens } from '../../state/settings-store';
 import { activeList, firstLists, type ProfileLists } from '../../state/watchlists-model';
 import { useProfileLists, useWatchlistsActions } from '../../state/watchlists-store';
 import { useInstruments } from '../instruments/queries';
-import { sessionQueries } from '../session/queries';
+import { useProfileKey } from '../session/use-profile-key';
 
 /** The first few NSE equities: a starting watchlist until the trader makes their own. */
 function defaultTokens(list: readonly Instrument[]): number[] {
@@ -14,11 +12,6 @@ function defaultTokens(list: readonly Instrument[]): number[] {
     .filter((i) => i.exchange === 'NSE' && i.instrumentType === 'EQ')
     .slice(0, 8)
     .map((i) => i.instrumentToken);
-}
-
-/** Whose lists these are: the broker and the user logged in to it ("none" before a login). */
-function profileKey(info: SessionInfo | undefined): string {
-  return info?.userId ? `${info.broker}:${info.brokerLabel}:${info.userId}` : 'none';
 }
 
 /** A profile's named watchlists and the way to change them (docs/desk.md §Named watchlists). */
@@ -34,8 +27,7 @@ export interface Watchlists {
 export function useWatchlists(): Watchlists {
   const { list } = useInstruments();
   const legacy = useWatchlistTokens();
-  const { data: session } = useQuery(sessionQueries.status());
-  const key = profileKey(session);
+  const key = useProfileKey();
   const saved = useProfileLists(key);
   const { watchlistsChanged } = useWatchlistsActions();
   const seed = useMemo(() => firstLists(legacy ?? defaultTokens(list)), [legacy, list]);
