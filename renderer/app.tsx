@@ -171,7 +171,7 @@ export function App() {
         <MarketSession />
         <span className="topbar__spacer" />
         <span className="muted small">
-          <kbd>Ctrl+K</kbd> find · <kbd>?</kbd> keys · times in IST
+          <kbd>Ctrl+K</kbd> find · <kbd>?</kbd> keys · IST
         </span>
         <label className="check small">
           <input type="checkbox" checked={sound} onChange={soundToggled} />

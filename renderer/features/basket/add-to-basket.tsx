@@ -10,14 +10,17 @@ import { useBasket } from './use-basket';
 export function AddToBasket({ order }: { readonly order: OrderRequest | null }) {
   const { basket, change } = useBasket();
   const full = basket.legs.length >= MAX_LEGS;
+  // Short on screen (it shares a row with Place order on a 1280 px screen); named in full.
+  const count = basket.legs.length > 0 ? ` (${basket.legs.length})` : '';
   return (
     <button
       type="button"
       disabled={!order || full}
-      title={full ? `A basket holds at most ${MAX_LEGS} legs` : undefined}
+      aria-label={`Add to basket${count}`}
+      title={full ? `A basket holds at most ${MAX_LEGS} legs` : 'Add to basket (not sent)'}
       onClick={() => order && change((b) => legAdded(b, order))}
     >
-      Add to basket{basket.legs.length > 0 ? ` (${basket.legs.length})` : ''}
+      + Basket{count}
     </button>
   );
 }
