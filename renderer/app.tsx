@@ -170,9 +170,10 @@ export function App() {
         <UnconfirmedBadge />
         <MarketSession />
         <span className="topbar__spacer" />
-        <span className="muted small">
-          <kbd>Ctrl+K</kbd> find · <kbd>?</kbd> keys · IST
+        <span className="muted small topbar__hint">
+          <kbd>Ctrl+K</kbd> find · <kbd>?</kbd> keys ·
         </span>
+        <span className="muted small">times in IST</span>
         <label className="check small">
           <input type="checkbox" checked={sound} onChange={soundToggled} />
           Sound
