@@ -4,6 +4,7 @@ import { createAppServices, type AppServices } from '../app/app-services';
 import { JournalError } from '../paper';
 import { bindElectronIpc } from './ipc/electron-ipc';
 import { createDispatcher } from '../app/dispatcher';
+import { createLoginWindow } from './window/login-window';
 import { decideLaunch, settleWithin, type LaunchConfig } from './launch-config';
 import {
   denyAllPermissions,
@@ -40,6 +41,8 @@ async function start(config: LaunchConfig): Promise<void> {
     ...config.broker,
     // `--paper-repair` moves a damaged paper journal's bad tail aside (docs/api.md §Persistence).
     paper: { repair: process.argv.includes('--paper-repair') },
+    // Kite's login page opens in its own sandboxed window, never in the trading window.
+    openLoginWindow: (url, callbackOrigin) => void createLoginWindow(url, callbackOrigin),
   });
   bindElectronIpc(createDispatcher(services.handlers), services.events, config.allowedOrigins, () => window);
   window = createMainWindow(join(__dirname, 'preload.cjs'), config.entryUrl);
