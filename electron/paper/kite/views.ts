@@ -8,6 +8,7 @@ import { bookOf } from '../quote-view';
 import { PAPER_USER_ID } from '../sessions';
 import { type HistoryEntry, type PaperHolding, type PaperOrder, type PaperPosition, type PaperTrade } from '../types';
 import { wirePosition } from '../wire-views';
+import type { DepthLevel, PacketMode, TickFields } from './packets';
 import { kiteTime } from './wire';
 
 /**
@@ -325,5 +326,63 @@ export function kiteQuote(market: Market, i: PaperInstrument, now: number): Reco
     upper_circuit_limit: fromUnits(hi),
     ohlc: { open: fromUnits(bar.open), high: fromUnits(bar.high), low: fromUnits(bar.low), close: fromUnits(close) },
     depth: depth5(market, i),
+  };
+}
+
+/** No depth: what `ltp` and `quote` packets are built from (they carry none). */
+const NO_DEPTH = { buy: [], sell: [] } as const;
+
+/**
+ * The ticker's fields of `i` at market time `at` for a packet of `mode` (docs/kite.md §Ticker):
+ * the same market as `/quote`. Only a `full` packet reads the book's levels, only `quote` and
+ * `full` its totals and the day's bar: a tick costs what its packet carries.
+ */
+export function tickFields(market: Market, i: PaperInstrument, at: number, mode: PacketMode = 'full'): TickFields {
+  const ltp = fromUnits(market.ltp(i.token));
+  if (mode === 'ltp') {
+    return {
+      token: i.token,
+      lastPrice: ltp,
+      lastQuantity: 0,
+      averagePrice: 0,
+      volume: 0,
+      buyQuantity: 0,
+      sellQuantity: 0,
+      open: 0,
+      high: 0,
+      low: 0,
+      close: 0,
+      lastTradeTime: 0,
+      oi: 0,
+      oiDayHigh: 0,
+      oiDayLow: 0,
+      exchangeTimestamp: 0,
+      depth: NO_DEPTH,
+    };
+  }
+  const bar = market.dayBar(i.token);
+  const book = market.book(i.token);
+  const oi = market.oi(i.token) ?? 0;
+  const levels = (side: ReadonlyArray<Record<string, number>>): DepthLevel[] =>
+    side.map((l) => ({ price: l.price ?? 0, quantity: l.quantity ?? 0, orders: l.orders ?? 0 }));
+  const d = mode === 'full' ? depth5(market, i) : null;
+  return {
+    token: i.token,
+    lastPrice: ltp,
+    lastQuantity: 0,
+    averagePrice: ltp,
+    volume: market.volume(i.token),
+    buyQuantity: book?.total('buy') ?? 0,
+    sellQuantity: book?.total('sell') ?? 0,
+    open: fromUnits(bar.open),
+    high: fromUnits(bar.high),
+    low: fromUnits(bar.low),
+    close: fromUnits(market.changeBase(i.token, at)),
+    lastTradeTime: bar.lastTradeAt === null ? 0 : Math.floor(bar.lastTradeAt / 1000),
+    oi,
+    oiDayHigh: oi,
+    oiDayLow: oi,
+    exchangeTimestamp: Math.floor(at / 1000),
+    depth: d === null ? NO_DEPTH : { buy: levels(d.buy), sell: levels(d.sell) },
   };
 }
