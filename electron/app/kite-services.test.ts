@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startKiteTest, type KiteTest } from '../paper/kite/test-kite';
 import { createAppServices, type AppServices } from './app-services';
 import { createDispatcher } from './dispatcher';
@@ -57,11 +57,13 @@ afterAll(async () => {
 });
 
 describe('the app on Kite (the paper broker’s /kite)', () => {
-  it('starts on a pasted access token: connected to Kite, an order placed exactly once and listed', async () => {
+  it('starts on a pasted access token: connected to Kite, an order placed exactly once, listed and pushed back by the ticker', async () => {
     expect(await dispatch('session.status', undefined)).toMatchObject({
       ok: true,
       data: { state: 'connected', broker: 'kite', userId: 'PAPER01' },
     });
+    const updates: string[] = [];
+    const off = services.events.on('order.updated', (o) => updates.push(o.orderId));
     const before = t.api.broker.orderCount();
     const placed = await dispatch('orders.place', {
       order: {
@@ -78,8 +80,27 @@ describe('the app on Kite (the paper broker’s /kite)', () => {
     expect(placed).toMatchObject({ ok: true, data: { state: 'placed' } });
     expect(t.api.broker.orderCount() - before).toBe(1);
     const orderId = placed.ok ? (placed.data as { orderId: string }).orderId : '';
+    await vi.waitFor(() => expect(updates).toContain(orderId), { timeout: 5_000 });
+    off();
     const orders = await dispatch('orders.list', undefined);
     expect(orders.ok && (orders.data as Array<{ orderId: string }>).some((o) => o.orderId === orderId)).toBe(true);
+  });
+
+  it('live ticks of a subscribed instrument arrive from Kite’s binary ticker at the price the market moved to', async () => {
+    const infy = await t.api.instrument('NSE', 'INFY');
+    const prices: number[] = [];
+    const off = services.events.on('market.ticks', ({ ticks }) => {
+      for (const tick of ticks) if (tick.instrumentToken === infy.instrument_token) prices.push(tick.lastPrice);
+    });
+    expect(
+      await dispatch('market.subscribe', { owner: 'test', tokens: [infy.instrument_token], mode: 'full' }),
+    ).toMatchObject({
+      ok: true,
+    });
+    await vi.waitFor(() => expect(prices.length).toBeGreaterThan(0), { timeout: 5_000 });
+    t.api.broker.setPrice(infy.instrument_token, 1512.35);
+    await vi.waitFor(() => expect(prices).toContain(1512.35), { timeout: 5_000 });
+    off();
   });
 
   it('logs in through Kite’s page: the redirect with the right state reaches main, which completes the session', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '@shared/ipc/app-error';
 import { startKiteTest, type KiteTest } from '../../paper/kite/test-kite';
 import type { AuthSource } from '../auth-source';
@@ -157,5 +157,39 @@ describe('Kite adapter against the paper broker’s /kite (docs/kite.md)', () =>
     expect(a.expiries).toHaveLength(1);
     expect(tr.stats.sent).toBe(1);
     await b.close();
+  });
+
+  it('the ticker refused for an expired token ends the session once and stops, no reconnect loop', async () => {
+    const a = new TestAuth();
+    a.current = 'expired-token';
+    const { broker: b } = newBroker(a);
+    const states: string[] = [];
+    const stream = b.openStream({
+      onOrder: () => undefined,
+      onTick: () => undefined,
+      onState: (state, detail) => states.push(`${state}:${detail ?? ''}`),
+    });
+    stream.start();
+    await vi.waitFor(() => expect(states).toContain('closed:Session expired'), { timeout: 5_000 });
+    expect(a.expiries).toHaveLength(1);
+    expect(states.filter((s) => s.startsWith('connecting'))).toHaveLength(1);
+    await stream.stop();
+    await b.close();
+  });
+
+  it('the ticker delivers an order update for an order placed through the adapter, with its client reference', async () => {
+    const seen: Array<{ orderId: string; clientOrderId: string | null }> = [];
+    const states: string[] = [];
+    const stream = broker.openStream({
+      onOrder: (o) => seen.push(o),
+      onTick: () => undefined,
+      onState: (state) => states.push(state),
+    });
+    stream.start();
+    await vi.waitFor(() => expect(states).toContain('open'), { timeout: 5_000 });
+    const ack = await broker.placeOrder({ ...limitBuy, clientOrderId: 'td-ticker-update-1' });
+    await vi.waitFor(() => expect(seen.map((o) => o.orderId)).toContain(ack.orderId), { timeout: 5_000 });
+    expect(seen.find((o) => o.orderId === ack.orderId)?.clientOrderId).toBe('td-ticker-update-1');
+    await stream.stop();
   });
 });
