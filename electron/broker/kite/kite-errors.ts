@@ -19,8 +19,11 @@ export function kiteField(message: string): string | undefined {
  * The `error_type` decides where Kite gives one, the status otherwise:
  * - `TokenException` (403): the session is over → `unauthorized` (the transport ends it, once).
  * - `PermissionException` (403) → `forbidden`.
- * - `InputException`, `MarginException`, `OrderException` (400): the broker refused and created
- *   nothing → `bad_request`, naming the field where the message names one; the words are Kite's.
+ * - `InputException`, `MarginException` (400): the broker refused and created nothing →
+ *   `bad_request`, naming the field where the message names one; the words are Kite's. An unknown
+ *   order ("Couldn't find that `order_id`") is `not_found`, as on every adapter.
+ * - `OrderException` (400): the order is no longer as the request assumed (modifying or
+ *   cancelling one that stopped working) → `conflict`, Kite's words as the message.
  * - `NetworkException` with 429 → `rate_limited`; otherwise (and `DataException`,
  *   `GeneralException` at 5xx) → `server_error`: a 5xx leaves a write's outcome open, so it
  *   is never read as a refusal.
@@ -52,7 +55,10 @@ export function classifyKiteReply(status: number, body: unknown, retryAfter: str
   if (type === 'PermissionException' || status === 403) {
     return { kind: 'forbidden', message: message ?? 'This Kite session is not allowed to do that' };
   }
-  if (status === 404) return { kind: 'not_found', message: message ?? 'Not found at Kite' };
+  if (status === 404 || (message !== undefined && /couldn.?t find|not found/i.test(message))) {
+    return { kind: 'not_found', message: message ?? 'Not found at Kite' };
+  }
+  if (type === 'OrderException') return { kind: 'conflict', message: message ?? 'Kite refused the order action' };
   const field = message === undefined ? undefined : kiteField(message);
   return {
     kind: 'bad_request',

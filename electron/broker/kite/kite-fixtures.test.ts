@@ -204,7 +204,8 @@ describe("Kite adapter on Zerodha's fixtures", () => {
       field: 'triggerPrice',
     });
     expect(err(400, 'InputException', 'quantity: is required')).toMatchObject({ field: 'quantity' });
-    expect(err(400, 'OrderException', 'Order cannot be cancelled').kind).toBe('bad_request');
+    expect(err(400, 'OrderException', 'Order cannot be cancelled').kind).toBe('conflict');
+    expect(err(400, 'InputException', "Couldn't find that `order_id` (1).").kind).toBe('not_found');
     expect(err(429, 'NetworkException')).toMatchObject({ kind: 'rate_limited', retryAfterMs: 2000 });
     expect(err(502, 'DataException').kind).toBe('server_error');
     expect(err(503, 'NetworkException').kind).toBe('server_error');
