@@ -2,8 +2,8 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Exchange, InstrumentType, type Instrument } from '@shared/domain/instrument';
 import { brokerError } from '../broker-error';
 
-/** Rows parsed between two yields to the event loop. */
-export const CSV_CHUNK_ROWS = 2_000;
+/** The longest the parser runs before it yields to the event loop, in ms. */
+export const CSV_SLICE_MS = 8;
 
 /**
  * Kite publishes no freeze quantity in its dump; the exchange refuses an order over its freeze
@@ -59,14 +59,23 @@ export interface ParsedInstruments {
 
 /**
  * Parses Kite's instrument dump (docs/kite.md §Instruments) — tens of thousands of rows on a
- * real account — in chunks of `CSV_CHUNK_ROWS`, yielding to the event loop between chunks so
- * order replies and ticks are never held up behind it. A missing column or a malformed number is
+ * real account — line by line (no one big split), yielding to the event loop every
+ * `CSV_SLICE_MS`, so order replies and ticks are never held up behind it. A missing column or a malformed number is
  * `unexpected_shape` naming the line; a row the app cannot trade (an index, another exchange) is
  * left out and counted.
  */
-export async function parseInstrumentsCsv(text: string, chunkRows = CSV_CHUNK_ROWS): Promise<ParsedInstruments> {
-  const lines = text.split(/\r?\n/);
-  const header = splitLine(lines[0] ?? '');
+export async function parseInstrumentsCsv(text: string, sliceMs = CSV_SLICE_MS): Promise<ParsedInstruments> {
+  let pos = 0;
+  /** The next line without its line end, or null at the end of the text. */
+  const nextLine = (): string | null => {
+    if (pos >= text.length) return null;
+    const end = text.indexOf('\n', pos);
+    const stop = end === -1 ? text.length : end;
+    const line = text.slice(pos, stop > pos && text[stop - 1] === '\r' ? stop - 1 : stop);
+    pos = stop + 1;
+    return line;
+  };
+  const header = splitLine(nextLine() ?? '');
   const col = new Map(header.map((h, i) => [h.trim(), i]));
   const missing = REQUIRED.find((name) => !col.has(name));
   if (missing !== undefined) {
@@ -75,9 +84,14 @@ export async function parseInstrumentsCsv(text: string, chunkRows = CSV_CHUNK_RO
   const at = (name: (typeof REQUIRED)[number]): number => col.get(name) as number;
   const instruments: Instrument[] = [];
   let skipped = 0;
-  for (let i = 1; i < lines.length; i += 1) {
-    if (i % chunkRows === 0) await yieldToLoop();
-    const line = lines[i] as string;
+  let sliceStart = performance.now();
+  for (let i = 1; ; i += 1) {
+    if ((i & 63) === 0 && performance.now() - sliceStart >= sliceMs) {
+      await yieldToLoop();
+      sliceStart = performance.now();
+    }
+    const line = nextLine();
+    if (line === null) break;
     if (line === '') continue;
     const f = splitLine(line);
     const num = (name: (typeof REQUIRED)[number]): number => {
