@@ -109,6 +109,16 @@ describe('Kite adapter against the paper broker’s /kite (docs/kite.md)', () =>
     expect(await broker.findOrders('td-never-placed')).toEqual([]);
   });
 
+  it('a lookup by reference is sent on its own, never merged into a poll of the same order book', async () => {
+    const a = new TestAuth();
+    a.current = auth.current;
+    const { broker: b, transport: tr } = newBroker(a);
+    await Promise.all([b.listOrders(), b.findOrders('td-not-merged'), b.listOrders()]);
+    expect(tr.stats.sent).toBe(2);
+    expect(tr.stats.coalesced).toBe(1);
+    await b.close();
+  });
+
   it('a MARKET order carries market_protection, so Kite accepts it', async () => {
     const ack = await broker.placeOrder({ ...limitBuy, orderType: 'MARKET', price: null, clientOrderId: 'td-mkt-1' });
     const order = await broker.getOrder(ack.orderId);

@@ -264,6 +264,7 @@ export class KiteBroker implements Broker {
       retry: 'caller',
       priority: 'urgent',
       adaptiveTimeout: true,
+      coalesce: false,
     });
     const mine = w.data.filter((o) => o.tag === tag || (o.tags ?? []).includes(tag));
     return mine.map((o) => {

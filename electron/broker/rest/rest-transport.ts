@@ -42,6 +42,11 @@ export interface CallSpec<S extends z.ZodType> extends RawRequest {
   readonly signal?: AbortSignal;
   /** Parse the 2xx body's text with `schema` instead of its JSON (a CSV dump). */
   readonly text?: boolean;
+  /**
+   * False: never shares an identical GET in flight. A placement's lookup must keep its own
+   * timeout and retry class, even where its request is the same as a poll's (Kite's GET /orders).
+   */
+  readonly coalesce?: boolean;
 }
 
 /** Counters a test or the bench can read to see what the transport actually did. */
@@ -181,7 +186,7 @@ export class RestTransport {
 
   /** Performs one call; resolves with the parsed 2xx body or rejects with a typed `AppError`. */
   public call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> {
-    if (spec.method !== 'GET') return this.#attempts(spec);
+    if (spec.method !== 'GET' || spec.coalesce === false) return this.#attempts(spec);
     const key = `${spec.path}?${JSON.stringify(spec.query ?? {})}`;
     const before = this.#coalescer.size;
     const p = this.#coalescer.run(key, () => this.#attempts(spec));
