@@ -179,10 +179,10 @@ describe.each<[string, Dialect]>([
     fx.paper.setFaults({});
     expect(results.filter((r) => r.status === 'rejected').map((r) => String(r.reason))).toEqual([]);
     expect(core.orders.openIntents()).toBe(0);
+    expect(fx.paper.orderCount() - before).toBe(150);
     const perReference = new Map<string, Order[]>();
     for (const ref of references) perReference.set(ref, [...(await core.broker.findOrders(ref))]);
     expect([...perReference].filter(([, orders]) => orders.length !== 1).map(([ref]) => ref)).toEqual([]);
-    expect(fx.paper.orderCount() - before).toBe(150);
   });
 
   it('the stream comes back after the broker cuts it and delivers order updates again', async () => {

@@ -180,6 +180,18 @@ describe("Kite adapter on Zerodha's fixtures", () => {
     expect(full).toMatchObject({ lastPrice: f.last_price, ts: f.timestamp, bid: 1573.4, depth: f.depth });
   });
 
+  it('prices divide by the token segment’s divisor: NSE currency (low byte 3) by 10⁷, BSE currency (6) by 10⁴', () => {
+    const ltp = (token: number, raw: number): number | undefined => {
+      const p = Buffer.alloc(8);
+      p.writeUInt32BE(token, 0);
+      p.writeInt32BE(raw, 4);
+      return decodeKitePacket(p, 0)?.lastPrice;
+    };
+    expect(ltp((1610 << 8) | 3, 831_234_567)).toBeCloseTo(83.1234567, 7);
+    expect(ltp((1610 << 8) | 6, 831_234)).toBeCloseTo(83.1234, 4);
+    expect(ltp(408065, 157_370)).toBe(1573.7);
+  });
+
   it('a frame splits into its packets; a 1-byte heartbeat holds none', () => {
     const p = Buffer.from(text('ticker_quote.packet').trim(), 'base64');
     const frame = Buffer.concat([Buffer.from([0, 2, 0, p.length]), p, Buffer.from([0, p.length]), p]);
