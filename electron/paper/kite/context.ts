@@ -20,6 +20,7 @@ export interface KiteState {
   readonly redirectUrl: () => string;
 }
 
+/** What a /kite handler is called with: the request, the shared state, the caller and the times. */
 export interface KiteCtx {
   readonly req: IncomingMessage;
   readonly state: BrokerState;

@@ -136,3 +136,25 @@ describe('/kite token expiry and faults (docs/kite.md §Login, §Faults)', () =>
     expect(t.api.broker.orderCount()).toBe(1);
   });
 });
+
+describe('/kite holdings across a day (docs/kite.md §Portfolio)', () => {
+  it('a CNC buy is a day position today and a holding tomorrow, read with the next day’s login', async () => {
+    const { t, kc, advance, price } = await start();
+    const { order_id } = await kc.placeOrder('regular', {
+      ...LIMIT_ORDER,
+      product: 'CNC',
+      quantity: 4,
+      order_type: 'MARKET',
+      market_protection: -1,
+    } as PlaceParams);
+    expect((await kc.getOrderHistory(order_id)).at(-1)?.status).toBe('COMPLETE');
+    expect((await kc.getPositions()).day.find((p) => p.product === 'CNC')?.quantity).toBe(4);
+    expect(await kc.getHoldings()).toEqual([]);
+    advance(24 * 3600_000);
+    const tomorrow = await t.login();
+    const holdings = await tomorrow.getHoldings();
+    expect(holdings).toHaveLength(1);
+    expect(holdings[0]).toMatchObject({ tradingsymbol: 'INFY', exchange: 'NSE', quantity: 4, product: 'CNC' });
+    expect(holdings[0]?.average_price).toBeGreaterThan(price * 0.9);
+  });
+});

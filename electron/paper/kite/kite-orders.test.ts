@@ -85,10 +85,10 @@ describe('/kite orders (docs/kite.md §Orders)', () => {
     expect(t.api.broker.orderCount()).toBe(before);
   });
 
-  it('a MARKET order with market_protection fills, and its trade, position and margins follow', async () => {
+  it('a MARKET order with market_protection (price and trigger 0, as Kite clients send) fills, and its trade, position and margins follow', async () => {
     const { order_id } = await kc.placeOrder(
       'regular',
-      order({ order_type: 'MARKET', price: undefined, quantity: 3, market_protection: -1 }),
+      order({ order_type: 'MARKET', price: 0, trigger_price: 0, quantity: 3, market_protection: -1 }),
     );
     const history = await kc.getOrderHistory(order_id);
     expect(history.at(-1)).toMatchObject({ status: 'COMPLETE', filled_quantity: 3, market_protection: -1 });
@@ -124,6 +124,13 @@ describe('/kite orders (docs/kite.md §Orders)', () => {
     ]);
   });
 
+  it('an order the margin refuses is placed and REJECTED, its history without OPEN PENDING', async () => {
+    const { order_id } = await kc.placeOrder('regular', order({ quantity: 100_000, product: 'CNC' }));
+    const history = await kc.getOrderHistory(order_id);
+    expect(history.map((h) => h.status)).toEqual(['PUT ORDER REQ RECEIVED', 'VALIDATION PENDING', 'REJECTED']);
+    expect(history.at(-1)?.status_message).toMatch(/margin|funds/i);
+  });
+
   it('cancelling a COMPLETE order is an OrderException; an unknown order id an InputException', async () => {
     const { order_id } = await kc.placeOrder(
       'regular',
@@ -149,6 +156,18 @@ describe('/kite orders (docs/kite.md §Orders)', () => {
     await expect(kc.placeOrder('regular', order({ tag: 'x'.repeat(21) }))).rejects.toMatchObject({
       message: expect.stringMatching(/^tag/),
     });
+  });
+
+  it('an amo order while the market is open, and a cancel under the wrong variety, are InputExceptions naming variety', async () => {
+    const before = t.api.broker.orderCount();
+    await expect(kc.placeOrder('amo', order())).rejects.toMatchObject({
+      error_type: 'InputException',
+      message: expect.stringMatching(/^variety: NSE is open/),
+    });
+    expect(t.api.broker.orderCount()).toBe(before);
+    const { order_id } = await kc.placeOrder('regular', order());
+    await expect(kc.cancelOrder('amo', order_id)).rejects.toMatchObject({ message: expect.stringMatching(/^variety/) });
+    expect((await t.api.order(order_id)).status).toBe('OPEN');
   });
 
   it('orderMargins answers the margin /v1 calculator answers', async () => {

@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type KiteTest, startKiteTest } from './test-kite';
 
@@ -58,6 +61,20 @@ describe('/kite login (docs/kite.md §Login)', () => {
     await expect(t.client().generateSession(rt, 'paper')).resolves.toMatchObject({ user_id: 'PAPER01' });
   });
 
+  it('failed token exchanges are counted per address: past the budget they are 429s, a good one still works', async () => {
+    const other = await startKiteTest({ authFailures: { perSecond: 0.001, burst: 2 } });
+    try {
+      const rt = (await other.loginRedirect()).searchParams.get('request_token') ?? '';
+      const wrong = () => other.client().generateSession(rt, 'wrong');
+      await expect(wrong()).rejects.toMatchObject({ error_type: 'TokenException' });
+      await expect(wrong()).rejects.toMatchObject({ error_type: 'TokenException' });
+      await expect(wrong()).rejects.toMatchObject({ error_type: 'NetworkException' });
+      await expect(other.client().generateSession(rt, 'paper')).resolves.toMatchObject({ user_id: 'PAPER01' });
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a call without a token is a TokenException, and the session-expiry hook sees it', async () => {
     const kc = t.client();
     let fired = 0;
@@ -83,6 +100,39 @@ describe('/kite login (docs/kite.md §Login)', () => {
       expect(page).toContain(to.searchParams.get('request_token'));
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('/kite sessions across a restart (docs/kite.md §Login)', () => {
+  it('an access token keeps working after the broker restarts on its journal, until its 06:00 IST', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kite-journal-'));
+    try {
+      const first = await startKiteTest({ dataDir: dir });
+      const kc = await first.login();
+      const token = (kc as unknown as { access_token: string }).access_token;
+      const { order_id } = await kc.placeOrder('regular', {
+        exchange: 'NSE',
+        tradingsymbol: 'INFY',
+        transaction_type: 'BUY',
+        quantity: 1,
+        product: 'MIS',
+        order_type: 'LIMIT',
+        price: (await first.api.instrument('NSE', 'INFY')).last_price,
+        tag: 'restart',
+      });
+      await first.close();
+      const second = await startKiteTest({ dataDir: dir });
+      try {
+        const again = second.client();
+        again.setAccessToken(token);
+        const orders = await again.getOrders();
+        expect(orders.find((o) => o.order_id === order_id)).toMatchObject({ tag: 'restart' });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -164,4 +164,22 @@ describe('/kite ticker refusals (docs/kite.md §Ticker)', () => {
     await other.invalidateAccessToken();
     expect(await closed).toBe(1008);
   });
+
+  it('the control interface switching the stream off cuts ticker sockets too and refuses new ones with 503', async () => {
+    const ws = open(`api_key=paper&access_token=${accessToken}`);
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    await new Promise((resolve) => ws.on('open', resolve));
+    const before = t.api.broker.kiteTickerStats().length;
+    expect(t.api.broker.setStreamAccepting(false)).toBeGreaterThanOrEqual(before);
+    try {
+      expect(await closed).toBe(1006);
+      const refused = open(`api_key=paper&access_token=${accessToken}`);
+      const status = await new Promise<number>((resolve) =>
+        refused.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)),
+      );
+      expect(status).toBe(503);
+    } finally {
+      t.api.broker.setStreamAccepting(true);
+    }
+  });
 });

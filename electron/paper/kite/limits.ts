@@ -19,6 +19,7 @@ export interface KiteRates {
   readonly defaultPerSecond: number;
 }
 
+/** Kite's documented limits (docs/kite.md §Limits): the defaults. */
 export const KITE_RATES: KiteRates = {
   quotePerSecond: 1,
   historicalPerSecond: 3,

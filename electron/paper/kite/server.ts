@@ -137,6 +137,11 @@ export function createKiteHandler(
     let r: KiteReply;
     try {
       r = await route.handle(ctx(session));
+    } catch (e) {
+      // A failed token exchange (wrong secret, spent request token) is a failed login, as on /v1.
+      if (route.kind === 'public' && e instanceof KiteError && e.errorType === 'TokenException')
+        opts.auth.failed(address, realNow);
+      throw e;
     } finally {
       state.journal.commit();
     }

@@ -56,8 +56,9 @@ export class RequestTokens {
   }
 }
 
-/** The paper account's api_key and api_secret (docs/kite.md §Login). */
+/** The paper account's api_key on /kite (docs/kite.md §Login): the same as /v1's. */
 export const KITE_API_KEY = PAPER_API_KEY;
+/** The paper account's api_secret on /kite: what the login checksum is made with. */
 export const KITE_API_SECRET = PAPER_API_SECRET;
 
 /** True when `checksum` is the right one for this api_key and request_token (constant time). */

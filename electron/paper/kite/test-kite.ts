@@ -31,6 +31,7 @@ export const NO_KITE_LIMITS = {
   defaultPerSecond: 10_000,
 };
 
+/** Starts a paper broker for a /kite test, with Kite's limits out of the way unless `opts` sets them. */
 export async function startKiteTest(opts: PaperBrokerOptions = {}): Promise<KiteTest> {
   const api = await startTestBroker({ kiteRates: NO_KITE_LIMITS, ...opts });
   const port = api.broker.port;

@@ -28,8 +28,9 @@ import { type KiteOrderExtras, kiteOrder, tickFields } from './views';
 /** Tokens one socket may subscribe to (Kite's limit per connection). */
 export const KITE_SUBSCRIPTION_LIMIT = 3000;
 
-/** Close codes: a token that expired or was revoked (policy), a reader too slow (try again later). */
+/** Close code for a socket whose token expired or was revoked (policy violation). */
 export const CLOSE_TOKEN = 1008;
+/** Close code for a socket that reads too slowly (try again later). */
 export const CLOSE_SLOW = 1013;
 
 const Tokens = z.array(z.number().int().nonnegative().max(0xffffffff));
@@ -56,6 +57,7 @@ interface Client {
   lastPong: number;
 }
 
+/** What the ticker reads: the one market and sessions, the dialect's order extras, the clocks and bounds. */
 export interface KiteTickerDeps {
   readonly market: Market;
   readonly sessions: Sessions;
@@ -69,6 +71,7 @@ export interface KiteTickerDeps {
   readonly limits?: Partial<StreamLimits>;
 }
 
+/** The ticker server: one per broker, fed by the market's moves and the engine's order changes. */
 export class KiteTicker {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private readonly clients = new Set<Client>();

@@ -83,7 +83,8 @@ export function kiteOrder(o: PaperOrder, extras?: KiteOrderExtras): Record<strin
 /**
  * `GET /orders/:id`: the order at each step of its life, as Kite's history shows it — the
  * interim statuses a real exchange round-trip passes (`PUT ORDER REQ RECEIVED`, `VALIDATION
- * PENDING`, `OPEN PENDING`; `MODIFY VALIDATION PENDING`, `MODIFY PENDING` before a change,
+ * PENDING`, then `OPEN PENDING` for an order that went to the market; `MODIFY VALIDATION PENDING`,
+ * `MODIFY PENDING` before a change,
  * `CANCEL PENDING` before a cancel by the user) and then each status the engine recorded.
  * Quantity and prices are the order's current ones (the engine keeps no earlier copies).
  */
@@ -94,7 +95,10 @@ export function kiteHistory(o: PaperOrder, extras?: KiteOrderExtras): Array<Reco
   };
   o.history.forEach((h, n) => {
     if (n === 0) {
-      for (const s of ['PUT ORDER REQ RECEIVED', 'VALIDATION PENDING', 'OPEN PENDING']) step(s, h);
+      step('PUT ORDER REQ RECEIVED', h);
+      step('VALIDATION PENDING', h);
+      // Only an order that went to the exchange waited for it; a refused or after-market one did not.
+      if (h.status === 'OPEN' || h.status === 'TRIGGER PENDING') step('OPEN PENDING', h);
     } else if (h.message?.startsWith('Modified')) {
       step('MODIFY VALIDATION PENDING', h);
       step('MODIFY PENDING', h);

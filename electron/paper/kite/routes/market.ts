@@ -48,6 +48,7 @@ function timeParam(query: URLSearchParams, name: 'from' | 'to'): number {
   return t;
 }
 
+/** Quotes, the instrument CSV and candles on /kite. */
 export const marketRoutes: readonly KiteRoute[] = [
   {
     method: 'GET',

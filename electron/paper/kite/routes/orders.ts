@@ -102,6 +102,7 @@ const MarginItem = z.object({
   trigger_price: z.coerce.number().nonnegative().optional(),
 });
 
+/** Place, modify, cancel, list, history, trades and the margin calculator on /kite. */
 export const orderRoutes: readonly KiteRoute[] = [
   {
     method: 'POST',

@@ -14,6 +14,7 @@ const RESERVED = new Set(['request_token', 'action', 'status', 'type']);
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** The login pages, the token exchange and logout, profile and margins on /kite. */
 export const sessionRoutes: readonly KiteRoute[] = [
   {
     method: 'GET',
