@@ -11,10 +11,12 @@ import { paceUnder, TokenBucket, type RateLimit } from '../broker/http/token-buc
 import { KiteBroker, kiteTransportOptions } from '../broker/kite/kite-broker';
 import { RestBroker } from '../broker/rest/rest-broker';
 import { RestTransport, type TransportStats } from '../broker/rest/rest-transport';
+import type { Clock } from './clock';
 import { InstrumentCatalog } from './instruments/instrument-catalog';
 import { IntentsLedger, type LedgerStep } from './ledger/intents-ledger';
 import { LifecycleTimeline } from './orders/lifecycle-timeline';
 import { OrderModifier } from './orders/order-modifier';
+import { OrderBook, type PushedDelta } from './orders/order-book';
 import { OrderService } from './orders/order-service';
 import type { PlacementTimings } from './orders/placement-policy';
 import type { RtoBounds } from '../broker/http/rtt-estimator';
@@ -29,7 +31,10 @@ export interface TradingCoreEvents {
   /** `version` orders the expiry among the session's other facts (docs/architecture.md §Session facts are ordered by main). */
   onSessionExpired?(reason: string, version: SessionVersion): void;
   onConnection?(state: ConnectionState): void;
+  /** An order pushed by the stream that moved the order book (an earlier report than the book's is not told). */
   onOrder?(order: Order): void;
+  /** The order book changed by a push: the delta for the page (docs/architecture.md §The order book in main). */
+  onOrdersChanged?(delta: PushedDelta): void;
   onTick?(tick: Tick): void;
   /** The unconfirmed placements (and recent settlements) changed: the whole list, newest first. */
   onPlacements?(placements: Placement[]): void;
@@ -80,6 +85,8 @@ export interface TradingCoreOptions {
   readonly placementTimings?: Partial<PlacementTimings>;
   /** Client references for new intents (tests; default random `td-…`). */
   readonly newClientOrderId?: () => string;
+  /** The order service's clock (tests: timers that wake late, as on a loaded machine). */
+  readonly orderClock?: Clock;
   /** Open the order/tick stream after login (default true). */
   readonly stream?: boolean;
   readonly connections?: number;
@@ -111,6 +118,8 @@ export class TradingCore {
   public readonly modifier: OrderModifier;
   public readonly catalog: InstrumentCatalog;
   public readonly timeline = new LifecycleTimeline();
+  /** Every order of the session, fed by the stream and by reads (docs/architecture.md §The order book in main). */
+  public readonly book: OrderBook;
   readonly #transport: RestTransport;
   readonly #meter: UsageMeter;
   readonly #ledger: IntentsLedger;
@@ -186,9 +195,11 @@ export class TradingCore {
       timeline: this.timeline,
       ...(options.placementTimings ? { timings: options.placementTimings } : {}),
       ...(options.newClientOrderId ? { newId: options.newClientOrderId } : {}),
+      ...(options.orderClock ? { clock: options.orderClock } : {}),
       onPlacements: (list) => ev.onPlacements?.(list),
     });
     this.modifier = new OrderModifier({ broker: this.broker, catalog: this.catalog });
+    this.book = new OrderBook(this.broker, { onPush: (delta) => ev.onOrdersChanged?.(delta) });
   }
 
   /** Opens the account's ledger and builds the core (not yet logged in). */
@@ -272,10 +283,14 @@ export class TradingCore {
     const stream = this.broker.openStream({
       onOrder: (o) => {
         this.timeline.observe(o.orderId, o.status, Date.now());
-        ev.onOrder?.(o);
+        if (this.book.push(o)) ev.onOrder?.(o);
       },
       onTick: (t) => ev.onTick?.(t),
-      onState: (state, detail) => this.#setConnection({ stream: state, detail }),
+      onState: (state, detail) => {
+        // What the stream missed while it was down is read in full at the next sync.
+        if (state === 'open' && this.#connection.stream !== 'open') this.book.reconnected();
+        this.#setConnection({ stream: state, detail });
+      },
     });
     this.#stream = stream;
     stream.setSubscriptions(this.#subscriptions, this.#modes);
