@@ -26,6 +26,11 @@ const SUITES: Record<string, Suite> = {
       'requests and bytes an open desk sends its broker (byte-counting proxy, Chromium, 60 s per state): idle with the stream live, one working order, stream down; the app vs the cadence it had before, same run',
     load: () => import('./poll-bench'),
   },
+  instruments: {
+    describe:
+      "Kite's instrument CSV (100,000 rows): the adapter's sliced parser vs the same parser in one block (parse ms, longest event-loop gap)",
+    load: () => import('./instruments-bench'),
+  },
   dashboard: {
     describe:
       'the dashboard in Chromium with 10,000 orders, 1% changing per poll: virtualized vs plain blotter (update→paint, scroll frames, click→ack)',

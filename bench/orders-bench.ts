@@ -1,6 +1,10 @@
 /**
- * `npm run bench -- orders [--broker-url URL] [--orders N] [--concurrency C] [--faults SPEC]
- *  [--no-idempotency] [--rate R]`
+ * `npm run bench -- orders [--broker kite] [--broker-url URL] [--api-key K] [--access-token T]
+ *  [--orders N] [--concurrency C] [--faults SPEC] [--no-idempotency] [--rate R]`
+ *
+ * `--broker kite` drives the Kite adapter (docs/kite.md): against `--broker-url` (Kite's API
+ * root, or a paper broker's `…/kite`) with `--api-key` and the day's `--access-token`; without a
+ * URL, against the embedded paper broker's `/kite`, logged in through its login page.
  *
  * Load driver: places N distinct orders through the trading core — the same TradingCore,
  * ledger, order service and transport the app runs — and measures **time to certainty**: from
@@ -30,7 +34,10 @@ const MAX_CONCURRENCY = 256;
 const DEADLINE_MS = 180_000;
 
 interface Args {
+  dialect: 'rest' | 'kite';
   brokerUrl?: string;
+  apiKey?: string;
+  accessToken?: string;
   orders: number;
   concurrency: number;
   faults?: string;
@@ -40,7 +47,7 @@ interface Args {
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const out: Args = { orders: 1000, concurrency: 8, noIdempotency: false };
+  const out: Args = { dialect: 'rest', orders: 1000, concurrency: 8, noIdempotency: false };
   for (let i = 0; i < argv.length; i += 1) {
     const key = argv[i];
     if (key === '--no-idempotency') {
@@ -50,7 +57,12 @@ function parseArgs(argv: readonly string[]): Args {
     const value = argv[i + 1];
     if (value === undefined) throw new Error(`${key} needs a value`);
     i += 1;
-    if (key === '--broker-url') out.brokerUrl = value;
+    if (key === '--broker') {
+      if (value !== 'rest' && value !== 'kite') throw new Error(`--broker must be rest or kite, not ${value}`);
+      out.dialect = value;
+    } else if (key === '--api-key') out.apiKey = value;
+    else if (key === '--access-token') out.accessToken = value;
+    else if (key === '--broker-url') out.brokerUrl = value;
     else if (key === '--orders') out.orders = boundedInt(key, value, 1, MAX_ORDERS);
     else if (key === '--concurrency') out.concurrency = boundedInt(key, value, 1, MAX_CONCURRENCY);
     else if (key === '--faults') out.faults = value;
@@ -61,6 +73,9 @@ function parseArgs(argv: readonly string[]): Args {
   // keeps the client-side bucket on (see loadDriver), so the driver never floods it.
   if (out.brokerUrl && !/^https?:$/.test(new URL(out.brokerUrl).protocol)) {
     throw new Error(`--broker-url must be an http(s) URL such as http://127.0.0.1:PORT/v1, not ${out.brokerUrl}`);
+  }
+  if (out.dialect === 'kite' && out.brokerUrl && (!out.apiKey || !out.accessToken)) {
+    throw new Error('--broker kite --broker-url needs --api-key and --access-token (the day’s Kite session)');
   }
   if (out.brokerUrl && (out.faults || out.noIdempotency)) {
     throw new Error('--faults and --no-idempotency configure the embedded paper broker; start yours with them instead');
@@ -83,14 +98,34 @@ const round = (n: number): number => Math.round(n * 100) / 100;
 
 /** A generous embedded broker: the bench measures the client, not the broker's limiter. */
 function startLocalPaper(faults?: string, noIdempotency = false): Promise<PaperBroker> {
+  const unlimited = 1_000_000;
   return startPaperBroker({
     port: 0,
     tickIntervalMs: 0,
-    rate: { perSecond: 1_000_000, burst: 1_000_000 },
+    rate: { perSecond: unlimited, burst: unlimited },
+    kiteRates: {
+      quotePerSecond: unlimited,
+      historicalPerSecond: unlimited,
+      ordersPerSecond: unlimited,
+      ordersPerMinute: unlimited,
+      defaultPerSecond: unlimited,
+    },
     startingCash: 1e12,
     ...(faults ? { faults } : {}),
     ...(noIdempotency ? { idempotency: false } : {}),
   });
+}
+
+/** How the bench logs in to Kite: the given key and token, or the embedded paper broker's login page. */
+export interface KiteLogin {
+  readonly apiKey: string;
+  readonly accessToken?: string;
+}
+
+/** A request token from a paper broker's Kite login page (its default redirect carries it). */
+async function paperRequestToken(kiteRoot: string): Promise<string> {
+  const r = await fetch(`${kiteRoot}/connect/login?v=3&api_key=paper`, { redirect: 'manual' });
+  return new URL(r.headers.get('location') ?? '').searchParams.get('request_token') ?? '';
 }
 
 async function newCore(
@@ -98,9 +133,20 @@ async function newCore(
   dir: string,
   rate: number | null,
   extra: { events?: TradingCoreEvents; newClientOrderId?: () => string } = {},
+  kite: KiteLogin | null = null,
 ): Promise<TradingCore> {
+  const kiteOptions = kite
+    ? {
+        dialect: 'kite' as const,
+        target: { broker: 'kite' as const, label: 'bench', vaultKey: 'bench-kite' },
+        credentials: kite.accessToken
+          ? { apiKey: kite.apiKey, apiSecret: '', accessToken: kite.accessToken }
+          : { apiKey: 'paper', apiSecret: 'paper', requestToken: await paperRequestToken(baseUrl) },
+      }
+    : {};
   const core = await createCore(baseUrl, dir, {
     target: { broker: 'rest', label: 'bench', vaultKey: 'bench' },
+    ...kiteOptions,
     rate: rate === null ? null : { perSecond: rate, burst: rate * 2 },
     // Injected 429s are random, not a real limit: each placement waits its own Retry-After.
     pauseAllOnRetryAfter: false,
@@ -168,29 +214,36 @@ async function timeToCertainty(
   n: number,
   concurrency: number,
   rate: number | null,
+  kite: KiteLogin | null = null,
 ): Promise<Certainty> {
   const dir = await mkdtemp(join(tmpdir(), 'td-bench-'));
   const settledAt = new Map<string, { at: number; state: string; recovered: boolean }>();
   const references: string[] = [];
-  const core = await newCore(baseUrl, dir, rate, {
-    events: {
-      onPlacements: (list) => {
-        for (const p of list) {
-          if (p.state === 'checking' || settledAt.has(p.clientOrderId)) continue;
-          settledAt.set(p.clientOrderId, {
-            at: performance.now(),
-            state: p.state,
-            recovered: p.detail.includes('asking'),
-          });
-        }
+  const core = await newCore(
+    baseUrl,
+    dir,
+    rate,
+    {
+      events: {
+        onPlacements: (list) => {
+          for (const p of list) {
+            if (p.state === 'checking' || settledAt.has(p.clientOrderId)) continue;
+            settledAt.set(p.clientOrderId, {
+              at: performance.now(),
+              state: p.state,
+              recovered: p.detail.includes('asking'),
+            });
+          }
+        },
+      },
+      newClientOrderId: () => {
+        const id = newClientOrderId();
+        references.push(id);
+        return id;
       },
     },
-    newClientOrderId: () => {
-      const id = newClientOrderId();
-      references.push(id);
-      return id;
-    },
-  });
+    kite,
+  );
   try {
     const order = await benchOrder(core);
     const clicks: Array<{ t0: number; answeredAt: number; cid: string | null; state: string; recovered: boolean }> = [];
@@ -270,15 +323,21 @@ async function timeToCertainty(
 /** The load driver: N orders through the core, summary JSON last. */
 async function loadDriver(args: Args): Promise<void> {
   const paper = args.brokerUrl ? null : await startLocalPaper(args.faults, args.noIdempotency);
-  const baseUrl = args.brokerUrl ?? paper?.url ?? '';
+  const local = args.dialect === 'kite' ? paper?.url.replace(/\/v1$/, '/kite') : paper?.url;
+  const baseUrl = args.brokerUrl ?? local ?? '';
+  const kite: KiteLogin | null =
+    args.dialect === 'kite'
+      ? { apiKey: args.apiKey ?? 'paper', ...(args.accessToken ? { accessToken: args.accessToken } : {}) }
+      : null;
   try {
     // A remote broker keeps its limits, so the client bucket stays on (8/s unless --rate).
     const rate = args.brokerUrl ? (args.rate ?? 8) : (args.rate ?? null);
-    const result = await timeToCertainty(baseUrl, args.orders, args.concurrency, rate);
+    const result = await timeToCertainty(baseUrl, args.orders, args.concurrency, rate, kite);
     const broker = args.brokerUrl
       ? 'the given broker'
       : `an embedded paper broker${args.faults ? ` with faults ${args.faults}` : ''}${args.noIdempotency ? ', references not unique' : ''}`;
-    console.log(`placed through the core at concurrency ${args.concurrency} against ${broker}`);
+    const how = args.dialect === 'kite' ? ' (Kite adapter)' : '';
+    console.log(`placed through the core at concurrency ${args.concurrency} against ${broker}${how}`);
     console.log(JSON.stringify(result));
   } finally {
     await paper?.close();

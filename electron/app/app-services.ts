@@ -11,12 +11,16 @@ import { EventHub } from './event-hub';
 import { marketHandlers } from './handlers/market-handlers';
 import { orderHandlers } from './handlers/order-handlers';
 import { portfolioHandlers } from './handlers/portfolio-handlers';
-import { sessionHandlers } from './handlers/session-handlers';
+import { sessionHandlers, storedProfile } from './handlers/session-handlers';
 import { TickBatcher } from '../broker/stream/tick-batcher';
 import { SubscriptionRegistry } from './market/subscription-registry';
 import { ActiveCore } from './session/active-core';
+import { KiteLoginFlow } from './session/kite-login';
 import { vaultKeyOf } from './session/profile-target';
 import { SettingsStore } from './settings/settings-store';
+
+/** The loopback port of Kite's redirect unless configured: `http://127.0.0.1:5174/kite/callback`. */
+export const DEFAULT_KITE_REDIRECT_PORT = 5174;
 
 /**
  * How the app is configured at start; the same for Electron and the browser host.
@@ -24,10 +28,21 @@ import { SettingsStore } from './settings/settings-store';
 export interface AppConfig {
   /** The app's data folder: intents ledger, embedded paper broker journal, settings. */
   readonly dataDir: string;
-  /** A remote REST broker; absent → start the embedded paper broker on a random loopback port. */
+  /** A remote broker; absent → start the embedded paper broker on a random loopback port. */
   readonly brokerUrl?: string;
+  /** The dialect `brokerUrl` speaks (default `rest`, docs/api.md; `kite`, docs/kite.md). */
+  readonly broker?: 'rest' | 'kite';
   readonly apiKey?: string;
   readonly apiSecret?: string;
+  /** A Kite access token for the day (instead of logging in through Kite's page). */
+  readonly accessToken?: string;
+  /**
+   * The loopback port of Kite's redirect, `http://127.0.0.1:PORT/kite/callback`, as registered
+   * in the Kite Connect app (default 5174; 0 = any free port, tests).
+   */
+  readonly kiteRedirectPort?: number;
+  /** Opens Kite's login page in a window of main's own (Electron); absent → the renderer opens a tab. */
+  readonly openLoginWindow?: (url: string, callbackOrigin: string) => void;
   /** Options for the embedded paper broker (tests and demos). */
   readonly paper?: {
     readonly control?: boolean;
@@ -77,10 +92,34 @@ export interface AppServices {
  */
 async function rememberedProfile(settings: SettingsStore, vault: SecretVault): Promise<BrokerProfile> {
   const saved = (await settings.read()).profile;
-  if (saved?.kind !== 'rest') return { kind: 'paper' };
+  if (saved === undefined || saved.kind === 'paper') return { kind: 'paper' };
   const key = vaultKeyOf(saved);
   const apiSecret = await vault.get(`${key}:secret`);
-  return apiSecret ? { ...saved, apiSecret } : { kind: 'paper' };
+  if (saved.kind === 'rest') return apiSecret ? { ...saved, apiSecret } : { kind: 'paper' };
+  // Kite: the day's token, if it was remembered, logs in without the login page.
+  const accessToken = await vault.get(`${key}:token`);
+  return accessToken ? { ...saved, accessToken, ...(apiSecret ? { apiSecret } : {}) } : { kind: 'paper' };
+}
+
+/** The profile the command line or environment configured (docs/architecture.md, "Kite login"). */
+function configuredProfile(config: AppConfig & { brokerUrl: string }): BrokerProfile {
+  if (config.broker === 'kite') {
+    const secret = config.apiSecret !== undefined ? { apiSecret: config.apiSecret } : {};
+    const token = config.accessToken !== undefined ? { accessToken: config.accessToken } : {};
+    return {
+      kind: 'kite',
+      baseUrl: config.brokerUrl,
+      apiKey: config.apiKey ?? 'paper',
+      ...secret,
+      ...token,
+    };
+  }
+  return {
+    kind: 'rest',
+    baseUrl: config.brokerUrl,
+    apiKey: config.apiKey ?? 'paper',
+    apiSecret: config.apiSecret ?? 'paper',
+  };
 }
 
 /**
@@ -134,12 +173,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
   });
 
   const initial: BrokerProfile = config.brokerUrl
-    ? {
-        kind: 'rest',
-        baseUrl: config.brokerUrl,
-        apiKey: config.apiKey ?? 'paper',
-        apiSecret: config.apiSecret ?? 'paper',
-      }
+    ? configuredProfile({ ...config, brokerUrl: config.brokerUrl })
     : await rememberedProfile(settings, vault);
   if (!config.brokerUrl) await paperUrl();
   try {
@@ -150,8 +184,18 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     );
   }
 
+  const kiteLogin = new KiteLoginFlow({
+    port: config.kiteRedirectPort ?? DEFAULT_KITE_REDIRECT_PORT,
+    ...(config.openLoginWindow ? { open: config.openLoginWindow } : {}),
+    complete: async (start, requestToken, remember) => {
+      const profile: BrokerProfile = { kind: 'kite', ...start };
+      await active.login(profile, remember, requestToken);
+      await settings.write({ profile: storedProfile(profile) });
+    },
+  });
+
   const handlers: Handlers = {
-    ...sessionHandlers(active, settings),
+    ...sessionHandlers(active, settings, kiteLogin),
     ...marketHandlers(active, registry),
     ...orderHandlers(active),
     ...portfolioHandlers(active),
@@ -165,6 +209,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     },
     close: async () => {
       batcher?.close();
+      await kiteLogin.close();
       await active.close();
       await paper?.close();
     },

@@ -46,6 +46,8 @@ describe('bridge fuzzing through the real handlers', () => {
       apiKey: 'paper',
       apiSecret: 'paper',
       core: { stream: false },
+      // A fuzzed `session.kiteLogin` listens for the redirect: on any free port, not the product's.
+      kiteRedirectPort: 0,
     });
     dispatch = createDispatcher(services.handlers, () => undefined);
     const list = await dispatch('instruments.list', undefined);
@@ -277,6 +279,7 @@ describe('bridge fuzzing: schema-valid but absurd payloads through the real hand
       apiSecret: 'paper',
       clientRate: null,
       core: { stream: false },
+      kiteRedirectPort: 0,
     });
     dispatch = createDispatcher(services.handlers, (msg, err) => thrown.push(`${msg}: ${String(err)}`));
     const list = await dispatch('instruments.list', undefined);

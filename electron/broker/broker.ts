@@ -13,11 +13,18 @@ import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portf
 import type { ConnectionState } from '@shared/domain/session';
 import type { RateLimit } from './http/token-bucket';
 
-/** What logging in needs: the broker's API key and secret, and the scope asked for. */
+/**
+ * What logging in needs: the broker's API key and secret, and the scope asked for. A Kite
+ * Connect login brings the `requestToken` its login page redirected with (exchanged with the
+ * secret), or an `accessToken` the trader pasted for the day (then the secret may be empty)
+ * (docs/kite.md §Login).
+ */
 export interface Credentials {
   readonly apiKey: string;
   readonly apiSecret: string;
   readonly scope?: 'trade' | 'read';
+  readonly requestToken?: string;
+  readonly accessToken?: string;
 }
 
 /**

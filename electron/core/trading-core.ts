@@ -4,10 +4,11 @@ import type { Order } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import type { ConnectionState, SessionInfo, SessionVersion } from '@shared/domain/session';
 import type { BrokerUsage } from '@shared/domain/usage';
-import type { BrokerLimits, BrokerStream, Credentials } from '../broker/broker';
+import type { Broker, BrokerLimits, BrokerStream, Credentials } from '../broker/broker';
 import type { BackoffPolicy } from '../broker/http/backoff';
 import { DEFAULT_TIMEOUTS, HttpClient, type HttpTimeouts } from '../broker/http/http-client';
 import { paceUnder, TokenBucket, type RateLimit } from '../broker/http/token-bucket';
+import { KiteBroker, kiteTransportOptions } from '../broker/kite/kite-broker';
 import { RestBroker } from '../broker/rest/rest-broker';
 import { RestTransport, type TransportStats } from '../broker/rest/rest-transport';
 import type { Clock } from './clock';
@@ -43,8 +44,13 @@ export interface TradingCoreEvents {
 
 /** Everything needed to trade with one broker account. */
 export interface TradingCoreOptions {
-  /** `http://host:port/v1` of a broker speaking the wire contract of docs/api.md. */
+  /**
+   * `http://host:port/v1` of a broker speaking the wire contract of docs/api.md, or a Kite
+   * Connect root (`https://api.kite.trade`, the paper broker's `http://127.0.0.1:P/kite`).
+   */
   readonly baseUrl: string;
+  /** Which dialect `baseUrl` speaks (default `rest`): docs/api.md or Kite Connect (docs/kite.md). */
+  readonly dialect?: 'rest' | 'kite';
   readonly target: SessionTarget;
   readonly credentials: Credentials;
   readonly vault: SecretVault;
@@ -105,7 +111,7 @@ export const DEFAULT_PLACEMENT_RATE: RateLimit = { perSecond: 8, burst: 8 };
  * benchmark measures the code the trader runs, not a copy.
  */
 export class TradingCore {
-  public readonly broker: RestBroker;
+  public readonly broker: Broker;
   public readonly session: SessionManager;
   public readonly orders: OrderService;
   /** Modifications: validated in main, only what changes, never blindly repeated. */
@@ -159,8 +165,18 @@ export class TradingCore {
       pauseAllOnRetryAfter: options.pauseAllOnRetryAfter ?? true,
       placementBucket,
       onHealth: (rest, detail) => this.#setConnection({ rest, detail }),
+      ...(options.dialect === 'kite' ? kiteTransportOptions(options.credentials.apiKey) : {}),
     });
-    this.broker = new RestBroker(options.baseUrl, options.target.label, this.#transport, this.session);
+    this.broker =
+      options.dialect === 'kite'
+        ? new KiteBroker(
+            options.baseUrl,
+            options.target.label,
+            options.credentials.apiKey,
+            this.#transport,
+            this.session,
+          )
+        : new RestBroker(options.baseUrl, options.target.label, this.#transport, this.session);
     // The client's pace follows what the broker publishes, unless a pace was given.
     const applyLimits = (limits: BrokerLimits): void => {
       if (options.rate === undefined) bucket?.resize(paceUnder(limits.requests));

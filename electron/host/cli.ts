@@ -11,7 +11,7 @@ import { type MarketClockSpec, parseClockSpec } from '../paper/market-clock';
 import { startHost } from './host-server';
 
 /**
- * `npm run host -- --port P [--broker-url URL] [--api-key K --api-secret S] [--data-dir DIR]
+ * `npm run host -- --port P [--broker kite] [--broker-url URL] [--api-key K --api-secret S | --access-token T] [--data-dir DIR]
  * [--paper-control] [--paper-faults SPEC] [--paper-tick-ms N] [--paper-repair] [--renderer-dir DIR]
  * [--paper-clock ISO[,SPEED] | wall]`
  *
@@ -20,15 +20,23 @@ import { startHost } from './host-server';
  * `--paper-control` enables the embedded paper broker's control interface (tests, demos) and
  * prints its URL on a line `PAPER <url>` before READY. A damaged paper journal stops the start
  * with exit 2 and one message naming the file, the line and the way out (`--paper-repair`).
+ * `--broker kite` says the URL speaks Kite Connect (docs/kite.md): the session starts with the
+ * pasted `--access-token`, else the trader logs in through Kite's page from the session dialog,
+ * which redirects to `http://127.0.0.1:PORT/kite/callback` (`--kite-redirect-port`, default 5174).
  * `--renderer-dir` serves another build of the renderer than the one beside this bundle (the
  * dashboard benchmark serves its own build, `out/bench/renderer`).
  */
 const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '5199' },
+    /** The dialect of --broker-url: `rest` (docs/api.md, default) or `kite` (docs/kite.md). */
+    broker: { type: 'string', default: 'rest' },
     'broker-url': { type: 'string' },
     'api-key': { type: 'string' },
     'api-secret': { type: 'string' },
+    'access-token': { type: 'string' },
+    /** The port of Kite's loopback redirect, http://127.0.0.1:PORT/kite/callback (default 5174). */
+    'kite-redirect-port': { type: 'string' },
     'data-dir': { type: 'string' },
     'paper-control': { type: 'boolean', default: false },
     'paper-faults': { type: 'string' },
@@ -70,6 +78,22 @@ if (brokerUrlError) {
   process.exit(2);
 }
 
+const broker = values.broker;
+if (broker !== 'rest' && broker !== 'kite') {
+  console.error(`--broker must be rest or kite, got "${broker}"`);
+  process.exit(2);
+}
+if (broker === 'kite' && values['broker-url'] === undefined) {
+  console.error("--broker kite needs --broker-url (https://api.kite.trade, or the paper broker's …/kite)");
+  process.exit(2);
+}
+
+const kitePort = values['kite-redirect-port'] === undefined ? undefined : Number(values['kite-redirect-port']);
+if (kitePort !== undefined && (!Number.isInteger(kitePort) || kitePort < 0 || kitePort > 65535)) {
+  console.error(`--kite-redirect-port must be a port number (0-65535), got "${values['kite-redirect-port']}"`);
+  process.exit(2);
+}
+
 const here = dirname(fileURLToPath(import.meta.url));
 const paperWorker = join(here, 'paper-worker.mjs');
 const services = await createAppServices({
@@ -77,6 +101,9 @@ const services = await createAppServices({
   brokerUrl: values['broker-url'],
   apiKey: values['api-key'],
   apiSecret: values['api-secret'],
+  broker,
+  ...(values['access-token'] !== undefined ? { accessToken: values['access-token'] } : {}),
+  ...(kitePort !== undefined ? { kiteRedirectPort: kitePort } : {}),
   paper: {
     control: values['paper-control'],
     faults: values['paper-faults'],

@@ -5,6 +5,7 @@ import { createAppServices, type AppServices } from '../app/app-services';
 import { JournalError } from '../paper';
 import { bindElectronIpc } from './ipc/electron-ipc';
 import { createDispatcher } from '../app/dispatcher';
+import { createLoginWindow } from './window/login-window';
 import { decideLaunch, settleWithin, type LaunchConfig } from './launch-config';
 import {
   denyAllPermissions,
@@ -44,6 +45,8 @@ async function start(config: LaunchConfig): Promise<void> {
     ...config.broker,
     // `--paper-repair` moves a damaged paper journal's bad tail aside (docs/api.md §Persistence).
     paper: { repair: process.argv.includes('--paper-repair') },
+    // Kite's login page opens in its own sandboxed window, never in the trading window.
+    openLoginWindow: (url, callbackOrigin) => void createLoginWindow(url, callbackOrigin),
     // Built beside this bundle (unpacked from the asar archive in a package): the embedded paper
     // broker then runs in a worker thread, off the loop that serves the window's IPC.
     ...(existsSync(paperWorker) ? { paperWorker } : {}),

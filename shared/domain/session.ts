@@ -1,9 +1,20 @@
 import { z } from 'zod';
 import { brokerUrlProblem, BROKER_URL_HTTPS_REQUIRED } from './broker-url';
 
+/** Kite Connect's API root, where a Kite profile without a `baseUrl` trades. */
+export const KITE_API_ROOT = 'https://api.kite.trade';
+
+/** A broker URL: https, or plain http to loopback only (`broker-url.ts`): the secret and token travel here. */
+const BrokerUrl = z
+  .url({ protocol: /^https?$/ })
+  .refine((url) => brokerUrlProblem(url) === null, { message: BROKER_URL_HTTPS_REQUIRED });
+
 /**
- * Where the app trades: the embedded paper broker (default, no account needed) or a remote
- * broker speaking the REST dialect of docs/api.md.
+ * Where the app trades: the embedded paper broker (default, no account needed), a remote
+ * broker speaking the REST dialect of docs/api.md, or Zerodha Kite Connect (docs/kite.md) —
+ * with the app's API key and either its secret (the login page then redirects to main with a
+ * request token: docs/architecture.md, "Kite login") or an access token the trader already has
+ * for the day.
  *
  * Secrets travel renderer → main once, at login; main keeps them in its vault and never
  * sends them back.
@@ -13,14 +24,36 @@ export const BrokerProfile = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('rest'),
     /** https, or plain http to loopback only (`broker-url.ts`): the secret and token travel here. */
-    baseUrl: z
-      .url({ protocol: /^https?$/ })
-      .refine((url) => brokerUrlProblem(url) === null, { message: BROKER_URL_HTTPS_REQUIRED }),
+    baseUrl: BrokerUrl,
     apiKey: z.string().min(1).max(256),
     apiSecret: z.string().min(1).max(256),
   }),
+  z
+    .object({
+      kind: z.literal('kite'),
+      /** Kite's API root (default `KITE_API_ROOT`); the paper broker's is `http://127.0.0.1:P/kite`. */
+      baseUrl: BrokerUrl.optional(),
+      apiKey: z.string().min(1).max(256),
+      apiSecret: z.string().min(1).max(256).optional(),
+      accessToken: z.string().min(1).max(256).optional(),
+    })
+    .refine((p) => p.apiSecret !== undefined || p.accessToken !== undefined, {
+      message: 'Kite needs the API secret (to log in) or an access token',
+      path: ['apiSecret'],
+    }),
 ]);
 export type BrokerProfile = z.infer<typeof BrokerProfile>;
+
+/**
+ * What a Kite login through Kite's page needs from the renderer: where, the app's API key and
+ * its secret (sent once, kept in main's vault); the request token comes back to main itself.
+ */
+export const KiteLoginStart = z.strictObject({
+  baseUrl: BrokerUrl.optional(),
+  apiKey: z.string().min(1).max(256),
+  apiSecret: z.string().min(1).max(256),
+});
+export type KiteLoginStart = z.infer<typeof KiteLoginStart>;
 
 /**
  * Where a session fact stands in the order main made it (docs/architecture.md §Session facts are
@@ -46,7 +79,7 @@ export function isOlderSession(a: SessionVersion, b: SessionVersion): boolean {
 /** What the renderer may know about the session: never the token or the secret. */
 export const SessionInfo = z.object({
   state: z.enum(['connected', 'disconnected', 'expired']),
-  broker: z.enum(['paper', 'rest']),
+  broker: z.enum(['paper', 'rest', 'kite']),
   /** Human label of the broker, e.g. "Paper broker" or the REST host name. */
   brokerLabel: z.string(),
   userId: z.string().nullable(),

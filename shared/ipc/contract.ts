@@ -15,7 +15,7 @@ import {
 } from '../domain/order';
 import { PlaceOutcome, Placement, PlacementRequestId } from '../domain/placement';
 import { Funds, Holding, OrderMargin, Position } from '../domain/portfolio';
-import { BrokerProfile, ConnectionState, SessionInfo, SessionVersion } from '../domain/session';
+import { BrokerProfile, ConnectionState, KiteLoginStart, SessionInfo, SessionVersion } from '../domain/session';
 import { BrokerUsage } from '../domain/usage';
 
 /**
@@ -46,6 +46,16 @@ export const requests = {
   'session.login': {
     input: z.strictObject({ profile: BrokerProfile, remember: z.boolean().optional() }),
     output: SessionInfo,
+  },
+  /**
+   * Starts a Kite login through Kite's own page (docs/architecture.md, "Kite login"): main
+   * listens for the redirect on its loopback callback and answers the page's URL. In Electron
+   * main opens it in its own sandboxed window (`opened: true`); otherwise the renderer opens it
+   * in a new tab. The session follows as `session.changed` once the redirect came back.
+   */
+  'session.kiteLogin': {
+    input: z.strictObject({ profile: KiteLoginStart, remember: z.boolean().optional() }),
+    output: z.object({ loginUrl: z.url({ protocol: /^https?$/ }), opened: z.boolean() }),
   },
   /** Log out and wipe the token from memory and the keychain. */
   'session.logout': { input: z.void(), output: SessionInfo },

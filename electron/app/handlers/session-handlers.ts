@@ -1,6 +1,19 @@
+import type { BrokerProfile } from '@shared/domain/session';
 import type { Handlers } from '../dispatcher';
 import type { ActiveCore } from '../session/active-core';
-import type { SettingsStore } from '../settings/settings-store';
+import type { KiteLoginFlow } from '../session/kite-login';
+import type { SettingsStore, StoredProfile } from '../settings/settings-store';
+
+/** A profile as saved on disk: where and who, never the secret nor a token. */
+export function storedProfile(profile: BrokerProfile): StoredProfile {
+  if (profile.kind === 'paper') return { kind: 'paper' };
+  if (profile.kind === 'rest') return { kind: 'rest', baseUrl: profile.baseUrl, apiKey: profile.apiKey };
+  return {
+    kind: 'kite',
+    apiKey: profile.apiKey,
+    ...(profile.baseUrl !== undefined ? { baseUrl: profile.baseUrl } : {}),
+  };
+}
 
 /**
  * `session.*`, `connection.status` and `connection.usage`: what the renderer may know and do
@@ -12,19 +25,19 @@ import type { SettingsStore } from '../settings/settings-store';
 export function sessionHandlers(
   active: ActiveCore,
   settings: SettingsStore,
-): Pick<Handlers, 'session.status' | 'session.login' | 'session.logout' | 'connection.status' | 'connection.usage'> {
+  kiteLogin: KiteLoginFlow,
+): Pick<
+  Handlers,
+  'session.status' | 'session.login' | 'session.kiteLogin' | 'session.logout' | 'connection.status' | 'connection.usage'
+> {
   return {
     'session.status': async () => active.info(),
     'session.login': async ({ profile, remember }) => {
       const info = await active.login(profile, remember ?? false);
-      await settings.write({
-        profile:
-          profile.kind === 'paper'
-            ? { kind: 'paper' }
-            : { kind: 'rest', baseUrl: profile.baseUrl, apiKey: profile.apiKey },
-      });
+      await settings.write({ profile: storedProfile(profile) });
       return info;
     },
+    'session.kiteLogin': async ({ profile, remember }) => kiteLogin.start(profile, remember ?? false),
     'session.logout': async () => active.logout(),
     'connection.status': async () => active.connection(),
     'connection.usage': async () => active.usage(),

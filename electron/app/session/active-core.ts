@@ -72,12 +72,15 @@ export class ActiveCore {
     return this.#core?.connection() ?? { rest: 'down', stream: 'closed', detail: 'Not logged in' };
   }
 
-  /** Logs in to `profile` (replacing any other session). */
-  public login(profile: BrokerProfile, remember = false): Promise<SessionInfo> {
+  /**
+   * Logs in to `profile` (replacing any other session); a Kite login that came back through the
+   * redirect brings its `requestToken`.
+   */
+  public login(profile: BrokerProfile, remember = false, requestToken?: string): Promise<SessionInfo> {
     return this.#serial(async () => {
       await this.#closeCurrent(true);
       const baseUrl = profile.kind === 'paper' ? await this.#factory.paperUrl() : null;
-      const resolved = resolveProfile(profile, baseUrl);
+      const resolved = resolveProfile(profile, baseUrl, requestToken);
       const core = await TradingCore.create({
         ...this.#factory.options(),
         ...resolved,

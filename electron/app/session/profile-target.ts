@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brokerUrlProblem } from '@shared/domain/broker-url';
-import type { BrokerProfile } from '@shared/domain/session';
+import { KITE_API_ROOT, type BrokerProfile } from '@shared/domain/session';
 import type { Credentials } from '../../broker/broker';
 import type { SessionTarget } from '../../core/session/session-manager';
 import { AppError } from '@shared/ipc/app-error';
@@ -13,6 +13,8 @@ export interface ResolvedProfile {
   readonly baseUrl: string;
   readonly target: SessionTarget;
   readonly credentials: Credentials;
+  /** The dialect `baseUrl` speaks. */
+  readonly dialect: 'rest' | 'kite';
 }
 
 /**
@@ -22,32 +24,63 @@ export interface ResolvedProfile {
  * a remembered token. It only names things, so it accepts any profile, even one whose URL the
  * app would now refuse to connect to (a remembered profile from before the https rule).
  */
-export function vaultKeyOf(profile: { readonly kind: 'paper' } | { kind: 'rest'; baseUrl: string; apiKey: string }) {
+export function vaultKeyOf(
+  profile:
+    | { readonly kind: 'paper' }
+    | { kind: 'rest'; baseUrl: string; apiKey: string }
+    | { kind: 'kite'; baseUrl?: string | undefined; apiKey: string },
+) {
   if (profile.kind === 'paper') return 'paper';
-  const url = new URL(profile.baseUrl);
-  return `rest-${createHash('sha256').update(`${url.origin}${url.pathname}\n${profile.apiKey}`).digest('hex').slice(0, 16)}`;
+  const url = new URL(profile.baseUrl ?? KITE_API_ROOT);
+  return `${profile.kind}-${createHash('sha256').update(`${url.origin}${url.pathname}\n${profile.apiKey}`).digest('hex').slice(0, 16)}`;
 }
 
 /**
  * Turns a profile into a connection target: the last gate before a secret and a token are sent
  * anywhere, whichever way the profile came in (dialog, environment, command line, saved
  * settings). A remote broker must be https, or plain http on loopback only; anything else is a
- * `bad_request` naming `profile.baseUrl`, and nothing is sent.
+ * `bad_request` naming `profile.baseUrl`, and nothing is sent. A Kite login that came back through
+ * the redirect brings its `requestToken` (docs/architecture.md, "Kite login").
  */
-export function resolveProfile(profile: BrokerProfile, paperUrl: string | null): ResolvedProfile {
+export function resolveProfile(
+  profile: BrokerProfile,
+  paperUrl: string | null,
+  requestToken?: string,
+): ResolvedProfile {
   if (profile.kind === 'paper') {
     if (!paperUrl) throw new Error('the embedded paper broker is not running');
     return {
       baseUrl: paperUrl,
       target: { broker: 'paper', label: 'Paper broker', vaultKey: vaultKeyOf(profile) },
       credentials: PAPER_CREDENTIALS,
+      dialect: 'rest',
     };
   }
-  const problem = brokerUrlProblem(profile.baseUrl);
+  const baseUrl = profile.kind === 'kite' ? (profile.baseUrl ?? KITE_API_ROOT) : profile.baseUrl;
+  const problem = brokerUrlProblem(baseUrl);
   if (problem) throw new AppError({ kind: 'bad_request', message: problem, field: 'profile.baseUrl' });
+  if (profile.kind === 'kite') {
+    const host = new URL(baseUrl).host;
+    return {
+      baseUrl,
+      target: {
+        broker: 'kite',
+        label: baseUrl === KITE_API_ROOT ? 'Zerodha Kite' : `Kite (${host})`,
+        vaultKey: vaultKeyOf(profile),
+      },
+      credentials: {
+        apiKey: profile.apiKey,
+        apiSecret: profile.apiSecret ?? '',
+        ...(profile.accessToken !== undefined ? { accessToken: profile.accessToken } : {}),
+        ...(requestToken !== undefined ? { requestToken } : {}),
+      },
+      dialect: 'kite',
+    };
+  }
   return {
-    baseUrl: profile.baseUrl,
-    target: { broker: 'rest', label: new URL(profile.baseUrl).host, vaultKey: vaultKeyOf(profile) },
+    baseUrl,
+    target: { broker: 'rest', label: new URL(baseUrl).host, vaultKey: vaultKeyOf(profile) },
     credentials: { apiKey: profile.apiKey, apiSecret: profile.apiSecret },
+    dialect: 'rest',
   };
 }

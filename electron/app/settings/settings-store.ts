@@ -6,6 +6,11 @@ import { z } from 'zod';
 export const StoredProfile = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('paper') }),
   z.object({ kind: z.literal('rest'), baseUrl: z.url({ protocol: /^https?$/ }), apiKey: z.string().min(1).max(256) }),
+  z.object({
+    kind: z.literal('kite'),
+    baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+    apiKey: z.string().min(1).max(256),
+  }),
 ]);
 export type StoredProfile = z.infer<typeof StoredProfile>;
 

@@ -16,12 +16,17 @@ export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 3_000, headersMs: 10_
 
 /** One request as the REST layer builds it: the path is relative to the base URL's path. */
 export interface RawRequest {
-  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly path: string;
   /** A list value repeats its key (`?i=1&i=2`), as GET /quotes takes its instruments. */
   readonly query?: Readonly<Record<string, string | number | readonly string[] | undefined>>;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: unknown;
+  /**
+   * Send `body` (a flat record) as `application/x-www-form-urlencoded` instead of JSON: Kite
+   * Connect takes its writes as form fields (docs/kite.md §The wire).
+   */
+  readonly form?: boolean;
   /**
    * Gives up on the reply after this many ms from the send (connecting included), instead of
    * the pool's long header/body timeouts: an order POST is followed at once by a lookup.
@@ -38,6 +43,8 @@ export interface RawReply {
   readonly body: unknown;
   /** The body did not parse as JSON (a proxy's HTML page, a truncated stream). */
   readonly bodyNotJson: boolean;
+  /** The body as text (a CSV reply such as Kite's instrument dump is read from here). */
+  readonly text?: string;
 }
 
 /**
@@ -72,7 +79,10 @@ export class HttpClient {
   public async send(req: RawRequest): Promise<RawReply> {
     const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
     let body: string | undefined;
-    if (req.body !== undefined) {
+    if (req.body !== undefined && req.form === true) {
+      body = formBody(req.body);
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    } else if (req.body !== undefined) {
       body = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
@@ -108,7 +118,7 @@ export class HttpClient {
           bodyNotJson = true;
         }
       }
-      return { status: res.statusCode, headers: flatHeaders(res.headers), body: parsed, bodyNotJson };
+      return { status: res.statusCode, headers: flatHeaders(res.headers), body: parsed, bodyNotJson, text };
     } catch (err) {
       throw transportError(err, req.method, timedOut);
     } finally {
@@ -133,6 +143,16 @@ function queryString(query: RawRequest['query']): string {
   }
   const s = params.toString();
   return s ? `?${s}` : '';
+}
+
+/** A flat record as form fields; absent (undefined/null) values are left out. */
+function formBody(body: unknown): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
+    if (v === undefined || v === null) continue;
+    params.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+  }
+  return params.toString();
 }
 
 function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string | undefined> {

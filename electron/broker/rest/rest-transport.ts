@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ConnectionState } from '@shared/domain/session';
 import { AppError } from '@shared/ipc/app-error';
+import type { IpcError } from '@shared/ipc/result';
 import type { AuthSource } from '../auth-source';
 import { brokerError, TransportFailure } from '../broker-error';
 import { DEFAULT_BACKOFF, retryDelay, type BackoffPolicy } from '../http/backoff';
@@ -39,6 +40,13 @@ export interface CallSpec<S extends z.ZodType> extends RawRequest {
   readonly onSlow?: () => void;
   /** Abandons the request. */
   readonly signal?: AbortSignal;
+  /** Parse the 2xx body's text with `schema` instead of its JSON (a CSV dump). */
+  readonly text?: boolean;
+  /**
+   * False: never shares an identical GET in flight. A placement's lookup must keep its own
+   * timeout and retry class, even where its request is the same as a poll's (Kite's GET /orders).
+   */
+  readonly coalesce?: boolean;
 }
 
 /** Counters a test or the bench can read to see what the transport actually did. */
@@ -83,6 +91,18 @@ export interface TransportOptions {
   readonly now?: () => number;
   /** Told each time a request leaves for the broker (the usage meter counts them). */
   readonly onSent?: () => void;
+  /**
+   * The dialect's auth and version headers for a token (default `Authorization: Bearer …`);
+   * Kite Connect sends `token api_key:access_token` (docs/kite.md §The wire).
+   */
+  readonly authorize?: (token: string) => Record<string, string>;
+  /** The dialect's reading of a non-2xx reply (default the problem document of docs/api.md). */
+  readonly classify?: (status: number, body: unknown, retryAfter: string | undefined) => IpcError;
+  /**
+   * Whether a reply says the token is no longer valid (default: 401). Kite says so with a 403
+   * whose `error_type` is `TokenException`.
+   */
+  readonly tokenRefused?: (status: number, body: unknown) => boolean;
 }
 
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -124,6 +144,9 @@ export class RestTransport {
   readonly #coalescer = new InFlightCoalescer();
   readonly #etags = new EtagCache();
   readonly #onSent: (() => void) | undefined;
+  readonly #authorize: (token: string) => Record<string, string>;
+  readonly #classify: (status: number, body: unknown, retryAfter: string | undefined) => IpcError;
+  readonly #tokenRefused: (status: number, body: unknown) => boolean;
   readonly #policyListeners = new Set<(policies: PublishedPolicies) => void>();
   #policyHeader: string | undefined;
   #health: ConnectionState['rest'] = 'up';
@@ -142,6 +165,9 @@ export class RestTransport {
     this.#rtt = new RttEstimator(options.rto);
     this.#now = options.now ?? (() => performance.now());
     this.#onSent = options.onSent;
+    this.#authorize = options.authorize ?? ((token) => ({ authorization: `Bearer ${token}` }));
+    this.#classify = options.classify ?? classifyErrorReply;
+    this.#tokenRefused = options.tokenRefused ?? ((status) => status === 401);
   }
 
   /**
@@ -160,7 +186,7 @@ export class RestTransport {
 
   /** Performs one call; resolves with the parsed 2xx body or rejects with a typed `AppError`. */
   public call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> {
-    if (spec.method !== 'GET') return this.#attempts(spec);
+    if (spec.method !== 'GET' || spec.coalesce === false) return this.#attempts(spec);
     const key = `${spec.path}?${JSON.stringify(spec.query ?? {})}`;
     const before = this.#coalescer.size;
     const p = this.#coalescer.run(key, () => this.#attempts(spec));
@@ -190,13 +216,13 @@ export class RestTransport {
         const reply = await this.#sendOnce(spec, token, budgetEnd);
         this.#notePolicy(reply.headers['ratelimit-policy']);
         if (reply.status !== 429 && reply.status < 500) this.#setHealth('up', null);
-        if (reply.status === 401 && needsAuth && token !== null) {
+        if (needsAuth && token !== null && this.#tokenRefused(reply.status, reply.body)) {
           if (!reauthed) {
             reauthed = true;
             this.stats.relogins += 1;
             if ((await this.#auth.renew(token)) !== null) continue;
           }
-          const info = classifyErrorReply(401, reply.body, undefined);
+          const info = this.#classify(reply.status, reply.body, undefined);
           this.#auth.expired(info.message);
           throw new AppError(info);
         }
@@ -229,7 +255,7 @@ export class RestTransport {
 
   async #sendOnce(spec: CallSpec<z.ZodType>, token: string | null, budgetEnd: number): Promise<RawReply> {
     const headers: Record<string, string> = { ...spec.headers };
-    if (token !== null) headers.authorization = `Bearer ${token}`;
+    if (token !== null) Object.assign(headers, this.#authorize(token));
     const cached = spec.conditional ? this.#etags.get(this.#cacheKey(spec)) : undefined;
     if (cached) headers['if-none-match'] = cached.etag;
     if (spec.placement) await this.#placementBucket?.take('urgent');
@@ -273,10 +299,14 @@ export class RestTransport {
       return cached.value as z.output<S>;
     }
     if (reply.status < 200 || reply.status >= 300) {
-      throw new AppError(classifyErrorReply(reply.status, reply.body, reply.headers['retry-after']));
+      throw new AppError(this.#classify(reply.status, reply.body, reply.headers['retry-after']));
     }
     if (spec.schema === null) return undefined as z.output<S>;
-    const parsed = reply.bodyNotJson ? null : spec.schema.safeParse(reply.body);
+    const parsed = spec.text
+      ? spec.schema.safeParse(reply.text ?? '')
+      : reply.bodyNotJson
+        ? null
+        : spec.schema.safeParse(reply.body);
     if (!parsed?.success) {
       const issue = parsed?.error.issues[0];
       const where = issue ? ` (${issue.path.map(String).join('.') || 'body'}: ${issue.message})` : ' (not JSON)';

@@ -89,9 +89,16 @@ export class SessionManager implements AuthSource {
     this.#credentials = credentials;
     this.#remember = remember;
     await this.#loginNow();
-    const secret = await this.#vault.set(`${this.#target.vaultKey}:secret`, credentials.apiSecret, remember);
-    if (remember && this.#token !== null) await this.#vault.set(`${this.#target.vaultKey}:token`, this.#token, true);
-    return secret;
+    // A pasted Kite access token comes without a secret: then only the token is kept.
+    const secret =
+      credentials.apiSecret !== ''
+        ? await this.#vault.set(`${this.#target.vaultKey}:secret`, credentials.apiSecret, remember)
+        : null;
+    const token =
+      remember && this.#token !== null
+        ? await this.#vault.set(`${this.#target.vaultKey}:token`, this.#token, true)
+        : null;
+    return secret ?? token ?? { persisted: false, reason: null };
   }
 
   public renew(stale: string): Promise<string | null> {

@@ -2,6 +2,7 @@ import { app, net, protocol, session, type WebContents } from 'electron';
 import { pathToFileURL } from 'node:url';
 import { APP_SCHEME, isTrustedUrl, resolveAppAsset } from '../../app/security/app-origin';
 import { SECURITY_HEADERS } from '../../app/security/content-security-policy';
+import { loginWindowRule } from '../window/login-window';
 
 /**
  * Must run before `app.whenReady()`: makes app:// a standard, secure scheme so the page gets a
@@ -41,11 +42,13 @@ export function denyAllPermissions(): void {
  */
 export function lockDownContents(allowedOrigins: ReadonlySet<string>): void {
   app.on('web-contents-created', (_event, contents: WebContents) => {
+    // A Kite login window has its own, narrower rule: its login origin and the loopback callback.
+    const allowed = (url: string): boolean => loginWindowRule(contents)?.(url) ?? isTrustedUrl(url, allowedOrigins);
     contents.on('will-navigate', (event, url) => {
-      if (!isTrustedUrl(url, allowedOrigins)) event.preventDefault();
+      if (!allowed(url)) event.preventDefault();
     });
     contents.on('will-redirect', (event, url) => {
-      if (!isTrustedUrl(url, allowedOrigins)) event.preventDefault();
+      if (!allowed(url)) event.preventDefault();
     });
     contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { isOlderSession, type BrokerProfile, type SessionInfo } from '@shared/domain/session';
+import { isOlderSession, type BrokerProfile, type KiteLoginStart, type SessionInfo } from '@shared/domain/session';
 import { call } from '../../lib/ipc-client';
 
 /**
@@ -60,6 +60,22 @@ export function useLogin() {
       // reply went out: the reply is then the older fact and changes nothing.
       takeSession(client, info);
       await client.invalidateQueries();
+    },
+  });
+}
+
+/**
+ * Starts a Kite login through Kite's page (docs/architecture.md, "Kite login"): main listens for
+ * the redirect and answers the page's URL; unless main opened it in its own window, it opens in a
+ * new tab here. The session arrives later as `session.changed`. The secret goes to main only.
+ */
+export function useKiteLogin() {
+  return useMutation({
+    mutationKey: ['session', 'kiteLogin'],
+    gcTime: 0,
+    mutationFn: (profile: KiteLoginStart) => call('session.kiteLogin', { profile }),
+    onSuccess: ({ loginUrl, opened }) => {
+      if (!opened) window.open(loginUrl, '_blank', 'noopener,noreferrer');
     },
   });
 }

@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
@@ -60,5 +60,53 @@ describe('SessionDialog broker URL', () => {
     await waitFor(() => expect(bridge.callsOf('session.login')).toHaveLength(1));
     expect(bridge.callsOf('session.login')[0]!.payload).toMatchObject({ profile: { kind: 'rest', baseUrl: url } });
     expect(form.getByLabelText('Broker URL').getAttribute('aria-invalid')).toBeNull();
+  });
+});
+
+describe('SessionDialog on Zerodha Kite', () => {
+  async function openKite() {
+    const user = userEvent.setup();
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <SessionDialog reason="You are not logged in." />
+      </QueryClientProvider>,
+    );
+    const form = within(screen.getByRole('form', { name: 'Log in' }));
+    await user.click(form.getByRole('radio', { name: 'Zerodha Kite' }));
+    await user.type(form.getByLabelText('API key'), 'kitekey');
+    return { user, form };
+  }
+
+  it('with the secret, asks main to start Kite’s login page and opens it in a new tab', async () => {
+    const opened: string[] = [];
+    const open = vi.spyOn(window, 'open').mockImplementation((url) => {
+      opened.push(String(url));
+      return null;
+    });
+    bridge.answer('session.kiteLogin', () => ({
+      ok: true,
+      data: { loginUrl: 'https://kite.zerodha.com/connect/login?v=3&api_key=kitekey', opened: false },
+    }));
+    const { user, form } = await openKite();
+    await user.type(form.getByLabelText('API secret'), 'sec');
+    await user.click(form.getByRole('button', { name: 'Log in with Kite' }));
+    await waitFor(() => expect(opened).toEqual(['https://kite.zerodha.com/connect/login?v=3&api_key=kitekey']));
+    expect(bridge.callsOf('session.kiteLogin')[0]!.payload).toEqual({
+      profile: { apiKey: 'kitekey', apiSecret: 'sec' },
+    });
+    expect(bridge.callsOf('session.login')).toHaveLength(0);
+    expect(form.getByRole('status').textContent).toMatch(/Waiting for the Kite login/);
+    open.mockRestore();
+  });
+
+  it('with a pasted access token, logs in with a Kite profile carrying the token and no secret', async () => {
+    const { user, form } = await openKite();
+    await user.click(form.getByRole('radio', { name: /access token/ }));
+    await user.type(form.getByLabelText('Access token'), 'tok123');
+    await user.click(form.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(bridge.callsOf('session.login')).toHaveLength(1));
+    expect(bridge.callsOf('session.login')[0]!.payload).toEqual({
+      profile: { kind: 'kite', apiKey: 'kitekey', accessToken: 'tok123' },
+    });
   });
 });

@@ -7,7 +7,7 @@ import { AppError } from '@shared/ipc/app-error';
 import { useSessionExpired } from '../../state/alerts-store';
 import { Dialog } from '../layout/dialog';
 import { orderQueries } from '../orders/queries';
-import { sessionQueries, useLogin } from './queries';
+import { sessionQueries, useKiteLogin, useLogin } from './queries';
 
 /** True when a read failed because the broker no longer accepts the session. */
 function isUnauthorized(error: unknown): boolean {
@@ -37,12 +37,17 @@ export function SessionGate() {
 }
 
 /**
- * The login/profile dialog: the embedded paper broker (default, no account) or a REST broker
- * with URL, API key and secret. The key and secret live only in this form's state until they
- * are sent to main with `session.login`; they are never stored in the renderer.
+ * The login/profile dialog: the embedded paper broker (default, no account), a REST broker
+ * with URL, API key and secret, or Zerodha Kite with its API key and either the secret (log in
+ * through Kite's page, which redirects to main) or the day's access token. Keys, secrets and
+ * tokens live only in this form's state until they are sent to main; they are never stored in
+ * the renderer.
  */
 export function SessionDialog({ reason }: { readonly reason: string }) {
-  const [kind, setKind] = useState<'paper' | 'rest'>('paper');
+  const [kind, setKind] = useState<'paper' | 'rest' | 'kite'>('paper');
+  const [kiteWay, setKiteWay] = useState<'page' | 'token'>('page');
+  const [accessToken, setAccessToken] = useState('');
+  const kiteLogin = useKiteLogin();
   const [baseUrl, setBaseUrl] = useState('');
   const [urlError, setUrlError] = useState<string | null>(null);
   const [apiKey, setApiKey] = useState('');
@@ -53,17 +58,31 @@ export function SessionDialog({ reason }: { readonly reason: string }) {
     e.preventDefault();
     if (login.isPending) return;
     // The secret never leaves for a URL main would refuse (cleartext http to another machine).
-    const problem = kind === 'rest' ? brokerUrlProblem(baseUrl) : null;
+    const problem = kind === 'rest' || (kind === 'kite' && baseUrl !== '') ? brokerUrlProblem(baseUrl) : null;
     setUrlError(problem);
     if (problem) return;
-    const profile: BrokerProfile = kind === 'paper' ? { kind: 'paper' } : { kind: 'rest', baseUrl, apiKey, apiSecret };
+    const kiteUrl = baseUrl !== '' ? { baseUrl } : {};
+    if (kind === 'kite' && kiteWay === 'page') {
+      if (kiteLogin.isPending) return;
+      kiteLogin.mutate({ ...kiteUrl, apiKey, apiSecret }, { onSettled: () => setApiSecret('') });
+      return;
+    }
+    const profile: BrokerProfile =
+      kind === 'paper'
+        ? { kind: 'paper' }
+        : kind === 'kite'
+          ? { kind: 'kite', ...kiteUrl, apiKey, accessToken }
+          : { kind: 'rest', baseUrl, apiKey, apiSecret };
     login.mutate(profile, {
       onSuccess: () => {
         setApiSecret('');
         setApiKey('');
         login.reset();
       },
-      onError: () => setApiSecret(''),
+      onError: () => {
+        setApiSecret('');
+        setAccessToken('');
+      },
     });
   };
 
@@ -81,7 +100,93 @@ export function SessionDialog({ reason }: { readonly reason: string }) {
             <input type="radio" name="profile" checked={kind === 'rest'} onChange={() => setKind('rest')} />
             REST broker
           </label>
+          <label className="check">
+            <input type="radio" name="profile" checked={kind === 'kite'} onChange={() => setKind('kite')} />
+            Zerodha Kite
+          </label>
         </fieldset>
+        {kind === 'kite' ? (
+          <>
+            <label>
+              Kite API URL (optional)
+              <input
+                type="url"
+                value={baseUrl}
+                onChange={(e) => {
+                  setBaseUrl(e.target.value);
+                  setUrlError(null);
+                }}
+                placeholder="https://api.kite.trade"
+                aria-invalid={urlError !== null || undefined}
+                aria-describedby={urlError ? 'session-url-error' : undefined}
+              />
+            </label>
+            {urlError ? (
+              <span className="field-error" id="session-url-error">
+                {urlError}
+              </span>
+            ) : null}
+            <label>
+              API key
+              <input required autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
+            </label>
+            <fieldset>
+              <legend>How to log in</legend>
+              <label className="check">
+                <input type="radio" name="kite-way" checked={kiteWay === 'page'} onChange={() => setKiteWay('page')} />
+                Through Kite&apos;s login page (API secret)
+              </label>
+              <label className="check">
+                <input
+                  type="radio"
+                  name="kite-way"
+                  checked={kiteWay === 'token'}
+                  onChange={() => setKiteWay('token')}
+                />
+                Paste today&apos;s access token
+              </label>
+            </fieldset>
+            {kiteWay === 'page' ? (
+              <label>
+                API secret
+                <input
+                  type="password"
+                  required
+                  autoComplete="off"
+                  value={apiSecret}
+                  onChange={(e) => setApiSecret(e.target.value)}
+                />
+              </label>
+            ) : (
+              <label>
+                Access token
+                <input
+                  type="password"
+                  required
+                  autoComplete="off"
+                  value={accessToken}
+                  onChange={(e) => setAccessToken(e.target.value)}
+                />
+              </label>
+            )}
+            <p className="muted">Kite sessions end at 6:00 AM IST; log in again each trading day.</p>
+            {kiteLogin.data ? (
+              <p role="status">
+                Waiting for the Kite login…{' '}
+                {kiteLogin.data.opened ? null : (
+                  <a href={kiteLogin.data.loginUrl} target="_blank" rel="noopener noreferrer">
+                    Open Kite&apos;s login page
+                  </a>
+                )}
+              </p>
+            ) : null}
+            {kiteLogin.error ? (
+              <p role="alert" className="inline-error">
+                Kite login failed: {describeError(kiteLogin.error)}
+              </p>
+            ) : null}
+          </>
+        ) : null}
         {kind === 'rest' ? (
           <>
             <label>
@@ -126,8 +231,8 @@ export function SessionDialog({ reason }: { readonly reason: string }) {
           </p>
         ) : null}
         <div className="form__buttons">
-          <button type="submit" className="primary" disabled={login.isPending}>
-            {login.isPending ? 'Logging in…' : 'Log in'}
+          <button type="submit" className="primary" disabled={login.isPending || kiteLogin.isPending}>
+            {login.isPending ? 'Logging in…' : kind === 'kite' && kiteWay === 'page' ? 'Log in with Kite' : 'Log in'}
           </button>
         </div>
       </form>

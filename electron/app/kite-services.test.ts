@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startKiteTest, type KiteTest } from '../paper/kite/test-kite';
+import { createAppServices, type AppServices } from './app-services';
+import { createDispatcher } from './dispatcher';
+
+/** A port free right now (the paper broker's redirect URL must name it before main listens). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** An access token the way a trader gets one outside the app (Kite's page, then the exchange). */
+async function accessToken(t: KiteTest): Promise<string> {
+  const rt = (await t.loginRedirect()).searchParams.get('request_token') ?? '';
+  const checksum = createHash('sha256').update(`paper${rt}paper`).digest('hex');
+  const r = await fetch(`${t.root}/session/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ api_key: 'paper', request_token: rt, checksum }).toString(),
+  });
+  return ((await r.json()) as { data: { access_token: string } }).data.access_token;
+}
+
+let t: KiteTest;
+let dir: string;
+let port: number;
+let services: AppServices;
+let dispatch: ReturnType<typeof createDispatcher>;
+
+beforeAll(async () => {
+  port = await freePort();
+  t = await startKiteTest({ kiteRedirectUrl: `http://127.0.0.1:${port}/kite/callback` });
+  dir = await mkdtemp(join(tmpdir(), 'td-kite-app-'));
+  services = await createAppServices({
+    dataDir: dir,
+    brokerUrl: t.root,
+    broker: 'kite',
+    apiKey: 'paper',
+    accessToken: await accessToken(t),
+    kiteRedirectPort: port,
+  });
+  dispatch = createDispatcher(services.handlers);
+  t.api.broker.setPrice((await t.api.instrument('NSE', 'INFY')).instrument_token, 1500);
+});
+afterAll(async () => {
+  await services.close();
+  await t.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the app on Kite (the paper broker’s /kite)', () => {
+  it('starts on a pasted access token: connected to Kite, an order placed exactly once, listed and pushed back by the ticker', async () => {
+    expect(await dispatch('session.status', undefined)).toMatchObject({
+      ok: true,
+      data: { state: 'connected', broker: 'kite', userId: 'PAPER01' },
+    });
+    const updates: string[] = [];
+    const off = services.events.on('order.updated', (o) => updates.push(o.orderId));
+    const before = t.api.broker.orderCount();
+    const placed = await dispatch('orders.place', {
+      order: {
+        exchange: 'NSE',
+        tradingsymbol: 'INFY',
+        transactionType: 'BUY',
+        quantity: 1,
+        orderType: 'LIMIT',
+        price: 1450,
+        product: 'MIS',
+        validity: 'DAY',
+      },
+    });
+    expect(placed).toMatchObject({ ok: true, data: { state: 'placed' } });
+    expect(t.api.broker.orderCount() - before).toBe(1);
+    const orderId = placed.ok ? (placed.data as { orderId: string }).orderId : '';
+    await vi.waitFor(() => expect(updates).toContain(orderId), { timeout: 5_000 });
+    off();
+    const orders = await dispatch('orders.list', undefined);
+    expect(orders.ok && (orders.data as Array<{ orderId: string }>).some((o) => o.orderId === orderId)).toBe(true);
+  });
+
+  it('live ticks of a subscribed instrument arrive from Kite’s binary ticker at the price the market moved to', async () => {
+    const infy = await t.api.instrument('NSE', 'INFY');
+    const prices: number[] = [];
+    const off = services.events.on('market.ticks', ({ ticks }) => {
+      for (const tick of ticks) if (tick.instrumentToken === infy.instrument_token) prices.push(tick.lastPrice);
+    });
+    expect(
+      await dispatch('market.subscribe', { owner: 'test', tokens: [infy.instrument_token], mode: 'full' }),
+    ).toMatchObject({
+      ok: true,
+    });
+    await vi.waitFor(() => expect(prices.length).toBeGreaterThan(0), { timeout: 5_000 });
+    t.api.broker.setPrice(infy.instrument_token, 1512.35);
+    await vi.waitFor(() => expect(prices).toContain(1512.35), { timeout: 5_000 });
+    off();
+  });
+
+  it('logs in through Kite’s page: the redirect with the right state reaches main, which completes the session', async () => {
+    const started = await dispatch('session.kiteLogin', {
+      profile: { baseUrl: t.root, apiKey: 'paper', apiSecret: 'paper' },
+    });
+    if (!started.ok) throw new Error(started.error.message);
+    const data = started.data as { loginUrl: string; opened: boolean };
+    expect(data.opened).toBe(false);
+    const loginUrl = new URL(data.loginUrl);
+    expect(`${loginUrl.origin}${loginUrl.pathname}`).toBe(`${t.root}/connect/login`);
+    // A forged redirect (wrong state) is refused and does not cancel the login under way.
+    const forged = await fetch(`http://127.0.0.1:${port}/kite/callback?request_token=abc&status=success&state=nope`);
+    expect(forged.status).toBe(400);
+    // The browser follows Kite's page to the loopback callback.
+    const page = await fetch(loginUrl);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Logged in to Kite');
+    expect(await dispatch('session.status', undefined)).toMatchObject({
+      ok: true,
+      data: { state: 'connected', broker: 'kite', userId: 'PAPER01' },
+    });
+    // The same redirect again (a replayed URL) is not accepted: each state works once.
+    const again = await fetch(page.url);
+    expect(again.status).toBe(400);
+  });
+
+  it('the secret never comes back to the renderer: the session reply holds no token or secret', async () => {
+    const res = JSON.stringify(await dispatch('session.status', undefined));
+    expect(res).not.toMatch(/paper"|access_token|accessToken|apiSecret/);
+  });
+});

@@ -1,0 +1,204 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Order, OrderRequest } from '@shared/domain/order';
+import { AppError } from '@shared/ipc/app-error';
+import type { ConnectionState } from '@shared/domain/session';
+import { newClientOrderId } from '../core/orders/client-order-id';
+import { FAST_BACKOFF, pool, startCoreFixture, type CoreFixture } from '../core/testing/core-fixture';
+import type { TradingCore, TradingCoreOptions } from '../core/trading-core';
+
+/**
+ * One conformance suite for every adapter (docs/architecture.md, "The Kite adapter"): the same
+ * tests run against the REST adapter on the paper broker's `/v1` and the Kite adapter on its
+ * `/kite`, one account and one market behind both. What a trader relies on must hold whichever
+ * broker is behind the `Broker` interface.
+ */
+
+type Dialect = 'rest' | 'kite';
+
+/** Kite's limits raised out of the way: the suite is about behaviour, not about pacing. */
+const NO_KITE_LIMITS = {
+  quotePerSecond: 10_000,
+  historicalPerSecond: 10_000,
+  ordersPerSecond: 10_000,
+  ordersPerMinute: 600_000,
+  defaultPerSecond: 10_000,
+};
+
+async function failure(p: Promise<unknown>): Promise<AppError['info']> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof AppError) return err.info;
+    throw err;
+  }
+  throw new Error('expected a failure, got a success');
+}
+
+/** A core logged in on `dialect`: /v1 with the paper credentials, /kite through its login page's request token. */
+async function coreOn(
+  fx: CoreFixture,
+  dialect: Dialect,
+  overrides: Partial<TradingCoreOptions> = {},
+): Promise<TradingCore> {
+  if (dialect === 'rest') {
+    const core = await fx.newCore(overrides);
+    await core.start();
+    return core;
+  }
+  const root = fx.paper.url.replace(/\/v1$/, '/kite');
+  const r = await fetch(`${root}/connect/login?v=3&api_key=paper`, { redirect: 'manual' });
+  const requestToken = new URL(r.headers.get('location') ?? '').searchParams.get('request_token') ?? '';
+  const core = await fx.newCore({
+    baseUrl: root,
+    dialect: 'kite',
+    target: { broker: 'kite', label: 'Kite (paper)', vaultKey: 'kite-conformance' },
+    credentials: { apiKey: 'paper', apiSecret: 'paper', requestToken },
+    ...overrides,
+  });
+  await core.start();
+  return core;
+}
+
+const limit = (price: number): OrderRequest => ({
+  exchange: 'NSE',
+  tradingsymbol: 'INFY',
+  transactionType: 'BUY',
+  quantity: 1,
+  orderType: 'LIMIT',
+  product: 'MIS',
+  validity: 'DAY',
+  price,
+});
+
+describe.each<[string, Dialect]>([
+  ['REST adapter on /v1', 'rest'],
+  ['Kite adapter on /kite', 'kite'],
+])('conformance: %s', (_name, dialect) => {
+  let fx: CoreFixture;
+  let infy: number;
+  beforeEach(async () => {
+    fx = await startCoreFixture({ kiteRates: NO_KITE_LIMITS, rate: { perSecond: 10_000, burst: 10_000 } });
+    const probe = await coreOn(fx, 'rest');
+    infy = (await probe.broker.listInstruments()).find((i) => i.exchange === 'NSE' && i.tradingsymbol === 'INFY')
+      ?.instrumentToken as number;
+    fx.paper.setPrice(infy, 1500);
+  });
+  afterEach(async () => fx.close());
+
+  it('places, finds by reference, modifies and cancels one order', async () => {
+    const core = await coreOn(fx, dialect);
+    const outcome = await core.orders.place(limit(1450));
+    expect(outcome.state).toBe('placed');
+    const orderId = outcome.state === 'placed' ? outcome.orderId : '';
+    expect(typeof orderId).toBe('string');
+    const found = await core.broker.findOrders(outcome.clientOrderId);
+    expect(found.map((o) => o.orderId)).toEqual([orderId]);
+    expect(await core.broker.findOrders(newClientOrderId())).toEqual([]);
+    await core.broker.modifyOrder(orderId, { price: 1440 });
+    expect((await core.broker.getOrder(orderId)).price).toBe(1440);
+    await core.broker.cancelOrder(orderId);
+    await vi.waitFor(async () => expect((await core.broker.getOrder(orderId)).status).toBe('CANCELLED'));
+  });
+
+  it('an unknown order is not_found; cancelling a cancelled-or-done order is refused as a conflict', async () => {
+    const core = await coreOn(fx, dialect);
+    expect((await failure(core.broker.getOrder('999999999999'))).kind).toBe('not_found');
+    fx.paper.setPrice(infy, 1500);
+    const outcome = await core.orders.place({ ...limit(1500), orderType: 'MARKET', price: null });
+    const orderId = outcome.state === 'placed' ? outcome.orderId : '';
+    await vi.waitFor(async () => expect((await core.broker.getOrder(orderId)).status).toBe('COMPLETE'));
+    expect((await failure(core.broker.cancelOrder(orderId))).kind).toBe('conflict');
+  });
+
+  it('a bad field is refused as bad_request naming it, and nothing is created', async () => {
+    const core = await coreOn(fx, dialect);
+    const before = fx.paper.orderCount();
+    const info = await failure(core.broker.placeOrder({ ...limit(1450.03), clientOrderId: newClientOrderId() }));
+    expect(info).toMatchObject({ kind: 'bad_request', field: 'price' });
+    expect(fx.paper.orderCount()).toBe(before);
+  });
+
+  it('a refused token is one re-login at most, never a loop: the read succeeds after it or the session expires once', async () => {
+    const expiries: string[] = [];
+    const core = await coreOn(fx, dialect, { events: { onSessionExpired: (reason) => expiries.push(reason) } });
+    await core.recovery();
+    await core.broker.listInstruments();
+    const relogins = core.stats.relogins;
+    fx.paper.setFaults('token_expiry=1');
+    const result = await core.broker.listOrders().then(
+      () => 'ok',
+      (err: unknown) => (err instanceof AppError ? err.info.kind : 'thrown'),
+    );
+    fx.paper.setFaults({});
+    expect(core.stats.relogins - relogins).toBe(1);
+    if (result === 'ok') expect(expiries).toEqual([]);
+    else {
+      expect(result).toBe('unauthorized');
+      expect(expiries).toHaveLength(1);
+    }
+  });
+
+  it('429 and 5xx on a read are retried, then reported with their own kinds', async () => {
+    const core = await coreOn(fx, dialect, {
+      readBackoff: { ...FAST_BACKOFF, maxRetries: 2 },
+      readBudgetMs: 60_000,
+    });
+    fx.paper.setFaults('rate_limit=1');
+    expect((await failure(core.broker.listPositions())).kind).toBe('rate_limited');
+    fx.paper.setFaults('server_error=1');
+    expect((await failure(core.broker.listPositions())).kind).toBe('server_error');
+    fx.paper.setFaults({});
+    expect(core.stats.retries).toBeGreaterThanOrEqual(4);
+    expect(Array.isArray(await core.broker.listPositions())).toBe(true);
+  });
+
+  it('shape drift in a 2xx reply is unexpected_shape, never a list or figures', async () => {
+    const core = await coreOn(fx, dialect);
+    fx.paper.setFaults('shape_change=1');
+    expect((await failure(core.broker.listOrders())).kind).toBe('unexpected_shape');
+    expect((await failure(core.broker.getFunds())).kind).toBe('unexpected_shape');
+    fx.paper.setFaults({});
+  });
+
+  it('exactly once under drop_reply=0.2, server_error=0.1, rate_limit=0.1: 150 intents → 150 orders, each reference once', async () => {
+    const references: string[] = [];
+    const core = await coreOn(fx, dialect, {
+      rate: { perSecond: 2_000, burst: 100 },
+      placementRate: { perSecond: 1_000, burst: 50 },
+      pauseAllOnRetryAfter: false,
+      newClientOrderId: () => {
+        const id = newClientOrderId();
+        references.push(id);
+        return id;
+      },
+    });
+    const before = fx.paper.orderCount();
+    fx.paper.setFaults('drop_reply=0.2,server_error=0.1,rate_limit=0.1');
+    const results = await pool(150, 32, () => core.orders.place(limit(1400)));
+    await core.orders.idle();
+    fx.paper.setFaults({});
+    expect(results.filter((r) => r.status === 'rejected').map((r) => String(r.reason))).toEqual([]);
+    expect(core.orders.openIntents()).toBe(0);
+    expect(fx.paper.orderCount() - before).toBe(150);
+    const perReference = new Map<string, Order[]>();
+    for (const ref of references) perReference.set(ref, [...(await core.broker.findOrders(ref))]);
+    expect([...perReference].filter(([, orders]) => orders.length !== 1).map(([ref]) => ref)).toEqual([]);
+  });
+
+  it('the stream comes back after the broker cuts it and delivers order updates again', async () => {
+    const states: ConnectionState['stream'][] = [];
+    const updates: string[] = [];
+    const core = await coreOn(fx, dialect, {
+      stream: true,
+      events: { onConnection: (c) => states.push(c.stream), onOrder: (o) => updates.push(o.orderId) },
+    });
+    await vi.waitFor(() => expect(states.at(-1)).toBe('open'), { timeout: 5_000 });
+    expect(fx.paper.setStreamAccepting(false)).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(states.at(-1)).not.toBe('open'), { timeout: 5_000 });
+    fx.paper.setStreamAccepting(true);
+    await vi.waitFor(() => expect(states.at(-1)).toBe('open'), { timeout: 15_000 });
+    const outcome = await core.orders.place(limit(1430));
+    const orderId = outcome.state === 'placed' ? outcome.orderId : '';
+    await vi.waitFor(() => expect(updates).toContain(orderId), { timeout: 5_000 });
+  });
+});

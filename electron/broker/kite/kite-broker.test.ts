@@ -1,0 +1,205 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AppError } from '@shared/ipc/app-error';
+import { startKiteTest, type KiteTest } from '../../paper/kite/test-kite';
+import type { AuthSource } from '../auth-source';
+import { HttpClient } from '../http/http-client';
+import { RestTransport } from '../rest/rest-transport';
+import { KiteBroker, kiteTransportOptions } from './kite-broker';
+import { kiteTag } from './kite-tag';
+
+/** The token holder the session manager is in the app: here it only records what it is told. */
+class TestAuth implements AuthSource {
+  public current: string | null = null;
+  public expiries: string[] = [];
+  public token(): string | null {
+    return this.current;
+  }
+  public renew(): Promise<string | null> {
+    return Promise.resolve(null);
+  }
+  public expired(reason: string): void {
+    this.expiries.push(reason);
+    this.current = null;
+  }
+}
+
+async function failure(p: Promise<unknown>): Promise<AppError['info']> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof AppError) return err.info;
+    throw err;
+  }
+  throw new Error('expected a failure, got a success');
+}
+
+let t: KiteTest;
+let auth: TestAuth;
+let broker: KiteBroker;
+
+function newBroker(a: AuthSource): { broker: KiteBroker; transport: RestTransport } {
+  const tr = new RestTransport(new HttpClient(t.root), a, null, {
+    ...kiteTransportOptions('paper'),
+    backoff: { baseMs: 1, capMs: 5, maxRetries: 3 },
+  });
+  return {
+    broker: new KiteBroker(t.root, 'Kite (paper)', 'paper', tr, a, { sleep: () => Promise.resolve() }),
+    transport: tr,
+  };
+}
+
+async function requestToken(): Promise<string> {
+  return (await t.loginRedirect()).searchParams.get('request_token') ?? '';
+}
+
+beforeAll(async () => {
+  t = await startKiteTest();
+  auth = new TestAuth();
+  ({ broker } = newBroker(auth));
+  const grant = await broker.login({ apiKey: 'paper', apiSecret: 'paper', requestToken: await requestToken() });
+  auth.current = grant.accessToken;
+  t.api.broker.setPrice((await t.api.instrument('NSE', 'INFY')).instrument_token, 1500);
+});
+afterAll(async () => {
+  await broker.close();
+  await t.close();
+});
+
+const limitBuy = {
+  exchange: 'NSE',
+  tradingsymbol: 'INFY',
+  transactionType: 'BUY',
+  quantity: 1,
+  orderType: 'LIMIT',
+  product: 'MIS',
+  validity: 'DAY',
+  price: 1450,
+} as const;
+
+describe('Kite adapter against the paper broker’s /kite (docs/kite.md)', () => {
+  it('login exchanges the request token (checksum with the secret) for a token that expires at the next 06:00 IST', async () => {
+    const a = new TestAuth();
+    const { broker: b } = newBroker(a);
+    const grant = await b.login({ apiKey: 'paper', apiSecret: 'paper', requestToken: await requestToken() });
+    expect(grant.userId).toBe('PAPER01');
+    expect(grant.expiresAt).toMatch(/T06:00:00\+05:30$/);
+    await b.close();
+  });
+
+  it('a wrong api_secret is refused as unauthorized, and a pasted access token is checked against the profile', async () => {
+    const a = new TestAuth();
+    const { broker: b } = newBroker(a);
+    const refused = await failure(b.login({ apiKey: 'paper', apiSecret: 'wrong', requestToken: await requestToken() }));
+    expect(refused.kind).toBe('unauthorized');
+    const pasted = await b.login({ apiKey: 'paper', apiSecret: '', accessToken: auth.current ?? '' });
+    expect(pasted).toMatchObject({ userId: 'PAPER01', accessToken: auth.current });
+    expect((await failure(b.login({ apiKey: 'paper', apiSecret: '', accessToken: 'not-a-token' }))).kind).toBe(
+      'unauthorized',
+    );
+    await b.close();
+  });
+
+  it('places with the derived tag and finds the order again by its client reference, order id a string', async () => {
+    const ack = await broker.placeOrder({ ...limitBuy, clientOrderId: 'td-conformance-find-1' });
+    expect(typeof ack.orderId).toBe('string');
+    expect((await t.api.order(ack.orderId)).client_order_id).toBe(kiteTag('td-conformance-find-1'));
+    const found = await broker.findOrders('td-conformance-find-1');
+    expect(found.map((o) => o.orderId)).toEqual([ack.orderId]);
+    expect(found[0]).toMatchObject({ clientOrderId: 'td-conformance-find-1', status: 'OPEN', price: 1450 });
+    expect(await broker.findOrders('td-never-placed')).toEqual([]);
+  });
+
+  it('a lookup by reference is sent on its own, never merged into a poll of the same order book', async () => {
+    const a = new TestAuth();
+    a.current = auth.current;
+    const { broker: b, transport: tr } = newBroker(a);
+    await Promise.all([b.listOrders(), b.findOrders('td-not-merged'), b.listOrders()]);
+    expect(tr.stats.sent).toBe(2);
+    expect(tr.stats.coalesced).toBe(1);
+    await b.close();
+  });
+
+  it('a MARKET order carries market_protection, so Kite accepts it', async () => {
+    const ack = await broker.placeOrder({ ...limitBuy, orderType: 'MARKET', price: null, clientOrderId: 'td-mkt-1' });
+    const order = await broker.getOrder(ack.orderId);
+    expect(order.orderType).toBe('MARKET');
+  });
+
+  it('modifies and cancels through the variety path; the history shows the interim statuses as working', async () => {
+    const ack = await broker.placeOrder({ ...limitBuy, clientOrderId: 'td-modify-1' });
+    await broker.modifyOrder(ack.orderId, { price: 1440 });
+    expect((await broker.getOrder(ack.orderId)).price).toBe(1440);
+    const cancelled = await broker.cancelOrder(ack.orderId);
+    expect(cancelled).toMatchObject({ orderId: ack.orderId, status: 'CANCELLED' });
+    const history = await broker.orderHistory(ack.orderId);
+    expect(history[0]).toMatchObject({ status: 'OPEN', message: 'PUT ORDER REQ RECEIVED' });
+    expect(history.at(-1)?.status).toBe('CANCELLED');
+  });
+
+  it('a refused order names the field Kite names (InputException → bad_request)', async () => {
+    const info = await failure(
+      broker.placeOrder({ ...limitBuy, quantity: 1, price: 1450.03, clientOrderId: 'td-bad-tick' }),
+    );
+    expect(info.kind).toBe('bad_request');
+    expect(info.field).toBe('price');
+  });
+
+  it('reads positions, funds, trades, instruments, quotes and candles in the app’s types', async () => {
+    const instruments = await broker.listInstruments();
+    const infy = instruments.find((i) => i.exchange === 'NSE' && i.tradingsymbol === 'INFY');
+    expect(infy).toMatchObject({ instrumentType: 'EQ', lotSize: 1 });
+    const quotes = await broker.getQuotes([infy?.instrumentToken ?? 0, 999_999_999]);
+    expect(quotes).toHaveLength(1);
+    expect(quotes[0]).toMatchObject({ exchange: 'NSE', tradingsymbol: 'INFY', lastPrice: 1500 });
+    const candles = await broker.getCandles(infy?.instrumentToken ?? 0, { interval: 'day' });
+    expect(Array.isArray(candles)).toBe(true);
+    expect((await broker.getFunds()).availableMargin).toBeGreaterThan(0);
+    expect(Array.isArray(await broker.listPositions())).toBe(true);
+    expect(Array.isArray(await broker.listTrades())).toBe(true);
+  });
+
+  it('an expired token (TokenException, HTTP 403) ends the session once, with no retry loop', async () => {
+    const a = new TestAuth();
+    const { broker: b, transport: tr } = newBroker(a);
+    a.current = 'expired-token';
+    const info = await failure(b.listOrders());
+    expect(info.kind).toBe('unauthorized');
+    expect(a.expiries).toHaveLength(1);
+    expect(tr.stats.sent).toBe(1);
+    await b.close();
+  });
+
+  it('the ticker refused for an expired token ends the session once and stops, no reconnect loop', async () => {
+    const a = new TestAuth();
+    a.current = 'expired-token';
+    const { broker: b } = newBroker(a);
+    const states: string[] = [];
+    const stream = b.openStream({
+      onOrder: () => undefined,
+      onTick: () => undefined,
+      onState: (state, detail) => states.push(`${state}:${detail ?? ''}`),
+    });
+    stream.start();
+    await vi.waitFor(() => expect(states).toContain('closed:Session expired'), { timeout: 5_000 });
+    expect(a.expiries).toHaveLength(1);
+    expect(states.filter((s) => s.startsWith('connecting'))).toHaveLength(1);
+    await stream.stop();
+    await b.close();
+  });
+
+  it('the ticker delivers an order update for an order placed through the adapter, with its client reference', async () => {
+    const seen: Array<{ orderId: string; clientOrderId: string | null }> = [];
+    const states: string[] = [];
+    const stream = broker.openStream({
+      onOrder: (o) => seen.push(o),
+      onTick: () => undefined,
+      onState: (state) => states.push(state),
+    });
+    stream.start();
+    await vi.waitFor(() => expect(states).toContain('open'), { timeout: 5_000 });
+    const ack = await broker.placeOrder({ ...limitBuy, clientOrderId: 'td-ticker-update-1' });
+    await vi.waitFor(() => expect(seen.map((o) => o.orderId)).toContain(ack.orderId), { timeout: 5_000 });
+    expect(seen.find((o) => o.orderId === ack.orderId)?.clientOrderId).toBe('td-ticker-update-1');
+    await stream.stop();
+  });
+});

@@ -1,0 +1,552 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Exchange, Instrument } from '@shared/domain/instrument';
+import type { Candle, CandleInterval, MarketQuote, MarketStatus, OptionChain } from '@shared/domain/market';
+import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, Trade } from '@shared/domain/order';
+import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
+import { toIstIso } from '@shared/lib/ist-time';
+import type { AuthSource } from '../auth-source';
+import { brokerError } from '../broker-error';
+import type {
+  Broker,
+  BrokerLimits,
+  BrokerStream,
+  CandleQuery,
+  Credentials,
+  OptionChainQuery,
+  OrderFilter,
+  PlaceOptions,
+  PlaceOrderCommand,
+  SessionGrant,
+  StreamListener,
+} from '../broker';
+import type { RestTransport, TransportOptions } from '../rest/rest-transport';
+import { KITE_EXCHANGES, kiteQueryTime, kiteSession, kiteTokenExpiry } from './kite-calendar';
+import { classifyKiteReply, kiteTokenRefused } from './kite-errors';
+import { parseInstrumentsCsv } from './kite-instruments';
+import { kiteTag } from './kite-tag';
+import { KiteTicker, type KiteTickerOptions } from './kite-ticker';
+import {
+  toCandle,
+  toFunds,
+  toHolding,
+  toMarketQuote,
+  toOrder,
+  toOrderEvent,
+  toOrderMargin,
+  toPosition,
+  toTrade,
+} from './kite-to-domain';
+import {
+  KiteCandles,
+  KiteHoldings,
+  KiteMargins,
+  KiteOrderId,
+  KiteOrderList,
+  KiteOrderMargins,
+  KitePositions,
+  KiteProfile,
+  KiteQuotes,
+  KiteSession,
+  KiteTradeList,
+  type KiteOrder,
+} from './kite-wire';
+
+/**
+ * Kite Connect's documented limits per access token (docs/kite.md §Limits): 10 requests/s in
+ * general and for order placement (which also has 400/min); quotes 1/s and historical 3/s are
+ * paced by their own buckets in this adapter.
+ */
+export const KITE_LIMITS: BrokerLimits = {
+  requests: { perSecond: 10, burst: 10 },
+  placements: { perSecond: 10, burst: 10 },
+  source: 'documented',
+};
+
+/** The transport's dialect knobs for Kite: its auth header, its error body, its 403 for an expired token. */
+export function kiteTransportOptions(
+  apiKey: string,
+): Pick<TransportOptions, 'authorize' | 'classify' | 'tokenRefused'> {
+  return {
+    authorize: (token) => ({ authorization: `token ${apiKey}:${token}`, 'x-kite-version': '3' }),
+    classify: classifyKiteReply,
+    tokenRefused: kiteTokenRefused,
+  };
+}
+
+/** Knobs of the Kite adapter. */
+export interface KiteBrokerOptions {
+  /** The `market_protection` sent with MARKET and SL-M orders: a percent, or -1 for Kite's automatic (default). */
+  readonly marketProtection?: number;
+  /** Wall clock (ms) for the token's 06:00 IST expiry and quotes' phase (default Date.now). */
+  readonly now?: () => number;
+  /** Waits between quote and historical requests, to keep under 1/s and 3/s (default real time). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly ticker?: KiteTickerOptions;
+}
+
+const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+function checkedOrderId(orderId: string): string {
+  if (!ORDER_ID.test(orderId)) {
+    throw brokerError('bad_request', 'An order id is 1–64 letters, digits, "_" or "-"', { field: 'orderId' });
+  }
+  return orderId;
+}
+
+const DAY_MS = 86_400_000;
+/** How far back a chart reaches when the caller gives no `from` (Kite requires one). */
+const DEFAULT_SPAN_DAYS: Readonly<Record<CandleInterval, number>> = {
+  minute: 5,
+  '5minute': 15,
+  '15minute': 30,
+  '60minute': 90,
+  day: 365,
+};
+
+/**
+ * Paces one of Kite's per-endpoint limits (quote 1/s, historical 3/s) inside this adapter: the
+ * shared client bucket keeps the general 10/s, this keeps the endpoint's own.
+ */
+class Spacing {
+  #next = 0;
+  public constructor(
+    private readonly gapMs: number,
+    private readonly now: () => number,
+    private readonly sleep: (ms: number) => Promise<void>,
+  ) {}
+  public async turn(): Promise<void> {
+    const t = this.now();
+    const at = Math.max(t, this.#next);
+    this.#next = at + this.gapMs;
+    if (at > t) await this.sleep(at - t);
+  }
+}
+
+/**
+ * The Kite Connect v3 adapter (docs/kite.md): the only code that knows Kite's paths, its form
+ * bodies, its `{status,data}` envelope and its spellings, behind the same `Broker` interface as
+ * the REST adapter.
+ *
+ * Exactly-once: Kite does not deduplicate, so every order carries the tag derived from its
+ * intent's client_order_id (`kite-tag.ts`), and `findOrders` reads the order book for that tag
+ * — the lookup the order service settles a lost reply with before anything is sent again
+ * (docs/architecture.md, "The Kite reference").
+ */
+export class KiteBroker implements Broker {
+  public readonly label: string;
+  readonly #transport: RestTransport;
+  readonly #baseUrl: string;
+  readonly #apiKey: string;
+  readonly #auth: AuthSource;
+  readonly #options: KiteBrokerOptions;
+  readonly #now: () => number;
+  /** Tags this process sent → the client reference they stand for (a tag is a one-way hash). */
+  readonly #tags = new Map<string, string>();
+  /** Each order's variety, as last seen: Kite's modify and cancel paths name it. */
+  readonly #varieties = new Map<string, string>();
+  /** Instrument token → where it trades, from the last instrument list (quotes are keyed by token). */
+  #index = new Map<number, { exchange: Exchange; tradingsymbol: string }>();
+  #instruments: Promise<readonly Instrument[]> | null = null;
+  readonly #quoteSpacing: Spacing;
+  readonly #historySpacing: Spacing;
+
+  public constructor(
+    baseUrl: string,
+    label: string,
+    apiKey: string,
+    transport: RestTransport,
+    auth: AuthSource,
+    options: KiteBrokerOptions = {},
+  ) {
+    this.#baseUrl = baseUrl.replace(/\/+$/, '');
+    this.label = label;
+    this.#apiKey = apiKey;
+    this.#transport = transport;
+    this.#auth = auth;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    this.#quoteSpacing = new Spacing(1_000, this.#now, sleep);
+    this.#historySpacing = new Spacing(334, this.#now, sleep);
+  }
+
+  public limits(): BrokerLimits {
+    return KITE_LIMITS;
+  }
+
+  public onLimits(): () => void {
+    // Kite publishes no limits in its replies: the documented ones stand.
+    return () => undefined;
+  }
+
+  /**
+   * Exchanges the login page's request token for an access token (checksum = SHA-256 of api_key
+   * + request_token + api_secret), or checks a pasted access token by reading the profile.
+   */
+  public async login(c: Credentials): Promise<SessionGrant> {
+    const expiresAt = kiteTokenExpiry(this.#now());
+    if (c.accessToken !== undefined && c.accessToken !== '') {
+      const w = await this.#transport.call({
+        method: 'GET',
+        path: '/user/profile',
+        headers: kiteTransportOptions(c.apiKey).authorize?.(c.accessToken) ?? {},
+        schema: KiteProfile,
+        retry: 'read',
+        auth: false,
+      });
+      return { accessToken: c.accessToken, expiresAt, userId: w.data.user_id, scope: 'trade' };
+    }
+    if (c.requestToken === undefined || c.requestToken === '') {
+      throw brokerError('unauthorized', 'Log in to Kite (or paste an access token) to start the session', {
+        field: 'accessToken',
+      });
+    }
+    const checksum = createHash('sha256').update(`${c.apiKey}${c.requestToken}${c.apiSecret}`).digest('hex');
+    // Never repeated: a request token works once, so a retry could only fail.
+    const w = await this.#transport.call({
+      method: 'POST',
+      path: '/session/token',
+      body: { api_key: c.apiKey, request_token: c.requestToken, checksum },
+      form: true,
+      headers: { 'x-kite-version': '3' },
+      schema: KiteSession,
+      retry: 'once',
+      auth: false,
+    });
+    this.#transport.resetCache();
+    return { accessToken: w.data.access_token, expiresAt, userId: w.data.user_id, scope: 'trade' };
+  }
+
+  public async logout(): Promise<void> {
+    const token = this.#auth.token();
+    try {
+      await this.#transport.call({
+        method: 'DELETE',
+        path: '/session/token',
+        query: { api_key: this.#apiKey, access_token: token ?? undefined },
+        schema: null,
+        retry: 'once',
+      });
+    } finally {
+      this.#transport.resetCache();
+    }
+  }
+
+  public async placeOrder(cmd: PlaceOrderCommand, options: PlaceOptions = {}): Promise<OrderAck> {
+    const tag = kiteTag(cmd.clientOrderId);
+    this.#tags.set(tag, cmd.clientOrderId);
+    const variety = cmd.variety ?? 'regular';
+    const w = await this.#transport.call({
+      method: 'POST',
+      path: `/orders/${variety}`,
+      body: { ...this.#orderFields(cmd), tag },
+      form: true,
+      schema: KiteOrderId,
+      retry: 'once',
+      priority: 'urgent',
+      placement: true,
+      ...(options.onSlow ? { onSlow: options.onSlow } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const orderId = String(w.data.order_id);
+    this.#varieties.set(orderId, variety);
+    // Kite answers only the id: the order is placed and working until its updates say otherwise.
+    return { orderId, clientOrderId: cmd.clientOrderId, status: variety === 'amo' ? 'AMO REQ RECEIVED' : 'OPEN' };
+  }
+
+  public async findOrders(clientOrderId: string): Promise<readonly Order[]> {
+    const tag = kiteTag(clientOrderId);
+    this.#tags.set(tag, clientOrderId);
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/orders',
+      schema: KiteOrderList,
+      retry: 'caller',
+      priority: 'urgent',
+      adaptiveTimeout: true,
+      coalesce: false,
+    });
+    const mine = w.data.filter((o) => o.tag === tag || (o.tags ?? []).includes(tag));
+    return mine.map((o) => {
+      const order = this.#toOrder(o);
+      // An order carrying our tag that we cannot read must never look like "absent".
+      if (order === null) {
+        throw brokerError(
+          'unexpected_shape',
+          `Kite reports order ${o.order_id} for this reference in a form the app cannot read`,
+        );
+      }
+      return { ...order, clientOrderId };
+    });
+  }
+
+  public async modifyOrder(orderId: string, changes: OrderChanges): Promise<OrderAck> {
+    const id = checkedOrderId(orderId);
+    const variety = await this.#varietyOf(id);
+    const body: Record<string, string | number> = {};
+    if (changes.quantity !== undefined) body.quantity = changes.quantity;
+    if (changes.orderType !== undefined) body.order_type = changes.orderType;
+    if (changes.validity !== undefined) body.validity = changes.validity;
+    if (changes.price !== undefined) body.price = changes.price ?? 0;
+    if (changes.triggerPrice !== undefined) body.trigger_price = changes.triggerPrice ?? 0;
+    if (changes.orderType === 'MARKET' || changes.orderType === 'SL-M') body.market_protection = this.#protection();
+    const w = await this.#transport.call({
+      method: 'PUT',
+      path: `/orders/${variety}/${id}`,
+      body,
+      form: true,
+      schema: KiteOrderId,
+      // Never blindly repeated (docs/architecture.md, "Modifications").
+      retry: 'caller',
+      priority: 'urgent',
+    });
+    return { orderId: String(w.data.order_id), status: 'OPEN' };
+  }
+
+  public async cancelOrder(orderId: string): Promise<OrderAck> {
+    const id = checkedOrderId(orderId);
+    const variety = await this.#varietyOf(id);
+    await this.#transport.call({
+      method: 'DELETE',
+      path: `/orders/${variety}/${id}`,
+      schema: KiteOrderId,
+      retry: 'idempotent-write',
+      priority: 'urgent',
+    });
+    // Kite answers only the id; the order's own read says whether it is cancelled yet.
+    const now = await this.getOrder(id, { urgent: true }).catch(() => null);
+    return { orderId: id, status: now?.status ?? 'OPEN' };
+  }
+
+  public async listOrders(filter: OrderFilter = {}): Promise<readonly Order[]> {
+    const urgent = filter.clientOrderId !== undefined;
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/orders',
+      schema: KiteOrderList,
+      retry: 'read',
+      priority: urgent ? 'urgent' : 'normal',
+    });
+    const tag = filter.clientOrderId === undefined ? null : kiteTag(filter.clientOrderId);
+    const out: Order[] = [];
+    for (const o of w.data) {
+      if (tag !== null && o.tag !== tag && !(o.tags ?? []).includes(tag)) continue;
+      const order = this.#toOrder(o);
+      if (order === null) continue;
+      if (filter.status !== undefined && order.status !== filter.status) continue;
+      out.push(order);
+    }
+    return out;
+  }
+
+  public async getOrder(orderId: string, options: { readonly urgent?: boolean } = {}): Promise<Order> {
+    const history = await this.#history(orderId, options.urgent === true);
+    const last = history[history.length - 1];
+    const order = last ? this.#toOrder(last) : null;
+    if (order === null) throw brokerError('not_found', `Kite has no order ${orderId} the app can show`);
+    return order;
+  }
+
+  public async orderHistory(orderId: string): Promise<readonly OrderEvent[]> {
+    return (await this.#history(orderId, false)).map(toOrderEvent);
+  }
+
+  public async listTrades(): Promise<readonly Trade[]> {
+    const w = await this.#transport.call({ method: 'GET', path: '/trades', schema: KiteTradeList, retry: 'read' });
+    return w.data.map(toTrade).filter((t): t is Trade => t !== null);
+  }
+
+  public async listPositions(): Promise<readonly Position[]> {
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/portfolio/positions',
+      schema: KitePositions,
+      retry: 'read',
+    });
+    return w.data.net.map(toPosition).filter((p): p is Position => p !== null);
+  }
+
+  public async listHoldings(): Promise<readonly Holding[]> {
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/portfolio/holdings',
+      schema: KiteHoldings,
+      retry: 'read',
+    });
+    return w.data.map(toHolding).filter((h): h is Holding => h !== null);
+  }
+
+  public async getFunds(): Promise<Funds> {
+    const w = await this.#transport.call({ method: 'GET', path: '/user/margins', schema: KiteMargins, retry: 'read' });
+    return toFunds(w.data);
+  }
+
+  public async orderMargin(order: OrderRequest): Promise<OrderMargin> {
+    const f = this.#orderFields(order);
+    const w = await this.#transport.call({
+      method: 'POST',
+      path: '/margins/orders',
+      body: [{ ...f, variety: order.variety ?? 'regular' }],
+      schema: KiteOrderMargins,
+      // A calculation that creates nothing: safe to repeat like a read.
+      retry: 'read',
+    });
+    const first = w.data[0];
+    if (!first) throw brokerError('unexpected_shape', "Kite's margin reply held no entry for the order");
+    return toOrderMargin(first, (order.price ?? order.triggerPrice ?? 0) * order.quantity);
+  }
+
+  public listInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {
+    if (exchange !== undefined) return this.#loadInstruments(exchange);
+    this.#instruments ??= this.#loadInstruments().catch((err: unknown) => {
+      this.#instruments = null;
+      throw err;
+    });
+    return this.#instruments;
+  }
+
+  public async getCandles(instrumentToken: number, q: CandleQuery): Promise<readonly Candle[]> {
+    const token = z.number().int().positive().parse(instrumentToken);
+    const to = q.to !== undefined ? Date.parse(q.to) : this.#now();
+    const from = q.from !== undefined ? Date.parse(q.from) : to - DEFAULT_SPAN_DAYS[q.interval] * DAY_MS;
+    if (!Number.isFinite(from) || !Number.isFinite(to)) {
+      throw brokerError('bad_request', 'A chart window needs ISO times', {
+        field: Number.isFinite(from) ? 'to' : 'from',
+      });
+    }
+    await this.#historySpacing.turn();
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: `/instruments/historical/${token}/${q.interval}`,
+      query: { from: kiteQueryTime(from), to: kiteQueryTime(to) },
+      schema: KiteCandles,
+      retry: 'read',
+    });
+    return w.data.candles.map(toCandle);
+  }
+
+  public async getQuotes(instrumentTokens: readonly number[]): Promise<readonly MarketQuote[]> {
+    const tokens = z.array(z.number().int().positive()).min(1).max(500).parse(instrumentTokens);
+    if (tokens.some((t) => !this.#index.has(t))) await this.listInstruments().catch(() => undefined);
+    await this.#quoteSpacing.turn();
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/quote',
+      query: { i: tokens.map(String) },
+      schema: KiteQuotes,
+      retry: 'read',
+    });
+    const now = this.#now();
+    const out: MarketQuote[] = [];
+    for (const t of tokens) {
+      const q = w.data[String(t)];
+      const where = this.#index.get(t);
+      if (!q || !where) continue;
+      out.push(toMarketQuote(where, q, kiteSession(where.exchange, now).phase, toIstIso(now)));
+    }
+    return out;
+  }
+
+  /** Kite publishes no market status: the exchanges' regular hours (kite-calendar.ts). */
+  public marketStatus(): Promise<MarketStatus> {
+    const now = this.#now();
+    return Promise.resolve({
+      now: toIstIso(now),
+      simulated: false,
+      speed: 1,
+      exchanges: KITE_EXCHANGES.map((e) => kiteSession(e, now)),
+    });
+  }
+
+  public optionChain(q: OptionChainQuery): Promise<OptionChain> {
+    return Promise.reject(
+      brokerError(
+        'not_found',
+        `Kite publishes no option chain for ${q.underlying}; open the options from the instrument search`,
+      ),
+    );
+  }
+
+  public openStream(listener: StreamListener): BrokerStream {
+    const url = new URL(this.#baseUrl + '/ws');
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    return new KiteTicker(
+      url.toString(),
+      this.#apiKey,
+      this.#auth,
+      {
+        ...listener,
+        onOrder: (o) => listener.onOrder(o),
+      },
+      (w) => this.#toOrder(w),
+      this.#options.ticker,
+    );
+  }
+
+  public close(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  #protection(): number {
+    return this.#options.marketProtection ?? -1;
+  }
+
+  #orderFields(o: OrderRequest): Record<string, string | number> {
+    const f: Record<string, string | number> = {
+      exchange: o.exchange,
+      tradingsymbol: o.tradingsymbol,
+      transaction_type: o.transactionType,
+      order_type: o.orderType,
+      quantity: o.quantity,
+      product: o.product,
+      validity: o.validity,
+    };
+    if ((o.orderType === 'LIMIT' || o.orderType === 'SL') && o.price != null) f.price = o.price;
+    if ((o.orderType === 'SL' || o.orderType === 'SL-M') && o.triggerPrice != null) f.trigger_price = o.triggerPrice;
+    if (o.orderType === 'MARKET' || o.orderType === 'SL-M') f.market_protection = this.#protection();
+    return f;
+  }
+
+  #toOrder(w: KiteOrder): Order | null {
+    this.#varieties.set(w.order_id, w.variety);
+    return toOrder(w, (tag) => this.#tags.get(tag) ?? null);
+  }
+
+  async #history(orderId: string, urgent: boolean): Promise<readonly KiteOrder[]> {
+    const id = checkedOrderId(orderId);
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: `/orders/${id}`,
+      schema: KiteOrderList,
+      retry: 'read',
+      priority: urgent ? 'urgent' : 'normal',
+    });
+    for (const o of w.data) this.#varieties.set(o.order_id, o.variety);
+    return w.data;
+  }
+
+  async #varietyOf(orderId: string): Promise<string> {
+    const known = this.#varieties.get(orderId);
+    if (known !== undefined) return known;
+    const history = await this.#history(orderId, true);
+    const last = history[history.length - 1];
+    if (!last) throw brokerError('not_found', `Kite has no order ${orderId}`);
+    return last.variety;
+  }
+
+  async #loadInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {
+    const text = await this.#transport.call({
+      method: 'GET',
+      path: exchange === undefined ? '/instruments' : `/instruments/${exchange}`,
+      schema: z.string(),
+      text: true,
+      retry: 'read',
+    });
+    const { instruments } = await parseInstrumentsCsv(text);
+    const index =
+      exchange === undefined ? new Map<number, { exchange: Exchange; tradingsymbol: string }>() : this.#index;
+    for (const i of instruments) index.set(i.instrumentToken, { exchange: i.exchange, tradingsymbol: i.tradingsymbol });
+    this.#index = index;
+    return instruments;
+  }
+}
