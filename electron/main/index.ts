@@ -6,7 +6,7 @@ import { JournalError } from '../paper';
 import { bindElectronIpc } from './ipc/electron-ipc';
 import { createDispatcher } from '../app/dispatcher';
 import { createLoginWindow } from './window/login-window';
-import { decideLaunch, settleWithin, type LaunchConfig } from './launch-config';
+import { decideLaunch, holdQuitUntilClosed, type LaunchConfig } from './launch-config';
 import {
   denyAllPermissions,
   lockDownContents,
@@ -58,24 +58,6 @@ async function start(config: LaunchConfig): Promise<void> {
   app.on('window-all-closed', () => app.quit());
 }
 
-/** Quits only after the services closed (or the budget ran out): `before-quit` is held once. */
-function quitAfterClosing(started: Promise<void>): void {
-  let closing: Promise<void> | null = null;
-  let closed = false;
-  app.on('before-quit', (event) => {
-    if (closed) return;
-    event.preventDefault();
-    closing ??= settleWithin(
-      started.then(() => services?.close()),
-      CLOSE_BUDGET_MS,
-      (err) => console.error('Tradedesk did not close cleanly:', err),
-    ).then(() => {
-      closed = true;
-      app.quit();
-    });
-  });
-}
-
 const launch = decideLaunch(process.env, app.isPackaged);
 if (!launch.ok) {
   dialog.showErrorBox('Tradedesk cannot start', launch.error);
@@ -96,5 +78,11 @@ if (!launch.ok) {
     console.error('Tradedesk failed to start:', err);
     app.exit(1);
   });
-  quitAfterClosing(started);
+  // Quits only after the services closed (or the budget ran out): `before-quit` is held once.
+  holdQuitUntilClosed(
+    { onBeforeQuit: (handler) => app.on('before-quit', handler), quit: () => app.quit() },
+    () => started.then(() => services?.close()),
+    CLOSE_BUDGET_MS,
+    (err) => console.error('Tradedesk did not close cleanly:', err),
+  );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { decideLaunch, settleWithin } from './launch-config';
+import { decideLaunch, holdQuitUntilClosed, settleWithin } from './launch-config';
 
 describe('decideLaunch', () => {
   it('refuses a dev server that is not on this machine, naming the variable', () => {
@@ -34,5 +34,30 @@ describe('settleWithin', () => {
     const onError = vi.fn();
     await settleWithin(Promise.reject(new Error('ledger flush failed')), 5_000, onError, () => 0);
     expect(onError).toHaveBeenCalledWith(new Error('ledger flush failed'));
+  });
+});
+
+describe('holdQuitUntilClosed', () => {
+  it('holds the first quit until the services have closed, then quits once; a quit after that passes', async () => {
+    let handler: ((e: { preventDefault(): void }) => void) | null = null;
+    const quits: string[] = [];
+    let finishClose: () => void = () => undefined;
+    const closing = new Promise<void>((resolve) => (finishClose = resolve));
+    holdQuitUntilClosed(
+      { onBeforeQuit: (h) => (handler = h), quit: () => quits.push('quit') },
+      () => closing,
+      60_000,
+      () => undefined,
+    );
+    const held = vi.fn();
+    handler!({ preventDefault: held });
+    handler!({ preventDefault: held }); // a second Cmd+Q while closing: still held, one close
+    expect(held).toHaveBeenCalledTimes(2);
+    expect(quits).toEqual([]);
+    finishClose();
+    await vi.waitFor(() => expect(quits).toEqual(['quit']));
+    const after = vi.fn();
+    handler!({ preventDefault: after });
+    expect(after).not.toHaveBeenCalled();
   });
 });

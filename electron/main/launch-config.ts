@@ -93,3 +93,32 @@ export function settleWithin(
     );
   });
 }
+
+/** What `holdQuitUntilClosed` needs of the app (Electron's `app`, or a test's fake). */
+export interface QuitHooks {
+  /** Registers the before-quit handler; `preventDefault` holds this quit. */
+  onBeforeQuit(handler: (event: { preventDefault(): void }) => void): void;
+  quit(): void;
+}
+
+/**
+ * Quits only after `close()` settled (or `budgetMs` ran out): the first quit is held once while
+ * the services close, then quits for real; later quits pass straight through.
+ */
+export function holdQuitUntilClosed(
+  hooks: QuitHooks,
+  close: () => Promise<unknown>,
+  budgetMs: number,
+  onError: (err: unknown) => void,
+): void {
+  let closing: Promise<void> | null = null;
+  let closed = false;
+  hooks.onBeforeQuit((event) => {
+    if (closed) return;
+    event.preventDefault();
+    closing ??= settleWithin(close(), budgetMs, onError).then(() => {
+      closed = true;
+      hooks.quit();
+    });
+  });
+}

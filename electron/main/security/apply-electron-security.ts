@@ -2,7 +2,7 @@ import { app, net, protocol, session, type WebContents } from 'electron';
 import { pathToFileURL } from 'node:url';
 import { APP_SCHEME, isTrustedUrl, resolveAppAsset } from '../../app/security/app-origin';
 import { SECURITY_HEADERS } from '../../app/security/content-security-policy';
-import { loginWindowRule } from '../window/login-window';
+import { loginWindowRule } from '../../app/session/login-window-rules';
 
 /**
  * Must run before `app.whenReady()`: makes app:// a standard, secure scheme so the page gets a

@@ -1,16 +1,6 @@
-import { BrowserWindow, type WebContents } from 'electron';
+import { BrowserWindow } from 'electron';
 import { loginNavigationAllowed } from '../../app/session/login-navigation';
-
-/** The navigation rule of each open login window, by its contents (the global lockdown asks it). */
-const loginWindows = new WeakMap<WebContents, (url: string) => boolean>();
-
-/**
- * The rule for `contents` when it is a Kite login window, else undefined: such a window may
- * navigate within the login page's origin and to the loopback callback only.
- */
-export function loginWindowRule(contents: WebContents): ((url: string) => boolean) | undefined {
-  return loginWindows.get(contents);
-}
+import { setLoginWindowRule } from '../../app/session/login-window-rules';
 
 /**
  * Opens Kite's login page in its own window (docs/architecture.md, "Kite login"): sandboxed,
@@ -35,13 +25,14 @@ export function createLoginWindow(url: string, callbackOrigin: string): BrowserW
       allowRunningInsecureContent: false,
       experimentalFeatures: false,
       webviewTag: false,
+      disableBlinkFeatures: 'Auxclick', // middle-click must not open links
       partition: 'kite-login',
       navigateOnDragDrop: false,
       devTools: false,
     },
   });
   const contents = win.webContents;
-  loginWindows.set(contents, (to) => loginNavigationAllowed(to, loginOrigin, callbackOrigin));
+  setLoginWindowRule(contents, (to) => loginNavigationAllowed(to, loginOrigin, callbackOrigin));
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   contents.on('did-navigate', (_event, at) => {
     if (new URL(at).origin === callbackOrigin) setTimeout(() => win.close(), 1_500);
