@@ -10,12 +10,13 @@ import { EventHub } from './event-hub';
 import { marketHandlers } from './handlers/market-handlers';
 import { orderHandlers } from './handlers/order-handlers';
 import { portfolioHandlers } from './handlers/portfolio-handlers';
+import { safetyHandlers } from './handlers/safety-handlers';
 import { sessionHandlers } from './handlers/session-handlers';
 import { TickBatcher } from '../broker/stream/tick-batcher';
 import { SubscriptionRegistry } from './market/subscription-registry';
 import { ActiveCore } from './session/active-core';
 import { vaultKeyOf } from './session/profile-target';
-import { SettingsStore } from './settings/settings-store';
+import { SettingsStore, storedRisk } from './settings/settings-store';
 
 /**
  * How the app is configured at start; the same for Electron and the browser host.
@@ -108,6 +109,12 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
 
   const active = new ActiveCore({
     paperUrl,
+    // The profile's risk limits are in force before its first order (docs/contract.md §Risk guard).
+    prepare: async (core) => {
+      const stored = storedRisk(await settings.read(), core.profileKey);
+      core.risk.setLimits(stored.limits);
+      core.risk.restoreLossReached(stored.lossReachedOn);
+    },
     notice: (m) => log(`Not remembering the session: ${m}`),
     options: () => ({
       vault,
@@ -121,6 +128,11 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
         onOrder: (order) => events.emit('order.updated', order),
         onPlacements: (placements) => events.emit('placements.changed', { placements }),
         onUsage: (usage) => events.emit('usage.changed', usage),
+        onSafety: (run) => events.emit('safety.progress', run),
+        onLossReached: (key, date) =>
+          void settings
+            .update((s) => ({ ...s, risk: { ...s.risk, [key]: { ...storedRisk(s, key), lossReachedOn: date } } }))
+            .catch(() => undefined),
         onTick: batcher ? (tick) => batcher.push(tick) : (tick) => events.emit('market.ticks', { ticks: [tick] }),
       },
     }),
@@ -148,6 +160,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     ...marketHandlers(active, registry),
     ...orderHandlers(active),
     ...portfolioHandlers(active),
+    ...safetyHandlers(active, settings),
   };
 
   return {

@@ -14,4 +14,5 @@ export const EVENT_NAMES_PLAIN = [
   'order.updated',
   'placements.changed',
   'market.ticks',
+  'safety.progress',
 ] as const;

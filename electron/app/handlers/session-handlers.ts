@@ -17,12 +17,13 @@ export function sessionHandlers(
     'session.status': async () => active.info(),
     'session.login': async ({ profile, remember }) => {
       const info = await active.login(profile, remember ?? false);
-      await settings.write({
+      await settings.update((s) => ({
+        ...s,
         profile:
           profile.kind === 'paper'
             ? { kind: 'paper' }
             : { kind: 'rest', baseUrl: profile.baseUrl, apiKey: profile.apiKey },
-      });
+      }));
       return info;
     },
     'session.logout': async () => active.logout(),
