@@ -15,6 +15,9 @@ import { HoldingsPanel } from './features/portfolio/holdings-panel';
 import { UnconfirmedBadge } from './features/placements/unconfirmed-badge';
 import { usePlacementEvents } from './features/placements/queries';
 import { PositionsPanel } from './features/portfolio/positions-panel';
+import { KillSwitchButton } from './features/safety/kill-switch';
+import { RiskStatusChip } from './features/safety/risk-status';
+import { SafetyLayer } from './features/safety/safety-layer';
 import { Banners } from './features/session/banners';
 import { ConnectionStatus } from './features/session/connection-status';
 import { SessionGate } from './features/session/session-dialog';
@@ -136,8 +139,10 @@ export function App() {
         <UsageMeter />
         <UnconfirmedBadge />
         <MarketSession />
+        <RiskStatusChip />
         <span className="topbar__spacer" />
-        <span className="muted small">F1 buy · F2 sell · Esc close · times in IST</span>
+        <KillSwitchButton />
+        <span className="muted small">F1 buy · F2 sell · Esc close · Ctrl+Shift+K kill switch · times in IST</span>
         <label className="check small">
           <input type="checkbox" checked={sound} onChange={soundToggled} />
           Sound
@@ -151,6 +156,7 @@ export function App() {
         </button>
       </header>
       <Banners />
+      <SafetyLayer />
       <main className="workspace">
         <Workspace layout={WORKSPACE} />
       </main>

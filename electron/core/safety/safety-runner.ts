@@ -24,6 +24,8 @@ export interface SafetyTimings {
   readonly settlePollMs: number;
   /** Cancels in flight at once. */
   readonly concurrency: number;
+  /** Tries of a read of the order book or positions (each already retried by the transport for up to 5 s). */
+  readonly readAttempts: number;
 }
 
 /** The defaults: 4 tries over about 3.5 s; an unconfirmed order is waited for up to 25 s (its re-send window and landing horizon). */
@@ -33,6 +35,7 @@ export const DEFAULT_SAFETY_TIMINGS: SafetyTimings = {
   settleWaitMs: 25_000,
   settlePollMs: 100,
   concurrency: 4,
+  readAttempts: 2,
 };
 
 /** How far from the last price an exit's LIMIT may be, in % (market protection; docs/contract.md §Kill switch). */
@@ -416,11 +419,11 @@ export class SafetyRunner {
   }
 
   async #readWithRetries<T>(read: () => Promise<T>): Promise<T | null> {
-    for (let attempt = 1; attempt <= this.#t.attempts; attempt++) {
+    for (let attempt = 1; attempt <= this.#t.readAttempts; attempt++) {
       try {
         return await read();
       } catch {
-        if (attempt < this.#t.attempts) await this.#clock.sleep(this.#delay(attempt));
+        if (attempt < this.#t.readAttempts) await this.#clock.sleep(this.#delay(attempt));
       }
     }
     return null;

@@ -10,6 +10,7 @@ import { Panel } from '../layout/panel';
 import { EmptyRow, PanelPlaceholder } from '../layout/panel-states';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { PlacementActions } from '../placements/placement-actions';
+import { CancelAllOfSymbol } from '../safety/safety-buttons';
 import {
   isRefusal,
   ordersByReference,
@@ -312,6 +313,7 @@ const OrderRow = memo(function OrderRow(props: {
             >
               {props.cancelling ? 'Cancelling…' : 'Cancel'}
             </button>
+            <CancelAllOfSymbol exchange={o.exchange} tradingsymbol={o.tradingsymbol} />
           </>
         ) : null}
       </td>
