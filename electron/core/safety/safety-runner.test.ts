@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Instrument } from '@shared/domain/instrument';
 import type { OrderRequest } from '@shared/domain/order';
+import { NO_RISK_LIMITS } from '@shared/domain/risk';
 import type { SafetyRun } from '@shared/domain/safety-run';
 import { TransportFailure } from '../../broker/broker-error';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
@@ -150,7 +151,7 @@ describe('safety runs', () => {
     expect(run.steps.length).toBe(ids.length);
   });
 
-  it('exit positions: each open position gets one protected LIMIT through the order service, and the run leaves it flat', async () => {
+  it('exit positions: each open position gets one protected LIMIT through the order service (whatever the risk limits), and the run leaves it flat', async () => {
     fx = await startCoreFixture();
     const { core, eq } = await started(fx);
     const [a, b] = eq as [Instrument, Instrument];
@@ -166,6 +167,8 @@ describe('safety runs', () => {
     await placeAll(core, [market(a, 'BUY', 10), market(b, 'SELL', 4)]);
     await expect.poll(async () => (await core.broker.listPositions()).filter((p) => p.quantity !== 0).length).toBe(2);
     const working = await placeAll(core, [await resting(core, a)]);
+    // A risk limit must never keep the trader in a position: exits are not judged by it.
+    core.risk.setLimits({ ...NO_RISK_LIMITS, maxOrderValue: { value: 1, hard: true } });
 
     core.safety.start({ kind: 'killSwitch', exitPositions: true });
     const run = await finished(core);
