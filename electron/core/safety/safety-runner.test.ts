@@ -223,6 +223,50 @@ describe('safety runs', () => {
     expect((await core.broker.listOrders()).filter((o) => o.transactionType === 'SELL')).toHaveLength(1);
   });
 
+  it('an exit answered "not yet confirmed" is waited for, never sent again, and done once the lookup finds it', async () => {
+    fx = await startCoreFixture();
+    let confirmable = false;
+    const { core, eq } = await started(fx, {
+      placementTimings: { answerDeadlineMs: 300 },
+      events: {
+        onSafety: (r) => {
+          // The step says so while the lookups fail: from then on the broker may answer them.
+          if (r.steps.some((s) => s.detail.startsWith('Not yet confirmed'))) confirmable = true;
+        },
+      },
+    });
+    const a = eq[0] as Instrument;
+    await placeAll(core, [
+      {
+        exchange: a.exchange,
+        tradingsymbol: a.tradingsymbol,
+        transactionType: 'BUY',
+        quantity: 2,
+        orderType: 'MARKET',
+        product: 'MIS',
+        validity: 'DAY',
+      },
+    ]);
+    await expect.poll(async () => (await core.broker.listPositions()).length).toBe(1);
+    const place = core.broker.placeOrder.bind(core.broker);
+    const find = core.broker.findOrders.bind(core.broker);
+    let posts = 0;
+    core.broker.placeOrder = async (...args) => {
+      posts += 1;
+      await place(...args);
+      throw new TransportFailure({ kind: 'timeout', message: 'no reply' }, 'in_doubt');
+    };
+    core.broker.findOrders = async (cid) => {
+      if (!confirmable) throw new TransportFailure({ kind: 'network', message: 'unreachable' }, 'in_doubt');
+      return find(cid);
+    };
+    core.safety.start({ kind: 'killSwitch', exitPositions: true });
+    const run = await finished(core);
+    expect(posts).toBe(1);
+    expect(run.steps).toMatchObject([{ kind: 'exit', state: 'done', quantity: 2 }]);
+    expect((await core.broker.listOrders()).filter((o) => o.transactionType === 'SELL')).toHaveLength(1);
+  });
+
   it('a second run while one is running is refused as a conflict', async () => {
     fx = await startCoreFixture();
     const { core, eq } = await started(fx);
