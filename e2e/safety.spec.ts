@@ -88,7 +88,9 @@ test('risk limits: a soft limit asks and "Place anyway" places; a hard one refus
   await expect(page.getByTestId('risk-chip')).toHaveText('Loss limit reached: exits only');
   await expect(page.getByTestId('risk-banner')).toContainText('only exits are allowed today');
 
-  await fillTicket(page, { side: 'Sell', orderType: 'MARKET', quantity: '30' }); // under the value limit too
+  // The ticket scrolled to show the refusal: the side toggle is clicked as a trader would, by its label.
+  await ticket(page).locator('label.side--sell').click();
+  await fillTicket(page, { orderType: 'MARKET', quantity: '30' }); // under the value limit too
   const exitId = await placeOrder(page);
   await expect(orderRow(page, exitId)).toContainText('COMPLETE');
 });
@@ -131,7 +133,7 @@ test('kill switch (hotkey + confirmation): every working order cancelled and the
   await expect(netQty(page, 'INFY')).toHaveText('0');
 });
 
-test('"Cancel all" of one symbol from the blotter, and "Exit selected" of one position', async ({ page }) => {
+test('"Cancel all…" of one symbol from the blotter, and "Exit selected" of one position', async ({ page }) => {
   const host = own.handle;
   const [infy, sbin] = [await instrumentToken(host, 'NSE', 'INFY'), await instrumentToken(host, 'NSE', 'SBIN')];
   await setPrice(host, infy, 1500);
@@ -149,7 +151,7 @@ test('"Cancel all" of one symbol from the blotter, and "Exit selected" of one po
   await fillTicket(page, { orderType: 'MARKET', quantity: '3' });
   await placeOrder(page);
 
-  await orderRow(page, i1).getByRole('button', { name: 'Cancel all INFY orders' }).click();
+  await page.getByRole('combobox', { name: 'Cancel all orders of a symbol' }).selectOption({ label: 'INFY (2)' });
   await page
     .getByRole('dialog', { name: 'Cancel all INFY' })
     .getByRole('button', { name: 'Cancel all INFY orders' })

@@ -142,7 +142,7 @@ export function App() {
         <RiskStatusChip />
         <span className="topbar__spacer" />
         <KillSwitchButton />
-        <span className="muted small">F1 buy · F2 sell · Esc close · Ctrl+Shift+K kill switch · times in IST</span>
+        <span className="muted small">F1 buy · F2 sell · Esc close · times in IST</span>
         <label className="check small">
           <input type="checkbox" checked={sound} onChange={soundToggled} />
           Sound

@@ -10,7 +10,7 @@ import { Panel } from '../layout/panel';
 import { EmptyRow, PanelPlaceholder } from '../layout/panel-states';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { PlacementActions } from '../placements/placement-actions';
-import { CancelAllOfSymbol } from '../safety/safety-buttons';
+import { CancelAllMenu } from '../safety/safety-buttons';
 import {
   isRefusal,
   ordersByReference,
@@ -135,6 +135,7 @@ export function Blotter() {
             onChange={(e) => setSymbol(e.target.value)}
             className="toolbar__search"
           />
+          <CancelAllMenu orders={result.data ?? []} />
           <span className="muted">{formatQty(rows.length)} orders</span>
         </div>
       }
@@ -313,7 +314,6 @@ const OrderRow = memo(function OrderRow(props: {
             >
               {props.cancelling ? 'Cancelling…' : 'Cancel'}
             </button>
-            <CancelAllOfSymbol exchange={o.exchange} tradingsymbol={o.tradingsymbol} />
           </>
         ) : null}
       </td>

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { IpcError } from '@shared/ipc/result';
 
 /**
@@ -8,9 +9,15 @@ import type { IpcError } from '@shared/ipc/result';
 export function RiskRefusal(props: { readonly error: IpcError; readonly onPlaceAnyway: () => void }) {
   const breaches = (props.error.fields ?? []).filter((f) => f.field.startsWith('risk.'));
   const soft = props.error.field === 'riskOverride';
+  const ref = useRef<HTMLDivElement>(null);
+  // The ticket may be scrolled: bring the figures (and "Place anyway") into view.
+  // (A block body: newer Chromium returns a promise from scrollIntoView, which must not become the effect's cleanup.)
+  useEffect(() => {
+    void ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [props.error]);
   if (breaches.length === 0) return null;
   return (
-    <div className="risk-override" data-testid="risk-refusal">
+    <div className="risk-override" data-testid="risk-refusal" ref={ref}>
       <strong>{soft ? 'Over your soft risk limits:' : 'Refused by your risk limits:'}</strong>
       <ul>
         {breaches.map((b) => (

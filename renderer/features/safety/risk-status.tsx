@@ -19,7 +19,7 @@ export function RiskStatusChip() {
       ? 'Loss limit reached: exits only'
       : 'Loss limit reached'
     : s?.dailyLossLimit && s.dayPnl !== null
-      ? `Day ${formatPnl(s.dayPnl)} / limit −₹${s.dailyLossLimit.value.toLocaleString('en-IN')}`
+      ? `Day ${formatPnl(s.dayPnl)} / −₹${s.dailyLossLimit.value.toLocaleString('en-IN')}`
       : 'Risk limits';
   return (
     <button

@@ -1,21 +1,40 @@
 import type { Exchange } from '@shared/domain/instrument';
+import { isWorking, type Order } from '@shared/domain/order';
 import type { PositionKey } from '@shared/domain/safety-run';
 import { useSafetyActions } from './safety-store';
 
-/** The blotter's "Cancel all" on a working order: every working order of that symbol, after a confirmation. */
-export function CancelAllOfSymbol(props: { readonly exchange: Exchange; readonly tradingsymbol: string }) {
+/**
+ * The blotter's "Cancel all…": a list of the symbols with working orders (and how many); choosing
+ * one asks to confirm, then cancels every working order of that symbol (docs/contract.md §Kill switch).
+ */
+export function CancelAllMenu(props: { readonly orders: readonly Order[] }) {
   const { confirmAsked } = useSafetyActions();
+  const counts = new Map<string, { exchange: Exchange; tradingsymbol: string; n: number }>();
+  for (const o of props.orders) {
+    if (!isWorking(o.status)) continue;
+    const key = `${o.exchange}:${o.tradingsymbol}`;
+    const c = counts.get(key) ?? { exchange: o.exchange, tradingsymbol: o.tradingsymbol, n: 0 };
+    c.n += 1;
+    counts.set(key, c);
+  }
+  const symbols = [...counts.entries()].sort(([a], [b]) => a.localeCompare(b));
   return (
-    <button
-      type="button"
-      aria-label={`Cancel all ${props.tradingsymbol} orders`}
-      title={`Cancel every working order of ${props.tradingsymbol}`}
-      onClick={() =>
-        confirmAsked({ kind: 'cancelSymbol', exchange: props.exchange, tradingsymbol: props.tradingsymbol })
-      }
+    <select
+      aria-label="Cancel all orders of a symbol"
+      value=""
+      disabled={symbols.length === 0}
+      onChange={(e) => {
+        const c = counts.get(e.target.value);
+        if (c) confirmAsked({ kind: 'cancelSymbol', exchange: c.exchange, tradingsymbol: c.tradingsymbol });
+      }}
     >
-      Cancel all
-    </button>
+      <option value="">Cancel all…</option>
+      {symbols.map(([key, c]) => (
+        <option key={key} value={key}>
+          {c.tradingsymbol} ({c.n})
+        </option>
+      ))}
+    </select>
   );
 }
 
