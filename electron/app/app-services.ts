@@ -10,7 +10,8 @@ import { EventHub } from './event-hub';
 import { marketHandlers } from './handlers/market-handlers';
 import { orderHandlers } from './handlers/order-handlers';
 import { portfolioHandlers } from './handlers/portfolio-handlers';
-import { safetyHandlers } from './handlers/safety-handlers';
+import { alertHandlers, safetyHandlers } from './handlers/safety-handlers';
+import { AlertBook } from './alerts/alert-book';
 import { sessionHandlers } from './handlers/session-handlers';
 import { TickBatcher } from '../broker/stream/tick-batcher';
 import { SubscriptionRegistry } from './market/subscription-registry';
@@ -96,6 +97,9 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
   const batcher =
     batchMs > 0 ? new TickBatcher((ticks) => events.emit('market.ticks', { ticks }), { everyMs: batchMs }) : null;
 
+  // Declared before the core: its ticks reach the book from the first one.
+  let alerts: AlertBook | null = null;
+
   let paper: PaperBroker | null = null;
   let paperStarting: Promise<PaperBroker> | null = null;
   const paperUrl = async (): Promise<string> => {
@@ -114,6 +118,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       const stored = storedRisk(await settings.read(), core.profileKey);
       core.risk.setLimits(stored.limits);
       core.risk.restoreLossReached(stored.lossReachedOn);
+      await alerts?.load(core.profileKey);
     },
     notice: (m) => log(`Not remembering the session: ${m}`),
     options: () => ({
@@ -133,10 +138,26 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
           void settings
             .update((s) => ({ ...s, risk: { ...s.risk, [key]: { ...storedRisk(s, key), lossReachedOn: date } } }))
             .catch(() => undefined),
-        onTick: batcher ? (tick) => batcher.push(tick) : (tick) => events.emit('market.ticks', { ticks: [tick] }),
+        onTick: (tick) => {
+          alerts?.onTick(tick);
+          if (batcher) batcher.push(tick);
+          else events.emit('market.ticks', { ticks: [tick] });
+        },
       },
     }),
   });
+
+  alerts = new AlertBook({
+    settings,
+    watch: (tokens) => {
+      registry.set('main:alerts', tokens);
+      const union = registry.subscriptions();
+      active.subscribe(union.tokens, union.modes);
+    },
+    onFired: (alert) => events.emit('alerts.fired', alert),
+    onChanged: (list) => events.emit('alerts.changed', { alerts: list }),
+  });
+  const alertBook = alerts;
 
   const initial: BrokerProfile = config.brokerUrl
     ? {
@@ -161,6 +182,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     ...orderHandlers(active),
     ...portfolioHandlers(active),
     ...safetyHandlers(active, settings),
+    ...alertHandlers(active, alertBook),
   };
 
   return {

@@ -15,4 +15,6 @@ export const EVENT_NAMES_PLAIN = [
   'placements.changed',
   'market.ticks',
   'safety.progress',
+  'alerts.fired',
+  'alerts.changed',
 ] as const;

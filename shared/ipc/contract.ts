@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AlertDraft, PriceAlert } from '../domain/alert';
 import { Instrument, Exchange, IsoDate } from '../domain/instrument';
 import { Candle, CandleInterval, MarketQuote, MarketStatus, OptionChain, StreamMode, Tick } from '../domain/market';
 import {
@@ -178,6 +179,19 @@ export const requests = {
   'safety.start': { input: SafetyAction, output: SafetyRun },
   /** The current (or last) safety run, or null. */
   'safety.current': { input: z.void(), output: SafetyRun.nullable() },
+  /** The logged-in profile's price alerts, oldest first (docs/contract.md §Price alerts). */
+  'alerts.list': { input: z.void(), output: z.array(PriceAlert) },
+  /** A new price alert; an instrument the broker does not quote is refused naming `instrumentToken`. */
+  'alerts.create': { input: AlertDraft, output: PriceAlert },
+  /** Changes an alert's condition, price or note, and arms it again. */
+  'alerts.update': {
+    input: z.strictObject({ id: PriceAlert.shape.id, change: AlertDraft.omit({ instrumentToken: true }) }),
+    output: PriceAlert,
+  },
+  'alerts.delete': {
+    input: z.strictObject({ id: PriceAlert.shape.id }),
+    output: z.object({ deleted: z.literal(true) }),
+  },
 } as const;
 
 export const events = {
@@ -201,6 +215,10 @@ export const events = {
   // ---------------------------------------------------------------- the trader's safety net
   /** A safety run moved on (an order cancelled, an exit placed, the run ended): the whole run. */
   'safety.progress': SafetyRun,
+  /** A price alert's condition was met (main evaluates alerts on the stream, window shown or not). */
+  'alerts.fired': PriceAlert,
+  /** The alerts changed (created, edited, deleted or fired): the whole list. */
+  'alerts.changed': z.object({ alerts: z.array(PriceAlert) }),
 } as const;
 
 export type Requests = typeof requests;

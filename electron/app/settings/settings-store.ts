@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { PriceAlert } from '@shared/domain/alert';
 import { IsoDate } from '@shared/domain/instrument';
 import { NO_RISK_LIMITS, RiskLimits } from '@shared/domain/risk';
 
@@ -20,6 +21,8 @@ export const Settings = z.object({
   profile: StoredProfile.optional(),
   /** Risk guard per profile, by the profile's key (the vault key: never a secret). */
   risk: z.record(z.string().max(100), StoredRisk).optional(),
+  /** Price alerts per profile, by the same key (docs/contract.md §Price alerts). */
+  alerts: z.record(z.string().max(100), z.array(PriceAlert).max(1_000)).optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
