@@ -45,12 +45,16 @@ describe('price alerts over the bridge', () => {
     paper.setPrice(token, 1505);
     paper.setPrice(token, 1512);
     await vi.waitFor(() => expect(fired).toHaveLength(1), { timeout: 10_000 });
-    paper.setPrice(token, 1520);
     expect(fired[0]).toMatchObject({ condition: 'above', price: 1510, state: 'triggered', triggeredPrice: 1512 });
-    const list = await dispatch('alerts.list', undefined);
-    expect(list).toMatchObject({ ok: true, data: [{ state: 'triggered' }] });
+    // A later tick still above: a second alert shows it was evaluated, and the first did not fire again.
+    const witness = await dispatch('alerts.create', { instrumentToken: token, condition: 'above', price: 1515 });
+    paper.setPrice(token, 1520);
+    await vi.waitFor(() => expect(fired).toHaveLength(2), { timeout: 10_000 });
+    expect(fired[1]).toMatchObject({ price: 1515, triggeredPrice: 1520 });
     off();
-    expect(fired).toHaveLength(1);
+    const list = await dispatch('alerts.list', undefined);
+    expect(list).toMatchObject({ ok: true, data: [{ state: 'triggered' }, { state: 'triggered' }] });
+    if (witness.ok) await dispatch('alerts.delete', { id: (witness.data as PriceAlert).id });
   });
 
   it('editing arms it again; "crosses" fires when the price moves through; delete removes it', async () => {
