@@ -200,3 +200,36 @@ test('kill switch with the broker failing: nothing is claimed, and the run says 
   await run.getByRole('button', { name: 'Done' }).click();
   await expect(orderRow(page, id)).toContainText('OPEN');
 });
+
+test('price alerts: added in the dialog, fired by main from the stream as a toast, edited to arm again, deleted', async ({
+  page,
+}) => {
+  const host = own.handle;
+  const infy = await instrumentToken(host, 'NSE', 'INFY');
+  await setPrice(host, infy, 1500);
+  await openDashboard(page, host);
+  await page.getByTestId('alerts-button').click();
+  const dialog = page.getByRole('dialog', { name: 'Price alerts' });
+  await dialog.getByLabel('Alert symbol').fill('INFY NSE');
+  await dialog.getByLabel('Alert condition').selectOption('above');
+  await dialog.getByLabel('Alert price').fill('1510');
+  await dialog.getByRole('button', { name: 'Add alert' }).click();
+  const row = dialog.getByRole('row', { name: /INFY above 1,510\.00/ });
+  await expect(row).toContainText('Armed');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByTestId('alerts-button')).toHaveText('Alerts (1 armed)');
+
+  await setPrice(host, infy, 1512);
+  await expect(page.getByLabel('Notifications')).toContainText('Alert: INFY above 1,510.00');
+  await expect(page.getByLabel('Notifications')).toContainText('LTP 1,512.00');
+  await expect(page.getByTestId('alerts-button')).toHaveText('Alerts (0 armed)');
+
+  await page.getByTestId('alerts-button').click();
+  await expect(row).toContainText('Fired');
+  await dialog.getByRole('button', { name: 'Edit INFY above 1,510.00' }).click();
+  await dialog.getByLabel('Price', { exact: true }).fill('1530');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByRole('row', { name: /INFY above 1,530\.00/ })).toContainText('Armed');
+  await dialog.getByRole('button', { name: 'Delete INFY above 1,530.00' }).click();
+  await expect(dialog.getByRole('table', { name: 'Alerts' })).toContainText('No alerts');
+});

@@ -17,7 +17,7 @@ import { usePlacementEvents } from './features/placements/queries';
 import { PositionsPanel } from './features/portfolio/positions-panel';
 import { KillSwitchButton } from './features/safety/kill-switch';
 import { RiskStatusChip } from './features/safety/risk-status';
-import { SafetyLayer } from './features/safety/safety-layer';
+import { AlertsHeaderButton, SafetyLayer } from './features/safety/safety-layer';
 import { Banners } from './features/session/banners';
 import { ConnectionStatus } from './features/session/connection-status';
 import { SessionGate } from './features/session/session-dialog';
@@ -140,6 +140,7 @@ export function App() {
         <UnconfirmedBadge />
         <MarketSession />
         <RiskStatusChip />
+        <AlertsHeaderButton />
         <span className="topbar__spacer" />
         <KillSwitchButton />
         <span className="muted small">F1 buy · F2 sell · Esc close · times in IST</span>

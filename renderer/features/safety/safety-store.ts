@@ -4,6 +4,8 @@ import type { SafetyAction } from '@shared/domain/safety-run';
 interface SafetyUiState {
   /** The risk limits dialog is open. */
   readonly riskDialog: boolean;
+  /** The price alerts dialog is open. */
+  readonly alertsDialog: boolean;
   /** A safety run waiting for the trader's confirmation. */
   readonly confirming: SafetyAction | null;
   /** The run's progress dialog is open. */
@@ -11,6 +13,7 @@ interface SafetyUiState {
   readonly actions: {
     riskDialogOpened(): void;
     riskDialogClosed(): void;
+    alertsDialogToggled(open: boolean): void;
     confirmAsked(action: SafetyAction): void;
     confirmClosed(): void;
     runShown(): void;
@@ -20,11 +23,13 @@ interface SafetyUiState {
 
 const useSafetyStore = create<SafetyUiState>()((set) => ({
   riskDialog: false,
+  alertsDialog: false,
   confirming: null,
   runVisible: false,
   actions: {
     riskDialogOpened: () => set({ riskDialog: true }),
     riskDialogClosed: () => set({ riskDialog: false }),
+    alertsDialogToggled: (open) => set({ alertsDialog: open }),
     confirmAsked: (action) => set({ confirming: action }),
     confirmClosed: () => set({ confirming: null }),
     runShown: () => set({ runVisible: true, confirming: null }),
@@ -34,6 +39,8 @@ const useSafetyStore = create<SafetyUiState>()((set) => ({
 
 /** Whether the risk limits dialog is open. */
 export const useRiskDialogOpen = (): boolean => useSafetyStore((s) => s.riskDialog);
+/** Whether the price alerts dialog is open. */
+export const useAlertsDialogOpen = (): boolean => useSafetyStore((s) => s.alertsDialog);
 /** The safety run the trader is asked to confirm, if any. */
 export const useConfirming = (): SafetyAction | null => useSafetyStore((s) => s.confirming);
 /** Whether the run's progress is on screen. */
