@@ -76,6 +76,23 @@ describe('price alerts over the bridge', () => {
     });
   });
 
+  it('alerts are kept across a restart of the app, armed', async () => {
+    const created = await dispatch('alerts.create', {
+      instrumentToken: token,
+      condition: 'below',
+      price: 1400,
+      note: 'add more',
+    });
+    expect(created.ok).toBe(true);
+    await services.close();
+    services = await createAppServices({ dataDir: dir, brokerUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' });
+    dispatch = createDispatcher(services.handlers);
+    expect(await dispatch('alerts.list', undefined)).toMatchObject({
+      ok: true,
+      data: [{ tradingsymbol: 'INFY', condition: 'below', price: 1400, note: 'add more', state: 'active' }],
+    });
+  });
+
   it('an instrument the broker does not quote is refused naming instrumentToken', async () => {
     const r = await dispatch('alerts.create', { instrumentToken: 999_999_999, condition: 'below', price: 10 });
     expect(r).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'instrumentToken' } });
