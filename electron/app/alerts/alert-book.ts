@@ -49,6 +49,7 @@ export class AlertBook {
     this.#changed(false);
   }
 
+  /** The profile's alerts, oldest first. */
   public list(): PriceAlert[] {
     return [...this.#alerts];
   }
@@ -96,6 +97,7 @@ export class AlertBook {
     return next;
   }
 
+  /** Deletes an alert (`not_found` naming `id` when there is none). */
   public async remove(id: string): Promise<void> {
     this.#get(id);
     this.#alerts = this.#alerts.filter((a) => a.id !== id);
