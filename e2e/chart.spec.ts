@@ -10,7 +10,7 @@ import {
   setPrice,
   ticket,
 } from './dashboard-helpers';
-import { expect, startHost, test, type HostHandle } from './fixtures';
+import { expect, quietHostPerFile, test } from './fixtures';
 
 /**
  * The chart as a trader uses it. The canvas is not read: the panel's legend (the last candle's
@@ -22,13 +22,7 @@ const chart = (page: Page) => page.getByRole('region', { name: 'Chart' });
 const lastCandle = (page: Page) => chart(page).getByTestId('chart-last-candle');
 
 /** A host whose paper market moves only when a test moves it. */
-let quiet: { handle: HostHandle; stop: () => Promise<void> };
-test.beforeAll(async () => {
-  quiet = await startHost(['--paper-tick-ms', '0']);
-});
-test.afterAll(async () => {
-  await quiet.stop();
-});
+const quietHost = quietHostPerFile();
 
 /** Selects a watchlist row, which the chart follows. */
 async function showOnChart(page: Page, symbol: string): Promise<void> {
@@ -56,7 +50,7 @@ test('draws candles for each interval, on that interval’s grid', async ({ page
 });
 
 test('the forming candle follows a price moved through the control interface', async ({ page }) => {
-  const host = quiet.handle;
+  const host = quietHost();
   await openDashboard(page, host);
   await showOnChart(page, 'TCS');
   await chart(page).getByRole('radio', { name: 'minute', exact: true }).click();
@@ -78,7 +72,7 @@ test('the forming candle follows a price moved through the control interface', a
 });
 
 test('a price that stops ticking is shown stale, and live again when it moves', async ({ page }) => {
-  const host = quiet.handle;
+  const host = quietHost();
   await openDashboard(page, host);
   const ltp = page.getByTestId('ltp-SBIN');
   await expect(ltp).toHaveAttribute('data-quote', 'live');
@@ -94,7 +88,7 @@ test('a working order is drawn as a price line until it is cancelled; a click on
   page,
 }) => {
   // On the quiet host: the order it leaves behind must not show up in other specs' blotters.
-  const host = quiet.handle;
+  const host = quietHost();
   await openDashboard(page, host);
   await chooseSymbol(page, 'HDFCBANK', /HDFCBANK/);
   await expect(chart(page).getByTestId('chart-legend')).toContainText('HDFCBANK');

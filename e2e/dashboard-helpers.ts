@@ -79,13 +79,29 @@ export async function paperToken(host: HostHandle): Promise<string> {
   return s.access_token;
 }
 
+/**
+ * A GET on the paper broker with the app's token, waiting out any 429: the test shares the app's
+ * session, so its reads count against the same rate limit as the desk's own polls.
+ */
+export async function paperRead<T>(host: HostHandle, token: string, path: string): Promise<T> {
+  let body: unknown;
+  await expect(async () => {
+    const res = await fetch(`${host.paperUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    body = JSON.parse(text);
+  }).toPass();
+  return body as T;
+}
+
 /** The paper broker's instrument token of a symbol on an exchange. */
 export async function instrumentToken(host: HostHandle, exchange: string, symbol: string): Promise<number> {
   const token = await paperToken(host);
-  const res = await fetch(`${host.paperUrl}/instruments?exchange=${exchange}`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const body = (await res.json()) as { instruments: Array<{ instrument_token: number; tradingsymbol: string }> };
+  const body = await paperRead<{ instruments: Array<{ instrument_token: number; tradingsymbol: string }> }>(
+    host,
+    token,
+    `/instruments?exchange=${exchange}`,
+  );
   const i = body.instruments.find((x) => x.tradingsymbol === symbol);
   if (!i) throw new Error(`${exchange}:${symbol} not found`);
   return i.instrument_token;
@@ -108,9 +124,11 @@ export async function setPrice(host: HostHandle, token: number, lastPrice: numbe
  */
 export async function nextSession(host: HostHandle): Promise<void> {
   const token = await paperToken(host);
-  const status = (await (
-    await fetch(`${host.paperUrl}/market/status`, { headers: { authorization: `Bearer ${token}` } })
-  ).json()) as { exchanges: Array<{ exchange: string; next_open: string }> };
+  const status = await paperRead<{ exchanges: Array<{ exchange: string; next_open: string }> }>(
+    host,
+    token,
+    '/market/status',
+  );
   const open = Date.parse(status.exchanges.find((e) => e.exchange === 'NSE')!.next_open);
   const res = await fetch(`${host.paperUrl}/_control/clock`, {
     method: 'POST',

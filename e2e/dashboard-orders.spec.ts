@@ -12,6 +12,25 @@ import {
 } from './dashboard-helpers';
 
 test.describe('dashboard: orders from the ticket to the blotter', () => {
+  test('the Buy and Sell buttons keep their colour under the pointer, in both themes', async ({ page, host }) => {
+    await openDashboard(page, host);
+    await chooseSymbol(page, 'INFY', /^INFY NSE/);
+    await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '1' });
+    const place = ticket(page).getByRole('button', { name: 'Place order' });
+    const background = () => place.evaluate((b) => getComputedStyle(b).backgroundColor);
+    for (const theme of ['dark', 'light']) {
+      await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+      for (const side of ['Buy', 'Sell'] as const) {
+        await fillTicket(page, { side });
+        await page.mouse.move(0, 0);
+        const resting = await background();
+        await place.hover();
+        // Brighter (a filter), but the side's own colour, never a plain button's grey.
+        await expect.poll(background).toBe(resting);
+      }
+    }
+  });
+
   test('MARKET and LIMIT orders placed from the ticket show in the blotter with the right status', async ({
     page,
     host,

@@ -15,4 +15,23 @@ export const test = base.extend<object, { host: HostHandle }>({
   ],
 });
 
+/**
+ * A host of the calling spec file's own whose paper market moves only when a test moves it (no
+ * ticks: fill prices and the book stay where the test put them). Started before the file's
+ * first test, stopped after its last; call at the top level of the spec.
+ */
+export function quietHostPerFile(): () => HostHandle {
+  let quiet: { handle: HostHandle; stop: () => Promise<void> } | null = null;
+  test.beforeAll(async () => {
+    quiet = await startHost(['--paper-tick-ms', '0']);
+  });
+  test.afterAll(async () => {
+    await quiet?.stop();
+  });
+  return () => {
+    if (!quiet) throw new Error('the quiet host starts in beforeAll');
+    return quiet.handle;
+  };
+}
+
 export { expect };

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { instrumentToken, nextSession, openDashboard, paperToken, setPrice } from './dashboard-helpers';
+import { instrumentToken, nextSession, openDashboard, paperRead, paperToken, setPrice } from './dashboard-helpers';
 import { expect, startHost, test, type HostHandle } from './fixtures';
 
 /**
@@ -68,12 +68,9 @@ async function seedTradingDay(host: HostHandle): Promise<void> {
     product: 'MIS',
   });
   // The widest cells the blotter shows: a futures symbol, TRIGGER PENDING.
-  const nfo = await fetch(`${host.paperUrl}/instruments?exchange=NFO`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const { instruments } = (await nfo.json()) as {
+  const { instruments } = await paperRead<{
     instruments: Array<{ tradingsymbol: string; instrument_type: string; name: string; lot_size: number }>;
-  };
+  }>(host, token, '/instruments?exchange=NFO');
   const fut = instruments.find((i) => i.instrument_type === 'FUT' && i.name === 'NIFTY')!;
   await place(host, token, {
     exchange: 'NFO',

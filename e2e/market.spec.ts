@@ -9,7 +9,7 @@ import {
   setPrice,
   ticket,
 } from './dashboard-helpers';
-import { expect, startHost, test, type HostHandle } from './fixtures';
+import { expect, quietHostPerFile, startHost, test } from './fixtures';
 
 /**
  * A market a trader recognises, through the real renderer and the real paper market: the depth
@@ -19,13 +19,7 @@ import { expect, startHost, test, type HostHandle } from './fixtures';
  */
 
 /** A host whose paper market moves only when a test moves it (the book stays where it was built). */
-let quiet: { handle: HostHandle; stop: () => Promise<void> };
-test.beforeAll(async () => {
-  quiet = await startHost(['--paper-tick-ms', '0']);
-});
-test.afterAll(async () => {
-  await quiet.stop();
-});
+const quietHost = quietHostPerFile();
 
 const ladder = (page: Page): Locator => page.getByRole('table', { name: 'Market depth' });
 
@@ -52,7 +46,7 @@ function level(page: Page, side: 'bid' | 'offer', k: number): { price: Locator; 
 test('the depth ladder shows five bids and offers of the selected instrument, and a click on a level prices the ticket there', async ({
   page,
 }) => {
-  const host = quiet.handle;
+  const host = quietHost();
   await setPrice(host, await instrumentToken(host, 'NSE', 'INFY'), 1_500);
   await openDashboard(page, host);
   await select(page, 'INFY');
@@ -82,7 +76,7 @@ test('the depth ladder shows five bids and offers of the selected instrument, an
 test('a MARKET order larger than the best offer fills at a worse average price than the best offer', async ({
   page,
 }) => {
-  const host = quiet.handle;
+  const host = quietHost();
   const sbin = await instrumentToken(host, 'NSE', 'SBIN');
   await setPrice(host, sbin, 880);
   await openDashboard(page, host);
@@ -154,7 +148,7 @@ test('outside market hours a regular order is refused with the reason, and place
 });
 
 test('an option bought from the chain above its freeze limit goes in as legs, each placed once', async ({ page }) => {
-  const host = quiet.handle;
+  const host = quietHost();
   await openDashboard(page, host);
   await page.getByRole('tab', { name: 'Option chain' }).click();
   const chain = page.getByRole('table', { name: 'Option chain' });

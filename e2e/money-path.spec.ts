@@ -7,6 +7,8 @@ import {
   fillTicket,
   instrumentToken,
   openDashboard,
+  paperRead,
+  paperToken,
   setFaults,
   setPrice,
   ticket,
@@ -21,14 +23,13 @@ import { freshDataDir, launchHost, openFrontDoor } from './restartable-host';
 
 /** The broker's orders, read through its REST API with the app's own session (test code only). */
 async function brokerOrders(host: HostHandle): Promise<Array<{ order_id: string; client_order_id: string | null }>> {
-  const sessions = (await (await fetch(`${host.paperUrl}/_control/sessions`)).json()) as {
-    sessions: Array<{ access_token: string; active: boolean }>;
-  };
-  const token = sessions.sessions.filter((s) => s.active).pop()?.access_token;
-  if (!token) throw new Error('no active paper session');
-  const res = await fetch(`${host.paperUrl}/orders`, { headers: { authorization: `Bearer ${token}` } });
-  if (!res.ok) throw new Error(`GET /orders → ${res.status}`);
-  return ((await res.json()) as { orders: Array<{ order_id: string; client_order_id: string | null }> }).orders;
+  const token = await paperToken(host);
+  const body = await paperRead<{ orders: Array<{ order_id: string; client_order_id: string | null }> }>(
+    host,
+    token,
+    '/orders',
+  );
+  return body.orders;
 }
 
 /**

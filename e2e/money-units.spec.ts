@@ -1,4 +1,4 @@
-import { expect, startHost, test, type HostHandle } from './fixtures';
+import { expect, quietHostPerFile, test } from './fixtures';
 import {
   chooseSymbol,
   fillTicket,
@@ -17,18 +17,12 @@ import {
  */
 
 /** A host whose paper market moves only when the test moves it, so fill prices are known. */
-let quiet: { handle: HostHandle; stop: () => Promise<void> };
-test.beforeAll(async () => {
-  quiet = await startHost(['--paper-tick-ms', '0']);
-});
-test.afterAll(async () => {
-  await quiet.stop();
-});
+const quietHost = quietHostPerFile();
 
 test('a CDS future trades on its ₹0.0025 tick: off-tick prices name their neighbours, fills and P&L keep every digit', async ({
   page,
 }) => {
-  const host = quiet.handle;
+  const host = quietHost();
   await openDashboard(page, host);
   await chooseSymbol(page, 'USDINR', /^USDINR\d\d[A-Z]{3}FUT CDS/);
   const t = ticket(page);

@@ -143,7 +143,8 @@ export function App() {
         <AlertsHeaderButton />
         <span className="topbar__spacer" />
         <KillSwitchButton />
-        <span className="muted small">F1 buy · F2 sell · Esc close · times in IST</span>
+        <span className="muted small topbar__hint">F1 buy · F2 sell · Esc close ·</span>
+        <span className="muted small">times in IST</span>
         <label className="check small">
           <input type="checkbox" checked={sound} onChange={soundToggled} />
           Sound

@@ -11,6 +11,7 @@ import { DEFAULT_TIMEOUTS, HttpClient, type HttpTimeouts } from '../broker/http/
 import { paceUnder, TokenBucket, type RateLimit } from '../broker/http/token-bucket';
 import { RestBroker } from '../broker/rest/rest-broker';
 import { RestTransport, type TransportStats } from '../broker/rest/rest-transport';
+import type { Clock } from './clock';
 import { InstrumentCatalog } from './instruments/instrument-catalog';
 import { IntentsLedger, type LedgerStep } from './ledger/intents-ledger';
 import { LifecycleTimeline } from './orders/lifecycle-timeline';
@@ -82,6 +83,8 @@ export interface TradingCoreOptions {
   readonly placementTimings?: Partial<PlacementTimings>;
   /** Client references for new intents (tests; default random `td-…`). */
   readonly newClientOrderId?: () => string;
+  /** The order service's clock (tests: timers that wake late, as on a loaded machine). */
+  readonly orderClock?: Clock;
   /** Open the order/tick stream after login (default true). */
   readonly stream?: boolean;
   readonly connections?: number;
@@ -194,6 +197,7 @@ export class TradingCore {
       timeline: this.timeline,
       ...(options.placementTimings ? { timings: options.placementTimings } : {}),
       ...(options.newClientOrderId ? { newId: options.newClientOrderId } : {}),
+      ...(options.orderClock ? { clock: options.orderClock } : {}),
       onPlacements: (list) => ev.onPlacements?.(list),
     });
     this.modifier = new OrderModifier({ broker: this.broker, catalog: this.catalog });

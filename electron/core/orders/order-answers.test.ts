@@ -88,3 +88,50 @@ describe('answers the order service gives in the awkward cases', () => {
     expect(fx.paper.orderCount()).toBe(1);
   });
 });
+
+describe('the answer deadline on a machine whose timers wake late', () => {
+  let fx: CoreFixture;
+  afterEach(async () => fx.close());
+
+  it('broker down: the caller is told "Not sent" even when the driver wakes at the deadline before the caller does, and nothing is sent after that answer', async () => {
+    fx = await startCoreFixture();
+    // Long waits (the caller's wait for its answer) wake 40 ms late, short ones on time: the
+    // order in which two timers due at the same moment fire is the machine's, not ours.
+    const lateClock = {
+      now: () => Date.now(),
+      sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms >= 500 ? ms + 40 : ms)),
+    };
+    const core = await fx.newCore({
+      rate: null,
+      newClientOrderId: () => 'td-late-0001',
+      placementTimings: { answerDeadlineMs: 1_000 },
+      orderClock: lateClock,
+    });
+    await core.start();
+    const order = marketBuy(await core.broker.listInstruments());
+    await core.catalog.find(order.exchange, order.tradingsymbol);
+    await fx.paper.close(); // every send is refused a connection: nothing can be created
+    // A send started after the deadline stays on its way until released (a slow connect).
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const sentAfterAnswer: number[] = [];
+    let answered = false;
+    const place = core.broker.placeOrder.bind(core.broker);
+    const started = Date.now();
+    core.broker.placeOrder = async (...args) => {
+      if (answered) sentAfterAnswer.push(Date.now());
+      if (Date.now() >= started + 1_000) await gate;
+      return place(...args);
+    };
+    const outcome = await core.orders.place(order).then(
+      (o) => o,
+      (err: unknown) => err,
+    );
+    answered = true;
+    release();
+    await core.orders.idle();
+    expect(outcome).toMatchObject({ info: { kind: 'network', message: expect.stringMatching(/Not sent/) } });
+    expect(sentAfterAnswer).toEqual([]);
+    expect(core.orders.openIntents()).toBe(0);
+  });
+});

@@ -257,6 +257,15 @@ export class OrderService {
    * journaled nothing unexpected may turn into a failure: only a settled refusal is thrown.
    */
   async #answer(rec: PlacementRecord): Promise<PlaceOutcome> {
+    rec.answerStarted();
+    try {
+      return await this.#decideAnswer(rec);
+    } finally {
+      rec.answerGiven();
+    }
+  }
+
+  async #decideAnswer(rec: PlacementRecord): Promise<PlaceOutcome> {
     let refusal: AppError | null = null;
     try {
       const wait = rec.answerBy - this.#clock.now();
@@ -335,7 +344,7 @@ export class OrderService {
         switch (step.kind) {
           case 'send':
             if (this.#holdForAnswer(rec, now)) {
-              await Promise.race([this.#clock.sleep(Math.max(1, rec.answerBy - now)), this.#closing]);
+              await Promise.race([rec.answered(), this.#closing]);
               break;
             }
             await this.#send(rec);
@@ -437,14 +446,16 @@ export class OrderService {
   }
 
   /**
-   * Every send so far failed at connect and the answer is due within a couple of re-send
-   * intervals: wait for the answer instead of starting another connect attempt, so the answer
-   * can say "not sent" rather than find an attempt still in flight.
+   * Every send so far failed at connect, a caller is waiting and its answer is due within a
+   * couple of re-send intervals (or overdue): wait until the caller has its answer instead of
+   * starting another connect attempt, so the answer can say "not sent" rather than find an
+   * attempt still in flight. Held until the caller is answered, not until the deadline's
+   * moment: two timers due at one instant fire in whichever order the machine likes.
    */
   #holdForAnswer(rec: PlacementRecord, now: number): boolean {
     const guard = 2 * this.#t.resendAfterNotSentMs;
     return (
-      now < rec.answerBy &&
+      rec.answering &&
       now >= rec.answerBy - guard &&
       rec.sends.length > 0 &&
       rec.sends.every((s) => s.result === 'not_sent')

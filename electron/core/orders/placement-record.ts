@@ -41,6 +41,8 @@ export class PlacementRecord {
   public answerBy: number;
   /** Shown in the unconfirmed-placements list (answered as not yet confirmed, or restored). */
   public listed: boolean;
+  /** A caller (place / place again) is waiting for its answer. */
+  public answering = false;
 
   public settledAt: number | null = null;
   public orderId: string | null = null;
@@ -53,6 +55,8 @@ export class PlacementRecord {
 
   #wake: () => void = () => undefined;
   #changed: Promise<void>;
+  #answeredWake: () => void = () => undefined;
+  #answered: Promise<void> = Promise.resolve();
 
   public constructor(init: {
     clientOrderId: string;
@@ -98,6 +102,23 @@ export class PlacementRecord {
       lookupNotBefore: this.lookupNotBefore,
       whenAbsent: this.whenAbsent,
     };
+  }
+
+  /** A caller starts waiting for its answer; `answered()` resolves once it has it. */
+  public answerStarted(): void {
+    this.answering = true;
+    this.#answered = new Promise((resolve) => (this.#answeredWake = resolve));
+  }
+
+  /** The caller has its answer. */
+  public answerGiven(): void {
+    this.answering = false;
+    this.#answeredWake();
+  }
+
+  /** Resolves when the caller waiting for its answer (if any) has it. */
+  public answered(): Promise<void> {
+    return this.#answered;
   }
 
   /** Resolves at the next change of state (for a caller waiting for its answer). */
