@@ -208,10 +208,11 @@ export class OrderService {
     clickedAt: number | undefined,
     risk: RiskMode,
   ): Promise<PlaceOutcome> {
-    const answerBy = this.#clock.now() + this.#t.answerDeadlineMs;
     const instrument = await this.#checkRules(order);
     // The risk guard refuses before anything is journaled: a refusal, never an intent.
     await this.#guard?.check(order, instrument, risk);
+    // The answer deadline runs from here: reads the guard needed must not leave the send no time.
+    const answerBy = this.#clock.now() + this.#t.answerDeadlineMs;
     if (this.#closed) throw brokerError('unauthorized', 'Not logged in to a broker; nothing was sent');
     const clientOrderId = this.#newId();
     if (clickedAt !== undefined) this.#timeline.record(clientOrderId, 'clicked', clickedAt);

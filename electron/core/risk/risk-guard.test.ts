@@ -116,4 +116,17 @@ describe('risk guard in the order service', () => {
     expect(err.info.message).toBe('Not placed: 2 orders are open already; your limit is 2');
     expect(fx.paper.orderCount()).toBe(2);
   });
+
+  it('a guard slower than the answer deadline does not cost the order its answer: it is still answered placed', async () => {
+    fx = await startCoreFixture();
+    const { core, order } = await started(fx);
+    const check = core.risk.check.bind(core.risk);
+    const deadline = core.orders.timings.answerDeadlineMs;
+    // The guard's reads take longer than the whole deadline (a slow broker answering positions).
+    core.risk.check = async (...args) => {
+      await new Promise((resolve) => setTimeout(resolve, deadline + 500));
+      return check(...args);
+    };
+    await expect(core.orders.place(order)).resolves.toMatchObject({ state: 'placed' });
+  });
 });
