@@ -210,6 +210,7 @@ test('price alerts: added in the dialog, fired by main from the stream as a toas
   await openDashboard(page, host);
   await page.getByTestId('alerts-button').click();
   const dialog = page.getByRole('dialog', { name: 'Price alerts' });
+  await expect(dialog.getByRole('button', { name: 'Add alert' })).toBeEnabled(); // the instrument list has loaded
   await dialog.getByLabel('Alert symbol').fill('INFY NSE');
   await dialog.getByLabel('Alert condition').selectOption('above');
   await dialog.getByLabel('Alert price').fill('1510');

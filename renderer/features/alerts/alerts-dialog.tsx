@@ -121,8 +121,9 @@ function NewAlert() {
         value={price}
         onChange={(e) => setPrice(e.target.value)}
       />
-      <button type="submit" className="primary" disabled={create.isPending}>
-        Add alert
+      {/* The instrument list may still be loading right after start: wait for it rather than refuse. */}
+      <button type="submit" className="primary" disabled={create.isPending || list.length === 0}>
+        {list.length === 0 ? 'Loading instruments…' : 'Add alert'}
       </button>
       {error || create.error ? (
         <span role="alert" className="inline-error">
