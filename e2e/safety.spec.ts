@@ -85,8 +85,23 @@ test('risk limits: a soft limit asks and "Place anyway" places; a hard one refus
   await fillTicket(page, { orderType: 'MARKET', quantity: '1' });
   await ticket(page).getByRole('button', { name: 'Place order' }).click();
   await expect(refusal).toContainText('Daily loss limit of ₹1,000 reached');
-  await expect(page.getByTestId('risk-chip')).toHaveText('Loss limit reached: exits only');
+  await expect(page.getByTestId('risk-chip')).toContainText('Loss limit reached: exits only');
   await expect(page.getByTestId('risk-banner')).toContainText('only exits are allowed today');
+  // The header keeps everything on one line, the chip and the kill switch included.
+  const header = page.locator('header.topbar');
+  for (const [width, height] of [
+    [1280, 720],
+    [1440, 900],
+    [1920, 1080],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await expect
+      .poll(() => header.evaluate((h) => h.scrollWidth - h.clientWidth), `at ${width} px`)
+      .toBeLessThanOrEqual(1);
+    await expect(page.getByRole('button', { name: /Switch to (light|dark) theme/ })).toBeInViewport();
+  }
+  await expect(page.getByTestId('risk-chip')).toHaveAttribute('title', /only exits are allowed today/);
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   // The ticket scrolled to show the refusal: the side toggle is clicked as a trader would, by its label.
   await ticket(page).locator('label.side--sell').click();

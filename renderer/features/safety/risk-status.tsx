@@ -21,15 +21,20 @@ export function RiskStatusChip() {
     : s?.dailyLossLimit && s.dayPnl !== null
       ? `Day ${formatPnl(s.dayPnl)} / −₹${s.dailyLossLimit.value.toLocaleString('en-IN')}`
       : 'Risk limits';
+  // On a narrow header (≤1600 px) the chip says it in a word; the title and the banner say it in full.
+  const short = s?.reached ? (s.blocked ? 'Exits only' : 'Loss limit') : 'Risk';
   return (
     <button
       type="button"
       className={`risk-chip${s?.reached ? ' risk-chip--reached' : ''}`}
       data-testid="risk-chip"
-      title={s?.detail ?? 'Set your risk limits'}
+      title={s?.detail ?? (text === 'Risk limits' ? 'Set your risk limits' : text)}
       onClick={riskDialogOpened}
     >
-      {text}
+      <span className="wide-only">{text}</span>
+      <span className="narrow-only" aria-hidden="true">
+        {short}
+      </span>
     </button>
   );
 }
