@@ -19,7 +19,17 @@ export const safetyQueries = {
       queryFn: () => call('risk.get'),
       retry: false,
     }),
-  run: () => queryOptions({ queryKey: ['safety', 'run'], queryFn: () => call('safety.current'), retry: false }),
+  /**
+   * The current run: written by the start's answer and every `safety.progress` push, read from
+   * main only when the cache has none (a read in flight could otherwise overwrite a newer push).
+   */
+  run: () =>
+    queryOptions({
+      queryKey: ['safety', 'run'],
+      queryFn: () => call('safety.current'),
+      retry: false,
+      staleTime: Number.POSITIVE_INFINITY,
+    }),
 };
 
 /** Saves the profile's risk limits (main stores and enforces them). */
