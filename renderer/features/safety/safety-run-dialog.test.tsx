@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SafetyRun } from '@shared/domain/safety-run';
+import type { SafetyRun, SafetyStep } from '@shared/domain/safety-run';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
@@ -31,29 +31,29 @@ async function push(run: SafetyRun): Promise<void> {
 }
 afterEach(() => setBridgeForTests(null));
 
+const STEP: SafetyStep = {
+  id: 'c-1',
+  kind: 'cancel',
+  exchange: 'NSE',
+  tradingsymbol: 'INFY',
+  product: 'MIS',
+  transactionType: 'BUY',
+  quantity: 2,
+  orderId: '1',
+  clientOrderId: null,
+  status: 'OPEN',
+  state: 'working',
+  attempts: 2,
+  detail: 'Retrying (try 2)…',
+};
+
 const RUN: SafetyRun = {
   id: 'sr1',
   action: { kind: 'killSwitch', exitPositions: false },
   startedAt: 1,
   finishedAt: null,
   state: 'running',
-  steps: [
-    {
-      id: 'c-1',
-      kind: 'cancel',
-      exchange: 'NSE',
-      tradingsymbol: 'INFY',
-      product: 'MIS',
-      transactionType: 'BUY',
-      quantity: 2,
-      orderId: '1',
-      clientOrderId: null,
-      status: 'OPEN',
-      state: 'working',
-      attempts: 2,
-      detail: 'Retrying (try 2)…',
-    },
-  ],
+  steps: [STEP],
   stillOpen: null,
   detail: 'Cancelling 1 order…',
 };
@@ -90,7 +90,7 @@ describe('the safety run dialog', () => {
       state: 'incomplete',
       finishedAt: 2,
       detail: '0 of 1 order cancelled — the broker could not be read back: check what is still open',
-      steps: [{ ...RUN.steps[0], state: 'failed', attempts: 4, detail: 'Still open after 4 tries: connection reset' }],
+      steps: [{ ...STEP, state: 'failed', attempts: 4, detail: 'Still open after 4 tries: connection reset' }],
       stillOpen: {
         orders: [
           {
