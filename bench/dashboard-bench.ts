@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- dashboard [--orders N] [--changes N] [--interval-ms MS] [--rounds N]
- *  [--scroll-frames N] [--placements N]`
+ *  [--scroll-frames N] [--placements N] [--modes virtual,plain]`
  *
  * The dashboard in Debian Chromium against the browser host (out/host.mjs), with 10,000
  * working orders on its embedded paper broker and 1% of them changing per poll interval
@@ -14,8 +14,8 @@
  *
  * - update → paint: each order-data update (poll reply or pushed order) from react-query storing
  *   it to the paint of the frame that shows it (renderer/features/orders/blotter-paint-probe.ts);
- * - poll reply → paint: the same, but from the `orders.list` reply's arrival on the page's
- *   WebSocket, so JSON and zod parsing of the whole list are included;
+ * - poll reply → paint: the same, but from the `orders.sync` reply's arrival on the page's
+ *   WebSocket, so JSON and zod parsing of what the poll carried are included;
  * - main-thread long tasks (ms per second) over the update window: how busy the page was;
  * - scroll frames: requestAnimationFrame deltas while the blotter is scrolled 3 rows per frame;
  * - click → acknowledged: a real click on "Place order" (the click event's own timestamp) to
@@ -24,7 +24,7 @@
  * Absolute figures are noisy on a shared 2-core machine; the plain/virtual ratios are the point.
  */
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +40,8 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+  // performance.memory to the byte, not bucketed: the page's JS heap is one of the figures.
+  '--enable-precise-memory-info',
 ];
 const MODES = ['virtual', 'plain'] as const;
 type Mode = (typeof MODES)[number];
@@ -57,6 +59,7 @@ interface Options {
   rounds: number;
   scrollFrames: number;
   placements: number;
+  modes: Mode[];
 }
 
 function options(args: string[]): Options {
@@ -69,6 +72,7 @@ function options(args: string[]): Options {
       rounds: { type: 'string', default: '10' },
       'scroll-frames': { type: 'string', default: '240' },
       placements: { type: 'string', default: '30' },
+      modes: { type: 'string', default: MODES.join(',') },
     },
     strict: true,
   });
@@ -86,6 +90,10 @@ function options(args: string[]): Options {
     rounds: int('rounds', values.rounds, 1, 120),
     scrollFrames: int('scroll-frames', values['scroll-frames'], 30, 2000),
     placements: int('placements', values.placements, 1, 200),
+    modes: values.modes.split(',').map((m) => {
+      if (!(MODES as readonly string[]).includes(m)) throw new Error(`--modes takes ${MODES.join(', ')}`);
+      return m as Mode;
+    }),
   };
 }
 
@@ -240,6 +248,7 @@ class Churn {
   readonly #working: Seeded[];
   readonly #lowered = new Set<string>();
   #running = false;
+  #paused = false;
   #loop: Promise<void> | null = null;
 
   public constructor(
@@ -257,6 +266,10 @@ class Churn {
     this.#loop = (async () => {
       let k = 0;
       while (this.#running) {
+        if (this.#paused) {
+          await sleep(this.intervalMs);
+          continue;
+        }
         const t0 = performance.now();
         await Promise.all(Array.from({ length: this.perRound }, () => this.#changeOne(k++)));
         const left = this.intervalMs - (performance.now() - t0);
@@ -264,6 +277,15 @@ class Churn {
         else this.late += 1;
       }
     })();
+  }
+
+  /** Stops changing orders (for the idle-poll phase) until `resume`. */
+  public pause(): void {
+    this.#paused = true;
+  }
+
+  public resume(): void {
+    this.#paused = false;
   }
 
   public async stop(): Promise<void> {
@@ -293,8 +315,9 @@ class Churn {
 }
 
 /**
- * Installed before the app's scripts: notes when each `orders.list` reply arrives on the
- * bridge WebSocket (matched by request id), and every long task, for the page to hand back.
+ * Installed before the app's scripts: notes when each `orders.sync` reply (the page's poll of
+ * main's order book) arrives on the bridge WebSocket (matched by request id) and its size, and
+ * every long task, for the page to hand back.
  */
 function pageTaps(): void {
   const w = window as unknown as {
@@ -312,7 +335,7 @@ function pageTaps(): void {
         const m = /^\{"id":(\d+),/.exec(e.data.slice(0, 24));
         if (!m) return;
         const id = Number(m[1]);
-        if (channels.get(id) === 'orders.list') w.__bench.replies.push({ at: e.timeStamp, bytes: e.data.length });
+        if (channels.get(id) === 'orders.sync') w.__bench.replies.push({ at: e.timeStamp, bytes: e.data.length });
         channels.delete(id);
       });
     }
@@ -350,6 +373,13 @@ interface ModeResult {
   scroll: number[];
   clicks: number[];
   clickErrors: number;
+  /** Bytes of the page's order polls once nothing changes (the churn paused): the median reply. */
+  idleReplyBytes: number;
+  /** The first orders.sync reply (the whole book), bytes. */
+  firstReplyBytes: number;
+  /** The page's JS heap and the host's RSS (main + embedded paper broker), MB, at the start and end of the update window. */
+  heapMb: [number, number];
+  rssMb: [number, number];
 }
 
 async function collectPaints(page: Page): Promise<{
@@ -371,7 +401,7 @@ async function collectPaints(page: Page): Promise<{
   }, PAINT_MARK);
 }
 
-/** Each orders.list reply → the first paint sample whose data landed at or after it. */
+/** Each orders.sync reply → the first paint sample whose data landed at or after it. */
 function pollToPaint(samples: readonly PaintSample[], replies: ReadonlyArray<{ at: number }>): number[] {
   const out: number[] = [];
   const sorted = [...samples].sort((a, b) => a.data - b.data);
@@ -466,6 +496,27 @@ async function clickToAck(page: Page, previousId: string): Promise<{ ms: number;
   );
 }
 
+/** How long the idle phase watches the page's polls (the stream is live and orders work: a poll every 2 s). */
+const IDLE_WINDOW_MS = 6000;
+
+/** The page's JS heap in use, MB (Chromium's performance.memory, precise with the flag above). */
+async function heapMb(page: Page): Promise<number> {
+  const bytes = await page.evaluate(
+    () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? Number.NaN,
+  );
+  return bytes / 1e6;
+}
+
+/** A process's resident set, MB, from /proc (Linux; NaN elsewhere). */
+function rssMb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1000 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** A mode whose page never showed its orders: every figure NaN, every placement failed. */
 function emptyResult(mode: Mode, opt: Options): ModeResult {
   return {
@@ -481,6 +532,10 @@ function emptyResult(mode: Mode, opt: Options): ModeResult {
     scroll: [],
     clicks: [],
     clickErrors: opt.placements,
+    idleReplyBytes: Number.NaN,
+    firstReplyBytes: Number.NaN,
+    heapMb: [Number.NaN, Number.NaN],
+    rssMb: [Number.NaN, Number.NaN],
   };
 }
 
@@ -496,6 +551,8 @@ async function measureMode(
   opt: Options,
   ticketSymbol: string,
   ticketPrice: number,
+  churn: Churn,
+  hostPid: number,
 ): Promise<ModeResult> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
@@ -520,9 +577,15 @@ async function measureMode(
     })().catch((e: unknown) => (phaseFailed(mode, `loading the orders (cap ${LOAD_CAP_MS / 1000} s)`, e), null));
     if (firstPaintMs === null) return emptyResult(mode, opt);
     await sleep(2 * opt.intervalMs); // let both polling and the churn reach their steady state
-    const from = (await collectPaints(page)).now;
+    const loaded = await collectPaints(page);
+    const firstReplyBytes = loaded.replies[0]?.bytes ?? Number.NaN;
+    const from = loaded.now;
+    const heap0 = await heapMb(page);
+    const rss0 = rssMb(hostPid);
     await sleep(opt.rounds * opt.intervalMs);
     const got = await collectPaints(page);
+    const heap1 = await heapMb(page);
+    const rss1 = rssMb(hostPid);
     // Per-second figures use the page's own clock: a saturated page answers late, so its
     // window runs from one collection to the next as the page ran them.
     const windowS = (got.now - from) / 1000;
@@ -559,9 +622,20 @@ async function measureMode(
       }
       await sleep(200);
     }
+    // Idle: the churn paused, what the desk's order polls move once its pushes have drained.
+    churn.pause();
+    await sleep(4000);
+    await collectPaints(page);
+    await sleep(IDLE_WINDOW_MS);
+    const idle = (await collectPaints(page)).replies.map((r) => r.bytes);
+    churn.resume();
     return {
       mode,
       firstPaintMs,
+      idleReplyBytes: percentile(idle, 0.5),
+      firstReplyBytes,
+      heapMb: [heap0, heap1],
+      rssMb: [rss0, rss1],
       updates,
       pollToPaint: pollToPaint(got.samples, got.replies),
       repliesPerS: got.replies.length / windowS,
@@ -588,13 +662,18 @@ function report(
   opt: Options,
   seedMs: number,
 ): void {
-  const [v, p] = results as [ModeResult, ModeResult];
+  // A mode left out with --modes reports NaN, like one whose page never loaded.
+  const v = results.find((r) => r.mode === 'virtual') ?? emptyResult('virtual', opt);
+  const p = results.find((r) => r.mode === 'plain') ?? emptyResult('plain', opt);
   const rows: Array<[string, (r: ModeResult) => number]> = [
     ['first paint of all orders (ms)', (r) => r.firstPaintMs],
     ['update → paint p50 (ms)', (r) => percentile(r.updates, 0.5)],
     ['update → paint p99 (ms)', (r) => percentile(r.updates, 0.99)],
     ['updates painted per s', (r) => r.updates.length / r.windowS],
-    ['orders.list replies per s', (r) => r.repliesPerS],
+    ['orders.sync replies per s', (r) => r.repliesPerS],
+    ['orders.sync reply, mean under churn (KB)', (r) => r.replyMb * 1000],
+    ['orders.sync reply, idle (bytes)', (r) => r.idleReplyBytes],
+    ['first orders.sync reply, the whole book (MB)', (r) => r.firstReplyBytes / 1e6],
     ['poll reply → paint p50 (ms)', (r) => percentile(r.pollToPaint, 0.5)],
     ['poll reply → paint p99 (ms)', (r) => percentile(r.pollToPaint, 0.99)],
     ['long tasks (ms per s)', (r) => r.longTaskMsPerS],
@@ -604,10 +683,14 @@ function report(
     ['scroll frame p99 (ms)', (r) => percentile(r.scroll, 0.99)],
     ['click → acknowledged p50 (ms)', (r) => percentile(r.clicks, 0.5)],
     ['click → acknowledged p99 (ms)', (r) => percentile(r.clicks, 0.99)],
+    ['page JS heap, window start (MB)', (r) => r.heapMb[0]],
+    ['page JS heap, window end (MB)', (r) => r.heapMb[1]],
+    ['host RSS (main + paper broker), window start (MB)', (r) => r.rssMb[0]],
+    ['host RSS (main + paper broker), window end (MB)', (r) => r.rssMb[1]],
   ];
   console.log(
     `${opt.orders} orders seeded in ${(seedMs / 1000).toFixed(1)} s; churn ${churn.perS.toFixed(0)} changes/s (${churn.sent} sent, ${churn.failed} failed, ${churn.late} late rounds); ` +
-      `update window ${v.windowS.toFixed(0)} s per mode; placements failed ${v.clickErrors}/${p.clickErrors}; orders.list reply ≈ ${v.replyMb.toFixed(1)} MB; n: updates ${v.updates.length}/${p.updates.length}, polls ${v.pollToPaint.length}/${p.pollToPaint.length}, frames ${v.scroll.length}/${p.scroll.length}, clicks ${v.clicks.length}/${p.clicks.length}`,
+      `update window ${v.windowS.toFixed(0)} s per mode; placements failed ${v.clickErrors}/${p.clickErrors}; orders.sync reply ≈ ${(v.replyMb * 1000).toFixed(1)} KB under churn, ${v.idleReplyBytes} B idle; n: updates ${v.updates.length}/${p.updates.length}, polls ${v.pollToPaint.length}/${p.pollToPaint.length}, frames ${v.scroll.length}/${p.scroll.length}, clicks ${v.clicks.length}/${p.clicks.length}`,
   );
   console.log('| metric | virtualized | plain (no virtualization) | plain / virtualized |');
   console.log('|---|---|---|---|');
@@ -618,7 +701,7 @@ function report(
     changes_per_round: opt.changes,
     interval_ms: opt.intervalMs,
   };
-  for (const r of results) {
+  for (const r of [v, p]) {
     const k = r.mode;
     Object.assign(summary, {
       [`${k}_first_paint_ms`]: round1(r.firstPaintMs),
@@ -632,6 +715,11 @@ function report(
       [`${k}_scroll_p99_ms`]: round1(percentile(r.scroll, 0.99)),
       [`${k}_click_ack_p50_ms`]: round1(percentile(r.clicks, 0.5)),
       [`${k}_click_ack_p99_ms`]: round1(percentile(r.clicks, 0.99)),
+      [`${k}_longest_task_ms`]: round1(r.longTaskMaxMs),
+      [`${k}_idle_poll_bytes`]: round1(r.idleReplyBytes),
+      [`${k}_first_reply_mb`]: round1(r.firstReplyBytes / 1e5) / 10,
+      [`${k}_heap_mb`]: round1(r.heapMb[1]),
+      [`${k}_rss_mb`]: round1(r.rssMb[1]),
     });
   }
   console.log(JSON.stringify(summary));
@@ -674,8 +762,10 @@ export async function run(args: string[]): Promise<void> {
       args: CHROMIUM_ARGS,
     });
     const results: ModeResult[] = [];
-    for (const mode of MODES)
-      results.push(await measureMode(browser, host.handle.url, mode, opt, ticketSymbol, ticketPrice));
+    for (const mode of opt.modes)
+      results.push(
+        await measureMode(browser, host.handle.url, mode, opt, ticketSymbol, ticketPrice, churn, host.child.pid ?? -1),
+      );
     await churn.stop();
     const churnS = (Date.now() - churnStart) / 1000;
     const stats = { sent: churn.sent, failed: churn.failed, late: churn.late, perS: churn.sent / churnS };

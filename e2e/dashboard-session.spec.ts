@@ -256,7 +256,7 @@ test.describe('dashboard: sessions, faults and preferences', () => {
     const unanswered = new Set<number>();
     page.on('websocket', (ws) => {
       ws.on('framesent', (f) => {
-        if (typeof f.payload !== 'string' || !f.payload.includes('"channel":"orders.list"')) return;
+        if (typeof f.payload !== 'string' || !f.payload.includes('"channel":"orders.sync"')) return;
         polls.push(Date.now());
         unanswered.add((JSON.parse(f.payload) as { id: number }).id);
       });
@@ -285,7 +285,7 @@ test.describe('dashboard: sessions, faults and preferences', () => {
     const whileHidden = polls.length;
     // Bounded on purpose (absence cannot be waited for): 8 s is longer than the interval without
     // a stream (1 s, or 5 s idle), so a desk that kept polling while hidden would have sent one.
-    await expectUnchangedFor('orders.list polls while hidden', () => polls.length, whileHidden, 8_000);
+    await expectUnchangedFor('orders.sync polls while hidden', () => polls.length, whileHidden, 8_000);
 
     await setHidden(false);
     await expect.poll(() => polls.length, { timeout: 3_000 }).toBeGreaterThan(whileHidden);

@@ -15,15 +15,15 @@ import { expectAtMostFor } from './negative-checks';
 /**
  * The polling budget (docs/architecture.md, The cadence): with a live stream the desk leaves the
  * broker alone and reconciles slowly; without one, or while an order works, it reads fast again.
- * Counted where the renderer asks main for a broker read: the bridge's `orders.list` frames.
+ * Counted where the renderer asks main for a broker read: the bridge's `orders.sync` frames (each one read of the broker by main's order book).
  */
 
-/** Counts the page's `orders.list` calls over the bridge. */
+/** Counts the page's `orders.sync` calls over the bridge. */
 function countOrderReads(page: Page): () => number {
   let n = 0;
   page.on('websocket', (ws) => {
     ws.on('framesent', (f) => {
-      if (typeof f.payload === 'string' && f.payload.includes('"channel":"orders.list"')) n += 1;
+      if (typeof f.payload === 'string' && f.payload.includes('"channel":"orders.sync"')) n += 1;
     });
   });
   return () => n;
@@ -55,7 +55,7 @@ test.describe('the polling budget', () => {
       );
       // 8 s: the desk re-checks every 30 s with the stream live; one still polling every second
       // (the ticket is open) would have sent eight. One read may be a late mount's first fetch.
-      await expectAtMostFor('orders.list reads with the stream live', reads, 1, 8_000);
+      await expectAtMostFor('orders.sync reads with the stream live', reads, 1, 8_000);
 
       const before = reads();
       await cutStream(page, host);
@@ -86,7 +86,7 @@ test.describe('the polling budget', () => {
         .click();
       await expect(orderRow(page, id)).toContainText('CANCELLED');
       // At most the cancel's own reconcile, then the 30 s cadence: 8 s would hold four reads at 2 s.
-      await expectAtMostFor('orders.list reads once nothing works', reads, 2, 8_000);
+      await expectAtMostFor('orders.sync reads once nothing works', reads, 2, 8_000);
     });
   });
 

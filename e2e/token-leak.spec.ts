@@ -46,7 +46,7 @@ test('no broker token reaches the renderer: at login, across a re-login, through
   page,
   host,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const frames: string[] = [];
   const seen: Array<{ when: string; text: string }> = [];
   page.on('websocket', (ws) => {
@@ -86,8 +86,10 @@ test('no broker token reaches the renderer: at login, across a re-login, through
 
     // Expired session: the broker now refuses every token, so main's one re-login fails too,
     // and the renderer is told the session expired (banner and login dialog).
+    // Main learns it at its next REST call: with the stream live the desk polls every 30 s, and a
+    // poll may wait its turn for up to 10 s more (docs/architecture.md, The cadence).
     await setFaults(host, { token_expiry: 1 });
-    await expect(dialog).toBeVisible({ timeout: 30_000 });
+    await expect(dialog).toBeVisible({ timeout: 60_000 });
     await expect(expiredAlert).toBeVisible();
     await look('session expired');
     const atExpiry = (await issued(host)).length;

@@ -30,6 +30,8 @@ const jobs = [
   },
   { entryPoints: ['electron/host/cli.ts'], outfile: 'out/host.mjs', format: 'esm', banner: esmBanner },
   { entryPoints: ['electron/paper/cli.ts'], outfile: 'out/paper.mjs', format: 'esm', banner: esmBanner },
+  // The embedded paper broker's worker thread (electron/app/embedded-paper.ts starts it).
+  { entryPoints: ['electron/paper/worker.ts'], outfile: 'out/paper-worker.mjs', format: 'esm', banner: esmBanner },
   { entryPoints: ['bench/soak.ts'], outfile: 'out/soak.mjs', format: 'esm', banner: esmBanner },
   // Playwright drives Chromium from its own package files, and the poll bench builds its
   // baseline renderer with Vite: both are loaded, never bundled.

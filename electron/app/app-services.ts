@@ -4,7 +4,8 @@ import type { RateLimit } from '../broker/http/token-bucket';
 import type { TradingCoreOptions } from '../core/trading-core';
 import { MemoryVault, type SecretVault } from '../core/session/secret-vault';
 import type { Handlers } from './dispatcher';
-import { startPaperBroker, type FaultConfig, type PaperBroker } from '../paper';
+import type { FaultConfig } from '../paper';
+import { startEmbeddedPaper, type EmbeddedPaper } from './embedded-paper';
 import type { MarketClockSpec } from '../paper/market-clock';
 import { EventHub } from './event-hub';
 import { marketHandlers } from './handlers/market-handlers';
@@ -41,6 +42,11 @@ export interface AppConfig {
     /** The paper market's clock (`--paper-clock`; docs/api.md §Sessions and the calendar). */
     readonly marketClock?: MarketClockSpec;
   };
+  /**
+   * The bundled paper broker worker (out/paper-worker.mjs): the embedded paper broker then runs
+   * in a worker thread, off the loop that serves the bridge. Absent: in this thread (tests).
+   */
+  readonly paperWorker?: string;
   /** Where secrets live; default in memory only (Electron passes its safeStorage vault). */
   readonly vault?: SecretVault;
   /** Client-side rate limit (default 80% of what the broker publishes: 8/s burst 16 on paper); null turns the bucket off. */
@@ -100,14 +106,14 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
   // Declared before the core: its ticks reach the book from the first one.
   let alerts: AlertBook | null = null;
 
-  let paper: PaperBroker | null = null;
-  let paperStarting: Promise<PaperBroker> | null = null;
+  let paper: EmbeddedPaper | null = null;
+  let paperStarting: Promise<EmbeddedPaper> | null = null;
   const paperUrl = async (): Promise<string> => {
-    paperStarting ??= startPaperBroker({
-      port: 0,
-      dataDir: join(config.dataDir, 'paper'),
-      ...config.paper,
-    }).then((p) => (paper = p));
+    paperStarting ??= startEmbeddedPaper(
+      { port: 0, dataDir: join(config.dataDir, 'paper'), ...config.paper },
+      config.paperWorker,
+      log,
+    ).then((p) => (paper = p));
     return (await paperStarting).url;
   };
 
@@ -131,6 +137,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
         onSessionExpired: (reason, version) => events.emit('session.expired', { reason, version }),
         onConnection: (state) => events.emit('connection.changed', state),
         onOrder: (order) => events.emit('order.updated', order),
+        onOrdersChanged: (delta) => events.emit('orders.changed', delta),
         onPlacements: (placements) => events.emit('placements.changed', { placements }),
         onUsage: (usage) => events.emit('usage.changed', usage),
         onSafety: (run) => events.emit('safety.progress', run),

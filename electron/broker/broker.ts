@@ -47,6 +47,18 @@ export interface OrderFilter {
   readonly clientOrderId?: string;
 }
 
+/**
+ * One incremental read of the order book (docs/api.md §Incremental reads): the orders changed
+ * since a cursor, and the cursor to ask from next time.
+ */
+export interface OrderChangesPage {
+  readonly orders: readonly Order[];
+  /** What to send as `since` next time; null when the broker gave none (then read in full). */
+  readonly cursor: string | null;
+  /** True when `orders` is the whole book (no cursor sent, or one the broker no longer knows): an order missing from it is gone. */
+  readonly full: boolean;
+}
+
 /** A window of candles. */
 export interface CandleQuery {
   readonly interval: CandleInterval;
@@ -137,6 +149,13 @@ export interface Broker {
   ): Promise<OrderAck>;
   cancelOrder(orderId: string): Promise<OrderAck>;
   listOrders(filter?: OrderFilter): Promise<readonly Order[]>;
+  /**
+   * The orders changed since `cursor` (null: every order, with a cursor to continue from).
+   * Optional: a broker without change cursors (Kite) leaves it out, and main's order book then
+   * reads the whole list at a slow pace and takes the stream's updates in between
+   * (docs/architecture.md §The order book in main).
+   */
+  listOrdersSince?(cursor: string | null): Promise<OrderChangesPage>;
   /** One order; `urgent` for an order action's own read (it goes ahead of polls). */
   getOrder(orderId: string, options?: { readonly urgent?: boolean }): Promise<Order>;
   orderHistory(orderId: string): Promise<readonly OrderEvent[]>;

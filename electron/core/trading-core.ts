@@ -16,6 +16,7 @@ import { InstrumentCatalog } from './instruments/instrument-catalog';
 import { IntentsLedger, type LedgerStep } from './ledger/intents-ledger';
 import { LifecycleTimeline } from './orders/lifecycle-timeline';
 import { OrderModifier } from './orders/order-modifier';
+import { OrderBook, type PushedDelta } from './orders/order-book';
 import { OrderService } from './orders/order-service';
 import { RiskGuard } from './risk/risk-guard';
 import { SafetyRunner, type SafetyTimings } from './safety/safety-runner';
@@ -33,7 +34,10 @@ export interface TradingCoreEvents {
   /** `version` orders the expiry among the session's other facts (docs/architecture.md §Session facts are ordered by main). */
   onSessionExpired?(reason: string, version: SessionVersion): void;
   onConnection?(state: ConnectionState): void;
+  /** An order pushed by the stream that moved the order book (an earlier report than the book's is not told). */
   onOrder?(order: Order): void;
+  /** The order book changed by a push: the delta for the page (docs/architecture.md §The order book in main). */
+  onOrdersChanged?(delta: PushedDelta): void;
   onTick?(tick: Tick): void;
   /** The unconfirmed placements (and recent settlements) changed: the whole list, newest first. */
   onPlacements?(placements: Placement[]): void;
@@ -124,6 +128,8 @@ export class TradingCore {
   public readonly timeline = new LifecycleTimeline();
   /** The last streamed price per instrument and when it came (the risk guard's price). */
   readonly #lastTicks = new Map<number, { readonly price: number; readonly at: number }>();
+  /** Every order of the session, fed by the stream and by reads (docs/architecture.md §The order book in main). */
+  public readonly book: OrderBook;
   readonly #transport: RestTransport;
   readonly #meter: UsageMeter;
   readonly #ledger: IntentsLedger;
@@ -201,6 +207,7 @@ export class TradingCore {
       onPlacements: (list) => ev.onPlacements?.(list),
     });
     this.modifier = new OrderModifier({ broker: this.broker, catalog: this.catalog });
+    this.book = new OrderBook(this.broker, { onPush: (delta) => ev.onOrdersChanged?.(delta) });
     this.safety = new SafetyRunner({
       broker: this.broker,
       orders: this.orders,
@@ -296,13 +303,17 @@ export class TradingCore {
     const stream = this.broker.openStream({
       onOrder: (o) => {
         this.timeline.observe(o.orderId, o.status, Date.now());
-        ev.onOrder?.(o);
+        if (this.book.push(o)) ev.onOrder?.(o);
       },
       onTick: (t) => {
         this.#lastTicks.set(t.instrumentToken, { price: t.lastPrice, at: Date.now() });
         ev.onTick?.(t);
       },
-      onState: (state, detail) => this.#setConnection({ stream: state, detail }),
+      onState: (state, detail) => {
+        // What the stream missed while it was down is read in full at the next sync.
+        if (state === 'open' && this.#connection.stream !== 'open') this.book.reconnected();
+        this.#setConnection({ stream: state, detail });
+      },
     });
     this.#stream = stream;
     stream.setSubscriptions(this.#subscriptions, this.#modes);

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +71,7 @@ if (brokerUrlError) {
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
+const paperWorker = join(here, 'paper-worker.mjs');
 const services = await createAppServices({
   dataDir: values['data-dir'] ?? mkdtempSync(join(tmpdir(), 'tradedesk-host-')),
   brokerUrl: values['broker-url'],
@@ -83,6 +84,8 @@ const services = await createAppServices({
     ...(tickMs !== undefined ? { tickIntervalMs: tickMs } : {}),
     ...(paperClock !== undefined ? { marketClock: paperClock } : {}),
   },
+  // Built beside this bundle: the embedded paper broker then runs off the bridge's event loop.
+  ...(existsSync(paperWorker) ? { paperWorker } : {}),
 }).catch((err: unknown) => {
   // A journal the paper broker will not start on is the user's to fix: say how, not where.
   if (err instanceof JournalError) {

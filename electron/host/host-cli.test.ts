@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { rawHttp } from '../paper/raw-http';
 
 /** `npm run host`, bundled the way scripts/build-node.mjs bundles it. */
 const dir = mkdtempSync(join(tmpdir(), 'host-cli-'));
@@ -78,5 +80,56 @@ describe('npm run host --renderer-dir', () => {
     expect(await res.text()).toContain('another build');
     host.child.kill('SIGTERM');
     await host.exited;
+  });
+});
+
+describe('npm run host against hostile input, as its own process', () => {
+  it('GET //[, a bridge frame over 256 KiB and one of invalid UTF-8 each end only that request or bridge: the process keeps running and serving', async () => {
+    // In process (host-server.test.ts) a throw in a socket callback is caught by the test runner;
+    // here it would end the host, so the exit code tells.
+    const pageDir = join(dir, 'renderer-hostile');
+    mkdirSync(pageDir, { recursive: true });
+    writeFileSync(join(pageDir, 'index.html'), '<!doctype html><title>desk</title>');
+    const host = run(['--data-dir', join(dir, 'data-hostile'), '--paper-tick-ms', '0', '--renderer-dir', pageDir]);
+    try {
+      const page = await new Promise<URL>((resolve, reject) => {
+        host.child.stdout.on('data', () => {
+          const m = /READY (\S+)/.exec(host.io.stdout);
+          if (m) resolve(new URL(m[1] as string));
+        });
+        host.child.once('exit', (code) => reject(new Error(`exited ${code}: ${host.io.stderr}`)));
+      });
+      const port = Number(page.port);
+      const bridge = (): Promise<WebSocket> =>
+        new Promise((resolve, reject) => {
+          const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge?key=${page.searchParams.get('key') ?? ''}`, {
+            headers: { Origin: page.origin },
+          });
+          ws.once('open', () => resolve(ws));
+          ws.once('error', reject);
+        });
+
+      expect((await rawHttp(port, 'GET //[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'))?.status).toBe(400);
+      for (const frame of ['x'.repeat(300 * 1024), Buffer.from([0x7b, 0xff, 0xfe, 0x7d])]) {
+        const ws = await bridge();
+        ws.on('error', () => undefined);
+        const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+        ws.send(frame, { binary: false });
+        expect([1007, 1009]).toContain(await closed);
+      }
+
+      // Still the same process, still answering pages and bridge calls.
+      expect(host.child.exitCode, host.io.stderr).toBeNull();
+      expect((await fetch(page)).status).toBe(200);
+      const again = await bridge();
+      const reply = new Promise<unknown>((resolve) => again.once('message', (d) => resolve(JSON.parse(String(d)))));
+      again.send(JSON.stringify({ id: 1, channel: 'session.status' }));
+      expect(await reply).toMatchObject({ id: 1, result: { ok: true } });
+      again.close();
+      expect(host.child.exitCode, host.io.stderr).toBeNull();
+    } finally {
+      host.child.kill('SIGTERM');
+      await host.exited;
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { app, dialog, safeStorage, type BrowserWindow } from 'electron';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from '../app/app-services';
 import { JournalError } from '../paper';
@@ -23,6 +24,9 @@ import { createMainWindow } from './window/main-window';
 /** How long quitting waits for the services to close before it quits anyway. */
 const CLOSE_BUDGET_MS = 5_000;
 
+/** The bundled paper broker worker; a worker cannot load from inside the asar archive. */
+const paperWorker = join(__dirname, 'paper-worker.mjs').replace(/app\.asar([\\/])/, 'app.asar.unpacked$1');
+
 let window: BrowserWindow | null = null;
 let services: AppServices | null = null;
 
@@ -40,6 +44,9 @@ async function start(config: LaunchConfig): Promise<void> {
     ...config.broker,
     // `--paper-repair` moves a damaged paper journal's bad tail aside (docs/api.md §Persistence).
     paper: { repair: process.argv.includes('--paper-repair') },
+    // Built beside this bundle (unpacked from the asar archive in a package): the embedded paper
+    // broker then runs in a worker thread, off the loop that serves the window's IPC.
+    ...(existsSync(paperWorker) ? { paperWorker } : {}),
   });
   bindElectronIpc(createDispatcher(services.handlers), services.events, config.allowedOrigins, () => window);
   window = createMainWindow(join(__dirname, 'preload.cjs'), config.entryUrl);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Exchange } from '@shared/domain/instrument';
 import type { OrderStatus, OrderType, Product, TransactionType, Validity, Variety } from '@shared/domain/order';
 import { isWorking } from '@shared/domain/order';
@@ -97,6 +98,15 @@ export class Engine {
   private readonly tradeList: PaperTrade[] = [];
   private orderSeq = 0;
   private tradeSeq = 0;
+  /**
+   * The change sequence (docs/api.md §Incremental reads): each order's number of its latest
+   * change, oldest first (an order is moved to the end when it changes), so a read since a
+   * cursor is the tail of this map. Numbers start again at each start: the cursor names the run.
+   */
+  private readonly changes = new Map<string, number>();
+  private changeSeq = 0;
+  /** Names this run of the engine in cursors, so a cursor from before a restart is not mistaken for one of now. */
+  readonly run = randomBytes(4).toString('hex');
 
   constructor(
     private readonly market: Market,
@@ -125,6 +135,30 @@ export class Engine {
 
   orderCount(): number {
     return this.orders.size;
+  }
+
+  /** The number of the latest order change (0 before any). */
+  changeCursor(): number {
+    return this.changeSeq;
+  }
+
+  /** Orders whose latest change is numbered above `seq`, in the order they last changed. */
+  ordersChangedSince(seq: number): PaperOrder[] {
+    const out: PaperOrder[] = [];
+    if (seq >= this.changeSeq) return out;
+    for (const [id, at] of this.changes) {
+      if (at <= seq) continue;
+      const o = this.orders.get(id);
+      if (o) out.push(o);
+    }
+    return out;
+  }
+
+  /** Numbers a change of `o` (every transition and every order restored from the journal). */
+  private noteChange(o: PaperOrder): void {
+    this.changeSeq += 1;
+    this.changes.delete(o.orderId);
+    this.changes.set(o.orderId, this.changeSeq);
   }
 
   /**
@@ -598,6 +632,7 @@ export class Engine {
       this.unindex(o);
     }
     o.history.push({ status, at, filled: o.filled, filledValueUnits: o.filledValueUnits, message });
+    this.noteChange(o);
     this.sink.order(o);
   }
 
@@ -666,6 +701,7 @@ export class Engine {
     // Journals written before orders had a version restore as version 1.
     const o: PaperOrder = { ...restored, version: restored.version ?? 1, variety: restored.variety ?? 'regular' };
     this.orders.set(o.orderId, o);
+    this.noteChange(o);
     if (o.clientOrderId !== null && !this.byClientId.has(o.clientOrderId))
       this.byClientId.set(o.clientOrderId, o.orderId);
     if (isWorking(o.status)) this.index(o);

@@ -1,5 +1,6 @@
 import type { Instrument } from '@shared/domain/instrument';
 import { NO_RISK_LIMITS } from '@shared/domain/risk';
+import type { Order, OrderBookDelta } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import type { DeskBridge } from '@shared/ipc/bridge';
 import type { RequestChannel } from '@shared/ipc/contract';
@@ -151,4 +152,21 @@ export function placement(overrides: Partial<Placement> = {}): Placement {
     detail: '',
     ...overrides,
   };
+}
+
+/** The fake main's order book: one book, its cursor growing with each answer and push. */
+const FAKE_BOOK = 'fake-book';
+let fakeCursor = 0;
+
+/** An `orders.sync` answer carrying these orders as the whole book (as main answers a page without a cursor). */
+export function bookOf(orders: readonly Order[]): IpcResult<OrderBookDelta> {
+  fakeCursor += 1;
+  return { ok: true, data: { book: FAKE_BOOK, cursor: fakeCursor, full: true, upserts: [...orders], removals: [] } };
+}
+
+/** An `orders.changed` event pushing these orders, following on from the last answer or push. */
+export function pushOf(...orders: Order[]): OrderBookDelta & { from: number } {
+  const from = fakeCursor;
+  fakeCursor += 1;
+  return { book: FAKE_BOOK, from, cursor: fakeCursor, full: false, upserts: orders, removals: [] };
 }

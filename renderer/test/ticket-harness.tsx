@@ -11,7 +11,7 @@ import { EMPTY_DRAFT } from '../features/ticket/ticket-model';
 import { useTicketActions } from '../features/ticket/ticket-store';
 import { usePlacementEvents } from '../features/placements/queries';
 import { OrderTicket } from '../features/ticket/order-ticket';
-import { createFakeBridge, INFY, NIFTY_CE, NIFTY_FUT, type FakeBridge } from './fake-bridge';
+import { bookOf, createFakeBridge, INFY, NIFTY_CE, NIFTY_FUT, type FakeBridge } from './fake-bridge';
 
 /**
  * The order ticket mounted as the app mounts it (with the `placements.changed` subscription),
@@ -36,7 +36,7 @@ export function installTicketBridge(): FakeBridge {
     'instruments.list': () => ({ ok: true, data: [INFY, NIFTY_FUT, NIFTY_CE] }),
     'funds.get': () => ({ ok: true, data: funds() }),
     'margins.order': () => ({ ok: true, data: { total: 1_23_456.5, orderValue: 1_23_456.5, leverage: 1 } }),
-    'orders.list': () => ({ ok: true, data: [] }),
+    'orders.sync': () => bookOf([]),
   });
   setBridgeForTests(bridge);
   return bridge;

@@ -154,3 +154,18 @@ export const Trade = z.object({
   filledAt: Timestamp,
 });
 export type Trade = z.infer<typeof Trade>;
+
+/**
+ * What main's order book sends the page (docs/architecture.md §The order book in main): the
+ * orders changed after the page's cursor, in their latest state, and the ids gone. `book` names
+ * the book (a new one at each login), `cursor` the book's latest change; `full` means the page
+ * replaces everything it holds with `upserts`.
+ */
+export const OrderBookDelta = z.object({
+  book: z.string().min(1).max(64),
+  cursor: z.number().int().nonnegative(),
+  full: z.boolean(),
+  upserts: z.array(Order),
+  removals: z.array(z.string().min(1)),
+});
+export type OrderBookDelta = z.infer<typeof OrderBookDelta>;

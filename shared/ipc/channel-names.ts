@@ -12,6 +12,7 @@ export const EVENT_NAMES_PLAIN = [
   'connection.changed',
   'usage.changed',
   'order.updated',
+  'orders.changed',
   'placements.changed',
   'market.ticks',
   'safety.progress',

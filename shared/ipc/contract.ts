@@ -7,6 +7,7 @@ import {
   LifecycleHop,
   Order,
   OrderAck,
+  OrderBookDelta,
   OrderChanges,
   OrderEvent,
   OrderRequest,
@@ -151,6 +152,20 @@ export const requests = {
     input: z.strictObject({ status: OrderStatus.optional() }).optional(),
     output: z.array(Order),
   },
+  /**
+   * Main's order book brought up to date with the broker, answered as what changed after the
+   * page's cursor (`book` and `since` from its last answer or event; absent: everything, `full`).
+   * Replaces reading the whole list on every poll (docs/architecture.md §The order book in main).
+   */
+  'orders.sync': {
+    input: z
+      .strictObject({
+        book: z.string().min(1).max(64).optional(),
+        since: z.number().int().nonnegative().optional(),
+      })
+      .optional(),
+    output: OrderBookDelta,
+  },
   'orders.get': { input: OrderId.strict(), output: Order },
   /** The broker's transitions plus the app's own hops (click → sent → acknowledged → …). */
   'orders.history': {
@@ -207,6 +222,11 @@ export const events = {
   'usage.changed': BrokerUsage,
   /** An order changed status on the broker (from the stream), so the blotter can refresh now. */
   'order.updated': Order,
+  /**
+   * Main's order book changed by a push: the orders changed from cursor `from` to `cursor`. A page
+   * holding `from` (or later) is up to date after applying it; one holding less asks `orders.sync`.
+   */
+  'orders.changed': OrderBookDelta.extend({ from: z.number().int().nonnegative() }),
   /** The unconfirmed placements (and recent settlements) changed: the whole list, newest first. */
   'placements.changed': z.object({ placements: z.array(Placement) }),
   /** Latest tick per instrument, batched (at most one message per ~100 ms). */

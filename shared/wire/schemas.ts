@@ -112,7 +112,16 @@ export const WireOrderAck = z.object({
 });
 export type WireOrderAck = z.infer<typeof WireOrderAck>;
 
-export const WireOrderList = z.object({ orders: z.array(WireOrder) });
+/**
+ * `GET /orders`: `cursor` names the broker's latest order change and `full` says whether a read
+ * `?since=` a cursor is the whole book (docs/api.md §Incremental reads); both optional, since a
+ * broker without change cursors lacks them.
+ */
+export const WireOrderList = z.object({
+  orders: z.array(WireOrder),
+  cursor: z.string().min(1).max(64).optional(),
+  full: z.boolean().optional(),
+});
 export const WireOrderOne = z.object({ order: WireOrder });
 
 export const WireOrderEvent = z.object({

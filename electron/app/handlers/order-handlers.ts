@@ -17,6 +17,7 @@ export function orderHandlers(
   | 'orders.modify'
   | 'orders.cancel'
   | 'orders.list'
+  | 'orders.sync'
   | 'orders.get'
   | 'orders.history'
   | 'trades.list'
@@ -39,6 +40,11 @@ export function orderHandlers(
     'orders.list': async (input) => [
       ...(await active.current().broker.listOrders(input?.status ? { status: input.status } : {})),
     ],
+    'orders.sync': async (input) => {
+      const { book } = active.current();
+      await book.sync();
+      return book.changesSince(input?.book, input?.since);
+    },
     'orders.get': async ({ orderId }) => active.current().broker.getOrder(orderId),
     'orders.history': async ({ orderId }) => {
       const core = active.current();

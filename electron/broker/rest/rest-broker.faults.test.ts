@@ -66,7 +66,7 @@ describe('REST client against the paper broker with faults', () => {
     expect(core.stats.rateLimited).toBeGreaterThan(0);
   });
 
-  it('recovers from a forced 429 storm: one request per Retry-After, then the read succeeds', async () => {
+  it('recovers from a forced 429 storm: it pauses between tries (fewer than five refused in the storm, each followed by a wait), then the read succeeds', async () => {
     fx = await startCoreFixture();
     const core = await fx.newCore();
     await core.start();

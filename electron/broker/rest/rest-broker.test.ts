@@ -26,3 +26,46 @@ describe('REST adapter: order ids in paths', () => {
     }
   });
 });
+
+describe('REST adapter: incremental order reads (docs/api.md §Incremental reads)', () => {
+  let fx: CoreFixture;
+  let core: TradingCore;
+  beforeAll(async () => {
+    fx = await startCoreFixture();
+    core = await fx.newCore({ rate: null });
+    await core.start();
+  });
+  afterAll(() => fx.close());
+
+  it('reads everything with a cursor first, then only what changed, and an idle re-read is a 304 with the same empty page', async () => {
+    const [eq] = (await core.broker.listInstruments('NSE')).filter((i) => i.instrumentType === 'EQ');
+    if (!eq) throw new Error('no NSE equity');
+    const place = (n: number) =>
+      core.broker.placeOrder({
+        exchange: 'NSE',
+        tradingsymbol: eq.tradingsymbol,
+        transactionType: 'BUY',
+        quantity: 1,
+        orderType: 'MARKET',
+        product: 'MIS',
+        validity: 'DAY',
+        clientOrderId: `since-${n}`,
+      });
+    await place(1);
+    const first = await core.broker.listOrdersSince(null);
+    expect(first.full).toBe(true);
+    expect(first.orders.map((o) => o.clientOrderId)).toEqual(['since-1']);
+    expect(first.cursor).toEqual(expect.any(String));
+
+    const second = await place(2);
+    const delta = await core.broker.listOrdersSince(first.cursor);
+    expect(delta).toMatchObject({ full: false, orders: [{ orderId: second.orderId }] });
+
+    const notModified = core.stats.notModified;
+    const idle = await core.broker.listOrdersSince(delta.cursor);
+    const again = await core.broker.listOrdersSince(delta.cursor);
+    expect(idle).toEqual({ orders: [], cursor: delta.cursor, full: false });
+    expect(again).toEqual(idle);
+    expect(core.stats.notModified).toBe(notModified + 1);
+  });
+});

@@ -30,6 +30,7 @@ import type {
   CandleQuery,
   Credentials,
   OptionChainQuery,
+  OrderChangesPage,
   OrderFilter,
   PlaceOptions,
   PlaceOrderCommand,
@@ -239,6 +240,20 @@ export class RestBroker implements Broker {
       priority,
     });
     return w.orders.map(toOrder);
+  }
+
+  public async listOrdersSince(cursor: string | null): Promise<OrderChangesPage> {
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/orders',
+      query: { since: cursor ?? undefined },
+      schema: WireOrderList,
+      retry: 'read',
+      // An idle book answers the same cursor with the same ETag: a 304 with no body.
+      conditional: true,
+      priority: 'normal',
+    });
+    return { orders: w.orders.map(toOrder), cursor: w.cursor ?? null, full: cursor === null || w.full === true };
   }
 
   public async getOrder(orderId: string, options: { readonly urgent?: boolean } = {}): Promise<Order> {

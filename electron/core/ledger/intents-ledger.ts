@@ -1,4 +1,4 @@
-import { mkdir, open as openFile, readFile, rename, truncate, type FileHandle } from 'node:fs/promises';
+import { mkdir, open as openFile, readFile, rename, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type IntentRecord, LedgerRecord, type ResolutionRecord } from './ledger-record';
 
@@ -194,7 +194,16 @@ export class IntentsLedger {
     // Compact between batches: wait for the current flush, then rewrite while nothing appends.
     while (this.#flushing) await this.#flushing;
     if (this.#resolvedInFile < this.#compactAfter) return;
-    const gate = this.#compact();
+    const gate = this.#compact().catch(async (err: unknown) => {
+      // Compaction only saves space: the ledger it would replace is intact (the rewrite goes to a
+      // side file, renamed over the ledger only when whole), so trading goes on appending to it.
+      // Nobody awaits this promise (resolutions are not awaited), so a failure must end here;
+      // another attempt comes after as many resolutions again (the count restarts; the next
+      // start compacts everything regardless).
+      this.#resolvedInFile = 0;
+      await rm(`${this.#path}.tmp`, { force: true }).catch(() => undefined);
+      console.warn(`[ledger] compacting ${this.#path} failed; it keeps growing until the next attempt:`, err);
+    });
     this.#flushing = gate.finally(() => {
       this.#flushing = null;
       if (this.#queue.length > 0) this.#flushing = this.#drain();

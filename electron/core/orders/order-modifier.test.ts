@@ -53,6 +53,14 @@ describe('modifications through main', () => {
     const core = await fx.newCore({ rate: null });
     await core.start();
     const { order, eq } = await resting(core);
+    // Count what main sends to change an order: the broker refusing the change itself would leave
+    // the order as it was too, so only this count tells main's refusal from the broker's.
+    const modify = core.broker.modifyOrder.bind(core.broker);
+    let sent = 0;
+    core.broker.modifyOrder = (...args) => {
+      sent += 1;
+      return modify(...args);
+    };
     const offTick = (order.price ?? 0) + eq.tickSize / 5;
     expect(await failure(core.modifier.modify(order.orderId, { price: offTick }))).toMatchObject({
       kind: 'bad_request',
@@ -63,6 +71,7 @@ describe('modifications through main', () => {
       kind: 'bad_request',
       field: 'changes',
     });
+    expect(sent, 'a modification was sent to the broker').toBe(0);
     expect((await core.broker.getOrder(order.orderId)).version).toBe(1);
   });
 

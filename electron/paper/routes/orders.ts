@@ -100,6 +100,18 @@ function parseIfMatch(header: string | undefined): number | undefined {
   return Number(m[1]);
 }
 
+/**
+ * A `since` cursor → its change number, or null when it names another run of the broker
+ * (docs/api.md §Incremental reads); a 400 naming `since` when it is not a cursor at all.
+ */
+function sinceSeq(since: string, run: string): number | null {
+  const m = /^([0-9a-f]{8})\.(0|[1-9][0-9]{0,15})$/.exec(since);
+  if (!m) throw badField('since', 'must be a cursor from an earlier GET /orders reply, such as "3f9a12c4.1042"');
+  const seq = Number(m[2]);
+  if (!Number.isSafeInteger(seq)) throw badField('since', 'has a change number beyond 2^53');
+  return m[1] === run ? seq : null;
+}
+
 function orderOr404(state: BrokerState, id: string) {
   const o = state.engine.order(id);
   if (!o) throw notFound(`Order ${id}`);
@@ -147,11 +159,25 @@ export const orderRoutes: readonly Route[] = [
         throw badField('status', `must be one of ${OrderStatus.options.join(', ')}`);
       }
       const cid = query.get('client_order_id');
+      const cursor = `${state.engine.run}.${state.engine.changeCursor()}`;
+      const since = query.get('since');
+      if (since !== null) {
+        if (status !== null || cid !== null)
+          throw badField(
+            'since',
+            'cannot be combined with status or client_order_id: a changed order may have left the filter',
+          );
+        const seq = sinceSeq(since, state.engine.run);
+        // A cursor of another run (the broker restarted) or from the future: the whole list, marked full.
+        const full = seq === null || seq > state.engine.changeCursor();
+        const changed = full ? state.engine.allOrders() : state.engine.ordersChangedSince(seq);
+        return { status: 200, body: { orders: changed.map(wireOrder), cursor, full }, etag: true };
+      }
       const orders = state.engine
         .allOrders()
         .filter((o) => (status === null || o.status === status) && (cid === null || o.clientOrderId === cid))
         .map(wireOrder);
-      return { status: 200, body: { orders }, etag: true };
+      return { status: 200, body: { orders, cursor }, etag: true };
     },
   },
   {

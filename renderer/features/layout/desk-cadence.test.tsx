@@ -7,7 +7,7 @@ import type { RequestChannel } from '@shared/ipc/contract';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { ClockProvider } from '../../lib/use-now';
-import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
+import { bookOf, createFakeBridge, pushOf, type FakeBridge } from '../../test/fake-bridge';
 import { createManualClock, type ManualClock } from '../../test/manual-clock';
 import { order } from '../../test/ticket-harness';
 import { Blotter } from '../orders/blotter';
@@ -54,7 +54,7 @@ beforeEach(() => {
   }
   brokerOrders = [];
   bridge = createFakeBridge({
-    'orders.list': () => ({ ok: true, data: brokerOrders }),
+    'orders.sync': () => bookOf(brokerOrders),
     'funds.get': () => ({ ok: true, data: FUNDS }),
     'holdings.list': () => ({ ok: true, data: [] }),
     'instruments.list': () => ({ ok: true, data: [] }),
@@ -128,7 +128,7 @@ describe('the desk cadence', () => {
     await stream(LIVE);
     const from = bridge.calls.length;
     await pass(120_000);
-    expect(readsSince(from, 'orders.list')).toBe(4);
+    expect(readsSince(from, 'orders.sync')).toBe(4);
     expect(readsSince(from, 'funds.get')).toBe(4);
     expect(readsSince(from, 'holdings.list')).toBe(1);
   });
@@ -156,7 +156,7 @@ describe('the desk cadence', () => {
     from = bridge.calls.length;
     await pass(10_000);
     expect(readsSince(from, 'funds.get')).toBe(10);
-    expect(readsSince(from, 'orders.list')).toBe(10);
+    expect(readsSince(from, 'orders.sync')).toBe(10);
   });
 
   it('re-reads everything at once when the live stream is lost, then polls fast until it is back', async () => {
@@ -168,7 +168,7 @@ describe('the desk cadence', () => {
     // At once: no waiting out the 30 s cadence with figures that may be 30 s old.
     expect(readsSince(from, 'funds.get')).toBe(1);
     expect(readsSince(from, 'holdings.list')).toBe(1);
-    expect(readsSince(from, 'orders.list')).toBe(1);
+    expect(readsSince(from, 'orders.sync')).toBe(1);
     await pass(5_000);
     expect(readsSince(from, 'funds.get')).toBe(2);
   });
@@ -183,7 +183,7 @@ describe('the desk cadence', () => {
     from = bridge.calls.length;
     await stream(LIVE);
     expect(readsSince(from, 'funds.get')).toBe(1);
-    expect(readsSince(from, 'orders.list')).toBe(1);
+    expect(readsSince(from, 'orders.sync')).toBe(1);
     expect(readsSince(from, 'holdings.list')).toBe(1);
   });
 
@@ -193,14 +193,14 @@ describe('the desk cadence', () => {
     await stream(LIVE);
     let from = bridge.calls.length;
     await pass(60_000);
-    expect(readsSince(from, 'orders.list')).toBe(30);
+    expect(readsSince(from, 'orders.sync')).toBe(30);
     expect(readsSince(from, 'funds.get')).toBe(2);
     // Once it no longer works, orders slow down again.
     brokerOrders = [order('250101000001', 'CANCELLED')];
     await pass(2_000);
     from = bridge.calls.length;
     await pass(61_000);
-    expect(readsSince(from, 'orders.list')).toBe(2);
+    expect(readsSince(from, 'orders.sync')).toBe(2);
   });
 
   it('reconciles orders and funds after a pushed order change, and holdings only when the push carries a fill', async () => {
@@ -210,14 +210,14 @@ describe('the desk cadence', () => {
     await pass(500);
     let from = bridge.calls.length;
     const modified = { ...order('250101000001', 'OPEN'), price: 1490 };
-    await act(async () => bridge.emit('order.updated', modified));
+    await act(async () => bridge.emit('orders.changed', pushOf(modified)));
     await pass(1_100);
     expect(readsSince(from, 'funds.get')).toBe(1);
     expect(readsSince(from, 'holdings.list')).toBe(0);
 
     from = bridge.calls.length;
     brokerOrders = [order('250101000001', 'COMPLETE')];
-    await act(async () => bridge.emit('order.updated', brokerOrders[0]));
+    await act(async () => bridge.emit('orders.changed', pushOf(brokerOrders[0] as Order)));
     await pass(1_100);
     expect(readsSince(from, 'funds.get')).toBe(1);
     expect(readsSince(from, 'holdings.list')).toBe(1);

@@ -54,7 +54,7 @@ describe('freshnessView', () => {
     });
   });
 
-  it('turns a 5 s panel stale once its data is 16 s old with no error at all, naming the silence', () => {
+  it('turns a 5 s panel stale when its poll has had no reply for 11 s and no error (data 16 s old), naming the silence', () => {
     // The poll started 4 s after the data and has had no answer since: main is retrying or stuck.
     const view = freshnessView(facts({ now: T0 + 16 * S, fetchingSince: T0 + 5 * S }));
     expect(view).toEqual({ stale: true, text: 'Stale 16 s · No reply for 11 s' });

@@ -5,7 +5,7 @@ import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { ClockProvider } from '../../lib/use-now';
 import { useTicketActions } from '../ticket/ticket-store';
-import { createFakeBridge } from '../../test/fake-bridge';
+import { bookOf, createFakeBridge } from '../../test/fake-bridge';
 import { createManualClock, type ManualClock } from '../../test/manual-clock';
 import { FundsPanel } from '../portfolio/funds-panel';
 import { sessionQueries } from '../session/queries';
@@ -35,7 +35,7 @@ beforeEach(() => {
   answered = 0;
   setBridgeForTests(
     createFakeBridge({
-      'orders.list': () => ({ ok: true, data: [] }),
+      'orders.sync': () => bookOf([]),
       // The first poll answers; every later one hangs, as a poll retrying inside main does.
       'funds.get': () => (answered++ === 0 ? { ok: true, data: FUNDS } : new Promise(() => {})),
     }),

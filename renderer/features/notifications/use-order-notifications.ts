@@ -1,23 +1,27 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { Order, OrderStatus } from '@shared/domain/order';
 import { beep } from '../../lib/beep';
-import { subscribe } from '../../lib/ipc-client';
 import { useSoundOn } from '../../state/settings-store';
 import { useToastActions } from '../../state/toast-store';
+import { orderBookOf } from '../orders/order-book-store';
 import { orderQueries } from '../orders/queries';
 import { toastFor } from './order-transitions';
+
+/** Keeps the order book loaded without re-rendering on each change (the book's listener sees those). */
+const nothing = (): null => null;
 
 /**
  * Raises a toast (and a beep, if enabled) when an order completes, is rejected or is cancelled.
  *
- * Two sources feed it: the `order.updated` push (fast) and the polled order list (a push can be
- * lost while the stream reconnects). A map of last-known statuses, seeded from the first list
- * so yesterday's orders stay quiet, makes each transition announce once.
+ * Subscribed once to the page's order book (docs/architecture.md §The order book in main), which
+ * both pushes (`orders.changed`) and polls (`orders.sync`) feed: each change is looked at once, as
+ * it is applied, not the whole book on every poll. A map of last-known statuses, seeded from the
+ * first load so yesterday's orders stay quiet, makes each transition announce once.
  */
 export function useOrderNotifications(): void {
-  const { data } = useQuery(orderQueries.list());
-  const known = useRef<Map<string, OrderStatus> | null>(null);
+  useQuery({ ...orderQueries.list(), select: nothing });
+  const client = useQueryClient();
   const sound = useSoundOn();
   const soundRef = useRef(sound);
   const { toastRaised } = useToastActions();
@@ -27,19 +31,25 @@ export function useOrderNotifications(): void {
   }, [sound]);
 
   useEffect(() => {
+    const book = orderBookOf(client);
+    let known: Map<string, OrderStatus> | null = null;
+    const seed = (): void => {
+      known = new Map(book.list().map((o) => [o.orderId, o.status]));
+    };
     const see = (o: Order): void => {
-      const map = known.current;
-      if (!map) return;
-      const t = toastFor(o, map.get(o.orderId));
-      map.set(o.orderId, o.status);
+      if (!known) return;
+      const t = toastFor(o, known.get(o.orderId));
+      known.set(o.orderId, o.status);
       if (!t) return;
       toastRaised(t);
       if (soundRef.current) beep(t.tone);
     };
-    if (data) {
-      if (!known.current) known.current = new Map(data.map((o) => [o.orderId, o.status]));
-      else for (const o of data) see(o);
-    }
-    return subscribe('order.updated', see);
-  }, [data, toastRaised]);
+    if (book.version > 0) seed();
+    return book.subscribe((changes, reset) => {
+      if (!known) seed();
+      // A reload (a reconnect's full answer): compare every order, announcing what moved meanwhile.
+      else if (reset) for (const o of book.list()) see(o);
+      else for (const c of changes) if (c.next) see(c.next);
+    });
+  }, [client, toastRaised]);
 }

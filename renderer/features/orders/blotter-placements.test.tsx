@@ -5,7 +5,7 @@ import type { Order } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
-import { createFakeBridge, placement, type FakeBridge } from '../../test/fake-bridge';
+import { bookOf, createFakeBridge, placement, type FakeBridge } from '../../test/fake-bridge';
 import { order } from '../../test/ticket-harness';
 import { usePlacementEvents } from '../placements/queries';
 import { Blotter } from './blotter';
@@ -30,7 +30,7 @@ beforeEach(() => {
   }
   brokerOrders = [order('250101000001', 'OPEN')];
   bridge = createFakeBridge({
-    'orders.list': () => ({ ok: true, data: brokerOrders }),
+    'orders.sync': () => bookOf(brokerOrders),
     'instruments.list': () => ({ ok: true, data: [] }),
   });
   setBridgeForTests(bridge);
@@ -119,9 +119,8 @@ describe('Blotter: unconfirmed orders', () => {
     // Placed; the refetch of the orders it triggers is still on its way: the row stays, saying so.
     let release!: () => void;
     bridge.answer(
-      'orders.list',
-      () =>
-        new Promise((r) => (release = () => r({ ok: true, data: [order('250101000002', 'OPEN'), ...brokerOrders] }))),
+      'orders.sync',
+      () => new Promise((r) => (release = () => r(bookOf([order('250101000002', 'OPEN'), ...brokerOrders])))),
     );
     await push([{ ...mine, state: 'placed', orderId: '250101000002', status: 'OPEN', settledAt: 2 }]);
     await waitFor(() => expect(pinnedRow('td-mine').textContent).toContain('Placed as order 250101000002'));

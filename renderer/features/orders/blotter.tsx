@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { isWorking, type Order } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import { describeError } from '../../lib/describe-error';
@@ -20,7 +20,8 @@ import {
   seenAtBrokerText,
 } from '../placements/placement-model';
 import { placementQueries } from '../placements/queries';
-import { changedOrderIds, selectOrders, type SortColumn, type SortSpec, type StatusGroup } from './blotter-model';
+import { OrderView, type SortColumn, type SortSpec, type StatusGroup } from './blotter-model';
+import { orderBookOf } from './order-book-store';
 import { BENCH_BUILD, useBlotterPaintProbe } from './blotter-paint-probe';
 import { ModifyOrderDialog } from './modify-order-dialog';
 import { OrderHistoryDialog } from './order-history-dialog';
@@ -59,20 +60,6 @@ const GROUPS: ReadonlyArray<{ readonly id: StatusGroup; readonly label: string }
   { id: 'cancelled', label: 'Cancelled' },
 ];
 
-/** Flash bookkeeping: which rows changed in the latest poll (React's "state from previous render" pattern). */
-function useChangedRows(orders: Order[] | undefined): ReadonlySet<string> {
-  const [seen, setSeen] = useState<{ data: Order[] | undefined; changed: ReadonlySet<string> }>({
-    data: orders,
-    changed: new Set(),
-  });
-  if (seen.data !== orders && orders) {
-    const changed = changedOrderIds(seen.data, orders);
-    setSeen({ data: orders, changed });
-    return changed;
-  }
-  return seen.changed;
-}
-
 /**
  * The blotter: every order of the day, filterable, sortable, virtualized — and above them, pinned,
  * every order not yet confirmed or waiting for the trader's decision, marked as such (the app's
@@ -91,14 +78,15 @@ export function Blotter() {
   const [sort, setSort] = useState<SortSpec>({ column: 'time', descending: true });
   const [historyOf, setHistoryOf] = useState<Order | null>(null);
   const [modifying, setModifying] = useState<Order | null>(null);
-  const changed = useChangedRows(result.data);
   const placements = useQuery(placementQueries.list());
   const pinned = useMemo(() => pinnedPlacements(placements.data, result.data), [placements.data, result.data]);
   const seenAtBroker = useMemo(() => ordersByReference(pinned, result.data), [pinned, result.data]);
-  const rows = useMemo(
-    () => selectOrders(result.data ?? [], { group, symbol }, sort),
-    [result.data, group, symbol, sort],
-  );
+  // The sorted, filtered rows follow the page's order book one changed row at a time.
+  const client = useQueryClient();
+  const [view] = useState(() => new OrderView(orderBookOf(client)));
+  useEffect(() => view.attach(), [view]);
+  // Read on every render: it costs nothing unless the book changed (result.data re-renders us).
+  const { rows, changed } = view.read({ group, symbol }, sort);
   useBlotterPaintProbe(result.dataUpdatedAt);
 
   const onSort = (column: SortColumn): void =>

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OrderChanges, OrderRequest } from '@shared/domain/order';
 import { call } from '../../lib/ipc-client';
+import { orderBookOf } from './order-book-store';
 import { portfolioQueries } from '../portfolio/queries';
 
 /**
@@ -14,7 +15,23 @@ import { portfolioQueries } from '../portfolio/queries';
 export const orderQueries = {
   all: () => ['orders'] as const,
   lists: () => [...orderQueries.all(), 'list'] as const,
-  list: () => queryOptions({ queryKey: [...orderQueries.lists()], queryFn: () => call('orders.list'), retry: false }),
+  /**
+   * Every order of the session, from the page's copy of main's order book: each poll asks main
+   * only for what changed after the page's cursor (`orders.sync`) and the same array comes back
+   * while nothing did (docs/architecture.md §The order book in main). Structural sharing is off:
+   * comparing 10,000 orders field by field on every poll was the cost this avoids.
+   */
+  list: () =>
+    queryOptions({
+      queryKey: [...orderQueries.lists()],
+      queryFn: async ({ client }) => {
+        const book = orderBookOf(client);
+        book.applySync(await call('orders.sync', book.syncInput()));
+        return book.list();
+      },
+      retry: false,
+      structuralSharing: false,
+    }),
   histories: () => [...orderQueries.all(), 'history'] as const,
   history: (orderId: string) =>
     queryOptions({

@@ -6,7 +6,7 @@ import type { SessionInfo, SessionVersion } from '@shared/domain/session';
 import type { IpcResult } from '@shared/ipc/result';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
-import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
+import { bookOf, createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
 import { Banners } from './banners';
 import { ConnectionStatus } from './connection-status';
 import { SessionGate } from './session-dialog';
@@ -56,7 +56,7 @@ beforeEach(() => {
   bridge = createFakeBridge({
     'session.status': () => ok(current.status),
     'connection.status': () => ok({ rest: 'up', stream: 'open', detail: null }),
-    'orders.list': () => (current.refused ? unauthorized : ok([])),
+    'orders.sync': () => (current.refused ? unauthorized : bookOf([])),
   });
   setBridgeForTests(bridge);
 });

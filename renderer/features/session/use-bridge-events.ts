@@ -1,48 +1,34 @@
 import { hashKey, useQueryClient, type Query } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { Order } from '@shared/domain/order';
+import type { EventPayload } from '@shared/ipc/contract';
 import type { SessionInfo } from '@shared/domain/session';
 import { subscribe } from '../../lib/ipc-client';
 import { useAlertsActions } from '../../state/alerts-store';
 import { marketQueries } from '../market/queries';
 import { mergeTicks } from '../market/quote-cache';
+import { orderBookOf, type OrderChange } from '../orders/order-book-store';
 import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
 import { laterSession, sessionQueries, takeSession } from './queries';
 import { useReconcileOnStreamChange } from './use-stream-live';
 
-/** The order list with a batch of orders replaced in place (new ones added at the front). */
-export function upsertOrders(orders: Order[] | undefined, batch: readonly Order[]): Order[] | undefined {
-  if (!orders || batch.length === 0) return orders;
-  const byId = new Map(batch.map((o) => [o.orderId, o]));
-  const next = orders.map((x) => {
-    const o = byId.get(x.orderId);
-    if (!o) return x;
-    byId.delete(x.orderId);
-    return o;
-  });
-  return byId.size > 0 ? [...byId.values(), ...next] : next;
-}
-
 /**
- * Pushed order changes are applied together at most this often: with thousands of orders each
- * application copies and re-sorts the blotter's list, so one per push (a hundred a second under
- * churn) starved the page; 50 ms is still well inside a trader's "at once".
+ * Pushed order changes are applied together at most this often: each application is one render
+ * of every panel that reads orders, so one per push (a hundred a second under churn) would keep
+ * the page busy; 50 ms is still well inside a trader's "at once".
  */
 const APPLY_EVERY_MS = 50;
 
 /**
- * How long after an `order.updated` push the list, positions and funds are refetched. The push
- * already updated its row; the refetch only reconciles, and the whole list is megabytes with
- * 10,000 orders, so a burst of pushes (one per order change) shares one refetch instead of
- * queueing one each (which saturated main and the page in the dashboard bench).
+ * How long after an `orders.changed` push the book, positions and funds are refetched. The push
+ * already updated its row; the refetch only reconciles (a sync of the book costs only what
+ * changed, but positions and funds are read whole), so a burst of pushes shares one refetch.
  */
 const RECONCILE_AFTER_MS = 1000;
 
-/** True when `batch` holds a fill the cached list has not seen (a new order with fills counts). */
-export function hasNewFill(cached: readonly Order[] | undefined, batch: readonly Order[]): boolean {
-  const before = new Map((cached ?? []).map((o) => [o.orderId, o.filledQuantity]));
-  return batch.some((o) => o.filledQuantity > (before.get(o.orderId) ?? 0));
+/** True when a batch of changes carries a fill the page had not seen (a new order with fills counts). */
+export function hasNewFill(changes: readonly OrderChange[]): boolean {
+  return changes.some((c) => (c.next?.filledQuantity ?? 0) > (c.prev?.filledQuantity ?? 0));
 }
 
 /** Holdings move only with a fill; every other portfolio read (positions, funds, margins) with any order change. */
@@ -50,7 +36,7 @@ const unlessHoldings = (q: Query): boolean => q.queryKey[1] !== portfolioQueries
 
 /**
  * Turns main's push events into cache updates (TkDodo, "using WebSockets with React Query"):
- * `order.updated` pushes are written into the list together every 50 ms and then the list,
+ * `orders.changed` deltas are applied to the page's order book together every 50 ms and then the list,
  * positions and funds are reconciled, holdings too when a push carried a fill (the push carries
  * one order; fills move positions, margin and holdings too); ticks go straight into the quotes
  * cache (one batch per ~100 ms, see tick-batcher.ts); session and connection events replace their
@@ -71,14 +57,16 @@ export function useBridgeEvents(): void {
     let reconcile: ReturnType<typeof setTimeout> | null = null;
     let apply: ReturnType<typeof setTimeout> | null = null;
     let filled = false;
-    const pending = new Map<string, Order>();
+    const book = orderBookOf(client);
+    let pending: Array<EventPayload<'orders.changed'>> = [];
     const applyPending = (): void => {
       apply = null;
-      const batch = [...pending.values()];
-      pending.clear();
-      const key = orderQueries.list().queryKey;
-      if (hasNewFill(client.getQueryData(key), batch)) filled = true;
-      client.setQueryData(key, (old) => upsertOrders(old, batch));
+      const batch = pending;
+      pending = [];
+      let changed = false;
+      for (const delta of batch) changed = book.applyPushed(delta) || changed;
+      // One new list per batch; the blotter's view and notifications already have the rows.
+      if (changed) client.setQueryData(orderQueries.list().queryKey, book.list());
       // Pushes come one per order change, in bursts; one reconciling refetch per burst.
       reconcile ??= setTimeout(refetchAfterBurst, RECONCILE_AFTER_MS);
     };
@@ -93,8 +81,11 @@ export function useBridgeEvents(): void {
       );
     };
     const offs = [
-      subscribe('order.updated', (o) => {
-        pending.set(o.orderId, o); // the latest state of each order wins
+      book.subscribe((changes) => {
+        if (hasNewFill(changes)) filled = true;
+      }),
+      subscribe('orders.changed', (delta) => {
+        pending.push(delta);
         apply ??= setTimeout(applyPending, APPLY_EVERY_MS);
       }),
       subscribe('market.ticks', ({ ticks }) => {

@@ -1,7 +1,7 @@
 import { act, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setBridgeForTests } from '../../lib/bridge';
-import { INFY, NIFTY_CE, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
+import { bookOf, INFY, NIFTY_CE, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
 import {
   choose,
   describedText,
@@ -201,7 +201,7 @@ describe('OrderTicket', () => {
     expect(bridge.callsOf('orders.place')).toHaveLength(1);
     expect(t.getByRole('button', { name: 'Placing…' })).toHaveProperty('disabled', true);
 
-    bridge.answer('orders.list', () => ({ ok: true, data: [order('250101000001', 'COMPLETE')] }));
+    bridge.answer('orders.sync', () => bookOf([order('250101000001', 'COMPLETE')]));
     await act(async () => release({ orderId: '250101000001', status: 'OPEN' }));
     expect(await t.findByTestId('ticket-order-id')).toHaveProperty('textContent', '250101000001');
     await waitFor(() => expect(t.getByTestId('ticket-order-status').textContent).toBe('COMPLETE'));
@@ -222,7 +222,7 @@ describe('OrderTicket', () => {
     const { user, form, t } = await renderTicket();
     await choose(user, form, 'INFY', 'INFY');
     // The refetches after a placement queue behind polls in main; here they never answer.
-    bridge.answer('orders.list', () => new Promise<never>(() => undefined));
+    bridge.answer('orders.sync', () => new Promise<never>(() => undefined));
     bridge.answer('funds.get', () => new Promise<never>(() => undefined));
     const release = holdPlacement();
     await user.click(t.getByRole('button', { name: 'Place order' }));

@@ -2,7 +2,7 @@ import { act, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Placement } from '@shared/domain/placement';
 import { setBridgeForTests } from '../../lib/bridge';
-import { placement, type FakeBridge } from '../../test/fake-bridge';
+import { bookOf, placement, type FakeBridge } from '../../test/fake-bridge';
 import {
   choose,
   describedText,
@@ -74,7 +74,7 @@ describe('the ticket after a click', () => {
     const held = holdPlacement(bridge);
     await user.click(t.getByRole('button', { name: 'Place order' }));
     expect(outcome(form).textContent).toBe('Placing…');
-    bridge.answer('orders.list', () => ({ ok: true, data: [order('250101000009', 'COMPLETE')] }));
+    bridge.answer('orders.sync', () => bookOf([order('250101000009', 'COMPLETE')]));
     await act(async () => held.placed('250101000009', 'OPEN'));
     expect((await t.findByTestId('ticket-order-id')).textContent).toBe('250101000009');
     await waitFor(() => expect(t.getByTestId('ticket-order-status').textContent).toBe('COMPLETE'));
@@ -163,10 +163,7 @@ describe('the ticket after a click', () => {
       ok: true,
       data: { state: 'unconfirmed', clientOrderId: 'td-77ac', detail: '' },
     }));
-    bridge.answer('orders.list', () => ({
-      ok: true,
-      data: [{ ...order('250101000061', 'OPEN'), clientOrderId: 'td-77ac' }],
-    }));
+    bridge.answer('orders.sync', () => bookOf([{ ...order('250101000061', 'OPEN'), clientOrderId: 'td-77ac' }]));
     await user.click(t.getByRole('button', { name: 'Place order' }));
     await waitFor(() =>
       expect(outcome(form).textContent).toBe(

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
-import { createFakeBridge, placement, type FakeBridge } from '../../test/fake-bridge';
+import { bookOf, createFakeBridge, placement, type FakeBridge } from '../../test/fake-bridge';
 import { usePlacementEvents } from '../placements/queries';
 import { useSubmitOrder } from './use-submit-order';
 
@@ -17,7 +17,7 @@ let bridge: FakeBridge;
 const order = placement().order;
 
 beforeEach(() => {
-  bridge = createFakeBridge({ 'orders.list': () => ({ ok: true, data: [] }) });
+  bridge = createFakeBridge({ 'orders.sync': () => bookOf([]) });
   setBridgeForTests(bridge);
 });
 afterEach(() => setBridgeForTests(null));

@@ -1,0 +1,181 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Order } from '@shared/domain/order';
+import { roundToTick } from '@shared/trading/money';
+import type { OrderChangesPage } from '../../broker/broker';
+import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import type { TradingCore } from '../trading-core';
+import { OrderBook, type OrderSource, type PushedDelta } from './order-book';
+
+/** docs/architecture.md §The order book in main, against the real paper broker. */
+
+let fx: CoreFixture;
+afterEach(async () => fx.close());
+
+async function started(): Promise<TradingCore> {
+  fx = await startCoreFixture();
+  const core = await fx.newCore({ rate: null });
+  await core.start();
+  return core;
+}
+
+/** A resting LIMIT buy 5% under the market (it stays OPEN, so it can be modified). */
+async function resting(core: TradingCore): Promise<Order> {
+  const eq = (await core.broker.listInstruments('NSE')).find((i) => i.instrumentType === 'EQ' && i.lastPrice > 500);
+  if (!eq) throw new Error('no NSE equity');
+  const ack = await core.broker.placeOrder({
+    exchange: 'NSE',
+    tradingsymbol: eq.tradingsymbol,
+    transactionType: 'BUY',
+    quantity: 2,
+    orderType: 'LIMIT',
+    product: 'MIS',
+    validity: 'DAY',
+    price: roundToTick(eq.lastPrice * 0.95, eq.tickSize),
+    clientOrderId: `book-${Math.random().toString(36).slice(2, 10)}`,
+  });
+  return core.broker.getOrder(ack.orderId);
+}
+
+/** The real broker's reads, counted, with a gate that can hold the next reply back after it arrived. */
+function gatedSource(core: TradingCore): {
+  source: OrderSource;
+  reads: string[];
+  hold(): { arrived: Promise<void>; release(): void };
+} {
+  const reads: string[] = [];
+  let gate: { arrived: () => void; released: Promise<void> } | null = null;
+  const pass = async <T>(reply: T): Promise<T> => {
+    const g = gate;
+    gate = null;
+    if (g) {
+      g.arrived();
+      await g.released;
+    }
+    return reply;
+  };
+  return {
+    reads,
+    source: {
+      listOrders: async () => {
+        reads.push('all');
+        return pass(await core.broker.listOrders());
+      },
+      listOrdersSince: async (cursor: string | null): Promise<OrderChangesPage> => {
+        reads.push(cursor === null ? 'since:none' : 'since:cursor');
+        return pass(await core.broker.listOrdersSince(cursor));
+      },
+    },
+    hold() {
+      let arrived!: () => void;
+      let release!: () => void;
+      const a = new Promise<void>((r) => (arrived = r));
+      gate = { arrived, released: new Promise<void>((r) => (release = r)) };
+      return { arrived: a, release };
+    },
+  };
+}
+
+describe('the order book in main', () => {
+  it('keeps a pushed modification when a poll reply read before it arrives after it: the row never moves back', async () => {
+    const core = await started();
+    const o = await resting(core);
+    const { source, hold } = gatedSource(core);
+    const book = new OrderBook(source);
+    const held = hold();
+    const syncing = book.sync(); // reads the order at quantity 2, then waits at the gate
+    await held.arrived;
+    await core.broker.modifyOrder(o.orderId, { quantity: 3 });
+    const pushed = await core.broker.getOrder(o.orderId);
+    expect(book.push(pushed)).toBe(true);
+    held.release();
+    await syncing;
+    expect(book.order(o.orderId)?.quantity).toBe(3);
+  });
+
+  it('ignores, and does not pass on, a push older than what a poll already brought', async () => {
+    const core = await started();
+    const o = await resting(core);
+    const pushes: PushedDelta[] = [];
+    const book = new OrderBook(core.broker, { onPush: (d) => pushes.push(d) });
+    await core.broker.modifyOrder(o.orderId, { quantity: 3 });
+    await book.sync();
+    expect(book.push(o)).toBe(false); // the stream's report from before the modification, late
+    expect(book.order(o.orderId)?.quantity).toBe(3);
+    expect(pushes).toEqual([]);
+  });
+
+  it('after the first full read asks the broker only since its cursor, and answers the page only the rows changed after its cursor', async () => {
+    const core = await started();
+    const a = await resting(core);
+    const b = await resting(core);
+    const { source, reads } = gatedSource(core);
+    const book = new OrderBook(source);
+    await book.sync();
+    const first = book.changesSince(undefined, undefined);
+    expect(first.full).toBe(true);
+    expect(first.upserts.map((o) => o.orderId).sort()).toEqual([a.orderId, b.orderId].sort());
+
+    await core.broker.modifyOrder(b.orderId, { quantity: 5 });
+    const c = await resting(core);
+    await book.sync();
+    const next = book.changesSince(first.book, first.cursor);
+    expect(next.full).toBe(false);
+    expect(next.upserts.map((o) => [o.orderId, o.quantity])).toEqual([
+      [b.orderId, 5],
+      [c.orderId, 2],
+    ]);
+    expect(reads).toEqual(['since:none', 'since:cursor']);
+
+    await book.sync();
+    expect(book.changesSince(next.book, next.cursor)).toMatchObject({ full: false, upserts: [], removals: [] });
+  });
+
+  it('answers a page holding another book’s cursor (an earlier login) with everything, marked full', async () => {
+    const core = await started();
+    await resting(core);
+    const book = new OrderBook(core.broker);
+    await book.sync();
+    const answer = book.changesSince('another-book', book.cursor());
+    expect(answer.full).toBe(true);
+    expect(answer.upserts).toHaveLength(1);
+  });
+
+  it('reads a broker without a cursor in full each time and removes an order the list no longer has', async () => {
+    const core = await started();
+    const a = await resting(core);
+    const b = await resting(core);
+    let hide: string | null = null;
+    let reads = 0;
+    const noCursor: OrderSource = {
+      listOrders: async () => {
+        reads += 1;
+        return (await core.broker.listOrders()).filter((o) => o.orderId !== hide);
+      },
+    };
+    const book = new OrderBook(noCursor);
+    await book.sync();
+    const first = book.changesSince(undefined, undefined);
+    hide = a.orderId; // the broker's list no longer has it (a new trading day)
+    await book.sync();
+    expect(reads).toBe(2);
+    expect(book.order(a.orderId)).toBeUndefined();
+    expect(book.changesSince(first.book, first.cursor)).toMatchObject({ removals: [a.orderId], upserts: [] });
+    expect(book.order(b.orderId)?.orderId).toBe(b.orderId);
+  });
+
+  it('reads in full again after the stream reconnects, and once the slow pace is due', async () => {
+    const core = await started();
+    await resting(core);
+    let now = 0;
+    const { source, reads } = gatedSource(core);
+    const book = new OrderBook(source, { clock: () => now, fullEveryMs: 60_000 });
+    await book.sync();
+    await book.sync();
+    book.reconnected();
+    await book.sync();
+    await book.sync();
+    now = 60_000;
+    await book.sync();
+    expect(reads).toEqual(['since:none', 'since:cursor', 'since:none', 'since:cursor', 'since:none']);
+  });
+});

@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import type { Order, OrderBookDelta } from '@shared/domain/order';
+import { supersedes } from '@shared/trading/order-recency';
+import type { Broker } from '../../broker/broker';
+
+/** What the book reads the broker with: the whole list always, a change cursor where the broker has one. */
+export type OrderSource = Pick<Broker, 'listOrders' | 'listOrdersSince'>;
+
+/** A delta pushed to the page, with the cursor it follows on from (docs/architecture.md §The order book in main). */
+export interface PushedDelta extends OrderBookDelta {
+  readonly from: number;
+}
+
+/** Knobs of the book. */
+export interface OrderBookOptions {
+  /** Milliseconds, for the full reconcile's pace (injected in tests). */
+  readonly clock?: () => number;
+  /** A full read at least this often even when the broker has a cursor (default 60 s). */
+  readonly fullEveryMs?: number;
+  /** Told of every change a push made (the stream), as a delta. */
+  readonly onPush?: (delta: PushedDelta) => void;
+}
+
+interface Row {
+  order: Order;
+  /** The book's change number when this row last changed. */
+  rev: number;
+}
+
+/** Removed rows are remembered this long (in changes) so a page behind by less still hears of them. */
+const TOMBSTONES = 10_000;
+
+/**
+ * Main's order book (docs/architecture.md §The order book in main): every order of the
+ * session by id, fed by two sources that race — the stream's order pushes, applied at once, and
+ * reads of the broker (since its change cursor where it has one, else the whole list at the
+ * polling pace; a whole list also at a slow pace and after every reconnect). A report never
+ * replaces a later one (`supersedes`), so a slow poll cannot move a row backwards.
+ *
+ * Every change gets the book's next change number; the page asks for what changed after the
+ * number it holds and is sent only that, so one changed order costs one row on the bridge.
+ */
+export class OrderBook {
+  /** Names this book in cursors: a page holding another book's cursor gets a full answer. */
+  public readonly id = randomBytes(6).toString('hex');
+  readonly #rows = new Map<string, Row>();
+  readonly #gone = new Map<string, number>();
+  /** Changes at or below this may have lost their tombstones: a cursor under it gets a full answer. */
+  #floor = 0;
+  #rev = 0;
+  #brokerCursor: string | null = null;
+  #fullDue = true;
+  #lastFullAt = Number.NEGATIVE_INFINITY;
+  #reading: Promise<void> | null = null;
+  readonly #source: OrderSource;
+  readonly #clock: () => number;
+  readonly #fullEveryMs: number;
+  readonly #onPush: ((delta: PushedDelta) => void) | undefined;
+
+  public constructor(source: OrderSource, options: OrderBookOptions = {}) {
+    this.#source = source;
+    this.#clock = options.clock ?? Date.now;
+    this.#fullEveryMs = options.fullEveryMs ?? 60_000;
+    this.#onPush = options.onPush;
+  }
+
+  /** The book's latest change number. */
+  public cursor(): number {
+    return this.#rev;
+  }
+
+  /** Orders held now, by id. */
+  public order(orderId: string): Order | undefined {
+    return this.#rows.get(orderId)?.order;
+  }
+
+  /** How many orders are held. */
+  public size(): number {
+    return this.#rows.size;
+  }
+
+  /**
+   * A pushed order (the stream): taken at once unless the book holds a later report of it.
+   * True when it changed the book (then `onPush` was told).
+   */
+  public push(order: Order): boolean {
+    const from = this.#rev;
+    if (!this.#take(order)) return false;
+    this.#onPush?.({ book: this.id, from, cursor: this.#rev, full: false, upserts: [order], removals: [] });
+    return true;
+  }
+
+  /** The stream came back: what it missed while down is read in full at the next sync. */
+  public reconnected(): void {
+    this.#fullDue = true;
+  }
+
+  /**
+   * Brings the book up to date with the broker: since its cursor, or the whole list (the first
+   * time, after a reconnect, once per `fullEveryMs`, and always for a broker without a cursor).
+   * Concurrent calls share one read.
+   */
+  public sync(): Promise<void> {
+    this.#reading ??= this.#read().finally(() => (this.#reading = null));
+    return this.#reading;
+  }
+
+  /**
+   * What changed after `since` in book `book`: only those rows and removals, or everything
+   * (`full`) when the page holds no cursor, another book's, or one older than what is remembered.
+   */
+  public changesSince(book: string | undefined, since: number | undefined): OrderBookDelta {
+    const full = book !== this.id || since === undefined || since > this.#rev || since < this.#floor;
+    const upserts: Order[] = [];
+    const removals: string[] = [];
+    if (full) {
+      for (const r of this.#rows.values()) upserts.push(r.order);
+    } else if (since < this.#rev) {
+      for (const r of this.#rows.values()) if (r.rev > since) upserts.push(r.order);
+      for (const [id, rev] of this.#gone) if (rev > since) removals.push(id);
+    }
+    return { book: this.id, cursor: this.#rev, full, upserts, removals };
+  }
+
+  async #read(): Promise<void> {
+    const now = this.#clock();
+    const since = this.#source.listOrdersSince?.bind(this.#source);
+    const wantFull = this.#fullDue || this.#brokerCursor === null || now - this.#lastFullAt >= this.#fullEveryMs;
+    const startedAt = this.#rev;
+    if (since && !wantFull) {
+      const page = await since(this.#brokerCursor);
+      if (page.full) this.#reconcile(page.orders, startedAt, now);
+      else for (const o of page.orders) this.#take(o);
+      this.#brokerCursor = page.cursor;
+      return;
+    }
+    this.#fullDue = false;
+    try {
+      if (since) {
+        const page = await since(null);
+        this.#reconcile(page.orders, startedAt, now);
+        this.#brokerCursor = page.cursor;
+      } else {
+        this.#reconcile(await this.#source.listOrders(), startedAt, now);
+      }
+    } catch (err) {
+      this.#fullDue = true;
+      throw err;
+    }
+  }
+
+  /**
+   * A whole list: each order taken unless the book holds a later report, and each order the
+   * list lacks removed — unless it changed after the read began (a push of an order placed
+   * while the list was on its way).
+   */
+  #reconcile(orders: readonly Order[], startedAt: number, now: number): void {
+    const listed = new Set<string>();
+    for (const o of orders) {
+      listed.add(o.orderId);
+      this.#take(o);
+    }
+    for (const [id, row] of this.#rows) {
+      if (listed.has(id) || row.rev > startedAt) continue;
+      this.#rows.delete(id);
+      this.#rev += 1;
+      this.#gone.set(id, this.#rev);
+    }
+    while (this.#gone.size > TOMBSTONES) {
+      const oldest = this.#gone.entries().next().value;
+      if (!oldest) break;
+      this.#gone.delete(oldest[0]);
+      this.#floor = oldest[1];
+    }
+    this.#lastFullAt = now;
+  }
+
+  /** Takes one report if it supersedes what is held; true when the book changed. */
+  #take(order: Order): boolean {
+    const held = this.#rows.get(order.orderId);
+    if (held && !supersedes(order, held.order)) return false;
+    this.#rev += 1;
+    if (held) {
+      held.order = order;
+      held.rev = this.#rev;
+    } else {
+      this.#rows.set(order.orderId, { order, rev: this.#rev });
+      this.#gone.delete(order.orderId);
+    }
+    return true;
+  }
+}
