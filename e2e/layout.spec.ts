@@ -8,7 +8,7 @@ import { expect, startHost, test, type HostHandle } from './fixtures';
  * bid and offer, the funds figures, the Place order button, the whole depth ladder, every column
  * of the blotter, holdings, positions and the option chain with the row actions — is on screen
  * without scrolling sideways and without being cut. Panels that share a slot (Depth / Holdings,
- * Chart / Option chain) are each checked as shown.
+ * Chart / Option chain, Orders / Trades, Positions / Basket) are each checked as shown.
  */
 
 /** Places an order on the app's account through the broker's REST API, waiting out any 429. */
@@ -240,6 +240,18 @@ for (const [width, height] of [
       await expect(page.getByRole('table', { name: 'Option chain' }).locator('tr.is-atm')).toHaveCount(1);
       expect(await cutContent(page)).toEqual([]);
       await noSidewaysScroll('Option chain');
+
+      await page.getByRole('tab', { name: 'Trades' }).click();
+      await expect(
+        page.getByRole('table', { name: 'Trades' }).getByRole('row').filter({ hasText: 'SBIN' }),
+      ).toBeVisible();
+      expect(await cutContent(page)).toEqual([]);
+      await noSidewaysScroll('Trades');
+
+      await page.getByRole('tab', { name: 'Basket' }).click();
+      await expect(page.getByRole('button', { name: /^Place all/ })).toBeVisible();
+      expect(await cutContent(page)).toEqual([]);
+      await noSidewaysScroll('Basket legs');
     } finally {
       await own.stop();
     }

@@ -1,7 +1,12 @@
 import { useEffect } from 'react';
+import { BasketPanel } from './features/basket/basket-panel';
 import { ChartPanel } from './features/chart/chart-panel';
 import { DepthPanel } from './features/depth/depth-panel';
+import { CommandPalette } from './features/keyboard/command-palette';
+import { ShortcutsSheet } from './features/keyboard/shortcuts-sheet';
+import { useOverlayHotkeys } from './features/keyboard/use-overlay-hotkeys';
 import { PanelTabs } from './features/layout/panel-tabs';
+import { SLOTS } from './features/layout/slots';
 import { Workspace, type WorkspaceGroup } from './features/layout/workspace';
 import { MarketSession } from './features/market-status/market-session';
 import { OptionChainPanel } from './features/options/option-chain-panel';
@@ -24,12 +29,13 @@ import { SessionGate } from './features/session/session-dialog';
 import { UsageMeter } from './features/session/usage-meter';
 import { useBridgeEvents } from './features/session/use-bridge-events';
 import { OrderTicketPanel } from './features/ticket/order-ticket';
+import { TradesPanel } from './features/trades/trades-panel';
 import { useTicketHotkeys } from './features/ticket/use-ticket-hotkeys';
 import { useSettingsActions, useSoundOn, useTheme } from './state/settings-store';
 
 /**
  * The workspace: ticket and watchlist on the left; on the right the chart (or the option chain)
- * beside funds over the depth ladder (or holdings), over the blotter and positions across the full width (they have the most columns:
+ * beside funds over the depth ladder (or holdings), over the blotter (or the trade book) and positions (or the basket) across the full width (they have the most columns:
  * at 1440 px every column fits). Pixel minimums hold what a trader reads at a glance on a
  * 1280×720 screen (docs/architecture.md §Layout on small screens). Group ids key the saved sizes.
  */
@@ -72,10 +78,10 @@ const WORKSPACE: WorkspaceGroup = {
                   min: 30,
                   panel: (
                     <PanelTabs
-                      id="chart-options"
+                      id={SLOTS.chart.id}
                       tabs={[
-                        ['chart', 'Chart', <ChartPanel key="c" />],
-                        ['options', 'Option chain', <OptionChainPanel key="o" />],
+                        [SLOTS.chart.chart, 'Chart', <ChartPanel key="c" />],
+                        [SLOTS.chart.options, 'Option chain', <OptionChainPanel key="o" />],
                       ]}
                     />
                   ),
@@ -95,10 +101,10 @@ const WORKSPACE: WorkspaceGroup = {
                         min: 20,
                         panel: (
                           <PanelTabs
-                            id="depth-holdings"
+                            id={SLOTS.depth.id}
                             tabs={[
-                              ['depth', 'Depth', <DepthPanel key="d" />],
-                              ['holdings', 'Holdings', <HoldingsPanel key="h" />],
+                              [SLOTS.depth.depth, 'Depth', <DepthPanel key="d" />],
+                              [SLOTS.depth.holdings, 'Holdings', <HoldingsPanel key="h" />],
                             ]}
                           />
                         ),
@@ -109,15 +115,41 @@ const WORKSPACE: WorkspaceGroup = {
               ],
             },
           },
-          { id: 'orders', defaultPercent: 34, min: 15, panel: <Blotter /> },
-          { id: 'positions', defaultPercent: 22, min: 10, panel: <PositionsPanel /> },
+          {
+            id: 'orders',
+            defaultPercent: 34,
+            min: 15,
+            panel: (
+              <PanelTabs
+                id={SLOTS.orders.id}
+                tabs={[
+                  [SLOTS.orders.orders, 'Orders', <Blotter key="o" />],
+                  [SLOTS.orders.trades, 'Trades', <TradesPanel key="t" />],
+                ]}
+              />
+            ),
+          },
+          {
+            id: 'positions',
+            defaultPercent: 22,
+            min: 10,
+            panel: (
+              <PanelTabs
+                id={SLOTS.positions.id}
+                tabs={[
+                  [SLOTS.positions.positions, 'Positions', <PositionsPanel key="p" />],
+                  [SLOTS.positions.basket, 'Basket', <BasketPanel key="b" />],
+                ]}
+              />
+            ),
+          },
         ],
       },
     },
   ],
 };
 
-/** The application shell: top bar, banners, the workspace, toasts and the session gate. */
+/** The application shell: top bar, banners, the workspace, toasts, the keyboard's overlays and the session gate. */
 export function App() {
   const theme = useTheme();
   const sound = useSoundOn();
@@ -126,6 +158,7 @@ export function App() {
   usePlacementEvents();
   useOrderNotifications();
   useTicketHotkeys();
+  useOverlayHotkeys();
   useQuoteFallback();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -143,7 +176,9 @@ export function App() {
         <AlertsHeaderButton />
         <span className="topbar__spacer" />
         <KillSwitchButton />
-        <span className="muted small topbar__hint">F1 buy · F2 sell · Esc close ·</span>
+        <span className="muted small topbar__hint">
+          <kbd>Ctrl+K</kbd> find · <kbd>?</kbd> keys ·
+        </span>
         <span className="muted small">times in IST</span>
         <label className="check small">
           <input type="checkbox" checked={sound} onChange={soundToggled} />
@@ -163,6 +198,8 @@ export function App() {
         <Workspace layout={WORKSPACE} />
       </main>
       <Toaster />
+      <CommandPalette />
+      <ShortcutsSheet />
       <SessionGate />
     </div>
   );

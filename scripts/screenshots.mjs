@@ -2,7 +2,9 @@
 // Screenshots of the workspace for the README: docs/workspace-dark.png and docs/workspace-light.png
 // at 1440×900 (the depth ladder beside the chart, a MARKET ticket that says how far it walks the
 // book), docs/workspace-1280x720.png / docs/workspace-1920x1080.png (dark) for the small and the
-// large screen, docs/option-chain.png (the chain in the chart's slot) and docs/chart-sessions.png
+// large screen, docs/option-chain.png (the chain in the chart's slot), docs/trade-book-1280x720.png (the Trades
+// tab with the day's summary), docs/basket-1280x720.png (two legs added from the ticket), docs/command-palette.png and
+// docs/shortcuts.png (the keyboard) and docs/chart-sessions.png
 // (15-minute candles over a week of sessions: no bar outside trading hours, the axis skips the
 // nights, the weekend and the holiday). Starts the browser host with its paper broker (control
 // interface on), trades a small realistic day on it through the broker's REST API (the app's own
@@ -228,6 +230,51 @@ try {
   const chainFile = join(outDir, 'option-chain.png');
   await page.screenshot({ path: chainFile });
   console.log(`wrote ${chainFile}`);
+
+  // The trade book with the day's summary, in the Orders slot, on the small screen.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.getByRole('tab', { name: 'Trades' }).click();
+  await page.getByRole('table', { name: 'Trades' }).getByRole('row').nth(2).waitFor();
+  await sleep(500);
+  const tradesFile = join(outDir, 'trade-book-1280x720.png');
+  await page.screenshot({ path: tradesFile });
+  console.log(`wrote ${tradesFile}`);
+  await page.getByRole('tab', { name: 'Orders' }).click();
+
+  // A basket of two legs from the ticket (RELIANCE bought, TCS sold), in the Positions slot.
+  const form = page.getByRole('form', { name: 'Order ticket' });
+  await form.getByRole('button', { name: /^Add to basket/ }).click();
+  await form.getByRole('combobox', { name: 'Symbol' }).fill('TCS');
+  await form.getByRole('listbox').getByRole('option').first().waitFor();
+  await form.getByRole('combobox', { name: 'Symbol' }).press('Enter');
+  await page.keyboard.press('F2'); // a sell ticket for TCS, now the selected instrument
+  await form.getByLabel('Quantity').fill('150');
+  await form.getByRole('button', { name: /^Add to basket/ }).click();
+  await page.getByRole('tab', { name: 'Basket' }).click();
+  await page.getByTestId('basket-margin').filter({ hasText: '₹' }).waitFor();
+  await sleep(300);
+  const basketFile = join(outDir, 'basket-1280x720.png');
+  await page.screenshot({ path: basketFile });
+  console.log(`wrote ${basketFile}`);
+  await page.getByRole('tab', { name: 'Positions' }).click();
+
+  // The command palette finding "sell nifty", and the shortcuts sheet, at the usual size.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.keyboard.press('Control+k');
+  await page.getByRole('combobox', { name: 'Find an instrument or an action' }).fill('sell nifty');
+  await page.getByRole('dialog', { name: 'Command palette' }).getByRole('option').first().waitFor();
+  await sleep(300);
+  const paletteFile = join(outDir, 'command-palette.png');
+  await page.screenshot({ path: paletteFile });
+  await page.keyboard.press('Escape');
+  await page.getByRole('table', { name: 'Instruments' }).locator('tr[data-watch-row]').first().focus();
+  await page.keyboard.press('?');
+  await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+  await sleep(300);
+  const sheetFile = join(outDir, 'shortcuts.png');
+  await page.screenshot({ path: sheetFile });
+  await page.keyboard.press('Escape');
+  console.log(`wrote ${paletteFile} and ${sheetFile}`);
 
   // The chart alone, larger: 15-minute candles over the last week's sessions.
   await page.getByRole('tab', { name: 'Chart' }).click();

@@ -3,12 +3,13 @@ import { startPaperBroker } from './index';
 import { type MarketClockSpec, parseClockSpec } from './market-clock';
 
 /**
- * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s] [--no-idempotency] [--repair] [--clock ISO[,SPEED] | wall]`
+ * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s] [--no-idempotency] [--repair] [--clock ISO[,SPEED] | wall] [--kite-redirect-url URL]`
  *
  * Prints exactly one line, `READY http://127.0.0.1:P/v1`, once it serves (scripts and tests
  * wait for it), and shuts down cleanly on SIGINT/SIGTERM so the journal is flushed. A damaged
  * journal stops the start (exit 2) with a message naming the file, the line and the way out;
- * `--repair` takes it, moving the damage aside (docs/api.md §Persistence).
+ * `--repair` takes it, moving the damage aside (docs/api.md §Persistence). `--kite-redirect-url`
+ * is where the Kite login page sends the browser with its request token (docs/kite.md §Login).
  */
 
 function fail(message: string): never {
@@ -29,6 +30,8 @@ const { values } = parseArgs({
     repair: { type: 'boolean', default: false },
     /** The market clock: `wall`, or a start time and speed (docs/api.md §Sessions and the calendar). */
     clock: { type: 'string' },
+    /** The Kite Connect app's redirect URL (docs/kite.md §Login). */
+    'kite-redirect-url': { type: 'string' },
   },
   strict: true,
 });
@@ -45,6 +48,9 @@ if (values.rate !== undefined) {
   rate = { perSecond, burst: perSecond * 2 };
 }
 const tickIntervalMs = values['tick-ms'] === undefined ? undefined : Number(values['tick-ms']);
+const kiteRedirectUrl = values['kite-redirect-url'];
+if (kiteRedirectUrl !== undefined && !URL.canParse(kiteRedirectUrl))
+  fail(`--kite-redirect-url must be a URL such as http://127.0.0.1:5173/kite/callback, not ${kiteRedirectUrl}`);
 let marketClock: MarketClockSpec | undefined;
 try {
   marketClock = values.clock === undefined ? undefined : parseClockSpec(values.clock);
@@ -64,6 +70,7 @@ try {
     idempotency: !values['no-idempotency'],
     repair: values.repair,
     ...(marketClock !== undefined ? { marketClock } : {}),
+    ...(kiteRedirectUrl !== undefined ? { kiteRedirectUrl } : {}),
   });
   console.log(`READY ${broker.url}`);
   const stop = (): void => {

@@ -8,6 +8,11 @@ import type { BrokerState } from './context';
 import { type FaultConfig, Faults } from './faults';
 import { generateInstruments } from './instruments';
 import { Journal, type JournalEvent } from './journal';
+import { KITE_RATES, type KiteRates } from './kite/limits';
+import { createKiteHandler } from './kite/server';
+import { RequestTokens } from './kite/session';
+import { KiteTicker } from './kite/ticker';
+import type { KiteOrderExtras } from './kite/views';
 import { Market } from './market';
 import { MarketClock, type MarketClockSpec } from './market-clock';
 import { Engine } from './matching';
@@ -79,6 +84,15 @@ export interface PaperBrokerOptions {
    * prove exactly-once placement where the broker does not help.
    */
   idempotency?: boolean;
+  /**
+   * Where the Kite login page (docs/kite.md §Login) redirects with the request token
+   * (`--kite-redirect-url`); default the broker's own page that shows it.
+   */
+  kiteRedirectUrl?: string;
+  /** Kite's request limits (docs/kite.md §Limits); default Kite's documented ones. Tests raise them. */
+  kiteRates?: Partial<KiteRates>;
+  /** Kite ticker heartbeat period (default 1 s, docs/kite.md §Ticker). */
+  kiteHeartbeatMs?: number;
 }
 
 export interface PaperBroker {
@@ -96,6 +110,8 @@ export interface PaperBroker {
   orderCount(): number;
   /** Each stream client's unsent bytes and subscription count (tests, the soak). */
   streamStats(): Array<{ bufferedBytes: number; subscribed: number }>;
+  /** Each Kite ticker socket's unsent bytes and subscription count (tests). */
+  kiteTickerStats(): Array<{ bufferedBytes: number; subscribed: number }>;
   /** Same as POST /_control/stream: off cuts every stream socket and refuses upgrades; returns the sockets cut. */
   setStreamAccepting(on: boolean): number;
   /** Stops timers, closes sockets, flushes the journal. */
@@ -203,6 +219,8 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   if (repaired) console.warn(`[paper] ${repaired.summary}`);
 
   let stream: Stream | null = null;
+  let kiteTicker: KiteTicker | null = null;
+  const kiteExtras = new Map<string, KiteOrderExtras>();
   // Before a new id goes anywhere (journal line, stream, reply), a block of ids above it is
   // journaled and fsynced, so a restart never hands it out again (docs/api.md §Persistence).
   let ids: IdMark = { order: 0, trade: 0 };
@@ -217,6 +235,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
       reserve('order', Number(o.orderId));
       journal.append({ e: 'order', o });
       stream?.order(o);
+      kiteTicker?.order(o);
     },
     trade(t) {
       reserve('trade', Number(t.tradeId));
@@ -236,7 +255,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     // Boundaries passed while the broker was down (a DAY order journaled yesterday) run at start.
     keeper: new SessionKeeper(market, engine, journaledUntil || startedAt, (at) => generateInstruments(seed, at)),
     uniqueClientIds: options.idempotency ?? true,
-    setStreamAccepting: (on) => stream?.setAccepting(on) ?? 0,
+    setStreamAccepting: (on) => (stream?.setAccepting(on) ?? 0) + (kiteTicker?.setAccepting(on) ?? 0),
   };
   ids = replay(opened.replay.events, state);
   // What happened while the broker was down happens now, in order: closes (DAY orders cancelled,
@@ -257,13 +276,27 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     engine.onMoves(moves);
     journal.commit();
     stream?.ticks(moves);
+    kiteTicker?.ticks(moves);
   });
   // The account's own fills change a book without moving its price: quote/full subscribers see it.
-  market.onBookChange((token) => stream?.book(token, clock()));
+  market.onBookChange((token) => {
+    stream?.book(token, clock());
+    kiteTicker?.book(token, clock());
+  });
 
   const rate = options.rate ?? DEFAULTS.rate;
   const auth = new AuthGuard(sessions, options.authFailures ?? AUTH_FAILURES);
-  const server = createBrokerServer(state, { control: options.control ?? false, rate, auth });
+  let port = 0;
+  const kite = createKiteHandler(state, {
+    auth,
+    kite: {
+      requestTokens: new RequestTokens(),
+      extras: kiteExtras,
+      redirectUrl: () => options.kiteRedirectUrl ?? `http://127.0.0.1:${port}/kite/connect/done`,
+    },
+    rates: { ...KITE_RATES, ...options.kiteRates },
+  });
+  const server = createBrokerServer(state, { control: options.control ?? false, rate, auth, kite });
   stream = new Stream(
     server,
     auth,
@@ -273,6 +306,18 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     clock,
     realClock,
   );
+  kiteTicker = new KiteTicker({
+    market,
+    sessions,
+    auth,
+    extras: kiteExtras,
+    clock,
+    realClock,
+    heartbeatMs: options.kiteHeartbeatMs ?? 1000,
+    limits: options.stream,
+  });
+  const ticker = kiteTicker;
+  stream.delegate('/kite/ws', (req, socket, head) => ticker.upgrade(req, socket, head));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -281,7 +326,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
 
   const tickMs = options.tickIntervalMs ?? DEFAULTS.tickIntervalMs;
   const timer =
@@ -324,6 +369,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     streamStats() {
       return stream?.stats() ?? [];
     },
+    kiteTickerStats() {
+      return kiteTicker?.stats() ?? [];
+    },
     setStreamAccepting(on) {
       return state.setStreamAccepting(on);
     },
@@ -331,6 +379,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
       closed ??= (async () => {
         if (timer) clearInterval(timer);
         stream?.close();
+        kiteTicker?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

@@ -167,6 +167,17 @@ function lastWeekday(year: number, month: number, weekday: number): Date {
   return d;
 }
 
+/**
+ * A token whose low byte says what Kite's ticker expects of it (docs/kite.md §Instruments): the
+ * ticker divides prices by 10⁷ for byte 3 (currency), 10⁴ for 6, treats 9 as an index, and by 100
+ * otherwise. Currency tokens end in 3; no other token ends in 3, 6 or 9.
+ */
+function kiteLowByte(token: number, exchange: Exchange): number {
+  const low = token & 0xff;
+  if (exchange === 'CDS') return token - low + 3;
+  return low === 3 || low === 6 || low === 9 ? token + 1 : token;
+}
+
 /** An expiry that falls on a closed day moves to the trading day before it, as on the exchange. */
 function onTradingDay(d: Date): Date {
   let date = ymd(d);
@@ -295,8 +306,8 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
   ): void => {
     // Tokens come from the symbol, not a counter, so they survive a restart on another day
     // (when an expiry has dropped out of the list) and journaled orders still resolve.
-    let token = (fnv1a(`${i.exchange}:${i.tradingsymbol}`) % 2_000_000_000) + 1;
-    while (used.has(token)) token++;
+    let token = kiteLowByte((fnv1a(`${i.exchange}:${i.tradingsymbol}`) % 2_000_000_000) + 1, i.exchange);
+    while (used.has(token)) token += 256;
     used.add(token);
     out.push({
       ...i,

@@ -183,4 +183,36 @@ describe('npm run paper', () => {
     expect(await new Promise<number | null>((resolve) => child.once('exit', resolve))).toBe(2);
     expect(stderr).toMatch(/^paper: --clock must be wall or a time like 2026-11-24T09:14:50\+05:30/);
   });
+
+  it('--kite-redirect-url is where the Kite login page sends the request token (docs/kite.md §Login)', async () => {
+    const child = spawn(process.execPath, [out, '--port', '0', '--kite-redirect-url', 'http://127.0.0.1:9/kite/cb'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += String(d);
+        const m = /^READY (http:\/\/127\.0\.0\.1:\d+)\/v1\n/.exec(stdout);
+        if (m) resolve(m[1] as string);
+      });
+      child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+    });
+    const r = await fetch(`${url}/kite/connect/login?v=3&api_key=paper`, { redirect: 'manual' });
+    expect(r.status).toBe(302);
+    expect(r.headers.get('location')).toMatch(/^http:\/\/127\.0\.0\.1:9\/kite\/cb\?request_token=[0-9a-f]{32}&/);
+    await new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    });
+  });
+
+  it('refuses a --kite-redirect-url that is not a URL, naming it, with exit code 2', async () => {
+    const child = spawn(process.execPath, [out, '--port', '0', '--kite-redirect-url', 'callback'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+    expect(await new Promise<number | null>((resolve) => child.once('exit', resolve))).toBe(2);
+    expect(stderr).toMatch(/^paper: --kite-redirect-url must be a URL/);
+  });
 });

@@ -65,8 +65,12 @@ const body = fc.oneof(
   fc.json().map((text) => ({ text, twice: false })),
   fc.string({ maxLength: 200 }).map((text) => ({ text, twice: false })),
   orderish.map((o) => ({ text: JSON.stringify(o), twice: false })),
-  // A key twice, which JSON.parse would resolve silently: always a 400.
-  orderish.map((o) => ({ text: `${JSON.stringify({ quantity: 1, ...o }).slice(0, -1)},"quantity":1}`, twice: true })),
+  // A key twice, which JSON.parse would resolve silently: always a 400. (A `quantity` that
+  // JSON.stringify drops, such as undefined, must not leave `{,"quantity":1}`: that is not JSON.)
+  orderish.map((o) => ({
+    text: `${JSON.stringify({ ...o, quantity: 1 }).slice(0, -1)},"quantity":1}`,
+    twice: true,
+  })),
 );
 
 function request(m: string, t: string, h: Record<string, string>, b: string | null, auth: boolean): string {

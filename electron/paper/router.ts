@@ -1,26 +1,32 @@
 import type { Route } from './context';
 
+/** What the router needs of a route: its method and its path pattern. */
+export interface Routable {
+  readonly method: string;
+  readonly path: string;
+}
+
 /**
  * Path matching for the handful of routes the broker has: `/orders/:order_id` style patterns,
  * compiled once. Knows the difference between "no such path" (404) and "path exists, method
  * does not" (405 with Allow), which clients debugging a PUT-vs-PATCH mix-up appreciate.
  */
 
-interface Compiled {
-  readonly route: Route;
+interface Compiled<R> {
+  readonly route: R;
   readonly re: RegExp;
   readonly keys: readonly string[];
 }
 
-export type Match =
-  | { readonly kind: 'found'; readonly route: Route; readonly params: Record<string, string> }
+export type Match<R = Route> =
+  | { readonly kind: 'found'; readonly route: R; readonly params: Record<string, string> }
   | { readonly kind: 'method'; readonly allow: readonly string[] }
   | { readonly kind: 'none' };
 
-export class Router {
-  private readonly compiled: Compiled[];
+export class Router<R extends Routable = Route> {
+  private readonly compiled: Compiled<R>[];
 
-  constructor(routes: readonly Route[]) {
+  constructor(routes: readonly R[]) {
     this.compiled = routes.map((route) => {
       const keys: string[] = [];
       const pattern = route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([a-z_]+)/g, (_, k: string) => {
@@ -31,7 +37,7 @@ export class Router {
     });
   }
 
-  match(method: string, path: string): Match {
+  match(method: string, path: string): Match<R> {
     const allow: string[] = [];
     for (const c of this.compiled) {
       const m = c.re.exec(path);

@@ -41,6 +41,8 @@ export interface ServerOptions {
   readonly rate: { perSecond: number; burst: number };
   /** Authentication with its per-address failure limit (shared with the stream's upgrade). */
   readonly auth: AuthGuard;
+  /** The Kite Connect dialect under /kite (docs/kite.md), beside /v1 on the same state. */
+  readonly kite?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -88,6 +90,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     const now = state.clock();
     state.keeper.advance(now);
     const url = requestUrl(req.url);
+    if (opts.kite && (url.pathname === '/kite' || url.pathname.startsWith('/kite/'))) return opts.kite(req, res, url);
     if (!url.pathname.startsWith('/v1/') && url.pathname !== '/v1') {
       return problemReply(res, new Problem(404, 'not_found', `No such path ${url.pathname}; the API lives under /v1`));
     }

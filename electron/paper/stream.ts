@@ -85,6 +85,8 @@ export class Stream {
   private readonly limits: StreamLimits;
   /** False while the control interface has switched the stream off (tests of a lost stream). */
   private accepting = true;
+  /** Other WebSocket paths on the same server (the Kite ticker, docs/kite.md §Ticker), by path. */
+  private readonly delegates = new Map<string, (req: IncomingMessage, socket: Duplex, head: Buffer) => void>();
 
   constructor(
     server: Server,
@@ -104,6 +106,11 @@ export class Stream {
     this.heartbeat.unref();
   }
 
+  /** Hands upgrades of `path` to another WebSocket server on the same HTTP server. */
+  delegate(path: string, handler: (req: IncomingMessage, socket: Duplex, head: Buffer) => void): void {
+    this.delegates.set(path, handler);
+  }
+
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     // The socket is ours from here: a peer that resets it mid-refusal must not crash the broker.
     socket.on('error', () => socket.destroy());
@@ -116,6 +123,8 @@ export class Stream {
     } catch (e) {
       return refuse(e instanceof Problem ? e : new Problem(400, 'invalid_field', 'Bad request target'));
     }
+    const other = this.delegates.get(path);
+    if (other) return other(req, socket, head);
     if (path !== '/v1/stream') return refuse(new Problem(404, 'not_found', `No WebSocket at ${path}; use /v1/stream`));
     if (!this.accepting)
       return refuse(new Problem(503, 'server_error', 'The stream is switched off (control interface)'));

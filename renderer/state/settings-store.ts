@@ -20,15 +20,16 @@ interface SettingsState {
   /** Ask before Enter places an order. */
   readonly confirmOnEnter: boolean;
   readonly sound: boolean;
-  /** Instrument tokens on the watchlist; null until the trader edits it (then defaults apply). */
+  /**
+   * The single watchlist of earlier versions (null if never edited): read once, as the first
+   * named list of a profile that has none yet (`watchlists-store.ts`).
+   */
   readonly watchlist: readonly number[] | null;
   readonly actions: {
     themeToggled(): void;
     layoutChanged(group: string, layout: Readonly<Record<string, number>>): void;
     confirmOnEnterToggled(): void;
     soundToggled(): void;
-    watchlistAdded(token: number, current: readonly number[]): void;
-    watchlistRemoved(token: number, current: readonly number[]): void;
   };
 }
 
@@ -45,9 +46,6 @@ const useSettingsStore = create<SettingsState>()(
         layoutChanged: (group, layout) => set((s) => ({ layouts: { ...s.layouts, [group]: { ...layout } } })),
         confirmOnEnterToggled: () => set((s) => ({ confirmOnEnter: !s.confirmOnEnter })),
         soundToggled: () => set((s) => ({ sound: !s.sound })),
-        watchlistAdded: (token, current) =>
-          set(() => ({ watchlist: current.includes(token) ? [...current] : [...current, token] })),
-        watchlistRemoved: (token, current) => set(() => ({ watchlist: current.filter((t) => t !== token) })),
       },
     }),
     {
@@ -74,7 +72,7 @@ export const useSavedLayout = (group: string): Readonly<Record<string, number>> 
 export const useConfirmOnEnter = (): boolean => useSettingsStore((s) => s.confirmOnEnter);
 /** Whether order notifications beep. */
 export const useSoundOn = (): boolean => useSettingsStore((s) => s.sound);
-/** The watchlist's tokens (null: never edited, use the defaults). */
+/** The single watchlist of earlier versions (null: never edited), which seeds a profile's first named list. */
 export const useWatchlistTokens = (): readonly number[] | null => useSettingsStore((s) => s.watchlist);
 /** The actions, stable across renders. */
 export const useSettingsActions = (): SettingsState['actions'] => useSettingsStore((s) => s.actions);

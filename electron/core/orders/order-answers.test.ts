@@ -135,3 +135,26 @@ describe('the answer deadline on a machine whose timers wake late', () => {
     expect(core.orders.openIntents()).toBe(0);
   });
 });
+
+describe('the answer deadline when refused connects are slow', () => {
+  let fx: CoreFixture;
+  afterEach(async () => fx.close());
+
+  it('broker down and each refused connect taking 500 ms: no attempt is started that would still be on its way at the deadline, so the caller is told "Not sent"', async () => {
+    fx = await startCoreFixture();
+    const { core, order } = await coreWithIds(fx, () => 'td-slow-0001');
+    await fx.paper.close(); // every send is refused a connection: nothing can be created
+    const place = core.broker.placeOrder.bind(core.broker);
+    core.broker.placeOrder = async (...args) => {
+      await new Promise((resolve) => setTimeout(resolve, 500)); // a loaded machine's slow refusal
+      return place(...args);
+    };
+    const outcome = await core.orders.place(order).then(
+      (o) => o,
+      (err: unknown) => err,
+    );
+    await core.orders.idle();
+    expect(outcome).toMatchObject({ info: { kind: 'network', message: expect.stringMatching(/Not sent/) } });
+    expect(core.orders.openIntents()).toBe(0);
+  });
+});

@@ -454,7 +454,12 @@ export class OrderService {
    * moment: two timers due at one instant fire in whichever order the machine likes.
    */
   #holdForAnswer(rec: PlacementRecord, now: number): boolean {
-    const guard = 2 * this.#t.resendAfterNotSentMs;
+    // An attempt that will not end before the answer is due would make it "not yet confirmed":
+    // allow for the last attempt's own duration too (on a loaded machine a refused connect can
+    // take hundreds of ms).
+    const last = rec.sends[rec.sends.length - 1];
+    const lastTook = last && Number.isFinite(last.endedAt) ? last.endedAt - last.startedAt : 0;
+    const guard = Math.max(2 * this.#t.resendAfterNotSentMs, 3 * lastTook);
     return (
       rec.answering &&
       now >= rec.answerBy - guard &&

@@ -21,8 +21,8 @@ import { wireHistoryEntry, wireOrder } from '../wire-views';
  * margin and band (201, then REJECTED — not a 400, as real brokers do).
  */
 
-/** Body → a validated PlaceRequest, or the 400 naming every broken rule. */
-function toPlaceRequest(state: BrokerState, body: WireOrderRequest): PlaceRequest {
+/** Body → a validated PlaceRequest, or the 400 naming every broken rule (the /kite dialect's placement too). */
+export function toPlaceRequest(state: BrokerState, body: WireOrderRequest): PlaceRequest {
   const instrument: PaperInstrument | undefined = state.market.lookup(body.exchange, body.tradingsymbol);
   if (!instrument) throw badField('tradingsymbol', `No instrument ${body.tradingsymbol} on ${body.exchange}`);
   const problem = rulesProblem(
@@ -66,9 +66,9 @@ function opensAt(at: number): string {
 /**
  * The session check of docs/api.md §Sessions and the calendar: a regular order while its
  * exchange is closed, or an after-market order while it is in session, is a 400 naming
- * `variety` with the reason — nothing is created.
+ * `variety` with the reason — nothing is created. The /kite dialect's placement runs it too.
  */
-function checkSession(r: PlaceRequest, now: number): void {
+export function checkSession(r: PlaceRequest, now: number): void {
   const s = sessionAt(r.instrument.exchange, now);
   if (r.variety !== 'amo' && s.phase === 'closed') {
     const why = (s.detail ?? 'closed').replace(/^./, (c) => c.toLowerCase());

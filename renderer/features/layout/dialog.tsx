@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
- * A modal dialog: named by its title, closes on Esc, focuses its first field on open and
- * gives focus back to whatever had it before (a trader keeps working from the keyboard).
+ * A modal dialog: named by its title, closes on Esc, focuses its `data-autofocus` element (else
+ * its first field or button) on open and gives focus back to whatever had it before (a trader
+ * keeps working from the keyboard).
  */
 export function Dialog(props: {
   readonly title: string;
@@ -15,9 +16,11 @@ export function Dialog(props: {
   const { onClose } = props;
   useEffect(() => {
     const before = document.activeElement;
-    const first = ref.current?.querySelector<HTMLElement>(
-      'input:not([disabled]), select, textarea, button[data-autofocus], button',
-    );
+    // A field marked `data-autofocus` first (a selector list alone matches in document order,
+    // where the header's Close button comes before every field), else the first field or button.
+    const first =
+      ref.current?.querySelector<HTMLElement>('[data-autofocus]') ??
+      ref.current?.querySelector<HTMLElement>('input:not([disabled]), select, textarea, button');
     first?.focus();
     return () => {
       if (before instanceof HTMLElement) before.focus();

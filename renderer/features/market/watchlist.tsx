@@ -1,6 +1,16 @@
+import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
 import { formatPrice, signClass } from '../../lib/format';
-import { useSettingsActions } from '../../state/settings-store';
+import { focusRow } from '../../lib/row-navigation';
+import { shortcutFor } from '../../lib/shortcuts';
+import {
+  activeList,
+  listShown,
+  tokenAdded,
+  tokenDropped,
+  tokenMoved,
+  tokenRemoved,
+} from '../../state/watchlists-model';
 import { useSelectedToken, useTicketActions } from '../ticket/ticket-store';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
@@ -11,30 +21,62 @@ import { usePreviousClose } from './queries';
 import { changeFrom } from './quote-cache';
 import { useMarketSubscription } from './use-market-subscription';
 import { useQuote } from './use-quotes';
-import { useWatchlist } from './use-watchlist-tokens';
+import { useWatchlists } from './use-watchlist-tokens';
+import { WatchlistsDialog } from './watchlists-dialog';
+import './watchlists.css';
 
 /**
  * Watched instruments with live last prices and the best bid and offer (the stream's `quote`
  * ticks carry them). Selecting a row makes it the instrument F1/F2 open a ticket for, and the
- * one the chart and the depth show; B/S open a ticket at once.
+ * one the chart and the depth show; B/S open a ticket at once. From the keyboard: ↑/↓ move
+ * through the rows (selecting each), B/S open a ticket, Del removes, Alt+↑/↓ (or a drag) move
+ * a row (`lib/shortcuts.ts`). Several named lists per profile, one shown (docs/desk.md §Named
+ * watchlists).
  */
 export function Watchlist() {
   const { list, byToken } = useInstruments();
-  const tokens = useWatchlist();
+  const lists = useWatchlists();
+  const { profile, change } = lists;
+  const shown = activeList(profile);
+  const tokens = shown.tokens;
+  const [managing, setManaging] = useState(false);
   const selected = useSelectedToken();
   const { instrumentSelected, ticketOpened } = useTicketActions();
-  const { watchlistAdded, watchlistRemoved } = useSettingsActions();
+  const refocus = useRefocusMovedRow();
   useMarketSubscription('watchlist', tokens);
   const rows = tokens.map((t) => byToken.get(t)).filter((i): i is Instrument => i !== undefined);
+  // One tab stop (roving focus): the selected row, else the first; ↑/↓ move it (docs/desk.md §Keyboard).
+  const tabStop = rows.some((i) => i.instrumentToken === selected) ? selected : rows[0]?.instrumentToken;
 
   return (
-    <Panel title="Watchlist">
+    <Panel
+      title="Watchlist"
+      actions={
+        <div className="toolbar">
+          <select
+            aria-label="Shown watchlist"
+            className="watchlist__pick"
+            value={shown.id}
+            onChange={(e) => change((p) => listShown(p, e.target.value))}
+          >
+            {profile.lists.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+          <button type="button" className="mini" aria-label="Manage watchlists" onClick={() => setManaging(true)}>
+            Lists…
+          </button>
+        </div>
+      }
+    >
       <div className="watchlist__add">
         <SymbolCombobox
           label="Add to watchlist"
           instruments={list}
           value={undefined}
-          onChoose={(i) => watchlistAdded(i.instrumentToken, tokens)}
+          onChoose={(i) => change((p) => tokenAdded(p, i.instrumentToken))}
         />
       </div>
       <div className="table-scroll">
@@ -60,16 +102,42 @@ export function Watchlist() {
                 instrument={i}
                 withChange={n < CHANGE_ROWS}
                 selected={selected === i.instrumentToken}
+                tabStop={tabStop === i.instrumentToken}
                 onSelect={() => instrumentSelected(i.instrumentToken)}
                 onOpen={(side, live) => ticketOpened(side, live)}
-                onRemove={() => watchlistRemoved(i.instrumentToken, tokens)}
+                onRemove={() => change((p) => tokenRemoved(p, i.instrumentToken))}
+                onMove={(step) => {
+                  refocus(i.instrumentToken);
+                  change((p) => tokenMoved(p, i.instrumentToken, step));
+                }}
+                onDropOn={(dragged) => change((p) => tokenDropped(p, dragged, i.instrumentToken))}
               />
             ))}
           </tbody>
         </table>
       </div>
+      {managing ? <WatchlistsDialog lists={lists} onClose={() => setManaging(false)} /> : null}
     </Panel>
   );
+}
+
+/** The drag data of a watchlist row: its instrument token. */
+const DRAG_TYPE = 'application/x-tradedesk-token';
+
+/**
+ * After Alt+↑/↓ the moved row is re-inserted in the table, which can drop its focus: give it back
+ * to that row once it is drawn, so the trader can keep moving it. Returns "this row is moving".
+ */
+function useRefocusMovedRow(): (token: number) => void {
+  const moving = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (moving.current === null) return;
+    document.querySelector<HTMLElement>(`tr[data-watch-row="${moving.current}"]`)?.focus();
+    moving.current = null;
+  });
+  return (token) => {
+    moving.current = token;
+  };
 }
 
 /**
@@ -94,10 +162,16 @@ function WatchRow(props: {
   /** Whether to fetch the previous close for the change column (see CHANGE_ROWS). */
   readonly withChange: boolean;
   readonly selected: boolean;
+  /** The row Tab lands on (the list's one tab stop). */
+  readonly tabStop: boolean;
   readonly onSelect: () => void;
   /** Opens a ticket; the instrument carries the live price, so a LIMIT starts at the market. */
   readonly onOpen: (side: 'BUY' | 'SELL', live: Instrument) => void;
   readonly onRemove: () => void;
+  /** Moves this row `step` places (Alt+↑/↓). */
+  readonly onMove: (step: number) => void;
+  /** Another row, dragged by its token, dropped on this one. */
+  readonly onDropOn: (dragged: number) => void;
 }) {
   const i = props.instrument;
   const quote = useQuote(i.instrumentToken);
@@ -105,8 +179,49 @@ function WatchRow(props: {
   const last = quote?.lastPrice ?? i.lastPrice;
   const chg = changeFrom(close, last);
   const live = quote ? { ...i, lastPrice: quote.lastPrice } : i;
+  const onKeyDown = (e: KeyboardEvent<HTMLTableRowElement>): void => {
+    if (e.target !== e.currentTarget) return; // a key on the row's buttons is theirs
+    const id = shortcutFor('watchlist', e);
+    if (id === null) return;
+    e.preventDefault();
+    if (id === 'watch-next' || id === 'watch-previous') {
+      const table = e.currentTarget.closest('table');
+      const next = table && focusRow(table, e.currentTarget, 'tr[data-watch-row]', id === 'watch-next' ? 1 : -1);
+      next?.click(); // selects it, as a click would
+    } else if (id === 'watch-move-up' || id === 'watch-move-down') {
+      props.onMove(id === 'watch-move-up' ? -1 : 1);
+    } else if (id === 'watch-buy' || id === 'watch-sell') {
+      props.onOpen(id === 'watch-buy' ? 'BUY' : 'SELL', live);
+    } else {
+      const table = e.currentTarget.closest('table');
+      // The focus stays in the list: on the next row, else the previous one.
+      if (table && !focusRow(table, e.currentTarget, 'tr[data-watch-row]', 1)) {
+        focusRow(table, e.currentTarget, 'tr[data-watch-row]', -1);
+      }
+      props.onRemove();
+    }
+  };
   return (
-    <tr aria-selected={props.selected} className={props.selected ? 'is-selected' : undefined} onClick={props.onSelect}>
+    <tr
+      aria-selected={props.selected}
+      className={props.selected ? 'is-selected' : undefined}
+      data-watch-row={i.instrumentToken}
+      tabIndex={props.tabStop ? 0 : -1}
+      onClick={props.onSelect}
+      onKeyDown={onKeyDown}
+      draggable
+      onDragStart={(e) => e.dataTransfer.setData(DRAG_TYPE, String(i.instrumentToken))}
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes(DRAG_TYPE)) e.preventDefault(); // a row may drop here
+      }}
+      onDrop={(e) => {
+        const dragged = Number(e.dataTransfer.getData(DRAG_TYPE));
+        if (dragged) {
+          e.preventDefault();
+          props.onDropOn(dragged);
+        }
+      }}
+    >
       <td className="sym" title={i.tradingsymbol}>
         {i.tradingsymbol}
       </td>

@@ -1,10 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { isWorking, type Order } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import { describeError } from '../../lib/describe-error';
 import { formatIstTime, formatPrice, formatQty } from '../../lib/format';
+import { focusRow } from '../../lib/row-navigation';
+import { shortcutFor } from '../../lib/shortcuts';
+import { ExportButton } from '../export/export-button';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
 import { EmptyRow, PanelPlaceholder } from '../layout/panel-states';
@@ -125,6 +128,7 @@ export function Blotter() {
           />
           <CancelAllMenu orders={result.data ?? []} />
           <span className="muted">{formatQty(rows.length)} orders</span>
+          <ExportButton book="orders" />
         </div>
       }
     >
@@ -177,10 +181,45 @@ function OrderTable(props: {
   const total = PLAIN ? rows.length * ROW_HEIGHT : virtualizer.getTotalSize();
   const padTop = items[0]?.start ?? 0;
   const padBottom = items.length ? total - (items[items.length - 1]?.end ?? 0) : 0;
+  const focused = useRefocusRedrawnRow(scrollRef);
+
+  /** ↑/↓ through the rows, M and Del on a working order (docs/desk.md §Keyboard). */
+  const onKeyDown = (e: KeyboardEvent<HTMLTableElement>): void => {
+    const row = e.target instanceof HTMLElement && e.target.matches(ORDER_ROW) ? e.target : null;
+    const id = row ? shortcutFor('orders', e) : null;
+    if (!row || id === null) return;
+    if (id === 'order-next' || id === 'order-previous') {
+      e.preventDefault();
+      focusRow(e.currentTarget, row, ORDER_ROW, id === 'order-next' ? 1 : -1);
+      return;
+    }
+    const o = rows.find((r) => r.orderId === row.dataset.orderId);
+    if (!o || !isWorking(o.status) || id === 'order-history') return; // Enter: the row's own handler
+    e.preventDefault();
+    if (id === 'order-modify') props.onModify(o);
+    else cancel.mutate(o.orderId);
+  };
 
   return (
     <div className="table-scroll" ref={scrollRef} data-testid="orders-scroll">
-      <table aria-label="Orders" aria-rowcount={pinned.length + rows.length + 1} className="grid grid--blotter">
+      <table
+        aria-label="Orders"
+        aria-rowcount={pinned.length + rows.length + 1}
+        className="grid grid--blotter"
+        onKeyDown={onKeyDown}
+        onFocus={(e) => {
+          if (e.target instanceof HTMLElement && e.target.matches(ORDER_ROW)) {
+            focused.current = e.target.dataset.orderId ?? null;
+          }
+        }}
+        onBlur={(e) => {
+          // The trader moved on (not into the row's own dialog): never pull the focus back.
+          const to = e.relatedTarget;
+          if (to instanceof Element && !e.currentTarget.contains(to) && !to.closest('[role="dialog"]')) {
+            focused.current = null;
+          }
+        }}
+      >
         <thead>
           <tr aria-rowindex={1}>
             {COLUMNS.map((c) => (
@@ -243,6 +282,24 @@ function OrderTable(props: {
   );
 }
 
+/** The blotter's order rows, for the keyboard (pinned placements are not orders yet). */
+const ORDER_ROW = 'tr[data-order-id]';
+
+/**
+ * A row is redrawn as a new element when its order changes (its key carries the update time,
+ * for the flash), which drops the focus a trader had on it: after a Modify or a Cancel from the
+ * keyboard the focus would fall to the page. When the focus has fallen to the page, it goes back
+ * to the last focused order's row, so ↑/↓ carry on from there. Returns that order id's holder.
+ */
+function useRefocusRedrawnRow(scrollRef: { readonly current: HTMLElement | null }) {
+  const focused = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    if (focused.current === null || document.activeElement !== document.body) return;
+    scrollRef.current?.querySelector<HTMLElement>(`${ORDER_ROW}[data-order-id="${focused.current}"]`)?.focus();
+  });
+  return focused;
+}
+
 /** One order. Memoised: a poll that changes 1% of orders re-renders 1% of rows. */
 const OrderRow = memo(function OrderRow(props: {
   readonly order: Order;
@@ -259,7 +316,7 @@ const OrderRow = memo(function OrderRow(props: {
   const working = isWorking(o.status);
   const open = (): void => props.onOpen(o);
   const onKey = (e: KeyboardEvent<HTMLTableRowElement>): void => {
-    if (e.key === 'Enter' && e.target === e.currentTarget) open();
+    if (e.target === e.currentTarget && shortcutFor('orders', e) === 'order-history') open();
   };
   return (
     <tr

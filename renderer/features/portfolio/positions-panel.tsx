@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Position } from '@shared/domain/portfolio';
 import { formatPnl, formatPrice, formatQty, signClass } from '../../lib/format';
+import { ExportButton } from '../export/export-button';
 import { useTicketActions } from '../ticket/ticket-store';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
@@ -75,7 +76,8 @@ export function PositionsPanel() {
           · Overall{' '}
           <strong className={`num ${signClass(overall)}`} data-testid="overall-pnl">
             {formatPnl(overall)}
-          </strong>
+          </strong>{' '}
+          <ExportButton book="positions" />
         </span>
       }
     >

@@ -3,6 +3,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { isWorking } from '@shared/domain/order';
 import type { SafetyAction } from '@shared/domain/safety-run';
 import { describeError } from '../../lib/describe-error';
+import { shortcutFor } from '../../lib/shortcuts';
 import { Dialog } from '../layout/dialog';
 import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
@@ -27,12 +28,12 @@ export function KillSwitchButton() {
   );
 }
 
-/** Ctrl+Shift+K (⌘⇧K on a Mac) opens the kill switch's confirmation from anywhere. */
+/** Ctrl+Shift+K (⌘⇧K on a Mac) opens the kill switch's confirmation from anywhere (the shortcuts registry's `kill-switch`). */
 export function useKillSwitchHotkey(): void {
   const { confirmAsked } = useSafetyActions();
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
-      if ((e.ctrlKey || e.metaKey) && e.shiftKey && !e.altKey && e.key.toLowerCase() === 'k') {
+      if (shortcutFor('anywhere', e) === 'kill-switch') {
         e.preventDefault();
         confirmAsked({ kind: 'killSwitch', exitPositions: false });
       }

@@ -15,6 +15,7 @@ import { slicePlan } from './slice-model';
 import { LegOutcomes, SliceOffer } from './slice-offer';
 import { TicketImpact, TicketTouch } from './ticket-book';
 import { useSubmitLegs } from './use-submit-legs';
+import { AddToBasket } from '../basket/add-to-basket';
 import './ticket-market.css';
 import { useSelectedInstrument } from './use-selected-instrument';
 import { OrderOutcome } from './order-outcome';
@@ -404,6 +405,7 @@ export function OrderTicket() {
         >
           {submitter.pending ? 'Placing…' : 'Place order'}
         </button>
+        <AddToBasket order={request} />
         {variety === 'amo' ? <span className="badge st-pending">AMO</span> : null}
         <label className="check">
           <input type="checkbox" checked={confirmOnEnter} onChange={confirmOnEnterToggled} />

@@ -1,0 +1,105 @@
+import type { Page } from '@playwright/test';
+import {
+  chooseSymbol,
+  fillTicket,
+  instrumentToken,
+  openDashboard,
+  orderRow,
+  placeOrder,
+  setPrice,
+  ticket,
+} from './dashboard-helpers';
+import { expect, test } from './fixtures';
+
+/**
+ * Keyboard first (docs/desk.md §Keyboard): the shortcuts sheet, arrows through the watchlist and
+ * the blotter, B/S on a watchlist row, M/Del on an order row and the command palette, in Chromium
+ * against the real services.
+ */
+
+/** The order id of the focused blotter row, or null when the focus is elsewhere. */
+const focusedOrder = (page: Page): Promise<string | null> =>
+  page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.orderId ?? null);
+
+test('? lists every shortcut; ↓ and B on the watchlist open a buy ticket for the next instrument; Ctrl+K finds "sell sbin" and "show trades"', async ({
+  page,
+  host,
+}) => {
+  await openDashboard(page, host);
+
+  const watch = page.getByRole('table', { name: 'Instruments' });
+  const rows = watch.locator('tr[data-watch-row]');
+  await rows.nth(0).click();
+  await rows.nth(0).focus();
+
+  // In a field, ? is a question mark; anywhere else it opens the sheet.
+  await page.keyboard.press('?');
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(sheet.getByRole('region', { name: 'On an order row' })).toContainText('Cancel the working order');
+  await expect(sheet.getByRole('region', { name: 'Anywhere' })).toContainText('Ctrl+K');
+  await page.keyboard.press('Escape');
+  await expect(sheet).toBeHidden();
+  await expect(rows.nth(0)).toBeFocused(); // the sheet hands the focus back
+
+  await page.keyboard.press('ArrowDown');
+  const second = rows.nth(1);
+  await expect(second).toBeFocused();
+  await expect(second).toHaveAttribute('aria-selected', 'true');
+  const symbol = (await second.locator('td.sym').textContent()) ?? '';
+  await page.keyboard.press('b');
+  await expect(ticket(page).getByRole('radio', { name: 'Buy' })).toBeChecked();
+  await expect(ticket(page).getByRole('combobox', { name: 'Symbol' })).toHaveValue(symbol);
+
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  const find = palette.getByRole('combobox', { name: 'Find an instrument or an action' });
+  await expect(find).toBeFocused();
+  await find.fill('sell sbin');
+  await expect(palette.getByRole('option').first()).toContainText('SBIN');
+  await page.keyboard.press('Enter');
+  await expect(palette).toBeHidden();
+  await expect(ticket(page).getByRole('radio', { name: 'Sell' })).toBeChecked();
+  await expect(ticket(page).getByRole('combobox', { name: 'Symbol' })).toHaveValue('SBIN');
+
+  await page.keyboard.press('Control+k');
+  await find.fill('show trades');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('table', { name: 'Trades' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Orders' }).click();
+});
+
+test('↑/↓ move through the blotter; M modifies and Del cancels the focused working order, and the focus stays on its row', async ({
+  page,
+  host,
+}) => {
+  const tcs = await instrumentToken(host, 'NSE', 'TCS');
+  await setPrice(host, tcs, 3050);
+  await openDashboard(page, host);
+  await chooseSymbol(page, 'TCS', /^TCS NSE/);
+  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '1', price: '2700' });
+  const older = await placeOrder(page);
+  await fillTicket(page, { price: '2705' });
+  const newer = await placeOrder(page);
+  await expect(orderRow(page, older)).toContainText('OPEN');
+  await expect(orderRow(page, newer)).toContainText('OPEN');
+
+  // Newest first: the newer order's row, then the older one's below it.
+  await orderRow(page, newer).focus();
+  await page.keyboard.press('ArrowDown');
+  expect(await focusedOrder(page)).toBe(older);
+
+  await page.keyboard.press('m');
+  const dialog = page.getByRole('dialog', { name: `Modify order ${older}` });
+  await dialog.getByLabel('Price', { exact: true }).fill('2710');
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(orderRow(page, older)).toContainText('2,710.00');
+  await expect.poll(() => focusedOrder(page)).toBe(older);
+
+  await page.keyboard.press('Delete');
+  await expect(orderRow(page, older)).toContainText('CANCELLED');
+  await expect.poll(() => focusedOrder(page)).toBe(older);
+  await page.keyboard.press('ArrowUp');
+  expect(await focusedOrder(page)).toBe(newer);
+  await expect(orderRow(page, newer)).toContainText('OPEN'); // Del cancelled only the focused order
+});

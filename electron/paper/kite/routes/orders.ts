@@ -1,0 +1,256 @@
+import { z } from 'zod';
+import { Exchange } from '@shared/domain/instrument';
+import { OrderType, Product, TransactionType, Validity, Variety } from '@shared/domain/order';
+import { fromUnits } from '@shared/trading/money';
+import type { WireOrderRequest } from '@shared/wire/schemas';
+import type { BrokerState } from '../../context';
+import { checkSession, toPlaceRequest } from '../../routes/orders';
+import type { KiteRoute } from '../context';
+import { KiteError, inputError } from '../errors';
+import { kiteHistory, kiteOrder, kiteTrade } from '../views';
+import { type Params, readJsonBody, readParams } from '../wire';
+
+/**
+ * Orders on the /kite dialect (docs/kite.md §Orders): place, modify and cancel by variety, the
+ * order book, an order's history, trades, and the margin calculator. Every one of them runs the
+ * broker's one engine, so an order placed here is on /v1 too, and the reverse.
+ */
+
+/** Kite's `tag`: up to 20 letters, digits, `_` or `-`. Not unique: the broker never deduplicates on it. */
+const TAG = /^[A-Za-z0-9_-]{1,20}$/;
+
+/** The varieties the paper broker has (Kite's co, iceberg and auction are not offered). */
+function varietyOf(raw: string | undefined): Variety {
+  const v = Variety.safeParse(raw);
+  if (!v.success)
+    throw inputError('variety', `must be regular or amo (the paper broker has no ${String(raw).slice(0, 20)} orders)`);
+  return v.data;
+}
+
+/**
+ * `market_protection` (docs/kite.md §Orders): required on MARKET and SL-M orders since April
+ * 2026 — a percentage 0 < p ≤ 100, or -1 for the exchange's automatic band.
+ */
+function marketProtection(p: Params, orderType: OrderType): number {
+  const raw = p.get('market_protection');
+  if (orderType !== 'MARKET' && orderType !== 'SL-M') return raw === undefined ? 0 : protectionValue(raw);
+  if (raw === undefined)
+    throw inputError(
+      'market_protection',
+      `is required on ${orderType} orders: a percentage up to 100, or -1 for automatic`,
+    );
+  const v = protectionValue(raw);
+  if (v === 0)
+    throw inputError(
+      'market_protection',
+      `is required on ${orderType} orders: a percentage up to 100, or -1 for automatic`,
+    );
+  return v;
+}
+
+function protectionValue(raw: string): number {
+  const v = /^-?\d{1,3}(\.\d{1,2})?$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(v === -1 || (v >= 0 && v <= 100)))
+    throw inputError('market_protection', 'must be a percentage from 0 to 100, or -1 for automatic');
+  return v;
+}
+
+/** The form of `POST /orders/:variety` as the engine's placement request (validated). */
+function placement(p: Params, variety: Variety): WireOrderRequest {
+  const tag = p.get('tag');
+  if (tag !== undefined && !TAG.test(tag)) throw inputError('tag', 'must be up to 20 letters, digits, "_" or "-"');
+  const need = <T extends string>(name: string, options: readonly T[]): T => {
+    const v = p.oneOf(name, options);
+    if (v === undefined) throw inputError(name, `is required: one of ${options.join(', ')}`);
+    return v;
+  };
+  const quantity = p.int('quantity');
+  if (quantity === undefined) throw inputError('quantity', 'is required');
+  return {
+    exchange: need('exchange', Exchange.options),
+    tradingsymbol: p.need('tradingsymbol'),
+    transaction_type: need('transaction_type', TransactionType.options),
+    order_type: need('order_type', OrderType.options),
+    quantity,
+    product: need('product', Product.options),
+    validity: p.oneOf('validity', Validity.options) ?? 'DAY',
+    price: p.price('price') ?? null,
+    trigger_price: p.price('trigger_price') ?? null,
+    ...(tag === undefined ? {} : { client_order_id: tag }),
+    variety,
+  };
+}
+
+/** The order `:order_id` names, checked to be of `:variety` (Kite refuses a mismatch). */
+function orderOf(state: BrokerState, id: string, variety: Variety) {
+  const o = state.engine.order(id);
+  if (!o) throw new KiteError(400, 'InputException', `Couldn't find that \`order_id\` (${id.slice(0, 30)}).`);
+  if (o.variety !== variety) throw inputError('variety', `order ${id} is a ${o.variety} order, not ${variety}`);
+  return o;
+}
+
+/** One entry of `POST /margins/orders`'s JSON array. */
+const MarginItem = z.object({
+  exchange: Exchange,
+  tradingsymbol: z.string().min(1).max(64),
+  transaction_type: TransactionType,
+  variety: Variety.optional(),
+  product: Product,
+  order_type: OrderType,
+  quantity: z.coerce.number().int().positive(),
+  price: z.coerce.number().nonnegative().optional(),
+  trigger_price: z.coerce.number().nonnegative().optional(),
+});
+
+/** Place, modify, cancel, list, history, trades and the margin calculator on /kite. */
+export const orderRoutes: readonly KiteRoute[] = [
+  {
+    method: 'POST',
+    path: '/orders/:variety',
+    kind: 'api',
+    limit: 'orders',
+    async handle({ req, query, params, state, kite, now }) {
+      const variety = varietyOf(params.variety);
+      const p = await readParams(req, query);
+      const body = placement(p, variety);
+      const protection = marketProtection(p, body.order_type);
+      const request = toPlaceRequest(state, body);
+      checkSession(request, now);
+      const o = state.engine.place(request, now);
+      kite.extras.set(o.orderId, { marketProtection: protection });
+      return { data: { order_id: o.orderId } };
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/orders/:variety/:order_id',
+    kind: 'api',
+    limit: 'orders',
+    async handle({ req, query, params, state, now }) {
+      const variety = varietyOf(params.variety);
+      const id = params.order_id ?? '';
+      orderOf(state, id, variety);
+      const p = await readParams(req, query);
+      const orderType = p.oneOf('order_type', OrderType.options);
+      const changes = {
+        quantity: p.int('quantity'),
+        price: p.price('price'),
+        triggerPrice: p.price('trigger_price'),
+        orderType,
+        validity: p.oneOf('validity', Validity.options),
+      };
+      if (Object.values(changes).every((v) => v === undefined))
+        throw inputError(
+          'body',
+          'names nothing to change; send quantity, price, trigger_price, order_type or validity',
+        );
+      const o = state.engine.modify(id, changes, now);
+      return { data: { order_id: o.orderId } };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/orders/:variety/:order_id',
+    kind: 'api',
+    limit: 'orders',
+    handle({ params, state, now }) {
+      const variety = varietyOf(params.variety);
+      const id = params.order_id ?? '';
+      orderOf(state, id, variety);
+      const o = state.engine.cancel(id, now);
+      return { data: { order_id: o.orderId } };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/orders',
+    kind: 'api',
+    limit: 'default',
+    handle: ({ state, kite }) => ({
+      data: state.engine.allOrders().map((o) => kiteOrder(o, kite.extras.get(o.orderId))),
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/orders/:order_id',
+    kind: 'api',
+    limit: 'default',
+    handle({ state, kite, params }) {
+      const id = params.order_id ?? '';
+      const o = state.engine.order(id);
+      if (!o) throw new KiteError(400, 'InputException', `Couldn't find that \`order_id\` (${id.slice(0, 30)}).`);
+      return { data: kiteHistory(o, kite.extras.get(id)) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/orders/:order_id/trades',
+    kind: 'api',
+    limit: 'default',
+    handle({ state, params }) {
+      const id = params.order_id ?? '';
+      const o = state.engine.order(id);
+      if (!o) throw new KiteError(400, 'InputException', `Couldn't find that \`order_id\` (${id.slice(0, 30)}).`);
+      return {
+        data: state.engine
+          .trades()
+          .filter((t) => t.orderId === id)
+          .map((t) => kiteTrade(t, o)),
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/trades',
+    kind: 'api',
+    limit: 'default',
+    handle: ({ state }) => ({
+      data: state.engine.trades().map((t) => kiteTrade(t, state.engine.order(t.orderId))),
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/margins/orders',
+    kind: 'api',
+    limit: 'default',
+    async handle({ req, state }) {
+      const raw = await readJsonBody(req);
+      if (!Array.isArray(raw) || raw.length === 0 || raw.length > 50)
+        throw inputError('body', 'must be a JSON array of 1–50 orders');
+      return {
+        data: raw.map((item, n) => {
+          const parsed = MarginItem.safeParse(item);
+          if (!parsed.success) {
+            const issue = parsed.error.issues[0];
+            throw inputError(`${n}.${issue?.path.map(String).join('.') ?? ''}`, issue?.message ?? 'is invalid');
+          }
+          const it = parsed.data;
+          const r = toPlaceRequest(state, {
+            ...it,
+            validity: 'DAY',
+            price: it.price ?? null,
+            trigger_price: it.trigger_price ?? null,
+          });
+          const q = state.engine.quote(r);
+          const total = fromUnits(q.totalUnits);
+          return {
+            type: it.exchange === 'MCX' ? 'commodity' : 'equity',
+            tradingsymbol: it.tradingsymbol,
+            exchange: it.exchange,
+            span: it.product === 'NRML' ? total : 0,
+            exposure: 0,
+            option_premium: 0,
+            additional: 0,
+            bo: 0,
+            cash: 0,
+            var: it.product === 'NRML' ? 0 : total,
+            pnl: { realised: 0, unrealised: 0 },
+            leverage: q.leverage,
+            charges: { total: 0 },
+            total,
+          };
+        }),
+      };
+    },
+  },
+];

@@ -1,0 +1,10 @@
+/**
+ * The ids of the workspace's tabbed slots and their tabs (`panel-tabs.tsx`): the workspace tree
+ * builds them and the command palette shows a tab by them, so both name the same slot.
+ */
+export const SLOTS = {
+  chart: { id: 'chart-options', chart: 'chart', options: 'options' },
+  depth: { id: 'depth-holdings', depth: 'depth', holdings: 'holdings' },
+  orders: { id: 'orders-trades', orders: 'orders', trades: 'trades' },
+  positions: { id: 'positions-basket', positions: 'positions', basket: 'basket' },
+} as const;

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { toCsv, type CsvColumn } from './csv';
+
+interface Row {
+  readonly name: string;
+  readonly qty: number;
+  readonly note: string | null;
+}
+const COLUMNS: readonly CsvColumn<Row>[] = [
+  { header: 'name', cell: (r) => r.name },
+  { header: 'qty', cell: (r) => r.qty },
+  { header: 'note', cell: (r) => r.note },
+];
+
+describe('toCsv', () => {
+  it('writes a header and one CRLF-terminated line per row', () => {
+    expect(toCsv(COLUMNS, [{ name: 'INFY', qty: 10, note: null }])).toBe('name,qty,note\r\nINFY,10,\r\n');
+  });
+
+  it('quotes a field with a comma, a quote or a line break, doubling its quotes', () => {
+    const csv = toCsv(COLUMNS, [{ name: 'M&M', qty: 1, note: 'said "no", then\nyes' }]);
+    expect(csv).toBe('name,qty,note\r\nM&M,1,"said ""no"", then\nyes"\r\n');
+  });
+
+  it('defuses text a spreadsheet would run as a formula, but writes negative numbers as numbers', () => {
+    const csv = toCsv(COLUMNS, [{ name: '=HYPERLINK("x")', qty: -5, note: '-2+3' }]);
+    expect(csv.split('\r\n')[1]).toBe(`"'=HYPERLINK(""x"")",-5,'-2+3`);
+  });
+});
