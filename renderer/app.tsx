@@ -20,6 +20,9 @@ import { HoldingsPanel } from './features/portfolio/holdings-panel';
 import { UnconfirmedBadge } from './features/placements/unconfirmed-badge';
 import { usePlacementEvents } from './features/placements/queries';
 import { PositionsPanel } from './features/portfolio/positions-panel';
+import { KillSwitchButton } from './features/safety/kill-switch';
+import { RiskStatusChip } from './features/safety/risk-status';
+import { AlertsHeaderButton, SafetyLayer } from './features/safety/safety-layer';
 import { Banners } from './features/session/banners';
 import { ConnectionStatus } from './features/session/connection-status';
 import { SessionGate } from './features/session/session-dialog';
@@ -169,7 +172,10 @@ export function App() {
         <UsageMeter />
         <UnconfirmedBadge />
         <MarketSession />
+        <RiskStatusChip />
+        <AlertsHeaderButton />
         <span className="topbar__spacer" />
+        <KillSwitchButton />
         <span className="muted small topbar__hint">
           <kbd>Ctrl+K</kbd> find · <kbd>?</kbd> keys ·
         </span>
@@ -187,6 +193,7 @@ export function App() {
         </button>
       </header>
       <Banners />
+      <SafetyLayer />
       <main className="workspace">
         <Workspace layout={WORKSPACE} />
       </main>

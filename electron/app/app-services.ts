@@ -11,13 +11,15 @@ import { EventHub } from './event-hub';
 import { marketHandlers } from './handlers/market-handlers';
 import { orderHandlers } from './handlers/order-handlers';
 import { portfolioHandlers } from './handlers/portfolio-handlers';
+import { alertHandlers, safetyHandlers } from './handlers/safety-handlers';
+import { AlertBook } from './alerts/alert-book';
 import { sessionHandlers, storedProfile } from './handlers/session-handlers';
 import { TickBatcher } from '../broker/stream/tick-batcher';
 import { SubscriptionRegistry } from './market/subscription-registry';
 import { ActiveCore } from './session/active-core';
 import { KiteLoginFlow } from './session/kite-login';
 import { vaultKeyOf } from './session/profile-target';
-import { SettingsStore } from './settings/settings-store';
+import { SettingsStore, storedRisk } from './settings/settings-store';
 
 /** The loopback port of Kite's redirect unless configured: `http://127.0.0.1:5174/kite/callback`. */
 export const DEFAULT_KITE_REDIRECT_PORT = 5174;
@@ -140,6 +142,9 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
   const batcher =
     batchMs > 0 ? new TickBatcher((ticks) => events.emit('market.ticks', { ticks }), { everyMs: batchMs }) : null;
 
+  // Declared before the core: its ticks reach the book from the first one.
+  let alerts: AlertBook | null = null;
+
   let paper: EmbeddedPaper | null = null;
   let paperStarting: Promise<EmbeddedPaper> | null = null;
   const paperUrl = async (): Promise<string> => {
@@ -153,6 +158,13 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
 
   const active = new ActiveCore({
     paperUrl,
+    // The profile's risk limits are in force before its first order (docs/contract.md §Risk guard).
+    prepare: async (core) => {
+      const stored = storedRisk(await settings.read(), core.profileKey);
+      core.risk.setLimits(stored.limits);
+      core.risk.restoreLossReached(stored.lossReachedOn);
+      await alerts?.load(core.profileKey);
+    },
     notice: (m) => log(`Not remembering the session: ${m}`),
     options: () => ({
       vault,
@@ -167,10 +179,31 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
         onOrdersChanged: (delta) => events.emit('orders.changed', delta),
         onPlacements: (placements) => events.emit('placements.changed', { placements }),
         onUsage: (usage) => events.emit('usage.changed', usage),
-        onTick: batcher ? (tick) => batcher.push(tick) : (tick) => events.emit('market.ticks', { ticks: [tick] }),
+        onSafety: (run) => events.emit('safety.progress', run),
+        onLossReached: (key, date) =>
+          void settings
+            .update((s) => ({ ...s, risk: { ...s.risk, [key]: { ...storedRisk(s, key), lossReachedOn: date } } }))
+            .catch(() => undefined),
+        onTick: (tick) => {
+          alerts?.onTick(tick);
+          if (batcher) batcher.push(tick);
+          else events.emit('market.ticks', { ticks: [tick] });
+        },
       },
     }),
   });
+
+  alerts = new AlertBook({
+    settings,
+    watch: (tokens) => {
+      registry.set('main:alerts', tokens);
+      const union = registry.subscriptions();
+      active.subscribe(union.tokens, union.modes);
+    },
+    onFired: (alert) => events.emit('alerts.fired', alert),
+    onChanged: (list) => events.emit('alerts.changed', { alerts: list }),
+  });
+  const alertBook = alerts;
 
   const initial: BrokerProfile = config.brokerUrl
     ? configuredProfile({ ...config, brokerUrl: config.brokerUrl })
@@ -190,7 +223,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     complete: async (start, requestToken, remember) => {
       const profile: BrokerProfile = { kind: 'kite', ...start };
       await active.login(profile, remember, requestToken);
-      await settings.write({ profile: storedProfile(profile) });
+      await settings.update((s) => ({ ...s, profile: storedProfile(profile) }));
     },
   });
 
@@ -199,6 +232,8 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     ...marketHandlers(active, registry),
     ...orderHandlers(active),
     ...portfolioHandlers(active),
+    ...safetyHandlers(active, settings),
+    ...alertHandlers(active, alertBook),
   };
 
   return {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { NO_RISK_LIMITS } from '@shared/domain/risk';
 import { startKiteTest, type KiteTest } from '../paper/kite/test-kite';
 import { createAppServices, type AppServices } from './app-services';
 import { createDispatcher } from './dispatcher';
@@ -103,7 +104,9 @@ describe('the app on Kite (the paper broker’s /kite)', () => {
     off();
   });
 
-  it('logs in through Kite’s page: the redirect with the right state reaches main, which completes the session', async () => {
+  it('logs in through Kite’s page: the redirect with the right state reaches main, which completes the session and keeps the profile’s risk limits', async () => {
+    const limits = { ...NO_RISK_LIMITS, maxQuantity: { value: 500, hard: true } };
+    expect(await dispatch('risk.set', { limits })).toMatchObject({ ok: true });
     const started = await dispatch('session.kiteLogin', {
       profile: { baseUrl: t.root, apiKey: 'paper', apiSecret: 'paper' },
     });
@@ -123,6 +126,15 @@ describe('the app on Kite (the paper broker’s /kite)', () => {
       ok: true,
       data: { state: 'connected', broker: 'kite', userId: 'PAPER01' },
     });
+    // Saving the new session's profile did not wipe the rest of the settings: the limits are
+    // still there for the next start.
+    expect(await dispatch('risk.get', undefined)).toMatchObject({ ok: true, data: { limits } });
+    const stored = JSON.parse(await readFile(join(dir, 'settings.json'), 'utf8')) as {
+      profile?: { kind: string };
+      risk?: Record<string, { limits: unknown }>;
+    };
+    expect(stored.profile?.kind).toBe('kite');
+    expect(Object.values(stored.risk ?? {}).map((r) => r.limits)).toContainEqual(limits);
     // The same redirect again (a replayed URL) is not accepted: each state works once.
     const again = await fetch(page.url);
     expect(again.status).toBe(400);

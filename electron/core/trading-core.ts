@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { StreamMode, Tick } from '@shared/domain/market';
 import type { Order } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
+import type { SafetyRun } from '@shared/domain/safety-run';
 import type { ConnectionState, SessionInfo, SessionVersion } from '@shared/domain/session';
 import type { BrokerUsage } from '@shared/domain/usage';
 import type { Broker, BrokerLimits, BrokerStream, Credentials } from '../broker/broker';
@@ -18,12 +19,15 @@ import { LifecycleTimeline } from './orders/lifecycle-timeline';
 import { OrderModifier } from './orders/order-modifier';
 import { OrderBook, type PushedDelta } from './orders/order-book';
 import { OrderService } from './orders/order-service';
+import { RiskGuard } from './risk/risk-guard';
+import { SafetyRunner, type SafetyTimings } from './safety/safety-runner';
 import type { PlacementTimings } from './orders/placement-policy';
 import type { RtoBounds } from '../broker/http/rtt-estimator';
 import type { SecretVault, VaultWrite } from './session/secret-vault';
 import { SessionManager, type SessionTarget } from './session/session-manager';
 import type { SessionVersions } from './session/session-versions';
 import { UsageMeter, type MeterClock } from './usage/usage-meter';
+import { systemClock } from './clock';
 
 /** What the core tells the outside world (the app's event hub, or a bench's counters). */
 export interface TradingCoreEvents {
@@ -40,6 +44,10 @@ export interface TradingCoreEvents {
   onPlacements?(placements: Placement[]): void;
   /** The request meter's figures changed (at most once a second). */
   onUsage?(usage: BrokerUsage): void;
+  /** The day's loss reached the risk guard's limit on this IST date, for this profile (docs/contract.md §Risk guard). */
+  onLossReached?(profileKey: string, istDate: string): void;
+  /** A safety run (kill switch, cancel all, exit) moved on: the whole run (docs/contract.md §Kill switch). */
+  onSafety?(run: SafetyRun): void;
 }
 
 /** Everything needed to trade with one broker account. */
@@ -95,6 +103,8 @@ export interface TradingCoreOptions {
   readonly ledgerOnStep?: (step: LedgerStep) => void;
   /** The request meter's clock (tests). */
   readonly meterClock?: MeterClock;
+  /** Tries and waits of the kill switch's runs (tests shrink them). */
+  readonly safetyTimings?: Partial<SafetyTimings>;
 }
 
 /** The client-side rate before the broker has published its limits: a margin under the documented 10/s, burst 20. */
@@ -117,7 +127,13 @@ export class TradingCore {
   /** Modifications: validated in main, only what changes, never blindly repeated. */
   public readonly modifier: OrderModifier;
   public readonly catalog: InstrumentCatalog;
+  /** The trader's risk limits, applied before an order is journaled (docs/contract.md §Risk guard). */
+  public readonly risk: RiskGuard;
+  /** The kill switch, "cancel all" of a symbol and "exit" of positions (docs/contract.md §Kill switch). */
+  public readonly safety: SafetyRunner;
   public readonly timeline = new LifecycleTimeline();
+  /** The last streamed price per instrument and when it came (the risk guard's price). */
+  readonly #lastTicks = new Map<number, { readonly price: number; readonly at: number }>();
   /** Every order of the session, fed by the stream and by reads (docs/architecture.md §The order book in main). */
   public readonly book: OrderBook;
   readonly #transport: RestTransport;
@@ -188,7 +204,15 @@ export class TradingCore {
     this.broker.onLimits(applyLimits);
     this.session.attach(this.broker);
     this.catalog = new InstrumentCatalog(this.broker);
+    this.risk = new RiskGuard({
+      broker: this.broker,
+      clock: systemClock,
+      lastTick: (token) => this.#lastTicks.get(token),
+      unconfirmed: () => this.orders.placements().filter((p) => p.state === 'checking').length,
+      onLossReached: (date) => ev.onLossReached?.(options.target.vaultKey, date),
+    });
     this.orders = new OrderService({
+      guard: this.risk,
       broker: this.broker,
       ledger,
       catalog: this.catalog,
@@ -200,6 +224,13 @@ export class TradingCore {
     });
     this.modifier = new OrderModifier({ broker: this.broker, catalog: this.catalog });
     this.book = new OrderBook(this.broker, { onPush: (delta) => ev.onOrdersChanged?.(delta) });
+    this.safety = new SafetyRunner({
+      broker: this.broker,
+      orders: this.orders,
+      findInstrument: (exchange, symbol) => this.catalog.find(exchange, symbol),
+      onProgress: (run) => ev.onSafety?.(run),
+      ...(options.safetyTimings ? { timings: options.safetyTimings } : {}),
+    });
   }
 
   /** Opens the account's ledger and builds the core (not yet logged in). */
@@ -247,6 +278,11 @@ export class TradingCore {
     return this.#meter.current();
   }
 
+  /** The profile this core trades for (its vault key): names its ledger and its stored risk limits. */
+  public get profileKey(): string {
+    return this.#options.target.vaultKey;
+  }
+
   /** The intents still open in the ledger. */
   public openIntents(): number {
     return this.#ledger.unresolved().length;
@@ -285,7 +321,10 @@ export class TradingCore {
         this.timeline.observe(o.orderId, o.status, Date.now());
         if (this.book.push(o)) ev.onOrder?.(o);
       },
-      onTick: (t) => ev.onTick?.(t),
+      onTick: (t) => {
+        this.#lastTicks.set(t.instrumentToken, { price: t.lastPrice, at: Date.now() });
+        ev.onTick?.(t);
+      },
       onState: (state, detail) => {
         // What the stream missed while it was down is read in full at the next sync.
         if (state === 'open' && this.#connection.stream !== 'open') this.book.reconnected();

@@ -16,6 +16,7 @@ const PROBES: KeyPress[] = [
   ),
   press('k', { ctrlKey: true }),
   press('k', { metaKey: true }),
+  press('K', { ctrlKey: true, shiftKey: true }),
 ];
 
 describe('the shortcuts registry', () => {
@@ -34,6 +35,12 @@ describe('the shortcuts registry', () => {
         ).toHaveLength(Math.min(hits.length, 1));
       }
     }
+  });
+
+  it('Ctrl+Shift+K (⌘⇧K) is the kill switch, not the palette', () => {
+    expect(shortcutFor('anywhere', press('K', { ctrlKey: true, shiftKey: true }))).toBe('kill-switch');
+    expect(shortcutFor('anywhere', press('K', { metaKey: true, shiftKey: true }))).toBe('kill-switch');
+    expect(shortcutFor('anywhere', press('K', { shiftKey: true }))).toBeNull();
   });
 
   it('opens the palette on Ctrl+K and ⌘K, but a plain K does nothing', () => {

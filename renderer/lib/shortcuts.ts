@@ -13,6 +13,8 @@ export interface KeyPress {
   readonly ctrlKey: boolean;
   readonly metaKey: boolean;
   readonly altKey: boolean;
+  /** Absent reads as not held (Shift tells Ctrl+K from the kill switch's Ctrl+Shift+K). */
+  readonly shiftKey?: boolean;
 }
 
 /** One binding: its id, the keys as the sheet shows them, what it does, and where. */
@@ -30,11 +32,17 @@ const plain =
   (e: KeyPress): boolean =>
     !e.ctrlKey && !e.metaKey && !e.altKey && keys.some((k) => k.toLowerCase() === e.key.toLowerCase());
 
-/** Ctrl+key, or ⌘+key on a Mac. */
+/** Ctrl+key, or ⌘+key on a Mac (without Shift). */
 const command =
   (key: string) =>
   (e: KeyPress): boolean =>
-    (e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === key;
+    (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === key;
+
+/** Ctrl+Shift+key, or ⌘⇧+key on a Mac. */
+const commandShift =
+  (key: string) =>
+  (e: KeyPress): boolean =>
+    (e.ctrlKey || e.metaKey) && !e.altKey && e.shiftKey === true && e.key.toLowerCase() === key;
 
 /** Alt+key (Option on a Mac), without Ctrl or ⌘. */
 const alt =
@@ -50,6 +58,13 @@ export const SHORTCUTS = [
     keys: ['Ctrl+K'],
     does: 'Find an instrument or an action',
     matches: command('k'),
+  },
+  {
+    id: 'kill-switch',
+    scope: 'anywhere',
+    keys: ['Ctrl+Shift+K'],
+    does: 'Kill switch: cancel every working order (asks first)',
+    matches: commandShift('k'),
   },
   { id: 'shortcuts', scope: 'anywhere', keys: ['?'], does: 'Show these shortcuts', matches: plain('?') },
   { id: 'buy', scope: 'anywhere', keys: ['F1'], does: 'Buy ticket for the selected instrument', matches: plain('F1') },

@@ -1,4 +1,5 @@
 import type { Instrument } from '@shared/domain/instrument';
+import { NO_RISK_LIMITS } from '@shared/domain/risk';
 import type { Order, OrderBookDelta } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import type { DeskBridge } from '@shared/ipc/bridge';
@@ -37,6 +38,15 @@ const BACKGROUND: Partial<Record<RequestChannel, Handler>> = {
   }),
   'placements.list': () => ({ ok: true, data: [] }),
   'connection.usage': () => ({ ok: true, data: null }),
+  // The header's risk chip and alerts button (docs/contract.md §Risk guard, §Price alerts).
+  'risk.get': () => ({
+    ok: true,
+    data: {
+      limits: NO_RISK_LIMITS,
+      status: { dayPnl: null, dailyLossLimit: null, reached: false, blocked: false, detail: null, asOf: 0 },
+    },
+  }),
+  'alerts.list': () => ({ ok: true, data: [] }),
 };
 
 /** Builds a fake bridge; other unanswered channels reply `internal` so a test notices them. */

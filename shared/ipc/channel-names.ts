@@ -15,4 +15,7 @@ export const EVENT_NAMES_PLAIN = [
   'orders.changed',
   'placements.changed',
   'market.ticks',
+  'safety.progress',
+  'alerts.fired',
+  'alerts.changed',
 ] as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AlertDraft, PriceAlert } from '../domain/alert';
 import { Instrument, Exchange, IsoDate } from '../domain/instrument';
 import { Candle, CandleInterval, MarketQuote, MarketStatus, OptionChain, StreamMode, Tick } from '../domain/market';
 import {
@@ -15,6 +16,8 @@ import {
 } from '../domain/order';
 import { PlaceOutcome, Placement, PlacementRequestId } from '../domain/placement';
 import { Funds, Holding, OrderMargin, Position } from '../domain/portfolio';
+import { RiskLimits, RiskState } from '../domain/risk';
+import { SafetyAction, SafetyRun } from '../domain/safety-run';
 import { BrokerProfile, ConnectionState, KiteLoginStart, SessionInfo, SessionVersion } from '../domain/session';
 import { BrokerUsage } from '../domain/usage';
 
@@ -136,6 +139,11 @@ export const requests = {
         .positive()
         .refine((t) => t <= Date.now() + CLICK_CLOCK_SKEW_MS, 'is in the future: send the time of the click')
         .optional(),
+      /**
+       * The trader's "Place anyway" after a soft risk limit refused this order: place this one
+       * order despite its soft limits (hard ones still refuse; docs/contract.md §Risk guard).
+       */
+      riskOverride: z.literal(true).optional(),
     }),
     output: PlaceOutcome,
   },
@@ -180,6 +188,35 @@ export const requests = {
   'funds.get': { input: z.void(), output: Funds },
   /** Margin a prospective order would block (no order is created). */
   'margins.order': { input: OrderRequest.strict(), output: OrderMargin },
+
+  // ---------------------------------------------------------------- the trader's safety net
+  // Risk guard and kill switch (docs/contract.md §Risk guard, §Kill switch): enforced in main.
+
+  /** The logged-in profile's risk limits and where the day stands against the loss limit (the header). */
+  'risk.get': { input: z.void(), output: RiskState },
+  /** Replaces the logged-in profile's risk limits (kept in settings, per profile). */
+  'risk.set': { input: z.strictObject({ limits: RiskLimits }), output: RiskState },
+  /**
+   * Starts a safety run: the kill switch, "cancel all" of one symbol, or "exit" of chosen
+   * positions. Answers at once with the run's first state; progress follows as `safety.progress`.
+   * One run at a time: another while one runs is a `conflict`.
+   */
+  'safety.start': { input: SafetyAction, output: SafetyRun },
+  /** The current (or last) safety run, or null. */
+  'safety.current': { input: z.void(), output: SafetyRun.nullable() },
+  /** The logged-in profile's price alerts, oldest first (docs/contract.md §Price alerts). */
+  'alerts.list': { input: z.void(), output: z.array(PriceAlert) },
+  /** A new price alert; an instrument the broker does not quote is refused naming `instrumentToken`. */
+  'alerts.create': { input: AlertDraft, output: PriceAlert },
+  /** Changes an alert's condition, price or note, and arms it again. */
+  'alerts.update': {
+    input: z.strictObject({ id: PriceAlert.shape.id, change: AlertDraft.omit({ instrumentToken: true }) }),
+    output: PriceAlert,
+  },
+  'alerts.delete': {
+    input: z.strictObject({ id: PriceAlert.shape.id }),
+    output: z.object({ deleted: z.literal(true) }),
+  },
 } as const;
 
 export const events = {
@@ -204,6 +241,14 @@ export const events = {
   'placements.changed': z.object({ placements: z.array(Placement) }),
   /** Latest tick per instrument, batched (at most one message per ~100 ms). */
   'market.ticks': z.object({ ticks: z.array(Tick) }),
+
+  // ---------------------------------------------------------------- the trader's safety net
+  /** A safety run moved on (an order cancelled, an exit placed, the run ended): the whole run. */
+  'safety.progress': SafetyRun,
+  /** A price alert's condition was met (main evaluates alerts on the stream, window shown or not). */
+  'alerts.fired': PriceAlert,
+  /** The alerts changed (created, edited, deleted or fired): the whole list. */
+  'alerts.changed': z.object({ alerts: z.array(PriceAlert) }),
 } as const;
 
 export type Requests = typeof requests;

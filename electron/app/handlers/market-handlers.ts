@@ -18,7 +18,8 @@ export function marketHandlers(
         .broker.getCandles(instrumentToken, { interval, ...(from ? { from } : {}), ...(to ? { to } : {}) })),
     ],
     'market.subscribe': async ({ owner, tokens, mode }) => {
-      registry.set(owner, tokens, mode);
+      // The UI's owners have their own namespace: no renderer can replace what main watches for alerts.
+      registry.set(`ui:${owner}`, tokens, mode);
       const union = registry.subscriptions();
       active.subscribe(union.tokens, union.modes);
       return { subscribed: union.tokens.size };

@@ -25,10 +25,12 @@ export function orderHandlers(
   return {
     // The order service answers placed / unconfirmed, or throws only when nothing was created
     // (docs/architecture.md, "Exactly-once orders").
-    'orders.place': async ({ order, requestId, clickedAt }) =>
+    // The risk guard judges it before it is journaled; "Place anyway" waives soft limits only (docs/contract.md §Risk guard).
+    'orders.place': async ({ order, requestId, clickedAt, riskOverride }) =>
       active.current().orders.place(order, {
         ...(requestId !== undefined ? { requestId } : {}),
         ...(clickedAt !== undefined ? { clickedAt } : {}),
+        risk: riskOverride ? 'override' : 'check',
       }),
     'placements.list': async () => active.current().orders.placements(),
     'placements.placeAgain': async ({ clientOrderId }) => active.current().orders.placeAgain(clientOrderId),

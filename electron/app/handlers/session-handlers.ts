@@ -34,7 +34,7 @@ export function sessionHandlers(
     'session.status': async () => active.info(),
     'session.login': async ({ profile, remember }) => {
       const info = await active.login(profile, remember ?? false);
-      await settings.write({ profile: storedProfile(profile) });
+      await settings.update((s) => ({ ...s, profile: storedProfile(profile) }));
       return info;
     },
     'session.kiteLogin': async ({ profile, remember }) => kiteLogin.start(profile, remember ?? false),

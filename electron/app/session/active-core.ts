@@ -14,6 +14,8 @@ export interface CoreFactory {
   options(): Omit<TradingCoreOptions, 'baseUrl' | 'target' | 'credentials' | 'sessionVersions'>;
   /** Where to say that "remember me" could not be honoured (no OS encryption). */
   notice(message: string): void;
+  /** Readies a new core before it logs in (the profile's stored risk limits). */
+  prepare?(core: TradingCore): Promise<void>;
 }
 
 /**
@@ -87,6 +89,7 @@ export class ActiveCore {
         sessionVersions: this.#versions,
       });
       try {
+        await this.#factory.prepare?.(core);
         const write = await core.start(remember);
         if (remember && !write.persisted && write.reason) this.#factory.notice(write.reason);
       } catch (err) {

@@ -1,6 +1,9 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { PriceAlert } from '@shared/domain/alert';
+import { IsoDate } from '@shared/domain/instrument';
+import { NO_RISK_LIMITS, RiskLimits } from '@shared/domain/risk';
 
 /** A broker profile as stored on disk: where and who, never the secret (that is the vault's). */
 export const StoredProfile = z.discriminatedUnion('kind', [
@@ -14,9 +17,24 @@ export const StoredProfile = z.discriminatedUnion('kind', [
 ]);
 export type StoredProfile = z.infer<typeof StoredProfile>;
 
+/** One profile's risk guard: its limits, and the IST day its loss limit was last reached (docs/contract.md §Risk guard). */
+export const StoredRisk = z.object({ limits: RiskLimits, lossReachedOn: IsoDate.nullable() });
+export type StoredRisk = z.infer<typeof StoredRisk>;
+
 /** The app's settings file. */
-export const Settings = z.object({ profile: StoredProfile.optional() });
+export const Settings = z.object({
+  profile: StoredProfile.optional(),
+  /** Risk guard per profile, by the profile's key (the vault key: never a secret). */
+  risk: z.record(z.string().max(100), StoredRisk).optional(),
+  /** Price alerts per profile, by the same key (docs/contract.md §Price alerts). */
+  alerts: z.record(z.string().max(100), z.array(PriceAlert).max(1_000)).optional(),
+});
 export type Settings = z.infer<typeof Settings>;
+
+/** A profile's stored risk guard, or none set. */
+export function storedRisk(settings: Settings, profileKey: string): StoredRisk {
+  return settings.risk?.[profileKey] ?? { limits: NO_RISK_LIMITS, lossReachedOn: null };
+}
 
 /**
  * `settings.json` in the data folder: the last broker profile chosen, without its secret.
@@ -26,6 +44,7 @@ export type Settings = z.infer<typeof Settings>;
  */
 export class SettingsStore {
   readonly #path: string;
+  #queue: Promise<unknown> = Promise.resolve();
 
   public constructor(path: string) {
     this.#path = path;
@@ -38,6 +57,17 @@ export class SettingsStore {
     } catch {
       return {};
     }
+  }
+
+  /** Reads, changes and writes the settings, one change at a time (two writers never lose each other's change). */
+  public update(change: (settings: Settings) => Settings): Promise<Settings> {
+    const run = this.#queue.then(async () => {
+      const next = change(await this.read());
+      await this.write(next);
+      return next;
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
   }
 
   public async write(settings: Settings): Promise<void> {

@@ -1,3 +1,4 @@
+import type { Instrument } from '@shared/domain/instrument';
 import type { OrderAck, OrderRequest, OrderStatus } from '@shared/domain/order';
 import type { PlaceOutcome, Placement } from '@shared/domain/placement';
 import { AppError } from '@shared/ipc/app-error';
@@ -9,6 +10,7 @@ import type { IntentsLedger } from '../ledger/intents-ledger';
 import { newClientOrderId } from './client-order-id';
 import { orderRefusal } from './order-rules';
 import type { LifecycleTimeline } from './lifecycle-timeline';
+import type { RiskGuard, RiskMode } from '../risk/risk-guard';
 import { PlacementBook } from './placement-book';
 import {
   DEFAULT_TIMINGS,
@@ -34,6 +36,8 @@ export interface OrderServiceDeps {
   readonly onPlacements?: (placements: Placement[]) => void;
   /** Lookups in flight at once for intents found open at start (default 8). */
   readonly recoveryConcurrency?: number;
+  /** The trader's risk limits, applied after the trading rules and before journaling (docs/contract.md §Risk guard). */
+  readonly guard?: Pick<RiskGuard, 'check' | 'journaled'>;
 }
 
 /** Options of one placement. */
@@ -42,6 +46,11 @@ export interface PlaceOptions {
   readonly requestId?: string;
   /** When the trader clicked, for the lifecycle timeline (epoch ms). */
   readonly clickedAt?: number;
+  /**
+   * How the risk guard judges it: `check` (default), `override` (the trader's "Place anyway":
+   * soft limits waived), `exempt` (a safety run's exit of a position; docs/contract.md §Kill switch).
+   */
+  readonly risk?: RiskMode;
 }
 
 /**
@@ -67,6 +76,7 @@ export class OrderService {
   readonly #ledger: IntentsLedger;
   readonly #catalog: InstrumentCatalog;
   readonly #timeline: LifecycleTimeline;
+  readonly #guard: Pick<RiskGuard, 'check' | 'journaled'> | null;
   readonly #clock: Clock;
   readonly #newId: () => string;
   readonly #t: PlacementTimings;
@@ -83,6 +93,7 @@ export class OrderService {
     this.#ledger = deps.ledger;
     this.#catalog = deps.catalog;
     this.#timeline = deps.timeline;
+    this.#guard = deps.guard ?? null;
     this.#clock = deps.clock ?? systemClock;
     this.#newId = deps.newId ?? newClientOrderId;
     this.#t = { ...DEFAULT_TIMINGS, ...deps.timings };
@@ -112,7 +123,7 @@ export class OrderService {
       const known = this.#book.byRequest(requestId);
       if (known) return sameOrder(known.order, order).then(() => this.#answer(known));
     }
-    const run = this.#placeNew(order, requestId, options.clickedAt);
+    const run = this.#placeNew(order, requestId, options.clickedAt, options.risk ?? 'check');
     if (requestId !== null) {
       this.#requests.set(requestId, { order, run });
       const forget = (): void => void this.#requests.delete(requestId);
@@ -191,9 +202,17 @@ export class OrderService {
 
   // ---------------------------------------------------------------- placing
 
-  async #placeNew(order: OrderRequest, requestId: string | null, clickedAt?: number): Promise<PlaceOutcome> {
+  async #placeNew(
+    order: OrderRequest,
+    requestId: string | null,
+    clickedAt: number | undefined,
+    risk: RiskMode,
+  ): Promise<PlaceOutcome> {
+    const instrument = await this.#checkRules(order);
+    // The risk guard refuses before anything is journaled: a refusal, never an intent.
+    await this.#guard?.check(order, instrument, risk);
+    // The answer deadline runs from here: reads the guard needed must not leave the send no time.
     const answerBy = this.#clock.now() + this.#t.answerDeadlineMs;
-    await this.#checkRules(order);
     if (this.#closed) throw brokerError('unauthorized', 'Not logged in to a broker; nothing was sent');
     const clientOrderId = this.#newId();
     if (clickedAt !== undefined) this.#timeline.record(clientOrderId, 'clicked', clickedAt);
@@ -204,6 +223,7 @@ export class OrderService {
       throw brokerError('internal', 'Tradedesk could not record the order on disk, so it was not sent');
     }
     this.#timeline.record(clientOrderId, 'journaled', this.#clock.now());
+    this.#guard?.journaled();
     const rec = new PlacementRecord({
       clientOrderId,
       requestId,
@@ -218,7 +238,7 @@ export class OrderService {
     return this.#answer(rec);
   }
 
-  async #checkRules(order: OrderRequest): Promise<void> {
+  async #checkRules(order: OrderRequest): Promise<Instrument> {
     let instrument;
     try {
       instrument = await this.#catalog.find(order.exchange, order.tradingsymbol);
@@ -228,6 +248,9 @@ export class OrderService {
     }
     const refusal = orderRefusal(order, instrument);
     if (refusal) throw refusal;
+    if (!instrument)
+      throw brokerError('bad_request', `${order.tradingsymbol} is not traded`, { field: 'tradingsymbol' });
+    return instrument;
   }
 
   /**

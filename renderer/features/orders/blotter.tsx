@@ -13,6 +13,7 @@ import { Panel } from '../layout/panel';
 import { EmptyRow, PanelPlaceholder } from '../layout/panel-states';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { PlacementActions } from '../placements/placement-actions';
+import { CancelAllMenu } from '../safety/safety-buttons';
 import {
   isRefusal,
   ordersByReference,
@@ -125,6 +126,7 @@ export function Blotter() {
             onChange={(e) => setSymbol(e.target.value)}
             className="toolbar__search"
           />
+          <CancelAllMenu orders={result.data ?? []} />
           <span className="muted">{formatQty(rows.length)} orders</span>
           <ExportButton book="orders" />
         </div>

@@ -64,7 +64,8 @@ export function usePlaceOrder() {
   const invalidate = useInvalidateAfterOrder();
   return useMutation({
     mutationKey: ['orders', 'place'],
-    mutationFn: (v: { order: OrderRequest; requestId: string; clickedAt: number }) => call('orders.place', v),
+    mutationFn: (v: { order: OrderRequest; requestId: string; clickedAt: number; riskOverride?: true }) =>
+      call('orders.place', v),
     onSettled: invalidate,
   });
 }

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { Position } from '@shared/domain/portfolio';
 import { formatPnl, formatPrice, formatQty, signClass } from '../../lib/format';
 import { ExportButton } from '../export/export-button';
@@ -13,12 +14,14 @@ import { useQuotes } from '../market/use-quotes';
 import { markPosition, sumRupees } from './position-pnl';
 import { portfolioQueries } from './queries';
 import { useHoldingsPnl } from './use-holdings-pnl';
+import { ExitSelected } from '../safety/safety-buttons';
 
 /**
  * Net positions with P&L per row and in total, recomputed at each tick from the broker's exact
  * values (position-pnl.ts). "Day P&L" is the day's mark to market (m2m: a carried position
  * counts from the previous close); "Overall" is the positions' total P&L plus the holdings'.
- * Exit fills the ticket with the opposite order for the open quantity.
+ * Exit fills the ticket with the opposite order for the open quantity; "Exit selected" exits the
+ * ticked positions at once through main's safety run (docs/contract.md §Kill switch).
  */
 export function PositionsPanel() {
   const refetchInterval = usePollInterval('positions');
@@ -40,6 +43,18 @@ export function PositionsPanel() {
   const day = sumRupees(rows.map((r) => r.m.m2m));
   const totalPnl = sumRupees(rows.map((r) => r.m.pnl));
   const overall = sumRupees([totalPnl, holdingsPnl]);
+  const keyOf = (p: Position): string => `${p.exchange}:${p.tradingsymbol}:${p.product}`;
+  const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
+  const selected = positions
+    .filter((p) => p.quantity !== 0 && ticked.has(keyOf(p)))
+    .map((p) => ({ exchange: p.exchange, tradingsymbol: p.tradingsymbol, product: p.product }));
+  const toggle = (p: Position, on: boolean): void =>
+    setTicked((s) => {
+      const next = new Set(s);
+      if (on) next.add(keyOf(p));
+      else next.delete(keyOf(p));
+      return next;
+    });
   const exit = (p: Position): void =>
     exitRequested({
       instrumentToken: p.instrumentToken,
@@ -54,7 +69,7 @@ export function PositionsPanel() {
       source={{ ...result, queryKey: portfolioQueries.positions().queryKey }}
       actions={
         <span className="totals">
-          Day P&amp;L{' '}
+          <ExitSelected positions={selected} /> Day P&amp;L{' '}
           <strong className={`num ${signClass(day)}`} data-testid="day-pnl">
             {formatPnl(day)}
           </strong>{' '}
@@ -73,6 +88,9 @@ export function PositionsPanel() {
           <table aria-label="Positions" className="grid">
             <thead>
               <tr>
+                <th>
+                  <span className="sr-only">Select</span>
+                </th>
                 <th>Symbol</th>
                 <th>Product</th>
                 <th className="num">Net qty</th>
@@ -88,9 +106,19 @@ export function PositionsPanel() {
               </tr>
             </thead>
             <tbody>
-              {rows.length === 0 ? <EmptyRow colSpan={10}>No positions</EmptyRow> : null}
+              {rows.length === 0 ? <EmptyRow colSpan={11}>No positions</EmptyRow> : null}
               {rows.map(({ p, m, tick }) => (
                 <tr key={`${p.instrumentToken}:${p.product}`}>
+                  <td>
+                    {p.quantity !== 0 ? (
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${p.tradingsymbol} ${p.product}`}
+                        checked={ticked.has(keyOf(p))}
+                        onChange={(e) => toggle(p, e.target.checked)}
+                      />
+                    ) : null}
+                  </td>
                   <td className="sym">
                     {p.tradingsymbol} <span className="muted small">{p.exchange}</span>
                   </td>
@@ -128,7 +156,7 @@ export function PositionsPanel() {
             {rows.length > 0 ? (
               <tfoot>
                 <tr>
-                  <th scope="row" colSpan={7}>
+                  <th scope="row" colSpan={8}>
                     Total
                   </th>
                   <td className={`num ${signClass(totalPnl)}`}>{formatPnl(totalPnl)}</td>

@@ -19,6 +19,7 @@ import { AddToBasket } from '../basket/add-to-basket';
 import './ticket-market.css';
 import { useSelectedInstrument } from './use-selected-instrument';
 import { OrderOutcome } from './order-outcome';
+import { RiskRefusal } from '../safety/risk-override';
 import { SymbolCombobox } from './symbol-combobox';
 import {
   draftForInstrument,
@@ -413,6 +414,9 @@ export function OrderTicket() {
       </div>
 
       <OrderOutcome outcome={lastSent === 'single' ? submitter.outcome : { kind: 'idle' }} id={`${formId}-outcome`} />
+      {lastSent === 'single' && submitter.outcome.kind === 'refused' ? (
+        <RiskRefusal error={submitter.outcome.error} onPlaceAnyway={() => submitter.submit({ riskOverride: true })} />
+      ) : null}
       {lastSent === 'legs' && legs.legs ? <LegOutcomes legs={legs.legs} /> : null}
     </form>
   );

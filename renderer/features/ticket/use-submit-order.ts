@@ -34,7 +34,12 @@ export interface SubmitOrder {
    * Sends the order (or `order`, the ticket's order changed in one respect, e.g. placed as an
    * AMO after a refusal), unless one like it is unconfirmed and the trader has not seen that yet.
    */
-  submit(options?: { readonly despiteUnconfirmed?: boolean; readonly order?: OrderRequest }): void;
+  submit(options?: {
+    readonly despiteUnconfirmed?: boolean;
+    readonly order?: OrderRequest;
+    /** The trader's "Place anyway" over soft risk limits: this one order (docs/contract.md §Risk guard). */
+    readonly riskOverride?: boolean;
+  }): void;
   /** Shown in place of sending while an order from this ticket (or the same order) is unconfirmed. */
   readonly warning: UnconfirmedWarning | null;
   dismissWarning(): void;
@@ -108,7 +113,12 @@ export function useSubmitOrder(request: OrderRequest | null): SubmitOrder {
     inFlight.current = true;
     setWarned(false);
     place.mutate(
-      { order, requestId: newRequestId(), clickedAt: Date.now() },
+      {
+        order,
+        requestId: newRequestId(),
+        clickedAt: Date.now(),
+        ...(options?.riskOverride ? { riskOverride: true } : {}),
+      },
       {
         onSettled: () => {
           inFlight.current = false;

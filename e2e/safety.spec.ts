@@ -1,0 +1,251 @@
+import type { Page } from '@playwright/test';
+import { expect, startHost, test, type HostHandle } from './fixtures';
+import {
+  blotter,
+  chooseSymbol,
+  fillTicket,
+  instrumentToken,
+  openDashboard,
+  orderRow,
+  placeOrder,
+  setFaults,
+  setPrice,
+  ticket,
+} from './dashboard-helpers';
+
+/**
+ * The trader's safety net through the browser host against the paper broker (docs/contract.md
+ * §Risk guard, §Kill switch): limits set in the dialog and enforced by main, the kill switch,
+ * "Cancel all" of a symbol and "Exit selected". Each test gets its own quiet host (prices move
+ * only when the test moves them), so limits and positions never leak between tests.
+ */
+
+let own: { handle: HostHandle; stop: () => Promise<void> };
+test.beforeEach(async () => {
+  own = await startHost(['--paper-tick-ms', '0']);
+});
+test.afterEach(async () => {
+  await own.stop();
+});
+
+/** Sets the risk limits in the dialog: a figure per row label, `hard` ticked or not. */
+async function setLimits(page: Page, rows: Record<string, { value: string; hard: boolean }>): Promise<void> {
+  await page.getByTestId('risk-chip').click();
+  const dialog = page.getByRole('dialog', { name: 'Risk limits' });
+  for (const [label, { value, hard }] of Object.entries(rows)) {
+    await dialog.getByLabel(label, { exact: true }).fill(value);
+    await dialog.getByRole('checkbox', { name: `Hard limit: ${label}` }).setChecked(hard);
+  }
+  await dialog.getByRole('button', { name: 'Save limits' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** A position's "Net qty" cell (after the selection box, the symbol and the product). */
+const netQty = (page: Page, symbol: string) =>
+  page
+    .getByRole('table', { name: 'Positions' })
+    .getByRole('row', { name: new RegExp(symbol) })
+    .getByRole('cell')
+    .nth(3);
+
+const runDialog = (page: Page) => page.getByRole('dialog').filter({ has: page.getByTestId('safety-headline') });
+
+test('risk limits: a soft limit asks and "Place anyway" places; a hard one refuses; the loss limit blocks buys but lets the exit through', async ({
+  page,
+}) => {
+  const host = own.handle;
+  const infy = await instrumentToken(host, 'NSE', 'INFY');
+  await setPrice(host, infy, 1500);
+  await openDashboard(page, host);
+  await setLimits(page, {
+    'Max order value': { value: '50000', hard: false },
+    'Max quantity': { value: '100', hard: true },
+  });
+
+  await chooseSymbol(page, 'INFY', /^INFY NSE/);
+  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '40', price: '1500' });
+  await ticket(page).getByRole('button', { name: 'Place order' }).click();
+  const refusal = ticket(page).getByTestId('risk-refusal');
+  await expect(refusal).toContainText('Over your soft risk limits:');
+  await expect(refusal).toContainText('Order value ₹60,000 exceeds your limit of ₹50,000');
+  await expect(blotter(page).locator('tr[data-order-id]')).toHaveCount(0);
+  await refusal.getByRole('button', { name: 'Place anyway' }).click();
+  await expect(ticket(page).getByTestId('ticket-order-id')).toHaveText(/\S+/);
+  await expect(refusal).toBeHidden();
+
+  await fillTicket(page, { quantity: '150', price: '300' });
+  await ticket(page).getByRole('button', { name: 'Place order' }).click();
+  await expect(refusal).toContainText('Refused by your risk limits:');
+  await expect(refusal).toContainText('Quantity 150 exceeds your limit of 100');
+  await expect(refusal.getByRole('button', { name: 'Place anyway' })).toHaveCount(0);
+
+  // A day that loses more than the hard loss limit: buys stop, the exit goes through.
+  await setLimits(page, { 'Daily loss limit': { value: '1000', hard: true } });
+  await setPrice(host, infy, 1450); // the 40 bought at 1,500 lose ₹2,000
+  await fillTicket(page, { orderType: 'MARKET', quantity: '1' });
+  await ticket(page).getByRole('button', { name: 'Place order' }).click();
+  await expect(refusal).toContainText('Daily loss limit of ₹1,000 reached');
+  await expect(page.getByTestId('risk-chip')).toContainText('Loss limit reached: exits only');
+  await expect(page.getByTestId('risk-banner')).toContainText('only exits are allowed today');
+  // The header keeps everything on one line, the chip and the kill switch included.
+  const header = page.locator('header.topbar');
+  for (const [width, height] of [
+    [1280, 720],
+    [1440, 900],
+    [1920, 1080],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await expect
+      .poll(() => header.evaluate((h) => h.scrollWidth - h.clientWidth), `at ${width} px`)
+      .toBeLessThanOrEqual(1);
+    await expect(page.getByRole('button', { name: /Switch to (light|dark) theme/ })).toBeInViewport();
+  }
+  await expect(page.getByTestId('risk-chip')).toHaveAttribute('title', /only exits are allowed today/);
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // The ticket scrolled to show the refusal: the side toggle is clicked as a trader would, by its label.
+  await ticket(page).locator('label.side--sell').click();
+  await fillTicket(page, { orderType: 'MARKET', quantity: '30' }); // under the value limit too
+  const exitId = await placeOrder(page);
+  await expect(orderRow(page, exitId)).toContainText('COMPLETE');
+});
+
+test('kill switch (hotkey + confirmation): every working order cancelled and the position exited, each shown done', async ({
+  page,
+}) => {
+  const host = own.handle;
+  const infy = await instrumentToken(host, 'NSE', 'INFY');
+  await setPrice(host, infy, 1500);
+  await openDashboard(page, host);
+  await chooseSymbol(page, 'INFY', /^INFY NSE/);
+  await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '5' });
+  await placeOrder(page);
+  await fillTicket(page, { orderType: 'LIMIT', quantity: '2', price: '1450' });
+  const a = await placeOrder(page);
+  await fillTicket(page, { orderType: 'LIMIT', quantity: '3', price: '1440' });
+  const b = await placeOrder(page);
+  await fillTicket(page, { side: 'Sell', orderType: 'SL', quantity: '1', price: '1400', triggerPrice: '1410' });
+  const c = await placeOrder(page);
+  await expect(orderRow(page, c)).toContainText('TRIGGER PENDING');
+
+  await page.locator('body').press('Control+Shift+K');
+  const confirm = page.getByRole('dialog', { name: 'Kill switch' });
+  await expect(confirm).toContainText('Cancel every working order (3 on screen');
+  await confirm.getByLabel(/Also exit every open position \(1\)/).check();
+  await confirm.getByRole('button', { name: 'Cancel all and exit' }).click();
+
+  const run = runDialog(page);
+  await expect(run.getByTestId('safety-headline')).toHaveText(
+    '3 of 3 orders cancelled, 1 of 1 exit order placed — nothing is left open',
+  );
+  for (const id of [a, b, c]) {
+    await expect(run.locator(`tr[data-step="c-${id}"]`)).toContainText('Cancelled');
+  }
+  await expect(run.locator('tr[data-step="x1"]')).toContainText(/SELL.*5.*Exit.*Done.*Exit order \S+ placed/);
+  await expect(run.getByTestId('still-open')).toContainText('Nothing.');
+  await run.getByRole('button', { name: 'Done' }).click();
+  for (const id of [a, b, c]) await expect(orderRow(page, id)).toContainText('CANCELLED');
+  await expect(netQty(page, 'INFY')).toHaveText('0');
+});
+
+test('"Cancel all…" of one symbol from the blotter, and "Exit selected" of one position', async ({ page }) => {
+  const host = own.handle;
+  const [infy, sbin] = [await instrumentToken(host, 'NSE', 'INFY'), await instrumentToken(host, 'NSE', 'SBIN')];
+  await setPrice(host, infy, 1500);
+  await setPrice(host, sbin, 800);
+  await openDashboard(page, host);
+  await chooseSymbol(page, 'INFY', /^INFY NSE/);
+  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: '1450' });
+  const i1 = await placeOrder(page);
+  const i2 = await placeOrder(page);
+  await fillTicket(page, { orderType: 'MARKET', quantity: '4' });
+  await placeOrder(page);
+  await chooseSymbol(page, 'SBIN', /^SBIN NSE/);
+  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '1', price: '780' });
+  const s1 = await placeOrder(page);
+  await fillTicket(page, { orderType: 'MARKET', quantity: '3' });
+  await placeOrder(page);
+
+  await page.getByRole('combobox', { name: 'Cancel all orders of a symbol' }).selectOption({ label: 'INFY (2)' });
+  await page
+    .getByRole('dialog', { name: 'Cancel all INFY' })
+    .getByRole('button', { name: 'Cancel all INFY orders' })
+    .click();
+  const run = runDialog(page);
+  await expect(run.getByTestId('safety-headline')).toHaveText('2 of 2 orders cancelled — nothing is left open');
+  await run.getByRole('button', { name: 'Done' }).click();
+  await expect(orderRow(page, i1)).toContainText('CANCELLED');
+  await expect(orderRow(page, i2)).toContainText('CANCELLED');
+  await expect(orderRow(page, s1)).toContainText('OPEN');
+
+  const positions = page.getByRole('table', { name: 'Positions' });
+  await positions.getByRole('checkbox', { name: 'Select INFY MIS' }).check();
+  await page.getByRole('button', { name: 'Exit selected (1)' }).click();
+  await page.getByRole('dialog', { name: 'Exit positions' }).getByRole('button', { name: 'Exit position' }).click();
+  await expect(run.getByTestId('safety-headline')).toHaveText(
+    'No working orders, 1 of 1 exit order placed — nothing is left open',
+  );
+  await run.getByRole('button', { name: 'Done' }).click();
+  await expect(netQty(page, 'INFY')).toHaveText('0');
+  await expect(netQty(page, 'SBIN')).toHaveText('3');
+  await expect(orderRow(page, s1)).toContainText('OPEN');
+});
+
+test('kill switch with the broker failing: nothing is claimed, and the run says the order book could not be read', async ({
+  page,
+}) => {
+  const host = own.handle;
+  const infy = await instrumentToken(host, 'NSE', 'INFY');
+  await setPrice(host, infy, 1500);
+  await openDashboard(page, host);
+  await chooseSymbol(page, 'INFY', /^INFY NSE/);
+  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: '1450' });
+  const id = await placeOrder(page);
+  await setFaults(host, { server_error: 1 });
+  await page.getByRole('button', { name: 'Kill switch' }).click();
+  await page.getByRole('dialog', { name: 'Kill switch' }).getByRole('button', { name: 'Cancel all orders' }).click();
+  const run = runDialog(page);
+  await expect(run.getByTestId('safety-headline')).toHaveText(
+    'The order book could not be read: nothing was cancelled',
+    { timeout: 60_000 }, // each read waits out its retries first
+  );
+  await expect(run.getByTestId('safety-headline')).toHaveAttribute('data-state', 'incomplete');
+  await expect(run.getByTestId('still-open')).toContainText('the broker could not be read back');
+  await setFaults(host, {});
+  await run.getByRole('button', { name: 'Done' }).click();
+  await expect(orderRow(page, id)).toContainText('OPEN');
+});
+
+test('price alerts: added in the dialog, fired by main from the stream as a toast, edited to arm again, deleted', async ({
+  page,
+}) => {
+  const host = own.handle;
+  const infy = await instrumentToken(host, 'NSE', 'INFY');
+  await setPrice(host, infy, 1500);
+  await openDashboard(page, host);
+  await page.getByTestId('alerts-button').click();
+  const dialog = page.getByRole('dialog', { name: 'Price alerts' });
+  await expect(dialog.getByRole('button', { name: 'Add alert' })).toBeEnabled(); // the instrument list has loaded
+  await dialog.getByLabel('Alert symbol').fill('INFY NSE');
+  await dialog.getByLabel('Alert condition').selectOption('above');
+  await dialog.getByLabel('Alert price').fill('1510');
+  await dialog.getByRole('button', { name: 'Add alert' }).click();
+  const row = dialog.getByRole('row', { name: /INFY above 1,510\.00/ });
+  await expect(row).toContainText('Armed');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByTestId('alerts-button')).toHaveText('Alerts (1 armed)');
+
+  await setPrice(host, infy, 1512);
+  await expect(page.getByLabel('Notifications')).toContainText('Alert: INFY above 1,510.00');
+  await expect(page.getByLabel('Notifications')).toContainText('LTP 1,512.00');
+  await expect(page.getByTestId('alerts-button')).toHaveText('Alerts (0 armed)');
+
+  await page.getByTestId('alerts-button').click();
+  await expect(row).toContainText('Fired');
+  await dialog.getByRole('button', { name: 'Edit INFY above 1,510.00' }).click();
+  await dialog.getByLabel('Price', { exact: true }).fill('1530');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByRole('row', { name: /INFY above 1,530\.00/ })).toContainText('Armed');
+  await dialog.getByRole('button', { name: 'Delete INFY above 1,530.00' }).click();
+  await expect(dialog.getByRole('table', { name: 'Alerts' })).toContainText('No alerts');
+});

@@ -1,0 +1,162 @@
+import type { Instrument } from '@shared/domain/instrument';
+import { isWorking, type OrderRequest } from '@shared/domain/order';
+import { NO_RISK_LIMITS, type RiskBreach, type RiskLimits, type RiskState } from '@shared/domain/risk';
+import type { AppError } from '@shared/ipc/app-error';
+import { dayPnlOf, increasesRisk, lossReached, riskBreaches, riskStatus } from '@shared/trading/risk-rules';
+import type { Broker } from '../../broker/broker';
+import { brokerError } from '../../broker/broker-error';
+import { isoIst, type Clock } from '../clock';
+
+/** How recent a streamed last price must be to judge an order by (older: the quote is read). */
+const FRESH_TICK_MS = 10_000;
+/** The order-rate window. */
+const MINUTE_MS = 60_000;
+
+/** How a placement meets the guard: judged (`check`), judged but its soft limits waived (`override`), or not at all (`exempt`). */
+export type RiskMode = 'check' | 'override' | 'exempt';
+
+/** What the guard reads, and where it says the loss limit was reached. */
+export interface RiskGuardDeps {
+  readonly broker: Pick<Broker, 'getQuotes' | 'listOrders' | 'listPositions' | 'listHoldings'>;
+  readonly clock: Clock;
+  /** The last streamed price of an instrument and when it came (epoch ms), if any. */
+  readonly lastTick: (instrumentToken: number) => { readonly price: number; readonly at: number } | undefined;
+  /** Placements not yet confirmed either way (they may be orders already). */
+  readonly unconfirmed: () => number;
+  /** Told the IST date the day's loss first reached the limit (the app keeps it across a restart). */
+  readonly onLossReached?: (istDate: string) => void;
+}
+
+/**
+ * The risk guard (docs/contract.md §Risk guard): the trader's precautionary limits, applied by
+ * the order service before an intent is journaled. A breach is a `bad_request` naming every
+ * limit broken with its figures; `field` is `riskOverride` when all of them are soft (the trader
+ * may place that one order anyway), else `risk.<the first hard limit>`. It reads only what the
+ * limits in force need; a figure it cannot read breaks the limit that needs it.
+ */
+export class RiskGuard {
+  readonly #deps: RiskGuardDeps;
+  #limits: RiskLimits = NO_RISK_LIMITS;
+  #journaled: number[] = [];
+  #reachedOn: string | null = null;
+
+  public constructor(deps: RiskGuardDeps) {
+    this.#deps = deps;
+  }
+
+  /** The limits in force. */
+  public limits(): RiskLimits {
+    return this.#limits;
+  }
+
+  /** Replaces the limits (the settings dialog, or the profile's stored limits at login). */
+  public setLimits(limits: RiskLimits): void {
+    this.#limits = limits;
+  }
+
+  /** Restores the day the loss limit was reached (from settings at login): it holds until that IST day ends. */
+  public restoreLossReached(istDate: string | null): void {
+    this.#reachedOn = istDate;
+  }
+
+  /** Refuses (throws) an order that breaks a limit; resolves when it may be journaled. */
+  public async check(order: OrderRequest, instrument: Instrument, mode: RiskMode): Promise<void> {
+    if (mode === 'exempt') return;
+    const refusal = refusalOf(await this.breaches(order, instrument), mode === 'override');
+    if (refusal) throw refusal;
+  }
+
+  /** Every limit the order breaks now. */
+  public async breaches(order: OrderRequest, instrument: Instrument): Promise<RiskBreach[]> {
+    const l = this.#limits;
+    if (Object.values(l).every((x) => x === null)) return [];
+    const needsPrice =
+      (l.maxOrderValue !== null && order.orderType === 'MARKET') ||
+      (l.maxPriceDeviationPct !== null && order.orderType !== 'MARKET');
+    const needsHoldings = l.dailyLossLimit !== null && order.transactionType === 'SELL' && order.product === 'CNC';
+    const [lastPrice, openOrders, positions, holdings] = await Promise.all([
+      needsPrice ? this.#lastPrice(instrument.instrumentToken) : null,
+      l.maxOpenOrders !== null ? this.#openOrders() : null,
+      l.dailyLossLimit !== null ? this.#read(() => this.#deps.broker.listPositions()) : null,
+      needsHoldings ? this.#read(() => this.#deps.broker.listHoldings()) : null,
+    ]);
+    const dayPnl = positions ? dayPnlOf(positions) : null;
+    this.#noteLoss(dayPnl);
+    const now = this.#deps.clock.now();
+    this.#journaled = this.#journaled.filter((t) => t > now - MINUTE_MS);
+    return riskBreaches(l, {
+      order,
+      instrument,
+      lastPrice,
+      openOrders,
+      placedLastMinute: this.#journaled.length,
+      dayPnl,
+      // Unknown positions: treat it as adding risk (the loss limit then says it could not check).
+      increasesRisk: positions ? increasesRisk(order, positions, holdings ?? []) : true,
+      lossReachedToday: this.#reachedToday(),
+    });
+  }
+
+  /** An order was journaled: it counts toward the order rate. */
+  public journaled(): void {
+    this.#journaled.push(this.#deps.clock.now());
+  }
+
+  /** The limits and where the day stands (reads the positions when a loss limit is set). */
+  public async state(): Promise<RiskState> {
+    const l = this.#limits;
+    const positions = l.dailyLossLimit !== null ? await this.#read(() => this.#deps.broker.listPositions()) : null;
+    const dayPnl = positions ? dayPnlOf(positions) : null;
+    this.#noteLoss(dayPnl);
+    return { limits: l, status: riskStatus(l, dayPnl, this.#reachedToday(), this.#deps.clock.now()) };
+  }
+
+  #today(): string {
+    return isoIst(this.#deps.clock.now()).slice(0, 10);
+  }
+
+  #reachedToday(): boolean {
+    return this.#reachedOn === this.#today();
+  }
+
+  #noteLoss(dayPnl: number | null): void {
+    const loss = this.#limits.dailyLossLimit;
+    if (!loss || dayPnl === null || !lossReached(dayPnl, loss.value) || this.#reachedToday()) return;
+    this.#reachedOn = this.#today();
+    this.#deps.onLossReached?.(this.#reachedOn);
+  }
+
+  async #lastPrice(token: number): Promise<number | null> {
+    const tick = this.#deps.lastTick(token);
+    if (tick && tick.at >= this.#deps.clock.now() - FRESH_TICK_MS && tick.price > 0) return tick.price;
+    const quotes = await this.#read(() => this.#deps.broker.getQuotes([token]));
+    const q = quotes?.find((x) => x.instrumentToken === token);
+    return q && q.lastPrice > 0 ? q.lastPrice : null;
+  }
+
+  async #openOrders(): Promise<number | null> {
+    const orders = await this.#read(() => this.#deps.broker.listOrders());
+    return orders ? orders.filter((o) => isWorking(o.status)).length + this.#deps.unconfirmed() : null;
+  }
+
+  /** A read the guard needs; null when it fails (the limit that needs it then refuses, saying so). */
+  async #read<T>(fn: () => Promise<T>): Promise<T | null> {
+    try {
+      return await fn();
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** The refusal for these breaches (soft ones waived by an override), or null when the order may go. */
+export function refusalOf(breaches: readonly RiskBreach[], override: boolean): AppError | null {
+  const left = override ? breaches.filter((b) => b.hard) : breaches;
+  const first = left[0];
+  if (!first) return null;
+  const firstHard = left.find((b) => b.hard);
+  return brokerError('bad_request', `Not placed: ${left.map((b) => b.message).join('; ')}`, {
+    field: firstHard ? `risk.${firstHard.limit}` : 'riskOverride',
+    fields: left.map((b) => ({ field: `risk.${b.limit}`, message: b.message })),
+  });
+}

@@ -1,0 +1,295 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Instrument } from '@shared/domain/instrument';
+import type { OrderRequest } from '@shared/domain/order';
+import { NO_RISK_LIMITS } from '@shared/domain/risk';
+import type { SafetyRun } from '@shared/domain/safety-run';
+import { TransportFailure } from '../../broker/broker-error';
+import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import type { TradingCore } from '../trading-core';
+
+/**
+ * The kill switch and its siblings against the real paper broker: every working order ends
+ * cancelled or listed still open, exits go through the exactly-once order service, and a
+ * broker failing mid-way never makes the run claim what did not happen.
+ */
+
+const FAST = { retryDelaysMs: [5, 20, 50], settleWaitMs: 15_000, settlePollMs: 10 };
+
+async function started(
+  fx: CoreFixture,
+  overrides: Parameters<CoreFixture['newCore']>[0] = {},
+): Promise<{ core: TradingCore; runs: SafetyRun[]; eq: Instrument[] }> {
+  const runs: SafetyRun[] = [];
+  const core = await fx.newCore({
+    rate: null,
+    safetyTimings: FAST,
+    events: { onSafety: (r) => runs.push(r) },
+    ...overrides,
+  });
+  await core.start();
+  const eq = (await core.broker.listInstruments('NSE')).filter((i) => i.instrumentType === 'EQ').slice(0, 3);
+  return { core, runs, eq };
+}
+
+/** A BUY LIMIT 3% under the last price: it rests, OPEN. */
+async function resting(core: TradingCore, i: Instrument, extra: Partial<OrderRequest> = {}): Promise<OrderRequest> {
+  const [q] = await core.broker.getQuotes([i.instrumentToken]);
+  const price = Math.floor(((q?.lastPrice ?? i.lastPrice) * 0.97) / i.tickSize) * i.tickSize;
+  return {
+    exchange: i.exchange,
+    tradingsymbol: i.tradingsymbol,
+    transactionType: 'BUY',
+    quantity: 1,
+    orderType: 'LIMIT',
+    product: 'MIS',
+    validity: 'DAY',
+    price: Number(price.toFixed(2)),
+    ...extra,
+  };
+}
+
+async function placeAll(core: TradingCore, orders: OrderRequest[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const o of orders) {
+    const r = await core.orders.place(o);
+    if (r.state !== 'placed') throw new Error('not placed');
+    ids.push(r.orderId);
+  }
+  return ids;
+}
+
+async function finished(core: TradingCore): Promise<SafetyRun> {
+  await core.safety.idle();
+  const run = core.safety.current();
+  if (!run) throw new Error('no run');
+  return run;
+}
+
+describe('safety runs', () => {
+  let fx: CoreFixture;
+  afterEach(async () => fx.close());
+
+  it('the kill switch cancels every working order (OPEN and TRIGGER PENDING) and ends done with nothing open', async () => {
+    fx = await startCoreFixture();
+    const { core, runs, eq } = await started(fx);
+    const [a, b] = eq as [Instrument, Instrument];
+    const stop = await resting(core, b, { transactionType: 'SELL', orderType: 'SL' });
+    const sl = { ...stop, triggerPrice: stop.price, price: Number(((stop.price ?? 0) - b.tickSize * 2).toFixed(2)) };
+    const ids = await placeAll(core, [await resting(core, a), await resting(core, a), sl]);
+    const statuses = (await core.broker.listOrders()).map((o) => o.status).sort();
+    expect(statuses).toEqual(['OPEN', 'OPEN', 'TRIGGER PENDING']);
+
+    const first = core.safety.start({ kind: 'killSwitch', exitPositions: false });
+    expect(first.state).toBe('running');
+    const run = await finished(core);
+    expect(run.state).toBe('done');
+    expect(run.steps.map((s) => [s.orderId, s.state, s.detail]).sort()).toEqual(
+      ids.map((id) => [id, 'done', 'Cancelled']).sort(),
+    );
+    expect(run.stillOpen).toEqual({ orders: [], positions: [], unconfirmed: [], verified: true });
+    expect(run.detail).toBe('3 of 3 orders cancelled — nothing is left open');
+    expect((await core.broker.listOrders()).every((o) => o.status === 'CANCELLED')).toBe(true);
+    // Progress was reported along the way, ending with the result.
+    expect(runs.some((r) => r.steps.some((s) => s.state === 'working'))).toBe(true);
+    expect(runs.at(-1)).toEqual(run);
+  });
+
+  it("cancel all of one symbol leaves the other symbols' orders working", async () => {
+    fx = await startCoreFixture();
+    const { core, eq } = await started(fx);
+    const [a, b] = eq as [Instrument, Instrument];
+    const [a1, a2, b1] = await placeAll(core, [await resting(core, a), await resting(core, a), await resting(core, b)]);
+    core.safety.start({ kind: 'cancelSymbol', exchange: a.exchange, tradingsymbol: a.tradingsymbol });
+    const run = await finished(core);
+    expect(run.state).toBe('done');
+    expect(run.steps.map((s) => s.orderId).sort()).toEqual([a1, a2].sort());
+    const byId = new Map((await core.broker.listOrders()).map((o) => [o.orderId, o.status]));
+    expect([a1, a2, b1].map((id) => byId.get(id ?? ''))).toEqual(['CANCELLED', 'CANCELLED', 'OPEN']);
+  });
+
+  it('when every cancel fails, the run ends incomplete and lists each order still open with the error — none reported cancelled', async () => {
+    fx = await startCoreFixture();
+    const { core, eq } = await started(fx);
+    const ids = await placeAll(core, [
+      await resting(core, eq[0] as Instrument),
+      await resting(core, eq[1] as Instrument),
+    ]);
+    core.broker.cancelOrder = () =>
+      Promise.reject(new TransportFailure({ kind: 'network', message: 'connection reset' }, 'not_sent'));
+    core.safety.start({ kind: 'killSwitch', exitPositions: false });
+    const run = await finished(core);
+    expect(run.state).toBe('incomplete');
+    expect(run.steps.map((s) => [s.state, s.attempts, s.detail])).toEqual([
+      ['failed', 4, 'Still open after 4 tries: connection reset'],
+      ['failed', 4, 'Still open after 4 tries: connection reset'],
+    ]);
+    expect(run.stillOpen?.orders.map((o) => o.orderId).sort()).toEqual([...ids].sort());
+    expect(run.stillOpen?.verified).toBe(true);
+    expect(run.detail).toBe('0 of 2 orders cancelled — 2 items still open');
+  });
+
+  it('with 40% of the replies failing and 20% lost, every order ends cancelled or listed still open, and the run never claims a cancel the broker lacks', async () => {
+    fx = await startCoreFixture({ seed: 7 });
+    // One transport retry only, so the run's own retries and read-backs do the work.
+    const { core, eq } = await started(fx, { readBackoff: { baseMs: 5, capMs: 20, maxRetries: 1 } });
+    const orders: OrderRequest[] = [];
+    for (const i of eq) for (let n = 0; n < 4; n++) orders.push(await resting(core, i));
+    const ids = await placeAll(core, orders);
+    fx.paper.setFaults('server_error=0.4,drop_reply=0.2');
+    core.safety.start({ kind: 'killSwitch', exitPositions: false });
+    const run = await finished(core);
+    fx.paper.setFaults({});
+    const truth = new Map((await core.broker.listOrders()).map((o) => [o.orderId, o.status]));
+    for (const step of run.steps) {
+      expect(['done', 'failed']).toContain(step.state);
+      if (step.state === 'done') expect(truth.get(step.orderId ?? '')).toBe('CANCELLED');
+    }
+    const reportedOpen = new Set(run.stillOpen?.orders.map((o) => o.orderId));
+    for (const id of ids) {
+      if (truth.get(id) !== 'CANCELLED' && run.stillOpen?.verified) expect(reportedOpen.has(id)).toBe(true);
+    }
+    expect(run.steps.length).toBe(ids.length);
+  });
+
+  it('exit positions: each open position gets one protected LIMIT through the order service (whatever the risk limits), and the run leaves it flat', async () => {
+    fx = await startCoreFixture();
+    const { core, eq } = await started(fx);
+    const [a, b] = eq as [Instrument, Instrument];
+    const market = (i: Instrument, side: 'BUY' | 'SELL', quantity: number): OrderRequest => ({
+      exchange: i.exchange,
+      tradingsymbol: i.tradingsymbol,
+      transactionType: side,
+      quantity,
+      orderType: 'MARKET',
+      product: 'MIS',
+      validity: 'DAY',
+    });
+    await placeAll(core, [market(a, 'BUY', 10), market(b, 'SELL', 4)]);
+    await expect.poll(async () => (await core.broker.listPositions()).filter((p) => p.quantity !== 0).length).toBe(2);
+    const working = await placeAll(core, [await resting(core, a)]);
+    // A risk limit must never keep the trader in a position: exits are not judged by it.
+    core.risk.setLimits({ ...NO_RISK_LIMITS, maxOrderValue: { value: 1, hard: true } });
+
+    core.safety.start({ kind: 'killSwitch', exitPositions: true });
+    const run = await finished(core);
+    expect(run.state).toBe('done');
+    const exits = run.steps.filter((s) => s.kind === 'exit');
+    expect(exits.map((s) => [s.tradingsymbol, s.transactionType, s.quantity, s.state]).sort()).toEqual(
+      [
+        [a.tradingsymbol, 'SELL', 10, 'done'],
+        [b.tradingsymbol, 'BUY', 4, 'done'],
+      ].sort(),
+    );
+    expect(run.steps.find((s) => s.kind === 'cancel')?.orderId).toBe(working[0]);
+    const orders = await core.broker.listOrders();
+    for (const s of exits) {
+      const o = orders.find((x) => x.orderId === s.orderId);
+      expect(o).toMatchObject({ orderType: 'LIMIT', clientOrderId: s.clientOrderId });
+    }
+    expect((await core.broker.listPositions()).every((p) => p.quantity === 0)).toBe(true);
+  });
+
+  it('an exit whose reply is lost is settled by looking it up, never sent twice', async () => {
+    fx = await startCoreFixture();
+    const { core, eq } = await started(fx);
+    const a = eq[0] as Instrument;
+    await placeAll(core, [
+      {
+        exchange: a.exchange,
+        tradingsymbol: a.tradingsymbol,
+        transactionType: 'BUY',
+        quantity: 3,
+        orderType: 'MARKET',
+        product: 'MIS',
+        validity: 'DAY',
+      },
+    ]);
+    await expect.poll(async () => (await core.broker.listPositions()).length).toBe(1);
+    const place = core.broker.placeOrder.bind(core.broker);
+    let posts = 0;
+    core.broker.placeOrder = async (...args) => {
+      posts += 1;
+      await place(...args); // the broker creates it…
+      throw new TransportFailure({ kind: 'network', message: 'socket hang up' }, 'in_doubt'); // …the reply is lost
+    };
+    core.safety.start({
+      kind: 'exitPositions',
+      positions: [{ exchange: a.exchange, tradingsymbol: a.tradingsymbol, product: 'MIS' }],
+    });
+    const run = await finished(core);
+    expect(posts).toBe(1);
+    expect(run.steps).toMatchObject([{ kind: 'exit', state: 'done', quantity: 3, transactionType: 'SELL' }]);
+    expect(run.state).toBe('done');
+    expect((await core.broker.listOrders()).filter((o) => o.transactionType === 'SELL')).toHaveLength(1);
+  });
+
+  it('an exit answered "not yet confirmed" is waited for, never sent again, and done once the lookup finds it', async () => {
+    fx = await startCoreFixture();
+    let confirmable = false;
+    const { core, eq } = await started(fx, {
+      placementTimings: { answerDeadlineMs: 300 },
+      events: {
+        onSafety: (r) => {
+          // The step says so while the lookups fail: from then on the broker may answer them.
+          if (r.steps.some((s) => s.detail.startsWith('Not yet confirmed'))) confirmable = true;
+        },
+      },
+    });
+    const a = eq[0] as Instrument;
+    await placeAll(core, [
+      {
+        exchange: a.exchange,
+        tradingsymbol: a.tradingsymbol,
+        transactionType: 'BUY',
+        quantity: 2,
+        orderType: 'MARKET',
+        product: 'MIS',
+        validity: 'DAY',
+      },
+    ]);
+    await expect.poll(async () => (await core.broker.listPositions()).length).toBe(1);
+    const place = core.broker.placeOrder.bind(core.broker);
+    const find = core.broker.findOrders.bind(core.broker);
+    let posts = 0;
+    core.broker.placeOrder = async (...args) => {
+      posts += 1;
+      await place(...args);
+      throw new TransportFailure({ kind: 'timeout', message: 'no reply' }, 'in_doubt');
+    };
+    core.broker.findOrders = async (cid) => {
+      if (!confirmable) throw new TransportFailure({ kind: 'network', message: 'unreachable' }, 'in_doubt');
+      return find(cid);
+    };
+    core.safety.start({ kind: 'killSwitch', exitPositions: true });
+    const run = await finished(core);
+    expect(posts).toBe(1);
+    expect(run.steps).toMatchObject([{ kind: 'exit', state: 'done', quantity: 2 }]);
+    expect((await core.broker.listOrders()).filter((o) => o.transactionType === 'SELL')).toHaveLength(1);
+  });
+
+  it('a second run while one is running is refused as a conflict', async () => {
+    fx = await startCoreFixture();
+    const { core, eq } = await started(fx);
+    await placeAll(core, [await resting(core, eq[0] as Instrument)]);
+    core.safety.start({ kind: 'killSwitch', exitPositions: false });
+    expect(() => core.safety.start({ kind: 'killSwitch', exitPositions: false })).toThrow(/already in progress/);
+    await core.safety.idle();
+  });
+});
+
+describe('safety runs outside market hours', () => {
+  let fx: CoreFixture;
+  afterEach(async () => fx.close());
+
+  it('the kill switch cancels an after-market order (AMO REQ RECEIVED)', async () => {
+    const now = Date.parse('2026-11-23T16:00:00+05:30');
+    fx = await startCoreFixture({ clock: () => now, marketClock: 'wall' });
+    const { core, eq } = await started(fx);
+    const [id] = await placeAll(core, [await resting(core, eq[0] as Instrument, { variety: 'amo' })]);
+    expect((await core.broker.getOrder(id ?? '')).status).toBe('AMO REQ RECEIVED');
+    core.safety.start({ kind: 'killSwitch', exitPositions: false });
+    const run = await finished(core);
+    expect(run.steps).toMatchObject([{ orderId: id, status: 'CANCELLED', state: 'done' }]);
+    expect(run.state).toBe('done');
+  });
+});

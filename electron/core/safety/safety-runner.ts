@@ -1,0 +1,578 @@
+import { randomBytes } from 'node:crypto';
+import type { Instrument } from '@shared/domain/instrument';
+import type { MarketQuote } from '@shared/domain/market';
+import { isWorking, type Order, type OrderRequest } from '@shared/domain/order';
+import type { Placement } from '@shared/domain/placement';
+import type { Position } from '@shared/domain/portfolio';
+import type { SafetyAction, SafetyRun, SafetyStep, StillOpen } from '@shared/domain/safety-run';
+import { AppError } from '@shared/ipc/app-error';
+import { fromUnits, toUnits } from '@shared/trading/money';
+import type { Broker } from '../../broker/broker';
+import { brokerError } from '../../broker/broker-error';
+import { systemClock, type Clock } from '../clock';
+import type { OrderService } from '../orders/order-service';
+
+/** Knobs of a safety run (tests shrink the waits). */
+export interface SafetyTimings {
+  /** Tries per order (a cancel, an exit) before it is reported still open. */
+  readonly attempts: number;
+  /** Pause before each retry, by retry number (the last one repeats). */
+  readonly retryDelaysMs: readonly number[];
+  /** How long an unconfirmed placement or exit is waited for before it is reported unconfirmed. */
+  readonly settleWaitMs: number;
+  /** How often the unconfirmed list is looked at while waiting. */
+  readonly settlePollMs: number;
+  /** Cancels in flight at once. */
+  readonly concurrency: number;
+  /** Tries of a read of the order book or positions (each already retried by the transport for up to 5 s). */
+  readonly readAttempts: number;
+}
+
+/** The defaults: 4 tries over about 3.5 s; an unconfirmed order is waited for up to 25 s (its re-send window and landing horizon). */
+export const DEFAULT_SAFETY_TIMINGS: SafetyTimings = {
+  attempts: 4,
+  retryDelaysMs: [250, 1_000, 2_000],
+  settleWaitMs: 25_000,
+  settlePollMs: 100,
+  concurrency: 4,
+  readAttempts: 2,
+};
+
+/** How far from the last price an exit's LIMIT may be, in % (market protection; docs/contract.md §Kill switch). */
+export const EXIT_PROTECTION_PCT = 3;
+
+/** What a run needs. */
+export interface SafetyRunnerDeps {
+  readonly broker: Pick<Broker, 'listOrders' | 'cancelOrder' | 'getOrder' | 'listPositions' | 'getQuotes'>;
+  readonly orders: Pick<OrderService, 'place' | 'placements'>;
+  readonly findInstrument: (exchange: Instrument['exchange'], tradingsymbol: string) => Promise<Instrument | undefined>;
+  /** Told the whole run at every change (`safety.progress`). */
+  readonly onProgress?: (run: SafetyRun) => void;
+  readonly clock?: Clock;
+  readonly timings?: Partial<SafetyTimings>;
+  readonly newId?: () => string;
+}
+
+/** Kinds after which a retry cannot help: the broker refused the request itself. */
+const DEFINITIVE = new Set(['bad_request', 'forbidden', 'unauthorized']);
+
+/**
+ * The kill switch and its smaller siblings (docs/contract.md §Kill switch): cancels working
+ * orders (AMO REQ RECEIVED and TRIGGER PENDING included) and, when asked, exits open positions
+ * with market-protected LIMIT orders placed through the exactly-once order service. Each order
+ * is tried a few times; a failure never stops the others; at the end the broker is read back and
+ * whatever is still open is listed. An exit whose answer is "not yet confirmed" is waited for and
+ * never sent again while it may exist.
+ */
+export class SafetyRunner {
+  readonly #deps: SafetyRunnerDeps;
+  readonly #clock: Clock;
+  readonly #t: SafetyTimings;
+  readonly #newId: () => string;
+  #run: SafetyRun | null = null;
+  #active: Promise<void> | null = null;
+
+  public constructor(deps: SafetyRunnerDeps) {
+    this.#deps = deps;
+    this.#clock = deps.clock ?? systemClock;
+    this.#t = { ...DEFAULT_SAFETY_TIMINGS, ...deps.timings };
+    this.#newId = deps.newId ?? (() => `sr${randomBytes(6).toString('hex')}`);
+  }
+
+  /** The current or last run. */
+  public current(): SafetyRun | null {
+    return this.#run ? structuredClone(this.#run) : null;
+  }
+
+  /** Starts a run and answers with its first state; a second while one runs is a `conflict`. */
+  public start(action: SafetyAction): SafetyRun {
+    if (this.#active) throw brokerError('conflict', 'A safety run is already in progress: wait for it to finish');
+    const run: SafetyRun = {
+      id: this.#newId(),
+      action,
+      startedAt: this.#clock.now(),
+      finishedAt: null,
+      state: 'running',
+      steps: [],
+      stillOpen: null,
+      detail: 'Reading the order book…',
+    };
+    this.#run = run;
+    const active = this.#execute(run)
+      .catch(() => this.#finish(run, null, 'The run stopped on an unexpected error: check the order book'))
+      .finally(() => {
+        this.#active = null;
+      });
+    this.#active = active;
+    this.#emit();
+    return structuredClone(run);
+  }
+
+  /** Resolves when no run is in progress. */
+  public async idle(): Promise<void> {
+    await this.#active;
+  }
+
+  // ---------------------------------------------------------------- the run
+
+  async #execute(run: SafetyRun): Promise<void> {
+    const action = run.action;
+    const orders = await this.#readWithRetries(() => this.#deps.broker.listOrders());
+    if (orders === null) {
+      await this.#finish(run, null, 'The order book could not be read: nothing was cancelled');
+      return;
+    }
+    for (const o of orders.filter((x) => isWorking(x.status) && orderInScope(action, x))) {
+      run.steps.push(cancelStep(o));
+    }
+    const open = this.#deps.orders.placements().filter((p) => p.state === 'checking' && orderInScope(action, p.order));
+    for (const p of open) run.steps.push(unconfirmedStep(p));
+    run.detail = `Cancelling ${plural(run.steps.length, 'order')}…`;
+    this.#emit();
+
+    await pool(
+      run.steps.filter((s) => s.kind === 'cancel'),
+      this.#t.concurrency,
+      (s) => this.#cancel(s),
+    );
+    await pool(
+      run.steps.filter((s) => s.kind === 'unconfirmed'),
+      this.#t.concurrency,
+      (s) => this.#settleUnconfirmed(s),
+    );
+
+    const exits = action.kind === 'exitPositions' || (action.kind === 'killSwitch' && action.exitPositions);
+    if (exits) await this.#exitPositions(run);
+    await this.#finish(run, exits, null);
+  }
+
+  /** Cancels one working order: a few tries; an error is followed by a read of the order, which may have ended meanwhile. */
+  async #cancel(step: SafetyStep): Promise<void> {
+    const orderId = step.orderId ?? '';
+    let last = '';
+    for (let attempt = 1; attempt <= this.#t.attempts; attempt++) {
+      this.#update(step, {
+        state: 'working',
+        attempts: attempt,
+        detail: attempt === 1 ? 'Cancelling…' : `Retrying (try ${attempt})…`,
+      });
+      try {
+        const ack = await this.#deps.broker.cancelOrder(orderId);
+        if (ack.status === 'CANCELLED')
+          return this.#update(step, { state: 'done', status: ack.status, detail: 'Cancelled' });
+        const now = await this.#readOrder(orderId);
+        if (now && this.#ended(step, now)) return;
+        last = `the broker answered ${ack.status}`;
+      } catch (err) {
+        last = messageOf(err);
+        const now = await this.#readOrder(orderId);
+        if (now && this.#ended(step, now)) return;
+        if (err instanceof AppError && DEFINITIVE.has(err.info.kind)) break;
+      }
+      if (attempt < this.#t.attempts) await this.#clock.sleep(this.#delay(attempt));
+    }
+    this.#update(step, {
+      state: 'failed',
+      detail: `Still open after ${plural(step.attempts, 'try', 'tries')}: ${last}`,
+    });
+  }
+
+  /** True (and the step settled) when the order is no longer working: cancelled, filled or rejected. */
+  #ended(step: SafetyStep, order: Order): boolean {
+    if (isWorking(order.status)) {
+      step.status = order.status;
+      return false;
+    }
+    if (order.status === 'CANCELLED') this.#update(step, { state: 'done', status: order.status, detail: 'Cancelled' });
+    else {
+      const why =
+        order.status === 'COMPLETE' ? 'Filled before it could be cancelled' : `${order.status}: nothing to cancel`;
+      this.#update(step, { state: 'skipped', status: order.status, detail: why });
+    }
+    return true;
+  }
+
+  /** A placement not yet confirmed when the run began: waited for; if it became a working order, that is cancelled. */
+  async #settleUnconfirmed(step: SafetyStep): Promise<void> {
+    const cid = step.clientOrderId ?? '';
+    this.#update(step, { state: 'working', detail: 'Waiting for the broker to confirm it…' });
+    const p = await this.#waitSettled(cid);
+    if (!p || p.state === 'checking') {
+      this.#update(step, { state: 'failed', detail: 'Still not confirmed: it may yet become an order' });
+      return;
+    }
+    if (p.state !== 'placed' || !p.orderId) {
+      this.#update(step, { state: 'skipped', detail: 'Never placed: nothing to cancel' });
+      return;
+    }
+    this.#update(step, { orderId: p.orderId, status: p.status });
+    await this.#cancel(step);
+  }
+
+  async #exitPositions(run: SafetyRun): Promise<void> {
+    const action = run.action;
+    run.detail = 'Reading positions…';
+    this.#emit();
+    const positions = await this.#readWithRetries(() => this.#deps.broker.listPositions());
+    if (positions === null) {
+      run.detail = 'Positions could not be read: none was exited';
+      this.#emit();
+      return;
+    }
+    const toExit = positions.filter((p) => p.quantity !== 0 && positionInScope(action, p));
+    if (toExit.length === 0) return;
+    const quotes = await this.#readWithRetries(() =>
+      this.#deps.broker.getQuotes([...new Set(toExit.map((p) => p.instrumentToken))]),
+    );
+    const plans: Array<{ step: SafetyStep; order: OrderRequest | null; why: string }> = [];
+    for (const p of toExit) {
+      const instrument = await this.#deps.findInstrument(p.exchange, p.tradingsymbol).catch(() => undefined);
+      const quote = quotes?.find((q) => q.instrumentToken === p.instrumentToken);
+      const side = p.quantity > 0 ? 'SELL' : 'BUY';
+      const price = instrument && quote ? protectedPrice(side, quote, instrument.tickSize) : null;
+      const why = !instrument ? 'Instrument not found' : price === null ? 'No last price: exit not placed' : '';
+      for (const quantity of instrument ? slices(Math.abs(p.quantity), instrument) : [Math.abs(p.quantity)]) {
+        const step: SafetyStep = {
+          id: `x${plans.length + 1}`,
+          kind: 'exit',
+          exchange: p.exchange,
+          tradingsymbol: p.tradingsymbol,
+          product: p.product,
+          transactionType: side,
+          quantity,
+          orderId: null,
+          clientOrderId: null,
+          status: null,
+          state: 'pending',
+          attempts: 0,
+          detail: price === null ? why : `LIMIT ${side} at ${price} (protected)`,
+        };
+        run.steps.push(step);
+        const order: OrderRequest | null =
+          price === null
+            ? null
+            : {
+                exchange: p.exchange,
+                tradingsymbol: p.tradingsymbol,
+                transactionType: side,
+                quantity,
+                orderType: 'LIMIT',
+                product: p.product,
+                validity: 'DAY',
+                price,
+              };
+        plans.push({ step, order, why });
+      }
+    }
+    run.detail = `Exiting ${plural(toExit.length, 'position')}…`;
+    this.#emit();
+    await pool(plans, this.#t.concurrency, async ({ step, order, why }) => {
+      if (order) await this.#exit(run, step, order);
+      else this.#update(step, { state: 'failed', detail: why });
+    });
+  }
+
+  /**
+   * Places one exit through the exactly-once order service. A refusal created nothing, so it may
+   * be tried again (under a new request id); a "not yet confirmed" is waited for and never sent
+   * again while it may exist.
+   */
+  async #exit(run: SafetyRun, step: SafetyStep, order: OrderRequest): Promise<void> {
+    let last = '';
+    for (let attempt = 1; attempt <= this.#t.attempts; attempt++) {
+      this.#update(step, {
+        state: 'working',
+        attempts: attempt,
+        detail: attempt === 1 ? 'Placing the exit…' : `Placing the exit (try ${attempt})…`,
+      });
+      try {
+        const outcome = await this.#deps.orders.place(order, {
+          requestId: `${run.id}-${step.id}-${attempt}`,
+          risk: 'exempt',
+        });
+        if (outcome.state === 'placed') {
+          this.#update(step, {
+            state: 'done',
+            orderId: outcome.orderId,
+            clientOrderId: outcome.clientOrderId,
+            status: outcome.status,
+            detail: `Exit order ${outcome.orderId} placed${outcome.status ? ` (${outcome.status})` : ''}`,
+          });
+          return;
+        }
+        this.#update(step, {
+          clientOrderId: outcome.clientOrderId,
+          detail: 'Not yet confirmed — checking with the broker…',
+        });
+        const p = await this.#waitSettled(outcome.clientOrderId);
+        if (p?.state === 'placed' && p.orderId) {
+          this.#update(step, {
+            state: 'done',
+            orderId: p.orderId,
+            status: p.status,
+            detail: `Exit order ${p.orderId} placed${p.status ? ` (${p.status})` : ''}`,
+          });
+          return;
+        }
+        if (!p || p.state === 'checking' || p.state === 'needs_decision') {
+          this.#update(step, {
+            state: 'failed',
+            detail: `Not yet confirmed: exit ${outcome.clientOrderId} may still be placed — check the order book`,
+          });
+          return;
+        }
+        last = 'the broker confirmed it has no such order';
+      } catch (err) {
+        // Only a refusal is thrown: nothing was created.
+        last = messageOf(err);
+        if (err instanceof AppError && DEFINITIVE.has(err.info.kind)) break;
+      }
+      if (attempt < this.#t.attempts) await this.#clock.sleep(this.#delay(attempt));
+    }
+    this.#update(step, { state: 'failed', detail: `Exit not placed: ${last}` });
+  }
+
+  // ---------------------------------------------------------------- the end
+
+  /** Reads the broker back and lists what is still open; the run ends `done` only when nothing is. */
+  async #finish(run: SafetyRun, exits: boolean | null, failure: string | null): Promise<void> {
+    const action = run.action;
+    const [orders, positions] = await Promise.all([
+      this.#readWithRetries(() => this.#deps.broker.listOrders()),
+      exits ? this.#readWithRetries(() => this.#deps.broker.listPositions()) : Promise.resolve([] as Position[]),
+    ]);
+    const unconfirmed = this.#deps.orders
+      .placements()
+      .filter((p) => p.state === 'checking' && orderInScope(action, p.order))
+      .map((p) => p.clientOrderId);
+    const verified = orders !== null && positions !== null;
+    const stillOpen: StillOpen = {
+      orders: (orders ?? this.#failedOrders(run))
+        .filter((o) => isWorking(o.status) && orderInScope(action, o))
+        .map((o) => ({
+          orderId: o.orderId,
+          exchange: o.exchange,
+          tradingsymbol: o.tradingsymbol,
+          transactionType: o.transactionType,
+          pendingQuantity: o.pendingQuantity,
+          status: o.status,
+        })),
+      positions: (positions ?? [])
+        .filter((p) => p.quantity !== 0 && positionInScope(action, p))
+        .map((p) => ({
+          exchange: p.exchange,
+          tradingsymbol: p.tradingsymbol,
+          product: p.product,
+          quantity: p.quantity,
+        })),
+      unconfirmed,
+      verified,
+    };
+    const clear =
+      verified &&
+      stillOpen.orders.length === 0 &&
+      stillOpen.positions.length === 0 &&
+      unconfirmed.length === 0 &&
+      run.steps.every((s) => s.state !== 'failed');
+    run.stillOpen = stillOpen;
+    run.state = clear ? 'done' : 'incomplete';
+    run.finishedAt = this.#clock.now();
+    run.detail = failure ?? headline(run);
+    this.#emit();
+  }
+
+  /** Without a read-back: the orders main failed to cancel, as last known. */
+  #failedOrders(run: SafetyRun): Order[] {
+    return run.steps
+      .filter((s) => s.state === 'failed' && s.orderId !== null && s.transactionType !== null)
+      .map(
+        (s) =>
+          ({
+            orderId: s.orderId,
+            exchange: s.exchange,
+            tradingsymbol: s.tradingsymbol,
+            transactionType: s.transactionType,
+            pendingQuantity: s.quantity,
+            status: s.status ?? 'OPEN',
+            product: s.product,
+          }) as Order,
+      );
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  async #waitSettled(clientOrderId: string): Promise<Placement | undefined> {
+    const until = this.#clock.now() + this.#t.settleWaitMs;
+    for (;;) {
+      const p = this.#deps.orders.placements().find((x) => x.clientOrderId === clientOrderId);
+      if (!p || p.state !== 'checking' || this.#clock.now() >= until) return p;
+      await this.#clock.sleep(this.#t.settlePollMs);
+    }
+  }
+
+  async #readOrder(orderId: string): Promise<Order | null> {
+    try {
+      return await this.#deps.broker.getOrder(orderId, { urgent: true });
+    } catch {
+      return null;
+    }
+  }
+
+  async #readWithRetries<T>(read: () => Promise<T>): Promise<T | null> {
+    for (let attempt = 1; attempt <= this.#t.readAttempts; attempt++) {
+      try {
+        return await read();
+      } catch {
+        if (attempt < this.#t.readAttempts) await this.#clock.sleep(this.#delay(attempt));
+      }
+    }
+    return null;
+  }
+
+  #delay(attempt: number): number {
+    const d = this.#t.retryDelaysMs;
+    return d[Math.min(attempt - 1, d.length - 1)] ?? 0;
+  }
+
+  #update(step: SafetyStep, change: Partial<SafetyStep>): void {
+    Object.assign(step, change);
+    this.#emit();
+  }
+
+  #emit(): void {
+    if (this.#run) this.#deps.onProgress?.(structuredClone(this.#run));
+  }
+}
+
+// ---------------------------------------------------------------- pure parts
+
+/** Whether an order (or a placement's order) belongs to the run. */
+export function orderInScope(
+  action: SafetyAction,
+  o: Pick<OrderRequest, 'exchange' | 'tradingsymbol' | 'product'>,
+): boolean {
+  switch (action.kind) {
+    case 'killSwitch':
+      return true;
+    case 'cancelSymbol':
+      return o.exchange === action.exchange && o.tradingsymbol === action.tradingsymbol;
+    case 'exitPositions':
+      return action.positions.some(
+        (p) => p.exchange === o.exchange && p.tradingsymbol === o.tradingsymbol && p.product === o.product,
+      );
+  }
+}
+
+/** Whether a position is to be exited by the run. */
+export function positionInScope(
+  action: SafetyAction,
+  p: Pick<Position, 'exchange' | 'tradingsymbol' | 'product'>,
+): boolean {
+  if (action.kind === 'cancelSymbol') return false;
+  return orderInScope(action, p);
+}
+
+/**
+ * An exit's LIMIT price: the last price moved by the protection towards a fill (up for a BUY,
+ * down for a SELL), rounded onto the tick grid towards the last price (never beyond the
+ * protection) and kept inside the day's circuit band.
+ */
+export function protectedPrice(side: 'BUY' | 'SELL', quote: MarketQuote, tickSize: number): number | null {
+  if (quote.lastPrice <= 0) return null;
+  const tick = toUnits(tickSize);
+  const raw = toUnits(quote.lastPrice * (1 + ((side === 'BUY' ? 1 : -1) * EXIT_PROTECTION_PCT) / 100));
+  let units = side === 'BUY' ? Math.floor(raw / tick) * tick : Math.ceil(raw / tick) * tick;
+  if (quote.upperCircuit > 0) units = Math.min(units, Math.floor(toUnits(quote.upperCircuit) / tick) * tick);
+  if (quote.lowerCircuit > 0) units = Math.max(units, Math.ceil(toUnits(quote.lowerCircuit) / tick) * tick);
+  return units > 0 ? fromUnits(units) : null;
+}
+
+/** A quantity cut into orders the exchange accepts: each at most the freeze quantity, in whole lots. */
+export function slices(quantity: number, instrument: Pick<Instrument, 'lotSize' | 'freezeQuantity'>): number[] {
+  const most = Math.max(
+    instrument.lotSize,
+    Math.floor(instrument.freezeQuantity / instrument.lotSize) * instrument.lotSize,
+  );
+  const out: number[] = [];
+  for (let left = quantity; left > 0; left -= most) out.push(Math.min(left, most));
+  return out;
+}
+
+function cancelStep(o: Order): SafetyStep {
+  return {
+    id: `c-${o.orderId}`,
+    kind: 'cancel',
+    exchange: o.exchange,
+    tradingsymbol: o.tradingsymbol,
+    product: o.product,
+    transactionType: o.transactionType,
+    quantity: o.pendingQuantity,
+    orderId: o.orderId,
+    clientOrderId: o.clientOrderId && /^[A-Za-z0-9_-]{1,36}$/.test(o.clientOrderId) ? o.clientOrderId : null,
+    status: o.status,
+    state: 'pending',
+    attempts: 0,
+    detail: 'Waiting',
+  };
+}
+
+function unconfirmedStep(p: Placement): SafetyStep {
+  return {
+    id: `u-${p.clientOrderId}`,
+    kind: 'unconfirmed',
+    exchange: p.order.exchange,
+    tradingsymbol: p.order.tradingsymbol,
+    product: p.order.product,
+    transactionType: p.order.transactionType,
+    quantity: p.order.quantity,
+    orderId: null,
+    clientOrderId: p.clientOrderId,
+    status: null,
+    state: 'pending',
+    attempts: 0,
+    detail: 'Not yet confirmed when the run began',
+  };
+}
+
+/** The run's result in one line. */
+function headline(run: SafetyRun): string {
+  const count = (kind: SafetyStep['kind'][], state: SafetyStep['state']) =>
+    run.steps.filter((s) => kind.includes(s.kind) && s.state === state).length;
+  const cancels = run.steps.filter((s) => s.kind !== 'exit').length;
+  const exits = run.steps.filter((s) => s.kind === 'exit').length;
+  const parts = [
+    cancels === 0
+      ? 'No working orders'
+      : `${count(['cancel', 'unconfirmed'], 'done')} of ${plural(cancels, 'order')} cancelled`,
+  ];
+  if (exits > 0) parts.push(`${count(['exit'], 'done')} of ${plural(exits, 'exit order')} placed`);
+  const open = run.stillOpen;
+  const left = open ? open.orders.length + open.positions.length + open.unconfirmed.length : 0;
+  const tail =
+    run.state === 'done'
+      ? 'nothing is left open'
+      : open && !open.verified
+        ? 'the broker could not be read back: check what is still open'
+        : `${plural(left, 'item')} still open`;
+  return `${parts.join(', ')} — ${tail}`;
+}
+
+function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof AppError ? err.info.message : 'unexpected error';
+}
+
+/** Runs `job` over `items` with at most `n` at once. */
+async function pool<T>(items: readonly T[], n: number, job: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await job(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+}

@@ -1,0 +1,196 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { AlertCondition, PriceAlert } from '@shared/domain/alert';
+import { describeError } from '../../lib/describe-error';
+import { formatIstTime, formatPrice } from '../../lib/format';
+import { useInstruments } from '../instruments/queries';
+import { Dialog } from '../layout/dialog';
+import { useSelectedInstrument } from '../ticket/use-selected-instrument';
+import { alertQueries, alertText, useCreateAlert, useDeleteAlert, useUpdateAlert } from './queries';
+
+const CONDITIONS: readonly AlertCondition[] = ['above', 'below', 'crosses'];
+
+/** A typed price, or an error naming what is wrong with it. */
+function readPrice(text: string): { price: number } | { error: string } {
+  const n = Number(text.replace(/[,\s₹]/g, ''));
+  return text.trim() !== '' && Number.isFinite(n) && n > 0 ? { price: n } : { error: 'Enter a price above zero' };
+}
+
+/** The header's way into the alerts: how many are armed. */
+export function AlertsButton(props: { readonly onOpen: () => void }) {
+  const alerts = useQuery(alertQueries.list()).data ?? [];
+  const active = alerts.filter((a) => a.state === 'active').length;
+  return (
+    <button type="button" className="risk-chip" onClick={props.onOpen} data-testid="alerts-button">
+      Alerts{alerts.length > 0 ? ` (${active} armed)` : ''}
+    </button>
+  );
+}
+
+/**
+ * Price alerts (docs/contract.md §Price alerts): add one on any instrument (the selected one by
+ * default), see each one's state and when it fired, edit it (which arms it again) or delete it.
+ */
+export function AlertsDialog(props: { readonly onClose: () => void }) {
+  const alerts = useQuery(alertQueries.list());
+  return (
+    <Dialog title="Price alerts" onClose={props.onClose} wide>
+      <NewAlert />
+      {alerts.data ? (
+        <table className="grid" aria-label="Alerts">
+          <thead>
+            <tr>
+              <th>Alert</th>
+              <th>State</th>
+              <th>Fired</th>
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {alerts.data.length === 0 ? (
+              <tr>
+                <td colSpan={4} className="empty">
+                  No alerts
+                </td>
+              </tr>
+            ) : null}
+            {alerts.data.map((a) => (
+              <AlertRow key={a.id} alert={a} />
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted">{alerts.error ? describeError(alerts.error) : 'Loading…'}</p>
+      )}
+    </Dialog>
+  );
+}
+
+function NewAlert() {
+  const selected = useSelectedInstrument();
+  const { list } = useInstruments();
+  const [symbol, setSymbol] = useState(selected ? `${selected.tradingsymbol} ${selected.exchange}` : '');
+  const [condition, setCondition] = useState<AlertCondition>('above');
+  const [price, setPrice] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const create = useCreateAlert();
+  const onSubmit = (e: FormEvent): void => {
+    e.preventDefault();
+    const [sym, exchange] = symbol.trim().toUpperCase().split(/\s+/);
+    const instrument = list.find((i) => i.tradingsymbol === sym && (!exchange || i.exchange === exchange));
+    if (!instrument) return setError('Choose an instrument from the list');
+    const p = readPrice(price);
+    if ('error' in p) return setError(p.error);
+    setError(null);
+    create.mutate(
+      { instrumentToken: instrument.instrumentToken, condition, price: p.price },
+      { onSuccess: () => setPrice('') },
+    );
+  };
+  return (
+    <form className="toolbar" aria-label="New alert" onSubmit={onSubmit}>
+      <input
+        aria-label="Alert symbol"
+        list="alert-symbols"
+        placeholder="Symbol"
+        value={symbol}
+        onChange={(e) => setSymbol(e.target.value)}
+      />
+      <datalist id="alert-symbols">
+        {list.slice(0, 2_000).map((i) => (
+          <option key={i.instrumentToken} value={`${i.tradingsymbol} ${i.exchange}`} />
+        ))}
+      </datalist>
+      <select
+        aria-label="Alert condition"
+        value={condition}
+        onChange={(e) => setCondition(e.target.value as AlertCondition)}
+      >
+        {CONDITIONS.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </select>
+      <input
+        aria-label="Alert price"
+        inputMode="decimal"
+        placeholder="Price"
+        value={price}
+        onChange={(e) => setPrice(e.target.value)}
+      />
+      {/* The instrument list may still be loading right after start: wait for it rather than refuse. */}
+      <button type="submit" className="primary" disabled={create.isPending || list.length === 0}>
+        {list.length === 0 ? 'Loading instruments…' : 'Add alert'}
+      </button>
+      {error || create.error ? (
+        <span role="alert" className="inline-error">
+          {error ?? describeError(create.error)}
+        </span>
+      ) : null}
+    </form>
+  );
+}
+
+function AlertRow({ alert }: { readonly alert: PriceAlert }) {
+  const [editing, setEditing] = useState(false);
+  const [condition, setCondition] = useState(alert.condition);
+  const [price, setPrice] = useState(String(alert.price));
+  const [error, setError] = useState<string | null>(null);
+  const update = useUpdateAlert();
+  const remove = useDeleteAlert();
+  const save = (): void => {
+    const p = readPrice(price);
+    if ('error' in p) return setError(p.error);
+    setError(null);
+    update.mutate({ id: alert.id, change: { condition, price: p.price } }, { onSuccess: () => setEditing(false) });
+  };
+  return (
+    <tr data-alert-id={alert.id} data-state={alert.state}>
+      <td>
+        {editing ? (
+          <>
+            {alert.tradingsymbol}{' '}
+            <select
+              aria-label="Condition"
+              value={condition}
+              onChange={(e) => setCondition(e.target.value as AlertCondition)}
+            >
+              {CONDITIONS.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>{' '}
+            <input aria-label="Price" value={price} onChange={(e) => setPrice(e.target.value)} size={10} />
+            {error ? <span className="field-error"> {error}</span> : null}
+          </>
+        ) : (
+          alertText(alert)
+        )}
+      </td>
+      <td>{alert.state === 'active' ? 'Armed' : 'Fired'}</td>
+      <td>
+        {alert.triggeredAt !== null
+          ? `${formatIstTime(alert.triggeredAt)} at ${formatPrice(alert.triggeredPrice)}`
+          : '–'}
+      </td>
+      <td className="row-actions">
+        {editing ? (
+          <button type="button" onClick={save} disabled={update.isPending}>
+            Save
+          </button>
+        ) : (
+          <button type="button" onClick={() => setEditing(true)} aria-label={`Edit ${alertText(alert)}`}>
+            Edit
+          </button>
+        )}
+        <button type="button" onClick={() => remove.mutate(alert.id)} aria-label={`Delete ${alertText(alert)}`}>
+          Delete
+        </button>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,72 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import type { AlertDraft, PriceAlert } from '@shared/domain/alert';
+import { beep } from '../../lib/beep';
+import { formatPrice } from '../../lib/format';
+import { call, subscribe } from '../../lib/ipc-client';
+import { useSoundOn } from '../../state/settings-store';
+import { useToastActions } from '../../state/toast-store';
+
+/** Query factory for price alerts (docs/contract.md §Price alerts): main keeps and evaluates them; pushes keep the list current. */
+export const alertQueries = {
+  list: () => queryOptions({ queryKey: ['alerts', 'list'], queryFn: () => call('alerts.list'), retry: false }),
+};
+
+/** Creates an alert. */
+export function useCreateAlert() {
+  return useMutation({
+    mutationKey: ['alerts', 'create'],
+    mutationFn: (draft: AlertDraft) => call('alerts.create', draft),
+  });
+}
+
+/** Changes an alert (and arms it again). */
+export function useUpdateAlert() {
+  return useMutation({
+    mutationKey: ['alerts', 'update'],
+    mutationFn: (v: { id: string; change: Omit<AlertDraft, 'instrumentToken'> }) => call('alerts.update', v),
+  });
+}
+
+/** Deletes an alert. */
+export function useDeleteAlert() {
+  return useMutation({ mutationKey: ['alerts', 'delete'], mutationFn: (id: string) => call('alerts.delete', { id }) });
+}
+
+/** "INFY above 1,510.00": an alert in words. */
+export function alertText(a: Pick<PriceAlert, 'tradingsymbol' | 'condition' | 'price'>): string {
+  return `${a.tradingsymbol} ${a.condition} ${formatPrice(a.price)}`;
+}
+
+/**
+ * Keeps the alert list current from `alerts.changed`, and turns each `alerts.fired` into a
+ * toast (and a beep when sound is on). Main fired it whether or not this window was showing.
+ */
+export function useAlertEvents(): void {
+  const client = useQueryClient();
+  const { toastRaised } = useToastActions();
+  const sound = useSoundOn();
+  const soundRef = useRef(sound);
+  useEffect(() => {
+    soundRef.current = sound;
+  }, [sound]);
+  useEffect(() => {
+    const offChanged = subscribe('alerts.changed', ({ alerts }) =>
+      client.setQueryData(alertQueries.list().queryKey, alerts),
+    );
+    const offFired = subscribe('alerts.fired', (a) => {
+      toastRaised({
+        id: `alert-${a.id}-${a.triggeredAt ?? 0}`,
+        tone: 'neutral',
+        title: `Alert: ${alertText(a)}`,
+        detail:
+          a.triggeredPrice === null ? a.note : `LTP ${formatPrice(a.triggeredPrice)}${a.note ? ` · ${a.note}` : ''}`,
+      });
+      if (soundRef.current) beep('neutral');
+    });
+    return () => {
+      offChanged();
+      offFired();
+    };
+  }, [client, toastRaised]);
+}

@@ -1,0 +1,120 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { RiskLimitName } from '@shared/domain/risk';
+import { describeError } from '../../lib/describe-error';
+import { Dialog } from '../layout/dialog';
+import { safetyQueries, useSetRiskLimits } from './queries';
+import { draftOf, LIMIT_ROWS, limitsOf, type RiskDraft } from './risk-form';
+import { useSafetyActions } from './safety-store';
+
+/**
+ * The risk limits dialog (docs/contract.md §Risk guard): one row per limit — a figure (empty: off)
+ * and Hard (refused outright) or soft (the trader may place that order anyway). Main stores the
+ * limits for the logged-in profile and enforces them; this only edits them.
+ */
+export function RiskDialog() {
+  const state = useQuery(safetyQueries.risk());
+  const { riskDialogClosed } = useSafetyActions();
+  return (
+    <Dialog title="Risk limits" onClose={riskDialogClosed} wide>
+      {state.data ? (
+        <RiskForm initial={draftOf(state.data.limits)} onDone={riskDialogClosed} />
+      ) : (
+        <p className="muted">{state.error ? describeError(state.error) : 'Loading your limits…'}</p>
+      )}
+    </Dialog>
+  );
+}
+
+function RiskForm(props: { readonly initial: RiskDraft; readonly onDone: () => void }) {
+  const [draft, setDraft] = useState(props.initial);
+  const [errors, setErrors] = useState<Partial<Record<RiskLimitName, string>>>({});
+  const save = useSetRiskLimits();
+  const change = (name: RiskLimitName, patch: Partial<RiskDraft[RiskLimitName]>): void => {
+    setDraft((d) => ({ ...d, [name]: { ...d[name], ...patch } }));
+    setErrors((e) => ({ ...e, [name]: undefined }));
+  };
+  const onSubmit = (e: FormEvent): void => {
+    e.preventDefault();
+    const result = limitsOf(draft);
+    if (result.errors) {
+      setErrors(result.errors);
+      return;
+    }
+    save.mutate(result.limits, { onSuccess: props.onDone });
+  };
+  return (
+    <form onSubmit={onSubmit} aria-label="Risk limits">
+      <p className="muted small">
+        Checked by Tradedesk before an order is sent. Leave a figure empty for no limit. A hard limit refuses the order;
+        a soft one shows the figures and lets you place that order anyway. Exits are never blocked by the daily loss
+        limit.
+      </p>
+      <div className="risk-form">
+        {LIMIT_ROWS.map(({ name, label, unit }) => (
+          <RiskRow
+            key={name}
+            label={label}
+            unit={unit}
+            value={draft[name].value}
+            hard={draft[name].hard}
+            error={errors[name]}
+            onValue={(value) => change(name, { value })}
+            onHard={(hard) => change(name, { hard })}
+          />
+        ))}
+      </div>
+      {save.error ? (
+        <p role="alert" className="inline-error">
+          Not saved: {describeError(save.error)}
+        </p>
+      ) : null}
+      <div className="form__buttons">
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save limits'}
+        </button>
+        <button type="button" onClick={props.onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function RiskRow(props: {
+  readonly label: string;
+  readonly unit: string;
+  readonly value: string;
+  readonly hard: boolean;
+  readonly error: string | undefined;
+  readonly onValue: (v: string) => void;
+  readonly onHard: (h: boolean) => void;
+}) {
+  const id = `risk-${props.label.replace(/\W+/g, '-').toLowerCase()}`;
+  return (
+    <>
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        type="text"
+        inputMode="decimal"
+        placeholder="No limit"
+        value={props.value}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? `${id}-error` : undefined}
+        onChange={(e) => props.onValue(e.target.value)}
+      />
+      <span className="muted small">{props.unit}</span>
+      <label className="check small">
+        <input type="checkbox" checked={props.hard} onChange={(e) => props.onHard(e.target.checked)} />
+        Hard
+        <span className="sr-only"> limit: {props.label}</span>
+      </label>
+      {props.error ? (
+        <span className="field-error" id={`${id}-error`}>
+          {props.error}
+        </span>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,122 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SafetyRun, SafetyStep } from '@shared/domain/safety-run';
+import { setBridgeForTests } from '../../lib/bridge';
+import { createQueryClient } from '../../lib/query-client';
+import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
+import { useSafetyEvents } from './queries';
+import { SafetyRunDialog } from './safety-run-dialog';
+import { useSafetyActions } from './safety-store';
+
+/**
+ * The kill switch's progress as the trader reads it, driven by `safety.progress` pushes: each
+ * order's state and result, and at the end what is still open — marked when the broker could
+ * not be read back (docs/contract.md §Kill switch).
+ */
+
+let bridge: FakeBridge;
+/** What main's `safety.current` answers: the run as last pushed. */
+let current: SafetyRun | null = null;
+beforeEach(() => {
+  current = null;
+  bridge = createFakeBridge({ 'safety.current': () => ({ ok: true, data: current }) });
+  setBridgeForTests(bridge);
+});
+
+/** Main's push of a run (and what it answers when asked after it). */
+async function push(run: SafetyRun): Promise<void> {
+  current = run;
+  await act(async () => bridge.emit('safety.progress', run));
+}
+afterEach(() => setBridgeForTests(null));
+
+const STEP: SafetyStep = {
+  id: 'c-1',
+  kind: 'cancel',
+  exchange: 'NSE',
+  tradingsymbol: 'INFY',
+  product: 'MIS',
+  transactionType: 'BUY',
+  quantity: 2,
+  orderId: '1',
+  clientOrderId: null,
+  status: 'OPEN',
+  state: 'working',
+  attempts: 2,
+  detail: 'Retrying (try 2)…',
+};
+
+const RUN: SafetyRun = {
+  id: 'sr1',
+  action: { kind: 'killSwitch', exitPositions: false },
+  startedAt: 1,
+  finishedAt: null,
+  state: 'running',
+  steps: [STEP],
+  stillOpen: null,
+  detail: 'Cancelling 1 order…',
+};
+
+function Harness() {
+  useSafetyEvents();
+  const { runShown } = useSafetyActions();
+  return (
+    <>
+      <button type="button" onClick={runShown}>
+        show
+      </button>
+      <SafetyRunDialog />
+    </>
+  );
+}
+
+describe('the safety run dialog', () => {
+  it('follows the pushes: working, then failed with what is still open, marked unverified when the broker could not be read back', async () => {
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Harness />
+      </QueryClientProvider>,
+    );
+    await push(RUN);
+    act(() => screen.getByRole('button', { name: 'show' }).click());
+    const dialog = await screen.findByRole('dialog', { name: 'Kill switch' });
+    expect(within(dialog).getByTestId('safety-headline').textContent).toBe('Cancelling 1 order…');
+    expect(within(dialog).getByRole('row', { name: /INFY/ }).textContent).toContain('Working…Retrying (try 2)…');
+    expect(within(dialog).getByRole('button', { name: 'Hide (it keeps running)' })).toBeTruthy();
+
+    await push({
+      ...RUN,
+      state: 'incomplete',
+      finishedAt: 2,
+      detail: '0 of 1 order cancelled — the broker could not be read back: check what is still open',
+      steps: [{ ...STEP, state: 'failed', attempts: 4, detail: 'Still open after 4 tries: connection reset' }],
+      stillOpen: {
+        orders: [
+          {
+            orderId: '1',
+            exchange: 'NSE',
+            tradingsymbol: 'INFY',
+            transactionType: 'BUY',
+            pendingQuantity: 2,
+            status: 'OPEN',
+          },
+        ],
+        positions: [],
+        unconfirmed: ['td-abc'],
+        verified: false,
+      },
+    });
+    // react-query tells its observers on the next macrotask: wait for the row to change.
+    await waitFor(() =>
+      expect(within(dialog).getByRole('row', { name: /INFY/ }).textContent).toContain(
+        'Still openStill open after 4 tries: connection reset',
+      ),
+    );
+    const open = within(dialog).getByTestId('still-open');
+    expect(open.textContent).toContain('Still open (the broker could not be read back: last known)');
+    expect(open.textContent).toContain('Order 1 BUY 2 INFY — OPEN');
+    expect(open.textContent).toContain('Not yet confirmed: td-abc — it may still become an order');
+    expect(within(dialog).getByRole('button', { name: 'Done' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,119 @@
+import { useQuery } from '@tanstack/react-query';
+import type { SafetyRun, SafetyStep } from '@shared/domain/safety-run';
+import { formatQty } from '../../lib/format';
+import { Dialog } from '../layout/dialog';
+import { safetyQueries } from './queries';
+import { useRunVisible, useSafetyActions } from './safety-store';
+
+const TITLE: Readonly<Record<SafetyRun['action']['kind'], string>> = {
+  killSwitch: 'Kill switch',
+  cancelSymbol: 'Cancel all',
+  exitPositions: 'Exit positions',
+};
+
+const WHAT: Readonly<Record<SafetyStep['kind'], string>> = {
+  cancel: 'Cancel',
+  exit: 'Exit',
+  unconfirmed: 'Unconfirmed',
+};
+
+const STATE: Readonly<Record<SafetyStep['state'], string>> = {
+  pending: 'Waiting',
+  working: 'Working…',
+  done: 'Done',
+  failed: 'Still open',
+  skipped: 'Nothing to do',
+};
+
+/**
+ * A safety run's progress and result, order by order (docs/contract.md §Kill switch): what it is
+ * doing now, each order's outcome, and once it ends, what is still open at the broker.
+ */
+export function SafetyRunDialog() {
+  const visible = useRunVisible();
+  const run = useQuery({ ...safetyQueries.run(), enabled: visible }).data;
+  const { runHidden } = useSafetyActions();
+  if (!visible || !run) return null;
+  const running = run.state === 'running';
+  return (
+    <Dialog title={TITLE[run.action.kind]} onClose={runHidden} wide>
+      <p className="safety-headline" role="status" data-testid="safety-headline" data-state={run.state}>
+        {run.detail}
+      </p>
+      <table className="grid safety-steps" aria-label="Orders of the run">
+        <thead>
+          <tr>
+            <th>Symbol</th>
+            <th>Side</th>
+            <th className="num">Qty</th>
+            <th>Action</th>
+            <th>Order</th>
+            <th>State</th>
+            <th>Result</th>
+          </tr>
+        </thead>
+        <tbody>
+          {run.steps.length === 0 ? (
+            <tr>
+              <td colSpan={7} className="empty">
+                {running ? 'Reading the order book…' : 'Nothing to do'}
+              </td>
+            </tr>
+          ) : null}
+          {run.steps.map((s) => (
+            <tr key={s.id} data-step={s.id} data-state={s.state}>
+              <td className="sym">{s.tradingsymbol}</td>
+              <td className={s.transactionType === 'BUY' ? 'buy' : 'sell'}>{s.transactionType ?? ''}</td>
+              <td className="num">{formatQty(s.quantity)}</td>
+              <td>{WHAT[s.kind]}</td>
+              <td>
+                <code>{s.orderId ?? s.clientOrderId ?? '–'}</code>
+              </td>
+              <td className={`safety-state--${s.state}`}>{STATE[s.state]}</td>
+              <td className="detail">{s.detail}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {run.stillOpen ? <StillOpenList run={run} /> : null}
+      <div className="form__buttons">
+        <button type="button" onClick={runHidden}>
+          {running ? 'Hide (it keeps running)' : 'Done'}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+function StillOpenList({ run }: { readonly run: SafetyRun }) {
+  const open = run.stillOpen;
+  if (!open) return null;
+  const empty = open.orders.length + open.positions.length + open.unconfirmed.length === 0;
+  return (
+    <section aria-label="Still open" data-testid="still-open">
+      <h3 className="small">Still open{open.verified ? '' : ' (the broker could not be read back: last known)'}</h3>
+      {empty ? (
+        <p className="muted">Nothing.</p>
+      ) : (
+        <ul className="safety-list">
+          {open.orders.map((o) => (
+            <li key={o.orderId}>
+              Order <code>{o.orderId}</code> {o.transactionType} {formatQty(o.pendingQuantity)} {o.tradingsymbol} —{' '}
+              {o.status}
+            </li>
+          ))}
+          {open.positions.map((p) => (
+            <li key={`${p.exchange}:${p.tradingsymbol}:${p.product}`}>
+              Position {p.tradingsymbol} {p.product}: {formatQty(p.quantity)}
+            </li>
+          ))}
+          {open.unconfirmed.map((cid) => (
+            <li key={cid}>
+              Not yet confirmed: <code>{cid}</code> — it may still become an order
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { Exchange } from './instrument';
+import { ClientOrderId, OrderStatus, Product, TransactionType } from './order';
+
+/**
+ * The kill switch and its smaller siblings (docs/contract.md §Kill switch): one run in main that
+ * cancels working orders and, when asked, exits positions through the exactly-once order
+ * service, reporting each order's progress and, at the end, what is still open.
+ */
+
+const TradingSymbol = z.string().min(1).max(64);
+
+/** A position, as the trader picks it: the instrument and the product it is held in. */
+export const PositionKey = z.strictObject({ exchange: Exchange, tradingsymbol: TradingSymbol, product: Product });
+export type PositionKey = z.infer<typeof PositionKey>;
+
+/** What a run does. */
+export const SafetyAction = z.discriminatedUnion('kind', [
+  /** Cancel every working order; with `exitPositions`, then exit every open position. */
+  z.strictObject({ kind: z.literal('killSwitch'), exitPositions: z.boolean() }),
+  /** Cancel every working order of one instrument (the blotter's "Cancel all"). */
+  z.strictObject({ kind: z.literal('cancelSymbol'), exchange: Exchange, tradingsymbol: TradingSymbol }),
+  /** Exit these positions (the positions panel's "Exit selected"), cancelling their working orders first. */
+  z.strictObject({ kind: z.literal('exitPositions'), positions: z.array(PositionKey).min(1).max(500) }),
+]);
+export type SafetyAction = z.infer<typeof SafetyAction>;
+
+/**
+ * One order's part in a run.
+ *
+ * - `cancel`: a working order to cancel.
+ * - `exit`: an order that closes a position (market-protected LIMIT), placed exactly once.
+ * - `unconfirmed`: a placement not yet confirmed when the run started: if it turns out placed,
+ *   it is cancelled like the others.
+ *
+ * `state`: `pending` (not started), `working` (being sent or retried), `done` (cancelled, or the
+ * exit placed), `failed` (given up after retries: still open), `skipped` (nothing to do — already
+ * complete, or never placed).
+ */
+export const SafetyStep = z.object({
+  id: z.string(),
+  kind: z.enum(['cancel', 'exit', 'unconfirmed']),
+  exchange: Exchange,
+  tradingsymbol: z.string(),
+  product: Product.nullable(),
+  transactionType: TransactionType.nullable(),
+  quantity: z.number().int().nonnegative(),
+  orderId: z.string().nullable(),
+  clientOrderId: ClientOrderId.nullable(),
+  /** The order's status at the broker when last known. */
+  status: OrderStatus.nullable(),
+  state: z.enum(['pending', 'working', 'done', 'failed', 'skipped']),
+  attempts: z.number().int().nonnegative(),
+  /** What happened, in words: "Cancelled", "Exit order 2600… placed (OPEN)", "Broker unreachable after 4 tries". */
+  detail: z.string(),
+});
+export type SafetyStep = z.infer<typeof SafetyStep>;
+
+/** What is still open once a run ends (read back from the broker). */
+export const StillOpen = z.object({
+  orders: z.array(
+    z.object({
+      orderId: z.string(),
+      exchange: Exchange,
+      tradingsymbol: z.string(),
+      transactionType: TransactionType,
+      pendingQuantity: z.number().int().nonnegative(),
+      status: OrderStatus,
+    }),
+  ),
+  positions: z.array(
+    z.object({ exchange: Exchange, tradingsymbol: z.string(), product: Product, quantity: z.number().int() }),
+  ),
+  /** Placements still not confirmed either way (they may yet become orders). */
+  unconfirmed: z.array(ClientOrderId),
+  /** False when the broker could not be read back: the lists are then main's last knowledge. */
+  verified: z.boolean(),
+});
+export type StillOpen = z.infer<typeof StillOpen>;
+
+/** One run, as its progress and its result. */
+export const SafetyRun = z.object({
+  id: z.string(),
+  action: SafetyAction,
+  /** Epoch ms. */
+  startedAt: z.number().int().nonnegative(),
+  finishedAt: z.number().int().nonnegative().nullable(),
+  /** `done`: everything asked for is cancelled or exited; `incomplete`: something is still open (see `stillOpen`). */
+  state: z.enum(['running', 'done', 'incomplete']),
+  steps: z.array(SafetyStep),
+  stillOpen: StillOpen.nullable(),
+  /** The run's headline: "Cancelling 4 orders…", "All 4 orders cancelled, 2 positions exited". */
+  detail: z.string(),
+});
+export type SafetyRun = z.infer<typeof SafetyRun>;
