@@ -357,7 +357,6 @@ export class Stream {
     }
   }
 
-  /** Each connected client's unsent bytes (tests and the soak watch these stay bounded). */
   /**
    * Switches the stream off (every socket is cut, as a lost network would, and every upgrade is
    * refused with 503) or back on. Returns how many sockets were cut.
@@ -370,6 +369,7 @@ export class Stream {
     return cut;
   }
 
+  /** Each connected client's unsent bytes (tests and the soak watch these stay bounded). */
   stats(): Array<{ bufferedBytes: number; subscribed: number }> {
     return [...this.clients].map((c) => ({ bufferedBytes: c.ws.bufferedAmount, subscribed: c.tokens.size }));
   }
