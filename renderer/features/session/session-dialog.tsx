@@ -107,25 +107,16 @@ export function SessionDialog({ reason }: { readonly reason: string }) {
         </fieldset>
         {kind === 'kite' ? (
           <>
-            <label>
-              Kite API URL (optional)
-              <input
-                type="url"
-                value={baseUrl}
-                onChange={(e) => {
-                  setBaseUrl(e.target.value);
-                  setUrlError(null);
-                }}
-                placeholder="https://api.kite.trade"
-                aria-invalid={urlError !== null || undefined}
-                aria-describedby={urlError ? 'session-url-error' : undefined}
-              />
-            </label>
-            {urlError ? (
-              <span className="field-error" id="session-url-error">
-                {urlError}
-              </span>
-            ) : null}
+            <BrokerUrlField
+              label="Kite API URL (optional)"
+              placeholder="https://api.kite.trade"
+              value={baseUrl}
+              error={urlError}
+              onChange={(v) => {
+                setBaseUrl(v);
+                setUrlError(null);
+              }}
+            />
             <label>
               API key
               <input required autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
@@ -189,26 +180,17 @@ export function SessionDialog({ reason }: { readonly reason: string }) {
         ) : null}
         {kind === 'rest' ? (
           <>
-            <label>
-              Broker URL
-              <input
-                type="url"
-                required
-                value={baseUrl}
-                onChange={(e) => {
-                  setBaseUrl(e.target.value);
-                  setUrlError(null);
-                }}
-                placeholder="https://broker.example/v1"
-                aria-invalid={urlError !== null || undefined}
-                aria-describedby={urlError ? 'session-url-error' : undefined}
-              />
-            </label>
-            {urlError ? (
-              <span className="field-error" id="session-url-error">
-                {urlError}
-              </span>
-            ) : null}
+            <BrokerUrlField
+              label="Broker URL"
+              required
+              placeholder="https://broker.example/v1"
+              value={baseUrl}
+              error={urlError}
+              onChange={(v) => {
+                setBaseUrl(v);
+                setUrlError(null);
+              }}
+            />
             <label>
               API key
               <input required autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
@@ -237,5 +219,37 @@ export function SessionDialog({ reason }: { readonly reason: string }) {
         </div>
       </form>
     </Dialog>
+  );
+}
+
+/** The broker URL box with its error under it (the REST broker's, or Kite's optional API root). */
+function BrokerUrlField(props: {
+  readonly label: string;
+  readonly required?: boolean;
+  readonly placeholder: string;
+  readonly value: string;
+  readonly error: string | null;
+  readonly onChange: (value: string) => void;
+}) {
+  return (
+    <>
+      <label>
+        {props.label}
+        <input
+          type="url"
+          required={props.required}
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value)}
+          placeholder={props.placeholder}
+          aria-invalid={props.error !== null || undefined}
+          aria-describedby={props.error ? 'session-url-error' : undefined}
+        />
+      </label>
+      {props.error ? (
+        <span className="field-error" id="session-url-error">
+          {props.error}
+        </span>
+      ) : null}
+    </>
   );
 }
