@@ -28,6 +28,16 @@ describe('createDispatcher', () => {
     expect(reached).toEqual([]);
   });
 
+  it('answers a channel that cannot be turned into text (a peer sent {"toString":0,"valueOf":0}) instead of throwing', async () => {
+    const { handlers, reached } = recordingHandlers();
+    const dispatch = createDispatcher(handlers);
+    for (const channel of [JSON.parse('{"toString":0,"valueOf":0}'), Object.create(null), [{ toString: 1 }]]) {
+      const res = await dispatch(channel, {});
+      expect(res).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'channel' } });
+    }
+    expect(reached).toEqual([]);
+  });
+
   it('names the offending field of an invalid payload, and every one of them', async () => {
     const { handlers, reached } = recordingHandlers();
     const dispatch = createDispatcher(handlers);

@@ -41,6 +41,14 @@ export function badRequestFromZod(error: z.ZodError, what: string): IpcError {
 }
 
 /**
+ * Names what a peer sent as a channel without coercing it: `String(x)` throws on an object whose
+ * `toString` and `valueOf` are not functions (`{"toString":0,"valueOf":0}` from JSON).
+ */
+function describeChannel(channel: unknown): string {
+  return typeof channel === 'string' ? JSON.stringify(channel).slice(0, 80) : `of type ${typeof channel}`;
+}
+
+/**
  * Builds the single dispatch function both transports (Electron IPC, host WebSocket) call.
  *
  * Order of gates: the channel must be in the contract, the payload must parse against the
@@ -58,7 +66,7 @@ export function createDispatcher(
         ok: false,
         error: {
           kind: 'bad_request',
-          message: `Unknown channel ${JSON.stringify(String(channel)).slice(0, 80)}`,
+          message: `Unknown channel ${describeChannel(channel)}`,
           field: 'channel',
         },
       };

@@ -189,7 +189,11 @@ function serveBridge(ws: WebSocket, { dispatch, events, bridgeLimits }: HostOpti
       });
       return;
     }
-    void dispatch(m.channel, m.payload, caller).then(reply);
+    // The dispatcher answers every outcome itself; this catch only keeps a bug in it from
+    // leaving a caller unanswered and the process with an unhandled rejection.
+    void dispatch(m.channel, m.payload, caller).then(reply, () =>
+      reply({ ok: false, error: { kind: 'internal', message: 'Tradedesk hit an internal error on the bridge' } }),
+    );
   });
   return sender;
 }
