@@ -30,7 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => host.close());
 
-const RUNS = 120;
+// FUZZ_RUNS turns this into a longer campaign on demand; CI keeps the default.
+const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
 const origin = (): string => `http://127.0.0.1:${host.port}`;
 const targetChar = fc.constantFrom(..."/[]%:@?#.\\~!$&'()*+,;=-_abcAZ09%zz%2e%2F%00é😀".split(''));
 const target = fc.oneof(
