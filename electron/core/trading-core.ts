@@ -319,6 +319,7 @@ export class TradingCore {
     const stream = this.broker.openStream({
       onOrder: (o) => {
         this.timeline.observe(o.orderId, o.status, Date.now());
+        this.orders.noticeOrder(o);
         if (this.book.push(o)) ev.onOrder?.(o);
       },
       onTick: (t) => {

@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { IntentsLedger } from '../ledger/intents-ledger';
 import { marketBuy, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import type { TradingCore } from '../trading-core';
 
@@ -85,6 +87,64 @@ describe('answers the order service gives in the awkward cases', () => {
     fx.paper.setFaults({});
     await core.session.login({ apiKey: 'paper', apiSecret: 'paper' });
     await expect.poll(() => core.orders.placements()[0]?.state, { timeout: 10_000 }).toBe('placed');
+    expect(fx.paper.orderCount()).toBe(1);
+  });
+
+  it('a lost reply and every read failing: the stream’s push of the order carrying the reference settles it as placed, with no lookup needed', async () => {
+    fx = await startCoreFixture();
+    const core = await fx.newCore({
+      rate: null,
+      stream: true,
+      newClientOrderId: () => 'td-push-0001',
+      placementTimings: { answerDeadlineMs: 1_000 },
+    });
+    await core.start();
+    const order = marketBuy(await core.broker.listInstruments());
+    await core.catalog.find(order.exchange, order.tradingsymbol);
+    await expect.poll(() => core.connection().stream, { timeout: 10_000 }).toBe('open');
+    fx.paper.setFaults('drop_reply=1'); // the POST is committed, its reply lost
+    afterNextPost(core, () => fx.paper.setFaults('late_server_error=1')); // and every read after it fails
+    const outcome = await core.orders.place(order);
+    // Placed at once when the push beats the answer deadline, else settled by it afterwards.
+    const known = (): string | null => {
+      if (outcome.state === 'placed') return outcome.orderId;
+      const p = core.orders.placements().find((x) => x.clientOrderId === 'td-push-0001');
+      return p?.state === 'placed' ? (p.orderId ?? null) : null;
+    };
+    await expect.poll(known, { timeout: 10_000 }).not.toBeNull();
+    fx.paper.setFaults({});
+    const held = await core.broker.findOrders('td-push-0001');
+    expect(held).toHaveLength(1);
+    expect(known()).toBe(held[0]?.orderId);
+  });
+
+  it('an intent left by a restart and confirmed absent waits for the trader, until the stream shows an order with its reference: then it is placed, so "Place again" cannot make a second', async () => {
+    fx = await startCoreFixture();
+    const probe = await fx.newCore({ rate: null });
+    await probe.start();
+    const order = marketBuy(await probe.broker.listInstruments());
+    const ledger = await IntentsLedger.open(join(fx.dir, 'intents-paper.jsonl'));
+    await ledger.appendIntent({ clientOrderId: 'td-late-0001', at: Date.now(), order });
+    await ledger.close();
+
+    const core = await fx.newCore({
+      rate: null,
+      stream: true,
+      placementTimings: { resendWindowMs: 300, landingHorizonMs: 300 },
+    });
+    await core.start();
+    await core.recovery();
+    expect(core.orders.placements()).toMatchObject([{ clientOrderId: 'td-late-0001', state: 'needs_decision' }]);
+    await expect.poll(() => core.connection().stream, { timeout: 10_000 }).toBe('open');
+
+    // The broker shows the order after all (it was slow to land, or placed from elsewhere with it).
+    const late = await probe.broker.placeOrder({ ...order, clientOrderId: 'td-late-0001' });
+    await expect
+      .poll(() => core.orders.placements().find((p) => p.clientOrderId === 'td-late-0001')?.state, { timeout: 10_000 })
+      .toBe('placed');
+    expect(core.orders.placements()).toMatchObject([{ orderId: late.orderId }]);
+    expect(core.orders.openIntents()).toBe(0);
+    await expect(core.orders.placeAgain('td-late-0001')).rejects.toThrow(/not waiting for a decision/);
     expect(fx.paper.orderCount()).toBe(1);
   });
 });

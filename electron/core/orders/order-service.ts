@@ -1,5 +1,5 @@
 import type { Instrument } from '@shared/domain/instrument';
-import type { OrderAck, OrderRequest, OrderStatus } from '@shared/domain/order';
+import type { Order, OrderAck, OrderRequest, OrderStatus } from '@shared/domain/order';
 import type { PlaceOutcome, Placement } from '@shared/domain/placement';
 import { AppError } from '@shared/ipc/app-error';
 import type { Broker } from '../../broker/broker';
@@ -130,6 +130,21 @@ export class OrderService {
       run.then(forget, forget);
     }
     return run;
+  }
+
+  /**
+   * An order the broker reported on its own (the stream): if it carries the reference of an
+   * intent still open, the order exists, so the intent is placed — sooner than the next lookup,
+   * and even when every read is failing. An intent waiting for the trader's decision is settled
+   * too: the broker has it after all, and "Place again" would make a second one.
+   */
+  public noticeOrder(order: Order): void {
+    const ref = order.clientOrderId;
+    if (ref === null || ref === undefined) return;
+    const rec = this.#book.get(ref);
+    if (!rec) return;
+    if (rec.state === 'needs_decision') rec.moveTo('checking', this.#clock.now());
+    this.#settlePlaced(rec, order.orderId, order.status, true);
   }
 
   /** The unconfirmed placements (and those settled recently), newest first. */
