@@ -144,6 +144,13 @@ export class OrderService {
     const rec = this.#book.get(ref);
     if (!rec) return;
     if (rec.state === 'needs_decision') rec.moveTo('checking', this.#clock.now());
+    if (rec.state !== 'checking') return;
+    if (rec.busy) {
+      // Its POST's own reply (or a lookup) is on its way: let that settle it, so a normal
+      // placement reads "acknowledged" and is not cut off; the driver uses this if it fails.
+      rec.pushed = { orderId: order.orderId, status: order.status };
+      return;
+    }
     this.#settlePlaced(rec, order.orderId, order.status, true);
   }
 
@@ -288,7 +295,7 @@ export class OrderService {
       if (rec.state === 'checking' && wait > 0) {
         await Promise.race([rec.nextChange(), this.#clock.sleep(wait), this.#closing]);
       }
-      if (rec.state === 'checking' && !rec.busy && refuseAtDeadline(rec.facts(), this.#t)) {
+      if (rec.state === 'checking' && !rec.busy && !rec.pushed && refuseAtDeadline(rec.facts(), this.#t)) {
         this.#settleRefused(rec, lastRefusal(rec.facts()));
       }
       if (rec.state === 'placed') {
@@ -354,6 +361,10 @@ export class OrderService {
   /** Follows the policy until the intent is settled or waits for the trader. Never throws. */
   async #drive(rec: PlacementRecord): Promise<void> {
     while (!this.#closed && rec.state === 'checking') {
+      if (rec.pushed) {
+        this.#settlePlaced(rec, rec.pushed.orderId, rec.pushed.status, true);
+        break;
+      }
       const now = this.#clock.now();
       const step = nextStep(rec.facts(), now, this.#t);
       try {

@@ -44,6 +44,12 @@ export class PlacementRecord {
   /** A caller (place / place again) is waiting for its answer. */
   public answering = false;
 
+  /**
+   * An order the stream reported with this reference while a send or lookup was running: the
+   * running call settles the intent if it can, else the driver settles it from this.
+   */
+  public pushed: { readonly orderId: string; readonly status: OrderStatus } | null = null;
+
   public settledAt: number | null = null;
   public orderId: string | null = null;
   public status: OrderStatus | null = null;
