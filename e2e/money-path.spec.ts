@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect, test, type HostHandle } from './fixtures';
 import {
   chooseSymbol,
+  cutStream,
   fillTicket,
   instrumentToken,
   openDashboard,
@@ -11,6 +12,7 @@ import {
   paperToken,
   setFaults,
   setPrice,
+  setStreamAccepting,
   ticket,
 } from './dashboard-helpers';
 import { freshDataDir, launchHost, openFrontDoor } from './restartable-host';
@@ -71,7 +73,7 @@ async function readyInfyTicket(page: Page, quantity: string): Promise<void> {
 }
 
 test.describe('the money path tells the truth', () => {
-  test('every reply dropped: "not yet confirmed" with the reference and a badge; faults cleared: exactly one order, and the ticket shows its id', async ({
+  test('every reply dropped and the stream down: "not yet confirmed" with the reference and a badge; faults cleared: exactly one order, and the ticket shows its id', async ({
     page,
     host,
   }) => {
@@ -82,6 +84,9 @@ test.describe('the money path tells the truth', () => {
     await readyInfyTicket(page, '7');
     const before = (await brokerOrders(host)).length;
 
+    // With the stream up, its push of the new order would settle it at once (docs/contract.md,
+    // Exactly-once orders): this is the case where main has nothing to go on.
+    await cutStream(page, host);
     await setFaults(host, { drop_reply: 1 });
     try {
       await ticket(page).getByRole('button', { name: 'Place order' }).click();
@@ -97,6 +102,7 @@ test.describe('the money path tells the truth', () => {
       ).toContainText('Unconfirmed');
 
       await setFaults(host, {});
+      await setStreamAccepting(host, true);
       const orderId = ticket(page).getByTestId('ticket-order-id');
       await expect(orderId).toHaveText(/\S+/, { timeout: 45_000 });
       await expect(page.getByTestId('unconfirmed-badge')).toHaveCount(0);
@@ -108,6 +114,7 @@ test.describe('the money path tells the truth', () => {
       ]);
     } finally {
       await setFaults(host, {});
+      await setStreamAccepting(host, true);
     }
   });
 
