@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DriftStatus } from '@shared/domain/drift';
 import type { TradingCore } from '../trading-core';
 import { marketBuy, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 
@@ -80,5 +81,27 @@ describe('the drift alarm against the real paper broker', () => {
     expect(again).toMatchObject({ failure: null, findings: [{ kind: 'outside_order' }] });
     expect(core.drift.acknowledge(again.findings[0]!.id).findings).toEqual([]);
     expect(await core.drift.check()).toMatchObject({ findings: [], suspected: 0 });
+  });
+
+  it('a check runs at login and again after the stream reconnects, with no timer firing', async () => {
+    const seen: DriftStatus[] = [];
+    const streaming = await fx.newCore({
+      rate: null,
+      stream: true,
+      drift: { setTimer: () => () => undefined },
+      events: { onDrift: (s) => seen.push(s) },
+    });
+    const checksBegun = (): number => seen.filter((s) => s.checking).length;
+    await streaming.start();
+    await expect.poll(() => streaming.connection().stream, { timeout: 10_000 }).toBe('open');
+    await expect.poll(() => seen.at(-1)?.checking).toBe(false);
+    const beforeCut = checksBegun();
+    expect(beforeCut).toBeGreaterThanOrEqual(1);
+
+    expect(fx.paper.setStreamAccepting(false)).toBeGreaterThan(0);
+    await expect.poll(() => streaming.connection().stream, { timeout: 10_000 }).not.toBe('open');
+    fx.paper.setStreamAccepting(true);
+    await expect.poll(() => streaming.connection().stream, { timeout: 20_000 }).toBe('open');
+    await expect.poll(checksBegun, { timeout: 10_000 }).toBeGreaterThan(beforeCut);
   });
 });
