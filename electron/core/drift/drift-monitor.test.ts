@@ -187,6 +187,46 @@ describe('DriftMonitor: a difference is raised only when it persists, and stays 
     await m.check();
     expect(m.status().findings).toEqual([]);
   });
+
+  it("the day's first read fixes the opening positions: fills then count from them, and a carried quantity that appears later does not add up", async () => {
+    const { broker, monitor, advance } = rig();
+    broker.positions = [{ ...positionOf('RELIANCE', 30), overnightQuantity: 30 }];
+    await monitor.check();
+    await monitor.check();
+    expect(monitor.status()).toMatchObject({ findings: [], suspected: 0 });
+    // Sold 20 during the day: 30 − 20 = 10, as the broker says.
+    broker.trades = [
+      {
+        tradeId: 'f2',
+        orderId: '260000000009',
+        exchange: 'NSE',
+        tradingsymbol: 'RELIANCE',
+        instrumentToken: 2,
+        transactionType: 'SELL',
+        product: 'MIS',
+        quantity: 20,
+        price: 1500,
+        filledAt: '2026-11-23T10:40:00+05:30',
+      },
+    ];
+    monitor.journaled('td-y');
+    broker.orders = [{ ...outsideOrder('260000000009'), clientOrderId: 'td-y', tradingsymbol: 'RELIANCE' }];
+    broker.positions = [{ ...positionOf('RELIANCE', 10), overnightQuantity: 30 }];
+    const afterSale = await monitor.check();
+    expect(afterSale.findings.filter((f) => f.kind === 'position')).toEqual([]);
+    // A position the first read did not have, now said to be carried in: nothing adds up to it.
+    broker.positions.push({ ...positionOf('TCS', 5), overnightQuantity: 5 });
+    advance(1_000);
+    await monitor.check();
+    advance(1_000);
+    await monitor.check();
+    expect(
+      monitor
+        .status()
+        .findings.filter((f) => f.kind === 'position')
+        .map((f) => f.message),
+    ).toEqual(['TCS (MIS) position: broker says 5, fills add up to 0']);
+  });
 });
 
 function positionOf(tradingsymbol: string, quantity: number): Position {

@@ -104,4 +104,35 @@ describe('the drift alarm against the real paper broker', () => {
     await expect.poll(() => streaming.connection().stream, { timeout: 20_000 }).toBe('open');
     await expect.poll(checksBegun, { timeout: 10_000 }).toBeGreaterThan(beforeCut);
   });
+
+  it("an order still unconfirmed (its reply lost, its lookup not yet made) is the desk's own: no alarm", async () => {
+    let n = 0;
+    const slow = await fx.newCore({
+      rate: null,
+      drift: { setTimer: () => () => undefined },
+      // A reference not in the desk's usual form: only the journal can say it is the desk's.
+      newClientOrderId: () => `own-${++n}`,
+      placementTimings: { answerDeadlineMs: 300, lookupPacingMs: [60_000] },
+    });
+    await slow.start();
+    await slow.drift.check();
+    const known = new Set((await slow.drift.check()).findings.map((f) => f.id));
+    const order = marketBuy(await slow.broker.listInstruments());
+    await slow.catalog.find(order.exchange, order.tradingsymbol);
+    const before = fx.paper.orderCount();
+    fx.paper.setFaults('drop_reply=1');
+    let answer;
+    try {
+      answer = await slow.orders.place(order);
+    } finally {
+      fx.paper.setFaults({});
+    }
+    expect(answer).toMatchObject({ state: 'unconfirmed', clientOrderId: 'own-1' });
+    expect(fx.paper.orderCount() - before).toBe(1);
+    await slow.drift.check();
+    const after = await slow.drift.check();
+    expect(slow.orders.placements().map((p) => p.state)).toEqual(['checking']);
+    expect(after.findings.filter((f) => !known.has(f.id))).toEqual([]);
+    expect(after.suspected).toBe(0);
+  });
 });
