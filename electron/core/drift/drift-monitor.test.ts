@@ -46,6 +46,14 @@ function rig(seenFilled: (orderId: string) => number | undefined = () => undefin
     },
     listTrades: async () => broker.trades,
     listPositions: async () => broker.positions,
+    /** The broker's market clock: its trading day. */
+    day: '2026-11-23',
+    marketStatus: async () => ({
+      now: `${broker.day}T10:31:00+05:30`,
+      simulated: true,
+      speed: 1,
+      exchanges: [],
+    }),
   };
   let now = START;
   const timers: Array<{ at: number; fire: () => void; live: boolean }> = [];
@@ -226,6 +234,44 @@ describe('DriftMonitor: a difference is raised only when it persists, and stays 
         .findings.filter((f) => f.kind === 'position')
         .map((f) => f.message),
     ).toEqual(['TCS (MIS) position: broker says 5, fills add up to 0']);
+  });
+
+  it("a new trading day at the broker (its market clock) re-reads the opening positions and stops looking for the last day's orders", async () => {
+    const { broker, monitor, advance } = rig((id) => (id === '260000000010' ? 10 : undefined));
+    const fill: Trade = {
+      tradeId: 'f3',
+      orderId: '260000000010',
+      exchange: 'NSE',
+      tradingsymbol: 'TCS',
+      instrumentToken: 2,
+      transactionType: 'BUY',
+      product: 'NRML',
+      quantity: 10,
+      price: 3000,
+      filledAt: '2026-11-23T10:30:00+05:30',
+    };
+    const ordered = { ...outsideOrder('260000000010'), clientOrderId: 'td-z', tradingsymbol: 'TCS' };
+    monitor.placed({
+      orderId: '260000000010',
+      clientOrderId: 'td-z',
+      exchange: 'NSE',
+      tradingsymbol: 'TCS',
+      at: START - 1,
+    });
+    broker.orders = [{ ...ordered, status: 'COMPLETE', filledQuantity: 10, pendingQuantity: 0 }];
+    broker.trades = [fill];
+    broker.positions = [{ ...positionOf('TCS', 10), product: 'NRML' }];
+    await monitor.check();
+    expect(await monitor.check()).toMatchObject({ findings: [], suspected: 0 });
+
+    // The next day: the position is carried in (10 overnight), yesterday's fill still listed, yesterday's order gone.
+    broker.day = '2026-11-24';
+    broker.orders = [];
+    broker.positions = [{ ...positionOf('TCS', 10), product: 'NRML', overnightQuantity: 10 }];
+    advance(60_000);
+    await monitor.check();
+    advance(5_000);
+    expect(await monitor.check()).toMatchObject({ findings: [], suspected: 0 });
   });
 });
 

@@ -4,7 +4,7 @@ import type { Position } from '@shared/domain/portfolio';
 import { AppError } from '@shared/ipc/app-error';
 import type { Broker } from '../../broker/broker';
 import { isoIst } from '../clock';
-import { compareDrift, positionKey, type DeskPlacement, type Observation } from './drift-rules';
+import { compareDrift, istDay, positionKey, type DeskPlacement, type Observation } from './drift-rules';
 
 /** Schedules one call after `ms`; returns its cancel (tests drive it by hand). */
 export type SetTimer = (fire: () => void, ms: number) => () => void;
@@ -21,7 +21,7 @@ export interface DeskSource {
 
 /** Knobs and dependencies of the monitor. */
 export interface DriftMonitorDeps {
-  readonly broker: Pick<Broker, 'listOrders' | 'listTrades' | 'listPositions'>;
+  readonly broker: Pick<Broker, 'listOrders' | 'listTrades' | 'listPositions' | 'marketStatus'>;
   readonly desk: DeskSource;
   /** Epoch ms. */
   readonly now: () => number;
@@ -140,10 +140,13 @@ export class DriftMonitor {
     let positions: readonly Position[];
     let tradesBefore: readonly Trade[];
     let tradesAfter: readonly Trade[];
+    let day: string;
     try {
       const broker = this.#deps.broker;
       await this.#deps.desk.beforeCheck?.();
-      tradesBefore = await broker.listTrades();
+      const [market, trades] = await Promise.all([broker.marketStatus(), broker.listTrades()]);
+      day = istDay(market.now);
+      tradesBefore = trades;
       [orders, positions] = await Promise.all([broker.listOrders(), broker.listPositions()]);
       tradesAfter = await broker.listTrades();
     } catch (err) {
@@ -152,9 +155,9 @@ export class DriftMonitor {
       return this.status();
     }
     const now = this.#deps.now();
-    this.#rollDay(now, positions);
+    this.#rollDay(day, startedAt, positions);
     const seen = compareDrift(
-      { orders, positions, tradesBefore, tradesAfter, startedAt },
+      { orders, positions, tradesBefore, tradesAfter, startedAt, day },
       {
         ownsReference: (ref) =>
           ref !== null && (this.#references.has(ref) || this.#deps.desk.earlierReference?.(ref) === true),
@@ -197,13 +200,16 @@ export class DriftMonitor {
     }
   }
 
-  /** The first read of an IST day records the opening positions; orders placed on earlier days are no longer looked for. */
-  #rollDay(now: number, positions: readonly Position[]): void {
-    const day = isoIst(now).slice(0, 10);
+  /**
+   * The first read of the broker's trading day (its market clock's IST date) records the opening
+   * positions; orders placed before a new day began are no longer looked for.
+   */
+  #rollDay(day: string, startedAt: number, positions: readonly Position[]): void {
     if (day === this.#openingDay) return;
+    const rolled = this.#openingDay !== null;
     this.#openingDay = day;
     this.#opening = new Map(positions.map((p) => [positionKey(p), p.overnightQuantity]));
-    for (const [id, p] of this.#placed) if (isoIst(p.at).slice(0, 10) !== day) this.#placed.delete(id);
+    if (rolled) for (const [id, p] of this.#placed) if (p.at < startedAt) this.#placed.delete(id);
   }
 
   #schedule(): void {

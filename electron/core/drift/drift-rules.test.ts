@@ -76,7 +76,15 @@ function position(tradingsymbol: string, quantity: number, overnightQuantity = 0
 
 function snapshot(over: Partial<BrokerSnapshot>): BrokerSnapshot {
   const trades = over.tradesAfter ?? over.tradesBefore ?? [];
-  return { orders: [], positions: [], tradesBefore: trades, tradesAfter: trades, startedAt: 1_000, ...over };
+  return {
+    orders: [],
+    positions: [],
+    tradesBefore: trades,
+    tradesAfter: trades,
+    startedAt: 1_000,
+    day: '2026-11-23',
+    ...over,
+  };
 }
 
 function desk(over: Partial<DeskView> & { refs?: string[]; filled?: Record<string, number> } = {}): DeskView {
@@ -176,6 +184,29 @@ describe('compareDrift: each kind of drift, and no false alarm', () => {
       snap: snapshot({ tradesAfter: [trade('a', 20, { tradingsymbol: 'RELIANCE' })] }),
       view: desk({ filled: { a: 20 }, opening: () => 5 }),
       messages: ['RELIANCE (MIS) position: broker says 0, opening 5 plus fills add up to 25'],
+    },
+    {
+      title: "a fill of an earlier day is in the opening position already, not added to today's fills",
+      snap: snapshot({
+        tradesAfter: [
+          trade('y', 10, { tradingsymbol: 'RELIANCE', filledAt: '2026-11-20T14:00:00+05:30' }),
+          trade('a', 5, { tradingsymbol: 'RELIANCE' }),
+        ],
+        positions: [position('RELIANCE', 15, 10)],
+      }),
+      view: desk({ filled: { a: 5 }, opening: () => 10 }),
+      messages: [],
+    },
+    {
+      title: 'an order placed elsewhere on an earlier day that no longer works is not judged; one still working is',
+      snap: snapshot({
+        orders: [
+          order('250000000001', null, { status: 'COMPLETE', updatedAt: '2026-11-20T15:20:00+05:30' }),
+          order('250000000002', null, { status: 'AMO REQ RECEIVED', updatedAt: '2026-11-20T18:00:00+05:30' }),
+        ],
+      }),
+      view: desk(),
+      messages: ['Order 250000000002 for SBIN (BUY 10) was placed outside Tradedesk'],
     },
   ])('$title', ({ snap, view, messages }) => {
     expect(compareDrift(snap, view).map((o) => o.message)).toEqual(messages);

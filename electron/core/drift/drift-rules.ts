@@ -1,6 +1,7 @@
 import type { DriftFinding } from '@shared/domain/drift';
-import type { Order, Trade } from '@shared/domain/order';
+import { isWorking, type Order, type Trade } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
+import { isoIst } from '../clock';
 
 /** What one check read from the broker: the order book, positions, and the tradebook before and after them. */
 export interface BrokerSnapshot {
@@ -12,6 +13,11 @@ export interface BrokerSnapshot {
   readonly tradesAfter: readonly Trade[];
   /** Epoch ms when the first read was sent. */
   readonly startedAt: number;
+  /**
+   * The broker's trading day (`2026-11-23`, IST) from its market clock: fills of other days are
+   * in the opening positions already, and orders of other days that no longer work are not judged.
+   */
+  readonly day: string;
 }
 
 /** An order this desk placed, as the order service settled it. */
@@ -54,9 +60,11 @@ export function positionKey(p: Pick<Position, 'exchange' | 'tradingsymbol' | 'pr
 export function compareDrift(snapshot: BrokerSnapshot, desk: DeskView): Observation[] {
   const out: Observation[] = [];
   const listed = new Set(snapshot.orders.map((o) => o.orderId));
+  const today = (t: Trade): boolean => istDay(t.filledAt) === snapshot.day;
 
   for (const o of snapshot.orders) {
     if (desk.ownsReference(o.clientOrderId)) continue;
+    if (!isWorking(o.status) && istDay(o.updatedAt) !== snapshot.day) continue;
     out.push({
       id: `outside_order:${o.orderId}`,
       kind: 'outside_order',
@@ -79,8 +87,10 @@ export function compareDrift(snapshot: BrokerSnapshot, desk: DeskView): Observat
     });
   }
 
-  const before = fillsByOrder(snapshot.tradesBefore);
-  const after = fillsByOrder(snapshot.tradesAfter);
+  const tradesBefore = snapshot.tradesBefore.filter(today);
+  const tradesAfter = snapshot.tradesAfter.filter(today);
+  const before = fillsByOrder(tradesBefore);
+  const after = fillsByOrder(tradesAfter);
   for (const [orderId, fill] of after) {
     if (before.get(orderId)?.quantity !== fill.quantity) continue;
     const seen = desk.seenFilled(orderId) ?? 0;
@@ -97,8 +107,8 @@ export function compareDrift(snapshot: BrokerSnapshot, desk: DeskView): Observat
     });
   }
 
-  const netBefore = netByPosition(snapshot.tradesBefore);
-  const netAfter = netByPosition(snapshot.tradesAfter);
+  const netBefore = netByPosition(tradesBefore);
+  const netAfter = netByPosition(tradesAfter);
   const brokerSays = new Map(snapshot.positions.map((p) => [positionKey(p), p]));
   const keys = new Set([...brokerSays.keys(), ...netAfter.keys()]);
   for (const key of keys) {
@@ -122,6 +132,12 @@ export function compareDrift(snapshot: BrokerSnapshot, desk: DeskView): Observat
     });
   }
   return out;
+}
+
+/** The IST date of a broker timestamp (they carry their offset: docs/api.md §Numbers and money units). */
+export function istDay(at: string): string {
+  const ms = Date.parse(at);
+  return Number.isFinite(ms) ? isoIst(ms).slice(0, 10) : '';
 }
 
 function fillsByOrder(trades: readonly Trade[]): Map<string, { quantity: number; trade: Trade }> {
