@@ -1,5 +1,5 @@
 import { expect, startHost, test, type HostHandle } from './fixtures';
-import { instrumentToken, openDashboard, setPrice } from './dashboard-helpers';
+import { instrumentToken, openDashboard, setFaults, setPrice } from './dashboard-helpers';
 
 /**
  * The reconciliation drift alarm through the browser host against the paper broker
@@ -72,5 +72,30 @@ test('an order placed behind the desk: the header warns, the dialog names it, Ac
   await dialog.getByRole('button', { name: 'Check now' }).click();
   await expect(dialog.getByTestId('drift-checked')).toHaveText(/^Last compared with the broker at/);
   await expect(dialog.getByText('No differences')).toBeVisible();
+  await expect(chip).toHaveText('In sync');
+});
+
+test('a check the broker does not answer is "not checked" with its time, never "in sync"; the next good check clears it', async ({
+  page,
+}) => {
+  const host = own.handle;
+  await openDashboard(page, host);
+  const chip = page.getByTestId('drift-chip');
+  await expect(chip).toHaveText('In sync', { timeout: 15_000 });
+  await chip.click();
+  const dialog = page.getByRole('dialog', { name: 'Drift from the broker' });
+
+  await setFaults(host, { server_error: 1 });
+  try {
+    await dialog.getByRole('button', { name: 'Check now' }).click();
+    await expect(dialog.getByTestId('drift-failure')).toHaveText(/^Could not check at \d\d:\d\d IST: /, {
+      timeout: 20_000,
+    });
+    await expect(chip).toHaveText('Drift: not checked');
+  } finally {
+    await setFaults(host, {});
+  }
+  await dialog.getByRole('button', { name: 'Check now' }).click();
+  await expect(dialog.getByTestId('drift-failure')).toHaveCount(0, { timeout: 20_000 });
   await expect(chip).toHaveText('In sync');
 });

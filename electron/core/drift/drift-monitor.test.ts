@@ -90,7 +90,8 @@ describe('DriftMonitor: a difference is raised only when it persists, and stays 
     const { broker, monitor, nextTimer } = rig();
     broker.orders = [outsideOrder('260000000001')];
     monitor.start();
-    expect(await monitor.check()).toMatchObject({ findings: [], suspected: 1, failure: null });
+    // The answer is the status after the check: not "checking" any more.
+    expect(await monitor.check()).toMatchObject({ findings: [], suspected: 1, failure: null, checking: false });
     expect(await nextTimer()).toBe(5_000);
     const raised = monitor.status();
     expect(raised.findings.map((f) => f.message)).toEqual([

@@ -59,7 +59,7 @@ export class DriftMonitor {
   #openingDay: string | null = null;
   #checkedAt: number | null = null;
   #failure: string | null = null;
-  #running: Promise<DriftStatus> | null = null;
+  #running: Promise<void> | null = null;
   #cancelTimer: (() => void) | null = null;
   #stopped = true;
 
@@ -99,14 +99,15 @@ export class DriftMonitor {
 
   /** Checks now (a reconnect, "Check now"); a check already running is shared. Resolves with the status after it. */
   public check(): Promise<DriftStatus> {
-    if (this.#running) return this.#running;
-    const run = this.#check().finally(() => {
-      this.#running = null;
-      this.#schedule();
-    });
-    this.#running = run;
-    this.#emit();
-    return run;
+    if (!this.#running) {
+      this.#running = this.#check().finally(() => {
+        this.#running = null;
+        this.#schedule();
+      });
+      this.#emit();
+    }
+    // Read after the check has ended: the answer must not say "checking" once the push said it ended.
+    return this.#running.then(() => this.status());
   }
 
   /** The trader has seen this finding: it leaves the list and is not raised again while the same drift persists. */
@@ -134,7 +135,7 @@ export class DriftMonitor {
     };
   }
 
-  async #check(): Promise<DriftStatus> {
+  async #check(): Promise<void> {
     const startedAt = this.#deps.now();
     let orders: readonly Order[];
     let positions: readonly Position[];
@@ -152,7 +153,7 @@ export class DriftMonitor {
     } catch (err) {
       const why = err instanceof AppError ? err.info.message : 'unexpected error';
       this.#failure = `Could not check at ${isoIst(startedAt).slice(11, 16)} IST: ${why}`;
-      return this.status();
+      return;
     }
     const now = this.#deps.now();
     this.#rollDay(day, startedAt, positions);
@@ -169,7 +170,6 @@ export class DriftMonitor {
     this.#apply(seen, now);
     this.#checkedAt = now;
     this.#failure = null;
-    return this.status();
   }
 
   /** Raises what was seen twice in a row, resolves what is gone, forgets acknowledgements of drift that went away. */
