@@ -170,6 +170,8 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       vault,
       dataDir: config.dataDir,
       ...(config.clientRate !== undefined ? { rate: config.clientRate } : {}),
+      // The drift alarm checks on its own in the app (docs/contract.md §Drift alarm).
+      drift: {},
       ...config.core,
       events: {
         onSession: (info) => events.emit('session.changed', info),

@@ -110,7 +110,12 @@ export interface TradingCoreOptions {
   readonly meterClock?: MeterClock;
   /** Tries and waits of the kill switch's runs (tests shrink them). */
   readonly safetyTimings?: Partial<SafetyTimings>;
-  /** The drift alarm's pace and timer (tests: a timer they fire by hand; docs/contract.md §Drift alarm). */
+  /**
+   * The drift alarm's own checks — at login, every `everyMs`, after each stream reconnect
+   * (docs/contract.md §Drift alarm) — with its pace and timer (tests: a timer they fire by hand).
+   * Absent: it checks only when asked (`drift.check()`), so a core built for a test or a bench
+   * sends no reads of its own; the app always gives it.
+   */
   readonly drift?: { readonly everyMs?: number; readonly confirmAfterMs?: number; readonly setTimer?: SetTimer };
 }
 
@@ -300,7 +305,7 @@ export class TradingCore {
     this.catalog.warm();
     this.#recovery = this.orders.recover();
     if (this.#options.stream !== false) this.#startStream();
-    this.drift.start();
+    if (this.#options.drift) this.drift.start();
     return write;
   }
 
@@ -372,7 +377,7 @@ export class TradingCore {
         // What the stream missed while it was down is read in full at the next sync.
         if (state === 'open' && this.#connection.stream !== 'open') {
           this.book.reconnected();
-          void this.drift.check();
+          if (this.#options.drift) void this.drift.check();
         }
         this.#setConnection({ stream: state, detail });
       },
