@@ -4,7 +4,7 @@ import type { Position } from '@shared/domain/portfolio';
 import { AppError } from '@shared/ipc/app-error';
 import type { Broker } from '../../broker/broker';
 import { isoIst } from '../clock';
-import { compareDrift, istDay, positionKey, type DeskPlacement, type Observation } from './drift-rules';
+import { compareDrift, positionKey, tradingDay, type DeskPlacement, type Observation } from './drift-rules';
 
 /** Schedules one call after `ms`; returns its cancel (tests drive it by hand). */
 export type SetTimer = (fire: () => void, ms: number) => () => void;
@@ -141,12 +141,12 @@ export class DriftMonitor {
     let positions: readonly Position[];
     let tradesBefore: readonly Trade[];
     let tradesAfter: readonly Trade[];
-    let day: string;
+    let marketNow: string;
     try {
       const broker = this.#deps.broker;
       await this.#deps.desk.beforeCheck?.();
       const [market, trades] = await Promise.all([broker.marketStatus(), broker.listTrades()]);
-      day = istDay(market.now);
+      marketNow = market.now;
       tradesBefore = trades;
       [orders, positions] = await Promise.all([broker.listOrders(), broker.listPositions()]);
       tradesAfter = await broker.listTrades();
@@ -156,6 +156,7 @@ export class DriftMonitor {
       return;
     }
     const now = this.#deps.now();
+    const day = tradingDay(marketNow, tradesAfter, orders);
     this.#rollDay(day, startedAt, positions);
     const seen = compareDrift(
       { orders, positions, tradesBefore, tradesAfter, startedAt, day },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Order, Trade } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
-import { compareDrift, type BrokerSnapshot, type DeskPlacement, type DeskView } from './drift-rules';
+import { compareDrift, tradingDay, type BrokerSnapshot, type DeskPlacement, type DeskView } from './drift-rules';
 
 const T = '2026-11-23T10:30:00+05:30';
 
@@ -210,6 +210,18 @@ describe('compareDrift: each kind of drift, and no false alarm', () => {
     },
   ])('$title', ({ snap, view, messages }) => {
     expect(compareDrift(snap, view).map((o) => o.message)).toEqual(messages);
+  });
+
+  it("the trading day is the market clock's, or the later day the broker's fills and orders carry (a local clock behind a simulated one)", () => {
+    expect(tradingDay('2026-11-23T10:31:00+05:30', [trade('a', 1)], [order('1', null)])).toBe('2026-11-23');
+    // 23:00 UTC on the 23rd is already the 24th in IST.
+    expect(tradingDay('2026-11-23T23:00:00Z', [], [])).toBe('2026-11-24');
+    expect(
+      tradingDay('2026-11-24T04:35:00+05:30', [trade('a', 2, { filledAt: '2026-11-25T09:15:21+05:30' })], []),
+    ).toBe('2026-11-25');
+    expect(
+      tradingDay('2026-11-24T04:35:00+05:30', [], [order('1', null, { updatedAt: '2026-11-25T09:15:00+05:30' })]),
+    ).toBe('2026-11-25');
   });
 
   it('the same drift keeps its id from check to check, and other figures make another id', () => {

@@ -134,6 +134,24 @@ export function compareDrift(snapshot: BrokerSnapshot, desk: DeskView): Observat
   return out;
 }
 
+/**
+ * The broker's trading day: its market clock's IST date, or the latest day its fills and orders
+ * are stamped with when that is later — an adapter whose broker publishes no clock (Kite) tells the
+ * local one, and the paper broker's simulated day may run ahead of it.
+ */
+export function tradingDay(marketNow: string, trades: readonly Trade[], orders: readonly Order[]): string {
+  let day = istDay(marketNow);
+  for (const t of trades) {
+    const d = istDay(t.filledAt);
+    if (d > day) day = d;
+  }
+  for (const o of orders) {
+    const d = istDay(o.updatedAt);
+    if (d > day) day = d;
+  }
+  return day;
+}
+
 /** The IST date of a broker timestamp (they carry their offset: docs/api.md §Numbers and money units). */
 export function istDay(at: string): string {
   const ms = Date.parse(at);
