@@ -22,6 +22,7 @@ import { usePlacementEvents } from './features/placements/queries';
 import { PositionsPanel } from './features/portfolio/positions-panel';
 import { KillSwitchButton } from './features/safety/kill-switch';
 import { RiskStatusChip } from './features/safety/risk-status';
+import { DriftDialogSlot, DriftHeaderButton } from './features/drift/drift-alarm';
 import { AlertsHeaderButton, SafetyLayer } from './features/safety/safety-layer';
 import { Banners } from './features/session/banners';
 import { ConnectionStatus } from './features/session/connection-status';
@@ -173,6 +174,7 @@ export function App() {
         <UnconfirmedBadge />
         <MarketSession />
         <RiskStatusChip />
+        <DriftHeaderButton />
         <AlertsHeaderButton />
         <span className="topbar__spacer" />
         <KillSwitchButton />
@@ -194,6 +196,7 @@ export function App() {
       </header>
       <Banners />
       <SafetyLayer />
+      <DriftDialogSlot />
       <main className="workspace">
         <Workspace layout={WORKSPACE} />
       </main>

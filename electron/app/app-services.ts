@@ -11,7 +11,7 @@ import { EventHub } from './event-hub';
 import { marketHandlers } from './handlers/market-handlers';
 import { orderHandlers } from './handlers/order-handlers';
 import { portfolioHandlers } from './handlers/portfolio-handlers';
-import { alertHandlers, safetyHandlers } from './handlers/safety-handlers';
+import { alertHandlers, driftHandlers, safetyHandlers } from './handlers/safety-handlers';
 import { AlertBook } from './alerts/alert-book';
 import { sessionHandlers, storedProfile } from './handlers/session-handlers';
 import { TickBatcher } from '../broker/stream/tick-batcher';
@@ -170,6 +170,8 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       vault,
       dataDir: config.dataDir,
       ...(config.clientRate !== undefined ? { rate: config.clientRate } : {}),
+      // The drift alarm checks on its own in the app (docs/contract.md §Drift alarm).
+      drift: {},
       ...config.core,
       events: {
         onSession: (info) => events.emit('session.changed', info),
@@ -180,6 +182,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
         onPlacements: (placements) => events.emit('placements.changed', { placements }),
         onUsage: (usage) => events.emit('usage.changed', usage),
         onSafety: (run) => events.emit('safety.progress', run),
+        onDrift: (status) => events.emit('drift.changed', status),
         onLossReached: (key, date) =>
           void settings
             .update((s) => ({ ...s, risk: { ...s.risk, [key]: { ...storedRisk(s, key), lossReachedOn: date } } }))
@@ -233,6 +236,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     ...orderHandlers(active),
     ...portfolioHandlers(active),
     ...safetyHandlers(active, settings),
+    ...driftHandlers(active),
     ...alertHandlers(active, alertBook),
   };
 

@@ -503,4 +503,18 @@ describe('bridge fuzzing: schema-valid but absurd payloads through the real hand
       { numRuns: 400, seed: 20261123 },
     );
   });
+
+  it('drift.acknowledge of any id the alarm does not list (prototype keys included) is a bad_request naming id', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.string({ minLength: 1, maxLength: 200 }), fc.constantFrom('__proto__', 'constructor', 'toString')),
+        async (id) => {
+          const r = await dispatch('drift.acknowledge', { id });
+          expect(r).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'id' } });
+        },
+      ),
+      { numRuns: 100 },
+    );
+    expect(await dispatch('drift.status', undefined)).toMatchObject({ ok: true });
+  });
 });

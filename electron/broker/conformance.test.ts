@@ -100,6 +100,16 @@ describe.each<[string, Dialect]>([
     await vi.waitFor(async () => expect((await core.broker.getOrder(orderId)).status).toBe('CANCELLED'));
   });
 
+  it("the drift alarm finds nothing in the desk's own orders: one filled, one resting (docs/contract.md §Drift alarm)", async () => {
+    const core = await coreOn(fx, dialect, { drift: { setTimer: () => () => undefined } });
+    const filled = await core.orders.place({ ...limit(1500), quantity: 2, orderType: 'MARKET', price: null });
+    const filledId = filled.state === 'placed' ? filled.orderId : '';
+    await vi.waitFor(async () => expect((await core.broker.getOrder(filledId)).status).toBe('COMPLETE'));
+    expect(await core.orders.place(limit(1450))).toMatchObject({ state: 'placed' });
+    await core.drift.check();
+    expect(await core.drift.check()).toMatchObject({ findings: [], suspected: 0, failure: null });
+  });
+
   it('an unknown order is not_found; cancelling a cancelled-or-done order is refused as a conflict', async () => {
     const core = await coreOn(fx, dialect);
     expect((await failure(core.broker.getOrder('999999999999'))).kind).toBe('not_found');

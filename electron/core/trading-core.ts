@@ -4,6 +4,7 @@ import type { Order } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import type { SafetyRun } from '@shared/domain/safety-run';
 import type { ConnectionState, SessionInfo, SessionVersion } from '@shared/domain/session';
+import type { DriftStatus } from '@shared/domain/drift';
 import type { BrokerUsage } from '@shared/domain/usage';
 import type { Broker, BrokerLimits, BrokerStream, Credentials } from '../broker/broker';
 import type { BackoffPolicy } from '../broker/http/backoff';
@@ -28,6 +29,8 @@ import { SessionManager, type SessionTarget } from './session/session-manager';
 import type { SessionVersions } from './session/session-versions';
 import { UsageMeter, type MeterClock } from './usage/usage-meter';
 import { systemClock } from './clock';
+import { DriftMonitor, systemTimer, type SetTimer } from './drift/drift-monitor';
+import { newClientOrderId } from './orders/client-order-id';
 
 /** What the core tells the outside world (the app's event hub, or a bench's counters). */
 export interface TradingCoreEvents {
@@ -48,6 +51,8 @@ export interface TradingCoreEvents {
   onLossReached?(profileKey: string, istDate: string): void;
   /** A safety run (kill switch, cancel all, exit) moved on: the whole run (docs/contract.md §Kill switch). */
   onSafety?(run: SafetyRun): void;
+  /** The drift alarm's status changed: a check began or ended, a finding was raised, resolved or acknowledged (docs/contract.md §Drift alarm). */
+  onDrift?(status: DriftStatus): void;
 }
 
 /** Everything needed to trade with one broker account. */
@@ -105,6 +110,13 @@ export interface TradingCoreOptions {
   readonly meterClock?: MeterClock;
   /** Tries and waits of the kill switch's runs (tests shrink them). */
   readonly safetyTimings?: Partial<SafetyTimings>;
+  /**
+   * The drift alarm's own checks — at login, every `everyMs`, after each stream reconnect
+   * (docs/contract.md §Drift alarm) — with its pace and timer (tests: a timer they fire by hand).
+   * Absent: it checks only when asked (`drift.check()`), so a core built for a test or a bench
+   * sends no reads of its own; the app always gives it.
+   */
+  readonly drift?: { readonly everyMs?: number; readonly confirmAfterMs?: number; readonly setTimer?: SetTimer };
 }
 
 /** The client-side rate before the broker has published its limits: a margin under the documented 10/s, burst 20. */
@@ -131,6 +143,8 @@ export class TradingCore {
   public readonly risk: RiskGuard;
   /** The kill switch, "cancel all" of a symbol and "exit" of positions (docs/contract.md §Kill switch). */
   public readonly safety: SafetyRunner;
+  /** The reconciliation drift alarm: main's view against the broker's (docs/contract.md §Drift alarm). */
+  public readonly drift: DriftMonitor;
   public readonly timeline = new LifecycleTimeline();
   /** The last streamed price per instrument and when it came (the risk guard's price). */
   readonly #lastTicks = new Map<number, { readonly price: number; readonly at: number }>();
@@ -156,6 +170,7 @@ export class TradingCore {
       {
         onChanged: (info) => ev.onSession?.(info),
         onExpired: (reason, version) => {
+          this.drift.stop();
           void this.#stopStream();
           ev.onSessionExpired?.(reason, version);
         },
@@ -211,6 +226,25 @@ export class TradingCore {
       unconfirmed: () => this.orders.placements().filter((p) => p.state === 'checking').length,
       onLossReached: (date) => ev.onLossReached?.(options.target.vaultKey, date),
     });
+    this.book = new OrderBook(this.broker, { onPush: (delta) => ev.onOrdersChanged?.(delta) });
+    const drift = new DriftMonitor({
+      broker: this.broker,
+      desk: {
+        // Main's book brought up to date first (a 304 when idle): what it holds is what main has seen.
+        beforeCheck: () => this.book.sync(),
+        seenFilled: (orderId) => this.book.order(orderId)?.filledQuantity,
+        earlierReference: isDeskReference,
+      },
+      now: Date.now,
+      setTimer: options.drift?.setTimer ?? systemTimer,
+      onChange: (status) => ev.onDrift?.(status),
+      ...(options.drift?.everyMs !== undefined ? { everyMs: options.drift.everyMs } : {}),
+      ...(options.drift?.confirmAfterMs !== undefined ? { confirmAfterMs: options.drift.confirmAfterMs } : {}),
+    });
+    this.drift = drift;
+    // Intents an earlier run left open are this desk's too.
+    for (const intent of ledger.unresolved()) drift.journaled(intent.clientOrderId);
+    const newId = options.newClientOrderId ?? newClientOrderId;
     this.orders = new OrderService({
       guard: this.risk,
       broker: this.broker,
@@ -218,12 +252,23 @@ export class TradingCore {
       catalog: this.catalog,
       timeline: this.timeline,
       ...(options.placementTimings ? { timings: options.placementTimings } : {}),
-      ...(options.newClientOrderId ? { newId: options.newClientOrderId } : {}),
+      newId: () => {
+        const id = newId();
+        drift.journaled(id);
+        return id;
+      },
+      onPlaced: (p) =>
+        drift.placed({
+          clientOrderId: p.clientOrderId,
+          orderId: p.orderId,
+          exchange: p.order.exchange,
+          tradingsymbol: p.order.tradingsymbol,
+          at: p.at,
+        }),
       ...(options.orderClock ? { clock: options.orderClock } : {}),
       onPlacements: (list) => ev.onPlacements?.(list),
     });
     this.modifier = new OrderModifier({ broker: this.broker, catalog: this.catalog });
-    this.book = new OrderBook(this.broker, { onPush: (delta) => ev.onOrdersChanged?.(delta) });
     this.safety = new SafetyRunner({
       broker: this.broker,
       orders: this.orders,
@@ -260,6 +305,7 @@ export class TradingCore {
     this.catalog.warm();
     this.#recovery = this.orders.recover();
     if (this.#options.stream !== false) this.#startStream();
+    if (this.#options.drift) this.drift.start();
     return write;
   }
 
@@ -301,12 +347,14 @@ export class TradingCore {
 
   /** Logs out (wiping the token) and stops the stream. */
   public async logout(): Promise<void> {
+    this.drift.stop();
     await this.#stopStream();
     await this.session.logout();
   }
 
   /** Stops everything and closes the ledger and the connection pool (without logging out). */
   public async close(): Promise<void> {
+    this.drift.stop();
     this.#meter.close();
     this.orders.close();
     await this.#stopStream();
@@ -328,7 +376,10 @@ export class TradingCore {
       },
       onState: (state, detail) => {
         // What the stream missed while it was down is read in full at the next sync.
-        if (state === 'open' && this.#connection.stream !== 'open') this.book.reconnected();
+        if (state === 'open' && this.#connection.stream !== 'open') {
+          this.book.reconnected();
+          if (this.#options.drift) void this.drift.check();
+        }
         this.#setConnection({ stream: state, detail });
       },
     });
@@ -354,6 +405,14 @@ export class TradingCore {
     this.#connection = next;
     this.#options.events?.onConnection?.(next);
   }
+}
+
+/**
+ * A reference in the form this desk issues (`client-order-id.ts`): an order carrying one that this
+ * run did not journal was placed by an earlier run of Tradedesk, not outside it.
+ */
+function isDeskReference(clientOrderId: string): boolean {
+  return /^td-[A-Za-z0-9_-]{24}$/.test(clientOrderId);
 }
 
 /** A vault key as a file-name part: letters, digits and dashes only. */

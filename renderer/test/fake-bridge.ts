@@ -47,6 +47,11 @@ const BACKGROUND: Partial<Record<RequestChannel, Handler>> = {
     },
   }),
   'alerts.list': () => ({ ok: true, data: [] }),
+  // The header's drift warning (docs/contract.md §Drift alarm).
+  'drift.status': () => ({
+    ok: true,
+    data: { findings: [], checking: false, checkedAt: null, failure: null, suspected: 0 },
+  }),
 };
 
 /** Builds a fake bridge; other unanswered channels reply `internal` so a test notices them. */

@@ -16,6 +16,7 @@ export const EVENT_NAMES_PLAIN = [
   'placements.changed',
   'market.ticks',
   'safety.progress',
+  'drift.changed',
   'alerts.fired',
   'alerts.changed',
 ] as const;

@@ -18,6 +18,7 @@ import { PlaceOutcome, Placement, PlacementRequestId } from '../domain/placement
 import { Funds, Holding, OrderMargin, Position } from '../domain/portfolio';
 import { RiskLimits, RiskState } from '../domain/risk';
 import { SafetyAction, SafetyRun } from '../domain/safety-run';
+import { DriftFindingId, DriftStatus } from '../domain/drift';
 import { BrokerProfile, ConnectionState, KiteLoginStart, SessionInfo, SessionVersion } from '../domain/session';
 import { BrokerUsage } from '../domain/usage';
 
@@ -204,6 +205,12 @@ export const requests = {
   'safety.start': { input: SafetyAction, output: SafetyRun },
   /** The current (or last) safety run, or null. */
   'safety.current': { input: z.void(), output: SafetyRun.nullable() },
+  /** The drift alarm: its findings and its last check (docs/contract.md §Drift alarm). */
+  'drift.status': { input: z.void(), output: DriftStatus },
+  /** "Check now": compares main's view with the broker's at once; answers the status after the check. */
+  'drift.check': { input: z.void(), output: DriftStatus },
+  /** The trader has seen a finding: it leaves the list (an id no longer listed is a `bad_request` naming `id`). */
+  'drift.acknowledge': { input: z.strictObject({ id: DriftFindingId }), output: DriftStatus },
   /** The logged-in profile's price alerts, oldest first (docs/contract.md §Price alerts). */
   'alerts.list': { input: z.void(), output: z.array(PriceAlert) },
   /** A new price alert; an instrument the broker does not quote is refused naming `instrumentToken`. */
@@ -245,6 +252,8 @@ export const events = {
   // ---------------------------------------------------------------- the trader's safety net
   /** A safety run moved on (an order cancelled, an exit placed, the run ended): the whole run. */
   'safety.progress': SafetyRun,
+  /** The drift alarm changed: a check began or ended, a finding was raised, resolved or acknowledged. */
+  'drift.changed': DriftStatus,
   /** A price alert's condition was met (main evaluates alerts on the stream, window shown or not). */
   'alerts.fired': PriceAlert,
   /** The alerts changed (created, edited, deleted or fired): the whole list. */

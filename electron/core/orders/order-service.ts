@@ -34,6 +34,8 @@ export interface OrderServiceDeps {
   readonly timings?: Partial<PlacementTimings>;
   /** Told the whole unconfirmed-placements list whenever it changes (`placements.changed`). */
   readonly onPlacements?: (placements: Placement[]) => void;
+  /** Told each order this service placed, once the broker's id is known (the drift alarm's view, docs/contract.md §Drift alarm). */
+  readonly onPlaced?: (placed: { clientOrderId: string; orderId: string; order: OrderRequest; at: number }) => void;
   /** Lookups in flight at once for intents found open at start (default 8). */
   readonly recoveryConcurrency?: number;
   /** The trader's risk limits, applied after the trading rules and before journaling (docs/contract.md §Risk guard). */
@@ -84,6 +86,7 @@ export class OrderService {
   readonly #requests = new Map<string, { readonly order: OrderRequest; readonly run: Promise<PlaceOutcome> }>();
   readonly #drivers = new Set<Promise<void>>();
   readonly #recoverySlots: Semaphore;
+  readonly #onPlaced: NonNullable<OrderServiceDeps['onPlaced']>;
   #closed = false;
   #onClose: () => void = () => undefined;
   readonly #closing = new Promise<void>((resolve) => (this.#onClose = resolve));
@@ -103,6 +106,7 @@ export class OrderService {
       (list) => (this.#closed ? undefined : onPlacements(list)),
     );
     this.#recoverySlots = new Semaphore(deps.recoveryConcurrency ?? 8);
+    this.#onPlaced = deps.onPlaced ?? (() => undefined);
   }
 
   /** The time bounds in force. */
@@ -539,6 +543,7 @@ export class OrderService {
     rec.status = status;
     rec.recovered = recovered;
     rec.moveTo('placed', now);
+    this.#onPlaced({ clientOrderId: rec.clientOrderId, orderId, order: rec.order, at: now });
     this.#timeline.record(rec.clientOrderId, recovered ? 'recovered' : 'acknowledged', now);
     this.#timeline.link(rec.clientOrderId, orderId);
     // Not awaited: a resolution lost to a crash costs one lookup at the next start, not an order.
