@@ -13,6 +13,7 @@ import { KiteBroker, kiteTransportOptions } from '../broker/kite/kite-broker';
 import { RestBroker } from '../broker/rest/rest-broker';
 import { RestTransport, type TransportStats } from '../broker/rest/rest-transport';
 import type { Clock } from './clock';
+import { GttService } from './gtt/gtt-service';
 import { InstrumentCatalog } from './instruments/instrument-catalog';
 import { IntentsLedger, type LedgerStep } from './ledger/intents-ledger';
 import { LifecycleTimeline } from './orders/lifecycle-timeline';
@@ -131,6 +132,8 @@ export class TradingCore {
   public readonly risk: RiskGuard;
   /** The kill switch, "cancel all" of a symbol and "exit" of positions (docs/contract.md §Kill switch). */
   public readonly safety: SafetyRunner;
+  /** GTT orders: rules in main, created once, honest answers (docs/gtt.md). */
+  public readonly gtt: GttService;
   public readonly timeline = new LifecycleTimeline();
   /** The last streamed price per instrument and when it came (the risk guard's price). */
   readonly #lastTicks = new Map<number, { readonly price: number; readonly at: number }>();
@@ -224,6 +227,16 @@ export class TradingCore {
     });
     this.modifier = new OrderModifier({ broker: this.broker, catalog: this.catalog });
     this.book = new OrderBook(this.broker, { onPush: (delta) => ev.onOrdersChanged?.(delta) });
+    this.gtt = new GttService({
+      broker: this.broker,
+      find: (exchange, symbol) => this.catalog.find(exchange, symbol),
+      lastPrice: async (token) => {
+        const tick = this.#lastTicks.get(token);
+        if (tick) return tick.price;
+        const [q] = await this.broker.getQuotes([token]);
+        return q?.lastPrice ?? 0;
+      },
+    });
     this.safety = new SafetyRunner({
       broker: this.broker,
       orders: this.orders,

@@ -45,6 +45,8 @@ export interface PaperGtt {
   updatedAt: number;
   expiresAt: number;
   statusMessage: string | null;
+  /** The price and time a leg fired at (absent until then). */
+  fired?: { readonly ltpUnits: number; readonly at: number };
 }
 
 /** A validated GTT to create (the route ran the rules). */
@@ -207,6 +209,7 @@ export class GttBook {
     );
     leg.orderId = o.orderId;
     leg.orderStatus = o.status;
+    g.fired = { ltpUnits, at };
     g.status = o.status === 'REJECTED' ? 'rejected' : 'triggered';
     const other = g.type === 'oco' ? `; the ${index === 0 ? 'target' : 'stop-loss'} is done` : '';
     g.statusMessage =

@@ -163,6 +163,7 @@ const GttRecord = z.looseObject({
   updatedAt: Time,
   expiresAt: Time,
   statusMessage: z.string().max(1024).nullable(),
+  fired: z.strictObject({ ltpUnits: Price, at: Time }).optional(),
 });
 
 const EventRecord = z.discriminatedUnion('e', [
