@@ -11,7 +11,7 @@ import { EventHub } from './event-hub';
 import { marketHandlers } from './handlers/market-handlers';
 import { orderHandlers } from './handlers/order-handlers';
 import { portfolioHandlers } from './handlers/portfolio-handlers';
-import { alertHandlers, safetyHandlers } from './handlers/safety-handlers';
+import { alertHandlers, gttHandlers, safetyHandlers } from './handlers/safety-handlers';
 import { AlertBook } from './alerts/alert-book';
 import { sessionHandlers, storedProfile } from './handlers/session-handlers';
 import { TickBatcher } from '../broker/stream/tick-batcher';
@@ -233,6 +233,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     ...orderHandlers(active),
     ...portfolioHandlers(active),
     ...safetyHandlers(active, settings),
+    ...gttHandlers(active),
     ...alertHandlers(active, alertBook),
   };
 

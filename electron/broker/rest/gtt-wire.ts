@@ -3,7 +3,7 @@ import type { WireGtt, WireGttAck, WireGttChanges, WireGttLegRequest, WireGttReq
 import type { PlaceGttCommand } from '../broker';
 
 /**
- * GTTs between the app's types and the spellings of docs/api.md §GTT — the only place they
+ * GTTs between the app's types and the spellings of docs/api.md §GTT; the only place they
  * meet. A 400's fields come back as `orders.0.price`; the app names legs `legs.0.price`.
  */
 
