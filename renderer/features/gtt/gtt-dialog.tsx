@@ -135,7 +135,7 @@ function GttDialog(props: {
                   onChange={(e) => edit({ type: e.target.value === 'oco' ? 'oco' : 'single' })}
                 >
                   <option value="single">Single</option>
-                  <option value="oco">OCO (stop-loss + target)</option>
+                  <option value="oco">OCO</option>
                 </select>
               )}
             </Field>
