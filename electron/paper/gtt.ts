@@ -67,6 +67,8 @@ const GTT_ID_BASE = 7_000_000;
 export class GttBook {
   private readonly gtts = new Map<string, PaperGtt>();
   private readonly byClientId = new Map<string, string>();
+  /** Active GTTs per instrument token, so a price move touches only its own (like the engine's working orders). */
+  private readonly watching = new Map<number, Set<string>>();
   private seq = 0;
 
   constructor(
@@ -114,6 +116,7 @@ export class GttBook {
     };
     this.gtts.set(g.gttId, g);
     if (g.clientGttId !== null && !this.byClientId.has(g.clientGttId)) this.byClientId.set(g.clientGttId, g.gttId);
+    this.track(g);
     this.sink(g);
     return g;
   }
@@ -146,6 +149,7 @@ export class GttBook {
     const g = this.active(gttId, at);
     g.status = 'cancelled';
     g.updatedAt = at;
+    this.track(g);
     this.sink(g);
     return g;
   }
@@ -160,6 +164,7 @@ export class GttBook {
     g.status = 'expired';
     g.statusMessage = 'Expired: not triggered within a year';
     g.updatedAt = at;
+    this.track(g);
     this.sink(g);
   }
 
@@ -170,8 +175,11 @@ export class GttBook {
    */
   onMoves(moves: readonly PriceMove[]): void {
     for (const m of moves) {
-      for (const g of this.gtts.values()) {
-        if (g.token !== m.token || g.status !== 'active') continue;
+      const ids = this.watching.get(m.token);
+      if (!ids) continue;
+      for (const id of [...ids]) {
+        const g = this.gtts.get(id);
+        if (!g || g.status !== 'active') continue;
         this.expire(g, m.at);
         if (g.status !== 'active' || !isOpen(g.exchange, m.at)) continue;
         const leg = firedLeg(g.type, g.triggerUnits, g.ltpAtCreationUnits, m.ltpUnits);
@@ -189,9 +197,13 @@ export class GttBook {
       g.status = 'rejected';
       g.statusMessage = `The ${name} fired at ₹${fromUnits(ltpUnits)} but ${g.tradingsymbol} no longer trades`;
       g.updatedAt = at;
+      this.track(g);
       this.sink(g);
       return;
     }
+    // Done before the order exists: nothing the placement sets off may fire this GTT again.
+    g.status = 'triggered';
+    this.track(g);
     const o = this.engine.place(
       {
         instrument,
@@ -217,12 +229,27 @@ export class GttBook {
         ? `The ${name} fired at ₹${fromUnits(ltpUnits)}; its order ${o.orderId} was rejected: ${o.statusMessage ?? ''}${other}`
         : `The ${name} fired at ₹${fromUnits(ltpUnits)} and placed order ${o.orderId}${other}`;
     g.updatedAt = at;
+    this.track(g);
     this.sink(g);
+  }
+
+  /** Keeps `watching` in step with a GTT's status. */
+  private track(g: PaperGtt): void {
+    let ids = this.watching.get(g.token);
+    if (g.status === 'active') {
+      if (!ids) this.watching.set(g.token, (ids = new Set()));
+      ids.add(g.gttId);
+    } else if (ids) {
+      ids.delete(g.gttId);
+      if (ids.size === 0) this.watching.delete(g.token);
+    }
   }
 
   /** Replay: the latest snapshot of a GTT replaces what came before. */
   restore(g: PaperGtt): void {
-    this.gtts.set(g.gttId, { ...g, triggerUnits: [...g.triggerUnits], legs: g.legs.map((l) => ({ ...l })) });
+    const copy = { ...g, triggerUnits: [...g.triggerUnits], legs: g.legs.map((l) => ({ ...l })) };
+    this.gtts.set(g.gttId, copy);
+    this.track(copy);
     if (g.clientGttId !== null && !this.byClientId.has(g.clientGttId)) this.byClientId.set(g.clientGttId, g.gttId);
     this.seq = Math.max(this.seq, Number(g.gttId) - GTT_ID_BASE);
   }

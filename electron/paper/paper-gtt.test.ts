@@ -245,3 +245,22 @@ describe('GTTs across a restart', () => {
     }
   });
 });
+
+describe('a fired leg the broker rejects', () => {
+  it('a GTT whose order the margin cannot carry is rejected, with the rejected order id and the reason', async () => {
+    const base = px(infy.last_price);
+    api.broker.setPrice(infy.instrument_token, base);
+    const r = await create({
+      type: 'single',
+      trigger_values: [px(base - 10)],
+      orders: [{ ...leg(px(base - 10), 'BUY'), quantity: 90_000, product: 'CNC' }],
+    });
+    expect(r.status).toBe(201);
+    api.broker.setPrice(infy.instrument_token, px(base - 10));
+    const g = await gtt(r.body.gtt_id);
+    expect(g.status).toBe('rejected');
+    expect(g.orders[0]?.order_status).toBe('REJECTED');
+    expect((await api.order(String(g.orders[0]?.order_id))).status).toBe('REJECTED');
+    expect(g.status_message).toMatch(/was rejected/);
+  });
+});
