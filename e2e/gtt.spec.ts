@@ -8,6 +8,7 @@ import {
   paperRead,
   paperToken,
   placeOrder,
+  setFaults,
   setPrice,
   ticket,
 } from './dashboard-helpers';
@@ -107,4 +108,33 @@ test('a single GTT from the ticket: a trigger at the LTP is refused on its field
   const token = await paperToken(host);
   const list = await paperRead<{ gtts: Array<{ gtt_id: string; status: string }> }>(host, token, '/gtt');
   expect(list.gtts.find((g) => g.gtt_id === gttId)?.status).toBe('cancelled');
+});
+
+test('a create whose reply is lost is "not yet confirmed", never failed, and the GTT list then shows the one GTT it made', async ({
+  page,
+}) => {
+  const host = own.handle;
+  const infy = await instrumentToken(host, 'NSE', 'INFY');
+  await setPrice(host, infy, 1500);
+  await openDashboard(page, host);
+  await chooseSymbol(page, 'INFY', /^INFY NSE/);
+  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '1', price: '1450' });
+  await ticket(page).getByRole('button', { name: 'GTT…' }).click();
+  const dialog = gttDialog(page);
+  // The ticket's live price is main's too: from here on every reply the broker sends is lost.
+  await expect(dialog.getByTestId('gtt-distance-0')).toHaveText('-3.33%');
+  await setFaults(host, { drop_reply: 1 });
+  await dialog.getByRole('button', { name: 'Create GTT' }).click();
+  const outcome = dialog.getByTestId('gtt-outcome');
+  await expect(outcome).toContainText('Not yet confirmed');
+  await expect(outcome).toContainText('check the GTT list before creating it again');
+  await setFaults(host, {});
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  await page.getByRole('tab', { name: 'GTT' }).click();
+  await expect(gttPanel(page).locator('tr[data-testid^="gtt-row-"]')).toHaveCount(1);
+  await expect(gttPanel(page).getByText('active')).toBeVisible();
+  const token = await paperToken(host);
+  const list = await paperRead<{ gtts: Array<{ status: string }> }>(host, token, '/gtt');
+  expect(list.gtts.map((g) => g.status)).toEqual(['active']);
 });
