@@ -18,6 +18,9 @@ export function newClientGttId(): string {
   return `gtt-${randomBytes(18).toString('base64url')}`;
 }
 
+/** How many request ids' answers are kept for a repeated call (a double click, a renderer retry). */
+const REMEMBERED_REQUESTS = 256;
+
 /** What the GTT service needs. */
 export interface GttServiceDeps {
   readonly broker: Broker;
@@ -62,6 +65,11 @@ export class GttService {
     if (known) return known;
     const p = this.#place(request);
     this.#byRequest.set(requestId, p);
+    // Only recent clicks can repeat: the oldest answers are forgotten past a bound.
+    if (this.#byRequest.size > REMEMBERED_REQUESTS) {
+      const oldest = this.#byRequest.keys().next().value;
+      if (oldest !== undefined) this.#byRequest.delete(oldest);
+    }
     // A refusal may be corrected and clicked again under the same id: forget failed attempts.
     p.catch(() => this.#byRequest.delete(requestId));
     return p;
