@@ -96,6 +96,19 @@ describe.each<[string, Dialect]>([
     expect(await core.broker.getOrder(orderId)).toMatchObject({ transactionType: 'SELL', price: 1520, quantity: 1 });
   });
 
+  it('a GTT that fires while no desk is running is listed triggered by the next desk, its order on the book', async () => {
+    const first = await coreOn(fx, dialect);
+    const outcome = await first.gtt.place(oco(1480, 1520));
+    const gttId = outcome.state === 'placed' ? outcome.gttId : '';
+    await first.close();
+    fx.paper.setPrice(infy, 1479);
+    const next = await coreOn(fx, dialect);
+    const g = (await next.gtt.list()).find((x) => x.gttId === gttId);
+    expect(g?.status).toBe('triggered');
+    const orderId = g?.legs[0]?.orderId ?? '';
+    expect((await next.broker.listOrders()).map((o) => o.orderId)).toContain(orderId);
+  });
+
   it('modifies an active GTT to new triggers and deletes it; a deleted GTT lists as cancelled and never fires', async () => {
     const core = await coreOn(fx, dialect);
     const outcome = await core.gtt.place(oco(1480, 1520));
