@@ -31,6 +31,11 @@ const SUITES: Record<string, Suite> = {
       "Kite's instrument CSV (100,000 rows): the adapter's sliced parser vs the same parser in one block (parse ms, longest event-loop gap)",
     load: () => import('./instruments-bench'),
   },
+  gtt: {
+    describe:
+      "the paper market's tick with N active GTTs watched through the book's per-instrument index vs a linear scan vs no GTTs (p50/p99 ms per step)",
+    load: () => import('./gtt-bench'),
+  },
   dashboard: {
     describe:
       'the dashboard in Chromium with 10,000 orders, 1% changing per poll: virtualized vs plain blotter (update→paint, scroll frames, click→ack)',

@@ -16,6 +16,8 @@ import { Toaster } from './features/notifications/toaster';
 import { useOrderNotifications } from './features/notifications/use-order-notifications';
 import { Blotter } from './features/orders/blotter';
 import { FundsPanel } from './features/portfolio/funds-panel';
+import { GttDialogHost } from './features/gtt/gtt-dialog';
+import { GttPanel } from './features/gtt/gtt-panel';
 import { HoldingsPanel } from './features/portfolio/holdings-panel';
 import { UnconfirmedBadge } from './features/placements/unconfirmed-badge';
 import { usePlacementEvents } from './features/placements/queries';
@@ -126,6 +128,7 @@ const WORKSPACE: WorkspaceGroup = {
                 tabs={[
                   [SLOTS.orders.orders, 'Orders', <Blotter key="o" />],
                   [SLOTS.orders.trades, 'Trades', <TradesPanel key="t" />],
+                  [SLOTS.orders.gtt, 'GTT', <GttPanel key="g" />],
                 ]}
               />
             ),
@@ -200,6 +203,7 @@ export function App() {
       <main className="workspace">
         <Workspace layout={WORKSPACE} />
       </main>
+      <GttDialogHost />
       <Toaster />
       <CommandPalette />
       <ShortcutsSheet />

@@ -11,7 +11,7 @@ import { EventHub } from './event-hub';
 import { marketHandlers } from './handlers/market-handlers';
 import { orderHandlers } from './handlers/order-handlers';
 import { portfolioHandlers } from './handlers/portfolio-handlers';
-import { alertHandlers, driftHandlers, safetyHandlers } from './handlers/safety-handlers';
+import { alertHandlers, driftHandlers, gttHandlers, safetyHandlers } from './handlers/safety-handlers';
 import { AlertBook } from './alerts/alert-book';
 import { sessionHandlers, storedProfile } from './handlers/session-handlers';
 import { TickBatcher } from '../broker/stream/tick-batcher';
@@ -237,6 +237,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     ...portfolioHandlers(active),
     ...safetyHandlers(active, settings),
     ...driftHandlers(active),
+    ...gttHandlers(active),
     ...alertHandlers(active, alertBook),
   };
 

@@ -9,6 +9,7 @@ import type {
   Tick,
 } from '@shared/domain/market';
 import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, OrderStatus, Trade } from '@shared/domain/order';
+import type { Gtt, GttAck, GttChanges, GttRequest } from '@shared/domain/gtt';
 import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import type { ConnectionState } from '@shared/domain/session';
 import type { RateLimit } from './http/token-bucket';
@@ -40,6 +41,13 @@ export interface SessionGrant {
 /** An order to create, with the idempotency key the core assigned to its intent. */
 export interface PlaceOrderCommand extends OrderRequest {
   readonly clientOrderId: string;
+}
+
+/** A GTT to create, with the idempotency key main assigned to it (docs/gtt.md §When the broker fails). */
+export interface PlaceGttCommand extends GttRequest {
+  readonly clientGttId: string;
+  /** The last price main judged the triggers against (Kite's condition carries it). */
+  readonly lastPrice: number;
 }
 
 /** How one order POST is watched. */
@@ -167,6 +175,26 @@ export interface Broker {
   getOrder(orderId: string, options?: { readonly urgent?: boolean }): Promise<Order>;
   orderHistory(orderId: string): Promise<readonly OrderEvent[]>;
   listTrades(): Promise<readonly Trade[]>;
+
+  /**
+   * Creates a GTT (docs/gtt.md). Sent once, like `placeOrder`: an ambiguous failure is the
+   * caller's to settle with `findGtts`.
+   */
+  placeGtt(command: PlaceGttCommand): Promise<GttAck>;
+  /**
+   * The GTTs that may be this command's creation: by its client reference where the broker
+   * keeps one (docs/api.md §GTT), else by what it asks for (Kite keeps none: docs/kite.md §GTT).
+   */
+  findGtts(command: PlaceGttCommand): Promise<readonly Gtt[]>;
+  /** Every GTT the broker holds, whatever its status. */
+  listGtts(): Promise<readonly Gtt[]>;
+  /**
+   * New trigger values and orders for the active GTT `gtt` (as last read: Kite's modify names
+   * its type and instrument again), judged against `lastPrice`; sent once.
+   */
+  modifyGtt(gtt: Gtt, changes: GttChanges, lastPrice: number): Promise<GttAck>;
+  /** Deletes (cancels) a GTT; deleting a deleted one is not an error where the broker says so. */
+  deleteGtt(gttId: string): Promise<GttAck>;
 
   listPositions(): Promise<readonly Position[]>;
   listHoldings(): Promise<readonly Holding[]>;

@@ -14,6 +14,7 @@ import { KiteBroker, kiteTransportOptions } from '../broker/kite/kite-broker';
 import { RestBroker } from '../broker/rest/rest-broker';
 import { RestTransport, type TransportStats } from '../broker/rest/rest-transport';
 import type { Clock } from './clock';
+import { GttService } from './gtt/gtt-service';
 import { InstrumentCatalog } from './instruments/instrument-catalog';
 import { IntentsLedger, type LedgerStep } from './ledger/intents-ledger';
 import { LifecycleTimeline } from './orders/lifecycle-timeline';
@@ -145,6 +146,8 @@ export class TradingCore {
   public readonly safety: SafetyRunner;
   /** The reconciliation drift alarm: main's view against the broker's (docs/contract.md §Drift alarm). */
   public readonly drift: DriftMonitor;
+  /** GTT orders: rules in main, created once, honest answers (docs/gtt.md). */
+  public readonly gtt: GttService;
   public readonly timeline = new LifecycleTimeline();
   /** The last streamed price per instrument and when it came (the risk guard's price). */
   readonly #lastTicks = new Map<number, { readonly price: number; readonly at: number }>();
@@ -269,6 +272,16 @@ export class TradingCore {
       onPlacements: (list) => ev.onPlacements?.(list),
     });
     this.modifier = new OrderModifier({ broker: this.broker, catalog: this.catalog });
+    this.gtt = new GttService({
+      broker: this.broker,
+      find: (exchange, symbol) => this.catalog.find(exchange, symbol),
+      lastPrice: async (token) => {
+        const tick = this.#lastTicks.get(token);
+        if (tick) return tick.price;
+        const [q] = await this.broker.getQuotes([token]);
+        return q?.lastPrice ?? 0;
+      },
+    });
     this.safety = new SafetyRunner({
       broker: this.broker,
       orders: this.orders,

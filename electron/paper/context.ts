@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Faults } from './faults';
 import type { Reply } from './http-io';
+import type { GttBook } from './gtt';
 import type { Journal } from './journal';
 import type { Market } from './market';
 import type { MarketClock } from './market-clock';
@@ -16,6 +17,8 @@ import type { Session, Sessions } from './sessions';
 export interface BrokerState {
   readonly market: Market;
   readonly engine: Engine;
+  /** The GTTs the broker stores and triggers (docs/api.md §GTT). */
+  readonly gtt: GttBook;
   readonly sessions: Sessions;
   readonly faults: Faults;
   readonly journal: Journal;

@@ -7,6 +7,7 @@ import type { BookKind } from './book';
 import type { BrokerState } from './context';
 import { type FaultConfig, Faults } from './faults';
 import { generateInstruments } from './instruments';
+import { GttBook } from './gtt';
 import { Journal, type JournalEvent } from './journal';
 import { KITE_RATES, type KiteRates } from './kite/limits';
 import { createKiteHandler } from './kite/server';
@@ -108,6 +109,8 @@ export interface PaperBroker {
   sessions(): Array<{ token: string; userId: string; scope: 'trade' | 'read'; expiresAt: string }>;
   /** Total orders held (for exactly-once tests). */
   orderCount(): number;
+  /** Total GTTs held, whatever their status (for exactly-once tests). */
+  gttCount(): number;
   /** Each stream client's unsent bytes and subscription count (tests, the soak). */
   streamStats(): Array<{ bufferedBytes: number; subscribed: number }>;
   /** Each Kite ticker socket's unsent bytes and subscription count (tests). */
@@ -142,6 +145,7 @@ function latestTime(events: readonly JournalEvent[]): number {
   for (const ev of events) {
     if (ev.e === 'order') t = Math.max(t, ev.o.updatedAt);
     else if (ev.e === 'trade') t = Math.max(t, ev.t.at);
+    else if (ev.e === 'gtt') t = Math.max(t, ev.g.updatedAt);
     else if (ev.e === 'marks' && ev.at !== undefined) t = Math.max(t, ev.at);
   }
   return t;
@@ -167,6 +171,9 @@ function replay(events: readonly JournalEvent[], state: BrokerState): IdMark {
         state.engine.restoreTrade(ev.t);
         mark.trade = Math.max(mark.trade, Number(ev.t.tradeId));
         break;
+      case 'gtt':
+        state.gtt.restore(ev.g);
+        break;
       case 'marks':
         for (const [token, units] of Object.entries(ev.prices))
           state.market.restoreMark(Number(token), units, ev.at, now);
@@ -188,6 +195,7 @@ function marks(state: BrokerState): Record<string, number> {
   for (const h of state.engine.account.holdings.values()) tokens.add(h.token);
   for (const o of state.engine.allOrders())
     if (o.status === 'OPEN' || o.status === 'TRIGGER PENDING') tokens.add(o.token);
+  for (const g of state.gtt.all()) if (g.status === 'active') tokens.add(g.token);
   const out: Record<string, number> = {};
   for (const t of tokens) {
     const ltp = state.market.ltp(t);
@@ -242,9 +250,11 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
       journal.append({ e: 'trade', t });
     },
   });
+  const gtt = new GttBook(engine, market, (g) => journal.append({ e: 'gtt', g }));
   const state: BrokerState = {
     market,
     engine,
+    gtt,
     sessions,
     faults,
     journal,
@@ -262,6 +272,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   // MIS squared off), new days (positions carried into today's, T+1 delivery), opens.
   state.keeper.advance(clock());
   state.engine.account.rollTo(clock());
+  gtt.sweep(clock());
   journal.commit();
   if (repaired) {
     // Ids the removed lines mention may have been seen outside: never hand them out again.
@@ -274,6 +285,8 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
 
   market.onMoves((moves) => {
     engine.onMoves(moves);
+    // After the engine: a GTT's order then meets the book as it stands after this move.
+    gtt.onMoves(moves);
     journal.commit();
     stream?.ticks(moves);
     kiteTicker?.ticks(moves);
@@ -365,6 +378,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     },
     orderCount() {
       return engine.orderCount();
+    },
+    gttCount() {
+      return gtt.count();
     },
     streamStats() {
       return stream?.stats() ?? [];

@@ -10,6 +10,8 @@ import {
   Validity,
   Variety,
 } from '@shared/domain/order';
+import { GttStatus, GttType } from '@shared/domain/gtt';
+import type { PaperGtt } from './gtt';
 import type { Session } from './sessions';
 import type { HistoryEntry, PaperOrder, PaperTrade } from './types';
 
@@ -35,6 +37,8 @@ export type JournalEvent =
   | { readonly e: 'session_end'; readonly token: string }
   | { readonly e: 'order'; readonly o: PaperOrder }
   | { readonly e: 'trade'; readonly t: PaperTrade }
+  /** A GTT's snapshot after each change (docs/api.md §GTT); the last one of an id wins. */
+  | { readonly e: 'gtt'; readonly g: PaperGtt }
   /**
    * Last prices (price units) of the instruments the account holds, written on a clean shutdown
    * at `at` (absent in format 1).
@@ -135,11 +139,39 @@ const TradeRecord = z.looseObject({
   at: Time,
 });
 
+const GttLegRecord = z.looseObject({
+  transactionType: TransactionType,
+  quantity: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  product: Product,
+  priceUnits: Price,
+  orderId: NumericId.nullable(),
+  orderStatus: OrderStatus.nullable(),
+});
+
+const GttRecord = z.looseObject({
+  gttId: NumericId,
+  clientGttId: ClientOrderId.nullable(),
+  type: GttType,
+  status: GttStatus,
+  token: InstrumentToken,
+  exchange: Exchange,
+  tradingsymbol: z.string().min(1).max(64),
+  triggerUnits: z.array(Price).min(1).max(2),
+  ltpAtCreationUnits: Money,
+  legs: z.array(GttLegRecord).min(1).max(2),
+  createdAt: Time,
+  updatedAt: Time,
+  expiresAt: Time,
+  statusMessage: z.string().max(1024).nullable(),
+  fired: z.strictObject({ ltpUnits: Price, at: Time }).optional(),
+});
+
 const EventRecord = z.discriminatedUnion('e', [
   z.strictObject({ e: z.literal('session'), s: SessionRecord }),
   z.strictObject({ e: z.literal('session_end'), token: z.string().min(1).max(128) }),
   z.strictObject({ e: z.literal('order'), o: OrderRecord }),
   z.strictObject({ e: z.literal('trade'), t: TradeRecord }),
+  z.strictObject({ e: z.literal('gtt'), g: GttRecord }),
   z.strictObject({
     e: z.literal('marks'),
     prices: z.record(z.string().regex(/^\d{1,16}$/), Price),

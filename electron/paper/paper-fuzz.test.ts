@@ -74,6 +74,38 @@ const body = fc.oneof(
   })),
 );
 
+/** GTT-shaped bodies (docs/api.md §GTT) with wild values, including hostile objects in the legs. */
+const gttLeg = fc.record(
+  {
+    transaction_type: fc.oneof(fc.constantFrom('BUY', 'SELL'), fc.anything()),
+    quantity: fc.oneof(fc.integer(), fc.double(), fc.anything()),
+    product: fc.oneof(fc.constantFrom('MIS', 'CNC'), fc.anything()),
+    order_type: fc.oneof(fc.constant('LIMIT'), fc.anything()),
+    price: fc.oneof(fc.double(), fc.constantFrom(1e-9, 5e-324, 1e308, 1500), fc.anything()),
+  },
+  { requiredKeys: [] },
+);
+const gttish = fc.record(
+  {
+    type: fc.oneof(fc.constantFrom('single', 'oco'), fc.anything()),
+    exchange: fc.oneof(fc.constant('NSE'), fc.anything()),
+    tradingsymbol: fc.oneof(fc.constant('INFY'), fc.anything()),
+    trigger_values: fc.oneof(fc.array(fc.oneof(fc.double(), fc.integer()), { maxLength: 3 }), fc.anything()),
+    orders: fc.oneof(fc.array(gttLeg, { maxLength: 3 }), fc.anything()),
+    client_gtt_id: fc.oneof(fc.string({ maxLength: 40 }), fc.anything()),
+  },
+  { requiredKeys: [] },
+);
+const gttBody = fc.oneof(
+  fc.json(),
+  gttish.map((o) => JSON.stringify(o)),
+  fc.constantFrom(
+    '{"__proto__":{"type":"single"},"type":"single"}',
+    '{"type":{"toString":0,"valueOf":0}}',
+    '{"trigger_values":[1e308,-1],"orders":[{"__proto__":null}]}',
+  ),
+);
+
 function request(m: string, t: string, h: Record<string, string>, b: string | null, auth: boolean): string {
   const lines = [`${m} ${t} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close'];
   for (const [k, v] of Object.entries(h)) {
@@ -123,6 +155,34 @@ describe('paper broker fuzz', () => {
         const created = api.broker.orderCount() - before;
         expect(created).toBe(r?.status === 201 && p === '/v1/orders' ? 1 : 0);
       }),
+      { numRuns: RUNS },
+    );
+    expect(unexpected.mock.calls.filter((c) => String(c[0]).includes('unexpected error'))).toEqual([]);
+  });
+
+  it('random bodies on the GTT endpoints: a GTT only from a 201 on POST /gtt, else a named 4xx', async () => {
+    const infy = await api.instrument('NSE', 'INFY');
+    const seed = await api.call('POST', '/gtt', {
+      exchange: 'NSE',
+      tradingsymbol: 'INFY',
+      type: 'single',
+      trigger_values: [Math.round((infy.last_price + 100) * 20) / 20],
+      orders: [{ transaction_type: 'SELL', quantity: 1, product: 'MIS', order_type: 'LIMIT', price: 1500 }],
+    });
+    expect(seed.status).toBe(201);
+    const paths = ['/v1/gtt', `/v1/gtt/${String(seed.body.gtt_id)}`, '/v1/gtt/1', '/v1/gtt/%zz'];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...paths),
+        fc.constantFrom('POST', 'PATCH', 'PUT', 'DELETE', 'GET'),
+        gttBody,
+        async (p, m, b) => {
+          const before = api.broker.gttCount();
+          const r = await rawHttp(api.broker.port, request(m, p, {}, m === 'GET' || m === 'DELETE' ? null : b, true));
+          expectSane(r);
+          expect(api.broker.gttCount() - before).toBe(r?.status === 201 && p === '/v1/gtt' ? 1 : 0);
+        },
+      ),
       { numRuns: RUNS },
     );
     expect(unexpected.mock.calls.filter((c) => String(c[0]).includes('unexpected error'))).toEqual([]);

@@ -18,6 +18,7 @@ import { Problem } from './problem';
 import { RateLimiter, type Take } from './rate-limit';
 import { Router } from './router';
 import { controlRoutes } from './routes/control';
+import { gttRoutes } from './routes/gtt';
 import { marketDataRoutes } from './routes/market-data';
 import { orderRoutes } from './routes/orders';
 import { portfolioRoutes } from './routes/portfolio';
@@ -51,6 +52,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
   const router = new Router([
     ...sessionRoutes,
     ...orderRoutes,
+    ...gttRoutes,
     ...portfolioRoutes,
     ...marketDataRoutes,
     ...quoteRoutes,

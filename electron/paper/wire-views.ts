@@ -1,8 +1,9 @@
 import { toIstIso } from '@shared/lib/ist-time';
 import { fromUnits } from '@shared/trading/money';
-import type { WireInstrument, WireOrder, WirePosition } from '@shared/wire/schemas';
+import type { WireGtt, WireInstrument, WireOrder, WirePosition } from '@shared/wire/schemas';
 import { Account } from './account';
 import type { Bar } from './candles';
+import type { PaperGtt } from './gtt';
 import type { PaperInstrument } from './instruments';
 import type { Market } from './market';
 import type { Engine } from './matching';
@@ -163,4 +164,32 @@ export function wireInstrument(i: PaperInstrument, market: Market): WireInstrume
 
 export function wireCandle(b: Bar): [string, number, number, number, number, number] {
   return [toIstIso(b[0]), fromUnits(b[1]), fromUnits(b[2]), fromUnits(b[3]), fromUnits(b[4]), b[5]];
+}
+
+/** A stored GTT in the wire's spelling (docs/api.md §GTT). */
+export function wireGtt(g: PaperGtt): WireGtt {
+  return {
+    gtt_id: g.gttId,
+    client_gtt_id: g.clientGttId,
+    type: g.type,
+    status: g.status,
+    exchange: g.exchange,
+    tradingsymbol: g.tradingsymbol,
+    instrument_token: g.token,
+    trigger_values: g.triggerUnits.map(fromUnits),
+    last_price: fromUnits(g.ltpAtCreationUnits),
+    orders: g.legs.map((l) => ({
+      transaction_type: l.transactionType,
+      quantity: l.quantity,
+      product: l.product,
+      order_type: 'LIMIT' as const,
+      price: fromUnits(l.priceUnits),
+      order_id: l.orderId,
+      order_status: l.orderStatus,
+    })),
+    created_at: toIstIso(g.createdAt),
+    updated_at: toIstIso(g.updatedAt),
+    expires_at: toIstIso(g.expiresAt),
+    status_message: g.statusMessage,
+  };
 }

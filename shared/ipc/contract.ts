@@ -16,6 +16,7 @@ import {
 } from '../domain/order';
 import { PlaceOutcome, Placement, PlacementRequestId } from '../domain/placement';
 import { Funds, Holding, OrderMargin, Position } from '../domain/portfolio';
+import { Gtt, GttAck, GttChanges, GttId, GttPlaceOutcome, GttRequest } from '../domain/gtt';
 import { RiskLimits, RiskState } from '../domain/risk';
 import { SafetyAction, SafetyRun } from '../domain/safety-run';
 import { DriftFindingId, DriftStatus } from '../domain/drift';
@@ -224,6 +225,26 @@ export const requests = {
     input: z.strictObject({ id: PriceAlert.shape.id }),
     output: z.object({ deleted: z.literal(true) }),
   },
+
+  // ---------------------------------------------------------------- GTT (docs/gtt.md)
+  /** Every GTT the broker holds, newest first, with status, trigger values and the orders it placed. */
+  'gtt.list': { input: z.void(), output: z.array(Gtt) },
+  /**
+   * Creates a GTT once: main applies the rules (a refusal names the field: `triggerValues.0`,
+   * `legs.1.price`) and answers `placed` or `unconfirmed` (settled by the list); a failed call
+   * means nothing was created. The same `requestId` twice never creates a second one.
+   */
+  'gtt.place': {
+    input: z.strictObject({ gtt: GttRequest.strict(), requestId: PlacementRequestId.optional() }),
+    output: GttPlaceOutcome,
+  },
+  /** New trigger values and orders for an active GTT (judged by the same rules). */
+  'gtt.modify': {
+    input: z.strictObject({ gttId: GttId, changes: GttChanges.strict() }),
+    output: GttAck,
+  },
+  /** Deletes (cancels) a GTT. */
+  'gtt.delete': { input: z.strictObject({ gttId: GttId }), output: GttAck },
 } as const;
 
 export const events = {

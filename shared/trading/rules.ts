@@ -173,9 +173,10 @@ function rupeesOnTick(value: number, tickSize: number): string {
  *
  * Never rounded for the trader (docs/api.md §Numbers and money units): a price under one tick
  * (1e-9 would be stored as ₹0.00) is refused, and an off-tick one is refused naming the two
- * nearest valid prices, so the trader chooses which side of their intent to be on.
+ * nearest valid prices, so the trader chooses which side of their intent to be on. GTT trigger
+ * values are judged by it too (`shared/trading/gtt-rules.ts`).
  */
-function tickProblem(label: 'Price' | 'Trigger price', value: number, tickSize: number): string | null {
+export function tickProblem(label: string, value: number, tickSize: number): string | null {
   const tick = `₹${tickSize.toLocaleString('en-IN', { maximumFractionDigits: 4 })}`;
   if (toUnits(value) < toUnits(tickSize)) return `${label} must be at least one tick (${tick})`;
   if (isOnTick(value, tickSize)) return null;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Exchange, InstrumentType, IsoDate } from '../domain/instrument';
+import { ClientGttId, GttStatus, GttType } from '../domain/gtt';
 import { CandleInterval, SessionPhase, StreamMode } from '../domain/market';
 import {
   ClientOrderId,
@@ -123,6 +124,74 @@ export const WireOrderList = z.object({
   full: z.boolean().optional(),
 });
 export const WireOrderOne = z.object({ order: WireOrder });
+
+// ---------------------------------------------------------------- GTT (docs/api.md §GTT)
+
+/** One order a GTT places: always LIMIT (and DAY, regular). */
+export const WireGttLegRequest = z.strictObject({
+  transaction_type: TransactionType,
+  quantity: z.number().int().positive(),
+  product: Product,
+  order_type: z.literal('LIMIT'),
+  price: z.number().positive(),
+});
+export type WireGttLegRequest = z.infer<typeof WireGttLegRequest>;
+
+/** POST /gtt body. Unknown fields are rejected (400 naming the field). */
+export const WireGttRequest = z.strictObject({
+  type: GttType,
+  exchange: Exchange,
+  tradingsymbol: z.string().min(1).max(64),
+  trigger_values: z.array(z.number().positive()).min(1).max(2),
+  orders: z.array(WireGttLegRequest).min(1).max(2),
+  client_gtt_id: ClientGttId.optional(),
+});
+export type WireGttRequest = z.infer<typeof WireGttRequest>;
+
+/** PATCH /gtt/{gtt_id} body: the new trigger values and orders (both; the type and instrument stay). */
+export const WireGttChanges = z.strictObject({
+  trigger_values: WireGttRequest.shape.trigger_values,
+  orders: WireGttRequest.shape.orders,
+});
+export type WireGttChanges = z.infer<typeof WireGttChanges>;
+
+export const WireGttLeg = z.object({
+  transaction_type: TransactionType,
+  quantity: z.number().int().positive(),
+  product: Product,
+  order_type: z.literal('LIMIT'),
+  price: z.number().nonnegative(),
+  /** The order this leg placed once triggered; null before (and for an OCO leg that did not fire). */
+  order_id: z.string().nullable(),
+  order_status: OrderStatus.nullable(),
+});
+
+export const WireGtt = z.object({
+  gtt_id: z.string().min(1),
+  client_gtt_id: z.string().nullable(),
+  type: GttType,
+  status: GttStatus,
+  exchange: Exchange,
+  tradingsymbol: z.string(),
+  instrument_token: z.number().int(),
+  trigger_values: z.array(z.number().nonnegative()),
+  last_price: z.number().nonnegative(),
+  orders: z.array(WireGttLeg),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  expires_at: Timestamp,
+  status_message: z.string().nullable(),
+});
+export type WireGtt = z.infer<typeof WireGtt>;
+
+export const WireGttList = z.object({ gtts: z.array(WireGtt) });
+export const WireGttOne = z.object({ gtt: WireGtt });
+export const WireGttAck = z.object({
+  gtt_id: z.string().min(1),
+  client_gtt_id: z.string().nullable().optional(),
+  status: GttStatus,
+});
+export type WireGttAck = z.infer<typeof WireGttAck>;
 
 export const WireOrderEvent = z.object({
   status: OrderStatus,
@@ -419,6 +488,9 @@ export const WireErrorCode = z.enum([
   // §Sessions and the calendar); either names `variety`.
   'market_closed',
   'market_open',
+  // GTT (docs/api.md §GTT): a reused client_gtt_id, a change to a GTT that is no longer active.
+  'duplicate_client_gtt_id',
+  'gtt_not_modifiable',
 ]);
 export type WireErrorCode = z.infer<typeof WireErrorCode>;
 

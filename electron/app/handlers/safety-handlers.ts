@@ -70,3 +70,15 @@ export function alertHandlers(
     },
   };
 }
+
+/** `gtt.*`: GTT orders, their rules applied in main before anything is sent (docs/gtt.md). */
+export function gttHandlers(
+  active: ActiveCore,
+): Pick<Handlers, 'gtt.list' | 'gtt.place' | 'gtt.modify' | 'gtt.delete'> {
+  return {
+    'gtt.list': async () => [...(await active.current().gtt.list())],
+    'gtt.place': async ({ gtt, requestId }) => active.current().gtt.place(gtt, requestId),
+    'gtt.modify': async ({ gttId, changes }) => active.current().gtt.modify(gttId, changes),
+    'gtt.delete': async ({ gttId }) => active.current().gtt.delete(gttId),
+  };
+}

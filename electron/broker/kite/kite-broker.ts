@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Exchange, Instrument } from '@shared/domain/instrument';
 import type { Candle, CandleInterval, MarketQuote, MarketStatus, OptionChain } from '@shared/domain/market';
 import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, Trade } from '@shared/domain/order';
+import type { Gtt, GttAck, GttChanges } from '@shared/domain/gtt';
 import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import { toIstIso } from '@shared/lib/ist-time';
 import type { AuthSource } from '../auth-source';
@@ -15,6 +16,7 @@ import type {
   Credentials,
   OptionChainQuery,
   OrderFilter,
+  PlaceGttCommand,
   PlaceOptions,
   PlaceOrderCommand,
   SessionGrant,
@@ -24,6 +26,8 @@ import type { RestTransport, TransportOptions } from '../rest/rest-transport';
 import { KITE_EXCHANGES, kiteQueryTime, kiteSession, kiteTokenExpiry } from './kite-calendar';
 import { classifyKiteReply, kiteTokenRefused } from './kite-errors';
 import { parseInstrumentsCsv } from './kite-instruments';
+import { KiteGttId, KiteGttList, kiteGttField, kiteGttForm, sameAsked, toGtt } from './kite-gtt';
+import { AppError } from '@shared/ipc/app-error';
 import { kiteTag } from './kite-tag';
 import { KiteTicker, type KiteTickerOptions } from './kite-ticker';
 import {
@@ -86,6 +90,18 @@ export interface KiteBrokerOptions {
 }
 
 const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** A GTT refusal with the field its message names, in the app's spelling (docs/kite.md §GTT). */
+async function gttRefusal<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    if (!(e instanceof AppError) || e.info.kind !== 'bad_request') throw e;
+    const field = kiteGttField(e.info.message);
+    if (field === undefined) throw e;
+    throw brokerError('bad_request', e.info.message, { field });
+  }
+}
+
 function checkedOrderId(orderId: string): string {
   if (!ORDER_ID.test(orderId)) {
     throw brokerError('bad_request', 'An order id is 1–64 letters, digits, "_" or "-"', { field: 'orderId' });
@@ -354,6 +370,69 @@ export class KiteBroker implements Broker {
   public async listTrades(): Promise<readonly Trade[]> {
     const w = await this.#transport.call({ method: 'GET', path: '/trades', schema: KiteTradeList, retry: 'read' });
     return w.data.map(toTrade).filter((t): t is Trade => t !== null);
+  }
+
+  public async placeGtt(cmd: PlaceGttCommand): Promise<GttAck> {
+    const w = await gttRefusal(
+      this.#transport.call({
+        method: 'POST',
+        path: '/gtt/triggers',
+        body: kiteGttForm(cmd, cmd.lastPrice),
+        form: true,
+        schema: KiteGttId,
+        retry: 'once',
+        priority: 'urgent',
+        placement: true,
+      }),
+    );
+    return { gttId: String(w.data.trigger_id), status: 'active' };
+  }
+
+  /** Kite keeps no reference on a GTT: the active ones asking exactly what `cmd` asked (docs/kite.md §GTT). */
+  public async findGtts(cmd: PlaceGttCommand): Promise<readonly Gtt[]> {
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/gtt/triggers',
+      schema: KiteGttList,
+      retry: 'caller',
+      priority: 'urgent',
+      adaptiveTimeout: true,
+      coalesce: false,
+    });
+    return w.data.map(toGtt).filter((g): g is Gtt => g !== null && sameAsked(g, cmd));
+  }
+
+  public async listGtts(): Promise<readonly Gtt[]> {
+    const w = await this.#transport.call({ method: 'GET', path: '/gtt/triggers', schema: KiteGttList, retry: 'read' });
+    return w.data.map(toGtt).filter((g): g is Gtt => g !== null);
+  }
+
+  public async modifyGtt(gtt: Gtt, changes: GttChanges, lastPrice: number): Promise<GttAck> {
+    const id = checkedOrderId(gtt.gttId);
+    const w = await gttRefusal(
+      this.#transport.call({
+        method: 'PUT',
+        path: `/gtt/triggers/${id}`,
+        body: kiteGttForm({ ...gtt, ...changes }, lastPrice),
+        form: true,
+        schema: KiteGttId,
+        retry: 'caller',
+        priority: 'urgent',
+      }),
+    );
+    return { gttId: String(w.data.trigger_id), status: 'active' };
+  }
+
+  public async deleteGtt(gttId: string): Promise<GttAck> {
+    const id = checkedOrderId(gttId);
+    const w = await this.#transport.call({
+      method: 'DELETE',
+      path: `/gtt/triggers/${id}`,
+      schema: KiteGttId,
+      retry: 'idempotent-write',
+      priority: 'urgent',
+    });
+    return { gttId: String(w.data.trigger_id), status: 'cancelled' };
   }
 
   public async listPositions(): Promise<readonly Position[]> {

@@ -2,10 +2,14 @@ import { z } from 'zod';
 import type { Exchange, Instrument } from '@shared/domain/instrument';
 import type { Candle, MarketQuote, MarketStatus, OptionChain } from '@shared/domain/market';
 import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, Trade } from '@shared/domain/order';
+import type { Gtt, GttAck, GttChanges } from '@shared/domain/gtt';
 import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
+import { AppError } from '@shared/ipc/app-error';
 import {
   WireCandleList,
   WireFunds,
+  WireGttAck,
+  WireGttList,
   WireHoldingList,
   WireInstrumentList,
   WireMarketStatus,
@@ -32,6 +36,7 @@ import type {
   OptionChainQuery,
   OrderChangesPage,
   OrderFilter,
+  PlaceGttCommand,
   PlaceOptions,
   PlaceOrderCommand,
   SessionGrant,
@@ -39,6 +44,7 @@ import type {
 } from '../broker';
 import { StreamClient, type StreamClientOptions } from '../stream/stream-client';
 import { toWireOrderChanges, toWireOrderRequest } from './domain-to-wire';
+import { appGttField, toGtt, toGttAck, toWireGttChanges, toWireGttRequest } from './gtt-wire';
 import type { RestTransport } from './rest-transport';
 import {
   toCandle,
@@ -67,6 +73,29 @@ function orderPath(orderId: string, suffix = ''): string {
 }
 
 const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** GTT ids go into paths too (docs/api.md §GTT): the same safe alphabet. */
+function gttPath(gttId: string): string {
+  if (!ORDER_ID.test(gttId)) {
+    throw brokerError('bad_request', 'A GTT id is 1–64 letters, digits, "_" or "-"', { field: 'gttId' });
+  }
+  return `/gtt/${gttId}`;
+}
+
+/** A refusal's fields in the app's spelling of GTT legs (`orders.0.price` → `legs.0.price`). */
+async function gttFields<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    if (!(e instanceof AppError) || (e.info.field === undefined && e.info.fields === undefined)) throw e;
+    const { field, fields, ...rest } = e.info;
+    throw brokerError(rest.kind, rest.message.replace(/\borders\./g, 'legs.'), {
+      ...(rest.retryAfterMs !== undefined ? { retryAfterMs: rest.retryAfterMs } : {}),
+      ...(field !== undefined ? { field: appGttField(field) } : {}),
+      ...(fields !== undefined ? { fields: fields.map((f) => ({ ...f, field: appGttField(f.field) })) } : {}),
+    });
+  }
+}
 
 /**
  * The limits this dialect documents (docs/api.md §Limits): 10 requests/s, burst 20; POST
@@ -286,6 +315,71 @@ export class RestBroker implements Broker {
       conditional: true,
     });
     return w.trades.map(toTrade);
+  }
+
+  public async placeGtt(cmd: PlaceGttCommand): Promise<GttAck> {
+    const w = await gttFields(
+      this.#transport.call({
+        method: 'POST',
+        path: '/gtt',
+        body: toWireGttRequest(cmd),
+        schema: WireGttAck,
+        retry: 'once',
+        priority: 'urgent',
+        placement: true,
+      }),
+    );
+    return toGttAck(w);
+  }
+
+  public async findGtts(cmd: PlaceGttCommand): Promise<readonly Gtt[]> {
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/gtt',
+      query: { client_gtt_id: cmd.clientGttId },
+      schema: WireGttList,
+      retry: 'caller',
+      priority: 'urgent',
+      adaptiveTimeout: true,
+    });
+    return w.gtts.filter((g) => g.client_gtt_id === cmd.clientGttId).map(toGtt);
+  }
+
+  public async listGtts(): Promise<readonly Gtt[]> {
+    const w = await this.#transport.call({
+      method: 'GET',
+      path: '/gtt',
+      schema: WireGttList,
+      retry: 'read',
+      conditional: true,
+    });
+    return w.gtts.map(toGtt);
+  }
+
+  public async modifyGtt(gtt: Gtt, changes: GttChanges): Promise<GttAck> {
+    const w = await gttFields(
+      this.#transport.call({
+        method: 'PATCH',
+        path: gttPath(gtt.gttId),
+        body: toWireGttChanges(changes),
+        schema: WireGttAck,
+        // Never blindly repeated: a late retry could undo a newer change.
+        retry: 'caller',
+        priority: 'urgent',
+      }),
+    );
+    return toGttAck(w);
+  }
+
+  public async deleteGtt(gttId: string): Promise<GttAck> {
+    const w = await this.#transport.call({
+      method: 'DELETE',
+      path: gttPath(gttId),
+      schema: WireGttAck,
+      retry: 'idempotent-write',
+      priority: 'urgent',
+    });
+    return toGttAck(w);
   }
 
   public async listPositions(): Promise<readonly Position[]> {

@@ -59,6 +59,7 @@ export function fromProblem(p: Problem): KiteError {
     case 'insufficient_margin':
       return new KiteError(400, 'MarginException', p.detail);
     case 'order_not_modifiable':
+    case 'gtt_not_modifiable':
     case 'precondition_failed':
       return new KiteError(400, 'OrderException', p.detail);
     case 'token_invalid':

@@ -37,6 +37,9 @@ const KNOWN = [
   '/kite/orders/amo/260000000001',
   '/kite/orders/260000000001',
   '/kite/orders/260000000001/trades',
+  '/kite/gtt/triggers',
+  '/kite/gtt/triggers/7000001',
+  '/kite/gtt/triggers/%zz',
   '/kite/quote?i=NSE:INFY&i=%zz',
   '/kite/quote/ltp?i=',
   '/kite/instruments/historical/1/minute?from=2026-13-45&to=x',
@@ -146,6 +149,46 @@ describe('/kite fuzz', () => {
         expectSane(r);
         const created = t.api.broker.orderCount() - before;
         expect(created).toBe(r?.status === 200 && m === 'POST' && p.startsWith('/kite/orders/') ? 1 : 0);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(unexpected.mock.calls.filter((c) => String(c[0]).includes('unexpected error'))).toEqual([]);
+  });
+
+  it('random GTT forms on /gtt/triggers: a trigger only from a 200 create, else a named 4xx', async () => {
+    const jsonish = fc.oneof(
+      fc.json(),
+      fc.constantFrom(
+        '{"exchange":"NSE","tradingsymbol":"INFY","trigger_values":[1400,1600],"last_price":1500}',
+        '{"exchange":"NSE","tradingsymbol":"INFY","trigger_values":[1e308],"__proto__":{"x":1}}',
+        '[{"transaction_type":"SELL","quantity":1,"product":"MIS","order_type":"LIMIT","price":1400},{"transaction_type":"SELL","quantity":1,"product":"MIS","order_type":"LIMIT","price":1600}]',
+        '[{"toString":0,"valueOf":0}]',
+        '{"trigger_values":{"length":2}}',
+      ),
+    );
+    const gttForm = fc
+      .record(
+        {
+          type: fc.oneof(fc.constantFrom('single', 'two-leg', 'oco'), fc.string({ maxLength: 10 })),
+          condition: jsonish,
+          orders: jsonish,
+          trigger_id: fc.string({ maxLength: 10 }),
+        },
+        { requiredKeys: [] },
+      )
+      .map((o) => new URLSearchParams(o as Record<string, string>).toString());
+    const paths = [
+      ['POST', '/kite/gtt/triggers'],
+      ['PUT', '/kite/gtt/triggers/7000001'],
+      ['PUT', '/kite/gtt/triggers/1'],
+      ['DELETE', '/kite/gtt/triggers/%zz'],
+    ] as const;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...paths), gttForm, async ([m, p], b) => {
+        const before = t.api.broker.gttCount();
+        const r = await rawHttp(t.port, request(m, p, b, true, 'application/x-www-form-urlencoded'));
+        expectSane(r);
+        expect(t.api.broker.gttCount() - before).toBe(r?.status === 200 && m === 'POST' ? 1 : 0);
       }),
       { numRuns: RUNS },
     );

@@ -9,6 +9,7 @@ import type { Session } from '../sessions';
 import type { KiteCtx, KiteReply, KiteRoute, KiteState } from './context';
 import { KiteError, fromProblem, tokenError } from './errors';
 import { KiteLimits, type KiteRates } from './limits';
+import { gttRoutes } from './routes/gtt';
 import { orderRoutes } from './routes/orders';
 import { marketRoutes } from './routes/market';
 import { portfolioRoutes } from './routes/portfolio';
@@ -74,7 +75,13 @@ export function createKiteHandler(
   state: BrokerState,
   opts: KiteServerOptions,
 ): (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> {
-  const router = new Router<KiteRoute>([...sessionRoutes, ...orderRoutes, ...portfolioRoutes, ...marketRoutes]);
+  const router = new Router<KiteRoute>([
+    ...sessionRoutes,
+    ...orderRoutes,
+    ...gttRoutes,
+    ...portfolioRoutes,
+    ...marketRoutes,
+  ]);
   const limits = new KiteLimits(opts.rates);
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

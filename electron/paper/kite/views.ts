@@ -1,6 +1,7 @@
 import { istDate } from '@shared/lib/ist-time';
 import { fromUnits } from '@shared/trading/money';
 import { Account } from '../account';
+import type { PaperGtt } from '../gtt';
 import type { PaperInstrument } from '../instruments';
 import type { Market } from '../market';
 import type { Engine } from '../matching';
@@ -388,5 +389,67 @@ export function tickFields(market: Market, i: PaperInstrument, at: number, mode:
     oiDayLow: oi,
     exchangeTimestamp: Math.floor(at / 1000),
     depth: d === null ? NO_DEPTH : { buy: levels(d.buy), sell: levels(d.sell) },
+  };
+}
+
+/** Kite's GTT statuses for the broker's: a trigger the user deleted is `deleted` on Kite. */
+const KITE_GTT_STATUS: Readonly<Record<PaperGtt['status'], string>> = {
+  active: 'active',
+  triggered: 'triggered',
+  rejected: 'rejected',
+  cancelled: 'deleted',
+  expired: 'expired',
+};
+
+/** A GTT as `GET /gtt/triggers` lists it (docs/kite.md §GTT), fired legs with their `result`. */
+export function kiteGtt(g: PaperGtt, userId: string): Record<string, unknown> {
+  return {
+    id: Number(g.gttId),
+    user_id: userId || PAPER_USER_ID,
+    parent_trigger: null,
+    type: g.type === 'oco' ? 'two-leg' : 'single',
+    created_at: kiteTime(g.createdAt),
+    updated_at: kiteTime(g.updatedAt),
+    expires_at: kiteTime(g.expiresAt),
+    status: KITE_GTT_STATUS[g.status],
+    condition: {
+      exchange: g.exchange,
+      last_price: fromUnits(g.ltpAtCreationUnits),
+      tradingsymbol: g.tradingsymbol,
+      trigger_values: g.triggerUnits.map(fromUnits),
+      instrument_token: g.token,
+    },
+    orders: g.legs.map((l) => ({
+      exchange: g.exchange,
+      tradingsymbol: g.tradingsymbol,
+      product: l.product,
+      order_type: 'LIMIT',
+      transaction_type: l.transactionType,
+      quantity: l.quantity,
+      price: fromUnits(l.priceUnits),
+      result:
+        l.orderId === null
+          ? null
+          : {
+              account_id: userId || PAPER_USER_ID,
+              exchange: g.exchange,
+              tradingsymbol: g.tradingsymbol,
+              validity: 'DAY',
+              product: l.product,
+              order_type: 'LIMIT',
+              transaction_type: l.transactionType,
+              quantity: l.quantity,
+              price: fromUnits(l.priceUnits),
+              meta: JSON.stringify({ gtt: Number(g.gttId) }),
+              timestamp: kiteTime(g.fired?.at ?? g.updatedAt),
+              triggered_at: g.fired ? fromUnits(g.fired.ltpUnits) : null,
+              order_result: {
+                status: l.orderStatus === 'REJECTED' ? 'failed' : 'success',
+                order_id: l.orderId,
+                rejection_reason: l.orderStatus === 'REJECTED' ? g.statusMessage : null,
+              },
+            },
+    })),
+    meta: null,
   };
 }

@@ -11,6 +11,7 @@ import { Market } from '../market';
 import { MarketClock } from '../market-clock';
 import { SessionKeeper } from '../session-keeper';
 import { Engine } from '../matching';
+import { GttBook } from '../gtt';
 import { Problem } from '../problem';
 import { Router } from '../router';
 import { controlRoutes } from '../routes/control';
@@ -89,6 +90,7 @@ export function inProcessDriver(instruments: readonly PaperInstrument[], startin
   const state: BrokerState = {
     market,
     engine,
+    gtt: new GttBook(engine, market, () => {}),
     sessions: new Sessions(60_000),
     faults: new Faults(1),
     journal: Journal.memory(),

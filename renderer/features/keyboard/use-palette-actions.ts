@@ -69,6 +69,7 @@ export function usePaletteActions(): readonly PaletteAction[] {
       },
       { id: 'show-orders', label: 'Show orders', run: show(SLOTS.orders, SLOTS.orders.orders) },
       { id: 'show-trades', label: 'Show trades and the day summary', run: show(SLOTS.orders, SLOTS.orders.trades) },
+      { id: 'show-gtt', label: 'Show GTT orders', run: show(SLOTS.orders, SLOTS.orders.gtt) },
       { id: 'show-positions', label: 'Show positions', run: show(SLOTS.positions, SLOTS.positions.positions) },
       { id: 'show-basket', label: 'Show basket', run: show(SLOTS.positions, SLOTS.positions.basket) },
       { id: 'show-chart', label: 'Show chart', run: show(SLOTS.chart, SLOTS.chart.chart) },

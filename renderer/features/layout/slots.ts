@@ -5,6 +5,6 @@
 export const SLOTS = {
   chart: { id: 'chart-options', chart: 'chart', options: 'options' },
   depth: { id: 'depth-holdings', depth: 'depth', holdings: 'holdings' },
-  orders: { id: 'orders-trades', orders: 'orders', trades: 'trades' },
+  orders: { id: 'orders-trades', orders: 'orders', trades: 'trades', gtt: 'gtt' },
   positions: { id: 'positions-basket', positions: 'positions', basket: 'basket' },
 } as const;

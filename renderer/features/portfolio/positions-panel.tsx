@@ -15,6 +15,7 @@ import { markPosition, sumRupees } from './position-pnl';
 import { portfolioQueries } from './queries';
 import { useHoldingsPnl } from './use-holdings-pnl';
 import { ExitSelected } from '../safety/safety-buttons';
+import { GttFromPosition } from '../gtt/gtt-buttons';
 
 /**
  * Net positions with P&L per row and in total, recomputed at each tick from the broker's exact
@@ -145,9 +146,20 @@ export function PositionsPanel() {
                   </td>
                   <td className="row-actions">
                     {p.quantity !== 0 ? (
-                      <button type="button" aria-label={`Exit ${p.tradingsymbol} ${p.product}`} onClick={() => exit(p)}>
-                        Exit
-                      </button>
+                      <>
+                        <button
+                          type="button"
+                          aria-label={`Exit ${p.tradingsymbol} ${p.product}`}
+                          onClick={() => exit(p)}
+                        >
+                          Exit
+                        </button>
+                        <GttFromPosition
+                          position={p}
+                          lastPrice={quotes[p.instrumentToken]?.lastPrice ?? p.lastPrice}
+                          tickSize={tick}
+                        />
+                      </>
                     ) : null}
                   </td>
                 </tr>

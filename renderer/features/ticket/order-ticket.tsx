@@ -35,6 +35,7 @@ import { Field } from '../layout/field';
 import { ReferencePrice } from './reference-price';
 import { UnconfirmedGuard } from './unconfirmed-guard';
 import { useSubmitOrder } from './use-submit-order';
+import { GttFromTicket } from '../gtt/gtt-buttons';
 
 const ORDER_TYPES: readonly OrderType[] = ['MARKET', 'LIMIT', 'SL', 'SL-M'];
 const PRODUCTS: readonly Product[] = ['MIS', 'CNC', 'NRML'];
@@ -406,6 +407,7 @@ export function OrderTicket() {
           {submitter.pending ? 'Placing…' : 'Place order'}
         </button>
         <AddToBasket order={request} />
+        <GttFromTicket instrument={instrument} draft={draft} />
         {variety === 'amo' ? <span className="badge st-pending">AMO</span> : null}
         <label className="check">
           <input type="checkbox" checked={confirmOnEnter} onChange={confirmOnEnterToggled} />

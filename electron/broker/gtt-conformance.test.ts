@@ -1,0 +1,144 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { GttRequest } from '@shared/domain/gtt';
+import { AppError } from '@shared/ipc/app-error';
+import { startCoreFixture, type CoreFixture } from '../core/testing/core-fixture';
+import type { TradingCore } from '../core/trading-core';
+
+/**
+ * GTTs through every adapter (docs/gtt.md): the same tests against the REST adapter on the
+ * paper broker's `/v1/gtt` and the Kite adapter on its `/kite/gtt/triggers`, one GTT book behind
+ * both, driven through main's GTT service as the desk drives it.
+ */
+
+type Dialect = 'rest' | 'kite';
+
+const NO_KITE_LIMITS = {
+  quotePerSecond: 10_000,
+  historicalPerSecond: 10_000,
+  ordersPerSecond: 10_000,
+  ordersPerMinute: 600_000,
+  defaultPerSecond: 10_000,
+};
+
+async function coreOn(fx: CoreFixture, dialect: Dialect): Promise<TradingCore> {
+  if (dialect === 'rest') {
+    const core = await fx.newCore();
+    await core.start();
+    return core;
+  }
+  const root = fx.paper.url.replace(/\/v1$/, '/kite');
+  const r = await fetch(`${root}/connect/login?v=3&api_key=paper`, { redirect: 'manual' });
+  const requestToken = new URL(r.headers.get('location') ?? '').searchParams.get('request_token') ?? '';
+  const core = await fx.newCore({
+    baseUrl: root,
+    dialect: 'kite',
+    target: { broker: 'kite', label: 'Kite (paper)', vaultKey: 'kite-gtt' },
+    credentials: { apiKey: 'paper', apiSecret: 'paper', requestToken },
+  });
+  await core.start();
+  return core;
+}
+
+async function failure(p: Promise<unknown>): Promise<AppError['info']> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof AppError) return err.info;
+    throw err;
+  }
+  throw new Error('expected a failure, got a success');
+}
+
+const oco = (stop: number, target: number): GttRequest => ({
+  type: 'oco',
+  exchange: 'NSE',
+  tradingsymbol: 'INFY',
+  triggerValues: [stop, target],
+  legs: [
+    { transactionType: 'SELL', quantity: 1, product: 'MIS', price: stop },
+    { transactionType: 'SELL', quantity: 1, product: 'MIS', price: target },
+  ],
+});
+
+describe.each<[string, Dialect]>([
+  ['REST adapter on /v1', 'rest'],
+  ['Kite adapter on /kite', 'kite'],
+])('GTT conformance: %s', (_name, dialect) => {
+  let fx: CoreFixture;
+  let infy: number;
+  beforeEach(async () => {
+    fx = await startCoreFixture({ kiteRates: NO_KITE_LIMITS, rate: { perSecond: 10_000, burst: 10_000 } });
+    const probe = await coreOn(fx, 'rest');
+    infy = (await probe.broker.listInstruments()).find((i) => i.exchange === 'NSE' && i.tradingsymbol === 'INFY')
+      ?.instrumentToken as number;
+    fx.paper.setPrice(infy, 1500);
+  });
+  afterEach(async () => fx.close());
+
+  it('creates an OCO, lists it active, and once the target is reached lists it triggered with the order it placed', async () => {
+    const core = await coreOn(fx, dialect);
+    const outcome = await core.gtt.place(oco(1480, 1520));
+    expect(outcome.state).toBe('placed');
+    const gttId = outcome.state === 'placed' ? outcome.gttId : '';
+    const listed = (await core.gtt.list()).find((g) => g.gttId === gttId);
+    expect(listed).toMatchObject({
+      type: 'oco',
+      status: 'active',
+      triggerValues: [1480, 1520],
+      lastPriceAtCreation: 1500,
+    });
+    fx.paper.setPrice(infy, 1520);
+    const after = (await core.gtt.list()).find((g) => g.gttId === gttId);
+    expect(after?.status).toBe('triggered');
+    expect(after?.legs[0]?.orderId).toBeNull();
+    const orderId = after?.legs[1]?.orderId ?? '';
+    expect(orderId).not.toBe('');
+    expect(await core.broker.getOrder(orderId)).toMatchObject({ transactionType: 'SELL', price: 1520, quantity: 1 });
+  });
+
+  it('a GTT that fires while no desk is running is listed triggered by the next desk, its order on the book', async () => {
+    const first = await coreOn(fx, dialect);
+    const outcome = await first.gtt.place(oco(1480, 1520));
+    const gttId = outcome.state === 'placed' ? outcome.gttId : '';
+    await first.close();
+    fx.paper.setPrice(infy, 1479);
+    const next = await coreOn(fx, dialect);
+    const g = (await next.gtt.list()).find((x) => x.gttId === gttId);
+    expect(g?.status).toBe('triggered');
+    const orderId = g?.legs[0]?.orderId ?? '';
+    expect((await next.broker.listOrders()).map((o) => o.orderId)).toContain(orderId);
+  });
+
+  it('modifies an active GTT to new triggers and deletes it; a deleted GTT lists as cancelled and never fires', async () => {
+    const core = await coreOn(fx, dialect);
+    const outcome = await core.gtt.place(oco(1480, 1520));
+    const gttId = outcome.state === 'placed' ? outcome.gttId : '';
+    await core.gtt.modify(gttId, { triggerValues: [1470, 1530], legs: oco(1470, 1530).legs });
+    expect((await core.gtt.list()).find((g) => g.gttId === gttId)?.triggerValues).toEqual([1470, 1530]);
+    await core.gtt.delete(gttId);
+    expect((await core.gtt.list()).find((g) => g.gttId === gttId)?.status).toBe('cancelled');
+    const orders = fx.paper.orderCount();
+    fx.paper.setPrice(infy, 1540);
+    expect(fx.paper.orderCount()).toBe(orders);
+  });
+
+  it('the broker refuses an OCO on the wrong sides of its price naming triggerValues.0, and nothing is created', async () => {
+    const core = await coreOn(fx, dialect);
+    const before = fx.paper.gttCount();
+    // Past main's rules (they use main's price): the broker's price moved after main read it.
+    const info = await failure(
+      core.broker.placeGtt({ ...oco(1510, 1520), clientGttId: 'gtt-conf-1', lastPrice: 1500 }),
+    );
+    expect(info).toMatchObject({ kind: 'bad_request', field: 'triggerValues.0' });
+    expect(fx.paper.gttCount()).toBe(before);
+  });
+
+  it('main refuses a leg with a quantity off the lot before sending, naming legs.0.quantity', async () => {
+    const core = await coreOn(fx, dialect);
+    const before = fx.paper.gttCount();
+    const bad = oco(1480, 1520);
+    const info = await failure(core.gtt.place({ ...bad, legs: [{ ...bad.legs[0]!, quantity: 0.5 }, bad.legs[1]!] }));
+    expect(info).toMatchObject({ kind: 'bad_request', field: 'legs.0.quantity' });
+    expect(fx.paper.gttCount()).toBe(before);
+  });
+});

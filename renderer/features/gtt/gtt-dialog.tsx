@@ -1,0 +1,190 @@
+import { useState, type FormEvent } from 'react';
+import type { GttPlaceOutcome } from '@shared/domain/gtt';
+import { AppError } from '@shared/ipc/app-error';
+import { describeError } from '../../lib/describe-error';
+import { formatPrice } from '../../lib/format';
+import { useInstruments } from '../instruments/queries';
+import { Dialog } from '../layout/dialog';
+import { Field } from '../layout/field';
+import { useMarketSubscription } from '../market/use-market-subscription';
+import { useQuote } from '../market/use-quotes';
+import { newRequestId } from '../ticket/use-submit-order';
+import { distance, evaluateGtt, formField, type GttForm, type GttFormField } from './gtt-model';
+import { useGttDialog, useGttDialogActions } from './gtt-store';
+import { useModifyGtt, usePlaceGtt } from './queries';
+
+/** The open GTT form (from the ticket, a position row, or a GTT's Modify), or nothing. */
+export function GttDialogHost() {
+  const open = useGttDialog();
+  const { closed } = useGttDialogActions();
+  if (!open) return null;
+  return (
+    <GttDialog
+      key={`${open.instrumentToken}:${open.editing?.gttId ?? 'new'}`}
+      instrumentToken={open.instrumentToken}
+      initial={open.form}
+      gttId={open.editing?.gttId ?? null}
+      onClose={closed}
+    />
+  );
+}
+
+/** The outcome in words: placed, or not yet confirmed (never "failed" for something that may exist). */
+function outcomeText(o: GttPlaceOutcome): string {
+  return o.state === 'placed'
+    ? `GTT ${o.gttId} created`
+    : `Not yet confirmed (${o.clientGttId ?? 'no reference'}): ${o.detail}`;
+}
+
+/**
+ * A GTT form (docs/gtt.md): single (one trigger, one LIMIT order) or OCO (a stop-loss below and a
+ * target above the last price, one LIMIT order each). The shared rules judge it as the trader
+ * types; main judges it again and the broker a third time.
+ */
+function GttDialog(props: {
+  readonly instrumentToken: number;
+  readonly initial: GttForm;
+  readonly gttId: string | null;
+  readonly onClose: () => void;
+}) {
+  const instrument = useInstruments().byToken.get(props.instrumentToken);
+  useMarketSubscription('gtt-dialog', [props.instrumentToken]);
+  const ltp = useQuote(props.instrumentToken)?.lastPrice ?? 0;
+  const [form, setForm] = useState<GttForm>(props.initial);
+  const [touched, setTouched] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Partial<Record<GttFormField, string>>>({});
+  const [outcome, setOutcome] = useState<GttPlaceOutcome | null>(null);
+  const [requestId] = useState(newRequestId);
+  const place = usePlaceGtt();
+  const modify = useModifyGtt();
+  const pending = place.isPending || modify.isPending;
+  if (!instrument) {
+    return (
+      <Dialog title="GTT" onClose={props.onClose}>
+        <p className="muted">Loading the instrument…</p>
+      </Dialog>
+    );
+  }
+  const { request, errors } = evaluateGtt(form, instrument, ltp);
+  const shown = { ...(touched ? errors : {}), ...serverErrors };
+  const edit = (patch: Partial<GttForm>): void => {
+    setForm((f) => ({ ...f, ...patch }));
+    setServerErrors({});
+  };
+  const failed = (e: unknown): void => {
+    if (e instanceof AppError && e.info.fields) {
+      const next: Partial<Record<GttFormField, string>> = {};
+      for (const f of e.info.fields) next[formField(f.field)] ??= f.message;
+      setServerErrors(next);
+    } else setServerErrors({ form: describeError(e) });
+  };
+  const submit = (e: FormEvent): void => {
+    e.preventDefault();
+    setTouched(true);
+    if (Object.keys(errors).length > 0 || pending) return;
+    if (props.gttId !== null) {
+      modify.mutate(
+        { gttId: props.gttId, changes: { triggerValues: request.triggerValues, legs: request.legs } },
+        { onSuccess: props.onClose, onError: failed },
+      );
+    } else {
+      place.mutate({ gtt: request, requestId }, { onSuccess: setOutcome, onError: failed });
+    }
+  };
+  const oco = form.type === 'oco';
+  const input = (field: keyof GttForm, label: string) => (
+    <Field label={label} error={shown[field as GttFormField]}>
+      {(p) => (
+        <input
+          {...p}
+          inputMode="decimal"
+          autoComplete="off"
+          value={form[field]}
+          onChange={(e) => edit({ [field]: e.target.value })}
+        />
+      )}
+    </Field>
+  );
+  const title = `${props.gttId === null ? 'New' : 'Modify'} GTT · ${instrument.tradingsymbol} ${instrument.exchange}`;
+  return (
+    <Dialog title={title} onClose={props.onClose}>
+      {outcome ? (
+        <div className="form">
+          <p role="status" data-testid="gtt-outcome">
+            {outcomeText(outcome)}
+          </p>
+          <div className="form__buttons">
+            <button type="button" className="primary" onClick={props.onClose} data-autofocus>
+              Done
+            </button>
+          </div>
+        </div>
+      ) : (
+        <form aria-label="GTT" className="form" onSubmit={submit} noValidate>
+          <p className="muted small">
+            LTP <span data-testid="gtt-ltp">{formatPrice(ltp, instrument.tickSize)}</span> · the broker places each
+            LIMIT order when the price reaches its trigger
+          </p>
+          <div className="ticket__row">
+            <Field label="Type">
+              {(p) => (
+                <select
+                  {...p}
+                  value={form.type}
+                  disabled={props.gttId !== null}
+                  onChange={(e) => edit({ type: e.target.value === 'oco' ? 'oco' : 'single' })}
+                >
+                  <option value="single">Single</option>
+                  <option value="oco">OCO</option>
+                </select>
+              )}
+            </Field>
+            <Field label="Side">
+              {(p) => (
+                <select
+                  {...p}
+                  value={form.side}
+                  onChange={(e) => edit({ side: e.target.value === 'BUY' ? 'BUY' : 'SELL' })}
+                >
+                  <option value="BUY">BUY</option>
+                  <option value="SELL">SELL</option>
+                </select>
+              )}
+            </Field>
+            {input('quantity', 'Quantity')}
+          </div>
+          <div className="ticket__row">
+            {input('trigger', oco ? 'Stop-loss trigger' : 'Trigger')}
+            {input('price', oco ? 'Stop-loss limit price' : 'Limit price')}
+            <span className="muted small" data-testid="gtt-distance-0">
+              {distance(Number(form.trigger), ltp)}
+            </span>
+          </div>
+          {oco ? (
+            <div className="ticket__row">
+              {input('targetTrigger', 'Target trigger')}
+              {input('targetPrice', 'Target limit price')}
+              <span className="muted small" data-testid="gtt-distance-1">
+                {distance(Number(form.targetTrigger), ltp)}
+              </span>
+            </div>
+          ) : null}
+          {shown.product ? <p className="field-error">{shown.product}</p> : null}
+          {shown.form ? (
+            <p className="field-error" role="alert">
+              {shown.form}
+            </p>
+          ) : null}
+          <div className="form__buttons">
+            <button type="submit" className="primary" disabled={pending}>
+              {props.gttId === null ? 'Create GTT' : 'Save GTT'}
+            </button>
+            <button type="button" onClick={props.onClose}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}
