@@ -170,6 +170,36 @@ describe('/kite orders (docs/kite.md §Orders)', () => {
     expect((await t.api.order(order_id)).status).toBe('OPEN');
   });
 
+  it('orderBasketMargins answers /v1 basket margin: initial, final with the hedge, and each leg', async () => {
+    const chain = (await t.api.call('GET', '/option-chain?underlying=NIFTY&strikes=1')).body;
+    const leg = (tradingsymbol: string, transaction_type: 'BUY' | 'SELL', price: number) => ({
+      exchange: 'NFO' as const,
+      tradingsymbol,
+      transaction_type,
+      variety: 'regular' as const,
+      product: 'NRML' as const,
+      order_type: 'LIMIT' as const,
+      quantity: chain.lot_size,
+      price,
+      trigger_price: 0,
+    });
+    const legs = [
+      leg(chain.strikes[0].call.tradingsymbol, 'BUY', 100),
+      leg(chain.strikes[2].call.tradingsymbol, 'SELL', 40),
+    ];
+    const m = await kc.orderBasketMargins(legs, true, 'compact');
+    const v1 = await t.api.call('POST', '/margins/basket', {
+      orders: legs.map(({ variety: _v, trigger_price: _t, ...o }) => ({ ...o, validity: 'DAY' })),
+    });
+    expect(m.initial.total).toBe(v1.body.margin.initial);
+    expect(m.final.total).toBe(v1.body.margin.final);
+    expect(m.final.total).toBeLessThan(m.initial.total);
+    expect(m.orders.map((o) => o.total)).toEqual(v1.body.margin.orders.map((o: { total: number }) => o.total));
+    await expect(kc.orderBasketMargins(legs, false)).rejects.toMatchObject({
+      message: expect.stringMatching(/^consider_positions/),
+    });
+  });
+
   it('orderMargins answers the margin /v1 calculator answers', async () => {
     const [m] = await kc.orderMargins([
       {
