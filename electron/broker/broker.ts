@@ -9,7 +9,7 @@ import type {
   Tick,
 } from '@shared/domain/market';
 import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, OrderStatus, Trade } from '@shared/domain/order';
-import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
+import type { BasketMargin, Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import type { ConnectionState } from '@shared/domain/session';
 import type { RateLimit } from './http/token-bucket';
 
@@ -172,6 +172,8 @@ export interface Broker {
   listHoldings(): Promise<readonly Holding[]>;
   getFunds(): Promise<Funds>;
   orderMargin(order: OrderRequest): Promise<OrderMargin>;
+  /** The margin of several prospective orders together, hedging counted (docs/api.md §POST /margins/basket). */
+  basketMargin(orders: readonly OrderRequest[]): Promise<BasketMargin>;
 
   listInstruments(exchange?: Exchange): Promise<readonly Instrument[]>;
   getCandles(instrumentToken: number, query: CandleQuery): Promise<readonly Candle[]>;
