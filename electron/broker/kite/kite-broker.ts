@@ -34,6 +34,7 @@ import {
   toOrder,
   toOrderEvent,
   toOrderMargin,
+  toBasketMargin,
   toPosition,
   toTrade,
 } from './kite-to-domain';
@@ -412,11 +413,7 @@ export class KiteBroker implements Broker {
         'unexpected_shape',
         `Kite's basket margin held ${w.data.orders.length} legs for ${orders.length} orders`,
       );
-    return {
-      initial: Math.max(0, w.data.initial.total),
-      final: Math.max(0, w.data.final.total),
-      legs: w.data.orders.map((o) => ({ total: Math.max(0, o.total) })),
-    };
+    return toBasketMargin(w.data);
   }
 
   public listInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {

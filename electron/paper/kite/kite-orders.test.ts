@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Connect } from 'kiteconnect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type KiteTest, startKiteTest } from './test-kite';
@@ -195,6 +196,13 @@ describe('/kite orders (docs/kite.md §Orders)', () => {
     expect(m.final.total).toBe(v1.body.margin.final);
     expect(m.final.total).toBeLessThan(m.initial.total);
     expect(m.orders.map((o) => o.total)).toEqual(v1.body.margin.orders.map((o: { total: number }) => o.total));
+    // Zerodha's own reply (electron/broker/kite/fixtures) has these fields; the paper one has each of them.
+    const fixture = JSON.parse(
+      readFileSync(new URL('../../broker/kite/fixtures/basket_margins.json', import.meta.url), 'utf8'),
+    ) as { data: { initial: object; orders: object[] } };
+    expect(Object.keys(m).sort()).toEqual(expect.arrayContaining(['final', 'initial', 'orders']));
+    for (const key of Object.keys(fixture.data.initial)) expect(m.initial).toHaveProperty(key);
+    for (const key of Object.keys(fixture.data.orders[0] ?? {})) expect(m.orders[0]).toHaveProperty(key);
     await expect(kc.orderBasketMargins(legs, false)).rejects.toMatchObject({
       message: expect.stringMatching(/^consider_positions/),
     });
