@@ -1,11 +1,13 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen } from '@testing-library/react';
+import { act, render, renderHook, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OrderRequest } from '@shared/domain/order';
 import type { IpcResult } from '@shared/ipc/result';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
+import { useBasketsActions } from '../../state/baskets-store';
+import { BasketPanel } from './basket-panel';
 import { BASKET_MARGIN_DEBOUNCE_MS, BasketMarginError, BasketMarginSummary, useBasketMargin } from './basket-margin';
 
 /**
@@ -115,5 +117,20 @@ describe('basket margin', () => {
     await settle();
     expect(bridge.callsOf('margins.basket')).toHaveLength(0);
     expect(screen.getByTestId('basket-margin').textContent).toContain('–');
+  });
+
+  it('in the basket panel, a failed margin leaves Place all enabled: the figure is advisory', async () => {
+    reply = () => ({ ok: false, error: { kind: 'server_error', message: 'The broker failed' } });
+    const { result } = renderHook(() => useBasketsActions());
+    act(() => result.current.basketsChanged('none', () => ({ legs: [LONG, SHORT], saved: [] })));
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <BasketPanel />
+      </QueryClientProvider>,
+    );
+    await settle();
+    expect(summary().dataset.state).toBe('failed');
+    expect(screen.getByRole('button', { name: 'Place all 2 legs' })).toHaveProperty('disabled', false);
+    act(() => result.current.basketsChanged('none', () => ({ legs: [], saved: [] })));
   });
 });
