@@ -216,12 +216,23 @@ test('kill switch with the broker failing: nothing is claimed, and the run says 
   await expect(orderRow(page, id)).toContainText('OPEN');
 });
 
-test('price alerts: added in the dialog, fired by main from the stream as a toast, edited to arm again, deleted', async ({
+test('price alerts: added in the dialog with sound, fired by main from the stream as a toast and one tone, edited to arm again, deleted', async ({
   page,
 }) => {
   const host = own.handle;
   const infy = await instrumentToken(host, 'NSE', 'INFY');
   await setPrice(host, infy, 1500);
+  // Counts the tones the page starts (docs/contract.md §Alert notifications): Chromium's own
+  // AudioContext, with each oscillator started noted.
+  await page.addInitScript(() => {
+    const w = window as unknown as { tones: number };
+    w.tones = 0;
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (...args: Parameters<typeof start>) {
+      w.tones += 1;
+      return start.apply(this, args);
+    };
+  });
   await openDashboard(page, host);
   await page.getByTestId('alerts-button').click();
   const dialog = page.getByRole('dialog', { name: 'Price alerts' });
@@ -229,15 +240,20 @@ test('price alerts: added in the dialog, fired by main from the stream as a toas
   await dialog.getByLabel('Alert symbol').fill('INFY NSE');
   await dialog.getByLabel('Alert condition').selectOption('above');
   await dialog.getByLabel('Alert price').fill('1510');
+  // The browser host has no OS notifications: the flag is kept, and the page's toast is the notification.
+  await dialog.getByRole('checkbox', { name: 'OS notification' }).check();
+  await dialog.getByRole('checkbox', { name: 'Sound' }).check();
   await dialog.getByRole('button', { name: 'Add alert' }).click();
   const row = dialog.getByRole('row', { name: /INFY above 1,510\.00/ });
   await expect(row).toContainText('Armed');
+  await expect(row).toContainText('OS notification, sound');
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(page.getByTestId('alerts-button')).toHaveText('Alerts (1 armed)');
 
   await setPrice(host, infy, 1512);
   await expect(page.getByLabel('Notifications')).toContainText('Alert: INFY above 1,510.00');
   await expect(page.getByLabel('Notifications')).toContainText('LTP 1,512.00');
+  await expect.poll(() => page.evaluate(() => (window as unknown as { tones: number }).tones)).toBe(1);
   await expect(page.getByTestId('alerts-button')).toHaveText('Alerts (0 armed)');
 
   await page.getByTestId('alerts-button').click();

@@ -18,11 +18,21 @@ describe('price alerts over the bridge', () => {
   let services: AppServices;
   let dispatch: ReturnType<typeof createDispatcher>;
   let token = 0;
+  /** What main handed to the OS notifier (the Electron layer's `Notification` in the app). */
+  const osShown: PriceAlert[] = [];
+  const start = () =>
+    createAppServices({
+      dataDir: dir,
+      brokerUrl: paper.url,
+      apiKey: 'paper',
+      apiSecret: 'paper',
+      notifyOs: (a) => osShown.push(a),
+    });
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'td-alerts-'));
     paper = await startPaperBroker({ port: 0, tickIntervalMs: 0 });
-    services = await createAppServices({ dataDir: dir, brokerUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' });
+    services = await start();
     dispatch = createDispatcher(services.handlers);
     const list = await dispatch('instruments.list', { exchange: 'NSE' });
     if (!list.ok) throw new Error(list.error.message);
@@ -85,7 +95,7 @@ describe('price alerts over the bridge', () => {
     });
     expect(created.ok).toBe(true);
     await services.close();
-    services = await createAppServices({ dataDir: dir, brokerUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' });
+    services = await start();
     dispatch = createDispatcher(services.handlers);
     expect(await dispatch('alerts.list', undefined)).toMatchObject({
       ok: true,
@@ -96,5 +106,44 @@ describe('price alerts over the bridge', () => {
   it('an instrument the broker does not quote is refused naming instrumentToken', async () => {
     const r = await dispatch('alerts.create', { instrumentToken: 999_999_999, condition: 'below', price: 10 });
     expect(r).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'instrumentToken' } });
+  });
+
+  it('hands a fired alert to the OS notifier only when it asks for one; the choice is kept and edited with the alert', async () => {
+    for (const a of ((await dispatch('alerts.list', undefined)) as { data: PriceAlert[] }).data)
+      await dispatch('alerts.delete', { id: a.id });
+    paper.setPrice(token, 1500);
+    const loud = await dispatch('alerts.create', {
+      instrumentToken: token,
+      condition: 'above',
+      price: 1530,
+      notify: { os: true, sound: true },
+    });
+    const quiet = await dispatch('alerts.create', { instrumentToken: token, condition: 'above', price: 1529 });
+    expect(loud).toMatchObject({ ok: true, data: { notify: { os: true, sound: true } } });
+    expect(quiet).toMatchObject({ ok: true, data: { notify: { os: false, sound: false } } });
+    const fired: PriceAlert[] = [];
+    const off = services.events.on('alerts.fired', (a) => fired.push(a));
+    osShown.length = 0;
+    paper.setPrice(token, 1535);
+    await vi.waitFor(() => expect(fired).toHaveLength(2), { timeout: 10_000 });
+    off();
+    expect(osShown.map((a) => a.price)).toEqual([1530]);
+
+    const id = (quiet as { data: PriceAlert }).data.id;
+    const edited = await dispatch('alerts.update', {
+      id,
+      change: { condition: 'below', price: 1400, notify: { os: true, sound: false } },
+    });
+    expect(edited).toMatchObject({ ok: true, data: { notify: { os: true, sound: false }, state: 'active' } });
+    await services.close();
+    services = await start();
+    dispatch = createDispatcher(services.handlers);
+    const kept = ((await dispatch('alerts.list', undefined)) as { data: PriceAlert[] }).data;
+    expect(kept.find((a) => a.id === id)?.notify).toEqual({ os: true, sound: false });
+    const bad = await dispatch('alerts.update', {
+      id,
+      change: { condition: 'below', price: 1400, notify: { os: 'yes' } },
+    });
+    expect(bad).toMatchObject({ ok: false, error: { kind: 'bad_request', field: expect.stringMatching(/notify/) } });
   });
 });

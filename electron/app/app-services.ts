@@ -12,6 +12,7 @@ import { marketHandlers } from './handlers/market-handlers';
 import { orderHandlers } from './handlers/order-handlers';
 import { portfolioHandlers } from './handlers/portfolio-handlers';
 import { alertHandlers, driftHandlers, gttHandlers, safetyHandlers } from './handlers/safety-handlers';
+import type { PriceAlert } from '@shared/domain/alert';
 import { AlertBook } from './alerts/alert-book';
 import { sessionHandlers, storedProfile } from './handlers/session-handlers';
 import { TickBatcher } from '../broker/stream/tick-batcher';
@@ -45,6 +46,12 @@ export interface AppConfig {
   readonly kiteRedirectPort?: number;
   /** Opens Kite's login page in a window of main's own (Electron); absent → the renderer opens a tab. */
   readonly openLoginWindow?: (url: string, callbackOrigin: string) => void;
+  /**
+   * Shows a fired alert as the operating system's notification, for alerts that ask for one
+   * (docs/contract.md §Alert notifications). Electron's `Notification` in the app; absent in the
+   * browser host, which has none. Must not throw.
+   */
+  readonly notifyOs?: (alert: PriceAlert) => void;
   /** Options for the embedded paper broker (tests and demos). */
   readonly paper?: {
     readonly control?: boolean;
@@ -203,7 +210,12 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       const union = registry.subscriptions();
       active.subscribe(union.tokens, union.modes);
     },
-    onFired: (alert) => events.emit('alerts.fired', alert),
+    onFired: (alert) => {
+      events.emit('alerts.fired', alert);
+      // The OS notification is the Electron layer's (docs/contract.md §Alert notifications); the
+      // browser host has none and the page's toast stays the notification.
+      if (alert.notify.os) config.notifyOs?.(alert);
+    },
     onChanged: (list) => events.emit('alerts.changed', { alerts: list }),
   });
   const alertBook = alerts;

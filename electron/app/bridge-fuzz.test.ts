@@ -85,6 +85,33 @@ describe('bridge fuzzing through the real handlers', () => {
     expect(paper.orderCount()).toBe(before);
   });
 
+  it('margins.basket refuses a basket whose second leg breaks a rule as that leg: field orders.1.price, message "Leg 2: …"', async () => {
+    const infy = instruments.find((i) => i.exchange === 'NSE' && i.tradingsymbol === 'INFY');
+    if (!infy) throw new Error('no INFY');
+    const good = {
+      exchange: 'NSE' as const,
+      tradingsymbol: 'INFY',
+      transactionType: 'BUY' as const,
+      quantity: 1,
+      orderType: 'LIMIT' as const,
+      product: 'MIS' as const,
+      validity: 'DAY' as const,
+      price: 1500,
+    };
+    const offTick = { ...good, price: 1500.03 };
+    const single = await dispatch('margins.order', offTick);
+    const basket = await dispatch('margins.basket', { orders: [good, offTick] });
+    expectNamedRefusal(basket);
+    if (basket.ok || single.ok) throw new Error('expected refusals');
+    expect(basket.error.field).toBe('orders.1.price');
+    expect(basket.error.message).toBe(`Leg 2: ${single.error.message}`);
+    const quoted = await dispatch('margins.basket', { orders: [good, good] });
+    expect(quoted).toMatchObject({
+      ok: true,
+      data: { initial: 600, final: 600, legs: [{ total: 300 }, { total: 300 }] },
+    });
+  });
+
   it('refuses well-formed orders that break a trading rule, naming the field, before anything is sent; a margin quote for one is refused with the very same error', async () => {
     const before = paper.orderCount();
     const arbOrder = fc.record({
@@ -452,6 +479,9 @@ describe('bridge fuzzing: schema-valid but absurd payloads through the real hand
     const token = fc.oneof(hugeInt, fc.constantFrom(...instruments.map((i) => i.instrumentToken)));
     const call = fc.oneof(
       absurdOrder().map(({ order }) => ['margins.order', order] as const),
+      fc
+        .array(absurdOrder(), { minLength: 1, maxLength: 3 })
+        .map((legs) => ['margins.basket', { orders: legs.map((l) => l.order) }] as const),
       fc
         .record({ orderId: fc.oneof(fc.constantFrom(...working), foreignOrderId), changes })
         .map((p) => ['orders.modify', p] as const),

@@ -10,7 +10,7 @@ import type {
 } from '@shared/domain/market';
 import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, OrderStatus, Trade } from '@shared/domain/order';
 import type { Gtt, GttAck, GttChanges, GttRequest } from '@shared/domain/gtt';
-import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
+import type { BasketMargin, Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import type { ConnectionState } from '@shared/domain/session';
 import type { RateLimit } from './http/token-bucket';
 
@@ -200,6 +200,8 @@ export interface Broker {
   listHoldings(): Promise<readonly Holding[]>;
   getFunds(): Promise<Funds>;
   orderMargin(order: OrderRequest): Promise<OrderMargin>;
+  /** The margin of several prospective orders together, hedging counted (docs/api.md §POST /margins/basket). */
+  basketMargin(orders: readonly OrderRequest[]): Promise<BasketMargin>;
 
   listInstruments(exchange?: Exchange): Promise<readonly Instrument[]>;
   getCandles(instrumentToken: number, query: CandleQuery): Promise<readonly Candle[]>;

@@ -162,6 +162,35 @@ describe.each<[string, Dialect]>([
     expect(Array.isArray(await core.broker.listPositions())).toBe(true);
   });
 
+  it('basket margin: a bull call spread costs less hedged than its legs summed, the same on every adapter', async () => {
+    const chain = await (await coreOn(fx, 'rest')).broker.optionChain({ underlying: 'NIFTY', strikes: 1 });
+    const leg = (tradingsymbol: string, transactionType: 'BUY' | 'SELL', price: number): OrderRequest => ({
+      exchange: 'NFO',
+      tradingsymbol,
+      transactionType,
+      quantity: chain.lotSize,
+      orderType: 'LIMIT',
+      product: 'NRML',
+      validity: 'DAY',
+      price,
+    });
+    const core = await coreOn(fx, dialect);
+    const before = fx.paper.orderCount();
+    const m = await core.broker.basketMargin([
+      leg(chain.rows[0]?.call?.tradingsymbol ?? '', 'BUY', 100),
+      leg(chain.rows[2]?.call?.tradingsymbol ?? '', 'SELL', 40),
+    ]);
+    // docs/market.md §Basket margin and hedging: ₹100 + ₹40 ÷ 4 a unit, less the ₹40 the short brings in.
+    expect(m).toEqual({
+      initial: 110 * chain.lotSize,
+      final: 70 * chain.lotSize,
+      legs: [{ total: 100 * chain.lotSize }, { total: 10 * chain.lotSize }],
+    });
+    expect(fx.paper.orderCount()).toBe(before);
+    const bad = await failure(core.broker.basketMargin([leg('NOSUCHSYMBOL', 'BUY', 100)]));
+    expect(bad.kind).toBe('bad_request');
+  });
+
   it('shape drift in a 2xx reply is unexpected_shape, never a list or figures', async () => {
     const core = await coreOn(fx, dialect);
     fx.paper.setFaults('shape_change=1');

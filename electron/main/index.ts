@@ -6,6 +6,7 @@ import { JournalError } from '../paper';
 import { bindElectronIpc } from './ipc/electron-ipc';
 import { createDispatcher } from '../app/dispatcher';
 import { createLoginWindow } from './window/login-window';
+import { showAlertNotification } from './window/alert-notification';
 import { decideLaunch, holdQuitUntilClosed, type LaunchConfig } from './launch-config';
 import {
   denyAllPermissions,
@@ -47,6 +48,8 @@ async function start(config: LaunchConfig): Promise<void> {
     paper: { repair: process.argv.includes('--paper-repair') },
     // Kite's login page opens in its own sandboxed window, never in the trading window.
     openLoginWindow: (url, callbackOrigin) => void createLoginWindow(url, callbackOrigin),
+    // A fired alert that asks for it is also the OS's notification, window shown or not.
+    notifyOs: showAlertNotification,
     // Built beside this bundle (unpacked from the asar archive in a package): the embedded paper
     // broker then runs in a worker thread, off the loop that serves the window's IPC.
     ...(existsSync(paperWorker) ? { paperWorker } : {}),

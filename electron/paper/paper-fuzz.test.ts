@@ -66,6 +66,8 @@ const body = fc.oneof(
   fc.json().map((text) => ({ text, twice: false })),
   fc.string({ maxLength: 200 }).map((text) => ({ text, twice: false })),
   orderish.map((o) => ({ text: JSON.stringify(o), twice: false })),
+  // A basket's legs (POST /margins/basket): hostile orders inside the `orders` array.
+  fc.array(orderish, { maxLength: 3 }).map((orders) => ({ text: JSON.stringify({ orders }), twice: false })),
   // A key twice, which JSON.parse would resolve silently: always a 400. (A `quantity` that
   // JSON.stringify drops, such as undefined, must not leave `{,"quantity":1}`: that is not JSON.)
   orderish.map((o) => ({
@@ -140,7 +142,7 @@ describe('paper broker fuzz', () => {
   });
 
   it('random bodies on every endpoint that takes one: 201 only for a valid order, else a named 4xx', async () => {
-    const paths = ['/v1/orders', '/v1/margins/orders', '/v1/session', '/v1/orders/260000000001'];
+    const paths = ['/v1/orders', '/v1/margins/orders', '/v1/margins/basket', '/v1/session', '/v1/orders/260000000001'];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...paths), fc.constantFrom('POST', 'PATCH'), body, async (p, m, b) => {
         const before = api.broker.orderCount();

@@ -10,12 +10,24 @@ import { Exchange } from './instrument';
 export const AlertCondition = z.enum(['above', 'below', 'crosses']);
 export type AlertCondition = z.infer<typeof AlertCondition>;
 
-/** What the trader sets: the instrument, the condition and the price. */
+/**
+ * How an alert tells the trader when it fires, beyond the page's toast (docs/contract.md
+ * §Alert notifications): `os` — the operating system's notification, shown by main (the Electron
+ * app only); `sound` — a short tone in the page.
+ */
+export const AlertNotify = z.strictObject({ os: z.boolean(), sound: z.boolean() });
+export type AlertNotify = z.infer<typeof AlertNotify>;
+
+/** An alert's notifications when none were chosen (and for alerts kept before there were any). */
+export const QUIET: AlertNotify = { os: false, sound: false };
+
+/** What the trader sets: the instrument, the condition and the price, and how it notifies. */
 export const AlertDraft = z.strictObject({
   instrumentToken: z.number().int().positive(),
   condition: AlertCondition,
   price: z.number().positive().max(1e9),
   note: z.string().max(200).optional(),
+  notify: AlertNotify.optional(),
 });
 export type AlertDraft = z.infer<typeof AlertDraft>;
 
@@ -34,6 +46,7 @@ export const PriceAlert = z.object({
   triggeredAt: z.number().int().nonnegative().nullable(),
   /** The last price that met the condition. */
   triggeredPrice: z.number().nonnegative().nullable(),
+  notify: AlertNotify.default(QUIET),
 });
 export type PriceAlert = z.infer<typeof PriceAlert>;
 

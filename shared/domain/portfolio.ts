@@ -71,3 +71,15 @@ export const OrderMargin = z.object({
   leverage: z.number().positive(),
 });
 export type OrderMargin = z.infer<typeof OrderMargin>;
+
+/**
+ * Margin a basket of prospective orders would need, in one broker call: each leg alone
+ * (`legs`, in the basket's order), their sum (`initial`) and the basket's need once hedged
+ * (`final`, as the broker computes it; docs/market.md §Basket margin and hedging).
+ */
+export const BasketMargin = z.object({
+  initial: z.number().nonnegative(),
+  final: z.number().nonnegative(),
+  legs: z.array(z.object({ total: z.number().nonnegative() })),
+});
+export type BasketMargin = z.infer<typeof BasketMargin>;

@@ -15,7 +15,7 @@ import {
   Trade,
 } from '../domain/order';
 import { PlaceOutcome, Placement, PlacementRequestId } from '../domain/placement';
-import { Funds, Holding, OrderMargin, Position } from '../domain/portfolio';
+import { BasketMargin, Funds, Holding, OrderMargin, Position } from '../domain/portfolio';
 import { Gtt, GttAck, GttChanges, GttId, GttPlaceOutcome, GttRequest } from '../domain/gtt';
 import { RiskLimits, RiskState } from '../domain/risk';
 import { SafetyAction, SafetyRun } from '../domain/safety-run';
@@ -190,6 +190,14 @@ export const requests = {
   'funds.get': { input: z.void(), output: Funds },
   /** Margin a prospective order would block (no order is created). */
   'margins.order': { input: OrderRequest.strict(), output: OrderMargin },
+  /**
+   * Margin of a basket's legs together, with the broker's hedging benefit (docs/desk.md §Baskets):
+   * advisory, nothing is created. At most 20 legs, as a basket holds.
+   */
+  'margins.basket': {
+    input: z.strictObject({ orders: z.array(OrderRequest.strict()).min(1).max(20) }),
+    output: BasketMargin,
+  },
 
   // ---------------------------------------------------------------- the trader's safety net
   // Risk guard and kill switch (docs/contract.md §Risk guard, §Kill switch): enforced in main.

@@ -283,6 +283,33 @@ export const WireOrderMargin = z.object({
   }),
 });
 
+/** POST /margins/basket body: the legs of a basket, 1–50 of them, each an order body (docs/api.md §POST /margins/basket). */
+export const WireBasketMarginRequest = z.strictObject({
+  orders: z.array(WireOrderRequest).min(1).max(50),
+});
+export type WireBasketMarginRequest = z.infer<typeof WireBasketMarginRequest>;
+
+/** One leg of a basket margin reply: the margin that leg alone would block. */
+export const WireBasketLegMargin = z.object({
+  exchange: Exchange,
+  tradingsymbol: z.string(),
+  total: z.number().nonnegative(),
+  order_value: z.number().nonnegative(),
+  leverage: z.number().positive(),
+});
+
+/**
+ * POST /margins/basket reply: `initial` is the legs' sum, `final` what the basket blocks once
+ * hedged (docs/market.md §Basket margin and hedging); `orders` in the order of the request.
+ */
+export const WireBasketMargin = z.object({
+  margin: z.object({
+    initial: z.number().nonnegative(),
+    final: z.number().nonnegative(),
+    orders: z.array(WireBasketLegMargin),
+  }),
+});
+
 // ---------------------------------------------------------------- market data
 
 export const WireInstrument = z.object({

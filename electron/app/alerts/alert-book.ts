@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { alertMet, type AlertDraft, type PriceAlert } from '@shared/domain/alert';
+import { alertMet, QUIET, type AlertDraft, type PriceAlert } from '@shared/domain/alert';
 import type { MarketQuote, Tick } from '@shared/domain/market';
 import { AppError } from '@shared/ipc/app-error';
 import type { SettingsStore } from '../settings/settings-store';
@@ -23,7 +23,8 @@ export interface AlertBookDeps {
 /**
  * Price alerts of the logged-in profile (docs/contract.md §Price alerts), evaluated in main on
  * every tick of the stream — whether or not a window shows the instrument — and kept in settings
- * per profile. An alert fires once (`active` → `triggered`); editing it arms it again.
+ * per profile. An alert fires once (`active` → `triggered`); editing it arms it again. Each keeps
+ * how it notifies (`notify`: OS notification, sound), edited like its price.
  */
 export class AlertBook {
   readonly #deps: AlertBookDeps;
@@ -71,6 +72,7 @@ export class AlertBook {
       createdAt: this.#now(),
       triggeredAt: null,
       triggeredPrice: null,
+      notify: draft.notify ?? QUIET,
     };
     if (quote.lastPrice > 0 && !this.#last.has(quote.instrumentToken)) {
       this.#last.set(quote.instrumentToken, quote.lastPrice);
@@ -88,6 +90,7 @@ export class AlertBook {
       condition: change.condition,
       price: change.price,
       note: change.note ?? old.note,
+      notify: change.notify ?? old.notify,
       state: 'active',
       triggeredAt: null,
       triggeredPrice: null,

@@ -4,7 +4,7 @@ import type { Exchange, Instrument } from '@shared/domain/instrument';
 import type { Candle, CandleInterval, MarketQuote, MarketStatus, OptionChain } from '@shared/domain/market';
 import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, Trade } from '@shared/domain/order';
 import type { Gtt, GttAck, GttChanges } from '@shared/domain/gtt';
-import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
+import type { BasketMargin, Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import { toIstIso } from '@shared/lib/ist-time';
 import type { AuthSource } from '../auth-source';
 import { brokerError } from '../broker-error';
@@ -38,6 +38,7 @@ import {
   toOrder,
   toOrderEvent,
   toOrderMargin,
+  toBasketMargin,
   toPosition,
   toTrade,
 } from './kite-to-domain';
@@ -48,6 +49,7 @@ import {
   KiteOrderId,
   KiteOrderList,
   KiteOrderMargins,
+  KiteBasketMargins,
   KitePositions,
   KiteProfile,
   KiteQuotes,
@@ -473,6 +475,24 @@ export class KiteBroker implements Broker {
     const first = w.data[0];
     if (!first) throw brokerError('unexpected_shape', "Kite's margin reply held no entry for the order");
     return toOrderMargin(first, (order.price ?? order.triggerPrice ?? 0) * order.quantity);
+  }
+
+  public async basketMargin(orders: readonly OrderRequest[]): Promise<BasketMargin> {
+    const w = await this.#transport.call({
+      method: 'POST',
+      path: '/margins/basket',
+      query: { consider_positions: 'true', mode: 'compact' },
+      body: orders.map((order) => ({ ...this.#orderFields(order), variety: order.variety ?? 'regular' })),
+      schema: KiteBasketMargins,
+      // A calculation that creates nothing: safe to repeat like a read.
+      retry: 'read',
+    });
+    if (w.data.orders.length !== orders.length)
+      throw brokerError(
+        'unexpected_shape',
+        `Kite's basket margin held ${w.data.orders.length} legs for ${orders.length} orders`,
+      );
+    return toBasketMargin(w.data);
   }
 
   public listInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Instrument } from '@shared/domain/instrument';
 import { MarketQuote, Tick } from '@shared/domain/market';
 import { Order, OrderEvent, Trade } from '@shared/domain/order';
-import { Funds, Holding, Position } from '@shared/domain/portfolio';
+import { BasketMargin, Funds, Holding, Position } from '@shared/domain/portfolio';
 import { classifyKiteReply } from './kite-errors';
 import { parseInstrumentsCsv } from './kite-instruments';
 import { kiteTag } from './kite-tag';
@@ -19,6 +19,7 @@ import {
   toOrderEvent,
   toPosition,
   toTrade,
+  toBasketMargin,
 } from './kite-to-domain';
 import {
   KiteCandles,
@@ -28,6 +29,7 @@ import {
   KiteOrderId,
   KiteOrderList,
   KiteOrderMargins,
+  KiteBasketMargins,
   KitePositions,
   KiteProfile,
   KiteQuotes,
@@ -105,6 +107,16 @@ describe("Kite adapter on Zerodha's fixtures", () => {
     expect(Funds.parse(funds)).toEqual(funds);
     expect(funds.availableMargin).toBeCloseTo(99725.05);
     expect(KiteOrderMargins.parse(json('order_margins.json')).data[0]?.total).toBeGreaterThan(0);
+  });
+
+  it('basket_margins.json: a spread is its hedged total beside the total before hedging, with each leg', () => {
+    const m = toBasketMargin(KiteBasketMargins.parse(json('basket_margins.json')).data);
+    expect(BasketMargin.parse(m)).toEqual(m);
+    expect(m).toEqual({
+      initial: 96504.975,
+      final: 34786.725000000006,
+      legs: [{ total: 95983.725 }, { total: 521.25 }],
+    });
   });
 
   it('quote.json: a padded book loses its zero levels, the bid is absent when nobody bids', () => {

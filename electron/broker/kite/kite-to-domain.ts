@@ -12,7 +12,7 @@ import {
   type OrderStatus,
   type Trade,
 } from '@shared/domain/order';
-import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
+import type { BasketMargin, Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import type { KiteCandles, KiteHolding, KiteMargins, KiteOrder, KitePosition, KiteQuote, KiteTrade } from './kite-wire';
 
 /**
@@ -209,6 +209,22 @@ export function toOrderMargin(w: { total: number; leverage?: number | undefined 
     total: Math.max(0, w.total),
     orderValue: Math.max(0, orderValue),
     leverage: w.leverage && w.leverage > 0 ? w.leverage : 1,
+  };
+}
+
+/**
+ * Kite's basket margin → ours: the basket's total before (`initial`) and after (`final`) the
+ * hedging Kite counts, and each leg's own `total` (docs/kite.md §POST /margins/basket).
+ */
+export function toBasketMargin(w: {
+  initial: { total: number };
+  final: { total: number };
+  orders: ReadonlyArray<{ total: number }>;
+}): BasketMargin {
+  return {
+    initial: Math.max(0, w.initial.total),
+    final: Math.max(0, w.final.total),
+    legs: w.orders.map((o) => ({ total: Math.max(0, o.total) })),
   };
 }
 

@@ -128,6 +128,15 @@ export const KiteOrderMargins = kiteEnvelope(
   z.array(z.object({ total: z.number(), leverage: z.number().optional(), tradingsymbol: z.string().optional() })),
 );
 
+/** POST /margins/basket: the basket before and after hedging, and each leg. */
+export const KiteBasketMargins = kiteEnvelope(
+  z.object({
+    initial: z.object({ total: z.number() }),
+    final: z.object({ total: z.number() }),
+    orders: z.array(z.object({ total: z.number() })),
+  }),
+);
+
 const KiteDepthLevel = z.object({ price: z.number(), quantity: z.number(), orders: z.number() });
 /** One instrument's full quote. */
 export const KiteQuote = z.object({

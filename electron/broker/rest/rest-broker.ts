@@ -3,7 +3,7 @@ import type { Exchange, Instrument } from '@shared/domain/instrument';
 import type { Candle, MarketQuote, MarketStatus, OptionChain } from '@shared/domain/market';
 import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, Trade } from '@shared/domain/order';
 import type { Gtt, GttAck, GttChanges } from '@shared/domain/gtt';
-import type { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
+import type { BasketMargin, Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import { AppError } from '@shared/ipc/app-error';
 import {
   WireCandleList,
@@ -18,6 +18,7 @@ import {
   WireOrderHistory,
   WireOrderList,
   WireOrderMargin,
+  WireBasketMargin,
   WireOrderOne,
   WirePositionList,
   WireQuoteList,
@@ -419,6 +420,18 @@ export class RestBroker implements Broker {
       retry: 'read',
     });
     return toOrderMargin(w);
+  }
+
+  public async basketMargin(orders: readonly OrderRequest[]): Promise<BasketMargin> {
+    // A calculation that creates nothing: safe to repeat like a read.
+    const w = await this.#transport.call({
+      method: 'POST',
+      path: '/margins/basket',
+      body: { orders: orders.map(toWireOrderRequest) },
+      schema: WireBasketMargin,
+      retry: 'read',
+    });
+    return { initial: w.margin.initial, final: w.margin.final, legs: w.margin.orders.map((o) => ({ total: o.total })) };
   }
 
   public async listInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {

@@ -94,7 +94,11 @@ const formKey = fc.constantFrom(
 const form = fc
   .array(fc.tuple(formKey, formValue), { maxLength: 14 })
   .map((pairs) => new URLSearchParams(pairs).toString());
-const body = fc.oneof(form, fc.string({ maxLength: 200 }), fc.json());
+/** A JSON array of order-ish objects: what the margin calculators (orders, basket) read. */
+const marginArray = fc
+  .array(fc.dictionary(formKey, fc.oneof(formValue, fc.integer(), fc.double(), fc.constant(null))), { maxLength: 3 })
+  .map((items) => JSON.stringify(items));
+const body = fc.oneof(form, fc.string({ maxLength: 200 }), fc.json(), marginArray);
 
 function request(m: string, tgt: string, b: string | null, withAuth: boolean, type: string): string {
   const lines = [`${m} ${tgt} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close', 'X-Kite-Version: 3'];
@@ -140,6 +144,8 @@ describe('/kite fuzz', () => {
       ['PUT', '/kite/orders/regular/260000000001'],
       ['POST', '/kite/session/token'],
       ['POST', '/kite/margins/orders'],
+      ['POST', '/kite/margins/basket?consider_positions=true'],
+      ['POST', '/kite/margins/basket?mode=__proto__'],
     ] as const;
     const types = fc.constantFrom('application/x-www-form-urlencoded', 'application/json', 'text/plain');
     await fc.assert(

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Connect } from 'kiteconnect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type KiteTest, startKiteTest } from './test-kite';
@@ -168,6 +169,43 @@ describe('/kite orders (docs/kite.md §Orders)', () => {
     const { order_id } = await kc.placeOrder('regular', order());
     await expect(kc.cancelOrder('amo', order_id)).rejects.toMatchObject({ message: expect.stringMatching(/^variety/) });
     expect((await t.api.order(order_id)).status).toBe('OPEN');
+  });
+
+  it('orderBasketMargins answers /v1 basket margin: initial, final with the hedge, and each leg', async () => {
+    const chain = (await t.api.call('GET', '/option-chain?underlying=NIFTY&strikes=1')).body;
+    const leg = (tradingsymbol: string, transaction_type: 'BUY' | 'SELL', price: number) => ({
+      exchange: 'NFO' as const,
+      tradingsymbol,
+      transaction_type,
+      variety: 'regular' as const,
+      product: 'NRML' as const,
+      order_type: 'LIMIT' as const,
+      quantity: chain.lot_size,
+      price,
+      trigger_price: 0,
+    });
+    const legs = [
+      leg(chain.strikes[0].call.tradingsymbol, 'BUY', 100),
+      leg(chain.strikes[2].call.tradingsymbol, 'SELL', 40),
+    ];
+    const m = await kc.orderBasketMargins(legs, true, 'compact');
+    const v1 = await t.api.call('POST', '/margins/basket', {
+      orders: legs.map(({ variety: _v, trigger_price: _t, ...o }) => ({ ...o, validity: 'DAY' })),
+    });
+    expect(m.initial.total).toBe(v1.body.margin.initial);
+    expect(m.final.total).toBe(v1.body.margin.final);
+    expect(m.final.total).toBeLessThan(m.initial.total);
+    expect(m.orders.map((o) => o.total)).toEqual(v1.body.margin.orders.map((o: { total: number }) => o.total));
+    // Zerodha's own reply (electron/broker/kite/fixtures) has these fields; the paper one has each of them.
+    const fixture = JSON.parse(
+      readFileSync(new URL('../../broker/kite/fixtures/basket_margins.json', import.meta.url), 'utf8'),
+    ) as { data: { initial: object; orders: object[] } };
+    expect(Object.keys(m).sort()).toEqual(expect.arrayContaining(['final', 'initial', 'orders']));
+    for (const key of Object.keys(fixture.data.initial)) expect(m.initial).toHaveProperty(key);
+    for (const key of Object.keys(fixture.data.orders[0] ?? {})) expect(m.orders[0]).toHaveProperty(key);
+    await expect(kc.orderBasketMargins(legs, false)).rejects.toMatchObject({
+      message: expect.stringMatching(/^consider_positions/),
+    });
   });
 
   it('orderMargins answers the margin /v1 calculator answers', async () => {

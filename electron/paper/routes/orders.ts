@@ -2,7 +2,8 @@ import { OrderStatus } from '@shared/domain/order';
 import { toIstIso } from '@shared/lib/ist-time';
 import { fromUnits, toUnits } from '@shared/trading/money';
 import { takesPrice, takesTrigger, validateOrder } from '@shared/trading/rules';
-import { WireOrderChanges, WireOrderRequest } from '@shared/wire/schemas';
+import { WireBasketMarginRequest, WireOrderChanges, WireOrderRequest } from '@shared/wire/schemas';
+import { basketQuote } from '../basket-margin';
 import { sessionAt } from '../calendar';
 import type { BrokerState, Route } from '../context';
 import { readJson } from '../http-io';
@@ -250,4 +251,45 @@ export const orderRoutes: readonly Route[] = [
       };
     },
   },
+  {
+    method: 'POST',
+    path: '/margins/basket',
+    access: 'read',
+    async handle({ req, state }) {
+      const body = parseOr400(WireBasketMarginRequest, await readJson(req));
+      const b = basketQuote(
+        body.orders.map((order, n) => {
+          const r = legRequest(state, order, n);
+          return { instrument: r.instrument, transactionType: r.transactionType, quote: state.engine.quote(r) };
+        }),
+      );
+      return {
+        status: 200,
+        body: {
+          margin: {
+            initial: fromUnits(b.initialUnits),
+            final: fromUnits(b.finalUnits),
+            orders: b.legs.map((l) => ({
+              exchange: l.instrument.exchange,
+              tradingsymbol: l.instrument.tradingsymbol,
+              total: fromUnits(l.quote.totalUnits),
+              order_value: fromUnits(l.quote.orderValueUnits),
+              leverage: l.quote.leverage,
+            })),
+          },
+        },
+      };
+    },
+  },
 ];
+
+/** Leg `n` of a basket as a PlaceRequest; a broken rule's 400 names the leg (`orders.1.price`). */
+function legRequest(state: BrokerState, order: WireOrderRequest, n: number): PlaceRequest {
+  try {
+    return toPlaceRequest(state, order);
+  } catch (e) {
+    if (!(e instanceof Problem)) throw e;
+    const errors = e.errors.map((f) => ({ field: `orders.${n}.${f.field}`, message: f.message }));
+    throw new Problem(e.status, e.code, errors.map((f) => `${f.field}: ${f.message}`).join('; ') || e.detail, errors);
+  }
+}

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { AlertCondition, PriceAlert } from '@shared/domain/alert';
+import type { AlertCondition, AlertNotify, PriceAlert } from '@shared/domain/alert';
 import { describeError } from '../../lib/describe-error';
 import { formatIstTime, formatPrice } from '../../lib/format';
 import { useInstruments } from '../instruments/queries';
@@ -14,6 +14,40 @@ const CONDITIONS: readonly AlertCondition[] = ['above', 'below', 'crosses'];
 function readPrice(text: string): { price: number } | { error: string } {
   const n = Number(text.replace(/[,\s₹]/g, ''));
   return text.trim() !== '' && Number.isFinite(n) && n > 0 ? { price: n } : { error: 'Enter a price above zero' };
+}
+
+/**
+ * The two switches of how an alert notifies (docs/contract.md §Alert notifications): the OS
+ * notification (the desktop app shows it; the browser has none) and a tone in the page.
+ */
+function NotifyFields(props: {
+  readonly value: AlertNotify;
+  readonly onChange: (v: AlertNotify) => void;
+  readonly label: string;
+}) {
+  const { value, onChange } = props;
+  return (
+    <span role="group" aria-label={props.label} className="alert-notify">
+      <label title="Also shown by the operating system, even with the window hidden (desktop app only)">
+        <input type="checkbox" checked={value.os} onChange={(e) => onChange({ ...value, os: e.target.checked })} /> OS
+        notification
+      </label>{' '}
+      <label title="A short tone when it fires">
+        <input
+          type="checkbox"
+          checked={value.sound}
+          onChange={(e) => onChange({ ...value, sound: e.target.checked })}
+        />{' '}
+        Sound
+      </label>
+    </span>
+  );
+}
+
+/** "OS notification, sound", "–": how an alert notifies besides its toast. */
+function notifyText(n: AlertNotify): string {
+  const parts = [n.os ? 'OS notification' : null, n.sound ? 'sound' : null].filter((x) => x !== null);
+  return parts.length === 0 ? '–' : parts.join(', ');
 }
 
 /** The header's way into the alerts: how many are armed. */
@@ -41,6 +75,7 @@ export function AlertsDialog(props: { readonly onClose: () => void }) {
           <thead>
             <tr>
               <th>Alert</th>
+              <th>Notify</th>
               <th>State</th>
               <th>Fired</th>
               <th>
@@ -51,7 +86,7 @@ export function AlertsDialog(props: { readonly onClose: () => void }) {
           <tbody>
             {alerts.data.length === 0 ? (
               <tr>
-                <td colSpan={4} className="empty">
+                <td colSpan={5} className="empty">
                   No alerts
                 </td>
               </tr>
@@ -74,6 +109,7 @@ function NewAlert() {
   const [symbol, setSymbol] = useState(selected ? `${selected.tradingsymbol} ${selected.exchange}` : '');
   const [condition, setCondition] = useState<AlertCondition>('above');
   const [price, setPrice] = useState('');
+  const [notify, setNotify] = useState<AlertNotify>({ os: false, sound: false });
   const [error, setError] = useState<string | null>(null);
   const create = useCreateAlert();
   const onSubmit = (e: FormEvent): void => {
@@ -85,7 +121,7 @@ function NewAlert() {
     if ('error' in p) return setError(p.error);
     setError(null);
     create.mutate(
-      { instrumentToken: instrument.instrumentToken, condition, price: p.price },
+      { instrumentToken: instrument.instrumentToken, condition, price: p.price, notify },
       { onSuccess: () => setPrice('') },
     );
   };
@@ -121,6 +157,7 @@ function NewAlert() {
         value={price}
         onChange={(e) => setPrice(e.target.value)}
       />
+      <NotifyFields value={notify} onChange={setNotify} label="New alert notifications" />
       {/* The instrument list may still be loading right after start: wait for it rather than refuse. */}
       <button type="submit" className="primary" disabled={create.isPending || list.length === 0}>
         {list.length === 0 ? 'Loading instruments…' : 'Add alert'}
@@ -138,6 +175,7 @@ function AlertRow({ alert }: { readonly alert: PriceAlert }) {
   const [editing, setEditing] = useState(false);
   const [condition, setCondition] = useState(alert.condition);
   const [price, setPrice] = useState(String(alert.price));
+  const [notify, setNotify] = useState<AlertNotify>(alert.notify);
   const [error, setError] = useState<string | null>(null);
   const update = useUpdateAlert();
   const remove = useDeleteAlert();
@@ -145,7 +183,10 @@ function AlertRow({ alert }: { readonly alert: PriceAlert }) {
     const p = readPrice(price);
     if ('error' in p) return setError(p.error);
     setError(null);
-    update.mutate({ id: alert.id, change: { condition, price: p.price } }, { onSuccess: () => setEditing(false) });
+    update.mutate(
+      { id: alert.id, change: { condition, price: p.price, notify } },
+      { onSuccess: () => setEditing(false) },
+    );
   };
   return (
     <tr data-alert-id={alert.id} data-state={alert.state}>
@@ -169,6 +210,13 @@ function AlertRow({ alert }: { readonly alert: PriceAlert }) {
           </>
         ) : (
           alertText(alert)
+        )}
+      </td>
+      <td>
+        {editing ? (
+          <NotifyFields value={notify} onChange={setNotify} label={`Notifications of ${alertText(alert)}`} />
+        ) : (
+          notifyText(alert.notify)
         )}
       </td>
       <td>{alert.state === 'active' ? 'Armed' : 'Fired'}</td>

@@ -40,7 +40,8 @@ export function alertText(a: Pick<PriceAlert, 'tradingsymbol' | 'condition' | 'p
 
 /**
  * Keeps the alert list current from `alerts.changed`, and turns each `alerts.fired` into a
- * toast (and a beep when sound is on). Main fired it whether or not this window was showing.
+ * toast, and a tone when the alert asks for one or Sound is on. Main fired it whether or not
+ * this window was showing (and showed the OS notification itself when the alert asks for one).
  */
 export function useAlertEvents(): void {
   const client = useQueryClient();
@@ -62,7 +63,8 @@ export function useAlertEvents(): void {
         detail:
           a.triggeredPrice === null ? a.note : `LTP ${formatPrice(a.triggeredPrice)}${a.note ? ` · ${a.note}` : ''}`,
       });
-      if (soundRef.current) beep('neutral');
+      // The alert's own tone, or every alert's when the desk-wide Sound switch is on (docs/contract.md §Alert notifications).
+      if (a.notify.sound || soundRef.current) beep('neutral');
     });
     return () => {
       offChanged();

@@ -1,7 +1,4 @@
-import { useQueries } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { OrderRequest } from '@shared/domain/order';
-import { describeError } from '../../lib/describe-error';
 import { formatPrice, formatQty, formatRupees } from '../../lib/format';
 import {
   basketCleared,
@@ -14,34 +11,29 @@ import {
 import { Dialog } from '../layout/dialog';
 import { Panel } from '../layout/panel';
 import { EmptyRow } from '../layout/panel-states';
-import { portfolioQueries } from '../portfolio/queries';
 import { LegOutcomes } from '../ticket/slice-offer';
 import { UnconfirmedGuard } from '../ticket/unconfirmed-guard';
 import { useSubmitLegs } from '../ticket/use-submit-legs';
+import { BasketMarginError, BasketMarginSummary, type BasketMarginView, useBasketMargin } from './basket-margin';
 import { useBasket } from './use-basket';
 import './basket.css';
 
-/** The margin of every leg summed, or why it is not known yet. */
-function useLegsMargin(legs: readonly OrderRequest[]): { total: number | null; error: unknown } {
-  return useQueries({
-    queries: legs.map((order) => portfolioQueries.margin(order)),
-    combine: (results) => ({
-      total: results.every((r) => r.data) ? results.reduce((sum, r) => sum + (r.data?.total ?? 0), 0) : null,
-      error: results.find((r) => r.error)?.error ?? null,
-    }),
-  });
+/** Leg `n`'s own margin while the basket's figure is current, else "–". */
+function legMargin(view: BasketMarginView, n: number): string {
+  const total = view.state === 'fresh' ? view.margin?.legs[n]?.total : undefined;
+  return total === undefined ? '–' : formatRupees(total);
 }
 
 /**
- * The basket (docs/desk.md §Baskets): orders added from the ticket, not sent, with the margin of
- * each leg summed; Place all sends them one after another, each its own exactly-once order with
- * its own outcome (placed, not placed, or not yet confirmed), and none after a leg that did not
- * go in. Saved and loaded by name, per profile.
+ * The basket (docs/desk.md §Baskets): orders added from the ticket or the option chain, not sent,
+ * with the basket's margin (hedging counted) and each leg's; Place all sends them one after
+ * another, each its own exactly-once order with its own outcome (placed, not placed, or not yet
+ * confirmed), and none after a leg that did not go in. Saved and loaded by name, per profile.
  */
 export function BasketPanel() {
   const { basket, change } = useBasket();
   const legs = basket.legs;
-  const margin = useLegsMargin(legs);
+  const margin = useBasketMargin(legs);
   const submit = useSubmitLegs();
   const [confirming, setConfirming] = useState(false);
   const [name, setName] = useState('');
@@ -64,23 +56,7 @@ export function BasketPanel() {
   const picked = basket.saved.find((s) => s.name === chosen) ? chosen : (basket.saved[0]?.name ?? '');
 
   return (
-    <Panel
-      title="Basket"
-      actions={
-        <span className="totals">
-          Margin (sum of legs){' '}
-          <strong className="num" data-testid="basket-margin">
-            {legs.length === 0
-              ? '–'
-              : margin.total === null
-                ? margin.error
-                  ? 'unknown'
-                  : '…'
-                : formatRupees(margin.total)}
-          </strong>
-        </span>
-      }
-    >
+    <Panel title="Basket" actions={<BasketMarginSummary view={margin} />}>
       <div className="table-scroll">
         <table aria-label="Basket legs" className="grid">
           <thead>
@@ -93,13 +69,14 @@ export function BasketPanel() {
               <th className="num">Price</th>
               <th className="num">Trigger</th>
               <th>Product</th>
+              <th className="num">Margin</th>
               <th>
                 <span className="sr-only">Actions</span>
               </th>
             </tr>
           </thead>
           <tbody>
-            {legs.length === 0 ? <EmptyRow colSpan={9}>Add orders from the ticket (Add to basket)</EmptyRow> : null}
+            {legs.length === 0 ? <EmptyRow colSpan={10}>Add orders from the ticket (Add to basket)</EmptyRow> : null}
             {legs.map((o, n) => (
               <tr key={n}>
                 <td>{n + 1}</td>
@@ -112,6 +89,9 @@ export function BasketPanel() {
                 <td className="num">{formatPrice(o.price)}</td>
                 <td className="num">{formatPrice(o.triggerPrice)}</td>
                 <td>{o.product}</td>
+                <td className="num" data-testid="leg-margin">
+                  {legMargin(margin, n)}
+                </td>
                 <td className="row-actions">
                   <button
                     type="button"
@@ -127,9 +107,7 @@ export function BasketPanel() {
             ))}
           </tbody>
         </table>
-        {margin.error && legs.length > 0 ? (
-          <p className="inline-error small">Margin not known: {describeError(margin.error)}</p>
-        ) : null}
+        <BasketMarginError view={margin} />
         <div className="basket__bar">
           <button
             type="button"

@@ -8,6 +8,7 @@ import { createQueryClient } from '../../lib/query-client';
 import { useTicketDraft, useTicketOpen } from '../ticket/ticket-store';
 import { createFakeBridge, NIFTY_CE, type FakeBridge } from '../../test/fake-bridge';
 import { useBridgeEvents } from '../session/use-bridge-events';
+import { BasketPanel } from '../basket/basket-panel';
 import { OptionChainPanel } from './option-chain-panel';
 
 /**
@@ -90,7 +91,13 @@ const row = (strike: number): HTMLElement => {
   return tr;
 };
 
-const cells = (tr: HTMLElement): string[] => [...tr.children].map((c) => c.textContent ?? '');
+/** A row's cells as read, without the B / S add-to-basket buttons. */
+const cells = (tr: HTMLElement): string[] =>
+  [...tr.children].map((c) => {
+    const copy = c.cloneNode(true) as HTMLElement;
+    copy.querySelectorAll('.chain__add').forEach((a) => a.remove());
+    return copy.textContent ?? '';
+  });
 
 describe('OptionChainPanel', () => {
   it('shows calls and puts side by side around the strike, the at-the-money row marked and the spot between strikes', async () => {
@@ -150,5 +157,53 @@ describe('OptionChainPanel', () => {
     expect(result.current.draft.quantity).toBe('75');
     // A contract the instrument list does not have yet cannot be traded from here.
     expect(screen.getByRole('button', { name: 'Trade NIFTY26NOV24550PE' })).toHaveProperty('disabled', true);
+  });
+
+  it('builds a straddle in two clicks: B on the call and S on the put add one-lot LIMIT legs at their live prices to the basket, with its margin asked', async () => {
+    bridge.answer('margins.basket', () => ({
+      ok: true,
+      data: { initial: 2_55_000.5, final: 2_55_000.5, legs: [{ total: 13_680 }, { total: 3_189.5 }] },
+    }));
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <WithEvents />
+        <BasketPanel />
+      </QueryClientProvider>,
+    );
+    await screen.findByRole('table', { name: 'Option chain' });
+    act(() =>
+      bridge.emit('market.ticks', {
+        ticks: [
+          {
+            instrumentToken: NIFTY_CE.instrumentToken,
+            lastPrice: 190.05,
+            change: 19.95,
+            volume: 1,
+            ts: '2026-11-23T10:41:30+05:30',
+          },
+        ],
+      }),
+    );
+    await waitFor(() => expect(cells(row(24_500))[3]).toBe('190.05+19.95'));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: `Add BUY ${NIFTY_CE.tradingsymbol} to basket` }));
+    await user.click(screen.getByRole('button', { name: `Add SELL ${NIFTY_PE.tradingsymbol} to basket` }));
+    const legs = within(screen.getByRole('table', { name: 'Basket legs' }))
+      .getAllByRole('row')
+      .slice(1);
+    expect(legs.map((r) => [...r.children].slice(1, 8).map((c) => c.textContent))).toEqual([
+      [`${NIFTY_CE.tradingsymbol} NFO`, 'BUY', '75', 'LIMIT', '190.05', '–', 'NRML'],
+      [`${NIFTY_PE.tradingsymbol} NFO`, 'SELL', '75', 'LIMIT', '170.10', '–', 'NRML'],
+    ]);
+    await waitFor(() =>
+      expect(bridge.callsOf('margins.basket').at(-1)?.payload).toMatchObject({
+        orders: [
+          { transactionType: 'BUY', price: 190.05 },
+          { transactionType: 'SELL', price: 170.1 },
+        ],
+      }),
+    );
+    // A contract the instrument list does not have cannot be added either.
+    expect(screen.queryByRole('button', { name: 'Add BUY NIFTY26NOV24550PE to basket' })).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import { Panel } from '../layout/panel';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { ChainLeg } from './chain-leg';
 import { formatExpiry, inTheMoney, spotIndex, underlyingsOf } from './chain-model';
+import { useChainToBasket } from './use-chain-to-basket';
 import { useChainExpiry, useChainUnderlying, useOptionChainActions } from './option-chain-store';
 import { optionQueries } from './queries';
 import './options.css';
@@ -21,7 +22,8 @@ const COLUMNS = 9;
  * side by side — open interest, implied volatility, delta, last price and change — the
  * in-the-money side shaded, the at-the-money strike marked and a line where the underlying's
  * price falls. The contracts stream in `quote` mode while the chain is shown (owner `options`),
- * so prices move live; clicking one opens the ticket on it, on the ticket's side.
+ * so prices move live; clicking one opens the ticket on it, on the ticket's side, and its B / S
+ * add one lot to the basket, so a straddle or a spread is two clicks (docs/desk.md §Baskets).
  */
 export function OptionChainPanel() {
   const underlying = useChainUnderlying();
@@ -47,6 +49,8 @@ export function OptionChainPanel() {
     },
     [byToken, ticketOpened],
   );
+
+  const addToBasket = useChainToBasket(byToken);
 
   // Centre the at-the-money strike when a chain is first shown.
   const scroller = useRef<HTMLDivElement>(null);
@@ -147,6 +151,7 @@ export function OptionChainPanel() {
                       itm={inTheMoney('call', r.strike, chain.underlyingPrice)}
                       tickSize={tick}
                       onTrade={r.call && byToken.has(r.call.instrumentToken) ? trade : undefined}
+                      onAddToBasket={r.call && byToken.has(r.call.instrumentToken) ? addToBasket : undefined}
                     />
                     <th scope="row" className="num chain__strike">
                       {r.strike.toLocaleString('en-IN')}
@@ -157,6 +162,7 @@ export function OptionChainPanel() {
                       itm={inTheMoney('put', r.strike, chain.underlyingPrice)}
                       tickSize={tick}
                       onTrade={r.put && byToken.has(r.put.instrumentToken) ? trade : undefined}
+                      onAddToBasket={r.put && byToken.has(r.put.instrumentToken) ? addToBasket : undefined}
                     />
                   </tr>
                 </ChainRowWithSpot>

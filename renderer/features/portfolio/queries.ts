@@ -31,4 +31,13 @@ export const portfolioQueries = {
       retry: false,
       placeholderData: keepPreviousData,
     }),
+  /** Margin of a basket's legs together, hedging counted (docs/desk.md §Baskets): the last figure kept while the next loads. */
+  basketMargin: (orders: readonly OrderRequest[]) =>
+    queryOptions({
+      queryKey: [...portfolioQueries.all(), 'basket-margin', orders],
+      queryFn: () => call('margins.basket', { orders: [...orders] }),
+      staleTime: 5_000,
+      retry: false,
+      placeholderData: keepPreviousData,
+    }),
 };

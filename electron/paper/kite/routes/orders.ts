@@ -5,6 +5,7 @@ import { fromUnits } from '@shared/trading/money';
 import type { WireOrderRequest } from '@shared/wire/schemas';
 import type { BrokerState } from '../../context';
 import { checkSession, toPlaceRequest } from '../../routes/orders';
+import { type BasketLegQuote, basketQuote } from '../../basket-margin';
 import type { KiteRoute } from '../context';
 import { KiteError, inputError } from '../errors';
 import { kiteHistory, kiteOrder, kiteTrade } from '../views';
@@ -214,43 +215,81 @@ export const orderRoutes: readonly KiteRoute[] = [
     kind: 'api',
     limit: 'default',
     async handle({ req, state }) {
-      const raw = await readJsonBody(req);
-      if (!Array.isArray(raw) || raw.length === 0 || raw.length > 50)
-        throw inputError('body', 'must be a JSON array of 1–50 orders');
+      return { data: marginLegs(state, await readJsonBody(req)).map((l) => marginView(l.item, l.quote.totalUnits, l)) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/margins/basket',
+    kind: 'api',
+    limit: 'default',
+    async handle({ req, query, state }) {
+      const consider = query.get('consider_positions');
+      // The engine's quote always counts positions and working orders (docs/kite.md §POST /margins/basket).
+      if (consider !== null && consider !== 'true')
+        throw inputError('consider_positions', 'must be true: the paper broker always considers positions');
+      const mode = query.get('mode');
+      if (mode !== null && mode !== 'compact') throw inputError('mode', 'must be compact (the only mode offered)');
+      const legs = marginLegs(state, await readJsonBody(req));
+      const b = basketQuote(legs);
       return {
-        data: raw.map((item, n) => {
-          const parsed = MarginItem.safeParse(item);
-          if (!parsed.success) {
-            const issue = parsed.error.issues[0];
-            throw inputError(`${n}.${issue?.path.map(String).join('.') ?? ''}`, issue?.message ?? 'is invalid');
-          }
-          const it = parsed.data;
-          const r = toPlaceRequest(state, {
-            ...it,
-            validity: 'DAY',
-            price: it.price ?? null,
-            trigger_price: it.trigger_price ?? null,
-          });
-          const q = state.engine.quote(r);
-          const total = fromUnits(q.totalUnits);
-          return {
-            type: it.exchange === 'MCX' ? 'commodity' : 'equity',
-            tradingsymbol: it.tradingsymbol,
-            exchange: it.exchange,
-            span: it.product === 'NRML' ? total : 0,
-            exposure: 0,
-            option_premium: 0,
-            additional: 0,
-            bo: 0,
-            cash: 0,
-            var: it.product === 'NRML' ? 0 : total,
-            pnl: { realised: 0, unrealised: 0 },
-            leverage: q.leverage,
-            charges: { total: 0 },
-            total,
-          };
-        }),
+        data: {
+          initial: marginView(undefined, b.initialUnits, undefined),
+          final: marginView(undefined, b.finalUnits, undefined),
+          orders: legs.map((l) => marginView(l.item, l.quote.totalUnits, l)),
+          charges: { total: 0 },
+        },
       };
     },
   },
 ];
+
+/** One parsed leg of a margin request: Kite's item, and the engine's quote of it. */
+interface MarginLeg extends BasketLegQuote {
+  readonly item: z.infer<typeof MarginItem>;
+}
+
+/** The JSON array of `POST /margins/orders` and `/margins/basket`, each entry quoted by the engine. */
+function marginLegs(state: BrokerState, raw: unknown): MarginLeg[] {
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > 50)
+    throw inputError('body', 'must be a JSON array of 1–50 orders');
+  return raw.map((item: unknown, n) => {
+    const parsed = MarginItem.safeParse(item);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw inputError(`${n}.${issue?.path.map(String).join('.') ?? ''}`, issue?.message ?? 'is invalid');
+    }
+    const it = parsed.data;
+    const r = toPlaceRequest(state, {
+      ...it,
+      validity: 'DAY',
+      price: it.price ?? null,
+      trigger_price: it.trigger_price ?? null,
+    });
+    return { item: it, instrument: r.instrument, transactionType: r.transactionType, quote: state.engine.quote(r) };
+  });
+}
+
+/**
+ * Kite's margin object: the paper total under `span` (NRML) or `var` (MIS/CNC); the whole
+ * basket's `initial`/`final` carry no leg (`item` undefined) and no leverage.
+ */
+function marginView(item: z.infer<typeof MarginItem> | undefined, totalUnits: number, leg: MarginLeg | undefined) {
+  const total = fromUnits(totalUnits);
+  return {
+    type: item === undefined ? '' : item.exchange === 'MCX' ? 'commodity' : 'equity',
+    tradingsymbol: item?.tradingsymbol ?? '',
+    exchange: item?.exchange ?? '',
+    span: item?.product === 'NRML' ? total : 0,
+    exposure: 0,
+    option_premium: 0,
+    additional: 0,
+    bo: 0,
+    cash: 0,
+    var: item !== undefined && item.product !== 'NRML' ? total : 0,
+    pnl: { realised: 0, unrealised: 0 },
+    leverage: leg?.quote.leverage ?? 0,
+    charges: { total: 0 },
+    total,
+  };
+}

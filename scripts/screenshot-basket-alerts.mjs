@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// Screenshots of baskets and alerts for the README: docs/basket-spread.png (a bull call spread
+// built from the option chain in two clicks, the basket's margin beside the figure before hedging
+// and each leg's) and docs/alert-notifications.png (the alerts dialog with an alert's OS
+// notification and sound switches). Starts the browser host with its paper broker (control
+// interface on, prices still), then drives the real renderer in Debian's Chromium.
+//
+// Usage: npm run build && node scripts/screenshot-basket-alerts.mjs [--out docs]
+import { chromium } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const outDir = resolve(process.argv.includes('--out') ? process.argv[process.argv.indexOf('--out') + 1] : 'docs');
+const dataDir = mkdtempSync(join(tmpdir(), 'tradedesk-basket-shots-'));
+
+/** Starts out/host.mjs (prices move only when told) and resolves with its page URL and paper broker URL. */
+function startHost() {
+  const child = spawn(
+    process.execPath,
+    ['out/host.mjs', '--port', '0', '--paper-control', '--paper-tick-ms', '0', '--data-dir', dataDir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: child.stdout });
+  let paperUrl = '';
+  const ready = new Promise((res, rej) => {
+    const timer = setTimeout(() => rej(new Error('host did not print READY within 20 s')), 20_000);
+    child.once('exit', (code) => rej(new Error(`host exited with ${code} before READY`)));
+    lines.on('line', (line) => {
+      if (line.startsWith('PAPER ')) paperUrl = line.slice(6).trim();
+      if (line.startsWith('READY ')) {
+        clearTimeout(timer);
+        res({ url: line.slice(6).trim(), paperUrl });
+      }
+    });
+  });
+  return { child, ready };
+}
+
+const { child, ready } = startHost();
+let browser;
+try {
+  const { url } = await ready;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await page.goto(url);
+  await page
+    .getByRole('status')
+    .filter({ hasText: /Connected to/ })
+    .waitFor();
+
+  // A bull call spread from the chain: B on the at-the-money call, S on the next strike's call.
+  await page.getByRole('tab', { name: 'Option chain' }).click();
+  const chain = page.getByRole('table', { name: 'Option chain' });
+  const atm = chain.locator('tr.is-atm');
+  await atm.waitFor();
+  const higher = chain.locator('tr.is-atm + tr[data-strike], tr.is-atm + tr.chain__spot + tr[data-strike]').first();
+  await atm.getByRole('button', { name: /^Add BUY \S+CE to basket$/ }).click();
+  await higher.getByRole('button', { name: /^Add SELL \S+CE to basket$/ }).click();
+  await page.getByRole('tab', { name: 'Basket' }).click();
+  await page.locator('[data-testid="basket-margin-summary"][data-state="fresh"]').waitFor();
+  // The toasts naming each leg added have said their piece: closed, so the legs show whole.
+  const dismiss = page.getByRole('button', { name: 'Dismiss', exact: true });
+  while ((await dismiss.count()) > 0) await dismiss.first().click();
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: join(outDir, 'basket-spread.png') });
+
+  // The alerts dialog: an alert that also shows the OS notification and plays a tone.
+  await page.getByTestId('alerts-button').click();
+  const dialog = page.getByRole('dialog', { name: 'Price alerts' });
+  const form = dialog.getByRole('form', { name: 'New alert' });
+  await form.getByRole('combobox', { name: 'Alert symbol' }).fill('INFY NSE');
+  await form.getByRole('textbox', { name: 'Alert price' }).fill('1550');
+  await form.getByRole('checkbox', { name: 'OS notification' }).check();
+  await form.getByRole('checkbox', { name: 'Sound' }).check();
+  await form.getByRole('button', { name: 'Add alert' }).click();
+  await dialog.getByRole('row', { name: /INFY above/ }).waitFor();
+  await form.getByRole('combobox', { name: 'Alert symbol' }).fill('RELIANCE NSE');
+  await form.getByRole('textbox', { name: 'Alert price' }).fill('1380');
+  await form.getByRole('combobox', { name: 'Alert condition' }).selectOption('crosses');
+  await form.getByRole('checkbox', { name: 'OS notification' }).uncheck();
+  await form.getByRole('button', { name: 'Add alert' }).click();
+  await dialog.getByRole('row', { name: /RELIANCE crosses/ }).waitFor();
+  await dialog.getByRole('button', { name: /^Edit INFY above/ }).click();
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: join(outDir, 'alert-notifications.png') });
+  console.log(`wrote ${join(outDir, 'basket-spread.png')} and ${join(outDir, 'alert-notifications.png')}`);
+} finally {
+  await browser?.close();
+  child.kill();
+  rmSync(dataDir, { recursive: true, force: true });
+}
