@@ -435,15 +435,13 @@ async function expectRows(page: PlaywrightModule.Page, n: number): Promise<void>
   });
 }
 
-/** The median of a mode's samples for one figure (NaN-free), for the summary. */
+/** The median of a mode's samples for one figure (NaN-free); of an even count, the higher middle (conservative). */
 function medianOf(xs: readonly WatchSample[], pick: (s: WatchSample) => number): number {
-  return percentile(
-    xs
-      .map(pick)
-      .filter((v) => Number.isFinite(v))
-      .sort((a, b) => a - b),
-    0.5,
-  );
+  const v = xs
+    .map(pick)
+    .filter((n) => Number.isFinite(n))
+    .sort((a, b) => a - b);
+  return v.length ? v[Math.floor(v.length / 2)]! : Number.NaN;
 }
 
 function printWatch(samples: readonly WatchSample[], tickMs: number, seconds: number): Record<string, unknown> {

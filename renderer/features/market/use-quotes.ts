@@ -17,12 +17,17 @@ export function useQuotes(): Quotes {
   return useSyncExternalStore(store.subscribeAll, store.all);
 }
 
-/** One instrument's latest quote; re-renders only when that instrument ticks. */
-export function useQuote(instrumentToken: number | null | undefined): Quote | undefined {
+/**
+ * One instrument's latest quote; re-renders only when that instrument ticks. With `live` false
+ * it stops listening and keeps what it last showed, reading the latest again as soon as it is
+ * live (a watchlist row scrolled out of view: its ticks cost nothing until it comes back).
+ */
+export function useQuote(instrumentToken: number | null | undefined, live = true): Quote | undefined {
   const store = useQuotesStore();
   const subscribe = useCallback(
-    (listener: () => void) => (instrumentToken == null ? () => undefined : store.subscribe(instrumentToken, listener)),
-    [store, instrumentToken],
+    (listener: () => void) =>
+      instrumentToken == null || !live ? () => undefined : store.subscribe(instrumentToken, listener),
+    [store, instrumentToken, live],
   );
   const get = useCallback(
     () => (instrumentToken == null ? undefined : store.get(instrumentToken)),

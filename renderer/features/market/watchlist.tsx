@@ -21,6 +21,7 @@ import { usePreviousClose } from './queries';
 import { changeFrom } from './quote-cache';
 import { useMarketSubscription } from './use-market-subscription';
 import { useQuote, useQuotesStore } from './use-quotes';
+import { useInView } from './use-in-view';
 import { useWatchlists } from './use-watchlist-tokens';
 import { WatchlistsDialog } from './watchlists-dialog';
 import './watchlists.css';
@@ -156,7 +157,8 @@ function formatChange(chg: { abs: number; pct: number }): string {
 /**
  * One watched instrument. The row itself reads no quote: its price cells subscribe to their own
  * instrument in the quotes store, so a tick re-renders those cells and nothing else (the row, its
- * handlers and the list stay as they were). B/S read the live price when pressed.
+ * handlers and the list stay as they were), and only while the row is in view. B/S read the live
+ * price when pressed.
  */
 const WatchRow = memo(function WatchRow(props: {
   readonly instrument: Instrument;
@@ -176,6 +178,9 @@ const WatchRow = memo(function WatchRow(props: {
 }) {
   const i = props.instrument;
   const store = useQuotesStore();
+  const rowRef = useRef<HTMLTableRowElement>(null);
+  // Out of view (scrolled away in a long list) the price cells stop listening to ticks.
+  const live = useInView(rowRef);
   const open = (side: 'BUY' | 'SELL'): void => {
     const quote = store.latest(i.instrumentToken);
     props.onOpen(side, quote ? { ...i, lastPrice: quote.lastPrice } : i);
@@ -204,6 +209,7 @@ const WatchRow = memo(function WatchRow(props: {
   };
   return (
     <tr
+      ref={rowRef}
       aria-selected={props.selected}
       className={props.selected ? 'is-selected' : undefined}
       data-watch-row={i.instrumentToken}
@@ -228,12 +234,12 @@ const WatchRow = memo(function WatchRow(props: {
       </td>
       <td className="muted">{i.exchange}</td>
       <td className="num">
-        <RowBidAsk instrument={i} />
+        <RowBidAsk instrument={i} live={live} />
       </td>
       <td className="num">
-        <RowPrice instrument={i} />
+        <RowPrice instrument={i} live={live} />
       </td>
-      {props.withChange ? <RowChange instrument={i} /> : <ChangeCell chg={null} symbol={i.tradingsymbol} />}
+      {props.withChange ? <RowChange instrument={i} live={live} /> : <ChangeCell chg={null} symbol={i.tradingsymbol} />}
       <td className="row-actions" onClick={(e) => e.stopPropagation()}>
         <button type="button" className="mini buy" aria-label={`Buy ${i.tradingsymbol}`} onClick={() => open('BUY')}>
           B
@@ -249,18 +255,24 @@ const WatchRow = memo(function WatchRow(props: {
   );
 });
 
+/** What a row's price cells show: their instrument, and whether the row is in view (`useInView`). */
+interface RowCellProps {
+  readonly instrument: Instrument;
+  readonly live: boolean;
+}
+
 /** A row's best bid and offer: re-renders when its own instrument ticks. */
-function RowBidAsk(props: { readonly instrument: Instrument }) {
+function RowBidAsk(props: RowCellProps) {
   const i = props.instrument;
-  return <BidAsk quote={useQuote(i.instrumentToken)} tickSize={i.tickSize} symbol={i.tradingsymbol} />;
+  return <BidAsk quote={useQuote(i.instrumentToken, props.live)} tickSize={i.tickSize} symbol={i.tradingsymbol} />;
 }
 
 /** A row's last price: re-renders when its own instrument ticks (and with the staleness clock). */
-function RowPrice(props: { readonly instrument: Instrument }) {
+function RowPrice(props: RowCellProps) {
   const i = props.instrument;
   return (
     <LivePrice
-      quote={useQuote(i.instrumentToken)}
+      quote={useQuote(i.instrumentToken, props.live)}
       fallback={i.lastPrice}
       tickSize={i.tickSize}
       testId={`ltp-${i.tradingsymbol}`}
@@ -269,9 +281,9 @@ function RowPrice(props: { readonly instrument: Instrument }) {
 }
 
 /** A row's change from the previous close (rows within CHANGE_ROWS): its own tick and close only. */
-function RowChange(props: { readonly instrument: Instrument }) {
+function RowChange(props: RowCellProps) {
   const i = props.instrument;
-  const quote = useQuote(i.instrumentToken);
+  const quote = useQuote(i.instrumentToken, props.live);
   const close = usePreviousClose(i.instrumentToken);
   return <ChangeCell chg={changeFrom(close, quote?.lastPrice ?? i.lastPrice)} symbol={i.tradingsymbol} />;
 }
