@@ -180,7 +180,7 @@ const restingPrice = (i: Instrument): number =>
  * and no ticks. The host's embedded broker replays that journal at start, so seeding costs one
  * local POST per order instead of 10 placements/s through the app's limits.
  */
-async function seedOrders(
+export async function seedOrders(
   dataDir: string,
   count: number,
 ): Promise<{ orders: Seeded[]; cheapest: Instrument; ms: number }> {

@@ -24,11 +24,28 @@ export interface CandleChart {
   readonly volume: ISeriesApi<'Histogram'>;
 }
 
-/** Theme colours come from the stylesheet's custom properties, so the chart follows the theme. */
-function palette(): Record<
-  'bg' | 'text' | 'muted' | 'line' | 'up' | 'down' | 'buy' | 'sell' | 'warn' | 'accent',
-  string
-> {
+/** The chart's colours, by role. */
+type Palette = Record<'bg' | 'text' | 'muted' | 'line' | 'up' | 'down' | 'buy' | 'sell' | 'warn' | 'accent', string>;
+
+let cached: Palette | null = null;
+
+/**
+ * Theme colours come from the stylesheet's custom properties, so the chart follows the theme.
+ * Read once per theme (`refreshPalette`), not per tick: reading computed style right after the
+ * watchlist's prices changed forces the browser to recalculate the page's style inside that
+ * frame (docs/benchmarks.md §ticks).
+ */
+function palette(): Palette {
+  cached ??= readPalette();
+  return cached;
+}
+
+/** Reads the theme's colours again (the theme changed); the next bars and lines use them. */
+export function refreshPalette(): void {
+  cached = readPalette();
+}
+
+function readPalette(): Palette {
   const css = getComputedStyle(document.documentElement);
   const v = (name: string, fallback: string): string => css.getPropertyValue(name).trim() || fallback;
   return {
@@ -111,6 +128,7 @@ export function useCandleChart(
     // The app sets data-theme in its own effect, which runs after this child's: read the
     // stylesheet's colours on the next frame, once the new theme applies.
     const frame = requestAnimationFrame(() => {
+      refreshPalette();
       const p = palette();
       api.chart.applyOptions({
         layout: { textColor: p.muted },

@@ -1,25 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CandleInterval } from '@shared/domain/market';
 import { call } from '../../lib/ipc-client';
-import type { Quotes } from './quote-cache';
-
 export type { Quote, Quotes } from './quote-cache';
 
 /**
- * Query factory for market data. Quotes are pushed, not polled: the `market.ticks` event
- * writes them with `setQueryData` (TkDodo: small frequent updates go straight into the cache),
- * so their query function only provides the empty starting value. Candles are fetched per
- * instrument and interval; the forming candle is then moved by ticks in the chart.
+ * Query factory for market data fetched on request. Quotes are pushed, not polled, and live in
+ * the quotes store with a subscription per instrument (`quotes-store.ts`), not here. Candles are
+ * fetched per instrument and interval; the forming candle is then moved by ticks in the chart.
  */
 export const marketQueries = {
   all: () => ['market'] as const,
-  quotes: () =>
-    queryOptions({
-      queryKey: [...marketQueries.all(), 'quotes'],
-      queryFn: (): Quotes => ({}),
-      staleTime: Infinity,
-      gcTime: Infinity,
-    }),
   candles: (instrumentToken: number, interval: CandleInterval) =>
     queryOptions({
       queryKey: [...marketQueries.all(), 'candles', instrumentToken, interval],

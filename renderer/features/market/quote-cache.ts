@@ -18,26 +18,14 @@ export type Quotes = Readonly<Record<number, Quote>>;
 export const STALE_AFTER_MS = 10_000;
 
 /**
- * The quotes with a batch of ticks applied (pure, for `setQueryData`).
- *
- * Returns `old` itself when nothing changed, so react-query notifies nobody. An older tick
- * never overwrites a newer one (a poll landing after a stream tick must not move the price back).
+ * Whether a tick replaces the quote held for its instrument (the quotes store's rule,
+ * `quotes-store.ts`): an older tick never overwrites a newer one (a poll landing after a stream
+ * tick must not move the price back), and a poll repeating the stream's price changes nothing.
  */
-export function mergeTicks(
-  old: Quotes | undefined,
-  ticks: readonly Tick[],
-  receivedAt: number,
-  source: Quote['source'],
-): Quotes {
-  let next: Record<number, Quote> | null = null;
-  for (const t of ticks) {
-    const prev = (next ?? old)?.[t.instrumentToken];
-    if (prev && Date.parse(prev.ts) > Date.parse(t.ts)) continue;
-    if (prev && source === 'poll' && prev.lastPrice === t.lastPrice && prev.source === 'stream') continue;
-    next ??= { ...old };
-    next[t.instrumentToken] = { ...t, receivedAt, source };
-  }
-  return next ?? old ?? {};
+export function takesTick(prev: Quote | undefined, t: Tick, source: Quote['source']): boolean {
+  if (!prev) return true;
+  if (Date.parse(prev.ts) > Date.parse(t.ts)) return false;
+  return !(source === 'poll' && prev.lastPrice === t.lastPrice && prev.source === 'stream');
 }
 
 /** True when the quote has not moved for longer than `STALE_AFTER_MS`. */

@@ -4,7 +4,7 @@ import type { Tick } from '@shared/domain/market';
 import { call } from '../../lib/ipc-client';
 import { sessionQueries } from '../session/queries';
 import { marketQueries } from './queries';
-import { mergeTicks } from './quote-cache';
+import { quotesStoreFor } from './quotes-store';
 
 /** How often last prices are polled while the stream is down. */
 const FALLBACK_MS = 3_000;
@@ -34,6 +34,6 @@ export function useQuoteFallback(): void {
     const ticks: Tick[] = data
       .filter((i) => i.lastPrice > 0)
       .map((i) => ({ instrumentToken: i.instrumentToken, lastPrice: i.lastPrice, volume: 0, ts }));
-    client.setQueryData(marketQueries.quotes().queryKey, (old) => mergeTicks(old, ticks, dataUpdatedAt, 'poll'));
+    quotesStoreFor(client).push(ticks, dataUpdatedAt, 'poll');
   }, [client, data, dataUpdatedAt, down]);
 }

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
 import { formatPrice, signClass } from '../../lib/format';
 import { focusRow } from '../../lib/row-navigation';
@@ -20,7 +20,8 @@ import { LivePrice } from './live-price';
 import { usePreviousClose } from './queries';
 import { changeFrom } from './quote-cache';
 import { useMarketSubscription } from './use-market-subscription';
-import { useQuote } from './use-quotes';
+import { useQuote, useQuotesStore } from './use-quotes';
+import { useInView } from './use-in-view';
 import { useWatchlists } from './use-watchlist-tokens';
 import { WatchlistsDialog } from './watchlists-dialog';
 import './watchlists.css';
@@ -79,7 +80,7 @@ export function Watchlist() {
           onChoose={(i) => change((p) => tokenAdded(p, i.instrumentToken))}
         />
       </div>
-      <div className="table-scroll">
+      <div className="table-scroll watchlist__rows">
         <table aria-label="Instruments" className="grid grid--watch">
           <thead>
             <tr>
@@ -154,10 +155,12 @@ function formatChange(chg: { abs: number; pct: number }): string {
 }
 
 /**
- * One watched instrument. Reads only its own quote, so a batch of ticks re-renders the rows
- * whose prices moved, not the whole list.
+ * One watched instrument. The row itself reads no quote: its price cells subscribe to their own
+ * instrument in the quotes store, so a tick re-renders those cells and nothing else (the row, its
+ * handlers and the list stay as they were), and only while the row is in view. B/S read the live
+ * price when pressed.
  */
-function WatchRow(props: {
+const WatchRow = memo(function WatchRow(props: {
   readonly instrument: Instrument;
   /** Whether to fetch the previous close for the change column (see CHANGE_ROWS). */
   readonly withChange: boolean;
@@ -174,11 +177,14 @@ function WatchRow(props: {
   readonly onDropOn: (dragged: number) => void;
 }) {
   const i = props.instrument;
-  const quote = useQuote(i.instrumentToken);
-  const close = usePreviousClose(props.withChange ? i.instrumentToken : null);
-  const last = quote?.lastPrice ?? i.lastPrice;
-  const chg = changeFrom(close, last);
-  const live = quote ? { ...i, lastPrice: quote.lastPrice } : i;
+  const store = useQuotesStore();
+  const rowRef = useRef<HTMLTableRowElement>(null);
+  // Out of view (scrolled away in a long list) the price cells stop listening to ticks.
+  const live = useInView(rowRef);
+  const open = (side: 'BUY' | 'SELL'): void => {
+    const quote = store.latest(i.instrumentToken);
+    props.onOpen(side, quote ? { ...i, lastPrice: quote.lastPrice } : i);
+  };
   const onKeyDown = (e: KeyboardEvent<HTMLTableRowElement>): void => {
     if (e.target !== e.currentTarget) return; // a key on the row's buttons is theirs
     const id = shortcutFor('watchlist', e);
@@ -191,7 +197,7 @@ function WatchRow(props: {
     } else if (id === 'watch-move-up' || id === 'watch-move-down') {
       props.onMove(id === 'watch-move-up' ? -1 : 1);
     } else if (id === 'watch-buy' || id === 'watch-sell') {
-      props.onOpen(id === 'watch-buy' ? 'BUY' : 'SELL', live);
+      open(id === 'watch-buy' ? 'BUY' : 'SELL');
     } else {
       const table = e.currentTarget.closest('table');
       // The focus stays in the list: on the next row, else the previous one.
@@ -203,6 +209,7 @@ function WatchRow(props: {
   };
   return (
     <tr
+      ref={rowRef}
       aria-selected={props.selected}
       className={props.selected ? 'is-selected' : undefined}
       data-watch-row={i.instrumentToken}
@@ -227,33 +234,17 @@ function WatchRow(props: {
       </td>
       <td className="muted">{i.exchange}</td>
       <td className="num">
-        <BidAsk quote={quote} tickSize={i.tickSize} symbol={i.tradingsymbol} />
+        <RowBidAsk instrument={i} live={live} />
       </td>
       <td className="num">
-        <LivePrice quote={quote} fallback={i.lastPrice} tickSize={i.tickSize} testId={`ltp-${i.tradingsymbol}`} />
+        <RowPrice instrument={i} live={live} />
       </td>
-      <td
-        className={`num chg ${chg === null ? '' : signClass(chg.abs)}`}
-        data-testid={`chg-${i.tradingsymbol}`}
-        title={chg === null ? undefined : `${formatChange(chg)} from the previous close`}
-      >
-        {chg === null ? '–' : `${chg.pct > 0 ? '+' : chg.pct < 0 ? '−' : ''}${Math.abs(chg.pct).toFixed(2)}%`}
-      </td>
+      {props.withChange ? <RowChange instrument={i} live={live} /> : <ChangeCell chg={null} symbol={i.tradingsymbol} />}
       <td className="row-actions" onClick={(e) => e.stopPropagation()}>
-        <button
-          type="button"
-          className="mini buy"
-          aria-label={`Buy ${i.tradingsymbol}`}
-          onClick={() => props.onOpen('BUY', live)}
-        >
+        <button type="button" className="mini buy" aria-label={`Buy ${i.tradingsymbol}`} onClick={() => open('BUY')}>
           B
         </button>
-        <button
-          type="button"
-          className="mini sell"
-          aria-label={`Sell ${i.tradingsymbol}`}
-          onClick={() => props.onOpen('SELL', live)}
-        >
+        <button type="button" className="mini sell" aria-label={`Sell ${i.tradingsymbol}`} onClick={() => open('SELL')}>
           S
         </button>
         <button type="button" className="mini" aria-label={`Remove ${i.tradingsymbol}`} onClick={props.onRemove}>
@@ -261,5 +252,52 @@ function WatchRow(props: {
         </button>
       </td>
     </tr>
+  );
+});
+
+/** What a row's price cells show: their instrument, and whether the row is in view (`useInView`). */
+interface RowCellProps {
+  readonly instrument: Instrument;
+  readonly live: boolean;
+}
+
+/** A row's best bid and offer: re-renders when its own instrument ticks. */
+function RowBidAsk(props: RowCellProps) {
+  const i = props.instrument;
+  return <BidAsk quote={useQuote(i.instrumentToken, props.live)} tickSize={i.tickSize} symbol={i.tradingsymbol} />;
+}
+
+/** A row's last price: re-renders when its own instrument ticks (and with the staleness clock). */
+function RowPrice(props: RowCellProps) {
+  const i = props.instrument;
+  return (
+    <LivePrice
+      quote={useQuote(i.instrumentToken, props.live)}
+      fallback={i.lastPrice}
+      tickSize={i.tickSize}
+      testId={`ltp-${i.tradingsymbol}`}
+    />
+  );
+}
+
+/** A row's change from the previous close (rows within CHANGE_ROWS): its own tick and close only. */
+function RowChange(props: RowCellProps) {
+  const i = props.instrument;
+  const quote = useQuote(i.instrumentToken, props.live);
+  const close = usePreviousClose(i.instrumentToken);
+  return <ChangeCell chg={changeFrom(close, quote?.lastPrice ?? i.lastPrice)} symbol={i.tradingsymbol} />;
+}
+
+/** The change cell: "+0.17%", signed and coloured, the rupee change in its title; `–` without a close. */
+function ChangeCell(props: { readonly chg: { abs: number; pct: number } | null; readonly symbol: string }) {
+  const { chg } = props;
+  return (
+    <td
+      className={`num chg ${chg === null ? '' : signClass(chg.abs)}`}
+      data-testid={`chg-${props.symbol}`}
+      title={chg === null ? undefined : `${formatChange(chg)} from the previous close`}
+    >
+      {chg === null ? '–' : `${chg.pct > 0 ? '+' : chg.pct < 0 ? '−' : ''}${Math.abs(chg.pct).toFixed(2)}%`}
+    </td>
   );
 }

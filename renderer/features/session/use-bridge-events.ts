@@ -4,8 +4,7 @@ import type { EventPayload } from '@shared/ipc/contract';
 import type { SessionInfo } from '@shared/domain/session';
 import { subscribe } from '../../lib/ipc-client';
 import { useAlertsActions } from '../../state/alerts-store';
-import { marketQueries } from '../market/queries';
-import { mergeTicks } from '../market/quote-cache';
+import { quotesStoreFor } from '../market/quotes-store';
 import { orderBookOf, type OrderChange } from '../orders/order-book-store';
 import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
@@ -89,8 +88,7 @@ export function useBridgeEvents(): void {
         apply ??= setTimeout(applyPending, APPLY_EVERY_MS);
       }),
       subscribe('market.ticks', ({ ticks }) => {
-        const at = Date.now();
-        client.setQueryData(marketQueries.quotes().queryKey, (old) => mergeTicks(old, ticks, at, 'stream'));
+        quotesStoreFor(client).push(ticks, Date.now(), 'stream');
       }),
       subscribe('session.changed', (info) => {
         takeSession(client, info);

@@ -6,7 +6,7 @@ import { allowedOrderTypes, allowedProducts, allowedValidities, stepQuantity } f
 import { useConfirmOnEnter, useSettingsActions } from '../../state/settings-store';
 import { useTicketActions, useTicketDraft, useTicketGeneration, useTicketOpen } from './ticket-store';
 import { useInstruments } from '../instruments/queries';
-import { marketQueries } from '../market/queries';
+import { quotesStoreFor } from '../market/quotes-store';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { useMarketStatus } from '../market-status/queries';
 import { sessionOf } from '../market-status/session-model';
@@ -184,16 +184,14 @@ export function OrderTicket() {
   };
   const chooseInstrument = (i: Instrument): void => {
     // Start a LIMIT at the live price, not the one the instrument list was fetched with.
-    const q = client.getQueryData(marketQueries.quotes().queryKey)?.[i.instrumentToken];
+    const q = quotesStoreFor(client).latest(i.instrumentToken);
     edit(draftForInstrument(draft, q ? { ...i, lastPrice: q.lastPrice } : i));
     quantityRef.current?.focus();
   };
-  // A priced type starts from the last price, read once from the quotes cache so the ticket
+  // A priced type starts from the last price, read once from the quotes store so the ticket
   // does not re-render on every tick.
   const chooseOrderType = (orderType: OrderType): void => {
-    const quote = instrument
-      ? client.getQueryData(marketQueries.quotes().queryKey)?.[instrument.instrumentToken]
-      : undefined;
+    const quote = instrument ? quotesStoreFor(client).latest(instrument.instrumentToken) : undefined;
     edit(orderTypeChosen(draft, orderType, instrument, quote?.lastPrice));
   };
   const onQuantityKey = (e: KeyboardEvent<HTMLInputElement>): void => {
