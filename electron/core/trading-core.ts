@@ -260,6 +260,7 @@ export class TradingCore {
     this.catalog.warm();
     this.#recovery = this.orders.recover();
     if (this.#options.stream !== false) this.#startStream();
+    else this.#warmBook();
     return write;
   }
 
@@ -326,14 +327,27 @@ export class TradingCore {
         ev.onTick?.(t);
       },
       onState: (state, detail) => {
-        // What the stream missed while it was down is read in full at the next sync.
-        if (state === 'open' && this.#connection.stream !== 'open') this.book.reconnected();
+        // What the stream missed while it was down is read in full, now: the page's first sync
+        // (or its reconcile after the loss) then finds the book ready instead of waiting for it.
+        if (state === 'open' && this.#connection.stream !== 'open') {
+          this.book.reconnected();
+          this.#warmBook();
+        }
         this.#setConnection({ stream: state, detail });
       },
     });
     this.#stream = stream;
     stream.setSubscriptions(this.#subscriptions, this.#modes);
     stream.start();
+  }
+
+  /**
+   * Reads the book from the broker ahead of the page's first `orders.sync`, which shares the read
+   * or finds it done (docs/architecture.md §The first screen first). A failure here is the page's
+   * to see: its own sync reads again.
+   */
+  #warmBook(): void {
+    this.book.sync().catch(() => undefined);
   }
 
   async #stopStream(): Promise<void> {

@@ -9,6 +9,9 @@ import {
   OrderAck,
   OrderBookDelta,
   OrderChanges,
+  OrderPage,
+  OrderPageKey,
+  OrderSyncAnswer,
   OrderEvent,
   OrderRequest,
   OrderStatus,
@@ -166,15 +169,31 @@ export const requests = {
    * Main's order book brought up to date with the broker, answered as what changed after the
    * page's cursor (`book` and `since` from its last answer or event; absent: everything, `full`).
    * Replaces reading the whole list on every poll (docs/architecture.md §The order book in main).
+   * With `first`, a full answer carries at most that many rows, newest first, with `total` and
+   * where `orders.page` continues (`next`), so the first screen paints without the whole book
+   * (docs/architecture.md §The first screen first).
    */
   'orders.sync': {
     input: z
       .strictObject({
         book: z.string().min(1).max(64).optional(),
         since: z.number().int().nonnegative().optional(),
+        first: z.number().int().min(1).max(5000).optional(),
       })
       .optional(),
-    output: OrderBookDelta,
+    output: OrderSyncAnswer,
+  },
+  /**
+   * The rest of a paged full answer: up to `limit` orders of book `book` after `after`, newest
+   * first, in their latest state (docs/architecture.md §The first screen first).
+   */
+  'orders.page': {
+    input: z.strictObject({
+      book: z.string().min(1).max(64),
+      after: OrderPageKey,
+      limit: z.number().int().min(1).max(5000),
+    }),
+    output: OrderPage,
   },
   'orders.get': { input: OrderId.strict(), output: Order },
   /** The broker's transitions plus the app's own hops (click → sent → acknowledged → …). */
