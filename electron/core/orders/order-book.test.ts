@@ -20,8 +20,8 @@ function sinceOf(core: TradingCore): (cursor: string | null) => Promise<OrderCha
 let fx: CoreFixture;
 afterEach(async () => fx.close());
 
-async function started(): Promise<TradingCore> {
-  fx = await startCoreFixture();
+async function started(paper: Parameters<typeof startCoreFixture>[0] = {}): Promise<TradingCore> {
+  fx = await startCoreFixture(paper);
   const core = await fx.newCore({ rate: null });
   await core.start();
   return core;
@@ -189,7 +189,7 @@ describe('the order book in main', () => {
   });
 
   it('answers a first page of the newest rows with the count, and its pages plus the changes since make up the whole book in its latest state', async () => {
-    const core = await started();
+    const core = await started({ rate: { perSecond: 1000, burst: 1000 } }); // eight placements and their look-ups at once
     const placed: Order[] = [];
     for (let i = 0; i < 7; i += 1) placed.push(await resting(core));
     const book = new OrderBook(core.broker);
