@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import type { StreamMode, Tick } from '@shared/domain/market';
-import type { Order } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import type { SafetyRun } from '@shared/domain/safety-run';
 import type { ConnectionState, SessionInfo, SessionVersion } from '@shared/domain/session';
@@ -35,8 +34,6 @@ export interface TradingCoreEvents {
   /** `version` orders the expiry among the session's other facts (docs/architecture.md §Session facts are ordered by main). */
   onSessionExpired?(reason: string, version: SessionVersion): void;
   onConnection?(state: ConnectionState): void;
-  /** An order pushed by the stream that moved the order book (an earlier report than the book's is not told). */
-  onOrder?(order: Order): void;
   /** The order book changed by a push: the delta for the page (docs/architecture.md §The order book in main). */
   onOrdersChanged?(delta: PushedDelta): void;
   onTick?(tick: Tick): void;
@@ -260,7 +257,6 @@ export class TradingCore {
     this.catalog.warm();
     this.#recovery = this.orders.recover();
     if (this.#options.stream !== false) this.#startStream();
-    else this.#warmBook();
     return write;
   }
 
@@ -320,7 +316,7 @@ export class TradingCore {
     const stream = this.broker.openStream({
       onOrder: (o) => {
         this.timeline.observe(o.orderId, o.status, Date.now());
-        if (this.book.push(o)) ev.onOrder?.(o);
+        this.book.push(o);
       },
       onTick: (t) => {
         this.#lastTicks.set(t.instrumentToken, { price: t.lastPrice, at: Date.now() });

@@ -249,10 +249,10 @@ export const events = {
   'connection.changed': ConnectionState,
   /** The request meter's figures changed (at most once a second, only on a change). */
   'usage.changed': BrokerUsage,
-  /** An order changed status on the broker (from the stream), so the blotter can refresh now. */
-  'order.updated': Order,
   /**
-   * Main's order book changed by a push: the orders changed from cursor `from` to `cursor`. A page
+   * Main's order book changed by pushes: the orders changed from cursor `from` to `cursor` (a burst
+   * as one event per 50 ms, each order once, in its latest state). The only event of an order's
+   * change: the blotter, notifications and safety panels all read the book it updates. A page
    * holding `from` (or later) is up to date after applying it; one holding less asks `orders.sync`.
    */
   'orders.changed': OrderBookDelta.extend({ from: z.number().int().nonnegative() }),
