@@ -37,9 +37,9 @@ export function loadRestOfBook(client: QueryClient): Promise<void> {
       if (!book.applyPage(page, at.after)) {
         // Main holds another book (a new login): sync afresh. Else a newer full answer restarted
         // the load, and the loop goes on from where that one is.
-        if (page.book !== at.book) void client.invalidateQueries({ queryKey: orderQueries.lists() });
-        if (page.book !== at.book) return;
-        continue;
+        if (page.book === at.book) continue;
+        void client.invalidateQueries({ queryKey: orderQueries.lists() });
+        return;
       }
       client.setQueryData(orderQueries.list().queryKey, book.list());
     }
