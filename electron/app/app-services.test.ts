@@ -27,9 +27,9 @@ describe('createAppServices on the embedded paper broker', () => {
     expect(JSON.stringify(res)).not.toMatch(/token"\s*:/i);
   });
 
-  it('pushes order.updated from the stream when an order changes, and reports the stream open', async () => {
+  it('pushes orders.changed from the stream when an order changes, and reports the stream open', async () => {
     const updates: string[] = [];
-    const off = services.events.on('order.updated', (o) => updates.push(o.status));
+    const off = services.events.on('orders.changed', (d) => updates.push(...d.upserts.map((o) => o.status)));
     const list = await dispatch('instruments.list', { exchange: 'NSE' });
     if (!list.ok) throw new Error(list.error.message);
     const eq = (list.data as Array<{ tradingsymbol: string; instrumentType: string }>).find(

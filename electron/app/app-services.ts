@@ -16,6 +16,7 @@ import type { PriceAlert } from '@shared/domain/alert';
 import { AlertBook } from './alerts/alert-book';
 import { sessionHandlers, storedProfile } from './handlers/session-handlers';
 import { TickBatcher } from '../broker/stream/tick-batcher';
+import { OrdersChangedBatcher } from './orders-changed-batcher';
 import { SubscriptionRegistry } from './market/subscription-registry';
 import { ActiveCore } from './session/active-core';
 import { KiteLoginFlow } from './session/kite-login';
@@ -163,6 +164,9 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     return (await paperStarting).url;
   };
 
+  // Bursts of order changes cross the bridge as one delta per 50 ms, the first at once.
+  const ordersChanged = new OrdersChangedBatcher((delta) => events.emit('orders.changed', delta));
+
   const active = new ActiveCore({
     paperUrl,
     // The profile's risk limits are in force before its first order (docs/contract.md §Risk guard).
@@ -184,8 +188,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
         onSession: (info) => events.emit('session.changed', info),
         onSessionExpired: (reason, version) => events.emit('session.expired', { reason, version }),
         onConnection: (state) => events.emit('connection.changed', state),
-        onOrder: (order) => events.emit('order.updated', order),
-        onOrdersChanged: (delta) => events.emit('orders.changed', delta),
+        onOrdersChanged: (delta) => ordersChanged.push(delta),
         onPlacements: (placements) => events.emit('placements.changed', { placements }),
         onUsage: (usage) => events.emit('usage.changed', usage),
         onSafety: (run) => events.emit('safety.progress', run),
@@ -261,6 +264,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     },
     close: async () => {
       batcher?.close();
+      ordersChanged.close();
       await kiteLogin.close();
       await active.close();
       await paper?.close();

@@ -64,7 +64,7 @@ describe('the app on Kite (the paper broker’s /kite)', () => {
       data: { state: 'connected', broker: 'kite', userId: 'PAPER01' },
     });
     const updates: string[] = [];
-    const off = services.events.on('order.updated', (o) => updates.push(o.orderId));
+    const off = services.events.on('orders.changed', (d) => updates.push(...d.upserts.map((o) => o.orderId)));
     const before = t.api.broker.orderCount();
     const placed = await dispatch('orders.place', {
       order: {

@@ -229,7 +229,10 @@ describe.each<[string, Dialect]>([
     const updates: string[] = [];
     const core = await coreOn(fx, dialect, {
       stream: true,
-      events: { onConnection: (c) => states.push(c.stream), onOrder: (o) => updates.push(o.orderId) },
+      events: {
+        onConnection: (c) => states.push(c.stream),
+        onOrdersChanged: (d) => updates.push(...d.upserts.map((o) => o.orderId)),
+      },
     });
     await vi.waitFor(() => expect(states.at(-1)).toBe('open'), { timeout: 5_000 });
     expect(fx.paper.setStreamAccepting(false)).toBeGreaterThan(0);

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import type { StreamMode, Tick } from '@shared/domain/market';
-import type { Order } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import type { SafetyRun } from '@shared/domain/safety-run';
 import type { ConnectionState, SessionInfo, SessionVersion } from '@shared/domain/session';
@@ -39,8 +38,6 @@ export interface TradingCoreEvents {
   /** `version` orders the expiry among the session's other facts (docs/architecture.md §Session facts are ordered by main). */
   onSessionExpired?(reason: string, version: SessionVersion): void;
   onConnection?(state: ConnectionState): void;
-  /** An order pushed by the stream that moved the order book (an earlier report than the book's is not told). */
-  onOrder?(order: Order): void;
   /** The order book changed by a push: the delta for the page (docs/architecture.md §The order book in main). */
   onOrdersChanged?(delta: PushedDelta): void;
   onTick?(tick: Tick): void;
@@ -381,16 +378,18 @@ export class TradingCore {
       onOrder: (o) => {
         this.timeline.observe(o.orderId, o.status, Date.now());
         this.orders.noticeOrder(o);
-        if (this.book.push(o)) ev.onOrder?.(o);
+        this.book.push(o);
       },
       onTick: (t) => {
         this.#lastTicks.set(t.instrumentToken, { price: t.lastPrice, at: Date.now() });
         ev.onTick?.(t);
       },
       onState: (state, detail) => {
-        // What the stream missed while it was down is read in full at the next sync.
+        // What the stream missed while it was down is read in full, now: the page's first sync
+        // (or its reconcile after the loss) then finds the book ready instead of waiting for it.
         if (state === 'open' && this.#connection.stream !== 'open') {
           this.book.reconnected();
+          this.#warmBook();
           if (this.#options.drift) void this.drift.check();
         }
         this.#setConnection({ stream: state, detail });
@@ -399,6 +398,15 @@ export class TradingCore {
     this.#stream = stream;
     stream.setSubscriptions(this.#subscriptions, this.#modes);
     stream.start();
+  }
+
+  /**
+   * Reads the book from the broker ahead of the page's first `orders.sync`, which shares the read
+   * or finds it done (docs/architecture.md §The first screen first). A failure here is the page's
+   * to see: its own sync reads again.
+   */
+  #warmBook(): void {
+    this.book.sync().catch(() => undefined);
   }
 
   async #stopStream(): Promise<void> {

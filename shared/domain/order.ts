@@ -169,3 +169,32 @@ export const OrderBookDelta = z.object({
   removals: z.array(z.string().min(1)),
 });
 export type OrderBookDelta = z.infer<typeof OrderBookDelta>;
+
+/**
+ * Where the book's newest-first order continues (docs/architecture.md §The first screen first):
+ * the last row a page was sent. Both fields never change for an order, so a page boundary never
+ * moves under a row.
+ */
+export const OrderPageKey = z.strictObject({
+  placedAt: Timestamp,
+  orderId: z.string().min(1).max(64),
+});
+export type OrderPageKey = z.infer<typeof OrderPageKey>;
+
+/**
+ * An `orders.sync` answer: a delta, and when the page asked for a first page of a full answer
+ * and the book holds more, `total` (orders held) and `next` (where `orders.page` continues).
+ */
+export const OrderSyncAnswer = OrderBookDelta.extend({
+  total: z.number().int().nonnegative().optional(),
+  next: OrderPageKey.nullable().optional(),
+});
+export type OrderSyncAnswer = z.infer<typeof OrderSyncAnswer>;
+
+/** One page of the book, newest first, after a key; `next` null when it was the last. */
+export const OrderPage = z.object({
+  book: z.string().min(1).max(64),
+  orders: z.array(Order),
+  next: OrderPageKey.nullable(),
+});
+export type OrderPage = z.infer<typeof OrderPage>;

@@ -11,7 +11,6 @@ export const EVENT_NAMES_PLAIN = [
   'session.changed',
   'connection.changed',
   'usage.changed',
-  'order.updated',
   'orders.changed',
   'placements.changed',
   'market.ticks',

@@ -9,6 +9,9 @@ import {
   OrderAck,
   OrderBookDelta,
   OrderChanges,
+  OrderPage,
+  OrderPageKey,
+  OrderSyncAnswer,
   OrderEvent,
   OrderRequest,
   OrderStatus,
@@ -168,15 +171,31 @@ export const requests = {
    * Main's order book brought up to date with the broker, answered as what changed after the
    * page's cursor (`book` and `since` from its last answer or event; absent: everything, `full`).
    * Replaces reading the whole list on every poll (docs/architecture.md §The order book in main).
+   * With `first`, a full answer carries at most that many rows, newest first, with `total` and
+   * where `orders.page` continues (`next`), so the first screen paints without the whole book
+   * (docs/architecture.md §The first screen first).
    */
   'orders.sync': {
     input: z
       .strictObject({
         book: z.string().min(1).max(64).optional(),
         since: z.number().int().nonnegative().optional(),
+        first: z.number().int().min(1).max(5000).optional(),
       })
       .optional(),
-    output: OrderBookDelta,
+    output: OrderSyncAnswer,
+  },
+  /**
+   * The rest of a paged full answer: up to `limit` orders of book `book` after `after`, newest
+   * first, in their latest state (docs/architecture.md §The first screen first).
+   */
+  'orders.page': {
+    input: z.strictObject({
+      book: z.string().min(1).max(64),
+      after: OrderPageKey,
+      limit: z.number().int().min(1).max(5000),
+    }),
+    output: OrderPage,
   },
   'orders.get': { input: OrderId.strict(), output: Order },
   /** The broker's transitions plus the app's own hops (click → sent → acknowledged → …). */
@@ -266,10 +285,10 @@ export const events = {
   'connection.changed': ConnectionState,
   /** The request meter's figures changed (at most once a second, only on a change). */
   'usage.changed': BrokerUsage,
-  /** An order changed status on the broker (from the stream), so the blotter can refresh now. */
-  'order.updated': Order,
   /**
-   * Main's order book changed by a push: the orders changed from cursor `from` to `cursor`. A page
+   * Main's order book changed by pushes: the orders changed from cursor `from` to `cursor` (a burst
+   * as one event per 50 ms, each order once, in its latest state). The only event of an order's
+   * change: the blotter, notifications and safety panels all read the book it updates. A page
    * holding `from` (or later) is up to date after applying it; one holding less asks `orders.sync`.
    */
   'orders.changed': OrderBookDelta.extend({ from: z.number().int().nonnegative() }),

@@ -18,6 +18,7 @@ export function orderHandlers(
   | 'orders.cancel'
   | 'orders.list'
   | 'orders.sync'
+  | 'orders.page'
   | 'orders.get'
   | 'orders.history'
   | 'trades.list'
@@ -43,8 +44,11 @@ export function orderHandlers(
     'orders.sync': async (input) => {
       const { book } = active.current();
       await book.sync();
-      return book.changesSince(input?.book, input?.since);
+      return book.changesSince(input?.book, input?.since, input?.first);
     },
+    // From main's book as held: the first page's sync brought it up to date, and what changed
+    // since reaches the page as deltas (docs/architecture.md §The first screen first).
+    'orders.page': async ({ book, after, limit }) => active.current().book.page(book, after, limit),
     'orders.get': async ({ orderId }) => active.current().broker.getOrder(orderId),
     'orders.history': async ({ orderId }) => {
       const core = active.current();

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Order } from '@shared/domain/order';
+import type { Order, OrderPageKey } from '@shared/domain/order';
 import { roundToTick } from '@shared/trading/money';
+import { newestFirst } from '@shared/trading/order-page';
+import { supersedes } from '@shared/trading/order-recency';
 import type { OrderChangesPage } from '../../broker/broker';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import type { TradingCore } from '../trading-core';
@@ -18,8 +20,8 @@ function sinceOf(core: TradingCore): (cursor: string | null) => Promise<OrderCha
 let fx: CoreFixture;
 afterEach(async () => fx.close());
 
-async function started(): Promise<TradingCore> {
-  fx = await startCoreFixture();
+async function started(paper: Parameters<typeof startCoreFixture>[0] = {}): Promise<TradingCore> {
+  fx = await startCoreFixture(paper);
   const core = await fx.newCore({ rate: null });
   await core.start();
   return core;
@@ -184,5 +186,63 @@ describe('the order book in main', () => {
     now = 60_000;
     await book.sync();
     expect(reads).toEqual(['since:none', 'since:cursor', 'since:none', 'since:cursor', 'since:none']);
+  });
+
+  it('answers a first page of the newest rows with the count, and its pages plus the changes since make up the whole book in its latest state', async () => {
+    const core = await started({ rate: { perSecond: 1000, burst: 1000 } }); // eight placements and their look-ups at once
+    const placed: Order[] = [];
+    for (let i = 0; i < 7; i += 1) placed.push(await resting(core));
+    const book = new OrderBook(core.broker);
+    await book.sync();
+    const first = book.changesSince(undefined, undefined, 3);
+    const newest = [...placed].sort(newestFirst).map((o) => o.orderId);
+    expect(first).toMatchObject({ full: true, total: 7 });
+    expect(first.upserts.map((o) => o.orderId)).toEqual(newest.slice(0, 3));
+
+    // While the page loads the rest, an old order is modified and a new one placed.
+    const old = placed.find((o) => o.orderId === newest[6]) as Order;
+    await core.broker.modifyOrder(old.orderId, { quantity: 5 });
+    const late = await resting(core);
+    await book.sync();
+
+    const held = new Map(first.upserts.map((o) => [o.orderId, o]));
+    const take = (o: Order): void => {
+      const prev = held.get(o.orderId);
+      if (!prev || supersedes(o, prev)) held.set(o.orderId, o);
+    };
+    for (const o of book.changesSince(first.book, first.cursor).upserts) take(o);
+    let after: OrderPageKey | null = first.next ?? null;
+    let pages = 0;
+    while (after) {
+      const page = book.page(first.book, after, 2);
+      page.orders.forEach(take);
+      after = page.next;
+      pages += 1;
+    }
+    expect(pages).toBe(2);
+    expect([...held.keys()].sort()).toEqual([...newest, late.orderId].sort());
+    expect(held.get(old.orderId)?.quantity).toBe(5);
+  });
+
+  it('answers a page asked of another book (an earlier login) with no rows, naming this book', async () => {
+    const core = await started();
+    const o = await resting(core);
+    const book = new OrderBook(core.broker);
+    await book.sync();
+    expect(book.page('an-earlier-login', { placedAt: o.placedAt, orderId: 'x' }, 10)).toEqual({
+      book: book.id,
+      orders: [],
+      next: null,
+    });
+  });
+
+  it('answers a full answer whole, without a page key, when the book holds no more than the first page', async () => {
+    const core = await started();
+    await resting(core);
+    const book = new OrderBook(core.broker);
+    await book.sync();
+    const answer = book.changesSince(undefined, undefined, 3);
+    expect(answer.upserts).toHaveLength(1);
+    expect(answer.next).toBeUndefined();
   });
 });

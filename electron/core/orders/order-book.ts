@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Order, OrderBookDelta } from '@shared/domain/order';
+import type { Order, OrderBookDelta, OrderPage, OrderPageKey, OrderSyncAnswer } from '@shared/domain/order';
+import { newestFirst, pageKeyOf } from '@shared/trading/order-page';
 import { supersedes } from '@shared/trading/order-recency';
 import type { Broker } from '../../broker/broker';
 
@@ -52,6 +53,8 @@ export class OrderBook {
   #fullDue = true;
   #lastFullAt = Number.NEGATIVE_INFINITY;
   #reading: Promise<void> | null = null;
+  /** Rows newest first, rebuilt only when an order came or went (an update keeps its place). */
+  #newest: Row[] | null = null;
   readonly #source: OrderSource;
   readonly #clock: () => number;
   readonly #fullEveryMs: number;
@@ -108,11 +111,19 @@ export class OrderBook {
   /**
    * What changed after `since` in book `book`: only those rows and removals, or everything
    * (`full`) when the page holds no cursor, another book's, or one older than what is remembered.
+   * With `first`, a full answer carries only the newest `first` rows, the count held and where
+   * `page` continues (docs/architecture.md §The first screen first).
    */
-  public changesSince(book: string | undefined, since: number | undefined): OrderBookDelta {
+  public changesSince(book: string | undefined, since: number | undefined, first?: number): OrderSyncAnswer {
     const full = book !== this.id || since === undefined || since > this.#rev || since < this.#floor;
     const upserts: Order[] = [];
     const removals: string[] = [];
+    if (full && first !== undefined && this.#rows.size > first) {
+      const rows = this.#newestRows();
+      for (let i = 0; i < first; i += 1) upserts.push((rows[i] as Row).order);
+      const next = pageKeyOf(upserts[upserts.length - 1] as Order);
+      return { book: this.id, cursor: this.#rev, full, upserts, removals, total: rows.length, next };
+    }
     if (full) {
       for (const r of this.#rows.values()) upserts.push(r.order);
     } else if (since < this.#rev) {
@@ -120,6 +131,31 @@ export class OrderBook {
       for (const [id, rev] of this.#gone) if (rev > since) removals.push(id);
     }
     return { book: this.id, cursor: this.#rev, full, upserts, removals };
+  }
+
+  /**
+   * Up to `limit` orders after `after` in newest-first order, as held now. A page of another
+   * book (the page's first answer came from an earlier login) is empty and names this book, so
+   * the page syncs afresh. Rows that change while a page loads the rest reach it as deltas too.
+   */
+  public page(book: string, after: OrderPageKey, limit: number): OrderPage {
+    if (book !== this.id) return { book: this.id, orders: [], next: null };
+    const rows = this.#newestRows();
+    let lo = 0;
+    let hi = rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (newestFirst((rows[mid] as Row).order, after) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    const orders = rows.slice(lo, lo + limit).map((r) => r.order);
+    const last = orders[orders.length - 1];
+    return { book: this.id, orders, next: last && lo + limit < rows.length ? pageKeyOf(last) : null };
+  }
+
+  #newestRows(): Row[] {
+    this.#newest ??= [...this.#rows.values()].sort((a, b) => newestFirst(a.order, b.order));
+    return this.#newest;
   }
 
   async #read(): Promise<void> {
@@ -163,6 +199,7 @@ export class OrderBook {
     for (const [id, row] of this.#rows) {
       if (listed.has(id) || row.rev > startedAt) continue;
       this.#rows.delete(id);
+      this.#newest = null;
       this.#rev += 1;
       this.#gone.set(id, this.#rev);
     }
@@ -181,9 +218,11 @@ export class OrderBook {
     if (held && !supersedes(order, held.order)) return false;
     this.#rev += 1;
     if (held) {
+      if (held.order.placedAt !== order.placedAt) this.#newest = null;
       held.order = order;
       held.rev = this.#rev;
     } else {
+      this.#newest = null;
       this.#rows.set(order.orderId, { order, rev: this.#rev });
       this.#gone.delete(order.orderId);
     }

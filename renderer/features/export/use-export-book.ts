@@ -2,7 +2,7 @@ import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-q
 import { csvFileName, ordersCsv, positionsCsv, tradesCsv, type Book } from '@shared/trading/book-csv';
 import { istDate } from '@shared/lib/ist-time';
 import { downloadText } from '../../lib/download';
-import { orderQueries } from '../orders/queries';
+import { wholeBook } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
 import { marketStatusQueries } from '../market-status/queries';
 import { tradeQueries } from '../trades/queries';
@@ -15,7 +15,7 @@ import { fillsOfDay, tradingDay } from '../trades/trade-book';
 async function freshCsv(client: QueryClient, book: Book, day: string | null): Promise<string> {
   switch (book) {
     case 'orders':
-      return ordersCsv(await client.fetchQuery({ ...orderQueries.list(), staleTime: 0 }));
+      return ordersCsv(await wholeBook(client));
     case 'trades':
       return tradesCsv(fillsOfDay(await client.fetchQuery({ ...tradeQueries.list(), staleTime: 0 }), day));
     case 'positions':

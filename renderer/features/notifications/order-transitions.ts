@@ -4,7 +4,7 @@ import { formatPrice, formatQty } from '../../lib/format';
 
 /**
  * Which order changes deserve a toast: reaching COMPLETE, REJECTED or CANCELLED. Pure, so
- * the same decision serves both sources (the `order.updated` push and the polled blotter)
+ * the same decision serves both sources (the `orders.changed` push and the polled book)
  * and a transition seen by both is announced once (the id includes the status).
  */
 const NOTIFY: ReadonlySet<OrderStatus> = new Set(['COMPLETE', 'REJECTED', 'CANCELLED']);

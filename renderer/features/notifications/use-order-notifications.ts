@@ -44,11 +44,17 @@ export function useOrderNotifications(): void {
       toastRaised(t);
       if (soundRef.current) beep(t.tone);
     };
+    const quietOrSee = (o: Order): void => {
+      if (known?.has(o.orderId)) see(o);
+      else known?.set(o.orderId, o.status);
+    };
     if (book.version > 0) seed();
-    return book.subscribe((changes, reset) => {
+    return book.subscribe((changes, how) => {
       if (!known) seed();
       // A reload (a reconnect's full answer): compare every order, announcing what moved meanwhile.
-      else if (reset) for (const o of book.list()) see(o);
+      else if (how === 'reset') for (const o of book.list()) see(o);
+      // More of a book still loading: orders that were there before the first page stay quiet.
+      else if (how === 'page') for (const o of book.list()) quietOrSee(o);
       else for (const c of changes) if (c.next) see(c.next);
     });
   }, [client, toastRaised]);

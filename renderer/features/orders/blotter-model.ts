@@ -147,8 +147,9 @@ export class OrderView {
 
   /** Follows the book's changes (call from an effect); returns the detach. */
   public attach(): () => void {
-    return this.#book.subscribe((changes, reset) => {
-      if (reset || this.#seen !== this.#book.version - 1) {
+    return this.#book.subscribe((changes, how) => {
+      // A reset or a page of a book still loading: derive again (one sort, not a splice per row).
+      if (how !== 'merge' || this.#seen !== this.#book.version - 1) {
         this.#seen = -1;
         this.#pending = [];
         return;

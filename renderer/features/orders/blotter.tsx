@@ -90,6 +90,8 @@ export function Blotter() {
   useEffect(() => view.attach(), [view]);
   // Read on every render: it costs nothing unless the book changed (result.data re-renders us).
   const { rows, changed } = view.read({ group, symbol }, sort);
+  // While the rest of a paged first answer loads, a count or a filter's matches would be short.
+  const loading = orderBookOf(client).progress();
   useBlotterPaintProbe(result.dataUpdatedAt);
 
   const onSort = (column: SortColumn): void =>
@@ -127,7 +129,11 @@ export function Blotter() {
             className="toolbar__search"
           />
           <CancelAllMenu orders={result.data ?? []} />
-          <span className="muted">{formatQty(rows.length)} orders</span>
+          <span className="muted" data-testid="orders-count">
+            {loading
+              ? `Loading ${formatQty(loading.held)} of ${formatQty(loading.total)} orders`
+              : `${formatQty(rows.length)} orders`}
+          </span>
           <ExportButton book="orders" />
         </div>
       }

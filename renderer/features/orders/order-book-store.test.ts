@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Order, OrderBookDelta } from '@shared/domain/order';
 import { order } from '../../test/ticket-harness';
 import { applyToView, OrderView, selectOrders, type OrderFilter, type SortSpec } from './blotter-model';
-import { OrderBookStore, type OrderChange } from './order-book-store';
+import { OrderBookStore, type OrderBookBatch, type OrderChange } from './order-book-store';
 
 const full = (cursor: number, upserts: Order[], book = 'b1'): OrderBookDelta => ({
   book,
@@ -82,6 +82,55 @@ function rng(seed: number): () => number {
 
 const SYMBOLS = ['INFY', 'ITC', 'TCS', 'SBIN'];
 const STATUSES: Order['status'][] = ['OPEN', 'TRIGGER PENDING', 'COMPLETE', 'CANCELLED', 'REJECTED'];
+
+describe("the page's order book while a paged first answer loads", () => {
+  const key = (o: Order) => ({ placedAt: o.placedAt, orderId: o.orderId });
+
+  it('holds the first page, says how many of how many, and is whole once the last page came', () => {
+    const store = new OrderBookStore();
+    const [a, b, c, d] = ['4', '3', '2', '1'].map((id) => order(id, 'OPEN')) as [Order, Order, Order, Order];
+    store.applySync({ ...full(9, [a, b]), total: 4, next: key(b) });
+    expect(store.progress()).toEqual({ held: 2, total: 4 });
+    expect(store.pageInput()).toEqual({ book: 'b1', after: key(b) });
+    expect(store.applyPage({ book: 'b1', orders: [c], next: key(c) }, key(b))).toBe(true);
+    expect(store.progress()).toEqual({ held: 3, total: 4 });
+    expect(store.applyPage({ book: 'b1', orders: [d], next: null }, key(c))).toBe(true);
+    expect(store.progress()).toBeNull();
+    expect(store.pageInput()).toBeNull();
+    expect(
+      store
+        .list()
+        .map((o) => o.orderId)
+        .sort(),
+    ).toEqual(['1', '2', '3', '4']);
+  });
+
+  it('keeps a pushed change over the older report a later page carries, and refuses a page it is not waiting for', () => {
+    const store = new OrderBookStore();
+    const a = order('2', 'OPEN');
+    const old = order('1', 'OPEN');
+    store.applySync({ ...full(9, [a]), total: 2, next: key(a) });
+    expect(store.applyPushed(pushed(9, 10, [order('1', 'COMPLETE')]))).toBe(true);
+    expect(store.applyPage({ book: 'another-login', orders: [old], next: null }, key(a))).toBe(false);
+    expect(store.applyPage({ book: 'b1', orders: [old], next: null }, key(old))).toBe(false);
+    expect(store.applyPage({ book: 'b1', orders: [old], next: null }, key(a))).toBe(true);
+    expect(store.get('1')?.status).toBe('COMPLETE');
+    expect(store.progress()).toBeNull();
+  });
+
+  it('tells listeners a page as a page, not as changes (old orders are not news)', () => {
+    const store = new OrderBookStore();
+    const a = order('2', 'OPEN');
+    const seen: Array<[number, OrderBookBatch]> = [];
+    store.subscribe((changes, how) => seen.push([changes.length, how]));
+    store.applySync({ ...full(9, [a]), total: 2, next: key(a) });
+    store.applyPage({ book: 'b1', orders: [order('1', 'CANCELLED')], next: null }, key(a));
+    expect(seen).toEqual([
+      [0, 'reset'],
+      [0, 'page'],
+    ]);
+  });
+});
 
 describe("the blotter's incremental view", () => {
   it('after random changes, removals and additions shows exactly the rows a full filter and sort would, for every sort and filter', () => {

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { Order, OrderBookDelta } from '@shared/domain/order';
+import type { Order, OrderBookDelta, OrderPage, OrderPageKey, OrderSyncAnswer } from '@shared/domain/order';
 import { supersedes } from '@shared/trading/order-recency';
 
 /** One row's change: what was held before (absent: new) and what is held now (absent: removed). */
@@ -8,8 +8,20 @@ export interface OrderChange {
   readonly next: Order | undefined;
 }
 
-/** Told of each batch of changes as it is applied; `reset` means everything was replaced. */
-export type OrderBookListener = (changes: readonly OrderChange[], reset: boolean) => void;
+/**
+ * How a batch came: `merge` (the rows changed), `reset` (everything was replaced), or `page`
+ * (more of a book still loading: rows that existed before the first page, not changes).
+ */
+export type OrderBookBatch = 'merge' | 'reset' | 'page';
+
+/** Told of each batch as it is applied, with the changed rows (none for `reset` and `page`). */
+export type OrderBookListener = (changes: readonly OrderChange[], how: OrderBookBatch) => void;
+
+/** A book still loading: how many orders main held at the first page, and where the rest continues. */
+export interface OrderBookLoading {
+  readonly total: number;
+  readonly next: OrderPageKey;
+}
 
 /**
  * The page's copy of main's order book (docs/architecture.md §The order book in main), by id.
@@ -27,6 +39,7 @@ export class OrderBookStore {
   #book: string | null = null;
   #cursor: number | null = null;
   #list: Order[] | null = [];
+  #loading: OrderBookLoading | null = null;
   /** Grows with every batch that changed something; a view compares it with what it derived from. */
   #version = 0;
 
@@ -51,15 +64,34 @@ export class OrderBookStore {
     return this.#byId.get(orderId);
   }
 
+  /**
+   * Null once every order is held; while the rest of a paged answer loads, what is held and of
+   * how many (docs/architecture.md §The first screen first) — a count or a CSV of a partial book
+   * would be wrong.
+   */
+  public progress(): { held: number; total: number } | null {
+    if (!this.#loading) return null;
+    return { held: this.#byId.size, total: Math.max(this.#loading.total, this.#byId.size) };
+  }
+
+  /** What `orders.page` needs next, while loading. */
+  public pageInput(): { book: string; after: OrderPageKey } | null {
+    return this.#loading && this.#book !== null ? { book: this.#book, after: this.#loading.next } : null;
+  }
+
   /** Subscribes to applied changes; returns the unsubscribe. */
   public subscribe(listener: OrderBookListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
-  /** An `orders.sync` answer: replaces everything when `full` or from another book, else merges. */
-  public applySync(delta: OrderBookDelta): void {
+  /**
+   * An `orders.sync` answer: replaces everything when `full` or from another book (then, with
+   * `next`, only the first page is held and the rest is to load), else merges.
+   */
+  public applySync(delta: OrderSyncAnswer): void {
     if (delta.full || delta.book !== this.#book) {
+      this.#loading = delta.next ? { total: delta.total ?? delta.upserts.length, next: delta.next } : null;
       this.#replace(delta);
       return;
     }
@@ -79,12 +111,30 @@ export class OrderBookStore {
     return changed;
   }
 
+  /**
+   * The next page of the book loading: its rows are taken unless a later report is held (a push
+   * or sync since the first page carried it), and `next` moves on. False when it is not the page
+   * this book waits for (another book's, or the book is no longer loading): the caller syncs afresh.
+   */
+  public applyPage(page: OrderPage, after: OrderPageKey): boolean {
+    const loading = this.#loading;
+    if (!loading || page.book !== this.#book || loading.next.orderId !== after.orderId) return false;
+    for (const o of page.orders) {
+      const prev = this.#byId.get(o.orderId);
+      if (prev && !supersedes(o, prev)) continue;
+      this.#byId.set(o.orderId, o);
+    }
+    this.#loading = page.next ? { total: loading.total, next: page.next } : null;
+    this.#changed([], 'page');
+    return true;
+  }
+
   #replace(delta: OrderBookDelta): void {
     this.#byId.clear();
     for (const o of delta.upserts) this.#byId.set(o.orderId, o);
     this.#book = delta.book;
     this.#cursor = delta.cursor;
-    this.#changed([], true);
+    this.#changed([], 'reset');
   }
 
   #merge(delta: OrderBookDelta): boolean {
@@ -101,14 +151,14 @@ export class OrderBookStore {
       this.#byId.delete(id);
       changes.push({ prev, next: undefined });
     }
-    if (changes.length > 0) this.#changed(changes, false);
+    if (changes.length > 0) this.#changed(changes, 'merge');
     return changes.length > 0;
   }
 
-  #changed(changes: readonly OrderChange[], reset: boolean): void {
+  #changed(changes: readonly OrderChange[], how: OrderBookBatch): void {
     this.#list = null;
     this.#version += 1;
-    for (const l of this.#listeners) l(changes, reset);
+    for (const l of this.#listeners) l(changes, how);
   }
 }
 

@@ -1,8 +1,59 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { OrderChanges, OrderRequest } from '@shared/domain/order';
+import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { Order, OrderChanges, OrderRequest } from '@shared/domain/order';
 import { call } from '../../lib/ipc-client';
 import { orderBookOf } from './order-book-store';
 import { portfolioQueries } from '../portfolio/queries';
+
+/** Rows of a full answer the first screen needs (a tall blotter shows ~40; sorted or filtered, more come soon after). */
+export const FIRST_PAGE_ROWS = 200;
+
+/** Rows per `orders.page` call: a few tens of milliseconds of parsing each, between frames. */
+export const PAGE_ROWS = 1000;
+
+const loaders = new WeakMap<QueryClient, Promise<void>>();
+
+/** Resolves at the next moment the page's main thread is idle (or soon, where there is no idle callback). */
+function idle(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 100 });
+    else setTimeout(resolve, 0);
+  });
+}
+
+/**
+ * Loads the rest of a book whose full answer came paged, one `orders.page` at a time in idle
+ * slices, each applied to the page's order book and handed to react-query (docs/architecture.md
+ * §The first screen first). One loader per client; resolves when the book is whole. A page of
+ * another book (main logged in again meanwhile) ends it and asks for a fresh sync.
+ */
+export function loadRestOfBook(client: QueryClient): Promise<void> {
+  const running = loaders.get(client);
+  if (running) return running;
+  const book = orderBookOf(client);
+  const run = (async () => {
+    for (let at = book.pageInput(); at; at = book.pageInput()) {
+      await idle();
+      const page = await call('orders.page', { ...at, limit: PAGE_ROWS });
+      if (!book.applyPage(page, at.after)) {
+        // Main holds another book (a new login): sync afresh. Else a newer full answer restarted
+        // the load, and the loop goes on from where that one is.
+        if (page.book === at.book) continue;
+        void client.invalidateQueries({ queryKey: orderQueries.lists() });
+        return;
+      }
+      client.setQueryData(orderQueries.list().queryKey, book.list());
+    }
+  })().finally(() => loaders.delete(client));
+  loaders.set(client, run);
+  return run;
+}
+
+/** Every order of the session, whole: a fresh sync, then the rest of a paged answer (a CSV must not be partial). */
+export async function wholeBook(client: QueryClient): Promise<Order[]> {
+  await client.fetchQuery({ ...orderQueries.list(), staleTime: 0 });
+  await loadRestOfBook(client);
+  return orderBookOf(client).list();
+}
 
 /**
  * Query factory for orders (TkDodo's pattern: key-only entries from generic to specific, plus
@@ -18,15 +69,18 @@ export const orderQueries = {
   /**
    * Every order of the session, from the page's copy of main's order book: each poll asks main
    * only for what changed after the page's cursor (`orders.sync`) and the same array comes back
-   * while nothing did (docs/architecture.md §The order book in main). Structural sharing is off:
-   * comparing 10,000 orders field by field on every poll was the cost this avoids.
+   * while nothing did (docs/architecture.md §The order book in main). A full answer brings the
+   * newest rows first and the rest loads behind them (`loadRestOfBook`). Structural sharing is
+   * off: comparing 10,000 orders field by field on every poll was the cost this avoids.
    */
   list: () =>
     queryOptions({
       queryKey: [...orderQueries.lists()],
       queryFn: async ({ client }) => {
         const book = orderBookOf(client);
-        book.applySync(await call('orders.sync', book.syncInput()));
+        book.applySync(await call('orders.sync', { ...book.syncInput(), first: FIRST_PAGE_ROWS }));
+        // A paged full answer: the first screen paints now, the rest loads between frames.
+        if (book.pageInput()) loadRestOfBook(client).catch(() => undefined);
         return book.list();
       },
       retry: false,
