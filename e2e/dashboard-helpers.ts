@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, type HostHandle } from './fixtures';
+import { expect, test, type HostHandle } from './fixtures';
 
 /**
  * Shared steps of the dashboard e2e specs: open the app, drive the ticket like a trader, and
@@ -166,4 +166,13 @@ export async function setStreamAccepting(host: HostHandle, accept: boolean): Pro
 export async function cutStream(page: Page, host: HostHandle): Promise<void> {
   await setStreamAccepting(host, false);
   await expect(page.getByTestId('stream-state')).not.toHaveAttribute('data-state', 'open');
+}
+
+/**
+ * Where a spec's picture of a documented screen goes: docs/ when `TD_DOC_SHOTS=1` (re-taking the
+ * docs' pictures on purpose), else the test's own output folder — a test run never rewrites the
+ * repository's files.
+ */
+export function docShotPath(name: string): string {
+  return process.env.TD_DOC_SHOTS === '1' ? `docs/${name}` : test.info().outputPath(name);
 }

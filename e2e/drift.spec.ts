@@ -1,5 +1,5 @@
 import { expect, startHost, test, type HostHandle } from './fixtures';
-import { instrumentToken, openDashboard, setFaults, setPrice } from './dashboard-helpers';
+import { instrumentToken, openDashboard, setFaults, setPrice, docShotPath } from './dashboard-helpers';
 
 /**
  * The reconciliation drift alarm through the browser host against the paper broker
@@ -63,7 +63,7 @@ test('an order placed behind the desk: the header warns, the dialog names it, Ac
   await expect(row).toContainText(`Order ${orderId} for INFY (BUY 3) was placed outside Tradedesk`);
   await expect(row).toContainText('Placed elsewhere');
   await expect(row.getByRole('cell').first()).toHaveText(/^\d\d:\d\d:\d\d$/);
-  await page.screenshot({ path: 'docs/drift-alarm.png' });
+  await page.screenshot({ path: docShotPath('drift-alarm.png') });
 
   await row.getByRole('button', { name: 'Acknowledge' }).click();
   await expect(dialog.getByText('No differences')).toBeVisible();

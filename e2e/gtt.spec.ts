@@ -11,6 +11,7 @@ import {
   setFaults,
   setPrice,
   ticket,
+  docShotPath,
 } from './dashboard-helpers';
 
 /**
@@ -50,7 +51,7 @@ test('an OCO from a position row: created around the LTP, triggered at the targe
   await expect(dialog.getByLabel('Stop-loss trigger')).toHaveValue('1470');
   await expect(dialog.getByLabel('Target trigger')).toHaveValue('1530');
   await expect(dialog.getByTestId('gtt-distance-1')).toHaveText('+2.00%');
-  await page.screenshot({ path: 'docs/gtt-oco-dialog.png' });
+  await page.screenshot({ path: docShotPath('gtt-oco-dialog.png') });
   await dialog.getByRole('button', { name: 'Create GTT' }).click();
   await expect(dialog.getByTestId('gtt-outcome')).toHaveText(/^GTT \d+ created$/);
   const gttId = /GTT (\d+) created/.exec((await dialog.getByTestId('gtt-outcome').textContent()) ?? '')?.[1] ?? '';
@@ -64,7 +65,7 @@ test('an OCO from a position row: created around the LTP, triggered at the targe
   const orders = gttPanel(page).getByTestId(`gtt-orders-${gttId}`);
   await expect(orders).toContainText('SL: done');
   await expect(orders).toContainText(/T: order \d+/);
-  await page.screenshot({ path: 'docs/gtt-panel.png' });
+  await page.screenshot({ path: docShotPath('gtt-panel.png') });
   const orderId = /T: order (\d+)/.exec((await orders.textContent()) ?? '')?.[1] ?? '';
   // The order is the broker's, on its order book like any other.
   const token = await paperToken(host);

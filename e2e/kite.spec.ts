@@ -4,7 +4,16 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chooseSymbol, fillTicket, instrumentToken, orderRow, placeOrder, setPrice, ticket } from './dashboard-helpers';
+import {
+  chooseSymbol,
+  fillTicket,
+  instrumentToken,
+  orderRow,
+  placeOrder,
+  setPrice,
+  ticket,
+  docShotPath,
+} from './dashboard-helpers';
 import { expect, startHost, test, type HostHandle } from './fixtures';
 
 /**
@@ -88,7 +97,7 @@ test('Kite chosen in the session dialog: the login page redirects to the loopbac
   await form.getByLabel('Kite API URL (optional)').fill(kiteRoot);
   await form.getByLabel('API key').fill('paper');
   await form.getByLabel('API secret', { exact: true }).fill('paper');
-  await page.screenshot({ path: 'docs/kite-login.png' });
+  await page.screenshot({ path: docShotPath('kite-login.png') });
 
   const popup = page.waitForEvent('popup');
   await form.getByRole('button', { name: 'Log in with Kite' }).click();
@@ -120,5 +129,5 @@ test('Kite chosen in the session dialog: the login page redirects to the loopbac
   await expect(ticket(page)).toBeVisible();
   // The chart's history comes from Kite's historical endpoint (paced at its 3/s).
   await expect(page.getByRole('region', { name: 'Chart' })).not.toContainText('Loading', { timeout: 20_000 });
-  await page.screenshot({ path: 'docs/kite-dashboard.png' });
+  await page.screenshot({ path: docShotPath('kite-dashboard.png') });
 });
