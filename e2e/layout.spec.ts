@@ -240,6 +240,26 @@ for (const [width, height] of [
       await expect(page.getByRole('table', { name: 'Option chain' }).locator('tr.is-atm')).toHaveCount(1);
       expect(await cutContent(page)).toEqual([]);
       await noSidewaysScroll('Option chain');
+      // Each premium is readable in its own cell beside its B / S: never under them, never spilling
+      // into the strike.
+      const covered = await page.getByRole('table', { name: 'Option chain' }).evaluate((table) => {
+        const hits: string[] = [];
+        for (const cell of table.querySelectorAll('td.chain__ltp')) {
+          const price = cell.querySelector('button[data-testid^="chain-ltp-"]');
+          const add = cell.querySelector('.chain__add');
+          if (!price || !add) continue;
+          const range = document.createRange();
+          range.selectNodeContents(price);
+          const text = range.getBoundingClientRect();
+          const buttons = add.getBoundingClientRect();
+          const own = cell.getBoundingClientRect();
+          const overButtons = text.left < buttons.right && buttons.left < text.right;
+          const outOfCell = text.right > own.right + 0.5 || text.left < own.left - 0.5;
+          if (overButtons || outOfCell) hits.push(price.textContent ?? '?');
+        }
+        return hits;
+      });
+      expect(covered, 'premiums under their B / S or out of their cell').toEqual([]);
 
       await page.getByRole('tab', { name: 'Trades' }).click();
       await expect(

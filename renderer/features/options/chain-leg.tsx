@@ -31,7 +31,7 @@ export const ChainLeg = memo(function ChainLeg(props: {
     return (
       <>
         {blank}
-        {blank}
+        <td className={`num ${cls} chain__iv`} />
         {blank}
         {blank}
       </>
@@ -43,7 +43,7 @@ export const ChainLeg = memo(function ChainLeg(props: {
     <td key="oi" className={`num ${cls}`} title={`OI ${leg.oi.toLocaleString('en-IN')}`}>
       {formatOi(leg.oi)}
     </td>,
-    <td key="iv" className={`num ${cls}`}>
+    <td key="iv" className={`num ${cls} chain__iv`}>
       {leg.iv.toFixed(2)}
     </td>,
     <td key="delta" className={`num ${cls}`}>

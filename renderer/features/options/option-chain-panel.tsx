@@ -106,26 +106,26 @@ export function OptionChainPanel() {
             : `Loading the ${underlying} chain…`}
         </p>
       ) : (
-        <div className="table-scroll" ref={scroller}>
+        <div className="table-scroll chain__scroll" ref={scroller}>
           <table aria-label="Option chain" className="grid chain">
             <thead>
               <tr>
                 <th className="num" title="Open interest">
                   OI
                 </th>
-                <th className="num" title="Implied volatility, % a year">
+                <th className="num chain__iv" title="Implied volatility, % a year">
                   IV
                 </th>
                 <th className="num" title="Delta">
                   Δ
                 </th>
-                <th className="num">LTP</th>
+                <th className="num chain__ltp-col">LTP</th>
                 <th className="num chain__strike">Strike</th>
-                <th className="num">LTP</th>
+                <th className="num chain__ltp-col">LTP</th>
                 <th className="num" title="Delta">
                   Δ
                 </th>
-                <th className="num" title="Implied volatility, % a year">
+                <th className="num chain__iv" title="Implied volatility, % a year">
                   IV
                 </th>
                 <th className="num" title="Open interest">
