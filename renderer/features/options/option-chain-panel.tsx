@@ -119,9 +119,9 @@ export function OptionChainPanel() {
                 <th className="num" title="Delta">
                   Δ
                 </th>
-                <th className="num chain__ltp-col">LTP</th>
+                <th className="num">LTP</th>
                 <th className="num chain__strike">Strike</th>
-                <th className="num chain__ltp-col">LTP</th>
+                <th className="num">LTP</th>
                 <th className="num" title="Delta">
                   Δ
                 </th>
