@@ -9,7 +9,6 @@ const ELECTRON_SHELL = [
   'electron/main/index.ts',
   'electron/main/window/main-window.ts',
   'electron/main/window/login-window.ts',
-  'electron/main/window/alert-notification.ts',
   'electron/main/ipc/electron-ipc.ts',
   'electron/main/security/apply-electron-security.ts',
   'electron/preload/index.ts',

@@ -217,7 +217,11 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       events.emit('alerts.fired', alert);
       // The OS notification is the Electron layer's (docs/contract.md §Alert notifications); the
       // browser host has none and the page's toast stays the notification.
-      if (alert.notify.os) config.notifyOs?.(alert);
+      // A notification is a nicety: the page's toast has already told the trader.
+      if (alert.notify.os)
+        void Promise.resolve(alert)
+          .then(config.notifyOs)
+          .catch(() => undefined);
     },
     onChanged: (list) => events.emit('alerts.changed', { alerts: list }),
   });

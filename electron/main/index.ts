@@ -1,4 +1,4 @@
-import { app, dialog, safeStorage, type BrowserWindow } from 'electron';
+import { app, dialog, Notification, safeStorage, type BrowserWindow } from 'electron';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from '../app/app-services';
@@ -6,7 +6,7 @@ import { JournalError } from '../paper';
 import { bindElectronIpc } from './ipc/electron-ipc';
 import { createDispatcher } from '../app/dispatcher';
 import { createLoginWindow } from './window/login-window';
-import { showAlertNotification } from './window/alert-notification';
+import { alertNotificationText } from '../app/alerts/alert-notification-text';
 import { decideLaunch, holdQuitUntilClosed, type LaunchConfig } from './launch-config';
 import {
   denyAllPermissions,
@@ -17,11 +17,7 @@ import {
 import { SafeStorageVault } from '../core/session/safe-storage-vault';
 import { createMainWindow } from './window/main-window';
 
-/**
- * Composition root of the Electron app: lifecycle, security, services, IPC, window. No logic
- * lives here — the launch rules are in `launch-config.ts` and the services are the same
- * plain-Node modules the browser host runs.
- */
+/** Composition root of the Electron app: no logic (launch rules: launch-config.ts; services: the host's). */
 
 /** How long quitting waits for the services to close before it quits anyway. */
 const CLOSE_BUDGET_MS = 5_000;
@@ -48,8 +44,10 @@ async function start(config: LaunchConfig): Promise<void> {
     paper: { repair: process.argv.includes('--paper-repair') },
     // Kite's login page opens in its own sandboxed window, never in the trading window.
     openLoginWindow: (url, callbackOrigin) => void createLoginWindow(url, callbackOrigin),
-    // A fired alert that asks for it is also the OS's notification, window shown or not.
-    notifyOs: showAlertNotification,
+    // A fired alert that asks for it is also the OS's notification, window shown or not; silent,
+    // as the page plays the alert's tone (docs/contract.md §Alert notifications).
+    notifyOs: (a) =>
+      Notification.isSupported() && new Notification({ ...alertNotificationText(a), silent: true }).show(),
     // Built beside this bundle (unpacked from the asar archive in a package): the embedded paper
     // broker then runs in a worker thread, off the loop that serves the window's IPC.
     ...(existsSync(paperWorker) ? { paperWorker } : {}),
