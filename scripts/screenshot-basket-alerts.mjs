@@ -7,39 +7,14 @@
 //
 // Usage: npm run build && node scripts/screenshot-basket-alerts.mjs [--out docs]
 import { chromium } from '@playwright/test';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { freshDataDir, outDirFromArgs, startHost } from './lib/screenshot-host.mjs';
 
-const outDir = resolve(process.argv.includes('--out') ? process.argv[process.argv.indexOf('--out') + 1] : 'docs');
-const dataDir = mkdtempSync(join(tmpdir(), 'tradedesk-basket-shots-'));
+const outDir = outDirFromArgs();
+const dataDir = freshDataDir('basket-shots');
 
-/** Starts out/host.mjs (prices move only when told) and resolves with its page URL and paper broker URL. */
-function startHost() {
-  const child = spawn(
-    process.execPath,
-    ['out/host.mjs', '--port', '0', '--paper-control', '--paper-tick-ms', '0', '--data-dir', dataDir],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const lines = createInterface({ input: child.stdout });
-  let paperUrl = '';
-  const ready = new Promise((res, rej) => {
-    const timer = setTimeout(() => rej(new Error('host did not print READY within 20 s')), 20_000);
-    child.once('exit', (code) => rej(new Error(`host exited with ${code} before READY`)));
-    lines.on('line', (line) => {
-      if (line.startsWith('PAPER ')) paperUrl = line.slice(6).trim();
-      if (line.startsWith('READY ')) {
-        clearTimeout(timer);
-        res({ url: line.slice(6).trim(), paperUrl });
-      }
-    });
-  });
-  return { child, ready };
-}
-
-const { child, ready } = startHost();
+const { child, ready } = startHost(dataDir, ['--paper-tick-ms', '0']);
 let browser;
 try {
   const { url } = await ready;

@@ -1,0 +1,43 @@
+// What every screenshot script starts with: where the pictures go, a throwaway data dir, and
+// the browser host (out/host.mjs) with its paper broker's control interface on.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/** The `--out` folder of the command line, docs/ by default. */
+export function outDirFromArgs(argv = process.argv) {
+  return resolve(argv.includes('--out') ? argv[argv.indexOf('--out') + 1] : 'docs');
+}
+
+/** A fresh data dir for one script's account (the caller removes it). */
+export function freshDataDir(label) {
+  return mkdtempSync(join(tmpdir(), `tradedesk-${label}-`));
+}
+
+/**
+ * Starts out/host.mjs on `dataDir` (with `extraArgs`, e.g. `--paper-tick-ms 0` for prices that
+ * move only when told) and resolves `ready` with its page URL and paper broker URL.
+ */
+export function startHost(dataDir, extraArgs = []) {
+  const child = spawn(
+    process.execPath,
+    ['out/host.mjs', '--port', '0', '--paper-control', ...extraArgs, '--data-dir', dataDir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: child.stdout });
+  let paperUrl = '';
+  const ready = new Promise((res, rej) => {
+    const timer = setTimeout(() => rej(new Error('host did not print READY within 20 s')), 20_000);
+    child.once('exit', (code) => rej(new Error(`host exited with ${code} before READY`)));
+    lines.on('line', (line) => {
+      if (line.startsWith('PAPER ')) paperUrl = line.slice(6).trim();
+      if (line.startsWith('READY ')) {
+        clearTimeout(timer);
+        res({ url: line.slice(6).trim(), paperUrl });
+      }
+    });
+  });
+  return { child, ready };
+}
