@@ -4,7 +4,7 @@ import { AppError } from '@shared/ipc/app-error';
 import type { ConnectionState } from '@shared/domain/session';
 import { newClientOrderId } from '../core/orders/client-order-id';
 import { FAST_BACKOFF, pool, startCoreFixture, type CoreFixture } from '../core/testing/core-fixture';
-import type { TradingCore, TradingCoreOptions } from '../core/trading-core';
+import { coreOn, failure, NO_KITE_LIMITS, type Dialect } from '../core/testing/dialects';
 
 /**
  * One conformance suite for every adapter (docs/architecture.md, "The Kite adapter"): the same
@@ -12,52 +12,6 @@ import type { TradingCore, TradingCoreOptions } from '../core/trading-core';
  * `/kite`, one account and one market behind both. What a trader relies on must hold whichever
  * broker is behind the `Broker` interface.
  */
-
-type Dialect = 'rest' | 'kite';
-
-/** Kite's limits raised out of the way: the suite is about behaviour, not about pacing. */
-const NO_KITE_LIMITS = {
-  quotePerSecond: 10_000,
-  historicalPerSecond: 10_000,
-  ordersPerSecond: 10_000,
-  ordersPerMinute: 600_000,
-  defaultPerSecond: 10_000,
-};
-
-async function failure(p: Promise<unknown>): Promise<AppError['info']> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof AppError) return err.info;
-    throw err;
-  }
-  throw new Error('expected a failure, got a success');
-}
-
-/** A core logged in on `dialect`: /v1 with the paper credentials, /kite through its login page's request token. */
-async function coreOn(
-  fx: CoreFixture,
-  dialect: Dialect,
-  overrides: Partial<TradingCoreOptions> = {},
-): Promise<TradingCore> {
-  if (dialect === 'rest') {
-    const core = await fx.newCore(overrides);
-    await core.start();
-    return core;
-  }
-  const root = fx.paper.url.replace(/\/v1$/, '/kite');
-  const r = await fetch(`${root}/connect/login?v=3&api_key=paper`, { redirect: 'manual' });
-  const requestToken = new URL(r.headers.get('location') ?? '').searchParams.get('request_token') ?? '';
-  const core = await fx.newCore({
-    baseUrl: root,
-    dialect: 'kite',
-    target: { broker: 'kite', label: 'Kite (paper)', vaultKey: 'kite-conformance' },
-    credentials: { apiKey: 'paper', apiSecret: 'paper', requestToken },
-    ...overrides,
-  });
-  await core.start();
-  return core;
-}
 
 const limit = (price: number): OrderRequest => ({
   exchange: 'NSE',

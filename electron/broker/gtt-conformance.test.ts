@@ -1,53 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GttRequest } from '@shared/domain/gtt';
-import { AppError } from '@shared/ipc/app-error';
 import { startCoreFixture, type CoreFixture } from '../core/testing/core-fixture';
-import type { TradingCore } from '../core/trading-core';
+import { coreOn, failure, NO_KITE_LIMITS, type Dialect } from '../core/testing/dialects';
 
 /**
  * GTTs through every adapter (docs/gtt.md): the same tests against the REST adapter on the
  * paper broker's `/v1/gtt` and the Kite adapter on its `/kite/gtt/triggers`, one GTT book behind
  * both, driven through main's GTT service as the desk drives it.
  */
-
-type Dialect = 'rest' | 'kite';
-
-const NO_KITE_LIMITS = {
-  quotePerSecond: 10_000,
-  historicalPerSecond: 10_000,
-  ordersPerSecond: 10_000,
-  ordersPerMinute: 600_000,
-  defaultPerSecond: 10_000,
-};
-
-async function coreOn(fx: CoreFixture, dialect: Dialect): Promise<TradingCore> {
-  if (dialect === 'rest') {
-    const core = await fx.newCore();
-    await core.start();
-    return core;
-  }
-  const root = fx.paper.url.replace(/\/v1$/, '/kite');
-  const r = await fetch(`${root}/connect/login?v=3&api_key=paper`, { redirect: 'manual' });
-  const requestToken = new URL(r.headers.get('location') ?? '').searchParams.get('request_token') ?? '';
-  const core = await fx.newCore({
-    baseUrl: root,
-    dialect: 'kite',
-    target: { broker: 'kite', label: 'Kite (paper)', vaultKey: 'kite-gtt' },
-    credentials: { apiKey: 'paper', apiSecret: 'paper', requestToken },
-  });
-  await core.start();
-  return core;
-}
-
-async function failure(p: Promise<unknown>): Promise<AppError['info']> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof AppError) return err.info;
-    throw err;
-  }
-  throw new Error('expected a failure, got a success');
-}
 
 const oco = (stop: number, target: number): GttRequest => ({
   type: 'oco',
