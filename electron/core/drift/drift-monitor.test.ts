@@ -46,6 +46,7 @@ function rig(seenFilled: (orderId: string) => number | undefined = () => undefin
     },
     listTrades: async () => broker.trades,
     listPositions: async () => broker.positions,
+    listGtts: async () => [],
     /** The broker's market clock: its trading day. */
     day: '2026-11-23',
     marketStatus: async () => ({

@@ -21,7 +21,7 @@ export interface DeskSource {
 
 /** Knobs and dependencies of the monitor. */
 export interface DriftMonitorDeps {
-  readonly broker: Pick<Broker, 'listOrders' | 'listTrades' | 'listPositions' | 'marketStatus'>;
+  readonly broker: Pick<Broker, 'listOrders' | 'listTrades' | 'listPositions' | 'marketStatus' | 'listGtts'>;
   readonly desk: DeskSource;
   /** Epoch ms. */
   readonly now: () => number;
@@ -141,6 +141,7 @@ export class DriftMonitor {
     let positions: readonly Position[];
     let tradesBefore: readonly Trade[];
     let tradesAfter: readonly Trade[];
+    let gttOrders: ReadonlySet<string>;
     let marketNow: string;
     try {
       const broker = this.#deps.broker;
@@ -149,7 +150,10 @@ export class DriftMonitor {
       marketNow = market.now;
       tradesBefore = trades;
       [orders, positions] = await Promise.all([broker.listOrders(), broker.listPositions()]);
-      tradesAfter = await broker.listTrades();
+      // After the orders: a GTT that fired before they were read is in this list with its order.
+      const [after, gtts] = await Promise.all([broker.listTrades(), broker.listGtts()]);
+      tradesAfter = after;
+      gttOrders = new Set(gtts.flatMap((g) => g.legs.flatMap((l) => (l.orderId === null ? [] : [l.orderId]))));
     } catch (err) {
       const why = err instanceof AppError ? err.info.message : 'unexpected error';
       this.#failure = `Could not check at ${isoIst(startedAt).slice(11, 16)} IST: ${why}`;
@@ -159,7 +163,7 @@ export class DriftMonitor {
     const day = tradingDay(marketNow, tradesAfter, orders);
     this.#rollDay(day, startedAt, positions);
     const seen = compareDrift(
-      { orders, positions, tradesBefore, tradesAfter, startedAt, day },
+      { orders, positions, tradesBefore, tradesAfter, startedAt, day, gttOrders },
       {
         ownsReference: (ref) =>
           ref !== null && (this.#references.has(ref) || this.#deps.desk.earlierReference?.(ref) === true),

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DriftStatus } from '@shared/domain/drift';
 import type { TradingCore } from '../trading-core';
 import { marketBuy, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
@@ -134,5 +134,37 @@ describe('the drift alarm against the real paper broker', () => {
     expect(slow.orders.placements().map((p) => p.state)).toEqual(['checking']);
     expect(after.findings.filter((f) => !known.has(f.id))).toEqual([]);
     expect(after.suspected).toBe(0);
+  });
+});
+
+describe('the drift alarm and GTT orders', () => {
+  let fx: CoreFixture;
+  afterAll(async () => fx.close());
+
+  it('an order a GTT placed when it fired is the GTT’s, not "placed outside Tradedesk", on every check', async () => {
+    fx = await startCoreFixture({ rate: { perSecond: 100_000, burst: 100_000 } });
+    const core = await fx.newCore({ rate: null, drift: { setTimer: () => () => undefined } });
+    await core.start();
+    const infy = (await core.broker.listInstruments()).find((i) => i.exchange === 'NSE' && i.tradingsymbol === 'INFY');
+    fx.paper.setPrice(infy!.instrumentToken, 1500);
+    const outcome = await core.gtt.place({
+      type: 'single',
+      exchange: 'NSE',
+      tradingsymbol: 'INFY',
+      triggerValues: [1520],
+      legs: [{ transactionType: 'BUY', quantity: 1, product: 'MIS', price: 1521 }],
+    });
+    expect(outcome).toMatchObject({ state: 'placed' });
+
+    fx.paper.setPrice(infy!.instrumentToken, 1525);
+    const fired = await vi.waitFor(async () => {
+      const [gtt] = await core.gtt.list();
+      expect(gtt).toMatchObject({ status: 'triggered' });
+      return gtt!.legs[0]!.orderId;
+    });
+    expect((await core.broker.listOrders()).map((o) => o.orderId)).toContain(fired);
+
+    await core.drift.check();
+    expect(await core.drift.check()).toMatchObject({ findings: [], suspected: 0, failure: null });
   });
 });

@@ -83,6 +83,7 @@ function snapshot(over: Partial<BrokerSnapshot>): BrokerSnapshot {
     tradesAfter: trades,
     startedAt: 1_000,
     day: '2026-11-23',
+    gttOrders: new Set(),
     ...over,
   };
 }
@@ -119,6 +120,12 @@ describe('compareDrift: each kind of drift, and no false alarm', () => {
       snap: snapshot({ orders: [order('260000000008', null)] }),
       view: desk(),
       messages: ['Order 260000000008 for SBIN (BUY 10) was placed outside Tradedesk'],
+    },
+    {
+      title: 'an order a GTT placed when it fired (the GTT list names it) raises nothing',
+      snap: snapshot({ orders: [order('260000000010', 'gtt-7000001-0')], gttOrders: new Set(['260000000010']) }),
+      view: desk(),
+      messages: [],
     },
     {
       title: 'an order the desk journaled raises nothing',

@@ -18,6 +18,11 @@ export interface BrokerSnapshot {
    * in the opening positions already, and orders of other days that no longer work are not judged.
    */
   readonly day: string;
+  /**
+   * Orders the broker's GTTs placed when they fired (read after the orders): a GTT is a standing
+   * instruction the desk lists in its GTT tab, so its order is attributed to it, not to "outside".
+   */
+  readonly gttOrders: ReadonlySet<string>;
 }
 
 /** An order this desk placed, as the order service settled it. */
@@ -63,7 +68,7 @@ export function compareDrift(snapshot: BrokerSnapshot, desk: DeskView): Observat
   const today = (t: Trade): boolean => istDay(t.filledAt) === snapshot.day;
 
   for (const o of snapshot.orders) {
-    if (desk.ownsReference(o.clientOrderId)) continue;
+    if (desk.ownsReference(o.clientOrderId) || snapshot.gttOrders.has(o.orderId)) continue;
     if (!isWorking(o.status) && istDay(o.updatedAt) !== snapshot.day) continue;
     out.push({
       id: `outside_order:${o.orderId}`,
