@@ -22,8 +22,10 @@ import type { HistoryEntry, PaperOrder, PaperTrade } from './types';
  * - format 1 (records without `v`) stored money in integer paise under `*Paise` names; it is
  *   converted on read (×100), so ₹100 stays ₹100;
  * - format 2 stores integer units of ₹0.0001 under `*Units` names;
- * - format 3 (current) is format 2 plus `c`, a CRC-32 of the rest of the record, so an edited
- *   or bit-flipped line is detected instead of trusted.
+ * - format 3 is format 2 plus `c`, a CRC-32 of the rest of the record, so an edited or
+ *   bit-flipped line is detected instead of trusted;
+ * - format 4 (current) is format 3 plus `gtt` records: a broker that reads only format 3 refuses
+ *   such a journal as newer instead of calling its GTT lines damage (and `--repair` cutting them).
  *
  * Every record of every format is checked against the schema below before it is replayed: a
  * journal is data from disk, and a value that only looks like an order (an `orderId` of
@@ -52,7 +54,7 @@ export type JournalEvent =
   | { readonly e: 'ids'; readonly order: number; readonly trade: number };
 
 /** The format this broker writes. */
-export const JOURNAL_VERSION = 3;
+export const JOURNAL_VERSION = 4;
 
 /** A journal the broker will not start on; the message says which file and why. */
 export class JournalError extends Error {}
@@ -292,8 +294,8 @@ export function decodeLine(line: string): Decoded {
     version = 2;
     if (c !== undefined) throw new RecordDamage('a checksum on a format-2 record');
     event = withTradeMultiplier(rest);
-  } else if (v === JOURNAL_VERSION) {
-    version = JOURNAL_VERSION;
+  } else if (v === 3 || v === JOURNAL_VERSION) {
+    version = v;
     if (typeof c !== 'string') throw new RecordDamage('no checksum');
     if (checksum(JSON.stringify({ v, ...rest })) !== c)
       throw new RecordDamage('the checksum does not match: the line was changed after it was written');

@@ -132,10 +132,10 @@ const cases: Case[] = [
     why: /trade .* of order 260000000999, which no earlier line holds/,
   },
   {
-    damage: 'a format-2 line after format-3 lines',
+    damage: 'a format-2 line after format-4 lines',
     text: () => `${withLine(2, asV2).join('\n')}\n`,
     line: () => 3,
-    why: /format-2 record after format-3/,
+    why: /format-2 record after format-4/,
   },
   {
     damage: 'a line that is not JSON in the middle',

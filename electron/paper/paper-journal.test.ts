@@ -1,6 +1,7 @@
 import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JOURNAL_FILE } from './journal';
 import { type Api, startTestBroker } from './test-helpers';
@@ -161,6 +162,40 @@ describe('journal', () => {
     } finally {
       await b.close();
     }
+  });
+
+  it('reads a format-3 journal (written before GTT records existed) and appends format 4 beside it', async () => {
+    const dir = tmp();
+    const a = await startTestBroker({ dataDir: dir });
+    await trade(a);
+    const before = await snapshot(a);
+    await a.close();
+    // The same account as a format-3 broker wrote it: v 3, its own checksum.
+    const asV3 = readFileSync(join(dir, JOURNAL_FILE), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => {
+        const { c: _c, ...rest } = JSON.parse(l) as Record<string, unknown>;
+        const json = JSON.stringify({ ...rest, v: 3 });
+        const ordered = JSON.stringify({ v: 3, ...JSON.parse(json) });
+        return `${ordered.slice(0, -1)},"c":"${crc32(ordered).toString(16).padStart(8, '0')}"}`;
+      });
+    writeFileSync(join(dir, JOURNAL_FILE), `${asV3.join('\n')}\n`);
+
+    const b = await startTestBroker({ dataDir: dir });
+    try {
+      expect(await snapshot(b)).toEqual(before);
+      expect((await b.place()).status).toBe(201);
+    } finally {
+      await b.close();
+    }
+    const versions = readFileSync(join(dir, JOURNAL_FILE), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => (JSON.parse(l) as { v: number }).v);
+    expect(versions.slice(0, asV3.length).every((v) => v === 3)).toBe(true);
+    expect(versions.slice(asV3.length)).not.toHaveLength(0);
+    expect(versions.slice(asV3.length).every((v) => v === 4)).toBe(true);
   });
 
   it('refuses a journal in a newer format, naming the file, and leaves it untouched', async () => {
