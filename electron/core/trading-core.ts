@@ -265,6 +265,7 @@ export class TradingCore {
           tradingsymbol: p.order.tradingsymbol,
           at: p.at,
         }),
+      onAbsent: (ref) => drift.absent(ref),
       ...(options.orderClock ? { clock: options.orderClock } : {}),
       onPlacements: (list) => ev.onPlacements?.(list),
     });

@@ -51,6 +51,7 @@ export class DriftMonitor {
   readonly #everyMs: number;
   readonly #confirmAfterMs: number;
   readonly #references = new Set<string>();
+  readonly #absent = new Set<string>();
   readonly #placed = new Map<string, DeskPlacement>();
   readonly #findings = new Map<string, DriftFinding>();
   readonly #suspects = new Map<string, number>();
@@ -74,6 +75,11 @@ export class DriftMonitor {
   /** The order service journaled this reference: an order carrying it was placed by this desk. */
   public journaled(clientOrderId: string): void {
     this.#references.add(clientOrderId);
+  }
+
+  /** The order service told the trader nothing was created under this reference: the broker must never list it. */
+  public absent(clientOrderId: string): void {
+    this.#absent.add(clientOrderId);
   }
 
   /** The order service learnt the broker's id of an order it placed: the broker must list it. */
@@ -165,6 +171,7 @@ export class DriftMonitor {
     const seen = compareDrift(
       { orders, positions, tradesBefore, tradesAfter, startedAt, day, gttOrders },
       {
+        toldAbsent: (ref) => ref !== null && this.#absent.has(ref),
         ownsReference: (ref) =>
           ref !== null && (this.#references.has(ref) || this.#deps.desk.earlierReference?.(ref) === true),
         placed: [...this.#placed.values()],

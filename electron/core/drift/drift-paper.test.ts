@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { join } from 'node:path';
 import type { DriftStatus } from '@shared/domain/drift';
+import { IntentsLedger } from '../ledger/intents-ledger';
 import type { TradingCore } from '../trading-core';
 import { marketBuy, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 
@@ -166,5 +168,36 @@ describe('the drift alarm and GTT orders', () => {
 
     await core.drift.check();
     expect(await core.drift.check()).toMatchObject({ findings: [], suspected: 0, failure: null });
+  });
+});
+
+describe('the drift alarm and orders the desk said were not placed', () => {
+  let fx: CoreFixture;
+  afterAll(async () => fx.close());
+
+  it('an order that appears under a reference the trader discarded (told "nothing was sent") is named, with the reference', async () => {
+    fx = await startCoreFixture({ rate: { perSecond: 100_000, burst: 100_000 } });
+    const probe = await fx.newCore({ rate: null });
+    await probe.start();
+    const order = marketBuy(await probe.broker.listInstruments());
+    const ledger = await IntentsLedger.open(join(fx.dir, 'intents-paper.jsonl'));
+    await ledger.appendIntent({ clientOrderId: 'td-gone-0001', at: Date.now(), order });
+    await ledger.close();
+
+    const core = await fx.newCore({
+      rate: null,
+      drift: { setTimer: () => () => undefined },
+      placementTimings: { resendWindowMs: 300, landingHorizonMs: 300 },
+    });
+    await core.start();
+    await core.recovery();
+    expect(await core.orders.discard('td-gone-0001')).toMatchObject({ state: 'discarded' });
+
+    const late = await probe.broker.placeOrder({ ...order, clientOrderId: 'td-gone-0001' });
+    await core.drift.check();
+    const raised = await core.drift.check();
+    expect(raised.findings.map((f) => f.message)).toEqual([
+      `Order ${late.orderId} for ${order.tradingsymbol} (BUY ${order.quantity}) carries reference td-gone-0001, which Tradedesk reported as not placed`,
+    ]);
   });
 });

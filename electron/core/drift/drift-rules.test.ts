@@ -88,11 +88,14 @@ function snapshot(over: Partial<BrokerSnapshot>): BrokerSnapshot {
   };
 }
 
-function desk(over: Partial<DeskView> & { refs?: string[]; filled?: Record<string, number> } = {}): DeskView {
+function desk(
+  over: Partial<DeskView> & { refs?: string[]; filled?: Record<string, number>; absent?: string[] } = {},
+): DeskView {
   const refs = new Set(over.refs ?? []);
   const filled = over.filled ?? {};
   return {
     ownsReference: (r) => r !== null && refs.has(r),
+    toldAbsent: (r) => r !== null && (over.absent ?? []).includes(r),
     placed: over.placed ?? [],
     seenFilled: (id) => filled[id],
     opening: over.opening ?? (() => 0),
@@ -126,6 +129,14 @@ describe('compareDrift: each kind of drift, and no false alarm', () => {
       snap: snapshot({ orders: [order('260000000010', 'gtt-7000001-0')], gttOrders: new Set(['260000000010']) }),
       view: desk(),
       messages: [],
+    },
+    {
+      title: 'an order carrying a reference the desk journaled but reported as not placed is named, with the reference',
+      snap: snapshot({ orders: [order('260000000011', 'td-gone')] }),
+      view: desk({ refs: ['td-gone'], absent: ['td-gone'] }),
+      messages: [
+        'Order 260000000011 for SBIN (BUY 10) carries reference td-gone, which Tradedesk reported as not placed',
+      ],
     },
     {
       title: 'an order the desk journaled raises nothing',

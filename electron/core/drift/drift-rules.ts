@@ -39,6 +39,8 @@ export interface DeskPlacement {
 export interface DeskView {
   /** True when this desk journaled the order's client reference (or an earlier run of it did). */
   ownsReference(clientOrderId: string | null): boolean;
+  /** True when this desk told the trader nothing was created under this reference (refused, not placed, discarded). */
+  toldAbsent(clientOrderId: string | null): boolean;
   readonly placed: readonly DeskPlacement[];
   /** The quantity main's order book holds as filled for this order; undefined when it holds no such order. */
   seenFilled(orderId: string): number | undefined;
@@ -68,6 +70,18 @@ export function compareDrift(snapshot: BrokerSnapshot, desk: DeskView): Observat
   const today = (t: Trade): boolean => istDay(t.filledAt) === snapshot.day;
 
   for (const o of snapshot.orders) {
+    if (desk.toldAbsent(o.clientOrderId)) {
+      // The one thing the desk must never be wrong about: it said this order was not created.
+      out.push({
+        id: `outside_order:${o.orderId}`,
+        kind: 'outside_order',
+        exchange: o.exchange,
+        tradingsymbol: o.tradingsymbol,
+        orderId: o.orderId,
+        message: `Order ${o.orderId} for ${o.tradingsymbol} (${o.transactionType} ${o.quantity}) carries reference ${o.clientOrderId ?? ''}, which Tradedesk reported as not placed`,
+      });
+      continue;
+    }
     if (desk.ownsReference(o.clientOrderId) || snapshot.gttOrders.has(o.orderId)) continue;
     if (!isWorking(o.status) && istDay(o.updatedAt) !== snapshot.day) continue;
     out.push({

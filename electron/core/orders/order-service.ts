@@ -36,6 +36,8 @@ export interface OrderServiceDeps {
   readonly onPlacements?: (placements: Placement[]) => void;
   /** Told each order this service placed, once the broker's id is known (the drift alarm's view, docs/contract.md §Drift alarm). */
   readonly onPlaced?: (placed: { clientOrderId: string; orderId: string; order: OrderRequest; at: number }) => void;
+  /** Told when an intent settles with the trader told nothing was created (refused, not placed, discarded). */
+  readonly onAbsent?: (clientOrderId: string) => void;
   /** Lookups in flight at once for intents found open at start (default 8). */
   readonly recoveryConcurrency?: number;
   /** The trader's risk limits, applied after the trading rules and before journaling (docs/contract.md §Risk guard). */
@@ -87,6 +89,7 @@ export class OrderService {
   readonly #drivers = new Set<Promise<void>>();
   readonly #recoverySlots: Semaphore;
   readonly #onPlaced: NonNullable<OrderServiceDeps['onPlaced']>;
+  readonly #onAbsent: NonNullable<OrderServiceDeps['onAbsent']>;
   #closed = false;
   #onClose: () => void = () => undefined;
   readonly #closing = new Promise<void>((resolve) => (this.#onClose = resolve));
@@ -107,6 +110,7 @@ export class OrderService {
     );
     this.#recoverySlots = new Semaphore(deps.recoveryConcurrency ?? 8);
     this.#onPlaced = deps.onPlaced ?? (() => undefined);
+    this.#onAbsent = deps.onAbsent ?? (() => undefined);
   }
 
   /** The time bounds in force. */
@@ -178,6 +182,7 @@ export class OrderService {
     const rec = this.#waitingForDecision(clientOrderId);
     rec.moveTo('discarded', this.#clock.now());
     rec.durable = this.#resolveInLedger(rec, 'discarded', null);
+    this.#onAbsent(rec.clientOrderId);
     await rec.durable;
     this.#book.changed(rec);
     return rec.toPlacement();
@@ -556,6 +561,7 @@ export class OrderService {
     rec.refusal = error ?? brokerError('network', 'Not sent: the broker could not be reached');
     rec.moveTo('refused', this.#clock.now());
     rec.durable = this.#resolveInLedger(rec, 'failed', null);
+    this.#onAbsent(rec.clientOrderId);
     this.#book.changed(rec);
   }
 
@@ -563,6 +569,7 @@ export class OrderService {
     if (rec.state !== 'checking') return;
     rec.moveTo('not_placed', this.#clock.now());
     rec.durable = this.#resolveInLedger(rec, 'not_placed', null);
+    this.#onAbsent(rec.clientOrderId);
     this.#book.changed(rec);
   }
 
