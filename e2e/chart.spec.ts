@@ -92,6 +92,8 @@ test('a working order is drawn as a price line until it is cancelled; a click on
   await openDashboard(page, host);
   await chooseSymbol(page, 'HDFCBANK', /HDFCBANK/);
   await expect(chart(page).getByTestId('chart-legend')).toContainText('HDFCBANK');
+  // The ticket's LTP arrives with the first quote after the symbol changes, not with the legend.
+  await expect(page.getByTestId('ticket-ltp')).toHaveText(/^[\d,]+\.\d+$/);
   const ltp = Number(((await page.getByTestId('ticket-ltp').textContent()) ?? '').replace(/,/g, ''));
   const limit = (Math.round(ltp * 0.9 * 20) / 20).toFixed(2);
   await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: limit });

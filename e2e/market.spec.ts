@@ -96,14 +96,16 @@ test('a MARKET order larger than the best offer fills at a worse average price t
   const id = await placeOrder(page);
   await expect(ticket(page).getByTestId('ticket-order-status')).toHaveText('COMPLETE');
 
-  const avg = price(await orderRow(page, id).locator('td').nth(9).textContent());
+  // The ticket hears of the fill from the placement; the blotter row from the next order sync,
+  // moments later. Its average is read once the row itself shows the order filled.
+  const row = orderRow(page, id);
+  await expect(row).toContainText(`${quantity.toLocaleString('en-IN')}/${quantity.toLocaleString('en-IN')}`);
+  await expect(row).toContainText('COMPLETE');
+  const avg = price(await row.locator('td').nth(9).textContent());
   expect(avg).toBeGreaterThan(bestOffer);
   expect(avg).toBeLessThan(880.1);
   // The next order meets a book that has moved up: what the first took stays taken.
   await expect(level(page, 'offer', 1).price).toHaveText('880.15');
-  await expect(orderRow(page, id)).toContainText(
-    `${quantity.toLocaleString('en-IN')}/${quantity.toLocaleString('en-IN')}`,
-  );
 });
 
 test('outside market hours a regular order is refused with the reason, and placed as an AMO it waits for the open and is released there', async ({
