@@ -250,6 +250,9 @@ class Churn {
   #running = false;
   #paused = false;
   #loop: Promise<void> | null = null;
+  /** Time spent paused, so the reported rate is the rate while changing. */
+  #pausedMs = 0;
+  #pausedAt = 0;
 
   public constructor(
     private readonly rest: PaperRest,
@@ -282,10 +285,16 @@ class Churn {
   /** Stops changing orders (for the idle-poll phase) until `resume`. */
   public pause(): void {
     this.#paused = true;
+    this.#pausedAt = Date.now();
   }
 
   public resume(): void {
     this.#paused = false;
+    this.#pausedMs += Date.now() - this.#pausedAt;
+  }
+
+  public get pausedMs(): number {
+    return this.#pausedMs;
   }
 
   public async stop(): Promise<void> {
@@ -785,7 +794,7 @@ export async function run(args: string[]): Promise<void> {
         await measureMode(browser, host.handle.url, mode, opt, ticketSymbol, ticketPrice, churn, host.child.pid ?? -1),
       );
     await churn.stop();
-    const churnS = (Date.now() - churnStart) / 1000;
+    const churnS = (Date.now() - churnStart - churn.pausedMs) / 1000;
     const stats = { sent: churn.sent, failed: churn.failed, late: churn.late, perS: churn.sent / churnS };
     churn = null;
     report(results, stats, opt, seeded.ms);

@@ -111,6 +111,8 @@ export interface PaperBroker {
   orderCount(): number;
   /** Total GTTs held, whatever their status (for exactly-once tests). */
   gttCount(): number;
+  /** fdatasync calls the journal has made (0 without a data dir): what group commit saves. */
+  journalSyncs(): number;
   /** Each stream client's unsent bytes and subscription count (tests, the soak). */
   streamStats(): Array<{ bufferedBytes: number; subscribed: number }>;
   /** Each Kite ticker socket's unsent bytes and subscription count (tests). */
@@ -242,8 +244,13 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     order(o) {
       reserve('order', Number(o.orderId));
       journal.append({ e: 'order', o });
-      stream?.order(o);
-      kiteTicker?.order(o);
+      // Pushed once on disk: the stream never shows a change a crash could take back. The engine
+      // changes its order in place, so what is pushed is this transition's copy.
+      const at = { ...o, history: [...o.history] };
+      journal.whenDurable(() => {
+        stream?.order(at);
+        kiteTicker?.order(at);
+      });
     },
     trade(t) {
       reserve('trade', Number(t.tradeId));
@@ -382,6 +389,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     gttCount() {
       return gtt.count();
     },
+    journalSyncs() {
+      return journal.syncs;
+    },
     streamStats() {
       return stream?.stats() ?? [];
     },
@@ -400,6 +410,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        await journal.settle();
         journal.append({ e: 'marks', prices: marks(state), at: clock() });
         journal.close();
       })();

@@ -120,7 +120,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     const address = req.socket.remoteAddress ?? '';
     if (route.access === 'control') {
       const r = await route.handle({ ...ctxBase, session: null });
-      state.journal.commit();
+      await state.journal.durable();
       return reply(res, r, req);
     }
 
@@ -186,13 +186,13 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
       r = await route.handle({ ...ctxBase, session } satisfies Ctx);
     } catch (e) {
       // Commit whatever a failed handler journaled (nothing, normally) before answering.
-      state.journal.commit();
+      await state.journal.durable();
       if (e instanceof Problem && e.code === 'invalid_credentials') opts.auth.failed(address, realNow);
       if (e instanceof Problem)
         throw new Problem(e.status, e.code, e.detail, e.errors, e.extra, { ...rl, ...e.headers });
       throw e;
     }
-    state.journal.commit();
+    await state.journal.durable();
 
     if (plan.errorAfter !== null) {
       return problemReply(

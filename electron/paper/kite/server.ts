@@ -150,7 +150,7 @@ export function createKiteHandler(
         opts.auth.failed(address, realNow);
       throw e;
     } finally {
-      state.journal.commit();
+      await state.journal.durable();
     }
     if (plan.errorAfter !== null)
       throw new KiteError(
