@@ -330,10 +330,15 @@ class Churn {
  */
 function pageTaps(): void {
   const w = window as unknown as {
-    __bench: { replies: Array<{ at: number; bytes: number }>; longTasks: Array<{ start: number; duration: number }> };
+    __bench: {
+      replies: Array<{ at: number; bytes: number }>;
+      longTasks: Array<{ start: number; duration: number }>;
+      places: Array<{ sent: number; replied: number | null }>;
+    };
   };
-  w.__bench = { replies: [], longTasks: [] };
+  w.__bench = { replies: [], longTasks: [], places: [] };
   const channels = new Map<number, string>();
+  const placing = new Map<number, { sent: number; replied: number | null }>();
   const Native = window.WebSocket;
   class Tapped extends Native {
     public constructor(url: string | URL, protocols?: string | string[]) {
@@ -345,6 +350,9 @@ function pageTaps(): void {
         if (!m) return;
         const id = Number(m[1]);
         if (channels.get(id) === 'orders.sync') w.__bench.replies.push({ at: e.timeStamp, bytes: e.data.length });
+        const place = placing.get(id);
+        if (place) place.replied = e.timeStamp;
+        placing.delete(id);
         channels.delete(id);
       });
     }
@@ -352,6 +360,11 @@ function pageTaps(): void {
       if (typeof data === 'string') {
         const m = /^\{"id":(\d+),"channel":"([^"]+)"/.exec(data);
         if (m) channels.set(Number(m[1]), m[2] ?? '');
+        if (m?.[2] === 'orders.place') {
+          const place = { sent: performance.now(), replied: null };
+          placing.set(Number(m[1]), place);
+          w.__bench.places.push(place);
+        }
       }
       super.send(data);
     }
@@ -360,6 +373,13 @@ function pageTaps(): void {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) w.__bench.longTasks.push({ start: e.startTime, duration: e.duration });
   }).observe({ type: 'longtask', buffered: true });
+}
+
+/** Each click's parts (ClickSample), in click order. */
+interface ClickParts {
+  toSend: number[];
+  roundTrip: number[];
+  toPaint: number[];
 }
 
 interface PaintSample {
@@ -383,6 +403,7 @@ interface ModeResult {
   windowS: number;
   scroll: number[];
   clicks: number[];
+  clickParts: ClickParts;
   clickErrors: number;
   /** Bytes of the page's order polls once nothing changes (the churn paused): the median reply. */
   idleReplyBytes: number;
@@ -470,10 +491,27 @@ async function prepareTicket(page: Page, symbol: string, price: number): Promise
   await form.getByLabel('Price', { exact: true }).fill(String(price));
 }
 
+/**
+ * One click's latency and its parts: the page until it sends `orders.place` (the ticket's own
+ * checks), the bridge round trip (main's rules and intents ledger, the broker's POST and its
+ * journal sync), and the reply until the frame showing the id is painted.
+ */
+interface ClickSample {
+  ms: number;
+  id: string;
+  toSend: number;
+  roundTrip: number;
+  toPaint: number;
+}
+
 /** One real click on Place order → the paint of the frame showing a new order id. */
-async function clickToAck(page: Page, previousId: string): Promise<{ ms: number; id: string }> {
+async function clickToAck(page: Page, previousId: string): Promise<ClickSample> {
   await page.evaluate((prev) => {
-    const w = window as unknown as { __ack: Promise<{ ms: number; id: string }> };
+    const w = window as unknown as {
+      __ack: Promise<ClickSample>;
+      __bench: { places: Array<{ sent: number; replied: number | null }> };
+    };
+    const placesBefore = w.__bench.places.length;
     const form = document.querySelector('form[aria-label="Order ticket"]');
     const button = form?.querySelector<HTMLButtonElement>('button[type="submit"]');
     if (!form || !button) throw new Error('no order ticket');
@@ -488,7 +526,19 @@ async function clickToAck(page: Page, previousId: string): Promise<{ ms: number;
         const from = clickedAt;
         requestAnimationFrame(() => {
           const after = new MessageChannel();
-          after.port1.onmessage = () => resolve({ ms: performance.now() - from, id });
+          after.port1.onmessage = () => {
+            const painted = performance.now();
+            // The bridge call this click made (the first after it), for where the time went.
+            const place = w.__bench.places[placesBefore];
+            const replied = place?.replied ?? Number.NaN;
+            resolve({
+              ms: painted - from,
+              id,
+              toSend: (place?.sent ?? Number.NaN) - from,
+              roundTrip: replied - (place?.sent ?? Number.NaN),
+              toPaint: painted - replied,
+            });
+          };
           after.port2.postMessage(null);
         });
       });
@@ -501,7 +551,7 @@ async function clickToAck(page: Page, previousId: string): Promise<{ ms: number;
     .click({ timeout: 10_000 });
   return page.evaluate(() =>
     Promise.race([
-      (window as unknown as { __ack: Promise<{ ms: number; id: string }> }).__ack,
+      (window as unknown as { __ack: Promise<ClickSample> }).__ack,
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no order id within 10 s')), 10_000)),
     ]),
   );
@@ -543,6 +593,7 @@ function emptyResult(mode: Mode, opt: Options): ModeResult {
     windowS: Number.NaN,
     scroll: [],
     clicks: [],
+    clickParts: { toSend: [], roundTrip: [], toPaint: [] },
     clickErrors: opt.placements,
     idleReplyBytes: Number.NaN,
     firstReplyBytes: Number.NaN,
@@ -632,6 +683,7 @@ async function measureMode(
       (e: unknown) => (phaseFailed(mode, 'filling the ticket', e), false),
     );
     const clicks: number[] = [];
+    const clickParts: ClickParts = { toSend: [], roundTrip: [], toPaint: [] };
     let clickErrors = 0;
     let previous = '';
     const clicksStart = Date.now();
@@ -639,6 +691,9 @@ async function measureMode(
       try {
         const r = await clickToAck(page, previous);
         clicks.push(r.ms);
+        clickParts.toSend.push(r.toSend);
+        clickParts.roundTrip.push(r.roundTrip);
+        clickParts.toPaint.push(r.toPaint);
         previous = r.id;
       } catch (e) {
         clickErrors += 1;
@@ -674,6 +729,7 @@ async function measureMode(
       windowS,
       scroll,
       clicks,
+      clickParts,
       clickErrors: ready ? clickErrors : opt.placements,
     };
   } finally {
@@ -709,6 +765,11 @@ function report(
     ['scroll frame p99 (ms)', (r) => percentile(r.scroll, 0.99)],
     ['click → acknowledged p50 (ms)', (r) => percentile(r.clicks, 0.5)],
     ['click → acknowledged p99 (ms)', (r) => percentile(r.clicks, 0.99)],
+    ['  click → orders.place sent p50 (ms)', (r) => percentile(r.clickParts.toSend, 0.5)],
+    ['  orders.place round trip p50 (ms)', (r) => percentile(r.clickParts.roundTrip, 0.5)],
+    ['  orders.place round trip p99 (ms)', (r) => percentile(r.clickParts.roundTrip, 0.99)],
+    ['  reply → id painted p50 (ms)', (r) => percentile(r.clickParts.toPaint, 0.5)],
+    ['  reply → id painted p99 (ms)', (r) => percentile(r.clickParts.toPaint, 0.99)],
     ['page JS heap, window start (MB)', (r) => r.heapMb[0]],
     ['page JS heap, window end (MB)', (r) => r.heapMb[1]],
     ['host RSS (main + paper broker), window start (MB)', (r) => r.rssMb[0]],
@@ -742,6 +803,11 @@ function report(
       [`${k}_scroll_p99_ms`]: round1(percentile(r.scroll, 0.99)),
       [`${k}_click_ack_p50_ms`]: round1(percentile(r.clicks, 0.5)),
       [`${k}_click_ack_p99_ms`]: round1(percentile(r.clicks, 0.99)),
+      [`${k}_click_to_send_p50_ms`]: round1(percentile(r.clickParts.toSend, 0.5)),
+      [`${k}_click_round_trip_p50_ms`]: round1(percentile(r.clickParts.roundTrip, 0.5)),
+      [`${k}_click_round_trip_p99_ms`]: round1(percentile(r.clickParts.roundTrip, 0.99)),
+      [`${k}_click_reply_to_paint_p50_ms`]: round1(percentile(r.clickParts.toPaint, 0.5)),
+      [`${k}_click_reply_to_paint_p99_ms`]: round1(percentile(r.clickParts.toPaint, 0.99)),
       [`${k}_longest_task_ms`]: round1(r.longTaskMaxMs),
       [`${k}_idle_poll_bytes`]: round1(r.idleReplyBytes),
       [`${k}_first_reply_mb`]: round1(r.firstReplyBytes / 1e5) / 10,

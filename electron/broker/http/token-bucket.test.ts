@@ -13,6 +13,33 @@ function fakeClock(): BucketClock & { t: number } {
   return c;
 }
 
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** A clock whose sleeps end only when the test advances it past them, in time order. */
+function steppedClock(): BucketClock & { t: number; advance(ms: number): Promise<void> } {
+  const timers: Array<{ at: number; fire: () => void }> = [];
+  const c = {
+    t: 0,
+    now: () => c.t,
+    sleep: (ms: number) => new Promise<void>((resolve) => void timers.push({ at: c.t + ms, fire: resolve })),
+    async advance(ms: number): Promise<void> {
+      const end = c.t + ms;
+      for (;;) {
+        timers.sort((a, b) => a.at - b.at);
+        const next = timers[0];
+        if (!next || next.at > end) break;
+        timers.shift();
+        c.t = next.at;
+        next.fire();
+        await settle();
+      }
+      c.t = end;
+      await settle();
+    },
+  };
+  return c;
+}
+
 describe('client token bucket', () => {
   it('lets a burst through at once, then paces at the rate in arrival order', async () => {
     const clock = fakeClock();
@@ -92,5 +119,22 @@ describe('client token bucket', () => {
     await Promise.all([...polls, click]);
     // poll0 had the only token; the order takes the next one; the polls follow at the rate.
     expect(order).toEqual(['poll0@0', 'order@100', 'poll1@200', 'poll2@300', 'poll3@400', 'poll4@500']);
+  });
+
+  it('while polls keep the bucket drained, an order action still finds a token at once', async () => {
+    const clock = steppedClock();
+    // The paper broker's published 10/s burst 20, paced as the app paces it.
+    const bucket = new TokenBucket(paceUnder({ perSecond: 10, burst: 20 }), clock);
+    const polls = Array.from({ length: 60 }, () => bucket.take('normal'));
+    // Three seconds into the queue of polls: each token has been going to a poll as it refilled.
+    await clock.advance(3_000);
+    let clickAdmittedAt: number | null = null;
+    void bucket.take('urgent').then((t) => (clickAdmittedAt = t));
+    await settle();
+    expect(clickAdmittedAt).toBe(3_000);
+    // The polls keep the rate, 8/s: after a burst of 12 (the 16 less the 4 kept for order
+    // actions), the other 48 and the click's token take 49 / 8 s.
+    await clock.advance(10_000);
+    expect(Math.max(...(await Promise.all(polls)))).toBe(((60 - 12 + 1) / 8) * 1000);
   });
 });

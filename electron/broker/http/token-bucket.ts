@@ -33,6 +33,16 @@ const realClock: BucketClock = {
 export type Priority = 'urgent' | 'normal';
 
 /**
+ * Tokens normal callers leave in the bucket (a quarter of the burst: 4 of the paper broker's
+ * paced 16, 2 of Kite's 8, none under a burst of 4), so an order action finds one at once even
+ * while polls and refetches keep the bucket at its floor. Normal callers keep the full rate;
+ * only their burst is smaller.
+ */
+function urgentReserve(limit: RateLimit): number {
+  return Math.floor(limit.burst / 4);
+}
+
+/**
  * Client-side token bucket: keeps the app under the broker's limit instead of finding it by 429s.
  *
  * Each `take()` spends one token; when none is left the caller waits in a queue that one pump
@@ -84,7 +94,7 @@ export class TokenBucket {
     this.#refill();
     const ahead = this.#urgent.length + (priority === 'normal' ? this.#normal.length : 0);
     const held = priority === 'normal' && this.#clock.now() < this.#normalPausedUntil;
-    if (ahead === 0 && !held && this.#tokens >= 1) {
+    if (ahead === 0 && !held && this.#tokens >= this.#needs(priority)) {
       this.#tokens -= 1;
       return Promise.resolve(this.#clock.now());
     }
@@ -119,7 +129,8 @@ export class TokenBucket {
   public waitFor(priority: Priority): number {
     this.#refill();
     const now = this.#clock.now();
-    const refill = this.#tokens >= 1 ? 0 : ((1 - this.#tokens) / this.#limit.perSecond) * 1000;
+    const need = this.#needs(priority);
+    const refill = this.#tokens >= need ? 0 : ((need - this.#tokens) / this.#limit.perSecond) * 1000;
     const paused = priority === 'normal' ? Math.max(0, this.#normalPausedUntil - now) : 0;
     return Math.ceil(Math.max(refill, paused));
   }
@@ -132,23 +143,30 @@ export class TokenBucket {
       while (this.waiting() > 0) {
         this.#refill();
         const normalHeld = this.#clock.now() < this.#normalPausedUntil;
-        if (this.#tokens >= 1 && (this.#urgent.length > 0 || !normalHeld)) {
+        const head: Priority = this.#urgent.length > 0 ? 'urgent' : 'normal';
+        if (this.#tokens >= this.#needs(head) && (head === 'urgent' || !normalHeld)) {
           this.#tokens -= 1;
           const next = this.#urgent.shift() ?? this.#normal.shift();
           next?.(this.#clock.now());
           continue;
         }
-        const refill = Math.ceil(((1 - this.#tokens) / this.#limit.perSecond) * 1000);
-        // Only held normal callers wait: sleep a token's time at most, so an urgent caller who
-        // queues meanwhile is admitted at the rate, not at the end of the pause.
+        // Never sleep past the next whole token: an urgent caller who queues meanwhile (the
+        // bucket below one token) is admitted at the rate, not when the normal head's reserve
+        // or pause has passed. Above one token an urgent caller is admitted by take() itself.
+        const toOne = Math.ceil(((1 - this.#tokens) / this.#limit.perSecond) * 1000);
+        const toNeed = Math.ceil(((this.#needs(head) - this.#tokens) / this.#limit.perSecond) * 1000);
         const slice = Math.ceil(1000 / this.#limit.perSecond);
-        await this.#clock.sleep(
-          this.#tokens >= 1 ? Math.min(slice, Math.ceil(this.#normalPausedUntil - this.#clock.now())) : refill,
-        );
+        const held = normalHeld ? Math.ceil(this.#normalPausedUntil - this.#clock.now()) : 0;
+        await this.#clock.sleep(this.#tokens < 1 ? toOne : Math.max(1, Math.min(slice, Math.max(toNeed, held))));
       }
     } finally {
       this.#pumping = false;
     }
+  }
+
+  /** Tokens the bucket must hold to admit a caller of this priority. */
+  #needs(priority: Priority): number {
+    return priority === 'urgent' ? 1 : 1 + urgentReserve(this.#limit);
   }
 
   #refill(): void {
