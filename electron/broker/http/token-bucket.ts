@@ -36,7 +36,7 @@ export type Priority = 'urgent' | 'normal';
  * Tokens normal callers leave in the bucket (a quarter of the burst: 4 of the paper broker's
  * paced 16, 2 of Kite's 8, none under a burst of 4), so an order action finds one at once even
  * while polls and refetches keep the bucket at its floor. Normal callers keep the full rate;
- * only their burst is smaller.
+ * only their burst is smaller (docs/architecture.md §HTTP client, retries and limits).
  */
 function urgentReserve(limit: RateLimit): number {
   return Math.floor(limit.burst / 4);
