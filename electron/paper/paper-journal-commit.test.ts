@@ -1,23 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Journal } from './journal';
+import { tempDirs } from './testing/temp-dirs';
 
 /**
  * Group commit (docs/api.md §Persistence): a reply waits until what it changed is on disk, and
  * one fdatasync serves every request that appended while the previous one ran.
  */
 
-const dirs: string[] = [];
-const tmp = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'paper-commit-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirs('paper-commit-');
 
 const mark = (n: number) => ({ e: 'marks' as const, prices: { '1': n }, at: n });
 

@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { JOURNAL_FILE, JournalDamagedError } from './journal';
 import { startTestBroker } from './test-helpers';
+import { tempDirs } from './testing/temp-dirs';
 
 /**
  * Every kind of journal damage → its documented outcome (docs/api.md §Persistence): a torn last
@@ -11,15 +11,7 @@ import { startTestBroker } from './test-helpers';
  * is wrong, and leaves the file as it was; `repair` moves the damage and what follows aside.
  */
 
-const dirs: string[] = [];
-const tmp = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'paper-damage-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirs('paper-damage-');
 
 /** The lines of a real journal: a login, a filled MARKET order with its trade, a resting LIMIT. */
 let lines: string[];

@@ -1,20 +1,12 @@
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JOURNAL_FILE } from './journal';
 import { type Api, startTestBroker } from './test-helpers';
+import { tempDirs } from './testing/temp-dirs';
 
-const dirs: string[] = [];
-const tmp = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'paper-journal-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirs('paper-journal-');
 
 /** Everything a client can see of the account, for before/after comparison. */
 async function snapshot(api: Api) {
