@@ -262,8 +262,9 @@ export class Journal {
    * could lose is ever shown. Runs in the order queued.
    */
   whenDurable(run: () => void): void {
-    if (this.fd === null || (this.synced === this.appended && this.held.length === 0)) return run();
+    if (this.fd === null) return run();
     this.held.push({ upTo: this.appended, run });
+    if (this.synced >= this.appended) return this.release();
     // A failed sync is the requests' to report (they answer 500); what is held stays held.
     this.durable().catch(() => undefined);
   }
