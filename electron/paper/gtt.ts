@@ -245,6 +245,11 @@ export class GttBook {
     }
   }
 
+  /** New GTT ids start above `gttId` (a repair removed lines that mention it: a client may have seen it). */
+  continueAbove(gttId: number): void {
+    if (gttId > GTT_ID_BASE) this.seq = Math.max(this.seq, gttId - GTT_ID_BASE);
+  }
+
   /** Replay: the latest snapshot of a GTT replaces what came before. */
   restore(g: PaperGtt): void {
     const copy = { ...g, triggerUnits: [...g.triggerUnits], legs: g.legs.map((l) => ({ ...l })) };

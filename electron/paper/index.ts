@@ -284,6 +284,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   if (repaired) {
     // Ids the removed lines mention may have been seen outside: never hand them out again.
     engine.continueAbove(repaired.highestIds.order, repaired.highestIds.trade);
+    gtt.continueAbove(repaired.highestIds.gtt);
     ids = {
       order: Math.max(ids.order, repaired.highestIds.order),
       trade: Math.max(ids.trade, repaired.highestIds.trade),

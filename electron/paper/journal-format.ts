@@ -317,9 +317,10 @@ export interface LineSketch {
   readonly e: string;
   /** The order the line is about (an order snapshot, or a trade's order). */
   readonly orderId?: string;
-  /** The highest order and trade ids the line mentions (0 when none). */
+  /** The highest order, trade and GTT ids the line mentions (0 when none). */
   readonly highOrder: number;
   readonly highTrade: number;
+  readonly highGtt: number;
 }
 
 /** A loose reading of a line that may be damaged; null when it is not even a JSON object with `e`. */
@@ -333,6 +334,7 @@ export function sketchLine(line: string): LineSketch | null {
   if (!isRec(raw) || typeof raw.e !== 'string') return null;
   const o = isRec(raw.o) ? raw.o : null;
   const t = isRec(raw.t) ? raw.t : null;
+  const g = isRec(raw.g) ? raw.g : null;
   const id = (x: unknown): number => {
     const n = typeof x === 'string' || typeof x === 'number' ? Number(x) : NaN;
     return Number.isSafeInteger(n) && n > 0 ? n : 0;
@@ -343,5 +345,6 @@ export function sketchLine(line: string): LineSketch | null {
     ...(orderId !== undefined ? { orderId } : {}),
     highOrder: Math.max(id(o?.orderId), id(t?.orderId), raw.e === 'ids' ? id(raw.order) : 0),
     highTrade: Math.max(id(t?.tradeId), raw.e === 'ids' ? id(raw.trade) : 0),
+    highGtt: id(g?.gttId),
   };
 }

@@ -70,8 +70,8 @@ export interface RepairReport {
   readonly why: string;
   /** One sentence for a log: where the lines went and what they held. */
   readonly summary: string;
-  /** The highest order and trade ids the removed lines mention: new ids start above them. */
-  readonly highestIds: { readonly order: number; readonly trade: number };
+  /** The highest order, trade and GTT ids the removed lines mention: new ids start above them. */
+  readonly highestIds: { readonly order: number; readonly trade: number; readonly gtt: number };
 }
 
 export interface Replay {
@@ -210,7 +210,7 @@ export class Journal {
       .filter((l) => l.trim() !== '');
     const counts = new Map<string, number>();
     const orderIds = new Set<string>();
-    const highestIds = { order: 0, trade: 0 };
+    const highestIds = { order: 0, trade: 0, gtt: 0 };
     let unreadable = 0;
     for (const l of lines) {
       const d = sketchLine(l);
@@ -222,6 +222,7 @@ export class Journal {
       if (d.orderId) orderIds.add(d.orderId);
       highestIds.order = Math.max(highestIds.order, d.highOrder);
       highestIds.trade = Math.max(highestIds.trade, d.highTrade);
+      highestIds.gtt = Math.max(highestIds.gtt, d.highGtt);
     }
     const held = [
       ...[...counts].map(([e, n]) => `${n} ${e} record${n === 1 ? '' : 's'}`),

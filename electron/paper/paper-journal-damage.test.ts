@@ -219,4 +219,55 @@ describe('repair', () => {
       warn.mockRestore();
     }
   });
+
+  it('a GTT whose line was moved aside never has its id given to the next GTT', async () => {
+    const dir = tmp();
+    const a = await startTestBroker({ dataDir: dir });
+    let removedId: string;
+    try {
+      const infy = await a.instrument('NSE', 'INFY');
+      const trigger = Math.round((infy.last_price + 10) * 20) / 20;
+      const r = await a.call('POST', '/gtt', {
+        type: 'single',
+        exchange: 'NSE',
+        tradingsymbol: 'INFY',
+        trigger_values: [trigger],
+        orders: [{ transaction_type: 'SELL', quantity: 1, product: 'MIS', order_type: 'LIMIT', price: trigger }],
+      });
+      expect(r.status).toBe(201);
+      removedId = String(r.body.gtt_id);
+    } finally {
+      await a.close();
+    }
+    // The GTT's line is damaged, so a repair moves it and everything after it aside.
+    const path = join(dir, JOURNAL_FILE);
+    const all = readFileSync(path, 'utf8').trimEnd().split('\n');
+    const at = all.findIndex((l) => l.includes(`"gttId":"${removedId}"`));
+    expect(at).toBeGreaterThan(0);
+    all[at] = all[at]!.replace('"quantity":1,', '"quantity":2,');
+    writeFileSync(path, `${all.join('\n')}\n`);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const b = await startTestBroker({ dataDir: dir, repair: true });
+      try {
+        expect((await b.call('GET', `/gtt/${removedId}`)).status).toBe(404);
+        const infy = await b.instrument('NSE', 'INFY');
+        const trigger = Math.round((infy.last_price - 10) * 20) / 20;
+        const next = await b.call('POST', '/gtt', {
+          type: 'single',
+          exchange: 'NSE',
+          tradingsymbol: 'INFY',
+          trigger_values: [trigger],
+          orders: [{ transaction_type: 'BUY', quantity: 1, product: 'MIS', order_type: 'LIMIT', price: trigger }],
+        });
+        expect(next.status).toBe(201);
+        // A client may have seen the removed GTT: its id means that GTT, never a new one.
+        expect(BigInt(next.body.gtt_id)).toBeGreaterThan(BigInt(removedId));
+      } finally {
+        await b.close();
+      }
+    } finally {
+      warn.mockRestore();
+    }
+  });
 });
