@@ -99,7 +99,7 @@ export class Journal {
   /** Lines appended, and how many of them are known to be on disk. */
   private appended = 0;
   private synced = 0;
-  /** The fdatasync in flight, and the count of appended lines it covers. */
+  /** The fdatasync in flight (it covers the lines appended before it started). */
   private flushing: Promise<void> | null = null;
   /** Work held until the lines appended before it are on disk, in the order it was queued. */
   private held: Array<{ readonly upTo: number; readonly run: () => void }> = [];
@@ -245,8 +245,10 @@ export class Journal {
   }
 
   /**
-   * Makes everything appended so far durable now, blocking: for the rare writes that must be on
-   * disk before the next line of code runs (an id block before its first id is used; start-up).
+   * Makes everything appended so far durable now, blocking: for writes that must be on disk
+   * before the next line of code runs (an id block before its first id is used; start-up) and
+   * for the market's own steps (a tick's fills, a control-interface price), which no request
+   * waits on.
    */
   commit(): void {
     if (this.fd === null || this.synced === this.appended) return;
