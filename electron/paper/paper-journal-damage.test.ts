@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { JOURNAL_FILE, JournalDamagedError } from './journal';
-import { startTestBroker } from './test-helpers';
+import { type Api, type Res, startTestBroker } from './test-helpers';
 import { tempDirs } from './testing/temp-dirs';
 
 /**
@@ -187,6 +187,19 @@ describe('a torn last line (a crash mid-write) is cut off with a log', () => {
   });
 });
 
+/** A single-trigger GTT on INFY, `offset` rupees from its price, for one share `side` at the trigger. */
+async function singleGtt(api: Api, side: 'BUY' | 'SELL', offset: number): Promise<Res> {
+  const infy = await api.instrument('NSE', 'INFY');
+  const trigger = Math.round((infy.last_price + offset) * 20) / 20;
+  return api.call('POST', '/gtt', {
+    type: 'single',
+    exchange: 'NSE',
+    tradingsymbol: 'INFY',
+    trigger_values: [trigger],
+    orders: [{ transaction_type: side, quantity: 1, product: 'MIS', order_type: 'LIMIT', price: trigger }],
+  });
+}
+
 describe('repair', () => {
   it('moves the damaged line and everything after it to a side file, says what was lost, and starts', async () => {
     const damagedAt = indexOf(isOrder(restingId, 'OPEN'));
@@ -225,15 +238,7 @@ describe('repair', () => {
     const a = await startTestBroker({ dataDir: dir });
     let removedId: string;
     try {
-      const infy = await a.instrument('NSE', 'INFY');
-      const trigger = Math.round((infy.last_price + 10) * 20) / 20;
-      const r = await a.call('POST', '/gtt', {
-        type: 'single',
-        exchange: 'NSE',
-        tradingsymbol: 'INFY',
-        trigger_values: [trigger],
-        orders: [{ transaction_type: 'SELL', quantity: 1, product: 'MIS', order_type: 'LIMIT', price: trigger }],
-      });
+      const r = await singleGtt(a, 'SELL', +10);
       expect(r.status).toBe(201);
       removedId = String(r.body.gtt_id);
     } finally {
@@ -251,15 +256,7 @@ describe('repair', () => {
       const b = await startTestBroker({ dataDir: dir, repair: true });
       try {
         expect((await b.call('GET', `/gtt/${removedId}`)).status).toBe(404);
-        const infy = await b.instrument('NSE', 'INFY');
-        const trigger = Math.round((infy.last_price - 10) * 20) / 20;
-        const next = await b.call('POST', '/gtt', {
-          type: 'single',
-          exchange: 'NSE',
-          tradingsymbol: 'INFY',
-          trigger_values: [trigger],
-          orders: [{ transaction_type: 'BUY', quantity: 1, product: 'MIS', order_type: 'LIMIT', price: trigger }],
-        });
+        const next = await singleGtt(b, 'BUY', -10);
         expect(next.status).toBe(201);
         // A client may have seen the removed GTT: its id means that GTT, never a new one.
         expect(BigInt(next.body.gtt_id)).toBeGreaterThan(BigInt(removedId));
