@@ -53,6 +53,8 @@ export class OrderBook {
   #fullDue = true;
   #lastFullAt = Number.NEGATIVE_INFINITY;
   #reading: Promise<void> | null = null;
+  /** A whole-list read from a broker with a change cursor is on its way. */
+  #fullFromCursorBroker = false;
   /** Rows newest first, rebuilt only when an order came or went (an update keeps its place). */
   #newest: Row[] | null = null;
   readonly #source: OrderSource;
@@ -93,8 +95,16 @@ export class OrderBook {
     return true;
   }
 
-  /** The stream came back: what it missed while down is read in full at the next sync. */
+  /**
+   * The stream came back: what it missed while down is read in full at the next sync — unless a
+   * full read from a broker with a change cursor is already on its way (the read at login, which
+   * the stream's first open always meets). Its list and what changed after its cursor, read at
+   * the next sync, hold everything the stream missed, so the page's first sync does not wait for
+   * a second whole book (docs/architecture.md §The first screen first). A broker without a cursor
+   * is read in full again: nothing else covers what changed after its list was taken.
+   */
   public reconnected(): void {
+    if (this.#fullFromCursorBroker) return;
     this.#fullDue = true;
   }
 
@@ -173,6 +183,7 @@ export class OrderBook {
     this.#fullDue = false;
     try {
       if (since) {
+        this.#fullFromCursorBroker = true;
         const page = await since(null);
         this.#reconcile(page.orders, startedAt, now);
         this.#brokerCursor = page.cursor;
@@ -182,6 +193,8 @@ export class OrderBook {
     } catch (err) {
       this.#fullDue = true;
       throw err;
+    } finally {
+      this.#fullFromCursorBroker = false;
     }
   }
 
