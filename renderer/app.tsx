@@ -1,15 +1,13 @@
 import { useEffect } from 'react';
-import { BasketPanel } from './features/basket/basket-panel';
-import { ChartPanel } from './features/chart/chart-panel';
 import { DepthPanel } from './features/depth/depth-panel';
 import { CommandPalette } from './features/keyboard/command-palette';
 import { ShortcutsSheet } from './features/keyboard/shortcuts-sheet';
 import { useOverlayHotkeys } from './features/keyboard/use-overlay-hotkeys';
+import { lazyPanel } from './features/layout/lazy-panel';
 import { PanelTabs } from './features/layout/panel-tabs';
 import { SLOTS } from './features/layout/slots';
 import { Workspace, type WorkspaceGroup } from './features/layout/workspace';
 import { MarketSession } from './features/market-status/market-session';
-import { OptionChainPanel } from './features/options/option-chain-panel';
 import { useQuoteFallback } from './features/market/use-quote-fallback';
 import { Watchlist } from './features/market/watchlist';
 import { Toaster } from './features/notifications/toaster';
@@ -17,8 +15,6 @@ import { useOrderNotifications } from './features/notifications/use-order-notifi
 import { Blotter } from './features/orders/blotter';
 import { FundsPanel } from './features/portfolio/funds-panel';
 import { GttDialogHost } from './features/gtt/gtt-dialog';
-import { GttPanel } from './features/gtt/gtt-panel';
-import { HoldingsPanel } from './features/portfolio/holdings-panel';
 import { UnconfirmedBadge } from './features/placements/unconfirmed-badge';
 import { usePlacementEvents } from './features/placements/queries';
 import { PositionsPanel } from './features/portfolio/positions-panel';
@@ -32,9 +28,25 @@ import { SessionGate } from './features/session/session-dialog';
 import { UsageMeter } from './features/session/usage-meter';
 import { useBridgeEvents } from './features/session/use-bridge-events';
 import { OrderTicketPanel } from './features/ticket/order-ticket';
-import { TradesPanel } from './features/trades/trades-panel';
 import { useTicketHotkeys } from './features/ticket/use-ticket-hotkeys';
 import { useSettingsActions, useSoundOn, useTheme } from './state/settings-store';
+
+// What the first screen does not need to paint the book loads behind it: the chart's canvas
+// library is a fifth of the code, the other tabs are hidden until chosen.
+const ChartPanel = lazyPanel('Chart', 'chart', () => import('./features/chart/chart-panel').then((m) => m.ChartPanel));
+const OptionChainPanel = lazyPanel('Option chain', 'option chain', () =>
+  import('./features/options/option-chain-panel').then((m) => m.OptionChainPanel),
+);
+const HoldingsPanel = lazyPanel('Holdings', 'holdings', () =>
+  import('./features/portfolio/holdings-panel').then((m) => m.HoldingsPanel),
+);
+const TradesPanel = lazyPanel('Trades', 'trades', () =>
+  import('./features/trades/trades-panel').then((m) => m.TradesPanel),
+);
+const GttPanel = lazyPanel('GTT', 'GTTs', () => import('./features/gtt/gtt-panel').then((m) => m.GttPanel));
+const BasketPanel = lazyPanel('Basket', 'basket', () =>
+  import('./features/basket/basket-panel').then((m) => m.BasketPanel),
+);
 
 /**
  * The workspace: ticket and watchlist on the left; on the right the chart (or the option chain)
