@@ -334,22 +334,29 @@ function pageTaps(): void {
       replies: Array<{ at: number; bytes: number }>;
       longTasks: Array<{ start: number; duration: number }>;
       places: Array<{ sent: number; replied: number | null }>;
+      bridgeOpen: number | null;
+      firstSync: { sent: number; replied: number | null } | null;
     };
   };
-  w.__bench = { replies: [], longTasks: [], places: [] };
+  w.__bench = { replies: [], longTasks: [], places: [], bridgeOpen: null, firstSync: null };
   const channels = new Map<number, string>();
   const placing = new Map<number, { sent: number; replied: number | null }>();
   const Native = window.WebSocket;
   class Tapped extends Native {
     public constructor(url: string | URL, protocols?: string | string[]) {
       super(url, protocols);
+      this.addEventListener('open', (e) => (w.__bench.bridgeOpen ??= e.timeStamp), { once: true });
       // Added before the app sets onmessage, so it runs first for every message.
       this.addEventListener('message', (e: MessageEvent) => {
         if (typeof e.data !== 'string') return;
         const m = /^\{"id":(\d+),/.exec(e.data.slice(0, 24));
         if (!m) return;
         const id = Number(m[1]);
-        if (channels.get(id) === 'orders.sync') w.__bench.replies.push({ at: e.timeStamp, bytes: e.data.length });
+        if (channels.get(id) === 'orders.sync') {
+          w.__bench.replies.push({ at: e.timeStamp, bytes: e.data.length });
+          const first = w.__bench.firstSync;
+          if (first && first.replied === null) first.replied = e.timeStamp;
+        }
         const place = placing.get(id);
         if (place) place.replied = e.timeStamp;
         placing.delete(id);
@@ -360,6 +367,7 @@ function pageTaps(): void {
       if (typeof data === 'string') {
         const m = /^\{"id":(\d+),"channel":"([^"]+)"/.exec(data);
         if (m) channels.set(Number(m[1]), m[2] ?? '');
+        if (m?.[2] === 'orders.sync') w.__bench.firstSync ??= { sent: performance.now(), replied: null };
         if (m?.[2] === 'orders.place') {
           const place = { sent: performance.now(), replied: null };
           placing.set(Number(m[1]), place);
@@ -392,6 +400,12 @@ interface PaintSample {
 interface ModeResult {
   mode: Mode;
   firstPaintMs: number;
+  /**
+   * Where the first paint's time went, each from navigation start: the page's code run
+   * (DOMContentLoaded: module scripts are evaluated before it), the bridge's socket open, the
+   * first `orders.sync` sent and its reply arrived.
+   */
+  firstPaintParts: { codeRun: number; bridgeOpen: number; syncSent: number; syncReplied: number };
   /** Navigation start → the blotter holds the whole book (no "Loading N of M" left). */
   wholeBookMs: number;
   updates: number[];
@@ -583,6 +597,7 @@ function emptyResult(mode: Mode, opt: Options): ModeResult {
   return {
     mode,
     firstPaintMs: Number.NaN,
+    firstPaintParts: { codeRun: Number.NaN, bridgeOpen: Number.NaN, syncSent: Number.NaN, syncReplied: Number.NaN },
     wholeBookMs: Number.NaN,
     updates: [],
     pollToPaint: [],
@@ -640,6 +655,20 @@ async function measureMode(
       return (await first.evaluate((e) => ((e as PerformanceMark).detail as PaintSample).painted)) as number;
     })().catch((e: unknown) => (phaseFailed(mode, `loading the orders (cap ${LOAD_CAP_MS / 1000} s)`, e), null));
     if (firstPaintMs === null) return emptyResult(mode, opt);
+    const firstPaintParts = await page.evaluate(() => {
+      const b = (
+        window as unknown as {
+          __bench: { bridgeOpen: number | null; firstSync: { sent: number; replied: number | null } | null };
+        }
+      ).__bench;
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+      return {
+        codeRun: nav?.domContentLoadedEventStart ?? Number.NaN,
+        bridgeOpen: b.bridgeOpen ?? Number.NaN,
+        syncSent: b.firstSync?.sent ?? Number.NaN,
+        syncReplied: b.firstSync?.replied ?? Number.NaN,
+      };
+    });
     const wholeBookMs = await page
       .waitForFunction(
         () => {
@@ -711,6 +740,7 @@ async function measureMode(
     return {
       mode,
       firstPaintMs,
+      firstPaintParts,
       wholeBookMs,
       idleReplyBytes: percentile(idle, 0.5),
       firstReplyBytes,
@@ -748,6 +778,10 @@ function report(
   const p = results.find((r) => r.mode === 'plain') ?? emptyResult('plain', opt);
   const rows: Array<[string, (r: ModeResult) => number]> = [
     ['first paint of the book (ms)', (r) => r.firstPaintMs],
+    ["  the page's code run (DOMContentLoaded, ms)", (r) => r.firstPaintParts.codeRun],
+    ['  bridge open (ms)', (r) => r.firstPaintParts.bridgeOpen],
+    ['  first orders.sync sent (ms)', (r) => r.firstPaintParts.syncSent],
+    ['  first orders.sync replied (ms)', (r) => r.firstPaintParts.syncReplied],
     ['whole book held (ms)', (r) => r.wholeBookMs],
     ['update → paint p50 (ms)', (r) => percentile(r.updates, 0.5)],
     ['update → paint p99 (ms)', (r) => percentile(r.updates, 0.99)],
@@ -792,6 +826,10 @@ function report(
     const k = r.mode;
     Object.assign(summary, {
       [`${k}_first_paint_ms`]: round1(r.firstPaintMs),
+      [`${k}_first_paint_code_run_ms`]: round1(r.firstPaintParts.codeRun),
+      [`${k}_first_paint_bridge_open_ms`]: round1(r.firstPaintParts.bridgeOpen),
+      [`${k}_first_paint_sync_sent_ms`]: round1(r.firstPaintParts.syncSent),
+      [`${k}_first_paint_sync_replied_ms`]: round1(r.firstPaintParts.syncReplied),
       [`${k}_whole_book_ms`]: round1(r.wholeBookMs),
       [`${k}_update_p50_ms`]: round1(percentile(r.updates, 0.5)),
       [`${k}_update_p99_ms`]: round1(percentile(r.updates, 0.99)),
