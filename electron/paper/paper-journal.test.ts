@@ -45,6 +45,14 @@ const V1_LINES = [
   '{"e":"order","o":{"orderId":"260000000002","clientOrderId":"v1-rest","token":190634936,"exchange":"NSE","tradingsymbol":"INFY","instrumentType":"EQ","transactionType":"BUY","quantity":5,"filled":0,"cancelled":0,"orderType":"LIMIT","product":"MIS","validity":"DAY","pricePaise":140000,"triggerPaise":null,"filledValuePaise":0,"status":"OPEN","statusMessage":null,"placedAt":1795451228406,"updatedAt":1795451228406,"blockedPaise":140000,"history":[{"status":"OPEN","at":1795451228406,"filled":0,"filledValuePaise":0,"message":null}]}}',
   '{"e":"marks","prices":{"190634936":148005}}',
 ];
+/**
+ * The broker's clock for the old lines: the instant the last was written (21:57 IST, after that
+ * day's close). Its market day is then the lines' own, so the restored MIS position and resting
+ * DAY order are still open; on the real clock a later trading day's start would pass that day's
+ * close first (square-off, expiry), and these tests would read differently from one day to the
+ * next.
+ */
+const V1_WRITTEN_AT = 1795451228406;
 
 describe('journal', () => {
   it('restores orders, trades, positions, holdings, funds and sessions after a clean restart', async () => {
@@ -108,7 +116,7 @@ describe('journal', () => {
     // BUY 10 INFY filled at ₹1,480.05 and a resting LIMIT BUY 5 at ₹1,400.
     const dir = tmp();
     writeFileSync(join(dir, JOURNAL_FILE), `${V1_LINES.join('\n')}\n`);
-    const b = await startTestBroker({ dataDir: dir });
+    const b = await startTestBroker({ dataDir: dir, clock: () => V1_WRITTEN_AT });
     try {
       expect(await b.order('260000000001')).toMatchObject({ average_price: 1480.05, filled_quantity: 10 });
       expect(await b.order('260000000002')).toMatchObject({ price: 1400, status: 'OPEN' });
@@ -144,7 +152,7 @@ describe('journal', () => {
     };
     const dir = tmp();
     writeFileSync(join(dir, JOURNAL_FILE), `${V1_LINES.map(toV2).join('\n')}\n`);
-    const b = await startTestBroker({ dataDir: dir });
+    const b = await startTestBroker({ dataDir: dir, clock: () => V1_WRITTEN_AT });
     try {
       expect(await b.order('260000000001')).toMatchObject({ average_price: 1480.05, filled_quantity: 10 });
       expect((await b.call('GET', '/positions')).body.positions).toEqual([
