@@ -205,32 +205,6 @@ describe('the order book in main', () => {
     expect(book.order(o.orderId)?.quantity).toBe(3);
   });
 
-  it('reads a broker without a cursor in full again when its stream opened while a full read was on its way', async () => {
-    const core = await started();
-    const o = await resting(core);
-    let reads = 0;
-    let gate: Promise<void> | null = null;
-    const noCursor: OrderSource = {
-      listOrders: async () => {
-        reads += 1;
-        const list = await core.broker.listOrders();
-        await gate;
-        return list;
-      },
-    };
-    const book = new OrderBook(noCursor);
-    let release!: () => void;
-    gate = new Promise<void>((r) => (release = r));
-    const warming = book.sync();
-    await core.broker.modifyOrder(o.orderId, { quantity: 3 });
-    book.reconnected();
-    release();
-    await warming;
-    await book.sync();
-    expect(reads).toBe(2);
-    expect(book.order(o.orderId)?.quantity).toBe(3);
-  });
-
   it('answers a first page of the newest rows with the count, and its pages plus the changes since make up the whole book in its latest state', async () => {
     const core = await started({ rate: { perSecond: 1000, burst: 1000 } }); // eight placements and their look-ups at once
     const placed: Order[] = [];

@@ -101,7 +101,7 @@ export class OrderBook {
    * the stream's first open always meets). Its list and what changed after its cursor, read at
    * the next sync, hold everything the stream missed, so the page's first sync does not wait for
    * a second whole book (docs/architecture.md §The first screen first). A broker without a cursor
-   * is read in full again: nothing else covers what changed after its list was taken.
+   * is read in full at every sync anyway.
    */
   public reconnected(): void {
     if (this.#fullFromCursorBroker) return;
