@@ -8,6 +8,7 @@ import {
   type SendFact,
   type SendResult,
 } from './placement-policy';
+import { PlacementRecord } from './placement-record';
 
 const T = DEFAULT_TIMINGS; // window 10 s, horizon 10 s
 const J = 1_000_000; // journaled at
@@ -119,6 +120,37 @@ describe('placement policy (nextStep)', () => {
       kind: 'absent',
       outcome: 'needs_decision',
     });
+  });
+
+  it('an intent restored at a restart is never sent, even when the restart came inside its window or the clock stepped back', () => {
+    const order = {
+      exchange: 'NSE',
+      tradingsymbol: 'INFY',
+      transactionType: 'BUY',
+      quantity: 1,
+      orderType: 'MARKET',
+      product: 'MIS',
+      validity: 'DAY',
+    } as const;
+    // Restarted 2 s after it was journaled, and restarted on a clock set back 5 s (NTP, a VM
+    // restored): the journal's time is no promise about the new process's clock.
+    for (const restoredAt of [J + 2_000, J - 5_000]) {
+      const record = new PlacementRecord({
+        clientOrderId: 'td-restored',
+        requestId: null,
+        order,
+        journaledAt: J,
+        origin: 'restored',
+        answerBy: restoredAt,
+        now: restoredAt,
+      });
+      // Lookups found nothing at every moment after the unknown send's landing horizon.
+      for (let at = restoredAt + T.landingHorizonMs; at <= J + 3 * T.resendWindowMs; at += 1_000) {
+        record.lastAbsentLookupAt = at;
+        record.lastLookupAt = at;
+        expect(nextStep(record.facts(), at + 1, T)).toEqual({ kind: 'absent', outcome: 'needs_decision' });
+      }
+    }
   });
 
   it('"Place again" (a fresh window after the horizon) sends only after a new lookup confirms absence', () => {

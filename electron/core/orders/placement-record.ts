@@ -78,7 +78,11 @@ export class PlacementRecord {
     this.order = init.order;
     this.journaledAt = init.journaledAt;
     this.origin = init.origin;
-    this.windowStart = init.journaledAt;
+    // A restored intent's re-send window is closed from the start: only "Place again" opens one.
+    // Its journal time cannot close it: the new process's clock may read earlier (set back
+    // between crash and restart), and a window still open would let a lookup that found
+    // nothing send it again without the trader (docs/architecture.md, "Exactly-once orders").
+    this.windowStart = init.origin === 'restored' ? Number.NEGATIVE_INFINITY : init.journaledAt;
     this.answerBy = init.answerBy;
     this.listed = init.origin === 'restored';
     this.whenAbsent = init.origin === 'restored' ? 'needs_decision' : 'not_placed';
