@@ -64,9 +64,13 @@ export async function fillTicket(page: Page, f: TicketFill): Promise<void> {
 /** Clicks Place order and returns the order id the ticket acknowledges. */
 export async function placeOrder(page: Page): Promise<string> {
   const t = ticket(page);
-  await t.getByRole('button', { name: 'Place order' }).click();
   const id = t.getByTestId('ticket-order-id');
+  // The ticket may still show the previous placement's id when the click lands; an id is new
+  // only once it differs from that one (each placement makes its own order).
+  const previous = (await id.count()) > 0 ? ((await id.textContent()) ?? '') : '';
+  await t.getByRole('button', { name: 'Place order' }).click();
   await expect(id).toHaveText(/\S+/);
+  if (previous) await expect(id).not.toHaveText(previous);
   return (await id.textContent()) ?? '';
 }
 
