@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { OrderRequest } from '@shared/domain/order';
 import { IntentsLedger } from './intents-ledger';
+import { INFY_MARKET_BUY } from '../testing/order-fixtures';
 
 /**
  * A compaction that dies half-way through writing (disk full, power cut): the kill tests in
@@ -41,15 +41,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return { ...real, open, default: { ...real, open } };
 });
 
-const order: OrderRequest = {
-  exchange: 'NSE',
-  tradingsymbol: 'INFY',
-  transactionType: 'BUY',
-  quantity: 1,
-  orderType: 'MARKET',
-  product: 'MIS',
-  validity: 'DAY',
-};
+const order = INFY_MARKET_BUY;
 
 describe('intents ledger compaction torn half-way', () => {
   let dir: string;

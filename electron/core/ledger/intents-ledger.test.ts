@@ -3,19 +3,11 @@ import { appendFile, mkdtemp, open, readFile, rm, type FileHandle } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { OrderRequest } from '@shared/domain/order';
 import { buildChild } from '../testing/build-child';
 import { IntentsLedger, type LedgerStep } from './intents-ledger';
+import { INFY_MARKET_BUY } from '../testing/order-fixtures';
 
-const order: OrderRequest = {
-  exchange: 'NSE',
-  tradingsymbol: 'INFY',
-  transactionType: 'BUY',
-  quantity: 1,
-  orderType: 'MARKET',
-  product: 'MIS',
-  validity: 'DAY',
-};
+const order = INFY_MARKET_BUY;
 
 /** Runs the ledger child until it SIGKILLs itself at `step` #`occurrence`; what it had confirmed. */
 function runUntilKilled(

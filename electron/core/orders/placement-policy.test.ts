@@ -8,6 +8,7 @@ import {
   type SendFact,
   type SendResult,
 } from './placement-policy';
+import { INFY_MARKET_BUY } from '../testing/order-fixtures';
 import { PlacementRecord } from './placement-record';
 
 const T = DEFAULT_TIMINGS; // window 10 s, horizon 10 s
@@ -123,22 +124,13 @@ describe('placement policy (nextStep)', () => {
   });
 
   it('an intent restored at a restart is never sent, even when the restart came inside its window or the clock stepped back', () => {
-    const order = {
-      exchange: 'NSE',
-      tradingsymbol: 'INFY',
-      transactionType: 'BUY',
-      quantity: 1,
-      orderType: 'MARKET',
-      product: 'MIS',
-      validity: 'DAY',
-    } as const;
     // Restarted 2 s after it was journaled, and restarted on a clock set back 5 s (NTP, a VM
     // restored): the journal's time is no promise about the new process's clock.
     for (const restoredAt of [J + 2_000, J - 5_000]) {
       const record = new PlacementRecord({
         clientOrderId: 'td-restored',
         requestId: null,
-        order,
+        order: INFY_MARKET_BUY,
         journaledAt: J,
         origin: 'restored',
         answerBy: restoredAt,

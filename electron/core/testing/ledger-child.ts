@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
-import type { OrderRequest } from '@shared/domain/order';
 import { IntentsLedger, type LedgerStep } from '../ledger/intents-ledger';
+import { INFY_MARKET_BUY } from './order-fixtures';
 
 /**
  * Test-only child process for the ledger crash test. argv: <ledger file> <kill step> <occurrence>.
@@ -14,15 +14,7 @@ import { IntentsLedger, type LedgerStep } from '../ledger/intents-ledger';
 const [file, killStep, occurrence] = process.argv.slice(2);
 if (!file || !killStep || !occurrence) throw new Error('usage: ledger-child <file> <step> <occurrence>');
 const say = (line: string): void => void writeSync(1, `${line}\n`);
-const order: OrderRequest = {
-  exchange: 'NSE',
-  tradingsymbol: 'INFY',
-  transactionType: 'BUY',
-  quantity: 1,
-  orderType: 'MARKET',
-  product: 'MIS',
-  validity: 'DAY',
-};
+const order = INFY_MARKET_BUY;
 let seen = 0;
 const onStep = (step: LedgerStep): void => {
   if (step === killStep && (seen += 1) === Number(occurrence)) process.kill(process.pid, 'SIGKILL');
