@@ -4,8 +4,8 @@ import { PanelPlaceholder } from './panel-states';
 
 /**
  * A panel whose code loads after the first screen (docs/architecture.md §The first screen first):
- * the chart's canvas library and the tabs a trader opens later are not compiled before the book
- * paints. Until its chunk arrives the slot shows the panel's frame (with the slot's tabs, so they
+ * the chart's canvas library and the tabs a trader opens later are not fetched and run before the
+ * book paints. Until its chunk arrives the slot shows the panel's frame (with the slot's tabs, so they
  * stay clickable) saying "Loading chart…"; a chunk that cannot load says so in the panel instead
  * of taking the whole desk down with it.
  */
