@@ -90,15 +90,19 @@ export class ActiveCore {
       });
       try {
         await this.#factory.prepare?.(core);
+        // The core serves from the moment its session says connected, inside `start`: the page
+        // refetches everything when that push arrives (docs/architecture.md §A new session
+        // re-asks every read), which may be before the login's own reply.
+        this.#core = core;
+        core.setSubscriptions(this.#subscriptions, this.#modes);
         const write = await core.start(remember);
         if (remember && !write.persisted && write.reason) this.#factory.notice(write.reason);
       } catch (err) {
+        this.#core = null;
         this.#info = { ...core.session.info(), state: 'disconnected', version: this.#versions.next() };
         await core.close();
         throw err;
       }
-      this.#core = core;
-      core.setSubscriptions(this.#subscriptions, this.#modes);
       return core.session.info();
     });
   }

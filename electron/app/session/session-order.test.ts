@@ -92,6 +92,23 @@ describe('session facts carry the order main made them in', () => {
     expect(after((await data<SessionInfo>(dispatch('session.status', undefined))).version, again.version)).toBe(true);
   });
 
+  it('a read made as soon as a new session is announced is served by that session', async () => {
+    const { app, dispatch, data } = await start();
+    await data<SessionInfo>(dispatch('session.login', { profile: { kind: 'paper' } }));
+    // The page refetches everything when it is told of a newer connected session; main must
+    // already serve that session then, not answer "not logged in" while it finishes the login.
+    const early: Array<Promise<unknown>> = [];
+    app.events.on('session.changed', (i) => {
+      if (i.state === 'connected') early.push(dispatch('instruments.list', undefined));
+    });
+    await data<SessionInfo>(dispatch('session.login', { profile: { kind: 'paper' } }));
+    expect(early.length).toBeGreaterThan(0);
+    for (const read of (await Promise.all(early)) as Array<{ ok: boolean; data?: unknown[] }>) {
+      expect(read, JSON.stringify(read).slice(0, 200)).toMatchObject({ ok: true });
+      expect(read.data!.length).toBeGreaterThan(0);
+    }
+  });
+
   it('a second run of the service numbers its facts under another run id', async () => {
     const one = await start();
     const two = await start();

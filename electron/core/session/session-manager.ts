@@ -41,6 +41,8 @@ export class SessionManager implements AuthSource {
   #info: SessionInfo;
   #renewing: Promise<string | null> | null = null;
   #remember = false;
+  /** Counts logouts, so a login that was on its way when one happened is not taken. */
+  #logouts = 0;
 
   /**
    * `versions` numbers every change of `info()` (docs/architecture.md §Session facts are ordered
@@ -126,6 +128,9 @@ export class SessionManager implements AuthSource {
 
   /** Ends the broker session (best effort) and wipes the token and secrets, memory and disk. */
   public async logout(): Promise<void> {
+    this.#logouts += 1;
+    // No re-login may start while the broker is being told: it would outlive the logout.
+    this.#credentials = null;
     try {
       if (this.#token !== null) await this.#broker?.logout();
     } catch {
@@ -149,7 +154,11 @@ export class SessionManager implements AuthSource {
   async #loginNow(): Promise<void> {
     if (!this.#broker || !this.#credentials)
       throw new AppError({ kind: 'internal', message: 'Session manager has no broker' });
+    const logouts = this.#logouts;
     const grant = await this.#broker.login(this.#credentials);
+    // A re-login that a 401 started just before the trader logged out (or main switched
+    // profiles) answers after the logout: taking it would announce a session nobody holds.
+    if (logouts !== this.#logouts) throw new AppError({ kind: 'unauthorized', message: 'Logged out while logging in' });
     this.#token = grant.accessToken;
     this.#info = {
       state: 'connected',

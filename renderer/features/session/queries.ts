@@ -1,5 +1,11 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { isOlderSession, type BrokerProfile, type KiteLoginStart, type SessionInfo } from '@shared/domain/session';
+import {
+  isOlderSession,
+  type BrokerProfile,
+  type KiteLoginStart,
+  type SessionInfo,
+  type SessionVersion,
+} from '@shared/domain/session';
 import { call } from '../../lib/ipc-client';
 
 /**
@@ -37,14 +43,35 @@ export const sessionQueries = {
     }),
 };
 
+/**
+ * True when `next` is a connected session the page has not served yet: none was connected
+ * before (`held` null), or it was numbered after the last one, or by another run of main.
+ */
+export function beginsSession(held: SessionVersion | null, next: SessionInfo): boolean {
+  if (next.state !== 'connected') return false;
+  if (held === null) return true;
+  return held.run !== next.version.run || held.seq < next.version.seq;
+}
+
+/**
+ * Starts the page over on a new session (docs/architecture.md §A new session re-asks every
+ * read): a read still on its way was asked of the session before, and its answer — "not logged
+ * in", another account's book — must not settle anything now. Cancelling puts each query back
+ * as it was before that read; invalidating asks the new session.
+ */
+export async function askNewSession(client: QueryClient): Promise<void> {
+  await client.cancelQueries();
+  await client.invalidateQueries();
+}
+
 /** Takes a session status from a push or a reply into the cache, unless the cache holds a later one. */
 export function takeSession(client: QueryClient, info: SessionInfo): void {
   client.setQueryData(sessionQueries.status().queryKey, (held) => laterSession(held, info));
 }
 
 /**
- * Logs in; on success the new session becomes the status (which ends the expiry alert, see
- * `useBridgeEvents`) and every cached read is refetched with it.
+ * Logs in; on success the new session becomes the status (which ends the expiry alert and
+ * re-asks every read, see `useBridgeEvents`).
  *
  * The profile (with the REST key and secret) goes to main and is not kept here: the mutation
  * variables are cleared with `gcTime: 0` once it settles.
@@ -55,11 +82,11 @@ export function useLogin() {
     mutationKey: ['session', 'login'],
     gcTime: 0,
     mutationFn: (profile: BrokerProfile) => call('session.login', { profile }),
-    onSuccess: async (info) => {
+    onSuccess: (info) => {
       // If main refused the new session at once, its expiry may have been pushed before this
-      // reply went out: the reply is then the older fact and changes nothing.
+      // reply went out: the reply is then the older fact and changes nothing. A newer session
+      // re-asks every read (`useBridgeEvents`), whichever of this reply and its push came first.
       takeSession(client, info);
-      await client.invalidateQueries();
     },
   });
 }

@@ -6,7 +6,9 @@ import type { SessionInfo, SessionVersion } from '@shared/domain/session';
 import type { IpcResult } from '@shared/ipc/result';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
-import { bookOf, createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
+import { bookOf, createFakeBridge, INFY, type FakeBridge } from '../../test/fake-bridge';
+import { useInstruments } from '../instruments/queries';
+import { SymbolCombobox } from '../ticket/symbol-combobox';
 import { Banners } from './banners';
 import { ConnectionStatus } from './connection-status';
 import { SessionGate } from './session-dialog';
@@ -57,11 +59,18 @@ beforeEach(() => {
     'session.status': () => ok(current.status),
     'connection.status': () => ok({ rest: 'up', stream: 'open', detail: null }),
     'orders.sync': () => (current.refused ? unauthorized : bookOf([])),
+    'instruments.list': () => (current.refused ? unauthorized : ok([INFY])),
   });
   setBridgeForTests(bridge);
 });
 
 afterEach(() => setBridgeForTests(null));
+
+/** The ticket's symbol search over the desk's instrument universe. */
+function SymbolSearch() {
+  const { list } = useInstruments();
+  return <SymbolCombobox label="Symbol" instruments={list} value={undefined} onChoose={() => undefined} />;
+}
 
 function Desk() {
   useBridgeEvents();
@@ -70,6 +79,7 @@ function Desk() {
       <ConnectionStatus />
       <Banners />
       <SessionGate />
+      <SymbolSearch />
     </>
   );
 }
@@ -192,5 +202,30 @@ describe('session facts in the order main made them, not the order they arrive',
     act(() => bridge.emit('session.changed', info('connected', 1)));
     await waitFor(() => expect(banner()).toBeNull());
     await waitFor(() => expect(dialog()).toBeNull());
+  });
+
+  it('a read asked of the old session and answered after the new login is asked again: the symbol search finds INFY', async () => {
+    // The universe was still on its way when the session expired (main had queued it).
+    let answerOld: (r: IpcResult<unknown>) => void = () => undefined;
+    bridge.answer('instruments.list', () => new Promise((resolve) => (answerOld = resolve)));
+    await expiredDesk();
+    await waitFor(() => expect(bridge.callsOf('instruments.list')).toHaveLength(1));
+    bridge.answer('instruments.list', () => (current.refused ? unauthorized : ok([INFY])));
+
+    const release = holdLoginReply();
+    await userEvent.setup().click(within(dialog()!).getByRole('button', { name: 'Log in' }));
+    current = { status: info('connected', 4), refused: false };
+    act(() => {
+      bridge.emit('session.changed', info('disconnected', 3));
+      bridge.emit('session.changed', info('connected', 4));
+    });
+    await act(async () => release(info('connected', 4)));
+    await waitFor(() => expect(dialog()).toBeNull());
+    // Only now does the old session's read come back: refused, as the old core was closed.
+    await act(async () => answerOld(unauthorized));
+    await flush();
+
+    await userEvent.setup().type(screen.getByRole('combobox', { name: 'Symbol' }), 'INFY');
+    await waitFor(() => expect(screen.getAllByRole('option')[0]?.textContent).toMatch(/^INFY NSE/));
   });
 });

@@ -1,14 +1,14 @@
 import { hashKey, useQueryClient, type Query } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { EventPayload } from '@shared/ipc/contract';
-import type { SessionInfo } from '@shared/domain/session';
+import type { SessionInfo, SessionVersion } from '@shared/domain/session';
 import { subscribe } from '../../lib/ipc-client';
 import { useAlertsActions } from '../../state/alerts-store';
 import { quotesStoreFor } from '../market/quotes-store';
 import { orderBookOf, type OrderChange } from '../orders/order-book-store';
 import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
-import { laterSession, sessionQueries, takeSession } from './queries';
+import { askNewSession, beginsSession, laterSession, sessionQueries, takeSession } from './queries';
 import { useReconcileOnStreamChange } from './use-stream-live';
 
 /**
@@ -45,7 +45,8 @@ const unlessHoldings = (q: Query): boolean => q.queryKey[1] !== portfolioQueries
  * are ordered by main): the status cache keeps the later of what it holds and what arrives, the
  * expiry alert ignores an expiry older than a session already seen, and every status the cache
  * takes — pushed, replied to a login, or refetched — is shown to the alert, so a newer
- * connected session ends it and an older one cannot.
+ * connected session ends it and an older one cannot. A newer connected session also re-asks
+ * every read (docs/architecture.md §A new session re-asks every read).
  */
 export function useBridgeEvents(): void {
   const client = useQueryClient();
@@ -53,6 +54,19 @@ export function useBridgeEvents(): void {
   useReconcileOnStreamChange();
   useEffect(() => {
     const statusHash = hashKey(sessionQueries.status().queryKey);
+    // The last connected session the page served; `undefined` until the page has its first
+    // status, which is where it starts rather than a new session.
+    const first = client.getQueryData<SessionInfo>(sessionQueries.status().queryKey);
+    let served: SessionVersion | null | undefined = first && (first.state === 'connected' ? first.version : null);
+    const onStatus = (info: SessionInfo): void => {
+      sessionSeen(info);
+      if (served === undefined) {
+        served = info.state === 'connected' ? info.version : null;
+      } else if (beginsSession(served, info)) {
+        served = info.version;
+        void askNewSession(client);
+      }
+    };
     let reconcile: ReturnType<typeof setTimeout> | null = null;
     let apply: ReturnType<typeof setTimeout> | null = null;
     let filled = false;
@@ -108,7 +122,7 @@ export function useBridgeEvents(): void {
       }),
       client.getQueryCache().subscribe((e) => {
         if (e.type === 'updated' && e.action.type === 'success' && e.query.queryHash === statusHash) {
-          sessionSeen(e.query.state.data as SessionInfo);
+          onStatus(e.query.state.data as SessionInfo);
         }
       }),
       subscribe('usage.changed', (usage) => {
