@@ -128,6 +128,19 @@ function holdLoginReply(): (reply: SessionInfo) => void {
   return (reply) => release(reply);
 }
 
+/** Logs in again, and it works: main closes the old core (3), connects (4) and then replies. */
+async function logInAgain(): Promise<void> {
+  const release = holdLoginReply();
+  await userEvent.setup().click(within(dialog()!).getByRole('button', { name: 'Log in' }));
+  current = { status: info('connected', 4), refused: false };
+  act(() => {
+    bridge.emit('session.changed', info('disconnected', 3));
+    bridge.emit('session.changed', info('connected', 4));
+  });
+  await act(async () => release(info('connected', 4)));
+  await waitFor(() => expect(dialog()).toBeNull());
+}
+
 describe('session facts in the order main made them, not the order they arrive', () => {
   it("the new session's expiry pushed before the login's reply keeps the banner and the dialog after the reply", async () => {
     await expiredDesk();
@@ -158,15 +171,7 @@ describe('session facts in the order main made them, not the order they arrive',
 
   it('an expiry of the old session delivered after the new login shows no banner and no dialog', async () => {
     await expiredDesk();
-    const release = holdLoginReply();
-    await userEvent.setup().click(within(dialog()!).getByRole('button', { name: 'Log in' }));
-    current = { status: info('connected', 4), refused: false };
-    act(() => {
-      bridge.emit('session.changed', info('disconnected', 3));
-      bridge.emit('session.changed', info('connected', 4));
-    });
-    await act(async () => release(info('connected', 4)));
-    await waitFor(() => expect(dialog()).toBeNull());
+    await logInAgain();
 
     // The old session's expiry (2), held up on its way, lands after the new session's facts.
     act(() => bridge.emit('session.expired', { reason: REASON, version: version(2) }));
@@ -212,15 +217,7 @@ describe('session facts in the order main made them, not the order they arrive',
     await waitFor(() => expect(bridge.callsOf('instruments.list')).toHaveLength(1));
     bridge.answer('instruments.list', () => (current.refused ? unauthorized : ok([INFY])));
 
-    const release = holdLoginReply();
-    await userEvent.setup().click(within(dialog()!).getByRole('button', { name: 'Log in' }));
-    current = { status: info('connected', 4), refused: false };
-    act(() => {
-      bridge.emit('session.changed', info('disconnected', 3));
-      bridge.emit('session.changed', info('connected', 4));
-    });
-    await act(async () => release(info('connected', 4)));
-    await waitFor(() => expect(dialog()).toBeNull());
+    await logInAgain();
     // Only now does the old session's read come back: refused, as the old core was closed.
     await act(async () => answerOld(unauthorized));
     await flush();
