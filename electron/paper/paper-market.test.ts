@@ -3,7 +3,7 @@ import { istDate } from '@shared/lib/ist-time';
 import { isOnTick } from '@shared/trading/money';
 import { WireCandleList, WireInstrumentList } from '@shared/wire/schemas';
 import { closedDay } from './calendar';
-import { generateInstruments } from './instruments';
+import { expiryClose, generateInstruments } from './instruments';
 import { type Api, startTestBroker } from './test-helpers';
 
 let api: Api;
@@ -20,11 +20,10 @@ describe('instruments', () => {
     expect(new Set(list.map((i) => i.exchange))).toEqual(new Set(['NSE', 'BSE', 'NFO', 'BFO', 'MCX', 'CDS']));
     expect(new Set(list.map((i) => i.instrument_type))).toEqual(new Set(['EQ', 'FUT', 'CE', 'PE']));
     expect(new Set(list.map((i) => i.instrument_token)).size).toBe(list.length);
-    const today = istDate(Date.now());
     for (const i of list) {
       expect(isOnTick(i.last_price, i.tick_size), i.tradingsymbol).toBe(true);
       if (i.instrument_type === 'EQ') expect(i.lot_size).toBe(1);
-      else expect(i.expiry! > today, i.tradingsymbol).toBe(true);
+      else expect(i.expiry, i.tradingsymbol).not.toBeNull();
       expect(i.freeze_quantity).toBeGreaterThanOrEqual(i.lot_size);
     }
     const nifty = list.find((i) => /^NIFTY\d\d[A-Z]{3}FUT$/.test(i.tradingsymbol));
@@ -37,6 +36,33 @@ describe('instruments', () => {
     expect(Math.min(...strikes)).toBeLessThan(nifty!.last_price);
     expect(Math.max(...strikes)).toBeGreaterThan(nifty!.last_price);
   });
+
+  // Instants on the market's clock, not the wall's: which contracts trade depends on it.
+  it.each([
+    ['on its expiry day, before the close', '2026-11-27T10:00:00+05:30', 'SILVERM26NOVFUT'],
+    ['just after the IST midnight that begins its expiry day', '2026-11-27T00:15:00+05:30', 'SILVERM26NOVFUT'],
+    ["after its expiry day's MCX close (23:30)", '2026-11-27T23:45:00+05:30', 'SILVERM26DECFUT'],
+  ])(
+    'lists only contracts still trading at the market clock, the expiring one %s: first %s',
+    async (_when, at, nearest) => {
+      const now = Date.parse(at);
+      const broker = await startTestBroker({ clock: () => now, marketClock: { at: now } });
+      try {
+        const list = WireInstrumentList.parse((await broker.call('GET', '/instruments')).body).instruments;
+        // SILVER MINI expires on the 28th; 2026-11-28 is a Saturday, so it expires on Friday the 27th.
+        const silverm = list.filter((i) => /^SILVERM\d\d[A-Z]{3}FUT$/.test(i.tradingsymbol));
+        expect(silverm[0]?.tradingsymbol).toBe(nearest);
+        for (const i of list) {
+          if (i.expiry === null) continue;
+          // A contract trades until its expiry day's close; none listed has passed it.
+          expect(istDate(now) <= i.expiry, i.tradingsymbol).toBe(true);
+          if (i.expiry === istDate(now)) expect(expiryClose(i.exchange, i.expiry) > now, i.tradingsymbol).toBe(true);
+        }
+      } finally {
+        await broker.close();
+      }
+    },
+  );
 
   it('quotes and trades currency futures on the real ₹0.0025 CDS tick', async () => {
     const cds = (await api.call('GET', '/instruments?exchange=CDS')).body.instruments;
