@@ -218,3 +218,58 @@ describe('the answer deadline when refused connects are slow', () => {
     expect(core.orders.openIntents()).toBe(0);
   });
 });
+
+describe('a lookup that was on its way when a send ended', () => {
+  let fx: CoreFixture;
+  afterEach(async () => fx.close());
+
+  it('a broker without unique references: a slow POST that lands (and answers 5xx) after a lookup found nothing, within the same millisecond, is found by the next lookup, not sent again', async () => {
+    fx = await startCoreFixture({ idempotency: false });
+    // The clock stands still from the POST's start until the lookup's answer is taken: the
+    // lookup starts and the send ends in one millisecond, as they can on a busy machine.
+    let frozenAt: number | null = null;
+    const core = await fx.newCore({
+      rate: null,
+      newClientOrderId: () => 'td-overlap-0001',
+      orderClock: { now: () => frozenAt ?? Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+    });
+    await core.start();
+    const order = marketBuy(await core.broker.listInstruments());
+    await core.catalog.find(order.exchange, order.tradingsymbol);
+
+    const place = core.broker.placeOrder.bind(core.broker);
+    const find = core.broker.findOrders.bind(core.broker);
+    let lookupAnswered: () => void = () => undefined;
+    const lookupGate = new Promise<void>((resolve) => (lookupAnswered = resolve));
+    let postEnded: () => void = () => undefined;
+    const postGate = new Promise<void>((resolve) => (postEnded = resolve));
+    // The POST is slow to reach the broker: the order service starts looking it up meanwhile;
+    // it lands only after that lookup was served, and its reply is a 5xx after the commit.
+    core.broker.placeOrder = async (cmd, options) => {
+      core.broker.placeOrder = place;
+      frozenAt = Date.now();
+      options?.onSlow?.();
+      await lookupGate;
+      fx.paper.setFaults('late_server_error=1');
+      try {
+        return await place(cmd, options);
+      } finally {
+        fx.paper.setFaults({});
+        setTimeout(postEnded, 0); // after the order service has taken the POST's end
+      }
+    };
+    core.broker.findOrders = async (ref) => {
+      core.broker.findOrders = find;
+      const found = await find(ref); // served before the POST lands: nothing yet
+      lookupAnswered();
+      await postGate;
+      frozenAt = null;
+      return found;
+    };
+
+    const outcome = await core.orders.place(order);
+    await core.orders.idle();
+    expect(fx.paper.orderCount()).toBe(1);
+    expect(outcome).toMatchObject({ state: 'placed', clientOrderId: 'td-overlap-0001' });
+  });
+});

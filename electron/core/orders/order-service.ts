@@ -460,6 +460,7 @@ export class OrderService {
     abandon: AbortController,
   ): void {
     const endedAt = this.#clock.now();
+    rec.sendsEnded += 1;
     rec.pendingPosts.delete(abandon);
     if (r.ok) {
       this.#settlePlaced(rec, r.ack.orderId, r.ack.status, false);
@@ -508,13 +509,17 @@ export class OrderService {
     rec.busy = true;
     const release = rec.origin === 'restored' ? await this.#recoverySlots.acquire() : () => undefined;
     const startedAt = this.#clock.now();
+    const sendsEnded = rec.sendsEnded;
     rec.lastLookupAt = startedAt;
     rec.lookupsSinceSend += 1;
     try {
       const found = await this.#broker.findOrders(rec.clientOrderId);
       const order = found[0];
       if (order) this.#settlePlaced(rec, order.orderId, order.status, true);
-      else rec.lastAbsentLookupAt = startedAt;
+      // Nothing found says nothing about a send that ended while the lookup was on its way (a
+      // slow POST can land after the lookup was served), even if the clock shows one instant
+      // for both: only a lookup started after every send ended may confirm absence.
+      else if (rec.sendsEnded === sendsEnded) rec.lastAbsentLookupAt = startedAt;
     } catch (err) {
       const info = err instanceof AppError ? err.info : null;
       // A dead session: check again once a re-login may have happened; never a failure.

@@ -33,6 +33,11 @@ export class PlacementRecord {
   /** POSTs still waiting for a reply after the driver moved on to lookups; abandoned once settled. */
   public readonly pendingPosts = new Set<AbortController>();
   public lastAbsentLookupAt: number | null = null;
+  /**
+   * How many sends have ended. A lookup counts as "after" a send only if none ended while it
+   * was on its way: timestamps cannot order two events in one millisecond.
+   */
+  public sendsEnded = 0;
   public lastLookupAt: number | null = null;
   public lookupsSinceSend = 0;
   public lookupNotBefore: number | null = null;
