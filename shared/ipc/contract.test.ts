@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { EVENT_NAMES, isEventName, isRequestChannel, requests } from './contract';
 import { EVENT_NAMES_PLAIN } from './channel-names';
+import { INFY_MARKET_BUY } from '../testing/order-fixtures';
 
 describe('bridge contract', () => {
   it("keeps the preload's event allowlist identical to the contract's events", () => {
@@ -37,16 +38,7 @@ describe('bridge inputs that would reach a broker path or a timeline', () => {
   it('orders.place refuses a clickedAt more than a minute after now, naming clickedAt', () => {
     vi.useFakeTimers({ now: new Date('2026-11-23T10:00:00+05:30') });
     try {
-      const order = {
-        exchange: 'NSE',
-        tradingsymbol: 'INFY',
-        transactionType: 'BUY',
-        quantity: 1,
-        orderType: 'MARKET',
-        product: 'MIS',
-        validity: 'DAY',
-      };
-      const at = (clickedAt: number) => requests['orders.place'].input.safeParse({ order, clickedAt });
+      const at = (clickedAt: number) => requests['orders.place'].input.safeParse({ order: INFY_MARKET_BUY, clickedAt });
       expect(at(Date.now()).success).toBe(true);
       expect(at(Date.now() + 30_000).success).toBe(true);
       const far = at(8_640_000_000_000_000);

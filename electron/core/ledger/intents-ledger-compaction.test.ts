@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IntentsLedger } from './intents-ledger';
-import { INFY_MARKET_BUY } from '../testing/order-fixtures';
+import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
 
 /**
  * A compaction that dies half-way through writing (disk full, power cut): the kill tests in

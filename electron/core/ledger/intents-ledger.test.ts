@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildChild } from '../testing/build-child';
 import { IntentsLedger, type LedgerStep } from './intents-ledger';
-import { INFY_MARKET_BUY } from '../testing/order-fixtures';
+import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
 
 const order = INFY_MARKET_BUY;
 

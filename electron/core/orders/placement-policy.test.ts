@@ -8,7 +8,7 @@ import {
   type SendFact,
   type SendResult,
 } from './placement-policy';
-import { INFY_MARKET_BUY } from '../testing/order-fixtures';
+import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
 import { PlacementRecord } from './placement-record';
 
 const T = DEFAULT_TIMINGS; // window 10 s, horizon 10 s

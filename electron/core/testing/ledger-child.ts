@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
 import { IntentsLedger, type LedgerStep } from '../ledger/intents-ledger';
-import { INFY_MARKET_BUY } from './order-fixtures';
+import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
 
 /**
  * Test-only child process for the ledger crash test. argv: <ledger file> <kill step> <occurrence>.

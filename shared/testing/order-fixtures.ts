@@ -1,6 +1,6 @@
-import type { OrderRequest } from '@shared/domain/order';
+import type { OrderRequest } from '../domain/order';
 
-/** BUY 1 INFY MARKET MIS: the order the ledger and placement tests journal (its content is never the point). */
+/** BUY 1 INFY MARKET MIS: an order whose content is never the point (ledger, placement and contract tests). */
 export const INFY_MARKET_BUY: OrderRequest = {
   exchange: 'NSE',
   tradingsymbol: 'INFY',
