@@ -132,6 +132,16 @@ describe('/kite orders (docs/kite.md §Orders)', () => {
     expect(history.at(-1)?.status_message).toMatch(/margin|funds/i);
   });
 
+  it('cancelling an order already cancelled is an OrderException, in Kite’s words', async () => {
+    const { order_id } = await kc.placeOrder('regular', order({ price: 1440 }));
+    await kc.cancelOrder('regular', order_id);
+    await expect(kc.cancelOrder('regular', order_id)).rejects.toMatchObject({
+      error_type: 'OrderException',
+      message: 'Order cannot be cancelled as it is being processed. Try later.',
+    });
+    expect((await t.api.order(order_id)).status).toBe('CANCELLED');
+  });
+
   it('cancelling a COMPLETE order is an OrderException; an unknown order id an InputException', async () => {
     const { order_id } = await kc.placeOrder(
       'regular',

@@ -1,3 +1,4 @@
+import { isWorking } from '@shared/domain/order';
 import { z } from 'zod';
 import { Exchange } from '@shared/domain/instrument';
 import { OrderType, Product, TransactionType, Validity, Variety } from '@shared/domain/order';
@@ -82,6 +83,9 @@ function placement(p: Params, variety: Variety): WireOrderRequest {
   };
 }
 
+/** Kite's words for a cancel of an order its OMS no longer holds working (docs/kite.md §Orders). */
+export const NOT_CANCELLABLE = 'Order cannot be cancelled as it is being processed. Try later.';
+
 /** The order `:order_id` names, checked to be of `:variety` (Kite refuses a mismatch). */
 function orderOf(state: BrokerState, id: string, variety: Variety) {
   const o = state.engine.order(id);
@@ -157,7 +161,9 @@ export const orderRoutes: readonly KiteRoute[] = [
     handle({ params, state, now }) {
       const variety = varietyOf(params.variety);
       const id = params.order_id ?? '';
-      orderOf(state, id, variety);
+      // Kite refuses to cancel an order that no longer works — filled, rejected, or cancelled
+      // already (a repeated cancel) — as an OrderException (docs/kite.md §Orders).
+      if (!isWorking(orderOf(state, id, variety).status)) throw new KiteError(400, 'OrderException', NOT_CANCELLABLE);
       const o = state.engine.cancel(id, now);
       return { data: { order_id: o.orderId } };
     },
