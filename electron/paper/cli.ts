@@ -1,15 +1,19 @@
 import { parseArgs } from 'node:util';
-import { startPaperBroker } from './index';
+import { MAX_ORDERBOOK_LAG_MS, startPaperBroker } from './index';
 import { type MarketClockSpec, parseClockSpec } from './market-clock';
 
 /**
- * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s] [--no-idempotency] [--repair] [--clock ISO[,SPEED] | wall] [--kite-redirect-url URL]`
+ * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s] [--no-idempotency] [--orderbook-lag-ms N] [--repair] [--clock ISO[,SPEED] | wall] [--kite-redirect-url URL]`
  *
  * Prints exactly one line, `READY http://127.0.0.1:P/v1`, once it serves (scripts and tests
  * wait for it), and shuts down cleanly on SIGINT/SIGTERM so the journal is flushed. A damaged
  * journal stops the start (exit 2) with a message naming the file, the line and the way out;
  * `--repair` takes it, moving the damage aside (docs/api.md §Persistence). `--kite-redirect-url`
  * is where the Kite login page sends the browser with its request token (docs/kite.md §Login).
+ * `--orderbook-lag-ms N` makes order reads (/v1 and /kite) show each new order and each change
+ * to one only N real ms after it happened, as a real broker's order book trails its order
+ * system; the POST reply, the streams and the duplicate check stay immediate (docs/api.md §A
+ * lagging order book).
  */
 
 function fail(message: string): never {
@@ -27,6 +31,8 @@ const { values } = parseArgs({
     rate: { type: 'string' },
     'tick-ms': { type: 'string' },
     'no-idempotency': { type: 'boolean', default: false },
+    /** Order reads trail the order system by N ms (docs/api.md §A lagging order book). */
+    'orderbook-lag-ms': { type: 'string' },
     repair: { type: 'boolean', default: false },
     /** The market clock: `wall`, or a start time and speed (docs/api.md §Sessions and the calendar). */
     clock: { type: 'string' },
@@ -51,6 +57,10 @@ const tickIntervalMs = values['tick-ms'] === undefined ? undefined : Number(valu
 const kiteRedirectUrl = values['kite-redirect-url'];
 if (kiteRedirectUrl !== undefined && !URL.canParse(kiteRedirectUrl))
   fail(`--kite-redirect-url must be a URL such as http://127.0.0.1:5173/kite/callback, not ${kiteRedirectUrl}`);
+const lagText = values['orderbook-lag-ms'];
+const orderbookLagMs = lagText === undefined ? undefined : Number(lagText);
+if (lagText !== undefined && !(/^\d{1,7}$/.test(lagText) && Number(lagText) <= MAX_ORDERBOOK_LAG_MS))
+  fail(`--orderbook-lag-ms must be a whole number of ms from 0 to ${MAX_ORDERBOOK_LAG_MS}, not ${lagText}`);
 let marketClock: MarketClockSpec | undefined;
 try {
   marketClock = values.clock === undefined ? undefined : parseClockSpec(values.clock);
@@ -68,6 +78,7 @@ try {
     rate,
     tickIntervalMs,
     idempotency: !values['no-idempotency'],
+    ...(orderbookLagMs !== undefined ? { orderbookLagMs } : {}),
     repair: values.repair,
     ...(marketClock !== undefined ? { marketClock } : {}),
     ...(kiteRedirectUrl !== undefined ? { kiteRedirectUrl } : {}),

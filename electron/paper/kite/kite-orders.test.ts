@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Connect } from 'kiteconnect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type KiteTest, startKiteTest } from './test-kite';
+import { type KiteTest, placeParams, startKiteTest } from './test-kite';
 
 type PlaceParams = Parameters<Connect['placeOrder']>[1];
 
@@ -9,20 +9,8 @@ let t: KiteTest;
 let kc: Connect;
 let infy: { instrument_token: number; last_price: number };
 
-/** Place params, with Kite's newer fields (market_protection) the client's types do not list yet. */
-function order(o: Record<string, unknown> = {}): PlaceParams {
-  const p: Record<string, unknown> = {
-    exchange: 'NSE',
-    tradingsymbol: 'INFY',
-    transaction_type: 'BUY',
-    quantity: 1,
-    product: 'MIS',
-    order_type: 'LIMIT',
-    price: 1450,
-    ...o,
-  };
-  return p as PlaceParams;
-}
+/** Place params (LIMIT BUY 1 INFY at 1450 unless `o` says otherwise). */
+const order = placeParams;
 
 beforeAll(async () => {
   t = await startKiteTest();

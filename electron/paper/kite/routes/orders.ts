@@ -173,8 +173,11 @@ export const orderRoutes: readonly KiteRoute[] = [
     path: '/orders',
     kind: 'api',
     limit: 'default',
-    handle: ({ state, kite }) => ({
-      data: state.engine.allOrders().map((o) => kiteOrder(o, kite.extras.get(o.orderId))),
+    handle: ({ state, kite, realNow }) => ({
+      data: state
+        .orderReads(realNow)
+        .allOrders()
+        .map((o) => kiteOrder(o, kite.extras.get(o.orderId))),
     }),
   },
   {
@@ -182,9 +185,10 @@ export const orderRoutes: readonly KiteRoute[] = [
     path: '/orders/:order_id',
     kind: 'api',
     limit: 'default',
-    handle({ state, kite, params }) {
+    handle({ state, kite, params, realNow }) {
       const id = params.order_id ?? '';
-      const o = state.engine.order(id);
+      // As the order book shows it (docs/kite.md §A lagging order book): not there yet reads as unknown.
+      const o = state.orderReads(realNow).order(id);
       if (!o) throw new KiteError(400, 'InputException', `Couldn't find that \`order_id\` (${id.slice(0, 30)}).`);
       return { data: kiteHistory(o, kite.extras.get(id)) };
     },
@@ -196,6 +200,7 @@ export const orderRoutes: readonly KiteRoute[] = [
     limit: 'default',
     handle({ state, params }) {
       const id = params.order_id ?? '';
+      // Trades never lag, so this reads the engine (docs/kite.md §A lagging order book).
       const o = state.engine.order(id);
       if (!o) throw new KiteError(400, 'InputException', `Couldn't find that \`order_id\` (${id.slice(0, 30)}).`);
       return {
