@@ -84,6 +84,8 @@ export interface PlacementTraits {
    * then cannot be verified by a lookup.
    */
   ordersVisibleFrom(now: number): number | null;
+  /** Says, for the trader, which orders the list shows ("Kite shows only today's orders"). */
+  readonly ordersVisibleNote?: string;
 }
 
 /** Filters of the order list. */

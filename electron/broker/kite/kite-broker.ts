@@ -213,7 +213,11 @@ export class KiteBroker implements Broker {
    * (docs/kite.md §Orders): an intent journaled before today's IST date cannot be looked up.
    */
   public placementTraits(): PlacementTraits {
-    return { uniqueReferences: false, ordersVisibleFrom: (now) => istDayStart(now) };
+    return {
+      uniqueReferences: false,
+      ordersVisibleFrom: (now) => istDayStart(now),
+      ordersVisibleNote: 'Kite shows only today’s orders',
+    };
   }
 
   /**

@@ -1,12 +1,12 @@
 import type { Instrument } from '@shared/domain/instrument';
 import type { Order, OrderAck, OrderRequest, OrderStatus } from '@shared/domain/order';
-import type { PlaceOutcome, Placement } from '@shared/domain/placement';
+import { DECISION_STATES, type PlaceOutcome, type Placement, type PlacementState } from '@shared/domain/placement';
 import { AppError } from '@shared/ipc/app-error';
 import type { Broker } from '../../broker/broker';
 import { brokerError, TransportFailure } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';
 import type { InstrumentCatalog } from '../instruments/instrument-catalog';
-import type { IntentsLedger } from '../ledger/intents-ledger';
+import type { IntentsLedger, ResolvedRequest, UnreadableRecords } from '../ledger/intents-ledger';
 import { newClientOrderId } from './client-order-id';
 import { orderRefusal } from './order-rules';
 import type { LifecycleTimeline } from './lifecycle-timeline';
@@ -133,6 +133,9 @@ export class OrderService {
       if (running) return sameOrder(running.order, order).then(() => running.run);
       const known = this.#book.byRequest(requestId);
       if (known) return sameOrder(known.order, order).then(() => this.#answer(known));
+      // Resolved before a restart: the ledger keeps what the trader was told.
+      const earlier = this.#ledger.resolvedRequest(requestId);
+      if (earlier) return sameOrder(earlier.intent.order, order).then(() => answerOf(earlier));
     }
     const run = this.#placeNew(order, requestId, options.clickedAt, options.risk ?? 'check', receivedAt);
     if (requestId !== null) {
@@ -154,7 +157,7 @@ export class OrderService {
     if (ref === null || ref === undefined) return;
     const rec = this.#book.get(ref);
     if (!rec) return;
-    if (rec.state === 'needs_decision') rec.moveTo('checking', this.#clock.now());
+    if (DECISION_STATES.has(rec.state as PlacementState)) rec.moveTo('checking', this.#clock.now());
     if (rec.state !== 'checking') return;
     if (rec.busy) {
       // Its POST's own reply (or a lookup) is on its way: let that settle it, so a normal
@@ -170,9 +173,21 @@ export class OrderService {
     return this.#book.list();
   }
 
-  /** The trader's "Place again" for an intent waiting for their decision: same reference, fresh window. */
-  public async placeAgain(clientOrderId: string): Promise<PlaceOutcome> {
+  /**
+   * The trader's "Place again" for an intent waiting for their decision: same reference, fresh
+   * window. One that cannot be verified (an earlier day than the broker's list shows) may be a
+   * second order: it is sent only with `mayDuplicate`, the trader having been told so.
+   */
+  public async placeAgain(
+    clientOrderId: string,
+    options: { readonly mayDuplicate?: boolean } = {},
+  ): Promise<PlaceOutcome> {
     const rec = this.#waitingForDecision(clientOrderId);
+    if (rec.state === 'unverifiable' && options.mayDuplicate !== true) {
+      throw brokerError('bad_request', `${rec.detail()}. Place it again only if you accept that risk.`, {
+        field: 'mayDuplicate',
+      });
+    }
     const now = this.#clock.now();
     rec.reopen(now, now + this.#t.answerDeadlineMs);
     this.#book.changed(rec);
@@ -198,6 +213,8 @@ export class OrderService {
    */
   public recover(): Promise<void> {
     const now = this.#clock.now();
+    const traits = this.#broker.placementTraits();
+    const visibleFrom = traits.ordersVisibleFrom(now);
     const found: PlacementRecord[] = [];
     for (const intent of this.#ledger.unresolved()) {
       if (this.#book.get(intent.clientOrderId)) continue;
@@ -209,7 +226,13 @@ export class OrderService {
         origin: 'restored',
         answerBy: now,
         now,
-        uniqueReferences: this.#broker.placementTraits().uniqueReferences,
+        uniqueReferences: traits.uniqueReferences,
+        // A lookup proves nothing about an order older than the broker's list (docs/architecture.md
+        // §After a restart nothing is re-sent automatically).
+        unverifiableWhy:
+          visibleFrom !== null && intent.at < visibleFrom
+            ? (traits.ordersVisibleNote ?? 'the broker no longer lists orders that old')
+            : null,
       });
       this.#book.add(rec);
       found.push(rec);
@@ -217,6 +240,11 @@ export class OrderService {
     if (found.length === 0) return Promise.resolve();
     this.#book.changed(found[0] as PlacementRecord);
     return Promise.all(found.map((rec) => this.#startDriver(rec))).then(() => undefined);
+  }
+
+  /** Ledger lines that could not be read (kept in a side file), or null. */
+  public unreadableRecords(): UnreadableRecords | null {
+    return this.#ledger.unreadable();
   }
 
   /** Intents still open in the ledger. */
@@ -354,7 +382,7 @@ export class OrderService {
   #waitingForDecision(clientOrderId: string): PlacementRecord {
     const rec = this.#book.get(clientOrderId);
     if (!rec) throw brokerError('not_found', `No placement ${clientOrderId} is waiting for a decision`);
-    if (rec.state !== 'needs_decision') {
+    if (!DECISION_STATES.has(rec.state as PlacementState)) {
       throw brokerError(
         'conflict',
         `Placement ${clientOrderId} is ${rec.state.replace('_', ' ')}, not waiting for a decision`,
@@ -404,10 +432,11 @@ export class OrderService {
             this.#settleRefused(rec, step.error);
             break;
           case 'absent':
-            if (step.outcome === 'needs_decision') {
-              rec.moveTo('needs_decision', now);
+            if (step.outcome === 'not_placed') this.#settleNotPlaced(rec);
+            else {
+              rec.moveTo(step.outcome, now);
               this.#book.changed(rec);
-            } else this.#settleNotPlaced(rec);
+            }
             break;
         }
       } catch {
@@ -609,14 +638,15 @@ export class OrderService {
     outcome: 'acknowledged' | 'recovered' | 'failed' | 'not_placed' | 'discarded',
     orderId: string | null,
   ): Promise<void> {
-    const kind = rec.refusal?.info.kind;
+    const refusal = rec.refusal?.info;
     return this.#ledger
       .resolve({
         clientOrderId: rec.clientOrderId,
         at: this.#clock.now(),
         outcome,
         orderId,
-        ...(kind !== undefined ? { kind } : {}),
+        ...(refusal !== undefined ? { kind: refusal.kind, message: refusal.message.slice(0, 2_000) } : {}),
+        ...(orderId !== null ? { status: rec.status } : {}),
       })
       .catch(() => undefined);
   }
@@ -624,6 +654,41 @@ export class OrderService {
 
 /** How an order POST ended: the broker's acknowledgement, or what it threw. */
 type PostResult = { readonly ok: true; readonly ack: OrderAck } | { readonly ok: false; readonly err: unknown };
+
+/**
+ * The answer a request id got before a restart, from its ledger records: placed, or the
+ * refusal it was told (the money rule: only an intent that created nothing is a failure).
+ */
+function answerOf({ intent, resolution: r }: ResolvedRequest): Promise<PlaceOutcome> {
+  const cid = intent.clientOrderId;
+  switch (r.outcome) {
+    case 'acknowledged':
+    case 'recovered':
+      if (r.orderId === null) break;
+      return Promise.resolve({
+        state: 'placed',
+        orderId: r.orderId,
+        clientOrderId: cid,
+        status: r.status ?? null,
+        recovered: r.outcome === 'recovered',
+      });
+    case 'failed':
+      return Promise.reject(
+        new AppError({ kind: r.kind ?? 'bad_request', message: `Not placed: ${r.message ?? 'the broker refused it'}` }),
+      );
+    case 'not_placed':
+      return Promise.reject(brokerError('timeout', `Not placed — the broker confirmed it has no order ${cid}`));
+    case 'discarded':
+      return Promise.reject(brokerError('timeout', `Discarded: the broker has no order ${cid}, and it was not sent`));
+    case 'unknown':
+      break;
+  }
+  return Promise.resolve({
+    state: 'unconfirmed',
+    clientOrderId: cid,
+    detail: `Order ${cid} was sent before a restart and its outcome was not recorded: check the order book`,
+  });
+}
 
 /**
  * How one failed POST ended, as far as the broker could have acted on it (placement-policy.ts).

@@ -71,7 +71,7 @@ export interface IntentFacts {
   /** A failed lookup asked us to wait (429 Retry-After, or a dead session). */
   readonly lookupNotBefore: number | null;
   /** What the trader is told when it ends absent: after a restart it waits for their decision. */
-  readonly whenAbsent: 'not_placed' | 'needs_decision';
+  readonly whenAbsent: AbsentOutcome;
   /**
    * The broker refuses a reused reference, naming the order it has (`PlacementTraits`): inside
    * the window a re-send is then its own lookup and can never make a second order.
@@ -87,7 +87,14 @@ export type Step =
   /** Nothing was created: every send was refused or never left. */
   | { readonly kind: 'refuse'; readonly error: AppError | null }
   /** A lookup made late enough found nothing, and nothing may be sent: it ends absent. */
-  | { readonly kind: 'absent'; readonly outcome: 'not_placed' | 'needs_decision' };
+  | { readonly kind: 'absent'; readonly outcome: AbsentOutcome };
+
+/**
+ * How an intent that a lookup late enough did not find ends: `not_placed` (certain), or after a
+ * restart the trader's decision — `unverifiable` when it was journaled before the earliest order
+ * the broker's list still shows, so not finding it proves nothing.
+ */
+export type AbsentOutcome = 'not_placed' | 'needs_decision' | 'unverifiable';
 
 /**
  * Decides the next step for one open intent — the whole exactly-once policy, as a pure function

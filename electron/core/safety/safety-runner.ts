@@ -326,7 +326,7 @@ export class SafetyRunner {
           });
           return;
         }
-        if (!p || p.state === 'checking' || p.state === 'needs_decision') {
+        if (!p || p.state === 'checking' || p.state === 'needs_decision' || p.state === 'unverifiable') {
           this.#update(step, {
             state: 'failed',
             detail: `Not yet confirmed: exit ${outcome.clientOrderId} may still be placed — check the order book`,

@@ -88,4 +88,15 @@ describe('Blotter: one tab stop, arrows inside', () => {
     // The row's buttons are still there for the mouse.
     expect(within(row(table, '250101000001')).getByRole('button', { name: 'Modify 250101000001' })).toBeTruthy();
   });
+
+  it('a cancel the broker answers with the order already filled says so, not "Cancel failed"', async () => {
+    bridge.answer('orders.cancel', () => ({ ok: true, data: { orderId: '250101000003', status: 'COMPLETE' } }));
+    const user = userEvent.setup();
+    const table = await renderBlotter();
+    await user.click(within(row(table, '250101000003')).getByRole('button', { name: 'Cancel 250101000003' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Order 250101000003 had already filled: nothing to cancel',
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { isWorking, type Order } from '@shared/domain/order';
+import { isWorking, type Order, type OrderStatus } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import { describeError } from '../../lib/describe-error';
 import { formatIstTime, formatPrice, formatQty } from '../../lib/format';
@@ -16,6 +16,7 @@ import { PlacementActions } from '../placements/placement-actions';
 import { CancelAllMenu } from '../safety/safety-buttons';
 import {
   isRefusal,
+  needsDecision,
   ordersByReference,
   PLACEMENT_MARK,
   pinnedPlacements,
@@ -292,6 +293,10 @@ function OrderTable(props: {
           {isRefusal(cancel.error) ? 'Cancel failed: ' : 'Cancel not confirmed: '}
           {describeError(cancel.error)}
         </p>
+      ) : cancel.data && cancel.data.status !== 'CANCELLED' ? (
+        <p role="status" className="muted">
+          {settledCancelText(cancel.data.orderId, cancel.data.status)}
+        </p>
       ) : null}
     </div>
   );
@@ -416,7 +421,17 @@ function PlacementRow(props: {
       <td className="msg" title={`${text} (reference ${p.clientOrderId})`}>
         {text}
       </td>
-      <td className="row-actions">{p.state === 'needs_decision' ? <PlacementActions placement={p} /> : null}</td>
+      <td className="row-actions">{needsDecision(p) ? <PlacementActions placement={p} /> : null}</td>
     </tr>
   );
+}
+
+/**
+ * A cancel the broker answered with the order's end instead (Kite refuses to cancel an order
+ * that stopped working): what happened to it, not "Cancel failed" (docs/kite.md §Orders).
+ */
+export function settledCancelText(orderId: string, status: OrderStatus): string {
+  if (status === 'COMPLETE') return `Order ${orderId} had already filled: nothing to cancel`;
+  if (status === 'REJECTED') return `Order ${orderId} was rejected: nothing to cancel`;
+  return `Order ${orderId} is ${status}`;
 }

@@ -1,3 +1,4 @@
+import { istDayStart } from '@shared/lib/ist-time';
 import { isWorking } from '@shared/domain/order';
 import { z } from 'zod';
 import { Exchange } from '@shared/domain/instrument';
@@ -173,10 +174,12 @@ export const orderRoutes: readonly KiteRoute[] = [
     path: '/orders',
     kind: 'api',
     limit: 'default',
-    handle: ({ state, kite, realNow }) => ({
+    // Kite's order book holds only today's orders (docs/kite.md §Orders): the market clock's IST day.
+    handle: ({ state, kite, realNow, now }) => ({
       data: state
         .orderReads(realNow)
         .allOrders()
+        .filter((o) => o.placedAt >= istDayStart(now))
         .map((o) => kiteOrder(o, kite.extras.get(o.orderId))),
     }),
   },
@@ -185,10 +188,12 @@ export const orderRoutes: readonly KiteRoute[] = [
     path: '/orders/:order_id',
     kind: 'api',
     limit: 'default',
-    handle({ state, kite, params, realNow }) {
+    handle({ state, kite, params, realNow, now }) {
       const id = params.order_id ?? '';
-      // As the order book shows it (docs/kite.md §A lagging order book): not there yet reads as unknown.
-      const o = state.orderReads(realNow).order(id);
+      // As the order book shows it (docs/kite.md §A lagging order book): not there yet reads as
+      // unknown, and so does an order of an earlier day (docs/kite.md §Orders).
+      const shown = state.orderReads(realNow).order(id);
+      const o = shown && shown.placedAt >= istDayStart(now) ? shown : undefined;
       if (!o) throw new KiteError(400, 'InputException', `Couldn't find that \`order_id\` (${id.slice(0, 30)}).`);
       return { data: kiteHistory(o, kite.extras.get(id)) };
     },
