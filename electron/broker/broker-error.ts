@@ -45,3 +45,16 @@ export class TransportFailure extends AppError {
     this.reach = reach;
   }
 }
+
+/**
+ * A request that never left because its time to be sent ran out while it waited for the
+ * client's rate limit (an order's re-send window ended behind a 429 pause): certain not sent.
+ */
+export class SendTimePassed extends TransportFailure {
+  public constructor() {
+    super(
+      { kind: 'timeout', message: 'its time ran out while it waited for the broker’s rate limit, so it was never sent' },
+      'not_sent',
+    );
+  }
+}

@@ -3,7 +3,7 @@ import type { ConnectionState } from '@shared/domain/session';
 import { AppError } from '@shared/ipc/app-error';
 import type { IpcError } from '@shared/ipc/result';
 import type { AuthSource } from '../auth-source';
-import { brokerError, TransportFailure } from '../broker-error';
+import { brokerError, SendTimePassed, TransportFailure } from '../broker-error';
 import { DEFAULT_BACKOFF, retryDelay, type BackoffPolicy } from '../http/backoff';
 import { classifyErrorReply } from '../http/classify-reply';
 import { EtagCache } from '../http/etag-cache';
@@ -278,17 +278,9 @@ export class RestTransport {
       await this.#bucket?.take(priority, spec.sendBy);
     } catch (err) {
       if (!(err instanceof NotAdmitted)) throw err;
-      throw new TransportFailure(
-        {
-          kind: 'timeout',
-          message: 'its time ran out while it waited for the broker’s rate limit, so it was never sent',
-        },
-        'not_sent',
-      );
+      throw new SendTimePassed();
     }
-    if (spec.sendBy?.aborted) {
-      throw new TransportFailure({ kind: 'timeout', message: 'its time ran out before it could be sent' }, 'not_sent');
-    }
+    if (spec.sendBy?.aborted) throw new SendTimePassed();
     this.stats.sent += 1;
     this.#onSent?.();
     if (!spec.adaptiveTimeout && !spec.onSlow) return this.#http.send({ ...spec, headers });

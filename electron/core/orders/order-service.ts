@@ -3,7 +3,7 @@ import type { Order, OrderAck, OrderRequest, OrderStatus } from '@shared/domain/
 import { DECISION_STATES, type PlaceOutcome, type Placement, type PlacementState } from '@shared/domain/placement';
 import { AppError } from '@shared/ipc/app-error';
 import type { Broker } from '../../broker/broker';
-import { brokerError, TransportFailure } from '../../broker/broker-error';
+import { brokerError, SendTimePassed, TransportFailure } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';
 import type { InstrumentCatalog } from '../instruments/instrument-catalog';
 import type { IntentsLedger, ResolvedRequest, UnreadableRecords } from '../ledger/intents-ledger';
@@ -700,8 +700,11 @@ export function classifySend(err: unknown, startedAt: number, endedAt: number, u
   const base = { startedAt, endedAt, retryable: false, error: null, notBefore: null };
   if (err instanceof TransportFailure) {
     if (err.reach === 'in_doubt') return { ...base, result: 'in_doubt' };
-    const error = brokerError(err.info.kind, `Not sent: could not reach the broker (${err.info.message})`);
-    return { ...base, result: 'not_sent', error };
+    const why =
+      err instanceof SendTimePassed
+        ? 'Not sent: its time ran out while the broker had asked us to wait, so it never left'
+        : `Not sent: could not reach the broker (${err.info.message})`;
+    return { ...base, result: 'not_sent', error: brokerError(err.info.kind, why) };
   }
   if (!(err instanceof AppError)) return { ...base, result: 'in_doubt' };
   switch (err.info.kind) {

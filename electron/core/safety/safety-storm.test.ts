@@ -6,6 +6,7 @@ import { isWorking } from '@shared/domain/order';
 import type { ConnectionState } from '@shared/domain/session';
 import { AppError } from '@shared/ipc/app-error';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import { coreOn, NO_KITE_LIMITS, type Dialect } from '../testing/dialects';
 
 /**
  * A 429 storm on the polls must not hold a safety action or a click: the kill switch and the
@@ -25,27 +26,31 @@ const order = (i: Instrument, extra: Partial<OrderRequest>): OrderRequest => ({
   ...extra,
 });
 
-describe('a 429 storm on reads (read_rate_limit=1, Retry-After 30 s)', () => {
+describe.each<[string, Dialect]>([
+  ['REST adapter on /v1', 'rest'],
+  ['Kite adapter on /kite', 'kite'],
+])('a 429 storm on reads (read_rate_limit=1, Retry-After 30 s): %s', (_name, dialect) => {
   let fx: CoreFixture;
   afterEach(async () => fx.close());
 
   it('the kill switch still cancels every working order and exits every position, and a click under hard limits is placed', async () => {
-    fx = await startCoreFixture();
+    // Kite's per-second order limits are another matter (docs/kite.md §Limits): out of the way here.
+    fx = await startCoreFixture({ kiteRates: NO_KITE_LIMITS });
     const states: ConnectionState['stream'][] = [];
-    const core = await fx.newCore({
+    const core = await coreOn(fx, dialect, {
       stream: true,
       safetyTimings: { retryDelaysMs: [5, 20, 50], settleWaitMs: 15_000, settlePollMs: 10 },
       events: { onConnection: (c) => states.push(c.stream) },
     });
-    await core.start();
     await vi.waitFor(() => expect(states.at(-1)).toBe('open'), { timeout: 10_000 });
     const eq = (await core.broker.listInstruments('NSE')).filter((i) => i.instrumentType === 'EQ').slice(0, 3);
+    for (const i of eq) await core.catalog.find(i.exchange, i.tradingsymbol);
     const [a, b, c] = eq as [Instrument, Instrument, Instrument];
     const below = (i: Instrument): number =>
       Number((Math.floor((i.lastPrice * 0.95) / i.tickSize) * i.tickSize).toFixed(2));
     // Two positions and three resting orders.
     for (const o of [order(a, {}), order(b, { transactionType: 'SELL' })]) {
-      expect(await core.orders.place(o)).toMatchObject({ state: 'placed', status: 'COMPLETE' });
+      expect(await core.orders.place(o)).toMatchObject({ state: 'placed' });
     }
     for (const i of [a, b, c]) {
       expect(await core.orders.place(order(i, { orderType: 'LIMIT', price: below(i), quantity: 1 }))).toMatchObject({
@@ -54,8 +59,8 @@ describe('a 429 storm on reads (read_rate_limit=1, Retry-After 30 s)', () => {
       });
     }
     // The panels have polled: main's book and positions are up to date.
+    await vi.waitFor(async () => expect((await core.readPositions()).filter((p) => p.quantity !== 0)).toHaveLength(2));
     await core.book.sync();
-    expect((await core.readPositions()).filter((p) => p.quantity !== 0)).toHaveLength(2);
     core.risk.setLimits({
       ...NO_RISK_LIMITS,
       maxOpenOrders: { value: 20, hard: true },
@@ -89,5 +94,23 @@ describe('a 429 storm on reads (read_rate_limit=1, Retry-After 30 s)', () => {
     await vi.waitFor(async () =>
       expect((await core.broker.listPositions(urgent)).filter((p) => p.quantity !== 0)).toEqual([]),
     );
+  });
+
+  it("a placement's 429 holds back the order actions, never a cancel (its own lane) nor a poll", async () => {
+    fx = await startCoreFixture({ kiteRates: NO_KITE_LIMITS });
+    const core = await coreOn(fx, dialect);
+    const [a] = (await core.broker.listInstruments('NSE')).filter((i) => i.instrumentType === 'EQ');
+    if (!a) throw new Error('no equity');
+    await core.catalog.find(a.exchange, a.tradingsymbol);
+    const below = Number((Math.floor((a.lastPrice * 0.95) / a.tickSize) * a.tickSize).toFixed(2));
+    const resting = await core.orders.place(order(a, { orderType: 'LIMIT', price: below, quantity: 1 }));
+    if (resting.state !== 'placed') throw new Error('not placed');
+    // A placement meets a 429 with Retry-After 30 s: its lane pauses for 30 s.
+    fx.paper.setFaults('rate_limit=1,retry_after_s=30');
+    await expect(core.orders.place(order(a, {}))).rejects.toBeInstanceOf(AppError);
+    fx.paper.setFaults({});
+    // The cancel and a poll go at once (a cancel waiting 30 s would fail this test's timeout).
+    await expect(core.broker.cancelOrder(resting.orderId)).resolves.toMatchObject({ status: 'CANCELLED' });
+    await expect(core.broker.getFunds()).resolves.toBeDefined();
   });
 });
