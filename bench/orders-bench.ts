@@ -108,6 +108,7 @@ function startLocalPaper(faults?: string, noIdempotency = false): Promise<PaperB
       historicalPerSecond: unlimited,
       ordersPerSecond: unlimited,
       ordersPerMinute: unlimited,
+      ordersPerDay: unlimited,
       defaultPerSecond: unlimited,
     },
     startingCash: 1e12,
