@@ -1,6 +1,7 @@
 import type { LookupFunction } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OrderRequest } from '@shared/domain/order';
+import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
 import type { ConnectionState } from '@shared/domain/session';
 import type { PaperBrokerOptions } from '../paper/index';
 import { startCoreFixture, type CoreFixture } from './testing/core-fixture';
@@ -13,16 +14,7 @@ import type { TradingCore, TradingCoreOptions } from './trading-core';
  * paper broker's Kite dialect set up like the trader's app.
  */
 
-const LIMIT: OrderRequest = {
-  exchange: 'NSE',
-  tradingsymbol: 'INFY',
-  transactionType: 'BUY',
-  quantity: 1,
-  orderType: 'LIMIT',
-  product: 'MIS',
-  validity: 'DAY',
-  price: 1450,
-};
+const LIMIT: OrderRequest = { ...INFY_MARKET_BUY, orderType: 'LIMIT', price: 1450 };
 
 let fx: CoreFixture | null = null;
 afterEach(async () => {
@@ -132,6 +124,27 @@ describe('a Kite plan without market data (docs/kite.md §The plan)', () => {
     await expect(core.broker.getFunds()).resolves.toHaveProperty('availableMargin');
     expect(expiries).toEqual([]);
     expect(core.session.info().state).toBe('connected');
+  });
+
+  it('the kill switch still exits: with no last price the exit goes as MARKET, which Kite protects', async () => {
+    const { fx, core } = await kiteCore(
+      { kitePlan: 'personal' },
+      { target: { broker: 'kite', label: 'Kite (paper)', vaultKey: 'kite-ks', marketProtection: -1 } },
+    );
+    const bought = await core.orders.place({ ...LIMIT, quantity: 5, price: 1510 });
+    const id = bought.state === 'placed' ? bought.orderId : '';
+    await vi.waitFor(async () => expect((await core.broker.getOrder(id)).status).toBe('COMPLETE'));
+    core.safety.start({ kind: 'killSwitch', exitPositions: true });
+    await core.safety.idle();
+    const run = core.safety.current();
+    const exit = run?.steps.find((s) => s.kind === 'exit');
+    expect(exit).toMatchObject({ state: 'done', transactionType: 'SELL', quantity: 5 });
+    await vi.waitFor(async () =>
+      expect((await core.broker.listPositions()).find((p) => p.tradingsymbol === 'INFY')?.quantity).toBe(0),
+    );
+    const exitOrder = await core.broker.getOrder(exit?.orderId ?? '');
+    expect(exitOrder).toMatchObject({ orderType: 'LIMIT', marketProtection: { percent: 2, automatic: true } });
+    expect(fx.paper.orderCount()).toBe(2);
   });
 
   it('with market data the probe says live and the ticker opens as before', async () => {

@@ -232,6 +232,7 @@ export class TradingCore {
       broker: this.broker,
       clock: systemClock,
       lastTick: (token) => this.#lastTicks.get(token),
+      marketData: () => this.session.info().marketData ?? 'live',
       unconfirmed: () => this.orders.placements().filter((p) => p.state === 'checking').length,
       onLossReached: (date) => ev.onLossReached?.(options.target.vaultKey, date),
     });
@@ -294,6 +295,9 @@ export class TradingCore {
       orders: this.orders,
       findInstrument: (exchange, symbol) => this.catalog.find(exchange, symbol),
       onProgress: (run) => ev.onSafety?.(run),
+      // No last price to price a LIMIT exit from; Kite protects a MARKET one (docs/kite.md §The plan).
+      exitAtMarket: () =>
+        this.session.info().marketData === 'none' && this.session.info().marketProtection !== undefined,
       ...(options.safetyTimings ? { timings: options.safetyTimings } : {}),
     });
   }
