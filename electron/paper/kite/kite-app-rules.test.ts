@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { PaperBrokerOptions } from '../index';
 import { parseAllowedIps } from './app-settings';
-import { type KiteTest, startKiteTest } from './test-kite';
+import { KITE_BUY_INFY, type KiteTest, startKiteTest } from './test-kite';
 
 /**
  * What a Kite app's developer console decides, as the paper dialect models it (docs/kite.md §Static
@@ -12,15 +12,7 @@ import { type KiteTest, startKiteTest } from './test-kite';
 
 type PlaceParams = Parameters<Connect['placeOrder']>[1];
 
-const LIMIT = {
-  exchange: 'NSE',
-  tradingsymbol: 'INFY',
-  transaction_type: 'BUY',
-  quantity: 1,
-  product: 'MIS',
-  order_type: 'LIMIT',
-  price: 1400,
-} as unknown as PlaceParams;
+const LIMIT = { ...KITE_BUY_INFY, order_type: 'LIMIT', price: 1400 } as unknown as PlaceParams;
 
 let t: KiteTest | null = null;
 afterEach(async () => {

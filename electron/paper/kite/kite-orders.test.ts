@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Connect } from 'kiteconnect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type KiteTest, startKiteTest } from './test-kite';
+import { KITE_BUY_INFY, type KiteTest, startKiteTest } from './test-kite';
 
 type PlaceParams = Parameters<Connect['placeOrder']>[1];
 
@@ -11,17 +11,7 @@ let infy: { instrument_token: number; last_price: number };
 
 /** Place params, with Kite's newer fields (market_protection) the client's types do not list yet. */
 function order(o: Record<string, unknown> = {}): PlaceParams {
-  const p: Record<string, unknown> = {
-    exchange: 'NSE',
-    tradingsymbol: 'INFY',
-    transaction_type: 'BUY',
-    quantity: 1,
-    product: 'MIS',
-    order_type: 'LIMIT',
-    price: 1450,
-    ...o,
-  };
-  return p as PlaceParams;
+  return { ...KITE_BUY_INFY, order_type: 'LIMIT', price: 1450, ...o } as unknown as PlaceParams;
 }
 
 beforeAll(async () => {

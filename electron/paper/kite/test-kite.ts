@@ -22,6 +22,15 @@ export interface KiteTest {
   close(): Promise<void>;
 }
 
+/** BUY 1 INFY MIS in Kite's field names: the rest (order type, prices, extras) is each test's. */
+export const KITE_BUY_INFY = {
+  exchange: 'NSE',
+  tradingsymbol: 'INFY',
+  transaction_type: 'BUY',
+  quantity: 1,
+  product: 'MIS',
+} as const;
+
 /** Kite's limits raised out of the way, for tests that are not about them. */
 export const NO_KITE_LIMITS = {
   quotePerSecond: 10_000,
