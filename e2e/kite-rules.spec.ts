@@ -13,6 +13,7 @@ import {
   setPrice,
   ticket,
 } from './dashboard-helpers';
+import { expectAccessible } from './axe';
 import { expect, startHost, test, type HostHandle } from './fixtures';
 import { startKitePaper, type KitePaper } from './kite-paper';
 
@@ -71,6 +72,7 @@ async function logIn(page: Page, desk: KiteDesk, settings: { protection?: string
     await form.getByRole('radio', { name: /At most/ }).check();
     await form.getByLabel('Market protection %').fill(settings.protection);
   }
+  await expectAccessible(page, 'the Kite login with its settings', 'form[aria-label="Log in"]');
   await form.getByRole('button', { name: 'Log in', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: /Connected to/ })).toContainText(/Kite .* as PAPER01/);
 }
@@ -139,6 +141,7 @@ test.describe('market protection (docs/kite.md §Market protection)', () => {
     await expect(orderRow(page, stop)).toContainText('Market protection 2%: limit 9.69');
     await expect(ticket(page).getByTestId('ticket-ack')).toContainText('Market protection 2%: limit 9.69');
     await page.screenshot({ path: docShotPath('kite-market-protection.png') });
+    await expectAccessible(page, 'the ticket and blotter with market protection');
     await fillTicket(page, { orderType: 'LIMIT', price: '9.00' });
     await expect(note).toHaveCount(0);
   });
@@ -174,6 +177,7 @@ test.describe('a Kite plan without market data (docs/kite.md §The plan)', () =>
     await expect(page.locator('.panel--stale')).toHaveCount(0);
     await expect(page.getByRole('alert').filter({ hasText: /Could not load/ })).toHaveCount(0);
     await page.screenshot({ path: docShotPath('kite-personal-plan.png') });
+    await expectAccessible(page, 'the desk on a plan without market data');
 
     await page.getByTestId('alerts-button').click();
     await expect(page.getByRole('dialog', { name: 'Price alerts' })).toContainText(

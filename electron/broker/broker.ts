@@ -56,6 +56,36 @@ export interface PlaceGttCommand extends GttRequest {
 export interface PlaceOptions {
   readonly onSlow?: () => void;
   readonly signal?: AbortSignal;
+  /**
+   * Aborted when the intent's re-send window ends: a POST still waiting for the client's rate
+   * limit then never leaves (it fails `not_sent`), so no order reaches the broker long after the
+   * click (docs/architecture.md §One policy for every broker). Once sent, it is ignored.
+   */
+  readonly sendBy?: AbortSignal;
+}
+
+/** How a read is queued: `urgent` reads are an order action's own (a kill switch, the risk guard) and go ahead of polls. */
+export interface ReadOptions {
+  readonly urgent?: boolean;
+}
+
+/**
+ * What a broker's client references and order list let the order service conclude
+ * (docs/architecture.md §What each broker lets the policy conclude).
+ */
+export interface PlacementTraits {
+  /**
+   * The broker refuses a reused client reference, naming the order it already has (the REST
+   * dialect's 409 `duplicate_client_order_id`): a re-send can never make a second order, so it
+   * is its own lookup. False when the broker says nothing: the policy assumes no help.
+   */
+  readonly uniqueReferences: boolean;
+  /**
+   * The earliest moment (epoch ms) whose orders the broker's order list still shows at `now`,
+   * or null when it shows every order. Kite shows only today's: an intent journaled before
+   * then cannot be verified by a lookup.
+   */
+  ordersVisibleFrom(now: number): number | null;
 }
 
 /** Filters of the order list. */
@@ -135,6 +165,8 @@ export interface BrokerLimits {
 export interface Broker {
   /** Human label ("Paper broker", a host name) for the session panel. */
   readonly label: string;
+  /** What its references and order list let the order service conclude (known after login). */
+  placementTraits(): PlacementTraits;
   /** The request limits this broker publishes, as known now. */
   limits(): BrokerLimits;
   /** Tells `listener` whenever the published limits change; returns the unsubscribe. */
@@ -165,7 +197,7 @@ export interface Broker {
     precondition?: { readonly ifVersion?: number },
   ): Promise<OrderAck>;
   cancelOrder(orderId: string): Promise<OrderAck>;
-  listOrders(filter?: OrderFilter): Promise<readonly Order[]>;
+  listOrders(filter?: OrderFilter, options?: ReadOptions): Promise<readonly Order[]>;
   /**
    * The orders changed since `cursor` (null: every order, with a cursor to continue from).
    * Optional: a broker without change cursors (Kite) leaves it out, and main's order book then
@@ -198,8 +230,8 @@ export interface Broker {
   /** Deletes (cancels) a GTT; deleting a deleted one is not an error where the broker says so. */
   deleteGtt(gttId: string): Promise<GttAck>;
 
-  listPositions(): Promise<readonly Position[]>;
-  listHoldings(): Promise<readonly Holding[]>;
+  listPositions(options?: ReadOptions): Promise<readonly Position[]>;
+  listHoldings(options?: ReadOptions): Promise<readonly Holding[]>;
   getFunds(): Promise<Funds>;
   orderMargin(order: OrderRequest): Promise<OrderMargin>;
   /** The margin of several prospective orders together, hedging counted (docs/api.md §POST /margins/basket). */
@@ -208,7 +240,7 @@ export interface Broker {
   listInstruments(exchange?: Exchange): Promise<readonly Instrument[]>;
   getCandles(instrumentToken: number, query: CandleQuery): Promise<readonly Candle[]>;
   /** Full quotes of these instruments (at most 500), in that order; unknown ones are left out. */
-  getQuotes(instrumentTokens: readonly number[]): Promise<readonly MarketQuote[]>;
+  getQuotes(instrumentTokens: readonly number[], options?: ReadOptions): Promise<readonly MarketQuote[]>;
   /** The market clock and each exchange's session. */
   marketStatus(): Promise<MarketStatus>;
   /** One underlying's option chain for one expiry. */

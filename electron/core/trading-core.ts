@@ -6,7 +6,9 @@ import type { SafetyRun } from '@shared/domain/safety-run';
 import type { ConnectionState, SessionInfo, SessionVersion } from '@shared/domain/session';
 import type { DriftStatus } from '@shared/domain/drift';
 import type { BrokerUsage } from '@shared/domain/usage';
-import type { Broker, BrokerLimits, BrokerStream, Credentials } from '../broker/broker';
+import type { Position } from '@shared/domain/portfolio';
+import type { Broker, BrokerLimits, BrokerStream, Credentials, ReadOptions } from '../broker/broker';
+import { DeskView } from './desk-view';
 import type { BackoffPolicy } from '../broker/http/backoff';
 import { DEFAULT_TIMEOUTS, HttpClient, type HttpTimeouts } from '../broker/http/http-client';
 import { paceUnder, TokenBucket, type RateLimit } from '../broker/http/token-bucket';
@@ -155,6 +157,8 @@ export class TradingCore {
   readonly #lastTicks = new Map<number, { readonly price: number; readonly at: number }>();
   /** Every order of the session, fed by the stream and by reads (docs/architecture.md §The order book in main). */
   public readonly book: OrderBook;
+  /** Main's own book, positions and ticks where fresh: what safety actions and the guard use first. */
+  public readonly view: DeskView;
   readonly #transport: RestTransport;
   readonly #meter: UsageMeter;
   readonly #ledger: IntentsLedger;
@@ -185,7 +189,9 @@ export class TradingCore {
     const rate = options.rate === undefined ? DEFAULT_CLIENT_RATE : options.rate;
     const bucket = rate ? new TokenBucket(rate) : null;
     // Off with the general bucket (tests and the bench turn client limits off together).
-    const placementBucket = rate ? new TokenBucket(options.placementRate ?? DEFAULT_PLACEMENT_RATE) : null;
+    const placementBucket = rate
+      ? new TokenBucket(options.placementRate ?? DEFAULT_PLACEMENT_RATE, undefined, { reserves: false })
+      : null;
     const meter = new UsageMeter({
       broker: options.target.label,
       publish: (usage) => ev.onUsage?.(usage),
@@ -228,15 +234,22 @@ export class TradingCore {
     this.broker.onLimits(applyLimits);
     this.session.attach(this.broker);
     this.catalog = new InstrumentCatalog(this.broker);
+    this.book = new OrderBook(this.broker, { onPush: (delta) => ev.onOrdersChanged?.(delta) });
+    this.view = new DeskView({
+      book: this.book,
+      streamOpen: () => this.#connection.stream === 'open',
+      lastTick: (token) => this.#lastTicks.get(token),
+      now: Date.now,
+    });
     this.risk = new RiskGuard({
       broker: this.broker,
-      clock: systemClock,
-      lastTick: (token) => this.#lastTicks.get(token),
+      readPositions: (o) => this.readPositions(o),
+      view: this.view,
+      clock: options.orderClock ?? systemClock,
       marketData: () => this.session.info().marketData ?? 'live',
       unconfirmed: () => this.orders.placements().filter((p) => p.state === 'checking').length,
       onLossReached: (date) => ev.onLossReached?.(options.target.vaultKey, date),
     });
-    this.book = new OrderBook(this.broker, { onPush: (delta) => ev.onOrdersChanged?.(delta) });
     const drift = new DriftMonitor({
       broker: this.broker,
       desk: {
@@ -292,6 +305,8 @@ export class TradingCore {
     });
     this.safety = new SafetyRunner({
       broker: this.broker,
+      readPositions: (o) => this.readPositions(o),
+      view: this.view,
       orders: this.orders,
       findInstrument: (exchange, symbol) => this.catalog.find(exchange, symbol),
       onProgress: (run) => ev.onSafety?.(run),
@@ -338,6 +353,18 @@ export class TradingCore {
     else if (this.#options.stream !== false) this.#startStream();
     if (this.#options.drift) this.drift.start();
     return write;
+  }
+
+  /**
+   * Reads the positions from the broker; main's view keeps the read (docs/architecture.md §Main's
+   * own view of the account). Every read of positions in main goes through here.
+   */
+  public async readPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
+    const at = Date.now();
+    const rev = this.view.bookRev();
+    const positions = await this.broker.listPositions(options);
+    this.view.notePositions(positions, at, rev);
+    return positions;
   }
 
   /** Resolves when every intent found open at start is settled or waiting for the trader. */

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { startPaperBroker } from './index';
+import { MAX_ORDERBOOK_LAG_MS, startPaperBroker } from './index';
 import { parseAllowedIps } from './kite/app-settings';
 import { parseOrderLimits } from './kite/limits';
 import { type MarketClockSpec, parseClockSpec } from './market-clock';
 
 /**
- * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s] [--no-idempotency] [--repair] [--clock ISO[,SPEED] | wall] [--kite-redirect-url URL] [--kite-order-limits 10/s,400/min,5000/day] [--kite-allowed-ips IP,IP | none] [--kite-plan connect | personal]`
+ * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s] [--no-idempotency] [--orderbook-lag-ms N] [--repair] [--clock ISO[,SPEED] | wall] [--kite-redirect-url URL] [--kite-order-limits 10/s,400/min,5000/day] [--kite-allowed-ips IP,IP | none] [--kite-plan connect | personal]`
  *
  * Prints exactly one line, `READY http://127.0.0.1:P/v1`, once it serves (scripts and tests
  * wait for it), and shuts down cleanly on SIGINT/SIGTERM so the journal is flushed. A damaged
@@ -13,6 +13,10 @@ import { type MarketClockSpec, parseClockSpec } from './market-clock';
  * `--repair` takes it, moving the damage aside (docs/api.md §Persistence). `--kite-redirect-url`
  * is where the Kite login page sends the browser with its request token (docs/kite.md §Login);
  * the other `--kite-*` flags set the rules of Kite's dialect (docs/kite.md §Limits, §The rules of 2026).
+ * `--orderbook-lag-ms N` makes order reads (/v1 and /kite) show each new order and each change
+ * to one only N real ms after it happened, as a real broker's order book trails its order
+ * system; the POST reply, the streams and the duplicate check stay immediate (docs/api.md §A
+ * lagging order book).
  */
 
 function fail(message: string): never {
@@ -30,6 +34,8 @@ const { values } = parseArgs({
     rate: { type: 'string' },
     'tick-ms': { type: 'string' },
     'no-idempotency': { type: 'boolean', default: false },
+    /** Order reads trail the order system by N ms (docs/api.md §A lagging order book). */
+    'orderbook-lag-ms': { type: 'string' },
     repair: { type: 'boolean', default: false },
     /** The market clock: `wall`, or a start time and speed (docs/api.md §Sessions and the calendar). */
     clock: { type: 'string' },
@@ -77,6 +83,10 @@ try {
 const kitePlan = values['kite-plan'];
 if (kitePlan !== undefined && kitePlan !== 'connect' && kitePlan !== 'personal')
   fail(`--kite-plan must be connect or personal, not ${kitePlan}`);
+const lagText = values['orderbook-lag-ms'];
+const orderbookLagMs = lagText === undefined ? undefined : Number(lagText);
+if (lagText !== undefined && !(/^\d{1,7}$/.test(lagText) && Number(lagText) <= MAX_ORDERBOOK_LAG_MS))
+  fail(`--orderbook-lag-ms must be a whole number of ms from 0 to ${MAX_ORDERBOOK_LAG_MS}, not ${lagText}`);
 let marketClock: MarketClockSpec | undefined;
 try {
   marketClock = values.clock === undefined ? undefined : parseClockSpec(values.clock);
@@ -94,6 +104,7 @@ try {
     rate,
     tickIntervalMs,
     idempotency: !values['no-idempotency'],
+    ...(orderbookLagMs !== undefined ? { orderbookLagMs } : {}),
     repair: values.repair,
     ...(marketClock !== undefined ? { marketClock } : {}),
     ...(kiteRedirectUrl !== undefined ? { kiteRedirectUrl } : {}),

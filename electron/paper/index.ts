@@ -18,6 +18,7 @@ import type { KiteOrderExtras } from './kite/views';
 import { Market } from './market';
 import { MarketClock, type MarketClockSpec } from './market-clock';
 import { Engine } from './matching';
+import { LaggingOrderBook } from './order-book-lag';
 import { SessionKeeper } from './session-keeper';
 import { createBrokerServer } from './server';
 import { Sessions } from './sessions';
@@ -87,6 +88,13 @@ export interface PaperBrokerOptions {
    */
   idempotency?: boolean;
   /**
+   * Real milliseconds (of `clock`) an order change waits before order reads show it (default 0:
+   * at once), on /v1 and /kite alike (`--orderbook-lag-ms`): a real broker's order book trails
+   * its order system. The POST reply, the streams, the duplicate check and modify/cancel do not
+   * wait (docs/api.md §A lagging order book).
+   */
+  orderbookLagMs?: number;
+  /**
    * Where the Kite login page (docs/kite.md §Login) redirects with the request token
    * (`--kite-redirect-url`); default the broker's own page that shows it.
    */
@@ -141,6 +149,9 @@ const DEFAULTS = {
   startingCash: 1_000_000,
   heartbeatMs: 3000,
 };
+
+/** The longest order book lag accepted (10 minutes): longer is a mistake, not a broker. */
+export const MAX_ORDERBOOK_LAG_MS = 600_000;
 
 /** Ids handed out ahead of use, journaled and fsynced before the first of them leaves the broker. */
 const ID_BLOCK = 100;
@@ -268,9 +279,15 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     },
   });
   const gtt = new GttBook(engine, market, (g) => journal.append({ e: 'gtt', g }));
+  const lagMs = options.orderbookLagMs ?? 0;
+  if (!Number.isInteger(lagMs) || lagMs < 0 || lagMs > MAX_ORDERBOOK_LAG_MS)
+    throw new Error(`orderbookLagMs must be a whole number of ms from 0 to ${MAX_ORDERBOOK_LAG_MS}, not ${lagMs}`);
+  // No lag: the reads are the engine's own, and nothing watches its changes.
+  const lagging = lagMs > 0 ? new LaggingOrderBook(engine, lagMs, realClock) : null;
   const state: BrokerState = {
     market,
     engine,
+    orderReads: lagging ? (realNow) => lagging.at(realNow) : () => engine,
     gtt,
     sessions,
     faults,
@@ -300,6 +317,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
       trade: Math.max(ids.trade, repaired.highestIds.trade),
     };
   }
+
+  // What the journal restored and the start caught up on shows at once; what happens from now on lags.
+  lagging?.start();
 
   market.onMoves((moves) => {
     engine.onMoves(moves);

@@ -108,6 +108,8 @@ export class Engine {
   private changeSeq = 0;
   /** Names this run of the engine in cursors, so a cursor from before a restart is not mistaken for one of now. */
   readonly run = randomBytes(4).toString('hex');
+  /** Told of every numbered change (the lagging order book, docs/api.md §A lagging order book); null: nobody. */
+  private changeWatcher: ((o: PaperOrder, seq: number) => void) | null = null;
 
   constructor(
     private readonly market: Market,
@@ -160,6 +162,15 @@ export class Engine {
     this.changeSeq += 1;
     this.changes.delete(o.orderId);
     this.changes.set(o.orderId, this.changeSeq);
+    this.changeWatcher?.(o, this.changeSeq);
+  }
+
+  /**
+   * Calls `watcher` with each order change and its number, as it is numbered (the order is the
+   * engine's own, changed in place: copy what must be kept). One watcher; a second replaces it.
+   */
+  watchChanges(watcher: (o: PaperOrder, seq: number) => void): void {
+    this.changeWatcher = watcher;
   }
 
   /**

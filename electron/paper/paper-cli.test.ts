@@ -57,8 +57,9 @@ describe('npm run paper', () => {
     expect(stdout.trim().split('\n')).toHaveLength(1);
   });
 
-  it('--no-idempotency accepts a reused client_order_id as a second order (201, not 409)', async () => {
-    const child = spawn(process.execPath, [out, '--port', '0', '--no-idempotency'], {
+  it('--no-idempotency accepts a reused client_order_id as a second order (201, not 409); --orderbook-lag-ms keeps both out of the order reads', async () => {
+    // Ten minutes of lag: the reads just after the placements cannot show them.
+    const child = spawn(process.execPath, [out, '--port', '0', '--no-idempotency', '--orderbook-lag-ms', '600000'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -93,6 +94,10 @@ describe('npm run paper', () => {
           }),
         });
       expect([(await place()).status, (await place()).status]).toEqual([201, 201]);
+      const lookup = await fetch(`${url}/orders?client_order_id=same-ref`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(((await lookup.json()) as { orders: unknown[] }).orders).toEqual([]);
     } finally {
       child.kill('SIGTERM');
     }
@@ -198,6 +203,18 @@ describe('npm run paper', () => {
       child.once('exit', resolve);
       child.kill('SIGTERM');
     });
+  });
+
+  it('refuses an --orderbook-lag-ms that is not a whole number of ms, naming it, with exit code 2', async () => {
+    for (const bad of ['soon', '-5', '1.5', '600001']) {
+      const child = spawn(process.execPath, [out, '--port', '0', `--orderbook-lag-ms=${bad}`], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+      expect(await new Promise<number | null>((resolve) => child.once('exit', resolve)), bad).toBe(2);
+      expect(stderr, bad).toMatch(/^paper: --orderbook-lag-ms must be a whole number of ms from 0 to 600000/);
+    }
   });
 
   it('refuses a --kite-redirect-url that is not a URL, naming it, with exit code 2', async () => {

@@ -136,6 +136,19 @@ describe('Kite adapter against the paper broker’s /kite (docs/kite.md)', () =>
     expect(history.at(-1)?.status).toBe('CANCELLED');
   });
 
+  it('a cancel repeated, or of an order that has filled, answers the order’s settled state, not a failure', async () => {
+    const ack = await broker.placeOrder({ ...limitBuy, clientOrderId: 'td-cancel-twice' });
+    expect(await broker.cancelOrder(ack.orderId)).toMatchObject({ status: 'CANCELLED' });
+    expect(await broker.cancelOrder(ack.orderId)).toEqual({ orderId: ack.orderId, status: 'CANCELLED' });
+    const filled = await broker.placeOrder({
+      ...limitBuy,
+      orderType: 'MARKET',
+      price: null,
+      clientOrderId: 'td-cancel-fill',
+    });
+    expect(await broker.cancelOrder(filled.orderId)).toEqual({ orderId: filled.orderId, status: 'COMPLETE' });
+  });
+
   it('a refused order names the field Kite names (InputException → bad_request)', async () => {
     const info = await failure(
       broker.placeOrder({ ...limitBuy, quantity: 1, price: 1450.03, clientOrderId: 'td-bad-tick' }),

@@ -2,10 +2,18 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Exchange, Instrument } from '@shared/domain/instrument';
 import type { Candle, CandleInterval, MarketQuote, MarketStatus, OptionChain } from '@shared/domain/market';
-import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, Trade } from '@shared/domain/order';
+import {
+  isWorking,
+  type Order,
+  type OrderAck,
+  type OrderChanges,
+  type OrderEvent,
+  type OrderRequest,
+  type Trade,
+} from '@shared/domain/order';
 import type { Gtt, GttAck, GttChanges } from '@shared/domain/gtt';
 import type { BasketMargin, Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
-import { toIstIso } from '@shared/lib/ist-time';
+import { istDayStart, toIstIso } from '@shared/lib/ist-time';
 import type { AuthSource } from '../auth-source';
 import { brokerError } from '../broker-error';
 import type {
@@ -19,9 +27,12 @@ import type {
   PlaceGttCommand,
   PlaceOptions,
   PlaceOrderCommand,
+  PlacementTraits,
+  ReadOptions,
   SessionGrant,
   StreamListener,
 } from '../broker';
+import { urgency } from '../read-options';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
 import { KITE_EXCHANGES, kiteQueryTime, kiteSession, kiteTokenExpiry } from './kite-calendar';
 import { classifyKiteReply, kiteTokenRefused } from './kite-errors';
@@ -202,6 +213,14 @@ export class KiteBroker implements Broker {
   }
 
   /**
+   * Kite accepts a reused tag as a second order, and its order book holds only today's orders
+   * (docs/kite.md §Orders): an intent journaled before today's IST date cannot be looked up.
+   */
+  public placementTraits(): PlacementTraits {
+    return { uniqueReferences: false, ordersVisibleFrom: (now) => istDayStart(now) };
+  }
+
+  /**
    * Exchanges the login page's request token for an access token (checksum = SHA-256 of api_key
    * + request_token + api_secret), or checks a pasted access token by reading the profile.
    */
@@ -307,6 +326,7 @@ export class KiteBroker implements Broker {
       placement: true,
       ...(options.onSlow ? { onSlow: options.onSlow } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.sendBy ? { sendBy: options.sendBy } : {}),
     });
     const orderId = String(w.data.order_id);
     this.#varieties.set(orderId, variety);
@@ -366,20 +386,30 @@ export class KiteBroker implements Broker {
   public async cancelOrder(orderId: string): Promise<OrderAck> {
     const id = checkedOrderId(orderId);
     const variety = await this.#varietyOf(id);
-    await this.#transport.call({
-      method: 'DELETE',
-      path: `/orders/${variety}/${id}`,
-      schema: KiteOrderId,
-      retry: 'idempotent-write',
-      priority: 'urgent',
-    });
-    // Kite answers only the id; the order's own read says whether it is cancelled yet.
-    const now = await this.getOrder(id, { urgent: true }).catch(() => null);
-    return { orderId: id, status: now?.status ?? 'OPEN' };
+    try {
+      await this.#transport.call({
+        method: 'DELETE',
+        path: `/orders/${variety}/${id}`,
+        schema: KiteOrderId,
+        retry: 'idempotent-write',
+        priority: 'cancel',
+      });
+    } catch (err) {
+      // Kite refuses to cancel an order that stopped working — cancelled already (a repeated
+      // cancel, or one whose first reply was lost), filled or rejected — as an OrderException:
+      // the order's state is then the answer, not a failure (docs/kite.md §Orders).
+      if (!(err instanceof AppError) || err.info.kind !== 'conflict') throw err;
+      const now = await this.getOrder(id, { urgent: true }).catch(() => null);
+      if (now && !isWorking(now.status)) return { orderId: id, status: now.status };
+      throw err;
+    }
+    // Kite answers only the id, once its OMS has taken the cancellation: the answer is that,
+    // at once; the stream and main's order book show the order's end (docs/kite.md §Orders).
+    return { orderId: id, status: 'CANCELLED' };
   }
 
-  public async listOrders(filter: OrderFilter = {}): Promise<readonly Order[]> {
-    const urgent = filter.clientOrderId !== undefined;
+  public async listOrders(filter: OrderFilter = {}, options: ReadOptions = {}): Promise<readonly Order[]> {
+    const urgent = filter.clientOrderId !== undefined || options.urgent === true;
     const w = await this.#transport.call({
       method: 'GET',
       path: '/orders',
@@ -479,22 +509,24 @@ export class KiteBroker implements Broker {
     return { gttId: String(w.data.trigger_id), status: 'cancelled' };
   }
 
-  public async listPositions(): Promise<readonly Position[]> {
+  public async listPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
     const w = await this.#transport.call({
       method: 'GET',
       path: '/portfolio/positions',
       schema: KitePositions,
       retry: 'read',
+      priority: urgency(options),
     });
     return w.data.net.map(toPosition).filter((p): p is Position => p !== null);
   }
 
-  public async listHoldings(): Promise<readonly Holding[]> {
+  public async listHoldings(options: ReadOptions = {}): Promise<readonly Holding[]> {
     const w = await this.#transport.call({
       method: 'GET',
       path: '/portfolio/holdings',
       schema: KiteHoldings,
       retry: 'read',
+      priority: urgency(options),
     });
     return w.data.map(toHolding).filter((h): h is Holding => h !== null);
   }
@@ -567,7 +599,10 @@ export class KiteBroker implements Broker {
     return w.data.candles.map(toCandle);
   }
 
-  public async getQuotes(instrumentTokens: readonly number[]): Promise<readonly MarketQuote[]> {
+  public async getQuotes(
+    instrumentTokens: readonly number[],
+    options: ReadOptions = {},
+  ): Promise<readonly MarketQuote[]> {
     const tokens = z.array(z.number().int().positive()).min(1).max(500).parse(instrumentTokens);
     this.#needMarketData();
     if (tokens.some((t) => !this.#index.has(t))) await this.listInstruments().catch(() => undefined);
@@ -578,6 +613,7 @@ export class KiteBroker implements Broker {
       query: { i: tokens.map(String) },
       schema: KiteQuotes,
       retry: 'read',
+      priority: urgency(options),
     });
     const now = this.#now();
     const out: MarketQuote[] = [];

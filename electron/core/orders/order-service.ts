@@ -124,6 +124,9 @@ export class OrderService {
    * refusal of every send, or never reaching the broker).
    */
   public place(order: OrderRequest, options: PlaceOptions = {}): Promise<PlaceOutcome> {
+    // The click as main saw it: the answer deadline and the re-send window both run from here,
+    // so the rules and the risk guard's checks are inside them (docs/contract.md §Three honest answers).
+    const receivedAt = this.#clock.now();
     const requestId = options.requestId ?? null;
     if (requestId !== null) {
       const running = this.#requests.get(requestId);
@@ -131,7 +134,7 @@ export class OrderService {
       const known = this.#book.byRequest(requestId);
       if (known) return sameOrder(known.order, order).then(() => this.#answer(known));
     }
-    const run = this.#placeNew(order, requestId, options.clickedAt, options.risk ?? 'check');
+    const run = this.#placeNew(order, requestId, options.clickedAt, options.risk ?? 'check', receivedAt);
     if (requestId !== null) {
       this.#requests.set(requestId, { order, run });
       const forget = (): void => void this.#requests.delete(requestId);
@@ -206,6 +209,7 @@ export class OrderService {
         origin: 'restored',
         answerBy: now,
         now,
+        uniqueReferences: this.#broker.placementTraits().uniqueReferences,
       });
       this.#book.add(rec);
       found.push(rec);
@@ -238,12 +242,12 @@ export class OrderService {
     requestId: string | null,
     clickedAt: number | undefined,
     risk: RiskMode,
+    receivedAt: number,
   ): Promise<PlaceOutcome> {
     const instrument = await this.#checkRules(order);
-    // The risk guard refuses before anything is journaled: a refusal, never an intent.
-    await this.#guard?.check(order, instrument, risk);
-    // The answer deadline runs from here: reads the guard needed must not leave the send no time.
-    const answerBy = this.#clock.now() + this.#t.answerDeadlineMs;
+    // The risk guard refuses before anything is journaled: a refusal, never an intent. Its
+    // reads get half the answer deadline, so the send keeps the other half.
+    await this.#guard?.check(order, instrument, risk, { readsBy: receivedAt + this.#t.answerDeadlineMs / 2 });
     if (this.#closed) throw brokerError('unauthorized', 'Not logged in to a broker; nothing was sent');
     const clientOrderId = this.#newId();
     if (clickedAt !== undefined) this.#timeline.record(clientOrderId, 'clicked', clickedAt);
@@ -255,6 +259,9 @@ export class OrderService {
     }
     this.#timeline.record(clientOrderId, 'journaled', this.#clock.now());
     this.#guard?.journaled();
+    // Answered by the deadline from the click; only if main itself was held up past it (a
+    // starved machine: the guard's reads stop at half of it) does the send keep a quarter of it.
+    const answerBy = Math.max(receivedAt + this.#t.answerDeadlineMs, at + this.#t.answerDeadlineMs / 4);
     const rec = new PlacementRecord({
       clientOrderId,
       requestId,
@@ -263,6 +270,8 @@ export class OrderService {
       origin: 'clicked',
       answerBy,
       now: at,
+      windowStart: receivedAt,
+      uniqueReferences: this.#broker.placementTraits().uniqueReferences,
     });
     this.#book.add(rec);
     this.#startDriver(rec);
@@ -422,8 +431,12 @@ export class OrderService {
     rec.pendingPosts.add(abandon);
     let onSlow: () => void = () => undefined;
     const slow = new Promise<'slow'>((resolve) => (onSlow = () => resolve('slow')));
+    const sendBy = this.#windowEnds(rec);
     const post: Promise<PostResult> = this.#broker
-      .placeOrder({ ...rec.order, clientOrderId: rec.clientOrderId }, { onSlow, signal: abandon.signal })
+      .placeOrder(
+        { ...rec.order, clientOrderId: rec.clientOrderId },
+        { onSlow, signal: abandon.signal, sendBy: sendBy.signal },
+      )
       .then(
         (ack) => ({ ok: true as const, ack }),
         (err: unknown) => ({ ok: false as const, err }),
@@ -473,13 +486,26 @@ export class OrderService {
       void this.#fillStatus(rec, named);
       return;
     }
-    const fact = classifySend(r.err, startedAt, endedAt);
+    const fact = classifySend(r.err, startedAt, endedAt, rec.uniqueReferences);
     const at = pending ? rec.sends.indexOf(pending) : -1;
     if (at >= 0) rec.sends[at] = fact;
     else {
       rec.sends.push(fact);
       rec.lookupsSinceSend = 0;
     }
+  }
+
+  /**
+   * Aborts when the intent's re-send window ends: a POST still waiting for the client's rate
+   * limit then never leaves, so no order reaches the broker long after the click
+   * (docs/architecture.md §One policy for every broker, rule 2).
+   */
+  #windowEnds(rec: PlacementRecord): AbortController {
+    const ends = new AbortController();
+    const left = rec.windowStart + this.#t.resendWindowMs - this.#clock.now();
+    if (left <= 0) ends.abort();
+    else void Promise.race([this.#clock.sleep(left), this.#closing]).then(() => ends.abort());
+    return ends;
   }
 
   /**
@@ -599,8 +625,13 @@ export class OrderService {
 /** How an order POST ended: the broker's acknowledgement, or what it threw. */
 type PostResult = { readonly ok: true; readonly ack: OrderAck } | { readonly ok: false; readonly err: unknown };
 
-/** How one failed POST ended, as far as the broker could have acted on it (placement-policy.ts). */
-export function classifySend(err: unknown, startedAt: number, endedAt: number): SendFact {
+/**
+ * How one failed POST ended, as far as the broker could have acted on it (placement-policy.ts).
+ * A 5xx closes the send only on a broker that refuses a reused reference: elsewhere a gateway's
+ * 502/504 may hide an upstream that placed the order, and an order book that trails the order
+ * system can still show nothing, so it is in doubt like a send without a reply.
+ */
+export function classifySend(err: unknown, startedAt: number, endedAt: number, uniqueReferences: boolean): SendFact {
   const base = { startedAt, endedAt, retryable: false, error: null, notBefore: null };
   if (err instanceof TransportFailure) {
     if (err.reach === 'in_doubt') return { ...base, result: 'in_doubt' };
@@ -623,7 +654,7 @@ export function classifySend(err: unknown, startedAt: number, endedAt: number): 
     case 'unauthorized':
       return { ...base, result: 'refused', error: err };
     case 'server_error':
-      return { ...base, result: 'closed' };
+      return { ...base, result: uniqueReferences ? 'closed' : 'in_doubt' };
     default:
       // conflict without an order id, unexpected_shape (a 2xx we could not read), timeout,
       // network, internal: the broker may hold the order.
@@ -643,9 +674,15 @@ const ORDER_FIELDS = [
   'triggerPrice',
 ] as const satisfies ReadonlyArray<keyof OrderRequest>;
 
-/** Refuses a repeated request id that carries a different order (absent and null prices are alike). */
+/**
+ * Refuses a repeated request id that carries a different order (absent and null prices are
+ * alike; an absent variety is `regular`).
+ */
 async function sameOrder(first: OrderRequest, again: OrderRequest): Promise<void> {
-  if (ORDER_FIELDS.some((k) => (first[k] ?? null) !== (again[k] ?? null))) {
+  const differs =
+    ORDER_FIELDS.some((k) => (first[k] ?? null) !== (again[k] ?? null)) ||
+    (first.variety ?? 'regular') !== (again.variety ?? 'regular');
+  if (differs) {
     throw brokerError('bad_request', 'This request id was already used for a different order', {
       field: 'requestId',
     });

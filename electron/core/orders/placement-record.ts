@@ -42,6 +42,8 @@ export class PlacementRecord {
   public lookupsSinceSend = 0;
   public lookupNotBefore: number | null = null;
   public whenAbsent: 'not_placed' | 'needs_decision';
+  /** The broker refuses a reused reference (its `PlacementTraits` when the record was made). */
+  public readonly uniqueReferences: boolean;
   /** When the caller of place / place again is answered at the latest. */
   public answerBy: number;
   /** Shown in the unconfirmed-placements list (answered as not yet confirmed, or restored). */
@@ -77,6 +79,9 @@ export class PlacementRecord {
     origin: RecordOrigin;
     answerBy: number;
     now: number;
+    /** Start of the re-send window for a clicked intent (default: when it was journaled). */
+    windowStart?: number;
+    uniqueReferences?: boolean;
   }) {
     this.clientOrderId = init.clientOrderId;
     this.requestId = init.requestId;
@@ -88,7 +93,8 @@ export class PlacementRecord {
     // between crash and restart), and a window still open would let a lookup that found
     // nothing send it again without the trader (docs/architecture.md §After a restart nothing is
     // re-sent automatically).
-    this.windowStart = init.origin === 'restored' ? Number.NEGATIVE_INFINITY : init.journaledAt;
+    this.windowStart = init.origin === 'restored' ? Number.NEGATIVE_INFINITY : (init.windowStart ?? init.journaledAt);
+    this.uniqueReferences = init.uniqueReferences ?? false;
     this.answerBy = init.answerBy;
     this.listed = init.origin === 'restored';
     this.whenAbsent = init.origin === 'restored' ? 'needs_decision' : 'not_placed';
@@ -117,6 +123,7 @@ export class PlacementRecord {
       lookupsSinceSend: this.lookupsSinceSend,
       lookupNotBefore: this.lookupNotBefore,
       whenAbsent: this.whenAbsent,
+      uniqueReferences: this.uniqueReferences,
     };
   }
 

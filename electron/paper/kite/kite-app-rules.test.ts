@@ -3,16 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { PaperBrokerOptions } from '../index';
 import { parseAllowedIps } from './app-settings';
-import { KITE_BUY_INFY, type KiteTest, startKiteTest } from './test-kite';
+import { type KiteTest, placeParams, startKiteTest } from './test-kite';
 
 /**
  * What a Kite app's developer console decides, as the paper dialect models it (docs/kite.md §Static
  * IP, §The plan), driven by Zerodha's own `kiteconnect` client.
  */
 
-type PlaceParams = Parameters<Connect['placeOrder']>[1];
-
-const LIMIT = { ...KITE_BUY_INFY, order_type: 'LIMIT', price: 1400 } as unknown as PlaceParams;
+const LIMIT = placeParams({ price: 1400 });
 
 let t: KiteTest | null = null;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import type { Connect } from 'kiteconnect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findInstrument } from '../test-helpers';
-import { KITE_BUY_INFY, type KiteTest, startKiteTest } from './test-kite';
+import { type KiteTest, placeParams, startKiteTest } from './test-kite';
 
 /**
  * Kite's order rules of 2026 as the paper dialect models them (docs/kite.md §Market protection,
@@ -16,7 +16,7 @@ let infyToken: number;
 
 /** Place params, with the fields the client's types do not list (market_protection, autoslice, algo_id). */
 function order(o: Record<string, unknown> = {}): PlaceParams {
-  return { ...KITE_BUY_INFY, order_type: 'MARKET', ...o } as unknown as PlaceParams;
+  return placeParams({ order_type: 'MARKET', price: undefined, ...o });
 }
 
 async function last(id: string): Promise<Record<string, unknown>> {

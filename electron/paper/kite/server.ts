@@ -114,7 +114,7 @@ export function createKiteHandler(
     });
     if (route.kind === 'page') return write(res, 200, await route.handle(ctx(null)));
 
-    const plan = state.faults.plan();
+    const plan = state.faults.plan(req.method ?? 'GET');
     if (plan.latencyMs > 0) await sleep(plan.latencyMs);
     if (plan.rateLimit)
       throw new KiteError(429, 'NetworkException', 'Too many requests (injected fault); retry after the pause', {

@@ -122,6 +122,7 @@ function NewAlert() {
   const create = useCreateAlert();
   const onSubmit = (e: FormEvent): void => {
     e.preventDefault();
+    if (create.isPending) return; // the button stays enabled (below): a second click waits for the first
     const [sym, exchange] = symbol.trim().toUpperCase().split(/\s+/);
     const instrument = list.find((i) => i.tradingsymbol === sym && (!exchange || i.exchange === exchange));
     if (!instrument) return setError('Choose an instrument from the list');
@@ -166,8 +167,10 @@ function NewAlert() {
         onChange={(e) => setPrice(e.target.value)}
       />
       <NotifyFields value={notify} onChange={setNotify} label="New alert notifications" />
-      {/* The instrument list may still be loading right after start: wait for it rather than refuse. */}
-      <button type="submit" className="primary" disabled={create.isPending || list.length === 0}>
+      {/* The instrument list may still be loading right after start: wait for it rather than refuse.
+          Not disabled while an alert is being added: a focused button that turns disabled drops the
+          focus to the page, where Esc no longer reaches the dialog. */}
+      <button type="submit" className="primary" disabled={list.length === 0}>
         {list.length === 0 ? 'Loading instruments…' : 'Add alert'}
       </button>
       {error || create.error ? (

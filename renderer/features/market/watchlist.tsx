@@ -1,7 +1,7 @@
 import { memo, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
 import { formatPrice, signClass } from '../../lib/format';
-import { focusRow } from '../../lib/row-navigation';
+import { focusRow, tabStop } from '../../lib/row-navigation';
 import { shortcutFor } from '../../lib/shortcuts';
 import {
   activeList,
@@ -50,7 +50,10 @@ export function Watchlist() {
   useMarketSubscription('watchlist', tokens);
   const rows = tokens.map((t) => byToken.get(t)).filter((i): i is Instrument => i !== undefined);
   // One tab stop (roving focus): the selected row, else the first; ↑/↓ move it (docs/desk.md §Keyboard).
-  const tabStop = rows.some((i) => i.instrumentToken === selected) ? selected : rows[0]?.instrumentToken;
+  const stop = tabStop(
+    rows.map((i) => i.instrumentToken),
+    selected,
+  );
 
   return (
     <Panel
@@ -107,7 +110,7 @@ export function Watchlist() {
                 instrument={i}
                 withChange={marketData && n < CHANGE_ROWS}
                 selected={selected === i.instrumentToken}
-                tabStop={tabStop === i.instrumentToken}
+                tabStop={stop === i.instrumentToken}
                 onSelect={() => instrumentSelected(i.instrumentToken)}
                 onOpen={(side, live) => ticketOpened(side, live)}
                 onRemove={() => change((p) => tokenRemoved(p, i.instrumentToken))}
@@ -244,14 +247,33 @@ const WatchRow = memo(function WatchRow(props: {
         <RowPrice instrument={i} live={live} />
       </td>
       {props.withChange ? <RowChange instrument={i} live={live} /> : <ChangeCell chg={null} symbol={i.tradingsymbol} />}
+      {/* Out of the tab order: B, S and Del do the same from the row (the list is one tab stop). */}
       <td className="row-actions" onClick={(e) => e.stopPropagation()}>
-        <button type="button" className="mini buy" aria-label={`Buy ${i.tradingsymbol}`} onClick={() => open('BUY')}>
+        <button
+          type="button"
+          tabIndex={-1}
+          className="mini buy"
+          aria-label={`Buy ${i.tradingsymbol}`}
+          onClick={() => open('BUY')}
+        >
           B
         </button>
-        <button type="button" className="mini sell" aria-label={`Sell ${i.tradingsymbol}`} onClick={() => open('SELL')}>
+        <button
+          type="button"
+          tabIndex={-1}
+          className="mini sell"
+          aria-label={`Sell ${i.tradingsymbol}`}
+          onClick={() => open('SELL')}
+        >
           S
         </button>
-        <button type="button" className="mini" aria-label={`Remove ${i.tradingsymbol}`} onClick={props.onRemove}>
+        <button
+          type="button"
+          tabIndex={-1}
+          className="mini"
+          aria-label={`Remove ${i.tradingsymbol}`}
+          onClick={props.onRemove}
+        >
           ×
         </button>
       </td>

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import type { OptionLeg } from '@shared/domain/market';
 import type { TransactionType } from '@shared/domain/order';
-import { formatPrice } from '../../lib/format';
+import { formatPrice, signClass } from '../../lib/format';
 import { useQuote } from '../market/use-quotes';
 import { formatChange, formatDelta, formatOi } from './chain-model';
 
@@ -64,7 +64,7 @@ export const ChainLeg = memo(function ChainLeg(props: {
       >
         {formatPrice(last, props.tickSize)}
       </button>
-      <span className={`chain__chg ${change > 0 ? 'up' : change < 0 ? 'down' : 'muted'}`}>{formatChange(change)}</span>
+      <span className={`chain__chg ${signClass(change) || 'muted'}`}>{formatChange(change)}</span>
       {props.onAddToBasket ? (
         <span className="chain__add">
           {(['BUY', 'SELL'] as const).map((side) => (

@@ -5,7 +5,7 @@ import { isWorking, type Order } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import { describeError } from '../../lib/describe-error';
 import { formatIstTime, formatPrice, formatQty } from '../../lib/format';
-import { focusRow } from '../../lib/row-navigation';
+import { focusRow, tabStop } from '../../lib/row-navigation';
 import { shortcutFor } from '../../lib/shortcuts';
 import { ExportButton } from '../export/export-button';
 import { useInstruments } from '../instruments/queries';
@@ -189,6 +189,13 @@ function OrderTable(props: {
   const padTop = items[0]?.start ?? 0;
   const padBottom = items.length ? total - (items[items.length - 1]?.end ?? 0) : 0;
   const focused = useRefocusRedrawnRow(scrollRef);
+  // One tab stop (roving focus): the last focused order's row while it is rendered, else the
+  // first rendered row (docs/desk.md §Keyboard).
+  const [lastFocused, setLastFocused] = useState<string | null>(null);
+  const stop = tabStop(
+    items.map((item) => rows[item.index]?.orderId),
+    lastFocused,
+  );
 
   /** ↑/↓ through the rows, M and Del on a working order (docs/desk.md §Keyboard). */
   const onKeyDown = (e: KeyboardEvent<HTMLTableElement>): void => {
@@ -217,6 +224,7 @@ function OrderTable(props: {
         onFocus={(e) => {
           if (e.target instanceof HTMLElement && e.target.matches(ORDER_ROW)) {
             focused.current = e.target.dataset.orderId ?? null;
+            setLastFocused(focused.current);
           }
         }}
         onBlur={(e) => {
@@ -268,6 +276,7 @@ function OrderTable(props: {
                 order={o}
                 tickSize={byToken.get(o.instrumentToken)?.tickSize}
                 rowIndex={pinned.length + item.index + 2}
+                tabStop={stop === o.orderId}
                 flash={changed.has(o.orderId)}
                 onOpen={props.onOpen}
                 onModify={props.onModify}
@@ -313,6 +322,8 @@ const OrderRow = memo(function OrderRow(props: {
   /** The instrument's tick, so prices show the decimals it needs (absent: up to four). */
   readonly tickSize: number | undefined;
   readonly rowIndex: number;
+  /** The row Tab lands on (the list's one tab stop). */
+  readonly tabStop: boolean;
   readonly flash: boolean;
   readonly onOpen: (o: Order) => void;
   readonly onModify: (o: Order) => void;
@@ -330,7 +341,7 @@ const OrderRow = memo(function OrderRow(props: {
       aria-rowindex={props.rowIndex}
       data-order-id={o.orderId}
       className={props.flash ? 'row--flash' : undefined}
-      tabIndex={0}
+      tabIndex={props.tabStop ? 0 : -1}
       onClick={open}
       onKeyDown={onKey}
     >
@@ -352,14 +363,16 @@ const OrderRow = memo(function OrderRow(props: {
       <td className="msg" title={orderMessage(o, props.tickSize) || undefined}>
         {orderMessage(o, props.tickSize)}
       </td>
+      {/* Out of the tab order: M and Del do the same from the row (the list is one tab stop). */}
       <td className="row-actions" onClick={(e) => e.stopPropagation()}>
         {working ? (
           <>
-            <button type="button" aria-label={`Modify ${o.orderId}`} onClick={() => props.onModify(o)}>
+            <button type="button" tabIndex={-1} aria-label={`Modify ${o.orderId}`} onClick={() => props.onModify(o)}>
               Modify
             </button>
             <button
               type="button"
+              tabIndex={-1}
               aria-label={`Cancel ${o.orderId}`}
               disabled={props.cancelling}
               onClick={() => props.onCancel(o.orderId)}

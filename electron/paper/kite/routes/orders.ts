@@ -1,3 +1,4 @@
+import { isWorking } from '@shared/domain/order';
 import { z } from 'zod';
 import { Exchange } from '@shared/domain/instrument';
 import { OrderType, Product, TransactionType, Validity, Variety } from '@shared/domain/order';
@@ -66,6 +67,9 @@ function noIocOnMcx(exchange: string, validity: string | undefined): void {
   if (exchange === 'MCX' && validity === 'IOC')
     throw inputError('validity', 'IOC orders are not allowed on MCX through the API; place it as DAY');
 }
+
+/** Kite's words for a cancel of an order its OMS no longer holds working (docs/kite.md §Orders). */
+export const NOT_CANCELLABLE = 'Order cannot be cancelled as it is being processed. Try later.';
 
 /** The order `:order_id` names, checked to be of `:variety` (Kite refuses a mismatch). */
 function orderOf(state: BrokerState, id: string, variety: Variety) {
@@ -151,7 +155,9 @@ export const orderRoutes: readonly KiteRoute[] = [
     handle({ params, state, now }) {
       const variety = varietyOf(params.variety);
       const id = params.order_id ?? '';
-      orderOf(state, id, variety);
+      // Kite refuses to cancel an order that no longer works — filled, rejected, or cancelled
+      // already (a repeated cancel) — as an OrderException (docs/kite.md §Orders).
+      if (!isWorking(orderOf(state, id, variety).status)) throw new KiteError(400, 'OrderException', NOT_CANCELLABLE);
       const o = state.engine.cancel(id, now);
       return { data: { order_id: o.orderId } };
     },
@@ -161,8 +167,11 @@ export const orderRoutes: readonly KiteRoute[] = [
     path: '/orders',
     kind: 'api',
     limit: 'default',
-    handle: ({ state, kite }) => ({
-      data: state.engine.allOrders().map((o) => kiteOrder(o, kite.extras.get(o.orderId))),
+    handle: ({ state, kite, realNow }) => ({
+      data: state
+        .orderReads(realNow)
+        .allOrders()
+        .map((o) => kiteOrder(o, kite.extras.get(o.orderId))),
     }),
   },
   {
@@ -170,9 +179,10 @@ export const orderRoutes: readonly KiteRoute[] = [
     path: '/orders/:order_id',
     kind: 'api',
     limit: 'default',
-    handle({ state, kite, params }) {
+    handle({ state, kite, params, realNow }) {
       const id = params.order_id ?? '';
-      const o = state.engine.order(id);
+      // As the order book shows it (docs/kite.md §A lagging order book): not there yet reads as unknown.
+      const o = state.orderReads(realNow).order(id);
       if (!o) throw new KiteError(400, 'InputException', `Couldn't find that \`order_id\` (${id.slice(0, 30)}).`);
       return { data: kiteHistory(o, kite.extras.get(id)) };
     },
@@ -184,6 +194,7 @@ export const orderRoutes: readonly KiteRoute[] = [
     limit: 'default',
     handle({ state, params }) {
       const id = params.order_id ?? '';
+      // Trades never lag, so this reads the engine (docs/kite.md §A lagging order book).
       const o = state.engine.order(id);
       if (!o) throw new KiteError(400, 'InputException', `Couldn't find that \`order_id\` (${id.slice(0, 30)}).`);
       return {
