@@ -140,6 +140,7 @@ test.describe('market protection (docs/kite.md §Market protection)', () => {
     await expect(orderRow(page, stop)).toContainText('TRIGGER PENDING');
     await expect(orderRow(page, stop)).toContainText('Market protection 2%: limit 9.69');
     await expect(ticket(page).getByTestId('ticket-ack')).toContainText('Market protection 2%: limit 9.69');
+    await expect(page.getByRole('table', { name: 'Positions' })).toContainText('IDEA');
     await page.screenshot({ path: docShotPath('kite-market-protection.png') });
     await expectAccessible(page, 'the ticket and blotter with market protection');
     await fillTicket(page, { orderType: 'LIMIT', price: '9.00' });
