@@ -114,6 +114,7 @@ function startLocalPaper(faults?: string, noIdempotency = false, orderbookLagMs 
       historicalPerSecond: unlimited,
       ordersPerSecond: unlimited,
       ordersPerMinute: unlimited,
+      ordersPerDay: unlimited,
       defaultPerSecond: unlimited,
     },
     startingCash: 1e12,

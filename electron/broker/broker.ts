@@ -36,6 +36,8 @@ export interface SessionGrant {
   readonly expiresAt: string;
   readonly userId: string;
   readonly scope: 'trade' | 'read';
+  /** `none` when the account's plan has no market data (Kite's personal plan, found at login: docs/kite.md §The plan). */
+  readonly marketData?: 'live' | 'none';
 }
 
 /** An order to create, with the idempotency key the core assigned to its intent. */

@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import { join } from 'node:path';
 import type { StreamMode, Tick } from '@shared/domain/market';
 import type { Placement } from '@shared/domain/placement';
@@ -64,6 +65,10 @@ export interface TradingCoreOptions {
   readonly baseUrl: string;
   /** Which dialect `baseUrl` speaks (default `rest`): docs/api.md or Kite Connect (docs/kite.md). */
   readonly dialect?: 'rest' | 'kite';
+  /** Every call to the broker leaves over IPv4 only (docs/kite.md §Static IP). */
+  readonly ipv4Only?: boolean;
+  /** The resolver for the broker's host (tests: a name with IPv6 and IPv4 addresses; default the system's). */
+  readonly lookup?: LookupFunction;
   readonly target: SessionTarget;
   readonly credentials: Credentials;
   readonly vault: SecretVault;
@@ -193,7 +198,10 @@ export class TradingCore {
       ...(options.meterClock ? { clock: options.meterClock } : {}),
     });
     this.#meter = meter;
-    const http = new HttpClient(options.baseUrl, options.timeouts ?? DEFAULT_TIMEOUTS, options.connections ?? 16);
+    const http = new HttpClient(options.baseUrl, options.timeouts ?? DEFAULT_TIMEOUTS, options.connections ?? 16, {
+      ...(options.ipv4Only === true ? { family: 4 as const } : {}),
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+    });
     this.#transport = new RestTransport(http, this.session, bucket, {
       onSent: () => meter.sent(),
       ...(options.readBackoff ? { backoff: options.readBackoff } : {}),
@@ -212,6 +220,7 @@ export class TradingCore {
             options.credentials.apiKey,
             this.#transport,
             this.session,
+            options.target.marketProtection !== undefined ? { marketProtection: options.target.marketProtection } : {},
           )
         : new RestBroker(options.baseUrl, options.target.label, this.#transport, this.session);
     // The client's pace follows what the broker publishes, unless a pace was given.
@@ -237,6 +246,7 @@ export class TradingCore {
       readPositions: (o) => this.readPositions(o),
       view: this.view,
       clock: options.orderClock ?? systemClock,
+      marketData: () => this.session.info().marketData ?? 'live',
       unconfirmed: () => this.orders.placements().filter((p) => p.state === 'checking').length,
       onLossReached: (date) => ev.onLossReached?.(options.target.vaultKey, date),
     });
@@ -300,6 +310,9 @@ export class TradingCore {
       orders: this.orders,
       findInstrument: (exchange, symbol) => this.catalog.find(exchange, symbol),
       onProgress: (run) => ev.onSafety?.(run),
+      // No last price to price a LIMIT exit from; Kite protects a MARKET one (docs/kite.md §The plan).
+      exitAtMarket: () =>
+        this.session.info().marketData === 'none' && this.session.info().marketProtection !== undefined,
       ...(options.safetyTimings ? { timings: options.safetyTimings } : {}),
     });
   }
@@ -330,7 +343,14 @@ export class TradingCore {
     // by main) instead of relying on which one main happens to send first.
     this.catalog.warm();
     this.#recovery = this.orders.recover();
-    if (this.#options.stream !== false) this.#startStream();
+    // A plan without market data has no ticker either (Kite's refuses it in an expired token's
+    // words): the desk polls instead, and says why (docs/kite.md §The plan).
+    if (this.session.info().marketData === 'none')
+      this.#setConnection({
+        stream: 'closed',
+        detail: 'No market data on this Kite plan: orders and the account are polled',
+      });
+    else if (this.#options.stream !== false) this.#startStream();
     if (this.#options.drift) this.drift.start();
     return write;
   }

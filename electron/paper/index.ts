@@ -9,6 +9,7 @@ import { type FaultConfig, Faults } from './faults';
 import { generateInstruments } from './instruments';
 import { GttBook } from './gtt';
 import { Journal, type JournalEvent } from './journal';
+import { DEFAULT_ALLOWED_IPS, type KitePlan } from './kite/app-settings';
 import { KITE_RATES, type KiteRates } from './kite/limits';
 import { createKiteHandler } from './kite/server';
 import { RequestTokens } from './kite/session';
@@ -102,6 +103,15 @@ export interface PaperBrokerOptions {
   kiteRates?: Partial<KiteRates>;
   /** Kite ticker heartbeat period (default 1 s, docs/kite.md §Ticker). */
   kiteHeartbeatMs?: number;
+  /**
+   * The addresses /kite order writes may come from (`--kite-allowed-ips`; default 127.0.0.1;
+   * empty: the app has none registered). docs/kite.md §Static IP.
+   */
+  kiteAllowedIps?: readonly string[];
+  /** The Kite app's plan (`--kite-plan`): `personal` has no quotes, candles or ticker (docs/kite.md §The plan). */
+  kitePlan?: KitePlan;
+  /** The address to listen on (default 127.0.0.1; tests of a dual-stack machine use `::`). */
+  listenHost?: string;
 }
 
 export interface PaperBroker {
@@ -334,6 +344,8 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
       requestTokens: new RequestTokens(),
       extras: kiteExtras,
       redirectUrl: () => options.kiteRedirectUrl ?? `http://127.0.0.1:${port}/kite/connect/done`,
+      allowedIps: options.kiteAllowedIps ?? DEFAULT_ALLOWED_IPS,
+      plan: options.kitePlan ?? 'connect',
     },
     rates: { ...KITE_RATES, ...options.kiteRates },
   });
@@ -356,13 +368,14 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     realClock,
     heartbeatMs: options.kiteHeartbeatMs ?? 1000,
     limits: options.stream,
+    plan: options.kitePlan ?? 'connect',
   });
   const ticker = kiteTicker;
   stream.delegate('/kite/ws', (req, socket, head) => ticker.upgrade(req, socket, head));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
+    server.listen(options.port ?? 0, options.listenHost ?? '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });

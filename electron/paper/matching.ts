@@ -13,6 +13,7 @@ import type { Market, PriceMove } from './market';
 import { Problem } from './problem';
 import { rulesProblem } from './rules-wire';
 import { type PaperOrder, type PaperTrade, pendingOf } from './types';
+import { LPP_CANCELLED, lppRange, outsideLpp } from './lpp';
 
 /**
  * The matching engine: the order state machine, fills against the book, the margin orders
@@ -658,6 +659,12 @@ export class Engine {
     const trig = o.triggerUnits ?? 0;
     if (ltp <= 0 || (o.transactionType === 'BUY' ? ltp < trig : ltp > trig)) return false;
     this.transition(o, 'OPEN', `Triggered at ${rupees(ltp)}`, at);
+    // The exchange checks a stop-limit's price when it releases it (docs/api.md §Matching).
+    const limit = hasLimit(o.orderType) ? o.priceUnits : null;
+    if (outsideLpp(lppRange(o.exchange, o.instrumentType, ltp), o.transactionType, limit)) {
+      this.cancelRest(o, LPP_CANCELLED, at);
+      return false;
+    }
     return true;
   }
 

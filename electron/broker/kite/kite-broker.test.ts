@@ -119,10 +119,10 @@ describe('Kite adapter against the paper broker’s /kite (docs/kite.md)', () =>
     await b.close();
   });
 
-  it('a MARKET order carries market_protection, so Kite accepts it', async () => {
+  it('a MARKET order carries market_protection (automatic by default), so Kite accepts it and holds it as a protected LIMIT', async () => {
     const ack = await broker.placeOrder({ ...limitBuy, orderType: 'MARKET', price: null, clientOrderId: 'td-mkt-1' });
     const order = await broker.getOrder(ack.orderId);
-    expect(order.orderType).toBe('MARKET');
+    expect(order).toMatchObject({ orderType: 'LIMIT', price: 1530, marketProtection: { percent: 2, automatic: true } });
   });
 
   it('modifies and cancels through the variety path; the history shows the interim statuses as working', async () => {

@@ -103,6 +103,9 @@ export interface KiteBrokerOptions {
 }
 
 const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** What a market-data call answers on a plan without market data (docs/kite.md §The plan). */
+export const NO_MARKET_DATA = 'No market data on this Kite plan';
 /** A GTT refusal with the field its message names, in the app's spelling (docs/kite.md §GTT). */
 async function gttRefusal<T>(p: Promise<T>): Promise<T> {
   try {
@@ -178,6 +181,7 @@ export class KiteBroker implements Broker {
   #instruments: Promise<readonly Instrument[]> | null = null;
   readonly #quoteSpacing: Spacing;
   readonly #historySpacing: Spacing;
+  #marketData: 'live' | 'none' = 'live';
 
   public constructor(
     baseUrl: string,
@@ -235,7 +239,8 @@ export class KiteBroker implements Broker {
         retry: 'read',
         auth: false,
       });
-      return { accessToken: c.accessToken, expiresAt, userId: w.data.user_id, scope: 'trade' };
+      const marketData = await this.#probeMarketData(c.apiKey, c.accessToken);
+      return { accessToken: c.accessToken, expiresAt, userId: w.data.user_id, scope: 'trade', marketData };
     }
     if (c.requestToken === undefined || c.requestToken === '') {
       throw brokerError('unauthorized', 'Log in to Kite (or paste an access token) to start the session', {
@@ -255,7 +260,44 @@ export class KiteBroker implements Broker {
       auth: false,
     });
     this.#transport.resetCache();
-    return { accessToken: w.data.access_token, expiresAt, userId: w.data.user_id, scope: 'trade' };
+    const marketData = await this.#probeMarketData(c.apiKey, w.data.access_token);
+    return { accessToken: w.data.access_token, expiresAt, userId: w.data.user_id, scope: 'trade', marketData };
+  }
+
+  /** `none` when this session's plan has no market data (found at login; docs/kite.md §The plan). */
+  public marketData(): 'live' | 'none' {
+    return this.#marketData;
+  }
+
+  /**
+   * Asks one last price at login: Kite's personal plan answers 403 PermissionException "Insufficient
+   * permission for that call." (docs/kite.md §The plan). Then the desk runs without quotes, candles
+   * and the ticker — whose refusal for this plan reads like an expired token's, so it is never
+   * opened. Anything else (a slow or failing broker) leaves market data on: the calls themselves
+   * will say what is wrong.
+   */
+  async #probeMarketData(apiKey: string, token: string): Promise<'live' | 'none'> {
+    await this.#quoteSpacing.turn();
+    try {
+      await this.#transport.call({
+        method: 'GET',
+        path: '/quote/ltp',
+        query: { i: ['NSE:INFY'] },
+        headers: kiteTransportOptions(apiKey).authorize?.(token) ?? {},
+        schema: z.unknown(),
+        retry: 'once',
+        auth: false,
+      });
+      this.#marketData = 'live';
+    } catch (err) {
+      this.#marketData = err instanceof AppError && err.info.kind === 'forbidden' ? 'none' : 'live';
+    }
+    return this.#marketData;
+  }
+
+  /** Refuses a market-data call on a plan without it, without spending a request. */
+  #needMarketData(): void {
+    if (this.#marketData === 'none') throw brokerError('forbidden', NO_MARKET_DATA);
   }
 
   public async logout(): Promise<void> {
@@ -549,6 +591,7 @@ export class KiteBroker implements Broker {
         field: Number.isFinite(from) ? 'to' : 'from',
       });
     }
+    this.#needMarketData();
     await this.#historySpacing.turn();
     const w = await this.#transport.call({
       method: 'GET',
@@ -565,6 +608,7 @@ export class KiteBroker implements Broker {
     options: ReadOptions = {},
   ): Promise<readonly MarketQuote[]> {
     const tokens = z.array(z.number().int().positive()).min(1).max(500).parse(instrumentTokens);
+    this.#needMarketData();
     if (tokens.some((t) => !this.#index.has(t))) await this.listInstruments().catch(() => undefined);
     await this.#quoteSpacing.turn();
     const w = await this.#transport.call({

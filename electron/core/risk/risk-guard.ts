@@ -23,6 +23,8 @@ export interface RiskGuardDeps {
   /** Main's own book, positions and ticks, where fresh (docs/architecture.md §Main's own view of the account). */
   readonly view: Pick<DeskView, 'workingOrders' | 'pricedPositions' | 'lastPrice'>;
   readonly clock: Clock;
+  /** `none` on an account without market data: the price checks are off (docs/contract.md §Risk guard). */
+  readonly marketData?: () => 'live' | 'none';
   /** Placements not yet confirmed either way (they may be orders already). */
   readonly unconfirmed: () => number;
   /** Told the IST date the day's loss first reached the limit (the app keeps it across a restart). */
@@ -86,9 +88,11 @@ export class RiskGuard {
   ): Promise<RiskBreach[]> {
     const l = this.#limits;
     if (Object.values(l).every((x) => x === null)) return [];
+    const noMarketData = this.#deps.marketData?.() === 'none';
     const needsPrice =
-      (l.maxOrderValue !== null && order.orderType === 'MARKET') ||
-      (l.maxPriceDeviationPct !== null && order.orderType !== 'MARKET');
+      !noMarketData &&
+      ((l.maxOrderValue !== null && order.orderType === 'MARKET') ||
+        (l.maxPriceDeviationPct !== null && order.orderType !== 'MARKET'));
     const needsHoldings = l.dailyLossLimit !== null && order.transactionType === 'SELL' && order.product === 'CNC';
     const [lastPrice, openOrders, positions, holdings] = await Promise.all([
       needsPrice ? this.#lastPrice(instrument.instrumentToken, readsBy) : null,
@@ -110,6 +114,7 @@ export class RiskGuard {
       // Unknown positions: treat it as adding risk (the loss limit then says it could not check).
       increasesRisk: positions ? increasesRisk(order, positions, holdings ?? []) : true,
       lossReachedToday: this.#reachedToday(),
+      noMarketData,
     });
   }
 
@@ -124,7 +129,8 @@ export class RiskGuard {
     const positions = l.dailyLossLimit !== null ? await this.#read(() => this.#deps.readPositions()) : null;
     const dayPnl = positions ? dayPnlOf(positions) : null;
     this.#noteLoss(dayPnl);
-    return { limits: l, status: riskStatus(l, dayPnl, this.#reachedToday(), this.#deps.clock.now()) };
+    const noMarketData = this.#deps.marketData?.() === 'none';
+    return { limits: l, status: riskStatus(l, dayPnl, this.#reachedToday(), this.#deps.clock.now(), noMarketData) };
   }
 
   #today(): string {

@@ -59,6 +59,12 @@ export interface SafetyRunnerDeps {
   readonly clock?: Clock;
   readonly timings?: Partial<SafetyTimings>;
   readonly newId?: () => string;
+  /**
+   * True on an account without market data whose broker protects MARKET orders itself (Kite's
+   * personal plan: docs/kite.md §The plan): there is no last price to price a LIMIT exit from, so
+   * exits go as MARKET orders, which Kite turns into LIMITs within the profile's protection.
+   */
+  readonly exitAtMarket?: () => boolean;
 }
 
 /** Kinds after which a retry cannot help: the broker refused the request itself. */
@@ -235,14 +241,20 @@ export class SafetyRunner {
     }
     const toExit = positions.filter((p) => p.quantity !== 0 && positionInScope(action, p));
     if (toExit.length === 0) return;
-    const quotes = await this.#exitQuotes(toExit);
+    const atMarket = this.#deps.exitAtMarket?.() === true;
+    // Without market data there is no price to ask for: the exits go at MARKET (exitAtMarket).
+    const quotes = atMarket ? new Map<number, never>() : await this.#exitQuotes(toExit);
     const plans: Array<{ step: SafetyStep; order: OrderRequest | null; why: string }> = [];
     for (const p of toExit) {
       const instrument = await this.#deps.findInstrument(p.exchange, p.tradingsymbol).catch(() => undefined);
       const quote = quotes.get(p.instrumentToken);
       const side = p.quantity > 0 ? 'SELL' : 'BUY';
       const price = instrument && quote ? protectedPrice(side, quote, instrument.tickSize) : null;
-      const why = !instrument ? 'Instrument not found' : price === null ? 'No last price: exit not placed' : '';
+      const why = !instrument
+        ? 'Instrument not found'
+        : price === null && !atMarket
+          ? 'No last price: exit not placed'
+          : '';
       for (const quantity of instrument ? slices(Math.abs(p.quantity), instrument) : [Math.abs(p.quantity)]) {
         const step: SafetyStep = {
           id: `x${plans.length + 1}`,
@@ -257,22 +269,25 @@ export class SafetyRunner {
           status: null,
           state: 'pending',
           attempts: 0,
-          detail: price === null ? why : `LIMIT ${side} at ${price} (protected)`,
+          detail:
+            why ||
+            (price === null ? `MARKET ${side} (the broker protects it)` : `LIMIT ${side} at ${price} (protected)`),
         };
         run.steps.push(step);
+        const exit = {
+          exchange: p.exchange,
+          tradingsymbol: p.tradingsymbol,
+          transactionType: side,
+          quantity,
+          product: p.product,
+          validity: 'DAY',
+        } as const;
         const order: OrderRequest | null =
-          price === null
+          why !== ''
             ? null
-            : {
-                exchange: p.exchange,
-                tradingsymbol: p.tradingsymbol,
-                transactionType: side,
-                quantity,
-                orderType: 'LIMIT',
-                product: p.product,
-                validity: 'DAY',
-                price,
-              };
+            : price === null
+              ? { ...exit, orderType: 'MARKET', price: null }
+              : { ...exit, orderType: 'LIMIT', price };
         plans.push({ step, order, why });
       }
     }

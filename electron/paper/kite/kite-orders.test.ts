@@ -62,15 +62,22 @@ describe('/kite orders (docs/kite.md §Orders)', () => {
     expect(t.api.broker.orderCount()).toBe(before + 2);
   });
 
-  it('a MARKET order without market_protection is an InputException naming it, and nothing is created', async () => {
+  it('a MARKET or SL-M order without market_protection, or with 0, is refused in Kite’s words, and nothing is created', async () => {
     const before = t.api.broker.orderCount();
-    await expect(kc.placeOrder('regular', order({ order_type: 'MARKET', price: undefined }))).rejects.toMatchObject({
+    const refusal = {
       error_type: 'InputException',
-      message: expect.stringContaining('market_protection'),
-    });
+      message:
+        'Market orders without market protection are not allowed via API. Please set market protection or use a Limit order.',
+    };
+    await expect(kc.placeOrder('regular', order({ order_type: 'MARKET', price: undefined }))).rejects.toMatchObject(
+      refusal,
+    );
+    await expect(
+      kc.placeOrder('regular', order({ order_type: 'MARKET', price: undefined, market_protection: 0 })),
+    ).rejects.toMatchObject(refusal);
     await expect(
       kc.placeOrder('regular', order({ order_type: 'SL-M', price: undefined, trigger_price: 1600 })),
-    ).rejects.toMatchObject({ error_type: 'InputException', message: expect.stringContaining('market_protection') });
+    ).rejects.toMatchObject(refusal);
     expect(t.api.broker.orderCount()).toBe(before);
   });
 

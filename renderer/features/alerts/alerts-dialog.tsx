@@ -7,6 +7,7 @@ import { useInstruments } from '../instruments/queries';
 import { Dialog } from '../layout/dialog';
 import { useSelectedInstrument } from '../ticket/use-selected-instrument';
 import { alertQueries, alertText, useCreateAlert, useDeleteAlert, useUpdateAlert } from './queries';
+import { NO_MARKET_DATA, useMarketData } from '../session/use-market-data';
 
 const CONDITIONS: readonly AlertCondition[] = ['above', 'below', 'crosses'];
 
@@ -67,8 +68,15 @@ export function AlertsButton(props: { readonly onOpen: () => void }) {
  */
 export function AlertsDialog(props: { readonly onClose: () => void }) {
   const alerts = useQuery(alertQueries.list());
+  const marketData = useMarketData();
   return (
     <Dialog title="Price alerts" onClose={props.onClose} wide>
+      {marketData ? null : (
+        <p className="inline-warning" role="note">
+          Alerts are off. {NO_MARKET_DATA}: alerts are checked on live prices, which this account does not get. They are
+          kept, and checked again once it has them.
+        </p>
+      )}
       <NewAlert />
       {alerts.data ? (
         <table className="grid" aria-label="Alerts">

@@ -24,6 +24,8 @@ import { useQuote, useQuotesStore } from './use-quotes';
 import { useInView } from './use-in-view';
 import { useWatchlists } from './use-watchlist-tokens';
 import { WatchlistsDialog } from './watchlists-dialog';
+import { NoMarketDataNote } from '../session/no-market-data';
+import { useMarketData } from '../session/use-market-data';
 import './watchlists.css';
 
 /**
@@ -44,6 +46,7 @@ export function Watchlist() {
   const selected = useSelectedToken();
   const { instrumentSelected, ticketOpened } = useTicketActions();
   const refocus = useRefocusMovedRow();
+  const marketData = useMarketData();
   useMarketSubscription('watchlist', tokens);
   const rows = tokens.map((t) => byToken.get(t)).filter((i): i is Instrument => i !== undefined);
   // One tab stop (roving focus): the selected row, else the first; ↑/↓ move it (docs/desk.md §Keyboard).
@@ -83,6 +86,7 @@ export function Watchlist() {
           onChoose={(i) => change((p) => tokenAdded(p, i.instrumentToken))}
         />
       </div>
+      {marketData ? null : <NoMarketDataNote what="Bid/ask, last prices and the day's change" />}
       <div className="table-scroll watchlist__rows">
         <table aria-label="Instruments" className="grid grid--watch">
           <thead>
@@ -104,7 +108,7 @@ export function Watchlist() {
               <WatchRow
                 key={i.instrumentToken}
                 instrument={i}
-                withChange={n < CHANGE_ROWS}
+                withChange={marketData && n < CHANGE_ROWS}
                 selected={selected === i.instrumentToken}
                 tabStop={stop === i.instrumentToken}
                 onSelect={() => instrumentSelected(i.instrumentToken)}
@@ -298,6 +302,7 @@ function RowPrice(props: RowCellProps) {
       fallback={i.lastPrice}
       tickSize={i.tickSize}
       testId={`ltp-${i.tradingsymbol}`}
+      noMarketData={!useMarketData()}
     />
   );
 }

@@ -11,6 +11,7 @@ import { formatExpiry, inTheMoney, spotIndex, underlyingsOf } from './chain-mode
 import { useChainToBasket } from './use-chain-to-basket';
 import { useChainExpiry, useChainUnderlying, useOptionChainActions } from './option-chain-store';
 import { optionQueries } from './queries';
+import { NeedsMarketData } from '../session/no-market-data';
 import './options.css';
 
 /** Column count of a chain row: four a side and the strike. */
@@ -24,8 +25,18 @@ const COLUMNS = 9;
  * price falls. The contracts stream in `quote` mode while the chain is shown (owner `options`),
  * so prices move live; clicking one opens the ticket on it, on the ticket's side, and its B / S
  * add one lot to the basket, so a straddle or a spread is two clicks (docs/desk.md §Baskets).
+ *
+ * On an account without market data it says so instead (docs/kite.md §The plan).
  */
 export function OptionChainPanel() {
+  return (
+    <NeedsMarketData title="Option chain" className="chain-panel" what="Option prices, OI and greeks">
+      <LiveOptionChainPanel />
+    </NeedsMarketData>
+  );
+}
+
+function LiveOptionChainPanel() {
   const underlying = useChainUnderlying();
   const expiry = useChainExpiry();
   const { underlyingChosen, expiryChosen } = useOptionChainActions();

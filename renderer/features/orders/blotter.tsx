@@ -31,6 +31,7 @@ import { ModifyOrderDialog } from './modify-order-dialog';
 import { OrderHistoryDialog } from './order-history-dialog';
 import { orderQueries, useCancelOrder } from './queries';
 import { statusClass } from './status-class';
+import { orderMessage } from './order-message';
 
 /** Row height in px; fixed so the virtualizer never measures (measuring 10,000 rows is the slow path). */
 const ROW_HEIGHT = 26;
@@ -364,8 +365,8 @@ const OrderRow = memo(function OrderRow(props: {
       <td>
         <span className={`badge ${statusClass(o.status)}`}>{o.status}</span>
       </td>
-      <td className="msg" title={o.statusMessage ?? undefined}>
-        {o.statusMessage ?? ''}
+      <td className="msg" title={orderMessage(o, props.tickSize) || undefined}>
+        {orderMessage(o, props.tickSize)}
       </td>
       {/* Out of the tab order: M and Del do the same from the row (the list is one tab stop). */}
       <td className="row-actions" onClick={(e) => e.stopPropagation()}>
