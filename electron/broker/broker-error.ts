@@ -53,8 +53,21 @@ export class TransportFailure extends AppError {
 export class SendTimePassed extends TransportFailure {
   public constructor() {
     super(
-      { kind: 'timeout', message: 'its time ran out while it waited for the broker’s rate limit, so it was never sent' },
+      {
+        kind: 'timeout',
+        message: 'its time ran out while it waited for the broker’s rate limit, so it was never sent',
+      },
       'not_sent',
     );
+  }
+}
+
+/**
+ * The client's own count says a broker limit that waiting cannot help with is reached (Kite's
+ * orders a day): nothing was sent, and unlike a broker's 429 it pauses no lane of the bucket.
+ */
+export class LimitReached extends AppError {
+  public constructor(message: string, retryAfterMs: number) {
+    super({ kind: 'rate_limited', message, retryAfterMs });
   }
 }

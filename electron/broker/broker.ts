@@ -150,6 +150,12 @@ export interface BrokerLimits {
   /** Order placement, where the broker limits it on its own as well (null: it does not). */
   readonly placements: RateLimit | null;
   /**
+   * Where the broker counts order writes (place, modify, cancel) in calendar windows instead —
+   * Kite: 10 a second, 400 a minute, 5,000 an IST day (docs/kite.md §Limits) — the counts; the
+   * client then paces every order write under them in sliding windows.
+   */
+  readonly orderWindows?: { readonly perSecond: number; readonly perMinute: number; readonly perDay: number };
+  /**
    * `broker`: read from the broker's own replies (the REST dialect's `RateLimit-Policy`);
    * `documented`: the adapter's documented default, until (or unless) the broker says.
    */

@@ -9,6 +9,8 @@ import type { BrokerUsage } from '@shared/domain/usage';
 import type { Position } from '@shared/domain/portfolio';
 import type { Broker, BrokerLimits, BrokerStream, Credentials, ReadOptions } from '../broker/broker';
 import { DeskView } from './desk-view';
+import { WindowPacer } from '../broker/http/window-pacer';
+import { istDate, istDayStart } from '@shared/lib/ist-time';
 import type { BackoffPolicy } from '../broker/http/backoff';
 import { DEFAULT_TIMEOUTS, HttpClient, type HttpTimeouts } from '../broker/http/http-client';
 import { paceUnder, TokenBucket, type RateLimit } from '../broker/http/token-bucket';
@@ -224,10 +226,15 @@ export class TradingCore {
           )
         : new RestBroker(options.baseUrl, options.target.label, this.#transport, this.session);
     // The client's pace follows what the broker publishes, unless a pace was given.
+    let windowsPaced = false;
     const applyLimits = (limits: BrokerLimits): void => {
       if (options.rate === undefined) bucket?.resize(paceUnder(limits.requests));
       if (options.placementRate === undefined && limits.placements)
         placementBucket?.resize(paceUnder(limits.placements));
+      if (placementBucket && options.placementRate === undefined && limits.orderWindows && !windowsPaced) {
+        windowsPaced = true;
+        this.#transport.usePlacementPacer(orderWindowPacer(limits.orderWindows));
+      }
       meter.setLimits(limits, bucket?.limit ?? null);
     };
     applyLimits(this.broker.limits());
@@ -474,6 +481,28 @@ export class TradingCore {
     this.#connection = next;
     this.#options.events?.onConnection?.(next);
   }
+}
+
+/**
+ * Order writes paced under a broker's calendar-window counts (docs/kite.md §Limits): 80% of the
+ * per-second figure in any 1,000 ms (a sliding window stays under the count of every calendar
+ * second, whatever the phase of the broker's clock), 95% of the minute's in any 60 s, and the
+ * day's own figure per IST day (reached: refused at once, nothing sent).
+ */
+function orderWindowPacer(w: NonNullable<BrokerLimits['orderWindows']>): WindowPacer {
+  return new WindowPacer(
+    [
+      { limit: Math.max(1, Math.floor(w.perSecond * 0.8)), ms: 1_000 },
+      { limit: Math.max(1, Math.floor(w.perMinute * 0.95)), ms: 60_000 },
+    ],
+    {
+      limit: w.perDay,
+      dayOf: istDate,
+      endOf: (at) => istDayStart(at) + 86_400_000,
+      label: `The broker allows ${w.perDay.toLocaleString('en-IN')} orders a day`,
+    },
+    { now: () => performance.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
+  );
 }
 
 /**

@@ -70,13 +70,15 @@ import {
 } from './kite-wire';
 
 /**
- * Kite Connect's documented limits per access token (docs/kite.md §Limits): 10 requests/s in
- * general and for order placement (which also has 400/min); quotes 1/s and historical 3/s are
- * paced by their own buckets in this adapter.
+ * Kite Connect's documented limits (docs/kite.md §Limits): 10 requests/s per access token in
+ * general; order writes (place, modify, cancel) counted per account in calendar windows — 10 a
+ * second, 400 a minute, 5,000 an IST day; quotes 1/s and historical 3/s are paced by their own
+ * buckets in this adapter.
  */
 export const KITE_LIMITS: BrokerLimits = {
   requests: { perSecond: 10, burst: 10 },
   placements: { perSecond: 10, burst: 10 },
+  orderWindows: { perSecond: 10, perMinute: 400, perDay: 5_000 },
   source: 'documented',
 };
 
@@ -383,6 +385,8 @@ export class KiteBroker implements Broker {
       // Never blindly repeated (docs/architecture.md, "Modifications").
       retry: 'caller',
       priority: 'urgent',
+      // Kite counts a modification against its order limits (docs/kite.md §Limits).
+      placement: true,
     });
     return { orderId: String(w.data.order_id), status: 'OPEN' };
   }
@@ -397,6 +401,8 @@ export class KiteBroker implements Broker {
         schema: KiteOrderId,
         retry: 'idempotent-write',
         priority: 'cancel',
+        // Kite counts a cancel against its order limits (docs/kite.md §Limits).
+        placement: true,
       });
     } catch (err) {
       // Kite refuses to cancel an order that stopped working — cancelled already (a repeated

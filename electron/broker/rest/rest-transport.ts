@@ -3,7 +3,7 @@ import type { ConnectionState } from '@shared/domain/session';
 import { AppError } from '@shared/ipc/app-error';
 import type { IpcError } from '@shared/ipc/result';
 import type { AuthSource } from '../auth-source';
-import { brokerError, SendTimePassed, TransportFailure } from '../broker-error';
+import { brokerError, LimitReached, SendTimePassed, TransportFailure } from '../broker-error';
 import { DEFAULT_BACKOFF, retryDelay, type BackoffPolicy } from '../http/backoff';
 import { classifyErrorReply } from '../http/classify-reply';
 import { EtagCache } from '../http/etag-cache';
@@ -13,6 +13,7 @@ import { parseRateLimitPolicy, type PublishedPolicies } from '../http/rate-limit
 import { isRetryable, type RetryClass } from '../http/retry-policy';
 import { RttEstimator, type RtoBounds } from '../http/rtt-estimator';
 import { NotAdmitted, type Priority, type TokenBucket } from '../http/token-bucket';
+import type { Pacer } from '../http/window-pacer';
 
 /** One call to the broker: the request, how to parse a 2xx, and how it may be repeated. */
 export interface CallSpec<S extends z.ZodType> extends RawRequest {
@@ -25,7 +26,7 @@ export interface CallSpec<S extends z.ZodType> extends RawRequest {
   readonly conditional?: boolean;
   /** Cancels, then other order actions, jump the client bucket's queue ahead of polls (default normal). */
   readonly priority?: Priority;
-  /** Counts against the broker's separate order-placement limit too. */
+  /** Counts against the broker's separate order limit too (placements; on Kite every order write). */
   readonly placement?: boolean;
   /**
    * Wait for the reply only as long as the adaptive timeout (srtt + 4·rttvar, clamped), and
@@ -83,7 +84,7 @@ export interface TransportOptions {
    * "Limits": POST /orders 10/s, burst 10 on the paper broker); calls marked `placement` wait
    * here as well, so a quick run of clicks is paced instead of earning a 429 and a pause.
    */
-  readonly placementBucket?: TokenBucket | null;
+  readonly placementBucket?: Pacer | null;
   /**
    * How long a read (`retry: 'read'`) may take in all, waits included, before it gives up with
    * its last error (default 5 s): the renderer's poll schedule owns the longer backoff, so a
@@ -138,7 +139,7 @@ export class RestTransport {
   readonly #http: HttpClient;
   readonly #auth: AuthSource;
   readonly #bucket: TokenBucket | null;
-  readonly #placementBucket: TokenBucket | null;
+  #placementBucket: Pacer | null;
   readonly #backoff: BackoffPolicy;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
@@ -183,6 +184,14 @@ export class RestTransport {
   public onPublishedLimits(listener: (policies: PublishedPolicies) => void): () => void {
     this.#policyListeners.add(listener);
     return () => this.#policyListeners.delete(listener);
+  }
+
+  /**
+   * Paces the order writes marked `placement` with `pacer` from now on (the broker counts them
+   * in calendar windows: docs/kite.md §Limits). Requests already waiting keep their pacer.
+   */
+  public usePlacementPacer(pacer: Pacer): void {
+    this.#placementBucket = pacer;
   }
 
   /** The timeout an order POST or a placement lookup gets now, in ms. */
@@ -240,7 +249,7 @@ export class RestTransport {
         failure = err;
       }
       const kind = failure.info.kind;
-      if (kind === 'rate_limited') {
+      if (kind === 'rate_limited' && !(failure instanceof LimitReached)) {
         this.stats.rateLimited += 1;
         const ms = failure.info.retryAfterMs;
         // A 429 holds back its own lane only (docs/architecture.md §HTTP client, retries and
@@ -274,7 +283,7 @@ export class RestTransport {
       throw brokerError('rate_limited', 'The broker asked us to slow down; try again shortly', { retryAfterMs: wait });
     }
     try {
-      if (spec.placement) await this.#placementBucket?.take('urgent', spec.sendBy);
+      if (spec.placement) await this.#placementBucket?.take(priority, spec.sendBy);
       await this.#bucket?.take(priority, spec.sendBy);
     } catch (err) {
       if (!(err instanceof NotAdmitted)) throw err;
