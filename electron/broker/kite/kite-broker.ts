@@ -33,6 +33,7 @@ import type {
   StreamListener,
 } from '../broker';
 import { urgency } from '../read-options';
+import { settledCancel } from '../settled-cancel';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
 import { KITE_EXCHANGES, kiteQueryTime, kiteSession, kiteTokenExpiry } from './kite-calendar';
 import { classifyKiteReply, kiteTokenRefused } from './kite-errors';
@@ -405,13 +406,8 @@ export class KiteBroker implements Broker {
         placement: true,
       });
     } catch (err) {
-      // Kite refuses to cancel an order that stopped working — cancelled already (a repeated
-      // cancel, or one whose first reply was lost), filled or rejected — as an OrderException:
-      // the order's state is then the answer, not a failure (docs/kite.md §Orders).
-      if (!(err instanceof AppError) || err.info.kind !== 'conflict') throw err;
-      const now = await this.getOrder(id, { urgent: true }).catch(() => null);
-      if (now && !isWorking(now.status)) return { orderId: id, status: now.status };
-      throw err;
+      // Kite refuses to cancel an order that stopped working as an OrderException (docs/kite.md §Orders).
+      return settledCancel(err, id, (o) => this.getOrder(o, { urgent: true }));
     }
     // Kite answers only the id, once its OMS has taken the cancellation: the answer is that,
     // at once; the stream and main's order book show the order's end (docs/kite.md §Orders).

@@ -46,6 +46,7 @@ import type {
   StreamListener,
 } from '../broker';
 import { urgency } from '../read-options';
+import { settledCancel } from '../settled-cancel';
 import { StreamClient, type StreamClientOptions } from '../stream/stream-client';
 import { toWireOrderChanges, toWireOrderRequest } from './domain-to-wire';
 import { appGttField, toGtt, toGttAck, toWireGttChanges, toWireGttRequest } from './gtt-wire';
@@ -258,14 +259,20 @@ export class RestBroker implements Broker {
   }
 
   public async cancelOrder(orderId: string): Promise<OrderAck> {
-    const w = await this.#transport.call({
-      method: 'DELETE',
-      path: orderPath(orderId),
-      schema: WireOrderAck,
-      retry: 'idempotent-write',
-      priority: 'cancel',
-    });
-    return toOrderAck(w);
+    const path = orderPath(orderId);
+    try {
+      const w = await this.#transport.call({
+        method: 'DELETE',
+        path,
+        schema: WireOrderAck,
+        retry: 'idempotent-write',
+        priority: 'cancel',
+      });
+      return toOrderAck(w);
+    } catch (err) {
+      // 409 order_not_modifiable: it filled or was rejected first; its end is the answer.
+      return settledCancel(err, orderId, (o) => this.getOrder(o, { urgent: true }));
+    }
   }
 
   public async listOrders(filter: OrderFilter = {}, options: ReadOptions = {}): Promise<readonly Order[]> {
