@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- orders [--broker kite] [--broker-url URL] [--api-key K] [--access-token T]
- *  [--orders N] [--concurrency C] [--faults SPEC] [--no-idempotency] [--orderbook-lag-ms N] [--rate R]`
+ *  [--orders N] [--concurrency C | --clicks-per-second R] [--faults SPEC] [--no-idempotency] [--orderbook-lag-ms N]
+ *  [--rate R | --app-limits]`
  *
  * `--broker kite` drives the Kite adapter (docs/kite.md): against `--broker-url` (Kite's API
  * root, or a paper broker's `…/kite`) with `--api-key` and the day's `--access-token`; without a
@@ -12,7 +13,12 @@
  * intent was answered "not yet confirmed" and settled later. Prints a one-line JSON summary
  * last. Without `--broker-url` it starts its own paper broker with `--faults`,
  * `--no-idempotency` and `--orderbook-lag-ms` (its order reads trail its orders by N ms,
- * docs/api.md §A lagging order book) applied.
+ * docs/api.md §A lagging order book) applied. `--app-limits` runs the client as the app does (its
+ * default limits, following what the broker publishes; a 429's Retry-After pauses its lane) against
+ * an embedded broker keeping its own default limits, instead of both unlimited.
+ * `--clicks-per-second R` clicks at a steady R a second (open loop) instead of keeping C in flight.
+ * The summary splits each intent's time to certainty into checks and journal, sending, looking up
+ * and waiting (Retry-After, pacing, the window), and says how long requests queued for the limits.
  *
  * With no arguments, a comparison run: click-free placement latency through the core versus a
  * bare undici POST to the same embedded paper broker in the same run (the ratio is the core's
@@ -47,14 +53,22 @@ interface Args {
   noIdempotency: boolean;
   /** The embedded paper broker's order reads trail its orders by this many ms (docs/api.md §A lagging order book). */
   orderbookLagMs?: number;
+  /** The client's limits as the app's, against a broker keeping its own. */
+  appLimits: boolean;
+  /** Open loop: clicks at this steady rate instead of `concurrency` in flight. */
+  clicksPerSecond?: number;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const out: Args = { dialect: 'rest', orders: 1000, concurrency: 8, noIdempotency: false };
+  const out: Args = { dialect: 'rest', orders: 1000, concurrency: 8, noIdempotency: false, appLimits: false };
   for (let i = 0; i < argv.length; i += 1) {
     const key = argv[i];
     if (key === '--no-idempotency') {
       out.noIdempotency = true;
+      continue;
+    }
+    if (key === '--app-limits') {
+      out.appLimits = true;
       continue;
     }
     const value = argv[i + 1];
@@ -71,6 +85,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (key === '--faults') out.faults = value;
     else if (key === '--orderbook-lag-ms') out.orderbookLagMs = boundedInt(key, value, 0, MAX_ORDERBOOK_LAG_MS);
     else if (key === '--rate') out.rate = boundedInt(key, value, 1, 100_000);
+    else if (key === '--clicks-per-second') out.clicksPerSecond = boundedInt(key, value, 1, 1_000);
     else throw new Error(`unknown option ${key}`);
   }
   // Any broker speaking the wire contract of docs/api.md will do; a remote one
@@ -102,21 +117,33 @@ function percentile(sorted: readonly number[], q: number): number {
 
 const round = (n: number): number => Math.round(n * 100) / 100;
 
-/** A generous embedded broker: the bench measures the client, not the broker's limiter. */
-function startLocalPaper(faults?: string, noIdempotency = false, orderbookLagMs = 0): Promise<PaperBroker> {
+/**
+ * A generous embedded broker, so the bench measures the client, not the broker's limiter; with
+ * `ownLimits`, one that keeps its default limits (as a real broker does).
+ */
+function startLocalPaper(
+  faults?: string,
+  noIdempotency = false,
+  orderbookLagMs = 0,
+  ownLimits = false,
+): Promise<PaperBroker> {
   const unlimited = 1_000_000;
   return startPaperBroker({
     port: 0,
     tickIntervalMs: 0,
-    rate: { perSecond: unlimited, burst: unlimited },
-    kiteRates: {
-      quotePerSecond: unlimited,
-      historicalPerSecond: unlimited,
-      ordersPerSecond: unlimited,
-      ordersPerMinute: unlimited,
-      ordersPerDay: unlimited,
-      defaultPerSecond: unlimited,
-    },
+    ...(ownLimits
+      ? {}
+      : {
+          rate: { perSecond: unlimited, burst: unlimited },
+          kiteRates: {
+            quotePerSecond: unlimited,
+            historicalPerSecond: unlimited,
+            ordersPerSecond: unlimited,
+            ordersPerMinute: unlimited,
+            ordersPerDay: unlimited,
+            defaultPerSecond: unlimited,
+          },
+        }),
     startingCash: 1e12,
     ...(faults ? { faults } : {}),
     ...(noIdempotency ? { idempotency: false } : {}),
@@ -136,10 +163,13 @@ async function paperRequestToken(kiteRoot: string): Promise<string> {
   return new URL(r.headers.get('location') ?? '').searchParams.get('request_token') ?? '';
 }
 
+/** The client's limits: a rate (burst twice it), none, or the app's own (`'app'`). */
+type ClientRate = number | null | 'app';
+
 async function newCore(
   baseUrl: string,
   dir: string,
-  rate: number | null,
+  rate: ClientRate,
   extra: { events?: TradingCoreEvents; newClientOrderId?: () => string } = {},
   kite: KiteLogin | null = null,
 ): Promise<TradingCore> {
@@ -155,9 +185,13 @@ async function newCore(
   const core = await createCore(baseUrl, dir, {
     target: { broker: 'rest', label: 'bench', vaultKey: 'bench' },
     ...kiteOptions,
-    rate: rate === null ? null : { perSecond: rate, burst: rate * 2 },
-    // Injected 429s are random, not a real limit: each placement waits its own Retry-After.
-    pauseAllOnRetryAfter: false,
+    ...(rate === 'app'
+      ? {}
+      : {
+          rate: rate === null ? null : { perSecond: rate, burst: rate * 2 },
+          // Injected 429s are random, not a real limit: each placement waits its own Retry-After.
+          pauseAllOnRetryAfter: false,
+        }),
     connections: 32,
     ...extra,
   });
@@ -211,17 +245,55 @@ interface Certainty {
   answer_p99_ms: number;
   certainty_p50_ms: number;
   certainty_p99_ms: number;
+  /**
+   * Where the time to certainty went, averaged over every intent (`mean_…`) and over the slowest
+   * 1% (`slow_…`): the checks and the journal before the first POST, a POST on its way, a lookup
+   * on its way (no POST), and nothing on its way (a Retry-After, the lookups' pacing, the window).
+   */
+  split_mean_ms: Split;
+  split_slowest_1pct_ms: Split;
+  /** How long a request waited for the client's own limits (bucket, order pacer), on average. */
+  limiter_wait_per_request_ms: number;
+  requests: number;
+  rate_limited: number;
+}
+
+interface Split {
+  checks: number;
+  sending: number;
+  looking_up: number;
+  waiting: number;
+}
+
+/** How the clicks come: `concurrency` kept in flight (closed loop), or a steady rate (open loop). */
+type Load = { readonly concurrency: number } | { readonly clicksPerSecond: number };
+
+/** Merged length of intervals clipped to [from, to]. */
+function covered(intervals: ReadonlyArray<readonly [number, number]>, from: number, to: number): number {
+  const clipped = intervals
+    .map(([a, b]) => [Math.max(a, from), Math.min(b, to)] as const)
+    .filter(([a, b]) => b > a)
+    .sort((x, y) => x[0] - y[0]);
+  let total = 0;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const [a, b] of clipped) {
+    if (b <= end) continue;
+    total += b - Math.max(a, end);
+    end = b;
+  }
+  return total;
 }
 
 /**
  * N placements through a core; for each, how long until the trader was told placed or refused
- * (the answer itself, or the `placements.changed` event that settled a "not yet confirmed").
+ * (the answer itself, or the `placements.changed` event that settled a "not yet confirmed"), and
+ * where that time went.
  */
 async function timeToCertainty(
   baseUrl: string,
   n: number,
-  concurrency: number,
-  rate: number | null,
+  load: Load,
+  rate: ClientRate,
   kite: KiteLogin | null = null,
 ): Promise<Certainty> {
   const dir = await mkdtemp(join(tmpdir(), 'td-bench-'));
@@ -252,27 +324,67 @@ async function timeToCertainty(
     },
     kite,
   );
-  try {
-    const order = await benchOrder(core);
-    const clicks: Array<{ t0: number; answeredAt: number; cid: string | null; state: string; recovered: boolean }> = [];
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < n) {
-        next += 1;
-        const t0 = performance.now();
-        try {
-          const a = await core.orders.place(order);
-          const recovered = a.state === 'placed' && a.recovered;
-          clicks.push({ t0, answeredAt: performance.now(), cid: a.clientOrderId, state: a.state, recovered });
-        } catch {
-          clicks.push({ t0, answeredAt: performance.now(), cid: null, state: 'refused', recovered: false });
-        }
+  // Each intent's POSTs and lookups, as intervals (the order service calls this same broker).
+  const posts = new Map<string, Array<[number, number]>>();
+  const lookups = new Map<string, Array<[number, number]>>();
+  const timed = <A extends unknown[], R>(
+    into: Map<string, Array<[number, number]>>,
+    cidOf: (...a: A) => string,
+    fn: (...a: A) => Promise<R>,
+  ) => {
+    return async (...a: A): Promise<R> => {
+      const t0 = performance.now();
+      try {
+        return await fn(...a);
+      } finally {
+        const cid = cidOf(...a);
+        into.set(cid, [...(into.get(cid) ?? []), [t0, performance.now()]]);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, n) }, worker));
+  };
+  const broker = core.broker;
+  broker.placeOrder = timed(posts, (cmd) => cmd.clientOrderId, broker.placeOrder.bind(broker));
+  broker.findOrders = timed(lookups, (cid) => cid, broker.findOrders.bind(broker));
+  try {
+    const order = await benchOrder(core);
+    await core.catalog.find(order.exchange, order.tradingsymbol);
+    const sentBefore = core.stats.sent;
+    const waitedBefore = core.stats.limiterWaitMs;
+    const limitedBefore = core.stats.rateLimited;
+    const clicks: Array<{ t0: number; answeredAt: number; cid: string | null; state: string; recovered: boolean }> = [];
+    const click = async (): Promise<void> => {
+      const t0 = performance.now();
+      try {
+        const a = await core.orders.place(order);
+        const recovered = a.state === 'placed' && a.recovered;
+        clicks.push({ t0, answeredAt: performance.now(), cid: a.clientOrderId, state: a.state, recovered });
+      } catch {
+        clicks.push({ t0, answeredAt: performance.now(), cid: null, state: 'refused', recovered: false });
+      }
+    };
+    if ('concurrency' in load) {
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < n) {
+          next += 1;
+          await click();
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(load.concurrency, n) }, worker));
+    } else {
+      const gap = 1000 / load.clicksPerSecond;
+      const start = performance.now();
+      const all: Promise<void>[] = [];
+      for (let i = 0; i < n; i += 1) {
+        const due = start + i * gap - performance.now();
+        if (due > 0) await new Promise((r) => setTimeout(r, due));
+        all.push(click());
+      }
+      await Promise.all(all);
+    }
     await Promise.race([core.orders.idle(), new Promise((r) => setTimeout(r, DEADLINE_MS).unref())]);
     const answers: number[] = [];
-    const certain: number[] = [];
+    const certain: Array<{ ms: number; split: Split }> = [];
     const out: Certainty = {
       intended: n,
       placed: 0,
@@ -286,6 +398,11 @@ async function timeToCertainty(
       answer_p99_ms: 0,
       certainty_p50_ms: 0,
       certainty_p99_ms: 0,
+      split_mean_ms: { checks: 0, sending: 0, looking_up: 0, waiting: 0 },
+      split_slowest_1pct_ms: { checks: 0, sending: 0, looking_up: 0, waiting: 0 },
+      limiter_wait_per_request_ms: 0,
+      requests: core.stats.sent - sentBefore,
+      rate_limited: core.stats.rateLimited - limitedBefore,
     };
     for (const c of clicks) {
       answers.push(c.answeredAt - c.t0);
@@ -301,7 +418,21 @@ async function timeToCertainty(
         }
         ({ state, recovered, at } = later);
       }
-      certain.push(at - c.t0);
+      const p = (c.cid ? posts.get(c.cid) : undefined) ?? [];
+      const l = (c.cid ? lookups.get(c.cid) : undefined) ?? [];
+      const firstPost = Math.min(at, ...p.map(([a]) => a));
+      const sending = covered(p, c.t0, at);
+      const lookingUp = covered([...p, ...l], c.t0, at) - sending;
+      const checks = firstPost - c.t0;
+      certain.push({
+        ms: at - c.t0,
+        split: {
+          checks,
+          sending,
+          looking_up: lookingUp,
+          waiting: Math.max(0, at - c.t0 - checks - sending - lookingUp),
+        },
+      });
       if (state === 'placed') {
         out.placed += 1;
         if (recovered) out.recovered += 1;
@@ -310,17 +441,27 @@ async function timeToCertainty(
     }
     const mine = new Set(references);
     const perRef = new Map<string, number>();
-    for (const o of await core.broker.listOrders()) {
+    for (const o of await core.broker.listOrders({}, { urgent: true })) {
       if (o.clientOrderId && mine.has(o.clientOrderId))
         perRef.set(o.clientOrderId, (perRef.get(o.clientOrderId) ?? 0) + 1);
     }
     out.duplicates = [...perRef.values()].filter((k) => k > 1).length;
     answers.sort((a, b) => a - b);
-    certain.sort((a, b) => a - b);
+    certain.sort((a, b) => a.ms - b.ms);
     out.answer_p50_ms = round(percentile(answers, 0.5));
     out.answer_p99_ms = round(percentile(answers, 0.99));
-    out.certainty_p50_ms = round(percentile(certain, 0.5));
-    out.certainty_p99_ms = round(percentile(certain, 0.99));
+    const ms = certain.map((c) => c.ms);
+    out.certainty_p50_ms = round(percentile(ms, 0.5));
+    out.certainty_p99_ms = round(percentile(ms, 0.99));
+    const mean = (rows: ReadonlyArray<{ split: Split }>): Split => {
+      const sum = { checks: 0, sending: 0, looking_up: 0, waiting: 0 };
+      for (const r of rows) for (const k of Object.keys(sum) as Array<keyof Split>) sum[k] += r.split[k];
+      for (const k of Object.keys(sum) as Array<keyof Split>) sum[k] = round(sum[k] / Math.max(1, rows.length));
+      return sum;
+    };
+    out.split_mean_ms = mean(certain);
+    out.split_slowest_1pct_ms = mean(certain.slice(Math.floor(certain.length * 0.99)));
+    out.limiter_wait_per_request_ms = round((core.stats.limiterWaitMs - waitedBefore) / Math.max(1, out.requests));
     return out;
   } finally {
     await core.close();
@@ -330,7 +471,9 @@ async function timeToCertainty(
 
 /** The load driver: N orders through the core, summary JSON last. */
 async function loadDriver(args: Args): Promise<void> {
-  const paper = args.brokerUrl ? null : await startLocalPaper(args.faults, args.noIdempotency, args.orderbookLagMs);
+  const paper = args.brokerUrl
+    ? null
+    : await startLocalPaper(args.faults, args.noIdempotency, args.orderbookLagMs, args.appLimits);
   const local = args.dialect === 'kite' ? paper?.url.replace(/\/v1$/, '/kite') : paper?.url;
   const baseUrl = args.brokerUrl ?? local ?? '';
   const kite: KiteLogin | null =
@@ -339,13 +482,20 @@ async function loadDriver(args: Args): Promise<void> {
       : null;
   try {
     // A remote broker keeps its limits, so the client bucket stays on (8/s unless --rate).
-    const rate = args.brokerUrl ? (args.rate ?? 8) : (args.rate ?? null);
-    const result = await timeToCertainty(baseUrl, args.orders, args.concurrency, rate, kite);
+    const rate: ClientRate = args.appLimits ? 'app' : args.brokerUrl ? (args.rate ?? 8) : (args.rate ?? null);
+    const load: Load =
+      args.clicksPerSecond !== undefined
+        ? { clicksPerSecond: args.clicksPerSecond }
+        : { concurrency: args.concurrency };
+    const result = await timeToCertainty(baseUrl, args.orders, load, rate, kite);
     const broker = args.brokerUrl
       ? 'the given broker'
       : `an embedded paper broker${args.faults ? ` with faults ${args.faults}` : ''}${args.noIdempotency ? ', references not unique' : ''}${args.orderbookLagMs ? `, order book ${args.orderbookLagMs} ms behind` : ''}`;
     const how = args.dialect === 'kite' ? ' (Kite adapter)' : '';
-    console.log(`placed through the core at concurrency ${args.concurrency} against ${broker}${how}`);
+    const pace =
+      'clicksPerSecond' in load ? `${load.clicksPerSecond} clicks a second` : `concurrency ${args.concurrency}`;
+    const limits = args.appLimits ? ', client limits as the app’s (the broker keeping its own)' : '';
+    console.log(`placed through the core at ${pace} against ${broker}${how}${limits}`);
     console.log(JSON.stringify(result));
   } finally {
     await paper?.close();
@@ -364,7 +514,7 @@ async function certaintyComparison(): Promise<Record<string, number>> {
   for (const [name, faults] of runs) {
     const paper = await startLocalPaper(faults, true);
     try {
-      const r = await timeToCertainty(paper.url, 300, 8, null);
+      const r = await timeToCertainty(paper.url, 300, { concurrency: 8 }, null);
       rows.push(
         `${name.padEnd(12)} certainty p50 ${r.certainty_p50_ms} ms  p99 ${r.certainty_p99_ms} ms   answer p99 ${r.answer_p99_ms} ms   ` +
           `unconfirmed at answer ${r.unconfirmed_at_answer}, never certain ${r.never_certain}, refused ${r.refused}, recovered ${r.recovered}, duplicates ${r.duplicates}`,

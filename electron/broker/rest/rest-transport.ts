@@ -65,6 +65,8 @@ export interface TransportStats {
   coalesced: number;
   /** Reads that gave up instead of waiting past their budget behind a Retry-After. */
   readsGivenUp: number;
+  /** Time requests spent waiting for the client's limits (the bucket and the order pacer), in all, ms. */
+  limiterWaitMs: number;
 }
 
 /** Knobs of the transport; all optional. */
@@ -135,6 +137,7 @@ export class RestTransport {
     notModified: 0,
     coalesced: 0,
     readsGivenUp: 0,
+    limiterWaitMs: 0,
   };
   readonly #http: HttpClient;
   readonly #auth: AuthSource;
@@ -282,9 +285,11 @@ export class RestTransport {
       this.stats.readsGivenUp += 1;
       throw brokerError('rate_limited', 'The broker asked us to slow down; try again shortly', { retryAfterMs: wait });
     }
+    const queuedAt = this.#now();
     try {
       if (spec.placement) await this.#placementBucket?.take(priority, spec.sendBy);
       await this.#bucket?.take(priority, spec.sendBy);
+      this.stats.limiterWaitMs += this.#now() - queuedAt;
     } catch (err) {
       if (!(err instanceof NotAdmitted)) throw err;
       throw new SendTimePassed();
