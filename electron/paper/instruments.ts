@@ -2,7 +2,7 @@ import type { Exchange, InstrumentType } from '@shared/domain/instrument';
 import { istDate } from '@shared/lib/ist-time';
 import { fromUnits, PRICE_UNITS_PER_RUPEE, toUnits } from '@shared/trading/money';
 import { HOURS, addDays, atMinute, isTradingDay } from './calendar';
-import { ATM_VOL, blackScholes, futurePrice, smileVol, yearsTo } from './pricing';
+import { ATM_VOL, blackScholes, futurePrice, smileVol, yearsTo } from '@shared/trading/options-pricing';
 import { deriveRng, fnv1a, type Rng } from './rng';
 
 /**

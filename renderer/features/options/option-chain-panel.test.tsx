@@ -32,6 +32,7 @@ const leg = (tradingsymbol: string, instrumentToken: number, over: Partial<Optio
   lastPrice: 182.4,
   change: 12.3,
   oi: 4_281_225,
+  oiChange: 61_500,
   iv: 13.92,
   delta: 0.53,
   bid: 182.35,
