@@ -324,3 +324,48 @@ export function chartRange(
   const pad = Math.max(move, (hi - lo) * 0.25);
   return [Math.max(0, lo - pad), hi + pad];
 }
+
+/** What the builder shows of a strategy, all from one market state. */
+export interface StrategyAnalysis {
+  readonly summary: PayoffSummary;
+  readonly curves: PayoffCurves;
+  /** At the what-if spot, on the chosen date, at the moved IVs. */
+  readonly greeks: NetGreeks;
+  readonly premium: number;
+  /** The P&L at the what-if spot on the chosen date. */
+  readonly pnlAtTarget: number;
+  readonly range: readonly [number, number];
+}
+
+/** The market a strategy is judged in: the what-if already applied. */
+export interface StrategyMarket {
+  /** The underlying's price (with the what-if's move). */
+  readonly spot: number;
+  /** The market clock's time now. */
+  readonly now: number;
+  /** The volatility of the implied distribution (the at-the-money IV), for the probability of profit. */
+  readonly vol: number | null;
+  /** The date the "before expiry" curve and the Greeks are for (now, or some days on). */
+  readonly targetAt: number;
+  /** Every leg's IV moved by this (a fraction: 0.01 is one point). */
+  readonly ivShift: number;
+  /** How many prices the chart's curves are evaluated at. */
+  readonly points: number;
+}
+
+/**
+ * Everything the builder recomputes on a tick (docs/strategy.md §Live): the payoff's figures, both
+ * curves over the chart's range, the Greeks and the premium. `npm run bench -- strategy` measures it.
+ */
+export function analyseStrategy(legs: readonly StrategyLeg[], market: StrategyMarket): StrategyAnalysis {
+  const target = legs.length ? Math.min(market.targetAt, firstExpiry(legs)) : market.targetAt;
+  const range = chartRange(legs, market.spot, market.vol, market.now);
+  return {
+    summary: payoffSummary(legs, market.spot, market.vol, market.now, market.ivShift),
+    curves: payoffCurves(legs, range[0], range[1], market.points, target, market.ivShift),
+    greeks: netGreeks(legs, market.spot, target, market.ivShift),
+    premium: netPremium(legs),
+    pnlAtTarget: strategyPnl(legs, market.spot, target, market.ivShift),
+    range,
+  };
+}

@@ -9,6 +9,7 @@ import {
   intrinsic,
   modelPremium,
   smileVol,
+  spotFromFuture,
 } from './options-pricing';
 
 /**
@@ -80,9 +81,10 @@ describe('option pricing', () => {
     expect(delta('CE', 25_900, 25_000, 0, 0.14)).toBe(1);
   });
 
-  it('a future trades at a premium to spot that shrinks to nothing at expiry', () => {
+  it('a future trades at a premium to spot that shrinks to nothing at expiry, and gives the spot back', () => {
     expect(futurePrice(100, 0.5)).toBeCloseTo(103.5, 10);
     expect(futurePrice(100, 0)).toBe(100);
+    expect(spotFromFuture(futurePrice(25_912.35, 0.1), 0.1)).toBeCloseTo(25_912.35, 9);
   });
 });
 

@@ -23,6 +23,14 @@ export function futurePrice(spot: number, years: number): number {
   return spot * (1 + CARRY_RATE * years);
 }
 
+/**
+ * The underlying's price a future implies: its price less the carry to its expiry (the inverse of
+ * `futurePrice`). How the desk reads an index — which is not itself traded — from its future.
+ */
+export function spotFromFuture(future: number, years: number): number {
+  return future / (1 + CARRY_RATE * years);
+}
+
 /** The standard normal density. */
 export function normPdf(x: number): number {
   return 0.3989422804014327 * Math.exp((-x * x) / 2);

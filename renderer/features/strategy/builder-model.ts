@@ -190,7 +190,10 @@ export function strategyOrders(
     const instrument = byToken.get(leg.instrumentToken);
     if (!instrument) return { error: `Leg ${n}: ${leg.tradingsymbol} is not in the instrument list` };
     const draft = {
-      ...draftForInstrument({ ...EMPTY_DRAFT, side: leg.side, orderType: 'LIMIT' }, { ...instrument, lastPrice: leg.price }),
+      ...draftForInstrument(
+        { ...EMPTY_DRAFT, side: leg.side, orderType: 'LIMIT' },
+        { ...instrument, lastPrice: leg.price },
+      ),
       quantity: String(leg.lots * leg.lotSize),
       price: String(leg.price),
     };

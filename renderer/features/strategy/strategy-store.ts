@@ -56,8 +56,7 @@ const useStrategyStore = create<StrategyState>()((set, get) => ({
     },
     legChanged: (id, leg) => set((s) => ({ legs: s.legs.map((l) => (l.id === id ? leg : l)) })),
     legRemoved: (id) => set((s) => ({ legs: s.legs.filter((l) => l.id !== id) })),
-    legsReplaced: (underlying, legs) =>
-      set({ underlying, legs: legs.slice(0, MAX_STRATEGY_LEGS), whatIf: NO_WHAT_IF }),
+    legsReplaced: (underlying, legs) => set({ underlying, legs: legs.slice(0, MAX_STRATEGY_LEGS), whatIf: NO_WHAT_IF }),
     underlyingChosen: (underlying) =>
       set((s) => (s.underlying === underlying ? s : { underlying, legs: [], whatIf: NO_WHAT_IF })),
     cleared: () => set({ legs: [], whatIf: NO_WHAT_IF }),
