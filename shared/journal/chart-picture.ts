@@ -9,6 +9,8 @@ import { toIstIso } from '../lib/ist-time';
  * no style sheet, no external reference), so it is inert wherever it is shown.
  */
 
+/** The bars drawn: the last ones up to the exit (an hour and a half of minutes). */
+const MAX_BARS = 90;
 const W = 640;
 const H = 300;
 const PAD = { left: 8, right: 64, top: 28, bottom: 22 };
@@ -31,7 +33,7 @@ export function chartPicture(
   candles: readonly Candle[],
   trade: Pick<ClosedTrade, 'tradingsymbol' | 'direction' | 'entries' | 'exits' | 'exitAt' | 'net'>,
 ): string | null {
-  const bars = candles.filter((c) => Date.parse(c.ts) <= trade.exitAt);
+  const bars = candles.filter((c) => Date.parse(c.ts) <= trade.exitAt).slice(-MAX_BARS);
   if (bars.length === 0) return null;
   const times = bars.map((c) => Date.parse(c.ts));
   const prices = [...trade.entries, ...trade.exits].map((p) => p.price);
