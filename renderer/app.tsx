@@ -23,6 +23,7 @@ import { RiskStatusChip } from './features/safety/risk-status';
 import { DriftDialogSlot, DriftHeaderButton } from './features/drift/drift-alarm';
 import { AlertsHeaderButton, SafetyLayer } from './features/safety/safety-layer';
 import { StrategyHeaderButton, StrategySlot } from './features/strategy/strategy-slot';
+import { JournalHeaderButton, JournalSlot } from './features/journal/journal-slot';
 import { Banners } from './features/session/banners';
 import { ConnectionStatus } from './features/session/connection-status';
 import { SessionGate } from './features/session/session-dialog';
@@ -193,6 +194,7 @@ export function App() {
         <DriftHeaderButton />
         <AlertsHeaderButton />
         <StrategyHeaderButton />
+        <JournalHeaderButton />
         <span className="topbar__spacer" />
         <KillSwitchButton />
         <span className="muted small topbar__hint">
@@ -219,6 +221,7 @@ export function App() {
       </main>
       <GttDialogHost />
       <StrategySlot />
+      <JournalSlot />
       <Toaster />
       <CommandPalette />
       <ShortcutsSheet />

@@ -73,8 +73,10 @@ export function chartPicture(
     const colour = buy ? '#4c8dff' : '#e8a93a';
     const d = buy ? `M${n(cx)},${n(cy + 3)}l-6,10h12z` : `M${n(cx)},${n(cy - 3)}l-6,-10h12z`;
     parts.push(`<path d="${d}" fill="${colour}" stroke="#0f1520" stroke-width="1"/>`);
+    // Near the right edge the label goes to the marker's left, clear of the price axis.
+    const left = cx > W - PAD.right - 70;
     parts.push(
-      `<text x="${n(cx + 8)}" y="${n(buy ? cy + 14 : cy - 6)}" fill="${colour}" font-size="11" font-family="sans-serif">${buy ? 'B' : 'S'} ${price.toFixed(2)}</text>`,
+      `<text x="${n(left ? cx - 8 : cx + 8)}" y="${n(buy ? cy + 14 : cy - 6)}" text-anchor="${left ? 'end' : 'start'}" fill="${colour}" font-size="11" font-family="sans-serif">${buy ? 'B' : 'S'} ${price.toFixed(2)}</text>`,
     );
   };
   for (const p of trade.entries) mark(p.at, p.price, 'entry');
