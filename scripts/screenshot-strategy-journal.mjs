@@ -73,8 +73,12 @@ function consoleTradebook(now) {
       const inAt = `${date}T${String(9 + k * 2).padStart(2, '0')}:${String(20 + (back % 30)).padStart(2, '0')}:00`;
       const outAt = `${date}T${String(10 + k * 2).padStart(2, '0')}:${String(5 + (back % 40)).padStart(2, '0')}:00`;
       n++;
-      rows.push(`${symbol},,${date},NSE,EQ,EQ,buy,false,${qty}.000000,${entry.toFixed(6)},DEMO${n}A,DEMOO${n}A,${inAt}`);
-      rows.push(`${symbol},,${date},NSE,EQ,EQ,sell,false,${qty}.000000,${exit.toFixed(6)},DEMO${n}B,DEMOO${n}B,${outAt}`);
+      rows.push(
+        `${symbol},,${date},NSE,EQ,EQ,buy,false,${qty}.000000,${entry.toFixed(6)},DEMO${n}A,DEMOO${n}A,${inAt}`,
+      );
+      rows.push(
+        `${symbol},,${date},NSE,EQ,EQ,sell,false,${qty}.000000,${exit.toFixed(6)},DEMO${n}B,DEMOO${n}B,${outAt}`,
+      );
     }
   }
   return `${rows.join('\n')}\n`;
@@ -120,9 +124,23 @@ try {
   // The day on paper: a round trip in INFY, which the journal reads and pictures at its exit.
   const api = paper(paperUrl);
   await api.useAppSession();
-  await api.place({ exchange: 'NSE', tradingsymbol: 'INFY', transaction_type: 'BUY', quantity: 20, order_type: 'MARKET', product: 'MIS' });
+  await api.place({
+    exchange: 'NSE',
+    tradingsymbol: 'INFY',
+    transaction_type: 'BUY',
+    quantity: 20,
+    order_type: 'MARKET',
+    product: 'MIS',
+  });
   await api.tick(30);
-  await api.place({ exchange: 'NSE', tradingsymbol: 'INFY', transaction_type: 'SELL', quantity: 20, order_type: 'MARKET', product: 'MIS' });
+  await api.place({
+    exchange: 'NSE',
+    tradingsymbol: 'INFY',
+    transaction_type: 'SELL',
+    quantity: 20,
+    order_type: 'MARKET',
+    product: 'MIS',
+  });
 
   // The journal: a month of a trader's record from a Console tradebook, then the day on paper.
   await page.getByTestId('journal-button').click();
@@ -152,7 +170,9 @@ try {
   await trades.first().getByRole('button').click();
   const form = journal.getByRole('form', { name: 'Trade notes' });
   await form.getByRole('textbox', { name: /Tags/ }).fill('opening range');
-  await form.getByRole('textbox', { name: /Note/ }).fill('Waited for the first 15 minutes; out when it stalled at the day high.');
+  await form
+    .getByRole('textbox', { name: /Note/ })
+    .fill('Waited for the first 15 minutes; out when it stalled at the day high.');
   await form.getByRole('button', { name: 'Save' }).click();
   await form.getByText('Saved').waitFor();
   await journal.locator('.jdetail__picture img').waitFor();
