@@ -11,35 +11,9 @@
 import { chromium } from '@playwright/test';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { freshDataDir, outDirFromArgs, startHost } from './lib/screenshot-host.mjs';
+import { freshDataDir, openDesk, outDirFromArgs, paperClient, startHost } from './lib/screenshot-host.mjs';
 
 const outDir = outDirFromArgs();
-
-/** A tiny client of the paper broker's REST API (the app's own session) and control interface. */
-function paper(paperUrl) {
-  let token = '';
-  const json = async (method, path, body, auth = true) => {
-    const res = await fetch(`${paperUrl}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  };
-  return {
-    async useAppSession() {
-      const { sessions } = await json('GET', '/_control/sessions', undefined, false);
-      const s = sessions.filter((x) => x.active).pop();
-      if (!s) throw new Error('the app has no paper session yet');
-      token = s.access_token;
-    },
-    place: (order) => json('POST', '/orders', { validity: 'DAY', ...order }),
-    tick: (count) => json('POST', '/_control/tick', { count }, false),
-    marketStatus: () => json('GET', '/market/status'),
-  };
-}
 
 /**
  * A month of intraday trades in Console's tradebook format, ending the day before `now`: a few
@@ -83,19 +57,15 @@ function consoleTradebook(now) {
   }
   return `${rows.join('\n')}\n`;
 }
+
 const dataDir = freshDataDir('strategy-shots');
 
 const { child, ready } = startHost(dataDir, ['--paper-tick-ms', '0']);
 let browser;
 try {
   const { url, paperUrl } = await ready;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-  await page.goto(url);
-  await page
-    .getByRole('status')
-    .filter({ hasText: /Connected to/ })
-    .waitFor();
+  let page;
+  ({ browser, page } = await openDesk(chromium, url));
 
   // The chain with its Greeks.
   await page.getByRole('tab', { name: 'Option chain' }).click();
@@ -122,7 +92,7 @@ try {
   await builder.getByRole('button', { name: 'Close' }).click();
 
   // The day on paper: a round trip in INFY, which the journal reads and pictures at its exit.
-  const api = paper(paperUrl);
+  const api = paperClient(paperUrl);
   await api.useAppSession();
   await api.place({
     exchange: 'NSE',

@@ -5,6 +5,7 @@ import type { Position } from '@shared/domain/portfolio';
 import { TEMPLATES } from '@shared/strategy/templates';
 import { expiryInstant } from '@shared/trading/market-hours';
 import { futurePrice, greeks, modelPremium, yearsTo } from '@shared/trading/options-pricing';
+import { positionOf } from '@shared/testing/portfolio-fixtures';
 import { INFY, NIFTY_CE, NIFTY_FUT } from '../../test/fake-bridge';
 import {
   legMoved,
@@ -146,30 +147,21 @@ describe('the IV a leg is valued at', () => {
 });
 
 describe('positions as legs, grouped by underlying', () => {
-  const position = (i: Instrument, quantity: number, averagePrice: number): Position => ({
-    exchange: i.exchange,
-    tradingsymbol: i.tradingsymbol,
-    instrumentToken: i.instrumentToken,
-    product: i.instrumentType === 'EQ' ? 'CNC' : 'NRML',
-    quantity,
-    overnightQuantity: 0,
-    multiplier: 1,
-    averagePrice,
-    closePrice: averagePrice,
-    lastPrice: averagePrice,
-    buyQuantity: Math.max(0, quantity),
-    buyValue: Math.max(0, quantity) * averagePrice,
-    sellQuantity: Math.max(0, -quantity),
-    sellValue: Math.max(0, -quantity) * averagePrice,
-    dayBuyQuantity: 0,
-    dayBuyValue: 0,
-    daySellQuantity: 0,
-    daySellValue: 0,
-    realisedPnl: 0,
-    unrealisedPnl: 0,
-    pnl: 0,
-    m2m: 0,
-  });
+  const position = (i: Instrument, quantity: number, averagePrice: number): Position =>
+    positionOf({
+      exchange: i.exchange,
+      tradingsymbol: i.tradingsymbol,
+      instrumentToken: i.instrumentToken,
+      product: i.instrumentType === 'EQ' ? 'CNC' : 'NRML',
+      quantity,
+      averagePrice,
+      closePrice: averagePrice,
+      lastPrice: averagePrice,
+      buyQuantity: Math.max(0, quantity),
+      buyValue: Math.max(0, quantity) * averagePrice,
+      sellQuantity: Math.max(0, -quantity),
+      sellValue: Math.max(0, -quantity) * averagePrice,
+    });
   const held = [
     position(find('CE', 24_600), -150, 80),
     position(find('PE', 24_400), 75, 95),

@@ -140,58 +140,40 @@ export function WhatIfControls(props: {
 }) {
   const { whatIf } = props;
   const moved = props.spot === null ? null : props.spot * (1 + whatIf.spotPct / 100);
+  const sign = (v: number): string => (v > 0 ? '+' : v < 0 ? '−' : '±');
   return (
     <fieldset className="strategy__whatif">
       <legend>What if</legend>
-      <label>
-        <span>
-          Spot {whatIf.spotPct > 0 ? '+' : whatIf.spotPct < 0 ? '−' : '±'}
-          {Math.abs(whatIf.spotPct).toFixed(2)}%
-          {moved === null ? '' : ` → ${Math.round(moved).toLocaleString('en-IN')}`}
-        </span>
-        <input
-          type="range"
-          min={-10}
-          max={10}
-          step={0.25}
-          value={whatIf.spotPct}
-          aria-label="Spot change, percent"
-          aria-valuetext={`${whatIf.spotPct}%`}
-          onChange={(e) => props.onChange({ spotPct: Number(e.target.value) })}
-        />
-      </label>
-      <label>
-        <span>
-          IV {whatIf.ivPoints > 0 ? '+' : whatIf.ivPoints < 0 ? '−' : '±'}
-          {Math.abs(whatIf.ivPoints).toFixed(1)} pts
-        </span>
-        <input
-          type="range"
-          min={-10}
-          max={10}
-          step={0.5}
-          value={whatIf.ivPoints}
-          aria-label="IV change, points"
-          aria-valuetext={`${whatIf.ivPoints} points`}
-          onChange={(e) => props.onChange({ ivPoints: Number(e.target.value) })}
-        />
-      </label>
-      <label>
-        <span>
-          {whatIf.days === 0 ? 'Today' : `${whatIf.days} day${whatIf.days === 1 ? '' : 's'} on`} (of {props.maxDays} to
-          expiry)
-        </span>
-        <input
-          type="range"
-          min={0}
-          max={Math.max(0, props.maxDays)}
-          step={1}
-          value={Math.min(whatIf.days, props.maxDays)}
-          aria-label="Days from now"
-          aria-valuetext={`${whatIf.days} days`}
-          onChange={(e) => props.onChange({ days: Number(e.target.value) })}
-        />
-      </label>
+      <WhatIfSlider
+        caption={`Spot ${sign(whatIf.spotPct)}${Math.abs(whatIf.spotPct).toFixed(2)}%${moved === null ? '' : ` → ${Math.round(moved).toLocaleString('en-IN')}`}`}
+        label="Spot change, percent"
+        valueText={`${whatIf.spotPct}%`}
+        min={-10}
+        max={10}
+        step={0.25}
+        value={whatIf.spotPct}
+        onChange={(spotPct) => props.onChange({ spotPct })}
+      />
+      <WhatIfSlider
+        caption={`IV ${sign(whatIf.ivPoints)}${Math.abs(whatIf.ivPoints).toFixed(1)} pts`}
+        label="IV change, points"
+        valueText={`${whatIf.ivPoints} points`}
+        min={-10}
+        max={10}
+        step={0.5}
+        value={whatIf.ivPoints}
+        onChange={(ivPoints) => props.onChange({ ivPoints })}
+      />
+      <WhatIfSlider
+        caption={`${whatIf.days === 0 ? 'Today' : `${whatIf.days} day${whatIf.days === 1 ? '' : 's'} on`} (of ${props.maxDays} to expiry)`}
+        label="Days from now"
+        valueText={`${whatIf.days} days`}
+        min={0}
+        max={Math.max(0, props.maxDays)}
+        step={1}
+        value={Math.min(whatIf.days, props.maxDays)}
+        onChange={(days) => props.onChange({ days })}
+      />
       <button
         type="button"
         className="mini"
@@ -201,5 +183,33 @@ export function WhatIfControls(props: {
         Reset
       </button>
     </fieldset>
+  );
+}
+
+/** One what-if slider: its value said in words above it, and to a screen reader. */
+function WhatIfSlider(props: {
+  readonly caption: string;
+  readonly label: string;
+  readonly valueText: string;
+  readonly min: number;
+  readonly max: number;
+  readonly step: number;
+  readonly value: number;
+  readonly onChange: (value: number) => void;
+}) {
+  return (
+    <label>
+      <span>{props.caption}</span>
+      <input
+        type="range"
+        min={props.min}
+        max={props.max}
+        step={props.step}
+        value={props.value}
+        aria-label={props.label}
+        aria-valuetext={props.valueText}
+        onChange={(e) => props.onChange(Number(e.target.value))}
+      />
+    </label>
   );
 }
