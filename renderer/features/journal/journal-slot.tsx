@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useCallback } from 'react';
 import { create } from 'zustand';
 
 /** Whether the journal is open (UI state). */
@@ -25,6 +25,12 @@ export function JournalSlot() {
     </Suspense>
   );
 }
+
+/** Opens the journal (the header's button, the command palette). */
+export const useJournalOpener = (): (() => void) => {
+  const set = useJournalOpenStore((s) => s.set);
+  return useCallback(() => set(true), [set]);
+};
 
 /** The header's way in. */
 export function JournalHeaderButton() {
