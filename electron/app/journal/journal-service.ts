@@ -60,6 +60,10 @@ export class JournalService {
   #syncing: Promise<JournalImport> | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #account: (() => JournalAccount) | null = null;
+  /** Whether this login's positions were checked for carried-in lots (once a login, and on every Sync now). */
+  #carriedChecked = false;
+  /** Trades a picture was tried for this login (one try each: a trade without candles is not asked again). */
+  readonly #pictured = new Set<string>();
 
   public constructor(options: JournalServiceOptions) {
     this.#options = options;
@@ -71,6 +75,8 @@ export class JournalService {
     this.#account = account;
     if (this.#profile === profileKey && this.#db) return;
     await this.close();
+    this.#carriedChecked = false;
+    this.#pictured.clear();
     this.#profile = profileKey;
     const path = join(this.#options.dataDir, `journal-${safeName(profileKey)}.sqlite`);
     const opening = JournalDb.open(path);
@@ -145,9 +151,12 @@ export class JournalService {
     return { added, duplicates, rejected: parsed.rejected };
   }
 
-  /** Reads the broker's trade book into the journal now (one read at a time). */
-  public sync(): Promise<JournalImport> {
-    this.#syncing ??= this.#sync().finally(() => {
+  /**
+   * Reads the broker's trade book into the journal now (one read at a time). The trader's Sync
+   * now also checks the positions for carried-in lots; a read after fills does that once a login.
+   */
+  public sync(asked = true): Promise<JournalImport> {
+    this.#syncing ??= this.#sync(asked).finally(() => {
       this.#syncing = null;
     });
     return this.#syncing;
@@ -158,7 +167,7 @@ export class JournalService {
     if (this.#timer || !this.#db) return;
     this.#timer = setTimeout(() => {
       this.#timer = null;
-      this.sync().catch((err: unknown) =>
+      this.sync(false).catch((err: unknown) =>
         this.#options.log?.(
           `Journal: reading the trade book failed: ${err instanceof Error ? err.message : String(err)}`,
         ),
@@ -196,7 +205,7 @@ export class JournalService {
     }
   }
 
-  async #sync(): Promise<JournalImport> {
+  async #sync(asked: boolean): Promise<JournalImport> {
     const db = await this.#open();
     const account = this.#account?.();
     if (!account) throw new AppError({ kind: 'unauthorized', message: 'Log in to read the trade book' });
@@ -225,16 +234,22 @@ export class JournalService {
     }
     const result = await db.addFills(fills);
     // The rest is what the journal adds to the fills; a failure in it must not lose the import.
-    await this.#carried(db, account).catch((e: unknown) => this.#note('carried positions', e));
-    await this.#stops(db, account).catch((e: unknown) => this.#note('stop orders', e));
-    await this.#pictures(db, account, instrument).catch((e: unknown) => this.#note('chart pictures', e));
+    let changed = result.added;
+    if (asked || !this.#carriedChecked) {
+      changed += await this.#carried(db, account).catch((e: unknown) => this.#note('carried positions', e));
+      this.#carriedChecked = true;
+    }
+    changed += await this.#stops(db, account).catch((e: unknown) => this.#note('stop orders', e));
+    changed += await this.#pictures(db, account, instrument).catch((e: unknown) => this.#note('chart pictures', e));
     await db.setMeta('synced_at', String(this.#now()));
-    this.#options.onChanged?.();
+    if (changed > 0 || asked) this.#options.onChanged?.();
     return { ...result, rejected: [] };
   }
 
-  #note(what: string, err: unknown): void {
+  /** Logs a step that failed; it changed nothing. */
+  #note(what: string, err: unknown): number {
     this.#options.log?.(`Journal: ${what} not read: ${err instanceof Error ? err.message : String(err)}`);
+    return 0;
   }
 
   /**
@@ -242,7 +257,7 @@ export class JournalService {
    * book holds only today) gets a carried-in lot at the previous close, so its exit closes a trade
    * (docs/journal.md §Carried positions). Real fills of earlier days replace it.
    */
-  async #carried(db: JournalDb, account: JournalAccount): Promise<void> {
+  async #carried(db: JournalDb, account: JournalAccount): Promise<number> {
     const [positions, status] = await Promise.all([account.broker.listPositions(), account.broker.marketStatus()]);
     const now = Date.parse(status.now);
     const today = istDate(now);
@@ -274,8 +289,8 @@ export class JournalService {
         source: 'carried',
       });
     }
-    await db.removeFills(stale);
-    await db.addFills(carried);
+    const removed = await db.removeFills(stale);
+    return removed + (await db.addFills(carried)).added;
   }
 
   /**
@@ -283,18 +298,24 @@ export class JournalService {
    * or SL-M on the exit side of the same instrument and product, placed between the entry and the
    * exit (docs/journal.md §R multiple).
    */
-  async #stops(db: JournalDb, account: JournalAccount): Promise<void> {
+  async #stops(db: JournalDb, account: JournalAccount): Promise<number> {
+    const notes = db.notes();
+    const { trades } = matchFifo(db.fills());
+    // Only the broker's order book of the day has the stops: trades exited within a day of the newest.
+    const newest = trades[0]?.exitAt ?? 0;
+    const open = trades.filter((t) => notes.get(t.id)?.notes.stopLoss == null && t.exitAt > newest - DAY_MS);
+    if (open.length === 0) return 0;
     const orders = await account.broker.listOrders();
     const stops = orders.filter((o) => (o.orderType === 'SL' || o.orderType === 'SL-M') && o.triggerPrice !== null);
-    if (stops.length === 0) return;
-    const notes = db.notes();
-    for (const t of matchFifo(db.fills()).trades) {
-      if (notes.get(t.id)?.notes.stopLoss != null) continue;
+    let found = 0;
+    for (const t of open) {
       const stop = firstStop(stops, t);
       if (stop === null) continue;
+      found++;
       const old = notes.get(t.id)?.notes ?? { tags: [], note: '', stopLoss: null };
       await db.setNotes(t.id, { notes: { ...old, stopLoss: stop }, stopSource: 'order' }, this.#now());
     }
+    return found;
   }
 
   /** The chart at each recent exit without one (docs/journal.md §The chart at the exit). */
@@ -302,13 +323,27 @@ export class JournalService {
     db: JournalDb,
     account: JournalAccount,
     instrument: (exchange: Instrument['exchange'], symbol: string) => Promise<Instrument | undefined>,
-  ): Promise<void> {
+  ): Promise<number> {
     const have = db.pictureIds();
-    const now = this.#now();
-    const wanted = matchFifo(db.fills())
-      .trades.filter((t) => !have.has(t.id) && now - t.exitAt < PICTURE_WITHIN_MS)
+    const fills = db.fills();
+    const fromBroker = new Set(fills.filter((f) => f.source === 'broker').map((f) => f.fillId));
+    const { trades } = matchFifo(fills);
+    // Exits the desk read from the broker's trade book (not a file of past days), recent ones only
+    // (their candles are still there), each tried once a login.
+    const newest = trades[0]?.exitAt ?? 0;
+    const wanted = trades
+      .filter(
+        (t) =>
+          !have.has(t.id) &&
+          !this.#pictured.has(t.id) &&
+          t.exitAt > newest - PICTURE_WITHIN_MS &&
+          t.exits.every((p) => fromBroker.has(p.fillId)),
+      )
       .slice(0, PICTURES_PER_SYNC);
+    let taken = 0;
+    const now = this.#now();
     for (const t of wanted) {
+      this.#pictured.add(t.id);
       const i = await instrument(t.exchange, t.tradingsymbol);
       if (!i) continue;
       // Back far enough for the last sessions' minutes before the exit (a Monday morning's are Friday's).
@@ -319,8 +354,12 @@ export class JournalService {
         to: toIstIso(t.exitAt + 60_000),
       });
       const svg = chartPicture(candles, t);
-      if (svg) await db.setPicture(t.id, svg, now);
+      if (svg) {
+        await db.setPicture(t.id, svg, now);
+        taken++;
+      }
     }
+    return taken;
   }
 }
 
