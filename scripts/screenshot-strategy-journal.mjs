@@ -2,7 +2,7 @@
 // Screenshots of the strategy builder and the journal for the README: docs/strategy-builder.png
 // (an iron condor on NIFTY from the template: the payoff at expiry and a day on, breakevens,
 // figures, Greeks and the margin with the hedge), docs/strategy-chain.png (the option chain with
-// its Greeks, PCR and max pain) and docs/journal.png (a month of trades imported from a Console
+// its Greeks, PCR and max pain, at 1920×1080) and docs/journal.png (a month of trades imported from a Console
 // tradebook plus the day's paper trades: the calendar, the equity curve, statistics by tag and a
 // trade opened with its chart at the exit). Starts the browser host with its paper broker (control
 // interface on), then drives the real renderer in Debian's Chromium.
@@ -67,12 +67,17 @@ try {
   let page;
   ({ browser, page } = await openDesk(chromium, url));
 
-  // The chain with its Greeks.
+  // The chain with its Greeks, on a 1920×1080 screen where every column fits, after some trading
+  // (so open interest has changed since the day began).
+  const api = paperClient(paperUrl);
+  await api.tick(120);
+  await page.setViewportSize({ width: 1920, height: 1080 });
   await page.getByRole('tab', { name: 'Option chain' }).click();
   await page.getByRole('table', { name: 'Option chain' }).locator('tr.is-atm').waitFor();
   await page.getByRole('checkbox', { name: 'Greeks' }).check();
   await page.mouse.move(0, 0);
   await page.screenshot({ path: join(outDir, 'strategy-chain.png') });
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   // An iron condor two strikes wide from the template.
   await page.getByTestId('strategy-button').click();
@@ -92,7 +97,6 @@ try {
   await builder.getByRole('button', { name: 'Close' }).click();
 
   // The day on paper: a round trip in INFY, which the journal reads and pictures at its exit.
-  const api = paperClient(paperUrl);
   await api.useAppSession();
   await api.place({
     exchange: 'NSE',

@@ -166,7 +166,7 @@ export function OptionChainPanel() {
         </p>
       ) : (
         <div className="table-scroll chain__scroll" ref={scroller}>
-          <table aria-label="Option chain" className="grid chain">
+          <table aria-label="Option chain" className={`grid chain${showGreeks ? ' chain--greeks' : ''}`}>
             <thead>
               <tr>
                 <th className="num" title="Open interest">
