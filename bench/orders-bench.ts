@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- orders [--broker kite] [--broker-url URL] [--api-key K] [--access-token T]
- *  [--orders N] [--concurrency C] [--faults SPEC] [--no-idempotency] [--rate R]`
+ *  [--orders N] [--concurrency C] [--faults SPEC] [--no-idempotency] [--orderbook-lag-ms N] [--rate R]`
  *
  * `--broker kite` drives the Kite adapter (docs/kite.md): against `--broker-url` (Kite's API
  * root, or a paper broker's `…/kite`) with `--api-key` and the day's `--access-token`; without a
@@ -10,8 +10,9 @@
  * ledger, order service and transport the app runs — and measures **time to certainty**: from
  * the click until the trader knows (placed or refused), whether the answer came at once or the
  * intent was answered "not yet confirmed" and settled later. Prints a one-line JSON summary
- * last. Without `--broker-url` it starts its own paper broker with `--faults` and
- * `--no-idempotency` applied.
+ * last. Without `--broker-url` it starts its own paper broker with `--faults`,
+ * `--no-idempotency` and `--orderbook-lag-ms` (its order reads trail its orders by N ms,
+ * docs/api.md §A lagging order book) applied.
  *
  * With no arguments, a comparison run: click-free placement latency through the core versus a
  * bare undici POST to the same embedded paper broker in the same run (the ratio is the core's
@@ -27,7 +28,7 @@ import type { OrderRequest } from '@shared/domain/order';
 import { newClientOrderId } from '../electron/core/orders/client-order-id';
 import { createCore, marketBuy } from '../electron/core/testing/core-fixture';
 import type { TradingCore, TradingCoreEvents } from '../electron/core/trading-core';
-import { startPaperBroker, type PaperBroker } from '../electron/paper';
+import { MAX_ORDERBOOK_LAG_MS, startPaperBroker, type PaperBroker } from '../electron/paper';
 
 const MAX_ORDERS = 20_000;
 const MAX_CONCURRENCY = 256;
@@ -44,6 +45,8 @@ interface Args {
   rate?: number;
   /** The embedded paper broker accepts a reused client_order_id as a new order. */
   noIdempotency: boolean;
+  /** The embedded paper broker's order reads trail its orders by this many ms (docs/api.md §A lagging order book). */
+  orderbookLagMs?: number;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -66,6 +69,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (key === '--orders') out.orders = boundedInt(key, value, 1, MAX_ORDERS);
     else if (key === '--concurrency') out.concurrency = boundedInt(key, value, 1, MAX_CONCURRENCY);
     else if (key === '--faults') out.faults = value;
+    else if (key === '--orderbook-lag-ms') out.orderbookLagMs = boundedInt(key, value, 0, MAX_ORDERBOOK_LAG_MS);
     else if (key === '--rate') out.rate = boundedInt(key, value, 1, 100_000);
     else throw new Error(`unknown option ${key}`);
   }
@@ -77,8 +81,10 @@ function parseArgs(argv: readonly string[]): Args {
   if (out.dialect === 'kite' && out.brokerUrl && (!out.apiKey || !out.accessToken)) {
     throw new Error('--broker kite --broker-url needs --api-key and --access-token (the day’s Kite session)');
   }
-  if (out.brokerUrl && (out.faults || out.noIdempotency)) {
-    throw new Error('--faults and --no-idempotency configure the embedded paper broker; start yours with them instead');
+  if (out.brokerUrl && (out.faults || out.noIdempotency || out.orderbookLagMs !== undefined)) {
+    throw new Error(
+      '--faults, --no-idempotency and --orderbook-lag-ms configure the embedded paper broker; start yours with them instead',
+    );
   }
   return out;
 }
@@ -97,7 +103,7 @@ function percentile(sorted: readonly number[], q: number): number {
 const round = (n: number): number => Math.round(n * 100) / 100;
 
 /** A generous embedded broker: the bench measures the client, not the broker's limiter. */
-function startLocalPaper(faults?: string, noIdempotency = false): Promise<PaperBroker> {
+function startLocalPaper(faults?: string, noIdempotency = false, orderbookLagMs = 0): Promise<PaperBroker> {
   const unlimited = 1_000_000;
   return startPaperBroker({
     port: 0,
@@ -108,11 +114,13 @@ function startLocalPaper(faults?: string, noIdempotency = false): Promise<PaperB
       historicalPerSecond: unlimited,
       ordersPerSecond: unlimited,
       ordersPerMinute: unlimited,
+      ordersPerDay: unlimited,
       defaultPerSecond: unlimited,
     },
     startingCash: 1e12,
     ...(faults ? { faults } : {}),
     ...(noIdempotency ? { idempotency: false } : {}),
+    ...(orderbookLagMs > 0 ? { orderbookLagMs } : {}),
   });
 }
 
@@ -322,7 +330,7 @@ async function timeToCertainty(
 
 /** The load driver: N orders through the core, summary JSON last. */
 async function loadDriver(args: Args): Promise<void> {
-  const paper = args.brokerUrl ? null : await startLocalPaper(args.faults, args.noIdempotency);
+  const paper = args.brokerUrl ? null : await startLocalPaper(args.faults, args.noIdempotency, args.orderbookLagMs);
   const local = args.dialect === 'kite' ? paper?.url.replace(/\/v1$/, '/kite') : paper?.url;
   const baseUrl = args.brokerUrl ?? local ?? '';
   const kite: KiteLogin | null =
@@ -335,7 +343,7 @@ async function loadDriver(args: Args): Promise<void> {
     const result = await timeToCertainty(baseUrl, args.orders, args.concurrency, rate, kite);
     const broker = args.brokerUrl
       ? 'the given broker'
-      : `an embedded paper broker${args.faults ? ` with faults ${args.faults}` : ''}${args.noIdempotency ? ', references not unique' : ''}`;
+      : `an embedded paper broker${args.faults ? ` with faults ${args.faults}` : ''}${args.noIdempotency ? ', references not unique' : ''}${args.orderbookLagMs ? `, order book ${args.orderbookLagMs} ms behind` : ''}`;
     const how = args.dialect === 'kite' ? ' (Kite adapter)' : '';
     console.log(`placed through the core at concurrency ${args.concurrency} against ${broker}${how}`);
     console.log(JSON.stringify(result));

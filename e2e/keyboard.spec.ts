@@ -9,7 +9,7 @@ import {
   setPrice,
   ticket,
 } from './dashboard-helpers';
-import { expect, test } from './fixtures';
+import { expect, test, type HostHandle } from './fixtures';
 
 /**
  * Keyboard first (docs/desk.md §Keyboard): the shortcuts sheet, arrows through the watchlist and
@@ -72,16 +72,7 @@ test('↑/↓ move through the blotter; M modifies and Del cancels the focused w
   page,
   host,
 }) => {
-  const tcs = await instrumentToken(host, 'NSE', 'TCS');
-  await setPrice(host, tcs, 3050);
-  await openDashboard(page, host);
-  await chooseSymbol(page, 'TCS', /^TCS NSE/);
-  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '1', price: '2700' });
-  const older = await placeOrder(page);
-  await fillTicket(page, { price: '2705' });
-  const newer = await placeOrder(page);
-  await expect(orderRow(page, older)).toContainText('OPEN');
-  await expect(orderRow(page, newer)).toContainText('OPEN');
+  const { older, newer } = await twoWorkingOrders(page, host);
 
   // Newest first: the newer order's row, then the older one's below it.
   await orderRow(page, newer).focus();
@@ -103,3 +94,64 @@ test('↑/↓ move through the blotter; M modifies and Del cancels the focused w
   expect(await focusedOrder(page)).toBe(newer);
   await expect(orderRow(page, newer)).toContainText('OPEN'); // Del cancelled only the focused order
 });
+
+test('the watchlist and the blotter are one tab stop each: Tab enters at the last row used and the next Tab leaves', async ({
+  page,
+  host,
+}) => {
+  const { older, newer } = await twoWorkingOrders(page, host);
+  /** Whether the focus is inside the named table. */
+  const inTable = (name: string) =>
+    page.evaluate((n) => document.activeElement?.closest(`table[aria-label="${n}"]`) !== null, name);
+
+  // The watchlist: from the field above it, Tab lands on the selected row (TCS, chosen in the
+  // ticket), ↓ moves the focus and the selection, Tab leaves past every B/S/× button.
+  const watch = page.getByRole('table', { name: 'Instruments' });
+  const selected = watch.locator('tr[aria-selected="true"]');
+  await expect(selected.locator('td.sym')).toHaveText('TCS');
+  await page.getByRole('combobox', { name: 'Add to watchlist' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(selected).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(selected.locator('td.sym')).not.toHaveText('TCS');
+  await expect(selected).toBeFocused();
+  const next = (await selected.locator('td.sym').textContent()) ?? '';
+  await page.keyboard.press('Tab');
+  expect(await inTable('Instruments')).toBe(false);
+  await page.keyboard.press('Shift+Tab');
+  await expect(selected).toBeFocused(); // back where the trader left it
+  await expect(selected.locator('td.sym')).toHaveText(next);
+
+  // The blotter: from the last column's header, Tab lands on the newest order (past no
+  // Modify/Cancel button), ↓ moves, Tab leaves; Shift+Tab comes back to the row last used.
+  await blotterHeader(page, 'Message').focus();
+  await page.keyboard.press('Tab');
+  expect(await focusedOrder(page)).toBe(newer);
+  await page.keyboard.press('ArrowDown');
+  expect(await focusedOrder(page)).toBe(older);
+  await page.keyboard.press('Tab');
+  expect(await inTable('Orders')).toBe(false);
+  await page.keyboard.press('Shift+Tab');
+  expect(await focusedOrder(page)).toBe(older);
+  await page.keyboard.press('m'); // the row's keys still work after coming back
+  await expect(page.getByRole('dialog', { name: `Modify order ${older}` })).toBeVisible();
+  await page.keyboard.press('Escape');
+});
+
+/** Two working LIMIT buys of TCS (the selected instrument after), newest first in the blotter. */
+async function twoWorkingOrders(page: Page, host: HostHandle): Promise<{ older: string; newer: string }> {
+  await setPrice(host, await instrumentToken(host, 'NSE', 'TCS'), 3050);
+  await openDashboard(page, host);
+  await chooseSymbol(page, 'TCS', /^TCS NSE/);
+  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '1', price: '2700' });
+  const older = await placeOrder(page);
+  await fillTicket(page, { price: '2705' });
+  const newer = await placeOrder(page);
+  await expect(orderRow(page, older)).toContainText('OPEN');
+  await expect(orderRow(page, newer)).toContainText('OPEN');
+  return { older, newer };
+}
+
+/** The sort button of one blotter column. */
+const blotterHeader = (page: Page, column: string) =>
+  page.getByRole('table', { name: 'Orders' }).getByRole('columnheader').getByRole('button', { name: column });

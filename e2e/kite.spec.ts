@@ -1,9 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import {
   chooseSymbol,
   fillTicket,
@@ -15,6 +10,7 @@ import {
   docShotPath,
 } from './dashboard-helpers';
 import { expect, startHost, test, type HostHandle } from './fixtures';
+import { startKitePaper, type KitePaper } from './kite-paper';
 
 /**
  * Trading on Kite, shown against the paper broker's Kite dialect (docs/kite.md): the trader
@@ -31,43 +27,14 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** A paper broker of its own whose Kite login page redirects to `redirectUrl`. */
-async function startPaper(redirectUrl: string): Promise<{ url: string; child: ChildProcess }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tradedesk-kite-paper-'));
-  const child = spawn(
-    process.execPath,
-    [
-      'out/paper.mjs',
-      '--port',
-      '0',
-      '--control',
-      '--tick-ms',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--kite-redirect-url',
-      redirectUrl,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const lines = createInterface({ input: child.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`paper broker exited with ${code}`)));
-    lines.on('line', (line) => {
-      if (line.startsWith('READY ')) resolve(line.slice(6).trim());
-    });
-  });
-  return { url, child };
-}
-
-let paper: { url: string; child: ChildProcess };
+let paper: KitePaper;
 let host: { handle: HostHandle; stop: () => Promise<void> };
 let kiteRoot: string;
 
 test.beforeAll(async () => {
   const port = await freePort();
-  paper = await startPaper(`http://127.0.0.1:${port}/kite/callback`);
-  kiteRoot = paper.url.replace(/\/v1$/, '/kite');
+  paper = await startKitePaper(['--kite-redirect-url', `http://127.0.0.1:${port}/kite/callback`]);
+  kiteRoot = paper.root;
   // No access token: the app starts logged out and asks the trader to log in.
   host = await startHost([
     '--broker',

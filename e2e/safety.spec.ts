@@ -187,7 +187,7 @@ test('"Cancel all…" of one symbol from the blotter, and "Exit selected" of one
   );
   await run.getByRole('button', { name: 'Done' }).click();
   await expect(netQty(page, 'INFY')).toHaveText('0');
-  await expect(netQty(page, 'SBIN')).toHaveText('3');
+  await expect(netQty(page, 'SBIN')).toHaveText('+3');
   await expect(orderRow(page, s1)).toContainText('OPEN');
 });
 

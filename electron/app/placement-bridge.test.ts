@@ -126,6 +126,14 @@ describe('orders.place over the bridge answers placed, refused or not yet confir
     // A different order under a used request id is refused, naming the field.
     const other = await r.dispatch('orders.place', { order: { ...order, quantity: 2 }, requestId: 'click-0002' });
     expect(other).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'requestId' } });
+    // So is the same order as an after-market order: another variety is another order.
+    const amo = await r.dispatch('orders.place', { order: { ...order, variety: 'amo' }, requestId: 'click-0002' });
+    expect(amo).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'requestId' } });
+    // Absent and 'regular' are the same variety.
+    expect(
+      await r.dispatch('orders.place', { order: { ...order, variety: 'regular' }, requestId: 'click-0002' }),
+    ).toEqual(a);
+    expect(r.paper.orderCount()).toBe(1);
   });
 
   it("a broker's definitive 400 → ok:false naming the field, nothing at the broker, the intent resolved", async () => {

@@ -45,3 +45,29 @@ export class TransportFailure extends AppError {
     this.reach = reach;
   }
 }
+
+/**
+ * A request that never left because its time to be sent ran out while it waited for the
+ * client's rate limit (an order's re-send window ended behind a 429 pause): certain not sent.
+ */
+export class SendTimePassed extends TransportFailure {
+  public constructor() {
+    super(
+      {
+        kind: 'timeout',
+        message: 'its time ran out while it waited for the broker’s rate limit, so it was never sent',
+      },
+      'not_sent',
+    );
+  }
+}
+
+/**
+ * The client's own count says a broker limit that waiting cannot help with is reached (Kite's
+ * orders a day): nothing was sent, and unlike a broker's 429 it pauses no lane of the bucket.
+ */
+export class LimitReached extends AppError {
+  public constructor(message: string, retryAfterMs: number) {
+    super({ kind: 'rate_limited', message, retryAfterMs });
+  }
+}

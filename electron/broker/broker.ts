@@ -36,6 +36,8 @@ export interface SessionGrant {
   readonly expiresAt: string;
   readonly userId: string;
   readonly scope: 'trade' | 'read';
+  /** `none` when the account's plan has no market data (Kite's personal plan, found at login: docs/kite.md §The plan). */
+  readonly marketData?: 'live' | 'none';
 }
 
 /** An order to create, with the idempotency key the core assigned to its intent. */
@@ -54,6 +56,38 @@ export interface PlaceGttCommand extends GttRequest {
 export interface PlaceOptions {
   readonly onSlow?: () => void;
   readonly signal?: AbortSignal;
+  /**
+   * Aborted when the intent's re-send window ends: a POST still waiting for the client's rate
+   * limit then never leaves (it fails `not_sent`), so no order reaches the broker long after the
+   * click (docs/architecture.md §One policy for every broker). Once sent, it is ignored.
+   */
+  readonly sendBy?: AbortSignal;
+}
+
+/** How a read is queued: `urgent` reads are an order action's own (a kill switch, the risk guard) and go ahead of polls. */
+export interface ReadOptions {
+  readonly urgent?: boolean;
+}
+
+/**
+ * What a broker's client references and order list let the order service conclude
+ * (docs/architecture.md §What each broker lets the policy conclude).
+ */
+export interface PlacementTraits {
+  /**
+   * The broker refuses a reused client reference, naming the order it already has (the REST
+   * dialect's 409 `duplicate_client_order_id`): a re-send can never make a second order, so it
+   * is its own lookup. False when the broker says nothing: the policy assumes no help.
+   */
+  readonly uniqueReferences: boolean;
+  /**
+   * The earliest moment (epoch ms) whose orders the broker's order list still shows at `now`,
+   * or null when it shows every order. Kite shows only today's: an intent journaled before
+   * then cannot be verified by a lookup.
+   */
+  ordersVisibleFrom(now: number): number | null;
+  /** Says, for the trader, which orders the list shows ("Kite shows only today's orders"). */
+  readonly ordersVisibleNote?: string;
 }
 
 /** Filters of the order list. */
@@ -116,6 +150,12 @@ export interface BrokerLimits {
   /** Order placement, where the broker limits it on its own as well (null: it does not). */
   readonly placements: RateLimit | null;
   /**
+   * Where the broker counts order writes (place, modify, cancel) in calendar windows instead —
+   * Kite: 10 a second, 400 a minute, 5,000 an IST day (docs/kite.md §Limits) — the counts; the
+   * client then paces every order write under them in sliding windows.
+   */
+  readonly orderWindows?: { readonly perSecond: number; readonly perMinute: number; readonly perDay: number };
+  /**
    * `broker`: read from the broker's own replies (the REST dialect's `RateLimit-Policy`);
    * `documented`: the adapter's documented default, until (or unless) the broker says.
    */
@@ -133,6 +173,8 @@ export interface BrokerLimits {
 export interface Broker {
   /** Human label ("Paper broker", a host name) for the session panel. */
   readonly label: string;
+  /** What its references and order list let the order service conclude (known after login). */
+  placementTraits(): PlacementTraits;
   /** The request limits this broker publishes, as known now. */
   limits(): BrokerLimits;
   /** Tells `listener` whenever the published limits change; returns the unsubscribe. */
@@ -163,7 +205,7 @@ export interface Broker {
     precondition?: { readonly ifVersion?: number },
   ): Promise<OrderAck>;
   cancelOrder(orderId: string): Promise<OrderAck>;
-  listOrders(filter?: OrderFilter): Promise<readonly Order[]>;
+  listOrders(filter?: OrderFilter, options?: ReadOptions): Promise<readonly Order[]>;
   /**
    * The orders changed since `cursor` (null: every order, with a cursor to continue from).
    * Optional: a broker without change cursors (Kite) leaves it out, and main's order book then
@@ -196,8 +238,8 @@ export interface Broker {
   /** Deletes (cancels) a GTT; deleting a deleted one is not an error where the broker says so. */
   deleteGtt(gttId: string): Promise<GttAck>;
 
-  listPositions(): Promise<readonly Position[]>;
-  listHoldings(): Promise<readonly Holding[]>;
+  listPositions(options?: ReadOptions): Promise<readonly Position[]>;
+  listHoldings(options?: ReadOptions): Promise<readonly Holding[]>;
   getFunds(): Promise<Funds>;
   orderMargin(order: OrderRequest): Promise<OrderMargin>;
   /** The margin of several prospective orders together, hedging counted (docs/api.md §POST /margins/basket). */
@@ -206,7 +248,7 @@ export interface Broker {
   listInstruments(exchange?: Exchange): Promise<readonly Instrument[]>;
   getCandles(instrumentToken: number, query: CandleQuery): Promise<readonly Candle[]>;
   /** Full quotes of these instruments (at most 500), in that order; unknown ones are left out. */
-  getQuotes(instrumentTokens: readonly number[]): Promise<readonly MarketQuote[]>;
+  getQuotes(instrumentTokens: readonly number[], options?: ReadOptions): Promise<readonly MarketQuote[]>;
   /** The market clock and each exchange's session. */
   marketStatus(): Promise<MarketStatus>;
   /** One underlying's option chain for one expiry. */

@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import { join } from 'node:path';
 import type { StreamMode, Tick } from '@shared/domain/market';
 import type { Placement } from '@shared/domain/placement';
@@ -5,7 +6,11 @@ import type { SafetyRun } from '@shared/domain/safety-run';
 import type { ConnectionState, SessionInfo, SessionVersion } from '@shared/domain/session';
 import type { DriftStatus } from '@shared/domain/drift';
 import type { BrokerUsage } from '@shared/domain/usage';
-import type { Broker, BrokerLimits, BrokerStream, Credentials } from '../broker/broker';
+import type { Position } from '@shared/domain/portfolio';
+import type { Broker, BrokerLimits, BrokerStream, Credentials, ReadOptions } from '../broker/broker';
+import { DeskView } from './desk-view';
+import { WindowPacer } from '../broker/http/window-pacer';
+import { istDate, istDayStart } from '@shared/lib/ist-time';
 import type { BackoffPolicy } from '../broker/http/backoff';
 import { DEFAULT_TIMEOUTS, HttpClient, type HttpTimeouts } from '../broker/http/http-client';
 import { paceUnder, TokenBucket, type RateLimit } from '../broker/http/token-bucket';
@@ -62,6 +67,10 @@ export interface TradingCoreOptions {
   readonly baseUrl: string;
   /** Which dialect `baseUrl` speaks (default `rest`): docs/api.md or Kite Connect (docs/kite.md). */
   readonly dialect?: 'rest' | 'kite';
+  /** Every call to the broker leaves over IPv4 only (docs/kite.md §Static IP). */
+  readonly ipv4Only?: boolean;
+  /** The resolver for the broker's host (tests: a name with IPv6 and IPv4 addresses; default the system's). */
+  readonly lookup?: LookupFunction;
   readonly target: SessionTarget;
   readonly credentials: Credentials;
   readonly vault: SecretVault;
@@ -150,6 +159,8 @@ export class TradingCore {
   readonly #lastTicks = new Map<number, { readonly price: number; readonly at: number }>();
   /** Every order of the session, fed by the stream and by reads (docs/architecture.md §The order book in main). */
   public readonly book: OrderBook;
+  /** Main's own book, positions and ticks where fresh: what safety actions and the guard use first. */
+  public readonly view: DeskView;
   readonly #transport: RestTransport;
   readonly #meter: UsageMeter;
   readonly #ledger: IntentsLedger;
@@ -180,14 +191,19 @@ export class TradingCore {
     const rate = options.rate === undefined ? DEFAULT_CLIENT_RATE : options.rate;
     const bucket = rate ? new TokenBucket(rate) : null;
     // Off with the general bucket (tests and the bench turn client limits off together).
-    const placementBucket = rate ? new TokenBucket(options.placementRate ?? DEFAULT_PLACEMENT_RATE) : null;
+    const placementBucket = rate
+      ? new TokenBucket(options.placementRate ?? DEFAULT_PLACEMENT_RATE, undefined, { reserves: false })
+      : null;
     const meter = new UsageMeter({
       broker: options.target.label,
       publish: (usage) => ev.onUsage?.(usage),
       ...(options.meterClock ? { clock: options.meterClock } : {}),
     });
     this.#meter = meter;
-    const http = new HttpClient(options.baseUrl, options.timeouts ?? DEFAULT_TIMEOUTS, options.connections ?? 16);
+    const http = new HttpClient(options.baseUrl, options.timeouts ?? DEFAULT_TIMEOUTS, options.connections ?? 16, {
+      ...(options.ipv4Only === true ? { family: 4 as const } : {}),
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+    });
     this.#transport = new RestTransport(http, this.session, bucket, {
       onSent: () => meter.sent(),
       ...(options.readBackoff ? { backoff: options.readBackoff } : {}),
@@ -206,27 +222,41 @@ export class TradingCore {
             options.credentials.apiKey,
             this.#transport,
             this.session,
+            options.target.marketProtection !== undefined ? { marketProtection: options.target.marketProtection } : {},
           )
         : new RestBroker(options.baseUrl, options.target.label, this.#transport, this.session);
     // The client's pace follows what the broker publishes, unless a pace was given.
+    let windowsPaced = false;
     const applyLimits = (limits: BrokerLimits): void => {
       if (options.rate === undefined) bucket?.resize(paceUnder(limits.requests));
       if (options.placementRate === undefined && limits.placements)
         placementBucket?.resize(paceUnder(limits.placements));
+      if (placementBucket && options.placementRate === undefined && limits.orderWindows && !windowsPaced) {
+        windowsPaced = true;
+        this.#transport.usePlacementPacer(orderWindowPacer(limits.orderWindows));
+      }
       meter.setLimits(limits, bucket?.limit ?? null);
     };
     applyLimits(this.broker.limits());
     this.broker.onLimits(applyLimits);
     this.session.attach(this.broker);
     this.catalog = new InstrumentCatalog(this.broker);
+    this.book = new OrderBook(this.broker, { onPush: (delta) => ev.onOrdersChanged?.(delta) });
+    this.view = new DeskView({
+      book: this.book,
+      streamOpen: () => this.#connection.stream === 'open',
+      lastTick: (token) => this.#lastTicks.get(token),
+      now: Date.now,
+    });
     this.risk = new RiskGuard({
       broker: this.broker,
-      clock: systemClock,
-      lastTick: (token) => this.#lastTicks.get(token),
+      readPositions: (o) => this.readPositions(o),
+      view: this.view,
+      clock: options.orderClock ?? systemClock,
+      marketData: () => this.session.info().marketData ?? 'live',
       unconfirmed: () => this.orders.placements().filter((p) => p.state === 'checking').length,
       onLossReached: (date) => ev.onLossReached?.(options.target.vaultKey, date),
     });
-    this.book = new OrderBook(this.broker, { onPush: (delta) => ev.onOrdersChanged?.(delta) });
     const drift = new DriftMonitor({
       broker: this.broker,
       desk: {
@@ -282,9 +312,14 @@ export class TradingCore {
     });
     this.safety = new SafetyRunner({
       broker: this.broker,
+      readPositions: (o) => this.readPositions(o),
+      view: this.view,
       orders: this.orders,
       findInstrument: (exchange, symbol) => this.catalog.find(exchange, symbol),
       onProgress: (run) => ev.onSafety?.(run),
+      // No last price to price a LIMIT exit from; Kite protects a MARKET one (docs/kite.md §The plan).
+      exitAtMarket: () =>
+        this.session.info().marketData === 'none' && this.session.info().marketProtection !== undefined,
       ...(options.safetyTimings ? { timings: options.safetyTimings } : {}),
     });
   }
@@ -315,9 +350,28 @@ export class TradingCore {
     // by main) instead of relying on which one main happens to send first.
     this.catalog.warm();
     this.#recovery = this.orders.recover();
-    if (this.#options.stream !== false) this.#startStream();
+    // A plan without market data has no ticker either (Kite's refuses it in an expired token's
+    // words): the desk polls instead, and says why (docs/kite.md §The plan).
+    if (this.session.info().marketData === 'none')
+      this.#setConnection({
+        stream: 'closed',
+        detail: 'No market data on this Kite plan: orders and the account are polled',
+      });
+    else if (this.#options.stream !== false) this.#startStream();
     if (this.#options.drift) this.drift.start();
     return write;
+  }
+
+  /**
+   * Reads the positions from the broker; main's view keeps the read (docs/architecture.md §Main's
+   * own view of the account). Every read of positions in main goes through here.
+   */
+  public async readPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
+    const at = Date.now();
+    const rev = this.view.bookRev();
+    const positions = await this.broker.listPositions(options);
+    this.view.notePositions(positions, at, rev);
+    return positions;
   }
 
   /** Resolves when every intent found open at start is settled or waiting for the trader. */
@@ -427,6 +481,28 @@ export class TradingCore {
     this.#connection = next;
     this.#options.events?.onConnection?.(next);
   }
+}
+
+/**
+ * Order writes paced under a broker's calendar-window counts (docs/kite.md §Limits): 80% of the
+ * per-second figure in any 1,000 ms (a sliding window stays under the count of every calendar
+ * second, whatever the phase of the broker's clock), 95% of the minute's in any 60 s, and the
+ * day's own figure per IST day (reached: refused at once, nothing sent).
+ */
+function orderWindowPacer(w: NonNullable<BrokerLimits['orderWindows']>): WindowPacer {
+  return new WindowPacer(
+    [
+      { limit: Math.max(1, Math.floor(w.perSecond * 0.8)), ms: 1_000 },
+      { limit: Math.max(1, Math.floor(w.perMinute * 0.95)), ms: 60_000 },
+    ],
+    {
+      limit: w.perDay,
+      dayOf: istDate,
+      endOf: (at) => istDayStart(at) + 86_400_000,
+      label: `The broker allows ${w.perDay.toLocaleString('en-IN')} orders a day`,
+    },
+    { now: () => performance.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
+  );
 }
 
 /**

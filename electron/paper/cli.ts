@@ -1,15 +1,22 @@
 import { parseArgs } from 'node:util';
-import { startPaperBroker } from './index';
+import { MAX_ORDERBOOK_LAG_MS, startPaperBroker } from './index';
+import { parseAllowedIps } from './kite/app-settings';
+import { parseOrderLimits } from './kite/limits';
 import { type MarketClockSpec, parseClockSpec } from './market-clock';
 
 /**
- * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s] [--no-idempotency] [--repair] [--clock ISO[,SPEED] | wall] [--kite-redirect-url URL]`
+ * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s] [--no-idempotency] [--orderbook-lag-ms N] [--repair] [--clock ISO[,SPEED] | wall] [--kite-redirect-url URL] [--kite-order-limits 10/s,400/min,5000/day] [--kite-allowed-ips IP,IP | none] [--kite-plan connect | personal]`
  *
  * Prints exactly one line, `READY http://127.0.0.1:P/v1`, once it serves (scripts and tests
  * wait for it), and shuts down cleanly on SIGINT/SIGTERM so the journal is flushed. A damaged
  * journal stops the start (exit 2) with a message naming the file, the line and the way out;
  * `--repair` takes it, moving the damage aside (docs/api.md §Persistence). `--kite-redirect-url`
- * is where the Kite login page sends the browser with its request token (docs/kite.md §Login).
+ * is where the Kite login page sends the browser with its request token (docs/kite.md §Login);
+ * the other `--kite-*` flags set the rules of Kite's dialect (docs/kite.md §Limits, §The rules of 2026).
+ * `--orderbook-lag-ms N` makes order reads (/v1 and /kite) show each new order and each change
+ * to one only N real ms after it happened, as a real broker's order book trails its order
+ * system; the POST reply, the streams and the duplicate check stay immediate (docs/api.md §A
+ * lagging order book).
  */
 
 function fail(message: string): never {
@@ -27,11 +34,19 @@ const { values } = parseArgs({
     rate: { type: 'string' },
     'tick-ms': { type: 'string' },
     'no-idempotency': { type: 'boolean', default: false },
+    /** Order reads trail the order system by N ms (docs/api.md §A lagging order book). */
+    'orderbook-lag-ms': { type: 'string' },
     repair: { type: 'boolean', default: false },
     /** The market clock: `wall`, or a start time and speed (docs/api.md §Sessions and the calendar). */
     clock: { type: 'string' },
     /** The Kite Connect app's redirect URL (docs/kite.md §Login). */
     'kite-redirect-url': { type: 'string' },
+    /** Kite's order limits, `10/s,400/min,5000/day` by default (docs/kite.md §Limits). */
+    'kite-order-limits': { type: 'string' },
+    /** Where /kite order writes may come from: addresses, or `none` (docs/kite.md §Static IP). */
+    'kite-allowed-ips': { type: 'string' },
+    /** The Kite app's plan: `connect` (default) or `personal`, without market data (docs/kite.md §The plan). */
+    'kite-plan': { type: 'string' },
   },
   strict: true,
 });
@@ -51,6 +66,27 @@ const tickIntervalMs = values['tick-ms'] === undefined ? undefined : Number(valu
 const kiteRedirectUrl = values['kite-redirect-url'];
 if (kiteRedirectUrl !== undefined && !URL.canParse(kiteRedirectUrl))
   fail(`--kite-redirect-url must be a URL such as http://127.0.0.1:5173/kite/callback, not ${kiteRedirectUrl}`);
+let kiteOrderLimits: ReturnType<typeof parseOrderLimits> | undefined;
+try {
+  const spec = values['kite-order-limits'];
+  kiteOrderLimits = spec === undefined ? undefined : parseOrderLimits(spec);
+} catch (e) {
+  fail(`--kite-order-limits ${e instanceof Error ? e.message : 'is invalid'}`);
+}
+let kiteAllowedIps: string[] | undefined;
+try {
+  const spec = values['kite-allowed-ips'];
+  kiteAllowedIps = spec === undefined ? undefined : parseAllowedIps(spec);
+} catch (e) {
+  fail(`--kite-allowed-ips ${e instanceof Error ? e.message : 'is invalid'}`);
+}
+const kitePlan = values['kite-plan'];
+if (kitePlan !== undefined && kitePlan !== 'connect' && kitePlan !== 'personal')
+  fail(`--kite-plan must be connect or personal, not ${kitePlan}`);
+const lagText = values['orderbook-lag-ms'];
+const orderbookLagMs = lagText === undefined ? undefined : Number(lagText);
+if (lagText !== undefined && !(/^\d{1,7}$/.test(lagText) && Number(lagText) <= MAX_ORDERBOOK_LAG_MS))
+  fail(`--orderbook-lag-ms must be a whole number of ms from 0 to ${MAX_ORDERBOOK_LAG_MS}, not ${lagText}`);
 let marketClock: MarketClockSpec | undefined;
 try {
   marketClock = values.clock === undefined ? undefined : parseClockSpec(values.clock);
@@ -68,9 +104,13 @@ try {
     rate,
     tickIntervalMs,
     idempotency: !values['no-idempotency'],
+    ...(orderbookLagMs !== undefined ? { orderbookLagMs } : {}),
     repair: values.repair,
     ...(marketClock !== undefined ? { marketClock } : {}),
     ...(kiteRedirectUrl !== undefined ? { kiteRedirectUrl } : {}),
+    ...(kiteOrderLimits !== undefined ? { kiteRates: kiteOrderLimits } : {}),
+    ...(kiteAllowedIps !== undefined ? { kiteAllowedIps } : {}),
+    ...(kitePlan !== undefined ? { kitePlan } : {}),
   });
   console.log(`READY ${broker.url}`);
   const stop = (): void => {

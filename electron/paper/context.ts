@@ -4,6 +4,7 @@ import type { Reply } from './http-io';
 import type { GttBook } from './gtt';
 import type { Journal } from './journal';
 import type { Market } from './market';
+import type { OrderReads } from './order-book-lag';
 import type { MarketClock } from './market-clock';
 import type { SessionKeeper } from './session-keeper';
 import type { Engine } from './matching';
@@ -17,6 +18,12 @@ import type { Session, Sessions } from './sessions';
 export interface BrokerState {
   readonly market: Market;
   readonly engine: Engine;
+  /**
+   * What order reads (GET /orders, an order, its history; /kite's too) see at real time
+   * `realNow`: the engine itself, or with `orderbookLagMs` the engine that long ago (docs/api.md
+   * §A lagging order book). Commands, the duplicate check and the stream use the engine.
+   */
+  readonly orderReads: (realNow: number) => OrderReads;
   /** The GTTs the broker stores and triggers (docs/api.md §GTT). */
   readonly gtt: GttBook;
   readonly sessions: Sessions;

@@ -21,6 +21,11 @@ export interface FaultConfig {
   stall_reply?: number;
   /** Answer 429 with Retry-After before doing anything. */
   rate_limit?: number;
+  /**
+   * Answer 429 with Retry-After to reads only (GET; never the stream's upgrade): a storm on the
+   * polls while order actions still go through.
+   */
+  read_rate_limit?: number;
   /** The Retry-After, in seconds, of the `rate_limit` fault's 429 (default 1). */
   retry_after_s?: number;
   /** Delay every reply by this many milliseconds. */
@@ -37,6 +42,7 @@ const KEYS = [
   'late_server_error',
   'stall_reply',
   'rate_limit',
+  'read_rate_limit',
   'retry_after_s',
   'latency_ms',
   'shape_change',
@@ -122,13 +128,14 @@ export class Faults {
     return { ...this.cfg };
   }
 
-  /** Rolls the dice for one request; at most one of the failure modes fires. */
-  plan(): FaultPlan {
+  /** Rolls the dice for one request (`method`: its HTTP method); at most one of the failure modes fires. */
+  plan(method = 'POST'): FaultPlan {
     const c = this.cfg;
     if (Object.keys(c).length === 0) return NONE;
     const roll = (p: number | undefined): boolean => p !== undefined && p > 0 && this.rng() < p;
     const latencyMs = c.latency_ms ?? 0;
-    if (roll(c.rate_limit)) return { ...NONE, latencyMs, rateLimit: true, retryAfterS: c.retry_after_s ?? 1 };
+    if (roll(c.rate_limit) || (method === 'GET' && roll(c.read_rate_limit)))
+      return { ...NONE, latencyMs, rateLimit: true, retryAfterS: c.retry_after_s ?? 1 };
     if (roll(c.token_expiry)) return { ...NONE, latencyMs, tokenExpiry: true };
     if (roll(c.server_error)) {
       const status = FIVE_XX[Math.floor(this.rng() * FIVE_XX.length)] ?? 500;

@@ -9,6 +9,7 @@ import { type FaultConfig, Faults } from './faults';
 import { generateInstruments } from './instruments';
 import { GttBook } from './gtt';
 import { Journal, type JournalEvent } from './journal';
+import { DEFAULT_ALLOWED_IPS, type KitePlan } from './kite/app-settings';
 import { KITE_RATES, type KiteRates } from './kite/limits';
 import { createKiteHandler } from './kite/server';
 import { RequestTokens } from './kite/session';
@@ -17,6 +18,7 @@ import type { KiteOrderExtras } from './kite/views';
 import { Market } from './market';
 import { MarketClock, type MarketClockSpec } from './market-clock';
 import { Engine } from './matching';
+import { LaggingOrderBook } from './order-book-lag';
 import { SessionKeeper } from './session-keeper';
 import { createBrokerServer } from './server';
 import { Sessions } from './sessions';
@@ -86,6 +88,13 @@ export interface PaperBrokerOptions {
    */
   idempotency?: boolean;
   /**
+   * Real milliseconds (of `clock`) an order change waits before order reads show it (default 0:
+   * at once), on /v1 and /kite alike (`--orderbook-lag-ms`): a real broker's order book trails
+   * its order system. The POST reply, the streams, the duplicate check and modify/cancel do not
+   * wait (docs/api.md §A lagging order book).
+   */
+  orderbookLagMs?: number;
+  /**
    * Where the Kite login page (docs/kite.md §Login) redirects with the request token
    * (`--kite-redirect-url`); default the broker's own page that shows it.
    */
@@ -94,6 +103,15 @@ export interface PaperBrokerOptions {
   kiteRates?: Partial<KiteRates>;
   /** Kite ticker heartbeat period (default 1 s, docs/kite.md §Ticker). */
   kiteHeartbeatMs?: number;
+  /**
+   * The addresses /kite order writes may come from (`--kite-allowed-ips`; default 127.0.0.1;
+   * empty: the app has none registered). docs/kite.md §Static IP.
+   */
+  kiteAllowedIps?: readonly string[];
+  /** The Kite app's plan (`--kite-plan`): `personal` has no quotes, candles or ticker (docs/kite.md §The plan). */
+  kitePlan?: KitePlan;
+  /** The address to listen on (default 127.0.0.1; tests of a dual-stack machine use `::`). */
+  listenHost?: string;
 }
 
 export interface PaperBroker {
@@ -131,6 +149,9 @@ const DEFAULTS = {
   startingCash: 1_000_000,
   heartbeatMs: 3000,
 };
+
+/** The longest order book lag accepted (10 minutes): longer is a mistake, not a broker. */
+export const MAX_ORDERBOOK_LAG_MS = 600_000;
 
 /** Ids handed out ahead of use, journaled and fsynced before the first of them leaves the broker. */
 const ID_BLOCK = 100;
@@ -258,9 +279,15 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     },
   });
   const gtt = new GttBook(engine, market, (g) => journal.append({ e: 'gtt', g }));
+  const lagMs = options.orderbookLagMs ?? 0;
+  if (!Number.isInteger(lagMs) || lagMs < 0 || lagMs > MAX_ORDERBOOK_LAG_MS)
+    throw new Error(`orderbookLagMs must be a whole number of ms from 0 to ${MAX_ORDERBOOK_LAG_MS}, not ${lagMs}`);
+  // No lag: the reads are the engine's own, and nothing watches its changes.
+  const lagging = lagMs > 0 ? new LaggingOrderBook(engine, lagMs, realClock) : null;
   const state: BrokerState = {
     market,
     engine,
+    orderReads: lagging ? (realNow) => lagging.at(realNow) : () => engine,
     gtt,
     sessions,
     faults,
@@ -291,6 +318,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     };
   }
 
+  // What the journal restored and the start caught up on shows at once; what happens from now on lags.
+  lagging?.start();
+
   market.onMoves((moves) => {
     engine.onMoves(moves);
     // After the engine: a GTT's order then meets the book as it stands after this move.
@@ -314,6 +344,8 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
       requestTokens: new RequestTokens(),
       extras: kiteExtras,
       redirectUrl: () => options.kiteRedirectUrl ?? `http://127.0.0.1:${port}/kite/connect/done`,
+      allowedIps: options.kiteAllowedIps ?? DEFAULT_ALLOWED_IPS,
+      plan: options.kitePlan ?? 'connect',
     },
     rates: { ...KITE_RATES, ...options.kiteRates },
   });
@@ -336,13 +368,14 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     realClock,
     heartbeatMs: options.kiteHeartbeatMs ?? 1000,
     limits: options.stream,
+    plan: options.kitePlan ?? 'connect',
   });
   const ticker = kiteTicker;
   stream.delegate('/kite/ws', (req, socket, head) => ticker.upgrade(req, socket, head));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
+    server.listen(options.port ?? 0, options.listenHost ?? '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });

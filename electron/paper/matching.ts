@@ -13,6 +13,7 @@ import type { Market, PriceMove } from './market';
 import { Problem } from './problem';
 import { rulesProblem } from './rules-wire';
 import { type PaperOrder, type PaperTrade, pendingOf } from './types';
+import { LPP_CANCELLED, lppRange, outsideLpp } from './lpp';
 
 /**
  * The matching engine: the order state machine, fills against the book, the margin orders
@@ -107,6 +108,8 @@ export class Engine {
   private changeSeq = 0;
   /** Names this run of the engine in cursors, so a cursor from before a restart is not mistaken for one of now. */
   readonly run = randomBytes(4).toString('hex');
+  /** Told of every numbered change (the lagging order book, docs/api.md §A lagging order book); null: nobody. */
+  private changeWatcher: ((o: PaperOrder, seq: number) => void) | null = null;
 
   constructor(
     private readonly market: Market,
@@ -159,6 +162,15 @@ export class Engine {
     this.changeSeq += 1;
     this.changes.delete(o.orderId);
     this.changes.set(o.orderId, this.changeSeq);
+    this.changeWatcher?.(o, this.changeSeq);
+  }
+
+  /**
+   * Calls `watcher` with each order change and its number, as it is numbered (the order is the
+   * engine's own, changed in place: copy what must be kept). One watcher; a second replaces it.
+   */
+  watchChanges(watcher: (o: PaperOrder, seq: number) => void): void {
+    this.changeWatcher = watcher;
   }
 
   /**
@@ -647,6 +659,12 @@ export class Engine {
     const trig = o.triggerUnits ?? 0;
     if (ltp <= 0 || (o.transactionType === 'BUY' ? ltp < trig : ltp > trig)) return false;
     this.transition(o, 'OPEN', `Triggered at ${rupees(ltp)}`, at);
+    // The exchange checks a stop-limit's price when it releases it (docs/api.md §Matching).
+    const limit = hasLimit(o.orderType) ? o.priceUnits : null;
+    if (outsideLpp(lppRange(o.exchange, o.instrumentType, ltp), o.transactionType, limit)) {
+      this.cancelRest(o, LPP_CANCELLED, at);
+      return false;
+    }
     return true;
   }
 

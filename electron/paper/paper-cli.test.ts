@@ -1,4 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,8 +57,9 @@ describe('npm run paper', () => {
     expect(stdout.trim().split('\n')).toHaveLength(1);
   });
 
-  it('--no-idempotency accepts a reused client_order_id as a second order (201, not 409)', async () => {
-    const child = spawn(process.execPath, [out, '--port', '0', '--no-idempotency'], {
+  it('--no-idempotency accepts a reused client_order_id as a second order (201, not 409); --orderbook-lag-ms keeps both out of the order reads', async () => {
+    // Ten minutes of lag: the reads just after the placements cannot show them.
+    const child = spawn(process.execPath, [out, '--port', '0', '--no-idempotency', '--orderbook-lag-ms', '600000'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -91,6 +94,10 @@ describe('npm run paper', () => {
           }),
         });
       expect([(await place()).status, (await place()).status]).toEqual([201, 201]);
+      const lookup = await fetch(`${url}/orders?client_order_id=same-ref`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(((await lookup.json()) as { orders: unknown[] }).orders).toEqual([]);
     } finally {
       child.kill('SIGTERM');
     }
@@ -188,15 +195,7 @@ describe('npm run paper', () => {
     const child = spawn(process.execPath, [out, '--port', '0', '--kite-redirect-url', 'http://127.0.0.1:9/kite/cb'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const url = await new Promise<string>((resolve, reject) => {
-      let stdout = '';
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += String(d);
-        const m = /^READY (http:\/\/127\.0\.0\.1:\d+)\/v1\n/.exec(stdout);
-        if (m) resolve(m[1] as string);
-      });
-      child.once('exit', (code) => reject(new Error(`exited ${code}`)));
-    });
+    const url = await rootOf(child);
     const r = await fetch(`${url}/kite/connect/login?v=3&api_key=paper`, { redirect: 'manual' });
     expect(r.status).toBe(302);
     expect(r.headers.get('location')).toMatch(/^http:\/\/127\.0\.0\.1:9\/kite\/cb\?request_token=[0-9a-f]{32}&/);
@@ -204,6 +203,18 @@ describe('npm run paper', () => {
       child.once('exit', resolve);
       child.kill('SIGTERM');
     });
+  });
+
+  it('refuses an --orderbook-lag-ms that is not a whole number of ms, naming it, with exit code 2', async () => {
+    for (const bad of ['soon', '-5', '1.5', '600001']) {
+      const child = spawn(process.execPath, [out, '--port', '0', `--orderbook-lag-ms=${bad}`], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+      expect(await new Promise<number | null>((resolve) => child.once('exit', resolve)), bad).toBe(2);
+      expect(stderr, bad).toMatch(/^paper: --orderbook-lag-ms must be a whole number of ms from 0 to 600000/);
+    }
   });
 
   it('refuses a --kite-redirect-url that is not a URL, naming it, with exit code 2', async () => {
@@ -215,4 +226,73 @@ describe('npm run paper', () => {
     expect(await new Promise<number | null>((resolve) => child.once('exit', resolve))).toBe(2);
     expect(stderr).toMatch(/^paper: --kite-redirect-url must be a URL/);
   });
+
+  it('--kite-plan personal and --kite-allowed-ips set the Kite app’s console (docs/kite.md §The plan, §Static IP)', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        out,
+        '--port',
+        '0',
+        '--kite-plan',
+        'personal',
+        '--kite-allowed-ips',
+        '203.0.113.7',
+        '--kite-order-limits',
+        '5/s',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const url = await rootOf(child);
+    const location = (await fetch(`${url}/kite/connect/login?v=3&api_key=paper`, { redirect: 'manual' })).headers.get(
+      'location',
+    );
+    const requestToken = new URL(location ?? '').searchParams.get('request_token') ?? '';
+    const checksum = createHash('sha256').update(`paper${requestToken}paper`).digest('hex');
+    const session = await fetch(`${url}/kite/session/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ api_key: 'paper', request_token: requestToken, checksum }),
+    });
+    const token = ((await session.json()) as { data: { access_token: string } }).data.access_token;
+    const auth = { authorization: `token paper:${token}` };
+    const quote = await fetch(`${url}/kite/quote/ltp?i=NSE:INFY`, { headers: auth });
+    expect(quote.status).toBe(403);
+    expect(await quote.json()).toMatchObject({ error_type: 'PermissionException' });
+    const order = await fetch(`${url}/kite/orders/regular`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'exchange=NSE&tradingsymbol=INFY&transaction_type=BUY&quantity=1&product=MIS&order_type=LIMIT&price=1400',
+    });
+    expect(await order.json()).toMatchObject({ message: /^IP \(127\.0\.0\.1\) is not allowed to place orders/ });
+    await new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    });
+  });
+
+  it.each([
+    ['--kite-plan', 'gold', /^paper: --kite-plan must be connect or personal, not gold/],
+    ['--kite-allowed-ips', '127.0.0.1,laptop', /^paper: --kite-allowed-ips must be IP addresses .*laptop is not one/],
+    ['--kite-order-limits', '10 a second', /^paper: --kite-order-limits must look like 10\/s,400\/min,5000\/day/],
+  ])('refuses %s %s, saying what it takes, with exit code 2', async (flag, value, message) => {
+    const child = spawn(process.execPath, [out, '--port', '0', flag, value], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+    expect(await new Promise<number | null>((resolve) => child.once('exit', resolve))).toBe(2);
+    expect(stderr).toMatch(message);
+  });
 });
+
+/** `http://127.0.0.1:P` once the CLI prints READY (it fails if the process exits first). */
+function rootOf(child: ChildProcessByStdio<null, Readable, Readable>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += String(d);
+      const m = /^READY (http:\/\/127\.0\.0\.1:\d+)\/v1\n/.exec(stdout);
+      if (m) resolve(m[1] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+  });
+}

@@ -124,7 +124,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
       return reply(res, r, req);
     }
 
-    const plan: FaultPlan = state.faults.plan();
+    const plan: FaultPlan = state.faults.plan(req.method ?? 'GET');
     if (plan.latencyMs > 0) await sleep(plan.latencyMs);
     if (plan.rateLimit) {
       return problemReply(

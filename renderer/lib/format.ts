@@ -69,7 +69,9 @@ export function formatPrice(value: number | null | undefined, tickSize?: number)
 
 /**
  * The colour of a signed figure (a P&L, a day's change): `up` for a gain, `down` for a loss,
- * nothing for zero — the sign in the text says the same, so colour is never the only cue.
+ * nothing for zero. The one place a figure is coloured by its sign, and only beside text that
+ * carries the sign too (`formatPnl`, `formatSignedQty`, a `+`/`−` change or ▲/▼), so colour is
+ * never the only cue (docs/architecture.md §Accessibility checks).
  */
 export function signClass(value: number): 'up' | 'down' | '' {
   return value > 0 ? 'up' : value < 0 ? 'down' : '';
@@ -78,6 +80,14 @@ export function signClass(value: number): 'up' | 'down' | '' {
 /** A quantity with Indian grouping (1,00,000). */
 export function formatQty(value: number): string {
   return QTY.format(value);
+}
+
+/** A position's net quantity with its side as a sign: +75 long, −75 short, 0 flat. */
+export function formatSignedQty(value: number): string {
+  const abs = QTY.format(Math.abs(value));
+  if (value > 0) return `+${abs}`;
+  if (value < 0) return `−${abs}`;
+  return abs;
 }
 
 /** `HH:MM:SS` in IST for an ISO time or epoch ms. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { focusRow, stepIndex } from './row-navigation';
+import { focusRow, stepIndex, tabStop } from './row-navigation';
 
 describe('stepIndex', () => {
   it('stops at either end instead of wrapping (a trader holding ↓ lands on the last row)', () => {
@@ -12,6 +12,15 @@ describe('stepIndex', () => {
     expect(stepIndex(4, -1, 1)).toBe(0);
     expect(stepIndex(4, -1, -1)).toBe(3);
     expect(stepIndex(0, -1, 1)).toBeNull();
+  });
+});
+
+describe('tabStop', () => {
+  it('is the preferred row while it is rendered, else the first rendered one (a list always has one)', () => {
+    expect(tabStop(['a', 'b', 'c'], 'b')).toBe('b');
+    expect(tabStop(['a', 'b', 'c'], 'z')).toBe('a'); // scrolled out of a virtualized list
+    expect(tabStop(['a', 'b'], null)).toBe('a');
+    expect(tabStop([], 'a')).toBeNull();
   });
 });
 

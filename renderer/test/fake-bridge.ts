@@ -37,6 +37,7 @@ const BACKGROUND: Partial<Record<RequestChannel, Handler>> = {
     data: { subscribed: (payload as { tokens: number[] }).tokens.length },
   }),
   'placements.list': () => ({ ok: true, data: [] }),
+  'placements.records': () => ({ ok: true, data: { unreadable: null } }),
   'connection.usage': () => ({ ok: true, data: null }),
   // The header's risk chip and alerts button (docs/contract.md §Risk guard, §Price alerts).
   'risk.get': () => ({

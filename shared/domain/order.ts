@@ -107,6 +107,12 @@ export const Order = z.object({
    * back as a modification's precondition (docs/api.md §PATCH). Absent for brokers without it.
    */
   version: z.number().int().positive().optional(),
+  /**
+   * A MARKET or SL-M order the broker placed as a LIMIT (SL) under market protection
+   * (docs/kite.md §Market protection): the percentage applied, and whether it was the broker's
+   * automatic one. Absent for every other order.
+   */
+  marketProtection: z.object({ percent: z.number().positive().max(100), automatic: z.boolean() }).optional(),
 });
 export type Order = z.infer<typeof Order>;
 

@@ -47,13 +47,30 @@ export type PlaceOutcome = z.infer<typeof PlaceOutcome>;
  *   may send it again under the same reference).
  * - `needs_decision`: found open after a restart and confirmed absent at the broker; it is
  *   never re-sent on its own — the trader chooses "Place again" or "Discard".
+ * - `unverifiable`: found open after a restart, journaled on an earlier day than the broker's
+ *   order list still shows (Kite shows only today's orders), and not found: it may exist, so
+ *   "Place again" may make a second order and says so.
  * - `placed`, `not_placed`, `discarded`: settled.
  */
-export const PlacementState = z.enum(['checking', 'needs_decision', 'placed', 'not_placed', 'discarded']);
+export const PlacementState = z.enum([
+  'checking',
+  'needs_decision',
+  'unverifiable',
+  'placed',
+  'not_placed',
+  'discarded',
+]);
 export type PlacementState = z.infer<typeof PlacementState>;
 
 /** States that still need the broker or the trader. */
-export const OPEN_PLACEMENT_STATES: ReadonlySet<PlacementState> = new Set(['checking', 'needs_decision']);
+export const OPEN_PLACEMENT_STATES: ReadonlySet<PlacementState> = new Set([
+  'checking',
+  'needs_decision',
+  'unverifiable',
+]);
+
+/** States waiting for the trader's "Place again" or "Discard". */
+export const DECISION_STATES: ReadonlySet<PlacementState> = new Set(['needs_decision', 'unverifiable']);
 
 /** One intent as the unconfirmed-placements list shows it. */
 export const Placement = z.object({

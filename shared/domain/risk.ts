@@ -84,6 +84,8 @@ export const RiskStatus = z.object({
   detail: z.string().nullable(),
   /** Epoch ms of the figures. */
   asOf: z.number().int().nonnegative(),
+  /** Set when the checks that need the last price are off, saying why (an account without market data). */
+  priceChecksOff: z.string().optional(),
 });
 export type RiskStatus = z.infer<typeof RiskStatus>;
 

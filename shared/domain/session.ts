@@ -10,6 +10,30 @@ const BrokerUrl = z
   .refine((url) => brokerUrlProblem(url) === null, { message: BROKER_URL_HTTPS_REQUIRED });
 
 /**
+ * The `market_protection` a Kite profile sends with MARKET and SL-M orders (docs/kite.md §Market
+ * protection): -1 for Kite's automatic percentage, or a percentage above 0 and up to 100 (two
+ * decimals at most). Kite refuses those orders without it.
+ */
+export const MarketProtection = z
+  .number()
+  .refine((v) => v === -1 || (v > 0 && v <= 100 && Math.round(v * 100) === v * 100), {
+    message: 'Market protection is automatic (-1) or a percentage above 0 and up to 100, two decimals at most',
+  });
+export type MarketProtection = z.infer<typeof MarketProtection>;
+
+/** A Kite profile's settings that are not secrets (remembered with the profile). */
+const KiteSettings = {
+  /** Sent with MARKET and SL-M orders, on placement and modification (default -1, automatic). */
+  marketProtection: MarketProtection.optional(),
+  /**
+   * Every call to Kite leaves over IPv4 (docs/kite.md §Static IP): on a dual-stack machine the
+   * system may prefer a changing IPv6 address that Kite does not know, while the static IPv4 one
+   * is registered.
+   */
+  ipv4Only: z.boolean().optional(),
+};
+
+/**
  * Where the app trades: the embedded paper broker (default, no account needed), a remote
  * broker speaking the REST dialect of docs/api.md, or Zerodha Kite Connect (docs/kite.md) —
  * with the app's API key and either its secret (the login page then redirects to main with a
@@ -36,6 +60,7 @@ export const BrokerProfile = z.discriminatedUnion('kind', [
       apiKey: z.string().min(1).max(256),
       apiSecret: z.string().min(1).max(256).optional(),
       accessToken: z.string().min(1).max(256).optional(),
+      ...KiteSettings,
     })
     .refine((p) => p.apiSecret !== undefined || p.accessToken !== undefined, {
       message: 'Kite needs the API secret (to log in) or an access token',
@@ -52,6 +77,7 @@ export const KiteLoginStart = z.strictObject({
   baseUrl: BrokerUrl.optional(),
   apiKey: z.string().min(1).max(256),
   apiSecret: z.string().min(1).max(256),
+  ...KiteSettings,
 });
 export type KiteLoginStart = z.infer<typeof KiteLoginStart>;
 
@@ -86,6 +112,13 @@ export const SessionInfo = z.object({
   scope: z.enum(['trade', 'read']).nullable(),
   expiresAt: z.string().nullable(),
   version: SessionVersion,
+  /** The `market_protection` this session sends with MARKET and SL-M orders; absent where the broker takes none (docs/kite.md §Market protection). */
+  marketProtection: MarketProtection.optional(),
+  /**
+   * `none`: the broker account's plan has no market data (Kite's personal plan: docs/kite.md §The
+   * plan) — no prices, candles or ticker; orders and the account are polled. Absent: market data as usual.
+   */
+  marketData: z.enum(['live', 'none']).optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

@@ -156,9 +156,23 @@ export const requests = {
   /** Intents not yet confirmed (and those settled recently), newest first: the header badge and blotter rows. */
   'placements.list': { input: z.void(), output: z.array(Placement) },
   /** The trader's choice for an intent confirmed absent after a restart: send it now, under the same reference. */
-  'placements.placeAgain': { input: z.strictObject({ clientOrderId: ClientOrderId }), output: PlaceOutcome },
+  'placements.placeAgain': {
+    // `mayDuplicate`: the trader was told an unverifiable intent may already be an order.
+    input: z.strictObject({ clientOrderId: ClientOrderId, mayDuplicate: z.boolean().optional() }),
+    output: PlaceOutcome,
+  },
   /** The trader's choice for an intent confirmed absent after a restart: forget it (nothing is sent). */
   'placements.discard': { input: z.strictObject({ clientOrderId: ClientOrderId }), output: Placement },
+  /**
+   * Placement records main could not read in its ledger (moved to a side file, never dropped):
+   * the trader is told, since one may be an order they placed.
+   */
+  'placements.records': {
+    input: z.void(),
+    output: z.object({
+      unreadable: z.object({ count: z.number().int().positive(), keptIn: z.string().max(4_096) }).nullable(),
+    }),
+  },
   'orders.modify': {
     input: z.strictObject({ orderId: BrokerOrderId, changes: OrderChanges.strict() }),
     output: OrderAck,

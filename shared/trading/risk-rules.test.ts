@@ -138,6 +138,18 @@ describe('riskBreaches', () => {
         'maxQuantity soft: Quantity 204 exceeds your limit of 100',
       ],
     ],
+    [
+      'no market data (a plan without it): a MARKET order’s value and a price’s distance are off, not refused',
+      limits({ maxOrderValue: hard(100_000), maxPriceDeviationPct: hard(5) }),
+      { order: { ...BUY_LIMIT, orderType: 'MARKET', price: null }, lastPrice: null, noMarketData: true },
+      [],
+    ],
+    [
+      'no market data: a LIMIT order’s value still counts (its own price), its distance is off',
+      limits({ maxOrderValue: hard(500_000), maxPriceDeviationPct: hard(5) }),
+      { order: { ...BUY_LIMIT, price: 3300 }, lastPrice: null, noMarketData: true },
+      ['maxOrderValue hard: Order value ₹6,73,200 exceeds your limit of ₹5,00,000'],
+    ],
   ];
   it.each(rows)('%s', (_title, l, facts, expected) => {
     const got = riskBreaches(l, { ...FACTS, ...facts }).map(
@@ -187,6 +199,12 @@ describe('riskStatus', () => {
     const s = riskStatus(limits({ dailyLossLimit: soft(50_000) }), -50_000, false, 1);
     expect(s).toMatchObject({ reached: true, blocked: false });
     expect(s.detail).toContain('new positions ask for confirmation');
+  });
+  it('without market data the status says the price checks are off, and why', () => {
+    expect(riskStatus(NO_RISK_LIMITS, 0, false, 1, true).priceChecksOff).toMatch(
+      /^Price checks are off: no market data on this Kite plan/,
+    );
+    expect(riskStatus(NO_RISK_LIMITS, 0, false, 1).priceChecksOff).toBeUndefined();
   });
   it('under the limit the header has nothing to say', () => {
     expect(riskStatus(limits({ dailyLossLimit: hard(50_000) }), -100, false, 1)).toMatchObject({

@@ -25,7 +25,16 @@ export interface RiskFacts {
   readonly increasesRisk: boolean;
   /** The loss limit was reached earlier today: it stays reached until the IST day ends. */
   readonly lossReachedToday: boolean;
+  /**
+   * The account has no market data (Kite's personal plan: docs/kite.md §The plan): the checks
+   * that need the last price are off — not failed, which would refuse every such order.
+   */
+  readonly noMarketData?: boolean;
 }
+
+/** Why the price checks are off on an account without market data (the risk dialog says it). */
+export const PRICE_CHECKS_OFF =
+  "Price checks are off: no market data on this Kite plan, so a MARKET order's value and a price's distance from the last price cannot be checked";
 
 const RUPEES = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 0 });
 const RUPEES_PAISE = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', minimumFractionDigits: 2 });
@@ -68,7 +77,9 @@ export function riskBreaches(limits: RiskLimits, f: RiskFacts): RiskBreach[] {
   const maxValue = limits.maxOrderValue;
   if (maxValue) {
     const price = valuationPrice(order, f.lastPrice);
-    if (price === null) {
+    if (price === null && f.noMarketData === true) {
+      // A MARKET order on a plan without prices: off (PRICE_CHECKS_OFF), a LIMIT's value still counts.
+    } else if (price === null) {
       add(
         'maxOrderValue',
         `Order value could not be checked against your limit of ${rupees(maxValue.value)}: no last price`,
@@ -90,7 +101,7 @@ export function riskBreaches(limits: RiskLimits, f: RiskFacts): RiskBreach[] {
     add('maxLots', `${COUNT.format(lots)} lots exceed your limit of ${COUNT.format(maxLots.value)} lots`);
   }
   const maxDev = limits.maxPriceDeviationPct;
-  if (maxDev && order.orderType !== 'MARKET') {
+  if (maxDev && order.orderType !== 'MARKET' && f.noMarketData !== true) {
     if (f.lastPrice === null || f.lastPrice <= 0) {
       add(
         'maxPriceDeviationPct',
@@ -171,7 +182,13 @@ export function dayPnlOf(positions: readonly Pick<Position, 'm2m'>[]): number {
 }
 
 /** The header's figures: where the day stands against the loss limit. */
-export function riskStatus(limits: RiskLimits, dayPnl: number | null, reachedToday: boolean, asOf: number): RiskStatus {
+export function riskStatus(
+  limits: RiskLimits,
+  dayPnl: number | null,
+  reachedToday: boolean,
+  asOf: number,
+  noMarketData = false,
+): RiskStatus {
   const loss = limits.dailyLossLimit;
   const reached = loss !== null && (reachedToday || (dayPnl !== null && lossReached(dayPnl, loss.value)));
   const pnl = dayPnl === null ? '' : ` (today's P&L ${rupees(dayPnl)})`;
@@ -188,5 +205,6 @@ export function riskStatus(limits: RiskLimits, dayPnl: number | null, reachedTod
     blocked: reached && loss !== null && loss.hard,
     detail,
     asOf,
+    ...(noMarketData ? { priceChecksOff: PRICE_CHECKS_OFF } : {}),
   };
 }

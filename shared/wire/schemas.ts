@@ -39,6 +39,11 @@ export const WireSession = z.object({
   expires_at: Timestamp,
   user_id: z.string(),
   scope: z.enum(['trade', 'read']),
+  /**
+   * True when the broker refuses a reused `client_order_id` (409 naming the order). Optional: a
+   * broker that does not say is assumed not to (docs/api.md §POST /session).
+   */
+  client_order_id_unique: z.boolean().optional(),
 });
 export type WireSession = z.infer<typeof WireSession>;
 

@@ -14,6 +14,7 @@ export function orderHandlers(
   | 'placements.list'
   | 'placements.placeAgain'
   | 'placements.discard'
+  | 'placements.records'
   | 'orders.modify'
   | 'orders.cancel'
   | 'orders.list'
@@ -34,8 +35,10 @@ export function orderHandlers(
         risk: riskOverride ? 'override' : 'check',
       }),
     'placements.list': async () => active.current().orders.placements(),
-    'placements.placeAgain': async ({ clientOrderId }) => active.current().orders.placeAgain(clientOrderId),
+    'placements.placeAgain': async ({ clientOrderId, mayDuplicate }) =>
+      active.current().orders.placeAgain(clientOrderId, mayDuplicate === undefined ? {} : { mayDuplicate }),
     'placements.discard': async ({ clientOrderId }) => active.current().orders.discard(clientOrderId),
+    'placements.records': async () => ({ unreadable: active.current().orders.unreadableRecords() }),
     'orders.modify': async ({ orderId, changes }) => active.current().modifier.modify(orderId, changes),
     'orders.cancel': async ({ orderId }) => active.current().broker.cancelOrder(orderId),
     'orders.list': async (input) => [

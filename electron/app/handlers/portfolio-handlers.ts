@@ -8,7 +8,7 @@ export function portfolioHandlers(
   active: ActiveCore,
 ): Pick<Handlers, 'positions.list' | 'holdings.list' | 'funds.get' | 'margins.order' | 'margins.basket'> {
   return {
-    'positions.list': async () => [...(await active.current().broker.listPositions())],
+    'positions.list': async () => [...(await active.current().readPositions())],
     'holdings.list': async () => [...(await active.current().broker.listHoldings())],
     'funds.get': async () => active.current().broker.getFunds(),
     'margins.order': async (order) => {

@@ -12,6 +12,8 @@ export function storedProfile(profile: BrokerProfile): StoredProfile {
     kind: 'kite',
     apiKey: profile.apiKey,
     ...(profile.baseUrl !== undefined ? { baseUrl: profile.baseUrl } : {}),
+    ...(profile.marketProtection !== undefined ? { marketProtection: profile.marketProtection } : {}),
+    ...(profile.ipv4Only !== undefined ? { ipv4Only: profile.ipv4Only } : {}),
   };
 }
 

@@ -15,6 +15,8 @@ export interface ResolvedProfile {
   readonly credentials: Credentials;
   /** The dialect `baseUrl` speaks. */
   readonly dialect: 'rest' | 'kite';
+  /** Calls to the broker leave over IPv4 only (a Kite profile's setting: docs/kite.md §Static IP). */
+  readonly ipv4Only?: boolean;
 }
 
 /**
@@ -67,6 +69,8 @@ export function resolveProfile(
         broker: 'kite',
         label: baseUrl === KITE_API_ROOT ? 'Zerodha Kite' : `Kite (${host})`,
         vaultKey: vaultKeyOf(profile),
+        // Kite refuses MARKET and SL-M without it: automatic unless the profile says (docs/kite.md §Market protection).
+        marketProtection: profile.marketProtection ?? -1,
       },
       credentials: {
         apiKey: profile.apiKey,
@@ -75,6 +79,7 @@ export function resolveProfile(
         ...(requestToken !== undefined ? { requestToken } : {}),
       },
       dialect: 'kite',
+      ...(profile.ipv4Only === true ? { ipv4Only: true } : {}),
     };
   }
   return {

@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import { Pool, errors as undiciErrors } from 'undici';
 import { TransportFailure } from '../broker-error';
 
@@ -36,6 +37,16 @@ export interface RawRequest {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * How connections are opened. `family: 4` resolves and connects over IPv4 only — the address a
+ * broker that checks the caller's IP (Kite's static-IP rule) must see. `lookup` replaces the
+ * system resolver (tests: a dual-stack name).
+ */
+export interface ConnectOptions {
+  readonly family?: 4;
+  readonly lookup?: LookupFunction;
+}
+
 /** A reply with its JSON body already read (undefined for an empty body). */
 export interface RawReply {
   readonly status: number;
@@ -59,11 +70,25 @@ export class HttpClient {
   readonly #pool: Pool;
   readonly #basePath: string;
 
-  public constructor(baseUrl: string, timeouts: HttpTimeouts = DEFAULT_TIMEOUTS, connections = 16) {
+  public constructor(
+    baseUrl: string,
+    timeouts: HttpTimeouts = DEFAULT_TIMEOUTS,
+    connections = 16,
+    connect: ConnectOptions = {},
+  ) {
     const url = new URL(baseUrl);
     this.#basePath = url.pathname.replace(/\/+$/, '');
     this.#pool = new Pool(url.origin, {
       connections,
+      // Only IPv4 addresses of the host are tried, none of its IPv6 ones (docs/kite.md §Static IP).
+      ...(connect.family !== undefined || connect.lookup !== undefined
+        ? {
+            connect: {
+              ...(connect.family !== undefined ? { family: connect.family } : {}),
+              ...(connect.lookup !== undefined ? { lookup: connect.lookup } : {}),
+            },
+          }
+        : {}),
       connectTimeout: timeouts.connectMs,
       headersTimeout: timeouts.headersMs,
       bodyTimeout: timeouts.bodyMs,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paceUnder, TokenBucket, type BucketClock } from './token-bucket';
+import { NotAdmitted, paceUnder, TokenBucket, type BucketClock } from './token-bucket';
 
 /** A clock that only moves when told: sleeps advance it, so waits are counted, not waited. */
 function fakeClock(): BucketClock & { t: number } {
@@ -136,5 +136,52 @@ describe('client token bucket', () => {
     // actions), the other 48 and the click's token take 49 / 8 s.
     await clock.advance(10_000);
     expect(Math.max(...(await Promise.all(polls)))).toBe(((60 - 12 + 1) / 8) * 1000);
+  });
+
+  it("a placement's 429 holds back the other order actions only: cancels and polls go on", async () => {
+    const clock = steppedClock();
+    const bucket = new TokenBucket({ perSecond: 10, burst: 20 }, clock);
+    bucket.pause(30_000, 'urgent');
+    expect(bucket.waitFor('cancel')).toBe(0);
+    expect(bucket.waitFor('normal')).toBe(0);
+    let placedAt: number | null = null;
+    void bucket.take('urgent').then((t) => (placedAt = t));
+    expect(await bucket.take('cancel')).toBe(0);
+    expect(await bucket.take('normal')).toBe(0);
+    await clock.advance(29_000);
+    expect(placedAt).toBeNull();
+    await clock.advance(1_100);
+    expect(placedAt).toBeGreaterThanOrEqual(30_000);
+  });
+
+  it('a burst of placements leaves cancels their own tokens', async () => {
+    const clock = steppedClock();
+    // The paper broker's published 10/s burst 20, paced as the app paces it: 8/s, burst 16.
+    const bucket = new TokenBucket(paceUnder({ perSecond: 10, burst: 20 }), clock);
+    const placements = Array.from({ length: 30 }, () => bucket.take('urgent'));
+    await settle();
+    let cancelAt: number | null = null;
+    void bucket.take('cancel').then((t) => (cancelAt = t));
+    await settle();
+    // 14 placements went at once (16 less the 2 kept for cancels); the cancel needs no refill.
+    expect(cancelAt).toBe(0);
+    await clock.advance(5_000);
+    expect((await Promise.all(placements)).filter((t) => t === 0)).toHaveLength(14);
+  });
+
+  it('a caller who gives up leaves the queue without spending a token', async () => {
+    const clock = steppedClock();
+    const bucket = new TokenBucket({ perSecond: 10, burst: 1 }, clock);
+    await bucket.take('urgent'); // the only token
+    const giveUp = new AbortController();
+    const late = bucket.take('urgent', giveUp.signal);
+    const next = bucket.take('urgent');
+    giveUp.abort();
+    await expect(late).rejects.toBeInstanceOf(NotAdmitted);
+    await clock.advance(100);
+    // The next caller gets the token the one who gave up would have had.
+    expect(await next).toBe(100);
+    expect(bucket.waiting()).toBe(0);
+    await expect(bucket.take('normal', AbortSignal.abort())).rejects.toBeInstanceOf(NotAdmitted);
   });
 });

@@ -27,10 +27,23 @@ const realClock: BucketClock = {
 };
 
 /**
- * Who goes first when the bucket is empty: order actions (place, modify, cancel, and the
- * lookups that resolve a placement) are `urgent`; polls and other reads are `normal`.
+ * Who goes first when the bucket is empty: `cancel` (a cancel of a working order: the way out of
+ * risk), then `urgent` (the other order actions — place, modify, the lookups that resolve a
+ * placement — and an order action's own reads), then `normal` (polls and other reads).
  */
-export type Priority = 'urgent' | 'normal';
+export type Priority = 'cancel' | 'urgent' | 'normal';
+
+/** The lanes, highest first. */
+const LANES: readonly Priority[] = ['cancel', 'urgent', 'normal'];
+
+/**
+ * Tokens only cancels may take (an eighth of the burst, at least one from a burst of 4: 2 of the
+ * paper broker's paced 16, 1 of Kite's 8): a burst of placements — a basket, the kill switch's
+ * exits — can never leave a cancel waiting for the refill.
+ */
+function cancelReserve(limit: RateLimit): number {
+  return limit.burst >= 4 ? Math.max(1, Math.floor(limit.burst / 8)) : 0;
+}
 
 /**
  * Tokens normal callers leave in the bucket (a quarter of the burst: 4 of the paper broker's
@@ -39,37 +52,62 @@ export type Priority = 'urgent' | 'normal';
  * only their burst is smaller (docs/architecture.md §HTTP client, retries and limits).
  */
 function urgentReserve(limit: RateLimit): number {
-  return Math.floor(limit.burst / 4);
+  return Math.max(cancelReserve(limit), Math.floor(limit.burst / 4));
+}
+
+/** Thrown by `take` when its caller gave up (its signal aborted) before it was admitted. */
+export class NotAdmitted extends Error {
+  public constructor() {
+    super('gave up waiting for the client rate limit');
+  }
+}
+
+interface Waiter {
+  readonly admit: (admittedAt: number) => void;
+  cancelled: boolean;
 }
 
 /**
  * Client-side token bucket: keeps the app under the broker's limit instead of finding it by 429s.
  *
- * Each `take()` spends one token; when none is left the caller waits in a queue that one pump
- * drains at the refill rate. There are two queues: an urgent caller is admitted before every
- * waiting normal one, so a trader's click never waits behind the panels' polls for the same
- * per-token budget (the broker counts both). Urgent callers are served in arrival order; the
- * normal queue is fair (`fair-queue.ts`): account data before chart history and instrument
- * lists, and turns between the pages asking (docs/architecture.md §Fair queuing). `pause()`
- * empties the bucket until a server-given Retry-After has passed, so one 429 on an order action
- * holds back every request; `pause(ms, 'normal')` holds back only the normal lane, so a poll's
- * 429 never delays an order action.
+ * Each `take()` spends one token; when none is left the caller waits in its lane's queue, which
+ * one pump drains at the refill rate. Three lanes: cancels before the other order actions before
+ * polls, since the broker counts them all against one per-token budget, and each lane keeps a
+ * reserve the lanes below it cannot take. Cancels and urgent callers are served in arrival
+ * order; the normal queue is fair (`fair-queue.ts`): account data before chart history and
+ * instrument lists, and turns between the pages asking (docs/architecture.md §Fair queuing).
+ *
+ * `pause(ms, lane)` holds back only that lane until a server-given Retry-After has passed: a
+ * poll's 429 never delays an order action, and a placement's 429 never delays a cancel.
+ * `pause(ms)` (every lane) empties the bucket instead. A caller whose signal aborts while it
+ * waits leaves the queue without spending a token (`NotAdmitted`).
  */
 export class TokenBucket {
   #limit: RateLimit;
   readonly #clock: BucketClock;
   #tokens: number;
   #last: number;
-  readonly #urgent: Array<(admittedAt: number) => void> = [];
+  readonly #cancel: Waiter[] = [];
+  readonly #urgent: Waiter[] = [];
   /** Fair between callers, account data before bulk data (fair-queue.ts). */
-  readonly #normal = new FairQueue<(admittedAt: number) => void>();
-  /** Normal callers wait until this time (a read's Retry-After); urgent ones do not. */
-  #normalPausedUntil = Number.NEGATIVE_INFINITY;
+  readonly #normal = new FairQueue<Waiter>();
+  /** Each lane waits until this time (a Retry-After given to a request of that lane). */
+  readonly #pausedUntil: Record<Priority, number> = {
+    cancel: Number.NEGATIVE_INFINITY,
+    urgent: Number.NEGATIVE_INFINITY,
+    normal: Number.NEGATIVE_INFINITY,
+  };
   #pumping = false;
+  readonly #reserves: boolean;
 
-  public constructor(limit: RateLimit, clock: BucketClock = realClock) {
+  /**
+   * `reserves: false` for a bucket that only one kind of request ever takes (the placements'
+   * own limit): no tokens are held back for lanes that never come.
+   */
+  public constructor(limit: RateLimit, clock: BucketClock = realClock, options: { reserves?: boolean } = {}) {
     this.#limit = checked(limit);
     this.#clock = clock;
+    this.#reserves = options.reserves ?? true;
     this.#tokens = limit.burst;
     this.#last = clock.now();
   }
@@ -89,36 +127,54 @@ export class TokenBucket {
     this.#tokens = Math.min(this.#tokens, limit.burst);
   }
 
-  /** Waits until one request may be sent; resolves with the clock's time of admission. */
-  public take(priority: Priority = 'normal'): Promise<number> {
+  /**
+   * Waits until one request may be sent; resolves with the clock's time of admission. If
+   * `signal` aborts first, rejects with `NotAdmitted` and spends nothing.
+   */
+  public take(priority: Priority = 'normal', signal?: AbortSignal): Promise<number> {
+    if (signal?.aborted) return Promise.reject(new NotAdmitted());
     this.#refill();
-    const ahead = this.#urgent.length + (priority === 'normal' ? this.#normal.length : 0);
-    const held = priority === 'normal' && this.#clock.now() < this.#normalPausedUntil;
-    if (ahead === 0 && !held && this.#tokens >= this.#needs(priority)) {
+    const now = this.#clock.now();
+    const rank = LANES.indexOf(priority);
+    const ahead = LANES.slice(0, rank + 1).some((l) => this.#length(l) > 0 && now >= this.#pausedUntil[l]);
+    const held = now < this.#pausedUntil[priority];
+    if (!ahead && !held && this.#tokens >= this.#needs(priority)) {
       this.#tokens -= 1;
-      return Promise.resolve(this.#clock.now());
+      return Promise.resolve(now);
     }
-    return new Promise((resolve) => {
-      (priority === 'urgent' ? this.#urgent : this.#normal).push(resolve);
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = { admit: resolve, cancelled: false };
+      if (priority === 'normal') this.#normal.push(waiter);
+      else (priority === 'cancel' ? this.#cancel : this.#urgent).push(waiter);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          if (waiter.cancelled) return;
+          waiter.cancelled = true;
+          reject(new NotAdmitted());
+        },
+        { once: true },
+      );
       void this.#pump();
     });
   }
 
-  /** Callers waiting for a token. */
+  /** Callers waiting for a token (those who gave up included, until the pump passes them). */
   public waiting(): number {
-    return this.#urgent.length + this.#normal.length;
+    return this.#cancel.length + this.#urgent.length + this.#normal.length;
   }
 
   /**
    * Spends nothing for `ms`: the server said Retry-After, so nobody should call before then.
    *
-   * `lane: 'normal'` holds back only normal callers (a poll's 429 must never delay a cancel);
-   * the default `'all'` holds back everyone (a 429 on an order action).
+   * A lane (`'normal'`, `'urgent'`, `'cancel'`) holds back only that lane's callers: a poll's
+   * 429 must never delay a cancel, nor a placement's 429 a cancel. The default `'all'` holds
+   * back everyone.
    */
-  public pause(ms: number, lane: 'all' | 'normal' = 'all'): void {
+  public pause(ms: number, lane: 'all' | Priority = 'all'): void {
     this.#refill();
-    if (lane === 'normal') {
-      this.#normalPausedUntil = Math.max(this.#normalPausedUntil, this.#clock.now() + ms);
+    if (lane !== 'all') {
+      this.#pausedUntil[lane] = Math.max(this.#pausedUntil[lane], this.#clock.now() + ms);
       return;
     }
     const debt = -(ms / 1000) * this.#limit.perSecond;
@@ -131,42 +187,74 @@ export class TokenBucket {
     const now = this.#clock.now();
     const need = this.#needs(priority);
     const refill = this.#tokens >= need ? 0 : ((need - this.#tokens) / this.#limit.perSecond) * 1000;
-    const paused = priority === 'normal' ? Math.max(0, this.#normalPausedUntil - now) : 0;
+    const paused = Math.max(0, this.#pausedUntil[priority] - now);
     return Math.ceil(Math.max(refill, paused));
   }
 
-  /** Admits waiters as tokens refill, urgent ones first; one pump at a time. */
+  /** Admits waiters as tokens refill, the highest lane first; one pump at a time. */
   async #pump(): Promise<void> {
     if (this.#pumping) return;
     this.#pumping = true;
     try {
       while (this.waiting() > 0) {
         this.#refill();
-        const normalHeld = this.#clock.now() < this.#normalPausedUntil;
-        const head: Priority = this.#urgent.length > 0 ? 'urgent' : 'normal';
-        if (this.#tokens >= this.#needs(head) && (head === 'urgent' || !normalHeld)) {
-          this.#tokens -= 1;
-          const next = this.#urgent.shift() ?? this.#normal.shift();
-          next?.(this.#clock.now());
-          continue;
+        if (this.#admitOne()) continue;
+        const now = this.#clock.now();
+        // The earliest moment a waiting lane could be served: its pause over, its reserve earned.
+        let wake = Number.POSITIVE_INFINITY;
+        for (const lane of LANES) {
+          if (this.#length(lane) === 0) continue;
+          const paused = Math.max(0, this.#pausedUntil[lane] - now);
+          const short = Math.max(0, ((this.#needs(lane) - this.#tokens) / this.#limit.perSecond) * 1000);
+          wake = Math.min(wake, Math.max(paused, short));
         }
-        // Never sleep past the next whole token: an urgent caller who queues meanwhile (the
-        // bucket below one token) is admitted at the rate, not when the normal head's reserve
-        // or pause has passed. Above one token an urgent caller is admitted by take() itself.
-        const toOne = Math.ceil(((1 - this.#tokens) / this.#limit.perSecond) * 1000);
-        const toNeed = Math.ceil(((this.#needs(head) - this.#tokens) / this.#limit.perSecond) * 1000);
+        // Never sleep past the next whole token: a higher lane's caller who queues meanwhile
+        // is admitted at the rate, not when a lower lane's reserve or pause has passed.
         const slice = Math.ceil(1000 / this.#limit.perSecond);
-        const held = normalHeld ? Math.ceil(this.#normalPausedUntil - this.#clock.now()) : 0;
-        await this.#clock.sleep(this.#tokens < 1 ? toOne : Math.max(1, Math.min(slice, Math.max(toNeed, held))));
+        await this.#clock.sleep(Math.max(1, Math.ceil(Math.min(wake, slice))));
       }
     } finally {
       this.#pumping = false;
     }
   }
 
+  /**
+   * Admits the head of the highest lane that may go now, dropping callers who gave up. A lane
+   * short of its reserve stops the lanes below it (they need more); a paused lane does not.
+   */
+  #admitOne(): boolean {
+    const now = this.#clock.now();
+    for (const lane of LANES) {
+      if (this.#dropGivenUp(lane)) return true;
+      if (this.#length(lane) === 0 || now < this.#pausedUntil[lane]) continue;
+      if (this.#tokens < this.#needs(lane)) return false;
+      const next = lane === 'normal' ? this.#normal.shift() : (lane === 'cancel' ? this.#cancel : this.#urgent).shift();
+      if (!next) continue;
+      if (next.cancelled) return true;
+      this.#tokens -= 1;
+      next.cancelled = true; // admitted: a later abort changes nothing
+      next.admit(now);
+      return true;
+    }
+    return false;
+  }
+
+  /** Removes a given-up caller at the head of a FIFO lane (the fair queue drops them as it serves). */
+  #dropGivenUp(lane: Priority): boolean {
+    const q = lane === 'cancel' ? this.#cancel : lane === 'urgent' ? this.#urgent : null;
+    if (q?.[0]?.cancelled !== true) return false;
+    q.shift();
+    return true;
+  }
+
+  #length(lane: Priority): number {
+    return lane === 'normal' ? this.#normal.length : (lane === 'cancel' ? this.#cancel : this.#urgent).length;
+  }
+
   /** Tokens the bucket must hold to admit a caller of this priority. */
   #needs(priority: Priority): number {
-    return priority === 'urgent' ? 1 : 1 + urgentReserve(this.#limit);
+    if (priority === 'cancel' || !this.#reserves) return 1;
+    return 1 + (priority === 'urgent' ? cancelReserve(this.#limit) : urgentReserve(this.#limit));
   }
 
   #refill(): void {

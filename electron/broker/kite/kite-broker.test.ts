@@ -119,10 +119,10 @@ describe('Kite adapter against the paper broker’s /kite (docs/kite.md)', () =>
     await b.close();
   });
 
-  it('a MARKET order carries market_protection, so Kite accepts it', async () => {
+  it('a MARKET order carries market_protection (automatic by default), so Kite accepts it and holds it as a protected LIMIT', async () => {
     const ack = await broker.placeOrder({ ...limitBuy, orderType: 'MARKET', price: null, clientOrderId: 'td-mkt-1' });
     const order = await broker.getOrder(ack.orderId);
-    expect(order.orderType).toBe('MARKET');
+    expect(order).toMatchObject({ orderType: 'LIMIT', price: 1530, marketProtection: { percent: 2, automatic: true } });
   });
 
   it('modifies and cancels through the variety path; the history shows the interim statuses as working', async () => {
@@ -134,6 +134,19 @@ describe('Kite adapter against the paper broker’s /kite (docs/kite.md)', () =>
     const history = await broker.orderHistory(ack.orderId);
     expect(history[0]).toMatchObject({ status: 'OPEN', message: 'PUT ORDER REQ RECEIVED' });
     expect(history.at(-1)?.status).toBe('CANCELLED');
+  });
+
+  it('a cancel repeated, or of an order that has filled, answers the order’s settled state, not a failure', async () => {
+    const ack = await broker.placeOrder({ ...limitBuy, clientOrderId: 'td-cancel-twice' });
+    expect(await broker.cancelOrder(ack.orderId)).toMatchObject({ status: 'CANCELLED' });
+    expect(await broker.cancelOrder(ack.orderId)).toEqual({ orderId: ack.orderId, status: 'CANCELLED' });
+    const filled = await broker.placeOrder({
+      ...limitBuy,
+      orderType: 'MARKET',
+      price: null,
+      clientOrderId: 'td-cancel-fill',
+    });
+    expect(await broker.cancelOrder(filled.orderId)).toEqual({ orderId: filled.orderId, status: 'COMPLETE' });
   });
 
   it('a refused order names the field Kite names (InputException → bad_request)', async () => {

@@ -2,10 +2,18 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Exchange, Instrument } from '@shared/domain/instrument';
 import type { Candle, CandleInterval, MarketQuote, MarketStatus, OptionChain } from '@shared/domain/market';
-import type { Order, OrderAck, OrderChanges, OrderEvent, OrderRequest, Trade } from '@shared/domain/order';
+import {
+  isWorking,
+  type Order,
+  type OrderAck,
+  type OrderChanges,
+  type OrderEvent,
+  type OrderRequest,
+  type Trade,
+} from '@shared/domain/order';
 import type { Gtt, GttAck, GttChanges } from '@shared/domain/gtt';
 import type { BasketMargin, Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
-import { toIstIso } from '@shared/lib/ist-time';
+import { istDayStart, toIstIso } from '@shared/lib/ist-time';
 import type { AuthSource } from '../auth-source';
 import { brokerError } from '../broker-error';
 import type {
@@ -19,9 +27,13 @@ import type {
   PlaceGttCommand,
   PlaceOptions,
   PlaceOrderCommand,
+  PlacementTraits,
+  ReadOptions,
   SessionGrant,
   StreamListener,
 } from '../broker';
+import { urgency } from '../read-options';
+import { settledCancel } from '../settled-cancel';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
 import { KITE_EXCHANGES, kiteQueryTime, kiteSession, kiteTokenExpiry } from './kite-calendar';
 import { classifyKiteReply, kiteTokenRefused } from './kite-errors';
@@ -59,13 +71,15 @@ import {
 } from './kite-wire';
 
 /**
- * Kite Connect's documented limits per access token (docs/kite.md §Limits): 10 requests/s in
- * general and for order placement (which also has 400/min); quotes 1/s and historical 3/s are
- * paced by their own buckets in this adapter.
+ * Kite Connect's documented limits (docs/kite.md §Limits): 10 requests/s per access token in
+ * general; order writes (place, modify, cancel) counted per account in calendar windows — 10 a
+ * second, 400 a minute, 5,000 an IST day; quotes 1/s and historical 3/s are paced by their own
+ * buckets in this adapter.
  */
 export const KITE_LIMITS: BrokerLimits = {
   requests: { perSecond: 10, burst: 10 },
   placements: { perSecond: 10, burst: 10 },
+  orderWindows: { perSecond: 10, perMinute: 400, perDay: 5_000 },
   source: 'documented',
 };
 
@@ -92,6 +106,9 @@ export interface KiteBrokerOptions {
 }
 
 const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** What a market-data call answers on a plan without market data (docs/kite.md §The plan). */
+export const NO_MARKET_DATA = 'No market data on this Kite plan';
 /** A GTT refusal with the field its message names, in the app's spelling (docs/kite.md §GTT). */
 async function gttRefusal<T>(p: Promise<T>): Promise<T> {
   try {
@@ -167,6 +184,7 @@ export class KiteBroker implements Broker {
   #instruments: Promise<readonly Instrument[]> | null = null;
   readonly #quoteSpacing: Spacing;
   readonly #historySpacing: Spacing;
+  #marketData: 'live' | 'none' = 'live';
 
   public constructor(
     baseUrl: string,
@@ -198,6 +216,18 @@ export class KiteBroker implements Broker {
   }
 
   /**
+   * Kite accepts a reused tag as a second order, and its order book holds only today's orders
+   * (docs/kite.md §Orders): an intent journaled before today's IST date cannot be looked up.
+   */
+  public placementTraits(): PlacementTraits {
+    return {
+      uniqueReferences: false,
+      ordersVisibleFrom: (now) => istDayStart(now),
+      ordersVisibleNote: 'Kite shows only today’s orders',
+    };
+  }
+
+  /**
    * Exchanges the login page's request token for an access token (checksum = SHA-256 of api_key
    * + request_token + api_secret), or checks a pasted access token by reading the profile.
    */
@@ -212,7 +242,8 @@ export class KiteBroker implements Broker {
         retry: 'read',
         auth: false,
       });
-      return { accessToken: c.accessToken, expiresAt, userId: w.data.user_id, scope: 'trade' };
+      const marketData = await this.#probeMarketData(c.apiKey, c.accessToken);
+      return { accessToken: c.accessToken, expiresAt, userId: w.data.user_id, scope: 'trade', marketData };
     }
     if (c.requestToken === undefined || c.requestToken === '') {
       throw brokerError('unauthorized', 'Log in to Kite (or paste an access token) to start the session', {
@@ -232,7 +263,44 @@ export class KiteBroker implements Broker {
       auth: false,
     });
     this.#transport.resetCache();
-    return { accessToken: w.data.access_token, expiresAt, userId: w.data.user_id, scope: 'trade' };
+    const marketData = await this.#probeMarketData(c.apiKey, w.data.access_token);
+    return { accessToken: w.data.access_token, expiresAt, userId: w.data.user_id, scope: 'trade', marketData };
+  }
+
+  /** `none` when this session's plan has no market data (found at login; docs/kite.md §The plan). */
+  public marketData(): 'live' | 'none' {
+    return this.#marketData;
+  }
+
+  /**
+   * Asks one last price at login: Kite's personal plan answers 403 PermissionException "Insufficient
+   * permission for that call." (docs/kite.md §The plan). Then the desk runs without quotes, candles
+   * and the ticker — whose refusal for this plan reads like an expired token's, so it is never
+   * opened. Anything else (a slow or failing broker) leaves market data on: the calls themselves
+   * will say what is wrong.
+   */
+  async #probeMarketData(apiKey: string, token: string): Promise<'live' | 'none'> {
+    await this.#quoteSpacing.turn();
+    try {
+      await this.#transport.call({
+        method: 'GET',
+        path: '/quote/ltp',
+        query: { i: ['NSE:INFY'] },
+        headers: kiteTransportOptions(apiKey).authorize?.(token) ?? {},
+        schema: z.unknown(),
+        retry: 'once',
+        auth: false,
+      });
+      this.#marketData = 'live';
+    } catch (err) {
+      this.#marketData = err instanceof AppError && err.info.kind === 'forbidden' ? 'none' : 'live';
+    }
+    return this.#marketData;
+  }
+
+  /** Refuses a market-data call on a plan without it, without spending a request. */
+  #needMarketData(): void {
+    if (this.#marketData === 'none') throw brokerError('forbidden', NO_MARKET_DATA);
   }
 
   public async logout(): Promise<void> {
@@ -265,6 +333,7 @@ export class KiteBroker implements Broker {
       placement: true,
       ...(options.onSlow ? { onSlow: options.onSlow } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.sendBy ? { sendBy: options.sendBy } : {}),
     });
     const orderId = String(w.data.order_id);
     this.#varieties.set(orderId, variety);
@@ -317,6 +386,8 @@ export class KiteBroker implements Broker {
       // Never blindly repeated (docs/architecture.md, "Modifications").
       retry: 'caller',
       priority: 'urgent',
+      // Kite counts a modification against its order limits (docs/kite.md §Limits).
+      placement: true,
     });
     return { orderId: String(w.data.order_id), status: 'OPEN' };
   }
@@ -324,20 +395,27 @@ export class KiteBroker implements Broker {
   public async cancelOrder(orderId: string): Promise<OrderAck> {
     const id = checkedOrderId(orderId);
     const variety = await this.#varietyOf(id);
-    await this.#transport.call({
-      method: 'DELETE',
-      path: `/orders/${variety}/${id}`,
-      schema: KiteOrderId,
-      retry: 'idempotent-write',
-      priority: 'urgent',
-    });
-    // Kite answers only the id; the order's own read says whether it is cancelled yet.
-    const now = await this.getOrder(id, { urgent: true }).catch(() => null);
-    return { orderId: id, status: now?.status ?? 'OPEN' };
+    try {
+      await this.#transport.call({
+        method: 'DELETE',
+        path: `/orders/${variety}/${id}`,
+        schema: KiteOrderId,
+        retry: 'idempotent-write',
+        priority: 'cancel',
+        // Kite counts a cancel against its order limits (docs/kite.md §Limits).
+        placement: true,
+      });
+    } catch (err) {
+      // Kite refuses to cancel an order that stopped working as an OrderException (docs/kite.md §Orders).
+      return settledCancel(err, id, (o) => this.getOrder(o, { urgent: true }));
+    }
+    // Kite answers only the id, once its OMS has taken the cancellation: the answer is that,
+    // at once; the stream and main's order book show the order's end (docs/kite.md §Orders).
+    return { orderId: id, status: 'CANCELLED' };
   }
 
-  public async listOrders(filter: OrderFilter = {}): Promise<readonly Order[]> {
-    const urgent = filter.clientOrderId !== undefined;
+  public async listOrders(filter: OrderFilter = {}, options: ReadOptions = {}): Promise<readonly Order[]> {
+    const urgent = filter.clientOrderId !== undefined || options.urgent === true;
     const w = await this.#transport.call({
       method: 'GET',
       path: '/orders',
@@ -437,22 +515,24 @@ export class KiteBroker implements Broker {
     return { gttId: String(w.data.trigger_id), status: 'cancelled' };
   }
 
-  public async listPositions(): Promise<readonly Position[]> {
+  public async listPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
     const w = await this.#transport.call({
       method: 'GET',
       path: '/portfolio/positions',
       schema: KitePositions,
       retry: 'read',
+      priority: urgency(options),
     });
     return w.data.net.map(toPosition).filter((p): p is Position => p !== null);
   }
 
-  public async listHoldings(): Promise<readonly Holding[]> {
+  public async listHoldings(options: ReadOptions = {}): Promise<readonly Holding[]> {
     const w = await this.#transport.call({
       method: 'GET',
       path: '/portfolio/holdings',
       schema: KiteHoldings,
       retry: 'read',
+      priority: urgency(options),
     });
     return w.data.map(toHolding).filter((h): h is Holding => h !== null);
   }
@@ -513,6 +593,7 @@ export class KiteBroker implements Broker {
         field: Number.isFinite(from) ? 'to' : 'from',
       });
     }
+    this.#needMarketData();
     await this.#historySpacing.turn();
     const w = await this.#transport.call({
       method: 'GET',
@@ -524,8 +605,12 @@ export class KiteBroker implements Broker {
     return w.data.candles.map(toCandle);
   }
 
-  public async getQuotes(instrumentTokens: readonly number[]): Promise<readonly MarketQuote[]> {
+  public async getQuotes(
+    instrumentTokens: readonly number[],
+    options: ReadOptions = {},
+  ): Promise<readonly MarketQuote[]> {
     const tokens = z.array(z.number().int().positive()).min(1).max(500).parse(instrumentTokens);
+    this.#needMarketData();
     if (tokens.some((t) => !this.#index.has(t))) await this.listInstruments().catch(() => undefined);
     await this.#quoteSpacing.turn();
     const w = await this.#transport.call({
@@ -534,6 +619,7 @@ export class KiteBroker implements Broker {
       query: { i: tokens.map(String) },
       schema: KiteQuotes,
       retry: 'read',
+      priority: urgency(options),
     });
     const now = this.#now();
     const out: MarketQuote[] = [];

@@ -9,14 +9,38 @@ import { KiteErrorBody } from './kite-wire';
 export function kiteField(message: string): string | undefined {
   const quoted = /`([a-z_]+)`/.exec(message);
   const leading = /^([a-z_]+):/.exec(message);
-  const field = quoted?.[1] ?? leading?.[1];
+  // Kite's decoder: "Invalid request (failed to decode quantity, got: 65.0 (expected int))".
+  const decoded = /failed to decode ([a-z_]+)/.exec(message);
+  const field = quoted?.[1] ?? leading?.[1] ?? decoded?.[1];
   return field === undefined ? undefined : camelField(field);
+}
+
+/**
+ * Kite's static-IP refusal (docs/kite.md §Static IP), told apart by its words alone: it comes as
+ * a 403 like an expired token, and whatever its `error_type` it must never end the session. The
+ * address it names, or null when the app has no IP registered at all; undefined when the message
+ * is something else.
+ */
+export function kiteIpRefusal(message: string | undefined): string | null | undefined {
+  if (message === undefined) return undefined;
+  const named = /\bIP \(([0-9A-Fa-f:.]{2,64})\) is not allowed to place orders/.exec(message);
+  if (named) return named[1] ?? null;
+  return /No IPs configured for this app/i.test(message) ? null : undefined;
+}
+
+/** What the trader reads when Kite refuses orders from this computer's address (docs/kite.md §Static IP). */
+export function ipRefusalMessage(ip: string | null): string {
+  return ip === null
+    ? "Kite refused orders: the app has no allowed IPs yet — add this computer's IP in the Kite developer console"
+    : `Kite refused orders from this computer's IP (${ip}) — add it to the app's allowed IPs in the Kite developer console`;
 }
 
 /**
  * Turns a Kite error reply into the app's error kinds (docs/kite.md §Errors).
  *
  * The `error_type` decides where Kite gives one, the status otherwise:
+ * - The static-IP refusal (a 403 whose words say so, whatever its type): nothing was created and
+ *   the session is fine → `forbidden`, with the address and where to register it.
  * - `TokenException` (403): the session is over → `unauthorized` (the transport ends it, once).
  * - `PermissionException` (403) → `forbidden`.
  * - `InputException`, `MarginException` (400): the broker refused and created nothing →
@@ -49,6 +73,8 @@ export function classifyKiteReply(status: number, body: unknown, retryAfter: str
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     };
   }
+  const ip = kiteIpRefusal(message);
+  if (ip !== undefined) return { kind: 'forbidden', message: ipRefusalMessage(ip) };
   if (type === 'TokenException' || (status === 403 && type === undefined)) {
     return { kind: 'unauthorized', message: message ?? 'The Kite session has expired: log in again' };
   }
@@ -67,9 +93,13 @@ export function classifyKiteReply(status: number, body: unknown, retryAfter: str
   };
 }
 
-/** A token Kite no longer accepts: 403 with `TokenException` (docs/kite.md §Login). */
+/**
+ * A token Kite no longer accepts: 403 with `TokenException` (docs/kite.md §Login) — never the
+ * static-IP refusal, which shares the status (and would log the trader out in a loop).
+ */
 export function kiteTokenRefused(status: number, body: unknown): boolean {
   if (status !== 403) return false;
   const parsed = KiteErrorBody.safeParse(body);
+  if (parsed.success && kiteIpRefusal(parsed.data.message) !== undefined) return false;
   return !parsed.success || parsed.data.error_type === 'TokenException' || parsed.data.error_type === undefined;
 }

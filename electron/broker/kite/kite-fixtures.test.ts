@@ -5,7 +5,7 @@ import { Instrument } from '@shared/domain/instrument';
 import { MarketQuote, Tick } from '@shared/domain/market';
 import { Order, OrderEvent, Trade } from '@shared/domain/order';
 import { BasketMargin, Funds, Holding, Position } from '@shared/domain/portfolio';
-import { classifyKiteReply } from './kite-errors';
+import { classifyKiteReply, kiteTokenRefused } from './kite-errors';
 import { parseInstrumentsCsv } from './kite-instruments';
 import { kiteTag } from './kite-tag';
 import { decodeKitePacket, splitKiteFrame } from './kite-ticker';
@@ -236,5 +236,52 @@ describe("Kite adapter on Zerodha's fixtures", () => {
     expect(err(500, 'GeneralException').kind).toBe('server_error');
     expect(err(404, 'GeneralException').kind).toBe('not_found');
     expect(classifyKiteReply(502, undefined, undefined).kind).toBe('server_error');
+  });
+
+  it('the static-IP refusal is read by its words, whatever its type, and never as an expired token', () => {
+    const ipv4 =
+      'IP (3.86.244.195) is not allowed to place orders for this app. Update allowed IPs on the Kite developer console. Learn more - https://support.zerodha.com/category/trading-and-markets/general-kite/kite-api/articles/static-ip';
+    for (const error_type of ['PermissionException', 'TokenException', undefined]) {
+      const body = { status: 'error', message: ipv4, ...(error_type ? { error_type } : {}), data: null };
+      expect(classifyKiteReply(403, body, undefined)).toEqual({
+        kind: 'forbidden',
+        message:
+          "Kite refused orders from this computer's IP (3.86.244.195) — add it to the app's allowed IPs in the Kite developer console",
+      });
+      expect(kiteTokenRefused(403, body)).toBe(false);
+    }
+    const v6 = {
+      status: 'error',
+      message: 'IP (2409:4090:1012:be04::1) is not allowed to place orders for this app.',
+      error_type: 'PermissionException',
+    };
+    expect(classifyKiteReply(403, v6, undefined).message).toContain('(2409:4090:1012:be04::1)');
+    const none = { status: 'error', message: 'No IPs configured for this app.', error_type: 'PermissionException' };
+    expect(classifyKiteReply(403, none, undefined)).toMatchObject({
+      kind: 'forbidden',
+      message: expect.stringContaining('no allowed IPs'),
+    });
+    expect(kiteTokenRefused(403, none)).toBe(false);
+    // An expired token is still one.
+    expect(
+      kiteTokenRefused(403, {
+        status: 'error',
+        message: 'Incorrect `api_key` or `access_token`.',
+        error_type: 'TokenException',
+      }),
+    ).toBe(true);
+  });
+
+  it('Kite’s decoder names the field it could not read', () => {
+    const info = classifyKiteReply(
+      400,
+      {
+        status: 'error',
+        message: 'Invalid request (failed to decode quantity, got: 65.0 (expected int))',
+        error_type: 'InputException',
+      },
+      undefined,
+    );
+    expect(info).toMatchObject({ kind: 'bad_request', field: 'quantity' });
   });
 });

@@ -82,6 +82,7 @@ export function toOrder(w: KiteOrder, resolveTag: TagResolver = () => null): Ord
   if (!placed || !updated) return null;
   const tag = w.tag ?? w.tags?.[0] ?? null;
   const interim = INTERIM.has(w.status) && w.status !== 'TRIGGER PENDING';
+  const protection = protectionOf(w);
   return {
     orderId: w.order_id,
     clientOrderId: tag === null ? null : resolveTag(tag),
@@ -104,7 +105,22 @@ export function toOrder(w: KiteOrder, resolveTag: TagResolver = () => null): Ord
     variety: variety.data,
     placedAt: kiteTime(placed),
     updatedAt: kiteTime(updated),
+    ...(protection ? { marketProtection: protection } : {}),
   };
+}
+
+/**
+ * The protection a MARKET or SL-M order was placed under, which Kite then holds as a LIMIT (SL):
+ * its tags say `mktp` and `mktp:2.00` (the percentage applied); `market_protection` says -1 when
+ * it was Kite's automatic one (docs/kite.md §Market protection). Null for any other order.
+ */
+function protectionOf(w: KiteOrder): { percent: number; automatic: boolean } | null {
+  const tags = w.tags ?? [];
+  if (!tags.includes('mktp')) return null;
+  const applied = tags.map((t) => /^mktp:(\d+(?:\.\d+)?)$/.exec(t)?.[1]).find((v) => v !== undefined);
+  const percent = applied === undefined ? (w.market_protection ?? 0) : Number(applied);
+  if (!(percent > 0 && percent <= 100)) return null;
+  return { percent, automatic: w.market_protection === -1 };
 }
 
 /** One entry of GET /orders/:id (the order at one step) → one event of its life. */

@@ -46,6 +46,8 @@ export const KiteOrder = z.object({
   cancelled_quantity: z.number(),
   tag: z.string().nullable().optional(),
   tags: z.array(z.string()).nullable().optional(),
+  /** As the order was sent: -1 automatic, a percentage, 0 for none (docs/kite.md §Market protection). */
+  market_protection: z.number().nullable().optional(),
 });
 /** One Kite order, parsed. */
 export type KiteOrder = z.infer<typeof KiteOrder>;

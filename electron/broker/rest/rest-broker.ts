@@ -40,9 +40,13 @@ import type {
   PlaceGttCommand,
   PlaceOptions,
   PlaceOrderCommand,
+  PlacementTraits,
+  ReadOptions,
   SessionGrant,
   StreamListener,
 } from '../broker';
+import { urgency } from '../read-options';
+import { settledCancel } from '../settled-cancel';
 import { StreamClient, type StreamClientOptions } from '../stream/stream-client';
 import { toWireOrderChanges, toWireOrderRequest } from './domain-to-wire';
 import { appGttField, toGtt, toGttAck, toWireGttChanges, toWireGttRequest } from './gtt-wire';
@@ -137,6 +141,8 @@ export class RestBroker implements Broker {
   readonly #streamOptions: StreamClientOptions;
   readonly #limitListeners = new Set<(limits: BrokerLimits) => void>();
   #limits: BrokerLimits = DOCUMENTED_LIMITS;
+  /** What the session reply said: until a login says so, no help is assumed. */
+  #uniqueReferences = false;
 
   public constructor(
     baseUrl: string,
@@ -168,6 +174,11 @@ export class RestBroker implements Broker {
     return this.#limits;
   }
 
+  /** References are unique when the session reply said so; the order list shows every order. */
+  public placementTraits(): PlacementTraits {
+    return { uniqueReferences: this.#uniqueReferences, ordersVisibleFrom: () => null };
+  }
+
   public onLimits(listener: (limits: BrokerLimits) => void): () => void {
     this.#limitListeners.add(listener);
     return () => this.#limitListeners.delete(listener);
@@ -186,6 +197,7 @@ export class RestBroker implements Broker {
       auth: false,
     });
     this.#transport.resetCache();
+    this.#uniqueReferences = w.client_order_id_unique === true;
     return { accessToken: w.access_token, expiresAt: w.expires_at, userId: w.user_id, scope: w.scope };
   }
 
@@ -208,6 +220,7 @@ export class RestBroker implements Broker {
       placement: true,
       ...(options.onSlow ? { onSlow: options.onSlow } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.sendBy ? { sendBy: options.sendBy } : {}),
     });
     return toOrderAck(w);
   }
@@ -246,20 +259,26 @@ export class RestBroker implements Broker {
   }
 
   public async cancelOrder(orderId: string): Promise<OrderAck> {
-    const w = await this.#transport.call({
-      method: 'DELETE',
-      path: orderPath(orderId),
-      schema: WireOrderAck,
-      retry: 'idempotent-write',
-      priority: 'urgent',
-    });
-    return toOrderAck(w);
+    const path = orderPath(orderId);
+    try {
+      const w = await this.#transport.call({
+        method: 'DELETE',
+        path,
+        schema: WireOrderAck,
+        retry: 'idempotent-write',
+        priority: 'cancel',
+      });
+      return toOrderAck(w);
+    } catch (err) {
+      // 409 order_not_modifiable: it filled or was rejected first; its end is the answer.
+      return settledCancel(err, orderId, (o) => this.getOrder(o, { urgent: true }));
+    }
   }
 
-  public async listOrders(filter: OrderFilter = {}): Promise<readonly Order[]> {
+  public async listOrders(filter: OrderFilter = {}, options: ReadOptions = {}): Promise<readonly Order[]> {
     const query = { status: filter.status, client_order_id: filter.clientOrderId };
     // A lookup by client_order_id resolves a placement the trader is waiting on: urgent.
-    const priority = filter.clientOrderId !== undefined ? 'urgent' : 'normal';
+    const priority = filter.clientOrderId !== undefined || options.urgent === true ? 'urgent' : 'normal';
     const w = await this.#transport.call({
       method: 'GET',
       path: '/orders',
@@ -383,24 +402,26 @@ export class RestBroker implements Broker {
     return toGttAck(w);
   }
 
-  public async listPositions(): Promise<readonly Position[]> {
+  public async listPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
     const w = await this.#transport.call({
       method: 'GET',
       path: '/positions',
       schema: WirePositionList,
       retry: 'read',
       conditional: true,
+      priority: urgency(options),
     });
     return w.positions.map(toPosition);
   }
 
-  public async listHoldings(): Promise<readonly Holding[]> {
+  public async listHoldings(options: ReadOptions = {}): Promise<readonly Holding[]> {
     const w = await this.#transport.call({
       method: 'GET',
       path: '/holdings',
       schema: WireHoldingList,
       retry: 'read',
       conditional: true,
+      priority: urgency(options),
     });
     return w.holdings.map(toHolding);
   }
@@ -453,7 +474,10 @@ export class RestBroker implements Broker {
     return w.candles.map(toCandle);
   }
 
-  public async getQuotes(instrumentTokens: readonly number[]): Promise<readonly MarketQuote[]> {
+  public async getQuotes(
+    instrumentTokens: readonly number[],
+    options: ReadOptions = {},
+  ): Promise<readonly MarketQuote[]> {
     const tokens = z.array(z.number().int().positive()).min(1).max(500).parse(instrumentTokens);
     const w = await this.#transport.call({
       method: 'GET',
@@ -461,6 +485,7 @@ export class RestBroker implements Broker {
       query: { i: tokens.map(String) },
       schema: WireQuoteList,
       retry: 'read',
+      priority: urgency(options),
     });
     return w.quotes.map(toMarketQuote);
   }

@@ -3,7 +3,7 @@ import type { ConnectionState } from '@shared/domain/session';
 import { AppError } from '@shared/ipc/app-error';
 import type { IpcError } from '@shared/ipc/result';
 import type { AuthSource } from '../auth-source';
-import { brokerError, TransportFailure } from '../broker-error';
+import { brokerError, LimitReached, SendTimePassed, TransportFailure } from '../broker-error';
 import { DEFAULT_BACKOFF, retryDelay, type BackoffPolicy } from '../http/backoff';
 import { classifyErrorReply } from '../http/classify-reply';
 import { EtagCache } from '../http/etag-cache';
@@ -12,7 +12,8 @@ import { InFlightCoalescer } from '../http/in-flight-coalescer';
 import { parseRateLimitPolicy, type PublishedPolicies } from '../http/rate-limit-policy';
 import { isRetryable, type RetryClass } from '../http/retry-policy';
 import { RttEstimator, type RtoBounds } from '../http/rtt-estimator';
-import type { Priority, TokenBucket } from '../http/token-bucket';
+import { NotAdmitted, type Priority, type TokenBucket } from '../http/token-bucket';
+import type { Pacer } from '../http/window-pacer';
 
 /** One call to the broker: the request, how to parse a 2xx, and how it may be repeated. */
 export interface CallSpec<S extends z.ZodType> extends RawRequest {
@@ -23,9 +24,9 @@ export interface CallSpec<S extends z.ZodType> extends RawRequest {
   readonly auth?: boolean;
   /** Send `If-None-Match` and reuse the last value on 304 (GET list endpoints). */
   readonly conditional?: boolean;
-  /** Order actions jump the client bucket's queue ahead of polls (default normal). */
+  /** Cancels, then other order actions, jump the client bucket's queue ahead of polls (default normal). */
   readonly priority?: Priority;
-  /** Counts against the broker's separate order-placement limit too. */
+  /** Counts against the broker's separate order limit too (placements; on Kite every order write). */
   readonly placement?: boolean;
   /**
    * Wait for the reply only as long as the adaptive timeout (srtt + 4·rttvar, clamped), and
@@ -40,6 +41,11 @@ export interface CallSpec<S extends z.ZodType> extends RawRequest {
   readonly onSlow?: () => void;
   /** Abandons the request. */
   readonly signal?: AbortSignal;
+  /**
+   * Aborted when the request may no longer leave (an order's re-send window ended): while it is
+   * still waiting for the client's rate limit it then fails `not_sent`, having sent nothing.
+   */
+  readonly sendBy?: AbortSignal;
   /** Parse the 2xx body's text with `schema` instead of its JSON (a CSV dump). */
   readonly text?: boolean;
   /**
@@ -78,7 +84,7 @@ export interface TransportOptions {
    * "Limits": POST /orders 10/s, burst 10 on the paper broker); calls marked `placement` wait
    * here as well, so a quick run of clicks is paced instead of earning a 429 and a pause.
    */
-  readonly placementBucket?: TokenBucket | null;
+  readonly placementBucket?: Pacer | null;
   /**
    * How long a read (`retry: 'read'`) may take in all, waits included, before it gives up with
    * its last error (default 5 s): the renderer's poll schedule owns the longer backoff, so a
@@ -114,10 +120,11 @@ const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => set
  * The REST adapter describes each call (path, schema, retry class); this class decides how
  * often it is sent. A 401 triggers exactly one re-login through the `AuthSource` and one
  * retry; a second 401 ends the session. Transient failures of reads and idempotent writes
- * back off with full jitter and honour Retry-After (capped, see classify-reply.ts). A 429 on
- * an order action pauses the whole shared bucket; a read's 429 pauses only the normal lane,
- * so it never delays a place, modify, cancel or placement lookup. A read gives up rather than
- * wait past its budget.
+ * back off with full jitter and honour Retry-After (capped, see classify-reply.ts). A 429
+ * pauses only its own lane of the shared bucket: a read's never delays a place, modify, cancel
+ * or placement lookup, a placement's or a modification's never delays a cancel. A read gives
+ * up rather than wait past its budget; a request whose `sendBy` aborts while it waits for the
+ * bucket is never sent.
  */
 export class RestTransport {
   public readonly stats: TransportStats = {
@@ -132,7 +139,7 @@ export class RestTransport {
   readonly #http: HttpClient;
   readonly #auth: AuthSource;
   readonly #bucket: TokenBucket | null;
-  readonly #placementBucket: TokenBucket | null;
+  #placementBucket: Pacer | null;
   readonly #backoff: BackoffPolicy;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
@@ -179,6 +186,14 @@ export class RestTransport {
     return () => this.#policyListeners.delete(listener);
   }
 
+  /**
+   * Paces the order writes marked `placement` with `pacer` from now on (the broker counts them
+   * in calendar windows: docs/kite.md §Limits). Requests already waiting keep their pacer.
+   */
+  public usePlacementPacer(pacer: Pacer): void {
+    this.#placementBucket = pacer;
+  }
+
   /** The timeout an order POST or a placement lookup gets now, in ms. */
   public adaptiveTimeoutMs(): number {
     return this.#rtt.timeoutMs();
@@ -187,7 +202,9 @@ export class RestTransport {
   /** Performs one call; resolves with the parsed 2xx body or rejects with a typed `AppError`. */
   public call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> {
     if (spec.method !== 'GET' || spec.coalesce === false) return this.#attempts(spec);
-    const key = `${spec.path}?${JSON.stringify(spec.query ?? {})}`;
+    // An order action's own read never joins a poll queued behind a pause (docs/architecture.md
+    // §HTTP client, retries and limits): identical reads are shared within a lane only.
+    const key = `${spec.priority ?? 'normal'} ${spec.path}?${JSON.stringify(spec.query ?? {})}`;
     const before = this.#coalescer.size;
     const p = this.#coalescer.run(key, () => this.#attempts(spec));
     if (this.#coalescer.size === before) this.stats.coalesced += 1;
@@ -232,12 +249,12 @@ export class RestTransport {
         failure = err;
       }
       const kind = failure.info.kind;
-      if (kind === 'rate_limited') {
+      if (kind === 'rate_limited' && !(failure instanceof LimitReached)) {
         this.stats.rateLimited += 1;
         const ms = failure.info.retryAfterMs;
-        // Only an order action's 429 may hold back order actions (docs/architecture.md).
-        const orderAction = spec.method !== 'GET' && spec.priority === 'urgent';
-        if (this.#pauseAll && ms !== undefined) this.#bucket?.pause(ms, orderAction ? 'all' : 'normal');
+        // A 429 holds back its own lane only (docs/architecture.md §HTTP client, retries and
+        // limits): a poll's never delays an order action, a placement's never delays a cancel.
+        if (this.#pauseAll && ms !== undefined) this.#bucket?.pause(ms, pausedLane(spec));
       }
       if (kind === 'network' || kind === 'timeout') this.#setHealth('down', failure.info.message);
       else if (kind === 'rate_limited' || kind === 'server_error') this.#setHealth('degraded', failure.info.message);
@@ -258,7 +275,6 @@ export class RestTransport {
     if (token !== null) Object.assign(headers, this.#authorize(token));
     const cached = spec.conditional ? this.#etags.get(this.#cacheKey(spec)) : undefined;
     if (cached) headers['if-none-match'] = cached.etag;
-    if (spec.placement) await this.#placementBucket?.take('urgent');
     const priority = spec.priority ?? 'normal';
     const wait = this.#bucket?.waitFor(priority) ?? 0;
     if (this.#now() + wait > budgetEnd) {
@@ -266,7 +282,14 @@ export class RestTransport {
       this.stats.readsGivenUp += 1;
       throw brokerError('rate_limited', 'The broker asked us to slow down; try again shortly', { retryAfterMs: wait });
     }
-    await this.#bucket?.take(priority);
+    try {
+      if (spec.placement) await this.#placementBucket?.take(priority, spec.sendBy);
+      await this.#bucket?.take(priority, spec.sendBy);
+    } catch (err) {
+      if (!(err instanceof NotAdmitted)) throw err;
+      throw new SendTimePassed();
+    }
+    if (spec.sendBy?.aborted) throw new SendTimePassed();
     this.stats.sent += 1;
     this.#onSent?.();
     if (!spec.adaptiveTimeout && !spec.onSlow) return this.#http.send({ ...spec, headers });
@@ -334,4 +357,10 @@ export class RestTransport {
     this.#health = rest;
     this.#onHealth?.(rest, detail);
   }
+}
+
+/** The lane a 429 on this request holds back: its own. */
+function pausedLane(spec: CallSpec<z.ZodType>): Priority {
+  if (spec.method === 'GET') return 'normal';
+  return spec.priority ?? 'normal';
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFile, mkdtemp, open, readFile, rm, type FileHandle } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -148,4 +148,76 @@ describe('intents ledger in a process killed with SIGKILL', () => {
       await b.close();
     },
   );
+});
+
+describe('intents ledger: formats, unreadable lines, request ids', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'td-ledger-fmt-'));
+    file = join(dir, 'intents.jsonl');
+  });
+  afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+  /** Lines exactly as the previous version (format 1, no `v`) wrote them. */
+  const FORMAT_1 = [
+    '{"t":"intent","clientOrderId":"td-old-open","at":1700000000000,"order":{"exchange":"NSE","tradingsymbol":"INFY","transactionType":"BUY","quantity":1,"orderType":"MARKET","product":"MIS","validity":"DAY"},"requestId":"click-old-1"}',
+    '{"t":"intent","clientOrderId":"td-old-done","at":1700000000001,"order":{"exchange":"NSE","tradingsymbol":"INFY","transactionType":"BUY","quantity":1,"orderType":"MARKET","product":"MIS","validity":"DAY"}}',
+    '{"t":"resolved","clientOrderId":"td-old-done","at":1700000000050,"outcome":"acknowledged","orderId":"260000000001"}',
+  ];
+
+  it('a journal written by the previous format is read: its open intent is kept, and it is rewritten in the current one', async () => {
+    await writeFile(file, `${FORMAT_1.join('\n')}\n`);
+    const warned: string[] = [];
+    const l = await IntentsLedger.open(file, { onUnreadable: (n, keptIn) => warned.push(`${n} ${keptIn}`) });
+    expect(l.unresolved()).toEqual([
+      expect.objectContaining({ v: 2, clientOrderId: 'td-old-open', requestId: 'click-old-1', order: order }),
+    ]);
+    expect(l.unreadable()).toBeNull();
+    expect(warned).toEqual([]);
+    await l.close();
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    expect(lines.map((x) => JSON.parse(x) as { v: number; clientOrderId: string })).toEqual([
+      expect.objectContaining({ v: 2, clientOrderId: 'td-old-open' }),
+    ]);
+  });
+
+  it('a line that cannot be read is moved to a side file, named, and reported at every start until it is dealt with', async () => {
+    const damaged = '{"t":"intent","clientOrderId":"td-damaged","at":"yesterday"}';
+    const newer = '{"v":9,"t":"intent","clientOrderId":"td-from-the-future"}';
+    await writeFile(file, `${FORMAT_1[0]}\n${damaged}\n${newer}\nnot json at all\n${FORMAT_1[1]}\n`);
+    const warned: string[] = [];
+    const l = await IntentsLedger.open(file, { onUnreadable: (n, keptIn) => warned.push(`${n} ${keptIn}`) });
+    expect(l.unresolved().map((i) => i.clientOrderId)).toEqual(['td-old-open', 'td-old-done']);
+    expect(l.unreadable()).toEqual({ count: 3, keptIn: `${file}.unreadable` });
+    expect(warned).toEqual([`3 ${file}.unreadable`]);
+    expect(await readFile(`${file}.unreadable`, 'utf8')).toBe(`${damaged}\n${newer}\nnot json at all\n`);
+    await l.close();
+    // The ledger no longer holds them; the side file does, and says so at the next start.
+    expect(await readFile(file, 'utf8')).not.toContain('td-damaged');
+    const again = await IntentsLedger.open(file, { onUnreadable: () => warned.push('again') });
+    expect(again.unreadable()).toEqual({ count: 3, keptIn: `${file}.unreadable` });
+    expect(warned).toHaveLength(1);
+    await again.close();
+  });
+
+  it('a resolved intent’s request id is kept across a restart and a compaction, for its window only', async () => {
+    let now = 1_800_000_000_000;
+    const options = { compactAfter: 1, keepResolvedMs: 60_000, now: () => now };
+    const a = await IntentsLedger.open(file, options);
+    await a.appendIntent({ clientOrderId: 'td-req-1', at: now, order, requestId: 'click-req-1' });
+    await a.resolve({ clientOrderId: 'td-req-1', at: now, outcome: 'acknowledged', orderId: '42', status: 'OPEN' });
+    await a.close();
+    const b = await IntentsLedger.open(file, options);
+    expect(b.resolvedRequest('click-req-1')).toMatchObject({
+      intent: { clientOrderId: 'td-req-1' },
+      resolution: { outcome: 'acknowledged', orderId: '42', status: 'OPEN' },
+    });
+    expect(b.unresolved()).toEqual([]);
+    await b.close();
+    now += 61_000;
+    const c = await IntentsLedger.open(file, options);
+    expect(c.resolvedRequest('click-req-1')).toBeUndefined();
+    await c.close();
+  });
 });

@@ -1,7 +1,13 @@
 import { mkdir, open as openFile, readFile, rename, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { fsyncDir } from '../storage/durable-file';
 import { dirname } from 'node:path';
-import { type IntentRecord, LedgerRecord, type ResolutionRecord } from './ledger-record';
+import {
+  type IntentRecord,
+  LEDGER_FORMAT,
+  type LedgerRecord,
+  readRecord,
+  type ResolutionRecord,
+} from './ledger-record';
 
 /**
  * The durable steps of the ledger, in order. Crash tests kill the process at one of them
@@ -21,6 +27,30 @@ export interface LedgerOptions {
   readonly openFile?: (path: string, flags: string) => Promise<FileHandle>;
   /** Told at each durable step (crash tests). */
   readonly onStep?: (step: LedgerStep) => void;
+  /**
+   * How long a resolved intent's request id is kept, across a restart and compaction, so the
+   * same request id is answered as the first time (default 10 minutes).
+   */
+  readonly keepResolvedMs?: number;
+  /** Epoch ms (for the request ids' retention; default Date.now). */
+  readonly now?: () => number;
+  /** Told when lines that cannot be read were moved aside (default: a warning on the console). */
+  readonly onUnreadable?: (count: number, keptIn: string) => void;
+}
+
+/** How long a resolved intent's request id is kept by default: as long as the unconfirmed list shows a settled one. */
+export const KEEP_RESOLVED_MS = 10 * 60_000;
+
+/** A resolved intent whose request id is still answered. */
+export interface ResolvedRequest {
+  readonly intent: IntentRecord;
+  readonly resolution: ResolutionRecord;
+}
+
+/** Lines the ledger could not read, and the side file they were moved to. */
+export interface UnreadableRecords {
+  readonly count: number;
+  readonly keptIn: string;
 }
 
 /**
@@ -34,15 +64,29 @@ export interface LedgerOptions {
  * last line (a crash mid-write) is cut off on load; the intent it held was never sent, since
  * sending waits for the flush. A write that fails part-way is cut back to the last whole batch
  * before anything else is appended, so one bad write never makes the next intent unreadable.
- * Compaction rewrites only the unresolved intents to a temporary file, fsyncs it and renames it
- * over the old one, so a crash during it leaves one whole file.
+ * Compaction rewrites only the unresolved intents (and the recently resolved ones whose request
+ * id is still answered) to a temporary file, fsyncs it and renames it over the old one, so a
+ * crash during it leaves one whole file.
+ *
+ * Every line carries the record format (`ledger-record.ts`); an earlier format is migrated as it
+ * is read. A line that cannot be read is never dropped in silence: it is appended to a side
+ * file (`<ledger>.unreadable`), fsynced, named in the log and reported (`unreadable()`), and
+ * only then left out of the ledger.
  */
 export class IntentsLedger {
   readonly #path: string;
   readonly #compactAfter: number;
   readonly #openFile: (path: string, flags: string) => Promise<FileHandle>;
   readonly #onStep: (step: LedgerStep) => void;
+  readonly #keepResolvedMs: number;
+  readonly #now: () => number;
+  readonly #onUnreadable: (count: number, keptIn: string) => void;
   readonly #open = new Map<string, IntentRecord>();
+  /** Resolved intents with a request id, by request id, while it is still answered. */
+  readonly #resolvedRequests = new Map<string, ResolvedRequest>();
+  #unreadable: UnreadableRecords | null = null;
+  /** The file holds lines that were moved aside: rewrite it even if nothing was resolved. */
+  #rewriteDue = false;
   #resolvedInFile = 0;
   #file: FileHandle | null = null;
   /** Bytes of whole, flushed lines: what the file is cut back to after a failed write. */
@@ -56,6 +100,14 @@ export class IntentsLedger {
     this.#compactAfter = options.compactAfter ?? 500;
     this.#openFile = options.openFile ?? openFile;
     this.#onStep = options.onStep ?? (() => undefined);
+    this.#keepResolvedMs = options.keepResolvedMs ?? KEEP_RESOLVED_MS;
+    this.#now = options.now ?? Date.now;
+    this.#onUnreadable =
+      options.onUnreadable ??
+      ((count, keptIn) =>
+        console.warn(
+          `[ledger] ${count} placement record${count === 1 ? '' : 's'} in ${path} could not be read; kept in ${keptIn}`,
+        ));
   }
 
   /** Opens (creating if needed) the ledger at `path`, loads it and compacts it. */
@@ -77,9 +129,20 @@ export class IntentsLedger {
     return this.#open.get(clientOrderId);
   }
 
+  /** The resolved intent a request id made, while its answer is kept (across a restart too). */
+  public resolvedRequest(requestId: string): ResolvedRequest | undefined {
+    const r = this.#resolvedRequests.get(requestId);
+    return r && r.resolution.at >= this.#now() - this.#keepResolvedMs ? r : undefined;
+  }
+
+  /** Lines found unreadable when the ledger was opened (moved to the side file), or null. */
+  public unreadable(): UnreadableRecords | null {
+    return this.#unreadable;
+  }
+
   /** Journals an intent; resolves once it is on disk. Only then may its POST be sent. */
-  public async appendIntent(intent: Omit<IntentRecord, 't'>): Promise<void> {
-    const record: IntentRecord = { t: 'intent', ...intent };
+  public async appendIntent(intent: Omit<IntentRecord, 't' | 'v'>): Promise<void> {
+    const record: IntentRecord = { v: LEDGER_FORMAT, t: 'intent', ...intent };
     await this.#append(record);
     this.#open.set(record.clientOrderId, record);
   }
@@ -92,9 +155,13 @@ export class IntentsLedger {
    * at the next start, and reconciliation finds its order by client_order_id — a redundant
    * lookup, never a second order. That halves the fsyncs on the placement path.
    */
-  public resolve(resolution: Omit<ResolutionRecord, 't'>): Promise<void> {
-    if (!this.#open.delete(resolution.clientOrderId)) return Promise.resolve();
-    return this.#append({ t: 'resolved', ...resolution }).then(async () => {
+  public resolve(resolution: Omit<ResolutionRecord, 't' | 'v'>): Promise<void> {
+    const intent = this.#open.get(resolution.clientOrderId);
+    if (!intent) return Promise.resolve();
+    this.#open.delete(resolution.clientOrderId);
+    const record: ResolutionRecord = { v: LEDGER_FORMAT, t: 'resolved', ...resolution };
+    if (intent.requestId !== undefined) this.#resolvedRequests.set(intent.requestId, { intent, resolution: record });
+    return this.#append(record).then(async () => {
       this.#resolvedInFile += 1;
       if (this.#compactAfter > 0 && this.#resolvedInFile >= this.#compactAfter) await this.#enqueueCompaction();
     });
@@ -120,20 +187,61 @@ export class IntentsLedger {
     const whole = text.lastIndexOf('\n') + 1;
     this.#goodLength = Buffer.byteLength(text.slice(0, whole));
     if (whole < text.length) await truncate(this.#path, this.#goodLength);
+    const unreadable: string[] = [];
     for (const line of text.slice(0, whole).split('\n')) {
       if (line.trim() === '') continue;
       let json: unknown;
       try {
         json = JSON.parse(line);
       } catch {
-        continue; // a torn tail from a crash mid-append: that intent was never sent
+        unreadable.push(line);
+        continue;
       }
-      const parsed = LedgerRecord.safeParse(json);
-      if (!parsed.success) continue;
-      const r = parsed.data;
-      if (r.t === 'intent') this.#open.set(r.clientOrderId, r);
-      else if (this.#open.delete(r.clientOrderId)) this.#resolvedInFile += 1;
+      const r = readRecord(json);
+      if ('why' in r) {
+        unreadable.push(line);
+        continue;
+      }
+      if (r.t === 'intent') {
+        this.#open.set(r.clientOrderId, r);
+        continue;
+      }
+      const intent = this.#open.get(r.clientOrderId);
+      if (!intent) continue;
+      this.#open.delete(r.clientOrderId);
+      this.#resolvedInFile += 1;
+      if (intent.requestId !== undefined) this.#resolvedRequests.set(intent.requestId, { intent, resolution: r });
     }
+    if (unreadable.length > 0) await this.#setAside(unreadable);
+    else this.#unreadable = await this.#keptAside();
+  }
+
+  /** The side file's lines from an earlier start, still there: reported until someone deals with them. */
+  async #keptAside(): Promise<UnreadableRecords | null> {
+    const keptIn = `${this.#path}.unreadable`;
+    const text = await readFile(keptIn, 'utf8').catch(() => '');
+    const count = text.split('\n').filter((l) => l.trim() !== '').length;
+    return count > 0 ? { count, keptIn } : null;
+  }
+
+  /**
+   * Moves lines that cannot be read to the side file, durably, before the ledger is rewritten
+   * without them: a line a newer version wrote, or one damaged on disk, may be an open intent.
+   */
+  async #setAside(lines: readonly string[]): Promise<void> {
+    const keptIn = `${this.#path}.unreadable`;
+    const out = await openFile(keptIn, 'a');
+    try {
+      await out.write(lines.map((l) => `${l}\n`).join(''));
+      await out.sync();
+    } finally {
+      await out.close();
+    }
+    await fsyncDir(dirname(keptIn));
+    this.#unreadable = (await this.#keptAside()) ?? { count: lines.length, keptIn };
+    // The ledger is rewritten without them at once (compaction at open).
+    this.#rewriteDue = true;
+    this.#onUnreadable(lines.length, keptIn);
   }
 
   #append(record: LedgerRecord): Promise<void> {
@@ -213,9 +321,16 @@ export class IntentsLedger {
   }
 
   async #compact(): Promise<void> {
-    if (this.#resolvedInFile === 0) return;
+    if (this.#resolvedInFile === 0 && !this.#rewriteDue) return;
     const tmp = `${this.#path}.tmp`;
-    const text = [...this.#open.values()].map((r) => `${JSON.stringify(r)}\n`).join('');
+    // Open intents, and the resolved intents whose request id is still answered (both lines).
+    const since = this.#now() - this.#keepResolvedMs;
+    const kept: LedgerRecord[] = [];
+    for (const [requestId, r] of this.#resolvedRequests) {
+      if (r.resolution.at < since) this.#resolvedRequests.delete(requestId);
+      else kept.push(r.intent, r.resolution);
+    }
+    const text = [...kept, ...this.#open.values()].map((r) => `${JSON.stringify(r)}\n`).join('');
     const out = await openFile(tmp, 'w');
     try {
       await out.write(text);
@@ -231,5 +346,6 @@ export class IntentsLedger {
     this.#onStep('compaction-renamed');
     await fsyncDir(dirname(this.#path));
     this.#resolvedInFile = 0;
+    this.#rewriteDue = false;
   }
 }

@@ -1,10 +1,22 @@
 import { z } from 'zod';
-import { ClientOrderId, OrderRequest } from '@shared/domain/order';
+import { ClientOrderId, OrderRequest, OrderStatus } from '@shared/domain/order';
 import { PlacementRequestId } from '@shared/domain/placement';
 import { ErrorKind } from '@shared/ipc/result';
 
+/**
+ * The ledger's record format. Every line carries it as `v`; a line of an earlier format is
+ * migrated as it is read (`readRecord`), and one that cannot be read is moved aside, never
+ * dropped (docs/architecture.md §The intents ledger).
+ *
+ * - 1: no `v`; a resolution says only its outcome, order id and error kind.
+ * - 2: `v: 2`; a resolution also keeps what the trader was told (the refusal's words, the
+ *   order's status), so a repeated request id can be answered after a restart.
+ */
+export const LEDGER_FORMAT = 2;
+
 /** An order the trader asked for, journaled before anything is sent. */
 export const IntentRecord = z.object({
+  v: z.literal(LEDGER_FORMAT),
   t: z.literal('intent'),
   clientOrderId: ClientOrderId,
   /** Epoch ms when the intent was journaled. */
@@ -26,15 +38,46 @@ export type IntentRecord = z.infer<typeof IntentRecord>;
  * - `unknown`: written by earlier versions for a 2xx whose body did not parse (read, never written).
  */
 export const ResolutionRecord = z.object({
+  v: z.literal(LEDGER_FORMAT),
   t: z.literal('resolved'),
   clientOrderId: ClientOrderId,
   at: z.number(),
   outcome: z.enum(['acknowledged', 'recovered', 'failed', 'not_placed', 'discarded', 'unknown']),
   orderId: z.string().nullable(),
   kind: ErrorKind.optional(),
+  /** Why nothing was created, in the words the trader was told (a refusal). */
+  message: z.string().max(2_000).optional(),
+  /** The order's status when it was confirmed (placed). */
+  status: OrderStatus.nullable().optional(),
 });
 export type ResolutionRecord = z.infer<typeof ResolutionRecord>;
 
-/** One line of the ledger file. */
+/** One line of the ledger file, in the current format. */
 export const LedgerRecord = z.discriminatedUnion('t', [IntentRecord, ResolutionRecord]);
 export type LedgerRecord = z.infer<typeof LedgerRecord>;
+
+/** Format 1's lines: the current shapes without `v`, and without a resolution's words. */
+const V1Record = z.discriminatedUnion('t', [
+  IntentRecord.omit({ v: true }),
+  ResolutionRecord.omit({ v: true, message: true, status: true }),
+]);
+
+/** Why a line could not be read. */
+export type Unreadable = { readonly why: string };
+
+/**
+ * One parsed line in the current format: itself, or an earlier format's line migrated; or why
+ * it cannot be read (not JSON, a shape no format knows, a newer format than this version's).
+ */
+export function readRecord(json: unknown): LedgerRecord | Unreadable {
+  const v = typeof json === 'object' && json !== null && 'v' in json ? (json as { v: unknown }).v : 1;
+  if (v === LEDGER_FORMAT) {
+    const r = LedgerRecord.safeParse(json);
+    return r.success ? r.data : { why: `not a format ${LEDGER_FORMAT} record (${r.error.issues[0]?.message ?? '?'})` };
+  }
+  if (v === 1) {
+    const r = V1Record.safeParse(json);
+    return r.success ? { ...r.data, v: LEDGER_FORMAT } : { why: 'not a record of any known format' };
+  }
+  return { why: typeof v === 'number' && v > LEDGER_FORMAT ? `format ${v}, newer than this version's` : 'no format' };
+}

@@ -55,6 +55,14 @@ export class OrderBook {
   #reading: Promise<void> | null = null;
   /** A whole-list read from a broker with a change cursor is on its way. */
   #fullFromCursorBroker = false;
+  /**
+   * When the last read that succeeded began (the book held everything the broker had then), or
+   * null since the stream last came back (what it missed is not in the book until a read).
+   */
+  #completeAsOf: number | null = null;
+  /** The change number of the last report that showed more filled than the book held. */
+  #lastFillRev = 0;
+  #reconnects = 0;
   /** Rows newest first, rebuilt only when an order came or went (an update keeps its place). */
   #newest: Row[] | null = null;
   readonly #source: OrderSource;
@@ -77,6 +85,11 @@ export class OrderBook {
   /** Orders held now, by id. */
   public order(orderId: string): Order | undefined {
     return this.#rows.get(orderId)?.order;
+  }
+
+  /** Every order held now. */
+  public orders(): Order[] {
+    return [...this.#rows.values()].map((r) => r.order);
   }
 
   /** How many orders are held. */
@@ -104,8 +117,25 @@ export class OrderBook {
    * is read in full at every sync anyway.
    */
   public reconnected(): void {
+    this.#completeAsOf = null;
+    this.#reconnects += 1;
     if (this.#fullFromCursorBroker) return;
     this.#fullDue = true;
+  }
+
+  /**
+   * When the book last held everything the broker had (the start of the last read that
+   * succeeded), or null when the stream came back since and no read has filled the gap. With the
+   * stream open after that moment, every change since has been pushed: the book is live
+   * (docs/architecture.md §Main's own view of the account).
+   */
+  public completeAsOf(): number | null {
+    return this.#completeAsOf;
+  }
+
+  /** The change number of the latest fill the book has seen (0 before any). */
+  public lastFillRev(): number {
+    return this.#lastFillRev;
   }
 
   /**
@@ -170,6 +200,13 @@ export class OrderBook {
 
   async #read(): Promise<void> {
     const now = this.#clock();
+    const reconnects = this.#reconnects;
+    await this.#readOnce(now);
+    // A reconnect while the read was on its way opened a gap this read may not cover.
+    if (this.#reconnects === reconnects) this.#completeAsOf = now;
+  }
+
+  async #readOnce(now: number): Promise<void> {
     const since = this.#source.listOrdersSince?.bind(this.#source);
     const wantFull = this.#fullDue || this.#brokerCursor === null || now - this.#lastFullAt >= this.#fullEveryMs;
     const startedAt = this.#rev;
@@ -230,6 +267,7 @@ export class OrderBook {
     const held = this.#rows.get(order.orderId);
     if (held && !supersedes(order, held.order)) return false;
     this.#rev += 1;
+    if (order.filledQuantity > (held?.order.filledQuantity ?? 0)) this.#lastFillRev = this.#rev;
     if (held) {
       if (held.order.placedAt !== order.placedAt) this.#newest = null;
       held.order = order;

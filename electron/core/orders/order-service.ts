@@ -1,12 +1,12 @@
 import type { Instrument } from '@shared/domain/instrument';
 import type { Order, OrderAck, OrderRequest, OrderStatus } from '@shared/domain/order';
-import type { PlaceOutcome, Placement } from '@shared/domain/placement';
+import { DECISION_STATES, type PlaceOutcome, type Placement, type PlacementState } from '@shared/domain/placement';
 import { AppError } from '@shared/ipc/app-error';
 import type { Broker } from '../../broker/broker';
-import { brokerError, TransportFailure } from '../../broker/broker-error';
+import { brokerError, SendTimePassed, TransportFailure } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';
 import type { InstrumentCatalog } from '../instruments/instrument-catalog';
-import type { IntentsLedger } from '../ledger/intents-ledger';
+import type { IntentsLedger, ResolvedRequest, UnreadableRecords } from '../ledger/intents-ledger';
 import { newClientOrderId } from './client-order-id';
 import { orderRefusal } from './order-rules';
 import type { LifecycleTimeline } from './lifecycle-timeline';
@@ -124,14 +124,20 @@ export class OrderService {
    * refusal of every send, or never reaching the broker).
    */
   public place(order: OrderRequest, options: PlaceOptions = {}): Promise<PlaceOutcome> {
+    // The click as main saw it: the answer deadline and the re-send window both run from here,
+    // so the rules and the risk guard's checks are inside them (docs/contract.md §Three honest answers).
+    const receivedAt = this.#clock.now();
     const requestId = options.requestId ?? null;
     if (requestId !== null) {
       const running = this.#requests.get(requestId);
       if (running) return sameOrder(running.order, order).then(() => running.run);
       const known = this.#book.byRequest(requestId);
       if (known) return sameOrder(known.order, order).then(() => this.#answer(known));
+      // Resolved before a restart: the ledger keeps what the trader was told.
+      const earlier = this.#ledger.resolvedRequest(requestId);
+      if (earlier) return sameOrder(earlier.intent.order, order).then(() => answerOf(earlier));
     }
-    const run = this.#placeNew(order, requestId, options.clickedAt, options.risk ?? 'check');
+    const run = this.#placeNew(order, requestId, options.clickedAt, options.risk ?? 'check', receivedAt);
     if (requestId !== null) {
       this.#requests.set(requestId, { order, run });
       const forget = (): void => void this.#requests.delete(requestId);
@@ -151,7 +157,7 @@ export class OrderService {
     if (ref === null || ref === undefined) return;
     const rec = this.#book.get(ref);
     if (!rec) return;
-    if (rec.state === 'needs_decision') rec.moveTo('checking', this.#clock.now());
+    if (DECISION_STATES.has(rec.state as PlacementState)) rec.moveTo('checking', this.#clock.now());
     if (rec.state !== 'checking') return;
     if (rec.busy) {
       // Its POST's own reply (or a lookup) is on its way: let that settle it, so a normal
@@ -167,9 +173,21 @@ export class OrderService {
     return this.#book.list();
   }
 
-  /** The trader's "Place again" for an intent waiting for their decision: same reference, fresh window. */
-  public async placeAgain(clientOrderId: string): Promise<PlaceOutcome> {
+  /**
+   * The trader's "Place again" for an intent waiting for their decision: same reference, fresh
+   * window. One that cannot be verified (an earlier day than the broker's list shows) may be a
+   * second order: it is sent only with `mayDuplicate`, the trader having been told so.
+   */
+  public async placeAgain(
+    clientOrderId: string,
+    options: { readonly mayDuplicate?: boolean } = {},
+  ): Promise<PlaceOutcome> {
     const rec = this.#waitingForDecision(clientOrderId);
+    if (rec.state === 'unverifiable' && options.mayDuplicate !== true) {
+      throw brokerError('bad_request', `${rec.detail()}. Place it again only if you accept that risk.`, {
+        field: 'mayDuplicate',
+      });
+    }
     const now = this.#clock.now();
     rec.reopen(now, now + this.#t.answerDeadlineMs);
     this.#book.changed(rec);
@@ -195,6 +213,8 @@ export class OrderService {
    */
   public recover(): Promise<void> {
     const now = this.#clock.now();
+    const traits = this.#broker.placementTraits();
+    const visibleFrom = traits.ordersVisibleFrom(now);
     const found: PlacementRecord[] = [];
     for (const intent of this.#ledger.unresolved()) {
       if (this.#book.get(intent.clientOrderId)) continue;
@@ -206,6 +226,13 @@ export class OrderService {
         origin: 'restored',
         answerBy: now,
         now,
+        uniqueReferences: traits.uniqueReferences,
+        // A lookup proves nothing about an order older than the broker's list (docs/architecture.md
+        // §After a restart nothing is re-sent automatically).
+        unverifiableWhy:
+          visibleFrom !== null && intent.at < visibleFrom
+            ? (traits.ordersVisibleNote ?? 'the broker no longer lists orders that old')
+            : null,
       });
       this.#book.add(rec);
       found.push(rec);
@@ -213,6 +240,11 @@ export class OrderService {
     if (found.length === 0) return Promise.resolve();
     this.#book.changed(found[0] as PlacementRecord);
     return Promise.all(found.map((rec) => this.#startDriver(rec))).then(() => undefined);
+  }
+
+  /** Ledger lines that could not be read (kept in a side file), or null. */
+  public unreadableRecords(): UnreadableRecords | null {
+    return this.#ledger.unreadable();
   }
 
   /** Intents still open in the ledger. */
@@ -238,12 +270,12 @@ export class OrderService {
     requestId: string | null,
     clickedAt: number | undefined,
     risk: RiskMode,
+    receivedAt: number,
   ): Promise<PlaceOutcome> {
     const instrument = await this.#checkRules(order);
-    // The risk guard refuses before anything is journaled: a refusal, never an intent.
-    await this.#guard?.check(order, instrument, risk);
-    // The answer deadline runs from here: reads the guard needed must not leave the send no time.
-    const answerBy = this.#clock.now() + this.#t.answerDeadlineMs;
+    // The risk guard refuses before anything is journaled: a refusal, never an intent. Its
+    // reads get half the answer deadline, so the send keeps the other half.
+    await this.#guard?.check(order, instrument, risk, { readsBy: receivedAt + this.#t.answerDeadlineMs / 2 });
     if (this.#closed) throw brokerError('unauthorized', 'Not logged in to a broker; nothing was sent');
     const clientOrderId = this.#newId();
     if (clickedAt !== undefined) this.#timeline.record(clientOrderId, 'clicked', clickedAt);
@@ -255,6 +287,9 @@ export class OrderService {
     }
     this.#timeline.record(clientOrderId, 'journaled', this.#clock.now());
     this.#guard?.journaled();
+    // Answered by the deadline from the click; only if main itself was held up past it (a
+    // starved machine: the guard's reads stop at half of it) does the send keep a quarter of it.
+    const answerBy = Math.max(receivedAt + this.#t.answerDeadlineMs, at + this.#t.answerDeadlineMs / 4);
     const rec = new PlacementRecord({
       clientOrderId,
       requestId,
@@ -263,6 +298,8 @@ export class OrderService {
       origin: 'clicked',
       answerBy,
       now: at,
+      windowStart: receivedAt,
+      uniqueReferences: this.#broker.placementTraits().uniqueReferences,
     });
     this.#book.add(rec);
     this.#startDriver(rec);
@@ -345,7 +382,7 @@ export class OrderService {
   #waitingForDecision(clientOrderId: string): PlacementRecord {
     const rec = this.#book.get(clientOrderId);
     if (!rec) throw brokerError('not_found', `No placement ${clientOrderId} is waiting for a decision`);
-    if (rec.state !== 'needs_decision') {
+    if (!DECISION_STATES.has(rec.state as PlacementState)) {
       throw brokerError(
         'conflict',
         `Placement ${clientOrderId} is ${rec.state.replace('_', ' ')}, not waiting for a decision`,
@@ -395,10 +432,11 @@ export class OrderService {
             this.#settleRefused(rec, step.error);
             break;
           case 'absent':
-            if (step.outcome === 'needs_decision') {
-              rec.moveTo('needs_decision', now);
+            if (step.outcome === 'not_placed') this.#settleNotPlaced(rec);
+            else {
+              rec.moveTo(step.outcome, now);
               this.#book.changed(rec);
-            } else this.#settleNotPlaced(rec);
+            }
             break;
         }
       } catch {
@@ -422,8 +460,12 @@ export class OrderService {
     rec.pendingPosts.add(abandon);
     let onSlow: () => void = () => undefined;
     const slow = new Promise<'slow'>((resolve) => (onSlow = () => resolve('slow')));
+    const sendBy = this.#windowEnds(rec);
     const post: Promise<PostResult> = this.#broker
-      .placeOrder({ ...rec.order, clientOrderId: rec.clientOrderId }, { onSlow, signal: abandon.signal })
+      .placeOrder(
+        { ...rec.order, clientOrderId: rec.clientOrderId },
+        { onSlow, signal: abandon.signal, sendBy: sendBy.signal },
+      )
       .then(
         (ack) => ({ ok: true as const, ack }),
         (err: unknown) => ({ ok: false as const, err }),
@@ -473,13 +515,26 @@ export class OrderService {
       void this.#fillStatus(rec, named);
       return;
     }
-    const fact = classifySend(r.err, startedAt, endedAt);
+    const fact = classifySend(r.err, startedAt, endedAt, rec.uniqueReferences);
     const at = pending ? rec.sends.indexOf(pending) : -1;
     if (at >= 0) rec.sends[at] = fact;
     else {
       rec.sends.push(fact);
       rec.lookupsSinceSend = 0;
     }
+  }
+
+  /**
+   * Aborts when the intent's re-send window ends: a POST still waiting for the client's rate
+   * limit then never leaves, so no order reaches the broker long after the click
+   * (docs/architecture.md §One policy for every broker, rule 2).
+   */
+  #windowEnds(rec: PlacementRecord): AbortController {
+    const ends = new AbortController();
+    const left = rec.windowStart + this.#t.resendWindowMs - this.#clock.now();
+    if (left <= 0) ends.abort();
+    else void Promise.race([this.#clock.sleep(left), this.#closing]).then(() => ends.abort());
+    return ends;
   }
 
   /**
@@ -583,14 +638,15 @@ export class OrderService {
     outcome: 'acknowledged' | 'recovered' | 'failed' | 'not_placed' | 'discarded',
     orderId: string | null,
   ): Promise<void> {
-    const kind = rec.refusal?.info.kind;
+    const refusal = rec.refusal?.info;
     return this.#ledger
       .resolve({
         clientOrderId: rec.clientOrderId,
         at: this.#clock.now(),
         outcome,
         orderId,
-        ...(kind !== undefined ? { kind } : {}),
+        ...(refusal !== undefined ? { kind: refusal.kind, message: refusal.message.slice(0, 2_000) } : {}),
+        ...(orderId !== null ? { status: rec.status } : {}),
       })
       .catch(() => undefined);
   }
@@ -599,13 +655,56 @@ export class OrderService {
 /** How an order POST ended: the broker's acknowledgement, or what it threw. */
 type PostResult = { readonly ok: true; readonly ack: OrderAck } | { readonly ok: false; readonly err: unknown };
 
-/** How one failed POST ended, as far as the broker could have acted on it (placement-policy.ts). */
-export function classifySend(err: unknown, startedAt: number, endedAt: number): SendFact {
+/**
+ * The answer a request id got before a restart, from its ledger records: placed, or the
+ * refusal it was told (the money rule: only an intent that created nothing is a failure).
+ */
+function answerOf({ intent, resolution: r }: ResolvedRequest): Promise<PlaceOutcome> {
+  const cid = intent.clientOrderId;
+  switch (r.outcome) {
+    case 'acknowledged':
+    case 'recovered':
+      if (r.orderId === null) break;
+      return Promise.resolve({
+        state: 'placed',
+        orderId: r.orderId,
+        clientOrderId: cid,
+        status: r.status ?? null,
+        recovered: r.outcome === 'recovered',
+      });
+    case 'failed':
+      return Promise.reject(
+        new AppError({ kind: r.kind ?? 'bad_request', message: `Not placed: ${r.message ?? 'the broker refused it'}` }),
+      );
+    case 'not_placed':
+      return Promise.reject(brokerError('timeout', `Not placed — the broker confirmed it has no order ${cid}`));
+    case 'discarded':
+      return Promise.reject(brokerError('timeout', `Discarded: the broker has no order ${cid}, and it was not sent`));
+    case 'unknown':
+      break;
+  }
+  return Promise.resolve({
+    state: 'unconfirmed',
+    clientOrderId: cid,
+    detail: `Order ${cid} was sent before a restart and its outcome was not recorded: check the order book`,
+  });
+}
+
+/**
+ * How one failed POST ended, as far as the broker could have acted on it (placement-policy.ts).
+ * A 5xx closes the send only on a broker that refuses a reused reference: elsewhere a gateway's
+ * 502/504 may hide an upstream that placed the order, and an order book that trails the order
+ * system can still show nothing, so it is in doubt like a send without a reply.
+ */
+export function classifySend(err: unknown, startedAt: number, endedAt: number, uniqueReferences: boolean): SendFact {
   const base = { startedAt, endedAt, retryable: false, error: null, notBefore: null };
   if (err instanceof TransportFailure) {
     if (err.reach === 'in_doubt') return { ...base, result: 'in_doubt' };
-    const error = brokerError(err.info.kind, `Not sent: could not reach the broker (${err.info.message})`);
-    return { ...base, result: 'not_sent', error };
+    const why =
+      err instanceof SendTimePassed
+        ? 'Not sent: its time ran out while the broker had asked us to wait, so it never left'
+        : `Not sent: could not reach the broker (${err.info.message})`;
+    return { ...base, result: 'not_sent', error: brokerError(err.info.kind, why) };
   }
   if (!(err instanceof AppError)) return { ...base, result: 'in_doubt' };
   switch (err.info.kind) {
@@ -623,7 +722,7 @@ export function classifySend(err: unknown, startedAt: number, endedAt: number): 
     case 'unauthorized':
       return { ...base, result: 'refused', error: err };
     case 'server_error':
-      return { ...base, result: 'closed' };
+      return { ...base, result: uniqueReferences ? 'closed' : 'in_doubt' };
     default:
       // conflict without an order id, unexpected_shape (a 2xx we could not read), timeout,
       // network, internal: the broker may hold the order.
@@ -643,9 +742,15 @@ const ORDER_FIELDS = [
   'triggerPrice',
 ] as const satisfies ReadonlyArray<keyof OrderRequest>;
 
-/** Refuses a repeated request id that carries a different order (absent and null prices are alike). */
+/**
+ * Refuses a repeated request id that carries a different order (absent and null prices are
+ * alike; an absent variety is `regular`).
+ */
 async function sameOrder(first: OrderRequest, again: OrderRequest): Promise<void> {
-  if (ORDER_FIELDS.some((k) => (first[k] ?? null) !== (again[k] ?? null))) {
+  const differs =
+    ORDER_FIELDS.some((k) => (first[k] ?? null) !== (again[k] ?? null)) ||
+    (first.variety ?? 'regular') !== (again.variety ?? 'regular');
+  if (differs) {
     throw brokerError('bad_request', 'This request id was already used for a different order', {
       field: 'requestId',
     });

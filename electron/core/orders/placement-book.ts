@@ -50,7 +50,9 @@ export class PlacementBook {
 
   /** Open intents (checking, or waiting for the trader's decision). */
   public open(): PlacementRecord[] {
-    return [...this.#records.values()].filter((r) => r.state === 'checking' || r.state === 'needs_decision');
+    return [...this.#records.values()].filter(
+      (r) => r.state === 'checking' || r.state === 'needs_decision' || r.state === 'unverifiable',
+    );
   }
 
   /** The unconfirmed-placements list: listed intents, open or settled recently, newest first. */

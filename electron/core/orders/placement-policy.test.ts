@@ -27,6 +27,7 @@ function facts(extra: Partial<IntentFacts> = {}): IntentFacts {
     lookupsSinceSend: 0,
     lookupNotBefore: null,
     whenAbsent: 'not_placed',
+    uniqueReferences: false,
     ...extra,
   };
 }

@@ -71,7 +71,12 @@ export interface IntentFacts {
   /** A failed lookup asked us to wait (429 Retry-After, or a dead session). */
   readonly lookupNotBefore: number | null;
   /** What the trader is told when it ends absent: after a restart it waits for their decision. */
-  readonly whenAbsent: 'not_placed' | 'needs_decision';
+  readonly whenAbsent: AbsentOutcome;
+  /**
+   * The broker refuses a reused reference, naming the order it has (`PlacementTraits`): inside
+   * the window a re-send is then its own lookup and can never make a second order.
+   */
+  readonly uniqueReferences: boolean;
 }
 
 /** The next thing to do for an open intent. */
@@ -82,7 +87,14 @@ export type Step =
   /** Nothing was created: every send was refused or never left. */
   | { readonly kind: 'refuse'; readonly error: AppError | null }
   /** A lookup made late enough found nothing, and nothing may be sent: it ends absent. */
-  | { readonly kind: 'absent'; readonly outcome: 'not_placed' | 'needs_decision' };
+  | { readonly kind: 'absent'; readonly outcome: AbsentOutcome };
+
+/**
+ * How an intent that a lookup late enough did not find ends: `not_placed` (certain), or after a
+ * restart the trader's decision — `unverifiable` when it was journaled before the earliest order
+ * the broker's list still shows, so not finding it proves nothing.
+ */
+export type AbsentOutcome = 'not_placed' | 'needs_decision' | 'unverifiable';
 
 /**
  * Decides the next step for one open intent — the whole exactly-once policy, as a pure function
@@ -93,19 +105,27 @@ export type Step =
  * after all of that found nothing, and the re-send window is still open. A send with no reply
  * is settled only by lookups. An intent ends absent only by a lookup sent after the window's
  * end and after every send's horizon, so nothing it was told "not placed" about can still land.
+ *
+ * On a broker that refuses a reused reference (naming its order), a send that ended without an
+ * answer may be sent again inside the window as soon as a lookup after it found nothing (paced),
+ * without waiting for its landing horizon: if it lands after all, the broker refuses the re-send
+ * naming it. Ending absent still waits for the horizon.
  */
 export function nextStep(f: IntentFacts, now: number, t: PlacementTimings): Step {
   const windowEnd = f.windowStart + t.resendWindowMs;
 
   // Until when can an earlier send still land, and when did the last reply leave doubt?
   let doubtUntil = Number.NEGATIVE_INFINITY;
+  let lastDoubtEnded = Number.NEGATIVE_INFINITY; // ∞ while a POST still waits for its reply
   let lastClosedAt = Number.NEGATIVE_INFINITY;
   let lastRetryAfter = Number.NEGATIVE_INFINITY;
   let finalRefusal: SendFact | null = null;
   let lastNothing: SendFact | null = null; // the latest send that created nothing (refused / not_sent)
   for (const s of f.sends) {
-    if (s.result === 'in_doubt') doubtUntil = Math.max(doubtUntil, s.endedAt + t.landingHorizonMs);
-    else if (s.result === 'closed') lastClosedAt = Math.max(lastClosedAt, s.endedAt);
+    if (s.result === 'in_doubt') {
+      doubtUntil = Math.max(doubtUntil, s.endedAt + t.landingHorizonMs);
+      lastDoubtEnded = Math.max(lastDoubtEnded, s.endedAt);
+    } else if (s.result === 'closed') lastClosedAt = Math.max(lastClosedAt, s.endedAt);
     else {
       lastNothing = s;
       if (s.result === 'refused' && !s.retryable) finalRefusal = s;
@@ -129,21 +149,31 @@ export function nextStep(f: IntentFacts, now: number, t: PlacementTimings): Step
   // closed (replied, or passed its horizon) before anything else may be concluded.
   const closedBy = Math.max(lastClosedAt, doubtUntil);
   const confirmedAbsent = f.lastAbsentLookupAt !== null && f.lastAbsentLookupAt >= closedBy;
-  if (confirmedAbsent) {
-    // Sends after the confirming lookup were refused or never left: nothing exists.
-    if (finalRefusal && finalRefusal.startedAt >= (f.lastAbsentLookupAt as number)) {
-      return { kind: 'refuse', error: finalRefusal.error };
-    }
-    if (now < windowEnd) {
-      const resendAt = Math.max(lastRetryAfter, lastNothingWait(f, lastNothing, t));
-      if (resendAt < windowEnd) return now >= resendAt ? { kind: 'send' } : { kind: 'wait', until: resendAt };
-    }
-    // No more sends. It ends absent once a lookup sent after the window's end has said so.
-    if ((f.lastAbsentLookupAt as number) >= windowEnd) return { kind: 'absent', outcome: f.whenAbsent };
+  // Sends after the confirming lookup were refused or never left: nothing exists.
+  if (confirmedAbsent && finalRefusal && finalRefusal.startedAt >= (f.lastAbsentLookupAt as number)) {
+    return { kind: 'refuse', error: finalRefusal.error };
+  }
+  // A broker that refuses a reused reference names the order an earlier send made, so a re-send
+  // needs only a lookup made after every send ended, not the landing horizon: if an earlier send
+  // lands after all, the re-send is refused naming it (it is never a second order).
+  const endedBy = Math.max(lastClosedAt, lastDoubtEnded);
+  const resendable =
+    confirmedAbsent ||
+    (f.uniqueReferences && !finalRefusal && f.lastAbsentLookupAt !== null && f.lastAbsentLookupAt >= endedBy);
+  if (resendable && now < windowEnd) {
+    const paced = confirmedAbsent ? 0 : endedBy + resendPace(f.sends.length, t);
+    const resendAt = Math.max(lastRetryAfter, lastNothingWait(f, lastNothing, t), paced);
+    if (resendAt < windowEnd) return now >= resendAt ? { kind: 'send' } : { kind: 'wait', until: resendAt };
+  }
+  // No more sends. It ends absent once a lookup sent after the window's end has said so.
+  if (confirmedAbsent && (f.lastAbsentLookupAt as number) >= windowEnd) {
+    return { kind: 'absent', outcome: f.whenAbsent };
   }
   // The earliest lookup that can move things on: one after every send closed (which may allow
-  // a re-send inside the window), or, once confirmed absent, one after the window's end.
-  return lookupOrWait(f, now, t, confirmedAbsent ? Math.max(closedBy, windowEnd) : closedBy);
+  // a re-send inside the window; on a broker keeping references unique, once every send ended),
+  // or, once confirmed absent, one after the window's end.
+  const resendLookupAt = f.uniqueReferences && now < windowEnd ? endedBy : closedBy;
+  return lookupOrWait(f, now, t, confirmedAbsent ? Math.max(closedBy, windowEnd) : resendLookupAt);
 }
 
 /**
@@ -178,6 +208,14 @@ export function lastRefusal(f: IntentFacts): AppError | null {
     if ((s.result === 'refused' || s.result === 'not_sent') && s.error) return s.error;
   }
   return null;
+}
+
+/**
+ * The pause before re-sending, after n sends, to a broker that keeps references unique when the
+ * last send got no answer: the not-sent pace, doubling, at most a second (100, 200 … 1,000 ms).
+ */
+function resendPace(sendsSoFar: number, t: PlacementTimings): number {
+  return Math.min(1_000, t.resendAfterNotSentMs * 2 ** Math.max(0, sendsSoFar - 1));
 }
 
 /** When a send that never left (after the confirming lookup) may be tried again. */

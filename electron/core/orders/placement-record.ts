@@ -1,7 +1,7 @@
 import type { OrderRequest, OrderStatus } from '@shared/domain/order';
 import type { Placement, PlacementState } from '@shared/domain/placement';
 import type { AppError } from '@shared/ipc/app-error';
-import type { IntentFacts, SendFact } from './placement-policy';
+import type { AbsentOutcome, IntentFacts, SendFact } from './placement-policy';
 
 /** Where an intent stands inside main: the contract's states plus `refused` (shown as not placed). */
 export type RecordState = PlacementState | 'refused';
@@ -41,7 +41,14 @@ export class PlacementRecord {
   public lastLookupAt: number | null = null;
   public lookupsSinceSend = 0;
   public lookupNotBefore: number | null = null;
-  public whenAbsent: 'not_placed' | 'needs_decision';
+  public whenAbsent: AbsentOutcome;
+  /**
+   * For an intent restored from an earlier day than the broker's order list shows: why a lookup
+   * cannot verify it ("Kite shows only today's orders").
+   */
+  public readonly unverifiableWhy: string | null;
+  /** The broker refuses a reused reference (its `PlacementTraits` when the record was made). */
+  public readonly uniqueReferences: boolean;
   /** When the caller of place / place again is answered at the latest. */
   public answerBy: number;
   /** Shown in the unconfirmed-placements list (answered as not yet confirmed, or restored). */
@@ -77,6 +84,11 @@ export class PlacementRecord {
     origin: RecordOrigin;
     answerBy: number;
     now: number;
+    /** Start of the re-send window for a clicked intent (default: when it was journaled). */
+    windowStart?: number;
+    uniqueReferences?: boolean;
+    /** Restored, and journaled before the broker's order list starts: why it cannot be verified. */
+    unverifiableWhy?: string | null;
   }) {
     this.clientOrderId = init.clientOrderId;
     this.requestId = init.requestId;
@@ -88,10 +100,13 @@ export class PlacementRecord {
     // between crash and restart), and a window still open would let a lookup that found
     // nothing send it again without the trader (docs/architecture.md §After a restart nothing is
     // re-sent automatically).
-    this.windowStart = init.origin === 'restored' ? Number.NEGATIVE_INFINITY : init.journaledAt;
+    this.windowStart = init.origin === 'restored' ? Number.NEGATIVE_INFINITY : (init.windowStart ?? init.journaledAt);
+    this.uniqueReferences = init.uniqueReferences ?? false;
     this.answerBy = init.answerBy;
     this.listed = init.origin === 'restored';
-    this.whenAbsent = init.origin === 'restored' ? 'needs_decision' : 'not_placed';
+    this.unverifiableWhy = init.unverifiableWhy ?? null;
+    this.whenAbsent =
+      init.origin === 'clicked' ? 'not_placed' : this.unverifiableWhy !== null ? 'unverifiable' : 'needs_decision';
     this.#changed = this.#arm();
     if (init.origin === 'restored') {
       // Sent by a process that died: when, and whether it landed, is unknown. Treat that as one
@@ -117,6 +132,7 @@ export class PlacementRecord {
       lookupsSinceSend: this.lookupsSinceSend,
       lookupNotBefore: this.lookupNotBefore,
       whenAbsent: this.whenAbsent,
+      uniqueReferences: this.uniqueReferences,
     };
   }
 
@@ -149,7 +165,7 @@ export class PlacementRecord {
       for (const post of this.pendingPosts) post.abort();
       this.pendingPosts.clear();
     }
-    this.settledAt = state === 'checking' || state === 'needs_decision' ? null : now;
+    this.settledAt = state === 'checking' || state === 'needs_decision' || state === 'unverifiable' ? null : now;
     const wake = this.#wake;
     this.#changed = this.#arm();
     wake();
@@ -197,6 +213,11 @@ export class PlacementRecord {
       }
       case 'needs_decision':
         return `The broker has no order ${cid}, and it was not sent again after the restart: place it again, or discard it`;
+      case 'unverifiable':
+        return (
+          `Cannot be verified: order ${cid} was placed on ${istDay(this.journaledAt)}, and ${this.unverifiableWhy ?? 'the broker no longer lists it'}. ` +
+          'It may exist: placing it again may make a second order'
+        );
       case 'placed':
         return `Placed as order ${this.orderId ?? '?'}${this.recovered ? ' (confirmed by asking the broker)' : ''}`;
       case 'refused':
@@ -211,4 +232,9 @@ export class PlacementRecord {
   #arm(): Promise<void> {
     return new Promise((resolve) => (this.#wake = resolve));
   }
+}
+
+/** "25 Nov" in IST. */
+function istDay(at: number): string {
+  return new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', timeZone: 'Asia/Kolkata' }).format(at);
 }

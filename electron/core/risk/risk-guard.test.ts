@@ -117,6 +117,18 @@ describe('risk guard in the order service', () => {
     expect(fx.paper.orderCount()).toBe(2);
   });
 
+  it('a read the guard needs that does not come back is cut at half the answer deadline: refused, nothing sent', async () => {
+    fx = await startCoreFixture();
+    const { core, order } = await started(fx);
+    core.risk.setLimits(limits({ maxOrderValue: { value: 1_00_00_000, hard: true } }));
+    // The quote a MARKET order's value needs never comes (a broker that stopped answering).
+    core.broker.getQuotes = () => new Promise(() => undefined);
+    const err = await refusal(core.orders.place(order));
+    expect(err.info.field).toBe('risk.maxOrderValue');
+    expect(err.info.message).toMatch(/could not be checked .*: no last price/);
+    expect(fx.paper.orderCount()).toBe(0);
+  });
+
   it('a guard slower than the answer deadline does not cost the order its answer: it is still answered placed', async () => {
     fx = await startCoreFixture();
     const { core, order } = await started(fx);

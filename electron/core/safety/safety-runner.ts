@@ -7,9 +7,10 @@ import type { Position } from '@shared/domain/portfolio';
 import type { SafetyAction, SafetyRun, SafetyStep, StillOpen } from '@shared/domain/safety-run';
 import { AppError } from '@shared/ipc/app-error';
 import { fromUnits, toUnits } from '@shared/trading/money';
-import type { Broker } from '../../broker/broker';
+import type { Broker, ReadOptions } from '../../broker/broker';
 import { brokerError } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';
+import type { DeskView } from '../desk-view';
 import type { OrderService } from '../orders/order-service';
 
 /** Knobs of a safety run (tests shrink the waits). */
@@ -43,7 +44,14 @@ export const EXIT_PROTECTION_PCT = 3;
 
 /** What a run needs. */
 export interface SafetyRunnerDeps {
-  readonly broker: Pick<Broker, 'listOrders' | 'cancelOrder' | 'getOrder' | 'listPositions' | 'getQuotes'>;
+  readonly broker: Pick<Broker, 'listOrders' | 'cancelOrder' | 'getOrder' | 'getQuotes'>;
+  /** Reads the positions from the broker (main's view learns from every read). */
+  readonly readPositions: (options?: ReadOptions) => Promise<readonly Position[]>;
+  /**
+   * Main's own book, positions and ticks, used where fresh instead of asking the broker
+   * (docs/architecture.md §Main's own view of the account). Absent: every figure is read.
+   */
+  readonly view?: Pick<DeskView, 'workingOrders' | 'positions' | 'lastPrice'>;
   readonly orders: Pick<OrderService, 'place' | 'placements'>;
   readonly findInstrument: (exchange: Instrument['exchange'], tradingsymbol: string) => Promise<Instrument | undefined>;
   /** Told the whole run at every change (`safety.progress`). */
@@ -51,6 +59,12 @@ export interface SafetyRunnerDeps {
   readonly clock?: Clock;
   readonly timings?: Partial<SafetyTimings>;
   readonly newId?: () => string;
+  /**
+   * True on an account without market data whose broker protects MARKET orders itself (Kite's
+   * personal plan: docs/kite.md §The plan): there is no last price to price a LIMIT exit from, so
+   * exits go as MARKET orders, which Kite turns into LIMITs within the profile's protection.
+   */
+  readonly exitAtMarket?: () => boolean;
 }
 
 /** Kinds after which a retry cannot help: the broker refused the request itself. */
@@ -63,6 +77,10 @@ const DEFINITIVE = new Set(['bad_request', 'forbidden', 'unauthorized']);
  * is tried a few times; a failure never stops the others; at the end the broker is read back and
  * whatever is still open is listed. An exit whose answer is "not yet confirmed" is waited for and
  * never sent again while it may exist.
+ *
+ * It never waits for the panels' reads: the order book, positions and prices come from main's
+ * own view where that is fresh, and a read it must make goes in the order-action lane, so a 429
+ * pause on the polls cannot hold a kill switch back (docs/contract.md §Kill switch).
  */
 export class SafetyRunner {
   readonly #deps: SafetyRunnerDeps;
@@ -117,7 +135,8 @@ export class SafetyRunner {
 
   async #execute(run: SafetyRun): Promise<void> {
     const action = run.action;
-    const orders = await this.#readWithRetries(() => this.#deps.broker.listOrders());
+    const orders =
+      this.#deps.view?.workingOrders() ?? (await this.#readWithRetries(() => this.#deps.broker.listOrders({}, URGENT)));
     if (orders === null) {
       await this.#finish(run, null, 'The order book could not be read: nothing was cancelled');
       return;
@@ -213,7 +232,8 @@ export class SafetyRunner {
     const action = run.action;
     run.detail = 'Reading positions…';
     this.#emit();
-    const positions = await this.#readWithRetries(() => this.#deps.broker.listPositions());
+    const positions =
+      this.#deps.view?.positions() ?? (await this.#readWithRetries(() => this.#deps.readPositions(URGENT)));
     if (positions === null) {
       run.detail = 'Positions could not be read: none was exited';
       this.#emit();
@@ -221,16 +241,20 @@ export class SafetyRunner {
     }
     const toExit = positions.filter((p) => p.quantity !== 0 && positionInScope(action, p));
     if (toExit.length === 0) return;
-    const quotes = await this.#readWithRetries(() =>
-      this.#deps.broker.getQuotes([...new Set(toExit.map((p) => p.instrumentToken))]),
-    );
+    const atMarket = this.#deps.exitAtMarket?.() === true;
+    // Without market data there is no price to ask for: the exits go at MARKET (exitAtMarket).
+    const quotes = atMarket ? new Map<number, never>() : await this.#exitQuotes(toExit);
     const plans: Array<{ step: SafetyStep; order: OrderRequest | null; why: string }> = [];
     for (const p of toExit) {
       const instrument = await this.#deps.findInstrument(p.exchange, p.tradingsymbol).catch(() => undefined);
-      const quote = quotes?.find((q) => q.instrumentToken === p.instrumentToken);
+      const quote = quotes.get(p.instrumentToken);
       const side = p.quantity > 0 ? 'SELL' : 'BUY';
       const price = instrument && quote ? protectedPrice(side, quote, instrument.tickSize) : null;
-      const why = !instrument ? 'Instrument not found' : price === null ? 'No last price: exit not placed' : '';
+      const why = !instrument
+        ? 'Instrument not found'
+        : price === null && !atMarket
+          ? 'No last price: exit not placed'
+          : '';
       for (const quantity of instrument ? slices(Math.abs(p.quantity), instrument) : [Math.abs(p.quantity)]) {
         const step: SafetyStep = {
           id: `x${plans.length + 1}`,
@@ -245,22 +269,25 @@ export class SafetyRunner {
           status: null,
           state: 'pending',
           attempts: 0,
-          detail: price === null ? why : `LIMIT ${side} at ${price} (protected)`,
+          detail:
+            why ||
+            (price === null ? `MARKET ${side} (the broker protects it)` : `LIMIT ${side} at ${price} (protected)`),
         };
         run.steps.push(step);
+        const exit = {
+          exchange: p.exchange,
+          tradingsymbol: p.tradingsymbol,
+          transactionType: side,
+          quantity,
+          product: p.product,
+          validity: 'DAY',
+        } as const;
         const order: OrderRequest | null =
-          price === null
+          why !== ''
             ? null
-            : {
-                exchange: p.exchange,
-                tradingsymbol: p.tradingsymbol,
-                transactionType: side,
-                quantity,
-                orderType: 'LIMIT',
-                product: p.product,
-                validity: 'DAY',
-                price,
-              };
+            : price === null
+              ? { ...exit, orderType: 'MARKET', price: null }
+              : { ...exit, orderType: 'LIMIT', price };
         plans.push({ step, order, why });
       }
     }
@@ -314,7 +341,7 @@ export class SafetyRunner {
           });
           return;
         }
-        if (!p || p.state === 'checking' || p.state === 'needs_decision') {
+        if (!p || p.state === 'checking' || p.state === 'needs_decision' || p.state === 'unverifiable') {
           this.#update(step, {
             state: 'failed',
             detail: `Not yet confirmed: exit ${outcome.clientOrderId} may still be placed — check the order book`,
@@ -332,15 +359,47 @@ export class SafetyRunner {
     this.#update(step, { state: 'failed', detail: `Exit not placed: ${last}` });
   }
 
+  /**
+   * The price each exit is protected from: the stream's fresh tick, else a quote read in the
+   * order-action lane, else the price the positions were read with (an exit placed then may rest
+   * unfilled if the market moved away; the read-back lists it still open).
+   */
+  async #exitQuotes(
+    positions: readonly Position[],
+  ): Promise<Map<number, Pick<MarketQuote, 'lastPrice' | 'upperCircuit' | 'lowerCircuit'>>> {
+    const out = new Map<number, Pick<MarketQuote, 'lastPrice' | 'upperCircuit' | 'lowerCircuit'>>();
+    for (const p of positions) {
+      const price = this.#deps.view?.lastPrice(p.instrumentToken) ?? null;
+      if (price !== null) out.set(p.instrumentToken, { lastPrice: price, upperCircuit: 0, lowerCircuit: 0 });
+    }
+    const missing = [...new Set(positions.map((p) => p.instrumentToken).filter((t) => !out.has(t)))];
+    const quotes =
+      missing.length > 0 ? await this.#readWithRetries(() => this.#deps.broker.getQuotes(missing, URGENT)) : [];
+    for (const q of quotes ?? []) out.set(q.instrumentToken, q);
+    for (const p of positions) {
+      if (!out.has(p.instrumentToken) && p.lastPrice > 0)
+        out.set(p.instrumentToken, { lastPrice: p.lastPrice, upperCircuit: 0, lowerCircuit: 0 });
+    }
+    return out;
+  }
+
   // ---------------------------------------------------------------- the end
 
-  /** Reads the broker back and lists what is still open; the run ends `done` only when nothing is. */
+  /**
+   * Reads the broker back (in the order-action lane) and lists what is still open; main's own
+   * view stands in for a read that fails where it is fresh. The run ends `done` only when
+   * nothing is open.
+   */
   async #finish(run: SafetyRun, exits: boolean | null, failure: string | null): Promise<void> {
     const action = run.action;
-    const [orders, positions] = await Promise.all([
-      this.#readWithRetries(() => this.#deps.broker.listOrders()),
-      exits ? this.#readWithRetries(() => this.#deps.broker.listPositions()) : Promise.resolve([] as Position[]),
+    const [read, readPositions] = await Promise.all([
+      this.#readWithRetries(() => this.#deps.broker.listOrders({}, URGENT)),
+      exits
+        ? this.#readWithRetries(() => this.#deps.readPositions(URGENT))
+        : Promise.resolve([] as readonly Position[]),
     ]);
+    const orders = read ?? this.#deps.view?.workingOrders() ?? null;
+    const positions = readPositions ?? this.#deps.view?.positions() ?? null;
     const unconfirmed = this.#deps.orders
       .placements()
       .filter((p) => p.state === 'checking' && orderInScope(action, p.order))
@@ -444,6 +503,8 @@ export class SafetyRunner {
   }
 }
 
+const URGENT: ReadOptions = { urgent: true };
+
 // ---------------------------------------------------------------- pure parts
 
 /** Whether an order (or a placement's order) belongs to the run. */
@@ -477,7 +538,11 @@ export function positionInScope(
  * down for a SELL), rounded onto the tick grid towards the last price (never beyond the
  * protection) and kept inside the day's circuit band.
  */
-export function protectedPrice(side: 'BUY' | 'SELL', quote: MarketQuote, tickSize: number): number | null {
+export function protectedPrice(
+  side: 'BUY' | 'SELL',
+  quote: Pick<MarketQuote, 'lastPrice' | 'upperCircuit' | 'lowerCircuit'>,
+  tickSize: number,
+): number | null {
   if (quote.lastPrice <= 0) return null;
   const tick = toUnits(tickSize);
   const raw = toUnits(quote.lastPrice * (1 + ((side === 'BUY' ? 1 : -1) * EXIT_PROTECTION_PCT) / 100));

@@ -11,6 +11,8 @@ export interface SessionTarget {
   readonly label: string;
   /** Names this account's secrets in the vault (profile kind + URL + key, no secret). */
   readonly vaultKey: string;
+  /** The `market_protection` this profile sends (Kite: docs/kite.md §Market protection); shown to the renderer. */
+  readonly marketProtection?: number;
 }
 
 /** Callbacks for the bridge's `session.changed` / `session.expired` events. */
@@ -168,6 +170,8 @@ export class SessionManager implements AuthSource {
       scope: grant.scope,
       expiresAt: grant.expiresAt,
       version: this.#versions.next(),
+      ...(this.#target.marketProtection !== undefined ? { marketProtection: this.#target.marketProtection } : {}),
+      ...(grant.marketData !== undefined ? { marketData: grant.marketData } : {}),
     };
     if (this.#remember) await this.#vault.set(`${this.#target.vaultKey}:token`, grant.accessToken, true);
     this.#events.onChanged?.(this.#info);

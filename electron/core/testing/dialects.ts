@@ -14,6 +14,7 @@ export const NO_KITE_LIMITS = {
   historicalPerSecond: 10_000,
   ordersPerSecond: 10_000,
   ordersPerMinute: 600_000,
+  ordersPerDay: 10_000_000,
   defaultPerSecond: 10_000,
 };
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { BrokerState } from '../context';
 import type { Session } from '../sessions';
+import type { KitePlan } from './app-settings';
 import type { KiteLimit } from './limits';
 import type { RequestTokens } from './session';
 import type { KiteOrderExtras } from './views';
@@ -18,6 +19,10 @@ export interface KiteState {
   readonly extras: Map<string, KiteOrderExtras>;
   /** Where the login page sends the browser: `--kite-redirect-url`, or the broker's own token page. */
   readonly redirectUrl: () => string;
+  /** Addresses orders may come from (`--kite-allowed-ips`; empty: none registered). */
+  readonly allowedIps: readonly string[];
+  /** The app's plan (`--kite-plan`): `personal` has no market data. */
+  readonly plan: KitePlan;
 }
 
 /** What a /kite handler is called with: the request, the shared state, the caller and the times. */

@@ -1,6 +1,6 @@
 import type { Connect } from 'kiteconnect';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KITE_RATES } from './limits';
+import { KITE_RATES, parseOrderLimits } from './limits';
 import { type KiteTest, startKiteTest } from './test-kite';
 
 type PlaceParams = Parameters<Connect['placeOrder']>[1];
@@ -74,6 +74,69 @@ describe('/kite limits (docs/kite.md §Limits)', () => {
       message: expect.stringContaining('400/min'),
     });
     expect(t.api.broker.orderCount()).toBe(400);
+  });
+
+  it('the 10 are counted per calendar second: ten at .900 and ten more at the next second’s .000 all go in', async () => {
+    const { t, kc, advance, price } = await start();
+    const params = { ...LIMIT_ORDER, price } as PlaceParams;
+    advance(900);
+    for (let n = 0; n < 10; n++) await kc.placeOrder('regular', params);
+    await expect(kc.placeOrder('regular', params)).rejects.toMatchObject({
+      error_type: 'NetworkException',
+      message: expect.stringContaining('10/s'),
+    });
+    // 100 ms later a new calendar second starts: a bucket refilling at 10/s would allow one order, Kite allows ten.
+    advance(100);
+    for (let n = 0; n < 10; n++) await kc.placeOrder('regular', params);
+    expect(t.api.broker.orderCount()).toBe(20);
+  });
+
+  it('modifications and cancellations count as orders, and every session of the account shares the limit', async () => {
+    const { t, kc, price } = await start();
+    const other = await t.login();
+    const params = { ...LIMIT_ORDER, price: Math.floor(price * 0.9) } as PlaceParams;
+    const { order_id } = await kc.placeOrder('regular', params);
+    for (let n = 0; n < 4; n++) await other.placeOrder('regular', params);
+    await kc.modifyOrder('regular', order_id, { quantity: 2 });
+    for (let n = 0; n < 3; n++) await other.placeOrder('regular', params);
+    await kc.cancelOrder('regular', order_id);
+    await expect(other.placeOrder('regular', params)).rejects.toMatchObject({ error_type: 'NetworkException' });
+    expect(t.api.broker.orderCount()).toBe(8);
+  });
+
+  it('orders per IST day (5,000 on Kite; 3 here): over it a 429 whose Retry-After runs to midnight IST, then the next day is fresh', async () => {
+    const { t, kc, advance, price } = await start({ ...KITE_RATES, ordersPerDay: 3 });
+    const params = { ...LIMIT_ORDER, price } as PlaceParams;
+    for (let n = 0; n < 3; n++) {
+      await kc.placeOrder('regular', params);
+      advance(60_000);
+    }
+    const r = await fetch(`${t.root}/orders/regular`, {
+      method: 'POST',
+      headers: {
+        authorization: `token paper:${(kc as unknown as { access_token: string }).access_token}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ ...LIMIT_ORDER, quantity: '1', price: String(price) }).toString(),
+    });
+    expect(r.status).toBe(429);
+    expect(await r.json()).toMatchObject({ error_type: 'NetworkException', message: expect.stringContaining('3/day') });
+    // Now 10:03 IST: 13 h 57 min to midnight.
+    expect(r.headers.get('retry-after')).toBe(String(13 * 3600 + 57 * 60));
+    expect(t.api.broker.orderCount()).toBe(3);
+  });
+});
+
+describe('--kite-order-limits (docs/kite.md §Limits)', () => {
+  it('reads any of 10/s, 400/min and 5000/day, and refuses anything else naming the form', () => {
+    expect(parseOrderLimits('10/s,400/min,5000/day')).toEqual({
+      ordersPerSecond: 10,
+      ordersPerMinute: 400,
+      ordersPerDay: 5000,
+    });
+    expect(parseOrderLimits('5/s')).toEqual({ ordersPerSecond: 5 });
+    expect(() => parseOrderLimits('10 per second')).toThrow(/10\/s,400\/min,5000\/day/);
+    expect(() => parseOrderLimits('0/s')).toThrow(/≥ 1/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Connect } from 'kiteconnect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type KiteTest, startKiteTest } from './test-kite';
+import { type KiteTest, placeParams, startKiteTest } from './test-kite';
 
 type PlaceParams = Parameters<Connect['placeOrder']>[1];
 
@@ -9,20 +9,8 @@ let t: KiteTest;
 let kc: Connect;
 let infy: { instrument_token: number; last_price: number };
 
-/** Place params, with Kite's newer fields (market_protection) the client's types do not list yet. */
-function order(o: Record<string, unknown> = {}): PlaceParams {
-  const p: Record<string, unknown> = {
-    exchange: 'NSE',
-    tradingsymbol: 'INFY',
-    transaction_type: 'BUY',
-    quantity: 1,
-    product: 'MIS',
-    order_type: 'LIMIT',
-    price: 1450,
-    ...o,
-  };
-  return p as PlaceParams;
-}
+/** Place params (LIMIT BUY 1 INFY at 1450 unless `o` says otherwise). */
+const order = placeParams;
 
 beforeAll(async () => {
   t = await startKiteTest();
@@ -74,15 +62,22 @@ describe('/kite orders (docs/kite.md §Orders)', () => {
     expect(t.api.broker.orderCount()).toBe(before + 2);
   });
 
-  it('a MARKET order without market_protection is an InputException naming it, and nothing is created', async () => {
+  it('a MARKET or SL-M order without market_protection, or with 0, is refused in Kite’s words, and nothing is created', async () => {
     const before = t.api.broker.orderCount();
-    await expect(kc.placeOrder('regular', order({ order_type: 'MARKET', price: undefined }))).rejects.toMatchObject({
+    const refusal = {
       error_type: 'InputException',
-      message: expect.stringContaining('market_protection'),
-    });
+      message:
+        'Market orders without market protection are not allowed via API. Please set market protection or use a Limit order.',
+    };
+    await expect(kc.placeOrder('regular', order({ order_type: 'MARKET', price: undefined }))).rejects.toMatchObject(
+      refusal,
+    );
+    await expect(
+      kc.placeOrder('regular', order({ order_type: 'MARKET', price: undefined, market_protection: 0 })),
+    ).rejects.toMatchObject(refusal);
     await expect(
       kc.placeOrder('regular', order({ order_type: 'SL-M', price: undefined, trigger_price: 1600 })),
-    ).rejects.toMatchObject({ error_type: 'InputException', message: expect.stringContaining('market_protection') });
+    ).rejects.toMatchObject(refusal);
     expect(t.api.broker.orderCount()).toBe(before);
   });
 
@@ -130,6 +125,16 @@ describe('/kite orders (docs/kite.md §Orders)', () => {
     const history = await kc.getOrderHistory(order_id);
     expect(history.map((h) => h.status)).toEqual(['PUT ORDER REQ RECEIVED', 'VALIDATION PENDING', 'REJECTED']);
     expect(history.at(-1)?.status_message).toMatch(/margin|funds/i);
+  });
+
+  it('cancelling an order already cancelled is an OrderException, in Kite’s words', async () => {
+    const { order_id } = await kc.placeOrder('regular', order({ price: 1440 }));
+    await kc.cancelOrder('regular', order_id);
+    await expect(kc.cancelOrder('regular', order_id)).rejects.toMatchObject({
+      error_type: 'OrderException',
+      message: 'Order cannot be cancelled as it is being processed. Try later.',
+    });
+    expect((await t.api.order(order_id)).status).toBe('CANCELLED');
   });
 
   it('cancelling a COMPLETE order is an OrderException; an unknown order id an InputException', async () => {

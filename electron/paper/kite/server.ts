@@ -7,6 +7,7 @@ import { Problem } from '../problem';
 import { Router } from '../router';
 import type { Session } from '../sessions';
 import type { KiteCtx, KiteReply, KiteRoute, KiteState } from './context';
+import { checkOrderIp, noMarketData } from './app-settings';
 import { KiteError, fromProblem, tokenError } from './errors';
 import { KiteLimits, type KiteRates } from './limits';
 import { gttRoutes } from './routes/gtt';
@@ -21,7 +22,8 @@ import { kiteAuthenticate } from './session';
  * same order as /v1's:
  *
  *   route (404/405) → page? (no faults, no token, no limits) → latency → injected 429/5xx/expiry
- *   → auth (403 TokenException) → Kite's limits (429) → handler → journal commit
+ *   → auth (403 TokenException) → the app's plan and allowed IPs (403 PermissionException)
+ *   → Kite's limits (429) → handler → journal commit
  *   → injected post-commit 5xx / dropped or stalled reply / drifted shape → reply.
  *
  * Every refusal is Kite's error envelope; anything unexpected is a 500 GeneralException that
@@ -112,7 +114,7 @@ export function createKiteHandler(
     });
     if (route.kind === 'page') return write(res, 200, await route.handle(ctx(null)));
 
-    const plan = state.faults.plan();
+    const plan = state.faults.plan(req.method ?? 'GET');
     if (plan.latencyMs > 0) await sleep(plan.latencyMs);
     if (plan.rateLimit)
       throw new KiteError(429, 'NetworkException', 'Too many requests (injected fault); retry after the pause', {
@@ -139,7 +141,12 @@ export function createKiteHandler(
         throw tokenError('The access token has expired; log in again');
       }
     }
-    limits.take(route.limit, session?.token ?? `addr:${address}`, realNow);
+    // The app's console settings (docs/kite.md §The rules of 2026): market data only on a plan
+    // that has it; order writes only from a registered IP.
+    if (opts.kite.plan === 'personal' && (route.limit === 'quote' || route.limit === 'historical'))
+      throw noMarketData();
+    if (route.limit === 'orders') checkOrderIp(opts.kite.allowedIps, address);
+    limits.take(route.limit, session?.token ?? `addr:${address}`, session?.userId ?? `addr:${address}`, realNow);
 
     let r: KiteReply;
     try {

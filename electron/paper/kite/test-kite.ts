@@ -22,12 +22,31 @@ export interface KiteTest {
   close(): Promise<void>;
 }
 
+/**
+ * `placeOrder` params: a LIMIT BUY 1 NSE INFY MIS at 1450, overridden by `o` (which may carry
+ * Kite's newer fields, such as `market_protection`, that the client's types do not list yet).
+ */
+export function placeParams(o: Record<string, unknown> = {}): Parameters<Connect['placeOrder']>[1] {
+  const p: Record<string, unknown> = {
+    exchange: 'NSE',
+    tradingsymbol: 'INFY',
+    transaction_type: 'BUY',
+    quantity: 1,
+    product: 'MIS',
+    order_type: 'LIMIT',
+    price: 1450,
+    ...o,
+  };
+  return p as Parameters<Connect['placeOrder']>[1];
+}
+
 /** Kite's limits raised out of the way, for tests that are not about them. */
 export const NO_KITE_LIMITS = {
   quotePerSecond: 10_000,
   historicalPerSecond: 10_000,
   ordersPerSecond: 10_000,
   ordersPerMinute: 600_000,
+  ordersPerDay: 10_000_000,
   defaultPerSecond: 10_000,
 };
 

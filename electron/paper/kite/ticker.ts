@@ -9,6 +9,7 @@ import { Problem } from '../problem';
 import type { Session, Sessions } from '../sessions';
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from '../stream';
 import type { PaperOrder } from '../types';
+import type { KitePlan } from './app-settings';
 import { KiteError, fromProblem } from './errors';
 import { HEARTBEAT, type PacketMode, encodePacket, frame } from './packets';
 import { kiteAuthenticate } from './session';
@@ -69,6 +70,8 @@ export interface KiteTickerDeps {
   readonly realClock: () => number;
   readonly heartbeatMs: number;
   readonly limits?: Partial<StreamLimits>;
+  /** `personal`: the app has no market data, so no ticker (docs/kite.md §The plan). */
+  readonly plan?: KitePlan;
 }
 
 /** The ticker server: one per broker, fed by the market's moves and the engine's order changes. */
@@ -111,6 +114,16 @@ export class KiteTicker {
         if (limited instanceof Problem) return refuse(fromProblem(limited));
       }
       return refuse(e);
+    }
+    // What Kite's ticker answers an app without market data: a bare 403 "Authentication failed.",
+    // which a client cannot tell from a refused token (docs/kite.md §The plan).
+    if (this.d.plan === 'personal') {
+      const body = JSON.stringify({ status: 'error', message: 'Authentication failed.' });
+      socket.end(
+        `HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `Connection: close\r\n\r\n${body}`,
+      );
+      return;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.attach(ws, session));
   }

@@ -11,6 +11,7 @@ import { type HistoryEntry, type PaperHolding, type PaperOrder, type PaperPositi
 import { wirePosition } from '../wire-views';
 import type { DepthLevel, PacketMode, TickFields } from './packets';
 import { kiteTime } from './wire';
+import { protectionTags } from './protection';
 
 /**
  * The broker's records in Kite Connect's field names and formats (docs/kite.md §Orders,
@@ -20,7 +21,10 @@ import { kiteTime } from './wire';
 
 /** What the /kite dialect remembers of an order beyond the engine's record (not journaled). */
 export interface KiteOrderExtras {
+  /** `market_protection` as the order carried it (0 when it had none). */
   readonly marketProtection: number;
+  /** A protected MARKET or SL-M order: what it was placed as, and the percentage applied (docs/kite.md §Market protection). */
+  readonly protectedAs?: { readonly orderType: 'MARKET' | 'SL-M'; readonly percent: number };
 }
 
 const avg = (valueUnits: number, qty: number): number => (qty > 0 ? fromUnits(valueUnits / qty) : 0);
@@ -65,7 +69,10 @@ function orderFields(
     market_protection: extras?.marketProtection ?? 0,
     meta: {},
     tag: o.clientOrderId,
-    tags: o.clientOrderId === null ? [] : [o.clientOrderId],
+    tags: [
+      ...(o.clientOrderId === null ? [] : [o.clientOrderId]),
+      ...(extras?.protectedAs ? protectionTags(extras.protectedAs.percent) : []),
+    ],
     guid: `paper-${o.orderId}`,
   };
 }

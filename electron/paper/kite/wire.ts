@@ -50,12 +50,20 @@ export class Params {
     return this.values.getAll(name);
   }
 
-  /** A positive whole number, or undefined when absent. */
+  /**
+   * A positive whole number, or undefined when absent. What is not an integer at all (`65.0`,
+   * `1e3`, `ten`) is refused in the words of Kite's decoder (docs/kite.md §Smaller rules).
+   */
   int(name: string): number | undefined {
     const v = this.get(name);
     if (v === undefined) return undefined;
-    if (!/^\d{1,9}$/.test(v) || Number(v) <= 0)
-      throw inputError(name, `must be a positive whole number, not ${v.slice(0, 20)}`);
+    if (!/^-?\d{1,9}$/.test(v))
+      throw new KiteError(
+        400,
+        'InputException',
+        `Invalid request (failed to decode ${name}, got: ${v.slice(0, 20)} (expected int))`,
+      );
+    if (Number(v) <= 0) throw inputError(name, `must be a positive whole number, not ${v.slice(0, 20)}`);
     return Number(v);
   }
 

@@ -9,6 +9,7 @@ import type { BrokerState, Route } from '../context';
 import { readJson } from '../http-io';
 import type { PaperInstrument } from '../instruments';
 import type { PlaceRequest } from '../matching';
+import type { OrderReads } from '../order-book-lag';
 import { Problem, badField, notFound } from '../problem';
 import { rulesProblem } from '../rules-wire';
 import { parseOr400 } from '../validation';
@@ -113,8 +114,9 @@ function sinceSeq(since: string, run: string): number | null {
   return m[1] === run ? seq : null;
 }
 
-function orderOr404(state: BrokerState, id: string) {
-  const o = state.engine.order(id);
+/** The order as order reads show it (docs/api.md §A lagging order book): one not showing yet is 404. */
+function orderOr404(reads: OrderReads, id: string) {
+  const o = reads.order(id);
   if (!o) throw notFound(`Order ${id}`);
   return o;
 }
@@ -128,6 +130,7 @@ export const orderRoutes: readonly Route[] = [
     async handle({ req, state, now }) {
       const body = parseOr400(WireOrderRequest, await readJson(req));
       // `uniqueClientIds: false` (--no-idempotency) models brokers whose order tag is not unique.
+      // The engine, not the order reads: the broker's own dedupe never lags (docs/api.md §A lagging order book).
       if (body.client_order_id !== undefined && state.uniqueClientIds) {
         const existing = state.engine.orderByClientId(body.client_order_id);
         if (existing) {
@@ -154,13 +157,15 @@ export const orderRoutes: readonly Route[] = [
     method: 'GET',
     path: '/orders',
     access: 'read',
-    handle({ state, query }) {
+    handle({ state, query, realNow }) {
       const status = query.get('status');
       if (status !== null && !OrderStatus.safeParse(status).success) {
         throw badField('status', `must be one of ${OrderStatus.options.join(', ')}`);
       }
       const cid = query.get('client_order_id');
-      const cursor = `${state.engine.run}.${state.engine.changeCursor()}`;
+      // The cursor is the view's: a client continuing from it later gets what showed meanwhile.
+      const reads = state.orderReads(realNow);
+      const cursor = `${reads.run}.${reads.changeCursor()}`;
       const since = query.get('since');
       if (since !== null) {
         if (status !== null || cid !== null)
@@ -168,13 +173,13 @@ export const orderRoutes: readonly Route[] = [
             'since',
             'cannot be combined with status or client_order_id: a changed order may have left the filter',
           );
-        const seq = sinceSeq(since, state.engine.run);
+        const seq = sinceSeq(since, reads.run);
         // A cursor of another run (the broker restarted) or from the future: the whole list, marked full.
-        const full = seq === null || seq > state.engine.changeCursor();
-        const changed = full ? state.engine.allOrders() : state.engine.ordersChangedSince(seq);
+        const full = seq === null || seq > reads.changeCursor();
+        const changed = full ? reads.allOrders() : reads.ordersChangedSince(seq);
         return { status: 200, body: { orders: changed.map(wireOrder), cursor, full }, etag: true };
       }
-      const orders = state.engine
+      const orders = reads
         .allOrders()
         .filter((o) => (status === null || o.status === status) && (cid === null || o.clientOrderId === cid))
         .map(wireOrder);
@@ -185,18 +190,18 @@ export const orderRoutes: readonly Route[] = [
     method: 'GET',
     path: '/orders/:order_id',
     access: 'read',
-    handle({ state, params }) {
-      return { status: 200, body: { order: wireOrder(orderOr404(state, params.order_id ?? '')) } };
+    handle({ state, params, realNow }) {
+      return { status: 200, body: { order: wireOrder(orderOr404(state.orderReads(realNow), params.order_id ?? '')) } };
     },
   },
   {
     method: 'GET',
     path: '/orders/:order_id/history',
     access: 'read',
-    handle({ state, params }) {
+    handle({ state, params, realNow }) {
       return {
         status: 200,
-        body: { history: orderOr404(state, params.order_id ?? '').history.map(wireHistoryEntry) },
+        body: { history: orderOr404(state.orderReads(realNow), params.order_id ?? '').history.map(wireHistoryEntry) },
         etag: true,
       };
     },

@@ -31,6 +31,8 @@ export const sessionRoutes: readonly Route[] = [
           expires_at: toIstIso(s.expiresAt),
           user_id: s.userId,
           scope: s.scope,
+          // Whether a reused client_order_id is refused with 409 (docs/api.md §POST /session).
+          client_order_id_unique: state.uniqueClientIds,
         },
       };
     },

@@ -90,6 +90,7 @@ export function inProcessDriver(instruments: readonly PaperInstrument[], startin
   const state: BrokerState = {
     market,
     engine,
+    orderReads: () => engine,
     gtt: new GttBook(engine, market, () => {}),
     sessions: new Sessions(60_000),
     faults: new Faults(1),

@@ -7,6 +7,7 @@ import { useInstruments } from '../instruments/queries';
 import { Dialog } from '../layout/dialog';
 import { useSelectedInstrument } from '../ticket/use-selected-instrument';
 import { alertQueries, alertText, useCreateAlert, useDeleteAlert, useUpdateAlert } from './queries';
+import { NO_MARKET_DATA, useMarketData } from '../session/use-market-data';
 
 const CONDITIONS: readonly AlertCondition[] = ['above', 'below', 'crosses'];
 
@@ -67,8 +68,15 @@ export function AlertsButton(props: { readonly onOpen: () => void }) {
  */
 export function AlertsDialog(props: { readonly onClose: () => void }) {
   const alerts = useQuery(alertQueries.list());
+  const marketData = useMarketData();
   return (
     <Dialog title="Price alerts" onClose={props.onClose} wide>
+      {marketData ? null : (
+        <p className="inline-warning" role="note">
+          Alerts are off. {NO_MARKET_DATA}: alerts are checked on live prices, which this account does not get. They are
+          kept, and checked again once it has them.
+        </p>
+      )}
       <NewAlert />
       {alerts.data ? (
         <table className="grid" aria-label="Alerts">
@@ -114,6 +122,7 @@ function NewAlert() {
   const create = useCreateAlert();
   const onSubmit = (e: FormEvent): void => {
     e.preventDefault();
+    if (create.isPending) return; // the button stays enabled (below): a second click waits for the first
     const [sym, exchange] = symbol.trim().toUpperCase().split(/\s+/);
     const instrument = list.find((i) => i.tradingsymbol === sym && (!exchange || i.exchange === exchange));
     if (!instrument) return setError('Choose an instrument from the list');
@@ -158,8 +167,10 @@ function NewAlert() {
         onChange={(e) => setPrice(e.target.value)}
       />
       <NotifyFields value={notify} onChange={setNotify} label="New alert notifications" />
-      {/* The instrument list may still be loading right after start: wait for it rather than refuse. */}
-      <button type="submit" className="primary" disabled={create.isPending || list.length === 0}>
+      {/* The instrument list may still be loading right after start: wait for it rather than refuse.
+          Not disabled while an alert is being added: a focused button that turns disabled drops the
+          focus to the page, where Esc no longer reaches the dialog. */}
+      <button type="submit" className="primary" disabled={list.length === 0}>
         {list.length === 0 ? 'Loading instruments…' : 'Add alert'}
       </button>
       {error || create.error ? (

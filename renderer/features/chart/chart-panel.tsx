@@ -13,6 +13,7 @@ import { Panel } from '../layout/panel';
 import { LivePrice } from '../market/live-price';
 import { marketQueries } from '../market/queries';
 import { useMarketSubscription } from '../market/use-market-subscription';
+import { NeedsMarketData } from '../session/no-market-data';
 import { useQuote } from '../market/use-quotes';
 import { useWatchlist } from '../market/use-watchlist-tokens';
 import { orderQueries } from '../orders/queries';
@@ -45,8 +46,18 @@ const NO_CANDLES: Candle[] = [];
  *
  * The legend (OHLCV of the last candle) and the list of lines are real text, so a screen
  * reader — and the e2e tests — read what the canvas shows.
+ *
+ * On an account without market data it says so instead (docs/kite.md §The plan).
  */
 export function ChartPanel() {
+  return (
+    <NeedsMarketData title="Chart" className="chart-panel" what="Candles and live prices">
+      <LiveChartPanel />
+    </NeedsMarketData>
+  );
+}
+
+function LiveChartPanel() {
   const selected = useSelectedToken();
   const watchlist = useWatchlist();
   const token = selected ?? watchlist[0] ?? null;

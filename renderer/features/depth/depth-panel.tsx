@@ -8,6 +8,7 @@ import { depthOf, spreadOf } from './book-model';
 import { DepthLadder } from './depth-ladder';
 import { SpreadText } from './spread-text';
 import { useBook } from './use-book';
+import { NeedsMarketData } from '../session/no-market-data';
 import './depth.css';
 
 /**
@@ -16,8 +17,18 @@ import './depth.css';
  * the spread. The instrument streams in `full` mode while this panel is shown (owner `depth`),
  * so each tick moves the ladder. Clicking a price opens the ticket there as a LIMIT, on the
  * ticket's side (docs/architecture.md, "Market depth, sessions and the option chain on screen").
+ *
+ * On an account without market data it says so instead (docs/kite.md §The plan).
  */
 export function DepthPanel() {
+  return (
+    <NeedsMarketData title="Depth" className="depth-panel" what="The order book’s bids and offers">
+      <LiveDepthPanel />
+    </NeedsMarketData>
+  );
+}
+
+function LiveDepthPanel() {
   const { token, instrument } = useShownInstrument();
   useMarketSubscription('depth', token === null ? [] : [token], 'full');
   const book = useBook(token);

@@ -4,6 +4,7 @@ import type { MarketQuote } from '@shared/domain/market';
 import { call } from '../../lib/ipc-client';
 import { useQuote } from '../market/use-quotes';
 import { sessionQueries } from '../session/queries';
+import { useMarketData } from '../session/use-market-data';
 import { bookOfQuote, bookOfTick, latestBook, type Book } from './book-model';
 
 /** How often the book is read while the stream is down (the ticks that move it do not come). */
@@ -35,9 +36,10 @@ export function useBook(instrumentToken: number | null): Book | null {
   const tick = useQuote(instrumentToken);
   const stream = useQuery({ ...sessionQueries.connection(), enabled: false }).data?.stream;
   const down = stream !== undefined && stream !== 'open';
+  const marketData = useMarketData();
   const read = useQuery({
     ...bookQueries.quote(instrumentToken ?? 0),
-    enabled: instrumentToken !== null,
+    enabled: instrumentToken !== null && marketData,
     refetchInterval: down ? FALLBACK_MS : false,
   }).data;
   return useMemo(() => latestBook(tick ? bookOfTick(tick) : null, read ? bookOfQuote(read) : null), [tick, read]);

@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
- * A modal dialog: named by its title, closes on Esc, focuses its `data-autofocus` element (else
- * its first field or button) on open and gives focus back to whatever had it before (a trader
- * keeps working from the keyboard).
+ * A modal dialog: named by its title, closes on Esc, and on open puts the focus where the
+ * trader's next key belongs (`initialFocus`), never on the header's ×; gives the focus back to
+ * whatever had it before on close (a trader keeps working from the keyboard).
  */
 export function Dialog(props: {
   readonly title: string;
@@ -18,12 +18,7 @@ export function Dialog(props: {
   const { onClose } = props;
   useEffect(() => {
     const before = document.activeElement;
-    // A field marked `data-autofocus` first (a selector list alone matches in document order,
-    // where the header's Close button comes before every field), else the first field or button.
-    const first =
-      ref.current?.querySelector<HTMLElement>('[data-autofocus]') ??
-      ref.current?.querySelector<HTMLElement>('input:not([disabled]), select, textarea, button');
-    first?.focus();
+    if (ref.current) initialFocus(ref.current).focus();
     return () => {
       if (before instanceof HTMLElement) before.focus();
     };
@@ -34,6 +29,7 @@ export function Dialog(props: {
         ref={ref}
         role="dialog"
         aria-modal="true"
+        tabIndex={-1}
         aria-labelledby={titleId}
         className={`dialog${props.wide ? ' dialog--wide' : ''}${props.screen ? ' dialog--screen' : ''}`}
         onKeyDown={(e) => {
@@ -43,16 +39,31 @@ export function Dialog(props: {
           }
         }}
       >
-        <header className="dialog__head">
+        <div className="dialog__head">
           <h2 id={titleId}>{props.title}</h2>
           {onClose ? (
             <button type="button" className="icon" aria-label="Close" onClick={onClose}>
               ×
             </button>
           ) : null}
-        </header>
+        </div>
         {props.children}
       </div>
     </div>
   );
+}
+
+/** A field a trader can type into or choose in (an enabled input, select or text area). */
+const FIELD = 'input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled])';
+
+/**
+ * Where a dialog's focus starts: the element it marks `data-autofocus` (its deliberate choice:
+ * the palette's search box, the kill switch's confirmation), else the first field of its body,
+ * else the first button of its body (a confirmation), else the dialog itself, so a screen reader
+ * reads its title — never the header's ×, which comes first in the document.
+ */
+function initialFocus(dialog: HTMLElement): HTMLElement {
+  const inBody = (selector: string): HTMLElement | undefined =>
+    [...dialog.querySelectorAll<HTMLElement>(selector)].find((e) => !e.closest('.dialog__head'));
+  return inBody('[data-autofocus]') ?? inBody(FIELD) ?? inBody('button:not([disabled])') ?? dialog;
 }

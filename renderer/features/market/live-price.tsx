@@ -1,5 +1,6 @@
 import { formatAge, formatPrice } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
+import { NO_MARKET_DATA } from '../session/use-market-data';
 import { isStale, type Quote } from './quote-cache';
 
 /**
@@ -14,9 +15,25 @@ export function LivePrice(props: {
   readonly tickSize?: number;
   readonly testId?: string;
   readonly className?: string;
+  /**
+   * The account has no market data (docs/kite.md §The plan): no price is shown — the instrument
+   * list's would be a stale figure passed off as the market's.
+   */
+  readonly noMarketData?: boolean;
 }) {
   const now = useNow();
   const { quote } = props;
+  if (props.noMarketData === true)
+    return (
+      <span
+        className={`live-price live-price--none${props.className ? ` ${props.className}` : ''}`}
+        data-testid={props.testId}
+        data-quote="none"
+        title={NO_MARKET_DATA}
+      >
+        –
+      </span>
+    );
   const stale = isStale(quote, now);
   const state = quote === undefined ? 'none' : stale ? 'stale' : quote.source === 'poll' ? 'polled' : 'live';
   const age = quote ? formatAge(Math.max(0, now - quote.receivedAt)) : '';

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CandleInterval } from '@shared/domain/market';
 import { call } from '../../lib/ipc-client';
+import { useMarketData } from '../session/use-market-data';
 export type { Quote, Quotes } from './quote-cache';
 
 /**
@@ -33,8 +34,10 @@ export const marketQueries = {
 
 /** The previous close of one instrument (null while unknown). */
 export function usePreviousClose(instrumentToken: number | null): number | null {
+  const marketData = useMarketData();
   return (
-    useQuery({ ...marketQueries.previousClose(instrumentToken ?? 0), enabled: instrumentToken !== null }).data ?? null
+    useQuery({ ...marketQueries.previousClose(instrumentToken ?? 0), enabled: instrumentToken !== null && marketData })
+      .data ?? null
   );
 }
 

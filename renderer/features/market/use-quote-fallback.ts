@@ -12,13 +12,16 @@ const FALLBACK_MS = 3_000;
 /**
  * Polling as the fallback while the stream is down: the instrument list carries every last
  * price, so one request every few seconds (well inside the broker's rate limit) keeps the
- * watchlist, positions and ticket moving, marked as polled. Off while the stream is open.
+ * watchlist, positions and ticket moving, marked as polled. Off while the stream is open, and on
+ * an account without market data.
  */
 export function useQuoteFallback(): void {
   const client = useQueryClient();
   const session = useQuery(sessionQueries.status()).data;
   const stream = useQuery(sessionQueries.connection()).data?.stream;
-  const down = session?.state === 'connected' && stream !== undefined && stream !== 'open';
+  // Without market data there are no prices to poll either (docs/kite.md §The plan).
+  const down =
+    session?.state === 'connected' && session.marketData !== 'none' && stream !== undefined && stream !== 'open';
   const poll = useQuery({
     queryKey: [...marketQueries.all(), 'fallback'],
     queryFn: () => call('instruments.list'),

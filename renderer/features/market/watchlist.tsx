@@ -1,7 +1,7 @@
 import { memo, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
 import { formatPrice, signClass } from '../../lib/format';
-import { focusRow } from '../../lib/row-navigation';
+import { focusRow, tabStop } from '../../lib/row-navigation';
 import { shortcutFor } from '../../lib/shortcuts';
 import {
   activeList,
@@ -24,6 +24,8 @@ import { useQuote, useQuotesStore } from './use-quotes';
 import { useInView } from './use-in-view';
 import { useWatchlists } from './use-watchlist-tokens';
 import { WatchlistsDialog } from './watchlists-dialog';
+import { NoMarketDataNote } from '../session/no-market-data';
+import { useMarketData } from '../session/use-market-data';
 import './watchlists.css';
 
 /**
@@ -44,10 +46,14 @@ export function Watchlist() {
   const selected = useSelectedToken();
   const { instrumentSelected, ticketOpened } = useTicketActions();
   const refocus = useRefocusMovedRow();
+  const marketData = useMarketData();
   useMarketSubscription('watchlist', tokens);
   const rows = tokens.map((t) => byToken.get(t)).filter((i): i is Instrument => i !== undefined);
   // One tab stop (roving focus): the selected row, else the first; ↑/↓ move it (docs/desk.md §Keyboard).
-  const tabStop = rows.some((i) => i.instrumentToken === selected) ? selected : rows[0]?.instrumentToken;
+  const stop = tabStop(
+    rows.map((i) => i.instrumentToken),
+    selected,
+  );
 
   return (
     <Panel
@@ -80,6 +86,7 @@ export function Watchlist() {
           onChoose={(i) => change((p) => tokenAdded(p, i.instrumentToken))}
         />
       </div>
+      {marketData ? null : <NoMarketDataNote what="Bid/ask, last prices and the day's change" />}
       <div className="table-scroll watchlist__rows">
         <table aria-label="Instruments" className="grid grid--watch">
           <thead>
@@ -101,9 +108,9 @@ export function Watchlist() {
               <WatchRow
                 key={i.instrumentToken}
                 instrument={i}
-                withChange={n < CHANGE_ROWS}
+                withChange={marketData && n < CHANGE_ROWS}
                 selected={selected === i.instrumentToken}
-                tabStop={tabStop === i.instrumentToken}
+                tabStop={stop === i.instrumentToken}
                 onSelect={() => instrumentSelected(i.instrumentToken)}
                 onOpen={(side, live) => ticketOpened(side, live)}
                 onRemove={() => change((p) => tokenRemoved(p, i.instrumentToken))}
@@ -240,14 +247,33 @@ const WatchRow = memo(function WatchRow(props: {
         <RowPrice instrument={i} live={live} />
       </td>
       {props.withChange ? <RowChange instrument={i} live={live} /> : <ChangeCell chg={null} symbol={i.tradingsymbol} />}
+      {/* Out of the tab order: B, S and Del do the same from the row (the list is one tab stop). */}
       <td className="row-actions" onClick={(e) => e.stopPropagation()}>
-        <button type="button" className="mini buy" aria-label={`Buy ${i.tradingsymbol}`} onClick={() => open('BUY')}>
+        <button
+          type="button"
+          tabIndex={-1}
+          className="mini buy"
+          aria-label={`Buy ${i.tradingsymbol}`}
+          onClick={() => open('BUY')}
+        >
           B
         </button>
-        <button type="button" className="mini sell" aria-label={`Sell ${i.tradingsymbol}`} onClick={() => open('SELL')}>
+        <button
+          type="button"
+          tabIndex={-1}
+          className="mini sell"
+          aria-label={`Sell ${i.tradingsymbol}`}
+          onClick={() => open('SELL')}
+        >
           S
         </button>
-        <button type="button" className="mini" aria-label={`Remove ${i.tradingsymbol}`} onClick={props.onRemove}>
+        <button
+          type="button"
+          tabIndex={-1}
+          className="mini"
+          aria-label={`Remove ${i.tradingsymbol}`}
+          onClick={props.onRemove}
+        >
           ×
         </button>
       </td>
@@ -276,6 +302,7 @@ function RowPrice(props: RowCellProps) {
       fallback={i.lastPrice}
       tickSize={i.tickSize}
       testId={`ltp-${i.tradingsymbol}`}
+      noMarketData={!useMarketData()}
     />
   );
 }

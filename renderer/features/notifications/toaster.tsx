@@ -8,7 +8,7 @@ const TOAST_MS = 6_000;
 export function Toaster() {
   const toasts = useToasts();
   return (
-    <div className="toasts" aria-live="polite" aria-label="Notifications">
+    <div className="toasts" role="region" aria-live="polite" aria-label="Notifications">
       {toasts.map((t) => (
         <ToastItem key={t.id} toast={t} />
       ))}

@@ -2,7 +2,7 @@ import { memo } from 'react';
 import type { OptionLeg } from '@shared/domain/market';
 import type { TransactionType } from '@shared/domain/order';
 import { greeks } from '@shared/trading/options-pricing';
-import { formatPrice } from '../../lib/format';
+import { formatPrice, signClass } from '../../lib/format';
 import { useQuote } from '../market/use-quotes';
 import { formatChange, formatDelta, formatOi, formatOiChange } from './chain-model';
 import type { ChainTarget } from './option-chain-store';
@@ -106,7 +106,7 @@ export const ChainLeg = memo(function ChainLeg(props: {
       >
         {formatPrice(last, props.tickSize)}
       </button>
-      <span className={`chain__chg ${change > 0 ? 'up' : change < 0 ? 'down' : 'muted'}`}>{formatChange(change)}</span>
+      <span className={`chain__chg ${signClass(change) || 'muted'}`}>{formatChange(change)}</span>
       {props.onAdd ? (
         <span className="chain__add">
           {(['BUY', 'SELL'] as const).map((side) => (

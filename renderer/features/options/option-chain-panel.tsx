@@ -21,6 +21,7 @@ import {
   useOptionChainActions,
 } from './option-chain-store';
 import { optionQueries } from './queries';
+import { NeedsMarketData } from '../session/no-market-data';
 import './options.css';
 
 /** Column count of a chain row: five a side and the strike, and three Greeks a side when shown. */
@@ -36,8 +37,18 @@ const columns = (greeks: boolean): number => (greeks ? 17 : 11);
  * while the chain is shown (owner `options`), so prices move live; clicking one opens the ticket
  * on it, on the ticket's side, and its B / S add one lot to the basket — or to the strategy
  * builder — so a straddle or a spread is two clicks (docs/desk.md §Baskets).
+ *
+ * On an account without market data it says so instead (docs/kite.md §The plan).
  */
 export function OptionChainPanel() {
+  return (
+    <NeedsMarketData title="Option chain" className="chain-panel" what="Option prices, OI and greeks">
+      <LiveOptionChainPanel />
+    </NeedsMarketData>
+  );
+}
+
+function LiveOptionChainPanel() {
   const underlying = useChainUnderlying();
   const expiry = useChainExpiry();
   const { underlyingChosen, expiryChosen } = useOptionChainActions();

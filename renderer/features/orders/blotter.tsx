@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { isWorking, type Order } from '@shared/domain/order';
+import { isWorking, type Order, type OrderStatus } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import { describeError } from '../../lib/describe-error';
 import { formatIstTime, formatPrice, formatQty } from '../../lib/format';
-import { focusRow } from '../../lib/row-navigation';
+import { focusRow, tabStop } from '../../lib/row-navigation';
 import { shortcutFor } from '../../lib/shortcuts';
 import { ExportButton } from '../export/export-button';
 import { useInstruments } from '../instruments/queries';
@@ -16,6 +16,7 @@ import { PlacementActions } from '../placements/placement-actions';
 import { CancelAllMenu } from '../safety/safety-buttons';
 import {
   isRefusal,
+  needsDecision,
   ordersByReference,
   PLACEMENT_MARK,
   pinnedPlacements,
@@ -30,6 +31,7 @@ import { ModifyOrderDialog } from './modify-order-dialog';
 import { OrderHistoryDialog } from './order-history-dialog';
 import { orderQueries, useCancelOrder } from './queries';
 import { statusClass } from './status-class';
+import { orderMessage } from './order-message';
 
 /** Row height in px; fixed so the virtualizer never measures (measuring 10,000 rows is the slow path). */
 const ROW_HEIGHT = 26;
@@ -188,6 +190,13 @@ function OrderTable(props: {
   const padTop = items[0]?.start ?? 0;
   const padBottom = items.length ? total - (items[items.length - 1]?.end ?? 0) : 0;
   const focused = useRefocusRedrawnRow(scrollRef);
+  // One tab stop (roving focus): the last focused order's row while it is rendered, else the
+  // first rendered row (docs/desk.md §Keyboard).
+  const [lastFocused, setLastFocused] = useState<string | null>(null);
+  const stop = tabStop(
+    items.map((item) => rows[item.index]?.orderId),
+    lastFocused,
+  );
 
   /** ↑/↓ through the rows, M and Del on a working order (docs/desk.md §Keyboard). */
   const onKeyDown = (e: KeyboardEvent<HTMLTableElement>): void => {
@@ -216,6 +225,7 @@ function OrderTable(props: {
         onFocus={(e) => {
           if (e.target instanceof HTMLElement && e.target.matches(ORDER_ROW)) {
             focused.current = e.target.dataset.orderId ?? null;
+            setLastFocused(focused.current);
           }
         }}
         onBlur={(e) => {
@@ -267,6 +277,7 @@ function OrderTable(props: {
                 order={o}
                 tickSize={byToken.get(o.instrumentToken)?.tickSize}
                 rowIndex={pinned.length + item.index + 2}
+                tabStop={stop === o.orderId}
                 flash={changed.has(o.orderId)}
                 onOpen={props.onOpen}
                 onModify={props.onModify}
@@ -282,6 +293,10 @@ function OrderTable(props: {
         <p role="alert" className="inline-error">
           {isRefusal(cancel.error) ? 'Cancel failed: ' : 'Cancel not confirmed: '}
           {describeError(cancel.error)}
+        </p>
+      ) : cancel.data && cancel.data.status !== 'CANCELLED' ? (
+        <p role="status" className="muted">
+          {settledCancelText(cancel.data.orderId, cancel.data.status)}
         </p>
       ) : null}
     </div>
@@ -312,6 +327,8 @@ const OrderRow = memo(function OrderRow(props: {
   /** The instrument's tick, so prices show the decimals it needs (absent: up to four). */
   readonly tickSize: number | undefined;
   readonly rowIndex: number;
+  /** The row Tab lands on (the list's one tab stop). */
+  readonly tabStop: boolean;
   readonly flash: boolean;
   readonly onOpen: (o: Order) => void;
   readonly onModify: (o: Order) => void;
@@ -329,7 +346,7 @@ const OrderRow = memo(function OrderRow(props: {
       aria-rowindex={props.rowIndex}
       data-order-id={o.orderId}
       className={props.flash ? 'row--flash' : undefined}
-      tabIndex={0}
+      tabIndex={props.tabStop ? 0 : -1}
       onClick={open}
       onKeyDown={onKey}
     >
@@ -348,17 +365,19 @@ const OrderRow = memo(function OrderRow(props: {
       <td>
         <span className={`badge ${statusClass(o.status)}`}>{o.status}</span>
       </td>
-      <td className="msg" title={o.statusMessage ?? undefined}>
-        {o.statusMessage ?? ''}
+      <td className="msg" title={orderMessage(o, props.tickSize) || undefined}>
+        {orderMessage(o, props.tickSize)}
       </td>
+      {/* Out of the tab order: M and Del do the same from the row (the list is one tab stop). */}
       <td className="row-actions" onClick={(e) => e.stopPropagation()}>
         {working ? (
           <>
-            <button type="button" aria-label={`Modify ${o.orderId}`} onClick={() => props.onModify(o)}>
+            <button type="button" tabIndex={-1} aria-label={`Modify ${o.orderId}`} onClick={() => props.onModify(o)}>
               Modify
             </button>
             <button
               type="button"
+              tabIndex={-1}
               aria-label={`Cancel ${o.orderId}`}
               disabled={props.cancelling}
               onClick={() => props.onCancel(o.orderId)}
@@ -403,7 +422,17 @@ function PlacementRow(props: {
       <td className="msg" title={`${text} (reference ${p.clientOrderId})`}>
         {text}
       </td>
-      <td className="row-actions">{p.state === 'needs_decision' ? <PlacementActions placement={p} /> : null}</td>
+      <td className="row-actions">{needsDecision(p) ? <PlacementActions placement={p} /> : null}</td>
     </tr>
   );
+}
+
+/**
+ * A cancel the broker answered with the order's end instead (Kite refuses to cancel an order
+ * that stopped working): what happened to it, not "Cancel failed" (docs/kite.md §Orders).
+ */
+export function settledCancelText(orderId: string, status: OrderStatus): string {
+  if (status === 'COMPLETE') return `Order ${orderId} had already filled: nothing to cancel`;
+  if (status === 'REJECTED') return `Order ${orderId} was rejected: nothing to cancel`;
+  return `Order ${orderId} is ${status}`;
 }

@@ -1,5 +1,5 @@
 import type { Order, OrderRequest } from '@shared/domain/order';
-import { OPEN_PLACEMENT_STATES, type Placement, type PlacementState } from '@shared/domain/placement';
+import { DECISION_STATES, OPEN_PLACEMENT_STATES, type Placement, type PlacementState } from '@shared/domain/placement';
 import type { ErrorKind, IpcError } from '@shared/ipc/result';
 import { formatPrice, formatQty } from '../../lib/format';
 import { AppError } from '@shared/ipc/app-error';
@@ -15,6 +15,11 @@ export function isOpenPlacement(p: Placement): boolean {
   return OPEN_PLACEMENT_STATES.has(p.state);
 }
 
+/** True while an intent waits for the trader's "Place again" or "Discard". */
+export function needsDecision(p: Placement): boolean {
+  return DECISION_STATES.has(p.state);
+}
+
 /** The open intents, in the list's own order (newest first). */
 export function openPlacements(placements: readonly Placement[] | undefined): Placement[] {
   return (placements ?? []).filter(isOpenPlacement);
@@ -24,6 +29,7 @@ export function openPlacements(placements: readonly Placement[] | undefined): Pl
 export const PLACEMENT_MARK: Readonly<Record<PlacementState, string>> = {
   checking: 'Unconfirmed',
   needs_decision: 'Needs your decision',
+  unverifiable: 'Cannot be verified',
   placed: 'Placed',
   not_placed: 'Not placed',
   discarded: 'Discarded',
@@ -41,6 +47,8 @@ function stateSentence(p: Placement): string {
       return `Checking with the broker whether order ${p.clientOrderId} exists…`;
     case 'needs_decision':
       return 'The broker has no such order. Place it again, or discard it?';
+    case 'unverifiable':
+      return 'Placed on an earlier day than the broker still lists: it may exist, and placing it again may make a second order';
     case 'placed':
       return p.orderId ? `Placed as order ${p.orderId}` : 'Placed';
     case 'not_placed':

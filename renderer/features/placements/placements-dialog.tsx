@@ -5,7 +5,7 @@ import { formatAge, formatIstTime, formatPrice, formatQty } from '../../lib/form
 import { useNow } from '../../lib/use-now';
 import { Dialog } from '../layout/dialog';
 import { PlacementActions } from './placement-actions';
-import { isOpenPlacement, PLACEMENT_MARK, placementStateText } from './placement-model';
+import { isOpenPlacement, needsDecision, PLACEMENT_MARK, placementStateText } from './placement-model';
 import { placementQueries } from './queries';
 
 /**
@@ -15,42 +15,85 @@ import { placementQueries } from './queries';
  */
 export function PlacementsDialog({ onClose }: { readonly onClose: () => void }) {
   const { data = [] } = useQuery(placementQueries.list());
+  const unreadable = useQuery(placementQueries.records()).data?.unreadable ?? null;
   const now = useNow();
   const [shown, setShown] = useState<ReadonlySet<string>>(
     () => new Set(data.filter(isOpenPlacement).map((p) => p.clientOrderId)),
   );
   const newlyOpen = data.filter((p) => isOpenPlacement(p) && !shown.has(p.clientOrderId));
   if (newlyOpen.length > 0) setShown(new Set([...shown, ...newlyOpen.map((p) => p.clientOrderId)]));
-  const rows = data.filter((p) => isOpenPlacement(p) || shown.has(p.clientOrderId));
+  const listed = data.filter((p) => isOpenPlacement(p) || shown.has(p.clientOrderId));
+  // Intents of earlier days than the broker still lists are listed apart: not finding them proves nothing.
+  const rows = listed.filter((p) => p.state !== 'unverifiable');
+  const earlier = listed.filter((p) => p.state === 'unverifiable');
 
   return (
     <Dialog title="Unconfirmed orders" onClose={onClose} wide>
-      {rows.length === 0 ? (
+      {unreadable ? (
+        <p role="alert" className="placements-notice">
+          ⚠ {unreadable.count} unreadable placement record{unreadable.count === 1 ? '' : 's'} kept in{' '}
+          <code>{unreadable.keptIn}</code>. Tradedesk could not read {unreadable.count === 1 ? 'it' : 'them'}, so{' '}
+          {unreadable.count === 1 ? 'it' : 'each'} may be an order you placed: check the broker’s order book.
+        </p>
+      ) : null}
+      {earlier.length > 0 ? (
+        <PlacementTable
+          label="From earlier days — cannot be verified"
+          caption="The broker no longer lists orders that old, so Tradedesk cannot tell whether these exist. Check the broker's order history before you place one again: it may make a second order."
+          rows={earlier}
+          now={now}
+        />
+      ) : null}
+      {rows.length === 0 && earlier.length === 0 ? (
         <p className="muted">Every order is confirmed: nothing is waiting for the broker or for you.</p>
-      ) : (
-        <table className="grid grid--placements" aria-label="Unconfirmed orders">
-          <thead>
-            <tr>
-              <th>Clicked</th>
-              <th>Symbol</th>
-              <th>Side</th>
-              <th className="num">Qty</th>
-              <th>Type / price</th>
-              <th>Reference</th>
-              <th>State</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((p) => (
-              <PlacementRow key={p.clientOrderId} placement={p} now={now} />
-            ))}
-          </tbody>
-        </table>
+      ) : rows.length === 0 ? null : (
+        <PlacementTable label="Unconfirmed orders" rows={rows} now={now} />
       )}
     </Dialog>
+  );
+}
+
+function PlacementTable({
+  label,
+  caption,
+  rows,
+  now,
+}: {
+  readonly label: string;
+  readonly caption?: string;
+  readonly rows: readonly Placement[];
+  readonly now: number;
+}) {
+  return (
+    <>
+      {caption ? (
+        <>
+          <h3 className="placements-heading">{label}</h3>
+          <p className="muted">{caption}</p>
+        </>
+      ) : null}
+      <table className="grid grid--placements" aria-label={label}>
+        <thead>
+          <tr>
+            <th>Clicked</th>
+            <th>Symbol</th>
+            <th>Side</th>
+            <th className="num">Qty</th>
+            <th>Type / price</th>
+            <th>Reference</th>
+            <th>State</th>
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((p) => (
+            <PlacementRow key={p.clientOrderId} placement={p} now={now} />
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
 
@@ -74,7 +117,7 @@ function PlacementRow({ placement: p, now }: { readonly placement: Placement; re
         <span className={`placement-mark placement-mark--${p.state}`}>{PLACEMENT_MARK[p.state]}</span>{' '}
         {placementStateText(p)}
       </td>
-      <td className="row-actions">{p.state === 'needs_decision' ? <PlacementActions placement={p} /> : null}</td>
+      <td className="row-actions">{needsDecision(p) ? <PlacementActions placement={p} /> : null}</td>
     </tr>
   );
 }

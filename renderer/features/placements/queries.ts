@@ -26,6 +26,13 @@ export const placementQueries = {
       refetchInterval: (query: { state: { data: Placement[] | undefined; status: string } }) =>
         query.state.status === 'error' || (query.state.data ?? []).some(isOpenPlacement) ? OPEN_RECHECK_MS : false,
     }),
+  /** Ledger lines main could not read: known when the session's core opened its ledger. */
+  records: () =>
+    queryOptions({
+      queryKey: [...placementQueries.all(), 'records'],
+      queryFn: () => call('placements.records'),
+      staleTime: Number.POSITIVE_INFINITY,
+    }),
 };
 
 /** Refetches what an intent turning into an order changes: the blotter, positions, funds. */
@@ -64,7 +71,8 @@ export function usePlaceAgain() {
   const client = useQueryClient();
   return useMutation({
     mutationKey: ['placements', 'placeAgain'],
-    mutationFn: (clientOrderId: string) => call('placements.placeAgain', { clientOrderId }),
+    mutationFn: (v: { clientOrderId: string; mayDuplicate: boolean }) =>
+      call('placements.placeAgain', v.mayDuplicate ? v : { clientOrderId: v.clientOrderId }),
     onSettled: () => {
       void client.invalidateQueries({ queryKey: placementQueries.all() });
       invalidateOrders(client);

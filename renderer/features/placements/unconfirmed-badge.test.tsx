@@ -207,4 +207,40 @@ describe('UnconfirmedBadge', () => {
     );
     expect(screen.getByRole('dialog', { name: 'Unconfirmed orders' })).toBeTruthy();
   });
+
+  it('an intent from an earlier day is listed apart, and its Place again says it may duplicate and tells main so', async () => {
+    const earlier = placement({
+      clientOrderId: 'td-old1',
+      state: 'unverifiable',
+      journaledAt: NOW - 86_400_000,
+      detail: 'Cannot be verified: order td-old1 was placed on 25 Nov, and Kite shows only today’s orders',
+    });
+    mainHolds([checking, earlier]);
+    bridge.answer('placements.placeAgain', () => ({
+      ok: true,
+      data: { state: 'unconfirmed', clientOrderId: 'td-old1', detail: 'Checking…' },
+    }));
+    const user = renderHeader();
+    await user.click(await screen.findByTestId('unconfirmed-badge'));
+    const apart = screen.getByRole('table', { name: 'From earlier days — cannot be verified' });
+    expect(within(apart).getByText('td-old1')).toBeTruthy();
+    expect(within(apart).queryByText('td-chk1')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Place td-old1 again, though it may make a second order' }));
+    expect(bridge.callsOf('placements.placeAgain').map((c) => c.payload)).toEqual([
+      { clientOrderId: 'td-old1', mayDuplicate: true },
+    ]);
+  });
+
+  it('placement records main could not read are shown, with where they are kept, even with nothing unconfirmed', async () => {
+    mainHolds([]);
+    bridge.answer('placements.records', () => ({
+      ok: true,
+      data: { unreadable: { count: 1, keptIn: '/data/intents-paper.jsonl.unreadable' } },
+    }));
+    const user = renderHeader();
+    await user.click(await screen.findByTestId('unreadable-records-badge'));
+    expect(screen.getByRole('alert').textContent).toMatch(
+      /1 unreadable placement record kept in \/data\/intents-paper\.jsonl\.unreadable\. .*may be an order you placed/,
+    );
+  });
 });

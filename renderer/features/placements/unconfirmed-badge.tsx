@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { openPlacements } from './placement-model';
+import { needsDecision, openPlacements } from './placement-model';
 import { PlacementsDialog } from './placements-dialog';
 import { placementQueries } from './queries';
 import './placements.css';
@@ -12,11 +12,24 @@ import './placements.css';
  */
 export function UnconfirmedBadge() {
   const { data } = useQuery(placementQueries.list());
+  const unreadable = useQuery(placementQueries.records()).data?.unreadable ?? null;
   const [open, setOpen] = useState(false);
   const pending = openPlacements(data);
-  const deciding = pending.filter((p) => p.state === 'needs_decision').length;
+  const deciding = pending.filter(needsDecision).length;
   return (
     <>
+      {unreadable ? (
+        <button
+          type="button"
+          className="unconfirmed-badge unconfirmed-badge--decide"
+          data-testid="unreadable-records-badge"
+          aria-haspopup="dialog"
+          title={`Kept in ${unreadable.keptIn}`}
+          onClick={() => setOpen(true)}
+        >
+          ⚠ {unreadable.count} unreadable record{unreadable.count === 1 ? '' : 's'}
+        </button>
+      ) : null}
       {pending.length > 0 ? (
         <button
           type="button"

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Position } from '@shared/domain/portfolio';
-import { formatPnl, formatPrice, formatQty, signClass } from '../../lib/format';
+import { formatPnl, formatPrice, formatSignedQty, signClass } from '../../lib/format';
 import { ExportButton } from '../export/export-button';
 import { useTicketActions } from '../ticket/ticket-store';
 import { useInstruments } from '../instruments/queries';
@@ -135,7 +135,7 @@ export function PositionsPanel() {
                   </td>
                   <td>{p.product}</td>
                   <td className={p.quantity > 0 ? 'num buy' : p.quantity < 0 ? 'num sell' : 'num'}>
-                    {formatQty(p.quantity)}
+                    {formatSignedQty(p.quantity)}
                   </td>
                   <td className="num">{formatPrice(p.averagePrice, tick)}</td>
                   <td className="num">

@@ -17,6 +17,11 @@ export function RiskDialog() {
   const { riskDialogClosed } = useSafetyActions();
   return (
     <Dialog title="Risk limits" onClose={riskDialogClosed} wide>
+      {state.data?.status.priceChecksOff ? (
+        <p className="inline-warning" role="note">
+          {state.data.status.priceChecksOff}.
+        </p>
+      ) : null}
       {state.data ? (
         <RiskForm initial={draftOf(state.data.limits)} onDone={riskDialogClosed} />
       ) : (

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { pollInterval } from '../../lib/poll-schedule';
 import { sessionQueries } from './queries';
+import { NO_MARKET_DATA } from './use-market-data';
 
 /**
  * How often the link's state is re-read from main. Main answers from memory (no broker request);
@@ -31,7 +32,18 @@ export function ConnectionStatus() {
   return (
     <span role="status" className={`status ${link && link.rest !== 'up' ? 'status--warn' : 'status--up'}`}>
       Connected to {data.brokerLabel} as {data.userId}
-      {link ? <StreamBadge stream={link.stream} detail={link.detail} /> : null}
+      {data.marketData === 'none' ? (
+        <span
+          className="stream-badge stream-badge--closed"
+          data-testid="stream-state"
+          data-state="none"
+          title={link?.detail ?? NO_MARKET_DATA}
+        >
+          No market data
+        </span>
+      ) : link ? (
+        <StreamBadge stream={link.stream} detail={link.detail} />
+      ) : null}
     </span>
   );
 }

@@ -92,7 +92,7 @@ describe('SessionDialog on Zerodha Kite', () => {
     await user.click(form.getByRole('button', { name: 'Log in with Kite' }));
     await waitFor(() => expect(opened).toEqual(['https://kite.zerodha.com/connect/login?v=3&api_key=kitekey']));
     expect(bridge.callsOf('session.kiteLogin')[0]!.payload).toEqual({
-      profile: { apiKey: 'kitekey', apiSecret: 'sec' },
+      profile: { apiKey: 'kitekey', apiSecret: 'sec', marketProtection: -1 },
     });
     expect(bridge.callsOf('session.login')).toHaveLength(0);
     expect(form.getByRole('status').textContent).toMatch(/Waiting for the Kite login/);
@@ -106,7 +106,29 @@ describe('SessionDialog on Zerodha Kite', () => {
     await user.click(form.getByRole('button', { name: 'Log in' }));
     await waitFor(() => expect(bridge.callsOf('session.login')).toHaveLength(1));
     expect(bridge.callsOf('session.login')[0]!.payload).toEqual({
-      profile: { kind: 'kite', apiKey: 'kitekey', accessToken: 'tok123' },
+      profile: { kind: 'kite', apiKey: 'kitekey', accessToken: 'tok123', marketProtection: -1 },
+    });
+  });
+
+  it('market protection is automatic unless a percentage is chosen; a bad one is refused next to the field and nothing is sent', async () => {
+    const { user, form } = await openKite();
+    await user.click(form.getByRole('radio', { name: /access token/ }));
+    await user.type(form.getByLabelText('Access token'), 'tok123');
+    await user.click(form.getByRole('radio', { name: /At most/ }));
+    const pct = form.getByLabelText('Market protection %');
+    await user.clear(pct);
+    await user.type(pct, '150');
+    await user.click(form.getByRole('button', { name: 'Log in' }));
+    expect(form.getByText(/Market protection is a percentage above 0 and up to 100/)).toBeTruthy();
+    expect(pct.getAttribute('aria-invalid')).toBe('true');
+    expect(bridge.callsOf('session.login')).toHaveLength(0);
+    await user.clear(pct);
+    await user.type(pct, '2.5');
+    await user.click(form.getByRole('checkbox', { name: /IPv4 only/ }));
+    await user.click(form.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(bridge.callsOf('session.login')).toHaveLength(1));
+    expect(bridge.callsOf('session.login')[0]!.payload).toEqual({
+      profile: { kind: 'kite', apiKey: 'kitekey', accessToken: 'tok123', marketProtection: 2.5, ipv4Only: true },
     });
   });
 });

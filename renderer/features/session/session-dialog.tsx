@@ -8,6 +8,7 @@ import { useSessionExpired } from '../../state/alerts-store';
 import { Dialog } from '../layout/dialog';
 import { orderQueries } from '../orders/queries';
 import { sessionQueries, useKiteLogin, useLogin } from './queries';
+import { KITE_SETTINGS_DEFAULT, KiteSettingsFields, kiteSettingsOf } from './kite-settings-fields';
 
 /** True when a read failed because the broker no longer accepts the session. */
 function isUnauthorized(error: unknown): boolean {
@@ -52,6 +53,8 @@ export function SessionDialog({ reason }: { readonly reason: string }) {
   const [urlError, setUrlError] = useState<string | null>(null);
   const [apiKey, setApiKey] = useState('');
   const [apiSecret, setApiSecret] = useState('');
+  const [kiteSettings, setKiteSettings] = useState(KITE_SETTINGS_DEFAULT);
+  const [kiteSettingsError, setKiteSettingsError] = useState<string | null>(null);
   const login = useLogin();
 
   const submit = (e: FormEvent): void => {
@@ -62,16 +65,22 @@ export function SessionDialog({ reason }: { readonly reason: string }) {
     setUrlError(problem);
     if (problem) return;
     const kiteUrl = baseUrl !== '' ? { baseUrl } : {};
+    const kite = kind === 'kite' ? kiteSettingsOf(kiteSettings) : null;
+    if (kite && 'error' in kite) {
+      setKiteSettingsError(kite.error);
+      return;
+    }
+    const settings = kite?.settings ?? {};
     if (kind === 'kite' && kiteWay === 'page') {
       if (kiteLogin.isPending) return;
-      kiteLogin.mutate({ ...kiteUrl, apiKey, apiSecret }, { onSettled: () => setApiSecret('') });
+      kiteLogin.mutate({ ...kiteUrl, apiKey, apiSecret, ...settings }, { onSettled: () => setApiSecret('') });
       return;
     }
     const profile: BrokerProfile =
       kind === 'paper'
         ? { kind: 'paper' }
         : kind === 'kite'
-          ? { kind: 'kite', ...kiteUrl, apiKey, accessToken }
+          ? { kind: 'kite', ...kiteUrl, apiKey, accessToken, ...settings }
           : { kind: 'rest', baseUrl, apiKey, apiSecret };
     login.mutate(profile, {
       onSuccess: () => {
@@ -160,6 +169,14 @@ export function SessionDialog({ reason }: { readonly reason: string }) {
                 />
               </label>
             )}
+            <KiteSettingsFields
+              value={kiteSettings}
+              error={kiteSettingsError}
+              onChange={(next) => {
+                setKiteSettings(next);
+                setKiteSettingsError(null);
+              }}
+            />
             <p className="muted">Kite sessions end at 6:00 AM IST; log in again each trading day.</p>
             {kiteLogin.data ? (
               <p role="status">

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { Order, OrderStatus } from '@shared/domain/order';
+import { isWorking, type Order, type OrderStatus } from '@shared/domain/order';
 import type { IpcError } from '@shared/ipc/result';
+import { orderMessage } from '../orders/order-message';
 import { orderQueries } from '../orders/queries';
 import { statusClass } from '../orders/status-class';
 import { PlacementActions } from '../placements/placement-actions';
@@ -138,6 +139,16 @@ function Reference({ id }: { readonly id: string }) {
   );
 }
 
+/**
+ * What follows the status: why the order was rejected or cancelled (the exchange's cancellation
+ * of a stop outside its price protection range among them), or why a protected order rests at
+ * a price the trader did not type (docs/kite.md §Market protection).
+ */
+function outcomeMessage(o: Order): string {
+  if ((o.status === 'REJECTED' || o.status === 'CANCELLED') && o.statusMessage) return ` · ${o.statusMessage}`;
+  return o.marketProtection && isWorking(o.status) ? ` · ${orderMessage(o)}` : '';
+}
+
 /** The order id and its live status from the blotter's data (the ack's own status until the list has it). */
 function Placed({ orderId, status }: { readonly orderId: string; readonly status: OrderStatus | null }) {
   const findOrder = useCallback((orders: Order[]) => orders.find((o) => o.orderId === orderId) ?? null, [orderId]);
@@ -154,7 +165,7 @@ function Placed({ orderId, status }: { readonly orderId: string; readonly status
           </span>
         </>
       ) : null}
-      {live.data?.status === 'REJECTED' && live.data.statusMessage ? ` · ${live.data.statusMessage}` : ''}
+      {live.data ? outcomeMessage(live.data) : ''}
     </span>
   );
 }

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
 import type { OrderRequest, OrderType, Product, Validity, Variety } from '@shared/domain/order';
@@ -36,6 +36,8 @@ import { ReferencePrice } from './reference-price';
 import { UnconfirmedGuard } from './unconfirmed-guard';
 import { useSubmitOrder } from './use-submit-order';
 import { GttFromTicket } from '../gtt/gtt-buttons';
+import { sessionQueries } from '../session/queries';
+import { MarketProtectionNote } from './market-protection-note';
 
 const ORDER_TYPES: readonly OrderType[] = ['MARKET', 'LIMIT', 'SL', 'SL-M'];
 const PRODUCTS: readonly Product[] = ['MIS', 'CNC', 'NRML'];
@@ -88,7 +90,8 @@ export function OrderTicket() {
   const { draftEdited, ticketClosed } = useTicketActions();
   const { list, byToken } = useInstruments();
   const instrument = draft.instrumentToken === null ? undefined : byToken.get(draft.instrumentToken);
-  const evaluation = evaluateTicket(draft, instrument);
+  const login = useQuery(sessionQueries.status()).data;
+  const evaluation = evaluateTicket(draft, instrument, login?.broker);
   const [variety, setVariety] = useState<Variety>('regular');
   const withVariety = (r: OrderRequest | null): OrderRequest | null => (r && variety === 'amo' ? { ...r, variety } : r);
   const request = withVariety(evaluation.request);
@@ -128,7 +131,7 @@ export function OrderTicket() {
   const typedQuantity = parseNumber(draft.quantity);
   const plan = instrument ? slicePlan(typedQuantity, instrument) : null;
   const legOrders = plan?.legs.map((q) =>
-    withVariety(evaluateTicket({ ...draft, quantity: String(q) }, instrument).request),
+    withVariety(evaluateTicket({ ...draft, quantity: String(q) }, instrument, login?.broker).request),
   );
   const sliceable = plan !== null && legOrders !== undefined && legOrders.every((o) => o !== null);
   const placeLegs = (options?: { despiteUnconfirmed?: boolean }): void => {
@@ -362,6 +365,10 @@ export function OrderTicket() {
           )}
         </Field>
       </div>
+
+      {login?.marketProtection !== undefined ? (
+        <MarketProtectionNote orderType={draft.orderType} protection={login.marketProtection} />
+      ) : null}
 
       <MarginSummary request={evaluation.request} />
 

@@ -60,6 +60,7 @@ function fromPlacement(p: Placement): TicketOutcome {
     case 'checking':
       return { kind: 'unconfirmed', clientOrderId: p.clientOrderId, why: 'broker', noRecord: false };
     case 'needs_decision':
+    case 'unverifiable':
       return { kind: 'needs_decision', placement: p };
     case 'placed':
       return p.orderId

@@ -4,6 +4,7 @@ import { LivePrice } from '../market/live-price';
 import { usePreviousClose } from '../market/queries';
 import { changeFrom } from '../market/quote-cache';
 import { useQuote } from '../market/use-quotes';
+import { useMarketData } from '../session/use-market-data';
 
 /** The live last price the trader prices against, with the day's change; stale when it stops. */
 export function ReferencePrice({ instrument }: { readonly instrument: Instrument }) {
@@ -19,6 +20,7 @@ export function ReferencePrice({ instrument }: { readonly instrument: Instrument
         tickSize={instrument.tickSize}
         testId="ticket-ltp"
         className="ticket__ltp"
+        noMarketData={!useMarketData()}
       />
       {chg ? (
         <span className={signClass(chg.abs) || 'muted'}>

@@ -11,7 +11,10 @@ import { useBook } from '../depth/use-book';
  * and under Quantity what a MARKET order would take from the visible book.
  */
 
-/** "1,412.15 / 1,412.25 · Spread 0.10 (2 ticks)": the touch and the spread, in rupees and ticks. */
+/**
+ * "bid 1,412.15 / ask 1,412.25 · Spread 0.10 (2 ticks)": the touch and the spread, in rupees and
+ * ticks. Each side is named in words as well as coloured (colour is never the only sign).
+ */
 export function TicketTouch({ instrument }: { readonly instrument: Instrument }) {
   const book = useBook(instrument.instrumentToken);
   if (!book) return null;
@@ -19,13 +22,13 @@ export function TicketTouch({ instrument }: { readonly instrument: Instrument })
   const spread = spreadOf(book.bid, book.ask, tick);
   return (
     <span className="ticket__touch" aria-label="Best bid and offer">
-      <b className="buy" title="Best bid" data-testid="ticket-bid">
-        {formatPrice(book.bid, tick)}
-      </b>
+      <span className="buy" title="Best bid">
+        <span className="ticket__touch-side">bid</span> <b data-testid="ticket-bid">{formatPrice(book.bid, tick)}</b>
+      </span>
       <span className="muted">/</span>
-      <b className="sell" title="Best offer" data-testid="ticket-ask">
-        {formatPrice(book.ask, tick)}
-      </b>
+      <span className="sell" title="Best offer">
+        <span className="ticket__touch-side">ask</span> <b data-testid="ticket-ask">{formatPrice(book.ask, tick)}</b>
+      </span>
       {spread ? <SpreadText spread={spread} tickSize={tick} /> : null}
     </span>
   );

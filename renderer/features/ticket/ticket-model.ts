@@ -98,7 +98,11 @@ export function parseNumber(text: string): number {
 }
 
 /** Judges the draft against the chosen instrument. */
-export function evaluateTicket(draft: TicketDraft, instrument: Instrument | undefined): TicketEvaluation {
+export function evaluateTicket(
+  draft: TicketDraft,
+  instrument: Instrument | undefined,
+  broker?: 'paper' | 'rest' | 'kite',
+): TicketEvaluation {
   const priceEnabled = takesPrice(draft.orderType);
   const triggerEnabled = takesTrigger(draft.orderType);
   const errors: TicketErrors = {};
@@ -123,6 +127,9 @@ export function evaluateTicket(draft: TicketDraft, instrument: Instrument | unde
     const field = RULE_TO_TICKET[v.field];
     errors[field] ??= v.message;
   }
+  // Kite's own rule on top of the exchanges' (docs/kite.md §Smaller rules).
+  if (broker === 'kite' && instrument.exchange === 'MCX' && draft.validity === 'IOC')
+    errors.validity ??= 'Kite takes no IOC orders on MCX through the API: use DAY';
   if (draft.quantity.trim() === '') errors.quantity = 'Enter a quantity';
   if (priceEnabled && draft.price.trim() !== '' && Number.isNaN(price))
     errors.price = 'Price must be a number, e.g. 101.05';

@@ -1,14 +1,20 @@
+import { istDayStart } from '@shared/lib/ist-time';
+import { isWorking } from '@shared/domain/order';
 import { z } from 'zod';
 import { Exchange } from '@shared/domain/instrument';
 import { OrderType, Product, TransactionType, Validity, Variety } from '@shared/domain/order';
-import { fromUnits } from '@shared/trading/money';
+import { fromUnits, toUnits } from '@shared/trading/money';
 import type { WireOrderRequest } from '@shared/wire/schemas';
 import type { BrokerState } from '../../context';
 import { checkSession, toPlaceRequest } from '../../routes/orders';
 import { type BasketLegQuote, basketQuote } from '../../basket-margin';
 import type { KiteRoute } from '../context';
 import { KiteError, inputError } from '../errors';
-import { kiteHistory, kiteOrder, kiteTrade } from '../views';
+import type { PaperOrder } from '../../types';
+import { autoslice } from '../autoslice';
+import { protectRequest } from '../protected-request';
+import { isProtected, protect, readProtection } from '../protection';
+import { type KiteOrderExtras, kiteHistory, kiteOrder, kiteTrade } from '../views';
 import { type Params, readJsonBody, readParams } from '../wire';
 
 /**
@@ -28,34 +34,6 @@ function varietyOf(raw: string | undefined): Variety {
   return v.data;
 }
 
-/**
- * `market_protection` (docs/kite.md §Orders): required on MARKET and SL-M orders since April
- * 2026 — a percentage 0 < p ≤ 100, or -1 for the exchange's automatic band.
- */
-function marketProtection(p: Params, orderType: OrderType): number {
-  const raw = p.get('market_protection');
-  if (orderType !== 'MARKET' && orderType !== 'SL-M') return raw === undefined ? 0 : protectionValue(raw);
-  if (raw === undefined)
-    throw inputError(
-      'market_protection',
-      `is required on ${orderType} orders: a percentage up to 100, or -1 for automatic`,
-    );
-  const v = protectionValue(raw);
-  if (v === 0)
-    throw inputError(
-      'market_protection',
-      `is required on ${orderType} orders: a percentage up to 100, or -1 for automatic`,
-    );
-  return v;
-}
-
-function protectionValue(raw: string): number {
-  const v = /^-?\d{1,3}(\.\d{1,2})?$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(v === -1 || (v >= 0 && v <= 100)))
-    throw inputError('market_protection', 'must be a percentage from 0 to 100, or -1 for automatic');
-  return v;
-}
-
 /** The form of `POST /orders/:variety` as the engine's placement request (validated). */
 function placement(p: Params, variety: Variety): WireOrderRequest {
   const tag = p.get('tag');
@@ -67,20 +45,32 @@ function placement(p: Params, variety: Variety): WireOrderRequest {
   };
   const quantity = p.int('quantity');
   if (quantity === undefined) throw inputError('quantity', 'is required');
+  const exchange = need('exchange', Exchange.options);
+  const validity = p.oneOf('validity', Validity.options) ?? 'DAY';
+  noIocOnMcx(exchange, validity);
   return {
-    exchange: need('exchange', Exchange.options),
+    exchange,
     tradingsymbol: p.need('tradingsymbol'),
     transaction_type: need('transaction_type', TransactionType.options),
     order_type: need('order_type', OrderType.options),
     quantity,
     product: need('product', Product.options),
-    validity: p.oneOf('validity', Validity.options) ?? 'DAY',
+    validity,
     price: p.price('price') ?? null,
     trigger_price: p.price('trigger_price') ?? null,
     ...(tag === undefined ? {} : { client_order_id: tag }),
     variety,
   };
 }
+
+/** MCX takes no IOC orders from the API (docs/kite.md §Smaller rules): a 400 naming `validity`. */
+function noIocOnMcx(exchange: string, validity: string | undefined): void {
+  if (exchange === 'MCX' && validity === 'IOC')
+    throw inputError('validity', 'IOC orders are not allowed on MCX through the API; place it as DAY');
+}
+
+/** Kite's words for a cancel of an order its OMS no longer holds working (docs/kite.md §Orders). */
+export const NOT_CANCELLABLE = 'Order cannot be cancelled as it is being processed. Try later.';
 
 /** The order `:order_id` names, checked to be of `:variety` (Kite refuses a mismatch). */
 function orderOf(state: BrokerState, id: string, variety: Variety) {
@@ -114,11 +104,16 @@ export const orderRoutes: readonly KiteRoute[] = [
       const variety = varietyOf(params.variety);
       const p = await readParams(req, query);
       const body = placement(p, variety);
-      const protection = marketProtection(p, body.order_type);
+      const protection = readProtection(p, body.order_type);
+      // `algo_id` (an exchange-registered algo's id) is taken and not used (docs/kite.md §Smaller rules).
+      p.get('algo_id');
+      const slice = p.oneOf('autoslice', ['true', 'false'] as const);
+      if (slice === 'true') return { data: autoslice(state, kite, body, protection, now) };
       const request = toPlaceRequest(state, body);
       checkSession(request, now);
-      const o = state.engine.place(request, now);
-      kite.extras.set(o.orderId, { marketProtection: protection });
+      const { request: sent, extras } = protectRequest(state, request, protection);
+      const o = state.engine.place(sent, now);
+      kite.extras.set(o.orderId, extras);
       return { data: { order_id: o.orderId } };
     },
   },
@@ -127,12 +122,13 @@ export const orderRoutes: readonly KiteRoute[] = [
     path: '/orders/:variety/:order_id',
     kind: 'api',
     limit: 'orders',
-    async handle({ req, query, params, state, now }) {
+    async handle({ req, query, params, state, kite, now }) {
       const variety = varietyOf(params.variety);
       const id = params.order_id ?? '';
-      orderOf(state, id, variety);
+      const order = orderOf(state, id, variety);
       const p = await readParams(req, query);
       const orderType = p.oneOf('order_type', OrderType.options);
+      const protection = readProtection(p, orderType);
       const changes = {
         quantity: p.int('quantity'),
         price: p.price('price'),
@@ -145,7 +141,10 @@ export const orderRoutes: readonly KiteRoute[] = [
           'body',
           'names nothing to change; send quantity, price, trigger_price, order_type or validity',
         );
-      const o = state.engine.modify(id, changes, now);
+      noIocOnMcx(order.exchange, changes.validity);
+      const reprotected = protectModification(state, order, changes, protection, kite.extras.get(id));
+      const o = state.engine.modify(id, reprotected.changes, now);
+      if (reprotected.extras) kite.extras.set(id, reprotected.extras);
       return { data: { order_id: o.orderId } };
     },
   },
@@ -157,7 +156,9 @@ export const orderRoutes: readonly KiteRoute[] = [
     handle({ params, state, now }) {
       const variety = varietyOf(params.variety);
       const id = params.order_id ?? '';
-      orderOf(state, id, variety);
+      // Kite refuses to cancel an order that no longer works — filled, rejected, or cancelled
+      // already (a repeated cancel) — as an OrderException (docs/kite.md §Orders).
+      if (!isWorking(orderOf(state, id, variety).status)) throw new KiteError(400, 'OrderException', NOT_CANCELLABLE);
       const o = state.engine.cancel(id, now);
       return { data: { order_id: o.orderId } };
     },
@@ -167,8 +168,13 @@ export const orderRoutes: readonly KiteRoute[] = [
     path: '/orders',
     kind: 'api',
     limit: 'default',
-    handle: ({ state, kite }) => ({
-      data: state.engine.allOrders().map((o) => kiteOrder(o, kite.extras.get(o.orderId))),
+    // Kite's order book holds only today's orders (docs/kite.md §Orders): the market clock's IST day.
+    handle: ({ state, kite, realNow, now }) => ({
+      data: state
+        .orderReads(realNow)
+        .allOrders()
+        .filter((o) => o.placedAt >= istDayStart(now))
+        .map((o) => kiteOrder(o, kite.extras.get(o.orderId))),
     }),
   },
   {
@@ -176,9 +182,12 @@ export const orderRoutes: readonly KiteRoute[] = [
     path: '/orders/:order_id',
     kind: 'api',
     limit: 'default',
-    handle({ state, kite, params }) {
+    handle({ state, kite, params, realNow, now }) {
       const id = params.order_id ?? '';
-      const o = state.engine.order(id);
+      // As the order book shows it (docs/kite.md §A lagging order book): not there yet reads as
+      // unknown, and so does an order of an earlier day (docs/kite.md §Orders).
+      const shown = state.orderReads(realNow).order(id);
+      const o = shown && shown.placedAt >= istDayStart(now) ? shown : undefined;
       if (!o) throw new KiteError(400, 'InputException', `Couldn't find that \`order_id\` (${id.slice(0, 30)}).`);
       return { data: kiteHistory(o, kite.extras.get(id)) };
     },
@@ -190,6 +199,7 @@ export const orderRoutes: readonly KiteRoute[] = [
     limit: 'default',
     handle({ state, params }) {
       const id = params.order_id ?? '';
+      // Trades never lag, so this reads the engine (docs/kite.md §A lagging order book).
       const o = state.engine.order(id);
       if (!o) throw new KiteError(400, 'InputException', `Couldn't find that \`order_id\` (${id.slice(0, 30)}).`);
       return {
@@ -243,6 +253,55 @@ export const orderRoutes: readonly KiteRoute[] = [
     },
   },
 ];
+
+/** A modification's changes as the exchange applies them under `market_protection` (docs/kite.md §Market protection). */
+interface Changes {
+  readonly quantity: number | undefined;
+  readonly price: number | undefined;
+  readonly triggerPrice: number | undefined;
+  readonly orderType: OrderType | undefined;
+  readonly validity: Validity | undefined;
+}
+
+/**
+ * Turning an order into MARKET or SL-M makes it a protected LIMIT or SL, priced now; moving the
+ * trigger of a protected SL-M moves its limit with it. Anything else changes what it says, and an
+ * order turned into LIMIT or SL is no longer protected.
+ */
+function protectModification(
+  state: BrokerState,
+  order: PaperOrder,
+  changes: Changes,
+  protection: number | null,
+  extras: KiteOrderExtras | undefined,
+): { changes: Changes; extras?: KiteOrderExtras } {
+  const instrument = state.market.instrument(order.token);
+  if (!instrument) return { changes };
+  const trigger = changes.triggerPrice ?? (order.triggerUnits === null ? null : fromUnits(order.triggerUnits));
+  const reprice = (as: 'MARKET' | 'SL-M', percent: number, sent: number) => {
+    const p = protect(
+      state,
+      instrument,
+      order.transactionType,
+      as,
+      trigger === null ? null : toUnits(trigger),
+      percent,
+    );
+    return {
+      changes: { ...changes, orderType: p.orderType, price: fromUnits(p.priceUnits) },
+      extras: { marketProtection: sent, protectedAs: { orderType: as, percent: p.percent } },
+    };
+  };
+  if (isProtected(changes.orderType) && protection !== null) return reprice(changes.orderType, protection, protection);
+  if (
+    changes.orderType === undefined &&
+    extras?.protectedAs?.orderType === 'SL-M' &&
+    changes.triggerPrice !== undefined
+  )
+    return reprice('SL-M', extras.protectedAs.percent, extras.marketProtection);
+  if (changes.orderType !== undefined) return { changes, extras: { marketProtection: protection ?? 0 } };
+  return { changes };
+}
 
 /** One parsed leg of a margin request: Kite's item, and the engine's quote of it. */
 interface MarginLeg extends BasketLegQuote {

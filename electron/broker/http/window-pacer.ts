@@ -1,0 +1,163 @@
+import { LimitReached } from '../broker-error';
+import { NotAdmitted, type BucketClock, type Priority } from './token-bucket';
+
+/** At most `limit` requests in any `ms` milliseconds. */
+export interface SlidingWindow {
+  readonly limit: number;
+  readonly ms: number;
+}
+
+/** A count that starts again each calendar day (Kite's orders a day, per IST day). */
+export interface DailyCap {
+  readonly limit: number;
+  /** The day an instant belongs to (an IST date). */
+  readonly dayOf: (epochMs: number) => string;
+  /** When the day of `epochMs` ends (epoch ms), for the refusal's Retry-After. */
+  readonly endOf: (epochMs: number) => number;
+  /** Told in the refusal: "Kite allows 5,000 orders a day". */
+  readonly label: string;
+}
+
+/** Anything that admits one request at a time: the token bucket, or this pacer. */
+export interface Pacer {
+  take(priority?: Priority, signal?: AbortSignal): Promise<number>;
+}
+
+interface Waiter {
+  readonly admit: (at: number) => void;
+  readonly refuse: (err: Error) => void;
+  done: boolean;
+}
+
+/**
+ * Keeps requests under limits counted in calendar windows (Kite counts orders per calendar
+ * second, minute and IST day: docs/kite.md §Limits), so that no order is refused for them.
+ *
+ * A token bucket cannot: it lets a burst at the end of one second and another at the start of
+ * the next, which a calendar count refuses. A sliding window can: at most N in any `ms` is at
+ * most N in every calendar second, whatever the phase between our clock and the broker's. The
+ * windows given are already paced under the broker's figures. Cancels go first; within a lane,
+ * arrival order. A day's cap, once reached, refuses at once (waiting cannot help), as a
+ * `rate_limited` whose Retry-After is the day's end: nothing is sent. A caller whose signal
+ * aborts while it waits leaves without counting (`NotAdmitted`).
+ */
+export class WindowPacer implements Pacer {
+  readonly #windows: readonly SlidingWindow[];
+  readonly #day: DailyCap | null;
+  readonly #clock: BucketClock;
+  readonly #wallNow: () => number;
+  /** Admission times (clock ms) within the longest window, oldest first. */
+  #sent: number[] = [];
+  #dayKey = '';
+  #dayCount = 0;
+  readonly #cancels: Waiter[] = [];
+  readonly #others: Waiter[] = [];
+  #pumping = false;
+
+  public constructor(
+    windows: readonly SlidingWindow[],
+    day: DailyCap | null,
+    clock: BucketClock,
+    wallNow: () => number = Date.now,
+  ) {
+    this.#windows = windows;
+    this.#day = day;
+    this.#clock = clock;
+    this.#wallNow = wallNow;
+  }
+
+  public take(priority: Priority = 'urgent', signal?: AbortSignal): Promise<number> {
+    if (signal?.aborted) return Promise.reject(new NotAdmitted());
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = { admit: resolve, refuse: reject, done: false };
+      (priority === 'cancel' ? this.#cancels : this.#others).push(waiter);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          if (waiter.done) return;
+          waiter.done = true;
+          reject(new NotAdmitted());
+        },
+        { once: true },
+      );
+      void this.#pump();
+    });
+  }
+
+  /** Requests waiting (those who gave up included, until the pump passes them). */
+  public waiting(): number {
+    return this.#cancels.length + this.#others.length;
+  }
+
+  async #pump(): Promise<void> {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      for (;;) {
+        const next = this.#head();
+        if (!next) return;
+        const now = this.#clock.now();
+        const wait = this.#waitFor(now);
+        if (wait > 0) {
+          await this.#clock.sleep(wait);
+          continue;
+        }
+        (this.#cancels[0] === next ? this.#cancels : this.#others).shift();
+        if (next.done) continue;
+        next.done = true;
+        const refusal = this.#countDay();
+        if (refusal) {
+          next.refuse(refusal);
+          continue;
+        }
+        this.#sent.push(now);
+        next.admit(now);
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  /** The first caller still waiting, cancels first; callers who gave up are dropped. */
+  #head(): Waiter | undefined {
+    for (const q of [this.#cancels, this.#others]) {
+      while (q[0]?.done) q.shift();
+      if (q[0]) return q[0];
+    }
+    return undefined;
+  }
+
+  /** How long until every window has room for one more (0: now). */
+  #waitFor(now: number): number {
+    const longest = Math.max(0, ...this.#windows.map((w) => w.ms));
+    while (this.#sent.length > 0 && (this.#sent[0] as number) <= now - longest) this.#sent.shift();
+    let wait = 0;
+    for (const w of this.#windows) {
+      const inWindow = this.#sent.filter((t) => t > now - w.ms);
+      if (inWindow.length < w.limit) continue;
+      // Room once the oldest that keeps the window full has left it.
+      const leaves = (inWindow[inWindow.length - w.limit] as number) + w.ms;
+      wait = Math.max(wait, leaves - now);
+    }
+    return Math.ceil(wait);
+  }
+
+  /** Counts one more against the day's cap; the refusal if it is used up. */
+  #countDay(): Error | null {
+    if (!this.#day) return null;
+    const wall = this.#wallNow();
+    const key = this.#day.dayOf(wall);
+    if (key !== this.#dayKey) {
+      this.#dayKey = key;
+      this.#dayCount = 0;
+    }
+    if (this.#dayCount >= this.#day.limit) {
+      return new LimitReached(
+        `${this.#day.label}, and today's are used up: not sent`,
+        Math.max(1_000, this.#day.endOf(wall) - wall),
+      );
+    }
+    this.#dayCount += 1;
+    return null;
+  }
+}

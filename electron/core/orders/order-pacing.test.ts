@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Instrument } from '@shared/domain/instrument';
+import { isWorking, type OrderRequest } from '@shared/domain/order';
+import type { PlaceOutcome } from '@shared/domain/placement';
+import { pool, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import { coreOn } from '../testing/dialects';
+
+/**
+ * Kite counts order writes per calendar second, minute and day (docs/kite.md §Limits; the paper
+ * dialect enforces them). Every path that sends orders — a basket, the kill switch's cancels and
+ * exits — is paced by main so that none is refused for them: no 429, every order placed. The
+ * paper broker runs with Kite's real order figures (10/s, 400/min, 5,000/day); the client's
+ * general bucket is generous here, so only the order pacer stands between a burst and Kite's
+ * count (a token bucket lets its burst and a second's refill into one calendar second).
+ */
+
+/** A fast client: only the order pacer limits order writes. */
+const FAST_READS = { rate: { perSecond: 100, burst: 100 } } as const;
+
+const buy = (i: Instrument, quantity = 1): OrderRequest => ({
+  exchange: i.exchange,
+  tradingsymbol: i.tradingsymbol,
+  transactionType: 'BUY',
+  quantity,
+  orderType: 'MARKET',
+  product: 'MIS',
+  validity: 'DAY',
+});
+
+describe('order writes on Kite, paced under its calendar-window limits', () => {
+  let fx: CoreFixture;
+  afterEach(async () => fx.close());
+
+  it('a 25-leg basket sent at once: 0 × 429, every leg placed once', async () => {
+    // Reads out of the way (quotes, candles); the order limits are Kite's own.
+    fx = await startCoreFixture({ kiteRates: { quotePerSecond: 1_000, defaultPerSecond: 1_000 } });
+    const core = await coreOn(fx, 'kite', FAST_READS);
+    const eq = (await core.broker.listInstruments('NSE')).filter((i) => i.instrumentType === 'EQ').slice(0, 25);
+    for (const i of eq) await core.catalog.find(i.exchange, i.tradingsymbol);
+    const legs = await pool(eq.length, eq.length, (n) => core.orders.place(buy(eq[n] as Instrument)));
+    expect(legs.map((l) => l.status)).toEqual(eq.map(() => 'fulfilled'));
+    await core.orders.idle();
+    expect(
+      legs
+        .map((l) => (l as PromiseFulfilledResult<PlaceOutcome>).value.state)
+        .every((s) => s === 'placed' || s === 'unconfirmed'),
+    ).toBe(true);
+    expect(core.orders.placements().filter((p) => p.state !== 'placed')).toEqual([]);
+    expect(core.stats.rateLimited).toBe(0);
+    expect(fx.paper.orderCount()).toBe(25);
+  });
+
+  it('a kill switch over 30 positions and 10 working orders: 0 × 429, every cancel and every exit done', async () => {
+    fx = await startCoreFixture({ kiteRates: { quotePerSecond: 1_000, defaultPerSecond: 1_000 } });
+    const core = await coreOn(fx, 'kite', {
+      ...FAST_READS,
+      safetyTimings: { retryDelaysMs: [5, 20, 50], settleWaitMs: 15_000, settlePollMs: 10 },
+    });
+    const eq = (await core.broker.listInstruments('NSE')).filter((i) => i.instrumentType === 'EQ').slice(0, 30);
+    for (const i of eq) await core.catalog.find(i.exchange, i.tradingsymbol);
+    await pool(eq.length, 8, (n) => core.orders.place(buy(eq[n] as Instrument)));
+    const resting = eq.slice(0, 10).map((i) => ({
+      ...buy(i),
+      orderType: 'LIMIT' as const,
+      price: Number((Math.floor((i.lastPrice * 0.95) / i.tickSize) * i.tickSize).toFixed(2)),
+    }));
+    await pool(resting.length, 8, (n) => core.orders.place(resting[n] as OrderRequest));
+    await core.orders.idle();
+    await vi.waitFor(async () => expect((await core.readPositions()).filter((p) => p.quantity !== 0)).toHaveLength(30));
+    const limitedBefore = core.stats.rateLimited;
+
+    core.safety.start({ kind: 'killSwitch', exitPositions: true });
+    await core.safety.idle();
+    const run = core.safety.current();
+    expect(run?.steps.filter((s) => s.kind !== 'exit').map((s) => s.state)).toEqual(resting.map(() => 'done'));
+    expect(run?.steps.filter((s) => s.kind === 'exit').map((s) => s.state)).toEqual(eq.map(() => 'done'));
+    expect(core.stats.rateLimited - limitedBefore).toBe(0);
+    expect(core.stats.rateLimited).toBe(0);
+    expect((await core.broker.listOrders()).filter((o) => isWorking(o.status))).toEqual([]);
+    await vi.waitFor(async () =>
+      expect((await core.broker.listPositions()).filter((p) => p.quantity !== 0)).toEqual([]),
+    );
+  });
+});
