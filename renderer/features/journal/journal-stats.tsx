@@ -84,8 +84,8 @@ function StatsRow({
       <th scope="row">{group}</th>
       <td className="num">{stats.trades}</td>
       <td className="num">{stats.winRate === null ? '–' : `${(stats.winRate * 100).toFixed(0)}%`}</td>
-      <td className="num up">{money(stats.averageWin)}</td>
-      <td className="num down">{money(stats.averageLoss)}</td>
+      <td className={`num ${stats.averageWin === null ? '' : 'up'}`}>{money(stats.averageWin)}</td>
+      <td className={`num ${stats.averageLoss === null ? '' : 'down'}`}>{money(stats.averageLoss)}</td>
       <td className={`num ${signClass(stats.expectancy ?? 0)}`}>{money(stats.expectancy)}</td>
       <td className="num">
         {stats.profitFactor === null ? (stats.wins > 0 ? 'no losses' : '–') : stats.profitFactor.toFixed(2)}

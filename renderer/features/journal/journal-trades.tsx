@@ -74,7 +74,7 @@ export function JournalTrades(props: {
                   </button>
                 </td>
                 <td className="sym">{t.tradingsymbol}</td>
-                <td className={t.direction === 'long' ? 'buy' : 'sell'}>{t.direction === 'long' ? 'Long' : 'Short'}</td>
+                <td>{t.direction === 'long' ? 'Long' : 'Short'}</td>
                 <td className="num">{formatQty(t.quantity)}</td>
                 <td className="num">{formatPrice(round(t.entryPrice))}</td>
                 <td className="num">{formatPrice(round(t.exitPrice))}</td>
