@@ -41,6 +41,11 @@ const SUITES: Record<string, Suite> = {
       'the dashboard in Chromium with 10,000 orders, 1% changing per poll: virtualized vs plain blotter (update→paint, scroll frames, click→ack)',
     load: () => import('./dashboard-bench'),
   },
+  strategy: {
+    describe:
+      "the strategy builder's per-tick compute (payoff figures, both curves, Greeks) for 4 and 12 legs vs a single long call, same run (p50/p99 ms, share of a 60 Hz frame)",
+    load: () => import('./strategy-bench'),
+  },
   memory: {
     describe:
       "an idle desk's page JS heap (after a forced collection) and host RSS at 200 and 10,000 orders, before and after N polls: nothing may grow per poll",

@@ -212,6 +212,40 @@ for (const theme of ['dark', 'light'] as const) {
       await expectAccessible(page, 'the workspace after the kill switch');
       await expectSignsBesideColour(page, 'the workspace after the kill switch');
     });
+
+    await test.step('the strategy builder (an iron condor) and positions by underlying', async () => {
+      await page.getByTestId('strategy-button').click();
+      const builder = page.getByRole('dialog', { name: /^Strategy builder/ });
+      await expectFocusStartsInside(builder, builder.getByRole('combobox', { name: 'Underlying' }));
+      await builder.getByRole('combobox', { name: 'Template' }).selectOption('iron-condor');
+      await builder.getByRole('button', { name: 'Apply template' }).click();
+      await expect(builder.getByTestId('strategy-leg')).toHaveCount(4);
+      await expect(builder.getByTestId('strategy-max-profit')).toHaveText(/₹/);
+      await expectAccessible(page, 'the strategy builder', '[role="dialog"]');
+      await expectSignsBesideColour(page, 'the strategy builder');
+      await page.keyboard.press('Escape');
+      await expect(builder).toBeHidden();
+      await page.getByRole('checkbox', { name: 'By underlying' }).check();
+      await expectAccessible(
+        page,
+        'positions by underlying',
+        '.panel:has(table[aria-label="Positions by underlying"])',
+      );
+      await page.getByRole('checkbox', { name: 'By underlying' }).uncheck();
+    });
+
+    await test.step('the journal, with the trade the kill switch closed opened', async () => {
+      await page.getByTestId('journal-button').click();
+      const journal = page.getByRole('dialog', { name: 'Journal' });
+      await expectFocusStartsInside(journal, journal.getByRole('button', { name: 'Previous month' }));
+      await journal.getByRole('button', { name: 'Sync now' }).click();
+      await journal.getByTestId('journal-trade').first().getByRole('button').click();
+      await expect(journal.getByRole('form', { name: 'Trade notes' })).toBeVisible();
+      await expectAccessible(page, 'the journal', '[role="dialog"]');
+      await expectSignsBesideColour(page, 'the journal');
+      await page.keyboard.press('Escape');
+      await expect(journal).toBeHidden();
+    });
   });
 
   test(`${theme} theme: the session dialog passes axe`, async ({ page }) => {

@@ -22,6 +22,8 @@ import { KillSwitchButton } from './features/safety/kill-switch';
 import { RiskStatusChip } from './features/safety/risk-status';
 import { DriftDialogSlot, DriftHeaderButton } from './features/drift/drift-alarm';
 import { AlertsHeaderButton, SafetyLayer } from './features/safety/safety-layer';
+import { StrategyHeaderButton, StrategySlot } from './features/strategy/strategy-slot';
+import { JournalHeaderButton, JournalSlot } from './features/journal/journal-slot';
 import { Banners } from './features/session/banners';
 import { ConnectionStatus } from './features/session/connection-status';
 import { SessionGate } from './features/session/session-dialog';
@@ -191,6 +193,8 @@ export function App() {
         <RiskStatusChip />
         <DriftHeaderButton />
         <AlertsHeaderButton />
+        <StrategyHeaderButton />
+        <JournalHeaderButton />
         <span className="topbar__spacer" />
         <KillSwitchButton />
         <span className="muted small topbar__hint">
@@ -216,6 +220,8 @@ export function App() {
         <Workspace layout={WORKSPACE} />
       </main>
       <GttDialogHost />
+      <StrategySlot />
+      <JournalSlot />
       <Toaster />
       <CommandPalette />
       <ShortcutsSheet />

@@ -38,10 +38,12 @@ function headings(doc) {
 function citations(line, next) {
   const out = [];
   const text = `${line} ${next.replace(/^\s*(\*|\/\/|#)?\s*/, '')}`;
-  for (const m of text.matchAll(/(?:docs\/)?\b(api|architecture|contract|benchmarks|kite)\.md(?![\w#])([^\n]*)/g)) {
+  for (const m of text.matchAll(
+    /(?:docs\/)?\b(api|architecture|contract|benchmarks|kite|desk|market|gtt|strategy|journal)\.md(?![\w#])([^\n]*)/g,
+  )) {
     if (m.index >= line.length) break;
     const doc = `docs/${m[1]}.md`;
-    const rest = m[2].split(/\b(?:api|architecture|contract|benchmarks|kite)\.md/)[0]; // up to the next doc
+    const rest = m[2].split(/\b(?:api|architecture|contract|benchmarks|kite|desk|market|gtt|strategy|journal)\.md/)[0]; // up to the next doc
     // `§Name` (several may follow one doc: `§Orders, §Matching`), up to punctuation that ends it.
     for (const s of rest.split(/(?=§)/).filter((p) => p.startsWith('§'))) {
       const name = /^§([^,;:.()\]`]+)/.exec(s)?.[1];

@@ -22,6 +22,8 @@ import { ActiveCore } from './session/active-core';
 import { KiteLoginFlow } from './session/kite-login';
 import { vaultKeyOf } from './session/profile-target';
 import { SettingsStore, storedRisk } from './settings/settings-store';
+import { journalHandlers } from './handlers/journal-handlers';
+import { JournalService } from './journal/journal-service';
 
 /** The loopback port of Kite's redirect unless configured: `http://127.0.0.1:5174/kite/callback`. */
 export const DEFAULT_KITE_REDIRECT_PORT = 5174;
@@ -152,6 +154,12 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
 
   // Declared before the core: its ticks reach the book from the first one.
   let alerts: AlertBook | null = null;
+  // The trader's journal, one database per profile, opened at login (docs/journal.md).
+  const journal = new JournalService({
+    dataDir: config.dataDir,
+    log,
+    onChanged: () => events.emit('journal.changed', {}),
+  });
 
   let paper: EmbeddedPaper | null = null;
   let paperStarting: Promise<EmbeddedPaper> | null = null;
@@ -175,6 +183,10 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       core.risk.setLimits(stored.limits);
       core.risk.restoreLossReached(stored.lossReachedOn);
       await alerts?.load(core.profileKey);
+      await journal.load(core.profileKey, () => ({
+        broker: core.broker,
+        find: (exchange, symbol) => core.catalog.find(exchange, symbol),
+      }));
     },
     notice: (m) => log(`Not remembering the session: ${m}`),
     options: () => ({
@@ -188,7 +200,11 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
         onSession: (info) => events.emit('session.changed', info),
         onSessionExpired: (reason, version) => events.emit('session.expired', { reason, version }),
         onConnection: (state) => events.emit('connection.changed', state),
-        onOrdersChanged: (delta) => ordersChanged.push(delta),
+        onOrdersChanged: (delta) => {
+          ordersChanged.push(delta);
+          // A fill: the journal reads the trade book shortly, and takes the chart at an exit.
+          if (delta.upserts.some((o) => o.filledQuantity > 0)) journal.fillsArrived();
+        },
         onPlacements: (placements) => events.emit('placements.changed', { placements }),
         onUsage: (usage) => events.emit('usage.changed', usage),
         onSafety: (run) => events.emit('safety.progress', run),
@@ -258,6 +274,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     ...driftHandlers(active),
     ...gttHandlers(active),
     ...alertHandlers(active, alertBook),
+    ...journalHandlers(journal),
   };
 
   return {
@@ -270,6 +287,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       batcher?.close();
       ordersChanged.close();
       await kiteLogin.close();
+      await journal.close();
       await active.close();
       await paper?.close();
     },

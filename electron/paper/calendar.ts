@@ -1,6 +1,7 @@
 import type { Exchange } from '@shared/domain/instrument';
 import type { SessionPhase } from '@shared/domain/market';
 import { IST_OFFSET_MS, istDate, istDayStart } from '@shared/lib/ist-time';
+import { CLOSE_MINUTE } from '@shared/trading/market-hours';
 
 /**
  * The exchanges' trading calendar in IST (docs/api.md §Sessions and the calendar): hours per
@@ -19,7 +20,7 @@ export interface Hours {
   readonly close: number;
 }
 
-const EQUITY_HOURS: Hours = { preOpen: 9 * 60, open: 9 * 60 + 15, close: 15 * 60 + 30 };
+const EQUITY_HOURS: Hours = { preOpen: 9 * 60, open: 9 * 60 + 15, close: CLOSE_MINUTE.NSE };
 
 /** Hours per exchange (docs/api.md §Sessions and the calendar). */
 export const HOURS: Readonly<Record<Exchange, Hours>> = {
@@ -27,8 +28,8 @@ export const HOURS: Readonly<Record<Exchange, Hours>> = {
   BSE: EQUITY_HOURS,
   NFO: EQUITY_HOURS,
   BFO: EQUITY_HOURS,
-  MCX: { preOpen: null, open: 9 * 60, close: 23 * 60 + 30 },
-  CDS: { preOpen: null, open: 9 * 60, close: 17 * 60 },
+  MCX: { preOpen: null, open: 9 * 60, close: CLOSE_MINUTE.MCX },
+  CDS: { preOpen: null, open: 9 * 60, close: CLOSE_MINUTE.CDS },
 };
 
 /** Every exchange, in the order the status endpoint lists them. */

@@ -1,8 +1,9 @@
 import type { Exchange, InstrumentType } from '@shared/domain/instrument';
 import { istDate } from '@shared/lib/ist-time';
 import { fromUnits, PRICE_UNITS_PER_RUPEE, toUnits } from '@shared/trading/money';
-import { HOURS, addDays, atMinute, isTradingDay } from './calendar';
-import { ATM_VOL, blackScholes, futurePrice, smileVol, yearsTo } from './pricing';
+import { addDays, isTradingDay } from './calendar';
+import { expiryInstant } from '@shared/trading/market-hours';
+import { ATM_VOL, blackScholes, futurePrice, smileVol, yearsTo } from '@shared/trading/options-pricing';
 import { deriveRng, fnv1a, type Rng } from './rng';
 
 /**
@@ -227,7 +228,7 @@ const mon = (d: Date): string => MONTHS[d.getUTCMonth()] ?? 'JAN';
 
 /** When a contract expiring on `date` on `exchange` stops trading: that day's close. */
 export function expiryClose(exchange: Exchange, date: string): number {
-  return atMinute(date, HOURS[exchange].close);
+  return expiryInstant(exchange, date);
 }
 
 /**

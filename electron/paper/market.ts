@@ -23,7 +23,7 @@ import {
   type UnderlyingSpec,
   underlyingsOf,
 } from './instruments';
-import { futurePrice, yearsTo } from './pricing';
+import { futurePrice, yearsTo } from '@shared/trading/options-pricing';
 import { deriveRng, fnv1a, normal, type Rng } from './rng';
 
 /**
@@ -62,6 +62,8 @@ interface Quote {
   /** A derivative's distance from its model price, in units (a control price sets it; it decays). */
   offset: number;
   oi: number;
+  /** Open interest at the previous day's end (what the chain's OI change runs from). */
+  oiClose: number;
   readonly book: PriceBook;
   live: Bar[];
 }
@@ -147,6 +149,7 @@ export class Market {
       lastTradeAt: null,
       offset: 0,
       oi: i.instrumentType === 'EQ' ? 0 : this.openingOi(i),
+      oiClose: i.instrumentType === 'EQ' ? 0 : this.openingOi(i),
       book,
       live: [],
     });
@@ -225,6 +228,17 @@ export class Market {
     const i = this.byToken.get(token);
     if (!i || i.instrumentType === 'EQ') return null;
     return this.quotes.get(token)?.oi ?? 0;
+  }
+
+  /**
+   * Open interest at the end of the latest day before IST date `day` (what the option chain's OI
+   * change runs from); null for an equity. Until the first new day it is the opening figure.
+   */
+  oiCloseOf(token: number, day: string): number | null {
+    const i = this.byToken.get(token);
+    const q = this.quotes.get(token);
+    if (!i || !q || i.instrumentType === 'EQ') return null;
+    return q.day < day ? q.oi : q.oiClose;
   }
 
   /** An underlying's price now, in rupees (the option chain's `underlying_price`); null if unknown. */
@@ -388,6 +402,7 @@ export class Market {
       if (q.day >= day) continue;
       const i = this.byToken.get(token);
       q.close = q.ltp;
+      q.oiClose = q.oi;
       q.day = day;
       q.dayEnds = istDayStart(at) + DAY_MS;
       q.volume = 0;
@@ -426,6 +441,7 @@ export class Market {
   private apply(i: PaperInstrument, q: Quote, ltp: number, traded: number, at: number): PriceMove {
     if (at >= q.dayEnds) {
       q.close = q.ltp;
+      q.oiClose = q.oi;
       q.day = istDate(at);
       q.dayEnds = istDayStart(at) + DAY_MS;
       q.volume = 0;

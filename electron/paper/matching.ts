@@ -7,7 +7,7 @@ import { applyChanges, takesPrice, takesTrigger, validateModification } from '@s
 import { type Account } from './account';
 import { isOpen } from './calendar';
 import type { PaperInstrument } from './instruments';
-import { intrinsic } from './pricing';
+import { intrinsic } from '@shared/trading/options-pricing';
 import { leverageOf, marginFor } from './margin';
 import type { Market, PriceMove } from './market';
 import { Problem } from './problem';

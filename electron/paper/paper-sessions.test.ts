@@ -203,3 +203,30 @@ describe('the market clock', () => {
     expect(moved.body.exchanges.find((e: { exchange: string }) => e.exchange === 'NSE').phase).toBe('closed');
   });
 });
+
+describe("the option chain's open interest change", () => {
+  it('runs from the previous day’s end: nothing changed at the first open, the day’s trading since the next one', async () => {
+    await broker('2026-11-23T09:20:00');
+    type Leg = { tradingsymbol: string; oi: number; oi_change: number };
+    const legs = async (): Promise<Map<string, Leg>> => {
+      const chain = (await api.call('GET', '/option-chain?underlying=NIFTY&expiry=2026-12-29&strikes=3')).body;
+      return new Map(
+        (chain.strikes as Array<{ call: Leg; put: Leg }>)
+          .flatMap((s) => [s.call, s.put])
+          .map((l) => [l.tradingsymbol, l]),
+      );
+    };
+    // No trading yet: nothing changed.
+    for (const l of (await legs()).values()) expect(l.oi_change, l.tradingsymbol).toBe(0);
+    expect((await api.call('POST', '/_control/tick', { count: 200 }, { token: null })).status).toBe(200);
+    const monday = await legs();
+    // The day's trading moved open interest, and the change says by how much.
+    expect([...monday.values()].some((l) => l.oi_change !== 0)).toBe(true);
+
+    now = at('2026-11-25T09:20:00');
+    expect((await api.call('POST', '/_control/tick', { count: 200 }, { token: null })).status).toBe(200);
+    const both = [...(await legs()).values()].filter((l) => monday.has(l.tradingsymbol));
+    expect(both.length).toBeGreaterThan(0);
+    for (const l of both) expect(l.oi - l.oi_change, l.tradingsymbol).toBe(monday.get(l.tradingsymbol)!.oi);
+  });
+});

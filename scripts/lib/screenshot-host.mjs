@@ -41,3 +41,48 @@ export function startHost(dataDir, extraArgs = []) {
   });
   return { child, ready };
 }
+
+/**
+ * A small client of the paper broker's REST API under the app's own session (read from the
+ * control interface), and of its control interface: what screenshot scripts trade and move the
+ * market with.
+ */
+export function paperClient(paperUrl) {
+  let token = '';
+  const json = async (method, path, body, auth = true) => {
+    const res = await fetch(`${paperUrl}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  };
+  return {
+    async useAppSession() {
+      const { sessions } = await json('GET', '/_control/sessions', undefined, false);
+      const s = sessions.filter((x) => x.active).pop();
+      if (!s) throw new Error('the app has no paper session yet');
+      token = s.access_token;
+    },
+    place: (order) => json('POST', '/orders', { validity: 'DAY', ...order }),
+    tick: (count) => json('POST', '/_control/tick', { count }, false),
+    marketStatus: () => json('GET', '/market/status'),
+  };
+}
+
+/** Chromium at 1440×900 on the desk at `url`, once it says it is connected. */
+export async function openDesk(chromium, url) {
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await page.goto(url);
+  await page
+    .getByRole('status')
+    .filter({ hasText: /Connected to/ })
+    .waitFor();
+  return { browser, page };
+}

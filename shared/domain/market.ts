@@ -153,6 +153,8 @@ export const OptionLeg = z.object({
   change: z.number(),
   /** Open interest (quantity). */
   oi: z.number().int().nonnegative(),
+  /** Open interest now less at the previous day's end; null when the broker does not say. */
+  oiChange: z.number().int().nullable(),
   /** Implied volatility, percent a year (14.25 means 14.25%). */
   iv: z.number().nonnegative(),
   /** ∂premium/∂underlying: 0…1 for a call, −1…0 for a put. */

@@ -18,4 +18,5 @@ export const EVENT_NAMES_PLAIN = [
   'drift.changed',
   'alerts.fired',
   'alerts.changed',
+  'journal.changed',
 ] as const;

@@ -25,6 +25,7 @@ import { SafetyAction, SafetyRun } from '../domain/safety-run';
 import { DriftFindingId, DriftStatus } from '../domain/drift';
 import { BrokerProfile, ConnectionState, KiteLoginStart, SessionInfo, SessionVersion } from '../domain/session';
 import { BrokerUsage } from '../domain/usage';
+import { JournalImport, JournalRange, JournalTrade, JournalView, TradeNotes } from '../domain/journal';
 
 /**
  * THE bridge contract: every renderer → main call and every main → renderer event.
@@ -286,6 +287,36 @@ export const requests = {
   },
   /** Deletes (cancels) a GTT. */
   'gtt.delete': { input: z.strictObject({ gttId: GttId }), output: GttAck },
+
+  // ---------------------------------------------------------------- the trader's journal
+  /**
+   * The logged-in profile's journal (docs/journal.md): closed trades exiting in the range (IST
+   * days, inclusive; all when absent), newest first, with the trader's notes, and the open lots.
+   */
+  'journal.view': { input: JournalRange.optional(), output: JournalView },
+  /** Reads the broker's trade book into the journal now (main also does after fills arrive). */
+  'journal.sync': { input: z.void(), output: JournalImport },
+  /** Replaces a closed trade's tags, note and stop-loss. */
+  'journal.update': {
+    input: z.strictObject({ tradeId: z.string().min(1).max(200), notes: TradeNotes.strict() }),
+    output: JournalTrade,
+  },
+  /** The chart as it was at the trade's exit (an inert SVG), or null when none was taken. */
+  'journal.picture': {
+    input: z.strictObject({ tradeId: z.string().min(1).max(200) }),
+    output: z.object({ svg: z.string().max(400_000), takenAt: z.number().int() }).nullable(),
+  },
+  /**
+   * Fills from a Zerodha Console tradebook CSV (docs/journal.md §Import and export); equity fills
+   * take `equityProduct` (Console writes no product).
+   */
+  'journal.importCsv': {
+    input: z.strictObject({
+      csv: z.string().min(1).max(8_000_000, 'at most 8 MB: export a shorter range'),
+      equityProduct: z.enum(['CNC', 'MIS']),
+    }),
+    output: JournalImport,
+  },
 } as const;
 
 export const events = {
@@ -320,6 +351,8 @@ export const events = {
   'alerts.fired': PriceAlert,
   /** The alerts changed (created, edited, deleted or fired): the whole list. */
   'alerts.changed': z.object({ alerts: z.array(PriceAlert) }),
+  /** The journal took in fills (a sync after fills, or an import): an open journal reads it again. */
+  'journal.changed': z.object({}),
 } as const;
 
 export type Requests = typeof requests;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toCsv, type CsvColumn } from './csv';
+import { parseCsv, toCsv, type CsvColumn } from './csv';
 
 interface Row {
   readonly name: string;
@@ -25,5 +25,33 @@ describe('toCsv', () => {
   it('defuses text a spreadsheet would run as a formula, but writes negative numbers as numbers', () => {
     const csv = toCsv(COLUMNS, [{ name: '=HYPERLINK("x")', qty: -5, note: '-2+3' }]);
     expect(csv.split('\r\n')[1]).toBe(`"'=HYPERLINK(""x"")",-5,'-2+3`);
+  });
+});
+
+describe('parseCsv', () => {
+  it('reads what toCsv writes, quotes, commas and line breaks included', () => {
+    const text = toCsv(
+      [
+        { header: 'a', cell: (r: readonly string[]) => r[0] ?? null },
+        { header: 'b', cell: (r: readonly string[]) => r[1] ?? null },
+      ],
+      [
+        ['plain', 'with, comma'],
+        ['say "hi"', 'two\r\nlines'],
+      ],
+    );
+    expect(parseCsv(text)).toEqual([
+      ['a', 'b'],
+      ['plain', 'with, comma'],
+      ['say "hi"', 'two\r\nlines'],
+    ]);
+  });
+
+  it('takes LF line ends, a byte-order mark and a last line without a line end', () => {
+    expect(parseCsv('\uFEFFx,y\n1,2\n3,')).toEqual([
+      ['x', 'y'],
+      ['1', '2'],
+      ['3', ''],
+    ]);
   });
 });

@@ -28,3 +28,40 @@ export function toCsv<T>(columns: readonly CsvColumn<T>[], rows: readonly T[]): 
   for (const row of rows) lines.push(columns.map((c) => field(c.cell(row))).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
+
+/**
+ * Rows of a CSV text (RFC 4180: quoted fields may hold commas, quotes doubled and line breaks;
+ * CRLF or LF line ends; a byte-order mark is dropped). A trailing empty line is not a row.
+ */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"' && cell === '') quoted = true;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += c;
+  }
+  if (cell !== '' || row.length > 0) {
+    row.push(cell);
+    rows.push(row);
+  }
+  return rows;
+}

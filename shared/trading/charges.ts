@@ -41,7 +41,7 @@ export const SEBI_RATE = 10 / 1_00_00_000;
 /** GST on brokerage, exchange charges and the SEBI fee. */
 export const GST_RATE = 0.18;
 
-/** The rate card (docs/desk.md §Charges model names the source and date of each rate). */
+/** The rate card (docs/desk.md §Charges model: the source and date of each rate). */
 export const RATES: Readonly<Record<ChargeSegment, SegmentRates>> = {
   'equity-intraday': {
     brokerageRate: 0.0003,

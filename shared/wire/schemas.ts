@@ -414,6 +414,8 @@ export const WireOptionLeg = z.object({
   last_price: z.number().nonnegative(),
   net_change: z.number(),
   oi: z.number().int().nonnegative(),
+  /** Open interest now less at the previous day's end; absent from brokers that do not say. */
+  oi_change: z.number().int().optional(),
   /** Percent a year. */
   iv: z.number().nonnegative(),
   delta: z.number().min(-1).max(1),

@@ -1,6 +1,7 @@
 import type { Exchange } from '@shared/domain/instrument';
 import type { ExchangeSession, SessionPhase } from '@shared/domain/market';
 import { IST_OFFSET_MS, istDate, istDayStart, toIstIso } from '@shared/lib/ist-time';
+import { CLOSE_MINUTE } from '@shared/trading/market-hours';
 
 /**
  * The exchanges' regular hours in IST, for a broker that publishes no market status (Kite has
@@ -10,14 +11,14 @@ import { IST_OFFSET_MS, istDate, istDayStart, toIstIso } from '@shared/lib/ist-t
  */
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-const EQUITY = { preOpen: 9 * 60, open: 9 * 60 + 15, close: 15 * 60 + 30 };
+const EQUITY = { preOpen: 9 * 60, open: 9 * 60 + 15, close: CLOSE_MINUTE.NSE };
 const HOURS: Readonly<Record<Exchange, { preOpen: number | null; open: number; close: number }>> = {
   NSE: EQUITY,
   BSE: EQUITY,
   NFO: { ...EQUITY, preOpen: null },
   BFO: { ...EQUITY, preOpen: null },
-  MCX: { preOpen: null, open: 9 * 60, close: 23 * 60 + 30 },
-  CDS: { preOpen: null, open: 9 * 60, close: 17 * 60 },
+  MCX: { preOpen: null, open: 9 * 60, close: CLOSE_MINUTE.MCX },
+  CDS: { preOpen: null, open: 9 * 60, close: CLOSE_MINUTE.CDS },
 };
 
 /** Every exchange the app trades, in the status list's order. */

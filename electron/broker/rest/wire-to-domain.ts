@@ -252,6 +252,7 @@ function toOptionLeg(w: WireOptionLeg | null): OptionLeg | null {
     lastPrice: w.last_price,
     change: w.net_change,
     oi: w.oi,
+    oiChange: w.oi_change ?? null,
     iv: w.iv,
     delta: w.delta,
     bid: w.bid,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Order, Trade } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
+import { positionOf } from '@shared/testing/portfolio-fixtures';
 import { compareDrift, tradingDay, type BrokerSnapshot, type DeskPlacement, type DeskView } from './drift-rules';
 
 const T = '2026-11-23T10:30:00+05:30';
@@ -48,30 +49,15 @@ function trade(orderId: string, quantity: number, over: Partial<Trade> = {}): Tr
 }
 
 function position(tradingsymbol: string, quantity: number, overnightQuantity = 0): Position {
-  return {
-    exchange: 'NSE',
+  return positionOf({
     tradingsymbol,
     instrumentToken: 3,
-    product: 'MIS',
     quantity,
     overnightQuantity,
-    multiplier: 1,
     averagePrice: 100,
     closePrice: 100,
     lastPrice: 100,
-    buyQuantity: 0,
-    buyValue: 0,
-    sellQuantity: 0,
-    sellValue: 0,
-    dayBuyQuantity: 0,
-    dayBuyValue: 0,
-    daySellQuantity: 0,
-    daySellValue: 0,
-    realisedPnl: 0,
-    unrealisedPnl: 0,
-    pnl: 0,
-    m2m: 0,
-  };
+  });
 }
 
 function snapshot(over: Partial<BrokerSnapshot>): BrokerSnapshot {

@@ -1,4 +1,5 @@
 import { mkdir, open as openFile, readFile, rename, rm, truncate, type FileHandle } from 'node:fs/promises';
+import { fsyncDir } from '../storage/durable-file';
 import { dirname } from 'node:path';
 import {
   type IntentRecord,
@@ -346,18 +347,5 @@ export class IntentsLedger {
     await fsyncDir(dirname(this.#path));
     this.#resolvedInFile = 0;
     this.#rewriteDue = false;
-  }
-}
-
-/** Makes a rename durable: on Linux the directory entry needs its own fsync. */
-async function fsyncDir(dir: string): Promise<void> {
-  let handle: FileHandle | null = null;
-  try {
-    handle = await openFile(dir, 'r');
-    await handle.sync();
-  } catch {
-    // Not supported on every platform (Windows); the rename itself is still atomic.
-  } finally {
-    await handle?.close();
   }
 }

@@ -11,7 +11,7 @@ import {
 import { wireQuote } from '../quote-view';
 import { EXCHANGES, sessionAt } from '../calendar';
 import type { BrokerState, Route } from '../context';
-import { delta, futurePrice, impliedVol, yearsTo } from '../pricing';
+import { delta, futurePrice, impliedVol, yearsTo } from '@shared/trading/options-pricing';
 import type { PaperInstrument } from '../instruments';
 import { badField, notFound } from '../problem';
 
@@ -125,6 +125,7 @@ function optionChain(state: BrokerState, query: URLSearchParams, now: number): W
       last_price: fromUnits(ltp),
       net_change: fromUnits(ltp - state.market.closeOf(o.token, day)),
       oi: state.market.oi(o.token) ?? 0,
+      oi_change: (state.market.oi(o.token) ?? 0) - (state.market.oiCloseOf(o.token, day) ?? 0),
       iv: Math.round(vol * 10_000) / 100,
       delta: Math.round(delta(o.instrumentType, forward, strike, years, vol) * 10_000) / 10_000,
       bid: bid === null ? null : fromUnits(bid),

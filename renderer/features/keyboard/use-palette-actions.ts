@@ -11,6 +11,8 @@ import { useTicketActions } from '../ticket/ticket-store';
 import { useSelectedInstrument } from '../ticket/use-selected-instrument';
 import type { PaletteAction } from './palette-model';
 import { useOverlayActions } from './overlay-store';
+import { useJournalOpener } from '../journal/journal-slot';
+import { useStrategyActions } from '../strategy/strategy-store';
 
 /** Focuses the first element matching `selector`, if there is one (a list the trader jumps to). */
 function focusFirst(selector: string): void {
@@ -31,6 +33,8 @@ export function usePaletteActions(): readonly PaletteAction[] {
   const theme = useTheme();
   const sound = useSoundOn();
   const { overlayOpened } = useOverlayActions();
+  const { opened: strategyOpened } = useStrategyActions();
+  const journalOpened = useJournalOpener();
   const { toastRaised } = useToastActions();
   const exporter = useExportBook({
     onError: (e) =>
@@ -76,6 +80,8 @@ export function usePaletteActions(): readonly PaletteAction[] {
       { id: 'show-options', label: 'Show option chain', run: show(SLOTS.chart, SLOTS.chart.options) },
       { id: 'show-depth', label: 'Show depth', run: show(SLOTS.depth, SLOTS.depth.depth) },
       { id: 'show-holdings', label: 'Show holdings', run: show(SLOTS.depth, SLOTS.depth.holdings) },
+      { id: 'strategy', label: 'Open the strategy builder', run: strategyOpened },
+      { id: 'journal', label: 'Open the journal (P&L calendar)', run: journalOpened },
       exportOf('orders'),
       exportOf('trades'),
       exportOf('positions'),
@@ -92,5 +98,17 @@ export function usePaletteActions(): readonly PaletteAction[] {
         run: () => overlayOpened('shortcuts'),
       },
     ];
-  }, [selected, ticketOpened, tabShown, exportBook, theme, themeToggled, sound, soundToggled, overlayOpened]);
+  }, [
+    selected,
+    ticketOpened,
+    tabShown,
+    exportBook,
+    theme,
+    themeToggled,
+    sound,
+    soundToggled,
+    overlayOpened,
+    strategyOpened,
+    journalOpened,
+  ]);
 }

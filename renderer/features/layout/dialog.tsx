@@ -10,6 +10,8 @@ export function Dialog(props: {
   readonly onClose?: () => void;
   readonly children: ReactNode;
   readonly wide?: boolean;
+  /** Nearly the whole window: a screen of its own (the strategy builder, the journal). */
+  readonly screen?: boolean;
 }) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
@@ -29,7 +31,7 @@ export function Dialog(props: {
         aria-modal="true"
         tabIndex={-1}
         aria-labelledby={titleId}
-        className={`dialog${props.wide ? ' dialog--wide' : ''}`}
+        className={`dialog${props.wide ? ' dialog--wide' : ''}${props.screen ? ' dialog--screen' : ''}`}
         onKeyDown={(e) => {
           if (e.key === 'Escape' && onClose) {
             e.stopPropagation();

@@ -77,3 +77,49 @@ export function formatExpiry(expiry: string, nearest: string): string {
   if (!Number.isFinite(at)) return expiry;
   return expiry.slice(0, 4) === nearest.slice(0, 4) ? EXPIRY.format(at) : EXPIRY_YEAR.format(at);
 }
+
+/** Open interest's change with its sign written out (+61.50K reads as a build-up without colour). */
+export function formatOiChange(change: number | null): string {
+  if (change === null) return '–';
+  const text = formatOi(Math.abs(change));
+  return change > 0 ? `+${text}` : change < 0 ? `−${text}` : text;
+}
+
+/**
+ * The put–call ratio of the strikes shown: puts' open interest over calls'. Above 1 more puts are
+ * open than calls. Null when no call has open interest.
+ */
+export function putCallRatio(rows: readonly OptionChainRow[]): number | null {
+  let calls = 0;
+  let puts = 0;
+  for (const r of rows) {
+    calls += r.call?.oi ?? 0;
+    puts += r.put?.oi ?? 0;
+  }
+  return calls > 0 ? puts / calls : null;
+}
+
+/**
+ * Max pain of the strikes shown: the strike at which, were the underlying to expire there, the
+ * options' holders would be paid the least in all (Σ call OI × (X − K)⁺ + Σ put OI × (K − X)⁺).
+ * The lowest such strike on a tie; null without open interest.
+ */
+export function maxPain(rows: readonly OptionChainRow[]): number | null {
+  let best: number | null = null;
+  let least = Number.POSITIVE_INFINITY;
+  let any = false;
+  for (const at of rows) {
+    let paid = 0;
+    for (const r of rows) {
+      const callOi = r.call?.oi ?? 0;
+      const putOi = r.put?.oi ?? 0;
+      if (callOi > 0 || putOi > 0) any = true;
+      paid += callOi * Math.max(0, at.strike - r.strike) + putOi * Math.max(0, r.strike - at.strike);
+    }
+    if (paid < least) {
+      least = paid;
+      best = at.strike;
+    }
+  }
+  return any ? best : null;
+}

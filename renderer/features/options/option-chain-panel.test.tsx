@@ -10,6 +10,9 @@ import { createFakeBridge, NIFTY_CE, type FakeBridge } from '../../test/fake-bri
 import { useBridgeEvents } from '../session/use-bridge-events';
 import { BasketPanel } from '../basket/basket-panel';
 import { OptionChainPanel } from './option-chain-panel';
+import { greeks, yearsTo } from '@shared/trading/options-pricing';
+import { expiryInstant } from '@shared/trading/market-hours';
+import { useStrategyActions, useStrategyLegs } from '../strategy/strategy-store';
 
 /**
  * The option chain against an in-memory bridge: the strikes around the money with calls and
@@ -32,6 +35,7 @@ const leg = (tradingsymbol: string, instrumentToken: number, over: Partial<Optio
   lastPrice: 182.4,
   change: 12.3,
   oi: 4_281_225,
+  oiChange: 61_500,
   iv: 13.92,
   delta: 0.53,
   bid: 182.35,
@@ -104,6 +108,7 @@ describe('OptionChainPanel', () => {
     await renderChain();
     expect(cells(row(24_500))).toEqual([
       '42.81L',
+      '+61,500',
       '13.92',
       '0.53',
       '182.40+12.30',
@@ -111,11 +116,12 @@ describe('OptionChainPanel', () => {
       '170.10−9.80',
       '−0.47',
       '13.92',
+      '+61,500',
       '42.81L',
     ]);
     expect(row(24_500).getAttribute('aria-current')).toBe('true');
-    // A strike without a put: four blank cells on that side, never zeros.
-    expect(cells(row(24_450)).slice(5)).toEqual(['', '', '', '']);
+    // A strike without a put: five blank cells on that side, never zeros.
+    expect(cells(row(24_450)).slice(6)).toEqual(['', '', '', '', '']);
     // The spot line sits between 24,500 and 24,550.
     const spot = screen.getByTestId('chain-spot');
     expect(spot.textContent).toBe('NIFTY 24,512.35');
@@ -145,7 +151,7 @@ describe('OptionChainPanel', () => {
         ],
       }),
     );
-    await waitFor(() => expect(cells(row(24_500))[3]).toBe('190.05+19.95'));
+    await waitFor(() => expect(cells(row(24_500))[4]).toBe('190.05+19.95'));
   });
 
   it('opens the ticket on the contract clicked, keeping the ticket’s side', async () => {
@@ -184,7 +190,7 @@ describe('OptionChainPanel', () => {
         ],
       }),
     );
-    await waitFor(() => expect(cells(row(24_500))[3]).toBe('190.05+19.95'));
+    await waitFor(() => expect(cells(row(24_500))[4]).toBe('190.05+19.95'));
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: `Add BUY ${NIFTY_CE.tradingsymbol} to basket` }));
     await user.click(screen.getByRole('button', { name: `Add SELL ${NIFTY_PE.tradingsymbol} to basket` }));
@@ -205,5 +211,45 @@ describe('OptionChainPanel', () => {
     );
     // A contract the instrument list does not have cannot be added either.
     expect(screen.queryByRole('button', { name: 'Add BUY NIFTY26NOV24550PE to basket' })).toBeNull();
+  });
+});
+
+describe('the chain at a glance and for a strategy', () => {
+  it('shows the put–call ratio and max pain of the strikes shown, and each strike’s Greeks from its IV on asking', async () => {
+    await renderChain();
+    // Every leg has the same OI here: three puts and three calls… one of each missing, so 2 : 2.
+    expect(screen.getByTestId('chain-pcr').textContent).toBe('1.00');
+    expect(screen.getByTestId('chain-max-pain').textContent).toBe('24,500');
+    expect(screen.queryByTestId('chain-gamma')).toBeNull();
+    await userEvent.setup().click(screen.getByRole('checkbox', { name: 'Greeks' }));
+    const g = greeks(
+      'CE',
+      24_512.35,
+      24_500,
+      yearsTo(expiryInstant('NFO', '2026-11-26'), Date.parse(CHAIN.ts)),
+      0.1392,
+    );
+    // Calls: OI, OI chg, IV, Δ, Γ, Θ, vega, LTP.
+    expect(cells(row(24_500)).slice(4, 7)).toEqual([
+      g.gamma.toFixed(4),
+      `−${Math.abs(g.theta).toFixed(2)}`,
+      g.vega.toFixed(2),
+    ]);
+    expect(cells(row(24_500))).toHaveLength(17);
+  });
+
+  it('in strategy mode B / S add legs to the strategy builder, not the basket', async () => {
+    const { result } = renderHook(() => ({ legs: useStrategyLegs(), actions: useStrategyActions() }));
+    act(() => result.current.actions.cleared());
+    await renderChain();
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'B/S add to' }), 'strategy');
+    await user.click(screen.getByRole('button', { name: `Add SELL ${NIFTY_CE.tradingsymbol} to strategy` }));
+    await user.click(screen.getByRole('button', { name: `Add BUY ${NIFTY_PE.tradingsymbol} to strategy` }));
+    expect(result.current.legs.map((l) => [l.side, l.kind, l.strike, l.lots, l.price])).toEqual([
+      ['SELL', 'CE', 24_500, 1, 182.4],
+      ['BUY', 'PE', 24_500, 1, 170.1],
+    ]);
+    expect(screen.getByRole('button', { name: 'Strategy (2)…' })).toBeTruthy();
   });
 });

@@ -6,25 +6,37 @@ import { useTicketActions, useTicketDraft } from '../ticket/ticket-store';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
 import { useMarketSubscription } from '../market/use-market-subscription';
+import { expiryInstant } from '@shared/trading/market-hours';
+import { yearsTo } from '@shared/trading/options-pricing';
 import { ChainLeg } from './chain-leg';
-import { formatExpiry, inTheMoney, spotIndex, underlyingsOf } from './chain-model';
+import { formatExpiry, inTheMoney, maxPain, putCallRatio, spotIndex, underlyingsOf } from './chain-model';
 import { useChainToBasket } from './use-chain-to-basket';
-import { useChainExpiry, useChainUnderlying, useOptionChainActions } from './option-chain-store';
+import { useChainToStrategy } from '../strategy/use-chain-to-strategy';
+import { useStrategyActions, useStrategyLegs } from '../strategy/strategy-store';
+import {
+  useChainExpiry,
+  useChainGreeks,
+  useChainTarget,
+  useChainUnderlying,
+  useOptionChainActions,
+} from './option-chain-store';
 import { optionQueries } from './queries';
 import { NeedsMarketData } from '../session/no-market-data';
 import './options.css';
 
-/** Column count of a chain row: four a side and the strike. */
-const COLUMNS = 9;
+/** Column count of a chain row: five a side and the strike, and three Greeks a side when shown. */
+const columns = (greeks: boolean): number => (greeks ? 17 : 11);
 
 /**
  * The option chain (docs/architecture.md, "Market depth, sessions and the option chain on
  * screen"): for a chosen underlying and expiry, the strikes around the money with calls and puts
- * side by side — open interest, implied volatility, delta, last price and change — the
- * in-the-money side shaded, the at-the-money strike marked and a line where the underlying's
- * price falls. The contracts stream in `quote` mode while the chain is shown (owner `options`),
- * so prices move live; clicking one opens the ticket on it, on the ticket's side, and its B / S
- * add one lot to the basket, so a straddle or a spread is two clicks (docs/desk.md §Baskets).
+ * side by side — open interest and its change, implied volatility, delta (and gamma, theta and
+ * vega when asked), last price and change — the in-the-money side shaded, the at-the-money strike
+ * marked and a line where the underlying's price falls; above them the put–call ratio and max pain
+ * of the strikes shown (docs/strategy.md §The option chain). The contracts stream in `quote` mode
+ * while the chain is shown (owner `options`), so prices move live; clicking one opens the ticket
+ * on it, on the ticket's side, and its B / S add one lot to the basket — or to the strategy
+ * builder — so a straddle or a spread is two clicks (docs/desk.md §Baskets).
  *
  * On an account without market data it says so instead (docs/kite.md §The plan).
  */
@@ -62,6 +74,13 @@ function LiveOptionChainPanel() {
   );
 
   const addToBasket = useChainToBasket(byToken);
+  const addToStrategy = useChainToStrategy(byToken);
+  const target = useChainTarget();
+  const showGreeks = useChainGreeks();
+  const { greeksShown, targetChosen } = useOptionChainActions();
+  const strategyLegs = useStrategyLegs().length;
+  const { opened } = useStrategyActions();
+  const add = target === 'basket' ? addToBasket : addToStrategy;
 
   // Centre the at-the-money strike when a chain is first shown.
   const scroller = useRef<HTMLDivElement>(null);
@@ -75,6 +94,16 @@ function LiveOptionChainPanel() {
   const firstLeg = chain?.rows.flatMap((r) => [r.call, r.put]).find((l) => l !== null);
   const tick = (firstLeg && byToken.get(firstLeg.instrumentToken)?.tickSize) ?? 0.05;
   const spotAt = chain ? spotIndex(chain.rows, chain.underlyingPrice) : -1;
+  const greeksAt =
+    chain && showGreeks
+      ? {
+          spot: chain.underlyingPrice,
+          years: yearsTo(expiryInstant(chain.exchange, chain.expiry), Date.parse(chain.ts)),
+        }
+      : null;
+  const pcr = chain ? putCallRatio(chain.rows) : null;
+  const pain = chain ? maxPain(chain.rows) : null;
+  const COLUMNS = columns(showGreeks);
   return (
     <Panel
       title="Option chain"
@@ -110,6 +139,36 @@ function LiveOptionChainPanel() {
         </div>
         <span className="chain__side-name">Puts</span>
       </div>
+      <div className="chain__bar chain__bar--stats">
+        <span className="chain__stats">
+          <span title="Put–call ratio: the puts' open interest over the calls', of the strikes shown">
+            PCR <strong data-testid="chain-pcr">{pcr === null ? '–' : pcr.toFixed(2)}</strong>
+          </span>
+          <span title="Max pain: the strike where the options' holders would be paid least at expiry (strikes shown)">
+            Max pain <strong data-testid="chain-max-pain">{pain === null ? '–' : pain.toLocaleString('en-IN')}</strong>
+          </span>
+        </span>
+        <span className="chain__stats">
+          <label className="check small">
+            <input type="checkbox" checked={showGreeks} onChange={(e) => greeksShown(e.target.checked)} />
+            Greeks
+          </label>
+          <label className="small">
+            B/S add to{' '}
+            <select
+              aria-label="B/S add to"
+              value={target}
+              onChange={(e) => targetChosen(e.target.value === 'strategy' ? 'strategy' : 'basket')}
+            >
+              <option value="basket">Basket</option>
+              <option value="strategy">Strategy</option>
+            </select>
+          </label>
+          <button type="button" className="mini" onClick={opened}>
+            Strategy{strategyLegs > 0 ? ` (${strategyLegs})` : ''}…
+          </button>
+        </span>
+      </div>
       {chain === undefined ? (
         <p className="empty">
           {result.error
@@ -118,26 +177,34 @@ function LiveOptionChainPanel() {
         </p>
       ) : (
         <div className="table-scroll chain__scroll" ref={scroller}>
-          <table aria-label="Option chain" className="grid chain">
+          <table aria-label="Option chain" className={`grid chain${showGreeks ? ' chain--greeks' : ''}`}>
             <thead>
               <tr>
                 <th className="num" title="Open interest">
                   OI
                 </th>
+                <th className="num chain__oichg" title="Open interest's change since the previous day">
+                  OI chg
+                </th>
                 <th className="num chain__iv" title="Implied volatility, % a year">
                   IV
                 </th>
                 <th className="num" title="Delta">
                   Δ
                 </th>
+                {showGreeks ? <GreekHeads /> : null}
                 <th className="num">LTP</th>
                 <th className="num chain__strike">Strike</th>
                 <th className="num">LTP</th>
+                {showGreeks ? <GreekHeads reversed /> : null}
                 <th className="num" title="Delta">
                   Δ
                 </th>
                 <th className="num chain__iv" title="Implied volatility, % a year">
                   IV
+                </th>
+                <th className="num chain__oichg" title="Open interest's change since the previous day">
+                  OI chg
                 </th>
                 <th className="num" title="Open interest">
                   OI
@@ -148,6 +215,7 @@ function LiveOptionChainPanel() {
               {chain.rows.map((r, n) => (
                 <ChainRowWithSpot
                   key={r.strike}
+                  columns={COLUMNS}
                   spotBefore={n === spotAt}
                   spotText={`${chain.underlying} ${formatPrice(chain.underlyingPrice)}`}
                 >
@@ -161,8 +229,11 @@ function LiveOptionChainPanel() {
                       leg={r.call}
                       itm={inTheMoney('call', r.strike, chain.underlyingPrice)}
                       tickSize={tick}
+                      strike={r.strike}
+                      greeksAt={greeksAt}
+                      target={target}
                       onTrade={r.call && byToken.has(r.call.instrumentToken) ? trade : undefined}
-                      onAddToBasket={r.call && byToken.has(r.call.instrumentToken) ? addToBasket : undefined}
+                      onAdd={r.call && byToken.has(r.call.instrumentToken) ? add : undefined}
                     />
                     <th scope="row" className="num chain__strike">
                       {r.strike.toLocaleString('en-IN')}
@@ -172,14 +243,17 @@ function LiveOptionChainPanel() {
                       leg={r.put}
                       itm={inTheMoney('put', r.strike, chain.underlyingPrice)}
                       tickSize={tick}
+                      strike={r.strike}
+                      greeksAt={greeksAt}
+                      target={target}
                       onTrade={r.put && byToken.has(r.put.instrumentToken) ? trade : undefined}
-                      onAddToBasket={r.put && byToken.has(r.put.instrumentToken) ? addToBasket : undefined}
+                      onAdd={r.put && byToken.has(r.put.instrumentToken) ? add : undefined}
                     />
                   </tr>
                 </ChainRowWithSpot>
               ))}
               {spotAt === chain.rows.length ? (
-                <SpotLine text={`${chain.underlying} ${formatPrice(chain.underlyingPrice)}`} />
+                <SpotLine columns={COLUMNS} text={`${chain.underlying} ${formatPrice(chain.underlyingPrice)}`} />
               ) : null}
             </tbody>
           </table>
@@ -191,25 +265,42 @@ function LiveOptionChainPanel() {
 
 /** A strike's row, with the spot line drawn before it when the underlying's price falls just below it. */
 function ChainRowWithSpot(props: {
+  readonly columns: number;
   readonly spotBefore: boolean;
   readonly spotText: string;
   readonly children: ReactNode;
 }) {
   return (
     <>
-      {props.spotBefore ? <SpotLine text={props.spotText} /> : null}
+      {props.spotBefore ? <SpotLine columns={props.columns} text={props.spotText} /> : null}
       {props.children}
     </>
   );
 }
 
 /** The underlying's price, as a line between the strikes around it. */
-function SpotLine({ text }: { readonly text: string }) {
+function SpotLine({ text, columns }: { readonly text: string; readonly columns: number }) {
   return (
     <tr className="chain__spot" data-testid="chain-spot">
-      <td colSpan={COLUMNS}>
+      <td colSpan={columns}>
         <span>{text}</span>
       </td>
     </tr>
   );
+}
+
+/** The Greeks' column heads of one side (the puts' read outward, so reversed). */
+function GreekHeads({ reversed = false }: { readonly reversed?: boolean }) {
+  const heads = [
+    <th key="g" className="num" title="Gamma: delta's change per point of the underlying">
+      Γ
+    </th>,
+    <th key="t" className="num" title="Theta: the premium's change in a day, rupees">
+      Θ
+    </th>,
+    <th key="v" className="num" title="Vega: the premium's change per point of IV, rupees">
+      Vega
+    </th>,
+  ];
+  return <>{reversed ? heads.reverse() : heads}</>;
 }

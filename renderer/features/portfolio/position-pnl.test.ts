@@ -1,35 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Holding, Position } from '@shared/domain/portfolio';
+import type { Holding } from '@shared/domain/portfolio';
+import { positionOf } from '@shared/testing/portfolio-fixtures';
 import { markHolding, markPosition } from './position-pnl';
 
 /** A day's position as the broker reports it; tests override what they are about. */
-function position(p: Partial<Position>): Position {
-  return {
-    exchange: 'NSE',
-    tradingsymbol: 'IRFC',
-    instrumentToken: 1,
-    product: 'MIS',
-    quantity: 0,
-    overnightQuantity: 0,
-    multiplier: 1,
-    averagePrice: 0,
-    closePrice: 0,
-    lastPrice: 0,
-    buyQuantity: 0,
-    buyValue: 0,
-    sellQuantity: 0,
-    sellValue: 0,
-    dayBuyQuantity: 0,
-    dayBuyValue: 0,
-    daySellQuantity: 0,
-    daySellValue: 0,
-    realisedPnl: 0,
-    unrealisedPnl: 0,
-    pnl: 0,
-    m2m: 0,
-    ...p,
-  };
-}
+const position = positionOf;
 
 describe('markPosition', () => {
   // 1,000 at 100 and 2,000 at 100.05: the average 100.0333… reaches the wire rounded.

@@ -16,6 +16,7 @@ import { portfolioQueries } from './queries';
 import { useHoldingsPnl } from './use-holdings-pnl';
 import { ExitSelected } from '../safety/safety-buttons';
 import { GttFromPosition } from '../gtt/gtt-buttons';
+import { PositionsByUnderlying } from './positions-by-underlying';
 
 /**
  * Net positions with P&L per row and in total, recomputed at each tick from the broker's exact
@@ -46,6 +47,7 @@ export function PositionsPanel() {
   const overall = sumRupees([totalPnl, holdingsPnl]);
   const keyOf = (p: Position): string => `${p.exchange}:${p.tradingsymbol}:${p.product}`;
   const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
+  const [grouped, setGrouped] = useState(false);
   const selected = positions
     .filter((p) => p.quantity !== 0 && ticked.has(keyOf(p)))
     .map((p) => ({ exchange: p.exchange, tradingsymbol: p.tradingsymbol, product: p.product }));
@@ -70,6 +72,10 @@ export function PositionsPanel() {
       source={{ ...result, queryKey: portfolioQueries.positions().queryKey }}
       actions={
         <span className="totals">
+          <label className="check small">
+            <input type="checkbox" checked={grouped} onChange={(e) => setGrouped(e.target.checked)} />
+            By underlying
+          </label>{' '}
           <ExitSelected positions={selected} /> Day P&amp;L{' '}
           <strong className={`num ${signClass(day)}`} data-testid="day-pnl">
             {formatPnl(day)}
@@ -84,6 +90,10 @@ export function PositionsPanel() {
     >
       {result.data === undefined ? (
         <PanelPlaceholder what="positions" error={result.error} />
+      ) : grouped ? (
+        <div className="table-scroll">
+          <PositionsByUnderlying positions={positions} quotes={quotes} />
+        </div>
       ) : (
         <div className="table-scroll">
           <table aria-label="Positions" className="grid">

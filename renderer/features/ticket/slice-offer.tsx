@@ -31,13 +31,20 @@ export function SliceOffer(props: {
 }
 
 /** Each leg's outcome, as the ticket tells a single order's: placed, refused, not yet confirmed, or not sent. */
-export function LegOutcomes({ legs }: { readonly legs: readonly LegView[] }) {
+export function LegOutcomes({
+  legs,
+  names,
+}: {
+  readonly legs: readonly LegView[];
+  /** What each leg is ("BUY 75 NIFTY…"), where the legs are different orders (a strategy). */
+  readonly names?: readonly string[];
+}) {
   return (
     <ol className="ticket__legs" aria-label="Legs" aria-live="polite">
       {legs.map((leg, n) => (
         <li key={n} data-testid="leg-outcome" data-state={leg.outcome.kind}>
           <span className="ticket__leg-name">
-            Leg {n + 1} of {legs.length} · {formatQty(leg.quantity)}
+            Leg {n + 1} of {legs.length} · {names?.[n] ?? formatQty(leg.quantity)}
           </span>{' '}
           {leg.outcome.kind === 'waiting' ? (
             <span className="muted">Waiting for the leg before it…</span>

@@ -1,7 +1,10 @@
 /**
- * Derivative pricing for the paper market (docs/api.md §Prices): futures from their underlying
- * with a carry basis, options by Black–Scholes with an implied-volatility smile, and the implied
- * volatility and delta the option chain reports. Pure functions in rupees and years.
+ * Derivative pricing, the one model both sides use (docs/api.md §Prices): futures from their
+ * underlying with a carry basis, options by Black–Scholes on the forward with an
+ * implied-volatility smile, the implied volatility and delta the option chain reports, and the
+ * Greeks the strategy builder shows (docs/strategy.md §Pricing and the Greeks). The paper market
+ * prices its contracts with it and the strategy builder values legs with it, so a payoff drawn on
+ * the desk is what the paper market will pay. Pure functions in rupees and years.
  */
 
 /** Carry of a future over its underlying, a year. */
@@ -18,6 +21,19 @@ export function yearsTo(expiryMs: number, now: number): number {
 /** A future's fair price: spot × (1 + carry × years to expiry). */
 export function futurePrice(spot: number, years: number): number {
   return spot * (1 + CARRY_RATE * years);
+}
+
+/**
+ * The underlying's price a future implies: its price less the carry to its expiry (the inverse of
+ * `futurePrice`). How the desk reads an index — which is not itself traded — from its future.
+ */
+export function spotFromFuture(future: number, years: number): number {
+  return future / (1 + CARRY_RATE * years);
+}
+
+/** The standard normal density. */
+export function normPdf(x: number): number {
+  return 0.3989422804014327 * Math.exp((-x * x) / 2);
 }
 
 /** The standard normal CDF (Abramowitz–Stegun 26.2.17, |error| < 7.5e-8). */
@@ -83,4 +99,57 @@ export function impliedVol(type: 'CE' | 'PE', premium: number, spot: number, str
     else hi = mid;
   }
   return (lo + hi) / 2;
+}
+
+/**
+ * An option's model value on its underlying: Black–Scholes on the forward to its expiry (spot ×
+ * the futures' carry), as the paper market prices it (docs/api.md §Prices).
+ */
+export function modelPremium(type: 'CE' | 'PE', spot: number, strike: number, years: number, vol: number): number {
+  return blackScholes(type, futurePrice(spot, years), strike, years, vol);
+}
+
+/**
+ * Sensitivities of `modelPremium`, per unit of the option (docs/strategy.md §Pricing and the
+ * Greeks):
+ * - `delta`: ∂premium/∂spot, the forward's carry included (N(d1)·(1 + c·T) for a call);
+ * - `gamma`: ∂²premium/∂spot²;
+ * - `theta`: what one calendar day passing does to the premium, rupees (negative for a long
+ *   option), counting that the forward falls back to the spot as expiry nears;
+ * - `vega`: rupees per one percentage point of volatility (14% → 15%).
+ * At expiry (or with no volatility) an option is its intrinsic value: delta is 1, −1 or 0 and
+ * the rest 0.
+ */
+export interface Greeks {
+  readonly delta: number;
+  readonly gamma: number;
+  readonly theta: number;
+  readonly vega: number;
+}
+
+export function greeks(type: 'CE' | 'PE', spot: number, strike: number, years: number, vol: number): Greeks {
+  if (years <= 0 || vol <= 0 || spot <= 0 || strike <= 0) {
+    return { delta: expiryDelta(type, spot, strike), gamma: 0, theta: 0, vega: 0 };
+  }
+  const carry = 1 + CARRY_RATE * years;
+  const forward = spot * carry;
+  const root = Math.sqrt(years);
+  const sd = vol * root;
+  const d1 = (Math.log(forward / strike) + (sd * sd) / 2) / sd;
+  const density = normPdf(d1);
+  const onForward = type === 'CE' ? normCdf(d1) : normCdf(d1) - 1;
+  // ∂premium/∂T at a fixed forward, and the forward's own drift in T (∂F/∂T = spot × carry rate).
+  const decay = (forward * density * vol) / (2 * root);
+  return {
+    delta: onForward * carry,
+    gamma: (density / (forward * sd)) * carry * carry,
+    theta: -(decay + onForward * spot * CARRY_RATE) / YEAR_DAYS,
+    vega: (forward * density * root) / 100,
+  };
+}
+
+/** Delta at expiry: 1 for a call in the money, −1 for a put in the money, else 0. */
+function expiryDelta(type: 'CE' | 'PE', spot: number, strike: number): number {
+  if (type === 'CE') return spot > strike ? 1 : 0;
+  return spot < strike ? -1 : 0;
 }

@@ -1,0 +1,46 @@
+import { open as openFile, rename, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/**
+ * Writing a whole file so a crash leaves either the old one or the new one, never a mix
+ * (docs/architecture.md §Exactly-once orders: the intents ledger's compaction; docs/journal.md
+ * §Durability: the journal's database): the bytes go to a side file that is fsynced, renamed over
+ * the old one, and the directory is fsynced so the rename itself survives a power cut.
+ */
+
+/** The steps of a replacement, for tests that stop a process at one. */
+export type ReplaceStep = 'written' | 'renamed';
+
+/** Replaces `path` with `bytes`, durably and atomically. */
+export async function replaceFileDurably(
+  path: string,
+  bytes: Uint8Array | string,
+  onStep: (step: ReplaceStep) => void = () => undefined,
+): Promise<void> {
+  const tmp = `${path}.tmp`;
+  const out = await openFile(tmp, 'w', 0o600);
+  try {
+    // writeFile writes every byte (write() may stop short).
+    await out.writeFile(bytes);
+    await out.sync();
+  } finally {
+    await out.close();
+  }
+  onStep('written');
+  await rename(tmp, path);
+  onStep('renamed');
+  await fsyncDir(dirname(path));
+}
+
+/** Makes a rename durable: on Linux the directory entry needs its own fsync. */
+export async function fsyncDir(dir: string): Promise<void> {
+  let handle: FileHandle | null = null;
+  try {
+    handle = await openFile(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Not supported on every platform (Windows); the rename itself is still atomic.
+  } finally {
+    await handle?.close();
+  }
+}

@@ -1,0 +1,106 @@
+import type { Position } from '@shared/domain/portfolio';
+import { formatPnl, formatPrice, signClass } from '../../lib/format';
+import { useClock } from '../../lib/use-now';
+import { useInstruments } from '../instruments/queries';
+import { EmptyRow } from '../layout/panel-states';
+import { useMarketSubscription } from '../market/use-market-subscription';
+import type { Quotes } from '../market/quote-cache';
+import { isDerivative, positionLegs } from '../strategy/builder-model';
+import { positionGroups } from '../strategy/position-groups';
+import { useStrategyActions } from '../strategy/strategy-store';
+import { spotSource } from '../strategy/underlying-spot';
+
+/** A figure with its sign written, to `digits` places. */
+const signed = (v: number, digits: number): string => {
+  const text = Math.abs(v).toFixed(digits);
+  return Number(text) === 0 ? text : v > 0 ? `+${text}` : `−${text}`;
+};
+
+/**
+ * The open positions grouped by underlying (docs/strategy.md §From positions): each group's
+ * price, net Greeks and P&L, and **Payoff**, which opens the strategy builder on the group's legs.
+ */
+export function PositionsByUnderlying(props: { readonly positions: readonly Position[]; readonly quotes: Quotes }) {
+  const { list, byToken } = useInstruments();
+  const clock = useClock();
+  let now = 0;
+  for (const p of props.positions) {
+    const ts = props.quotes[p.instrumentToken]?.ts;
+    if (ts) now = Math.max(now, Date.parse(ts));
+  }
+  if (now === 0) now = clock.now();
+  const lastPrice = (token: number): number | undefined => props.quotes[token]?.lastPrice;
+  const groups = positionGroups(props.positions, byToken, list, lastPrice, now);
+  // Each group's spot streams: a stock's listing, an index's nearest future.
+  const sources = groups.flatMap((g) => {
+    const s = g.derivatives ? spotSource(g.underlying, list, now) : null;
+    return s ? [s.instrumentToken] : [];
+  });
+  useMarketSubscription('position-groups', sources);
+  const { legsReplaced, opened } = useStrategyActions();
+  const payoff = (underlying: string): void => {
+    const held = props.positions.filter((p) => {
+      const i = byToken.get(p.instrumentToken);
+      return i !== undefined && isDerivative(i) && i.name === underlying;
+    });
+    legsReplaced(underlying, positionLegs(held, underlying, byToken).legs);
+    opened();
+  };
+  return (
+    <table aria-label="Positions by underlying" className="grid">
+      <thead>
+        <tr>
+          <th>Underlying</th>
+          <th className="num">Positions</th>
+          <th className="num">Price</th>
+          <th className="num" title="Rupees per point of the underlying">
+            Δ
+          </th>
+          <th className="num" title="Delta's change per point">
+            Γ
+          </th>
+          <th className="num" title="Rupees a day">
+            Θ / day
+          </th>
+          <th className="num" title="Rupees per IV point">
+            Vega
+          </th>
+          <th className="num">P&amp;L</th>
+          <th>
+            <span className="sr-only">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {groups.length === 0 ? <EmptyRow colSpan={9}>No open positions</EmptyRow> : null}
+        {groups.map((g) => (
+          <tr key={g.underlying} data-testid="position-group">
+            <th scope="row" className="sym">
+              {g.underlying}
+            </th>
+            <td className="num">{g.positions}</td>
+            <td className="num">{g.spot === null ? '…' : formatPrice(Math.round(g.spot * 100) / 100)}</td>
+            <td className="num" data-testid="group-delta">
+              {g.greeks ? signed(g.greeks.delta, 2) : '…'}
+            </td>
+            <td className="num">{g.greeks ? signed(g.greeks.gamma, 4) : '…'}</td>
+            <td className={`num ${signClass(g.greeks?.theta ?? 0)}`}>{g.greeks ? formatPnl(g.greeks.theta) : '…'}</td>
+            <td className={`num ${signClass(g.greeks?.vega ?? 0)}`}>{g.greeks ? formatPnl(g.greeks.vega) : '…'}</td>
+            <td className={`num ${signClass(g.pnl)}`}>{formatPnl(g.pnl)}</td>
+            <td className="row-actions">
+              {g.derivatives ? (
+                <button
+                  type="button"
+                  aria-label={`Payoff of ${g.underlying} positions`}
+                  onClick={() => payoff(g.underlying)}
+                >
+                  Payoff
+                </button>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
