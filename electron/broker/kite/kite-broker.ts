@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { Exchange, Instrument } from '@shared/domain/instrument';
 import type { Candle, CandleInterval, MarketQuote, MarketStatus, OptionChain } from '@shared/domain/market';
 import {
-  isWorking,
   type Order,
   type OrderAck,
   type OrderChanges,
