@@ -232,7 +232,6 @@ describe('after a restart, an intent the broker never saw waits for the trader',
         await ledgerFile.appendIntent({ clientOrderId: cid, at: Date.now(), order: marketBuyOf(eq) });
       }
       await ledgerFile.close();
-      console.log('DBG', await readdir(dir), await readFile(join(dir, file), 'utf8'));
 
       const services = await createAppServices(config);
       const lists: Placement[][] = [];

@@ -67,9 +67,14 @@ export class DeskView {
     return this.#deps.streamOpen() || this.#deps.now() - complete <= FRESH_BOOK_MS;
   }
 
+  /** Every order of the session, from main's book when it is fresh; else null. */
+  public orders(): Order[] | null {
+    return this.bookFresh() ? this.#deps.book.orders() : null;
+  }
+
   /** The working orders, from main's book when it is fresh; else null. */
   public workingOrders(): Order[] | null {
-    return this.bookFresh() ? this.#deps.book.orders().filter((o) => isWorking(o.status)) : null;
+    return this.orders()?.filter((o) => isWorking(o.status)) ?? null;
   }
 
   /** Positions whose quantities are exact now (prices as last read); null when not known to be. */

@@ -254,7 +254,7 @@ export class TradingCore {
       view: this.view,
       clock: options.orderClock ?? systemClock,
       marketData: () => this.session.info().marketData ?? 'live',
-      unconfirmed: () => this.orders.placements().filter((p) => p.state === 'checking').length,
+      pending: () => this.orders.pendingOrders(),
       onLossReached: (date) => ev.onLossReached?.(options.target.vaultKey, date),
     });
     const drift = new DriftMonitor({
@@ -299,9 +299,10 @@ export class TradingCore {
       ...(options.orderClock ? { clock: options.orderClock } : {}),
       onPlacements: (list) => ev.onPlacements?.(list),
     });
-    this.modifier = new OrderModifier({ broker: this.broker, catalog: this.catalog });
+    this.modifier = new OrderModifier({ broker: this.broker, catalog: this.catalog, guard: this.risk });
     this.gtt = new GttService({
       broker: this.broker,
+      guard: this.risk,
       find: (exchange, symbol) => this.catalog.find(exchange, symbol),
       lastPrice: async (token) => {
         const tick = this.#lastTicks.get(token);

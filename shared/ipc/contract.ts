@@ -158,7 +158,12 @@ export const requests = {
   /** The trader's choice for an intent confirmed absent after a restart: send it now, under the same reference. */
   'placements.placeAgain': {
     // `mayDuplicate`: the trader was told an unverifiable intent may already be an order.
-    input: z.strictObject({ clientOrderId: ClientOrderId, mayDuplicate: z.boolean().optional() }),
+    input: z.strictObject({
+      clientOrderId: ClientOrderId,
+      mayDuplicate: z.boolean().optional(),
+      /** "Place anyway": Place again is judged by the limits in force now; soft ones may be waived. */
+      riskOverride: z.literal(true).optional(),
+    }),
     output: PlaceOutcome,
   },
   /** The trader's choice for an intent confirmed absent after a restart: forget it (nothing is sent). */
@@ -174,7 +179,12 @@ export const requests = {
     }),
   },
   'orders.modify': {
-    input: z.strictObject({ orderId: BrokerOrderId, changes: OrderChanges.strict() }),
+    input: z.strictObject({
+      orderId: BrokerOrderId,
+      changes: OrderChanges.strict(),
+      /** "Modify anyway": soft risk limits waived for this modification (docs/contract.md §Risk guard). */
+      riskOverride: z.literal(true).optional(),
+    }),
     output: OrderAck,
   },
   'orders.cancel': { input: OrderId.strict(), output: OrderAck },
@@ -277,12 +287,17 @@ export const requests = {
    * means nothing was created. The same `requestId` twice never creates a second one.
    */
   'gtt.place': {
-    input: z.strictObject({ gtt: GttRequest.strict(), requestId: PlacementRequestId.optional() }),
+    input: z.strictObject({
+      gtt: GttRequest.strict(),
+      requestId: PlacementRequestId.optional(),
+      /** "Create anyway": soft risk limits waived for this GTT (docs/contract.md §Risk guard). */
+      riskOverride: z.literal(true).optional(),
+    }),
     output: GttPlaceOutcome,
   },
-  /** New trigger values and orders for an active GTT (judged by the same rules). */
+  /** New trigger values and orders for an active GTT (judged by the same rules and risk limits). */
   'gtt.modify': {
-    input: z.strictObject({ gttId: GttId, changes: GttChanges.strict() }),
+    input: z.strictObject({ gttId: GttId, changes: GttChanges.strict(), riskOverride: z.literal(true).optional() }),
     output: GttAck,
   },
   /** Deletes (cancels) a GTT. */

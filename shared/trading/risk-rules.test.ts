@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderRequest } from '../domain/order';
 import { NO_RISK_LIMITS, type RiskLimits } from '../domain/risk';
-import { dayPnlOf, increasesRisk, riskBreaches, riskStatus, type RiskFacts } from './risk-rules';
+import { dayPnlOf, increasesRisk, NOT_JUDGED_ON_MODIFY, riskBreaches, riskStatus, type RiskFacts } from './risk-rules';
 
 /** The risk guard's rules as a table: each row is an order, the facts main read, and what the trader is told. */
 
@@ -159,6 +159,15 @@ describe('riskBreaches', () => {
   });
 });
 
+describe('riskBreaches of a modification', () => {
+  it('adds no order: the count limits do not apply, every other limit does', () => {
+    const l = limits({ maxOpenOrders: hard(3), maxOrdersPerMinute: hard(5), maxQuantity: hard(100) });
+    const full = { ...FACTS, openOrders: 3, placedLastMinute: 5 };
+    expect(riskBreaches(l, full).map((b) => b.limit)).toEqual(['maxQuantity', 'maxOpenOrders', 'maxOrdersPerMinute']);
+    expect(riskBreaches(l, { ...full, notJudged: NOT_JUDGED_ON_MODIFY }).map((b) => b.limit)).toEqual(['maxQuantity']);
+  });
+});
+
 describe('increasesRisk', () => {
   const long = { exchange: 'NSE' as const, tradingsymbol: 'RELIANCE', product: 'MIS' as const, quantity: 300 };
   const rows: Array<[title: string, order: Partial<OrderRequest>, positions: (typeof long)[], expected: boolean]> = [
@@ -173,11 +182,37 @@ describe('increasesRisk', () => {
     expect(increasesRisk({ ...BUY_LIMIT, ...order }, positions)).toBe(expected);
   });
 
+  it('exits already working count: a second exit that together with the first flips the position adds risk', () => {
+    const sell = { ...BUY_LIMIT, transactionType: 'SELL' as const, quantity: 300 };
+    const working = (quantity: number, side: 'BUY' | 'SELL' = 'SELL') => [
+      { exchange: 'NSE', tradingsymbol: 'RELIANCE', product: 'MIS', transactionType: side, pendingQuantity: quantity },
+    ];
+    expect(increasesRisk(sell, [long], [], [])).toBe(false);
+    expect(increasesRisk(sell, [long], [], working(300))).toBe(true);
+    expect(increasesRisk({ ...sell, quantity: 100 }, [long], [], working(200))).toBe(false);
+    expect(increasesRisk({ ...sell, quantity: 101 }, [long], [], working(200))).toBe(true);
+    // A working order that adds to the long is not counted as if it filled (that would allow more).
+    expect(increasesRisk({ ...sell, quantity: 301 }, [long], [], working(100, 'BUY'))).toBe(true);
+    // Another product's exits are not this one's.
+    expect(increasesRisk(sell, [long], [], [{ ...working(300)[0]!, product: 'CNC' }])).toBe(false);
+  });
+
   it('a CNC sell of delivery holdings reduces risk; beyond them it is a short', () => {
     const sell = { ...BUY_LIMIT, transactionType: 'SELL' as const, product: 'CNC' as const, quantity: 10 };
     const holdings = [{ exchange: 'NSE' as const, tradingsymbol: 'RELIANCE', quantity: 10 }];
     expect(increasesRisk(sell, [], holdings)).toBe(false);
     expect(increasesRisk({ ...sell, quantity: 11 }, [], holdings)).toBe(true);
+    const selling = [
+      {
+        exchange: 'NSE',
+        tradingsymbol: 'RELIANCE',
+        product: 'CNC',
+        transactionType: 'SELL' as const,
+        pendingQuantity: 6,
+      },
+    ];
+    expect(increasesRisk({ ...sell, quantity: 4 }, [], holdings, selling)).toBe(false);
+    expect(increasesRisk({ ...sell, quantity: 5 }, [], holdings, selling)).toBe(true);
   });
 });
 

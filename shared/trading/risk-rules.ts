@@ -15,10 +15,19 @@ export interface RiskFacts {
   readonly instrument: Pick<Instrument, 'lotSize' | 'multiplier'>;
   /** The instrument's last traded price. */
   readonly lastPrice: number | null;
-  /** Working orders at the broker plus placements not yet confirmed, before this one. */
+  /**
+   * Working orders at the broker plus placements on their way (journaled, or past the guard),
+   * before this one. Absent for a modification, which adds no order: the count limits do not apply.
+   */
   readonly openOrders: number | null;
-  /** Orders journaled in the 60 s before this one. */
+  /** Orders journaled in the 60 s before this one (ignored for a modification). */
   readonly placedLastMinute: number;
+  /**
+   * Limits this judgement does not apply (docs/contract.md §Risk guard): a modification adds no
+   * order (the counts); a GTT's order is placed later by the broker (the counts, and the price's
+   * distance from a market that will have moved to its trigger).
+   */
+  readonly notJudged?: readonly RiskLimitName[];
   /** The day's realised + unrealised P&L over every position (`m2m`). */
   readonly dayPnl: number | null;
   /** Whether the order opens or adds to exposure (an exit of a position does not). */
@@ -70,7 +79,7 @@ export function riskBreaches(limits: RiskLimits, f: RiskFacts): RiskBreach[] {
   const out: RiskBreach[] = [];
   const add = (limit: RiskLimitName, message: string): void => {
     const l = limits[limit];
-    if (l) out.push({ limit, hard: l.hard, message });
+    if (l && !f.notJudged?.includes(limit)) out.push({ limit, hard: l.hard, message });
   };
   const { order, instrument } = f;
 
@@ -154,27 +163,58 @@ export function lossReached(dayPnl: number, limit: number): boolean {
   return -dayPnl >= limit;
 }
 
+/** A working order (or one on its way) as the exposure count needs it: what it would still trade. */
+export interface PendingOrder {
+  readonly exchange: string;
+  readonly tradingsymbol: string;
+  readonly product: string;
+  readonly transactionType: 'BUY' | 'SELL';
+  /** What is left to fill. */
+  readonly pendingQuantity: number;
+}
+
 /**
  * Whether an order opens or adds to exposure. Only a BUY against a short position (or a SELL
- * against a long one, or of delivery holdings) no larger than it reduces risk; anything else —
- * including an exit that would flip the position — increases it.
+ * against a long one, or of delivery holdings) no larger than what is left of it reduces risk;
+ * anything else — including an exit that would flip the position — increases it. What is left
+ * counts the working orders (and those on their way) that already reduce the same position, as
+ * if they filled: two exits that each fit the position but together flip it are not both exits.
  */
 export function increasesRisk(
   order: OrderRequest,
   positions: readonly Pick<Position, 'exchange' | 'tradingsymbol' | 'product' | 'quantity'>[],
   holdings: readonly Pick<Holding, 'exchange' | 'tradingsymbol' | 'quantity'>[] = [],
+  working: readonly PendingOrder[] = [],
 ): boolean {
   const same = (p: { exchange: string; tradingsymbol: string }): boolean =>
     p.exchange === order.exchange && p.tradingsymbol === order.tradingsymbol;
+  const signedOf = (o: { transactionType: 'BUY' | 'SELL' }, q: number): number =>
+    o.transactionType === 'BUY' ? q : -q;
   const net = positions.filter((p) => same(p) && p.product === order.product).reduce((s, p) => s + p.quantity, 0);
-  const signed = order.transactionType === 'BUY' ? order.quantity : -order.quantity;
-  if (net !== 0 && Math.sign(signed) !== Math.sign(net) && Math.abs(signed) <= Math.abs(net)) return false;
+  // The exits already working: orders of the same product on the other side of the position.
+  const reducing = working
+    .filter((w) => same(w) && w.product === order.product && Math.sign(signedOf(w, 1)) === -Math.sign(net))
+    .reduce((s, w) => s + signedOf(w, w.pendingQuantity), 0);
+  const left = net + reducing;
+  const signed = signedOf(order, order.quantity);
+  if (net !== 0 && Math.sign(left) === Math.sign(net) && Math.sign(signed) !== Math.sign(net)) {
+    if (Math.abs(signed) <= Math.abs(left)) return false;
+  }
   if (order.transactionType === 'SELL' && order.product === 'CNC') {
     const held = holdings.filter(same).reduce((s, h) => s + h.quantity, 0);
-    return order.quantity > held + Math.max(0, net);
+    const selling = working
+      .filter((w) => same(w) && w.product === 'CNC' && w.transactionType === 'SELL')
+      .reduce((s, w) => s + w.pendingQuantity, 0);
+    return order.quantity > held + Math.max(0, net) - selling;
   }
   return true;
 }
+
+/** What a modification is not judged on: it adds no order. */
+export const NOT_JUDGED_ON_MODIFY: readonly RiskLimitName[] = ['maxOpenOrders', 'maxOrdersPerMinute'];
+
+/** What a GTT's legs are not judged on when it is created or changed: they are placed later, by the broker. */
+export const NOT_JUDGED_ON_GTT: readonly RiskLimitName[] = [...NOT_JUDGED_ON_MODIFY, 'maxPriceDeviationPct'];
 
 /** The day's P&L the loss limit is judged on: the sum of every position's `m2m`. */
 export function dayPnlOf(positions: readonly Pick<Position, 'm2m'>[]): number {

@@ -35,11 +35,15 @@ export function orderHandlers(
         risk: riskOverride ? 'override' : 'check',
       }),
     'placements.list': async () => active.current().orders.placements(),
-    'placements.placeAgain': async ({ clientOrderId, mayDuplicate }) =>
-      active.current().orders.placeAgain(clientOrderId, mayDuplicate === undefined ? {} : { mayDuplicate }),
+    'placements.placeAgain': async ({ clientOrderId, mayDuplicate, riskOverride }) =>
+      active.current().orders.placeAgain(clientOrderId, {
+        ...(mayDuplicate !== undefined ? { mayDuplicate } : {}),
+        risk: riskOverride ? 'override' : 'check',
+      }),
     'placements.discard': async ({ clientOrderId }) => active.current().orders.discard(clientOrderId),
     'placements.records': async () => ({ unreadable: active.current().orders.unreadableRecords() }),
-    'orders.modify': async ({ orderId, changes }) => active.current().modifier.modify(orderId, changes),
+    'orders.modify': async ({ orderId, changes, riskOverride }) =>
+      active.current().modifier.modify(orderId, changes, riskOverride ? 'override' : 'check'),
     'orders.cancel': async ({ orderId }) => active.current().broker.cancelOrder(orderId),
     'orders.list': async (input) => [
       ...(await active.current().broker.listOrders(input?.status ? { status: input.status } : {})),

@@ -77,8 +77,10 @@ export function gttHandlers(
 ): Pick<Handlers, 'gtt.list' | 'gtt.place' | 'gtt.modify' | 'gtt.delete'> {
   return {
     'gtt.list': async () => [...(await active.current().gtt.list())],
-    'gtt.place': async ({ gtt, requestId }) => active.current().gtt.place(gtt, requestId),
-    'gtt.modify': async ({ gttId, changes }) => active.current().gtt.modify(gttId, changes),
+    'gtt.place': async ({ gtt, requestId, riskOverride }) =>
+      active.current().gtt.place(gtt, requestId, riskOverride ? 'override' : 'check'),
+    'gtt.modify': async ({ gttId, changes, riskOverride }) =>
+      active.current().gtt.modify(gttId, changes, riskOverride ? 'override' : 'check'),
     'gtt.delete': async ({ gttId }) => active.current().gtt.delete(gttId),
   };
 }

@@ -5,6 +5,7 @@ import { AppError } from '@shared/ipc/app-error';
 import { type GttViolation, validateGtt } from '@shared/trading/gtt-rules';
 import type { Broker, PlaceGttCommand } from '../../broker/broker';
 import { AMBIGUOUS_KINDS, TransportFailure, brokerError } from '../../broker/broker-error';
+import type { RiskGuard, RiskMode } from '../risk/risk-guard';
 
 /**
  * GTTs in main (docs/gtt.md): the rules are applied here before anything is sent, a create is
@@ -29,6 +30,8 @@ export interface GttServiceDeps {
   /** The last price now (a recent tick, else a quote); 0 when the broker has none. */
   readonly lastPrice: (instrumentToken: number) => Promise<number>;
   readonly newId?: () => string;
+  /** The trader's risk limits, as far as they can be known when a GTT is made (docs/contract.md §Risk guard). */
+  readonly guard?: Pick<RiskGuard, 'checkGtt'>;
 }
 
 /** The rules' refusal as the bridge's error: every field named, in the app's spelling. */
@@ -59,11 +62,11 @@ export class GttService {
    * Creates a GTT once. `requestId` (the renderer's, per click) makes a repeated call answer
    * the first call's outcome instead of sending again.
    */
-  public place(request: GttRequest, requestId?: string): Promise<GttPlaceOutcome> {
-    if (requestId === undefined) return this.#place(request);
+  public place(request: GttRequest, requestId?: string, risk: RiskMode = 'check'): Promise<GttPlaceOutcome> {
+    if (requestId === undefined) return this.#place(request, risk);
     const known = this.#byRequest.get(requestId);
     if (known) return known;
-    const p = this.#place(request);
+    const p = this.#place(request, risk);
     this.#byRequest.set(requestId, p);
     // Only recent clicks can repeat: the oldest answers are forgotten past a bound.
     if (this.#byRequest.size > REMEMBERED_REQUESTS) {
@@ -78,6 +81,7 @@ export class GttService {
   /** The instrument, its last price, and the rules — or the refusal naming every field. */
   async #judge(
     what: Pick<GttRequest, 'type' | 'exchange' | 'tradingsymbol'> & GttChanges,
+    risk: RiskMode,
   ): Promise<{ readonly instrument: Instrument; readonly lastPrice: number }> {
     const instrument = await this.#deps.find(what.exchange, what.tradingsymbol);
     if (!instrument) {
@@ -88,6 +92,7 @@ export class GttService {
     const lastPrice = await this.#deps.lastPrice(instrument.instrumentToken);
     const violations = validateGtt(what, instrument, lastPrice);
     if (violations.length > 0) throw refusal(violations);
+    await this.#deps.guard?.checkGtt(what, instrument, risk);
     if (lastPrice <= 0) {
       throw brokerError(
         'bad_request',
@@ -100,8 +105,8 @@ export class GttService {
     return { instrument, lastPrice };
   }
 
-  async #place(request: GttRequest): Promise<GttPlaceOutcome> {
-    const { lastPrice } = await this.#judge(request);
+  async #place(request: GttRequest, risk: RiskMode): Promise<GttPlaceOutcome> {
+    const { lastPrice } = await this.#judge(request, risk);
     const clientGttId = (this.#deps.newId ?? newClientGttId)();
     const command: PlaceGttCommand = { ...request, clientGttId, lastPrice };
     try {
@@ -132,13 +137,13 @@ export class GttService {
   }
 
   /** New trigger values and orders for an active GTT, judged like a creation; sent once. */
-  public async modify(gttId: string, changes: GttChanges): Promise<GttAck> {
+  public async modify(gttId: string, changes: GttChanges, risk: RiskMode = 'check'): Promise<GttAck> {
     const gtt = (await this.#deps.broker.listGtts()).find((g) => g.gttId === gttId);
     if (!gtt) throw brokerError('not_found', `GTT ${gttId} is not at the broker`, { field: 'gttId' });
     if (gtt.status !== 'active') {
       throw brokerError('conflict', `GTT ${gttId} is ${gtt.status}; only an active GTT can change`, { field: 'gttId' });
     }
-    const { lastPrice } = await this.#judge({ ...gtt, ...changes });
+    const { lastPrice } = await this.#judge({ ...gtt, ...changes }, risk);
     return this.#deps.broker.modifyGtt(gtt, changes, lastPrice);
   }
 

@@ -1,12 +1,13 @@
 import { isWorking, type Order, type OrderAck, type OrderChanges } from '@shared/domain/order';
 import { toUnits } from '@shared/trading/money';
-import { validateModification } from '@shared/trading/rules';
+import { applyChanges, validateModification } from '@shared/trading/rules';
 import { AppError } from '@shared/ipc/app-error';
 import type { Broker } from '../../broker/broker';
 import { brokerError } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';
 import type { InstrumentCatalog } from '../instruments/instrument-catalog';
 import { violationsRefusal } from './order-rules';
+import type { RiskGuard, RiskMode } from '../risk/risk-guard';
 
 /** Time bounds of one modification. */
 export interface ModifyTimings {
@@ -24,6 +25,11 @@ export interface OrderModifierDeps {
   readonly catalog: InstrumentCatalog;
   readonly clock?: Clock;
   readonly timings?: Partial<ModifyTimings>;
+  /**
+   * The trader's risk limits: a modification is judged as the order it would become
+   * (docs/contract.md §Risk guard), before anything is sent.
+   */
+  readonly guard?: Pick<RiskGuard, 'checkModification' | 'enter'>;
 }
 
 const FIELDS = ['quantity', 'price', 'triggerPrice', 'orderType', 'validity'] as const;
@@ -72,6 +78,7 @@ export class OrderModifier {
   readonly #catalog: InstrumentCatalog;
   readonly #clock: Clock;
   readonly #t: ModifyTimings;
+  readonly #guard: OrderModifierDeps['guard'] | null;
   readonly #perOrder = new Map<string, Promise<unknown>>();
 
   public constructor(deps: OrderModifierDeps) {
@@ -79,14 +86,19 @@ export class OrderModifier {
     this.#catalog = deps.catalog;
     this.#clock = deps.clock ?? systemClock;
     this.#t = { ...DEFAULT_MODIFY_TIMINGS, ...deps.timings };
+    this.#guard = deps.guard ?? null;
   }
 
-  /** Modifies one working order; rejects with an `AppError` naming the field or saying what happened. */
-  public modify(orderId: string, changes: OrderChanges): Promise<OrderAck> {
+  /**
+   * Modifies one working order; rejects with an `AppError` naming the field or saying what
+   * happened. `risk`: how the risk guard judges the order it would become (`override`: the
+   * trader's "Modify anyway" waives soft limits).
+   */
+  public modify(orderId: string, changes: OrderChanges, risk: RiskMode = 'check'): Promise<OrderAck> {
     const before = this.#perOrder.get(orderId) ?? Promise.resolve();
     const run = before.then(
-      () => this.#modify(orderId, changes),
-      () => this.#modify(orderId, changes),
+      () => this.#modify(orderId, changes, risk),
+      () => this.#modify(orderId, changes, risk),
     );
     const tail = run.catch(() => undefined);
     this.#perOrder.set(orderId, tail);
@@ -96,7 +108,8 @@ export class OrderModifier {
     return run;
   }
 
-  async #modify(orderId: string, wanted: OrderChanges): Promise<OrderAck> {
+  async #modify(orderId: string, wanted: OrderChanges, risk: RiskMode): Promise<OrderAck> {
+    const startedAt = this.#clock.now();
     const current = await this.#broker.getOrder(orderId, { urgent: true });
     if (!isWorking(current.status)) {
       throw brokerError('conflict', `Order ${orderId} is ${current.status} and can no longer be modified`);
@@ -114,6 +127,15 @@ export class OrderModifier {
     }
     const refusal = violationsRefusal(validateModification(current, changes, instrument));
     if (refusal) throw refusal;
+    if (this.#guard) {
+      const becomes = { ...applyChanges(current, changes), tradingsymbol: current.tradingsymbol };
+      const release = await this.#guard.enter();
+      try {
+        await this.#guard.checkModification(current, becomes, instrument, risk, { readsBy: startedAt + 1_000 });
+      } finally {
+        release();
+      }
+    }
     return this.#send(current, changes);
   }
 

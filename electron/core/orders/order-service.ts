@@ -41,7 +41,7 @@ export interface OrderServiceDeps {
   /** Lookups in flight at once for intents found open at start (default 8). */
   readonly recoveryConcurrency?: number;
   /** The trader's risk limits, applied after the trading rules and before journaling (docs/contract.md §Risk guard). */
-  readonly guard?: Pick<RiskGuard, 'check' | 'journaled'>;
+  readonly guard?: Pick<RiskGuard, 'check' | 'journaled' | 'enter'>;
 }
 
 /** Options of one placement. */
@@ -80,7 +80,9 @@ export class OrderService {
   readonly #ledger: IntentsLedger;
   readonly #catalog: InstrumentCatalog;
   readonly #timeline: LifecycleTimeline;
-  readonly #guard: Pick<RiskGuard, 'check' | 'journaled'> | null;
+  readonly #guard: Pick<RiskGuard, 'check' | 'journaled' | 'enter'> | null;
+  /** Orders past the guard and not yet journaled: they count as on their way (`pending`). */
+  readonly #passing = new Map<symbol, OrderRequest>();
   readonly #clock: Clock;
   readonly #newId: () => string;
   readonly #t: PlacementTimings;
@@ -180,7 +182,7 @@ export class OrderService {
    */
   public async placeAgain(
     clientOrderId: string,
-    options: { readonly mayDuplicate?: boolean } = {},
+    options: { readonly mayDuplicate?: boolean; readonly risk?: RiskMode } = {},
   ): Promise<PlaceOutcome> {
     const rec = this.#waitingForDecision(clientOrderId);
     if (rec.state === 'unverifiable' && options.mayDuplicate !== true) {
@@ -188,9 +190,24 @@ export class OrderService {
         field: 'mayDuplicate',
       });
     }
+    // A new decision, judged by the limits in force now (docs/contract.md §Risk guard).
+    const receivedAt = this.#clock.now();
+    const instrument = await this.#checkRules(rec.order);
+    const passed = await this.#pass(
+      rec.order,
+      instrument,
+      options.risk ?? 'check',
+      receivedAt + this.#t.answerDeadlineMs / 2,
+    );
     const now = this.#clock.now();
-    rec.reopen(now, now + this.#t.answerDeadlineMs);
+    // Decided meanwhile (discarded, or the broker reported it): nothing to send.
+    if (!DECISION_STATES.has(rec.state as PlacementState)) {
+      passed.undo();
+      return this.#answer(rec);
+    }
+    rec.reopen(now, Math.max(receivedAt + this.#t.answerDeadlineMs, now + this.#t.answerDeadlineMs / 4));
     this.#book.changed(rec);
+    passed.done();
     this.#startDriver(rec);
     return this.#answer(rec);
   }
@@ -273,20 +290,24 @@ export class OrderService {
     receivedAt: number,
   ): Promise<PlaceOutcome> {
     const instrument = await this.#checkRules(order);
-    // The risk guard refuses before anything is journaled: a refusal, never an intent. Its
-    // reads get half the answer deadline, so the send keeps the other half.
-    await this.#guard?.check(order, instrument, risk, { readsBy: receivedAt + this.#t.answerDeadlineMs / 2 });
-    if (this.#closed) throw brokerError('unauthorized', 'Not logged in to a broker; nothing was sent');
+    // The risk guard refuses before anything is journaled: a refusal, never an intent. Its reads
+    // get half the answer deadline, so the send keeps the other half. What it lets through counts
+    // before the next check begins (its gate), so parallel clicks cannot all pass one limit.
+    const passed = await this.#pass(order, instrument, risk, receivedAt + this.#t.answerDeadlineMs / 2);
+    if (this.#closed) {
+      passed.undo();
+      throw brokerError('unauthorized', 'Not logged in to a broker; nothing was sent');
+    }
     const clientOrderId = this.#newId();
     if (clickedAt !== undefined) this.#timeline.record(clientOrderId, 'clicked', clickedAt);
     const at = this.#clock.now();
     try {
       await this.#ledger.appendIntent({ clientOrderId, at, order, ...(requestId !== null ? { requestId } : {}) });
     } catch {
+      passed.undo();
       throw brokerError('internal', 'Tradedesk could not record the order on disk, so it was not sent');
     }
     this.#timeline.record(clientOrderId, 'journaled', this.#clock.now());
-    this.#guard?.journaled();
     // Answered by the deadline from the click; only if main itself was held up past it (a
     // starved machine: the guard's reads stop at half of it) does the send keep a quarter of it.
     const answerBy = Math.max(receivedAt + this.#t.answerDeadlineMs, at + this.#t.answerDeadlineMs / 4);
@@ -302,8 +323,56 @@ export class OrderService {
       uniqueReferences: this.#broker.placementTraits().uniqueReferences,
     });
     this.#book.add(rec);
+    passed.done(); // the record counts from here (checking, then placed)
     this.#startDriver(rec);
     return this.#answer(rec);
+  }
+
+  /**
+   * The risk guard's check inside its gate; what passes counts as on its way (and toward the
+   * order rate) before the gate opens for the next check. `undo` when it is not sent after all,
+   * `done` once the journaled record counts it instead.
+   */
+  async #pass(
+    order: OrderRequest,
+    instrument: Instrument,
+    risk: RiskMode,
+    readsBy: number,
+  ): Promise<{ undo(): void; done(): void }> {
+    if (!this.#guard || risk === 'exempt') return { undo: () => undefined, done: () => undefined };
+    const release = await this.#guard.enter();
+    try {
+      await this.#guard.check(order, instrument, risk, { readsBy });
+      const uncount = this.#guard.journaled();
+      const key = Symbol('passing');
+      this.#passing.set(key, order);
+      return {
+        undo: () => {
+          uncount();
+          this.#passing.delete(key);
+        },
+        done: () => void this.#passing.delete(key),
+      };
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Orders on their way that the broker's book may not show yet (the risk guard counts them as
+   * working): past the guard, not yet confirmed, or placed in the last minute.
+   */
+  public pendingOrders(): Array<{ readonly orderId: string | null; readonly order: OrderRequest }> {
+    const since = this.#clock.now() - PENDING_PLACED_MS;
+    const out: Array<{ orderId: string | null; order: OrderRequest }> = [...this.#passing.values()].map((order) => ({
+      orderId: null,
+      order,
+    }));
+    for (const rec of this.#book.recent(since)) {
+      if (rec.state === 'checking') out.push({ orderId: null, order: rec.order });
+      else if (rec.state === 'placed' && rec.orderId !== null) out.push({ orderId: rec.orderId, order: rec.order });
+    }
+    return out;
   }
 
   async #checkRules(order: OrderRequest): Promise<Instrument> {
@@ -756,6 +825,9 @@ async function sameOrder(first: OrderRequest, again: OrderRequest): Promise<void
     });
   }
 }
+
+/** A placed order counts as on its way this long, in case main's book does not show it yet. */
+const PENDING_PLACED_MS = 60_000;
 
 /** At most `n` holders at once; the rest queue in arrival order. */
 class Semaphore {

@@ -48,6 +48,11 @@ export class PlacementBook {
     return this.#byRequest.get(requestId);
   }
 
+  /** Intents open now, or settled at or after `since` (epoch ms). */
+  public recent(since: number): PlacementRecord[] {
+    return [...this.#records.values()].filter((r) => r.settledAt === null || r.settledAt >= since);
+  }
+
   /** Open intents (checking, or waiting for the trader's decision). */
   public open(): PlacementRecord[] {
     return [...this.#records.values()].filter(

@@ -1,9 +1,25 @@
 import type { Instrument } from '@shared/domain/instrument';
-import { isWorking, type OrderRequest } from '@shared/domain/order';
+import { isWorking, type Order, type OrderRequest } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
-import { NO_RISK_LIMITS, type RiskBreach, type RiskLimits, type RiskState } from '@shared/domain/risk';
+import type { GttRequest } from '@shared/domain/gtt';
+import {
+  NO_RISK_LIMITS,
+  type RiskBreach,
+  type RiskLimitName,
+  type RiskLimits,
+  type RiskState,
+} from '@shared/domain/risk';
 import type { AppError } from '@shared/ipc/app-error';
-import { dayPnlOf, increasesRisk, lossReached, riskBreaches, riskStatus } from '@shared/trading/risk-rules';
+import {
+  dayPnlOf,
+  increasesRisk,
+  lossReached,
+  NOT_JUDGED_ON_GTT,
+  NOT_JUDGED_ON_MODIFY,
+  riskBreaches,
+  riskStatus,
+  type PendingOrder,
+} from '@shared/trading/risk-rules';
 import type { Broker, ReadOptions } from '../../broker/broker';
 import { brokerError } from '../../broker/broker-error';
 import { isoIst, type Clock } from '../clock';
@@ -15,18 +31,27 @@ const MINUTE_MS = 60_000;
 /** How a placement meets the guard: judged (`check`), judged but its soft limits waived (`override`), or not at all (`exempt`). */
 export type RiskMode = 'check' | 'override' | 'exempt';
 
+/** An order on its way: its id once the broker named it. */
+export interface PendingPlacement {
+  readonly orderId: string | null;
+  readonly order: OrderRequest;
+}
+
 /** What the guard reads, and where it says the loss limit was reached. */
 export interface RiskGuardDeps {
   readonly broker: Pick<Broker, 'getQuotes' | 'listOrders' | 'listHoldings'>;
   /** Reads the positions from the broker (main's view learns from every read). */
   readonly readPositions: (options?: ReadOptions) => Promise<readonly Position[]>;
   /** Main's own book, positions and ticks, where fresh (docs/architecture.md §Main's own view of the account). */
-  readonly view: Pick<DeskView, 'workingOrders' | 'pricedPositions' | 'lastPrice'>;
+  readonly view: Pick<DeskView, 'orders' | 'pricedPositions' | 'lastPrice'>;
   readonly clock: Clock;
   /** `none` on an account without market data: the price checks are off (docs/contract.md §Risk guard). */
   readonly marketData?: () => 'live' | 'none';
-  /** Placements not yet confirmed either way (they may be orders already). */
-  readonly unconfirmed: () => number;
+  /**
+   * Orders on their way that the broker's book may not show yet: past the guard and journaling,
+   * not yet confirmed, or placed moments ago (`orderId` once known). They count as working.
+   */
+  readonly pending: () => readonly PendingPlacement[];
   /** Told the IST date the day's loss first reached the limit (the app keeps it across a restart). */
   readonly onLossReached?: (istDate: string) => void;
 }
@@ -45,6 +70,7 @@ export class RiskGuard {
   #limits: RiskLimits = NO_RISK_LIMITS;
   #journaled: number[] = [];
   #reachedOn: string | null = null;
+  #gate: Promise<void> = Promise.resolve();
 
   public constructor(deps: RiskGuardDeps) {
     this.#deps = deps;
@@ -66,8 +92,23 @@ export class RiskGuard {
   }
 
   /**
+   * The guard's gate: checks of one account are serial, and what a check lets through is counted
+   * (`journaled`, and the caller's pending list) before the next check begins — so checks that
+   * overlap cannot all see the same state and together walk past a limit (docs/contract.md §Risk
+   * guard). Resolves with the release; hold it from the check until the order counts.
+   */
+  public enter(): Promise<() => void> {
+    let release: () => void = () => undefined;
+    const turn = new Promise<void>((resolve) => (release = resolve));
+    const before = this.#gate;
+    this.#gate = before.then(() => turn);
+    return before.then(() => release);
+  }
+
+  /**
    * Refuses (throws) an order that breaks a limit; resolves when it may be journaled. Reads it
-   * needs have until `readsBy` (epoch ms; default: as long as the transport takes).
+   * needs have until `readsBy` (epoch ms; default: as long as the transport takes). Call it
+   * inside the gate (`enter`).
    */
   public async check(
     order: OrderRequest,
@@ -80,23 +121,83 @@ export class RiskGuard {
     if (refusal) throw refusal;
   }
 
-  /** Every limit the order breaks now. */
+  /**
+   * Refuses (throws) a modification that would make `current` an order breaking a limit: judged as
+   * the order it would become, against every limit but the counts (it adds no order). Lowering
+   * the quantity, or changing only the validity, never breaches and is not judged.
+   */
+  public async checkModification(
+    current: Order,
+    becomes: OrderRequest,
+    instrument: Instrument,
+    mode: RiskMode,
+    options: { readonly readsBy?: number } = {},
+  ): Promise<void> {
+    if (mode === 'exempt' || onlyReduces(current, becomes)) return;
+    const breaches = await this.breaches(becomes, instrument, options.readsBy, current);
+    const refusal = refusalOf(breaches, mode === 'override', 'Not modified');
+    if (refusal) throw refusal;
+  }
+
+  /**
+   * Refuses (throws) a GTT whose legs break a limit that can be known now: each leg is judged as
+   * the LIMIT order it will place — its quantity, its value at its price, the daily loss lock
+   * (docs/contract.md §Risk guard). The counts and the price's distance from the market are for
+   * the broker's moment, which main does not see.
+   */
+  public async checkGtt(
+    request: Pick<GttRequest, 'exchange' | 'tradingsymbol' | 'legs'>,
+    instrument: Instrument,
+    mode: RiskMode,
+  ): Promise<void> {
+    if (mode === 'exempt') return;
+    const all: RiskBreach[] = [];
+    for (const [n, leg] of request.legs.entries()) {
+      const order: OrderRequest = {
+        exchange: request.exchange,
+        tradingsymbol: request.tradingsymbol,
+        transactionType: leg.transactionType,
+        quantity: leg.quantity,
+        orderType: 'LIMIT',
+        product: leg.product,
+        validity: 'DAY',
+        price: leg.price,
+      };
+      const breaches = await this.breaches(order, instrument, Number.POSITIVE_INFINITY, null, NOT_JUDGED_ON_GTT);
+      const legName = request.legs.length > 1 ? `Leg ${n + 1}: ` : '';
+      for (const b of breaches)
+        if (!all.some((x) => x.limit === b.limit)) all.push({ ...b, message: legName + b.message });
+    }
+    const refusal = refusalOf(all, mode === 'override', 'Not created');
+    if (refusal) throw refusal;
+  }
+
+  /**
+   * Every limit the order breaks now. `replacing`: the working order it would become (a
+   * modification), which neither counts toward the open orders nor toward its own exits, and
+   * whose filled part is in the positions already.
+   */
   public async breaches(
     order: OrderRequest,
     instrument: Instrument,
     readsBy = Number.POSITIVE_INFINITY,
+    replacing: Pick<Order, 'orderId' | 'filledQuantity'> | null = null,
+    notJudged: readonly RiskLimitName[] = replacing ? NOT_JUDGED_ON_MODIFY : [],
   ): Promise<RiskBreach[]> {
+    const modifying = replacing?.orderId ?? null;
     const l = this.#limits;
     if (Object.values(l).every((x) => x === null)) return [];
     const noMarketData = this.#deps.marketData?.() === 'none';
+    const judged = (name: RiskLimitName): boolean => l[name] !== null && !notJudged.includes(name);
     const needsPrice =
       !noMarketData &&
-      ((l.maxOrderValue !== null && order.orderType === 'MARKET') ||
-        (l.maxPriceDeviationPct !== null && order.orderType !== 'MARKET'));
+      ((judged('maxOrderValue') && order.orderType === 'MARKET') ||
+        (judged('maxPriceDeviationPct') && order.orderType !== 'MARKET'));
     const needsHoldings = l.dailyLossLimit !== null && order.transactionType === 'SELL' && order.product === 'CNC';
-    const [lastPrice, openOrders, positions, holdings] = await Promise.all([
+    const needsWorking = judged('maxOpenOrders') || l.dailyLossLimit !== null;
+    const [lastPrice, working, positions, holdings] = await Promise.all([
       needsPrice ? this.#lastPrice(instrument.instrumentToken, readsBy) : null,
-      l.maxOpenOrders !== null ? this.#openOrders(readsBy) : null,
+      needsWorking ? this.#working(readsBy, modifying) : null,
       l.dailyLossLimit !== null ? this.#positions(readsBy) : null,
       needsHoldings ? this.#read(() => this.#deps.broker.listHoldings(URGENT), readsBy) : null,
     ]);
@@ -108,19 +209,36 @@ export class RiskGuard {
       order,
       instrument,
       lastPrice,
-      openOrders,
+      openOrders: working?.length ?? null,
       placedLastMinute: this.#journaled.length,
+      notJudged,
       dayPnl,
-      // Unknown positions: treat it as adding risk (the loss limit then says it could not check).
-      increasesRisk: positions ? increasesRisk(order, positions, holdings ?? []) : true,
+      // Unknown positions or orders: treat it as adding risk (the loss limit then says it could not check).
+      increasesRisk:
+        positions && working
+          ? increasesRisk(
+              { ...order, quantity: order.quantity - (replacing?.filledQuantity ?? 0) },
+              positions,
+              holdings ?? [],
+              working,
+            )
+          : true,
       lossReachedToday: this.#reachedToday(),
       noMarketData,
     });
   }
 
-  /** An order was journaled: it counts toward the order rate. */
-  public journaled(): void {
-    this.#journaled.push(this.#deps.clock.now());
+  /**
+   * An order passed the guard and is being journaled: it counts toward the order rate now.
+   * Returns the undo, for when it could not be journaled after all (nothing was sent).
+   */
+  public journaled(): () => void {
+    const at = this.#deps.clock.now();
+    this.#journaled.push(at);
+    return () => {
+      const i = this.#journaled.indexOf(at);
+      if (i >= 0) this.#journaled.splice(i, 1);
+    };
   }
 
   /** The limits and where the day stands (reads the positions when a loss limit is set). */
@@ -156,10 +274,21 @@ export class RiskGuard {
     return q && q.lastPrice > 0 ? q.lastPrice : null;
   }
 
-  async #openOrders(readsBy: number): Promise<number | null> {
+  /**
+   * Every order still working, as far as main can know: the broker's (main's book when fresh,
+   * else one read) and the orders on their way that it does not show yet. `modifying` is left out.
+   */
+  async #working(readsBy: number, modifying: string | null): Promise<PendingOrder[] | null> {
     const orders =
-      this.#deps.view.workingOrders() ?? (await this.#read(() => this.#deps.broker.listOrders({}, URGENT), readsBy));
-    return orders ? orders.filter((o) => isWorking(o.status)).length + this.#deps.unconfirmed() : null;
+      this.#deps.view.orders() ?? (await this.#read(() => this.#deps.broker.listOrders({}, URGENT), readsBy));
+    if (!orders) return null;
+    const known = new Set(orders.map((o) => o.orderId));
+    const out: PendingOrder[] = orders.filter((o) => isWorking(o.status) && o.orderId !== modifying);
+    for (const p of this.#deps.pending()) {
+      if (p.orderId !== null && (known.has(p.orderId) || p.orderId === modifying)) continue;
+      out.push({ ...p.order, pendingQuantity: p.order.quantity });
+    }
+    return out;
   }
 
   async #positions(readsBy: number): Promise<readonly Position[] | null> {
@@ -181,13 +310,26 @@ export class RiskGuard {
 
 const URGENT: ReadOptions = { urgent: true };
 
+/**
+ * True when a modification can only lower the risk: the quantity down (or the same) and nothing
+ * else that prices the order changed (type, price, trigger); the validity alone does not count.
+ */
+function onlyReduces(current: Order, becomes: OrderRequest): boolean {
+  return (
+    becomes.quantity <= current.quantity &&
+    becomes.orderType === current.orderType &&
+    (becomes.price ?? null) === (current.price ?? null) &&
+    (becomes.triggerPrice ?? null) === (current.triggerPrice ?? null)
+  );
+}
+
 /** The refusal for these breaches (soft ones waived by an override), or null when the order may go. */
-export function refusalOf(breaches: readonly RiskBreach[], override: boolean): AppError | null {
+export function refusalOf(breaches: readonly RiskBreach[], override: boolean, verdict = 'Not placed'): AppError | null {
   const left = override ? breaches.filter((b) => b.hard) : breaches;
   const first = left[0];
   if (!first) return null;
   const firstHard = left.find((b) => b.hard);
-  return brokerError('bad_request', `Not placed: ${left.map((b) => b.message).join('; ')}`, {
+  return brokerError('bad_request', `${verdict}: ${left.map((b) => b.message).join('; ')}`, {
     field: firstHard ? `risk.${firstHard.limit}` : 'riskOverride',
     fields: left.map((b) => ({ field: `risk.${b.limit}`, message: b.message })),
   });

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import type { GttPlaceOutcome } from '@shared/domain/gtt';
 import { AppError } from '@shared/ipc/app-error';
+import type { IpcError } from '@shared/ipc/result';
 import { describeError } from '../../lib/describe-error';
+import { isRiskRefusal, RiskRefusal } from '../safety/risk-override';
 import { formatPrice } from '../../lib/format';
 import { useInstruments } from '../instruments/queries';
 import { Dialog } from '../layout/dialog';
@@ -54,6 +56,7 @@ function GttDialog(props: {
   const [touched, setTouched] = useState(false);
   const [serverErrors, setServerErrors] = useState<Partial<Record<GttFormField, string>>>({});
   const [outcome, setOutcome] = useState<GttPlaceOutcome | null>(null);
+  const [risk, setRisk] = useState<IpcError | null>(null);
   const [requestId] = useState(newRequestId);
   const place = usePlaceGtt();
   const modify = useModifyGtt();
@@ -70,26 +73,36 @@ function GttDialog(props: {
   const edit = (patch: Partial<GttForm>): void => {
     setForm((f) => ({ ...f, ...patch }));
     setServerErrors({});
+    setRisk(null);
   };
   const failed = (e: unknown): void => {
+    if (e instanceof AppError && isRiskRefusal(e.info)) {
+      setRisk(e.info);
+      return;
+    }
     if (e instanceof AppError && e.info.fields) {
       const next: Partial<Record<GttFormField, string>> = {};
       for (const f of e.info.fields) next[formField(f.field)] ??= f.message;
       setServerErrors(next);
     } else setServerErrors({ form: describeError(e) });
   };
+  const send = (override: boolean): void => {
+    const riskOverride = override ? ({ riskOverride: true } as const) : {};
+    setRisk(null);
+    if (props.gttId !== null) {
+      modify.mutate(
+        { gttId: props.gttId, changes: { triggerValues: request.triggerValues, legs: request.legs }, ...riskOverride },
+        { onSuccess: props.onClose, onError: failed },
+      );
+    } else {
+      place.mutate({ gtt: request, requestId, ...riskOverride }, { onSuccess: setOutcome, onError: failed });
+    }
+  };
   const submit = (e: FormEvent): void => {
     e.preventDefault();
     setTouched(true);
     if (Object.keys(errors).length > 0 || pending) return;
-    if (props.gttId !== null) {
-      modify.mutate(
-        { gttId: props.gttId, changes: { triggerValues: request.triggerValues, legs: request.legs } },
-        { onSuccess: props.onClose, onError: failed },
-      );
-    } else {
-      place.mutate({ gtt: request, requestId }, { onSuccess: setOutcome, onError: failed });
-    }
+    send(false);
   };
   const oco = form.type === 'oco';
   const input = (field: keyof GttForm, label: string) => (
@@ -175,6 +188,12 @@ function GttDialog(props: {
               {shown.form}
             </p>
           ) : null}
+          {risk ? <RiskRefusal error={risk} anyway="Create anyway" onPlaceAnyway={() => send(true)} /> : null}
+          <p className="muted small" data-testid="gtt-risk-note">
+            Your risk limits judge each leg now: its quantity, its value at its price and the daily loss lock. When the
+            GTT fires the broker places the order without Tradedesk, so the open-order and per-minute limits and the
+            price’s distance from the market are not checked then.
+          </p>
           <div className="form__buttons">
             <button type="submit" className="primary" disabled={pending}>
               {props.gttId === null ? 'Create GTT' : 'Save GTT'}

@@ -17,7 +17,7 @@ export function usePlaceGtt() {
   const client = useQueryClient();
   return useMutation({
     mutationKey: ['gtt', 'place'],
-    mutationFn: (v: { gtt: GttRequest; requestId: string }) => call('gtt.place', v),
+    mutationFn: (v: { gtt: GttRequest; requestId: string; riskOverride?: true }) => call('gtt.place', v),
     onSettled: () => client.invalidateQueries({ queryKey: gttQueries.list().queryKey }),
   });
 }
@@ -27,7 +27,7 @@ export function useModifyGtt() {
   const client = useQueryClient();
   return useMutation({
     mutationKey: ['gtt', 'modify'],
-    mutationFn: (v: { gttId: string; changes: GttChanges }) => call('gtt.modify', v),
+    mutationFn: (v: { gttId: string; changes: GttChanges; riskOverride?: true }) => call('gtt.modify', v),
     onSettled: () => client.invalidateQueries({ queryKey: gttQueries.list().queryKey }),
   });
 }

@@ -146,4 +146,31 @@ describe('ModifyOrderDialog', () => {
     );
     expect(d.getByRole('alert').textContent).not.toMatch(/Not modified|failed/);
   });
+
+  it('a soft risk limit shows its figures and "Modify anyway", which sends the same change with the override', async () => {
+    bridge.answer('orders.modify', (payload) =>
+      (payload as { riskOverride?: true }).riskOverride
+        ? { ok: true, data: { orderId: partlyFilled.orderId, status: 'OPEN' } }
+        : {
+            ok: false,
+            error: {
+              kind: 'bad_request',
+              message: 'Not modified: Quantity 40 exceeds your limit of 20',
+              field: 'riskOverride',
+              fields: [{ field: 'risk.maxQuantity', message: 'Quantity 40 exceeds your limit of 20' }],
+            },
+          },
+    );
+    const { user, d, save, closed } = await openDialog();
+    await retype(user, d.getByLabelText('Quantity'), '40');
+    await user.click(save());
+    const anyway = await d.findByRole('button', { name: 'Modify anyway' });
+    expect(d.getByText('Quantity 40 exceeds your limit of 20')).toBeTruthy();
+    await user.click(anyway);
+    await waitFor(() => expect(closed()).toBe(true));
+    expect(bridge.callsOf('orders.modify').map((c) => c.payload)).toEqual([
+      { orderId: partlyFilled.orderId, changes: { quantity: 40 } },
+      { orderId: partlyFilled.orderId, changes: { quantity: 40 }, riskOverride: true },
+    ]);
+  });
 });

@@ -8,6 +8,7 @@ import {
   validateModification,
 } from '@shared/trading/rules';
 import { describeError } from '../../lib/describe-error';
+import { isRiskRefusal, RiskRefusal } from '../safety/risk-override';
 import { formatQty } from '../../lib/format';
 import { AppError } from '@shared/ipc/app-error';
 import { useInstruments } from '../instruments/queries';
@@ -190,7 +191,15 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
             />
           )}
         </Field>
-        {refusal && !placedNextToField ? (
+        {refusal && isRiskRefusal(refusal) ? (
+          <RiskRefusal
+            error={refusal}
+            anyway="Modify anyway"
+            onPlaceAnyway={() =>
+              modify.mutate({ orderId: order.orderId, changes, riskOverride: true }, { onSuccess: onClose })
+            }
+          />
+        ) : refusal && !placedNextToField ? (
           <p role="alert" className="inline-error">
             {isRefusal(modify.error) ? 'Not modified: ' : 'Modification not confirmed — check the order: '}
             {describeError(modify.error)}

@@ -129,7 +129,7 @@ export function useModifyOrder() {
   const invalidate = useInvalidateAfterOrder();
   return useMutation({
     mutationKey: ['orders', 'modify'],
-    mutationFn: (v: { orderId: string; changes: OrderChanges }) => call('orders.modify', v),
+    mutationFn: (v: { orderId: string; changes: OrderChanges; riskOverride?: true }) => call('orders.modify', v),
     onSettled: invalidate,
   });
 }

@@ -1,5 +1,7 @@
 import type { Placement } from '@shared/domain/placement';
+import { AppError } from '@shared/ipc/app-error';
 import { describeError } from '../../lib/describe-error';
+import { isRiskRefusal, RiskRefusal } from '../safety/risk-override';
 import { isRefusal, refusalText } from './placement-model';
 import { useDiscardPlacement, usePlaceAgain } from './queries';
 
@@ -39,7 +41,14 @@ export function PlacementActions({ placement }: { readonly placement: Placement 
       >
         {discard.isPending ? 'Discarding…' : 'Discard'}
       </button>
-      {failure ? (
+      {again.error instanceof AppError && isRiskRefusal(again.error.info) ? (
+        // A new decision, judged by the limits in force now (docs/contract.md §Risk guard).
+        <RiskRefusal
+          error={again.error.info}
+          anyway="Place again anyway"
+          onPlaceAnyway={() => again.mutate({ clientOrderId: ref, mayDuplicate, riskOverride: true })}
+        />
+      ) : failure ? (
         <span role="alert" className="inline-error">
           {isRefusal(again.error) ? refusalText(again.error.info) : describeError(failure)}
         </span>

@@ -71,8 +71,12 @@ export function usePlaceAgain() {
   const client = useQueryClient();
   return useMutation({
     mutationKey: ['placements', 'placeAgain'],
-    mutationFn: (v: { clientOrderId: string; mayDuplicate: boolean }) =>
-      call('placements.placeAgain', v.mayDuplicate ? v : { clientOrderId: v.clientOrderId }),
+    mutationFn: (v: { clientOrderId: string; mayDuplicate: boolean; riskOverride?: true }) =>
+      call('placements.placeAgain', {
+        clientOrderId: v.clientOrderId,
+        ...(v.mayDuplicate ? { mayDuplicate: true } : {}),
+        ...(v.riskOverride ? { riskOverride: true } : {}),
+      }),
     onSettled: () => {
       void client.invalidateQueries({ queryKey: placementQueries.all() });
       invalidateOrders(client);

@@ -6,7 +6,12 @@ import type { IpcError } from '@shared/ipc/result';
  * broken with its figures, and — when all of them are soft — "Place anyway", which sends this one
  * order again with the override. A hard limit offers no way round it.
  */
-export function RiskRefusal(props: { readonly error: IpcError; readonly onPlaceAnyway: () => void }) {
+export function RiskRefusal(props: {
+  readonly error: IpcError;
+  readonly onPlaceAnyway: () => void;
+  /** The button's words where this is not a new order ("Modify anyway", "Create anyway"). */
+  readonly anyway?: string;
+}) {
   const breaches = (props.error.fields ?? []).filter((f) => f.field.startsWith('risk.'));
   const soft = props.error.field === 'riskOverride';
   const ref = useRef<HTMLDivElement>(null);
@@ -26,7 +31,7 @@ export function RiskRefusal(props: { readonly error: IpcError; readonly onPlaceA
       </ul>
       {soft ? (
         <button type="button" className="primary" onClick={props.onPlaceAnyway}>
-          Place anyway
+          {props.anyway ?? 'Place anyway'}
         </button>
       ) : null}
     </div>
