@@ -32,6 +32,7 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import type { OrderRequest } from '@shared/domain/order';
 import { newClientOrderId } from '../electron/core/orders/client-order-id';
+import { kiteAdapter } from '../electron/broker/kite/kite-adapter';
 import { createCore, marketBuy } from '../electron/core/testing/core-fixture';
 import type { TradingCore, TradingCoreEvents } from '../electron/core/trading-core';
 import { MAX_ORDERBOOK_LAG_MS, startPaperBroker, type PaperBroker } from '../electron/paper';
@@ -175,7 +176,7 @@ async function newCore(
 ): Promise<TradingCore> {
   const kiteOptions = kite
     ? {
-        dialect: 'kite' as const,
+        adapter: kiteAdapter(),
         target: { broker: 'kite' as const, label: 'bench', vaultKey: 'bench-kite' },
         credentials: kite.accessToken
           ? { apiKey: kite.apiKey, apiSecret: '', accessToken: kite.accessToken }

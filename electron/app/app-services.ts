@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { BrokerProfile } from '@shared/domain/session';
 import type { RateLimit } from '../broker/http/token-bucket';
-import type { TradingCoreOptions } from '../core/trading-core';
+import type { CoreSeams } from '../core/core-seams';
 import { MemoryVault, type SecretVault } from '../core/session/secret-vault';
 import type { Handlers } from './dispatcher';
 import type { FaultConfig } from '../paper';
@@ -74,12 +74,8 @@ export interface AppConfig {
   readonly paperWorker?: string;
   /** Where secrets live; default in memory only (Electron passes its safeStorage vault). */
   readonly vault?: SecretVault;
-  /** Client-side rate limit (default 80% of what the broker publishes: 8/s burst 16 on paper); null turns the bucket off. */
-  readonly clientRate?: RateLimit | null;
-  /** Overrides for the core (tests: backoff, timeouts, stream off…). */
-  readonly core?: Partial<
-    Omit<TradingCoreOptions, 'baseUrl' | 'target' | 'credentials' | 'vault' | 'dataDir' | 'events' | 'sessionVersions'>
-  >;
+  /** Every core's seams (tests: client rate, backoff, timeouts, stream off…; `core-seams.ts`). */
+  readonly core?: CoreSeams;
   /**
    * Shortest gap between two `market.ticks` events (default 100 ms, latest tick per
    * instrument). 0 sends one event per tick: only the benchmark's baseline wants that.
@@ -107,10 +103,12 @@ async function rememberedProfile(settings: SettingsStore, vault: SecretVault): P
   if (saved === undefined || saved.kind === 'paper') return { kind: 'paper' };
   const key = vaultKeyOf(saved);
   const apiSecret = await vault.get(`${key}:secret`);
-  if (saved.kind === 'rest') return apiSecret ? { ...saved, apiSecret } : { kind: 'paper' };
-  // Kite: the day's token, if it was remembered, logs in without the login page.
-  const accessToken = await vault.get(`${key}:token`);
-  return accessToken ? { ...saved, accessToken, ...(apiSecret ? { apiSecret } : {}) } : { kind: 'paper' };
+  if (saved.kind === 'kite') {
+    // The day's token, if it was remembered, logs in without Kite's login page.
+    const accessToken = await vault.get(`${key}:token`);
+    return accessToken ? { ...saved, accessToken, ...(apiSecret ? { apiSecret } : {}) } : { kind: 'paper' };
+  }
+  return apiSecret ? { ...saved, apiSecret } : { kind: 'paper' };
 }
 
 /** The profile the command line or environment configured (docs/architecture.md, "Kite login"). */
@@ -189,13 +187,10 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       }));
     },
     notice: (m) => log(`Not remembering the session: ${m}`),
+    ...(config.core ? { seams: config.core } : {}),
     options: () => ({
       vault,
       dataDir: config.dataDir,
-      ...(config.clientRate !== undefined ? { rate: config.clientRate } : {}),
-      // The drift alarm checks on its own in the app (docs/contract.md §Drift alarm).
-      drift: {},
-      ...config.core,
       events: {
         onSession: (info) => events.emit('session.changed', info),
         onSessionExpired: (reason, version) => events.emit('session.expired', { reason, version }),

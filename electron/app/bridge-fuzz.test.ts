@@ -304,8 +304,7 @@ describe('bridge fuzzing: schema-valid but absurd payloads through the real hand
       brokerUrl: proxy.url,
       apiKey: 'paper',
       apiSecret: 'paper',
-      clientRate: null,
-      core: { stream: false },
+      core: { rate: null, stream: false },
       kiteRedirectPort: 0,
     });
     dispatch = createDispatcher(services.handlers, (msg, err) => thrown.push(`${msg}: ${String(err)}`));

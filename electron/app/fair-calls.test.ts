@@ -19,7 +19,7 @@ describe('pages sharing the client rate limit', () => {
     services = await createAppServices({
       dataDir: dir,
       paper: { tickIntervalMs: 0, rate: { perSecond: 10_000, burst: 10_000 } },
-      clientRate: { perSecond: 20, burst: 1 },
+      core: { rate: { perSecond: 20, burst: 1 } },
     });
     dispatch = createDispatcher(services.handlers);
   });

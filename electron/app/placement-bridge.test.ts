@@ -32,8 +32,7 @@ async function startRig(paperOptions: PaperBrokerOptions = {}): Promise<Rig> {
     brokerUrl: paper.url,
     apiKey: 'paper',
     apiSecret: 'paper',
-    clientRate: null,
-    core: { stream: false, placementTimings: { answerDeadlineMs: 500 } },
+    core: { rate: null, stream: false, placementTimings: { answerDeadlineMs: 500 } },
   });
   const lists: Placement[][] = [];
   services.events.on('placements.changed', ({ placements }) => lists.push(placements));
@@ -210,8 +209,7 @@ describe('after a restart, an intent the broker never saw waits for the trader',
       brokerUrl: paper.url,
       apiKey: 'paper',
       apiSecret: 'paper',
-      clientRate: null,
-      core: { stream: false, placementTimings: { resendWindowMs: 200, landingHorizonMs: 200 } },
+      core: { rate: null, stream: false, placementTimings: { resendWindowMs: 200, landingHorizonMs: 200 } },
     };
     try {
       // A first run places one order (so its ledger exists), then "crashes" after journaling

@@ -4,9 +4,10 @@ import type { OrderRequest } from '@shared/domain/order';
 import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
 import type { ConnectionState } from '@shared/domain/session';
 import type { PaperBrokerOptions } from '../paper/index';
-import { startCoreFixture, type CoreFixture } from './testing/core-fixture';
+import { kiteAdapter } from '../broker/kite/kite-adapter';
+import { startCoreFixture, type CoreFixture, type CoreOverrides } from './testing/core-fixture';
 import { coreOn, failure, NO_KITE_LIMITS } from './testing/dialects';
-import type { TradingCore, TradingCoreOptions } from './trading-core';
+import type { TradingCore } from './trading-core';
 
 /**
  * The desk on a Kite account as it is in 2026 (docs/kite.md §Static IP, §The plan, §Market
@@ -24,7 +25,7 @@ afterEach(async () => {
 
 async function kiteCore(
   paper: PaperBrokerOptions,
-  overrides: Partial<TradingCoreOptions> = {},
+  overrides: CoreOverrides = {},
 ): Promise<{ fx: CoreFixture; core: TradingCore; expiries: string[]; connection: () => ConnectionState }> {
   fx = await startCoreFixture({ kiteRates: NO_KITE_LIMITS, ...paper });
   const expiries: string[] = [];
@@ -82,7 +83,7 @@ describe('orders from an IP the Kite app has not registered (docs/kite.md §Stat
     const newCore = async (ipv4Only: boolean): Promise<TradingCore> => {
       const c = await first.fx.newCore({
         baseUrl: root,
-        dialect: 'kite',
+        adapter: kiteAdapter(),
         target: { broker: 'kite', label: 'Kite (dual stack)', vaultKey: `kite-dual-${ipv4Only}` },
         credentials: { apiKey: 'paper', apiSecret: 'paper', requestToken: await login() },
         lookup: dualStack,

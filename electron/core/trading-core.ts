@@ -1,4 +1,3 @@
-import type { LookupFunction } from 'node:net';
 import { join } from 'node:path';
 import type { StreamMode, Tick } from '@shared/domain/market';
 import type { Placement } from '@shared/domain/placement';
@@ -7,34 +6,30 @@ import type { ConnectionState, SessionInfo, SessionVersion } from '@shared/domai
 import type { DriftStatus } from '@shared/domain/drift';
 import type { BrokerUsage } from '@shared/domain/usage';
 import type { Position } from '@shared/domain/portfolio';
+import type { BrokerAdapter } from '../broker/adapter';
 import type { Broker, BrokerLimits, BrokerStream, Credentials, ReadOptions } from '../broker/broker';
 import { DeskView } from './desk-view';
 import { WindowPacer } from '../broker/http/window-pacer';
 import { istDate, istDayStart } from '@shared/lib/ist-time';
-import type { BackoffPolicy } from '../broker/http/backoff';
-import { DEFAULT_TIMEOUTS, HttpClient, type HttpTimeouts } from '../broker/http/http-client';
+import { DEFAULT_TIMEOUTS, HttpClient } from '../broker/http/http-client';
 import { paceUnder, TokenBucket, type RateLimit } from '../broker/http/token-bucket';
-import { KiteBroker, kiteTransportOptions } from '../broker/kite/kite-broker';
-import { RestBroker } from '../broker/rest/rest-broker';
 import { RestTransport, type TransportStats } from '../broker/rest/rest-transport';
-import type { Clock } from './clock';
+import type { CoreSeams } from './core-seams';
 import { GttService } from './gtt/gtt-service';
 import { InstrumentCatalog } from './instruments/instrument-catalog';
-import { IntentsLedger, type LedgerStep } from './ledger/intents-ledger';
+import { IntentsLedger } from './ledger/intents-ledger';
 import { LifecycleTimeline } from './orders/lifecycle-timeline';
 import { OrderModifier } from './orders/order-modifier';
 import { OrderBook, type PushedDelta } from './orders/order-book';
 import { OrderService } from './orders/order-service';
 import { RiskGuard } from './risk/risk-guard';
-import { SafetyRunner, type SafetyTimings } from './safety/safety-runner';
-import type { PlacementTimings } from './orders/placement-policy';
-import type { RtoBounds } from '../broker/http/rtt-estimator';
+import { SafetyRunner } from './safety/safety-runner';
 import type { SecretVault, VaultWrite } from './session/secret-vault';
 import { SessionManager, type SessionTarget } from './session/session-manager';
 import type { SessionVersions } from './session/session-versions';
-import { UsageMeter, type MeterClock } from './usage/usage-meter';
+import { UsageMeter } from './usage/usage-meter';
 import { systemClock } from './clock';
-import { DriftMonitor, systemTimer, type SetTimer } from './drift/drift-monitor';
+import { DriftMonitor, systemTimer } from './drift/drift-monitor';
 import { newClientOrderId } from './orders/client-order-id';
 
 /** What the core tells the outside world (the app's event hub, or a bench's counters). */
@@ -58,19 +53,17 @@ export interface TradingCoreEvents {
   onDrift?(status: DriftStatus): void;
 }
 
-/** Everything needed to trade with one broker account. */
+/** Everything needed to trade with one broker account: what the app gives. */
 export interface TradingCoreOptions {
   /**
-   * `http://host:port/v1` of a broker speaking the wire contract of docs/api.md, or a Kite
-   * Connect root (`https://api.kite.trade`, the paper broker's `http://127.0.0.1:P/kite`).
+   * The broker's root: `http://host:port/v1` of a broker speaking docs/api.md, a Kite Connect root
+   * (`https://api.kite.trade`, the paper broker's `http://127.0.0.1:P/kite`)…
    */
   readonly baseUrl: string;
-  /** Which dialect `baseUrl` speaks (default `rest`): docs/api.md or Kite Connect (docs/kite.md). */
-  readonly dialect?: 'rest' | 'kite';
+  /** The adapter `baseUrl` is spoken through, from the app's broker registry (docs/architecture.md §Broker adapters). */
+  readonly adapter: BrokerAdapter;
   /** Every call to the broker leaves over IPv4 only (docs/kite.md §Static IP). */
   readonly ipv4Only?: boolean;
-  /** The resolver for the broker's host (tests: a name with IPv6 and IPv4 addresses; default the system's). */
-  readonly lookup?: LookupFunction;
   readonly target: SessionTarget;
   readonly credentials: Credentials;
   readonly vault: SecretVault;
@@ -82,48 +75,6 @@ export interface TradingCoreOptions {
    * (docs/architecture.md §Session facts are ordered by main). Default: this core's own.
    */
   readonly sessionVersions?: SessionVersions;
-  /**
-   * Client-side limit; by default 80% of what the broker publishes (`Broker.limits()`: 8/s burst 16
-   * under the paper broker's 10/s burst 20), following it when the broker says otherwise. A given
-   * rate is kept as it is; null = off.
-   */
-  readonly rate?: RateLimit | null;
-  /** Client-side limit on placements alone; by default 80% of the broker's order limit (8/s burst 8). */
-  readonly placementRate?: RateLimit;
-  /**
-   * Whether a 429's Retry-After pauses every request (the shared bucket) or only the one that
-   * got it. On by default: a real limit applies to the whole token.
-   */
-  readonly pauseAllOnRetryAfter?: boolean;
-  readonly timeouts?: HttpTimeouts;
-  readonly readBackoff?: BackoffPolicy;
-  /** How long a read may take in all, waits included (default 5 s). */
-  readonly readBudgetMs?: number;
-  /** Bounds of the order POST's adaptive timeout (default 300 ms–5 s). */
-  readonly rto?: RtoBounds;
-  /** Answer deadline, re-send window, landing horizon, lookup pacing (docs/architecture.md). */
-  readonly placementTimings?: Partial<PlacementTimings>;
-  /** Client references for new intents (tests; default random `td-…`). */
-  readonly newClientOrderId?: () => string;
-  /** The order service's clock (tests: timers that wake late, as on a loaded machine). */
-  readonly orderClock?: Clock;
-  /** Open the order/tick stream after login (default true). */
-  readonly stream?: boolean;
-  readonly connections?: number;
-  readonly ledgerCompactAfter?: number;
-  /** Told at each durable step of the intents ledger (crash tests kill the process at one). */
-  readonly ledgerOnStep?: (step: LedgerStep) => void;
-  /** The request meter's clock (tests). */
-  readonly meterClock?: MeterClock;
-  /** Tries and waits of the kill switch's runs (tests shrink them). */
-  readonly safetyTimings?: Partial<SafetyTimings>;
-  /**
-   * The drift alarm's own checks — at login, every `everyMs`, after each stream reconnect
-   * (docs/contract.md §Drift alarm) — with its pace and timer (tests: a timer they fire by hand).
-   * Absent: it checks only when asked (`drift.check()`), so a core built for a test or a bench
-   * sends no reads of its own; the app always gives it.
-   */
-  readonly drift?: { readonly everyMs?: number; readonly confirmAfterMs?: number; readonly setTimer?: SetTimer };
 }
 
 /** The client-side rate before the broker has published its limits: a margin under the documented 10/s, burst 20. */
@@ -165,14 +116,16 @@ export class TradingCore {
   readonly #meter: UsageMeter;
   readonly #ledger: IntentsLedger;
   readonly #options: TradingCoreOptions;
+  readonly #seams: CoreSeams;
   #stream: BrokerStream | null = null;
   #connection: ConnectionState = { rest: 'up', stream: 'closed', detail: null };
   #subscriptions: ReadonlySet<number> = new Set();
   #modes: ReadonlyMap<number, StreamMode> = new Map();
   #recovery: Promise<void> = Promise.resolve();
 
-  private constructor(options: TradingCoreOptions, ledger: IntentsLedger) {
+  private constructor(options: TradingCoreOptions, seams: CoreSeams, ledger: IntentsLedger) {
     this.#options = options;
+    this.#seams = seams;
     this.#ledger = ledger;
     const ev = options.events ?? {};
     this.session = new SessionManager(
@@ -188,50 +141,41 @@ export class TradingCore {
       },
       options.sessionVersions,
     );
-    const rate = options.rate === undefined ? DEFAULT_CLIENT_RATE : options.rate;
+    const rate = seams.rate === undefined ? DEFAULT_CLIENT_RATE : seams.rate;
     const bucket = rate ? new TokenBucket(rate) : null;
     // Off with the general bucket (tests and the bench turn client limits off together).
     const placementBucket = rate
-      ? new TokenBucket(options.placementRate ?? DEFAULT_PLACEMENT_RATE, undefined, { reserves: false })
+      ? new TokenBucket(seams.placementRate ?? DEFAULT_PLACEMENT_RATE, undefined, { reserves: false })
       : null;
-    const meter = new UsageMeter({
-      broker: options.target.label,
-      publish: (usage) => ev.onUsage?.(usage),
-      ...(options.meterClock ? { clock: options.meterClock } : {}),
-    });
+    const meter = new UsageMeter({ broker: options.target.label, publish: (usage) => ev.onUsage?.(usage) });
     this.#meter = meter;
-    const http = new HttpClient(options.baseUrl, options.timeouts ?? DEFAULT_TIMEOUTS, options.connections ?? 16, {
+    const http = new HttpClient(options.baseUrl, seams.timeouts ?? DEFAULT_TIMEOUTS, seams.connections ?? 16, {
       ...(options.ipv4Only === true ? { family: 4 as const } : {}),
-      ...(options.lookup ? { lookup: options.lookup } : {}),
+      ...(seams.lookup ? { lookup: seams.lookup } : {}),
     });
     this.#transport = new RestTransport(http, this.session, bucket, {
       onSent: () => meter.sent(),
-      ...(options.readBackoff ? { backoff: options.readBackoff } : {}),
-      ...(options.readBudgetMs !== undefined ? { readBudgetMs: options.readBudgetMs } : {}),
-      ...(options.rto ? { rto: options.rto } : {}),
-      pauseAllOnRetryAfter: options.pauseAllOnRetryAfter ?? true,
+      ...(seams.readBackoff ? { backoff: seams.readBackoff } : {}),
+      ...(seams.readBudgetMs !== undefined ? { readBudgetMs: seams.readBudgetMs } : {}),
+      ...(seams.rto ? { rto: seams.rto } : {}),
+      pauseAllOnRetryAfter: seams.pauseAllOnRetryAfter ?? true,
       placementBucket,
       onHealth: (rest, detail) => this.#setConnection({ rest, detail }),
-      ...(options.dialect === 'kite' ? kiteTransportOptions(options.credentials.apiKey) : {}),
+      ...options.adapter.transport?.(options.credentials),
     });
-    this.broker =
-      options.dialect === 'kite'
-        ? new KiteBroker(
-            options.baseUrl,
-            options.target.label,
-            options.credentials.apiKey,
-            this.#transport,
-            this.session,
-            options.target.marketProtection !== undefined ? { marketProtection: options.target.marketProtection } : {},
-          )
-        : new RestBroker(options.baseUrl, options.target.label, this.#transport, this.session);
+    this.broker = options.adapter.connect({
+      baseUrl: options.baseUrl,
+      label: options.target.label,
+      credentials: options.credentials,
+      auth: this.session,
+      transport: this.#transport,
+    });
     // The client's pace follows what the broker publishes, unless a pace was given.
     let windowsPaced = false;
     const applyLimits = (limits: BrokerLimits): void => {
-      if (options.rate === undefined) bucket?.resize(paceUnder(limits.requests));
-      if (options.placementRate === undefined && limits.placements)
-        placementBucket?.resize(paceUnder(limits.placements));
-      if (placementBucket && options.placementRate === undefined && limits.orderWindows && !windowsPaced) {
+      if (seams.rate === undefined) bucket?.resize(paceUnder(limits.requests));
+      if (seams.placementRate === undefined && limits.placements) placementBucket?.resize(paceUnder(limits.placements));
+      if (placementBucket && seams.placementRate === undefined && limits.orderWindows && !windowsPaced) {
         windowsPaced = true;
         this.#transport.usePlacementPacer(orderWindowPacer(limits.orderWindows));
       }
@@ -252,11 +196,12 @@ export class TradingCore {
       broker: this.broker,
       readPositions: (o) => this.readPositions(o),
       view: this.view,
-      clock: options.orderClock ?? systemClock,
+      clock: seams.orderClock ?? systemClock,
       marketData: () => this.session.info().marketData ?? 'live',
       pending: () => this.orders.pendingOrders(),
       onLossReached: (date) => ev.onLossReached?.(options.target.vaultKey, date),
     });
+    const driftSeam = seams.drift || {};
     const drift = new DriftMonitor({
       broker: this.broker,
       desk: {
@@ -266,22 +211,22 @@ export class TradingCore {
         earlierReference: isDeskReference,
       },
       now: Date.now,
-      setTimer: options.drift?.setTimer ?? systemTimer,
+      setTimer: driftSeam.setTimer ?? systemTimer,
       onChange: (status) => ev.onDrift?.(status),
-      ...(options.drift?.everyMs !== undefined ? { everyMs: options.drift.everyMs } : {}),
-      ...(options.drift?.confirmAfterMs !== undefined ? { confirmAfterMs: options.drift.confirmAfterMs } : {}),
+      ...(driftSeam.everyMs !== undefined ? { everyMs: driftSeam.everyMs } : {}),
+      ...(driftSeam.confirmAfterMs !== undefined ? { confirmAfterMs: driftSeam.confirmAfterMs } : {}),
     });
     this.drift = drift;
     // Intents an earlier run left open are this desk's too.
     for (const intent of ledger.unresolved()) drift.journaled(intent.clientOrderId);
-    const newId = options.newClientOrderId ?? newClientOrderId;
+    const newId = seams.newClientOrderId ?? newClientOrderId;
     this.orders = new OrderService({
       guard: this.risk,
       broker: this.broker,
       ledger,
       catalog: this.catalog,
       timeline: this.timeline,
-      ...(options.placementTimings ? { timings: options.placementTimings } : {}),
+      ...(seams.placementTimings ? { timings: seams.placementTimings } : {}),
       newId: () => {
         const id = newId();
         drift.journaled(id);
@@ -296,7 +241,7 @@ export class TradingCore {
           at: p.at,
         }),
       onAbsent: (ref) => drift.absent(ref),
-      ...(options.orderClock ? { clock: options.orderClock } : {}),
+      ...(seams.orderClock ? { clock: seams.orderClock } : {}),
       onPlacements: (list) => ev.onPlacements?.(list),
     });
     this.modifier = new OrderModifier({ broker: this.broker, catalog: this.catalog, guard: this.risk });
@@ -321,20 +266,23 @@ export class TradingCore {
       // No last price to price a LIMIT exit from; Kite protects a MARKET one (docs/kite.md §The plan).
       exitAtMarket: () =>
         this.session.info().marketData === 'none' && this.session.info().marketProtection !== undefined,
-      ...(options.safetyTimings ? { timings: options.safetyTimings } : {}),
+      ...(seams.safetyTimings ? { timings: seams.safetyTimings } : {}),
     });
   }
 
-  /** Opens the account's ledger and builds the core (not yet logged in). */
-  public static async create(options: TradingCoreOptions): Promise<TradingCore> {
+  /**
+   * Opens the account's ledger and builds the core (not yet logged in). The app gives no
+   * `seams`; tests and benches do, through `electron/core/testing/core-fixture.ts`.
+   */
+  public static async create(options: TradingCoreOptions, seams: CoreSeams = {}): Promise<TradingCore> {
     const ledger = await IntentsLedger.open(
       join(options.dataDir, `intents-${safeName(options.target.vaultKey)}.jsonl`),
       {
-        ...(options.ledgerCompactAfter !== undefined ? { compactAfter: options.ledgerCompactAfter } : {}),
-        ...(options.ledgerOnStep ? { onStep: options.ledgerOnStep } : {}),
+        ...(seams.ledgerCompactAfter !== undefined ? { compactAfter: seams.ledgerCompactAfter } : {}),
+        ...(seams.ledgerOnStep ? { onStep: seams.ledgerOnStep } : {}),
       },
     );
-    return new TradingCore(options, ledger);
+    return new TradingCore(options, seams, ledger);
   }
 
   /**
@@ -358,8 +306,8 @@ export class TradingCore {
         stream: 'closed',
         detail: 'No market data on this Kite plan: orders and the account are polled',
       });
-    else if (this.#options.stream !== false) this.#startStream();
-    if (this.#options.drift) this.drift.start();
+    else if (this.#seams.stream !== false) this.#startStream();
+    if (this.#seams.drift !== false) this.drift.start();
     return write;
   }
 
@@ -446,7 +394,7 @@ export class TradingCore {
         if (state === 'open' && this.#connection.stream !== 'open') {
           this.book.reconnected();
           this.#warmBook();
-          if (this.#options.drift) void this.drift.check();
+          if (this.#seams.drift !== false) void this.drift.check();
         }
         this.#setConnection({ stream: state, detail });
       },

@@ -43,31 +43,53 @@ const KiteSettings = {
  * Secrets travel renderer → main once, at login; main keeps them in its vault and never
  * sends them back.
  */
+const ApiKey = z.string().min(1).max(256);
+const Secret = z.string().min(1).max(256);
+
+const PaperProfile = z.object({ kind: z.literal('paper') });
+const RestProfile = z.object({
+  kind: z.literal('rest'),
+  /** https, or plain http to loopback only (`broker-url.ts`): the secret and token travel here. */
+  baseUrl: BrokerUrl,
+  apiKey: ApiKey,
+  apiSecret: Secret,
+});
+const KiteProfile = z.object({
+  kind: z.literal('kite'),
+  /** Kite's API root (default `KITE_API_ROOT`); the paper broker's is `http://127.0.0.1:P/kite`. */
+  baseUrl: BrokerUrl.optional(),
+  apiKey: ApiKey,
+  apiSecret: Secret.optional(),
+  accessToken: Secret.optional(),
+  ...KiteSettings,
+});
+
 export const BrokerProfile = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('paper') }),
-  z.object({
-    kind: z.literal('rest'),
-    /** https, or plain http to loopback only (`broker-url.ts`): the secret and token travel here. */
-    baseUrl: BrokerUrl,
-    apiKey: z.string().min(1).max(256),
-    apiSecret: z.string().min(1).max(256),
+  PaperProfile,
+  RestProfile,
+  KiteProfile.refine((p) => p.apiSecret !== undefined || p.accessToken !== undefined, {
+    message: 'Kite needs the API secret (to log in) or an access token',
+    path: ['apiSecret'],
   }),
-  z
-    .object({
-      kind: z.literal('kite'),
-      /** Kite's API root (default `KITE_API_ROOT`); the paper broker's is `http://127.0.0.1:P/kite`. */
-      baseUrl: BrokerUrl.optional(),
-      apiKey: z.string().min(1).max(256),
-      apiSecret: z.string().min(1).max(256).optional(),
-      accessToken: z.string().min(1).max(256).optional(),
-      ...KiteSettings,
-    })
-    .refine((p) => p.apiSecret !== undefined || p.accessToken !== undefined, {
-      message: 'Kite needs the API secret (to log in) or an access token',
-      path: ['apiSecret'],
-    }),
 ]);
 export type BrokerProfile = z.infer<typeof BrokerProfile>;
+
+/** The kinds of broker a profile may name (each has its adapter in main's broker registry). */
+export const BrokerKindName = z.enum(BrokerProfile.options.map((o) => o.shape.kind.value));
+
+/** Any http(s) URL: a profile saved before the https rule is still read (and named), never connected to. */
+const SavedUrl = z.url({ protocol: /^https?$/ });
+
+/**
+ * A profile as main saves it on disk: where and who, never a secret nor a token (those are the
+ * vault's). Derived from `BrokerProfile`, so a new kind of profile is saved without more code.
+ */
+export const StoredProfile = z.discriminatedUnion('kind', [
+  PaperProfile,
+  RestProfile.omit({ apiSecret: true }).extend({ baseUrl: SavedUrl }),
+  KiteProfile.omit({ apiSecret: true, accessToken: true }).extend({ baseUrl: SavedUrl.optional() }),
+]);
+export type StoredProfile = z.infer<typeof StoredProfile>;
 
 /**
  * What a Kite login through Kite's page needs from the renderer: where, the app's API key and
@@ -105,7 +127,7 @@ export function isOlderSession(a: SessionVersion, b: SessionVersion): boolean {
 /** What the renderer may know about the session: never the token or the secret. */
 export const SessionInfo = z.object({
   state: z.enum(['connected', 'disconnected', 'expired']),
-  broker: z.enum(['paper', 'rest', 'kite']),
+  broker: BrokerKindName,
   /** Human label of the broker, e.g. "Paper broker" or the REST host name. */
   brokerLabel: z.string(),
   userId: z.string().nullable(),

@@ -1,20 +1,12 @@
-import type { BrokerProfile } from '@shared/domain/session';
+import { StoredProfile, type BrokerProfile } from '@shared/domain/session';
 import type { Handlers } from '../dispatcher';
 import type { ActiveCore } from '../session/active-core';
 import type { KiteLoginFlow } from '../session/kite-login';
-import type { SettingsStore, StoredProfile } from '../settings/settings-store';
+import type { SettingsStore } from '../settings/settings-store';
 
-/** A profile as saved on disk: where and who, never the secret nor a token. */
+/** A profile as saved on disk: where and who, never the secret nor a token (the schema drops them). */
 export function storedProfile(profile: BrokerProfile): StoredProfile {
-  if (profile.kind === 'paper') return { kind: 'paper' };
-  if (profile.kind === 'rest') return { kind: 'rest', baseUrl: profile.baseUrl, apiKey: profile.apiKey };
-  return {
-    kind: 'kite',
-    apiKey: profile.apiKey,
-    ...(profile.baseUrl !== undefined ? { baseUrl: profile.baseUrl } : {}),
-    ...(profile.marketProtection !== undefined ? { marketProtection: profile.marketProtection } : {}),
-    ...(profile.ipv4Only !== undefined ? { ipv4Only: profile.ipv4Only } : {}),
-  };
+  return StoredProfile.parse(profile);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { StreamMode } from '@shared/domain/market';
 import type { BrokerProfile, ConnectionState, SessionInfo } from '@shared/domain/session';
 import { SessionVersions } from '../../core/session/session-versions';
 import type { BrokerUsage } from '@shared/domain/usage';
+import type { CoreSeams } from '../../core/core-seams';
 import { TradingCore, type TradingCoreOptions } from '../../core/trading-core';
 import { AppError } from '@shared/ipc/app-error';
 import { resolveProfile } from './profile-target';
@@ -11,7 +12,9 @@ export interface CoreFactory {
   /** The embedded paper broker's URL, starting it on first use. */
   paperUrl(): Promise<string>;
   /** Everything but the profile-specific parts. */
-  options(): Omit<TradingCoreOptions, 'baseUrl' | 'target' | 'credentials' | 'sessionVersions'>;
+  options(): Omit<TradingCoreOptions, 'baseUrl' | 'adapter' | 'target' | 'credentials' | 'sessionVersions'>;
+  /** Tests' seams of every core (`AppConfig.core`); none in the app. */
+  readonly seams?: CoreSeams;
   /** Where to say that "remember me" could not be honoured (no OS encryption). */
   notice(message: string): void;
   /** Readies a new core before it logs in (the profile's stored risk limits). */
@@ -83,11 +86,10 @@ export class ActiveCore {
       await this.#closeCurrent(true);
       const baseUrl = profile.kind === 'paper' ? await this.#factory.paperUrl() : null;
       const resolved = resolveProfile(profile, baseUrl, requestToken);
-      const core = await TradingCore.create({
-        ...this.#factory.options(),
-        ...resolved,
-        sessionVersions: this.#versions,
-      });
+      const core = await TradingCore.create(
+        { ...this.#factory.options(), ...resolved, sessionVersions: this.#versions },
+        this.#factory.seams,
+      );
       try {
         await this.#factory.prepare?.(core);
         // The core serves from the moment its session says connected, inside `start`: the page

@@ -2,6 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { BROKER_URL_HTTPS_REQUIRED } from '@shared/domain/broker-url';
 import { createDispatcher, type Handlers } from '../dispatcher';
 import { AppError } from '@shared/ipc/app-error';
+import type { BrokerProfile } from '@shared/domain/session';
+import { storedProfile } from '../handlers/session-handlers';
 import { resolveProfile, vaultKeyOf } from './profile-target';
 
 /** Where a broker URL enters main: the `session.login` contract, and the profile resolver behind every entry. */
@@ -48,5 +50,32 @@ describe('resolveProfile', () => {
     const key = vaultKeyOf({ kind: 'rest', baseUrl: 'http://broker.example/v1', apiKey: 'k' });
     expect(key).toMatch(/^rest-[0-9a-f]{16}$/);
     expect(vaultKeyOf({ kind: 'rest', baseUrl: 'http://broker.example/v1', apiKey: 'other' })).not.toBe(key);
+  });
+});
+
+describe('the broker registry', () => {
+  it('saves every kind of profile without its secret or token', () => {
+    const profiles: BrokerProfile[] = [
+      { kind: 'paper' },
+      { kind: 'rest', baseUrl: 'https://broker.example/v1', apiKey: 'k', apiSecret: 'CANARY-secret' },
+      { kind: 'kite', apiKey: 'k', apiSecret: 'CANARY-secret', accessToken: 'CANARY-token' },
+    ];
+    for (const p of profiles) {
+      const saved = JSON.stringify(storedProfile(p));
+      expect(saved).not.toContain('CANARY');
+      expect(saved).toContain(`"kind":"${p.kind}"`);
+    }
+  });
+
+  it('connects each kind through its own adapter, labelled for the trader', () => {
+    const kite = resolveProfile({ kind: 'kite', apiKey: 'k', accessToken: 't' }, null);
+    expect(kite).toMatchObject({
+      baseUrl: 'https://api.kite.trade',
+      target: { broker: 'kite', label: 'Zerodha Kite' },
+      credentials: { apiKey: 'k', apiSecret: '', accessToken: 't' },
+    });
+    const paper = resolveProfile({ kind: 'paper' }, 'http://127.0.0.1:8750/v1');
+    expect(paper.target).toMatchObject({ broker: 'paper', label: 'Paper broker', vaultKey: 'paper' });
+    expect(kite.adapter).not.toBe(paper.adapter);
   });
 });

@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
 import { brokerUrlProblem } from '@shared/domain/broker-url';
-import { KITE_API_ROOT, type BrokerProfile } from '@shared/domain/session';
+import type { BrokerProfile, StoredProfile } from '@shared/domain/session';
+import type { BrokerAdapter } from '../../broker/adapter';
 import type { Credentials } from '../../broker/broker';
 import type { SessionTarget } from '../../core/session/session-manager';
 import { AppError } from '@shared/ipc/app-error';
+import { BROKERS, brokerKind } from './broker-registry';
 
-/** The embedded paper broker's fixed credentials (docs/api.md). */
-export const PAPER_CREDENTIALS: Credentials = { apiKey: 'paper', apiSecret: 'paper' };
+export { PAPER_CREDENTIALS } from './broker-registry';
 
-/** Where to connect and as whom, for one profile. */
+/** Where to connect, as whom, and through which adapter, for one profile. */
 export interface ResolvedProfile {
   readonly baseUrl: string;
   readonly target: SessionTarget;
   readonly credentials: Credentials;
-  /** The dialect `baseUrl` speaks. */
-  readonly dialect: 'rest' | 'kite';
+  readonly adapter: BrokerAdapter;
   /** Calls to the broker leave over IPv4 only (a Kite profile's setting: docs/kite.md §Static IP). */
   readonly ipv4Only?: boolean;
 }
@@ -26,14 +26,9 @@ export interface ResolvedProfile {
  * a remembered token. It only names things, so it accepts any profile, even one whose URL the
  * app would now refuse to connect to (a remembered profile from before the https rule).
  */
-export function vaultKeyOf(
-  profile:
-    | { readonly kind: 'paper' }
-    | { kind: 'rest'; baseUrl: string; apiKey: string }
-    | { kind: 'kite'; baseUrl?: string | undefined; apiKey: string },
-) {
+export function vaultKeyOf(profile: StoredProfile): string {
   if (profile.kind === 'paper') return 'paper';
-  const url = new URL(profile.baseUrl ?? KITE_API_ROOT);
+  const url = new URL(profile.baseUrl ?? BROKERS[profile.kind].defaultUrl ?? '');
   return `${profile.kind}-${createHash('sha256').update(`${url.origin}${url.pathname}\n${profile.apiKey}`).digest('hex').slice(0, 16)}`;
 }
 
@@ -49,43 +44,27 @@ export function resolveProfile(
   paperUrl: string | null,
   requestToken?: string,
 ): ResolvedProfile {
+  const kind = brokerKind(profile);
+  let baseUrl: string;
   if (profile.kind === 'paper') {
     if (!paperUrl) throw new Error('the embedded paper broker is not running');
-    return {
-      baseUrl: paperUrl,
-      target: { broker: 'paper', label: 'Paper broker', vaultKey: vaultKeyOf(profile) },
-      credentials: PAPER_CREDENTIALS,
-      dialect: 'rest',
-    };
+    baseUrl = paperUrl;
+  } else {
+    baseUrl = profile.baseUrl ?? kind.defaultUrl ?? '';
+    const problem = brokerUrlProblem(baseUrl);
+    if (problem) throw new AppError({ kind: 'bad_request', message: problem, field: 'profile.baseUrl' });
   }
-  const baseUrl = profile.kind === 'kite' ? (profile.baseUrl ?? KITE_API_ROOT) : profile.baseUrl;
-  const problem = brokerUrlProblem(baseUrl);
-  if (problem) throw new AppError({ kind: 'bad_request', message: problem, field: 'profile.baseUrl' });
-  if (profile.kind === 'kite') {
-    const host = new URL(baseUrl).host;
-    return {
-      baseUrl,
-      target: {
-        broker: 'kite',
-        label: baseUrl === KITE_API_ROOT ? 'Zerodha Kite' : `Kite (${host})`,
-        vaultKey: vaultKeyOf(profile),
-        // Kite refuses MARKET and SL-M without it: automatic unless the profile says (docs/kite.md §Market protection).
-        marketProtection: profile.marketProtection ?? -1,
-      },
-      credentials: {
-        apiKey: profile.apiKey,
-        apiSecret: profile.apiSecret ?? '',
-        ...(profile.accessToken !== undefined ? { accessToken: profile.accessToken } : {}),
-        ...(requestToken !== undefined ? { requestToken } : {}),
-      },
-      dialect: 'kite',
-      ...(profile.ipv4Only === true ? { ipv4Only: true } : {}),
-    };
-  }
+  const { marketProtection, ipv4Only } = kind.settings?.(profile) ?? {};
   return {
     baseUrl,
-    target: { broker: 'rest', label: new URL(baseUrl).host, vaultKey: vaultKeyOf(profile) },
-    credentials: { apiKey: profile.apiKey, apiSecret: profile.apiSecret },
-    dialect: 'rest',
+    target: {
+      broker: profile.kind,
+      label: kind.label(new URL(baseUrl)),
+      vaultKey: vaultKeyOf(profile),
+      ...(marketProtection !== undefined ? { marketProtection } : {}),
+    },
+    credentials: kind.credentials(profile, requestToken),
+    adapter: kind.adapter(profile),
+    ...(ipv4Only === true ? { ipv4Only } : {}),
   };
 }

@@ -4,21 +4,7 @@ import { z } from 'zod';
 import { PriceAlert } from '@shared/domain/alert';
 import { IsoDate } from '@shared/domain/instrument';
 import { NO_RISK_LIMITS, RiskLimits } from '@shared/domain/risk';
-import { MarketProtection } from '@shared/domain/session';
-
-/** A broker profile as stored on disk: where and who, never the secret (that is the vault's). */
-export const StoredProfile = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('paper') }),
-  z.object({ kind: z.literal('rest'), baseUrl: z.url({ protocol: /^https?$/ }), apiKey: z.string().min(1).max(256) }),
-  z.object({
-    kind: z.literal('kite'),
-    baseUrl: z.url({ protocol: /^https?$/ }).optional(),
-    apiKey: z.string().min(1).max(256),
-    marketProtection: MarketProtection.optional(),
-    ipv4Only: z.boolean().optional(),
-  }),
-]);
-export type StoredProfile = z.infer<typeof StoredProfile>;
+import { StoredProfile } from '@shared/domain/session';
 
 /** One profile's risk guard: its limits, and the IST day its loss limit was last reached (docs/contract.md §Risk guard). */
 export const StoredRisk = z.object({ limits: RiskLimits, lossReachedOn: IsoDate.nullable() });

@@ -40,7 +40,7 @@ import { parseInstrumentsCsv } from './kite-instruments';
 import { KiteGttId, KiteGttList, kiteGttField, kiteGttForm, sameAsked, toGtt } from './kite-gtt';
 import { AppError } from '@shared/ipc/app-error';
 import { kiteTag } from './kite-tag';
-import { KiteTicker, type KiteTickerOptions } from './kite-ticker';
+import { KiteTicker } from './kite-ticker';
 import {
   toCandle,
   toFunds,
@@ -101,7 +101,6 @@ export interface KiteBrokerOptions {
   readonly now?: () => number;
   /** Waits between quote and historical requests, to keep under 1/s and 3/s (default real time). */
   readonly sleep?: (ms: number) => Promise<void>;
-  readonly ticker?: KiteTickerOptions;
 }
 
 const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -663,7 +662,6 @@ export class KiteBroker implements Broker {
         onOrder: (o) => listener.onOrder(o),
       },
       (w) => this.#toOrder(w),
-      this.#options.ticker,
     );
   }
 

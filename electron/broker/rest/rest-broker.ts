@@ -47,7 +47,7 @@ import type {
 } from '../broker';
 import { urgency } from '../read-options';
 import { settledCancel } from '../settled-cancel';
-import { StreamClient, type StreamClientOptions } from '../stream/stream-client';
+import { StreamClient } from '../stream/stream-client';
 import { toWireOrderChanges, toWireOrderRequest } from './domain-to-wire';
 import { appGttField, toGtt, toGttAck, toWireGttChanges, toWireGttRequest } from './gtt-wire';
 import type { RestTransport } from './rest-transport';
@@ -138,24 +138,16 @@ export class RestBroker implements Broker {
   readonly #transport: RestTransport;
   readonly #baseUrl: string;
   readonly #auth: AuthSource;
-  readonly #streamOptions: StreamClientOptions;
   readonly #limitListeners = new Set<(limits: BrokerLimits) => void>();
   #limits: BrokerLimits = DOCUMENTED_LIMITS;
   /** What the session reply said: until a login says so, no help is assumed. */
   #uniqueReferences = false;
 
-  public constructor(
-    baseUrl: string,
-    label: string,
-    transport: RestTransport,
-    auth: AuthSource,
-    streamOptions: StreamClientOptions = {},
-  ) {
+  public constructor(baseUrl: string, label: string, transport: RestTransport, auth: AuthSource) {
     this.#baseUrl = baseUrl;
     this.label = label;
     this.#transport = transport;
     this.#auth = auth;
-    this.#streamOptions = streamOptions;
     transport.onPublishedLimits((policies) => {
       const next = publishedLimits(this.#limits, policies);
       const was = this.#limits;
@@ -516,7 +508,7 @@ export class RestBroker implements Broker {
   public openStream(listener: StreamListener): BrokerStream {
     const url = new URL(this.#baseUrl.replace(/\/+$/, '') + '/stream');
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-    return new StreamClient(url.toString(), this.#auth, listener, this.#streamOptions);
+    return new StreamClient(url.toString(), this.#auth, listener);
   }
 
   public close(): Promise<void> {

@@ -4,8 +4,8 @@ import type { PlaceOutcome } from '@shared/domain/placement';
 import { AppError } from '@shared/ipc/app-error';
 import { AMBIGUOUS_KINDS } from '../../broker/broker-error';
 import { newClientOrderId } from './client-order-id';
-import { marketBuy, pool, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
-import type { TradingCore, TradingCoreOptions } from '../trading-core';
+import { marketBuy, pool, startCoreFixture, type CoreFixture, type CoreOverrides } from '../testing/core-fixture';
+import type { TradingCore } from '../trading-core';
 
 const FAULTS = 'drop_reply=0.2,server_error=0.1,rate_limit=0.1';
 
@@ -13,7 +13,7 @@ const FAULTS = 'drop_reply=0.2,server_error=0.1,rate_limit=0.1';
  * The policy at a smaller time scale (3 s window and horizon): an intent whose send is in doubt
  * and never landed ends "not placed" only after both, and this run has dozens of them.
  */
-const SHORT_WINDOW: Partial<TradingCoreOptions> = {
+const SHORT_WINDOW: CoreOverrides = {
   placementTimings: { resendWindowMs: 3_000, landingHorizonMs: 3_000 },
 };
 
@@ -49,7 +49,7 @@ type Settled = Map<string, string | null>;
 /** A core whose new client references, and how each settled, the test can see. */
 async function coreRecordingReferences(
   fx: CoreFixture,
-  extra: Partial<TradingCoreOptions> = {},
+  extra: CoreOverrides = {},
 ): Promise<{ core: TradingCore; references: string[]; settled: Settled }> {
   const references: string[] = [];
   const settled: Settled = new Map();
@@ -79,7 +79,7 @@ async function placeUnderFaults(
   fx: CoreFixture,
   n: number,
   faults = FAULTS,
-  extra: Partial<TradingCoreOptions> = {},
+  extra: CoreOverrides = {},
 ): Promise<{ references: string[]; outcomes: PlaceOutcome[]; orders: readonly Order[]; settled: Settled }> {
   const { core, references, settled } = await coreRecordingReferences(fx, extra);
   const order = marketBuy(await core.broker.listInstruments());

@@ -1,35 +1,28 @@
 import type { Placement } from '@shared/domain/placement';
 import type { PlacementRecord } from './placement-record';
 
-/** How much the book remembers. */
-export interface BookLimits {
-  /** Settled placements kept for `requestId` replays and the list (default 500). */
-  readonly keepSettled: number;
-  /** A settled placement stays in the list this long after settling (default 10 minutes). */
-  readonly listSettledForMs: number;
-}
-
-const DEFAULT_LIMITS: BookLimits = { keepSettled: 500, listSettledForMs: 10 * 60_000 };
+/** Settled placements kept for `requestId` replays and the list. */
+const KEEP_SETTLED = 500;
+/** A settled placement stays in the list this long after settling. */
+const LIST_SETTLED_FOR_MS = 10 * 60_000;
 
 /**
  * The order service's memory of recent intents: by client reference, by the renderer's
  * request id, and the unconfirmed-placements list the trader sees (`placements.list`).
  *
  * Bounded: open intents are always kept; of the settled ones, only the most recent
- * `keepSettled`. The list holds the listed intents (answered "not yet confirmed", or found
+ * `KEEP_SETTLED`. The list holds the listed intents (answered "not yet confirmed", or found
  * open after a restart) while open, and for a while after they settle, newest first.
  */
 export class PlacementBook {
   readonly #records = new Map<string, PlacementRecord>();
   readonly #byRequest = new Map<string, PlacementRecord>();
-  readonly #limits: BookLimits;
   readonly #now: () => number;
   readonly #onChange: (placements: Placement[]) => void;
 
-  public constructor(now: () => number, onChange: (placements: Placement[]) => void, limits: Partial<BookLimits> = {}) {
+  public constructor(now: () => number, onChange: (placements: Placement[]) => void) {
     this.#now = now;
     this.#onChange = onChange;
-    this.#limits = { ...DEFAULT_LIMITS, ...limits };
   }
 
   /** Remembers a new intent. */
@@ -62,7 +55,7 @@ export class PlacementBook {
 
   /** The unconfirmed-placements list: listed intents, open or settled recently, newest first. */
   public list(): Placement[] {
-    const since = this.#now() - this.#limits.listSettledForMs;
+    const since = this.#now() - LIST_SETTLED_FOR_MS;
     return [...this.#records.values()]
       .filter((r) => r.listed && (r.settledAt === null || r.settledAt >= since))
       .sort((a, b) => b.journaledAt - a.journaledAt)
@@ -77,7 +70,7 @@ export class PlacementBook {
 
   #prune(): void {
     const settled = [...this.#records.values()].filter((r) => r.settledAt !== null);
-    const excess = settled.length - this.#limits.keepSettled;
+    const excess = settled.length - KEEP_SETTLED;
     if (excess <= 0) return;
     settled.sort((a, b) => (a.settledAt ?? 0) - (b.settledAt ?? 0));
     for (const r of settled.slice(0, excess)) {

@@ -5,10 +5,15 @@ import type { Instrument } from '@shared/domain/instrument';
 import type { OrderRequest } from '@shared/domain/order';
 import { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from '../../paper';
 import { MemoryVault } from '../session/secret-vault';
+import { restAdapter } from '../../broker/rest/rest-adapter';
+import type { CoreSeams } from '../core-seams';
 import { TradingCore, type TradingCoreOptions } from '../trading-core';
 
 /** Fast backoffs for tests: the same algorithm, smaller numbers. */
 export const FAST_BACKOFF = { baseMs: 5, capMs: 100, maxRetries: 12 } as const;
+
+/** What a test may change of a core: any option, and any seam (`core-seams.ts`). */
+export type CoreOverrides = Partial<TradingCoreOptions> & CoreSeams;
 
 /**
  * Test-only (and the benchmarks'): a real paper broker on loopback plus a trading core logged in
@@ -18,7 +23,7 @@ export const FAST_BACKOFF = { baseMs: 5, capMs: 100, maxRetries: 12 } as const;
 export interface CoreFixture {
   readonly paper: PaperBroker;
   readonly dir: string;
-  newCore(overrides?: Partial<TradingCoreOptions>): Promise<TradingCore>;
+  newCore(overrides?: CoreOverrides): Promise<TradingCore>;
   close(): Promise<void>;
 }
 
@@ -44,24 +49,36 @@ export async function startCoreFixture(paperOptions: PaperBrokerOptions = {}): P
 }
 
 /**
- * A trading core on the broker at `baseUrl` (not started): logged in with the paper broker's
- * credentials, secrets in memory, no stream, the app's defaults for the rest unless overridden.
- * The fixture above and the orders benchmark build their cores with it.
+ * A trading core on the broker at `baseUrl` (not started): the REST adapter, logged in with the
+ * paper broker's credentials, secrets in memory, no stream and no drift checks of its own, the
+ * app's defaults for the rest unless overridden. The fixture above and the orders benchmark build
+ * their cores with it.
  */
-export function createCore(
-  baseUrl: string,
-  dataDir: string,
-  overrides: Partial<TradingCoreOptions> = {},
-): Promise<TradingCore> {
-  return TradingCore.create({
-    baseUrl,
-    target: { broker: 'paper', label: 'Paper broker', vaultKey: 'paper' },
-    credentials: { apiKey: 'paper', apiSecret: 'paper' },
-    vault: new MemoryVault(),
-    dataDir,
-    stream: false,
-    ...overrides,
-  });
+export function createCore(baseUrl: string, dataDir: string, overrides: CoreOverrides = {}): Promise<TradingCore> {
+  const {
+    adapter,
+    target,
+    credentials,
+    vault,
+    events,
+    sessionVersions,
+    baseUrl: url,
+    dataDir: dir,
+    ...seams
+  } = overrides;
+  return TradingCore.create(
+    {
+      baseUrl: url ?? baseUrl,
+      adapter: adapter ?? restAdapter,
+      target: target ?? { broker: 'paper', label: 'Paper broker', vaultKey: 'paper' },
+      credentials: credentials ?? { apiKey: 'paper', apiSecret: 'paper' },
+      vault: vault ?? new MemoryVault(),
+      dataDir: dir ?? dataDir,
+      ...(events ? { events } : {}),
+      ...(sessionVersions ? { sessionVersions } : {}),
+    },
+    { stream: false, drift: false, ...seams },
+  );
 }
 
 /** A MARKET buy of one lot of the first NSE equity: valid under every trading rule. */

@@ -1,9 +1,7 @@
 import { writeSync } from 'node:fs';
 import type { LedgerStep } from '../ledger/intents-ledger';
 import type { AppHop } from '../orders/lifecycle-timeline';
-import { MemoryVault } from '../session/secret-vault';
-import { TradingCore } from '../trading-core';
-import { marketBuy } from './core-fixture';
+import { createCore, marketBuy } from './core-fixture';
 import type { CrashPlan, KillPoint } from './crash-plan';
 
 /**
@@ -35,13 +33,7 @@ async function main(): Promise<void> {
     if (point === plan.point && (reached += 1) === plan.occurrence) process.kill(process.pid, 'SIGKILL');
   };
 
-  const core = await TradingCore.create({
-    baseUrl,
-    target: { broker: 'paper', label: 'Paper broker', vaultKey: 'paper' },
-    credentials: { apiKey: 'paper', apiSecret: 'paper' },
-    vault: new MemoryVault(),
-    dataDir,
-    stream: false,
+  const core = await createCore(baseUrl, dataDir, {
     rate: null,
     pauseAllOnRetryAfter: false,
     ledgerCompactAfter: 6,

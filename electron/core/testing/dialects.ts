@@ -1,6 +1,7 @@
 import { AppError } from '@shared/ipc/app-error';
-import type { TradingCore, TradingCoreOptions } from '../trading-core';
-import type { CoreFixture } from './core-fixture';
+import { kiteAdapter } from '../../broker/kite/kite-adapter';
+import type { TradingCore } from '../trading-core';
+import type { CoreFixture, CoreOverrides } from './core-fixture';
 
 /**
  * The two dialects one paper broker speaks (`/v1` and `/kite`), for suites that run the same
@@ -19,11 +20,7 @@ export const NO_KITE_LIMITS = {
 };
 
 /** A started core on `dialect`: /v1 with the paper credentials, /kite through its login page's request token. */
-export async function coreOn(
-  fx: CoreFixture,
-  dialect: Dialect,
-  overrides: Partial<TradingCoreOptions> = {},
-): Promise<TradingCore> {
+export async function coreOn(fx: CoreFixture, dialect: Dialect, overrides: CoreOverrides = {}): Promise<TradingCore> {
   if (dialect === 'rest') {
     const core = await fx.newCore(overrides);
     await core.start();
@@ -32,9 +29,11 @@ export async function coreOn(
   const root = fx.paper.url.replace(/\/v1$/, '/kite');
   const r = await fetch(`${root}/connect/login?v=3&api_key=paper`, { redirect: 'manual' });
   const requestToken = new URL(r.headers.get('location') ?? '').searchParams.get('request_token') ?? '';
+  // As the broker registry does: the profile's market protection goes to the adapter and the session.
+  const protection = overrides.target?.marketProtection;
   const core = await fx.newCore({
     baseUrl: root,
-    dialect: 'kite',
+    adapter: kiteAdapter(protection !== undefined ? { marketProtection: protection } : {}),
     target: { broker: 'kite', label: 'Kite (paper)', vaultKey: 'kite-conformance' },
     credentials: { apiKey: 'paper', apiSecret: 'paper', requestToken },
     ...overrides,

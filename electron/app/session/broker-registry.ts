@@ -1,0 +1,68 @@
+import { KITE_API_ROOT, type BrokerProfile } from '@shared/domain/session';
+import type { BrokerAdapter } from '../../broker/adapter';
+import type { Credentials } from '../../broker/broker';
+import { kiteAdapter } from '../../broker/kite/kite-adapter';
+import { restAdapter } from '../../broker/rest/rest-adapter';
+
+/** The embedded paper broker's fixed credentials (docs/api.md). */
+export const PAPER_CREDENTIALS: Credentials = { apiKey: 'paper', apiSecret: 'paper' };
+
+/** What a profile sets beyond where and who. */
+export interface ProfileSettings {
+  /** The `market_protection` its MARKET and SL-M orders carry, shown with the session (Kite: docs/kite.md §Market protection). */
+  readonly marketProtection?: number;
+  /** Every call leaves over IPv4 only (docs/kite.md §Static IP). */
+  readonly ipv4Only?: boolean;
+}
+
+/** One kind of broker profile: the adapter it trades through, and what its profile means to it. */
+export interface BrokerKind<P extends BrokerProfile> {
+  /** The adapter, with the profile's own settings. */
+  adapter(profile: P): BrokerAdapter;
+  /** The profile's settings the session shows and the transport keeps, if the kind has any. */
+  settings?(profile: P): ProfileSettings;
+  /** The broker's root when the profile names none. */
+  readonly defaultUrl?: string;
+  /** The broker's name on screen, for a broker at `url`. */
+  label(url: URL): string;
+  /** What logging in sends; a login that came back through the broker's page brings `requestToken`. */
+  credentials(profile: P, requestToken?: string): Credentials;
+}
+
+/**
+ * The broker registry (docs/architecture.md §Broker adapters): one entry per profile kind of
+ * `BrokerProfile` (shared/domain/session.ts), which the mapped type makes compulsory. The core
+ * receives the entry's adapter and never names one itself, so a new broker is its folder under
+ * electron/broker/, its profile kind and its entry here.
+ */
+export const BROKERS: { readonly [K in BrokerProfile['kind']]: BrokerKind<Extract<BrokerProfile, { kind: K }>> } = {
+  paper: { adapter: () => restAdapter, label: () => 'Paper broker', credentials: () => PAPER_CREDENTIALS },
+  rest: {
+    adapter: () => restAdapter,
+    label: (url) => url.host,
+    credentials: (p) => ({ apiKey: p.apiKey, apiSecret: p.apiSecret }),
+  },
+  kite: {
+    adapter: (p) => kiteAdapter({ marketProtection: kiteProtection(p) }),
+    // Kite refuses MARKET and SL-M without market protection: automatic unless the profile says.
+    settings: (p) => ({ marketProtection: kiteProtection(p), ...(p.ipv4Only === true ? { ipv4Only: true } : {}) }),
+    defaultUrl: KITE_API_ROOT,
+    label: (url) => (url.href === new URL(KITE_API_ROOT).href ? 'Zerodha Kite' : `Kite (${url.host})`),
+    credentials: (p, requestToken) => ({
+      apiKey: p.apiKey,
+      apiSecret: p.apiSecret ?? '',
+      ...(p.accessToken !== undefined ? { accessToken: p.accessToken } : {}),
+      ...(requestToken !== undefined ? { requestToken } : {}),
+    }),
+  },
+};
+
+/** A Kite profile's market protection: automatic (-1) unless it says (docs/kite.md §Market protection). */
+function kiteProtection(p: Extract<BrokerProfile, { kind: 'kite' }>): number {
+  return p.marketProtection ?? -1;
+}
+
+/** The registry entry of `profile`'s kind. */
+export function brokerKind<P extends BrokerProfile>(profile: P): BrokerKind<P> {
+  return BROKERS[profile.kind] as BrokerKind<P>;
+}

@@ -1,0 +1,63 @@
+import type { LookupFunction } from 'node:net';
+import type { BackoffPolicy } from '../broker/http/backoff';
+import type { HttpTimeouts } from '../broker/http/http-client';
+import type { RtoBounds } from '../broker/http/rtt-estimator';
+import type { RateLimit } from '../broker/http/token-bucket';
+import type { Clock } from './clock';
+import type { SetTimer } from './drift/drift-monitor';
+import type { LedgerStep } from './ledger/intents-ledger';
+import type { PlacementTimings } from './orders/placement-policy';
+import type { SafetyTimings } from './safety/safety-runner';
+
+/**
+ * The trading core's seams for tests and benchmarks: the same parts with smaller numbers,
+ * injected clocks and hooks. The app passes none (its core runs on the defaults); tests reach
+ * them through `createCore` in `electron/core/testing/core-fixture.ts`, the browser host's tests
+ * through `AppConfig.core`.
+ */
+export interface CoreSeams {
+  /**
+   * Client-side limit; by default 80% of what the broker publishes (`Broker.limits()`: 8/s burst
+   * 16 under the paper broker's 10/s burst 20), following it when the broker says otherwise. A
+   * given rate is kept as it is; null = off (and the placement bucket with it).
+   */
+  readonly rate?: RateLimit | null;
+  /** Client-side limit on placements alone; by default 80% of the broker's order limit (8/s burst 8). */
+  readonly placementRate?: RateLimit;
+  /**
+   * Whether a 429's Retry-After pauses every request (the shared bucket) or only the one that
+   * got it. On by default: a real limit applies to the whole token.
+   */
+  readonly pauseAllOnRetryAfter?: boolean;
+  readonly timeouts?: HttpTimeouts;
+  /** Pooled connections to the broker (default 16; the load benches raise it). */
+  readonly connections?: number;
+  /** The resolver for the broker's host (a name with IPv6 and IPv4 addresses; default the system's). */
+  readonly lookup?: LookupFunction;
+  readonly readBackoff?: BackoffPolicy;
+  /** How long a read may take in all, waits included (default 5 s). */
+  readonly readBudgetMs?: number;
+  /** Bounds of the order POST's adaptive timeout (default 300 ms–5 s). */
+  readonly rto?: RtoBounds;
+  /** Answer deadline, re-send window, landing horizon, lookup pacing (docs/architecture.md). */
+  readonly placementTimings?: Partial<PlacementTimings>;
+  /** Client references for new intents (default random `td-…`). */
+  readonly newClientOrderId?: () => string;
+  /** The order service's clock (timers that wake late, as on a loaded machine). */
+  readonly orderClock?: Clock;
+  /** Tries and waits of the kill switch's runs. */
+  readonly safetyTimings?: Partial<SafetyTimings>;
+  /** Entries after which the intents ledger compacts. */
+  readonly ledgerCompactAfter?: number;
+  /** Told at each durable step of the intents ledger (crash tests kill the process at one). */
+  readonly ledgerOnStep?: (step: LedgerStep) => void;
+  /** False: no order/tick stream after login (default: opened). */
+  readonly stream?: boolean;
+  /**
+   * The drift alarm's own checks — at login, every `everyMs`, after each stream reconnect
+   * (docs/contract.md §Drift alarm) — with its pace and timer (a timer the test fires by hand).
+   * False: it checks only when asked (`drift.check()`), so the core sends no reads of its own.
+   */
+  readonly drift?:
+    false | { readonly everyMs?: number; readonly confirmAfterMs?: number; readonly setTimer?: SetTimer };
+}
