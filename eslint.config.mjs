@@ -1,5 +1,5 @@
 // ESLint flat config. Boundaries first (docs/architecture.md §Layout): layers point one way —
-// shared ← broker, paper ← core ← app ← the two transports (main, host) — and only the thin
+// shared ← wire ← broker, paper ← core ← app ← the two transports (main, host) — and only the thin
 // Electron shell may import `electron` at run time (type-only imports are fine everywhere), so
 // every logic module runs under plain Node.
 import tseslint from 'typescript-eslint';
@@ -19,13 +19,14 @@ const TEST_FILES = ['**/*.test.{ts,tsx}', '**/testing/**', '**/test-helpers.ts',
 
 /** Each main-process layer and the layers above it (or beside it) that it must never import. */
 const ELECTRON_LAYERS = {
+  wire: ['broker', 'paper', 'core', 'app', 'main', 'host', 'preload'],
   broker: ['core', 'app', 'main', 'host', 'paper', 'preload'],
   paper: ['broker', 'core', 'app', 'main', 'host', 'preload'],
   core: ['app', 'main', 'host', 'paper', 'preload'],
   app: ['main', 'host', 'preload'],
   host: ['main', 'preload'],
   main: ['host', 'preload'],
-  preload: ['broker', 'paper', 'core', 'app', 'main', 'host'],
+  preload: ['wire', 'broker', 'paper', 'core', 'app', 'main', 'host'],
 };
 
 /** The renderer's own layers: lib ← state ← features ← app.tsx. */

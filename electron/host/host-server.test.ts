@@ -180,49 +180,4 @@ describe('a bridge that does not read', () => {
       await h.close();
     }
   });
-
-  it('is closed with 4008 and a reason once it stays behind, and the others keep their events', async () => {
-    const { h, hub: events } = await hostWith({ coalesceAboveBytes: 16 * 1024, slowCloseMs: 50 });
-    try {
-      const slow = bridge(h);
-      const healthy = bridge(h);
-      await Promise.all([slow.opened, healthy.opened]);
-      const resume = slow.pause();
-      let round = 0;
-      await expect
-        .poll(
-          async () => {
-            round += 1;
-            events.emit('market.ticks', { ticks: Array.from({ length: 500 }, (_, i) => tick(i + 1, round)) });
-            await new Promise((r) => setTimeout(r, 5));
-            return h.bridgeStats().length;
-          },
-          { timeout: 20_000 },
-        )
-        .toBe(1);
-      resume();
-      await expect.poll(() => slow.state.closed).toEqual({ code: 4008, reason: expect.stringMatching(/too slow/) });
-      const seen = healthy.events.length;
-      events.emit('session.expired', { reason: 'still here', version: { run: 'test', seq: 1 } });
-      await expect.poll(() => healthy.events.length).toBeGreaterThan(seen);
-      healthy.ws.close();
-    } finally {
-      await h.close();
-    }
-  });
-
-  it('a bridge that stops answering pings is dropped; one that answers stays', async () => {
-    const { h } = await hostWith({ pingEveryMs: 20, deadAfterMs: 200 });
-    try {
-      const dead = bridge(h, { autoPong: false });
-      const alive = bridge(h);
-      await Promise.all([dead.opened, alive.opened]);
-      await expect.poll(() => dead.state.closed, { timeout: 10_000 }).not.toBeNull();
-      expect(h.bridgeStats()).toHaveLength(1);
-      expect(alive.state.closed).toBeNull();
-      alive.ws.close();
-    } finally {
-      await h.close();
-    }
-  });
 });

@@ -8,7 +8,7 @@ import type { EventHub } from '../app/event-hub';
 import type { Dispatch } from '../app/dispatcher';
 import { resolveAppAsset } from '../app/security/app-origin';
 import { SECURITY_HEADERS } from '../app/security/content-security-policy';
-import { BridgeSender, type BridgeLimits } from './bridge-sender';
+import { BridgeSender, bridgeFanOut, type BridgeFanOut, type BridgeLimits } from './bridge-sender';
 
 /**
  * The browser host's server: the built renderer over HTTP on 127.0.0.1, and the bridge over a
@@ -107,7 +107,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  const senders = new Set<BridgeSender>();
+  const fan = bridgeFanOut(options.bridgeLimits);
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // The socket is ours from here: a peer that resets it mid-refusal must not crash the host.
     socket.on('error', () => socket.destroy());
@@ -121,11 +121,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      const sender = serveBridge(ws, options);
-      senders.add(sender);
-      ws.on('close', () => senders.delete(sender));
-    });
+    wss.handleUpgrade(req, socket, head, (ws) => serveBridge(ws, fan, options));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -140,8 +136,9 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     url: `${origin}/?key=${secret}`,
     port,
     secret,
-    bridgeStats: () => [...senders].filter((b) => !b.closed).map((b) => ({ bufferedBytes: b.bufferedBytes })),
+    bridgeStats: () => fan.buffered().map((bufferedBytes) => ({ bufferedBytes })),
     close: async () => {
+      fan.close();
       for (const ws of wss.clients) ws.terminate();
       wss.close();
       server.closeAllConnections();
@@ -157,9 +154,9 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
  */
 let bridgeSeq = 0;
 
-function serveBridge(ws: WebSocket, { dispatch, events, bridgeLimits }: HostOptions): BridgeSender {
+function serveBridge(ws: WebSocket, fan: BridgeFanOut, { dispatch, events }: HostOptions): BridgeSender {
   const caller = `bridge-${++bridgeSeq}`;
-  const sender = new BridgeSender(ws, bridgeLimits);
+  const sender = new BridgeSender(fan, ws);
   const off = events.onAny((event, payload) => sender.event(event, payload));
   ws.on('close', () => {
     off();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WireBasketMargin } from '@shared/wire/schemas';
+import { WireBasketMargin } from '../wire/rest-schemas';
 import { type Api, startTestBroker } from './test-helpers';
 
 /**

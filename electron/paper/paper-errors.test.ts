@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WireProblem } from '@shared/wire/schemas';
+import { WireProblem } from '../wire/rest-schemas';
 import { type Api, findInstrument, startTestBroker } from './test-helpers';
 
 let api: Api;

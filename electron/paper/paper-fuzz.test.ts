@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { WireProblem, WireStreamServerMessage } from '@shared/wire/schemas';
+import { WireProblem, WireStreamServerMessage } from '../wire/rest-schemas';
 import { rawHttp, type RawHttpReply } from './raw-http';
 import { type Api, startTestBroker } from './test-helpers';
 

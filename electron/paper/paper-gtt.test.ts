@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WireGttAck, WireGttList, WireGttOne } from '@shared/wire/schemas';
+import { WireGttAck, WireGttList, WireGttOne } from '../wire/rest-schemas';
 import { type Api, startTestBroker } from './test-helpers';
 
 /** On-grid price arithmetic for tests (₹0.05 steps). */

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WireProblem } from '@shared/wire/schemas';
+import { WireProblem } from '../wire/rest-schemas';
 import { rawHttp, upgradeRequest, type RawHttpReply } from './raw-http';
 import { AUTH_FAILURES } from './auth-guard';
 import { type Api, startTestBroker } from './test-helpers';

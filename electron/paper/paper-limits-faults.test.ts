@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WireOrderAck } from '@shared/wire/schemas';
+import { WireOrderAck } from '../wire/rest-schemas';
 import { parseFaults } from './faults';
 import { startTestBroker } from './test-helpers';
 

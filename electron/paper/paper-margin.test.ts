@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WireFunds, WireOrderMargin } from '@shared/wire/schemas';
+import { WireFunds, WireOrderMargin } from '../wire/rest-schemas';
 import { type Api, startTestBroker } from './test-helpers';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { istDate } from '@shared/lib/ist-time';
 import { isOnTick } from '@shared/trading/money';
-import { WireCandleList, WireInstrumentList } from '@shared/wire/schemas';
+import { WireCandleList, WireInstrumentList } from '../wire/rest-schemas';
 import { closedDay } from './calendar';
 import { expiryClose, generateInstruments } from './instruments';
 import { type Api, startTestBroker } from './test-helpers';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WireOrder } from '@shared/wire/schemas';
+import { WireOrder } from '../wire/rest-schemas';
 import { startTestBroker } from './test-helpers';
 
 /** A LIMIT buy far under the market, so it rests OPEN and can be modified. */

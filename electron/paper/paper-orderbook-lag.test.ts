@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { WireOrderList, WireStreamServerMessage } from '@shared/wire/schemas';
+import { WireOrderList, WireStreamServerMessage } from '../wire/rest-schemas';
 import { START_MS, type TestClock } from './testing/broker-driver';
 import { type Api, startTestBroker } from './test-helpers';
 

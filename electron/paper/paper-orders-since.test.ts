@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WireOrderList } from '@shared/wire/schemas';
+import { WireOrderList } from '../wire/rest-schemas';
 import { type Api, startTestBroker } from './test-helpers';
 
 /** docs/api.md §Incremental reads: `GET /orders?since=<cursor>`. */

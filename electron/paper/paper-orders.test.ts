@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WireOrder, WireOrderAck, WireOrderHistory, WireOrderList, WireOrderOne } from '@shared/wire/schemas';
+import { WireOrder, WireOrderAck, WireOrderHistory, WireOrderList, WireOrderOne } from '../wire/rest-schemas';
 import { type Api, startTestBroker } from './test-helpers';
 
 let api: Api;

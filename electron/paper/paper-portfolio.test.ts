@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WireFunds, WireHoldingList, WireOrderMargin, WirePositionList, WireTradeList } from '@shared/wire/schemas';
+import { WireFunds, WireHoldingList, WireOrderMargin, WirePositionList, WireTradeList } from '../wire/rest-schemas';
 import { type Api, findInstrument, startTestBroker } from './test-helpers';
 
 let api: Api;

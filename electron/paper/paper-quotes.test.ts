@@ -5,7 +5,7 @@ import {
   WireQuoteList,
   WireStreamServerMessage,
   type WireStreamServerMessage as Message,
-} from '@shared/wire/schemas';
+} from '../wire/rest-schemas';
 import { type Api, startTestBroker } from './test-helpers';
 
 /**

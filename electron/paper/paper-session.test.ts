@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WireProblem, WireSession } from '@shared/wire/schemas';
+import { WireProblem, WireSession } from '../wire/rest-schemas';
 import { type Api, startTestBroker } from './test-helpers';
 
 let api: Api;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { WireMarketStatus, WireOrder, WireOrderHistory } from '@shared/wire/schemas';
+import { WireMarketStatus, WireOrder, WireOrderHistory } from '../wire/rest-schemas';
 import { type Api, findInstrument, startTestBroker } from './test-helpers';
 
 /**

@@ -1,13 +1,15 @@
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { STREAM_SUBSCRIPTION_LIMIT, WireStreamServerMessage } from '@shared/wire/schemas';
+import { STREAM_SUBSCRIPTION_LIMIT, WireStreamServerMessage } from '../wire/rest-schemas';
 import { type Api, startTestBroker } from './test-helpers';
 import type { PaperBrokerOptions } from './index';
 
 /**
- * What a stream client can do to the broker's memory and what it gets back
- * (docs/api.md §Stream: slow readers, dead peers, the subscription limit).
+ * What a stream client can do to the broker's memory and what it gets back (docs/api.md
+ * §Stream: slow readers, an ended login, the subscription limit). The bounds themselves — slow
+ * and dead peers closed, what they kept released — are the one server-side policy's, tested in
+ * electron/wire/fan-out.test.ts; here, that the stream's dialect delivers through it.
  */
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -105,46 +107,19 @@ describe('a stream client that does not read', () => {
     expect(slow.messages.length - before).toBeLessThan(offered);
     expect(slow.closed).toBeNull();
   });
-
-  it('is closed with 4008 and a reason once it stays behind, and its memory is released', async () => {
-    const api = await broker({
-      stream: { coalesceAboveBytes: 16 * 1024, closeAboveBytes: 1024 * 1024, slowCloseMs: 50 },
-    });
-    const tokens = await allTokens(api);
-    const slow = await open(api);
-    const healthy = await open(api);
-    for (const p of [slow, healthy]) p.ws.send(JSON.stringify({ action: 'subscribe', tokens }));
-    await expect.poll(() => slow.messages.filter((m) => m.type === 'tick').length).toBe(tokens.length);
-    const resume = stopReading(slow);
-    await expect
-      .poll(
-        async () => {
-          await tick(api, 5);
-          return api.broker.streamStats().length;
-        },
-        { timeout: 20_000 },
-      )
-      .toBe(1);
-    resume();
-    await expect
-      .poll(() => slow.closed, { timeout: 10_000 })
-      .toEqual({ code: 4008, reason: expect.stringMatching(/too slow/) });
-    // The healthy reader is untouched and still gets ticks.
-    const seen = healthy.messages.length;
-    await tick(api, 1);
-    await expect.poll(() => healthy.messages.length).toBeGreaterThan(seen);
-    expect(healthy.closed).toBeNull();
-  });
 });
 
-describe('a peer that stops answering pings', () => {
-  it('is dropped after the dead-peer timeout; one that answers stays', async () => {
-    const api = await broker({ stream: { deadAfterMs: 200 } });
-    const dead = await open(api, { autoPong: false });
-    const alive = await open(api);
-    await expect.poll(() => dead.closed, { timeout: 10_000 }).not.toBeNull();
+describe('a socket whose login ends', () => {
+  it('is closed with 4001 at the next heartbeat and leaves the stream at once, even if it never reads', async () => {
+    const api = await broker();
+    const peer = await open(api);
+    const resume = stopReading(peer);
     expect(api.broker.streamStats()).toHaveLength(1);
-    expect(alive.closed).toBeNull();
+    expect((await api.call('DELETE', '/session')).status).toBe(204);
+    // Its close handshake cannot finish while it does not read: the broker must not wait for it.
+    await expect.poll(() => api.broker.streamStats()).toEqual([]);
+    resume();
+    await expect.poll(() => peer.closed?.code).toBe(4001);
   });
 });
 

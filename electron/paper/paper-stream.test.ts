@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { WireStreamServerMessage } from '@shared/wire/schemas';
+import { WireStreamServerMessage } from '../wire/rest-schemas';
 import { type Api, startTestBroker } from './test-helpers';
 
 let api: Api;

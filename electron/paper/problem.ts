@@ -1,4 +1,4 @@
-import type { WireErrorCode } from '@shared/wire/schemas';
+import type { WireErrorCode } from '../wire/rest-schemas';
 
 /**
  * RFC 9457 problem details: every error the broker answers is one of these.

@@ -1,7 +1,7 @@
 import { istDate, toIstIso } from '@shared/lib/ist-time';
 import { fromUnits } from '@shared/trading/money';
 import type { StreamMode } from '@shared/domain/market';
-import type { WireQuote } from '@shared/wire/schemas';
+import type { WireQuote } from '../wire/rest-schemas';
 import { type BookLevel, VISIBLE_LEVELS } from './book';
 import { sessionAt } from './calendar';
 import type { PaperInstrument } from './instruments';

@@ -1,6 +1,6 @@
 import { toIstIso } from '@shared/lib/ist-time';
 import { fromUnits } from '@shared/trading/money';
-import type { WireGtt, WireInstrument, WireOrder, WirePosition } from '@shared/wire/schemas';
+import type { WireGtt, WireInstrument, WireOrder, WirePosition } from '../wire/rest-schemas';
 import { Account } from './account';
 import type { Bar } from './candles';
 import type { PaperGtt } from './gtt';

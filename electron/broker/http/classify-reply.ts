@@ -1,5 +1,5 @@
 import type { IpcError } from '@shared/ipc/result';
-import { WireProblem } from '@shared/wire/schemas';
+import { WireProblem } from '../../wire/rest-schemas';
 
 /** `trigger_price` → `triggerPrice`: the renderer's forms name fields in the app's spelling. */
 export function camelField(field: string): string {

@@ -1,5 +1,5 @@
 import type { OrderChanges, OrderRequest } from '@shared/domain/order';
-import type { WireOrderChanges, WireOrderRequest } from '@shared/wire/schemas';
+import type { WireOrderChanges, WireOrderRequest } from '../../wire/rest-schemas';
 import type { PlaceOrderCommand } from '../broker';
 
 /** Domain order → POST /orders body (docs/api.md §Orders, "POST /orders"); absent prices are left out, not sent as null. */

@@ -1,5 +1,5 @@
 import type { Gtt, GttAck, GttChanges, GttLeg } from '@shared/domain/gtt';
-import type { WireGtt, WireGttAck, WireGttChanges, WireGttLegRequest, WireGttRequest } from '@shared/wire/schemas';
+import type { WireGtt, WireGttAck, WireGttChanges, WireGttLegRequest, WireGttRequest } from '../../wire/rest-schemas';
 import type { PlaceGttCommand } from '../broker';
 
 /**

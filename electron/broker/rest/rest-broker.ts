@@ -24,7 +24,7 @@ import {
   WireQuoteList,
   WireSession,
   WireTradeList,
-} from '@shared/wire/schemas';
+} from '../../wire/rest-schemas';
 import type { AuthSource } from '../auth-source';
 import { brokerError } from '../broker-error';
 import type { PublishedPolicies } from '../http/rate-limit-policy';

@@ -28,7 +28,7 @@ import type {
   WireQuote,
   WireTick,
   WireTrade,
-} from '@shared/wire/schemas';
+} from '../../wire/rest-schemas';
 
 /*
  * Wire (snake_case, docs/api.md) → domain (camelCase) mappings. Pure functions of already

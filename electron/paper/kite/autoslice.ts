@@ -1,5 +1,5 @@
 import { fromUnits } from '@shared/trading/money';
-import type { WireOrderRequest } from '@shared/wire/schemas';
+import type { WireOrderRequest } from '../../wire/rest-schemas';
 import type { BrokerState } from '../context';
 import { checkSession, toPlaceRequest } from '../routes/orders';
 import { Problem } from '../problem';

@@ -1,13 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
-import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
 import type { AuthGuard } from '../auth-guard';
 import type { Market, PriceMove } from '../market';
 import { Problem } from '../problem';
 import type { Session, Sessions } from '../sessions';
-import { DEFAULT_STREAM_LIMITS, type StreamLimits } from '../stream';
+import type { StreamOptions } from '../stream';
+import { FanOut, type Peer as FanOutPeer } from '../../wire/fan-out';
 import type { PaperOrder } from '../types';
 import type { KitePlan } from './app-settings';
 import { KiteError, fromProblem } from './errors';
@@ -41,22 +42,14 @@ const ClientMessage = z.discriminatedUnion('a', [
   z.object({ a: z.literal('mode'), v: z.tuple([z.enum(['ltp', 'quote', 'full']), Tokens]) }),
 ]);
 
-/** How soon a socket that is behind is offered its kept packets again. */
-const FLUSH_RETRY_MS = 25;
-
+/** What the ticker keeps of one socket: its subscribed tokens and their mode. */
 interface Client {
-  readonly ws: WebSocket;
   readonly session: Session;
-  /** Subscribed tokens and their mode. */
   readonly modes: Map<number, PacketMode>;
-  /** The latest unsent packet per token while the socket is behind. */
-  readonly pending: Map<number, Buffer>;
-  behindSince: number | null;
-  flushTimer: NodeJS.Timeout | null;
-  /** Whether anything went out since the last heartbeat (a quiet socket gets the 1-byte beat). */
-  sentSinceBeat: boolean;
-  lastPong: number;
 }
+
+/** A ticker socket: its subscriptions, and its outbound side (packets kept latest per token, sent as one frame). */
+type Peer = FanOutPeer<Client, Buffer>;
 
 /** What the ticker reads: the one market and sessions, the dialect's order extras, the clocks and bounds. */
 export interface KiteTickerDeps {
@@ -69,23 +62,33 @@ export interface KiteTickerDeps {
   /** Real time (token lifetimes). */
   readonly realClock: () => number;
   readonly heartbeatMs: number;
-  readonly limits?: Partial<StreamLimits>;
+  /** The `/v1` stream's bounds and ping answering (docs/api.md §Stream) apply here too. */
+  readonly limits?: StreamOptions;
   /** `personal`: the app has no market data, so no ticker (docs/kite.md §The plan). */
   readonly plan?: KitePlan;
 }
 
 /** The ticker server: one per broker, fed by the market's moves and the engine's order changes. */
 export class KiteTicker {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  private readonly clients = new Set<Client>();
-  private readonly heartbeat: NodeJS.Timeout;
-  private readonly limits: StreamLimits;
+  private readonly wss: WebSocketServer;
+  private readonly fan: FanOut<Client, Buffer>;
   private accepting = true;
 
   constructor(private readonly d: KiteTickerDeps) {
-    this.limits = { ...DEFAULT_STREAM_LIMITS, ...d.limits };
-    this.heartbeat = setInterval(() => this.beat(), d.heartbeatMs);
-    this.heartbeat.unref();
+    const { answerPings = true, ...limits } = d.limits ?? {};
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, autoPong: answerPings });
+    this.fan = new FanOut<Client, Buffer>({
+      limits,
+      beatMs: d.heartbeatMs,
+      tooSlow: { code: CLOSE_SLOW, advice: 'reconnect and read faster' },
+      pack: (kept) => [frame(kept)],
+      revoked: ({ session }) =>
+        session.revoked || session.expiresAt <= this.d.realClock()
+          ? { code: CLOSE_TOKEN, reason: 'token expired or revoked' }
+          : null,
+      // Kite beats with one byte only when it has had nothing else to say.
+      heartbeat: (peer) => (peer.sentSinceBeat ? null : HEARTBEAT),
+    });
   }
 
   /** Takes over an upgrade of `/kite/ws` (the `/v1` stream hands it over). */
@@ -129,52 +132,31 @@ export class KiteTicker {
   }
 
   private attach(ws: WebSocket, session: Session): void {
-    const c: Client = {
-      ws,
-      session,
-      modes: new Map(),
-      pending: new Map(),
-      behindSince: null,
-      flushTimer: null,
-      sentSinceBeat: false,
-      lastPong: Date.now(),
-    };
-    this.clients.add(c);
-    const release = (): void => {
-      this.clients.delete(c);
-      c.modes.clear();
-      c.pending.clear();
-      if (c.flushTimer !== null) clearTimeout(c.flushTimer);
-      c.flushTimer = null;
-    };
-    ws.on('close', release);
-    ws.on('error', release);
-    ws.on('pong', () => {
-      c.lastPong = Date.now();
-    });
-    ws.on('message', (data, isBinary) => this.onMessage(c, data, isBinary));
+    const peer = this.fan.attach(ws, { session, modes: new Map() });
+    ws.on('message', (data, isBinary) => this.onMessage(peer, data, isBinary));
   }
 
-  private onMessage(c: Client, data: RawData, isBinary: boolean): void {
-    if (isBinary) return this.error(c, 'Send text JSON: {"a":"subscribe"|"unsubscribe"|"mode","v":…}');
+  private onMessage(p: Peer, data: RawData, isBinary: boolean): void {
+    const c = p.state;
+    if (isBinary) return this.error(p, 'Send text JSON: {"a":"subscribe"|"unsubscribe"|"mode","v":…}');
     let parsed: unknown;
     try {
       parsed = JSON.parse(String(data));
     } catch {
-      return this.error(c, 'Send JSON: {"a":"subscribe"|"unsubscribe"|"mode","v":…}');
+      return this.error(p, 'Send JSON: {"a":"subscribe"|"unsubscribe"|"mode","v":…}');
     }
     const m = ClientMessage.safeParse(parsed);
     if (!m.success) {
       const issue = m.error.issues[0];
       const where = issue?.path.length ? issue.path.map(String).join('.') : 'message';
-      return this.error(c, `${where}: ${issue?.message ?? 'invalid'}`);
+      return this.error(p, `${where}: ${issue?.message ?? 'invalid'}`);
     }
     const msg = m.data;
     const at = this.d.clock();
     if (msg.a === 'unsubscribe') {
       for (const t of msg.v) {
         c.modes.delete(t);
-        c.pending.delete(t);
+        p.forget(t);
       }
       return;
     }
@@ -187,13 +169,13 @@ export class KiteTicker {
         const p = this.packet(t, mode, at);
         if (p) now.push(p);
       }
-      return this.sendPackets(c, now);
+      return this.sendPackets(p, now);
     }
     // Every token asked for counts against the limit, known or not: the limit is on what a socket asks.
     const asked = [...new Set(msg.v)].filter((t) => !c.modes.has(t));
     if (c.modes.size + asked.length > KITE_SUBSCRIPTION_LIMIT) {
       return this.error(
-        c,
+        p,
         `A ticker connection may subscribe to at most ${KITE_SUBSCRIPTION_LIMIT} instruments; this would make ` +
           `${c.modes.size + asked.length}. Nothing of this subscription was applied`,
       );
@@ -204,7 +186,7 @@ export class KiteTicker {
       const p = this.packet(t, 'quote', at);
       if (p) now.push(p);
     }
-    this.sendPackets(c, now);
+    this.sendPackets(p, now);
   }
 
   private packet(token: number, mode: PacketMode, at: number): Buffer | null {
@@ -212,98 +194,49 @@ export class KiteTicker {
     return i ? encodePacket(mode, tickFields(this.d.market, i, at, mode)) : null;
   }
 
-  /** A text message that must not be dropped (order updates, errors). */
-  private sendText(c: Client, text: string): void {
-    if (c.ws.readyState !== WebSocket.OPEN) return;
-    c.ws.send(text);
-    c.sentSinceBeat = true;
-    this.police(c, Date.now());
-  }
-
-  private error(c: Client, message: string): void {
-    this.sendText(c, JSON.stringify({ type: 'error', data: message }));
+  private error(p: Peer, message: string): void {
+    p.send(JSON.stringify({ type: 'error', data: message }));
   }
 
   /** Packets: sent now in one message, or kept as each token's latest while the socket is behind. */
-  private sendPackets(c: Client, packets: Array<Buffer | [number, Buffer]>): void {
-    if (packets.length === 0 || c.ws.readyState !== WebSocket.OPEN) return;
-    const now = Date.now();
-    const keyed = packets.map((p): [number, Buffer] => (Array.isArray(p) ? p : [p.readUInt32BE(0), p]));
-    if (c.pending.size > 0 || c.ws.bufferedAmount > this.limits.coalesceAboveBytes) {
-      for (const [t, p] of keyed) c.pending.set(t, p);
-      c.behindSince ??= now;
-      this.police(c, now);
-      this.scheduleFlush(c);
-      return;
-    }
-    c.ws.send(frame(keyed.map(([, p]) => p)));
-    c.sentSinceBeat = true;
-  }
-
-  private scheduleFlush(c: Client): void {
-    if (c.flushTimer !== null || !this.clients.has(c)) return;
-    c.flushTimer = setTimeout(() => {
-      c.flushTimer = null;
-      if (!this.clients.has(c)) return;
-      this.flush(c, Date.now());
-      if (c.pending.size > 0) this.scheduleFlush(c);
-    }, FLUSH_RETRY_MS);
-    c.flushTimer.unref();
-  }
-
-  private flush(c: Client, now: number): void {
-    if (c.pending.size === 0 || c.ws.readyState !== WebSocket.OPEN) return;
-    if (c.ws.bufferedAmount > this.limits.coalesceAboveBytes) return this.police(c, now);
-    c.ws.send(frame([...c.pending.values()]));
-    c.sentSinceBeat = true;
-    c.pending.clear();
-    c.behindSince = null;
-  }
-
-  private police(c: Client, now: number): void {
-    const tooFar = c.ws.bufferedAmount >= this.limits.closeAboveBytes;
-    const tooLong = c.behindSince !== null && now - c.behindSince >= this.limits.slowCloseMs;
-    if (!tooFar && !tooLong) return;
-    this.clients.delete(c);
-    c.pending.clear();
-    c.ws.close(CLOSE_SLOW, 'too slow; reconnect and read faster');
-    const { ws } = c;
-    setTimeout(() => ws.terminate(), 2_000).unref();
+  private sendPackets(p: Peer, packets: Array<Buffer | [number, Buffer]>): void {
+    if (packets.length === 0) return;
+    const keyed = packets.map((k): [number, Buffer] => (Array.isArray(k) ? k : [k.readUInt32BE(0), k]));
+    p.offer(keyed, () => frame(keyed.map(([, b]) => b)));
   }
 
   /** Price moves: one message per socket with a packet per subscribed token that moved, in its mode. */
   ticks(moves: readonly PriceMove[]): void {
-    if (this.clients.size === 0) return;
-    const now = Date.now();
+    if (this.fan.size === 0) return;
     const cache = new Map<string, Buffer | null>();
-    for (const c of this.clients) {
-      this.flush(c, now);
+    for (const p of this.fan.peers()) {
+      p.flush();
       const out: Array<[number, Buffer]> = [];
       for (const m of moves) {
-        const mode = c.modes.get(m.token);
+        const mode = p.state.modes.get(m.token);
         if (mode === undefined) continue;
         const key = `${m.token}:${mode}`;
-        let p = cache.get(key);
-        if (p === undefined) cache.set(key, (p = this.packet(m.token, mode, m.at)));
-        if (p) out.push([m.token, p]);
+        let packet = cache.get(key);
+        if (packet === undefined) cache.set(key, (packet = this.packet(m.token, mode, m.at)));
+        if (packet) out.push([m.token, packet]);
       }
-      this.sendPackets(c, out);
+      this.sendPackets(p, out);
     }
   }
 
   /** The account's fills changed a book without moving its price: `quote`/`full` subscribers see it. */
   book(token: number, at: number): void {
-    for (const c of this.clients) {
-      const mode = c.modes.get(token);
+    for (const p of this.fan.peers()) {
+      const mode = p.state.modes.get(token);
       if (mode === undefined || mode === 'ltp') continue;
-      const p = this.packet(token, mode, at);
-      if (p) this.sendPackets(c, [[token, p]]);
+      const packet = this.packet(token, mode, at);
+      if (packet) this.sendPackets(p, [[token, packet]]);
     }
   }
 
   /** An order changed: its Kite view to every socket of the account, as text (never dropped). */
   order(o: PaperOrder): void {
-    if (this.clients.size === 0) return;
+    if (this.fan.size === 0) return;
     const view = kiteOrder(o, this.d.extras.get(o.orderId));
     const text = JSON.stringify({
       type: 'order',
@@ -316,48 +249,22 @@ export class KiteTicker {
         checksum: '',
       },
     });
-    for (const c of this.clients) this.sendText(c, text);
-  }
-
-  private beat(): void {
-    const now = Date.now();
-    const real = this.d.realClock();
-    for (const c of this.clients) {
-      if (c.session.revoked || c.session.expiresAt <= real) {
-        this.clients.delete(c);
-        c.ws.close(CLOSE_TOKEN, 'token expired or revoked');
-        continue;
-      }
-      if (now - c.lastPong >= this.limits.deadAfterMs) {
-        this.clients.delete(c);
-        c.ws.terminate();
-        continue;
-      }
-      this.flush(c, now);
-      if (!c.sentSinceBeat && c.ws.readyState === WebSocket.OPEN) c.ws.send(HEARTBEAT);
-      c.sentSinceBeat = false;
-      if (c.ws.readyState === WebSocket.OPEN) c.ws.ping();
-    }
+    for (const p of [...this.fan.peers()]) p.send(text);
   }
 
   /** Off cuts every socket and refuses upgrades with 503 (the control interface's stream switch). */
   setAccepting(on: boolean): number {
     this.accepting = on;
-    if (on) return 0;
-    const cut = this.clients.size;
-    for (const c of this.clients) c.ws.terminate();
-    return cut;
+    return on ? 0 : this.fan.cut();
   }
 
   /** Each socket's unsent bytes and subscriptions (tests). */
   stats(): Array<{ bufferedBytes: number; subscribed: number }> {
-    return [...this.clients].map((c) => ({ bufferedBytes: c.ws.bufferedAmount, subscribed: c.modes.size }));
+    return [...this.fan.peers()].map((p) => ({ bufferedBytes: p.bufferedBytes, subscribed: p.state.modes.size }));
   }
 
   close(): void {
-    clearInterval(this.heartbeat);
-    for (const c of this.clients) c.ws.terminate();
-    this.clients.clear();
+    this.fan.close();
     this.wss.close();
   }
 }

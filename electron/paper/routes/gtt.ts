@@ -1,7 +1,7 @@
 import { fromUnits, toUnits } from '@shared/trading/money';
 import { type GttViolation, validateGtt } from '@shared/trading/gtt-rules';
 import type { OrderField } from '@shared/trading/rules';
-import { type WireGttLegRequest, WireGttChanges, WireGttRequest } from '@shared/wire/schemas';
+import { type WireGttLegRequest, WireGttChanges, WireGttRequest } from '../../wire/rest-schemas';
 import type { BrokerState, Route } from '../context';
 import type { GttCreate } from '../gtt';
 import { readJson } from '../http-io';

@@ -2,7 +2,7 @@ import { OrderStatus } from '@shared/domain/order';
 import { toIstIso } from '@shared/lib/ist-time';
 import { fromUnits, toUnits } from '@shared/trading/money';
 import { takesPrice, takesTrigger, validateOrder } from '@shared/trading/rules';
-import { WireBasketMarginRequest, WireOrderChanges, WireOrderRequest } from '@shared/wire/schemas';
+import { WireBasketMarginRequest, WireOrderChanges, WireOrderRequest } from '../../wire/rest-schemas';
 import { basketQuote } from '../basket-margin';
 import { sessionAt } from '../calendar';
 import type { BrokerState, Route } from '../context';

@@ -7,7 +7,7 @@ import {
   type WireOptionChain,
   type WireOptionLeg,
   type WireQuote,
-} from '@shared/wire/schemas';
+} from '../../wire/rest-schemas';
 import { wireQuote } from '../quote-view';
 import { EXCHANGES, sessionAt } from '../calendar';
 import type { BrokerState, Route } from '../context';

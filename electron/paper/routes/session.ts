@@ -1,5 +1,5 @@
 import { toIstIso } from '@shared/lib/ist-time';
-import { WireSessionRequest } from '@shared/wire/schemas';
+import { WireSessionRequest } from '../../wire/rest-schemas';
 import type { Route } from '../context';
 import { readJson } from '../http-io';
 import { Problem } from '../problem';

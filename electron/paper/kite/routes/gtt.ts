@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Exchange } from '@shared/domain/instrument';
 import type { GttType } from '@shared/domain/gtt';
 import { Product, TransactionType } from '@shared/domain/order';
-import type { WireGttLegRequest } from '@shared/wire/schemas';
+import type { WireGttLegRequest } from '../../../wire/rest-schemas';
 import type { BrokerState } from '../../context';
 import type { PaperGtt } from '../../gtt';
 import type { PaperInstrument } from '../../instruments';

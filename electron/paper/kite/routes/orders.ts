@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Exchange } from '@shared/domain/instrument';
 import { OrderType, Product, TransactionType, Validity, Variety } from '@shared/domain/order';
 import { fromUnits, toUnits } from '@shared/trading/money';
-import type { WireOrderRequest } from '@shared/wire/schemas';
+import type { WireOrderRequest } from '../../../wire/rest-schemas';
 import type { BrokerState } from '../../context';
 import { checkSession, toPlaceRequest } from '../../routes/orders';
 import { type BasketLegQuote, basketQuote } from '../../basket-margin';

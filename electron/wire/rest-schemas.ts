@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Exchange, InstrumentType, IsoDate } from '../domain/instrument';
-import { ClientGttId, GttStatus, GttType } from '../domain/gtt';
-import { CandleInterval, SessionPhase, StreamMode } from '../domain/market';
+import { Exchange, InstrumentType, IsoDate } from '@shared/domain/instrument';
+import { ClientGttId, GttStatus, GttType } from '@shared/domain/gtt';
+import { CandleInterval, SessionPhase, StreamMode } from '@shared/domain/market';
 import {
   ClientOrderId,
   OrderStatus,
@@ -11,7 +11,7 @@ import {
   TransactionType,
   Validity,
   Variety,
-} from '../domain/order';
+} from '@shared/domain/order';
 
 /**
  * The wire contract of docs/api.md — the default REST dialect — as zod schemas.
