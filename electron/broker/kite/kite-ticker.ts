@@ -1,10 +1,10 @@
 import WebSocket from 'ws';
-import type { DepthLevel, StreamMode, Tick } from '@shared/domain/market';
+import type { DepthLevel, Tick } from '@shared/domain/market';
 import type { Order } from '@shared/domain/order';
 import { toIstIso } from '@shared/lib/ist-time';
 import type { AuthSource } from '../auth-source';
-import type { BrokerStream, StreamListener } from '../broker';
-import { fullJitterDelay, type BackoffPolicy } from '../http/backoff';
+import type { StreamListener } from '../broker';
+import { StreamSocket, type StreamDialect, type StreamSocketOptions } from '../stream/stream-socket';
 import { KiteOrder } from './kite-wire';
 
 /**
@@ -93,41 +93,27 @@ export function splitKiteFrame(frame: Buffer): Buffer[] {
   return out;
 }
 
-/** Knobs of the ticker. */
-export interface KiteTickerOptions {
-  readonly reconnect?: Omit<BackoffPolicy, 'maxRetries'>;
-  /** Silence after which an open socket is taken for dead (the ticker beats every second; default 5 s). */
-  readonly silenceMs?: number;
+/** Knobs of the ticker: the one policy's (`stream-socket.ts`). */
+export type KiteTickerOptions = StreamSocketOptions & {
   readonly now?: () => number;
-}
+};
+
+/** Instruments one ticker connection may subscribe to (docs/kite.md §Ticker). */
+export const KITE_TICKER_LIMIT = 3000;
+
+/** Silence after which an open socket is taken for dead: the ticker beats every second. */
+const SILENCE_MS = 5_000;
 
 /**
- * Kite's WebSocket ticker (docs/kite.md §Ticker): binary tick packets decoded in main into the
- * ticks the `/v1` stream client emits, text order updates into the same `onOrder` path, heartbeats
- * keeping a watchdog quiet. It connects with the session's token in the query (as Kite requires),
- * reconnects with jittered backoff re-sending subscriptions and modes, and ends the session once
- * when the upgrade is refused with 403 (an expired token), never looping.
+ * Kite's WebSocket ticker (docs/kite.md §Ticker) under the one client-side policy
+ * (`StreamSocket`: reconnect, watchdog and mid-silence ping, the 3,000-instrument limit,
+ * subscriptions in chunks): binary tick packets decoded in main into the ticks the `/v1` stream
+ * client emits, text order updates into the same `onOrder` path, heartbeats keeping the
+ * watchdog quiet. It connects with the session's token in the query (as Kite requires), and ends
+ * the session once when the upgrade is refused with 403 (an expired token) or the socket is
+ * closed with 1008, never looping: Kite cannot log in again without the trader.
  */
-export class KiteTicker implements BrokerStream {
-  readonly #url: string;
-  readonly #apiKey: string;
-  readonly #auth: AuthSource;
-  readonly #listener: StreamListener;
-  readonly #toOrder: (w: KiteOrder) => Order | null;
-  readonly #reconnect: Omit<BackoffPolicy, 'maxRetries'>;
-  readonly #silenceMs: number;
-  readonly #now: () => number;
-  #socket: WebSocket | null = null;
-  #running = false;
-  #failures = 0;
-  #timer: NodeJS.Timeout | null = null;
-  #watchdog: NodeJS.Timeout | null = null;
-  #lastHeard = 0;
-  #tokens: ReadonlySet<number> = new Set();
-  #modes: ReadonlyMap<number, StreamMode> = new Map();
-  #sent: ReadonlySet<number> = new Set();
-  #sentModes: ReadonlyMap<number, StreamMode> = new Map();
-
+export class KiteTicker extends StreamSocket {
   public constructor(
     url: string,
     apiKey: string,
@@ -136,172 +122,53 @@ export class KiteTicker implements BrokerStream {
     toOrder: (w: KiteOrder) => Order | null,
     options: KiteTickerOptions = {},
   ) {
-    this.#url = url;
-    this.#apiKey = apiKey;
-    this.#auth = auth;
-    this.#listener = listener;
-    this.#toOrder = toOrder;
-    this.#reconnect = options.reconnect ?? { baseMs: 250, capMs: 10_000 };
-    this.#silenceMs = options.silenceMs ?? 5_000;
-    this.#now = options.now ?? Date.now;
+    const { now = Date.now, ...policy } = options;
+    super(auth, listener, kiteDialect(url, apiKey, listener, toOrder, now), KITE_TICKER_LIMIT, SILENCE_MS, policy);
   }
+}
 
-  public start(): void {
-    if (this.#running) return;
-    this.#running = true;
-    this.#connect();
-  }
-
-  public setSubscriptions(tokens: ReadonlySet<number>, modes: ReadonlyMap<number, StreamMode> = new Map()): void {
-    this.#tokens = new Set([...tokens].slice(0, 3000));
-    this.#modes = modes;
-    if (this.#socket?.readyState === WebSocket.OPEN) this.#sync(this.#socket);
-  }
-
-  public async stop(): Promise<void> {
-    this.#running = false;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
-    this.#stopWatchdog();
-    const socket = this.#socket;
-    this.#socket = null;
-    if (socket && socket.readyState !== WebSocket.CLOSED) {
-      await new Promise<void>((resolve) => {
-        socket.once('close', () => resolve());
-        socket.terminate();
-      });
-    }
-    this.#listener.onState('closed', null);
-  }
-
-  #connect(): void {
-    if (!this.#running) return;
-    const token = this.#auth.token();
-    if (token === null) {
-      this.#running = false;
-      this.#listener.onState('closed', 'Not logged in');
-      return;
-    }
-    this.#listener.onState('connecting', null);
-    const url = new URL(this.#url);
-    url.searchParams.set('api_key', this.#apiKey);
-    url.searchParams.set('access_token', token);
-    const socket = new WebSocket(url.toString(), { handshakeTimeout: 10_000 });
-    this.#socket = socket;
-    this.#sent = new Set();
-    this.#sentModes = new Map();
-    socket.on('open', () => {
-      this.#failures = 0;
-      this.#listener.onState('open', null);
-      this.#sync(socket);
-      this.#armWatchdog(socket);
-    });
-    socket.on('message', (data, isBinary) => {
-      this.#lastHeard = performance.now();
-      if (isBinary) this.#onBinary(data as Buffer);
-      else this.#onText(String(data));
-    });
-    socket.on('unexpected-response', (_req, res) => {
-      const status = res.statusCode ?? 0;
-      res.resume();
-      socket.terminate();
-      if (status === 403 || status === 401) {
-        this.#running = false;
-        this.#auth.expired('Kite refused the ticker: the session has expired');
-        this.#listener.onState('closed', 'Session expired');
-      }
-    });
-    socket.on('error', () => {
-      // 'close' follows and schedules the reconnect.
-    });
-    socket.on('close', (code) => {
-      if (this.#socket !== socket) return;
-      this.#socket = null;
-      this.#stopWatchdog();
-      if (code === 1008 && this.#running) {
-        this.#running = false;
-        this.#auth.expired('Kite closed the ticker: the session has expired');
-        this.#listener.onState('closed', 'Session expired');
+function kiteDialect(
+  url: string,
+  apiKey: string,
+  listener: StreamListener,
+  toOrder: (w: KiteOrder) => Order | null,
+  now: () => number,
+): StreamDialect {
+  return {
+    name: 'Kite',
+    open: (token) => {
+      const u = new URL(url);
+      u.searchParams.set('api_key', apiKey);
+      u.searchParams.set('access_token', token);
+      return new WebSocket(u.toString(), { handshakeTimeout: 10_000 });
+    },
+    subscription: (action, tokens) => JSON.stringify({ a: action, v: tokens }),
+    mode: (mode, tokens) => JSON.stringify({ a: 'mode', v: [mode, tokens] }),
+    upgradeRefused: (status) => (status === 403 || status === 401 ? 'expired' : 'retry'),
+    closeEndsSession: (code) => code === 1008,
+    receive: (data, isBinary, control) => {
+      if (isBinary) {
+        const at = now();
+        for (const packet of splitKiteFrame(data as Buffer)) {
+          const tick = decodeKitePacket(packet, at);
+          if (tick) listener.onTick(tick);
+        }
         return;
       }
-      if (this.#running) this.#scheduleReconnect();
-    });
-  }
-
-  #scheduleReconnect(): void {
-    if (this.#timer) return;
-    const wait = fullJitterDelay(this.#failures, { ...this.#reconnect, maxRetries: Infinity });
-    this.#failures += 1;
-    this.#listener.onState('connecting', `Reconnecting in ${Math.round(wait)} ms`);
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      this.#connect();
-    }, wait);
-    this.#timer.unref();
-  }
-
-  #armWatchdog(socket: WebSocket): void {
-    this.#stopWatchdog();
-    this.#lastHeard = performance.now();
-    const check = (): void => {
-      this.#watchdog = null;
-      if (this.#socket !== socket) return;
-      const quiet = performance.now() - this.#lastHeard;
-      if (quiet < this.#silenceMs) {
-        this.#watchdog = setTimeout(check, Math.max(1, this.#silenceMs - quiet));
-        this.#watchdog.unref();
+      let json: unknown;
+      try {
+        json = JSON.parse(String(data));
+      } catch {
         return;
       }
-      socket.terminate();
-    };
-    this.#watchdog = setTimeout(check, this.#silenceMs);
-    this.#watchdog.unref();
-  }
-
-  #stopWatchdog(): void {
-    if (this.#watchdog) clearTimeout(this.#watchdog);
-    this.#watchdog = null;
-  }
-
-  #sync(socket: WebSocket): void {
-    const gone = [...this.#sent].filter((t) => !this.#tokens.has(t));
-    const added = [...this.#tokens].filter((t) => !this.#sent.has(t));
-    if (gone.length > 0) socket.send(JSON.stringify({ a: 'unsubscribe', v: gone }));
-    if (added.length > 0) socket.send(JSON.stringify({ a: 'subscribe', v: added }));
-    this.#sent = new Set(this.#tokens);
-    const byMode = new Map<StreamMode, number[]>();
-    const next = new Map<number, StreamMode>();
-    for (const t of this.#tokens) {
-      const want = this.#modes.get(t) ?? 'quote';
-      next.set(t, want);
-      const had = added.includes(t) ? 'quote' : (this.#sentModes.get(t) ?? 'quote');
-      if (want === had) continue;
-      byMode.set(want, [...(byMode.get(want) ?? []), t]);
-    }
-    for (const [mode, tokens] of byMode) socket.send(JSON.stringify({ a: 'mode', v: [mode, tokens] }));
-    this.#sentModes = next;
-  }
-
-  #onBinary(frame: Buffer): void {
-    const now = this.#now();
-    for (const packet of splitKiteFrame(frame)) {
-      const tick = decodeKitePacket(packet, now);
-      if (tick) this.#listener.onTick(tick);
-    }
-  }
-
-  #onText(text: string): void {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      return;
-    }
-    const msg = json as { type?: unknown; data?: unknown };
-    if (msg.type !== 'order') return;
-    const parsed = KiteOrder.safeParse(msg.data);
-    if (!parsed.success) return;
-    const order = this.#toOrder(parsed.data);
-    if (order) this.#listener.onOrder(order);
-  }
+      const msg = json as { type?: unknown; data?: unknown };
+      // Kite answers a subscription it will not take with a text error.
+      if (msg.type === 'error' && typeof msg.data === 'string') return control.refused(msg.data);
+      if (msg.type !== 'order') return;
+      const parsed = KiteOrder.safeParse(msg.data);
+      if (!parsed.success) return;
+      const order = toOrder(parsed.data);
+      if (order) listener.onOrder(order);
+    },
+  };
 }
