@@ -6,7 +6,7 @@
  * event loop), in the same run: parse time and the longest event-loop gap a 1 ms timer sees
  * while each runs (what an order reply or a tick would wait). JSON summary last.
  */
-import { parseInstrumentsCsv } from '../electron/broker/kite/kite-instruments';
+import { parseInstrumentsCsv } from '../electron/wire/kite-instruments-csv';
 
 const HEADER =
   'instrument_token,exchange_token,tradingsymbol,name,last_price,expiry,strike,tick_size,lot_size,instrument_type,segment,exchange';

@@ -36,7 +36,7 @@ import { settledCancel } from '../settled-cancel';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
 import { KITE_EXCHANGES, kiteQueryTime, kiteSession, kiteTokenExpiry } from './kite-calendar';
 import { classifyKiteReply, kiteTokenRefused } from './kite-errors';
-import { parseInstrumentsCsv } from './kite-instruments';
+import { parseInstrumentsCsv } from '../../wire/kite-instruments-csv';
 import { KiteGttId, KiteGttList, kiteGttField, kiteGttForm, sameAsked, toGtt } from './kite-gtt';
 import { AppError } from '@shared/ipc/app-error';
 import { kiteTag } from './kite-tag';

@@ -6,7 +6,7 @@ import { MarketQuote, Tick } from '@shared/domain/market';
 import { Order, OrderEvent, Trade } from '@shared/domain/order';
 import { BasketMargin, Funds, Holding, Position } from '@shared/domain/portfolio';
 import { classifyKiteReply, kiteTokenRefused } from './kite-errors';
-import { parseInstrumentsCsv } from './kite-instruments';
+import { parseInstrumentsCsv } from '../../wire/kite-instruments-csv';
 import { kiteTag } from './kite-tag';
 import { decodeKitePacket, splitKiteFrame } from './kite-ticker';
 import {

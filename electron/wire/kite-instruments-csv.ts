@@ -1,6 +1,44 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Exchange, InstrumentType, type Instrument } from '@shared/domain/instrument';
-import { brokerError } from '../broker-error';
+import { AppError } from '@shared/ipc/app-error';
+
+/**
+ * Kite's instrument dump (docs/kite.md §Instruments), one codec for both sides of the wire: the
+ * Kite adapter parses it, the paper broker's Kite dialect writes it, with the same columns and
+ * the same quoting.
+ */
+
+/** The dump's columns, in Kite's order. */
+export const KITE_INSTRUMENT_COLUMNS = [
+  'instrument_token',
+  'exchange_token',
+  'tradingsymbol',
+  'name',
+  'last_price',
+  'expiry',
+  'strike',
+  'tick_size',
+  'lot_size',
+  'instrument_type',
+  'segment',
+  'exchange',
+] as const;
+
+/** One row of the dump, a value per column. */
+export type KiteInstrumentRow = { readonly [K in (typeof KITE_INSTRUMENT_COLUMNS)[number]]: string | number };
+
+/** One CSV field: quoted (quotes doubled) when it holds a comma, a quote or a line break. */
+function field(v: string | number): string {
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/** The dump's text: the header line, then one line per row. */
+export function kiteInstrumentsCsv(rows: Iterable<KiteInstrumentRow>): string {
+  const lines = [KITE_INSTRUMENT_COLUMNS.join(',')];
+  for (const row of rows) lines.push(KITE_INSTRUMENT_COLUMNS.map((c) => field(row[c])).join(','));
+  return lines.join('\n');
+}
 
 /** The longest the parser runs before it yields to the event loop, in ms. */
 export const CSV_SLICE_MS = 8;
@@ -12,7 +50,7 @@ export const CSV_SLICE_MS = 8;
  */
 export const UNKNOWN_FREEZE_QUANTITY = 1_000_000_000;
 
-/** Splits one CSV line into fields (RFC 4180 quoting; Kite quotes a field holding a comma). */
+/** Splits one CSV line into fields (RFC 4180 quoting, as `field` writes it; Kite quotes a field holding a comma). */
 function splitLine(line: string): string[] {
   if (!line.includes('"')) return line.split(',');
   const out: string[] = [];
@@ -36,19 +74,10 @@ function splitLine(line: string): string[] {
   return out;
 }
 
-const REQUIRED = [
-  'instrument_token',
-  'tradingsymbol',
-  'name',
-  'last_price',
-  'expiry',
-  'strike',
-  'tick_size',
-  'lot_size',
-  'instrument_type',
-  'segment',
-  'exchange',
-] as const;
+/** The columns the app reads (`exchange_token` is Kite's own). */
+const REQUIRED = KITE_INSTRUMENT_COLUMNS.filter(
+  (c): c is Exclude<(typeof KITE_INSTRUMENT_COLUMNS)[number], 'exchange_token'> => c !== 'exchange_token',
+);
 
 /** What parsing the dump found: the instruments the app trades, and how many rows it left out. */
 export interface ParsedInstruments {
@@ -66,11 +95,24 @@ export interface ParsedInstruments {
  */
 export async function parseInstrumentsCsv(text: string, sliceMs = CSV_SLICE_MS): Promise<ParsedInstruments> {
   let pos = 0;
-  /** The next line without its line end, or null at the end of the text. */
+  let quoteAt = text.indexOf('"');
+  /** The next record without its line end (a quoted field may hold line breaks), or null at the end of the text. */
   const nextLine = (): string | null => {
     if (pos >= text.length) return null;
-    const end = text.indexOf('\n', pos);
-    const stop = end === -1 ? text.length : end;
+    let stop = pos;
+    let quotes = 0;
+    for (;;) {
+      const end = text.indexOf('\n', stop);
+      const lineEnd = end === -1 ? text.length : end;
+      // The next quote is searched once for the whole text, so a dump without quotes stays one pass.
+      while (quoteAt !== -1 && quoteAt < lineEnd) {
+        quotes += 1;
+        quoteAt = text.indexOf('"', quoteAt + 1);
+      }
+      stop = lineEnd;
+      if (quotes % 2 === 0 || end === -1) break;
+      stop += 1;
+    }
     const line = text.slice(pos, stop > pos && text[stop - 1] === '\r' ? stop - 1 : stop);
     pos = stop + 1;
     return line;
@@ -79,7 +121,7 @@ export async function parseInstrumentsCsv(text: string, sliceMs = CSV_SLICE_MS):
   const col = new Map(header.map((h, i) => [h.trim(), i]));
   const missing = REQUIRED.find((name) => !col.has(name));
   if (missing !== undefined) {
-    throw brokerError('unexpected_shape', `Kite's instrument list has no "${missing}" column`);
+    throw new AppError({ kind: 'unexpected_shape', message: `Kite's instrument list has no "${missing}" column` });
   }
   const at = (name: (typeof REQUIRED)[number]): number => col.get(name) as number;
   const instruments: Instrument[] = [];
@@ -97,7 +139,10 @@ export async function parseInstrumentsCsv(text: string, sliceMs = CSV_SLICE_MS):
     const num = (name: (typeof REQUIRED)[number]): number => {
       const v = Number(f[at(name)]);
       if (!Number.isFinite(v) || f[at(name)] === undefined) {
-        throw brokerError('unexpected_shape', `Kite's instrument list, line ${i + 1}: "${name}" is not a number`);
+        throw new AppError({
+          kind: 'unexpected_shape',
+          message: `Kite's instrument list, line ${i + 1}: "${name}" is not a number`,
+        });
       }
       return v;
     };
