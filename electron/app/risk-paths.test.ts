@@ -47,8 +47,7 @@ async function startRig(): Promise<Rig> {
     brokerUrl: paper.url,
     apiKey: 'paper',
     apiSecret: 'paper',
-    clientRate: null,
-    core: { stream: false, placementTimings: { landingHorizonMs: 300 } },
+    core: { rate: null, stream: false, placementTimings: { landingHorizonMs: 300 } },
   };
   const services = await createAppServices(config);
   const dispatch = createDispatcher(services.handlers, () => undefined);
