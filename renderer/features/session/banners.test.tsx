@@ -3,7 +3,7 @@ import { act, render, renderHook, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
-import { useAlertsActions } from '../../state/alerts-store';
+import { useSessionBannerActions } from '../../state/session-banner-store';
 import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
 import { Banners } from './banners';
 import { useLogin } from './queries';
@@ -24,7 +24,7 @@ afterEach(() => {
   setBridgeForTests(null);
   // A connected session from a later run of main ends any expiry this test raised.
   run += 1;
-  const { result } = renderHook(() => useAlertsActions());
+  const { result } = renderHook(() => useSessionBannerActions());
   act(() =>
     result.current.sessionSeen({
       state: 'connected',
@@ -48,7 +48,7 @@ function renderBanners() {
 
 describe('Banners', () => {
   it('says the session expired, with the reason, and asks to log in once', () => {
-    const { result } = renderHook(() => useAlertsActions());
+    const { result } = renderHook(() => useSessionBannerActions());
     act(() => result.current.sessionExpired('The access token has expired; log in again', { run: 'r', seq: 2 }));
     renderBanners();
     expect(screen.getByRole('alert').textContent).toBe(
@@ -78,7 +78,7 @@ describe('Banners', () => {
   });
 
   it('keeps an expiry main reports while the login call is still on its way (the new session was refused at once)', async () => {
-    const { result } = renderHook(() => useAlertsActions());
+    const { result } = renderHook(() => useSessionBannerActions());
     act(() => result.current.sessionExpired('The access token has expired', { run: 'r', seq: 1 }));
     bridge.answer('session.login', () => {
       // Main's background work meets the refusal before the login's own answer has gone out.

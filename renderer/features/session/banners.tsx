@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { describeError } from '../../lib/describe-error';
 import { AppError } from '@shared/ipc/app-error';
-import { useSessionExpired } from '../../state/alerts-store';
+import { useSessionExpired } from '../../state/session-banner-store';
 import { sessionQueries } from './queries';
 
 /**

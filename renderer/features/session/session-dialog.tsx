@@ -4,7 +4,7 @@ import { brokerUrlProblem } from '@shared/domain/broker-url';
 import type { BrokerProfile } from '@shared/domain/session';
 import { describeError } from '../../lib/describe-error';
 import { AppError } from '@shared/ipc/app-error';
-import { useSessionExpired } from '../../state/alerts-store';
+import { useSessionExpired } from '../../state/session-banner-store';
 import { Dialog } from '../layout/dialog';
 import { orderQueries } from '../orders/queries';
 import { sessionQueries, useKiteLogin, useLogin } from './queries';

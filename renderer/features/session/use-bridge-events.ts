@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import type { EventPayload } from '@shared/ipc/contract';
 import type { SessionInfo, SessionVersion } from '@shared/domain/session';
 import { subscribe } from '../../lib/ipc-client';
-import { useAlertsActions } from '../../state/alerts-store';
+import { useSessionBannerActions } from '../../state/session-banner-store';
 import { quotesStoreFor } from '../market/quotes-store';
 import { orderBookOf, type OrderChange } from '../orders/order-book-store';
 import { orderQueries } from '../orders/queries';
@@ -50,7 +50,7 @@ const unlessHoldings = (q: Query): boolean => q.queryKey[1] !== portfolioQueries
  */
 export function useBridgeEvents(): void {
   const client = useQueryClient();
-  const { sessionExpired, sessionSeen } = useAlertsActions();
+  const { sessionExpired, sessionSeen } = useSessionBannerActions();
   useReconcileOnStreamChange();
   useEffect(() => {
     const statusHash = hashKey(sessionQueries.status().queryKey);

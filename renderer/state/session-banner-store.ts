@@ -8,7 +8,8 @@ export interface SessionExpiry {
 }
 
 /**
- * Alerts the whole app shows: why the session ended. UI state only (the session itself is
+ * The session banner the whole app shows: why the session ended ("alerts" are the trader's
+ * price alerts, `features/alerts`). UI state only (the session itself is
  * react-query's `session.status`).
  *
  * Main's session facts reach the renderer as pushes and as replies, in either order; each
@@ -17,14 +18,14 @@ export interface SessionExpiry {
  * than a session seen since cannot raise the banner (it would lie), and a connected session
  * older than the expiry cannot clear it (the desk would be dead without saying why).
  */
-interface AlertsState {
+interface SessionBannerState {
   readonly sessionExpired: SessionExpiry | null;
   /** The newest session fact applied here, expiry or status. */
   readonly newest: SessionVersion | null;
   readonly actions: {
     /** Main pushed `session.expired`. */
     sessionExpired(reason: string, version: SessionVersion): void;
-    /** The renderer took a session status (pushed, replied or refetched): a newer connected one ends the alert. */
+    /** The renderer took a session status (pushed, replied or refetched): a newer connected one ends the banner. */
     sessionSeen(info: SessionInfo): void;
   };
 }
@@ -32,7 +33,7 @@ interface AlertsState {
 const stale = (version: SessionVersion, newest: SessionVersion | null): boolean =>
   newest !== null && isOlderSession(version, newest);
 
-const useAlertsStore = create<AlertsState>()((set) => ({
+const useSessionBannerStore = create<SessionBannerState>()((set) => ({
   sessionExpired: null,
   newest: null,
   actions: {
@@ -47,6 +48,6 @@ const useAlertsStore = create<AlertsState>()((set) => ({
 }));
 
 /** The reason the session expired, or null while it is fine. */
-export const useSessionExpired = (): string | null => useAlertsStore((s) => s.sessionExpired?.reason ?? null);
-/** Alert actions, stable across renders. */
-export const useAlertsActions = (): AlertsState['actions'] => useAlertsStore((s) => s.actions);
+export const useSessionExpired = (): string | null => useSessionBannerStore((s) => s.sessionExpired?.reason ?? null);
+/** The banner's actions, stable across renders. */
+export const useSessionBannerActions = (): SessionBannerState['actions'] => useSessionBannerStore((s) => s.actions);

@@ -1,7 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SessionInfo } from '@shared/domain/session';
-import { useAlertsActions, useSessionExpired } from './alerts-store';
+import { useSessionBannerActions, useSessionExpired } from './session-banner-store';
 
 /**
  * The expiry alert follows main's numbering of session facts (docs/architecture.md §Session facts
@@ -27,7 +27,7 @@ function session(state: SessionInfo['state'], seq: number, r = `run-${run}`): Se
 }
 
 function alerts() {
-  return renderHook(() => ({ actions: useAlertsActions(), expired: useSessionExpired() })).result;
+  return renderHook(() => ({ actions: useSessionBannerActions(), expired: useSessionExpired() })).result;
 }
 
 describe('the session expiry alert', () => {
