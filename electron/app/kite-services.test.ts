@@ -18,10 +18,13 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** The Kite app's secret: a canary no reply, event or file other than the vault may ever hold. */
+const SECRET = 'CANARY-kite-secret-5e1f0c';
+
 /** An access token the way a trader gets one outside the app (Kite's page, then the exchange). */
 async function accessToken(t: KiteTest): Promise<string> {
   const rt = (await t.loginRedirect()).searchParams.get('request_token') ?? '';
-  const checksum = createHash('sha256').update(`paper${rt}paper`).digest('hex');
+  const checksum = createHash('sha256').update(`paper${rt}${SECRET}`).digest('hex');
   const r = await fetch(`${t.root}/session/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -35,10 +38,14 @@ let dir: string;
 let port: number;
 let services: AppServices;
 let dispatch: ReturnType<typeof createDispatcher>;
+/** Every reply and every event the renderer could have received, as it would (JSON). */
+const seen: string[] = [];
+/** Every access token the broker issued this file (the pasted one, the page login's). */
+const issued = (): string[] => t.api.broker.sessions().map((s) => s.token);
 
 beforeAll(async () => {
   port = await freePort();
-  t = await startKiteTest({ kiteRedirectUrl: `http://127.0.0.1:${port}/kite/callback` });
+  t = await startKiteTest({ kiteRedirectUrl: `http://127.0.0.1:${port}/kite/callback`, apiSecret: SECRET });
   dir = await mkdtemp(join(tmpdir(), 'td-kite-app-'));
   services = await createAppServices({
     dataDir: dir,
@@ -48,7 +55,13 @@ beforeAll(async () => {
     accessToken: await accessToken(t),
     kiteRedirectPort: port,
   });
-  dispatch = createDispatcher(services.handlers);
+  services.events.onAny((event, payload) => seen.push(JSON.stringify({ event, payload })));
+  const inner = createDispatcher(services.handlers);
+  dispatch = (async (channel: string, payload: unknown, caller?: string) => {
+    const reply = await inner(channel, payload, caller);
+    seen.push(JSON.stringify(reply));
+    return reply;
+  }) as typeof inner;
   t.api.broker.setPrice((await t.api.instrument('NSE', 'INFY')).instrument_token, 1500);
 });
 afterAll(async () => {
@@ -108,7 +121,7 @@ describe('the app on Kite (the paper broker’s /kite)', () => {
     const limits = { ...NO_RISK_LIMITS, maxQuantity: { value: 500, hard: true } };
     expect(await dispatch('risk.set', { limits })).toMatchObject({ ok: true });
     const started = await dispatch('session.kiteLogin', {
-      profile: { baseUrl: t.root, apiKey: 'paper', apiSecret: 'paper' },
+      profile: { baseUrl: t.root, apiKey: 'paper', apiSecret: SECRET },
     });
     if (!started.ok) throw new Error(started.error.message);
     const data = started.data as { loginUrl: string; opened: boolean };
@@ -140,8 +153,16 @@ describe('the app on Kite (the paper broker’s /kite)', () => {
     expect(again.status).toBe(400);
   });
 
-  it('the secret never comes back to the renderer: the session reply holds no token or secret', async () => {
-    const res = JSON.stringify(await dispatch('session.status', undefined));
-    expect(res).not.toMatch(/paper"|access_token|accessToken|apiSecret/);
+  it('the secret and the access tokens never come back to the renderer: not in any reply or event of this file', async () => {
+    await dispatch('session.status', undefined);
+    const tokens = issued();
+    // The pasted token and the one the page login exchanged for.
+    expect(tokens.length).toBeGreaterThanOrEqual(2);
+    expect(seen.length).toBeGreaterThan(10);
+    const all = seen.join('\n');
+    for (const secret of [SECRET, ...tokens]) expect(all).not.toContain(secret);
+    // Nor in the settings file: the profile is saved without them.
+    const settings = await readFile(join(dir, 'settings.json'), 'utf8');
+    for (const secret of [SECRET, ...tokens]) expect(settings).not.toContain(secret);
   });
 });

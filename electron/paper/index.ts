@@ -49,6 +49,8 @@ export interface PaperBrokerOptions {
   rate?: { perSecond: number; burst: number };
   /** Session token lifetime (default 8 h). */
   tokenTtlMs?: number;
+  /** The account's api_secret on /v1 and /kite (default "paper"); tests give a canary to search for. */
+  apiSecret?: string;
   /** Market tick period (default 250 ms); 0 = no automatic ticks (tests drive prices). */
   tickIntervalMs?: number;
   /** Opening cash in rupees (default ₹10,00,000). */
@@ -230,7 +232,7 @@ function marks(state: BrokerState): Record<string, number> {
 export async function startPaperBroker(options: PaperBrokerOptions = {}): Promise<PaperBroker> {
   const seed = options.seed ?? DEFAULTS.seed;
   const realClock = options.clock ?? Date.now;
-  const sessions = new Sessions(options.tokenTtlMs ?? DEFAULTS.tokenTtlMs);
+  const sessions = new Sessions(options.tokenTtlMs ?? DEFAULTS.tokenTtlMs, options.apiSecret);
   const faults = new Faults(seed, options.faults);
   const opened = options.dataDir
     ? Journal.open(options.dataDir, { repair: options.repair ?? false })

@@ -48,10 +48,13 @@ describe('session', () => {
     expect(after.body.code).toBe('token_invalid');
   });
 
-  it('answers 401 token_expired once the token lifetime has passed', async () => {
-    const short = await startTestBroker({ tokenTtlMs: 30 });
+  it('answers 401 token_expired once the token lifetime has passed, not a millisecond before', async () => {
+    let now = Date.parse('2026-11-24T10:00:00+05:30');
+    const short = await startTestBroker({ tokenTtlMs: 30_000, clock: () => now });
     try {
-      await new Promise((r) => setTimeout(r, 60));
+      now += 29_999;
+      expect((await short.call('GET', '/orders')).status).toBe(200);
+      now += 1;
       const r = await short.call('GET', '/orders');
       expect(r.status).toBe(401);
       expect(r.body.code).toBe('token_expired');

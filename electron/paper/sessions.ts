@@ -27,7 +27,11 @@ export const PAPER_USER_ID = 'PAPER01';
 export class Sessions {
   private readonly byToken = new Map<string, Session>();
 
-  constructor(private readonly ttlMs: number) {}
+  constructor(
+    private readonly ttlMs: number,
+    /** The account's api_secret (`PAPER_API_SECRET` unless a test gives a canary). */
+    readonly apiSecret: string = PAPER_API_SECRET,
+  ) {}
 
   issue(scope: Scope, now: number): Session {
     const s: Session = {

@@ -116,7 +116,12 @@ export async function startTestBroker(opts: PaperBrokerOptions = {}): Promise<Ap
     },
     close: () => broker.close(),
   };
-  const s = await call('POST', '/session', { api_key: 'paper', api_secret: 'paper' }, { token: null });
+  const s = await call(
+    'POST',
+    '/session',
+    { api_key: 'paper', api_secret: rest.apiSecret ?? 'paper' },
+    { token: null },
+  );
   api.token = s.body.access_token;
   if (faults !== undefined) broker.setFaults(faults);
   return api;

@@ -58,12 +58,12 @@ export class RequestTokens {
 
 /** The paper account's api_key on /kite (docs/kite.md §Login): the same as /v1's. */
 export const KITE_API_KEY = PAPER_API_KEY;
-/** The paper account's api_secret on /kite: what the login checksum is made with. */
+/** The paper account's api_secret on /kite: what the login checksum is made with (unless a test gives a canary). */
 export const KITE_API_SECRET = PAPER_API_SECRET;
 
-/** True when `checksum` is the right one for this api_key and request_token (constant time). */
-export function checksumMatches(requestToken: string, checksum: string): boolean {
-  const want = Buffer.from(kiteChecksum(KITE_API_KEY, requestToken, KITE_API_SECRET));
+/** True when `checksum` is the right one for this api_key, request_token and secret (constant time). */
+export function checksumMatches(requestToken: string, checksum: string, apiSecret = KITE_API_SECRET): boolean {
+  const want = Buffer.from(kiteChecksum(KITE_API_KEY, requestToken, apiSecret));
   const got = Buffer.from(checksum.toLowerCase());
   return got.length === want.length && timingSafeEqual(got, want);
 }

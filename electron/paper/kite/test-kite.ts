@@ -70,7 +70,7 @@ export async function startKiteTest(opts: PaperBrokerOptions = {}): Promise<Kite
     async login() {
       const kc = client();
       const rt = (await loginRedirect()).searchParams.get('request_token') ?? '';
-      await kc.generateSession(rt, 'paper');
+      await kc.generateSession(rt, opts.apiSecret ?? 'paper');
       return kc;
     },
     close: () => api.close(),

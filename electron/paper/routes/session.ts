@@ -3,7 +3,7 @@ import { WireSessionRequest } from '../../wire/rest-schemas';
 import type { Route } from '../context';
 import { readJson } from '../http-io';
 import { Problem } from '../problem';
-import { PAPER_API_KEY, PAPER_API_SECRET } from '../sessions';
+import { PAPER_API_KEY } from '../sessions';
 import { parseOr400 } from '../validation';
 
 /** POST /session: log in with api_key/api_secret; DELETE /session: log out (revoke the token). */
@@ -14,7 +14,7 @@ export const sessionRoutes: readonly Route[] = [
     access: 'public',
     async handle({ req, state, realNow }) {
       const body = parseOr400(WireSessionRequest, await readJson(req));
-      if (body.api_key !== PAPER_API_KEY || body.api_secret !== PAPER_API_SECRET) {
+      if (body.api_key !== PAPER_API_KEY || body.api_secret !== state.sessions.apiSecret) {
         throw new Problem(
           401,
           'invalid_credentials',

@@ -73,7 +73,7 @@ export const sessionRoutes: readonly KiteRoute[] = [
       const requestToken = p.need('request_token');
       const checksum = p.need('checksum');
       if (apiKey !== KITE_API_KEY) throw tokenError('Invalid `api_key`.');
-      if (!checksumMatches(requestToken, checksum)) throw tokenError('Invalid `checksum`.');
+      if (!checksumMatches(requestToken, checksum, state.sessions.apiSecret)) throw tokenError('Invalid `checksum`.');
       if (!kite.requestTokens.spend(requestToken, realNow)) throw tokenError('Token is invalid or has expired.');
       const s = state.sessions.issue('trade', realNow);
       s.expiresAt = kiteExpiry(realNow);
