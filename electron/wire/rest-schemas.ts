@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Exchange, InstrumentType, IsoDate } from '@shared/domain/instrument';
+import { Exchange, Instrument, IsoDate } from '@shared/domain/instrument';
 import { ClientGttId, GttStatus, GttType } from '@shared/domain/gtt';
-import { CandleInterval, SessionPhase, StreamMode } from '@shared/domain/market';
+import { CandleInterval, MarketDepth, SessionPhase, StreamMode } from '@shared/domain/market';
 import {
   ClientOrderId,
   OrderStatus,
@@ -10,11 +10,17 @@ import {
   Timestamp,
   TransactionType,
   Validity,
+  OrderEvent,
+  Trade,
   Variety,
 } from '@shared/domain/order';
+import { Funds, Holding, OrderMargin } from '@shared/domain/portfolio';
+import { snakeCased } from './snake-case';
 
 /**
- * The wire contract of docs/api.md — the default REST dialect — as zod schemas.
+ * The wire contract of docs/api.md — the default REST dialect — as zod schemas. Objects the wire
+ * carries exactly as the app models them are derived from the domain schemas (`snakeCased`);
+ * the rest are the wire's own.
  *
  * The paper broker validates requests and builds replies with these; the REST adapter in the
  * main process parses every reply with them and maps the snake_case spellings to the app's
@@ -198,27 +204,10 @@ export const WireGttAck = z.object({
 });
 export type WireGttAck = z.infer<typeof WireGttAck>;
 
-export const WireOrderEvent = z.object({
-  status: OrderStatus,
-  at: Timestamp,
-  filled_quantity: z.number().int().nonnegative(),
-  average_price: z.number().nonnegative(),
-  message: z.string().nullable(),
-});
+export const WireOrderEvent = snakeCased(OrderEvent);
 export const WireOrderHistory = z.object({ history: z.array(WireOrderEvent) });
 
-export const WireTrade = z.object({
-  trade_id: z.string(),
-  order_id: z.string(),
-  exchange: Exchange,
-  tradingsymbol: z.string(),
-  instrument_token: z.number().int(),
-  transaction_type: TransactionType,
-  product: Product,
-  quantity: z.number().int().positive(),
-  price: z.number().nonnegative(),
-  filled_at: Timestamp,
-});
+export const WireTrade = snakeCased(Trade);
 export const WireTradeList = z.object({ trades: z.array(WireTrade) });
 
 // ---------------------------------------------------------------- portfolio
@@ -257,36 +246,13 @@ export const WirePosition = z.object({
 export type WirePosition = z.infer<typeof WirePosition>;
 export const WirePositionList = z.object({ positions: z.array(WirePosition) });
 
-export const WireHolding = z.object({
-  exchange: Exchange,
-  tradingsymbol: z.string(),
-  instrument_token: z.number().int(),
-  quantity: z.number().int().nonnegative(),
-  average_price: z.number().nonnegative(),
-  last_price: z.number().nonnegative(),
-  pnl: z.number(),
-});
+export const WireHolding = snakeCased(Holding);
 export const WireHoldingList = z.object({ holdings: z.array(WireHolding) });
 
-export const WireFunds = z.object({
-  funds: z.object({
-    available_cash: z.number(),
-    used_margin: z.number(),
-    available_margin: z.number(),
-    opening_balance: z.number(),
-    realised_pnl: z.number(),
-    unrealised_pnl: z.number(),
-  }),
-});
+export const WireFunds = z.object({ funds: snakeCased(Funds) });
 
 /** POST /margins/orders reply: the margin one prospective order would block. */
-export const WireOrderMargin = z.object({
-  margin: z.object({
-    total: z.number().nonnegative(),
-    order_value: z.number().nonnegative(),
-    leverage: z.number().positive(),
-  }),
-});
+export const WireOrderMargin = z.object({ margin: snakeCased(OrderMargin) });
 
 /** POST /margins/basket body: the legs of a basket, 1–50 of them, each an order body (docs/api.md §POST /margins/basket). */
 export const WireBasketMarginRequest = z.strictObject({
@@ -295,13 +261,7 @@ export const WireBasketMarginRequest = z.strictObject({
 export type WireBasketMarginRequest = z.infer<typeof WireBasketMarginRequest>;
 
 /** One leg of a basket margin reply: the margin that leg alone would block. */
-export const WireBasketLegMargin = z.object({
-  exchange: Exchange,
-  tradingsymbol: z.string(),
-  total: z.number().nonnegative(),
-  order_value: z.number().nonnegative(),
-  leverage: z.number().positive(),
-});
+export const WireBasketLegMargin = snakeCased(OrderMargin).extend({ exchange: Exchange, tradingsymbol: z.string() });
 
 /**
  * POST /margins/basket reply: `initial` is the legs' sum, `final` what the basket blocks once
@@ -317,21 +277,7 @@ export const WireBasketMargin = z.object({
 
 // ---------------------------------------------------------------- market data
 
-export const WireInstrument = z.object({
-  instrument_token: z.number().int().positive(),
-  exchange: Exchange,
-  tradingsymbol: z.string().min(1),
-  name: z.string(),
-  segment: z.string(),
-  instrument_type: InstrumentType,
-  lot_size: z.number().int().positive(),
-  tick_size: z.number().positive(),
-  freeze_quantity: z.number().int().positive(),
-  multiplier: z.number().positive(),
-  expiry: IsoDate.nullable(),
-  strike: z.number().nonnegative().nullable(),
-  last_price: z.number().nonnegative(),
-});
+export const WireInstrument = snakeCased(Instrument);
 export type WireInstrument = z.infer<typeof WireInstrument>;
 export const WireInstrumentList = z.object({ instruments: z.array(WireInstrument) });
 
@@ -351,14 +297,11 @@ export const WireCandleQuery = z.object({
   to: Timestamp.optional(),
 });
 
-/** One price level of the book: `{price, quantity, orders}` (docs/api.md §GET /quotes). */
-export const WireDepthLevel = z.object({
-  price: z.number().nonnegative(),
-  quantity: z.number().int().nonnegative(),
-  orders: z.number().int().nonnegative(),
-});
-/** Up to 5 levels a side, best first: `buy` highest bid first, `sell` lowest ask first; never zero-padded. */
-export const WireDepth = z.object({ buy: z.array(WireDepthLevel).max(5), sell: z.array(WireDepthLevel).max(5) });
+/**
+ * The book as the app models it (docs/api.md §GET /quotes): up to 5 levels `{price, quantity,
+ * orders}` a side, best first; never zero-padded.
+ */
+export const WireDepth = MarketDepth;
 
 /** GET /quotes: one instrument's market now (docs/api.md §GET /quotes). */
 export const WireQuote = z.object({
@@ -446,14 +389,16 @@ export type WireOptionChain = z.infer<typeof WireOptionChain>;
 /** The most instruments one stream socket may subscribe to (docs/api.md §Stream). */
 export const STREAM_SUBSCRIPTION_LIMIT = 3000;
 
+const StreamTokens = z.array(z.number().int().positive()).max(STREAM_SUBSCRIPTION_LIMIT);
+
 export const WireStreamClientMessage = z.discriminatedUnion('action', [
-  z.strictObject({ action: z.literal('subscribe'), tokens: z.array(z.number().int().positive()).max(3000) }),
-  z.strictObject({ action: z.literal('unsubscribe'), tokens: z.array(z.number().int().positive()).max(3000) }),
+  z.strictObject({ action: z.literal('subscribe'), tokens: StreamTokens }),
+  z.strictObject({ action: z.literal('unsubscribe'), tokens: StreamTokens }),
   /** Sets how much the ticks of already subscribed tokens carry (docs/api.md §Stream, modes). */
   z.strictObject({
     action: z.literal('mode'),
     mode: StreamMode,
-    tokens: z.array(z.number().int().positive()).max(3000),
+    tokens: StreamTokens,
   }),
 ]);
 export type WireStreamClientMessage = z.infer<typeof WireStreamClientMessage>;
