@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, type FormEvent, type KeyboardEvent } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
-import type { OrderRequest, OrderType, Product, Validity, Variety } from '@shared/domain/order';
+import type { OrderType, Product, Validity } from '@shared/domain/order';
 import { allowedOrderTypes, allowedProducts, allowedValidities, stepQuantity } from '@shared/trading/rules';
 import { useConfirmOnEnter, useSettingsActions } from '../../state/settings-store';
 import { useTicketActions, useTicketDraft, useTicketGeneration, useTicketOpen } from './ticket-store';
@@ -11,10 +11,8 @@ import { useMarketSubscription } from '../market/use-market-subscription';
 import { useMarketStatus } from '../market-status/queries';
 import { sessionOf } from '../market-status/session-model';
 import { AmoOffer } from './amo-offer';
-import { slicePlan } from './slice-model';
 import { LegOutcomes, SliceOffer } from './slice-offer';
 import { TicketImpact, TicketTouch } from './ticket-book';
-import { useSubmitLegs } from './use-submit-legs';
 import { AddToBasket } from '../basket/add-to-basket';
 import './ticket-market.css';
 import { useSelectedInstrument } from './use-selected-instrument';
@@ -34,7 +32,7 @@ import { MarginSummary } from './margin-summary';
 import { Field } from '../layout/field';
 import { ReferencePrice } from './reference-price';
 import { UnconfirmedGuard } from './unconfirmed-guard';
-import { useSubmitOrder } from './use-submit-order';
+import { useTicketSending } from './use-ticket-sending';
 import { GttFromTicket } from '../gtt/gtt-buttons';
 import { sessionQueries } from '../session/queries';
 import { MarketProtectionNote } from './market-protection-note';
@@ -79,7 +77,8 @@ export function OrderTicketPanel() {
  * trader types, shows the margin the order needs against what is available, and never leaves
  * the trader unsure whether an order went in: placed (order id and live status), refused (the
  * broker's reason next to the field it names), or not yet confirmed (the reference, until it is
- * settled). The submit logic and the outcome view are their own modules (`use-submit-order.ts`,
+ * settled). The submit logic and the outcome view are their own modules (`use-ticket-sending.ts`
+ * for the variety and the legs, over `use-submit-order.ts` and `use-submit-legs.ts`;
  * `order-outcome.tsx`). The market it trades in is shown with it: the best bid and offer with the
  * spread and what a MARKET order would take from the book (`ticket-book.tsx`), the offer to place
  * an after-market order while the exchange is closed (`amo-offer.tsx`), and the offer to slice a
@@ -92,21 +91,15 @@ export function OrderTicket() {
   const instrument = draft.instrumentToken === null ? undefined : byToken.get(draft.instrumentToken);
   const login = useQuery(sessionQueries.status()).data;
   const evaluation = evaluateTicket(draft, instrument, login?.broker);
-  const [variety, setVariety] = useState<Variety>('regular');
-  const withVariety = (r: OrderRequest | null): OrderRequest | null => (r && variety === 'amo' ? { ...r, variety } : r);
-  const request = withVariety(evaluation.request);
+  const sending = useTicketSending(draft, instrument, evaluation, login?.broker);
+  const { request, variety, single: submitter, legs, plan, sliceable, confirming, setConfirming } = sending;
   const confirmOnEnter = useConfirmOnEnter();
   const { confirmOnEnterToggled } = useSettingsActions();
-  const submitter = useSubmitOrder(request);
-  const legs = useSubmitLegs();
   const client = useQueryClient();
   // `full`: the ticket reads the visible depth a MARKET order would take.
   useMarketSubscription('ticket', instrument ? [instrument.instrumentToken] : [], 'full');
   const status = useMarketStatus();
   const session = instrument ? sessionOf(status, instrument.exchange) : undefined;
-  const [confirming, setConfirming] = useState(false);
-  // Which answer the ticket shows: its last single order's, or its last sliced order's legs.
-  const [lastSent, setLastSent] = useState<'single' | 'legs'>('single');
   const symbolRef = useRef<HTMLInputElement>(null);
   const quantityRef = useRef<HTMLInputElement>(null);
   const formId = useId();
@@ -126,42 +119,8 @@ export function OrderTicket() {
   const errorOf = (f: TicketField): string | undefined =>
     (pristine && f === 'symbol' ? undefined : evaluation.errors[f]) ?? brokerErrors[f];
 
-  // Above the freeze limit: the legs, each judged as its own order, offered only when every one
-  // of them could be placed (any other mistake is shown as usual first).
   const typedQuantity = parseNumber(draft.quantity);
-  const plan = instrument ? slicePlan(typedQuantity, instrument) : null;
-  const legOrders = plan?.legs.map((q) =>
-    withVariety(evaluateTicket({ ...draft, quantity: String(q) }, instrument, login?.broker).request),
-  );
-  const sliceable = plan !== null && legOrders !== undefined && legOrders.every((o) => o !== null);
-  const placeLegs = (options?: { despiteUnconfirmed?: boolean }): void => {
-    if (!sliceable || !legOrders) return;
-    setConfirming(false);
-    setLastSent('legs');
-    legs.submit(
-      legOrders.filter((o): o is OrderRequest => o !== null),
-      options,
-    );
-  };
-  const chooseVariety = (v: Variety): void => {
-    submitter.edited();
-    setConfirming(false);
-    setVariety(v);
-  };
-  // The broker refused the last order over its variety: place the same order as the other one.
-  const placeAs = (v: Variety): void => {
-    if (!evaluation.request) return;
-    setVariety(v);
-    setConfirming(false);
-    setLastSent('single');
-    submitter.submit({ order: v === 'amo' ? { ...evaluation.request, variety: 'amo' } : evaluation.request });
-  };
-
-  const submitOrder = (): void => {
-    setConfirming(false);
-    setLastSent('single');
-    submitter.submit();
-  };
+  const { submitOrder, placeLegs } = sending;
   const onSubmit = (e: FormEvent): void => {
     e.preventDefault();
     submitOrder();
@@ -181,8 +140,7 @@ export function OrderTicket() {
     else submitOrder();
   };
   const edit = (patch: Parameters<typeof draftEdited>[0]): void => {
-    submitter.edited();
-    setConfirming(false);
+    sending.edited();
     draftEdited(patch);
   };
   const chooseInstrument = (i: Instrument): void => {
@@ -377,9 +335,9 @@ export function OrderTicket() {
           session={session}
           now={status?.now}
           variety={variety}
-          onVariety={chooseVariety}
+          onVariety={sending.chooseVariety}
           refusal={brokerErrors.variety}
-          {...(evaluation.request && !submitter.pending ? { onPlaceAs: placeAs } : {})}
+          {...(evaluation.request && !submitter.pending ? { onPlaceAs: sending.placeAs } : {})}
         />
       ) : null}
 
@@ -420,11 +378,14 @@ export function OrderTicket() {
         </label>
       </div>
 
-      <OrderOutcome outcome={lastSent === 'single' ? submitter.outcome : { kind: 'idle' }} id={`${formId}-outcome`} />
-      {lastSent === 'single' && submitter.outcome.kind === 'refused' ? (
+      <OrderOutcome
+        outcome={sending.lastSent === 'single' ? submitter.outcome : { kind: 'idle' }}
+        id={`${formId}-outcome`}
+      />
+      {sending.lastSent === 'single' && submitter.outcome.kind === 'refused' ? (
         <RiskRefusal error={submitter.outcome.error} onPlaceAnyway={() => submitter.submit({ riskOverride: true })} />
       ) : null}
-      {lastSent === 'legs' && legs.legs ? <LegOutcomes legs={legs.legs} /> : null}
+      {sending.lastSent === 'legs' && legs.legs ? <LegOutcomes legs={legs.legs} /> : null}
     </form>
   );
 }
