@@ -5,6 +5,7 @@ import { describeError } from '../../lib/describe-error';
 import { formatIstTime, formatPrice } from '../../lib/format';
 import { useInstruments } from '../instruments/queries';
 import { Dialog } from '../layout/dialog';
+import { RecordTable, RowActions } from '../layout/record-table';
 import { useSelectedInstrument } from '../ticket/use-selected-instrument';
 import { alertQueries, alertText, useCreateAlert, useDeleteAlert, useUpdateAlert } from './queries';
 import { NO_MARKET_DATA, useMarketData } from '../session/use-market-data';
@@ -78,35 +79,15 @@ export function AlertsDialog(props: { readonly onClose: () => void }) {
         </p>
       )}
       <NewAlert />
-      {alerts.data ? (
-        <table className="grid" aria-label="Alerts">
-          <thead>
-            <tr>
-              <th>Alert</th>
-              <th>Notify</th>
-              <th>State</th>
-              <th>Fired</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {alerts.data.length === 0 ? (
-              <tr>
-                <td colSpan={5} className="empty">
-                  No alerts
-                </td>
-              </tr>
-            ) : null}
-            {alerts.data.map((a) => (
-              <AlertRow key={a.id} alert={a} />
-            ))}
-          </tbody>
-        </table>
-      ) : (
-        <p className="muted">{alerts.error ? describeError(alerts.error) : 'Loading…'}</p>
-      )}
+      <RecordTable
+        label="Alerts"
+        columns={['Alert', 'Notify', 'State', 'Fired']}
+        records={alerts.data}
+        error={alerts.error}
+        what="alerts"
+        empty="No alerts"
+        row={(a) => <AlertRow key={a.id} alert={a} />}
+      />
     </Dialog>
   );
 }
@@ -236,7 +217,7 @@ function AlertRow({ alert }: { readonly alert: PriceAlert }) {
           ? `${formatIstTime(alert.triggeredAt)} at ${formatPrice(alert.triggeredPrice)}`
           : '–'}
       </td>
-      <td className="row-actions">
+      <RowActions>
         {editing ? (
           <button type="button" onClick={save} disabled={update.isPending}>
             Save
@@ -249,7 +230,7 @@ function AlertRow({ alert }: { readonly alert: PriceAlert }) {
         <button type="button" onClick={() => remove.mutate(alert.id)} aria-label={`Delete ${alertText(alert)}`}>
           Delete
         </button>
-      </td>
+      </RowActions>
     </tr>
   );
 }

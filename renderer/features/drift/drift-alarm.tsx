@@ -3,6 +3,7 @@ import type { DriftKind, DriftStatus } from '@shared/domain/drift';
 import { describeError } from '../../lib/describe-error';
 import { formatIstTime } from '../../lib/format';
 import { Dialog } from '../layout/dialog';
+import { RecordTable, RowActions } from '../layout/record-table';
 import { useDriftActions, useDriftDialogOpen } from './drift-store';
 import { driftQueries, useAcknowledgeDrift, useCheckDrift, useDriftEvents } from './queries';
 import './drift.css';
@@ -77,40 +78,26 @@ export function DriftDialog(props: { readonly onClose: () => void }) {
         </p>
       ) : null}
       {error ? <p role="alert">{describeError(error)}</p> : null}
-      <table className="grid" aria-label="Drift findings">
-        <thead>
-          <tr>
-            <th>Seen</th>
-            <th>Kind</th>
-            <th>Difference</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
+      <RecordTable
+        label="Drift findings"
+        columns={['Seen', 'Kind', 'Difference']}
+        records={s?.findings}
+        error={status.error}
+        what="the drift status"
+        empty="No differences"
+        row={(f) => (
+          <tr key={f.id}>
+            <td className="num">{formatIstTime(f.firstSeenAt)}</td>
+            <td>{KIND_LABEL[f.kind]}</td>
+            <td>{f.message}</td>
+            <RowActions>
+              <button type="button" disabled={ack.isPending} onClick={() => ack.mutate(f.id)}>
+                Acknowledge
+              </button>
+            </RowActions>
           </tr>
-        </thead>
-        <tbody>
-          {!s || s.findings.length === 0 ? (
-            <tr>
-              <td colSpan={4} className="empty">
-                {s ? 'No differences' : status.error ? describeError(status.error) : 'Loading…'}
-              </td>
-            </tr>
-          ) : (
-            s.findings.map((f) => (
-              <tr key={f.id}>
-                <td className="num">{formatIstTime(f.firstSeenAt)}</td>
-                <td>{KIND_LABEL[f.kind]}</td>
-                <td>{f.message}</td>
-                <td className="row-actions">
-                  <button type="button" disabled={ack.isPending} onClick={() => ack.mutate(f.id)}>
-                    Acknowledge
-                  </button>
-                </td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+        )}
+      />
       <div className="drift-actions">
         <button type="button" disabled={check.isPending || s?.checking} onClick={() => check.mutate()}>
           {check.isPending ? 'Checking…' : 'Check now'}

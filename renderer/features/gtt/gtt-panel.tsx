@@ -4,7 +4,8 @@ import { describeError } from '../../lib/describe-error';
 import { formatIstDateTime, formatPrice, formatQty } from '../../lib/format';
 import { useInstruments } from '../instruments/queries';
 import { Panel } from '../layout/panel';
-import { EmptyRow, PanelPlaceholder } from '../layout/panel-states';
+import { PanelPlaceholder } from '../layout/panel-states';
+import { RecordTable, RowActions } from '../layout/record-table';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { useQuotes } from '../market/use-quotes';
@@ -47,36 +48,32 @@ export function GttPanel() {
         <PanelPlaceholder what="GTTs" error={result.error} />
       ) : (
         <div className="table-scroll">
-          <table aria-label="GTT" className="grid">
-            <thead>
-              <tr>
-                <th>Created</th>
-                <th>Symbol</th>
-                <th>Type</th>
-                <th>Side</th>
-                <th className="num">Qty</th>
-                <th className="num">Triggers</th>
-                <th className="num">LTP</th>
-                <th className="num">Distance</th>
-                <th>Status</th>
-                <th>Orders</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {gtts.length === 0 ? <EmptyRow colSpan={11}>No GTTs</EmptyRow> : null}
-              {gtts.map((g) => (
-                <GttRow
-                  key={g.gttId}
-                  gtt={g}
-                  ltp={quotes[g.instrumentToken]?.lastPrice}
-                  tick={byToken.get(g.instrumentToken)?.tickSize}
-                />
-              ))}
-            </tbody>
-          </table>
+          <RecordTable
+            label="GTT"
+            columns={[
+              'Created',
+              'Symbol',
+              'Type',
+              'Side',
+              { header: 'Qty', num: true },
+              { header: 'Triggers', num: true },
+              { header: 'LTP', num: true },
+              { header: 'Distance', num: true },
+              'Status',
+              'Orders',
+            ]}
+            records={gtts}
+            what="GTTs"
+            empty="No GTTs"
+            row={(g) => (
+              <GttRow
+                key={g.gttId}
+                gtt={g}
+                ltp={quotes[g.instrumentToken]?.lastPrice}
+                tick={byToken.get(g.instrumentToken)?.tickSize}
+              />
+            )}
+          />
         </div>
       )}
     </Panel>
@@ -126,7 +123,7 @@ function GttRow(props: { readonly gtt: Gtt; readonly ltp: number | undefined; re
           ) : null,
         )}
       </td>
-      <td className="row-actions">
+      <RowActions>
         {active ? (
           <>
             <button
@@ -147,7 +144,7 @@ function GttRow(props: { readonly gtt: Gtt; readonly ltp: number | undefined; re
             </button>
           </>
         ) : null}
-      </td>
+      </RowActions>
     </tr>
   );
 }

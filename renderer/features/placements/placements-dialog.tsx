@@ -4,6 +4,7 @@ import type { Placement } from '@shared/domain/placement';
 import { formatAge, formatIstTime, formatPrice, formatQty } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
 import { Dialog } from '../layout/dialog';
+import { RecordTable, RowActions } from '../layout/record-table';
 import { PlacementActions } from './placement-actions';
 import { isOpenPlacement, needsDecision, PLACEMENT_MARK, placementStateText } from './placement-model';
 import { placementQueries } from './queries';
@@ -72,27 +73,15 @@ function PlacementTable({
           <p className="muted">{caption}</p>
         </>
       ) : null}
-      <table className="grid grid--placements" aria-label={label}>
-        <thead>
-          <tr>
-            <th>Clicked</th>
-            <th>Symbol</th>
-            <th>Side</th>
-            <th className="num">Qty</th>
-            <th>Type / price</th>
-            <th>Reference</th>
-            <th>State</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((p) => (
-            <PlacementRow key={p.clientOrderId} placement={p} now={now} />
-          ))}
-        </tbody>
-      </table>
+      <RecordTable
+        label={label}
+        className="grid--placements"
+        columns={['Clicked', 'Symbol', 'Side', { header: 'Qty', num: true }, 'Type / price', 'Reference', 'State']}
+        records={rows}
+        what="unconfirmed orders"
+        empty="Nothing is waiting for the broker or for you."
+        row={(p) => <PlacementRow key={p.clientOrderId} placement={p} now={now} />}
+      />
     </>
   );
 }
@@ -117,7 +106,7 @@ function PlacementRow({ placement: p, now }: { readonly placement: Placement; re
         <span className={`placement-mark placement-mark--${p.state}`}>{PLACEMENT_MARK[p.state]}</span>{' '}
         {placementStateText(p)}
       </td>
-      <td className="row-actions">{needsDecision(p) ? <PlacementActions placement={p} /> : null}</td>
+      <RowActions>{needsDecision(p) ? <PlacementActions placement={p} /> : null}</RowActions>
     </tr>
   );
 }
