@@ -1,7 +1,17 @@
 import { z } from 'zod';
-import { Exchange, Instrument, IsoDate } from '@shared/domain/instrument';
+import { Exchange, Instrument } from '@shared/domain/instrument';
 import { ClientGttId, GttStatus, GttType } from '@shared/domain/gtt';
-import { CandleInterval, MarketDepth, SessionPhase, StreamMode } from '@shared/domain/market';
+import {
+  CandleInterval,
+  ExchangeSession,
+  MarketDepth,
+  MarketQuote,
+  MarketStatus,
+  OptionChain,
+  OptionChainRow,
+  OptionLeg,
+  StreamMode,
+} from '@shared/domain/market';
 import {
   ClientOrderId,
   OrderStatus,
@@ -304,27 +314,15 @@ export const WireCandleQuery = z.object({
 export const WireDepth = MarketDepth;
 
 /** GET /quotes: one instrument's market now (docs/api.md §GET /quotes). */
-export const WireQuote = z.object({
-  instrument_token: z.number().int().positive(),
-  exchange: Exchange,
-  tradingsymbol: z.string(),
-  timestamp: Timestamp,
-  last_price: z.number().nonnegative(),
-  last_trade_time: Timestamp.nullable(),
-  volume: z.number().nonnegative(),
-  ohlc: z.object({ open: z.number(), high: z.number(), low: z.number(), close: z.number() }),
-  previous_close: z.number().nonnegative(),
-  net_change: z.number(),
-  change_percent: z.number(),
-  bid: z.number().nonnegative().nullable(),
-  ask: z.number().nonnegative().nullable(),
-  depth: WireDepth,
-  buy_quantity: z.number().int().nonnegative(),
-  sell_quantity: z.number().int().nonnegative(),
-  lower_circuit_limit: z.number().nonnegative(),
-  upper_circuit_limit: z.number().nonnegative(),
-  oi: z.number().int().nonnegative().nullable(),
-  session: SessionPhase,
+export const WireQuote = snakeCased(MarketQuote, {
+  lastTradeAt: 'last_trade_time',
+  change: 'net_change',
+  totalBuyQuantity: 'buy_quantity',
+  totalSellQuantity: 'sell_quantity',
+  lowerCircuit: 'lower_circuit_limit',
+  upperCircuit: 'upper_circuit_limit',
+  phase: 'session',
+  ts: 'timestamp',
 });
 export type WireQuote = z.infer<typeof WireQuote>;
 export const WireQuoteList = z.object({ quotes: z.array(WireQuote) });
@@ -333,54 +331,19 @@ export const WireQuoteList = z.object({ quotes: z.array(WireQuote) });
 export const QUOTES_PER_REQUEST = 500;
 
 /** GET /market/status (docs/api.md §GET /market/status). */
-export const WireMarketStatus = z.object({
-  now: Timestamp,
-  simulated: z.boolean(),
-  speed: z.number().positive(),
-  exchanges: z.array(
-    z.object({
-      exchange: Exchange,
-      phase: SessionPhase,
-      detail: z.string().nullable(),
-      next_pre_open: Timestamp.nullable(),
-      next_open: Timestamp,
-      next_close: Timestamp,
-    }),
-  ),
-});
+export const WireMarketStatus = snakeCased(MarketStatus).extend({ exchanges: z.array(snakeCased(ExchangeSession)) });
 export type WireMarketStatus = z.infer<typeof WireMarketStatus>;
 
 /** One side of an option-chain row. */
-export const WireOptionLeg = z.object({
-  instrument_token: z.number().int().positive(),
-  tradingsymbol: z.string(),
-  last_price: z.number().nonnegative(),
-  net_change: z.number(),
-  oi: z.number().int().nonnegative(),
+export const WireOptionLeg = snakeCased(OptionLeg, { change: 'net_change' }).extend({
   /** Open interest now less at the previous day's end; absent from brokers that do not say. */
   oi_change: z.number().int().optional(),
-  /** Percent a year. */
-  iv: z.number().nonnegative(),
-  delta: z.number().min(-1).max(1),
-  bid: z.number().nonnegative().nullable(),
-  ask: z.number().nonnegative().nullable(),
-  volume: z.number().nonnegative(),
 });
 export type WireOptionLeg = z.infer<typeof WireOptionLeg>;
 
 /** GET /option-chain (docs/api.md §GET /option-chain). */
-export const WireOptionChain = z.object({
-  underlying: z.string(),
-  exchange: Exchange,
-  expiry: IsoDate,
-  expiries: z.array(IsoDate),
-  underlying_price: z.number().nonnegative(),
-  atm_strike: z.number().positive(),
-  lot_size: z.number().int().positive(),
-  timestamp: Timestamp,
-  strikes: z.array(
-    z.object({ strike: z.number().positive(), call: WireOptionLeg.nullable(), put: WireOptionLeg.nullable() }),
-  ),
+export const WireOptionChain = snakeCased(OptionChain, { rows: 'strikes', ts: 'timestamp' }).extend({
+  strikes: z.array(OptionChainRow.extend({ call: WireOptionLeg.nullable(), put: WireOptionLeg.nullable() })),
 });
 export type WireOptionChain = z.infer<typeof WireOptionChain>;
 
