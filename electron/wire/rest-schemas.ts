@@ -20,11 +20,12 @@ import {
   Timestamp,
   TransactionType,
   Validity,
+  Order,
   OrderEvent,
   Trade,
   Variety,
 } from '@shared/domain/order';
-import { Funds, Holding, OrderMargin } from '@shared/domain/portfolio';
+import { Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import { snakeCased } from './snake-case';
 
 /**
@@ -94,35 +95,12 @@ export const WireOrderChanges = z
   .partial();
 export type WireOrderChanges = z.infer<typeof WireOrderChanges>;
 
-export const WireOrder = z.object({
-  order_id: z.string().min(1),
-  client_order_id: z.string().nullable(),
-  exchange: Exchange,
-  tradingsymbol: z.string(),
-  instrument_token: z.number().int(),
-  transaction_type: TransactionType,
-  quantity: z.number().int().nonnegative(),
-  filled_quantity: z.number().int().nonnegative(),
-  pending_quantity: z.number().int().nonnegative(),
-  cancelled_quantity: z.number().int().nonnegative(),
-  order_type: OrderType,
-  product: Product,
-  validity: Validity,
-  price: z.number().nonnegative().nullable(),
-  trigger_price: z.number().nonnegative().nullable(),
-  average_price: z.number().nonnegative(),
-  status: OrderStatus,
-  status_message: z.string().nullable(),
-  /** `regular` or `amo`; optional for the client (brokers without after-market orders omit it). */
-  variety: Variety.optional(),
-  placed_at: Timestamp,
-  updated_at: Timestamp,
-  /**
-   * Grows by one with each accepted modification; a PATCH may send it back in `If-Match`.
-   * Optional for the client: a broker without versions is still understood.
-   */
-  version: z.number().int().positive().optional(),
-});
+/**
+ * One order as docs/api.md spells it. `variety` is optional for the client (brokers without
+ * after-market orders omit it), and so is `version`, which grows by one with each accepted
+ * modification and may be sent back in a PATCH's `If-Match`.
+ */
+export const WireOrder = snakeCased(Order);
 export type WireOrder = z.infer<typeof WireOrder>;
 
 export const WireOrderAck = z.object({
@@ -229,30 +207,7 @@ export const WireTradeList = z.object({ trades: z.array(WireTrade) });
  * m2m = day_sell_value − day_buy_value + quantity × LTP × multiplier − overnight_quantity ×
  * close_price × multiplier.
  */
-export const WirePosition = z.object({
-  exchange: Exchange,
-  tradingsymbol: z.string(),
-  instrument_token: z.number().int(),
-  product: Product,
-  quantity: z.number().int(),
-  overnight_quantity: z.number().int(),
-  multiplier: z.number().positive(),
-  average_price: z.number().nonnegative(),
-  close_price: z.number().nonnegative(),
-  last_price: z.number().nonnegative(),
-  buy_quantity: z.number().int().nonnegative(),
-  buy_value: z.number().nonnegative(),
-  sell_quantity: z.number().int().nonnegative(),
-  sell_value: z.number().nonnegative(),
-  day_buy_quantity: z.number().int().nonnegative(),
-  day_buy_value: z.number().nonnegative(),
-  day_sell_quantity: z.number().int().nonnegative(),
-  day_sell_value: z.number().nonnegative(),
-  realised_pnl: z.number(),
-  unrealised_pnl: z.number(),
-  pnl: z.number(),
-  m2m: z.number(),
-});
+export const WirePosition = snakeCased(Position);
 export type WirePosition = z.infer<typeof WirePosition>;
 export const WirePositionList = z.object({ positions: z.array(WirePosition) });
 

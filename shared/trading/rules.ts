@@ -10,17 +10,21 @@ import { isOnTick, priceDecimals, ticksAround, toUnits } from './money';
  * rule cannot drift between them.
  */
 
-/** The order fields a rule can blame, in the app's (camelCase) spelling. */
-export type OrderField =
-  | 'exchange'
-  | 'tradingsymbol'
-  | 'transactionType'
-  | 'quantity'
-  | 'orderType'
-  | 'product'
-  | 'validity'
-  | 'price'
-  | 'triggerPrice';
+/** The fields of an order the trader decides, in the app's (camelCase) spelling: what a rule can blame. */
+export const ORDER_FIELDS = [
+  'exchange',
+  'tradingsymbol',
+  'transactionType',
+  'quantity',
+  'orderType',
+  'product',
+  'validity',
+  'price',
+  'triggerPrice',
+] as const;
+
+/** The order fields a rule can blame. */
+export type OrderField = (typeof ORDER_FIELDS)[number];
 
 /** `invalid_field`: one field is wrong by itself; `invalid_combination`: it clashes with another. */
 export type RuleCode = 'invalid_field' | 'invalid_combination';

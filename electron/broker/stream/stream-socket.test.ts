@@ -260,26 +260,12 @@ describe.each(DIALECTS)('the stream policy: $name', (dialect) => {
     await vi.waitFor(() => expect(s.ticks.some((t) => t.lastPrice === p)).toBe(true), { timeout: 5_000 });
   });
 
-  it('does not replace a quiet socket whose broker answers pings', async () => {
+  it.each([
     // No heartbeats for a minute, no ticks: only pongs show the broker is there.
-    const broker = await paper({ heartbeatMs: 60_000, kiteHeartbeatMs: 60_000 });
-    cleanups.push(() => broker.close());
-    const token = await login(broker);
-    const s = client(
-      dialect,
-      () => rootOf(broker),
-      authFor(() => broker, token),
-      { silenceMs: 300 },
-    );
-    s.c.start();
-    await vi.waitFor(() => expect(s.opens()).toBe(1), { timeout: 5_000 });
-    // A bounded wait for a negative check: four watchdog periods without a replacement.
-    await new Promise((r) => setTimeout(r, 1_200));
-    expect(s.opens()).toBe(1);
-  });
-
-  it('does not replace a socket that hears heartbeats', async () => {
-    const broker = await paper({ heartbeatMs: 50, kiteHeartbeatMs: 50, stream: { answerPings: false } });
+    ['whose broker answers pings', { heartbeatMs: 60_000, kiteHeartbeatMs: 60_000 }],
+    ['that hears heartbeats', { heartbeatMs: 50, kiteHeartbeatMs: 50, stream: { answerPings: false } }],
+  ] as const)('does not replace a quiet socket %s', async (_why, options) => {
+    const broker = await paper(options);
     cleanups.push(() => broker.close());
     const token = await login(broker);
     const s = client(
@@ -290,6 +276,7 @@ describe.each(DIALECTS)('the stream policy: $name', (dialect) => {
     );
     s.c.start();
     await vi.waitFor(() => expect(s.opens()).toBe(1), { timeout: 5_000 });
+    // A bounded wait for a negative check: three watchdog periods without a replacement.
     await new Promise((r) => setTimeout(r, 1_200));
     expect(s.opens()).toBe(1);
     expect(s.states.filter((x) => x.state === 'connecting')).toHaveLength(1); // the first connect only

@@ -9,6 +9,7 @@ import type { InstrumentCatalog } from '../instruments/instrument-catalog';
 import type { IntentsLedger, ResolvedRequest, UnreadableRecords } from '../ledger/intents-ledger';
 import { newClientOrderId } from './client-order-id';
 import { orderRefusal } from './order-rules';
+import { ORDER_FIELDS } from '@shared/trading/rules';
 import type { LifecycleTimeline } from './lifecycle-timeline';
 import type { RiskGuard, RiskMode } from '../risk/risk-guard';
 import { PlacementBook } from './placement-book';
@@ -798,18 +799,6 @@ export function classifySend(err: unknown, startedAt: number, endedAt: number, u
       return { ...base, result: 'in_doubt' };
   }
 }
-
-const ORDER_FIELDS = [
-  'exchange',
-  'tradingsymbol',
-  'transactionType',
-  'quantity',
-  'orderType',
-  'product',
-  'validity',
-  'price',
-  'triggerPrice',
-] as const satisfies ReadonlyArray<keyof OrderRequest>;
 
 /**
  * Refuses a repeated request id that carries a different order (absent and null prices are

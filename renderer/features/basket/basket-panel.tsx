@@ -17,6 +17,7 @@ import { useSubmitLegs } from '../ticket/use-submit-legs';
 import { BasketMarginError, BasketMarginSummary, type BasketMarginView, useBasketMargin } from './basket-margin';
 import { useBasket } from './use-basket';
 import './basket.css';
+import { ActionsHeader } from '../layout/record-table';
 
 /** Leg `n`'s own margin while the basket's figure is current, else "–". */
 function legMargin(view: BasketMarginView, n: number): string {
@@ -70,9 +71,7 @@ export function BasketPanel() {
               <th className="num">Trigger</th>
               <th>Product</th>
               <th className="num">Margin</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
+              <ActionsHeader />
             </tr>
           </thead>
           <tbody>

@@ -27,6 +27,7 @@ import { WatchlistsDialog } from './watchlists-dialog';
 import { NoMarketDataNote } from '../session/no-market-data';
 import { useMarketData } from '../session/use-market-data';
 import './watchlists.css';
+import { ActionsHeader } from '../layout/record-table';
 
 /**
  * Watched instruments with live last prices and the best bid and offer (the stream's `quote`
@@ -98,9 +99,7 @@ export function Watchlist() {
               </th>
               <th className="num">LTP</th>
               <th className="num">Chg%</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
+              <ActionsHeader />
             </tr>
           </thead>
           <tbody>

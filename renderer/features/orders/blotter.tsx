@@ -32,6 +32,7 @@ import { OrderHistoryDialog } from './order-history-dialog';
 import { orderQueries, useCancelOrder } from './queries';
 import { statusClass } from './status-class';
 import { orderMessage } from './order-message';
+import { ActionsHeader } from '../layout/record-table';
 
 /** Row height in px; fixed so the virtualizer never measures (measuring 10,000 rows is the slow path). */
 const ROW_HEIGHT = 26;
@@ -250,9 +251,7 @@ function OrderTable(props: {
                 </button>
               </th>
             ))}
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
+            <ActionsHeader />
           </tr>
         </thead>
         <tbody>

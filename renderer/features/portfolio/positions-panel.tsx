@@ -17,6 +17,7 @@ import { useHoldingsPnl } from './use-holdings-pnl';
 import { ExitSelected } from '../safety/safety-buttons';
 import { GttFromPosition } from '../gtt/gtt-buttons';
 import { PositionsByUnderlying } from './positions-by-underlying';
+import { ActionsHeader } from '../layout/record-table';
 
 /**
  * Net positions with P&L per row and in total, recomputed at each tick from the broker's exact
@@ -111,9 +112,7 @@ export function PositionsPanel() {
                 <th className="num">Realised</th>
                 <th className="num">P&amp;L</th>
                 <th className="num">Day</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
+                <ActionsHeader />
               </tr>
             </thead>
             <tbody>

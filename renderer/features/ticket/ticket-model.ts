@@ -57,13 +57,7 @@ export const EMPTY_DRAFT: TicketDraft = {
 /** The ticket's fields that can carry an error (the rules' fields plus the symbol box). */
 export type TicketField =
   | 'symbol'
-  | 'transactionType'
-  | 'quantity'
-  | 'orderType'
-  | 'product'
-  | 'validity'
-  | 'price'
-  | 'triggerPrice'
+  | Exclude<OrderField, 'exchange' | 'tradingsymbol'>
   /** Regular or after-market: what a refusal for the market's hours names (docs/api.md §Sessions and the calendar). */
   | 'variety';
 
@@ -217,15 +211,6 @@ export function ticketFieldOf(field: string | undefined): TicketField | null {
   const last = field.split('.').pop() ?? '';
   const camel = last.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
   if (camel === 'tradingsymbol' || camel === 'exchange' || camel === 'instrumentToken') return 'symbol';
-  const known: readonly TicketField[] = [
-    'transactionType',
-    'quantity',
-    'orderType',
-    'product',
-    'validity',
-    'price',
-    'triggerPrice',
-    'variety',
-  ];
+  const known: readonly TicketField[] = [...Object.values(RULE_TO_TICKET), 'variety'];
   return known.find((k) => k === camel) ?? null;
 }
