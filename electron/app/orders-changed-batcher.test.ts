@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Order } from '@shared/domain/order';
 import type { PushedDelta } from '../core/orders/order-book';
 import { OrdersChangedBatcher, type BatchTimers } from './orders-changed-batcher';
+import { anOrder } from '@shared/testing/order-fixtures';
 
 /** Timers that fire only when the test says so. */
 function manualTimers(): BatchTimers & { fire(): void; pending(): number } {
@@ -23,28 +24,8 @@ function manualTimers(): BatchTimers & { fire(): void; pending(): number } {
   };
 }
 
-const row = (orderId: string, quantity: number): Order => ({
-  orderId,
-  clientOrderId: null,
-  exchange: 'NSE',
-  tradingsymbol: 'ITC',
-  instrumentToken: 424961,
-  transactionType: 'BUY',
-  quantity,
-  filledQuantity: 0,
-  pendingQuantity: quantity,
-  cancelledQuantity: 0,
-  orderType: 'LIMIT',
-  product: 'MIS',
-  validity: 'DAY',
-  price: 400,
-  triggerPrice: null,
-  averagePrice: 0,
-  status: 'OPEN',
-  statusMessage: null,
-  placedAt: '2026-11-23T10:00:00+05:30',
-  updatedAt: '2026-11-23T10:00:00+05:30',
-});
+const row = (orderId: string, quantity: number): Order =>
+  anOrder({ orderId, tradingsymbol: 'ITC', instrumentToken: 424961, quantity, pendingQuantity: quantity, price: 400 });
 
 const delta = (from: number, upserts: Order[], book = 'b1'): PushedDelta => ({
   book,

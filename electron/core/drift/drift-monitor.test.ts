@@ -3,34 +3,16 @@ import type { DriftStatus } from '@shared/domain/drift';
 import type { Order, Trade } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
 import { AppError } from '@shared/ipc/app-error';
+import { anOrder } from '@shared/testing/order-fixtures';
+import { positionOf as brokerPosition } from '@shared/testing/portfolio-fixtures';
 import { DriftMonitor } from './drift-monitor';
 
 /** 2026-11-23 10:31:00 IST. */
 const START = Date.parse('2026-11-23T05:01:00Z');
 
+/** An order placed outside the desk (no client reference of its own). */
 function outsideOrder(orderId: string): Order {
-  return {
-    orderId,
-    clientOrderId: null,
-    exchange: 'NSE',
-    tradingsymbol: 'SBIN',
-    instrumentToken: 1,
-    transactionType: 'BUY',
-    quantity: 10,
-    filledQuantity: 0,
-    pendingQuantity: 10,
-    cancelledQuantity: 0,
-    orderType: 'LIMIT',
-    product: 'MIS',
-    validity: 'DAY',
-    price: 800,
-    triggerPrice: null,
-    averagePrice: 0,
-    status: 'OPEN',
-    statusMessage: null,
-    placedAt: '2026-11-23T10:30:00+05:30',
-    updatedAt: '2026-11-23T10:30:00+05:30',
-  };
+  return anOrder({ orderId });
 }
 
 /** A broker whose lists the test sets, a clock and a timer the test moves by hand. */
@@ -277,29 +259,18 @@ describe('DriftMonitor: a difference is raised only when it persists, and stays 
   });
 });
 
+/** A position bought today at 1,500. */
 function positionOf(tradingsymbol: string, quantity: number): Position {
-  return {
-    exchange: 'NSE',
+  return brokerPosition({
     tradingsymbol,
     instrumentToken: 2,
-    product: 'MIS',
     quantity,
-    overnightQuantity: 0,
-    multiplier: 1,
     averagePrice: 1500,
     closePrice: 1500,
     lastPrice: 1500,
     buyQuantity: quantity,
     buyValue: quantity * 1500,
-    sellQuantity: 0,
-    sellValue: 0,
     dayBuyQuantity: quantity,
     dayBuyValue: quantity * 1500,
-    daySellQuantity: 0,
-    daySellValue: 0,
-    realisedPnl: 0,
-    unrealisedPnl: 0,
-    pnl: 0,
-    m2m: 0,
-  };
+  });
 }

@@ -1,35 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Order, Trade } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
+import { anOrder } from '@shared/testing/order-fixtures';
 import { positionOf } from '@shared/testing/portfolio-fixtures';
 import { compareDrift, tradingDay, type BrokerSnapshot, type DeskPlacement, type DeskView } from './drift-rules';
 
 const T = '2026-11-23T10:30:00+05:30';
 
 function order(orderId: string, clientOrderId: string | null, over: Partial<Order> = {}): Order {
-  return {
-    orderId,
-    clientOrderId,
-    exchange: 'NSE',
-    tradingsymbol: 'SBIN',
-    instrumentToken: 1,
-    transactionType: 'BUY',
-    quantity: 10,
-    filledQuantity: 0,
-    pendingQuantity: 10,
-    cancelledQuantity: 0,
-    orderType: 'LIMIT',
-    product: 'MIS',
-    validity: 'DAY',
-    price: 800,
-    triggerPrice: null,
-    averagePrice: 0,
-    status: 'OPEN',
-    statusMessage: null,
-    placedAt: T,
-    updatedAt: T,
-    ...over,
-  };
+  return anOrder({ orderId, clientOrderId, placedAt: T, updatedAt: T, ...over });
 }
 
 function trade(orderId: string, quantity: number, over: Partial<Trade> = {}): Trade {

@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Position } from '@shared/domain/portfolio';
+import { positionOf } from '@shared/testing/portfolio-fixtures';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { createFakeBridge, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
@@ -17,54 +18,37 @@ let bridge: FakeBridge;
 
 /** NIFTY futures bought yesterday at 26,000 (closed at 26,100) and, today, 1,000 IRFC at 100 and 2,000 at 100.05. */
 const POSITIONS: Position[] = [
-  {
+  positionOf({
     exchange: 'NFO',
     tradingsymbol: NIFTY_FUT.tradingsymbol,
     instrumentToken: NIFTY_FUT.instrumentToken,
     product: 'NRML',
     quantity: 75,
     overnightQuantity: 75,
-    multiplier: 1,
     averagePrice: 26000,
     closePrice: 26100,
     lastPrice: 26150,
     buyQuantity: 75,
     buyValue: 19_50_000,
-    sellQuantity: 0,
-    sellValue: 0,
-    dayBuyQuantity: 0,
-    dayBuyValue: 0,
-    daySellQuantity: 0,
-    daySellValue: 0,
-    realisedPnl: 0,
     unrealisedPnl: 11_250,
     pnl: 11_250,
     m2m: 3750,
-  },
-  {
-    exchange: 'NSE',
+  }),
+  positionOf({
     tradingsymbol: 'IRFC',
     instrumentToken: 77,
-    product: 'MIS',
     quantity: 3000,
-    overnightQuantity: 0,
-    multiplier: 1,
     averagePrice: 100.0333,
     closePrice: 99.5,
     lastPrice: 101,
     buyQuantity: 3000,
     buyValue: 3_00_100,
-    sellQuantity: 0,
-    sellValue: 0,
     dayBuyQuantity: 3000,
     dayBuyValue: 3_00_100,
-    daySellQuantity: 0,
-    daySellValue: 0,
-    realisedPnl: 0,
     unrealisedPnl: 2900,
     pnl: 2900,
     m2m: 2900,
-  },
+  }),
 ];
 
 beforeEach(() => {
