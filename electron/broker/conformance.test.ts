@@ -3,8 +3,8 @@ import type { OrderRequest } from '@shared/domain/order';
 import { AppError } from '@shared/ipc/app-error';
 import type { ConnectionState } from '@shared/domain/session';
 import { newClientOrderId } from '../core/orders/client-order-id';
-import { FAST_BACKOFF, pool, startCoreFixture, type CoreFixture } from '../core/testing/core-fixture';
-import { coreOn, failure, NO_KITE_LIMITS, type Dialect } from '../core/testing/dialects';
+import { FAST_BACKOFF, pool, type CoreFixture } from '../core/testing/core-fixture';
+import { conformanceFixture, coreOn, DIALECTS, failure } from '../core/testing/dialects';
 
 /**
  * One conformance suite for every adapter (docs/architecture.md, "The Kite adapter"): the same
@@ -24,18 +24,11 @@ const limit = (price: number): OrderRequest => ({
   price,
 });
 
-describe.each<[string, Dialect]>([
-  ['REST adapter on /v1', 'rest'],
-  ['Kite adapter on /kite', 'kite'],
-])('conformance: %s', (_name, dialect) => {
+describe.each(DIALECTS)('conformance: %s', (_name, dialect) => {
   let fx: CoreFixture;
   let infy: number;
   beforeEach(async () => {
-    fx = await startCoreFixture({ kiteRates: NO_KITE_LIMITS, rate: { perSecond: 10_000, burst: 10_000 } });
-    const probe = await coreOn(fx, 'rest');
-    infy = (await probe.broker.listInstruments()).find((i) => i.exchange === 'NSE' && i.tradingsymbol === 'INFY')
-      ?.instrumentToken as number;
-    fx.paper.setPrice(infy, 1500);
+    ({ fx, infy } = await conformanceFixture());
   });
   afterEach(async () => fx.close());
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GttRequest } from '@shared/domain/gtt';
-import { startCoreFixture, type CoreFixture } from '../core/testing/core-fixture';
-import { coreOn, failure, NO_KITE_LIMITS, type Dialect } from '../core/testing/dialects';
+import type { CoreFixture } from '../core/testing/core-fixture';
+import { conformanceFixture, coreOn, DIALECTS, failure } from '../core/testing/dialects';
 
 /**
  * GTTs through every adapter (docs/gtt.md): the same tests against the REST adapter on the
@@ -20,18 +20,11 @@ const oco = (stop: number, target: number): GttRequest => ({
   ],
 });
 
-describe.each<[string, Dialect]>([
-  ['REST adapter on /v1', 'rest'],
-  ['Kite adapter on /kite', 'kite'],
-])('GTT conformance: %s', (_name, dialect) => {
+describe.each(DIALECTS)('GTT conformance: %s', (_name, dialect) => {
   let fx: CoreFixture;
   let infy: number;
   beforeEach(async () => {
-    fx = await startCoreFixture({ kiteRates: NO_KITE_LIMITS, rate: { perSecond: 10_000, burst: 10_000 } });
-    const probe = await coreOn(fx, 'rest');
-    infy = (await probe.broker.listInstruments()).find((i) => i.exchange === 'NSE' && i.tradingsymbol === 'INFY')
-      ?.instrumentToken as number;
-    fx.paper.setPrice(infy, 1500);
+    ({ fx, infy } = await conformanceFixture());
   });
   afterEach(async () => fx.close());
 

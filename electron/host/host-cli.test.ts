@@ -2,27 +2,17 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { rawHttp } from '../paper/raw-http';
+import { bundleForTest } from '../core/testing/build-child';
 
 /** `npm run host`, bundled the way scripts/build-node.mjs bundles it. */
 const dir = mkdtempSync(join(tmpdir(), 'host-cli-'));
 const out = join(dir, 'host.mjs');
 
 beforeAll(async () => {
-  await build({
-    entryPoints: ['electron/host/cli.ts'],
-    outfile: out,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'silent',
-    external: ['electron', 'bufferutil', 'utf-8-validate'],
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  });
+  await bundleForTest('electron/host/cli.ts', out, ['electron']);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -4,25 +4,15 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleForTest } from '../core/testing/build-child';
 
 /** The standalone command, bundled the way scripts/build-node.mjs bundles it. */
 const dir = mkdtempSync(join(tmpdir(), 'paper-cli-'));
 const out = join(dir, 'paper.mjs');
 
 beforeAll(async () => {
-  await build({
-    entryPoints: ['electron/paper/cli.ts'],
-    outfile: out,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'silent',
-    external: ['bufferutil', 'utf-8-validate'],
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  });
+  await bundleForTest('electron/paper/cli.ts', out);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

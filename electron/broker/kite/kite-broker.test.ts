@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AppError } from '@shared/ipc/app-error';
 import { startKiteTest, type KiteTest } from '../../paper/kite/test-kite';
 import type { AuthSource } from '../auth-source';
 import { HttpClient } from '../http/http-client';
 import { RestTransport } from '../rest/rest-transport';
 import { KiteBroker, kiteTransportOptions } from './kite-broker';
 import { kiteTag } from './kite-tag';
+import { failure } from '../../core/testing/dialects';
 
 /** The token holder the session manager is in the app: here it only records what it is told. */
 class TestAuth implements AuthSource {
@@ -21,16 +21,6 @@ class TestAuth implements AuthSource {
     this.expiries.push(reason);
     this.current = null;
   }
-}
-
-async function failure(p: Promise<unknown>): Promise<AppError['info']> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof AppError) return err.info;
-    throw err;
-  }
-  throw new Error('expected a failure, got a success');
 }
 
 let t: KiteTest;

@@ -1,18 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { roundToTick } from '@shared/trading/money';
-import { AppError } from '@shared/ipc/app-error';
 import { marketBuy, pool, startCoreFixture, type CoreFixture } from '../../core/testing/core-fixture';
-
-/** The typed error a promise rejects with (fails the test if it resolves). */
-async function failure(p: Promise<unknown>): Promise<AppError['info']> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof AppError) return err.info;
-    throw err;
-  }
-  throw new Error('expected a failure, got a success');
-}
+import { failure } from '../../core/testing/dialects';
 
 describe('REST client against the paper broker with faults', () => {
   let fx: CoreFixture;

@@ -2,21 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Instrument } from '@shared/domain/instrument';
 import type { Order } from '@shared/domain/order';
 import { roundToTick } from '@shared/trading/money';
-import { AppError } from '@shared/ipc/app-error';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import type { TradingCore } from '../trading-core';
 import { changedFields } from './order-modifier';
-
-/** The typed error a promise rejects with. */
-async function failure(p: Promise<unknown>): Promise<AppError['info']> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof AppError) return err.info;
-    throw err;
-  }
-  throw new Error('expected a failure');
-}
+import { failure } from '../testing/dialects';
 
 /** A second client of the same account, changing the order behind main's back (another terminal). */
 async function otherTerminal(fx: CoreFixture): Promise<TradingCore> {

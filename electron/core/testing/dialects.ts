@@ -1,13 +1,19 @@
 import { AppError } from '@shared/ipc/app-error';
 import { kiteAdapter } from '../../broker/kite/kite-adapter';
 import type { TradingCore } from '../trading-core';
-import type { CoreFixture, CoreOverrides } from './core-fixture';
+import { startCoreFixture, type CoreFixture, type CoreOverrides } from './core-fixture';
 
 /**
  * The two dialects one paper broker speaks (`/v1` and `/kite`), for suites that run the same
  * tests through the REST adapter and the Kite adapter (docs/architecture.md, "The Kite adapter").
  */
 export type Dialect = 'rest' | 'kite';
+
+/** Every adapter the conformance suites run, by name: a new adapter adds its line here. */
+export const DIALECTS: ReadonlyArray<readonly [string, Dialect]> = [
+  ['REST adapter on /v1', 'rest'],
+  ['Kite adapter on /kite', 'kite'],
+];
 
 /** Kite's limits raised out of the way: conformance suites are about behaviour, not pacing. */
 export const NO_KITE_LIMITS = {
@@ -18,6 +24,16 @@ export const NO_KITE_LIMITS = {
   ordersPerDay: 10_000_000,
   defaultPerSecond: 10_000,
 };
+
+/** A paper broker for a conformance test, its limits out of the way, with INFY at 1,500. */
+export async function conformanceFixture(): Promise<{ fx: CoreFixture; infy: number }> {
+  const fx = await startCoreFixture({ kiteRates: NO_KITE_LIMITS, rate: { perSecond: 10_000, burst: 10_000 } });
+  const probe = await coreOn(fx, 'rest');
+  const infy = (await probe.broker.listInstruments()).find((i) => i.exchange === 'NSE' && i.tradingsymbol === 'INFY')
+    ?.instrumentToken as number;
+  fx.paper.setPrice(infy, 1500);
+  return { fx, infy };
+}
 
 /** A started core on `dialect`: /v1 with the paper credentials, /kite through its login page's request token. */
 export async function coreOn(fx: CoreFixture, dialect: Dialect, overrides: CoreOverrides = {}): Promise<TradingCore> {
