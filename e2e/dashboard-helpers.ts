@@ -180,3 +180,12 @@ export async function cutStream(page: Page, host: HostHandle): Promise<void> {
 export function docShotPath(name: string): string {
   return process.env.TD_DOC_SHOTS === '1' ? `docs/${name}` : test.info().outputPath(name);
 }
+
+/** Sets INFY's price on `host`, opens the dashboard and chooses INFY in the ticket; returns INFY's token. */
+export async function openOnInfy(page: Page, host: HostHandle, price = 1500): Promise<number> {
+  const infy = await instrumentToken(host, 'NSE', 'INFY');
+  await setPrice(host, infy, price);
+  await openDashboard(page, host);
+  await chooseSymbol(page, 'INFY', /^INFY NSE/);
+  return infy;
+}

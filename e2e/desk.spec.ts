@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { chooseSymbol, fillTicket, instrumentToken, openDashboard, placeOrder, setPrice } from './dashboard-helpers';
+import { fillTicket, openOnInfy, placeOrder, setPrice } from './dashboard-helpers';
 import { expect, startHost, test } from './fixtures';
 
 /**
@@ -29,10 +29,7 @@ test('a round trip shows both fills in the trade book with the day summed, and e
 }) => {
   const own = await startHost(); // a fresh account: the day's figures are this test's alone
   try {
-    const infy = await instrumentToken(own.handle, 'NSE', 'INFY');
-    await setPrice(own.handle, infy, 1500);
-    await openDashboard(page, own.handle);
-    await chooseSymbol(page, 'INFY', /^INFY NSE/);
+    const infy = await openOnInfy(page, own.handle);
     await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '10' });
     const buyId = await placeOrder(page);
     await setPrice(own.handle, infy, 1510);

@@ -1,4 +1,4 @@
-import { expect, startHost, test, type HostHandle } from './fixtures';
+import { expect, quietHostPerTest, test, type HostHandle } from './fixtures';
 import { instrumentToken, openDashboard, setFaults, setPrice, docShotPath } from './dashboard-helpers';
 
 /**
@@ -8,13 +8,7 @@ import { instrumentToken, openDashboard, setFaults, setPrice, docShotPath } from
  * names it, and Acknowledge takes it off the list.
  */
 
-let own: { handle: HostHandle; stop: () => Promise<void> };
-test.beforeEach(async () => {
-  own = await startHost(['--paper-tick-ms', '0']);
-});
-test.afterEach(async () => {
-  await own.stop();
-});
+const quietHost = quietHostPerTest();
 
 /** Another terminal: its own session on the same paper account, and a resting LIMIT buy. */
 async function placeBehindTheDesk(host: HostHandle): Promise<string> {
@@ -47,7 +41,7 @@ async function placeBehindTheDesk(host: HostHandle): Promise<string> {
 test('an order placed behind the desk: the header warns, the dialog names it, Acknowledge clears it', async ({
   page,
 }) => {
-  const host = own.handle;
+  const host = quietHost();
   await setPrice(host, await instrumentToken(host, 'NSE', 'INFY'), 1500);
   await openDashboard(page, host);
   const chip = page.getByTestId('drift-chip');
@@ -78,7 +72,7 @@ test('an order placed behind the desk: the header warns, the dialog names it, Ac
 test('a check the broker does not answer is "not checked" with its time, never "in sync"; the next good check clears it', async ({
   page,
 }) => {
-  const host = own.handle;
+  const host = quietHost();
   await openDashboard(page, host);
   const chip = page.getByTestId('drift-chip');
   await expect(chip).toHaveText('In sync', { timeout: 15_000 });

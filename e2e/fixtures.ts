@@ -34,4 +34,23 @@ export function quietHostPerFile(): () => HostHandle {
   };
 }
 
+/**
+ * Like `quietHostPerFile`, but a host of each test's own (limits, positions and the day's figures
+ * never leak between tests). Call at the top level of the spec.
+ */
+export function quietHostPerTest(): () => HostHandle {
+  let quiet: { handle: HostHandle; stop: () => Promise<void> } | null = null;
+  test.beforeEach(async () => {
+    quiet = await startHost(['--paper-tick-ms', '0']);
+  });
+  test.afterEach(async () => {
+    await quiet?.stop();
+    quiet = null;
+  });
+  return () => {
+    if (!quiet) throw new Error('the quiet host starts in beforeEach');
+    return quiet.handle;
+  };
+}
+
 export { expect };

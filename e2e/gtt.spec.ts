@@ -1,10 +1,7 @@
 import type { Page } from '@playwright/test';
-import { expect, startHost, test, type HostHandle } from './fixtures';
+import { expect, quietHostPerTest, test } from './fixtures';
 import {
-  chooseSymbol,
   fillTicket,
-  instrumentToken,
-  openDashboard,
   paperRead,
   paperToken,
   placeOrder,
@@ -12,6 +9,7 @@ import {
   setPrice,
   ticket,
   docShotPath,
+  openOnInfy,
 } from './dashboard-helpers';
 
 /**
@@ -21,13 +19,7 @@ import {
  * ticket, refused then created, and cancelled. Each test gets its own quiet host.
  */
 
-let own: { handle: HostHandle; stop: () => Promise<void> };
-test.beforeEach(async () => {
-  own = await startHost(['--paper-tick-ms', '0']);
-});
-test.afterEach(async () => {
-  await own.stop();
-});
+const quietHost = quietHostPerTest();
 
 const gttPanel = (page: Page) => page.getByRole('table', { name: 'GTT' });
 const gttDialog = (page: Page) => page.getByRole('dialog', { name: /GTT · INFY NSE/ });
@@ -35,11 +27,8 @@ const gttDialog = (page: Page) => page.getByRole('dialog', { name: /GTT · INFY 
 test('an OCO from a position row: created around the LTP, triggered at the target with its order id, the stop-loss done', async ({
   page,
 }) => {
-  const host = own.handle;
-  const infy = await instrumentToken(host, 'NSE', 'INFY');
-  await setPrice(host, infy, 1500);
-  await openDashboard(page, host);
-  await chooseSymbol(page, 'INFY', /^INFY NSE/);
+  const host = quietHost();
+  const infy = await openOnInfy(page, host);
   await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '5' });
   await placeOrder(page);
 
@@ -80,11 +69,8 @@ test('an OCO from a position row: created around the LTP, triggered at the targe
 test('a single GTT from the ticket: a trigger at the LTP is refused on its field, a moved one is created, and Cancel cancels it', async ({
   page,
 }) => {
-  const host = own.handle;
-  const infy = await instrumentToken(host, 'NSE', 'INFY');
-  await setPrice(host, infy, 1500);
-  await openDashboard(page, host);
-  await chooseSymbol(page, 'INFY', /^INFY NSE/);
+  const host = quietHost();
+  const infy = await openOnInfy(page, host);
   await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: '1500' });
   await ticket(page).getByRole('button', { name: 'GTT…' }).click();
   const dialog = gttDialog(page);
@@ -114,11 +100,8 @@ test('a single GTT from the ticket: a trigger at the LTP is refused on its field
 test('a create whose reply is lost is "not yet confirmed", never failed, and the GTT list then shows the one GTT it made', async ({
   page,
 }) => {
-  const host = own.handle;
-  const infy = await instrumentToken(host, 'NSE', 'INFY');
-  await setPrice(host, infy, 1500);
-  await openDashboard(page, host);
-  await chooseSymbol(page, 'INFY', /^INFY NSE/);
+  const host = quietHost();
+  await openOnInfy(page, host);
   await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '1', price: '1450' });
   await ticket(page).getByRole('button', { name: 'GTT…' }).click();
   const dialog = gttDialog(page);

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, startHost, test, type HostHandle } from './fixtures';
+import { expect, quietHostPerTest, test } from './fixtures';
 import {
   blotter,
   chooseSymbol,
@@ -11,6 +11,7 @@ import {
   setFaults,
   setPrice,
   ticket,
+  openOnInfy,
 } from './dashboard-helpers';
 
 /**
@@ -20,13 +21,7 @@ import {
  * only when the test moves them), so limits and positions never leak between tests.
  */
 
-let own: { handle: HostHandle; stop: () => Promise<void> };
-test.beforeEach(async () => {
-  own = await startHost(['--paper-tick-ms', '0']);
-});
-test.afterEach(async () => {
-  await own.stop();
-});
+const quietHost = quietHostPerTest();
 
 /** Sets the risk limits in the dialog: a figure per row label, `hard` ticked or not. */
 async function setLimits(page: Page, rows: Record<string, { value: string; hard: boolean }>): Promise<void> {
@@ -53,7 +48,7 @@ const runDialog = (page: Page) => page.getByRole('dialog').filter({ has: page.ge
 test('risk limits: a soft limit asks and "Place anyway" places; a hard one refuses; the loss limit blocks buys but lets the exit through', async ({
   page,
 }) => {
-  const host = own.handle;
+  const host = quietHost();
   const infy = await instrumentToken(host, 'NSE', 'INFY');
   await setPrice(host, infy, 1500);
   await openDashboard(page, host);
@@ -113,11 +108,8 @@ test('risk limits: a soft limit asks and "Place anyway" places; a hard one refus
 test('kill switch (hotkey + confirmation): every working order cancelled and the position exited, each shown done', async ({
   page,
 }) => {
-  const host = own.handle;
-  const infy = await instrumentToken(host, 'NSE', 'INFY');
-  await setPrice(host, infy, 1500);
-  await openDashboard(page, host);
-  await chooseSymbol(page, 'INFY', /^INFY NSE/);
+  const host = quietHost();
+  await openOnInfy(page, host);
   await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '5' });
   await placeOrder(page);
   await fillTicket(page, { orderType: 'LIMIT', quantity: '2', price: '1450' });
@@ -149,7 +141,7 @@ test('kill switch (hotkey + confirmation): every working order cancelled and the
 });
 
 test('"Cancel all…" of one symbol from the blotter, and "Exit selected" of one position', async ({ page }) => {
-  const host = own.handle;
+  const host = quietHost();
   const [infy, sbin] = [await instrumentToken(host, 'NSE', 'INFY'), await instrumentToken(host, 'NSE', 'SBIN')];
   await setPrice(host, infy, 1500);
   await setPrice(host, sbin, 800);
@@ -194,11 +186,8 @@ test('"Cancel all…" of one symbol from the blotter, and "Exit selected" of one
 test('kill switch with the broker failing: nothing is claimed, and the run says the order book could not be read', async ({
   page,
 }) => {
-  const host = own.handle;
-  const infy = await instrumentToken(host, 'NSE', 'INFY');
-  await setPrice(host, infy, 1500);
-  await openDashboard(page, host);
-  await chooseSymbol(page, 'INFY', /^INFY NSE/);
+  const host = quietHost();
+  await openOnInfy(page, host);
   await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: '1450' });
   const id = await placeOrder(page);
   await setFaults(host, { server_error: 1 });
@@ -219,7 +208,7 @@ test('kill switch with the broker failing: nothing is claimed, and the run says 
 test('price alerts: added in the dialog with sound, fired by main from the stream as a toast and one tone, edited to arm again, deleted', async ({
   page,
 }) => {
-  const host = own.handle;
+  const host = quietHost();
   const infy = await instrumentToken(host, 'NSE', 'INFY');
   await setPrice(host, infy, 1500);
   // Counts the tones the page starts (docs/contract.md §Alert notifications): Chromium's own
