@@ -12,6 +12,27 @@ import { NO_MARKET_DATA, useMarketData } from '../session/use-market-data';
 
 const CONDITIONS: readonly AlertCondition[] = ['above', 'below', 'crosses'];
 
+/** Above, below or crosses: the new alert's and an edited one's. */
+function ConditionSelect(props: {
+  readonly label: string;
+  readonly value: AlertCondition;
+  readonly onChange: (c: AlertCondition) => void;
+}) {
+  return (
+    <select
+      aria-label={props.label}
+      value={props.value}
+      onChange={(e) => props.onChange(CONDITIONS.find((c) => c === e.target.value) ?? 'above')}
+    >
+      {CONDITIONS.map((c) => (
+        <option key={c} value={c}>
+          {c}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /** A typed price, or an error naming what is wrong with it. */
 function readPrice(text: string): { price: number } | { error: string } {
   const n = Number(text.replace(/[,\s₹]/g, ''));
@@ -129,17 +150,7 @@ function NewAlert() {
           <option key={i.instrumentToken} value={`${i.tradingsymbol} ${i.exchange}`} />
         ))}
       </datalist>
-      <select
-        aria-label="Alert condition"
-        value={condition}
-        onChange={(e) => setCondition(e.target.value as AlertCondition)}
-      >
-        {CONDITIONS.map((c) => (
-          <option key={c} value={c}>
-            {c}
-          </option>
-        ))}
-      </select>
+      <ConditionSelect label="Alert condition" value={condition} onChange={setCondition} />
       <input
         aria-label="Alert price"
         inputMode="decimal"
@@ -185,18 +196,7 @@ function AlertRow({ alert }: { readonly alert: PriceAlert }) {
       <td>
         {editing ? (
           <>
-            {alert.tradingsymbol}{' '}
-            <select
-              aria-label="Condition"
-              value={condition}
-              onChange={(e) => setCondition(e.target.value as AlertCondition)}
-            >
-              {CONDITIONS.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>{' '}
+            {alert.tradingsymbol} <ConditionSelect label="Condition" value={condition} onChange={setCondition} />{' '}
             <input aria-label="Price" value={price} onChange={(e) => setPrice(e.target.value)} size={10} />
             {error ? <span className="field-error"> {error}</span> : null}
           </>
