@@ -16,41 +16,29 @@ export const test = base.extend<object, { host: HostHandle }>({
 });
 
 /**
- * A host of the calling spec file's own whose paper market moves only when a test moves it (no
- * ticks: fill prices and the book stay where the test put them). Started before the file's
- * first test, stopped after its last; call at the top level of the spec.
+ * A host whose paper market moves only when a test moves it (no ticks: fill prices and the book
+ * stay where the test put them), started and stopped around each test or around the spec file.
+ * Call at the top level of the spec.
  */
-export function quietHostPerFile(): () => HostHandle {
+function quietHost(per: 'file' | 'test'): () => HostHandle {
   let quiet: { handle: HostHandle; stop: () => Promise<void> } | null = null;
-  test.beforeAll(async () => {
+  (per === 'file' ? test.beforeAll : test.beforeEach)(async () => {
     quiet = await startHost(['--paper-tick-ms', '0']);
   });
-  test.afterAll(async () => {
-    await quiet?.stop();
-  });
-  return () => {
-    if (!quiet) throw new Error('the quiet host starts in beforeAll');
-    return quiet.handle;
-  };
-}
-
-/**
- * Like `quietHostPerFile`, but a host of each test's own (limits, positions and the day's figures
- * never leak between tests). Call at the top level of the spec.
- */
-export function quietHostPerTest(): () => HostHandle {
-  let quiet: { handle: HostHandle; stop: () => Promise<void> } | null = null;
-  test.beforeEach(async () => {
-    quiet = await startHost(['--paper-tick-ms', '0']);
-  });
-  test.afterEach(async () => {
+  (per === 'file' ? test.afterAll : test.afterEach)(async () => {
     await quiet?.stop();
     quiet = null;
   });
   return () => {
-    if (!quiet) throw new Error('the quiet host starts in beforeEach');
+    if (!quiet) throw new Error(`the quiet host starts before each ${per}`);
     return quiet.handle;
   };
 }
+
+/** A quiet host of the calling spec file's own, shared by its tests. */
+export const quietHostPerFile = (): (() => HostHandle) => quietHost('file');
+
+/** A quiet host of each test's own: limits, positions and the day's figures never leak between tests. */
+export const quietHostPerTest = (): (() => HostHandle) => quietHost('test');
 
 export { expect };

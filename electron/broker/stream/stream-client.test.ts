@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Tick } from '@shared/domain/market';
 import { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from '../../paper';
-import type { AuthSource } from '../auth-source';
 import { StreamClient } from './stream-client';
+import { authFor, login } from './test-helpers';
 import { TickBatcher } from './tick-batcher';
 
 /**
@@ -26,27 +26,6 @@ async function paper(options: PaperBrokerOptions = {}): Promise<PaperBroker> {
   return broker;
 }
 
-async function login(url: string): Promise<string> {
-  const r = await fetch(`${url}/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ api_key: 'paper', api_secret: 'paper' }),
-  });
-  return ((await r.json()) as { access_token: string }).access_token;
-}
-
-/** An AuthSource that logs in again when the broker refuses the token (as the session manager does). */
-function authFor(url: () => string, first: string): AuthSource {
-  let token: string | null = first;
-  return {
-    token: () => token,
-    renew: async () => (token = await login(url())),
-    expired: () => {
-      token = null;
-    },
-  };
-}
-
 async function instruments(
   url: string,
   token: string,
@@ -65,7 +44,7 @@ describe('StreamClient on the paper broker', () => {
   it('under ~1,000 ticks/s hands the renderer a few batches carrying the latest price of each instrument', async () => {
     const broker = await paper();
     cleanups.push(() => broker.close());
-    const token = await login(broker.url);
+    const token = await login(broker);
     const list = (await instruments(broker.url, token)).slice(0, 5);
     const batches: Tick[][] = [];
     const batcher = new TickBatcher((t) => batches.push(t), { everyMs: 100 });
@@ -73,7 +52,7 @@ describe('StreamClient on the paper broker', () => {
     const received: Tick[] = [];
     const c = new StreamClient(
       `${broker.url.replace('http', 'ws')}/stream`,
-      authFor(() => broker.url, token),
+      authFor(() => broker, token),
       {
         onOrder: () => undefined,
         onTick: (t) => {

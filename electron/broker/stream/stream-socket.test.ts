@@ -8,6 +8,7 @@ import type { Tick } from '@shared/domain/market';
 import type { ConnectionState } from '@shared/domain/session';
 import { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from '../../paper';
 import type { AuthSource } from '../auth-source';
+import { authFor, login } from './test-helpers';
 import type { BrokerStream, StreamListener } from '../broker';
 import { KiteTicker } from '../kite/kite-ticker';
 import { StreamClient } from './stream-client';
@@ -62,27 +63,6 @@ async function paper(options: PaperBrokerOptions = {}): Promise<PaperBroker> {
 }
 
 const rootOf = (b: PaperBroker): string => b.url.replace(/\/v1$/, '');
-
-async function login(b: PaperBroker): Promise<string> {
-  const r = await fetch(`${b.url}/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ api_key: 'paper', api_secret: 'paper' }),
-  });
-  return ((await r.json()) as { access_token: string }).access_token;
-}
-
-/** An AuthSource that logs in again when the broker refuses the token (as the session manager does). */
-function authFor(broker: () => PaperBroker, first: string): AuthSource {
-  let token: string | null = first;
-  return {
-    token: () => token,
-    renew: async () => (token = await login(broker())),
-    expired: () => {
-      token = null;
-    },
-  };
-}
 
 async function equities(b: PaperBroker, token: string) {
   const r = await fetch(`${b.url}/instruments?exchange=NSE`, { headers: { authorization: `Bearer ${token}` } });
