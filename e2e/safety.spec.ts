@@ -183,26 +183,28 @@ test('"Cancel all…" of one symbol from the blotter, and "Exit selected" of one
   await expect(orderRow(page, s1)).toContainText('OPEN');
 });
 
-test('kill switch with the broker failing: nothing is claimed, and the run says the order book could not be read', async ({
-  page,
-}) => {
+test('kill switch with the broker failing every request: it claims only what the broker holds', async ({ page }) => {
   const host = quietHost();
   await openOnInfy(page, host);
   await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: '1450' });
   const id = await placeOrder(page);
+  // Every request answered 5xx, half of them after the broker acted: a cancel may or may not
+  // have happened. The run takes the order from main's book (the stream still pushes), so it
+  // tries; what it reports must be what the broker holds (docs/contract.md §Kill switch).
   await setFaults(host, { server_error: 1 });
   await page.getByRole('button', { name: 'Kill switch' }).click();
   await page.getByRole('dialog', { name: 'Kill switch' }).getByRole('button', { name: 'Cancel all orders' }).click();
   const run = runDialog(page);
-  await expect(run.getByTestId('safety-headline')).toHaveText(
-    'The order book could not be read: nothing was cancelled',
-    { timeout: 60_000 }, // each read waits out its retries first
-  );
-  await expect(run.getByTestId('safety-headline')).toHaveAttribute('data-state', 'incomplete');
-  await expect(run.getByTestId('still-open')).toContainText('the broker could not be read back');
+  const headline = run.getByTestId('safety-headline');
+  await expect(headline).toHaveAttribute('data-state', /^(done|incomplete)$/, { timeout: 60_000 });
+  const said = (await headline.textContent()) ?? '';
   await setFaults(host, {});
   await run.getByRole('button', { name: 'Done' }).click();
-  await expect(orderRow(page, id)).toContainText('OPEN');
+  if (said.startsWith('1 of 1 order cancelled')) await expect(orderRow(page, id)).toContainText('CANCELLED');
+  else {
+    expect(said).toBe('0 of 1 order cancelled — 1 item still open');
+    await expect(orderRow(page, id)).toContainText('OPEN');
+  }
 });
 
 test('price alerts: added in the dialog with sound, fired by main from the stream as a toast and one tone, edited to arm again, deleted', async ({

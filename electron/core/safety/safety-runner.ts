@@ -51,7 +51,7 @@ export interface SafetyRunnerDeps {
    * Main's own book, positions and ticks, used where fresh instead of asking the broker
    * (docs/architecture.md §Main's own view of the account). Absent: every figure is read.
    */
-  readonly view?: Pick<DeskView, 'workingOrders' | 'positions' | 'lastPrice'>;
+  readonly view?: Pick<DeskView, 'orders' | 'workingOrders' | 'positions' | 'lastPrice'>;
   readonly orders: Pick<OrderService, 'place' | 'placements'>;
   readonly findInstrument: (exchange: Instrument['exchange'], tradingsymbol: string) => Promise<Instrument | undefined>;
   /** Told the whole run at every change (`safety.progress`). */
@@ -469,11 +469,12 @@ export class SafetyRunner {
     }
   }
 
+  /** The order as the broker says now; when it cannot be read, as main's fresh book has it (the stream's pushes). */
   async #readOrder(orderId: string): Promise<Order | null> {
     try {
       return await this.#deps.broker.getOrder(orderId, { urgent: true });
     } catch {
-      return null;
+      return this.#deps.view?.orders()?.find((o) => o.orderId === orderId) ?? null;
     }
   }
 
