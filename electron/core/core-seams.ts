@@ -51,6 +51,8 @@ export interface CoreSeams {
   readonly ledgerCompactAfter?: number;
   /** Told at each durable step of the intents ledger (crash tests kill the process at one). */
   readonly ledgerOnStep?: (step: LedgerStep) => void;
+  /** Told each time an order write leaves the client's calendar-window pacer (tests check the pace). */
+  readonly onOrderWrite?: (at: number) => void;
   /** False: no order/tick stream after login (default: opened). */
   readonly stream?: boolean;
   /**

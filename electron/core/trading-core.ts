@@ -177,7 +177,7 @@ export class TradingCore {
       if (seams.placementRate === undefined && limits.placements) placementBucket?.resize(paceUnder(limits.placements));
       if (placementBucket && seams.placementRate === undefined && limits.orderWindows && !windowsPaced) {
         windowsPaced = true;
-        this.#transport.usePlacementPacer(orderWindowPacer(limits.orderWindows));
+        this.#transport.usePlacementPacer(orderWindowPacer(limits.orderWindows, seams.onOrderWrite));
       }
       meter.setLimits(limits, bucket?.limit ?? null);
     };
@@ -438,7 +438,10 @@ export class TradingCore {
  * second, whatever the phase of the broker's clock), 95% of the minute's in any 60 s, and the
  * day's own figure per IST day (reached: refused at once, nothing sent).
  */
-function orderWindowPacer(w: NonNullable<BrokerLimits['orderWindows']>): WindowPacer {
+function orderWindowPacer(
+  w: NonNullable<BrokerLimits['orderWindows']>,
+  onAdmit?: (at: number) => void,
+): WindowPacer {
   return new WindowPacer(
     [
       { limit: Math.max(1, Math.floor(w.perSecond * 0.8)), ms: 1_000 },
@@ -451,6 +454,8 @@ function orderWindowPacer(w: NonNullable<BrokerLimits['orderWindows']>): WindowP
       label: `The broker allows ${w.perDay.toLocaleString('en-IN')} orders a day`,
     },
     { now: () => performance.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
+    Date.now,
+    onAdmit,
   );
 }
 

@@ -53,17 +53,20 @@ export class WindowPacer implements Pacer {
   readonly #cancels: Waiter[] = [];
   readonly #others: Waiter[] = [];
   #pumping = false;
+  readonly #onAdmit: (at: number) => void;
 
   public constructor(
     windows: readonly SlidingWindow[],
     day: DailyCap | null,
     clock: BucketClock,
     wallNow: () => number = Date.now,
+    onAdmit: (at: number) => void = () => undefined,
   ) {
     this.#windows = windows;
     this.#day = day;
     this.#clock = clock;
     this.#wallNow = wallNow;
+    this.#onAdmit = onAdmit;
   }
 
   public take(priority: Priority = 'urgent', signal?: AbortSignal): Promise<number> {
@@ -111,6 +114,7 @@ export class WindowPacer implements Pacer {
           continue;
         }
         this.#sent.push(now);
+        this.#onAdmit(now);
         next.admit(now);
       }
     } finally {
