@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { NotAdmitted, paceUnder, TokenBucket, type BucketClock } from './token-bucket';
 
@@ -183,5 +184,16 @@ describe('client token bucket', () => {
     expect(await next).toBe(100);
     expect(bucket.waiting()).toBe(0);
     await expect(bucket.take('normal', AbortSignal.abort())).rejects.toBeInstanceOf(NotAdmitted);
+  });
+
+  it('an admitted caller leaves nothing on its signal: one signal can go with a thousand requests (a kill switch and its Stop)', async () => {
+    const clock = steppedClock();
+    const bucket = new TokenBucket({ perSecond: 100, burst: 1 }, clock);
+    const stop = new AbortController();
+    const taken = Array.from({ length: 50 }, () => bucket.take('cancel', stop.signal));
+    expect(getEventListeners(stop.signal, 'abort').length).toBe(49);
+    await clock.advance(1_000);
+    await Promise.all(taken);
+    expect(getEventListeners(stop.signal, 'abort')).toEqual([]);
   });
 });

@@ -143,18 +143,22 @@ export class TokenBucket {
       return Promise.resolve(now);
     }
     return new Promise((resolve, reject) => {
-      const waiter: Waiter = { admit: resolve, cancelled: false };
+      const onAbort = (): void => {
+        if (waiter.cancelled) return;
+        waiter.cancelled = true;
+        reject(new NotAdmitted());
+      };
+      // Admitted: the listener goes, so a signal shared by many requests (a kill switch's Stop) holds none.
+      const waiter: Waiter = {
+        admit: (at) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(at);
+        },
+        cancelled: false,
+      };
       if (priority === 'normal') this.#normal.push(waiter);
       else (priority === 'cancel' ? this.#cancel : this.#urgent).push(waiter);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          if (waiter.cancelled) return;
-          waiter.cancelled = true;
-          reject(new NotAdmitted());
-        },
-        { once: true },
-      );
+      signal?.addEventListener('abort', onAbort, { once: true });
       void this.#pump();
     });
   }

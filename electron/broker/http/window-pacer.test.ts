@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { LimitReached } from '../broker-error';
 import { NotAdmitted, type BucketClock } from './token-bucket';
@@ -104,5 +105,16 @@ describe('order writes paced in sliding windows (Kite counts calendar windows)',
     const nextDay = pacer.take();
     await clock.advance(1_000);
     await expect(nextDay).resolves.toBeGreaterThan(0);
+  });
+
+  it('an answered caller leaves nothing on its signal: one signal can go with a thousand requests (a kill switch and its Stop)', async () => {
+    const clock = steppedClock();
+    const pacer = new WindowPacer([{ limit: 10, ms: 1_000 }], null, clock);
+    const stop = new AbortController();
+    const taken = Array.from({ length: 30 }, () => pacer.take('cancel', stop.signal));
+    expect(getEventListeners(stop.signal, 'abort').length).toBeGreaterThan(0);
+    await clock.advance(5_000);
+    await Promise.all(taken);
+    expect(getEventListeners(stop.signal, 'abort')).toEqual([]);
   });
 });

@@ -72,17 +72,25 @@ export class WindowPacer implements Pacer {
   public take(priority: Priority = 'urgent', signal?: AbortSignal): Promise<number> {
     if (signal?.aborted) return Promise.reject(new NotAdmitted());
     return new Promise((resolve, reject) => {
-      const waiter: Waiter = { admit: resolve, refuse: reject, done: false };
-      (priority === 'cancel' ? this.#cancels : this.#others).push(waiter);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          if (waiter.done) return;
-          waiter.done = true;
-          reject(new NotAdmitted());
+      const onAbort = (): void => {
+        if (waiter.done) return;
+        waiter.done = true;
+        reject(new NotAdmitted());
+      };
+      // Answered: the listener goes, so a signal shared by many requests (a kill switch's Stop) holds none.
+      const waiter: Waiter = {
+        admit: (at) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(at);
         },
-        { once: true },
-      );
+        refuse: (err) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(err);
+        },
+        done: false,
+      };
+      (priority === 'cancel' ? this.#cancels : this.#others).push(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
       void this.#pump();
     });
   }
