@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startKiteTest, type KiteTest } from '../../paper/kite/test-kite';
 import type { AuthSource } from '../auth-source';
+import { LimitReached } from '../broker-error';
 import { HttpClient } from '../http/http-client';
+import { WindowPacer } from '../http/window-pacer';
 import { RestTransport } from '../rest/rest-transport';
 import { KiteBroker, kiteTransportOptions } from './kite-broker';
 import { kiteTag } from './kite-tag';
@@ -137,6 +139,26 @@ describe('Kite adapter against the paper broker’s /kite (docs/kite.md)', () =>
       clientOrderId: 'td-cancel-fill',
     });
     expect(await broker.cancelOrder(filled.orderId)).toEqual({ orderId: filled.orderId, status: 'COMPLETE' });
+  });
+
+  it('a cancel once the day’s order writes are used up is refused at once, naming the cap: no wait until the day ends', async () => {
+    // The client's own count of Kite's orders a day (docs/kite.md §Limits), shrunk to one.
+    const pacer = new WindowPacer(
+      [{ limit: 100, ms: 1_000 }],
+      { limit: 1, dayOf: () => 'today', endOf: (t) => t + 3_600_000, label: 'Kite allows 1 order a day' },
+      { now: () => performance.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+    );
+    const tr = new RestTransport(new HttpClient(t.root), auth, null, {
+      ...kiteTransportOptions('paper'),
+      placementBucket: pacer,
+    });
+    const capped = new KiteBroker(t.root, 'Kite (paper)', 'paper', tr, auth);
+    const ack = await capped.placeOrder({ ...limitBuy, clientOrderId: 'td-day-cap' });
+    const err = await capped.cancelOrder(ack.orderId).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LimitReached);
+    expect((err as LimitReached).info.message).toBe("Kite allows 1 order a day, and today's are used up: not sent");
+    expect((await broker.getOrder(ack.orderId)).status).toBe('OPEN');
+    await capped.close();
   });
 
   it('a refused order names the field Kite names (InputException → bad_request)', async () => {

@@ -46,6 +46,11 @@ export interface CallSpec<S extends z.ZodType> extends RawRequest {
    * still waiting for the client's rate limit it then fails `not_sent`, having sent nothing.
    */
   readonly sendBy?: AbortSignal;
+  /**
+   * `'answer'`: a 429 is thrown at once (its lane paused all the same) instead of retried, for a
+   * caller that waits it out on its own schedule and says so (the kill switch's cancels).
+   */
+  readonly rateLimits?: 'wait' | 'answer';
   /** Parse the 2xx body's text with `schema` instead of its JSON (a CSV dump). */
   readonly text?: boolean;
   /**
@@ -261,6 +266,10 @@ export class RestTransport {
       }
       if (kind === 'network' || kind === 'timeout') this.#setHealth('down', failure.info.message);
       else if (kind === 'rate_limited' || kind === 'server_error') this.#setHealth('degraded', failure.info.message);
+      // Waiting cannot help a request whose time to be sent passed, nor a cap reached for the
+      // day; a caller that waits out 429s itself hears of each one.
+      if (failure instanceof SendTimePassed || failure instanceof LimitReached) throw failure;
+      if (kind === 'rate_limited' && spec.rateLimits === 'answer') throw failure;
       if (!isRetryable(kind, spec.retry) || attempt >= this.#backoff.maxRetries) throw failure;
       const delay = retryDelay(attempt, this.#backoff, failure.info.retryAfterMs, this.#random);
       if (this.#now() + delay > budgetEnd) {
