@@ -85,5 +85,7 @@ describe('risk and safety over the bridge', () => {
     ]);
     expect(last.stillOpen).toEqual({ orders: [], positions: [], unconfirmed: [], verified: true });
     expect(await dispatch('safety.current', undefined)).toEqual({ ok: true, data: last });
+    // A Stop once it is over changes nothing.
+    expect(await dispatch('safety.stop', undefined)).toEqual({ ok: true, data: last });
   });
 });

@@ -140,6 +140,21 @@ export interface BrokerStream {
   stop(): Promise<void>;
 }
 
+/** How a cancel is sent (the kill switch's own schedule: docs/contract.md §Kill switch). */
+export interface CancelOptions {
+  /**
+   * `'wait'` (default): the transport waits out a 429 and tries again, a few times.
+   * `'answer'`: a 429 is answered at once, with its Retry-After, for the caller to wait out and
+   * say so; its lane of the client's limiter is paused all the same.
+   */
+  readonly rateLimits?: 'wait' | 'answer';
+  /**
+   * Aborted: a cancel still waiting for the client's limits is not sent (it fails `not_sent`,
+   * `SendTimePassed`). One already sent is answered as usual.
+   */
+  readonly sendBy?: AbortSignal;
+}
+
 /**
  * The request limits a broker publishes for one access token (docs/api.md §Limits), from which
  * the client sizes its own pace and the usage meter its budget.
@@ -204,7 +219,11 @@ export interface Broker {
     changes: OrderChanges,
     precondition?: { readonly ifVersion?: number },
   ): Promise<OrderAck>;
-  cancelOrder(orderId: string): Promise<OrderAck>;
+  /**
+   * Cancels a working order; a 429 is waited out by the transport (Retry-After honoured) unless
+   * `options.rateLimits` is `'answer'`.
+   */
+  cancelOrder(orderId: string, options?: CancelOptions): Promise<OrderAck>;
   listOrders(filter?: OrderFilter, options?: ReadOptions): Promise<readonly Order[]>;
   /**
    * The orders changed since `cursor` (null: every order, with a cursor to continue from).

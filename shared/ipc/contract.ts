@@ -258,6 +258,12 @@ export const requests = {
   'safety.start': { input: SafetyAction, output: SafetyRun },
   /** The current (or last) safety run, or null. */
   'safety.current': { input: z.void(), output: SafetyRun.nullable() },
+  /**
+   * The trader's Stop: nothing more is sent, no exit is placed; the run ends once the requests
+   * already sent are answered, with its read-back of what is still open. Answers the run as it
+   * stands; a run already over (or none) is left as it was.
+   */
+  'safety.stop': { input: z.void(), output: SafetyRun.nullable() },
   /** The drift alarm: its findings and its last check (docs/contract.md §Drift alarm). */
   'drift.status': { input: z.void(), output: DriftStatus },
   /** "Check now": compares main's view with the broker's at once; answers the status after the check. */

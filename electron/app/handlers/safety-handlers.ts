@@ -10,7 +10,7 @@ import { storedRisk, type SettingsStore } from '../settings/settings-store';
 export function safetyHandlers(
   active: ActiveCore,
   settings: SettingsStore,
-): Pick<Handlers, 'risk.get' | 'risk.set' | 'safety.start' | 'safety.current'> {
+): Pick<Handlers, 'risk.get' | 'risk.set' | 'safety.start' | 'safety.current' | 'safety.stop'> {
   return {
     'risk.get': async () => active.current().risk.state(),
     'risk.set': async ({ limits }) => {
@@ -22,5 +22,6 @@ export function safetyHandlers(
     },
     'safety.start': async (action) => active.current().safety.start(action),
     'safety.current': async () => active.current().safety.current(),
+    'safety.stop': async () => active.current().safety.stop(),
   };
 }

@@ -19,6 +19,7 @@ import type {
   Broker,
   BrokerLimits,
   BrokerStream,
+  CancelOptions,
   CandleQuery,
   Credentials,
   OptionChainQuery,
@@ -31,7 +32,7 @@ import type {
   SessionGrant,
   StreamListener,
 } from '../broker';
-import { urgency } from '../read-options';
+import { cancelSpec, urgency } from '../read-options';
 import { settledCancel } from '../settled-cancel';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
 import { KITE_EXCHANGES, kiteQueryTime, kiteSession, kiteTokenExpiry } from './kite-calendar';
@@ -390,7 +391,7 @@ export class KiteBroker implements Broker {
     return { orderId: String(w.data.order_id), status: 'OPEN' };
   }
 
-  public async cancelOrder(orderId: string): Promise<OrderAck> {
+  public async cancelOrder(orderId: string, options: CancelOptions = {}): Promise<OrderAck> {
     const id = checkedOrderId(orderId);
     const variety = await this.#varietyOf(id);
     try {
@@ -402,6 +403,7 @@ export class KiteBroker implements Broker {
         priority: 'cancel',
         // Kite counts a cancel against its order limits (docs/kite.md §Limits).
         placement: true,
+        ...cancelSpec(options),
       });
     } catch (err) {
       // Kite refuses to cancel an order that stopped working as an OrderException (docs/kite.md §Orders).

@@ -32,6 +32,7 @@ import type {
   Broker,
   BrokerLimits,
   BrokerStream,
+  CancelOptions,
   CandleQuery,
   Credentials,
   OptionChainQuery,
@@ -45,7 +46,7 @@ import type {
   SessionGrant,
   StreamListener,
 } from '../broker';
-import { urgency } from '../read-options';
+import { cancelSpec, urgency } from '../read-options';
 import { settledCancel } from '../settled-cancel';
 import { StreamClient } from '../stream/stream-client';
 import { toWireOrderChanges, toWireOrderRequest } from './domain-to-wire';
@@ -250,7 +251,7 @@ export class RestBroker implements Broker {
     return toOrderAck(w);
   }
 
-  public async cancelOrder(orderId: string): Promise<OrderAck> {
+  public async cancelOrder(orderId: string, options: CancelOptions = {}): Promise<OrderAck> {
     const path = orderPath(orderId);
     try {
       const w = await this.#transport.call({
@@ -259,6 +260,7 @@ export class RestBroker implements Broker {
         schema: WireOrderAck,
         retry: 'idempotent-write',
         priority: 'cancel',
+        ...cancelSpec(options),
       });
       return toOrderAck(w);
     } catch (err) {

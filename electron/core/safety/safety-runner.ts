@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { Instrument } from '@shared/domain/instrument';
 import type { MarketQuote } from '@shared/domain/market';
 import { isWorking, type Order, type OrderRequest } from '@shared/domain/order';
@@ -8,14 +9,17 @@ import type { SafetyAction, SafetyRun, SafetyStep, StillOpen } from '@shared/dom
 import { AppError } from '@shared/ipc/app-error';
 import { fromUnits, toUnits } from '@shared/trading/money';
 import type { Broker, ReadOptions } from '../../broker/broker';
-import { brokerError } from '../../broker/broker-error';
+import { brokerError, LimitReached, SendTimePassed } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';
 import type { DeskView } from '../desk-view';
 import type { OrderService } from '../orders/order-service';
 
 /** Knobs of a safety run (tests shrink the waits). */
 export interface SafetyTimings {
-  /** Tries per order (a cancel, an exit) before it is reported still open. */
+  /**
+   * Tries per order (a cancel, an exit) that fail, before it is reported still open. A 429 is
+   * not a failed try: it is waited out, as often as the broker asks (docs/contract.md §Kill switch).
+   */
   readonly attempts: number;
   /** Pause before each retry, by retry number (the last one repeats). */
   readonly retryDelaysMs: readonly number[];
@@ -23,20 +27,30 @@ export interface SafetyTimings {
   readonly settleWaitMs: number;
   /** How often the unconfirmed list is looked at while waiting. */
   readonly settlePollMs: number;
-  /** Cancels in flight at once. */
+  /**
+   * Cancels (and exits) in flight at once. More than the client's limiter admits in one go (its
+   * burst: 16 on the paper broker, 8 on Kite), so that what it refilled during a Retry-After
+   * pause all goes out when the pause ends: the limiter, not this number, sets the pace.
+   */
   readonly concurrency: number;
   /** Tries of a read of the order book or positions (each already retried by the transport for up to 5 s). */
   readonly readAttempts: number;
+  /** How long a 429 that names no Retry-After is waited out. */
+  readonly rateLimitWaitMs: number;
 }
 
-/** The defaults: 4 tries over about 3.5 s; an unconfirmed order is waited for up to 25 s (its re-send window and landing horizon). */
+/**
+ * The defaults: 4 failed tries over about 3.5 s (429s not counted); an unconfirmed order is
+ * waited for up to 25 s (its re-send window and landing horizon).
+ */
 export const DEFAULT_SAFETY_TIMINGS: SafetyTimings = {
   attempts: 4,
   retryDelaysMs: [250, 1_000, 2_000],
   settleWaitMs: 25_000,
   settlePollMs: 100,
-  concurrency: 4,
+  concurrency: 32,
   readAttempts: 2,
+  rateLimitWaitMs: 1_000,
 };
 
 /** How far from the last price an exit's LIMIT may be, in % (market protection; docs/contract.md §Kill switch). */
@@ -71,12 +85,26 @@ export interface SafetyRunnerDeps {
 const DEFINITIVE = new Set(['bad_request', 'forbidden', 'unauthorized']);
 
 /**
+ * The broker's "not now" (a 429 it answered): nothing was done, and it says when to come back.
+ * Not the client's own count of a day's cap (`LimitReached`), which no wait within the day helps.
+ */
+function throttled(err: unknown): err is AppError {
+  return err instanceof AppError && err.info.kind === 'rate_limited' && !(err instanceof LimitReached);
+}
+
+/**
  * The kill switch and its smaller siblings (docs/contract.md §Kill switch): cancels working
  * orders (AMO REQ RECEIVED and TRIGGER PENDING included) and, when asked, exits open positions
  * with market-protected LIMIT orders placed through the exactly-once order service. Each order
  * is tried a few times; a failure never stops the others; at the end the broker is read back and
  * whatever is still open is listed. An exit whose answer is "not yet confirmed" is waited for and
  * never sent again while it may exist.
+ *
+ * Under throttling it uses every request the broker allows: many cancels are handed to the
+ * client's limiter at once (it paces them at the broker's published rate, cancels first), and
+ * a 429 is waited out for as long as the broker asks — never counted as a failed try, as often
+ * as it comes — until every order is settled or the trader stops the run. What it waits for is
+ * in the run's headline (docs/contract.md §Kill switch).
  *
  * It never waits for the panels' reads: the order book, positions and prices come from main's
  * own view where that is fresh, and a read it must make goes in the order-action lane, so a 429
@@ -89,6 +117,10 @@ export class SafetyRunner {
   readonly #newId: () => string;
   #run: SafetyRun | null = null;
   #active: Promise<void> | null = null;
+  /** Aborted by the trader's Stop: nothing more is sent, waits end. */
+  #stop = new AbortController();
+  /** The cancels' progress, told in the headline while they run (null outside that phase). */
+  #cancelling: { total: number; throttledUntil: number | null; retryAfterMs: number } | null = null;
 
   public constructor(deps: SafetyRunnerDeps) {
     this.#deps = deps;
@@ -116,6 +148,10 @@ export class SafetyRunner {
       detail: 'Reading the order book…',
     };
     this.#run = run;
+    this.#stop = new AbortController();
+    // Every cancel waiting for the limiter and every wait listens to the Stop: no leak, many at once.
+    setMaxListeners(0, this.#stop.signal);
+    this.#cancelling = null;
     const active = this.#execute(run)
       .catch(() => this.#finish(run, null, 'The run stopped on an unexpected error: check the order book'))
       .finally(() => {
@@ -124,6 +160,22 @@ export class SafetyRunner {
     this.#active = active;
     this.#emit();
     return structuredClone(run);
+  }
+
+  /**
+   * The trader's Stop: from now on nothing more is sent (a cancel still waiting for the client's
+   * limits stays unsent), every wait ends, no exit is placed; requests already sent are answered
+   * as usual, and the run ends with its read-back of what is still open. Answers the run as it
+   * stands (null when there has been none); a run already over is left as it was.
+   */
+  public stop(): SafetyRun | null {
+    const run = this.#run;
+    if (run && this.#active && !this.#stop.signal.aborted) {
+      this.#stop.abort();
+      run.detail = 'Stopping: nothing more is sent; waiting for the answers to requests already sent…';
+      this.#emit();
+    }
+    return this.current();
   }
 
   /** Resolves when no run is in progress. */
@@ -146,7 +198,8 @@ export class SafetyRunner {
     }
     const open = this.#deps.orders.placements().filter((p) => p.state === 'checking' && orderInScope(action, p.order));
     for (const p of open) run.steps.push(unconfirmedStep(p));
-    run.detail = `Cancelling ${plural(run.steps.length, 'order')}…`;
+    this.#cancelling = { total: run.steps.length, throttledUntil: null, retryAfterMs: 0 };
+    this.#cancelProgress();
     this.#emit();
 
     await pool(
@@ -159,40 +212,122 @@ export class SafetyRunner {
       this.#t.concurrency,
       (s) => this.#settleUnconfirmed(s),
     );
+    this.#cancelling = null;
 
     const exits = action.kind === 'exitPositions' || (action.kind === 'killSwitch' && action.exitPositions);
-    if (exits) await this.#exitPositions(run);
+    if (exits && !this.#stopped()) await this.#exitPositions(run);
     await this.#finish(run, exits, null);
   }
 
-  /** Cancels one working order: a few tries; an error is followed by a read of the order, which may have ended meanwhile. */
+  /**
+   * Cancels one working order. A 429 is waited out as the broker asks, not counted; any other
+   * failure is followed by a read of the order (it may have ended meanwhile) and counts as a
+   * try, a few at most; a definitive refusal ends the step at once.
+   */
   async #cancel(step: SafetyStep): Promise<void> {
     const orderId = step.orderId ?? '';
     let last = '';
-    for (let attempt = 1; attempt <= this.#t.attempts; attempt++) {
+    let tries = 0;
+    while (tries < this.#t.attempts) {
+      if (this.#stopped()) return this.#stoppedStep(step);
+      tries += 1;
       this.#update(step, {
         state: 'working',
-        attempts: attempt,
-        detail: attempt === 1 ? 'Cancelling…' : `Retrying (try ${attempt})…`,
+        attempts: tries,
+        detail: tries === 1 ? 'Cancelling…' : `Retrying (try ${tries})…`,
       });
       try {
-        const ack = await this.#deps.broker.cancelOrder(orderId);
+        const ack = await this.#deps.broker.cancelOrder(orderId, {
+          rateLimits: 'answer',
+          sendBy: this.#stop.signal,
+        });
         if (ack.status === 'CANCELLED')
           return this.#update(step, { state: 'done', status: ack.status, detail: 'Cancelled' });
         const now = await this.#readOrder(orderId);
         if (now && this.#ended(step, now)) return;
         last = `the broker answered ${ack.status}`;
       } catch (err) {
+        if (err instanceof SendTimePassed && this.#stopped()) return this.#stoppedStep(step);
+        if (throttled(err)) {
+          // The broker did nothing and said when to come back: not a failed try.
+          tries -= 1;
+          await this.#waitOut(step, err);
+          continue;
+        }
         last = messageOf(err);
         const now = await this.#readOrder(orderId);
         if (now && this.#ended(step, now)) return;
-        if (err instanceof AppError && DEFINITIVE.has(err.info.kind)) break;
+        if (err instanceof LimitReached || (err instanceof AppError && DEFINITIVE.has(err.info.kind))) break;
       }
-      if (attempt < this.#t.attempts) await this.#clock.sleep(this.#delay(attempt));
+      if (tries < this.#t.attempts) await this.#sleep(this.#delay(tries));
     }
     this.#update(step, {
       state: 'failed',
       detail: `Still open after ${plural(step.attempts, 'try', 'tries')}: ${last}`,
+    });
+  }
+
+  /**
+   * Waits out a 429 for as long as its Retry-After says (the client's limiter holds the cancel
+   * lane as long; a 429 without one waits `rateLimitWaitMs`), saying so on the step and in the
+   * headline. The trader's Stop ends the wait.
+   */
+  async #waitOut(step: SafetyStep, err: AppError): Promise<void> {
+    const ms = err.info.retryAfterMs ?? this.#t.rateLimitWaitMs;
+    const c = this.#cancelling;
+    if (c) {
+      c.throttledUntil = Math.max(c.throttledUntil ?? 0, this.#clock.now() + ms);
+      c.retryAfterMs = ms;
+    }
+    this.#update(step, {
+      detail: `The broker asked to wait ${seconds(ms)} (429): waiting, then trying again — not counted as a try`,
+    });
+    await this.#sleep(ms);
+  }
+
+  /** The headline while cancels run: how many are settled, and what the run is waiting for. */
+  #cancelProgress(): void {
+    const run = this.#run;
+    const c = this.#cancelling;
+    if (!run || !c || this.#stopped()) return;
+    const settled = run.steps.filter(
+      (s) => s.kind !== 'exit' && (s.state === 'done' || s.state === 'skipped' || s.state === 'failed'),
+    ).length;
+    const cancelled = run.steps.filter((s) => s.kind !== 'exit' && s.state === 'done').length;
+    const head =
+      settled === 0 ? `Cancelling ${plural(c.total, 'order')}…` : `Cancelling: ${cancelled} of ${c.total} cancelled…`;
+    run.detail =
+      c.throttledUntil !== null && c.throttledUntil > this.#clock.now()
+        ? `${head} The broker is throttling (429): waiting ${seconds(c.retryAfterMs)} as it asks, then going on until every order is settled (Stop ends it)`
+        : head;
+  }
+
+  /** A step the trader's Stop ended before the broker confirmed it (the read-back says what is open). */
+  #stoppedStep(step: SafetyStep): void {
+    this.#update(step, {
+      state: 'failed',
+      detail:
+        step.attempts === 0 || step.kind === 'exit'
+          ? 'Not sent: the run was stopped'
+          : 'Stopped before the broker confirmed a cancel',
+    });
+  }
+
+  #stopped(): boolean {
+    return this.#stop.signal.aborted;
+  }
+
+  /** The clock's sleep, ended early by the trader's Stop. */
+  async #sleep(ms: number): Promise<void> {
+    const signal = this.#stop.signal;
+    if (signal.aborted) return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      signal.addEventListener('abort', done, { once: true });
+      void this.#clock.sleep(ms).then(done);
     });
   }
 
@@ -294,27 +429,34 @@ export class SafetyRunner {
     run.detail = `Exiting ${plural(toExit.length, 'position')}…`;
     this.#emit();
     await pool(plans, this.#t.concurrency, async ({ step, order, why }) => {
-      if (order) await this.#exit(run, step, order);
-      else this.#update(step, { state: 'failed', detail: why });
+      if (!order) this.#update(step, { state: 'failed', detail: why });
+      else if (this.#stopped()) this.#stoppedStep(step);
+      else await this.#exit(run, step, order);
     });
   }
 
   /**
    * Places one exit through the exactly-once order service. A refusal created nothing, so it may
-   * be tried again (under a new request id); a "not yet confirmed" is waited for and never sent
-   * again while it may exist.
+   * be tried again (under a new request id); a 429 is waited out and not counted; a "not yet
+   * confirmed" is waited for and never sent again while it may exist.
    */
   async #exit(run: SafetyRun, step: SafetyStep, order: OrderRequest): Promise<void> {
     let last = '';
-    for (let attempt = 1; attempt <= this.#t.attempts; attempt++) {
+    let tries = 0;
+    // Every send gets its own request id, 429s included: a refused one created nothing.
+    let sends = 0;
+    while (tries < this.#t.attempts) {
+      if (this.#stopped()) return this.#stoppedStep(step);
+      tries += 1;
+      sends += 1;
       this.#update(step, {
         state: 'working',
-        attempts: attempt,
-        detail: attempt === 1 ? 'Placing the exit…' : `Placing the exit (try ${attempt})…`,
+        attempts: tries,
+        detail: tries === 1 ? 'Placing the exit…' : `Placing the exit (try ${tries})…`,
       });
       try {
         const outcome = await this.#deps.orders.place(order, {
-          requestId: `${run.id}-${step.id}-${attempt}`,
+          requestId: `${run.id}-${step.id}-${sends}`,
           risk: 'exempt',
         });
         if (outcome.state === 'placed') {
@@ -351,10 +493,18 @@ export class SafetyRunner {
         last = 'the broker confirmed it has no such order';
       } catch (err) {
         // Only a refusal is thrown: nothing was created.
+        if (throttled(err)) {
+          tries -= 1;
+          this.#update(step, {
+            detail: `The broker asked to wait ${seconds(err.info.retryAfterMs ?? this.#t.rateLimitWaitMs)} (429): waiting, then placing it — not counted as a try`,
+          });
+          await this.#sleep(err.info.retryAfterMs ?? this.#t.rateLimitWaitMs);
+          continue;
+        }
         last = messageOf(err);
-        if (err instanceof AppError && DEFINITIVE.has(err.info.kind)) break;
+        if (err instanceof LimitReached || (err instanceof AppError && DEFINITIVE.has(err.info.kind))) break;
       }
-      if (attempt < this.#t.attempts) await this.#clock.sleep(this.#delay(attempt));
+      if (tries < this.#t.attempts) await this.#sleep(this.#delay(tries));
     }
     this.#update(step, { state: 'failed', detail: `Exit not placed: ${last}` });
   }
@@ -436,7 +586,7 @@ export class SafetyRunner {
     run.stillOpen = stillOpen;
     run.state = clear ? 'done' : 'incomplete';
     run.finishedAt = this.#clock.now();
-    run.detail = failure ?? headline(run);
+    run.detail = failure ?? `${this.#stopped() ? 'Stopped: ' : ''}${headline(run)}`;
     this.#emit();
   }
 
@@ -460,12 +610,13 @@ export class SafetyRunner {
 
   // ---------------------------------------------------------------- helpers
 
+  /** The placement once it is settled, or as it stands when the wait ends (its time, or the trader's Stop). */
   async #waitSettled(clientOrderId: string): Promise<Placement | undefined> {
     const until = this.#clock.now() + this.#t.settleWaitMs;
     for (;;) {
       const p = this.#deps.orders.placements().find((x) => x.clientOrderId === clientOrderId);
-      if (!p || p.state !== 'checking' || this.#clock.now() >= until) return p;
-      await this.#clock.sleep(this.#t.settlePollMs);
+      if (!p || p.state !== 'checking' || this.#clock.now() >= until || this.#stopped()) return p;
+      await this.#sleep(this.#t.settlePollMs);
     }
   }
 
@@ -483,7 +634,7 @@ export class SafetyRunner {
       try {
         return await read();
       } catch {
-        if (attempt < this.#t.readAttempts) await this.#clock.sleep(this.#delay(attempt));
+        if (attempt < this.#t.readAttempts) await this.#sleep(this.#delay(attempt));
       }
     }
     return null;
@@ -496,6 +647,7 @@ export class SafetyRunner {
 
   #update(step: SafetyStep, change: Partial<SafetyStep>): void {
     Object.assign(step, change);
+    this.#cancelProgress();
     this.#emit();
   }
 
@@ -621,6 +773,11 @@ function headline(run: SafetyRun): string {
         ? 'the broker could not be read back: check what is still open'
         : `${plural(left, 'item')} still open`;
   return `${parts.join(', ')} — ${tail}`;
+}
+
+/** A wait in words: "30 s", "1.5 s". */
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 function plural(n: number, word: string, many = `${word}s`): string {

@@ -56,6 +56,21 @@ export function useStartSafetyRun() {
   });
 }
 
+/**
+ * The trader's Stop of a running safety run: main sends nothing more and ends the run with its
+ * read-back (docs/contract.md §Kill switch); the pushes that follow say so.
+ */
+export function useStopSafetyRun() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationKey: ['safety', 'stop'],
+    mutationFn: () => call('safety.stop'),
+    onSuccess: (run) => {
+      if (run) client.setQueryData(safetyQueries.run().queryKey, run);
+    },
+  });
+}
+
 /** Writes each `safety.progress` push into the run's cache; a finished run refreshes orders and positions. */
 export function useSafetyEvents(): void {
   const client = useQueryClient();

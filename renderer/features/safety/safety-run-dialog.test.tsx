@@ -118,5 +118,74 @@ describe('the safety run dialog', () => {
     expect(open.textContent).toContain('Order 1 BUY 2 INFY — OPEN');
     expect(open.textContent).toContain('Not yet confirmed: td-abc — it may still become an order');
     expect(within(dialog).getByRole('button', { name: 'Done' })).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Stop' })).toBeNull();
+  });
+
+  it('Stop, while a run waits out the broker’s 429s, asks main to stop it and says it is stopping until the run ends', async () => {
+    const waiting: SafetyRun = {
+      ...RUN,
+      detail:
+        'Cancelling 1 order… The broker is throttling (429): waiting 30 s as it asks, then going on until every order is settled (Stop ends it)',
+      steps: [
+        {
+          ...STEP,
+          attempts: 1,
+          detail: 'The broker asked to wait 30 s (429): waiting, then trying again — not counted as a try',
+        },
+      ],
+    };
+    // Main's run, as a read from the dialog would find it.
+    current = waiting;
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Harness />
+      </QueryClientProvider>,
+    );
+    await push(waiting);
+    bridge.answer('safety.stop', () => ({
+      ok: true,
+      data: { ...waiting, detail: 'Stopping: nothing more is sent; waiting for the answers to requests already sent…' },
+    }));
+    act(() => screen.getByRole('button', { name: 'show' }).click());
+    const dialog = await screen.findByRole('dialog', { name: 'Kill switch' });
+    expect(within(dialog).getByTestId('safety-headline').textContent).toMatch(/throttling \(429\): waiting 30 s/);
+    act(() => within(dialog).getByRole('button', { name: 'Stop' }).click());
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('safety-headline').textContent).toBe(
+        'Stopping: nothing more is sent; waiting for the answers to requests already sent…',
+      ),
+    );
+    expect(bridge.callsOf('safety.stop')).toHaveLength(1);
+    expect((within(dialog).getByRole('button', { name: 'Stopping…' }) as HTMLButtonElement).disabled).toBe(true);
+
+    await push({
+      ...waiting,
+      state: 'incomplete',
+      finishedAt: 2,
+      detail: 'Stopped: 0 of 1 order cancelled — 1 item still open',
+      steps: [{ ...STEP, state: 'failed', attempts: 1, detail: 'Stopped before the broker confirmed a cancel' }],
+      stillOpen: {
+        orders: [
+          {
+            orderId: '1',
+            exchange: 'NSE',
+            tradingsymbol: 'INFY',
+            transactionType: 'BUY',
+            pendingQuantity: 2,
+            status: 'OPEN',
+          },
+        ],
+        positions: [],
+        unconfirmed: [],
+        verified: true,
+      },
+    });
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('safety-headline').textContent).toBe(
+        'Stopped: 0 of 1 order cancelled — 1 item still open',
+      ),
+    );
+    expect(within(dialog).queryByRole('button', { name: /Stop/ })).toBeNull();
+    expect(within(dialog).getByTestId('still-open').textContent).toContain('Order 1 BUY 2 INFY — OPEN');
   });
 });

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { SafetyRun, SafetyStep } from '@shared/domain/safety-run';
+import { describeError } from '../../lib/describe-error';
 import { formatQty } from '../../lib/format';
 import { Dialog } from '../layout/dialog';
-import { safetyQueries } from './queries';
+import { safetyQueries, useStopSafetyRun } from './queries';
 import { useRunVisible, useSafetyActions } from './safety-store';
 
 const TITLE: Readonly<Record<SafetyRun['action']['kind'], string>> = {
@@ -33,8 +34,11 @@ export function SafetyRunDialog() {
   const visible = useRunVisible();
   const run = useQuery({ ...safetyQueries.run(), enabled: visible }).data;
   const { runHidden } = useSafetyActions();
+  const stop = useStopSafetyRun();
   if (!visible || !run) return null;
   const running = run.state === 'running';
+  // Asked for this run: it is stopping until a push says it ended.
+  const stopping = running && (stop.isPending || stop.data?.id === run.id);
   return (
     <Dialog title={TITLE[run.action.kind]} onClose={runHidden} wide>
       <p className="safety-headline" role="status" data-testid="safety-headline" data-state={run.state}>
@@ -76,7 +80,22 @@ export function SafetyRunDialog() {
         </tbody>
       </table>
       {run.stillOpen ? <StillOpenList run={run} /> : null}
+      {stop.error ? (
+        <p role="alert" className="inline-error">
+          Not stopped: {describeError(stop.error)}
+        </p>
+      ) : null}
       <div className="form__buttons">
+        {running ? (
+          <button
+            type="button"
+            disabled={stopping}
+            title="Sends nothing more, then lists what is still open"
+            onClick={() => stop.mutate()}
+          >
+            {stopping ? 'Stopping…' : 'Stop'}
+          </button>
+        ) : null}
         <button type="button" onClick={runHidden}>
           {running ? 'Hide (it keeps running)' : 'Done'}
         </button>
