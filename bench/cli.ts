@@ -46,6 +46,11 @@ const SUITES: Record<string, Suite> = {
       "the strategy builder's per-tick compute (payoff figures, both curves, Greeks) for 4 and 12 legs vs a single long call, same run (p50/p99 ms, share of a 60 Hz frame)",
     load: () => import('./strategy-bench'),
   },
+  safety: {
+    describe:
+      "the kill switch over 200 and 900 working orders with half of all requests answered 429: cancels a second against the broker's published limit, vs the same run without faults",
+    load: () => import('./safety-bench'),
+  },
   memory: {
     describe:
       "an idle desk's page JS heap (after a forced collection) and host RSS at 200 and 10,000 orders, before and after N polls: nothing may grow per poll",

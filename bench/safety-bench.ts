@@ -1,0 +1,271 @@
+/**
+ * `npm run bench -- safety [--orders 200,900] [--faults SPEC] [--broker rest|kite]`
+ *
+ * The kill switch under throttling (docs/contract.md §Kill switch): N working orders, then the
+ * kill switch, through the trading core as the app runs it — its client limits following what
+ * the broker publishes, a 429's Retry-After pausing its lane — against a paper broker keeping
+ * its own default limits. Each N is run twice on the same book: without faults (the baseline)
+ * and with `--faults` (default `rate_limit=0.5`: half of all requests answered 429, Retry-After
+ * 1 s), set once the core has logged in and read the book.
+ *
+ * The figure is **cancels a second against the broker's published limit for them**, as a ratio:
+ * on /v1 every request counts against 10/s (docs/api.md §Limits); on /kite a cancel is an order
+ * write, 10 a second and 400 a minute (docs/kite.md §Limits), so a run longer than a minute is
+ * held to 400/60 a second. The client keeps 80% of a limit (token-bucket.ts `paceUnder`), so
+ * 0.8 is the ceiling without faults; a broker refusing half of the requests at random leaves
+ * 0.4. Also printed: the ratio to the same run's baseline, the requests sent a second against
+ * the limit, the 429s met, percentiles of the time from the click to each order's cancel, and
+ * the cancels counted in each whole second. The last line is JSON.
+ *
+ * Orders are seeded once per N into a paper journal through an unlimited broker; each measured
+ * run starts a fresh broker from a copy of that journal, so both modes cancel the same book.
+ */
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Instrument } from '@shared/domain/instrument';
+import type { OrderRequest } from '@shared/domain/order';
+import type { SafetyRun } from '@shared/domain/safety-run';
+import { createCore, pool } from '../electron/core/testing/core-fixture';
+import type { TradingCore } from '../electron/core/trading-core';
+import { startPaperBroker, type PaperBroker } from '../electron/paper';
+
+const MAX_ORDERS = 2_000;
+/** A run not finished by then is stopped, and reported as such. */
+const RUN_DEADLINE_MS = 15 * 60_000;
+const UNLIMITED = 1_000_000;
+
+interface Args {
+  readonly orders: readonly number[];
+  readonly faults: string;
+  readonly dialect: 'rest' | 'kite';
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  let orders: number[] = [200, 900];
+  let faults = 'rate_limit=0.5';
+  let dialect: Args['dialect'] = 'rest';
+  for (let i = 0; i < argv.length; i += 2) {
+    const key = argv[i];
+    const value = argv[i + 1];
+    if (value === undefined) throw new Error(`${key} needs a value`);
+    if (key === '--orders') {
+      orders = value.split(',').map((v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1 || n > MAX_ORDERS)
+          throw new Error(`--orders takes integers in [1, ${MAX_ORDERS}], comma-separated`);
+        return n;
+      });
+    } else if (key === '--faults') faults = value;
+    else if (key === '--broker') {
+      if (value !== 'rest' && value !== 'kite') throw new Error(`--broker must be rest or kite, not ${value}`);
+      dialect = value;
+    } else throw new Error(`unknown option ${key}`);
+  }
+  return { orders, faults, dialect };
+}
+
+function percentile(values: readonly number[], q: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  if (s.length === 0) return Number.NaN;
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? Number.NaN;
+}
+
+const round = (n: number, digits = 2): number => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** A BUY LIMIT 8% under the opening price: it rests, OPEN, since the bench's market never ticks. */
+function resting(i: Instrument, quantity = 1): OrderRequest {
+  const price = Math.round(Math.ceil((i.lastPrice * 0.92) / i.tickSize) * i.tickSize * 100) / 100;
+  return {
+    exchange: i.exchange,
+    tradingsymbol: i.tradingsymbol,
+    transactionType: 'BUY',
+    quantity,
+    orderType: 'LIMIT',
+    price,
+    product: 'MIS',
+    validity: 'DAY',
+  };
+}
+
+/** Writes `count` working orders into `<dir>/paper` through an unlimited broker; returns the folder. */
+async function seed(count: number): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'td-safety-bench-'));
+  const paper = await startPaperBroker({
+    port: 0,
+    dataDir: join(dir, 'paper'),
+    tickIntervalMs: 0,
+    rate: { perSecond: UNLIMITED, burst: UNLIMITED },
+  });
+  const core = await createCore(paper.url, join(dir, 'seed-core'), { rate: null });
+  try {
+    await core.start();
+    // The cheapest one-share equities, so N one-share orders block little of the margin.
+    const eq = (await core.broker.listInstruments('NSE'))
+      .filter((i) => i.instrumentType === 'EQ' && i.lotSize === 1 && i.lastPrice > 0)
+      .sort((a, b) => a.lastPrice - b.lastPrice)
+      .slice(0, 12);
+    const results = await pool(count, 16, async (n) => {
+      const a = await core.orders.place(resting(eq[n % eq.length] as Instrument));
+      if (a.state !== 'placed' || a.status !== 'OPEN') throw new Error(`seeding order ${n}: ${a.state}`);
+    });
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    return dir;
+  } finally {
+    await core.close();
+    await paper.close();
+  }
+}
+
+/** A request token from a paper broker's Kite login page (its default redirect carries it). */
+async function paperRequestToken(kiteRoot: string): Promise<string> {
+  const r = await fetch(`${kiteRoot}/connect/login?v=3&api_key=paper`, { redirect: 'manual' });
+  return new URL(r.headers.get('location') ?? '').searchParams.get('request_token') ?? '';
+}
+
+interface Measured {
+  readonly mode: 'baseline' | 'faults';
+  readonly orders: number;
+  readonly cancelled: number;
+  readonly stillOpen: number;
+  readonly state: string;
+  readonly seconds: number;
+  readonly cancelsPerSecond: number;
+  /** Cancels a second ÷ the broker's published limit for them. */
+  readonly ratio: number;
+  readonly publishedPerSecond: number;
+  readonly requestsPerSecond: number;
+  readonly rateLimited: number;
+  readonly doneP50Ms: number;
+  readonly doneP90Ms: number;
+  readonly doneP99Ms: number;
+  readonly perSecondP10: number;
+  readonly perSecondP50: number;
+  readonly perSecondP90: number;
+}
+
+async function measure(seeded: string, orders: number, args: Args, faulted: boolean): Promise<Measured> {
+  const dir = await mkdtemp(join(tmpdir(), 'td-safety-run-'));
+  await cp(join(seeded, 'paper'), join(dir, 'paper'), { recursive: true });
+  // The broker keeps its own default limits, as a real one does.
+  const paper: PaperBroker = await startPaperBroker({ port: 0, dataDir: join(dir, 'paper'), tickIntervalMs: 0 });
+  const settledAt = new Map<string, number>();
+  let t0 = 0;
+  const onSafety = (run: SafetyRun): void => {
+    for (const s of run.steps) {
+      if (s.kind === 'cancel' && s.state === 'done' && !settledAt.has(s.id))
+        settledAt.set(s.id, performance.now() - t0);
+    }
+  };
+  let core: TradingCore | null = null;
+  try {
+    const kiteRoot = paper.url.replace(/\/v1$/, '/kite');
+    core =
+      args.dialect === 'rest'
+        ? await createCore(paper.url, join(dir, 'core'), { events: { onSafety } })
+        : await createCore(kiteRoot, join(dir, 'core'), {
+            dialect: 'kite',
+            target: { broker: 'kite', label: 'Kite (paper)', vaultKey: 'kite-bench' },
+            credentials: { apiKey: 'paper', apiSecret: 'paper', requestToken: await paperRequestToken(kiteRoot) },
+            events: { onSafety },
+          });
+    await core.start();
+    const working = (await core.broker.listOrders()).filter((o) => o.status === 'OPEN').length;
+    if (working !== orders) throw new Error(`expected ${orders} working orders, found ${working}`);
+    const limits = core.broker.limits();
+    const published =
+      args.dialect === 'kite' && limits.orderWindows
+        ? Math.min(limits.orderWindows.perSecond, limits.orderWindows.perMinute / 60)
+        : limits.requests.perSecond;
+    if (faulted) paper.setFaults(args.faults);
+    const sentBefore = core.stats.sent;
+    const limitedBefore = core.stats.rateLimited;
+    t0 = performance.now();
+    core.safety.start({ kind: 'killSwitch', exitPositions: false });
+    const deadline = setTimeout(() => stopRun(core), RUN_DEADLINE_MS);
+    await core.safety.idle();
+    clearTimeout(deadline);
+    const seconds = (performance.now() - t0) / 1000;
+    const run = core.safety.current();
+    paper.setFaults({});
+    const times = [...settledAt.values()];
+    const lastCancel = Math.max(1, ...times) / 1000;
+    const cancelled = times.length;
+    const cps = cancelled / lastCancel;
+    const buckets = new Array<number>(Math.max(1, Math.floor(lastCancel))).fill(0);
+    for (const t of times) {
+      const i = Math.floor(t / 1000);
+      if (i < buckets.length) buckets[i] = (buckets[i] ?? 0) + 1;
+    }
+    return {
+      mode: faulted ? 'faults' : 'baseline',
+      orders,
+      cancelled,
+      stillOpen: run?.stillOpen?.orders.length ?? -1,
+      state: run?.state ?? 'none',
+      seconds: round(seconds, 1),
+      cancelsPerSecond: round(cps),
+      ratio: round(cps / published),
+      publishedPerSecond: round(published),
+      requestsPerSecond: round((core.stats.sent - sentBefore) / seconds),
+      rateLimited: core.stats.rateLimited - limitedBefore,
+      doneP50Ms: Math.round(percentile(times, 0.5)),
+      doneP90Ms: Math.round(percentile(times, 0.9)),
+      doneP99Ms: Math.round(percentile(times, 0.99)),
+      perSecondP10: percentile(buckets, 0.1),
+      perSecondP50: percentile(buckets, 0.5),
+      perSecondP90: percentile(buckets, 0.9),
+    };
+  } finally {
+    await core?.close().catch(() => undefined);
+    await paper.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Ends a run past the bench's deadline (the trader's Stop), where the core offers one. */
+function stopRun(core: TradingCore | null): void {
+  const safety = core?.safety as { stop?: () => void } | undefined;
+  safety?.stop?.();
+}
+
+export async function run(argv: string[]): Promise<void> {
+  const args = parseArgs(argv);
+  const results: Measured[] = [];
+  console.log(
+    `kill switch over N working orders on ${args.dialect === 'rest' ? '/v1' : '/kite'}, the app's client limits against the broker's own; faults: ${args.faults}`,
+  );
+  for (const n of args.orders) {
+    const seeded = await seed(n);
+    try {
+      for (const faulted of [false, true]) {
+        const m = await measure(seeded, n, args, faulted);
+        results.push(m);
+        console.log(
+          `N=${String(n).padStart(4)} ${m.mode.padEnd(8)} ${m.cancelled}/${n} cancelled in ${m.seconds} s (${m.state}, ${m.stillOpen} still open)` +
+            ` · ${m.cancelsPerSecond} cancels/s = ${m.ratio} of the published ${m.publishedPerSecond}/s` +
+            ` · ${m.requestsPerSecond} requests/s, ${m.rateLimited} × 429` +
+            ` · cancelled after p50 ${m.doneP50Ms} ms p90 ${m.doneP90Ms} ms p99 ${m.doneP99Ms} ms` +
+            ` · per second p10 ${m.perSecondP10} p50 ${m.perSecondP50} p90 ${m.perSecondP90}`,
+        );
+      }
+    } finally {
+      await rm(seeded, { recursive: true, force: true });
+    }
+  }
+  const byN = args.orders.map((n) => {
+    const base = results.find((r) => r.orders === n && r.mode === 'baseline');
+    const faults = results.find((r) => r.orders === n && r.mode === 'faults');
+    const toBaseline = base && faults ? round(faults.cancelsPerSecond / base.cancelsPerSecond) : Number.NaN;
+    console.log(
+      `N=${n}: under faults ${faults?.ratio} of the published limit, ${toBaseline} of the baseline's ${base?.cancelsPerSecond} cancels/s`,
+    );
+    return {
+      orders: n,
+      ratioToPublished: { baseline: base?.ratio, faults: faults?.ratio },
+      faultsToBaseline: toBaseline,
+    };
+  });
+  console.log(JSON.stringify({ bench: 'safety', dialect: args.dialect, faults: args.faults, byN, runs: results }));
+}
