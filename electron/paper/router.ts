@@ -23,17 +23,27 @@ export type Match<R = Route> =
   | { readonly kind: 'method'; readonly allow: readonly string[] }
   | { readonly kind: 'none' };
 
+/** How strictly paths match. */
+export interface RouterOptions {
+  /**
+   * True (default): `/orders/` is `/orders`. False: only the path as written; a trailing slash
+   * is "no such path" (the /kite dialect's documented routes: docs/kite.md §The wire).
+   */
+  readonly trailingSlash?: boolean;
+}
+
 export class Router<R extends Routable = Route> {
   private readonly compiled: Compiled<R>[];
 
-  constructor(routes: readonly R[]) {
+  constructor(routes: readonly R[], options: RouterOptions = {}) {
+    const tail = options.trailingSlash === false ? '' : '/?';
     this.compiled = routes.map((route) => {
       const keys: string[] = [];
       const pattern = route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([a-z_]+)/g, (_, k: string) => {
         keys.push(k);
         return '([^/]+)';
       });
-      return { route, re: new RegExp(`^${pattern}/?$`), keys };
+      return { route, re: new RegExp(`^${pattern}${tail}$`), keys };
     });
   }
 

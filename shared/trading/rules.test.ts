@@ -189,6 +189,17 @@ describe('prices', () => {
       ]);
     }
   });
+  it('refuses a price above ₹100 crore in one short sentence, not a figure hundreds of digits long', () => {
+    for (const huge of [1e308, 1_00_00_00_000.05]) {
+      expect(validateOrder(base(INFY, { orderType: 'LIMIT', price: huge }), INFY)).toEqual([
+        { field: 'price', code: 'invalid_field', message: 'Price must be at most ₹1,00,00,00,000' },
+      ]);
+      expect(validateOrder(base(INFY, { orderType: 'SL-M', triggerPrice: huge }), INFY)).toEqual([
+        { field: 'triggerPrice', code: 'invalid_field', message: 'Trigger price must be at most ₹1,00,00,00,000' },
+      ]);
+    }
+    expect(validateOrder(base(INFY, { orderType: 'LIMIT', price: 1_00_00_00_000 }), INFY)).toEqual([]);
+  });
   it('MARKET and SL-M carry no price', () => {
     expect(fields(INFY, { price: 100 })).toEqual(['price:invalid_combination']);
     expect(fields(INFY, { orderType: 'SL-M', triggerPrice: 99, price: 100 })).toEqual(['price:invalid_combination']);

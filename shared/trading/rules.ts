@@ -173,15 +173,24 @@ function rupeesOnTick(value: number, tickSize: number): string {
 }
 
 /**
+ * The highest price any rule accepts, ₹100 crore: far above any contract listed in India, and
+ * far inside what integer price units count exactly (₹9·10^11, docs/api.md §Numbers and money
+ * units), so a price like 1e308 is refused in one short sentence instead of a 400-digit figure.
+ */
+export const MAX_PRICE = 1_00_00_00_000;
+
+/**
  * What is wrong with a price that is present and above zero, or null when it is valid.
  *
  * Never rounded for the trader (docs/api.md §Numbers and money units): a price under one tick
  * (1e-9 would be stored as ₹0.00) is refused, and an off-tick one is refused naming the two
- * nearest valid prices, so the trader chooses which side of their intent to be on. GTT trigger
- * values are judged by it too (`shared/trading/gtt-rules.ts`).
+ * nearest valid prices, so the trader chooses which side of their intent to be on. Above
+ * `MAX_PRICE` it is refused as such. GTT trigger values are judged by it too
+ * (`shared/trading/gtt-rules.ts`).
  */
 export function tickProblem(label: string, value: number, tickSize: number): string | null {
   const tick = `₹${tickSize.toLocaleString('en-IN', { maximumFractionDigits: 4 })}`;
+  if (!(value <= MAX_PRICE)) return `${label} must be at most ₹${MAX_PRICE.toLocaleString('en-IN')}`;
   if (toUnits(value) < toUnits(tickSize)) return `${label} must be at least one tick (${tick})`;
   if (isOnTick(value, tickSize)) return null;
   const [below, above] = ticksAround(value, tickSize);

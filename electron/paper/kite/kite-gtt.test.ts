@@ -89,4 +89,38 @@ describe('/kite GTT triggers (docs/kite.md §GTT)', () => {
     });
     expect(t.api.broker.gttCount()).toBe(count);
   });
+
+  it('a trigger 100× the last price is accepted and stays active: Kite sets only a least distance from it, no greatest', async () => {
+    t.api.broker.setPrice(token, 1500);
+    const single = {
+      trigger_type: 'single',
+      exchange: 'NSE',
+      tradingsymbol: 'INFY',
+      trigger_values: [150000],
+      last_price: 1500,
+      orders: [{ transaction_type: 'SELL', quantity: 1, product: 'CNC', order_type: 'LIMIT', price: 150000 }],
+    } as GTTParams;
+    const { trigger_id } = await kc.placeGTT(single);
+    t.api.broker.setPrice(token, 1510);
+    expect(await kc.getGTT(trigger_id)).toMatchObject({
+      type: 'single',
+      status: 'active',
+      condition: { trigger_values: [150000] },
+    });
+  });
+
+  it('a trigger or a leg price of 1e308 is refused naming the field in one short sentence; nothing is created', async () => {
+    t.api.broker.setPrice(token, 1500);
+    const count = t.api.broker.gttCount();
+    const err = await kc.placeGTT(oco(1480, 1e308)).then(
+      () => null,
+      (e: unknown) => e as { error_type: string; message: string },
+    );
+    expect(err).toMatchObject({
+      error_type: 'InputException',
+      message:
+        'condition.trigger_values.1: Trigger value must be at most ₹1,00,00,00,000; orders.1.price: Price must be at most ₹1,00,00,00,000',
+    });
+    expect(t.api.broker.gttCount()).toBe(count);
+  });
 });

@@ -82,12 +82,26 @@ describe('market_protection (docs/kite.md §Market protection)', () => {
     await kc.cancelOrder('regular', order_id);
   });
 
-  it('a modification to MARKET needs market_protection too, and is priced like a placement', async () => {
+  it('a modification to MARKET (or SL-M) needs market_protection too, and is priced like a placement', async () => {
     t.api.broker.setPrice(infyToken, 1500);
     const { order_id } = await kc.placeOrder('regular', order({ order_type: 'LIMIT', price: 1400 }));
-    await expect(kc.modifyOrder('regular', order_id, { order_type: 'MARKET' })).rejects.toMatchObject({
+    const unprotected = {
       error_type: 'InputException',
       message: expect.stringMatching(/^Market orders without market protection are not allowed via API/),
+    };
+    await expect(kc.modifyOrder('regular', order_id, { order_type: 'MARKET' })).rejects.toMatchObject(unprotected);
+    await expect(
+      kc.modifyOrder('regular', order_id, { order_type: 'MARKET', market_protection: 0 } as never),
+    ).rejects.toMatchObject(unprotected);
+    await expect(
+      kc.modifyOrder('regular', order_id, { order_type: 'SL-M', trigger_price: 1300 }),
+    ).rejects.toMatchObject(unprotected);
+    // Refused: the order is as it was, resting, not filled.
+    expect(await last(order_id)).toMatchObject({
+      order_type: 'LIMIT',
+      price: 1400,
+      status: 'OPEN',
+      filled_quantity: 0,
     });
     await kc.modifyOrder('regular', order_id, { order_type: 'MARKET', market_protection: 2 } as never);
     expect(await last(order_id)).toMatchObject({

@@ -62,6 +62,38 @@ describe('/kite orders (docs/kite.md §Orders)', () => {
     expect(t.api.broker.orderCount()).toBe(before + 2);
   });
 
+  it('an empty tag places an untagged order: tag null and no tags, as Kite shows an order placed without one', async () => {
+    const { order_id } = await kc.placeOrder('regular', order({ tag: '' }));
+    expect((await kc.getOrders()).find((o) => o.order_id === order_id)).toMatchObject({ tag: null, tags: [] });
+    expect(await t.api.order(order_id)).toMatchObject({ client_order_id: null });
+  });
+
+  it('a path with a trailing slash is no route (404 GeneralException), and nothing is created', async () => {
+    const before = t.api.broker.orderCount();
+    const auth = { authorization: `token paper:${(kc as unknown as { access_token: string }).access_token}` };
+    const body = new URLSearchParams({
+      exchange: 'NSE',
+      tradingsymbol: 'INFY',
+      transaction_type: 'BUY',
+      quantity: '1',
+      product: 'MIS',
+      order_type: 'LIMIT',
+      price: '1450',
+    });
+    const r = await fetch(`${t.root}/orders/regular/`, { method: 'POST', headers: auth, body });
+    expect(r.status).toBe(404);
+    expect(await r.json()).toEqual({
+      status: 'error',
+      message: 'Route not found: POST /kite/orders/regular/',
+      error_type: 'GeneralException',
+      data: null,
+    });
+    expect(t.api.broker.orderCount()).toBe(before);
+    // The documented path takes the same form; reads with a slash are no route either.
+    expect((await fetch(`${t.root}/orders/regular`, { method: 'POST', headers: auth, body })).status).toBe(200);
+    expect((await fetch(`${t.root}/orders/`, { headers: auth })).status).toBe(404);
+  });
+
   it('a MARKET or SL-M order without market_protection, or with 0, is refused in Kite’s words, and nothing is created', async () => {
     const before = t.api.broker.orderCount();
     const refusal = {

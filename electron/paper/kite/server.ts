@@ -77,13 +77,11 @@ export function createKiteHandler(
   state: BrokerState,
   opts: KiteServerOptions,
 ): (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> {
-  const router = new Router<KiteRoute>([
-    ...sessionRoutes,
-    ...orderRoutes,
-    ...gttRoutes,
-    ...portfolioRoutes,
-    ...marketRoutes,
-  ]);
+  // Kite's documented paths only: a trailing slash is no route (docs/kite.md §The wire).
+  const router = new Router<KiteRoute>(
+    [...sessionRoutes, ...orderRoutes, ...gttRoutes, ...portfolioRoutes, ...marketRoutes],
+    { trailingSlash: false },
+  );
   const limits = new KiteLimits(opts.rates);
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
