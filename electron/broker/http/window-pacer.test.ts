@@ -107,6 +107,24 @@ describe('order writes paced in sliding windows (Kite counts calendar windows)',
     await expect(nextDay).resolves.toBeGreaterThan(0);
   });
 
+  it('a pause holds its lane without counting it: when it ends, the window is whole; the other lane goes on meanwhile', async () => {
+    const clock = steppedClock();
+    const pacer = new WindowPacer([{ limit: 4, ms: 1_000 }], null, clock);
+    pacer.pause(1_000, 'cancel');
+    const cancels: number[] = [];
+    for (let i = 0; i < 4; i += 1) void pacer.take('cancel').then((t) => cancels.push(t));
+    let placed: number | null = null;
+    void pacer.take('urgent').then((t) => (placed = t));
+    await clock.advance(999);
+    // Nothing of the paused lane was admitted (nor counted); the placement went at once.
+    expect(cancels).toEqual([]);
+    expect(placed).toBe(0);
+    await clock.advance(1);
+    // At the pause's end the window is whole (the placement's slot has just aged out): all four
+    // at once, none of them counted while it could not be sent.
+    expect(cancels).toEqual([1_000, 1_000, 1_000, 1_000]);
+  });
+
   it('an answered caller leaves nothing on its signal: one signal can go with a thousand requests (a kill switch and its Stop)', async () => {
     const clock = steppedClock();
     const pacer = new WindowPacer([{ limit: 10, ms: 1_000 }], null, clock);

@@ -21,6 +21,8 @@ export interface DailyCap {
 /** Anything that admits one request at a time: the token bucket, or this pacer. */
 export interface Pacer {
   take(priority?: Priority, signal?: AbortSignal): Promise<number>;
+  /** Admits nobody of `lane` for `ms`: the broker answered one of its requests 429 with that Retry-After. */
+  pause(ms: number, lane: Priority): void;
 }
 
 interface Waiter {
@@ -40,6 +42,10 @@ interface Waiter {
  * arrival order. A day's cap, once reached, refuses at once (waiting cannot help), as a
  * `rate_limited` whose Retry-After is the day's end: nothing is sent. A caller whose signal
  * aborts while it waits leaves without counting (`NotAdmitted`).
+ *
+ * `pause(ms, lane)` holds a lane for a broker's Retry-After, as the token bucket does: its callers
+ * are not admitted, so none is counted in a window while it would wait behind the pause, and the
+ * window stays free for when the pause ends (cancels are the `cancel` lane, the rest the other).
  */
 export class WindowPacer implements Pacer {
   readonly #windows: readonly SlidingWindow[];
@@ -52,8 +58,12 @@ export class WindowPacer implements Pacer {
   #dayCount = 0;
   readonly #cancels: Waiter[] = [];
   readonly #others: Waiter[] = [];
+  /** Each queue waits until this time (a Retry-After given to a request of it). */
+  readonly #pausedUntil = { cancels: Number.NEGATIVE_INFINITY, others: Number.NEGATIVE_INFINITY };
   #pumping = false;
   readonly #onAdmit: (at: number) => void;
+  /** Ends the pump's sleep behind a pause early: someone arrived who may go before it ends. */
+  #wake: (() => void) | null = null;
 
   public constructor(
     windows: readonly SlidingWindow[],
@@ -91,6 +101,7 @@ export class WindowPacer implements Pacer {
       };
       (priority === 'cancel' ? this.#cancels : this.#others).push(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
+      this.#wake?.();
       void this.#pump();
     });
   }
@@ -100,14 +111,28 @@ export class WindowPacer implements Pacer {
     return this.#cancels.length + this.#others.length;
   }
 
+  public pause(ms: number, lane: Priority): void {
+    const q = lane === 'cancel' ? 'cancels' : 'others';
+    this.#pausedUntil[q] = Math.max(this.#pausedUntil[q], this.#clock.now() + ms);
+  }
+
   async #pump(): Promise<void> {
     if (this.#pumping) return;
     this.#pumping = true;
     try {
       for (;;) {
-        const next = this.#head();
-        if (!next) return;
         const now = this.#clock.now();
+        const next = this.#head(now);
+        if (next === 'paused') {
+          // Until the pause ends, or someone arrives who may go sooner (the other lane).
+          await Promise.race([
+            this.#clock.sleep(Math.max(1, this.#pauseLeft(now))),
+            new Promise<void>((resolve) => (this.#wake = resolve)),
+          ]);
+          this.#wake = null;
+          continue;
+        }
+        if (!next) return;
         const wait = this.#waitFor(now);
         if (wait > 0) {
           await this.#clock.sleep(wait);
@@ -130,13 +155,30 @@ export class WindowPacer implements Pacer {
     }
   }
 
-  /** The first caller still waiting, cancels first; callers who gave up are dropped. */
-  #head(): Waiter | undefined {
-    for (const q of [this.#cancels, this.#others]) {
+  /**
+   * The first caller still waiting in a lane not paused, cancels first; callers who gave up are
+   * dropped. `paused`: someone waits, but only in paused lanes.
+   */
+  #head(now: number): Waiter | 'paused' | undefined {
+    let paused = false;
+    for (const [q, lane] of [
+      [this.#cancels, 'cancels'],
+      [this.#others, 'others'],
+    ] as const) {
       while (q[0]?.done) q.shift();
-      if (q[0]) return q[0];
+      if (!q[0]) continue;
+      if (now < this.#pausedUntil[lane]) paused = true;
+      else return q[0];
     }
-    return undefined;
+    return paused ? 'paused' : undefined;
+  }
+
+  /** How long until the first paused lane with someone waiting may go again. */
+  #pauseLeft(now: number): number {
+    const left = (['cancels', 'others'] as const)
+      .filter((lane) => (lane === 'cancels' ? this.#cancels : this.#others).length > 0)
+      .map((lane) => this.#pausedUntil[lane] - now);
+    return Math.min(...left);
   }
 
   /** How long until every window has room for one more (0: now). */

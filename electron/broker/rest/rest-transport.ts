@@ -262,7 +262,12 @@ export class RestTransport {
         const ms = failure.info.retryAfterMs;
         // A 429 holds back its own lane only (docs/architecture.md §HTTP client, retries and
         // limits): a poll's never delays an order action, a placement's never delays a cancel.
-        if (this.#pauseAll && ms !== undefined) this.#bucket?.pause(ms, pausedLane(spec));
+        if (this.#pauseAll && ms !== undefined) {
+          this.#bucket?.pause(ms, pausedLane(spec));
+          // An order write's pacer holds the lane too, so it counts no write that would only
+          // wait behind the pause (docs/kite.md §Limits).
+          if (spec.placement) this.#placementBucket?.pause(ms, pausedLane(spec));
+        }
       }
       if (kind === 'network' || kind === 'timeout') this.#setHealth('down', failure.info.message);
       else if (kind === 'rate_limited' || kind === 'server_error') this.#setHealth('degraded', failure.info.message);
