@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import type { Instrument } from '@shared/domain/instrument';
 import type { OrderRequest } from '@shared/domain/order';
 import type { SafetyRun } from '@shared/domain/safety-run';
+import { kiteAdapter } from '../electron/broker/kite/kite-adapter';
 import { createCore, pool } from '../electron/core/testing/core-fixture';
 import type { TradingCore } from '../electron/core/trading-core';
 import { startPaperBroker, type PaperBroker } from '../electron/paper';
@@ -165,7 +166,7 @@ async function measure(seeded: string, orders: number, args: Args, faulted: bool
       args.dialect === 'rest'
         ? await createCore(paper.url, join(dir, 'core'), { events: { onSafety } })
         : await createCore(kiteRoot, join(dir, 'core'), {
-            dialect: 'kite',
+            adapter: kiteAdapter(),
             target: { broker: 'kite', label: 'Kite (paper)', vaultKey: 'kite-bench' },
             credentials: { apiKey: 'paper', apiSecret: 'paper', requestToken: await paperRequestToken(kiteRoot) },
             events: { onSafety },

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WireGttList, WireInstrumentList, WireOrderList } from '@shared/wire/schemas';
+import { WireGttList, WireInstrumentList, WireOrderList } from '../wire/rest-schemas';
 import { mulberry32 } from './rng';
 import { bundleForTest } from '../core/testing/build-child';
 import { killNow, startPaperProcess, type PaperProcess } from './testing/paper-cli-process';

@@ -3,9 +3,9 @@ import type { Instrument } from '@shared/domain/instrument';
 import type { OrderRequest } from '@shared/domain/order';
 import type { SafetyRun } from '@shared/domain/safety-run';
 import type { Clock } from '../clock';
-import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import { startCoreFixture, type CoreFixture, type CoreOverrides } from '../testing/core-fixture';
 import { coreOn, type Dialect } from '../testing/dialects';
-import type { TradingCore, TradingCoreOptions } from '../trading-core';
+import type { TradingCore } from '../trading-core';
 import { SafetyRunner } from './safety-runner';
 
 /**
@@ -53,7 +53,7 @@ async function withResting(
   fx: CoreFixture,
   dialect: Dialect,
   count: number,
-  overrides: Partial<TradingCoreOptions> = {},
+  overrides: CoreOverrides = {},
 ): Promise<{ core: TradingCore; ids: string[] }> {
   const core = await coreOn(fx, dialect, overrides);
   const eq = (await core.broker.listInstruments('NSE')).filter((i) => i.instrumentType === 'EQ').slice(0, 3);
