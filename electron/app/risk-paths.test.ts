@@ -266,3 +266,50 @@ describe('a GTT is judged on what can be known when it is made', () => {
     expect(await r.dispatch('gtt.place', { gtt: exits })).toMatchObject({ ok: true });
   });
 });
+
+describe('what held, and must keep holding', () => {
+  it('riskOverride on a hard breach of a new order is refused, naming the limit; nothing reaches the broker', async () => {
+    const r = await startRig();
+    await setLimits(r, { maxOrderValue: hard(1_00_000) });
+    const refused = await r.dispatch('orders.place', { order: infy({ quantity: 100 }), riskOverride: true });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'bad_request',
+        field: 'risk.maxOrderValue',
+        message: expect.stringMatching(/exceeds your limit of ₹1,00,000$/),
+      },
+    });
+    expect(r.paper.orderCount()).toBe(0);
+  });
+
+  it('with the loss lock on, a BUY and a SELL that would flip the long are refused naming the lock, the override too; the exact exit goes', async () => {
+    const r = await startRig();
+    await lossLockOn(r, 100);
+    const before = r.paper.orderCount();
+    const lockRefusal = { ok: false, error: { kind: 'bad_request', field: 'risk.dailyLossLimit' } };
+    expect(await r.dispatch('orders.place', { order: infy({ quantity: 1 }) })).toMatchObject(lockRefusal);
+    const flip = infy({ transactionType: 'SELL', orderType: 'MARKET', price: null, quantity: 150 });
+    expect(await r.dispatch('orders.place', { order: flip })).toMatchObject(lockRefusal);
+    expect(await r.dispatch('orders.place', { order: flip, riskOverride: true })).toMatchObject(lockRefusal);
+    expect(r.paper.orderCount()).toBe(before);
+    const exit = infy({ transactionType: 'SELL', orderType: 'MARKET', price: null, quantity: 100 });
+    placed(await r.dispatch('orders.place', { order: exit }));
+    expect(r.paper.orderCount()).toBe(before + 1);
+  });
+
+  it('the same requestId from two pages at once makes one order, and both are answered with it', async () => {
+    const r = await startRig();
+    const order = infy({});
+    const [a, b] = await Promise.all([
+      r.dispatch('orders.place', { order, requestId: 'click-two-pages' }, 'page-a'),
+      r.other('orders.place', { order, requestId: 'click-two-pages' }, 'page-b'),
+    ]);
+    expect(a).toMatchObject({ ok: true, data: { state: 'placed', orderId: expect.any(String) } });
+    expect(b).toEqual(a);
+    expect(r.paper.orderCount()).toBe(1);
+    // Asked again later, from either page: the same answer, still one order.
+    expect(await r.other('orders.place', { order, requestId: 'click-two-pages' }, 'page-b')).toEqual(a);
+    expect(r.paper.orderCount()).toBe(1);
+  });
+});

@@ -47,6 +47,16 @@ const STEP: SafetyStep = {
   detail: 'Retrying (try 2)…',
 };
 
+/** The step's order, as the read-back lists it still open. */
+const STILL_OPEN_ORDER: NonNullable<SafetyRun['stillOpen']>['orders'][number] = {
+  orderId: '1',
+  exchange: 'NSE',
+  tradingsymbol: 'INFY',
+  transactionType: 'BUY',
+  pendingQuantity: 2,
+  status: 'OPEN',
+};
+
 const RUN: SafetyRun = {
   id: 'sr1',
   action: { kind: 'killSwitch', exitPositions: false },
@@ -92,16 +102,7 @@ describe('the safety run dialog', () => {
       detail: '0 of 1 order cancelled — the broker could not be read back: check what is still open',
       steps: [{ ...STEP, state: 'failed', attempts: 4, detail: 'Still open after 4 tries: connection reset' }],
       stillOpen: {
-        orders: [
-          {
-            orderId: '1',
-            exchange: 'NSE',
-            tradingsymbol: 'INFY',
-            transactionType: 'BUY',
-            pendingQuantity: 2,
-            status: 'OPEN',
-          },
-        ],
+        orders: [STILL_OPEN_ORDER],
         positions: [],
         unconfirmed: ['td-abc'],
         verified: false,
@@ -165,16 +166,7 @@ describe('the safety run dialog', () => {
       detail: 'Stopped: 0 of 1 order cancelled — 1 item still open',
       steps: [{ ...STEP, state: 'failed', attempts: 1, detail: 'Stopped before the broker confirmed a cancel' }],
       stillOpen: {
-        orders: [
-          {
-            orderId: '1',
-            exchange: 'NSE',
-            tradingsymbol: 'INFY',
-            transactionType: 'BUY',
-            pendingQuantity: 2,
-            status: 'OPEN',
-          },
-        ],
+        orders: [STILL_OPEN_ORDER],
         positions: [],
         unconfirmed: [],
         verified: true,
