@@ -207,6 +207,36 @@ test('kill switch with the broker failing every request: it claims only what the
   }
 });
 
+test('kill switch while the broker throttles: the run says it waits out the 429s, and Stop ends it with the order listed still open', async ({
+  page,
+}) => {
+  const host = quietHost();
+  await openOnInfy(page, host);
+  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: '1450' });
+  const id = await placeOrder(page);
+  // Every request answered 429 with Retry-After 30 s: the run waits it out, round after round,
+  // until every order is settled or the trader stops it (docs/contract.md §Kill switch).
+  await setFaults(host, { rate_limit: 1, retry_after_s: 30 });
+  await page.getByRole('button', { name: 'Kill switch' }).click();
+  await page.getByRole('dialog', { name: 'Kill switch' }).getByRole('button', { name: 'Cancel all orders' }).click();
+  const run = runDialog(page);
+  const headline = run.getByTestId('safety-headline');
+  await expect(headline).toHaveText(
+    'Cancelling 1 order… The broker is throttling (429): waiting 30 s as it asks, then going on until every order is settled (Stop ends it)',
+  );
+  await expect(run.getByRole('row', { name: /INFY/ })).toContainText('The broker asked to wait 30 s (429)');
+  await page.screenshot({ path: test.info().outputPath('kill-switch-throttled.png') });
+  // The storm passes, but the trader stops the run first: nothing more is sent.
+  await setFaults(host, {});
+  await run.getByRole('button', { name: 'Stop' }).click();
+  await expect(headline).toHaveText('Stopped: 0 of 1 order cancelled — 1 item still open');
+  await expect(headline).toHaveAttribute('data-state', 'incomplete');
+  await expect(run.getByTestId('still-open')).toContainText(`Order ${id} BUY 2 INFY — OPEN`);
+  await page.screenshot({ path: test.info().outputPath('kill-switch-stopped.png') });
+  await run.getByRole('button', { name: 'Done' }).click();
+  await expect(orderRow(page, id)).toContainText('OPEN');
+});
+
 test('price alerts: added in the dialog with sound, fired by main from the stream as a toast and one tone, edited to arm again, deleted', async ({
   page,
 }) => {
