@@ -438,10 +438,7 @@ export class TradingCore {
  * second, whatever the phase of the broker's clock), 95% of the minute's in any 60 s, and the
  * day's own figure per IST day (reached: refused at once, nothing sent).
  */
-function orderWindowPacer(
-  w: NonNullable<BrokerLimits['orderWindows']>,
-  onAdmit?: (at: number) => void,
-): WindowPacer {
+function orderWindowPacer(w: NonNullable<BrokerLimits['orderWindows']>, onAdmit?: (at: number) => void): WindowPacer {
   return new WindowPacer(
     [
       { limit: Math.max(1, Math.floor(w.perSecond * 0.8)), ms: 1_000 },
