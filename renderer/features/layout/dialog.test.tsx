@@ -71,4 +71,24 @@ describe('Dialog', () => {
     const dialog = await opened(<p>Order 42: COMPLETE</p>);
     expect(document.activeElement).toBe(dialog);
   });
+
+  it('still closes on Esc after the focused element inside it went away (a Stop button gone when its run ended)', async () => {
+    function Vanishing() {
+      const [shown, setShown] = useState(true);
+      return shown ? (
+        <button type="button" data-autofocus onClick={() => setShown(false)}>
+          Stop
+        </button>
+      ) : (
+        <p>Stopped</p>
+      );
+    }
+    const user = userEvent.setup();
+    render(<Opener body={<Vanishing />} />);
+    await user.click(screen.getByRole('button', { name: 'Open' }));
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(document.activeElement).toBe(document.body);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
 });

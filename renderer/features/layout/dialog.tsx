@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
- * A modal dialog: named by its title, closes on Esc, and on open puts the focus where the
+ * A modal dialog: named by its title, closes on Esc (even after the focused element inside it
+ * went away), and on open puts the focus where the
  * trader's next key belongs (`initialFocus`), never on the header's ×; gives the focus back to
  * whatever had it before on close (a trader keeps working from the keyboard).
  */
@@ -23,6 +24,19 @@ export function Dialog(props: {
       if (before instanceof HTMLElement) before.focus();
     };
   }, []);
+  // The focused element can leave the page while the dialog is open (a Stop button gone when its
+  // run ends): focus falls to the body, where the dialog's own Esc handler never hears the key.
+  // Esc then still closes the topmost dialog.
+  useEffect(() => {
+    if (!onClose) return undefined;
+    const onKey = (e: KeyboardEvent): void => {
+      const lost = document.activeElement === null || document.activeElement === document.body;
+      const dialogs = document.querySelectorAll('[role="dialog"]');
+      if (e.key === 'Escape' && lost && dialogs[dialogs.length - 1] === ref.current) onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
   return (
     <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose?.()}>
       <div
