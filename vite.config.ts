@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
  * blotter's paint probe and plain mode (renderer/features/orders/blotter-paint-probe.ts).
  *
  * Electron main, preload, the browser host and the paper broker are bundled for Node by
- * esbuild (scripts/build-node.mjs) — see docs/architecture.md for why.
+ * esbuild (scripts/build-node.mjs) — why: docs/decisions/2026-11-23-esbuild-for-the-node-side.md.
  */
 export default defineConfig(({ mode }) => ({
   root: 'renderer',

@@ -639,7 +639,7 @@ async function measureMode(
     const u = new URL(url);
     u.searchParams.set('blotter', mode);
     // Navigation start → the first paint sample: the book's first screen (a busy book's first
-    // page, docs/architecture.md §The first screen first), then → the whole book held.
+    // page, docs/live-data.md §The first screen first), then → the whole book held.
     const deadline = Date.now() + LOAD_CAP_MS;
     const left = (): number => Math.max(1000, deadline - Date.now());
     const firstPaintMs = await (async () => {

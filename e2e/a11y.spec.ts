@@ -13,7 +13,7 @@ import {
 import { expect, quietHostPerFile, startHost, test, type HostHandle } from './fixtures';
 
 /**
- * Accessible screens (docs/architecture.md §Accessibility checks): axe-core over every screen and
+ * Accessible screens (docs/renderer.md §Accessibility checks): axe-core over every screen and
  * dialog of the desk, in the dark theme and in the light one, with orders, a position, a GTT and
  * an alert on screen so the rows are there to be checked. No serious or critical finding.
  */

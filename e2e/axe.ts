@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { expect } from './fixtures';
 
 /**
- * axe-core over what the page shows (docs/architecture.md §Accessibility checks): every rule
+ * axe-core over what the page shows (docs/renderer.md §Accessibility checks): every rule
  * axe has, and a finding of serious or critical impact fails. Findings come back as one line
  * per element (rule, where, and axe's reason with its figures: "contrast of 3.5 (foreground
  * #0f9d58, background #ffffff…)"), so a failure reads without a trace.

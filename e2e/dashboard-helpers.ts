@@ -154,7 +154,7 @@ export async function setFaults(host: HostHandle, faults: Record<string, number>
 
 /**
  * Switches the paper broker's stream off (every socket cut, reconnects refused) or back on. With
- * it off the desk has nothing pushing changes to it and polls fast again (docs/architecture.md,
+ * it off the desk has nothing pushing changes to it and polls fast again (docs/live-data.md,
  * The cadence): specs that need a figure refreshed within seconds by polling run in that state.
  */
 export async function setStreamAccepting(host: HostHandle, accept: boolean): Promise<void> {

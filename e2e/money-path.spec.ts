@@ -18,7 +18,7 @@ import {
 import { freshDataDir, launchHost, openFrontDoor } from './restartable-host';
 
 /**
- * The money path end to end (docs/architecture.md, "The money path on screen"): the ticket never
+ * The money path end to end (docs/money-path.md, "The money path on screen"): the ticket never
  * says an order failed unless nothing was created, an unconfirmed order stays visible until it
  * settles, and a bridge call whose caller was answered is never sent afterwards.
  */

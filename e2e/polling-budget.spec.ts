@@ -13,7 +13,7 @@ import {
 import { expectAtMostFor } from './negative-checks';
 
 /**
- * The polling budget (docs/architecture.md, The cadence): with a live stream the desk leaves the
+ * The polling budget (docs/live-data.md §The cadence): with a live stream the desk leaves the
  * broker alone and reconciles slowly; without one, or while an order works, it reads fast again.
  * Counted where the renderer asks main for a broker read: the bridge's `orders.sync` frames (each one read of the broker by main's order book).
  */

@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
  * The session facts the page receives over the bridge WebSocket, and a way to deliver the
  * login's reply after the new session's expiry (test code only).
  *
- * Main numbers every session fact (docs/architecture.md §Session facts are ordered by main); the
+ * Main numbers every session fact (docs/session.md §Session facts are ordered by main); the
  * specs use the numbers to wait for "the session this login made has been refused" instead of
  * guessing how long that takes.
  */

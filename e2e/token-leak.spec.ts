@@ -87,7 +87,7 @@ test('no broker token reaches the renderer: at login, across a re-login, through
     // Expired session: the broker now refuses every token, so main's one re-login fails too,
     // and the renderer is told the session expired (banner and login dialog).
     // Main learns it at its next REST call: with the stream live the desk polls every 30 s, and a
-    // poll may wait its turn for up to 10 s more (docs/architecture.md, The cadence).
+    // poll may wait its turn for up to 10 s more (docs/live-data.md §The cadence).
     await setFaults(host, { token_expiry: 1 });
     await expect(dialog).toBeVisible({ timeout: 60_000 });
     await expect(expiredAlert).toBeVisible();

@@ -54,7 +54,7 @@ const BasketPanel = lazyPanel('Basket', 'basket', () =>
  * The workspace: ticket and watchlist on the left; on the right the chart (or the option chain)
  * beside funds over the depth ladder (or holdings), over the blotter (or the trade book) and positions (or the basket) across the full width (they have the most columns:
  * at 1440 px every column fits). Pixel minimums hold what a trader reads at a glance on a
- * 1280×720 screen (docs/architecture.md §Layout on small screens). Group ids key the saved sizes.
+ * 1280×720 screen (docs/renderer.md §Layout on small screens). Group ids key the saved sizes.
  */
 const WORKSPACE: WorkspaceGroup = {
   id: 'layout',

@@ -7,7 +7,7 @@ import { createQueryClient } from './lib/query-client';
 import './styles/global.css';
 
 // The browser host's socket opens now, so its handshake overlaps React's first render instead of
-// following it: the first calls go out the moment the desk asks (docs/architecture.md §The first
+// following it: the first calls go out the moment the desk asks (docs/live-data.md §The first
 // screen first).
 getBridge();
 

@@ -1,6 +1,7 @@
 // Bundles the Node side with esbuild: Electron main + preload (CJS, as Electron's sandboxed
-// preload requires one self-contained CommonJS file), the browser host, the paper broker CLI
-// the benchmark CLI and the soak (ESM). Why esbuild and not Vite: see docs/architecture.md.
+// preload requires one self-contained CommonJS file), the browser host, the paper broker CLI and
+// its worker, the benchmark CLI and the soak (ESM). Why esbuild and not Vite:
+// docs/decisions/2026-11-23-esbuild-for-the-node-side.md.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 

@@ -5,7 +5,7 @@
 //    outside the repo, a relative climb into the shared layer (imports use `@shared/…`), an
 //    issue number or the seed the project started from (the pattern below).
 // 2. Every citation of a section of any doc under docs/ — `docs/api.md §Limits`,
-//    `docs/architecture.md, "Fair queuing"`, `desk.md §Keyboard` — names a heading that exists in
+//    `docs/brokers.md, "Fair queuing"`, `desk.md §Keyboard` — names a heading that exists in
 //    that doc (a heading that starts with the cited words, case and punctuation aside); a cited
 //    `docs/x.md` that does not exist is broken too.
 // 3. Every relative link of a Markdown file (`[text](docs/desk.md#keyboard)`, `(#the-close)`,

@@ -114,7 +114,7 @@ async function rememberedProfile(settings: SettingsStore, vault: SecretVault): P
   return apiSecret ? { ...saved, apiSecret } : { kind: 'paper' };
 }
 
-/** The profile the command line or environment configured (docs/architecture.md, "Kite login"). */
+/** The profile the command line or environment configured (docs/session.md, "Kite login"). */
 function configuredProfile(config: AppConfig & { brokerUrl: string }): BrokerProfile {
   if (config.broker === 'kite') {
     const secret = config.apiSecret !== undefined ? { apiSecret: config.apiSecret } : {};

@@ -16,7 +16,7 @@ export type Handlers = { readonly [C in RequestChannel]: (input: ParsedInput<C>)
 /**
  * A transport-agnostic entry point: untrusted channel name and payload in, a result value out.
  * `caller` names the page making the call (a host WebSocket, an Electron webContents), so the
- * client rate limiter can take turns between pages (docs/architecture.md §Fair queuing).
+ * client rate limiter can take turns between pages (docs/brokers.md §Fair queuing).
  */
 export type Dispatch = (channel: unknown, payload: unknown, caller?: string) => Promise<IpcResult<unknown>>;
 

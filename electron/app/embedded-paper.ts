@@ -15,7 +15,7 @@ type WorkerReply =
 /**
  * Starts the embedded paper broker: in a worker thread when `workerFile` (the bundled
  * out/paper-worker.mjs) is given, so its fsyncs and matching do not hold up the loop that
- * serves the bridge (docs/architecture.md §The embedded paper broker off the main loop); in
+ * serves the bridge (docs/paper-broker.md §The embedded paper broker off the main loop); in
  * this thread otherwise (tests, which run the sources).
  *
  * A journal the broker will not start on is a `JournalError` either way (the host and the

@@ -6,7 +6,7 @@ import { createDispatcher } from './dispatcher';
 import { createAppServices, type AppServices } from './app-services';
 
 /**
- * Two pages sharing main's client rate limit (docs/architecture.md §Fair queuing): what a trader
+ * Two pages sharing main's client rate limit (docs/brokers.md §Fair queuing): what a trader
  * notices is one page's chart history never keeping another page's funds from loading.
  */
 describe('pages sharing the client rate limit', () => {

@@ -36,7 +36,7 @@ const delta = (from: number, upserts: Order[], book = 'b1'): PushedDelta => ({
   removals: [],
 });
 
-describe('orders.changed batching (docs/architecture.md §The order book in main)', () => {
+describe('orders.changed batching (docs/live-data.md §The order book in main)', () => {
   it('sends the first change at once and the burst after it as one delta, each order once in its latest state', () => {
     const sent: PushedDelta[] = [];
     const timers = manualTimers();

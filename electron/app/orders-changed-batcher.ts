@@ -17,7 +17,7 @@ export const ORDERS_CHANGED_EVERY_MS = 50;
 
 /**
  * Sends the order book's pushed deltas to the pages as few `orders.changed` events
- * (docs/architecture.md §The order book in main, "Deltas on the bridge"): the first change after
+ * (docs/live-data.md §The order book in main, "Deltas on the bridge"): the first change after
  * a quiet spell goes at once (a fill is not held back), the ones that follow within
  * `everyMs` go together as one delta, each order once in its latest state.
  *

@@ -19,7 +19,7 @@ export interface BrokerLink {
 }
 
 /**
- * One broker adapter as the core sees it (docs/architecture.md §Broker adapters): the dialect's
+ * One broker adapter as the core sees it (docs/brokers.md §Broker adapters): the dialect's
  * knobs for the shared transport, and how to build the `Broker` on it. The app keeps one per
  * profile kind in its registry (`electron/app/session/broker-registry.ts`); the core never names an
  * adapter.

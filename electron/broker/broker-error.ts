@@ -19,7 +19,7 @@ export function brokerError(
 /** Kinds after which the outcome of a request is unknown: the server may or may not have acted. */
 export const AMBIGUOUS_KINDS: ReadonlySet<ErrorKind> = new Set(['network', 'timeout', 'server_error']);
 
-/** Kinds worth retrying after a wait (docs/architecture.md, "HTTP client, retries and limits"): the same request may succeed later. */
+/** Kinds worth retrying after a wait (docs/brokers.md, "HTTP client, retries and limits"): the same request may succeed later. */
 export const TRANSIENT_KINDS: ReadonlySet<ErrorKind> = new Set(['network', 'timeout', 'server_error', 'rate_limited']);
 
 /**
@@ -30,7 +30,7 @@ export const TRANSIENT_KINDS: ReadonlySet<ErrorKind> = new Set(['network', 'time
  * - `in_doubt`: it may have been written (a timeout waiting for the reply, a socket closed
  *   mid-request): the broker may act on it, even later, so only a lookup can settle it.
  *
- * The order service re-sends an order only after sends that are closed (docs/architecture.md,
+ * The order service re-sends an order only after sends that are closed (docs/money-path.md,
  * "Exactly-once orders"), so misreading `in_doubt` as `not_sent` would risk a second order;
  * anything not known to be connect-phase is `in_doubt`.
  */

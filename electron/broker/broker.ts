@@ -59,7 +59,7 @@ export interface PlaceOptions {
   /**
    * Aborted when the intent's re-send window ends: a POST still waiting for the client's rate
    * limit then never leaves (it fails `not_sent`), so no order reaches the broker long after the
-   * click (docs/architecture.md §One policy for every broker). Once sent, it is ignored.
+   * click (docs/money-path.md §One policy for every broker). Once sent, it is ignored.
    */
   readonly sendBy?: AbortSignal;
 }
@@ -71,7 +71,7 @@ export interface ReadOptions {
 
 /**
  * What a broker's client references and order list let the order service conclude
- * (docs/architecture.md §What each broker lets the policy conclude).
+ * (docs/money-path.md §What each broker lets the policy conclude).
  */
 export interface PlacementTraits {
   /**
@@ -229,7 +229,7 @@ export interface Broker {
    * The orders changed since `cursor` (null: every order, with a cursor to continue from).
    * Optional: a broker without change cursors (Kite) leaves it out, and main's order book then
    * reads the whole list at a slow pace and takes the stream's updates in between
-   * (docs/architecture.md §The order book in main).
+   * (docs/live-data.md §The order book in main).
    */
   listOrdersSince?(cursor: string | null): Promise<OrderChangesPage>;
   /** One order; `urgent` for an order action's own read (it goes ahead of polls). */

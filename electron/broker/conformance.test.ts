@@ -7,7 +7,7 @@ import { FAST_BACKOFF, pool, type CoreFixture } from '../core/testing/core-fixtu
 import { conformanceFixture, coreOn, DIALECTS, failure } from '../core/testing/dialects';
 
 /**
- * One conformance suite for every adapter (docs/architecture.md, "The Kite adapter"): the same
+ * One conformance suite for every adapter (docs/brokers.md, "The Kite adapter"): the same
  * tests run against the REST adapter on the paper broker's `/v1` and the Kite adapter on its
  * `/kite`, one account and one market behind both. What a trader relies on must hold whichever
  * broker is behind the `Broker` interface.

@@ -39,7 +39,7 @@ export interface CoreSeams {
   readonly readBudgetMs?: number;
   /** Bounds of the order POST's adaptive timeout (default 300 ms–5 s). */
   readonly rto?: RtoBounds;
-  /** Answer deadline, re-send window, landing horizon, lookup pacing (docs/architecture.md). */
+  /** Answer deadline, re-send window, landing horizon, lookup pacing (docs/money-path.md §One policy for every broker). */
   readonly placementTimings?: Partial<PlacementTimings>;
   /** Client references for new intents (default random `td-…`). */
   readonly newClientOrderId?: () => string;

@@ -28,7 +28,7 @@ interface PositionsRead {
 }
 
 /**
- * Main's own view of the account (docs/architecture.md §Main's own view of the account): what
+ * Main's own view of the account (docs/live-data.md §Main's own view of the account): what
  * the kill switch and the risk guard use instead of asking the broker, where it is fresh, so a
  * safety action or a click never waits behind the panels' reads (or their 429 pause).
  *

@@ -35,10 +35,10 @@ import { newClientOrderId } from './orders/client-order-id';
 /** What the core tells the outside world (the app's event hub, or a bench's counters). */
 export interface TradingCoreEvents {
   onSession?(info: SessionInfo): void;
-  /** `version` orders the expiry among the session's other facts (docs/architecture.md §Session facts are ordered by main). */
+  /** `version` orders the expiry among the session's other facts (docs/session.md §Session facts are ordered by main). */
   onSessionExpired?(reason: string, version: SessionVersion): void;
   onConnection?(state: ConnectionState): void;
-  /** The order book changed by a push: the delta for the page (docs/architecture.md §The order book in main). */
+  /** The order book changed by a push: the delta for the page (docs/live-data.md §The order book in main). */
   onOrdersChanged?(delta: PushedDelta): void;
   onTick?(tick: Tick): void;
   /** The unconfirmed placements (and recent settlements) changed: the whole list, newest first. */
@@ -60,7 +60,7 @@ export interface TradingCoreOptions {
    * (`https://api.kite.trade`, the paper broker's `http://127.0.0.1:P/kite`)…
    */
   readonly baseUrl: string;
-  /** The adapter `baseUrl` is spoken through, from the app's broker registry (docs/architecture.md §Broker adapters). */
+  /** The adapter `baseUrl` is spoken through, from the app's broker registry (docs/brokers.md §Broker adapters). */
   readonly adapter: BrokerAdapter;
   /** Every call to the broker leaves over IPv4 only (docs/kite.md §Static IP). */
   readonly ipv4Only?: boolean;
@@ -72,7 +72,7 @@ export interface TradingCoreOptions {
   readonly events?: TradingCoreEvents;
   /**
    * Numbers the session's changes; the app shares one across the cores it swaps in at login
-   * (docs/architecture.md §Session facts are ordered by main). Default: this core's own.
+   * (docs/session.md §Session facts are ordered by main). Default: this core's own.
    */
   readonly sessionVersions?: SessionVersions;
 }
@@ -108,7 +108,7 @@ export class TradingCore {
   public readonly timeline = new LifecycleTimeline();
   /** The last streamed price per instrument and when it came (the risk guard's price). */
   readonly #lastTicks = new Map<number, { readonly price: number; readonly at: number }>();
-  /** Every order of the session, fed by the stream and by reads (docs/architecture.md §The order book in main). */
+  /** Every order of the session, fed by the stream and by reads (docs/live-data.md §The order book in main). */
   public readonly book: OrderBook;
   /** Main's own book, positions and ticks where fresh: what safety actions and the guard use first. */
   public readonly view: DeskView;
@@ -295,7 +295,7 @@ export class TradingCore {
     this.catalog.reset();
     // If the broker refuses the new token at once, this background work may end the session
     // before the login's reply reaches the renderer: the reply and the expiry carry their
-    // versions, so the renderer keeps the later (docs/architecture.md §Session facts are ordered
+    // versions, so the renderer keeps the later (docs/session.md §Session facts are ordered
     // by main) instead of relying on which one main happens to send first.
     this.catalog.warm();
     this.#recovery = this.orders.recover();
@@ -312,7 +312,7 @@ export class TradingCore {
   }
 
   /**
-   * Reads the positions from the broker; main's view keeps the read (docs/architecture.md §Main's
+   * Reads the positions from the broker; main's view keeps the read (docs/live-data.md §Main's
    * own view of the account). Every read of positions in main goes through here.
    */
   public async readPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
@@ -406,7 +406,7 @@ export class TradingCore {
 
   /**
    * Reads the book from the broker ahead of the page's first `orders.sync`, which shares the read
-   * or finds it done (docs/architecture.md §The first screen first). A failure here is the page's
+   * or finds it done (docs/live-data.md §The first screen first). A failure here is the page's
    * to see: its own sync reads again.
    */
   #warmBook(): void {

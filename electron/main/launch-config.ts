@@ -73,7 +73,7 @@ export function decideLaunch(env: LaunchEnv, isPackaged: boolean): LaunchDecisio
 /**
  * Waits for `closing` to settle, but at most `budgetMs`: quitting must flush what it can (the
  * ledger, the broker session) and must never hang the app. Nothing on the order path depends
- * on it finishing — intents are on disk before their POST (docs/architecture.md §Exactly-once
+ * on it finishing — intents are on disk before their POST (docs/money-path.md §Exactly-once
  * orders).
  */
 export function settleWithin(

@@ -4,7 +4,7 @@ import { JournalError, startPaperBroker, type PaperBrokerOptions } from './index
 /**
  * The embedded paper broker in a worker thread (bundled as out/paper-worker.mjs; started by
  * `electron/app/embedded-paper.ts`), so its journal's fsyncs and its matching run off the event
- * loop that serves the bridge (docs/architecture.md §The embedded paper broker off the main loop).
+ * loop that serves the bridge (docs/paper-broker.md §The embedded paper broker off the main loop).
  *
  * Messages: out `{type:'ready', url}` once it serves, or `{type:'failed', journal, message}` if
  * it cannot start; in `{type:'close'}`, answered `{type:'closed'}` once its journal is closed.

@@ -1,6 +1,6 @@
 /**
  * How often each account read is due, given what is known to be changing: a pure function, so
- * the whole table is unit-tested without a clock (docs/architecture.md, "Live data: polling,
+ * the whole table is unit-tested without a clock (docs/live-data.md, "Live data: polling,
  * the stream and ticks", The cadence).
  *
  * With a live stream every order change reaches the desk as a push within milliseconds, and the

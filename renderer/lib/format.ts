@@ -71,7 +71,7 @@ export function formatPrice(value: number | null | undefined, tickSize?: number)
  * The colour of a signed figure (a P&L, a day's change): `up` for a gain, `down` for a loss,
  * nothing for zero. The one place a figure is coloured by its sign, and only beside text that
  * carries the sign too (`formatPnl`, `formatSignedQty`, a `+`/`−` change or ▲/▼), so colour is
- * never the only cue (docs/architecture.md §Accessibility checks).
+ * never the only cue (docs/renderer.md §Accessibility checks).
  */
 export function signClass(value: number): 'up' | 'down' | '' {
   return value > 0 ? 'up' : value < 0 ? 'down' : '';

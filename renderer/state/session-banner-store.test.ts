@@ -4,7 +4,7 @@ import type { SessionInfo } from '@shared/domain/session';
 import { useSessionBannerActions, useSessionExpired } from './session-banner-store';
 
 /**
- * The expiry alert follows main's numbering of session facts (docs/architecture.md §Session facts
+ * The expiry alert follows main's numbering of session facts (docs/session.md §Session facts
  * are ordered by main), whatever order they are handed to it in. Each test is its own run of
  * main, so one test's facts cannot outrank the next test's.
  */

@@ -13,7 +13,7 @@ export interface SessionExpiry {
  * react-query's `session.status`).
  *
  * Main's session facts reach the renderer as pushes and as replies, in either order; each
- * carries main's numbering (docs/architecture.md §Session facts are ordered by main), and this
+ * carries main's numbering (docs/session.md §Session facts are ordered by main), and this
  * store keeps the newest it has applied so a late, older fact changes nothing: an expiry older
  * than a session seen since cannot raise the banner (it would lie), and a connected session
  * older than the expiry cannot clear it (the desk would be dead without saying why).

@@ -162,7 +162,7 @@ export const Trade = z.object({
 export type Trade = z.infer<typeof Trade>;
 
 /**
- * What main's order book sends the page (docs/architecture.md §The order book in main): the
+ * What main's order book sends the page (docs/live-data.md §The order book in main): the
  * orders changed after the page's cursor, in their latest state, and the ids gone. `book` names
  * the book (a new one at each login), `cursor` the book's latest change; `full` means the page
  * replaces everything it holds with `upserts`.
@@ -177,7 +177,7 @@ export const OrderBookDelta = z.object({
 export type OrderBookDelta = z.infer<typeof OrderBookDelta>;
 
 /**
- * Where the book's newest-first order continues (docs/architecture.md §The first screen first):
+ * Where the book's newest-first order continues (docs/live-data.md §The first screen first):
  * the last row a page was sent. Both fields never change for an order, so a page boundary never
  * moves under a row.
  */

@@ -3,7 +3,7 @@ import { ClientOrderId, OrderRequest, OrderStatus } from './order';
 
 /**
  * What a trader is told about an order they placed: the three honest answers of the money path
- * (docs/architecture.md, "Exactly-once orders").
+ * (docs/money-path.md, "Exactly-once orders").
  *
  * - **placed**: the broker holds an order for this intent; its id is known.
  * - **refused**: nothing was created. This is never a value here: `orders.place` answers it as a

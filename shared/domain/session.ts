@@ -37,7 +37,7 @@ const KiteSettings = {
  * Where the app trades: the embedded paper broker (default, no account needed), a remote
  * broker speaking the REST dialect of docs/api.md, or Zerodha Kite Connect (docs/kite.md) —
  * with the app's API key and either its secret (the login page then redirects to main with a
- * request token: docs/architecture.md, "Kite login") or an access token the trader already has
+ * request token: docs/session.md, "Kite login") or an access token the trader already has
  * for the day.
  *
  * Secrets travel renderer → main once, at login; main keeps them in its vault and never
@@ -104,7 +104,7 @@ export const KiteLoginStart = z.strictObject({
 export type KiteLoginStart = z.infer<typeof KiteLoginStart>;
 
 /**
- * Where a session fact stands in the order main made it (docs/architecture.md §Session facts are
+ * Where a session fact stands in the order main made it (docs/session.md §Session facts are
  * ordered by main). Pushed events and call replies travel separately and may arrive in either
  * order; the renderer keeps the later fact by this, not by arrival.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * How much of its broker's request budget the desk spends (docs/architecture.md, The request
+ * How much of its broker's request budget the desk spends (docs/brokers.md §The request
  * meter): main counts every request it sends and publishes the rate with the broker's limit,
  * so the header can say "0.1 req/s of 10".
  */

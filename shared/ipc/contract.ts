@@ -57,7 +57,7 @@ export const requests = {
     output: SessionInfo,
   },
   /**
-   * Starts a Kite login through Kite's own page (docs/architecture.md, "Kite login"): main
+   * Starts a Kite login through Kite's own page (docs/session.md, "Kite login"): main
    * listens for the redirect on its loopback callback and answers the page's URL. In Electron
    * main opens it in its own sandboxed window (`opened: true`); otherwise the renderer opens it
    * in a new tab. The session follows as `session.changed` once the redirect came back.
@@ -195,10 +195,10 @@ export const requests = {
   /**
    * Main's order book brought up to date with the broker, answered as what changed after the
    * page's cursor (`book` and `since` from its last answer or event; absent: everything, `full`).
-   * Replaces reading the whole list on every poll (docs/architecture.md §The order book in main).
+   * Replaces reading the whole list on every poll (docs/live-data.md §The order book in main).
    * With `first`, a full answer carries at most that many rows, newest first, with `total` and
    * where `orders.page` continues (`next`), so the first screen paints without the whole book
-   * (docs/architecture.md §The first screen first).
+   * (docs/live-data.md §The first screen first).
    */
   'orders.sync': {
     input: z
@@ -212,7 +212,7 @@ export const requests = {
   },
   /**
    * The rest of a paged full answer: up to `limit` orders of book `book` after `after`, newest
-   * first, in their latest state (docs/architecture.md §The first screen first).
+   * first, in their latest state (docs/live-data.md §The first screen first).
    */
   'orders.page': {
     input: z.strictObject({

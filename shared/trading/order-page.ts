@@ -1,7 +1,7 @@
 import type { Order, OrderPageKey } from '../domain/order';
 
 /**
- * The book's newest-first order (docs/architecture.md §The first screen first): placement time
+ * The book's newest-first order (docs/live-data.md §The first screen first): placement time
  * descending, then order id descending — the blotter's default sort, so the first page is the
  * first screen. Both keys never change for an order. Negative when `a` comes first.
  */

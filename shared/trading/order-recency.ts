@@ -1,7 +1,7 @@
 import { isWorking, type Order } from '../domain/order';
 
 /**
- * Which of two reports of one order is the later (docs/architecture.md §The order book in main):
+ * Which of two reports of one order is the later (docs/live-data.md §The order book in main):
  * a push and a poll race each other, and a slow reply can carry an order as it was before the
  * push that already arrived. Positive when `a` is later than `b`, negative when earlier, 0 when
  * nothing tells them apart.

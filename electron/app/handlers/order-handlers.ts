@@ -26,7 +26,7 @@ export function orderHandlers(
 > {
   return {
     // The order service answers placed / unconfirmed, or throws only when nothing was created
-    // (docs/architecture.md, "Exactly-once orders").
+    // (docs/money-path.md, "Exactly-once orders").
     // The risk guard judges it before it is journaled; "Place anyway" waives soft limits only (docs/contract.md §Risk guard).
     'orders.place': async ({ order, requestId, clickedAt, riskOverride }) =>
       active.current().orders.place(order, {
@@ -54,7 +54,7 @@ export function orderHandlers(
       return book.changesSince(input?.book, input?.since, input?.first);
     },
     // From main's book as held: the first page's sync brought it up to date, and what changed
-    // since reaches the page as deltas (docs/architecture.md §The first screen first).
+    // since reaches the page as deltas (docs/live-data.md §The first screen first).
     'orders.page': async ({ book, after, limit }) => active.current().book.page(book, after, limit),
     'orders.get': async ({ orderId }) => active.current().broker.getOrder(orderId),
     'orders.history': async ({ orderId }) => {

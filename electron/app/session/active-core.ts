@@ -30,7 +30,7 @@ export interface CoreFactory {
  *
  * Every session it reports — its cores' and its own "nobody logged in" — is numbered by one
  * counter, so the old session's last fact is older than the new one's first
- * (docs/architecture.md §Session facts are ordered by main).
+ * (docs/session.md §Session facts are ordered by main).
  */
 export class ActiveCore {
   readonly #factory: CoreFactory;
@@ -93,7 +93,7 @@ export class ActiveCore {
       try {
         await this.#factory.prepare?.(core);
         // The core serves from the moment its session says connected, inside `start`: the page
-        // refetches everything when that push arrives (docs/architecture.md §A new session
+        // refetches everything when that push arrives (docs/session.md §A new session
         // re-asks every read), which may be before the login's own reply.
         this.#core = core;
         core.setSubscriptions(this.#subscriptions, this.#modes);

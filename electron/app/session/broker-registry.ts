@@ -30,7 +30,7 @@ export interface BrokerKind<P extends BrokerProfile> {
 }
 
 /**
- * The broker registry (docs/architecture.md §Broker adapters): one entry per profile kind of
+ * The broker registry (docs/brokers.md §Broker adapters): one entry per profile kind of
  * `BrokerProfile` (shared/domain/session.ts), which the mapped type makes compulsory. The core
  * receives the entry's adapter and never names one itself, so a new broker is its folder under
  * electron/broker/, its profile kind and its entry here.

@@ -43,7 +43,7 @@ const sameText = (a: string, b: string): boolean => {
 };
 
 /**
- * A desktop app's login through the broker's page (RFC 8252, docs/architecture.md, "Kite login"):
+ * A desktop app's login through the broker's page (RFC 8252, docs/session.md, "Kite login"):
  * main opens Kite's page with a random `state` in `redirect_params`, listens on
  * `http://127.0.0.1:PORT/kite/callback`, and accepts a redirect only with that state (once, and
  * within ten minutes), then trades the request token for the access token. The secret and the

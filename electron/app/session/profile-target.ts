@@ -37,7 +37,7 @@ export function vaultKeyOf(profile: StoredProfile): string {
  * anywhere, whichever way the profile came in (dialog, environment, command line, saved
  * settings). A remote broker must be https, or plain http on loopback only; anything else is a
  * `bad_request` naming `profile.baseUrl`, and nothing is sent. A Kite login that came back through
- * the redirect brings its `requestToken` (docs/architecture.md, "Kite login").
+ * the redirect brings its `requestToken` (docs/session.md, "Kite login").
  */
 export function resolveProfile(
   profile: BrokerProfile,

@@ -7,7 +7,7 @@ import { createDispatcher } from '../dispatcher';
 import { createAppServices, type AppServices } from '../app-services';
 
 /**
- * Main numbers every session fact it sends (docs/architecture.md §Session facts are ordered
+ * Main numbers every session fact it sends (docs/session.md §Session facts are ordered
  * by main), so the renderer can tell a stale reply from a newer push whatever order they arrive in.
  */
 

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
  * Who a broker call is made for, carried through every `await` without touching a handler's
- * signature (docs/architecture.md §Fair queuing).
+ * signature (docs/brokers.md §Fair queuing).
  *
  * The bridge transports name the caller — one browser-host WebSocket, or one Electron
  * webContents — and the dispatcher names the class of the channel; the client token bucket

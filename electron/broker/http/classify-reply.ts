@@ -7,7 +7,7 @@ export function camelField(field: string): string {
 }
 
 /**
- * The longest pause main honours from one `Retry-After` (docs/architecture.md, "HTTP client,
+ * The longest pause main honours from one `Retry-After` (docs/brokers.md, "HTTP client,
  * retries and limits"): a server asking for an hour must not stop polls, let alone a cancel,
  * for an hour; after this the request is simply tried again.
  */

@@ -5,7 +5,7 @@ const CLASS_ORDER: readonly CallClass[] = ['account', 'bulk'];
 
 /**
  * A waiting line that is fair between callers and puts account data first
- * (docs/architecture.md §Fair queuing).
+ * (docs/brokers.md §Fair queuing).
  *
  * `shift()` serves the highest class that has anyone waiting (`account` before `bulk`), and
  * within a class takes turns between callers — one item each, in the order they first queued

@@ -2,7 +2,7 @@ import type { ErrorKind } from '@shared/ipc/result';
 import { TRANSIENT_KINDS } from '../broker-error';
 
 /**
- * How a request may be repeated by the transport (docs/architecture.md, "HTTP client, retries and limits").
+ * How a request may be repeated by the transport (docs/brokers.md, "HTTP client, retries and limits").
  *
  * - `read`: GET (and the margin calculator, which creates nothing): retried on transient kinds.
  * - `idempotent-write`: PATCH/DELETE of an order — repeating one has the same effect as once.

@@ -10,7 +10,7 @@ export interface RtoBounds {
 
 /**
  * Defaults for an order POST and its lookups: 300 ms–5 s, 1 s before anything is measured
- * (docs/architecture.md, "Exactly-once orders"). On loopback the broker answers in about a
+ * (docs/money-path.md, "Exactly-once orders"). On loopback the broker answers in about a
  * millisecond, so a lost reply costs ~300 ms before the lookup that settles it.
  */
 export const DEFAULT_RTO_BOUNDS: RtoBounds = { minMs: 300, maxMs: 5_000, initialMs: 1_000 };

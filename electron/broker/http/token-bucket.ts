@@ -49,7 +49,7 @@ function cancelReserve(limit: RateLimit): number {
  * Tokens normal callers leave in the bucket (a quarter of the burst: 4 of the paper broker's
  * paced 16, 2 of Kite's 8, none under a burst of 4), so an order action finds one at once even
  * while polls and refetches keep the bucket at its floor. Normal callers keep the full rate;
- * only their burst is smaller (docs/architecture.md §HTTP client, retries and limits).
+ * only their burst is smaller (docs/brokers.md §HTTP client, retries and limits).
  */
 function urgentReserve(limit: RateLimit): number {
   return Math.max(cancelReserve(limit), Math.floor(limit.burst / 4));
@@ -75,7 +75,7 @@ interface Waiter {
  * polls, since the broker counts them all against one per-token budget, and each lane keeps a
  * reserve the lanes below it cannot take. Cancels and urgent callers are served in arrival
  * order; the normal queue is fair (`fair-queue.ts`): account data before chart history and
- * instrument lists, and turns between the pages asking (docs/architecture.md §Fair queuing).
+ * instrument lists, and turns between the pages asking (docs/brokers.md §Fair queuing).
  *
  * `pause(ms, lane)` holds back only that lane until a server-given Retry-After has passed: a
  * poll's 429 never delays an order action, and a placement's 429 never delays a cancel.

@@ -164,7 +164,7 @@ class Spacing {
  * Exactly-once: Kite does not deduplicate, so every order carries the tag derived from its
  * intent's client_order_id (`kite-tag.ts`), and `findOrders` reads the order book for that tag
  * — the lookup the order service settles a lost reply with before anything is sent again
- * (docs/architecture.md, "The Kite reference").
+ * (docs/brokers.md, "The Kite reference").
  */
 export class KiteBroker implements Broker {
   public readonly label: string;
@@ -382,7 +382,7 @@ export class KiteBroker implements Broker {
       body,
       form: true,
       schema: KiteOrderId,
-      // Never blindly repeated (docs/architecture.md, "Modifications").
+      // Never blindly repeated (docs/money-path.md, "Modifications").
       retry: 'caller',
       priority: 'urgent',
       // Kite counts a modification against its order limits (docs/kite.md §Limits).

@@ -6,7 +6,7 @@ export const KITE_TAG_LENGTH = 20;
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
 /**
- * The 20-character Kite tag that stands for one order intent (docs/architecture.md, "The Kite
+ * The 20-character Kite tag that stands for one order intent (docs/brokers.md, "The Kite
  * reference"): `td` + the first 18 base-32 characters (90 bits) of the SHA-256
  * of the intent's client_order_id.
  *

@@ -5,7 +5,7 @@ import { pool, startCoreFixture, type CoreFixture } from '../../core/testing/cor
 /**
  * The limits a broker publishes, against the real paper broker: the adapter reads them from the
  * RateLimit-Policy header, the client paces itself under them, and the request meter reports
- * what the desk spends against them (docs/architecture.md, The request meter).
+ * what the desk spends against them (docs/brokers.md §The request meter).
  */
 describe('published broker limits', () => {
   let fx: CoreFixture;

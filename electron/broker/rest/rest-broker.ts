@@ -243,7 +243,7 @@ export class RestBroker implements Broker {
       body,
       schema: WireOrderAck,
       // Never blindly repeated: a late retry could undo a newer change. The order service
-      // compares the order before it sends again (docs/architecture.md, "Modifications").
+      // compares the order before it sends again (docs/money-path.md, "Modifications").
       retry: 'caller',
       priority: 'urgent',
       ...(precondition.ifVersion !== undefined ? { headers: { 'if-match': `"${precondition.ifVersion}"` } } : {}),

@@ -210,7 +210,7 @@ export class RestTransport {
   /** Performs one call; resolves with the parsed 2xx body or rejects with a typed `AppError`. */
   public call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> {
     if (spec.method !== 'GET' || spec.coalesce === false) return this.#attempts(spec);
-    // An order action's own read never joins a poll queued behind a pause (docs/architecture.md
+    // An order action's own read never joins a poll queued behind a pause (docs/brokers.md
     // §HTTP client, retries and limits): identical reads are shared within a lane only.
     const key = `${spec.priority ?? 'normal'} ${spec.path}?${JSON.stringify(spec.query ?? {})}`;
     const before = this.#coalescer.size;
@@ -260,7 +260,7 @@ export class RestTransport {
       if (kind === 'rate_limited' && !(failure instanceof LimitReached)) {
         this.stats.rateLimited += 1;
         const ms = failure.info.retryAfterMs;
-        // A 429 holds back its own lane only (docs/architecture.md §HTTP client, retries and
+        // A 429 holds back its own lane only (docs/brokers.md §HTTP client, retries and
         // limits): a poll's never delays an order action, a placement's never delays a cancel.
         if (this.#pauseAll && ms !== undefined) {
           this.#bucket?.pause(ms, pausedLane(spec));

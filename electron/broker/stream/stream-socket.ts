@@ -51,7 +51,7 @@ export interface StreamSocketOptions {
 const DEFAULT_RECONNECT = { baseMs: 250, capMs: 10_000 };
 
 /**
- * The one client-side socket policy for a broker's stream (docs/architecture.md §Live data):
+ * The one client-side socket policy for a broker's stream (docs/live-data.md §The stream):
  * the `/v1` stream client and the Kite ticker are this policy with their dialect.
  *
  * It connects with the session's token (read from the `AuthSource` at each connect, never

@@ -5,7 +5,7 @@ import type { Broker } from '../../broker/broker';
  * The instruments the broker trades, fetched once per session and looked up by symbol.
  *
  * The main process needs each order's lot size, tick size and freeze limit to apply the
- * shared trading rules before sending (docs/architecture.md, "Exactly-once orders"); asking the broker per order would cost a
+ * shared trading rules before sending (docs/money-path.md, "Exactly-once orders"); asking the broker per order would cost a
  * request per click. A miss refetches once, in case the universe changed since login.
  */
 export class InstrumentCatalog {

@@ -11,7 +11,7 @@ import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
  * intents-ledger.test.ts stop the process only between durable steps, after the compacted copy is
  * whole, so they cannot tell a rewrite in a side file from one over the ledger itself. Here the
  * rewrite's one write (at start-up, where the ledger compacts what it loaded) stores half its
- * bytes and fails, and the ledger is then read as the start after that would read it (docs/architecture.md, "Exactly-once orders": a crash during compaction
+ * bytes and fails, and the ledger is then read as the start after that would read it (docs/money-path.md, "Exactly-once orders": a crash during compaction
  * leaves one whole file).
  */
 

@@ -54,7 +54,7 @@ export interface UnreadableRecords {
 }
 
 /**
- * The order intents ledger: an append-only, fsynced JSON-lines file (docs/architecture.md,
+ * The order intents ledger: an append-only, fsynced JSON-lines file (docs/money-path.md,
  * "Exactly-once orders").
  *
  * Every place-order intent is written and flushed to disk *before* its POST, so an app that

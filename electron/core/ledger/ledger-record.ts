@@ -6,7 +6,7 @@ import { ErrorKind } from '@shared/ipc/result';
 /**
  * The ledger's record format. Every line carries it as `v`; a line of an earlier format is
  * migrated as it is read (`readRecord`), and one that cannot be read is moved aside, never
- * dropped (docs/architecture.md §The intents ledger).
+ * dropped (docs/money-path.md §The intents ledger).
  *
  * - 1: no `v`; a resolution says only its outcome, order id and error kind.
  * - 2: `v: 2`; a resolution also keeps what the trader was told (the refusal's words, the

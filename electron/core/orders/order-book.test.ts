@@ -15,7 +15,7 @@ function sinceOf(core: TradingCore): (cursor: string | null) => Promise<OrderCha
   return list;
 }
 
-/** docs/architecture.md §The order book in main, against the real paper broker. */
+/** docs/live-data.md §The order book in main, against the real paper broker. */
 
 let fx: CoreFixture;
 afterEach(async () => fx.close());

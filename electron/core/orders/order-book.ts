@@ -7,7 +7,7 @@ import type { Broker } from '../../broker/broker';
 /** What the book reads the broker with: the whole list always, a change cursor where the broker has one. */
 export type OrderSource = Pick<Broker, 'listOrders' | 'listOrdersSince'>;
 
-/** A delta pushed to the page, with the cursor it follows on from (docs/architecture.md §The order book in main). */
+/** A delta pushed to the page, with the cursor it follows on from (docs/live-data.md §The order book in main). */
 export interface PushedDelta extends OrderBookDelta {
   readonly from: number;
 }
@@ -32,7 +32,7 @@ interface Row {
 const TOMBSTONES = 10_000;
 
 /**
- * Main's order book (docs/architecture.md §The order book in main): every order of the
+ * Main's order book (docs/live-data.md §The order book in main): every order of the
  * session by id, fed by two sources that race — the stream's order pushes, applied at once, and
  * reads of the broker (since its change cursor where it has one, else the whole list at the
  * polling pace; a whole list also at a slow pace and after every reconnect). A report never
@@ -113,7 +113,7 @@ export class OrderBook {
    * full read from a broker with a change cursor is already on its way (the read at login, which
    * the stream's first open always meets). Its list and what changed after its cursor, read at
    * the next sync, hold everything the stream missed, so the page's first sync does not wait for
-   * a second whole book (docs/architecture.md §The first screen first). A broker without a cursor
+   * a second whole book (docs/live-data.md §The first screen first). A broker without a cursor
    * is read in full at every sync anyway.
    */
   public reconnected(): void {
@@ -127,7 +127,7 @@ export class OrderBook {
    * When the book last held everything the broker had (the start of the last read that
    * succeeded), or null when the stream came back since and no read has filled the gap. With the
    * stream open after that moment, every change since has been pushed: the book is live
-   * (docs/architecture.md §Main's own view of the account).
+   * (docs/live-data.md §Main's own view of the account).
    */
   public completeAsOf(): number | null {
     return this.#completeAsOf;
@@ -152,7 +152,7 @@ export class OrderBook {
    * What changed after `since` in book `book`: only those rows and removals, or everything
    * (`full`) when the page holds no cursor, another book's, or one older than what is remembered.
    * With `first`, a full answer carries only the newest `first` rows, the count held and where
-   * `page` continues (docs/architecture.md §The first screen first).
+   * `page` continues (docs/live-data.md §The first screen first).
    */
   public changesSince(book: string | undefined, since: number | undefined, first?: number): OrderSyncAnswer {
     const full = book !== this.id || since === undefined || since > this.#rev || since < this.#floor;

@@ -63,7 +63,7 @@ function carries(order: Order, changes: OrderChanges): boolean {
 }
 
 /**
- * Modifications of working orders (docs/architecture.md, "Modifications").
+ * Modifications of working orders (docs/money-path.md, "Modifications").
  *
  * Main validates the modified order with the shared rules (naming the field) before anything
  * is sent, sends only the fields that change, one modification per order at a time, with the

@@ -59,7 +59,7 @@ export interface PlaceOptions {
 }
 
 /**
- * Exactly-once order creation that tells the trader the truth (docs/architecture.md,
+ * Exactly-once order creation that tells the trader the truth (docs/money-path.md,
  * "Exactly-once orders").
  *
  * 1. The shared trading rules; a violation is a `bad_request` naming the field, and nothing is
@@ -245,7 +245,7 @@ export class OrderService {
         answerBy: now,
         now,
         uniqueReferences: traits.uniqueReferences,
-        // A lookup proves nothing about an order older than the broker's list (docs/architecture.md
+        // A lookup proves nothing about an order older than the broker's list (docs/money-path.md
         // §After a restart nothing is re-sent automatically).
         unverifiableWhy:
           visibleFrom !== null && intent.at < visibleFrom
@@ -597,7 +597,7 @@ export class OrderService {
   /**
    * Aborts when the intent's re-send window ends: a POST still waiting for the client's rate
    * limit then never leaves, so no order reaches the broker long after the click
-   * (docs/architecture.md §One policy for every broker, rule 2).
+   * (docs/money-path.md §One policy for every broker, rule 2).
    */
   #windowEnds(rec: PlacementRecord): AbortController {
     const ends = new AbortController();

@@ -1,7 +1,7 @@
 import type { AppError } from '@shared/ipc/app-error';
 
 /**
- * The time bounds of a placement (docs/architecture.md, "Exactly-once orders"). All are
+ * The time bounds of a placement (docs/money-path.md, "Exactly-once orders"). All are
  * injectable so tests can shrink them; the defaults are the product's.
  */
 export interface PlacementTimings {
@@ -98,7 +98,7 @@ export type AbsentOutcome = 'not_placed' | 'needs_decision' | 'unverifiable';
 
 /**
  * Decides the next step for one open intent — the whole exactly-once policy, as a pure function
- * of what happened so far and the time (docs/architecture.md, "Exactly-once orders").
+ * of what happened so far and the time (docs/money-path.md, "Exactly-once orders").
  *
  * An intent may be sent again only when every earlier send is closed — it got a definitive
  * reply, or it never left, or (no reply) its landing horizon has passed — and a lookup sent

@@ -98,7 +98,7 @@ export class PlacementRecord {
     // A restored intent's re-send window is closed from the start: only "Place again" opens one.
     // Its journal time cannot close it: the new process's clock may read earlier (set back
     // between crash and restart), and a window still open would let a lookup that found
-    // nothing send it again without the trader (docs/architecture.md §After a restart nothing is
+    // nothing send it again without the trader (docs/money-path.md §After a restart nothing is
     // re-sent automatically).
     this.windowStart = init.origin === 'restored' ? Number.NEGATIVE_INFINITY : (init.windowStart ?? init.journaledAt);
     this.uniqueReferences = init.uniqueReferences ?? false;

@@ -10,7 +10,7 @@ import { coreOn, failure, NO_KITE_LIMITS, type Dialect } from '../testing/dialec
  * After a restart the next day, an intent the last run left open cannot be verified on a broker
  * whose order list shows only today's orders (Kite): not finding it proves nothing, so it is not
  * "the broker has no order", and Place again says it may make a second order
- * (docs/architecture.md §After a restart nothing is re-sent automatically).
+ * (docs/money-path.md §After a restart nothing is re-sent automatically).
  */
 
 const DAY_MS = 86_400_000;

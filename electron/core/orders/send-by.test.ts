@@ -3,7 +3,7 @@ import { AppError } from '@shared/ipc/app-error';
 import { marketBuy, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 
 /**
- * No send leaves main after its intent's window (docs/architecture.md §One policy for every
+ * No send leaves main after its intent's window (docs/money-path.md §One policy for every
  * broker): a POST still queued behind a 429 pause when the window ends is never sent, and the
  * trader is told "not placed — never sent", which is certain. Before, it waited out the pause
  * and reached the broker long after the click.

@@ -42,7 +42,7 @@ export interface RiskGuardDeps {
   readonly broker: Pick<Broker, 'getQuotes' | 'listOrders' | 'listHoldings'>;
   /** Reads the positions from the broker (main's view learns from every read). */
   readonly readPositions: (options?: ReadOptions) => Promise<readonly Position[]>;
-  /** Main's own book, positions and ticks, where fresh (docs/architecture.md §Main's own view of the account). */
+  /** Main's own book, positions and ticks, where fresh (docs/live-data.md §Main's own view of the account). */
   readonly view: Pick<DeskView, 'orders' | 'pricedPositions' | 'lastPrice'>;
   readonly clock: Clock;
   /** `none` on an account without market data: the price checks are off (docs/contract.md §Risk guard). */

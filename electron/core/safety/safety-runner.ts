@@ -63,7 +63,7 @@ export interface SafetyRunnerDeps {
   readonly readPositions: (options?: ReadOptions) => Promise<readonly Position[]>;
   /**
    * Main's own book, positions and ticks, used where fresh instead of asking the broker
-   * (docs/architecture.md §Main's own view of the account). Absent: every figure is read.
+   * (docs/live-data.md §Main's own view of the account). Absent: every figure is read.
    */
   readonly view?: Pick<DeskView, 'orders' | 'workingOrders' | 'positions' | 'lastPrice'>;
   readonly orders: Pick<OrderService, 'place' | 'placements'>;

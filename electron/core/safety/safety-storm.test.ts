@@ -11,7 +11,7 @@ import { coreOn, NO_KITE_LIMITS, type Dialect } from '../testing/dialects';
 /**
  * A 429 storm on the polls must not hold a safety action or a click: the kill switch and the
  * risk guard take main's own book, positions and ticks where fresh, and what they must ask
- * the broker goes in the order-action lane (docs/architecture.md §Main's own view of the account).
+ * the broker goes in the order-action lane (docs/live-data.md §Main's own view of the account).
  * The core runs as the app runs it: the client limiter on, the stream open.
  */
 

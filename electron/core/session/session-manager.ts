@@ -47,7 +47,7 @@ export class SessionManager implements AuthSource {
   #logouts = 0;
 
   /**
-   * `versions` numbers every change of `info()` (docs/architecture.md §Session facts are ordered
+   * `versions` numbers every change of `info()` (docs/session.md §Session facts are ordered
    * by main); the app passes the one it shares across the cores it swaps in.
    */
   public constructor(

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SessionVersion } from '@shared/domain/session';
 
 /**
- * Numbers the session's changes in the order main makes them (docs/architecture.md §Session
+ * Numbers the session's changes in the order main makes them (docs/session.md §Session
  * facts are ordered by main).
  *
  * The app shares one across every core it swaps in at login, so the old session's last fact and

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 
 /**
  * Writing a whole file so a crash leaves either the old one or the new one, never a mix
- * (docs/architecture.md §Exactly-once orders: the intents ledger's compaction; docs/journal.md
+ * (docs/money-path.md §The intents ledger: its compaction; docs/journal.md
  * §Durability: the journal's database): the bytes go to a side file that is fsynced, renamed over
  * the old one, and the directory is fsynced so the rename itself survives a power cut.
  */

@@ -5,7 +5,7 @@ import { startCoreFixture, type CoreFixture, type CoreOverrides } from './core-f
 
 /**
  * The two dialects one paper broker speaks (`/v1` and `/kite`), for suites that run the same
- * tests through the REST adapter and the Kite adapter (docs/architecture.md, "The Kite adapter").
+ * tests through the REST adapter and the Kite adapter (docs/brokers.md, "The Kite adapter").
  */
 export type Dialect = 'rest' | 'kite';
 

@@ -34,7 +34,7 @@ const SECOND = 1_000;
 
 /**
  * Counts the requests the desk sends to its broker and publishes the rate against the broker's
- * budget (docs/architecture.md, The request meter).
+ * budget (docs/brokers.md §The request meter).
  *
  * Requests are counted in one-second bins, so memory stays bounded however busy the desk is.
  * While any request is inside the window, a one-second tick recomputes the figures and publishes

@@ -3,7 +3,7 @@ import { loginNavigationAllowed } from '../../app/session/login-navigation';
 import { setLoginWindowRule } from '../../app/session/login-window-rules';
 
 /**
- * Opens Kite's login page in its own window (docs/architecture.md, "Kite login"): sandboxed,
+ * Opens Kite's login page in its own window (docs/session.md, "Kite login"): sandboxed,
  * no preload (the page gets no bridge), its own in-memory session (no cookies shared with the
  * app), no new windows, navigation limited to the login origin and the loopback callback. It
  * closes itself once the callback page loaded.

@@ -3,7 +3,7 @@ import type { TransactionType } from '@shared/domain/order';
 import { fromUnits, toUnits } from '@shared/trading/money';
 
 /**
- * An instrument's book as the renderer shows it, without React (docs/architecture.md, "Market
+ * An instrument's book as the renderer shows it, without React (docs/renderer.md, "Market
  * depth, sessions and the option chain on screen"): the best bid and ask, the spread, the five
  * visible levels a side, and what a MARKET order of a given size would take from them.
  *

@@ -16,7 +16,7 @@ import './depth.css';
  * five best bids and offers with their quantities and orders, the totals of the whole book, and
  * the spread. The instrument streams in `full` mode while this panel is shown (owner `depth`),
  * so each tick moves the ladder. Clicking a price opens the ticket there as a LIMIT, on the
- * ticket's side (docs/architecture.md, "Market depth, sessions and the option chain on screen").
+ * ticket's side (docs/renderer.md, "Market depth, sessions and the option chain on screen").
  *
  * On an account without market data it says so instead (docs/kite.md §The plan).
  */

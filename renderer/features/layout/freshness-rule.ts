@@ -5,7 +5,7 @@ import type { FreshnessPromise } from '../../lib/polling-policy';
 
 /**
  * Whether a panel's figures may be read as live, and if not, why: a pure function of what the
- * panel knows, so the rule is unit-tested with plain numbers (docs/architecture.md, "Live data:
+ * panel knows, so the rule is unit-tested with plain numbers (docs/live-data.md, "Live data:
  * polling, the stream and ticks").
  *
  * A panel is stale when its last poll failed, when a retry of the current poll is in flight,

@@ -33,7 +33,7 @@ export interface PanelFreshness extends FreshnessView {
  * Whether a panel's data may pass for live, and its header label (see `freshness-rule.ts`).
  *
  * The promise comes from the query's own polling schedule, so it follows the cadence (1 s or
- * 5 s without a live stream, 30 s with one; docs/architecture.md, The cadence); the broker link's
+ * 5 s without a live stream, 30 s with one; docs/live-data.md §The cadence); the broker link's
  * state comes from `connection.changed`, read from the cache without fetching it.
  */
 export function useFreshness(source: FreshnessSource): PanelFreshness {

@@ -3,7 +3,7 @@ import { Panel } from './panel';
 import { PanelPlaceholder } from './panel-states';
 
 /**
- * A panel whose code loads after the first screen (docs/architecture.md §The first screen first):
+ * A panel whose code loads after the first screen (docs/live-data.md §The first screen first):
  * the chart's canvas library and the tabs a trader opens later are not fetched and run before the
  * book paints. Until its chunk arrives the slot shows the panel's frame (with the slot's tabs, so they
  * stay clickable) saying "Loading chart…"; a chunk that cannot load says so in the panel instead

@@ -3,7 +3,7 @@ import { useShownTab, useTabsActions } from './tabs-store';
 import './panel-tabs.css';
 
 /**
- * Several panels sharing one slot of the workspace, one shown at a time (docs/architecture.md,
+ * Several panels sharing one slot of the workspace, one shown at a time (docs/renderer.md,
  * Layout on small screens): the shown panel draws the tab strip in its own header in place of
  * its title, so each panel stays the component it is alone (its title, freshness label and
  * actions unchanged) and a hidden one is not mounted at all — it neither polls nor streams.

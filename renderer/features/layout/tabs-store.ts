@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
 /**
- * Which tab each tabbed slot of the workspace shows (docs/architecture.md, Layout on small
+ * Which tab each tabbed slot of the workspace shows (docs/renderer.md §Layout on small
  * screens), persisted like the panel sizes so the workspace opens as the trader left it. UI
  * state only: a slot's id → the id of its shown tab.
  */

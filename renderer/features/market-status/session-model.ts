@@ -3,7 +3,7 @@ import type { ExchangeSession, MarketStatus } from '@shared/domain/market';
 
 /**
  * The market's sessions in a trader's words, without React (docs/api.md §Sessions and the
- * calendar; docs/architecture.md, "Market depth, sessions and the option chain on screen").
+ * calendar; docs/renderer.md, "Market depth, sessions and the option chain on screen").
  */
 
 const IST_SHORT = new Intl.DateTimeFormat('en-IN', {

@@ -3,7 +3,7 @@ import type { Tick } from '@shared/domain/market';
 import { takesTick, type Quote, type Quotes } from './quote-cache';
 
 /**
- * The latest quote per instrument, with a subscription per instrument (docs/architecture.md
+ * The latest quote per instrument, with a subscription per instrument (docs/live-data.md
  * §Live data: polling, the stream and ticks).
  *
  * A watchlist of 200 instruments ticking five times a second each takes in ~1,000 ticks a

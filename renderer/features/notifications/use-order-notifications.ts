@@ -14,7 +14,7 @@ const nothing = (): null => null;
 /**
  * Raises a toast (and a beep, if enabled) when an order completes, is rejected or is cancelled.
  *
- * Subscribed once to the page's order book (docs/architecture.md §The order book in main), which
+ * Subscribed once to the page's order book (docs/live-data.md §The order book in main), which
  * both pushes (`orders.changed`) and polls (`orders.sync`) feed: each change is looked at once, as
  * it is applied, not the whole book on every poll. A map of last-known statuses, seeded from the
  * first load so yesterday's orders stay quiet, makes each transition announce once.

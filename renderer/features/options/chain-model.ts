@@ -2,7 +2,7 @@ import type { Instrument } from '@shared/domain/instrument';
 import type { OptionChainRow } from '@shared/domain/market';
 
 /**
- * The option chain in a trader's terms, without React (docs/architecture.md, "Market depth,
+ * The option chain in a trader's terms, without React (docs/renderer.md, "Market depth,
  * sessions and the option chain on screen").
  */
 

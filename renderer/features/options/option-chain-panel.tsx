@@ -28,7 +28,7 @@ import './options.css';
 const columns = (greeks: boolean): number => (greeks ? 17 : 11);
 
 /**
- * The option chain (docs/architecture.md, "Market depth, sessions and the option chain on
+ * The option chain (docs/renderer.md, "Market depth, sessions and the option chain on
  * screen"): for a chosen underlying and expiry, the strikes around the money with calls and puts
  * side by side — open interest and its change, implied volatility, delta (and gamma, theta and
  * vega when asked), last price and change — the in-the-money side shaded, the at-the-money strike

@@ -126,7 +126,7 @@ export function applyToView(
 
 /**
  * The blotter's sorted, filtered rows derived incrementally from the page's order book
- * (docs/architecture.md §The order book in main): changes the book reports are applied with
+ * (docs/live-data.md §The order book in main): changes the book reports are applied with
  * `applyToView`; the whole list is sorted again only when the filter or sort changes, the book
  * was replaced, or changes were missed while detached. `changed` (the rows to flash) is the ids of
  * the last batch applied.

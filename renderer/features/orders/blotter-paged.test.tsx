@@ -9,7 +9,7 @@ import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
 import { order } from '../../test/ticket-harness';
 import { Blotter } from './blotter';
 
-/** The blotter while the rest of a paged first answer loads (docs/architecture.md §The first screen first). */
+/** The blotter while the rest of a paged first answer loads (docs/live-data.md §The first screen first). */
 
 let bridge: FakeBridge;
 const key = (o: Order) => ({ placedAt: o.placedAt, orderId: o.orderId });

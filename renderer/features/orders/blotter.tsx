@@ -69,7 +69,7 @@ const GROUPS: ReadonlyArray<{ readonly id: StatusGroup; readonly label: string }
 /**
  * The blotter: every order of the day, filterable, sortable, virtualized — and above them, pinned,
  * every order not yet confirmed or waiting for the trader's decision, marked as such (the app's
- * state, never a broker status), until its real row replaces it (docs/architecture.md, "The money
+ * state, never a broker status), until its real row replaces it (docs/money-path.md, "The money
  * path on screen").
  *
  * Rows are keyed by id and update time, so a changed row is a new element and its one-shot

@@ -24,7 +24,7 @@ export interface OrderBookLoading {
 }
 
 /**
- * The page's copy of main's order book (docs/architecture.md §The order book in main), by id.
+ * The page's copy of main's order book (docs/live-data.md §The order book in main), by id.
  *
  * Main sends only what changed after the cursor the page holds, so one changed order costs one
  * row here, not a re-read of the whole book. Deltas are applied with the same recency rule main
@@ -66,7 +66,7 @@ export class OrderBookStore {
 
   /**
    * Null once every order is held; while the rest of a paged answer loads, what is held and of
-   * how many (docs/architecture.md §The first screen first) — a count or a CSV of a partial book
+   * how many (docs/live-data.md §The first screen first) — a count or a CSV of a partial book
    * would be wrong.
    */
   public progress(): { held: number; total: number } | null {

@@ -22,7 +22,7 @@ function idle(): Promise<void> {
 
 /**
  * Loads the rest of a book whose full answer came paged, one `orders.page` at a time in idle
- * slices, each applied to the page's order book and handed to react-query (docs/architecture.md
+ * slices, each applied to the page's order book and handed to react-query (docs/live-data.md
  * §The first screen first). One loader per client; resolves when the book is whole. A page of
  * another book (main logged in again meanwhile) ends it and asks for a fresh sync.
  */
@@ -69,7 +69,7 @@ export const orderQueries = {
   /**
    * Every order of the session, from the page's copy of main's order book: each poll asks main
    * only for what changed after the page's cursor (`orders.sync`) and the same array comes back
-   * while nothing did (docs/architecture.md §The order book in main). A full answer brings the
+   * while nothing did (docs/live-data.md §The order book in main). A full answer brings the
    * newest rows first and the rest loads behind them (`loadRestOfBook`). Structural sharing is
    * off: comparing 10,000 orders field by field on every poll was the cost this avoids.
    */
@@ -111,7 +111,7 @@ function useInvalidateAfterOrder(): () => void {
 /**
  * Places an order (main assigns the idempotency key and journals it before sending). The caller
  * gives each click its own `requestId`: main never makes a second intent for one, and a reply
- * lost on the way back is matched to its intent by it (docs/architecture.md, "The money path on
+ * lost on the way back is matched to its intent by it (docs/money-path.md, "The money path on
  * screen").
  */
 export function usePlaceOrder() {

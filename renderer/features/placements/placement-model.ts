@@ -5,7 +5,7 @@ import { formatPrice, formatQty } from '../../lib/format';
 import { AppError } from '@shared/ipc/app-error';
 
 /**
- * The unconfirmed-placements list in a trader's words, without React (docs/architecture.md,
+ * The unconfirmed-placements list in a trader's words, without React (docs/money-path.md,
  * "The money path on screen"): which intents are still open, what each one's state means, and
  * which of them the blotter pins above the broker's orders.
  */

@@ -14,7 +14,7 @@ import { isOpenPlacement } from './placement-model';
 const OPEN_RECHECK_MS = 2_000;
 
 /**
- * Query factory for the unconfirmed-placements list (docs/architecture.md, "The money path on
+ * Query factory for the unconfirmed-placements list (docs/money-path.md, "The money path on
  * screen"): kept current by `placements.changed` pushes, re-read while anything is open.
  */
 export const placementQueries = {

@@ -7,7 +7,7 @@ import './placements.css';
 
 /**
  * "2 unconfirmed" in the header, next to the connection status, while any order is not yet
- * confirmed or waits for the trader's decision; a click lists them (docs/architecture.md, "The
+ * confirmed or waits for the trader's decision; a click lists them (docs/money-path.md, "The
  * money path on screen"). Nothing shows while there are none.
  */
 export function UnconfirmedBadge() {

@@ -82,7 +82,7 @@ describe('Banners', () => {
     act(() => result.current.sessionExpired('The access token has expired', { run: 'r', seq: 1 }));
     bridge.answer('session.login', () => {
       // Main's background work meets the refusal before the login's own answer has gone out.
-      // Main numbered that expiry after the login it is answering (docs/architecture.md §Session
+      // Main numbered that expiry after the login it is answering (docs/session.md §Session
       // facts are ordered by main).
       bridge.emit('session.expired', { reason: 'The broker refused the new token', version: { run: 'r', seq: 3 } });
       return {

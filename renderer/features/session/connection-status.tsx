@@ -7,7 +7,7 @@ import { NO_MARKET_DATA } from './use-market-data';
  * How often the link's state is re-read from main. Main answers from memory (no broker request);
  * `connection.changed` pushes every change, and this read catches one lost while the link to
  * main was down — which matters, because whether the stream is live decides how often the
- * panels ask the broker (docs/architecture.md, The cadence) — and notices a lost link to main.
+ * panels ask the broker (docs/live-data.md §The cadence) — and notices a lost link to main.
  */
 const LINK_CHECK_MS = 2_000;
 const linkInterval = pollInterval(LINK_CHECK_MS);

@@ -10,7 +10,7 @@ import { call } from '../../lib/ipc-client';
 
 /**
  * The later of the session status held and one just received, by main's numbering, not by
- * arrival (docs/architecture.md §Session facts are ordered by main): a reply main made before
+ * arrival (docs/session.md §Session facts are ordered by main): a reply main made before
  * a push that arrived first must not overwrite it.
  */
 export function laterSession(held: SessionInfo | undefined, next: SessionInfo): SessionInfo {
@@ -54,7 +54,7 @@ export function beginsSession(held: SessionVersion | null, next: SessionInfo): b
 }
 
 /**
- * Starts the page over on a new session (docs/architecture.md §A new session re-asks every
+ * Starts the page over on a new session (docs/session.md §A new session re-asks every
  * read): a read still on its way was asked of the session before, and its answer — "not logged
  * in", another account's book — must not settle anything now. Cancelling puts each query back
  * as it was before that read; invalidating asks the new session.
@@ -92,7 +92,7 @@ export function useLogin() {
 }
 
 /**
- * Starts a Kite login through Kite's page (docs/architecture.md, "Kite login"): main listens for
+ * Starts a Kite login through Kite's page (docs/session.md, "Kite login"): main listens for
  * the redirect and answers the page's URL; unless main opened it in its own window, it opens in a
  * new tab here. The session arrives later as `session.changed`. The secret goes to main only.
  */

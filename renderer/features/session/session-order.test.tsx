@@ -16,7 +16,7 @@ import { useBridgeEvents } from './use-bridge-events';
 
 /**
  * Session facts reach the renderer over two paths — pushed events and call replies — that main
- * does not keep in step (docs/architecture.md §Session facts are ordered by main). These tests
+ * does not keep in step (docs/session.md §Session facts are ordered by main). These tests
  * deliver them in the orders the e2e met on a loaded machine and check what the trader sees.
  */
 

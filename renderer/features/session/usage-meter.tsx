@@ -24,7 +24,7 @@ export function usageDetail(u: BrokerUsage): string {
 
 /**
  * "0.1 req/s of 10" in the header: what the desk spends of its broker's request budget
- * (docs/architecture.md, The request meter), pushed by main at most once a second. Turns amber
+ * (docs/brokers.md §The request meter), pushed by main at most once a second. Turns amber
  * past half of the budget, where a second window or a busy moment could bring 429s.
  */
 export function UsageMeter() {

@@ -41,12 +41,12 @@ const unlessHoldings = (q: Query): boolean => q.queryKey[1] !== portfolioQueries
  * cache (one batch per ~100 ms, see tick-batcher.ts); session and connection events replace their
  * queries' data, and a lost or regained stream reconciles everything at once.
  *
- * Session facts are kept in main's order, not arrival order (docs/architecture.md §Session facts
+ * Session facts are kept in main's order, not arrival order (docs/session.md §Session facts
  * are ordered by main): the status cache keeps the later of what it holds and what arrives, the
  * expiry alert ignores an expiry older than a session already seen, and every status the cache
  * takes — pushed, replied to a login, or refetched — is shown to the alert, so a newer
  * connected session ends it and an older one cannot. A newer connected session also re-asks
- * every read (docs/architecture.md §A new session re-asks every read).
+ * every read (docs/session.md §A new session re-asks every read).
  */
 export function useBridgeEvents(): void {
   const client = useQueryClient();

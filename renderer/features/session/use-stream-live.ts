@@ -8,7 +8,7 @@ import { sessionQueries } from './queries';
  * True while the broker's stream is live as far as the desk can tell: main reports it open
  * (`connection.changed`; main's watchdog replaces a socket that has been silent for 10 s, so
  * "open" means heard from within that window) and the last read of the link from main
- * succeeded, so no push can have been lost on the way (docs/architecture.md, The cadence).
+ * succeeded, so no push can have been lost on the way (docs/live-data.md §The cadence).
  * Reads the cache only; `ConnectionStatus` keeps the link query current.
  */
 export function useStreamLive(): boolean {

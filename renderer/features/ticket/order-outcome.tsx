@@ -32,7 +32,7 @@ export function refusedFields(error: IpcError): TicketField[] {
 /**
  * What became of the trader's last click, under the Place button: exactly one of "Placing…",
  * placed (order id and live status), refused ("Not placed", nothing was created), or not yet
- * confirmed (the reference, until the unconfirmed list settles it) — see docs/architecture.md,
+ * confirmed (the reference, until the unconfirmed list settles it) — see docs/money-path.md,
  * "The money path on screen".
  */
 export function OrderOutcome({ outcome, id }: { readonly outcome: TicketOutcome; readonly id: string }) {

@@ -5,7 +5,7 @@ import { AppError } from '@shared/ipc/app-error';
 import { isRefusal } from '../placements/placement-model';
 
 /**
- * What the ticket tells the trader about their last click, without React (docs/architecture.md,
+ * What the ticket tells the trader about their last click, without React (docs/money-path.md,
  * "The money path on screen"). Exactly one of: placing; placed (order id); refused (nothing was
  * created); not yet confirmed (with the reference), which the unconfirmed list later turns into
  * placed, not placed, or a decision for the trader.

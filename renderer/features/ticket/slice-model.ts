@@ -5,7 +5,7 @@ import { isRefusal } from '../placements/placement-model';
 
 /**
  * Slicing an order above the contract's freeze limit into legs the exchange accepts
- * (docs/architecture.md, "Market depth, sessions and the option chain on screen"), without React.
+ * (docs/renderer.md, "Market depth, sessions and the option chain on screen"), without React.
  * Each leg is its own order with its own reference; none is ever sent twice.
  */
 

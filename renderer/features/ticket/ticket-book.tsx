@@ -6,7 +6,7 @@ import { SpreadText } from '../depth/spread-text';
 import { useBook } from '../depth/use-book';
 
 /**
- * The market the ticket prices against (docs/architecture.md, "Market depth, sessions and the
+ * The market the ticket prices against (docs/renderer.md, "Market depth, sessions and the
  * option chain on screen"): the best bid and offer with the spread beside the reference price,
  * and under Quantity what a MARKET order would take from the visible book.
  */

@@ -39,7 +39,7 @@ export interface SubmitLegs {
 }
 
 /**
- * Places the legs of a sliced order (docs/architecture.md, "Market depth, sessions and the option
+ * Places the legs of a sliced order (docs/renderer.md, "Market depth, sessions and the option
  * chain on screen"): each leg is its own `orders.place` with its own request id, so main places
  * each exactly once; they go one after another, and the next goes only after the previous one was
  * placed and not rejected (`sendsNext`) — the rest are shown "not sent". Each leg's outcome is

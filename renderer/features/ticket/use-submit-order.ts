@@ -48,7 +48,7 @@ export interface SubmitOrder {
 }
 
 /**
- * The ticket's submit logic (docs/architecture.md, "The money path on screen"): one call per
+ * The ticket's submit logic (docs/money-path.md, "The money path on screen"): one call per
  * click however fast the clicks come, a fresh `requestId` each, and the outcome read together
  * with the unconfirmed list, so a lost reply still ends as placed, not placed or a decision —
  * never as "failed" when an order may exist. Placing again while an earlier click may still

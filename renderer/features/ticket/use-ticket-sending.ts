@@ -34,7 +34,7 @@ export interface TicketSending {
 }
 
 /**
- * The ticket's variety and legs state (docs/architecture.md §Market depth, sessions and the
+ * The ticket's variety and legs state (docs/renderer.md §Market depth, sessions and the
  * option chain on screen): the AMO choice, the single order and the freeze-limit legs, each sent
  * exactly once through its own submit hook, and which of them answered last.
  */
