@@ -1,4 +1,5 @@
 import type { GttLeg, GttType } from '../domain/gtt';
+import type { OrderRequest } from '../domain/order';
 import { fromUnits, toUnits } from './money';
 import { type InstrumentSpec, type RuleCode, tickProblem, validateOrder } from './rules';
 
@@ -95,19 +96,7 @@ export function validateGtt(draft: GttDraft, spec: InstrumentSpec, lastPrice: nu
     }
   });
   draft.legs.forEach((leg, i) => {
-    const violations = validateOrder(
-      {
-        exchange: draft.exchange,
-        transactionType: leg.transactionType,
-        quantity: leg.quantity,
-        orderType: 'LIMIT',
-        product: leg.product,
-        validity: 'DAY',
-        price: leg.price,
-        triggerPrice: null,
-      },
-      spec,
-    );
+    const violations = validateOrder({ ...legOrder({ ...draft, tradingsymbol: '' }, leg), triggerPrice: null }, spec);
     for (const v of violations) out.push({ field: `legs.${i}.${v.field}`, code: v.code, message: v.message });
   });
   return out;
@@ -141,4 +130,21 @@ export function firedLeg(
   if (ltpUnits <= stop) return 0;
   if (ltpUnits >= target) return 1;
   return null;
+}
+
+/** The order a GTT leg places when it fires: a LIMIT DAY regular order at the leg's price. */
+export function legOrder(
+  gtt: { readonly exchange: OrderRequest['exchange']; readonly tradingsymbol: string },
+  leg: Pick<GttLeg, 'transactionType' | 'quantity' | 'product' | 'price'>,
+): OrderRequest {
+  return {
+    exchange: gtt.exchange,
+    tradingsymbol: gtt.tradingsymbol,
+    transactionType: leg.transactionType,
+    quantity: leg.quantity,
+    orderType: 'LIMIT',
+    product: leg.product,
+    validity: 'DAY',
+    price: leg.price,
+  };
 }

@@ -1,5 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { settle, steppedClock } from '../testing/stepped-clock';
 import { NotAdmitted, paceUnder, TokenBucket, type BucketClock } from './token-bucket';
 
 /** A clock that only moves when told: sleeps advance it, so waits are counted, not waited. */
@@ -9,33 +10,6 @@ function fakeClock(): BucketClock & { t: number } {
     now: () => c.t,
     sleep: async (ms: number) => {
       c.t += ms;
-    },
-  };
-  return c;
-}
-
-const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** A clock whose sleeps end only when the test advances it past them, in time order. */
-function steppedClock(): BucketClock & { t: number; advance(ms: number): Promise<void> } {
-  const timers: Array<{ at: number; fire: () => void }> = [];
-  const c = {
-    t: 0,
-    now: () => c.t,
-    sleep: (ms: number) => new Promise<void>((resolve) => void timers.push({ at: c.t + ms, fire: resolve })),
-    async advance(ms: number): Promise<void> {
-      const end = c.t + ms;
-      for (;;) {
-        timers.sort((a, b) => a.at - b.at);
-        const next = timers[0];
-        if (!next || next.at > end) break;
-        timers.shift();
-        c.t = next.at;
-        next.fire();
-        await settle();
-      }
-      c.t = end;
-      await settle();
     },
   };
   return c;

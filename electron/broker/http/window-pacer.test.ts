@@ -1,34 +1,9 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { settle, steppedClock } from '../testing/stepped-clock';
 import { LimitReached } from '../broker-error';
 import { NotAdmitted, type BucketClock } from './token-bucket';
 import { WindowPacer } from './window-pacer';
-
-/** A clock whose sleeps end only when the test advances it, in time order. */
-function steppedClock(): BucketClock & { t: number; advance(ms: number): Promise<void> } {
-  const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-  const timers: Array<{ at: number; fire: () => void }> = [];
-  const c = {
-    t: 0,
-    now: () => c.t,
-    sleep: (ms: number) => new Promise<void>((resolve) => void timers.push({ at: c.t + ms, fire: resolve })),
-    async advance(ms: number): Promise<void> {
-      const end = c.t + ms;
-      for (;;) {
-        await settle();
-        timers.sort((a, b) => a.at - b.at);
-        const next = timers[0];
-        if (!next || next.at > end) break;
-        timers.shift();
-        c.t = next.at;
-        next.fire();
-      }
-      c.t = end;
-      await settle();
-    },
-  };
-  return c;
-}
 
 /** The most admissions in any calendar second [k·1000, k·1000 + 999], whatever the phase. */
 function mostInACalendarSecond(times: readonly number[], phase: number): number {

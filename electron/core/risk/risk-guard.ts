@@ -2,6 +2,7 @@ import type { Instrument } from '@shared/domain/instrument';
 import { isWorking, type Order, type OrderRequest } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
 import type { GttRequest } from '@shared/domain/gtt';
+import { legOrder } from '@shared/trading/gtt-rules';
 import {
   NO_RISK_LIMITS,
   type RiskBreach,
@@ -153,16 +154,7 @@ export class RiskGuard {
     if (mode === 'exempt') return;
     const all: RiskBreach[] = [];
     for (const [n, leg] of request.legs.entries()) {
-      const order: OrderRequest = {
-        exchange: request.exchange,
-        tradingsymbol: request.tradingsymbol,
-        transactionType: leg.transactionType,
-        quantity: leg.quantity,
-        orderType: 'LIMIT',
-        product: leg.product,
-        validity: 'DAY',
-        price: leg.price,
-      };
+      const order = legOrder(request, leg);
       const breaches = await this.breaches(order, instrument, Number.POSITIVE_INFINITY, null, NOT_JUDGED_ON_GTT);
       const legName = request.legs.length > 1 ? `Leg ${n + 1}: ` : '';
       for (const b of breaches)
