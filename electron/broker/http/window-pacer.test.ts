@@ -1,8 +1,8 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { settle, steppedClock } from '../testing/stepped-clock';
+import { steppedClock } from '../testing/stepped-clock';
 import { LimitReached } from '../broker-error';
-import { NotAdmitted, type BucketClock } from './token-bucket';
+import { NotAdmitted } from './token-bucket';
 import { WindowPacer } from './window-pacer';
 
 /** The most admissions in any calendar second [k·1000, k·1000 + 999], whatever the phase. */
