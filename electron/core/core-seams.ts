@@ -8,6 +8,10 @@ import type { SetTimer } from './drift/drift-monitor';
 import type { LedgerStep } from './ledger/intents-ledger';
 import type { PlacementTimings } from './orders/placement-policy';
 import type { SafetyTimings } from './safety/safety-runner';
+import type { BracketPoint } from './brackets/bracket-manager';
+import type { BracketAction } from './brackets/bracket-machine';
+import type { BracketJournalStep } from './brackets/bracket-journal';
+import type { Bracket } from '@shared/domain/bracket';
 
 /**
  * The trading core's seams for tests and benchmarks: the same parts with smaller numbers,
@@ -62,4 +66,14 @@ export interface CoreSeams {
    */
   readonly drift?:
     false | { readonly everyMs?: number; readonly confirmAfterMs?: number; readonly setTimer?: SetTimer };
+  /**
+   * Brackets (docs/brackets.md): the pace of their retries and of the book's reads without a
+   * stream, and hooks where the crash tests stop a process (a step decided, journaled; the
+   * journal's write and fsync).
+   */
+  readonly brackets?: {
+    readonly everyMs?: number;
+    readonly onPoint?: (point: BracketPoint, bracket: Bracket, actions: readonly BracketAction[]) => void;
+    readonly onJournalStep?: (step: BracketJournalStep) => void;
+  };
 }

@@ -31,6 +31,10 @@ import { UsageMeter } from './usage/usage-meter';
 import { systemClock } from './clock';
 import { DriftMonitor, systemTimer } from './drift/drift-monitor';
 import { newClientOrderId } from './orders/client-order-id';
+import type { Bracket } from '@shared/domain/bracket';
+import { BracketJournal } from './brackets/bracket-journal';
+import { BracketManager } from './brackets/bracket-manager';
+import { VolumeProfile } from './market/volume-profile';
 
 /** What the core tells the outside world (the app's event hub, or a bench's counters). */
 export interface TradingCoreEvents {
@@ -51,6 +55,10 @@ export interface TradingCoreEvents {
   onSafety?(run: SafetyRun): void;
   /** The drift alarm's status changed: a check began or ended, a finding was raised, resolved or acknowledged (docs/contract.md §Drift alarm). */
   onDrift?(status: DriftStatus): void;
+  /** A bracket or trailing stop changed: the whole list (docs/brackets.md). */
+  onBrackets?(brackets: Bracket[]): void;
+  /** The instruments whose ticks main's trailing stops need (the app subscribes them as main's own). */
+  onBracketWatch?(tokens: ReadonlySet<number>): void;
 }
 
 /** Everything needed to trade with one broker account: what the app gives. */
@@ -105,6 +113,10 @@ export class TradingCore {
   public readonly drift: DriftMonitor;
   /** GTT orders: rules in main, created once, honest answers (docs/gtt.md). */
   public readonly gtt: GttService;
+  /** Brackets and trailing stops, kept by main (docs/brackets.md). */
+  public readonly brackets: BracketManager;
+  /** Volume traded at each price, from every tick (docs/ladder.md §Volume at price). */
+  public readonly volume = new VolumeProfile();
   public readonly timeline = new LifecycleTimeline();
   /** The last streamed price per instrument and when it came (the risk guard's price). */
   readonly #lastTicks = new Map<number, { readonly price: number; readonly at: number }>();
@@ -115,6 +127,7 @@ export class TradingCore {
   readonly #transport: RestTransport;
   readonly #meter: UsageMeter;
   readonly #ledger: IntentsLedger;
+  readonly #bracketJournal: BracketJournal;
   readonly #options: TradingCoreOptions;
   readonly #seams: CoreSeams;
   #stream: BrokerStream | null = null;
@@ -122,11 +135,18 @@ export class TradingCore {
   #subscriptions: ReadonlySet<number> = new Set();
   #modes: ReadonlyMap<number, StreamMode> = new Map();
   #recovery: Promise<void> = Promise.resolve();
+  #bracketRecovery: Promise<void> = Promise.resolve();
 
-  private constructor(options: TradingCoreOptions, seams: CoreSeams, ledger: IntentsLedger) {
+  private constructor(
+    options: TradingCoreOptions,
+    seams: CoreSeams,
+    ledger: IntentsLedger,
+    bracketJournal: BracketJournal,
+  ) {
     this.#options = options;
     this.#seams = seams;
     this.#ledger = ledger;
+    this.#bracketJournal = bracketJournal;
     const ev = options.events ?? {};
     this.session = new SessionManager(
       options.target,
@@ -185,7 +205,10 @@ export class TradingCore {
     this.broker.onLimits(applyLimits);
     this.session.attach(this.broker);
     this.catalog = new InstrumentCatalog(this.broker);
-    this.book = new OrderBook(this.broker, { onPush: (delta) => ev.onOrdersChanged?.(delta) });
+    this.book = new OrderBook(this.broker, {
+      onPush: (delta) => ev.onOrdersChanged?.(delta),
+      onTake: (order) => this.brackets.onOrder(order),
+    });
     this.view = new DeskView({
       book: this.book,
       streamOpen: () => this.#connection.stream === 'open',
@@ -227,11 +250,8 @@ export class TradingCore {
       catalog: this.catalog,
       timeline: this.timeline,
       ...(seams.placementTimings ? { timings: seams.placementTimings } : {}),
-      newId: () => {
-        const id = newId();
-        drift.journaled(id);
-        return id;
-      },
+      newId,
+      onReference: (id) => drift.journaled(id),
       onPlaced: (p) =>
         drift.placed({
           clientOrderId: p.clientOrderId,
@@ -255,6 +275,27 @@ export class TradingCore {
         const [q] = await this.broker.getQuotes([token]);
         return q?.lastPrice ?? 0;
       },
+    });
+    this.brackets = new BracketManager({
+      orders: this.orders,
+      modifier: this.modifier,
+      broker: this.broker,
+      find: (exchange, symbol) => this.catalog.find(exchange, symbol),
+      guard: this.risk,
+      lastPrice: async (token) => {
+        const tick = this.#lastTicks.get(token);
+        if (tick) return tick.price;
+        const [q] = await this.broker.getQuotes([token], { urgent: true });
+        return q?.lastPrice ?? null;
+      },
+      journal: bracketJournal,
+      syncBook: () => this.book.sync(),
+      streamOpen: () => this.#connection.stream === 'open',
+      ...(seams.brackets?.everyMs !== undefined ? { everyMs: seams.brackets.everyMs } : {}),
+      ...(seams.brackets?.onPoint ? { onPoint: seams.brackets.onPoint } : {}),
+      ...(seams.orderClock ? { clock: seams.orderClock } : {}),
+      onChange: (list) => ev.onBrackets?.(list),
+      watch: (tokens) => ev.onBracketWatch?.(tokens),
     });
     this.safety = new SafetyRunner({
       broker: this.broker,
@@ -282,7 +323,11 @@ export class TradingCore {
         ...(seams.ledgerOnStep ? { onStep: seams.ledgerOnStep } : {}),
       },
     );
-    return new TradingCore(options, seams, ledger);
+    const brackets = await BracketJournal.open(
+      join(options.dataDir, `brackets-${safeName(options.target.vaultKey)}.jsonl`),
+      seams.brackets?.onJournalStep ? { onStep: seams.brackets.onJournalStep } : {},
+    );
+    return new TradingCore(options, seams, ledger, brackets);
   }
 
   /**
@@ -299,6 +344,8 @@ export class TradingCore {
     // by main) instead of relying on which one main happens to send first.
     this.catalog.warm();
     this.#recovery = this.orders.recover();
+    // After the order service listed the intents left open: a bracket's placement may be one.
+    this.#bracketRecovery = this.brackets.recover();
     // A plan without market data has no ticker either (Kite's refuses it in an expired token's
     // words): the desk polls instead, and says why (docs/kite.md §The plan).
     if (this.session.info().marketData === 'none')
@@ -326,6 +373,11 @@ export class TradingCore {
   /** Resolves when every intent found open at start is settled or waiting for the trader. */
   public recovery(): Promise<void> {
     return this.#recovery;
+  }
+
+  /** Resolves when every bracket found running at start was read back and may act again. */
+  public bracketRecovery(): Promise<void> {
+    return this.#bracketRecovery;
   }
 
   /** What the transport did (requests, retries, 429s…), for tests and the bench. */
@@ -370,9 +422,11 @@ export class TradingCore {
   public async close(): Promise<void> {
     this.drift.stop();
     this.#meter.close();
+    this.brackets.close();
     this.orders.close();
     await this.#stopStream();
     await this.#ledger.close();
+    await this.#bracketJournal.close();
     await this.broker.close();
   }
 
@@ -386,6 +440,8 @@ export class TradingCore {
       },
       onTick: (t) => {
         this.#lastTicks.set(t.instrumentToken, { price: t.lastPrice, at: Date.now() });
+        this.volume.onTick(t);
+        this.brackets.onTick(t);
         ev.onTick?.(t);
       },
       onState: (state, detail) => {

@@ -20,6 +20,8 @@ export interface OrderBookOptions {
   readonly fullEveryMs?: number;
   /** Told of every change a push made (the stream), as a delta. */
   readonly onPush?: (delta: PushedDelta) => void;
+  /** Told every report the book took, pushed or read (main's brackets follow their orders by it). */
+  readonly onTake?: (order: Order) => void;
 }
 
 interface Row {
@@ -69,12 +71,14 @@ export class OrderBook {
   readonly #clock: () => number;
   readonly #fullEveryMs: number;
   readonly #onPush: ((delta: PushedDelta) => void) | undefined;
+  readonly #onTake: ((order: Order) => void) | undefined;
 
   public constructor(source: OrderSource, options: OrderBookOptions = {}) {
     this.#source = source;
     this.#clock = options.clock ?? Date.now;
     this.#fullEveryMs = options.fullEveryMs ?? 60_000;
     this.#onPush = options.onPush;
+    this.#onTake = options.onTake;
   }
 
   /** The book's latest change number. */
@@ -277,6 +281,7 @@ export class OrderBook {
       this.#rows.set(order.orderId, { order, rev: this.#rev });
       this.#gone.delete(order.orderId);
     }
+    this.#onTake?.(order);
     return true;
   }
 }

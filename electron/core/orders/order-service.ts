@@ -21,7 +21,7 @@ import {
   type PlacementTimings,
   type SendFact,
 } from './placement-policy';
-import { PlacementRecord } from './placement-record';
+import { PlacementRecord, type RecordState } from './placement-record';
 
 /** Dependencies and knobs of the order service. */
 export interface OrderServiceDeps {
@@ -39,6 +39,8 @@ export interface OrderServiceDeps {
   readonly onPlaced?: (placed: { clientOrderId: string; orderId: string; order: OrderRequest; at: number }) => void;
   /** Told when an intent settles with the trader told nothing was created (refused, not placed, discarded). */
   readonly onAbsent?: (clientOrderId: string) => void;
+  /** Told each intent's reference before it is journaled (the drift alarm's own references). */
+  readonly onReference?: (clientOrderId: string) => void;
   /** Lookups in flight at once for intents found open at start (default 8). */
   readonly recoveryConcurrency?: number;
   /** The trader's risk limits, applied after the trading rules and before journaling (docs/contract.md §Risk guard). */
@@ -53,9 +55,24 @@ export interface PlaceOptions {
   readonly clickedAt?: number;
   /**
    * How the risk guard judges it: `check` (default), `override` (the trader's "Place anyway":
-   * soft limits waived), `exempt` (a safety run's exit of a position; docs/contract.md §Kill switch).
+   * soft limits waived), `exempt` (a safety run's exit of a position; docs/contract.md §Kill switch;
+   * a bracket's exits, judged when the bracket was made: docs/brackets.md §Risk).
    */
   readonly risk?: RiskMode;
+  /**
+   * The intent's reference, chosen by the caller instead of a fresh one: a bracket's orders carry
+   * one derived from the bracket (docs/brackets.md §References), so a restart finds them. The same
+   * reference again while main still knows its intent returns that intent's answer, never a second
+   * intent.
+   */
+  readonly clientOrderId?: string;
+}
+
+/** Where an intent main knows stands (`OrderService.placement`). */
+export interface PlacementView {
+  readonly state: RecordState;
+  readonly orderId: string | null;
+  readonly detail: string;
 }
 
 /**
@@ -93,6 +110,7 @@ export class OrderService {
   readonly #recoverySlots: Semaphore;
   readonly #onPlaced: NonNullable<OrderServiceDeps['onPlaced']>;
   readonly #onAbsent: NonNullable<OrderServiceDeps['onAbsent']>;
+  readonly #onReference: NonNullable<OrderServiceDeps['onReference']>;
   #closed = false;
   #onClose: () => void = () => undefined;
   readonly #closing = new Promise<void>((resolve) => (this.#onClose = resolve));
@@ -114,6 +132,7 @@ export class OrderService {
     this.#recoverySlots = new Semaphore(deps.recoveryConcurrency ?? 8);
     this.#onPlaced = deps.onPlaced ?? (() => undefined);
     this.#onAbsent = deps.onAbsent ?? (() => undefined);
+    this.#onReference = deps.onReference ?? (() => undefined);
   }
 
   /** The time bounds in force. */
@@ -140,7 +159,12 @@ export class OrderService {
       const earlier = this.#ledger.resolvedRequest(requestId);
       if (earlier) return sameOrder(earlier.intent.order, order).then(() => answerOf(earlier));
     }
-    const run = this.#placeNew(order, requestId, options.clickedAt, options.risk ?? 'check', receivedAt);
+    const given = options.clientOrderId;
+    if (given !== undefined) {
+      const known = this.#book.get(given);
+      if (known) return sameOrder(known.order, order).then(() => this.#answer(known));
+    }
+    const run = this.#placeNew(order, requestId, options.clickedAt, options.risk ?? 'check', receivedAt, given);
     if (requestId !== null) {
       this.#requests.set(requestId, { order, run });
       const forget = (): void => void this.#requests.delete(requestId);
@@ -169,6 +193,23 @@ export class OrderService {
       return;
     }
     this.#settlePlaced(rec, order.orderId, order.status, true);
+  }
+
+  /** Where the intent of this reference stands, while main remembers it (this run, or open at start). */
+  public placement(clientOrderId: string): PlacementView | undefined {
+    const rec = this.#book.get(clientOrderId);
+    return rec ? { state: rec.state, orderId: rec.orderId, detail: rec.detail() } : undefined;
+  }
+
+  /**
+   * Resolves when the intent of this reference is no longer being checked: placed, not placed,
+   * refused, discarded, or waiting for a decision. Undefined for a reference main does not know.
+   */
+  public async settled(clientOrderId: string): Promise<PlacementView | undefined> {
+    const rec = this.#book.get(clientOrderId);
+    if (!rec) return undefined;
+    while (rec.state === 'checking' && !this.#closed) await Promise.race([rec.nextChange(), this.#closing]);
+    return this.placement(clientOrderId);
   }
 
   /** The unconfirmed placements (and those settled recently), newest first. */
@@ -260,6 +301,34 @@ export class OrderService {
     return Promise.all(found.map((rec) => this.#startDriver(rec))).then(() => undefined);
   }
 
+  /**
+   * Takes charge of an intent a caller decided on before a restart and may have sent, which main
+   * does not know (a bracket's order whose placement the brackets journal holds, with no intent
+   * open in the ledger: docs/brackets.md §After a restart). It is journaled and driven as an intent
+   * found open at start — one send in doubt, settled only by lookups: found → placed; absent after
+   * the landing horizon → waiting for a decision. Nothing is sent.
+   */
+  public async adopt(clientOrderId: string, order: OrderRequest): Promise<void> {
+    if (this.#book.get(clientOrderId) || this.#closed) return;
+    const now = this.#clock.now();
+    this.#onReference(clientOrderId);
+    await this.#ledger.appendIntent({ clientOrderId, at: now, order });
+    if (this.#book.get(clientOrderId)) return;
+    const rec = new PlacementRecord({
+      clientOrderId,
+      requestId: null,
+      order,
+      journaledAt: now,
+      origin: 'restored',
+      answerBy: now,
+      now,
+      uniqueReferences: this.#broker.placementTraits().uniqueReferences,
+    });
+    this.#book.add(rec);
+    this.#book.changed(rec);
+    void this.#startDriver(rec);
+  }
+
   /** Ledger lines that could not be read (kept in a side file), or null. */
   public unreadableRecords(): UnreadableRecords | null {
     return this.#ledger.unreadable();
@@ -289,6 +358,7 @@ export class OrderService {
     clickedAt: number | undefined,
     risk: RiskMode,
     receivedAt: number,
+    given?: string,
   ): Promise<PlaceOutcome> {
     const instrument = await this.#checkRules(order);
     // The risk guard refuses before anything is journaled: a refusal, never an intent. Its reads
@@ -299,7 +369,14 @@ export class OrderService {
       passed.undo();
       throw brokerError('unauthorized', 'Not logged in to a broker; nothing was sent');
     }
-    const clientOrderId = this.#newId();
+    // Checked again after the awaits: two calls with one reference make one intent.
+    const twin = given !== undefined ? this.#book.get(given) : undefined;
+    if (twin) {
+      passed.undo();
+      return this.#answer(twin);
+    }
+    const clientOrderId = given ?? this.#newId();
+    this.#onReference(clientOrderId);
     if (clickedAt !== undefined) this.#timeline.record(clientOrderId, 'clicked', clickedAt);
     const at = this.#clock.now();
     try {

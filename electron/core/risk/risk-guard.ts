@@ -150,17 +150,20 @@ export class RiskGuard {
     request: Pick<GttRequest, 'exchange' | 'tradingsymbol' | 'legs'>,
     instrument: Instrument,
     mode: RiskMode,
+    /** How each leg is named in a refusal, and the refusal's verdict (a bracket's exits: docs/brackets.md §Risk). */
+    words: { readonly legs?: readonly string[]; readonly verdict?: string } = {},
   ): Promise<void> {
     if (mode === 'exempt') return;
     const all: RiskBreach[] = [];
     for (const [n, leg] of request.legs.entries()) {
       const order = legOrder(request, leg);
       const breaches = await this.breaches(order, instrument, Number.POSITIVE_INFINITY, null, NOT_JUDGED_ON_GTT);
-      const legName = request.legs.length > 1 ? `Leg ${n + 1}: ` : '';
+      const named = words.legs?.[n];
+      const legName = named !== undefined ? `${named}: ` : request.legs.length > 1 ? `Leg ${n + 1}: ` : '';
       for (const b of breaches)
         if (!all.some((x) => x.limit === b.limit)) all.push({ ...b, message: legName + b.message });
     }
-    const refusal = refusalOf(all, mode === 'override', 'Not created');
+    const refusal = refusalOf(all, mode === 'override', words.verdict ?? 'Not created');
     if (refusal) throw refusal;
   }
 

@@ -1,0 +1,342 @@
+import { describe, expect, it } from 'vitest';
+import type { Bracket, BracketRequest, TrailSpec } from '@shared/domain/bracket';
+import type { Order, OrderStatus } from '@shared/domain/order';
+import { anOrder } from '@shared/testing/order-fixtures';
+import { createBracket, step, type BracketAction, type BracketEvent } from './bracket-machine';
+import { bracketRefs } from './bracket-refs';
+
+/**
+ * The bracket state machine as a table (docs/brackets.md §States): each row starts a bracket,
+ * feeds it events one by one, and states the actions each event calls for and where the
+ * bracket ends. Actions read `place stop SELL 30 SL-M@95`, `modify stop trigger 97.5`,
+ * `cancel target`.
+ */
+
+const ID = 'bTESTTESTTESTTEST';
+const REFS = bracketRefs(ID);
+const INFY = { instrumentToken: 408065, instrumentType: 'EQ' as const, tickSize: 0.05 };
+
+function entryRequest(side: 'BUY' | 'SELL', quantity: number, legs: Partial<BracketRequest> = {}): BracketRequest {
+  const long = side === 'BUY';
+  return {
+    kind: 'entry',
+    entry: {
+      exchange: 'NSE',
+      tradingsymbol: 'INFY',
+      transactionType: side,
+      quantity,
+      orderType: 'LIMIT',
+      product: 'MIS',
+      validity: 'DAY',
+      price: 100,
+    },
+    stop: { triggerPrice: long ? 95 : 105 },
+    target: { price: long ? 110 : 90 },
+    trail: null,
+    ...legs,
+  } as BracketRequest;
+}
+
+/** A broker report of the bracket's order in `role`. */
+function report(
+  role: 'entry' | 'stop' | 'target',
+  status: OrderStatus,
+  filled: number,
+  extra: Partial<Order> = {},
+): BracketEvent {
+  return {
+    t: 'order',
+    order: anOrder({
+      tradingsymbol: 'INFY',
+      quantity: 100,
+      orderId: `o-${role}`,
+      clientOrderId: REFS[role],
+      status,
+      filledQuantity: filled,
+      averagePrice: filled > 0 ? (extra.averagePrice ?? 100) : 0,
+      ...extra,
+    }),
+  };
+}
+
+function describeAction(a: BracketAction): string {
+  if (a.t === 'place') {
+    const o = a.order;
+    const at = o.orderType === 'LIMIT' ? `@${o.price}` : `@${o.triggerPrice}`;
+    return `place ${a.child} ${o.transactionType} ${o.quantity} ${o.orderType}${at}`;
+  }
+  if (a.t === 'modify') {
+    const parts = Object.entries(a.changes).map(([k, v]) => `${k === 'triggerPrice' ? 'trigger' : k} ${String(v)}`);
+    return `modify ${a.child} ${parts.join(' ')}`;
+  }
+  return `cancel ${a.child}`;
+}
+
+interface Row {
+  readonly name: string;
+  readonly request: BracketRequest;
+  /** What the bracket's creation calls for. */
+  readonly created: readonly string[];
+  /** Each event and the actions it calls for. */
+  readonly events: ReadonlyArray<readonly [BracketEvent, readonly string[]]>;
+  readonly phase: Bracket['phase'];
+  readonly outcome?: RegExp;
+  readonly problem?: RegExp | null;
+  readonly check?: (b: Bracket) => void;
+  /** Starts as a bracket read back from the journal after a restart. */
+  readonly restoring?: boolean;
+}
+
+const placed = (child: 'entry' | 'stop' | 'target'): BracketEvent => ({
+  t: 'placed',
+  child,
+  orderId: `o-${child}`,
+  status: 'OPEN',
+});
+const tick = (price: number): BracketEvent => ({ t: 'tick', price });
+const trail = (t: TrailSpec): Partial<BracketRequest> => ({ trail: t });
+
+const ROWS: readonly Row[] = [
+  {
+    name: 'an entry waits; nothing is placed before it fills',
+    request: entryRequest('BUY', 100),
+    created: ['place entry BUY 100 LIMIT@100'],
+    events: [
+      [placed('entry'), []],
+      [report('entry', 'OPEN', 0), []],
+    ],
+    phase: 'waiting_entry',
+  },
+  {
+    name: 'a partial fill is protected for what filled, and the exits grow with the fills',
+    request: entryRequest('BUY', 100),
+    created: ['place entry BUY 100 LIMIT@100'],
+    events: [
+      [placed('entry'), []],
+      [report('entry', 'OPEN', 30), ['place stop SELL 30 SL-M@95', 'place target SELL 30 LIMIT@110']],
+      [placed('stop'), []],
+      [placed('target'), []],
+      [report('entry', 'COMPLETE', 100), ['modify stop quantity 100', 'modify target quantity 100']],
+      [{ t: 'modified', child: 'stop', changes: { quantity: 100 }, trail: false }, []],
+      [{ t: 'modified', child: 'target', changes: { quantity: 100 }, trail: false }, []],
+    ],
+    phase: 'protecting',
+    check: (b) => expect([b.stop?.order.quantity, b.target?.order.quantity]).toEqual([100, 100]),
+  },
+  {
+    name: 'the target fills: the stop-loss is cancelled, then it is done',
+    request: entryRequest('BUY', 100),
+    created: ['place entry BUY 100 LIMIT@100'],
+    events: [
+      [report('entry', 'COMPLETE', 100), ['place stop SELL 100 SL-M@95', 'place target SELL 100 LIMIT@110']],
+      [placed('stop'), []],
+      [placed('target'), []],
+      [report('target', 'COMPLETE', 100, { averagePrice: 110 }), ['cancel stop']],
+      [{ t: 'cancel-sent', child: 'stop', status: 'CANCELLED' }, []],
+    ],
+    phase: 'done',
+    outcome: /^Target filled at ₹110$/,
+  },
+  {
+    name: 'the stop-loss fills while the entry still works: the target and the rest of the entry are cancelled',
+    request: entryRequest('BUY', 100),
+    created: ['place entry BUY 100 LIMIT@100'],
+    events: [
+      [report('entry', 'OPEN', 40), ['place stop SELL 40 SL-M@95', 'place target SELL 40 LIMIT@110']],
+      [placed('stop'), []],
+      [placed('target'), []],
+      [report('stop', 'COMPLETE', 40, { averagePrice: 95 }), ['cancel entry', 'cancel target']],
+      [report('target', 'CANCELLED', 0), []],
+      [report('entry', 'CANCELLED', 40), []],
+    ],
+    phase: 'done',
+    outcome: /^Stop-loss filled at ₹95$/,
+  },
+  {
+    name: 'a short bracket: the exits buy, the stop above and the target below',
+    request: entryRequest('SELL', 50),
+    created: ['place entry SELL 50 LIMIT@100'],
+    events: [[report('entry', 'COMPLETE', 50), ['place stop BUY 50 SL-M@105', 'place target BUY 50 LIMIT@90']]],
+    phase: 'protecting',
+  },
+  {
+    name: 'the entry is rejected with nothing filled: done, nothing placed',
+    request: entryRequest('BUY', 100),
+    created: ['place entry BUY 100 LIMIT@100'],
+    events: [[report('entry', 'REJECTED', 0, { statusMessage: 'Insufficient funds' }), []]],
+    phase: 'done',
+    outcome: /^Entry rejected: Insufficient funds$/,
+  },
+  {
+    name: 'the entry is refused (nothing created): done',
+    request: entryRequest('BUY', 100),
+    created: ['place entry BUY 100 LIMIT@100'],
+    events: [[{ t: 'refused', child: 'entry', message: 'Not sent: could not reach the broker' }, []]],
+    phase: 'done',
+    outcome: /^Entry not placed: Not sent/,
+  },
+  {
+    name: 'an exit refused is a problem on screen; the other exit still protects',
+    request: entryRequest('BUY', 100),
+    created: ['place entry BUY 100 LIMIT@100'],
+    events: [
+      [report('entry', 'COMPLETE', 100), ['place stop SELL 100 SL-M@95', 'place target SELL 100 LIMIT@110']],
+      [{ t: 'refused', child: 'stop', message: 'Order value exceeds your limit' }, []],
+      [placed('target'), []],
+    ],
+    phase: 'protecting',
+    problem: /^Stop-loss not placed: Order value exceeds your limit$/,
+  },
+  {
+    name: 'cancelled by the trader while waiting: the entry is cancelled, then done',
+    request: entryRequest('BUY', 100),
+    created: ['place entry BUY 100 LIMIT@100'],
+    events: [
+      [placed('entry'), []],
+      [{ t: 'cancel' }, ['cancel entry']],
+      [{ t: 'cancel-sent', child: 'entry', status: 'CANCELLED' }, []],
+    ],
+    phase: 'done',
+    outcome: /^Cancelled by you$/,
+  },
+  {
+    name: 'a long trailing stop follows the best price by ₹2 and never moves back',
+    request: entryRequest('BUY', 10, trail({ by: 'points', amount: 2 })),
+    created: ['place entry BUY 10 LIMIT@100'],
+    events: [
+      [
+        report('entry', 'COMPLETE', 10, { averagePrice: 100 }),
+        ['place stop SELL 10 SL-M@95', 'place target SELL 10 LIMIT@110'],
+      ],
+      [placed('stop'), ['modify stop trigger 98']],
+      [{ t: 'modified', child: 'stop', changes: { triggerPrice: 98 }, trail: true }, []],
+      [placed('target'), []],
+      [tick(101), ['modify stop trigger 99']],
+      [{ t: 'modified', child: 'stop', changes: { triggerPrice: 99 }, trail: true }, []],
+      [tick(100.5), []],
+      [tick(99.2), []],
+      [tick(101.02), []],
+      [tick(103.07), ['modify stop trigger 101.05']],
+      [{ t: 'modified', child: 'stop', changes: { triggerPrice: 101.05 }, trail: true }, []],
+    ],
+    phase: 'protecting',
+    check: (b) => {
+      expect(b.stop?.order.triggerPrice).toBe(101.05);
+      expect(b.trailMoves).toBe(3);
+    },
+  },
+  {
+    name: 'a short trailing stop by 1%: down only, rounded away from the price',
+    request: entryRequest('SELL', 10, { ...trail({ by: 'percent', amount: 1 }), target: null }),
+    created: ['place entry SELL 10 LIMIT@100'],
+    events: [
+      [report('entry', 'COMPLETE', 10, { averagePrice: 100 }), ['place stop BUY 10 SL-M@105']],
+      [placed('stop'), ['modify stop trigger 101']],
+      [{ t: 'modified', child: 'stop', changes: { triggerPrice: 101 }, trail: true }, []],
+      [tick(97.3), ['modify stop trigger 98.3']],
+      [tick(96), []],
+      [{ t: 'modified', child: 'stop', changes: { triggerPrice: 98.3 }, trail: true }, ['modify stop trigger 97']],
+      [{ t: 'modified', child: 'stop', changes: { triggerPrice: 97 }, trail: true }, []],
+      [tick(99), []],
+    ],
+    phase: 'protecting',
+    check: (b) => expect(b.stop?.order.triggerPrice).toBe(97),
+  },
+  {
+    name: 'a modification that fails is tried again when its wait is over',
+    request: entryRequest('BUY', 10, trail({ by: 'points', amount: 5 })),
+    created: ['place entry BUY 10 LIMIT@100'],
+    events: [
+      [
+        report('entry', 'COMPLETE', 10, { averagePrice: 100 }),
+        ['place stop SELL 10 SL-M@95', 'place target SELL 10 LIMIT@110'],
+      ],
+      [placed('stop'), []],
+      [tick(102), ['modify stop trigger 97']],
+      [{ t: 'modify-failed', child: 'stop', message: 'The broker failed (502)', final: false }, []],
+      [{ t: 'timer' }, ['modify stop trigger 97']],
+    ],
+    phase: 'protecting',
+  },
+  {
+    name: 'after a restart nothing is done until the orders were read back',
+    request: entryRequest('BUY', 10),
+    restoring: true,
+    created: ['place entry BUY 10 LIMIT@100'],
+    events: [
+      [{ t: 'timer' }, []],
+      [report('entry', 'COMPLETE', 10), []],
+      [{ t: 'restored' }, ['place stop SELL 10 SL-M@95', 'place target SELL 10 LIMIT@110']],
+    ],
+    phase: 'protecting',
+  },
+  {
+    name: 'a late report of a working order never undoes a fill',
+    request: entryRequest('BUY', 10),
+    created: ['place entry BUY 10 LIMIT@100'],
+    events: [
+      [report('entry', 'COMPLETE', 10), ['place stop SELL 10 SL-M@95', 'place target SELL 10 LIMIT@110']],
+      [report('entry', 'OPEN', 0), []],
+    ],
+    phase: 'protecting',
+    check: (b) => expect([b.entry?.status, b.entry?.filled]).toEqual(['filled', 10]),
+  },
+  {
+    name: 'both exits cancelled elsewhere: done, saying the position is no longer protected',
+    request: entryRequest('BUY', 10),
+    created: ['place entry BUY 10 LIMIT@100'],
+    events: [
+      [report('entry', 'COMPLETE', 10), ['place stop SELL 10 SL-M@95', 'place target SELL 10 LIMIT@110']],
+      [placed('stop'), []],
+      [placed('target'), []],
+      [report('stop', 'CANCELLED', 0), []],
+      [report('target', 'CANCELLED', 0), []],
+    ],
+    phase: 'done',
+    outcome: /^No exit left working: Stop-loss was cancelled outside the bracket; Target was cancelled outside/,
+  },
+  {
+    name: 'protecting a position: both exits at once; a restart resends one never sent',
+    request: {
+      kind: 'protect',
+      exchange: 'NSE',
+      tradingsymbol: 'INFY',
+      product: 'MIS',
+      side: 'BUY',
+      quantity: 20,
+      stop: { triggerPrice: 95 },
+      target: { price: 110 },
+      trail: null,
+    },
+    created: ['place stop SELL 20 SL-M@95', 'place target SELL 20 LIMIT@110'],
+    events: [
+      [placed('target'), []],
+      [{ t: 'unsent', child: 'stop' }, ['place stop SELL 20 SL-M@95']],
+    ],
+    phase: 'protecting',
+  },
+];
+
+describe('the bracket state machine', () => {
+  it.each(ROWS.map((r) => [r.name, r] as const))('%s', (_name, row) => {
+    const created = createBracket(
+      { id: ID, request: row.request, requestId: null, instrument: INFY, refs: REFS },
+      1_000,
+    );
+    expect(created.actions.map(describeAction)).toEqual(row.created);
+    // A bracket read back from the journal at start waits for its orders to be read.
+    let b = row.restoring ? { ...created.bracket, restoring: true } : created.bracket;
+    let now = 1_000;
+    for (const [event, want] of row.events) {
+      now += 60_000; // every retry is due by the next event
+      const s = step(b, event, now);
+      expect(s.actions.map(describeAction), `after ${JSON.stringify(event).slice(0, 80)}`).toEqual(want);
+      b = s.bracket;
+    }
+    expect(b.phase).toBe(row.phase);
+    if (row.outcome) expect(b.outcome).toMatch(row.outcome);
+    if (row.problem !== undefined)
+      expect(b.problem ?? null).toEqual(row.problem === null ? null : expect.stringMatching(row.problem));
+    row.check?.(b);
+  });
+});
