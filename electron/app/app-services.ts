@@ -26,6 +26,7 @@ import { KiteLoginFlow } from './session/kite-login';
 import { vaultKeyOf } from './session/profile-target';
 import { SettingsStore, storedRisk } from './settings/settings-store';
 import { journalHandlers } from './handlers/journal-handlers';
+import { bracketHandlers } from './handlers/bracket-handlers';
 import { JournalService } from './journal/journal-service';
 
 /** The loopback port of Kite's redirect unless configured: `http://127.0.0.1:5174/kite/callback`. */
@@ -207,6 +208,13 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
         onUsage: (usage) => events.emit('usage.changed', usage),
         onSafety: (run) => events.emit('safety.progress', run),
         onDrift: (status) => events.emit('drift.changed', status),
+        onBrackets: (brackets) => events.emit('brackets.changed', { brackets }),
+        // Main's own subscription, like the alerts': a trailing stop moves with the window hidden.
+        onBracketWatch: (tokens) => {
+          registry.set('main:brackets', [...tokens]);
+          const union = registry.subscriptions();
+          active.subscribe(union.tokens, union.modes);
+        },
         onLossReached: (key, date) =>
           void settings
             .update((s) => ({ ...s, risk: { ...s.risk, [key]: { ...storedRisk(s, key), lossReachedOn: date } } }))
@@ -273,6 +281,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     ...gttHandlers(active),
     ...alertHandlers(active, alertBook),
     ...journalHandlers(journal),
+    ...bracketHandlers(active),
   };
 
   return {

@@ -19,4 +19,5 @@ export const EVENT_NAMES_PLAIN = [
   'alerts.fired',
   'alerts.changed',
   'journal.changed',
+  'brackets.changed',
 ] as const;

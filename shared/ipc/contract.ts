@@ -26,6 +26,7 @@ import { DriftFindingId, DriftStatus } from '../domain/drift';
 import { BrokerProfile, ConnectionState, KiteLoginStart, SessionInfo, SessionVersion } from '../domain/session';
 import { BrokerUsage } from '../domain/usage';
 import { JournalImport, JournalRange, JournalTrade, JournalView, TradeNotes } from '../domain/journal';
+import { Bracket, BracketId, BracketPlaced, BracketRequest } from '../domain/bracket';
 
 /**
  * THE bridge contract: every renderer → main call and every main → renderer event.
@@ -309,6 +310,44 @@ export const requests = {
   /** Deletes (cancels) a GTT. */
   'gtt.delete': { input: z.strictObject({ gttId: GttId }), output: GttAck },
 
+  // ---------------------------------------------------------------- brackets (docs/brackets.md)
+  /**
+   * A bracket or a protected position, kept by main: the exits are judged by the rules and the
+   * risk guard (a refusal names `stop.triggerPrice`, `target.price`, `trail.amount`), the bracket
+   * is journaled, then an entry is placed exactly once — its honest answer is this call's (a
+   * failed call: nothing was created). The same `requestId` twice never makes a second bracket.
+   */
+  'brackets.place': {
+    input: z.strictObject({
+      request: BracketRequest,
+      requestId: PlacementRequestId.optional(),
+      clickedAt: z
+        .number()
+        .int()
+        .positive()
+        .refine((t) => t <= Date.now() + CLICK_CLOCK_SKEW_MS, 'is in the future: send the time of the click')
+        .optional(),
+      /** "Place anyway": soft risk limits waived for the entry and its exits (docs/contract.md §Risk guard). */
+      riskOverride: z.literal(true).optional(),
+    }),
+    output: BracketPlaced,
+  },
+  /** The day's brackets and trailing stops, newest first. */
+  'brackets.list': { input: z.void(), output: z.array(Bracket) },
+  /** The trader cancels a bracket: its working orders are cancelled, nothing more is placed. */
+  'brackets.cancel': { input: z.strictObject({ id: BracketId }), output: Bracket },
+  /**
+   * The volume traded at each price of one instrument since main began streaming it this
+   * session, from every tick (docs/ladder.md §Volume at price); main answers from memory.
+   */
+  'market.volumeAtPrice': {
+    input: z.strictObject({ instrumentToken: z.number().int().positive() }),
+    output: z.object({
+      since: z.number().int().nonnegative().nullable(),
+      levels: z.array(z.object({ price: z.number().nonnegative(), volume: z.number().nonnegative() })).max(4_000),
+    }),
+  },
+
   // ---------------------------------------------------------------- the trader's journal
   /**
    * The logged-in profile's journal (docs/journal.md): closed trades exiting in the range (IST
@@ -374,6 +413,8 @@ export const events = {
   'alerts.changed': z.object({ alerts: z.array(PriceAlert) }),
   /** The journal took in fills (a sync after fills, or an import): an open journal reads it again. */
   'journal.changed': z.object({}),
+  /** A bracket or trailing stop changed (not on every tick): the whole list (docs/brackets.md). */
+  'brackets.changed': z.object({ brackets: z.array(Bracket) }),
 } as const;
 
 export type Requests = typeof requests;

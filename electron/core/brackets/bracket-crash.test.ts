@@ -23,7 +23,12 @@ const POINTS = [
 ] as const;
 const HORIZON_MS = 300;
 
-function runChild(script: string, baseUrl: string, dir: string, point: string): Promise<{ killed: boolean; out: string }> {
+function runChild(
+  script: string,
+  baseUrl: string,
+  dir: string,
+  point: string,
+): Promise<{ killed: boolean; out: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, baseUrl, dir, point], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -23,7 +23,14 @@ import { createCore } from './core-fixture';
  */
 
 const say = (line: string): void => void writeSync(1, `${line}\n`);
-const POINTS = ['fill-seen', 'journal-written', 'journaled', 'stop-in-flight', 'target-replied', 'target-settled'] as const;
+const POINTS = [
+  'fill-seen',
+  'journal-written',
+  'journaled',
+  'stop-in-flight',
+  'target-replied',
+  'target-settled',
+] as const;
 
 async function main(): Promise<void> {
   const [baseUrl, dataDir, point] = process.argv.slice(2);
