@@ -17,6 +17,7 @@ import { FundsPanel } from './features/portfolio/funds-panel';
 import { GttDialogHost } from './features/gtt/gtt-dialog';
 import { UnconfirmedBadge } from './features/placements/unconfirmed-badge';
 import { usePlacementEvents } from './features/placements/queries';
+import { useBracketEvents } from './features/brackets/queries';
 import { PositionsPanel } from './features/portfolio/positions-panel';
 import { KillSwitchButton } from './features/safety/kill-switch';
 import { RiskStatusChip } from './features/safety/risk-status';
@@ -46,6 +47,12 @@ const TradesPanel = lazyPanel('Trades', 'trades', () =>
   import('./features/trades/trades-panel').then((m) => m.TradesPanel),
 );
 const GttPanel = lazyPanel('GTT', 'GTTs', () => import('./features/gtt/gtt-panel').then((m) => m.GttPanel));
+const LadderPanel = lazyPanel('Ladder', 'price ladder', () =>
+  import('./features/ladder/ladder-panel').then((m) => m.LadderPanel),
+);
+const BracketsPanel = lazyPanel('Brackets', 'brackets', () =>
+  import('./features/brackets/brackets-panel').then((m) => m.BracketsPanel),
+);
 const BasketPanel = lazyPanel('Basket', 'basket', () =>
   import('./features/basket/basket-panel').then((m) => m.BasketPanel),
 );
@@ -121,6 +128,7 @@ const WORKSPACE: WorkspaceGroup = {
                             id={SLOTS.depth.id}
                             tabs={[
                               [SLOTS.depth.depth, 'Depth', <DepthPanel key="d" />],
+                              [SLOTS.depth.ladder, 'Ladder', <LadderPanel key="l" />],
                               [SLOTS.depth.holdings, 'Holdings', <HoldingsPanel key="h" />],
                             ]}
                           />
@@ -143,6 +151,7 @@ const WORKSPACE: WorkspaceGroup = {
                   [SLOTS.orders.orders, 'Orders', <Blotter key="o" />],
                   [SLOTS.orders.trades, 'Trades', <TradesPanel key="t" />],
                   [SLOTS.orders.gtt, 'GTT', <GttPanel key="g" />],
+                  [SLOTS.orders.brackets, 'Brackets', <BracketsPanel key="br" />],
                 ]}
               />
             ),
@@ -174,6 +183,7 @@ export function App() {
   const { themeToggled, soundToggled } = useSettingsActions();
   useBridgeEvents();
   usePlacementEvents();
+  useBracketEvents();
   useOrderNotifications();
   useTicketHotkeys();
   useOverlayHotkeys();

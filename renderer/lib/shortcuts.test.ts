@@ -11,7 +11,7 @@ const press = (key: string, mods: Partial<KeyPress> = {}): KeyPress => ({
 
 /** Keys a trader may press, to probe the registry with. */
 const PROBES: KeyPress[] = [
-  ...['ArrowUp', 'ArrowDown', 'Enter', 'Escape', 'Delete', 'F1', 'F2', '?', 'b', 'B', 's', 'm', 'k'].map((k) =>
+  ...['ArrowUp', 'ArrowDown', 'Enter', 'Escape', 'Delete', 'F1', 'F2', '?', 'b', 'B', 's', 'm', 'k', 'c'].map((k) =>
     press(k),
   ),
   press('k', { ctrlKey: true }),
@@ -26,7 +26,7 @@ describe('the shortcuts registry', () => {
   });
 
   it('never binds one key press to two actions where both apply (a scope and "anywhere")', () => {
-    for (const scope of ['watchlist', 'orders'] as const satisfies readonly ShortcutScope[]) {
+    for (const scope of ['watchlist', 'orders', 'ladder'] as const satisfies readonly ShortcutScope[]) {
       for (const p of PROBES) {
         const hits = SHORTCUTS.filter((s) => (s.scope === scope || s.scope === 'anywhere') && s.matches(p));
         expect(

@@ -4,8 +4,8 @@
  * promise a key that does nothing or miss one that does something.
  */
 
-/** Where a binding applies: anywhere, or on a focused row of one list. */
-export type ShortcutScope = 'anywhere' | 'watchlist' | 'orders';
+/** Where a binding applies: anywhere, or on a focused row of one list (or the price ladder). */
+export type ShortcutScope = 'anywhere' | 'watchlist' | 'orders' | 'ladder';
 
 /** What a handler needs of a key press (a DOM `KeyboardEvent` or React's). */
 export interface KeyPress {
@@ -118,6 +118,30 @@ export const SHORTCUTS = [
     does: 'Cancel the working order',
     matches: plain('Delete'),
   },
+  { id: 'ladder-up', scope: 'ladder', keys: ['↑'], does: 'Select the price a tick up', matches: plain('ArrowUp') },
+  { id: 'ladder-down', scope: 'ladder', keys: ['↓'], does: 'Select the price a tick down', matches: plain('ArrowDown') },
+  {
+    id: 'ladder-buy',
+    scope: 'ladder',
+    keys: ['B'],
+    does: 'Buy at the selected price (a stop above the offer)',
+    matches: plain('b'),
+  },
+  {
+    id: 'ladder-sell',
+    scope: 'ladder',
+    keys: ['S'],
+    does: 'Sell at the selected price (a stop below the bid)',
+    matches: plain('s'),
+  },
+  {
+    id: 'ladder-cancel',
+    scope: 'ladder',
+    keys: ['Del'],
+    does: 'Cancel your orders at the selected price',
+    matches: plain('Delete'),
+  },
+  { id: 'ladder-centre', scope: 'ladder', keys: ['C'], does: 'Centre on the last price', matches: plain('c') },
 ] as const satisfies readonly Shortcut[];
 
 /** The id of any binding. */

@@ -7,6 +7,7 @@ const SCOPE_TITLES: ReadonlyArray<readonly [ShortcutScope, string]> = [
   ['anywhere', 'Anywhere'],
   ['watchlist', 'On a watchlist row'],
   ['orders', 'On an order row'],
+  ['ladder', 'On the price ladder'],
 ];
 
 /**

@@ -4,7 +4,7 @@
  */
 export const SLOTS = {
   chart: { id: 'chart-options', chart: 'chart', options: 'options' },
-  depth: { id: 'depth-holdings', depth: 'depth', holdings: 'holdings' },
-  orders: { id: 'orders-trades', orders: 'orders', trades: 'trades', gtt: 'gtt' },
+  depth: { id: 'depth-holdings', depth: 'depth', ladder: 'ladder', holdings: 'holdings' },
+  orders: { id: 'orders-trades', orders: 'orders', trades: 'trades', gtt: 'gtt', brackets: 'brackets' },
   positions: { id: 'positions-basket', positions: 'positions', basket: 'basket' },
 } as const;

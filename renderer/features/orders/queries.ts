@@ -100,7 +100,7 @@ export const orderQueries = {
  * must see the broker's answer the moment it arrives, not after the refetches it triggers
  * (which wait their turn behind the polls in main's rate limiter).
  */
-function useInvalidateAfterOrder(): () => void {
+export function useInvalidateAfterOrder(): () => void {
   const client = useQueryClient();
   return () => {
     void client.invalidateQueries({ queryKey: orderQueries.all() });

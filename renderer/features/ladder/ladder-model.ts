@@ -1,0 +1,126 @@
+import type { Instrument } from '@shared/domain/instrument';
+import type { MarketDepth } from '@shared/domain/market';
+import { isWorking, type Order, type OrderChanges, type OrderRequest, type Product } from '@shared/domain/order';
+import { fromUnits, toUnits } from '@shared/trading/money';
+
+/**
+ * The price ladder without React (docs/ladder.md): a fixed column of prices one tick apart
+ * around a centre, and what each row shows — the book's bid and offer quantities, the trader's
+ * working orders, the last traded price and the volume traded there — and what a click at a row
+ * sends. Prices are integer price units (`money.ts`) inside, rupees at the edges.
+ */
+
+/** Rows above and below the centre. */
+export const HALF_ROWS = 20;
+
+/** The prices of the column, highest first, in price units: `half` ticks either side of `centre`. */
+export function ladderPrices(centre: number, tickSize: number, half = HALF_ROWS): number[] {
+  const tick = toUnits(tickSize);
+  const mid = Math.round(toUnits(centre) / tick) * tick;
+  const out: number[] = [];
+  for (let k = half; k >= -half; k -= 1) {
+    const p = mid + k * tick;
+    if (p > 0) out.push(p);
+  }
+  return out;
+}
+
+/** True when `price` (units) is within `margin` rows of the column's ends: time to recentre. */
+export function nearEdge(prices: readonly number[], price: number, margin = 3): boolean {
+  const top = prices[0];
+  const bottom = prices.at(-1);
+  if (top === undefined || bottom === undefined) return true;
+  const tick = prices.length > 1 ? top - (prices[1] ?? top) : 1;
+  return price > top - margin * tick || price < bottom + margin * tick;
+}
+
+/** The book's quantities by price (units), each side. */
+export function bookByPrice(depth: MarketDepth | null): { bids: Map<number, number>; offers: Map<number, number> } {
+  const bids = new Map<number, number>();
+  const offers = new Map<number, number>();
+  for (const l of depth?.buy ?? []) bids.set(toUnits(l.price), l.quantity);
+  for (const l of depth?.sell ?? []) offers.set(toUnits(l.price), l.quantity);
+  return { bids, offers };
+}
+
+/** A working order at a row: its id, side, what is left, and the price it works at. */
+export interface LadderOrder {
+  readonly orderId: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly pending: number;
+  readonly orderType: Order['orderType'];
+}
+
+/**
+ * Where an order sits on the ladder: a LIMIT at its price; a stop (SL, SL-M) at its trigger,
+ * where it wakes.
+ */
+export function ladderPriceOf(o: Pick<Order, 'orderType' | 'price' | 'triggerPrice'>): number | null {
+  const at = o.orderType === 'LIMIT' ? o.price : o.orderType === 'MARKET' ? null : o.triggerPrice;
+  return at !== null && at > 0 ? toUnits(at) : null;
+}
+
+/** The instrument's working orders by ladder price (units). */
+export function ordersByPrice(orders: readonly Order[], instrumentToken: number): Map<number, LadderOrder[]> {
+  const out = new Map<number, LadderOrder[]>();
+  for (const o of orders) {
+    if (o.instrumentToken !== instrumentToken || !isWorking(o.status)) continue;
+    const at = ladderPriceOf(o);
+    if (at === null) continue;
+    const list = out.get(at) ?? [];
+    list.push({ orderId: o.orderId, side: o.transactionType, pending: o.pendingQuantity, orderType: o.orderType });
+    out.set(at, list);
+  }
+  return out;
+}
+
+/** Where the market is: the best bid and offer, else the last price for both. */
+export interface Touch {
+  readonly bid: number | null;
+  readonly ask: number | null;
+  readonly last: number | null;
+}
+
+/**
+ * The order a click sends (docs/ladder.md §Clicks): on the bid side a BUY, on the offer side a
+ * SELL, a LIMIT at the row's price — unless the row is on the other side of the market (a buy
+ * above the best offer, a sell below the best bid), where a limit would fill at once: then an SL
+ * that wakes at that price, as ladders do (its limit at the same price).
+ */
+export function clickOrder(
+  side: 'bid' | 'offer',
+  priceUnits: number,
+  touch: Touch,
+  quantity: number,
+  product: Product,
+  instrument: Pick<Instrument, 'exchange' | 'tradingsymbol'>,
+): OrderRequest {
+  const buy = side === 'bid';
+  const price = fromUnits(priceUnits);
+  const far = buy ? (touch.ask ?? touch.last) : (touch.bid ?? touch.last);
+  const stop = far !== null && (buy ? priceUnits > toUnits(far) : priceUnits < toUnits(far));
+  return {
+    exchange: instrument.exchange,
+    tradingsymbol: instrument.tradingsymbol,
+    transactionType: buy ? 'BUY' : 'SELL',
+    quantity,
+    orderType: stop ? 'SL' : 'LIMIT',
+    product,
+    validity: 'DAY',
+    price,
+    triggerPrice: stop ? price : null,
+  };
+}
+
+/**
+ * The modification a drag sends: the order moved to `toUnits` — a LIMIT's price; a stop's
+ * trigger, its limit moved by the same amount (so the gap the trader chose is kept).
+ */
+export function dragChanges(o: Pick<Order, 'orderType' | 'price' | 'triggerPrice'>, to: number): OrderChanges | null {
+  const from = ladderPriceOf(o);
+  if (from === null || from === to) return null;
+  if (o.orderType === 'LIMIT') return { price: fromUnits(to) };
+  if (o.orderType === 'SL-M') return { triggerPrice: fromUnits(to) };
+  const limit = o.price !== null && o.price > 0 ? toUnits(o.price) + (to - from) : to;
+  return { triggerPrice: fromUnits(to), price: fromUnits(Math.max(1, limit)) };
+}

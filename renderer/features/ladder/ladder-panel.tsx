@@ -1,0 +1,339 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+} from 'react';
+import type { Order } from '@shared/domain/order';
+import type { Position } from '@shared/domain/portfolio';
+import { allowedProducts } from '@shared/trading/rules';
+import { fromUnits, toUnits } from '@shared/trading/money';
+import { call } from '../../lib/ipc-client';
+import { formatPnl, formatPrice, formatQty, formatSignedQty, signClass } from '../../lib/format';
+import { shortcutFor } from '../../lib/shortcuts';
+import { useBook } from '../depth/use-book';
+import { Panel } from '../layout/panel';
+import { useMarketSubscription } from '../market/use-market-subscription';
+import { useQuote } from '../market/use-quotes';
+import { useShownInstrument } from '../market/use-shown-instrument';
+import { orderQueries } from '../orders/queries';
+import { markPosition } from '../portfolio/position-pnl';
+import { portfolioQueries } from '../portfolio/queries';
+import { NeedsMarketData } from '../session/no-market-data';
+import { useTicketDraft } from '../ticket/ticket-store';
+import { parseNumber } from '../ticket/ticket-model';
+import { bookByPrice, clickOrder, dragChanges, ladderPriceOf, ladderPrices, ordersByPrice, type LadderOrder } from './ladder-model';
+import { LadderRow } from './ladder-row';
+import { useLadderPaintProbe } from './ladder-paint-probe';
+import { clickKey, useLadderActions } from './use-ladder-actions';
+import './ladder.css';
+
+/** Quantity presets in lots; `ticket` takes the ticket's quantity. */
+const PRESETS = ['ticket', 1, 2, 5, 10] as const;
+type Preset = (typeof PRESETS)[number];
+
+/** How often the volume at each price is read again from main (main answers from memory). */
+const VOLUME_EVERY_MS = 2_000;
+
+const NO_ORDERS: readonly LadderOrder[] = [];
+
+/**
+ * The price ladder (docs/ladder.md): a fixed column of prices one tick apart around the last
+ * price, recentred on demand, with the book's bids and offers, the trader's working orders, the
+ * last traded price and the volume traded at each price this session. A click on the bid side
+ * buys there, on the offer side sells (a stop on the far side of the market); a click on a
+ * working order cancels it, a drag moves it. Every order goes through `orders.place` /
+ * `orders.modify` / `orders.cancel`, so main's exactly-once path and risk guard apply.
+ *
+ * On an account without market data it says so instead (docs/kite.md §The plan).
+ */
+export function LadderPanel() {
+  return (
+    <NeedsMarketData title="Ladder" className="ladder-panel" what="The price ladder">
+      <LiveLadder />
+    </NeedsMarketData>
+  );
+}
+
+function LiveLadder() {
+  const { token, instrument } = useShownInstrument();
+  useMarketSubscription('ladder', token === null ? [] : [token], 'full');
+  const book = useBook(token);
+  const quote = useQuote(token);
+  const tick = instrument?.tickSize ?? 0.05;
+  const last = quote?.lastPrice ?? instrument?.lastPrice ?? null;
+
+  // The column's centre: the last price when first shown, and again only when asked (C, Centre).
+  const [centre, setCentre] = useState<{ token: number | null; price: number | null }>({ token: null, price: null });
+  const centrePrice = centre.token === token ? centre.price : null;
+  useEffect(() => {
+    if (centrePrice === null && last !== null && last > 0) setCentre({ token, price: last });
+  }, [centrePrice, last, token]);
+  const recentre = useCallback(() => {
+    if (last !== null) setCentre({ token, price: last });
+  }, [last, token]);
+  const prices = useMemo(() => (centrePrice === null ? [] : ladderPrices(centrePrice, tick)), [centrePrice, tick]);
+  // The centre row in the middle of the view whenever the column is (re)centred.
+  const scroller = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const row = el?.querySelector<HTMLElement>('tbody tr:nth-child(' + String(Math.ceil(prices.length / 2)) + ')');
+    if (el && row) el.scrollTop = row.offsetTop - (el.clientHeight - row.offsetHeight) / 2;
+  }, [prices]);
+
+  const selectMine = useCallback((all: Order[]) => all.filter((o) => o.instrumentToken === token), [token]);
+  const mine = useQuery({ ...orderQueries.list(), select: selectMine }).data;
+  const byPrice = useMemo(() => ordersByPrice(mine ?? [], token ?? 0), [mine, token]);
+  const selectPosition = useCallback(
+    (ps: Position[]) => ps.filter((p) => p.instrumentToken === token && p.quantity !== 0),
+    [token],
+  );
+  const positions = useQuery({ ...portfolioQueries.positions(), select: selectPosition }).data ?? [];
+  const volume = useQuery({
+    queryKey: ['market', 'volumeAtPrice', token],
+    queryFn: () => call('market.volumeAtPrice', { instrumentToken: token ?? 0 }),
+    enabled: token !== null,
+    refetchInterval: VOLUME_EVERY_MS,
+  }).data;
+  const volumes = useMemo(() => new Map((volume?.levels ?? []).map((l) => [toUnits(l.price), l.volume])), [volume]);
+  const volumeMax = Math.max(1, ...volumes.values());
+
+  const draft = useTicketDraft();
+  const [preset, setPreset] = useState<Preset>(1);
+  const lot = instrument?.lotSize ?? 1;
+  const ticketQty = draft.instrumentToken === token ? parseNumber(draft.quantity) : Number.NaN;
+  const quantity = preset === 'ticket' ? (Number.isFinite(ticketQty) && ticketQty > 0 ? ticketQty : lot) : preset * lot;
+  const product =
+    instrument && allowedProducts(instrument).includes(draft.product) && draft.productChosen ? draft.product : 'MIS';
+
+  const actions = useLadderActions();
+  const [selected, setSelected] = useState<number | null>(null);
+  const { bids, offers } = useMemo(() => bookByPrice(book?.depth ?? null), [book]);
+  const bestBid = book?.bid !== null && book?.bid !== undefined ? toUnits(book.bid) : null;
+  const bestOffer = book?.ask !== null && book?.ask !== undefined ? toUnits(book.ask) : null;
+  const lastUnits = last !== null ? toUnits(last) : null;
+  useLadderPaintProbe(book?.ts ?? null);
+
+  // Stable callbacks for the memoised rows, reading the latest state.
+  const latest = useRef({ instrument, book, last, quantity, product, mine, actions });
+  latest.current = { instrument, book, last, quantity, product, mine, actions };
+  const onClick = useCallback((side: 'bid' | 'offer', price: number) => {
+    const s = latest.current;
+    if (!s.instrument) return;
+    const order = clickOrder(
+      side,
+      price,
+      { bid: s.book?.bid ?? null, ask: s.book?.ask ?? null, last: s.last },
+      s.quantity,
+      s.product,
+      s.instrument,
+    );
+    setSelected(price);
+    s.actions.place(side, price, order);
+  }, []);
+  const onCancel = useCallback((orderId: string) => latest.current.actions.cancel(orderId), []);
+  const onDrop = useCallback((orderId: string, to: number) => {
+    const s = latest.current;
+    const o = s.mine?.find((x) => x.orderId === orderId);
+    if (!o) return;
+    const from = ladderPriceOf(o);
+    const changes = dragChanges(o, to);
+    if (from === null || !changes) return;
+    s.actions.move(o, from, to, changes);
+  }, []);
+  const onSelect = useCallback((price: number) => setSelected(price), []);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
+    const id = shortcutFor('ladder', e);
+    if (!id || prices.length === 0) return;
+    e.preventDefault();
+    const tickUnits = toUnits(tick);
+    const at = selected ?? lastUnits ?? prices[Math.floor(prices.length / 2)] ?? 0;
+    if (id === 'ladder-up') setSelected(at + tickUnits);
+    else if (id === 'ladder-down') setSelected(Math.max(tickUnits, at - tickUnits));
+    else if (id === 'ladder-buy') onClick('bid', at);
+    else if (id === 'ladder-sell') onClick('offer', at);
+    else if (id === 'ladder-centre') recentre();
+    else if (id === 'ladder-cancel') for (const o of byPrice.get(at) ?? []) onCancel(o.orderId);
+  };
+  // The selected row scrolled into view, and the column recentred when it leaves it.
+  useEffect(() => {
+    if (selected === null || prices.length === 0) return;
+    if (selected > (prices[0] ?? 0) || selected < (prices.at(-1) ?? 0)) setCentre({ token, price: fromUnits(selected) });
+  }, [selected, prices, token]);
+
+  const arriving = useMemo(() => {
+    const m = new Map<number, string>();
+    for (const a of actions.actions.values())
+      if (a.kind === 'moving' && a.to !== undefined && a.from !== undefined && !a.failed) m.set(a.to, formatPrice(fromUnits(a.from), tick));
+    return m;
+  }, [actions.actions, tick]);
+
+  if (!instrument) {
+    return (
+      <Panel title="Ladder" className="ladder-panel">
+        <p className="empty">Select an instrument on the watchlist</p>
+      </Panel>
+    );
+  }
+  return (
+    <Panel
+      title="Ladder"
+      className="ladder-panel"
+      actions={
+        <span className="ladder__head" data-testid="ladder-instrument">
+          <strong>{instrument.tradingsymbol}</strong> <span className="muted">{instrument.exchange}</span>
+        </span>
+      }
+    >
+      <div className="ladder__bar">
+        <LadderHeader positions={positions} last={last ?? undefined} tick={tick} />
+        <label className="ladder__qty small">
+          Qty{' '}
+          <select
+            aria-label="Ladder quantity"
+            value={String(preset)}
+            onChange={(e) => setPreset(PRESETS.find((p) => String(p) === e.target.value) ?? 1)}
+          >
+            {PRESETS.map((p) => (
+              <option key={p} value={String(p)}>
+                {p === 'ticket'
+                  ? `Ticket's (${formatQty(Number.isFinite(ticketQty) && ticketQty > 0 ? ticketQty : lot)})`
+                  : lot > 1
+                    ? `${p} lot${p > 1 ? 's' : ''} (${formatQty(p * lot)})`
+                    : formatQty(p)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="muted small" data-testid="ladder-quantity">
+          {formatQty(quantity)} · {product}
+        </span>
+        <button type="button" className="small" onClick={recentre} title="Centre on the last price (C)">
+          Centre
+        </button>
+      </div>
+      {prices.length === 0 ? (
+        <p className="empty">Waiting for the last price…</p>
+      ) : (
+        <div
+          ref={scroller}
+          className="ladder__scroll"
+          tabIndex={0}
+          role="group"
+          aria-label={`Price ladder of ${instrument.tradingsymbol}: arrows choose a price, B buys, S sells, Del cancels, C centres`}
+          onKeyDown={onKeyDown}
+        >
+          <table
+            className="grid ladder"
+            aria-label="Price ladder"
+            style={{ '--vmax': volumeMax } as CSSProperties}
+          >
+            <colgroup>
+              <col className="ladder__col-orders" />
+              <col className="ladder__col-side" />
+              <col className="ladder__col-price" />
+              <col className="ladder__col-side" />
+              <col className="ladder__col-orders" />
+              <col className="ladder__col-volume" />
+            </colgroup>
+            <thead>
+              <tr>
+                <th>Buys</th>
+                <th className="num">Bid</th>
+                <th className="num">Price</th>
+                <th className="num">Offer</th>
+                <th>Sells</th>
+                <th className="num">Volume</th>
+              </tr>
+            </thead>
+            <tbody>
+              {prices.map((p) => {
+                const here = byPrice.get(p) ?? NO_ORDERS;
+                const buys = here.filter((o) => o.side === 'BUY');
+                const sells = here.filter((o) => o.side === 'SELL');
+                const ordersKey = here
+                  .map((o) => {
+                    const a = actions.actions.get(o.orderId);
+                    return `${o.orderId}:${o.pending}:${a ? `${a.kind}:${a.failed ?? ''}` : ''}`;
+                  })
+                  .join('|');
+                const buyClick = actions.clicks.get(clickKey('bid', p));
+                const sellClick = actions.clicks.get(clickKey('offer', p));
+                return (
+                  <LadderRow
+                    key={p}
+                    price={p}
+                    label={formatPrice(fromUnits(p), tick)}
+                    bid={bids.get(p) ?? null}
+                    offer={offers.get(p) ?? null}
+                    volume={volumes.get(p) ?? 0}
+                    last={p === lastUnits}
+                    bestBid={p === bestBid}
+                    bestOffer={p === bestOffer}
+                    selected={p === selected}
+                    buys={buys}
+                    sells={sells}
+                    ordersKey={ordersKey}
+                    buyClick={visibleClick(buyClick?.state ?? null, buys)}
+                    sellClick={visibleClick(sellClick?.state ?? null, sells)}
+                    actions={actions.actions}
+                    arriving={arriving.get(p) ?? null}
+                    quantity={quantity}
+                    onClick={onClick}
+                    onCancel={onCancel}
+                    onDrop={onDrop}
+                    onSelect={onSelect}
+                  />
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p className="ladder__status small" aria-live="polite" data-testid="ladder-status">
+        {actions.last ?? (selected !== null ? `Selected ${formatPrice(fromUnits(selected), tick)}` : '')}
+      </p>
+    </Panel>
+  );
+}
+
+/** A placed click's cell gives way to the order itself once the book shows it. */
+function visibleClick<T extends { kind: string; orderId?: string }>(
+  state: T | null,
+  orders: readonly LadderOrder[],
+): T | null {
+  if (state?.kind === 'placed' && orders.some((o) => o.orderId === state.orderId)) return null;
+  return state;
+}
+
+/** The header: the position in the instrument, its average and P&L at the last price. */
+function LadderHeader(props: { readonly positions: readonly Position[]; readonly last: number | undefined; readonly tick: number }) {
+  if (props.positions.length === 0)
+    return (
+      <span className="ladder__position muted small" data-testid="ladder-position">
+        No position
+      </span>
+    );
+  return (
+    <span className="ladder__position small" data-testid="ladder-position">
+      {props.positions.map((p) => {
+        const mark = markPosition(p, props.last);
+        return (
+          <span key={p.product} className="ladder__pos">
+            Position <b className={signClass(p.quantity)}>{formatSignedQty(p.quantity)}</b> {p.product} @{' '}
+            <b>{formatPrice(p.averagePrice, props.tick)}</b> · P&amp;L{' '}
+            <b className={signClass(mark.pnl)} data-testid="ladder-pnl">
+              {formatPnl(mark.pnl)}
+            </b>
+          </span>
+        );
+      })}
+    </span>
+  );
+}

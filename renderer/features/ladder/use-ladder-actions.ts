@@ -1,0 +1,151 @@
+import { useCallback, useMemo, useRef, useState } from 'react';
+import type { Order, OrderChanges, OrderRequest } from '@shared/domain/order';
+import { call } from '../../lib/ipc-client';
+import { describeError } from '../../lib/describe-error';
+import { newRequestId } from '../ticket/use-submit-order';
+import { isRefusal, refusalReason } from '../placements/placement-model';
+import { useInvalidateAfterOrder } from '../orders/queries';
+
+/**
+ * What one click on the ladder became (docs/ladder.md §Each state in its cell): sending, then one
+ * of the three honest answers — placed (its order id), not yet confirmed (its reference; never
+ * "failed" while it may exist), or refused with the reason (nothing was created).
+ */
+export type ClickState =
+  | { readonly kind: 'sending' }
+  | { readonly kind: 'placed'; readonly orderId: string }
+  | { readonly kind: 'unconfirmed'; readonly clientOrderId: string | null; readonly detail: string }
+  | { readonly kind: 'refused'; readonly reason: string };
+
+/** One click: where, what, and what it became. */
+export interface LadderClick {
+  readonly key: string;
+  readonly side: 'bid' | 'offer';
+  readonly price: number;
+  readonly order: OrderRequest;
+  readonly state: ClickState;
+}
+
+/** A modification or cancel of a working order from the ladder, while the broker has not answered (or refused). */
+export interface OrderAction {
+  readonly kind: 'moving' | 'cancelling';
+  /** For a move: the rows it leaves and goes to (price units). */
+  readonly from?: number;
+  readonly to?: number;
+  /** Set when it did not go through: why (nothing changed), or "not confirmed — check the order". */
+  readonly failed: string | null;
+}
+
+/** The key of a click's cell: its side and row. */
+export const clickKey = (side: 'bid' | 'offer', price: number): string => `${side}:${price}`;
+
+/**
+ * The ladder's orders: a click places one through `orders.place` (a fresh request id each, so main
+ * never makes a second intent for it), a click on a working order cancels it, a drag modifies it.
+ * Each click's state is kept by its cell until the next click there.
+ */
+export function useLadderActions(): {
+  readonly clicks: ReadonlyMap<string, LadderClick>;
+  readonly actions: ReadonlyMap<string, OrderAction>;
+  place(side: 'bid' | 'offer', price: number, order: OrderRequest): void;
+  cancel(orderId: string): void;
+  move(order: Order, from: number, to: number, changes: OrderChanges): void;
+  /** What the last action said, for the status line. */
+  readonly last: string | null;
+} {
+  const [clicks, setClicks] = useState<ReadonlyMap<string, LadderClick>>(new Map());
+  const [actions, setActions] = useState<ReadonlyMap<string, OrderAction>>(new Map());
+  const [last, setLast] = useState<string | null>(null);
+  const invalidate = useInvalidateAfterOrder();
+  const invalidateRef = useRef(invalidate);
+  invalidateRef.current = invalidate;
+
+  const setClick = useCallback((c: LadderClick) => {
+    setClicks((m) => new Map(m).set(c.key, c));
+  }, []);
+  const setAction = useCallback((orderId: string, a: OrderAction | null) => {
+    setActions((m) => {
+      const next = new Map(m);
+      if (a) next.set(orderId, a);
+      else next.delete(orderId);
+      return next;
+    });
+  }, []);
+
+  const place = useCallback(
+    (side: 'bid' | 'offer', price: number, order: OrderRequest) => {
+      const key = clickKey(side, price);
+      const what = `${order.transactionType} ${order.quantity} ${order.orderType === 'SL' ? 'SL ' : ''}@ ${order.price ?? ''}`;
+      setClick({ key, side, price, order, state: { kind: 'sending' } });
+      setLast(`${what}: sending…`);
+      call('orders.place', { order, requestId: newRequestId(), clickedAt: Date.now() })
+        .then((o) => {
+          const state: ClickState =
+            o.state === 'placed'
+              ? { kind: 'placed', orderId: o.orderId }
+              : { kind: 'unconfirmed', clientOrderId: o.clientOrderId, detail: o.detail };
+          setClick({ key, side, price, order, state });
+          setLast(
+            o.state === 'placed' ? `${what}: placed as order ${o.orderId}` : `${what}: not yet confirmed — ${o.detail}`,
+          );
+        })
+        .catch((err: unknown) => {
+          // A lost link or an unreadable answer may hide an order: never "failed" then.
+          const state: ClickState = isRefusal(err)
+            ? { kind: 'refused', reason: refusalReason(err.info.message) }
+            : {
+                kind: 'unconfirmed',
+                clientOrderId: null,
+                detail: 'Lost contact with the Tradedesk service — check the Orders list',
+              };
+          setClick({ key, side, price, order, state });
+          setLast(
+            state.kind === 'refused'
+              ? `${what}: not placed — ${state.reason}`
+              : `${what}: not yet confirmed — ${state.detail}`,
+          );
+        })
+        .finally(() => invalidateRef.current());
+    },
+    [setClick],
+  );
+
+  const cancel = useCallback(
+    (orderId: string) => {
+      setAction(orderId, { kind: 'cancelling', failed: null });
+      call('orders.cancel', { orderId })
+        .then(() => {
+          setAction(orderId, null);
+          setLast(`Order ${orderId}: cancelled`);
+        })
+        .catch((err: unknown) => {
+          const why = isRefusal(err) ? describeError(err) : 'not confirmed — check the order';
+          setAction(orderId, { kind: 'cancelling', failed: why });
+          setLast(`Order ${orderId}: cancel ${why}`);
+        })
+        .finally(() => invalidateRef.current());
+    },
+    [setAction],
+  );
+
+  const move = useCallback(
+    (order: Order, from: number, to: number, changes: OrderChanges) => {
+      const id = order.orderId;
+      setAction(id, { kind: 'moving', from, to, failed: null });
+      call('orders.modify', { orderId: id, changes })
+        .then(() => {
+          setAction(id, null);
+          setLast(`Order ${id}: moved`);
+        })
+        .catch((err: unknown) => {
+          const why = isRefusal(err) ? describeError(err) : 'not confirmed — check the order';
+          setAction(id, { kind: 'moving', from, to, failed: why });
+          setLast(`Order ${id}: not moved — ${why}`);
+        })
+        .finally(() => invalidateRef.current());
+    },
+    [setAction],
+  );
+
+  return useMemo(() => ({ clicks, actions, place, cancel, move, last }), [clicks, actions, place, cancel, move, last]);
+}
