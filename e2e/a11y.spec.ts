@@ -109,11 +109,14 @@ for (const theme of ['dark', 'light'] as const) {
       await expectSignsBesideColour(page, 'the workspace');
     });
 
-    await test.step('the other tabs: option chain, holdings, trades, GTT, basket', async () => {
+    await test.step('the other tabs: option chain, ladder, holdings, trades, GTT, basket', async () => {
       await showTab(page, 'Option chain', 'Option chain');
       await expect(page.getByRole('table', { name: 'Option chain' }).getByRole('button').first()).toBeVisible();
       await expectAccessible(page, 'the option chain', '.panel:has(table[aria-label="Option chain"])');
       await expectSignsBesideColour(page, 'the option chain');
+      await showTab(page, 'Ladder', 'Price ladder');
+      await expectAccessible(page, 'the price ladder', '.panel:has(table[aria-label="Price ladder"])');
+      await expectSignsBesideColour(page, 'the price ladder');
       await showTab(page, 'Holdings', 'Holdings');
       await expectAccessible(page, 'holdings', '.panel:has(table[aria-label="Holdings"])');
       await showTab(page, 'Trades', 'Trades');

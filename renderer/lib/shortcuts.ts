@@ -119,7 +119,13 @@ export const SHORTCUTS = [
     matches: plain('Delete'),
   },
   { id: 'ladder-up', scope: 'ladder', keys: ['↑'], does: 'Select the price a tick up', matches: plain('ArrowUp') },
-  { id: 'ladder-down', scope: 'ladder', keys: ['↓'], does: 'Select the price a tick down', matches: plain('ArrowDown') },
+  {
+    id: 'ladder-down',
+    scope: 'ladder',
+    keys: ['↓'],
+    does: 'Select the price a tick down',
+    matches: plain('ArrowDown'),
+  },
   {
     id: 'ladder-buy',
     scope: 'ladder',

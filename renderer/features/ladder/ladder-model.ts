@@ -25,15 +25,6 @@ export function ladderPrices(centre: number, tickSize: number, half = HALF_ROWS)
   return out;
 }
 
-/** True when `price` (units) is within `margin` rows of the column's ends: time to recentre. */
-export function nearEdge(prices: readonly number[], price: number, margin = 3): boolean {
-  const top = prices[0];
-  const bottom = prices.at(-1);
-  if (top === undefined || bottom === undefined) return true;
-  const tick = prices.length > 1 ? top - (prices[1] ?? top) : 1;
-  return price > top - margin * tick || price < bottom + margin * tick;
-}
-
 /** The book's quantities by price (units), each side. */
 export function bookByPrice(depth: MarketDepth | null): { bids: Map<number, number>; offers: Map<number, number> } {
   const bids = new Map<number, number>();

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import {
+  memo,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -27,11 +28,22 @@ import { portfolioQueries } from '../portfolio/queries';
 import { NeedsMarketData } from '../session/no-market-data';
 import { useTicketDraft } from '../ticket/ticket-store';
 import { parseNumber } from '../ticket/ticket-model';
-import { bookByPrice, clickOrder, dragChanges, ladderPriceOf, ladderPrices, ordersByPrice, type LadderOrder } from './ladder-model';
-import { LadderRow } from './ladder-row';
+import {
+  bookByPrice,
+  clickOrder,
+  dragChanges,
+  ladderPriceOf,
+  ladderPrices,
+  ordersByPrice,
+  type LadderOrder,
+} from './ladder-model';
+import { LadderRowCells, sameRow } from './ladder-row';
 import { useLadderPaintProbe } from './ladder-paint-probe';
 import { clickKey, useLadderActions } from './use-ladder-actions';
 import './ladder.css';
+
+/** One row, drawn again only when what it shows changed: a tick re-renders the rows it moved. */
+const LadderRow = memo(LadderRowCells, sameRow);
 
 /** Quantity presets in lots; `ticket` takes the ticket's quantity. */
 const PRESETS = ['ticket', 1, 2, 5, 10] as const;
@@ -71,20 +83,21 @@ function LiveLadder() {
   // The column's centre: the last price when first shown, and again only when asked (C, Centre).
   const [centre, setCentre] = useState<{ token: number | null; price: number | null }>({ token: null, price: null });
   const centrePrice = centre.token === token ? centre.price : null;
-  useEffect(() => {
-    if (centrePrice === null && last !== null && last > 0) setCentre({ token, price: last });
-  }, [centrePrice, last, token]);
+  // Set during render (React's "state from the previous render" pattern), not in an effect: the
+  // first frame with a price already draws the column.
+  if (centrePrice === null && last !== null && last > 0) setCentre({ token, price: last });
   const recentre = useCallback(() => {
     if (last !== null) setCentre({ token, price: last });
   }, [last, token]);
   const prices = useMemo(() => (centrePrice === null ? [] : ladderPrices(centrePrice, tick)), [centrePrice, tick]);
-  // The centre row in the middle of the view whenever the column is (re)centred.
+  // The centre row in the middle of the view whenever the column is (re)centred — also when the
+  // centre is the same price as before (`centre` is a new object each time it is asked for).
   const scroller = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const el = scroller.current;
-    const row = el?.querySelector<HTMLElement>('tbody tr:nth-child(' + String(Math.ceil(prices.length / 2)) + ')');
+    const row = el?.querySelectorAll<HTMLElement>('tbody tr[data-price]')[Math.floor(prices.length / 2)];
     if (el && row) el.scrollTop = row.offsetTop - (el.clientHeight - row.offsetHeight) / 2;
-  }, [prices]);
+  }, [prices, centre]);
 
   const selectMine = useCallback((all: Order[]) => all.filter((o) => o.instrumentToken === token), [token]);
   const mine = useQuery({ ...orderQueries.list(), select: selectMine }).data;
@@ -117,11 +130,13 @@ function LiveLadder() {
   const bestBid = book?.bid !== null && book?.bid !== undefined ? toUnits(book.bid) : null;
   const bestOffer = book?.ask !== null && book?.ask !== undefined ? toUnits(book.ask) : null;
   const lastUnits = last !== null ? toUnits(last) : null;
-  useLadderPaintProbe(book?.ts ?? null);
+  useLadderPaintProbe(book);
 
   // Stable callbacks for the memoised rows, reading the latest state.
   const latest = useRef({ instrument, book, last, quantity, product, mine, actions });
-  latest.current = { instrument, book, last, quantity, product, mine, actions };
+  useEffect(() => {
+    latest.current = { instrument, book, last, quantity, product, mine, actions };
+  });
   const onClick = useCallback((side: 'bid' | 'offer', price: number) => {
     const s = latest.current;
     if (!s.instrument) return;
@@ -154,23 +169,34 @@ function LiveLadder() {
     e.preventDefault();
     const tickUnits = toUnits(tick);
     const at = selected ?? lastUnits ?? prices[Math.floor(prices.length / 2)] ?? 0;
-    if (id === 'ladder-up') setSelected(at + tickUnits);
-    else if (id === 'ladder-down') setSelected(Math.max(tickUnits, at - tickUnits));
-    else if (id === 'ladder-buy') onClick('bid', at);
+    if (id === 'ladder-up' || id === 'ladder-down') {
+      const next = id === 'ladder-up' ? at + tickUnits : Math.max(tickUnits, at - tickUnits);
+      setSelected(next);
+      // Past the column's ends the column recentres on the selection.
+      if (next > (prices[0] ?? 0) || next < (prices.at(-1) ?? 0)) setCentre({ token, price: fromUnits(next) });
+    } else if (id === 'ladder-buy') onClick('bid', at);
     else if (id === 'ladder-sell') onClick('offer', at);
     else if (id === 'ladder-centre') recentre();
     else if (id === 'ladder-cancel') for (const o of byPrice.get(at) ?? []) onCancel(o.orderId);
   };
-  // The selected row scrolled into view, and the column recentred when it leaves it.
+
+  // The selected row kept in view as the arrows move it, with the line of why under it when a
+  // click there was refused or is not yet confirmed.
+  const clicks = actions.clicks;
   useEffect(() => {
-    if (selected === null || prices.length === 0) return;
-    if (selected > (prices[0] ?? 0) || selected < (prices.at(-1) ?? 0)) setCentre({ token, price: fromUnits(selected) });
-  }, [selected, prices, token]);
+    if (selected === null) return;
+    const row = scroller.current?.querySelector<HTMLElement>('tr[data-selected]');
+    const note = row?.nextElementSibling;
+    if (note instanceof HTMLElement && note.classList.contains('ladder__note-row'))
+      note.scrollIntoView({ block: 'nearest' });
+    row?.scrollIntoView({ block: 'nearest' });
+  }, [selected, clicks]);
 
   const arriving = useMemo(() => {
     const m = new Map<number, string>();
     for (const a of actions.actions.values())
-      if (a.kind === 'moving' && a.to !== undefined && a.from !== undefined && !a.failed) m.set(a.to, formatPrice(fromUnits(a.from), tick));
+      if (a.kind === 'moving' && a.to !== undefined && a.from !== undefined && !a.failed)
+        m.set(a.to, formatPrice(fromUnits(a.from), tick));
     return m;
   }, [actions.actions, tick]);
 
@@ -229,11 +255,7 @@ function LiveLadder() {
           aria-label={`Price ladder of ${instrument.tradingsymbol}: arrows choose a price, B buys, S sells, Del cancels, C centres`}
           onKeyDown={onKeyDown}
         >
-          <table
-            className="grid ladder"
-            aria-label="Price ladder"
-            style={{ '--vmax': volumeMax } as CSSProperties}
-          >
+          <table className="grid ladder" aria-label="Price ladder" style={{ '--vmax': volumeMax } as CSSProperties}>
             <colgroup>
               <col className="ladder__col-orders" />
               <col className="ladder__col-side" />
@@ -313,7 +335,11 @@ function visibleClick<T extends { kind: string; orderId?: string }>(
 }
 
 /** The header: the position in the instrument, its average and P&L at the last price. */
-function LadderHeader(props: { readonly positions: readonly Position[]; readonly last: number | undefined; readonly tick: number }) {
+function LadderHeader(props: {
+  readonly positions: readonly Position[];
+  readonly last: number | undefined;
+  readonly tick: number;
+}) {
   if (props.positions.length === 0)
     return (
       <span className="ladder__position muted small" data-testid="ladder-position">

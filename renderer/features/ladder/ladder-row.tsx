@@ -1,4 +1,4 @@
-import { memo, type CSSProperties, type DragEvent } from 'react';
+import type { CSSProperties, DragEvent } from 'react';
 import { formatQty } from '../../lib/format';
 import type { LadderOrder } from './ladder-model';
 import type { ClickState, OrderAction } from './use-ladder-actions';
@@ -42,7 +42,7 @@ const DRAG_TYPE = 'application/x-tradedesk-order';
  * shows in its own side's orders cell until the order appears: sending, not yet confirmed, or
  * not placed with the reason.
  */
-function LadderRowCells(p: LadderRowProps) {
+export function LadderRowCells(p: LadderRowProps) {
   const drop = (e: DragEvent<HTMLTableRowElement>): void => {
     const id = e.dataTransfer.getData(DRAG_TYPE);
     if (!id) return;
@@ -61,56 +61,64 @@ function LadderRowCells(p: LadderRowProps) {
   ]
     .filter(Boolean)
     .join(' ');
+  const notes = [p.buyClick, p.sellClick].flatMap((c) => {
+    const why = noteOf(c);
+    return why ? [why] : [];
+  });
   return (
-    <tr
-      className={cls}
-      data-price={p.label}
-      data-selected={p.selected || undefined}
-      onDragOver={over}
-      onDrop={drop}
-      onMouseDown={() => p.onSelect(p.price)}
-    >
-      <td className="ladder__orders ladder__orders--buy" data-testid={`ladder-buys-${p.label}`}>
-        <Orders orders={p.buys} actions={p.actions} label={p.label} onCancel={p.onCancel} />
-        <ClickCell state={p.buyClick} />
-      </td>
-      <td className="num ladder__side ladder__side--bid">
-        <button
-          type="button"
-          tabIndex={-1}
-          aria-label={`Buy ${formatQty(p.quantity)} at ${p.label}`}
-          onClick={() => p.onClick('bid', p.price)}
-        >
-          {p.bid === null ? '' : formatQty(p.bid)}
-        </button>
-      </td>
-      <th scope="row" className="num ladder__price">
-        {p.last ? (
-          <span className="ladder__ltp" title="Last traded price">
-            ▸ <span className="sr-only">last traded </span>
-          </span>
-        ) : null}
-        {p.label}
-        {p.arriving ? <span className="ladder__from small">from {p.arriving}</span> : null}
-      </th>
-      <td className="num ladder__side ladder__side--offer">
-        <button
-          type="button"
-          tabIndex={-1}
-          aria-label={`Sell ${formatQty(p.quantity)} at ${p.label}`}
-          onClick={() => p.onClick('offer', p.price)}
-        >
-          {p.offer === null ? '' : formatQty(p.offer)}
-        </button>
-      </td>
-      <td className="ladder__orders ladder__orders--sell" data-testid={`ladder-sells-${p.label}`}>
-        <Orders orders={p.sells} actions={p.actions} label={p.label} onCancel={p.onCancel} />
-        <ClickCell state={p.sellClick} />
-      </td>
-      <td className="num ladder__volume" style={{ '--v': p.volume } as CSSProperties}>
-        {p.volume > 0 ? formatQty(p.volume) : ''}
-      </td>
-    </tr>
+    <>
+      <tr className={cls} data-price={p.label} data-selected={p.selected || undefined} onDragOver={over} onDrop={drop}>
+        <td className="ladder__orders ladder__orders--buy" data-testid={`ladder-buys-${p.label}`}>
+          <Orders orders={p.buys} actions={p.actions} label={p.label} onCancel={p.onCancel} />
+          <ClickCell state={p.buyClick} />
+        </td>
+        <td className="num ladder__side ladder__side--bid">
+          <button
+            type="button"
+            tabIndex={-1}
+            aria-label={`Buy ${formatQty(p.quantity)} at ${p.label}`}
+            onClick={() => p.onClick('bid', p.price)}
+          >
+            {p.bid === null ? '' : formatQty(p.bid)}
+          </button>
+        </td>
+        {/* A click on the price selects the row for the keys (the bid and offer cells select as they place). */}
+        <th scope="row" className="num ladder__price" onClick={() => p.onSelect(p.price)}>
+          {p.last ? (
+            <span className="ladder__ltp" title="Last traded price">
+              ▸ <span className="sr-only">last traded </span>
+            </span>
+          ) : null}
+          {p.label}
+          {p.arriving ? <span className="ladder__from small">from {p.arriving}</span> : null}
+        </th>
+        <td className="num ladder__side ladder__side--offer">
+          <button
+            type="button"
+            tabIndex={-1}
+            aria-label={`Sell ${formatQty(p.quantity)} at ${p.label}`}
+            onClick={() => p.onClick('offer', p.price)}
+          >
+            {p.offer === null ? '' : formatQty(p.offer)}
+          </button>
+        </td>
+        <td className="ladder__orders ladder__orders--sell" data-testid={`ladder-sells-${p.label}`}>
+          <Orders orders={p.sells} actions={p.actions} label={p.label} onCancel={p.onCancel} />
+          <ClickCell state={p.sellClick} />
+        </td>
+        <td className="num ladder__volume" style={{ '--v': p.volume } as CSSProperties}>
+          {p.volume > 0 ? formatQty(p.volume) : ''}
+        </td>
+      </tr>
+      {notes.length > 0 ? (
+        // The whole reason, under its row and across the ladder: the cell is too narrow for it.
+        <tr className="ladder__note-row">
+          <td colSpan={6} className="ladder__note small" role="note" data-testid={`ladder-note-${p.label}`}>
+            {notes.join(' · ')}
+          </td>
+        </tr>
+      ) : null}
+    </>
   );
 }
 
@@ -125,7 +133,13 @@ function Orders(props: {
       {props.orders.map((o) => {
         const a = props.actions.get(o.orderId);
         const side = o.side === 'BUY' ? 'buy' : 'sell';
-        const state = a ? (a.failed ? `${a.kind === 'moving' ? 'not moved' : 'not cancelled'}: ${a.failed}` : a.kind === 'moving' ? 'moving…' : 'cancelling…') : null;
+        const state = a
+          ? a.failed
+            ? `${a.kind === 'moving' ? 'not moved' : 'not cancelled'}: ${a.failed}`
+            : a.kind === 'moving'
+              ? 'moving…'
+              : 'cancelling…'
+          : null;
         return (
           <button
             key={o.orderId}
@@ -175,15 +189,25 @@ function ClickCell({ state }: { readonly state: ClickState | null }) {
       );
     case 'refused':
       return (
-        <span className="ladder__click ladder__click--refused" data-state="refused" role="note">
-          {/^not /i.test(state.reason) ? state.reason : `Not placed: ${state.reason}`}
+        <span className="ladder__click ladder__click--refused" data-state="refused">
+          {/^not sent\b/i.test(state.reason) ? 'Not sent' : 'Not placed'}
         </span>
       );
   }
 }
 
-/** A row re-renders when what it draws changed: its figures, its marks, its orders' signature. */
-function sameRow(a: LadderRowProps, b: LadderRowProps): boolean {
+/** The line a click's state adds under its row: why it was refused, or why it is not yet confirmed. */
+function noteOf(state: ClickState | null): string | null {
+  if (state?.kind === 'refused') return /^not /i.test(state.reason) ? state.reason : `Not placed: ${state.reason}`;
+  if (state?.kind === 'unconfirmed') return `Not yet confirmed: ${state.detail}`;
+  return null;
+}
+
+/**
+ * A row re-renders when what it draws changed: its figures, its marks, its orders' signature
+ * (the panel memoises `LadderRowCells` with it).
+ */
+export function sameRow(a: LadderRowProps, b: LadderRowProps): boolean {
   return (
     a.price === b.price &&
     a.label === b.label &&
@@ -205,5 +229,3 @@ function sameRow(a: LadderRowProps, b: LadderRowProps): boolean {
     a.onSelect === b.onSelect
   );
 }
-
-export const LadderRow = memo(LadderRowCells, sameRow);

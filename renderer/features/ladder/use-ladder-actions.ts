@@ -1,7 +1,8 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Order, OrderChanges, OrderRequest } from '@shared/domain/order';
 import { call } from '../../lib/ipc-client';
 import { describeError } from '../../lib/describe-error';
+import { formatPrice, formatQty } from '../../lib/format';
 import { newRequestId } from '../ticket/use-submit-order';
 import { isRefusal, refusalReason } from '../placements/placement-model';
 import { useInvalidateAfterOrder } from '../orders/queries';
@@ -58,7 +59,9 @@ export function useLadderActions(): {
   const [last, setLast] = useState<string | null>(null);
   const invalidate = useInvalidateAfterOrder();
   const invalidateRef = useRef(invalidate);
-  invalidateRef.current = invalidate;
+  useEffect(() => {
+    invalidateRef.current = invalidate;
+  });
 
   const setClick = useCallback((c: LadderClick) => {
     setClicks((m) => new Map(m).set(c.key, c));
@@ -75,7 +78,7 @@ export function useLadderActions(): {
   const place = useCallback(
     (side: 'bid' | 'offer', price: number, order: OrderRequest) => {
       const key = clickKey(side, price);
-      const what = `${order.transactionType} ${order.quantity} ${order.orderType === 'SL' ? 'SL ' : ''}@ ${order.price ?? ''}`;
+      const what = `${order.transactionType} ${formatQty(order.quantity)} ${order.orderType === 'SL' ? 'SL ' : ''}@ ${order.price === null || order.price === undefined ? '' : formatPrice(order.price)}`;
       setClick({ key, side, price, order, state: { kind: 'sending' } });
       setLast(`${what}: sending…`);
       call('orders.place', { order, requestId: newRequestId(), clickedAt: Date.now() })
@@ -101,7 +104,7 @@ export function useLadderActions(): {
           setClick({ key, side, price, order, state });
           setLast(
             state.kind === 'refused'
-              ? `${what}: not placed — ${state.reason}`
+              ? `${what} — ${/^not /i.test(state.reason) ? state.reason : `Not placed: ${state.reason}`}`
               : `${what}: not yet confirmed — ${state.detail}`,
           );
         })
