@@ -21,6 +21,10 @@
  * - click → acknowledged: a real click on "Place order" (the click event's own timestamp) to
  *   the paint of the frame showing the new order id in the ticket.
  *
+ * Then, in the virtualized mode only (the app's own blotter), the price ladder's phase
+ * (bench/dashboard-ladder.ts): its click → acknowledged beside the ticket's, and its repaint at
+ * 20 depth updates a second beside the Depth tab's.
+ *
  * Absolute figures are noisy on a shared 2-core machine; the plain/virtual ratios are the point.
  */
 import { chromium, type Browser, type Page } from '@playwright/test';
@@ -32,6 +36,7 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startPaperBroker } from '../electron/paper';
 import { startHost } from '../e2e/host-process';
+import { emptyLadder, measureLadder, type LadderResult } from './dashboard-ladder';
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -163,6 +168,7 @@ interface Seeded {
 }
 
 interface Instrument {
+  instrument_token: number;
   tradingsymbol: string;
   instrument_type: string;
   last_price: number;
@@ -336,9 +342,11 @@ function pageTaps(): void {
       places: Array<{ sent: number; replied: number | null }>;
       bridgeOpen: number | null;
       firstSync: { sent: number; replied: number | null } | null;
+      /** When each `market.ticks` event arrived (the ladder's repaint pairs its paints with them). */
+      ticks: number[];
     };
   };
-  w.__bench = { replies: [], longTasks: [], places: [], bridgeOpen: null, firstSync: null };
+  w.__bench = { replies: [], longTasks: [], places: [], bridgeOpen: null, firstSync: null, ticks: [] };
   const channels = new Map<number, string>();
   const placing = new Map<number, { sent: number; replied: number | null }>();
   const Native = window.WebSocket;
@@ -349,6 +357,7 @@ function pageTaps(): void {
       // Added before the app sets onmessage, so it runs first for every message.
       this.addEventListener('message', (e: MessageEvent) => {
         if (typeof e.data !== 'string') return;
+        if (e.data.startsWith('{"event":"market.ticks"')) w.__bench.ticks.push(e.timeStamp);
         const m = /^\{"id":(\d+),/.exec(e.data.slice(0, 24));
         if (!m) return;
         const id = Number(m[1]);
@@ -426,6 +435,8 @@ interface ModeResult {
   /** The page's JS heap and the host's RSS (main + embedded paper broker), MB, at the start and end of the update window. */
   heapMb: [number, number];
   rssMb: [number, number];
+  /** The price ladder's phase (the virtualized mode only; empty in the other). */
+  ladder: LadderResult;
 }
 
 async function collectPaints(page: Page): Promise<{
@@ -571,6 +582,9 @@ async function clickToAck(page: Page, previousId: string): Promise<ClickSample> 
   );
 }
 
+/** How long the ladder's repaint is watched, with the ladder shown and then the depth. */
+const LADDER_WINDOW_MS = 6000;
+
 /** How long the idle phase watches the page's polls (the stream is live and orders work: a poll every 2 s). */
 const IDLE_WINDOW_MS = 6000;
 
@@ -614,6 +628,7 @@ function emptyResult(mode: Mode, opt: Options): ModeResult {
     firstReplyBytes: Number.NaN,
     heapMb: [Number.NaN, Number.NaN],
     rssMb: [Number.NaN, Number.NaN],
+    ladder: emptyLadder(opt.placements),
   };
 }
 
@@ -631,6 +646,8 @@ async function measureMode(
   ticketPrice: number,
   churn: Churn,
   hostPid: number,
+  setPrice: (lastPrice: number) => Promise<void>,
+  tick: number,
 ): Promise<ModeResult> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
@@ -730,6 +747,21 @@ async function measureMode(
       }
       await sleep(200);
     }
+    const ladder =
+      ready && mode === 'virtual'
+        ? await measureLadder(page, {
+            placements: opt.placements,
+            capMs: PHASE_CAP_MS,
+            setPrice,
+            tick,
+            windowMs: LADDER_WINDOW_MS,
+            ticketClick: async () => {
+              const r = await clickToAck(page, previous);
+              previous = r.id;
+              return r.ms;
+            },
+          }).catch((e: unknown) => (phaseFailed(mode, 'the ladder', e), emptyLadder(opt.placements)))
+        : emptyLadder(opt.placements);
     // Idle: the churn paused, what the desk's order polls move once its pushes have drained.
     churn.pause();
     await sleep(4000);
@@ -761,6 +793,7 @@ async function measureMode(
       clicks,
       clickParts,
       clickErrors: ready ? clickErrors : opt.placements,
+      ladder,
     };
   } finally {
     await context.close();
@@ -817,11 +850,30 @@ function report(
   console.log('|---|---|---|---|');
   for (const [name, f] of rows)
     console.log(`| ${name} | ${f(v).toFixed(1)} | ${f(p).toFixed(1)} | ×${(f(p) / f(v)).toFixed(2)} |`);
+  reportLadder(v);
   const summary: Record<string, number | string> = {
     orders: opt.orders,
     changes_per_round: opt.changes,
     interval_ms: opt.intervalMs,
   };
+  const l = v.ladder;
+  Object.assign(summary, {
+    ticket_click_ack_p95_ms: round1(percentile(v.clicks, 0.95)),
+    ticket_paired_click_ack_p50_ms: round1(percentile(l.pairedTicket, 0.5)),
+    ticket_paired_click_ack_p95_ms: round1(percentile(l.pairedTicket, 0.95)),
+    ladder_click_ack_p50_ms: round1(percentile(l.clicks, 0.5)),
+    ladder_click_ack_p95_ms: round1(percentile(l.clicks, 0.95)),
+    ladder_click_round_trip_p50_ms: round1(percentile(l.roundTrip, 0.5)),
+    ladder_clicks: l.clicks.length,
+    ladder_click_errors: l.clickErrors,
+    ladder_depth_updates_per_s: round1(l.updatesPerS),
+    ladder_books_painted_per_s: round1(l.paintsPerS),
+    ladder_book_to_paint_p50_ms: round1(percentile(l.bookToPaint, 0.5)),
+    ladder_book_to_paint_p95_ms: round1(percentile(l.bookToPaint, 0.95)),
+    ladder_commit_to_paint_p95_ms: round1(percentile(l.commitToPaint, 0.95)),
+    ladder_frame_p95_ms: round1(percentile(l.frames.ladder, 0.95)),
+    depth_frame_p95_ms: round1(percentile(l.frames.depth, 0.95)),
+  });
   for (const r of [v, p]) {
     const k = r.mode;
     Object.assign(summary, {
@@ -854,6 +906,36 @@ function report(
     });
   }
   console.log(JSON.stringify(summary));
+}
+
+/**
+ * The price ladder's figures (the virtualized mode's page): its click beside the ticket's, and
+ * its frames at 20 depth updates a second beside the Depth tab's under the same updates.
+ */
+function reportLadder(v: ModeResult): void {
+  const l = v.ladder;
+  const f = (n: number): string => n.toFixed(1);
+  const q = (xs: readonly number[], at: number): string => f(percentile(xs, at));
+  console.log(
+    `\nprice ladder: ${l.clicks.length} clicks (${l.clickErrors} failed); ${f(l.updatesPerS)} depth updates/s sent, ${f(l.paintsPerS)} books painted/s (main sends a page ticks at most every 100 ms)`,
+  );
+  console.log('| click → acknowledged on paper | ticket (its phase) | ticket (paired) | ladder |');
+  console.log('|---|---|---|---|');
+  const p = l.pairedTicket;
+  console.log(`| p50 (ms) | ${q(v.clicks, 0.5)} | ${q(p, 0.5)} | ${q(l.clicks, 0.5)} |`);
+  console.log(`| p95 (ms) | ${q(v.clicks, 0.95)} | ${q(p, 0.95)} | ${q(l.clicks, 0.95)} |`);
+  console.log(`|   click → orders.place sent p50 (ms) | ${q(v.clickParts.toSend, 0.5)} | | ${q(l.toSend, 0.5)} |`);
+  console.log(`|   orders.place round trip p50 (ms) | ${q(v.clickParts.roundTrip, 0.5)} | | ${q(l.roundTrip, 0.5)} |`);
+  console.log(`|   reply → painted p50 (ms) | ${q(v.clickParts.toPaint, 0.5)} | | ${q(l.toPaint, 0.5)} |`);
+  console.log('| at 20 depth updates/s | ladder shown | depth shown |');
+  console.log('|---|---|---|');
+  console.log(`| frame p50 (ms) | ${q(l.frames.ladder, 0.5)} | ${q(l.frames.depth, 0.5)} |`);
+  console.log(`| frame p95 (ms) | ${q(l.frames.ladder, 0.95)} | ${q(l.frames.depth, 0.95)} |`);
+  console.log(`| frame p99 (ms) | ${q(l.frames.ladder, 0.99)} | ${q(l.frames.depth, 0.99)} |`);
+  console.log(`| book arrival → painted p50 (ms) | ${q(l.bookToPaint, 0.5)} | — |`);
+  console.log(`| book arrival → painted p95 (ms) | ${q(l.bookToPaint, 0.95)} | — |`);
+  console.log(`| book commit → painted p50 (ms) | ${q(l.commitToPaint, 0.5)} | — |`);
+  console.log(`| book commit → painted p95 (ms) | ${q(l.commitToPaint, 0.95)} | — |`);
 }
 
 /** The bench's own renderer build: the only one with the paint probe and the plain blotter. */
@@ -892,10 +974,31 @@ export async function run(args: string[]): Promise<void> {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: CHROMIUM_ARGS,
     });
+    // The ladder's depth updates: the paper market's price of the ticket's instrument, set
+    // through the control interface (each a new book on the stream).
+    const control = rest;
+    const setPrice = async (lastPrice: number): Promise<void> => {
+      const r = await control.call('POST', '/_control/price', null, {
+        instrument_token: seeded.cheapest.instrument_token,
+        last_price: lastPrice,
+      });
+      if (r.status !== 200) throw new Error(`control/price → HTTP ${r.status}`);
+    };
     const results: ModeResult[] = [];
     for (const mode of opt.modes)
       results.push(
-        await measureMode(browser, host.handle.url, mode, opt, ticketSymbol, ticketPrice, churn, host.child.pid ?? -1),
+        await measureMode(
+          browser,
+          host.handle.url,
+          mode,
+          opt,
+          ticketSymbol,
+          ticketPrice,
+          churn,
+          host.child.pid ?? -1,
+          setPrice,
+          seeded.cheapest.tick_size,
+        ),
       );
     await churn.stop();
     const churnS = (Date.now() - churnStart - churn.pausedMs) / 1000;
