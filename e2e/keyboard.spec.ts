@@ -37,6 +37,7 @@ test('? lists every shortcut; ↓ and B on the watchlist open a buy ticket for t
   const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(sheet.getByRole('region', { name: 'On an order row' })).toContainText('Cancel the working order');
   await expect(sheet.getByRole('region', { name: 'Anywhere' })).toContainText('Ctrl+K');
+  await expect(sheet.getByRole('region', { name: 'On the price ladder' })).toContainText('Buy at the selected price');
   await page.keyboard.press('Escape');
   await expect(sheet).toBeHidden();
   await expect(rows.nth(0)).toBeFocused(); // the sheet hands the focus back

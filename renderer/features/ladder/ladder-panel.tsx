@@ -125,7 +125,13 @@ function LiveLadder() {
     instrument && allowedProducts(instrument).includes(draft.product) && draft.productChosen ? draft.product : 'MIS';
 
   const actions = useLadderActions();
-  const [selected, setSelected] = useState<number | null>(null);
+  // The selected row (price units) belongs to the instrument it was chosen on.
+  const [selection, setSelection] = useState<{ token: number | null; price: number | null }>({
+    token: null,
+    price: null,
+  });
+  const selected = selection.token === token ? selection.price : null;
+  const setSelected = useCallback((price: number) => setSelection({ token, price }), [token]);
   const { bids, offers } = useMemo(() => bookByPrice(book?.depth ?? null), [book]);
   const bestBid = book?.bid !== null && book?.bid !== undefined ? toUnits(book.bid) : null;
   const bestOffer = book?.ask !== null && book?.ask !== undefined ? toUnits(book.ask) : null;
@@ -137,20 +143,23 @@ function LiveLadder() {
   useEffect(() => {
     latest.current = { instrument, book, last, quantity, product, mine, actions };
   });
-  const onClick = useCallback((side: 'bid' | 'offer', price: number) => {
-    const s = latest.current;
-    if (!s.instrument) return;
-    const order = clickOrder(
-      side,
-      price,
-      { bid: s.book?.bid ?? null, ask: s.book?.ask ?? null, last: s.last },
-      s.quantity,
-      s.product,
-      s.instrument,
-    );
-    setSelected(price);
-    s.actions.place(side, price, order);
-  }, []);
+  const onClick = useCallback(
+    (side: 'bid' | 'offer', price: number) => {
+      const s = latest.current;
+      if (!s.instrument) return;
+      const order = clickOrder(
+        side,
+        price,
+        { bid: s.book?.bid ?? null, ask: s.book?.ask ?? null, last: s.last },
+        s.quantity,
+        s.product,
+        s.instrument,
+      );
+      setSelected(price);
+      s.actions.place(side, price, order);
+    },
+    [setSelected],
+  );
   const onCancel = useCallback((orderId: string) => latest.current.actions.cancel(orderId), []);
   const onDrop = useCallback((orderId: string, to: number) => {
     const s = latest.current;
@@ -161,7 +170,7 @@ function LiveLadder() {
     if (from === null || !changes) return;
     s.actions.move(o, from, to, changes);
   }, []);
-  const onSelect = useCallback((price: number) => setSelected(price), []);
+  const onSelect = setSelected;
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
     const id = shortcutFor('ladder', e);
