@@ -15,16 +15,6 @@ import { LadderPanel } from './ladder-panel';
  * a book the test changes, every render of a row's cells is counted.
  */
 
-const INFY = {
-  instrumentToken: 408065,
-  exchange: 'NSE',
-  tradingsymbol: 'INFY',
-  instrumentType: 'EQ',
-  tickSize: 0.05,
-  lotSize: 1,
-  lastPrice: 1500,
-} as unknown as Instrument;
-
 const feed = vi.hoisted(() => {
   let book: unknown = null;
   const listeners = new Set<() => void>();
@@ -50,7 +40,7 @@ vi.mock('../market/use-quotes', () => {
   return { useQuote: () => quote };
 });
 vi.mock('../market/use-shown-instrument', () => {
-  const shown = { token: 408065, instrument: INFY_FOR_MOCK() };
+  const shown = { token: 408065, instrument: infy() };
   return { useShownInstrument: () => shown };
 });
 vi.mock('../market/use-market-subscription', () => ({ useMarketSubscription: () => undefined }));
@@ -68,8 +58,8 @@ vi.mock('./ladder-row', async (importOriginal) => {
   };
 });
 
-/** The instrument for the hoisted mock factory (it runs before this module's constants). */
-function INFY_FOR_MOCK(): Instrument {
+/** The instrument shown (a function: the hoisted mock factory runs before this module's constants). */
+function infy(): Instrument {
   return {
     instrumentToken: 408065,
     exchange: 'NSE',
@@ -105,7 +95,7 @@ function renderLadder(): void {
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
   client.setQueryData(orderQueries.list().queryKey, []);
   client.setQueryData(portfolioQueries.positions().queryKey, []);
-  client.setQueryData(['market', 'volumeAtPrice', INFY.instrumentToken], { since: null, levels: [] });
+  client.setQueryData(['market', 'volumeAtPrice', infy().instrumentToken], { since: null, levels: [] });
   render(
     <QueryClientProvider client={client}>
       <LadderPanel />
