@@ -102,6 +102,7 @@ function LiveLadder() {
   const selectMine = useCallback((all: Order[]) => all.filter((o) => o.instrumentToken === token), [token]);
   const mine = useQuery({ ...orderQueries.list(), select: selectMine }).data;
   const byPrice = useMemo(() => ordersByPrice(mine ?? [], token ?? 0), [mine, token]);
+  const listed = useMemo(() => new Set((mine ?? []).map((o) => o.orderId)), [mine]);
   const selectPosition = useCallback(
     (ps: Position[]) => ps.filter((p) => p.instrumentToken === token && p.quantity !== 0),
     [token],
@@ -311,8 +312,8 @@ function LiveLadder() {
                     buys={buys}
                     sells={sells}
                     ordersKey={ordersKey}
-                    buyClick={visibleClick(buyClick?.state ?? null, buys)}
-                    sellClick={visibleClick(sellClick?.state ?? null, sells)}
+                    buyClick={visibleClick(buyClick?.state ?? null, listed)}
+                    sellClick={visibleClick(sellClick?.state ?? null, listed)}
                     actions={actions.actions}
                     arriving={arriving.get(p) ?? null}
                     quantity={quantity}
@@ -334,12 +335,15 @@ function LiveLadder() {
   );
 }
 
-/** A placed click's cell gives way to the order itself once the book shows it. */
+/**
+ * A placed click's mark gives way once the order list shows the order: working, it sits in its
+ * row itself; filled or cancelled at once, the blotter and the position header say so.
+ */
 function visibleClick<T extends { kind: string; orderId?: string }>(
   state: T | null,
-  orders: readonly LadderOrder[],
+  listed: ReadonlySet<string>,
 ): T | null {
-  if (state?.kind === 'placed' && orders.some((o) => o.orderId === state.orderId)) return null;
+  if (state?.kind === 'placed' && state.orderId !== undefined && listed.has(state.orderId)) return null;
   return state;
 }
 
