@@ -36,7 +36,7 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startPaperBroker } from '../electron/paper';
 import { startHost } from '../e2e/host-process';
-import { emptyLadder, measureLadder, type LadderResult } from './dashboard-ladder';
+import { emptyLadder, measureLadder, type LadderResult, type PageClickParts } from './dashboard-ladder';
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -344,9 +344,37 @@ function pageTaps(): void {
       firstSync: { sent: number; replied: number | null } | null;
       /** When each `market.ticks` event arrived (the ladder's repaint pairs its paints with them). */
       ticks: number[];
+      clickParts: typeof clickParts;
     };
   };
-  w.__bench = { replies: [], longTasks: [], places: [], bridgeOpen: null, firstSync: null, ticks: [] };
+  /**
+   * A click seen on screen (the ticket's or the ladder's): waits for the paint of the frame
+   * showing it, and splits the time from the click's own timestamp `from` into the parts around
+   * the first `orders.place` call after it (`places[placeIndex]`).
+   */
+  function clickParts(
+    from: number,
+    placeIndex: number,
+  ): Promise<{ ms: number; toSend: number; roundTrip: number; toPaint: number }> {
+    return new Promise((resolve) => {
+      requestAnimationFrame(() => {
+        const after = new MessageChannel();
+        after.port1.onmessage = () => {
+          const painted = performance.now();
+          const place = w.__bench.places[placeIndex];
+          const replied = place?.replied ?? Number.NaN;
+          resolve({
+            ms: painted - from,
+            toSend: (place?.sent ?? Number.NaN) - from,
+            roundTrip: replied - (place?.sent ?? Number.NaN),
+            toPaint: painted - replied,
+          });
+        };
+        after.port2.postMessage(null);
+      });
+    });
+  }
+  w.__bench = { replies: [], longTasks: [], places: [], bridgeOpen: null, firstSync: null, ticks: [], clickParts };
   const channels = new Map<number, string>();
   const placing = new Map<number, { sent: number; replied: number | null }>();
   const Native = window.WebSocket;
@@ -534,7 +562,7 @@ async function clickToAck(page: Page, previousId: string): Promise<ClickSample> 
   await page.evaluate((prev) => {
     const w = window as unknown as {
       __ack: Promise<ClickSample>;
-      __bench: { places: Array<{ sent: number; replied: number | null }> };
+      __bench: { places: Array<{ sent: number; replied: number | null }>; clickParts: PageClickParts };
     };
     const placesBefore = w.__bench.places.length;
     const form = document.querySelector('form[aria-label="Order ticket"]');
@@ -548,24 +576,8 @@ async function clickToAck(page: Page, previousId: string): Promise<ClickSample> 
         const id = form.querySelector('[data-testid="ticket-order-id"]')?.textContent ?? '';
         if (clickedAt === null || !id || id === prev) return;
         seen.disconnect();
-        const from = clickedAt;
-        requestAnimationFrame(() => {
-          const after = new MessageChannel();
-          after.port1.onmessage = () => {
-            const painted = performance.now();
-            // The bridge call this click made (the first after it), for where the time went.
-            const place = w.__bench.places[placesBefore];
-            const replied = place?.replied ?? Number.NaN;
-            resolve({
-              ms: painted - from,
-              id,
-              toSend: (place?.sent ?? Number.NaN) - from,
-              roundTrip: replied - (place?.sent ?? Number.NaN),
-              toPaint: painted - replied,
-            });
-          };
-          after.port2.postMessage(null);
-        });
+        // The bridge call this click made (the first after it), for where the time went.
+        void w.__bench.clickParts(clickedAt, placesBefore).then((parts) => resolve({ ...parts, id }));
       });
       seen.observe(form, { subtree: true, childList: true, characterData: true });
     });

@@ -26,6 +26,9 @@ interface LadderClickSample {
   toPaint: number;
 }
 
+/** The page's `__bench.clickParts` (dashboard-bench.ts, pageTaps): a click seen → its painted frame, in parts. */
+export type PageClickParts = (from: number, placeIndex: number) => Promise<LadderClickSample>;
+
 /** What the ladder phase measured. */
 export interface LadderResult {
   clicks: number[];
@@ -76,7 +79,7 @@ async function clickRow(page: Page, price: string): Promise<LadderClickSample> {
     ({ price, ladder }) => {
       const w = window as unknown as {
         __ladderAck: Promise<LadderClickSample>;
-        __bench: { places: Array<{ sent: number; replied: number | null }> };
+        __bench: { places: Array<{ sent: number; replied: number | null }>; clickParts: PageClickParts };
       };
       const placesBefore = w.__bench.places.length;
       const row = document.querySelector(`${ladder} tr[data-price="${price}"]`);
@@ -99,22 +102,7 @@ async function clickRow(page: Page, price: string): Promise<LadderClickSample> {
           }
           if (!ids().some((id) => id && !before.has(id))) return;
           seen.disconnect();
-          const from = clickedAt;
-          requestAnimationFrame(() => {
-            const after = new MessageChannel();
-            after.port1.onmessage = () => {
-              const painted = performance.now();
-              const place = w.__bench.places[placesBefore];
-              const replied = place?.replied ?? Number.NaN;
-              resolve({
-                ms: painted - from,
-                toSend: (place?.sent ?? Number.NaN) - from,
-                roundTrip: replied - (place?.sent ?? Number.NaN),
-                toPaint: painted - replied,
-              });
-            };
-            after.port2.postMessage(null);
-          });
+          void w.__bench.clickParts(clickedAt, placesBefore).then(resolve);
         });
         seen.observe(cell, { subtree: true, childList: true, attributes: true });
       });
