@@ -189,3 +189,15 @@ export async function openOnInfy(page: Page, host: HostHandle, price = 1500): Pr
   await chooseSymbol(page, 'INFY', /^INFY NSE/);
   return infy;
 }
+
+/** Sets the risk limits in the dialog: a figure per row label, `hard` ticked or not. */
+export async function setLimits(page: Page, rows: Record<string, { value: string; hard: boolean }>): Promise<void> {
+  await page.getByTestId('risk-chip').click();
+  const dialog = page.getByRole('dialog', { name: 'Risk limits' });
+  for (const [label, { value, hard }] of Object.entries(rows)) {
+    await dialog.getByLabel(label, { exact: true }).fill(value);
+    await dialog.getByRole('checkbox', { name: `Hard limit: ${label}` }).setChecked(hard);
+  }
+  await dialog.getByRole('button', { name: 'Save limits' }).click();
+  await expect(dialog).toBeHidden();
+}

@@ -1,13 +1,13 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, quietHostPerTest, startHost, test } from './fixtures';
-import { docShotPath, instrumentToken, openOnInfy, orderRow, setPrice } from './dashboard-helpers';
+import { docShotPath, instrumentToken, openOnInfy, orderRow, setLimits, setPrice } from './dashboard-helpers';
 import { startKitePaper } from './kite-paper';
 
 /**
  * The price ladder (docs/ladder.md) on the real paper broker: a click on the bid side places a
  * BUY LIMIT that shows in its row, a click on it cancels it, a drag moves it (the blotter shows
- * the new price), the keyboard buys at the selected row, and a click while the broker is down
- * reads "Not sent" in its cell. Each test gets its own quiet host (prices move only when a test
+ * the new price), the keyboard buys at the selected row, a click while the broker is down reads
+ * "Not sent" in its cell, and one the risk guard refuses says why. Each test gets its own quiet host (prices move only when a test
  * moves them), so the column stays where the test put it.
  */
 
@@ -101,6 +101,19 @@ test('a click while the broker is down reads "Not sent" in its cell, and nothing
     await desk.stop();
     paper.child.kill('SIGKILL');
   }
+});
+
+test('a click the risk guard refuses says why in place, and nothing is placed', async ({ page }) => {
+  const ladder = await openLadder(page);
+  await setLimits(page, { 'Max quantity': { value: '1', hard: true } });
+  await page.getByRole('combobox', { name: 'Ladder quantity' }).selectOption('2');
+  await row(ladder, '1,499.50')
+    .getByRole('button', { name: /^Buy 2 at 1,499\.50$/ })
+    .click();
+  await expect(ladder.getByTestId('ladder-buys-1,499.50').locator('[data-state="refused"]')).toHaveText('Not placed');
+  await expect(ladder.getByTestId('ladder-note-1,499.50')).toContainText('Quantity 2 exceeds your limit of 1');
+  await expect(workingBuy(ladder, '1,499.50')).toHaveCount(0);
+  await expect(page.getByRole('table', { name: 'Orders' }).locator('tr[data-order-id]')).toHaveCount(0);
 });
 
 test('the picture for docs/ladder.md: working orders, the last price and volume at price', async ({ page }) => {

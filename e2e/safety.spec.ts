@@ -9,6 +9,7 @@ import {
   orderRow,
   placeOrder,
   setFaults,
+  setLimits,
   setPrice,
   ticket,
   openOnInfy,
@@ -22,18 +23,6 @@ import {
  */
 
 const quietHost = quietHostPerTest();
-
-/** Sets the risk limits in the dialog: a figure per row label, `hard` ticked or not. */
-async function setLimits(page: Page, rows: Record<string, { value: string; hard: boolean }>): Promise<void> {
-  await page.getByTestId('risk-chip').click();
-  const dialog = page.getByRole('dialog', { name: 'Risk limits' });
-  for (const [label, { value, hard }] of Object.entries(rows)) {
-    await dialog.getByLabel(label, { exact: true }).fill(value);
-    await dialog.getByRole('checkbox', { name: `Hard limit: ${label}` }).setChecked(hard);
-  }
-  await dialog.getByRole('button', { name: 'Save limits' }).click();
-  await expect(dialog).toBeHidden();
-}
 
 /** A position's "Net qty" cell (after the selection box, the symbol and the product). */
 const netQty = (page: Page, symbol: string) =>
