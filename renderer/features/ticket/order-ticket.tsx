@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { BracketRequest } from '@shared/domain/bracket';
 import type { Instrument } from '@shared/domain/instrument';
-import type { OrderType, Product, Validity } from '@shared/domain/order';
+import type { OrderType, Product, Validity, Variety } from '@shared/domain/order';
 import { allowedOrderTypes, allowedProducts, allowedValidities, stepQuantity } from '@shared/trading/rules';
 import { useConfirmOnEnter, useSettingsActions } from '../../state/settings-store';
 import { useTicketActions, useTicketDraft, useTicketGeneration, useTicketOpen } from './ticket-store';
@@ -36,6 +37,12 @@ import { useTicketSending } from './use-ticket-sending';
 import { GttFromTicket } from '../gtt/gtt-buttons';
 import { sessionQueries } from '../session/queries';
 import { MarketProtectionNote } from './market-protection-note';
+import { portfolioQueries } from '../portfolio/queries';
+import { bracketState } from '../brackets/bracket-model';
+import { EMPTY_BRACKET, evaluateBracket, type BracketDraft } from './bracket-draft';
+import { BracketSection } from './bracket-section';
+import { useEntryPrice } from './use-entry-price';
+import { useSubmitBracket } from './use-submit-bracket';
 
 const ORDER_TYPES: readonly OrderType[] = ['MARKET', 'LIMIT', 'SL', 'SL-M'];
 const PRODUCTS: readonly Product[] = ['MIS', 'CNC', 'NRML'];
@@ -103,6 +110,23 @@ export function OrderTicket() {
   const symbolRef = useRef<HTMLInputElement>(null);
   const quantityRef = useRef<HTMLInputElement>(null);
   const formId = useId();
+  // The Stop-loss, target & size section (docs/brackets.md §In the ticket).
+  const [bracketDraft, setBracketDraft] = useState<BracketDraft>(EMPTY_BRACKET);
+  const [bracketOpen, setBracketOpen] = useState(false);
+  const [sentBracket, setSentBracket] = useState(false);
+  const entryPrice = useEntryPrice(draft, instrument, bracketOpen);
+  const funds = useQuery(portfolioQueries.funds()).data;
+  const bracketContext = {
+    side: draft.side,
+    entry: entryPrice,
+    instrument,
+    availableFunds: funds ? funds.availableMargin : null,
+  };
+  const bracketEval = evaluateBracket(bracketDraft, bracketContext);
+  const bracketSubmit = useSubmitBracket();
+  const bracketRequest: BracketRequest | null =
+    bracketDraft.on && request && bracketEval.legs ? { kind: 'entry', entry: request, ...bracketEval.legs } : null;
+  const canPlace = bracketDraft.on ? bracketRequest !== null : request !== null;
 
   // Focus where the trader types next: the symbol on a blank ticket, else the quantity. Runs
   // once per mount; the panel remounts the form for each newly opened ticket.
@@ -112,7 +136,8 @@ export function OrderTicket() {
   }, []);
 
   // A refusal's reason, next to the field it names.
-  const brokerErrors = refusalErrors(submitter.outcome.kind === 'refused' ? submitter.outcome.error : null);
+  const lastOutcome = sentBracket ? bracketSubmit.outcome : submitter.outcome;
+  const brokerErrors = refusalErrors(lastOutcome.kind === 'refused' ? lastOutcome.error : null);
   // A blank ticket is not a mistake: "Choose an instrument" in red before the trader has typed
   // anything would be noise (Place order is disabled, and the box's placeholder says what to do).
   const pristine = draft.instrumentToken === null;
@@ -120,7 +145,19 @@ export function OrderTicket() {
     (pristine && f === 'symbol' ? undefined : evaluation.errors[f]) ?? brokerErrors[f];
 
   const typedQuantity = parseNumber(draft.quantity);
-  const { submitOrder, placeLegs } = sending;
+  const { placeLegs } = sending;
+  // Place order: the plain order, or with the section's bracket ticked, the bracket main keeps.
+  const submitOrder = (): void => {
+    if (bracketDraft.on) {
+      if (!bracketRequest) return;
+      setConfirming(false);
+      setSentBracket(true);
+      bracketSubmit.submit(bracketRequest);
+      return;
+    }
+    setSentBracket(false);
+    sending.submitOrder();
+  };
   const onSubmit = (e: FormEvent): void => {
     e.preventDefault();
     submitOrder();
@@ -135,13 +172,23 @@ export function OrderTicket() {
     }
     if (e.key !== 'Enter' || e.target instanceof HTMLButtonElement) return;
     e.preventDefault();
-    if (!request || submitter.pending || legs.pending) return;
+    if (!canPlace || submitter.pending || legs.pending || bracketSubmit.pending) return;
     if (confirmOnEnter) setConfirming(true);
     else submitOrder();
   };
   const edit = (patch: Parameters<typeof draftEdited>[0]): void => {
     sending.edited();
+    bracketSubmit.edited();
     draftEdited(patch);
+  };
+  // A new risk or stop sizes the order at once (rounded down to the lot); a moved price offers it.
+  const editBracket = (patch: Partial<BracketDraft>): void => {
+    const next = { ...bracketDraft, ...patch };
+    setBracketDraft(next);
+    bracketSubmit.edited();
+    if (!('risk' in patch || 'riskIn' in patch || 'stop' in patch || 'stopBy' in patch)) return;
+    const size = evaluateBracket(next, bracketContext).size;
+    if (size?.ok) edit({ quantity: String(size.quantity) });
   };
   const chooseInstrument = (i: Instrument): void => {
     // Start a LIMIT at the live price, not the one the instrument list was fetched with.
@@ -242,7 +289,10 @@ export function OrderTicket() {
           freeze={instrument.freezeQuantity}
           plan={plan}
           disabled={legs.pending || submitter.pending}
-          onPlace={() => placeLegs()}
+          onPlace={() => {
+            setSentBracket(false);
+            placeLegs();
+          }}
         />
       ) : null}
 
@@ -328,6 +378,19 @@ export function OrderTicket() {
         <MarketProtectionNote orderType={draft.orderType} protection={login.marketProtection} />
       ) : null}
 
+      <BracketSection
+        draft={bracketDraft}
+        evaluation={bracketEval}
+        refusals={bracketSubmit.fieldErrors}
+        instrument={instrument}
+        quantity={typedQuantity}
+        product={draft.product}
+        expanded={bracketOpen}
+        onExpand={setBracketOpen}
+        onEdit={editBracket}
+        onUseQuantity={(q) => edit({ quantity: String(q) })}
+      />
+
       <MarginSummary request={evaluation.request} />
 
       {instrument ? (
@@ -337,7 +400,14 @@ export function OrderTicket() {
           variety={variety}
           onVariety={sending.chooseVariety}
           refusal={brokerErrors.variety}
-          {...(evaluation.request && !submitter.pending ? { onPlaceAs: sending.placeAs } : {})}
+          {...(evaluation.request && !submitter.pending
+            ? {
+                onPlaceAs: (v: Variety) => {
+                  setSentBracket(false);
+                  sending.placeAs(v);
+                },
+              }
+            : {})}
         />
       ) : null}
 
@@ -364,10 +434,10 @@ export function OrderTicket() {
         <button
           type="submit"
           className={side === 'BUY' ? 'buy-button' : 'sell-button'}
-          disabled={!request || submitter.pending || legs.pending}
+          disabled={!canPlace || submitter.pending || legs.pending || bracketSubmit.pending}
           aria-describedby={`${formId}-outcome`}
         >
-          {submitter.pending ? 'Placing…' : 'Place order'}
+          {submitter.pending || bracketSubmit.pending ? 'Placing…' : bracketDraft.on ? 'Place bracket' : 'Place order'}
         </button>
         <AddToBasket order={request} />
         <GttFromTicket instrument={instrument} draft={draft} />
@@ -379,13 +449,27 @@ export function OrderTicket() {
       </div>
 
       <OrderOutcome
-        outcome={sending.lastSent === 'single' ? submitter.outcome : { kind: 'idle' }}
+        outcome={
+          sentBracket ? bracketSubmit.outcome : sending.lastSent === 'single' ? submitter.outcome : { kind: 'idle' }
+        }
         id={`${formId}-outcome`}
       />
-      {sending.lastSent === 'single' && submitter.outcome.kind === 'refused' ? (
-        <RiskRefusal error={submitter.outcome.error} onPlaceAnyway={() => submitter.submit({ riskOverride: true })} />
+      {sentBracket && bracketSubmit.bracket ? (
+        <p className="small" data-testid="ticket-bracket">
+          Bracket: {bracketState(bracketSubmit.bracket)} — followed in the Brackets tab
+        </p>
       ) : null}
-      {sending.lastSent === 'legs' && legs.legs ? <LegOutcomes legs={legs.legs} /> : null}
+      {(sentBracket || sending.lastSent === 'single') && lastOutcome.kind === 'refused' ? (
+        <RiskRefusal
+          error={lastOutcome.error}
+          onPlaceAnyway={() =>
+            sentBracket && bracketRequest
+              ? bracketSubmit.submit(bracketRequest, { riskOverride: true })
+              : submitter.submit({ riskOverride: true })
+          }
+        />
+      ) : null}
+      {!sentBracket && sending.lastSent === 'legs' && legs.legs ? <LegOutcomes legs={legs.legs} /> : null}
     </form>
   );
 }
