@@ -1,6 +1,17 @@
 import type { Page } from '@playwright/test';
 import { expect, quietHostPerTest, test } from './fixtures';
-import { docShotPath, openOnInfy, orderRow, paperRead, paperToken, setPrice, ticket } from './dashboard-helpers';
+import {
+  docShotPath,
+  fillTicket,
+  openOnInfy,
+  orderRow,
+  paperRead,
+  paperToken,
+  placeOrder,
+  setFaults,
+  setPrice,
+  ticket,
+} from './dashboard-helpers';
 
 /**
  * Brackets from the ticket through the browser host against the paper broker (docs/brackets.md):
@@ -13,6 +24,32 @@ import { docShotPath, openOnInfy, orderRow, paperRead, paperToken, setPrice, tic
 const quietHost = quietHostPerTest();
 
 const bracketsTable = (page: Page) => page.getByRole('table', { name: 'Brackets' });
+const chart = (page: Page) => page.getByRole('region', { name: 'Chart' });
+
+/**
+ * Where a price line is on the chart's canvas, found as a trader finds it: moving the mouse down
+ * the canvas until the chart offers to grab that line (its `data-grab`).
+ */
+async function lineOnCanvas(page: Page, lineId: string): Promise<{ x: number; y: number }> {
+  const canvas = chart(page).getByTestId('chart-canvas');
+  const box = (await canvas.boundingBox())!;
+  const x = box.x + box.width * 0.4;
+  const grabbed = (): Promise<string> =>
+    canvas.evaluate((c) => c.querySelector<HTMLElement>('[data-grab]')?.dataset.grab ?? '');
+  for (let y = box.y + 4; y < box.y + box.height - 30; y += 2) {
+    await page.mouse.move(x, y);
+    if ((await grabbed()) === lineId) return { x, y };
+  }
+  throw new Error(`no line ${lineId} on the chart`);
+}
+
+/** Presses on a line, drags it `dy` pixels and lets go. */
+async function dragLine(page: Page, lineId: string, dy: number): Promise<void> {
+  const at = await lineOnCanvas(page, lineId);
+  await page.mouse.down();
+  await page.mouse.move(at.x, at.y + dy, { steps: 6 });
+  await page.mouse.up();
+}
 
 interface PaperOrder {
   order_id: string;
@@ -134,4 +171,72 @@ test('a bracket waiting for its entry: the tab says so, and Cancel cancels the e
   await expect(row.getByTestId('bracket-state')).toHaveText('Done: Cancelled by you');
   await page.getByRole('tab', { name: 'Orders' }).click();
   await expect(orderRow(page, entryId)).toContainText('CANCELLED');
+});
+
+test('chart trading: a working order dragged on the chart is modified after a confirmation, shown at its old and new price until the broker answers', async ({
+  page,
+}) => {
+  const host = quietHost();
+  await openOnInfy(page, host);
+  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '10', price: '1495' });
+  const id = await placeOrder(page);
+  const lines = chart(page).getByRole('list', { name: 'Price lines' });
+  await expect(lines.locator(`[data-line-id="${id}:price"]`)).toContainText('BUY 10 LIMIT @ 1495');
+
+  // Dragged down: the chart asks first (the setting is on), and nothing is sent before the yes.
+  await dragLine(page, `${id}:price`, 24);
+  const confirm = chart(page).getByTestId('chart-confirm');
+  await expect(confirm).toContainText(/^Move BUY 10 LMT from 1,495\.00 to 1,4\d\d\.\d\d\?/);
+  const to = /to ([\d,]+\.\d\d)\?/.exec((await confirm.textContent()) ?? '')?.[1] ?? '';
+  expect(Number(to.replace(/,/g, ''))).toBeLessThan(1495);
+  // The broker slow to answer: the old price and the new one both stay on the chart meanwhile.
+  await setFaults(host, { latency_ms: 1500 });
+  await confirm.getByRole('button', { name: 'Move' }).click();
+  await expect(chart(page).getByTestId('chart-modifying')).toContainText(`1,495.00 → ${to}, waiting for the broker`);
+  await expect(lines.locator(`[data-line-id="${id}:price:was"]`)).toBeVisible();
+  await expect(lines.locator(`[data-line-id="${id}:price:to"]`)).toContainText(
+    `at ${to.replace(/,/g, '')}`.replace(/\.?0+$/, ''),
+  );
+  await setFaults(host, {});
+  await expect(chart(page).getByTestId('chart-modifying')).toHaveCount(0);
+  await expect(lines.locator(`[data-line-id="${id}:price"]`)).toContainText(
+    `BUY 10 LIMIT @ ${Number(to.replace(/,/g, ''))}`,
+  );
+  await expect(orderRow(page, id)).toContainText(to);
+
+  // With the setting off, a drag modifies at once.
+  await chart(page).getByRole('checkbox', { name: 'Ask before moving an order dragged on the chart' }).uncheck();
+  await dragLine(page, `${id}:price`, -12);
+  await expect(chart(page).getByTestId('chart-confirm')).toHaveCount(0);
+  await expect(orderRow(page, id)).not.toContainText(to);
+  await expect(lines.locator(`[data-line-id="${id}:price"]`)).not.toContainText(`@ ${Number(to.replace(/,/g, ''))}`);
+});
+
+test("chart trading: a stop-loss and a target drawn out of the position's line are placed as a bracket protecting it", async ({
+  page,
+}) => {
+  const host = quietHost();
+  await openOnInfy(page, host);
+  await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '10' });
+  await placeOrder(page);
+  const lines = chart(page).getByRole('list', { name: 'Price lines' });
+  await expect(lines.locator('[data-line-id="position"]')).toContainText('Position +10');
+
+  await dragLine(page, 'position', 30);
+  const exits = chart(page).getByTestId('chart-exits');
+  await expect(exits).toContainText(/^Protect \+10: stop-loss 1,4\d\d\.\d\d · target –/);
+  await dragLine(page, 'position', -30);
+  await expect(exits).toContainText(/stop-loss 1,4\d\d\.\d\d · target 1,50\d\.\d\d/);
+  await expect(lines.locator('[data-line-id="draft:stop"]')).toContainText('(not placed)');
+  await chart(page).screenshot({ path: docShotPath('chart-trading.png') });
+  await exits.getByRole('button', { name: 'Place' }).click();
+  await expect(chart(page).getByTestId('chart-exits-outcome')).toHaveText(
+    'Protecting 10: followed in the Brackets tab',
+  );
+
+  await page.getByRole('tab', { name: 'Brackets' }).click();
+  const row = bracketsTable(page).locator('tr[data-phase]').first();
+  await expect(row.getByTestId('bracket-state')).toHaveText('Protecting 10');
+  await expect(row.getByTestId('bracket-stop')).toHaveText(/^SL-M 1,4\d\d\.\d\d · working$/);
+  await expect(row.getByTestId('bracket-target')).toHaveText(/^LIMIT 1,50\d\.\d\d · working$/);
 });
