@@ -1,58 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Bracket, BracketChild } from '@shared/domain/bracket';
+import type { Bracket } from '@shared/domain/bracket';
+import { aBracket, aChild } from '../../test/bracket-fixture';
 import { bracketBadge, bracketState, childText, trailText } from './bracket-model';
 
 /** What the Brackets tab says of each bracket (docs/brackets.md §States). */
 
-const child = (over: Partial<BracketChild>): BracketChild => ({
-  ref: 'tdb0123456789abcdefs',
-  order: {
-    exchange: 'NSE',
-    tradingsymbol: 'INFY',
-    transactionType: 'SELL',
-    quantity: 50,
-    orderType: 'SL-M',
-    product: 'MIS',
-    validity: 'DAY',
-    price: null,
-    triggerPrice: 1480,
-  },
-  orderId: null,
-  status: 'planned',
-  filled: 0,
-  averagePrice: 0,
-  message: null,
-  pending: null,
-  failures: 0,
-  retryAt: null,
-  ...over,
-});
-
-const base: Bracket = {
-  id: 'b0123456789abcdef',
-  kind: 'entry',
-  createdAt: 1,
-  requestId: null,
-  exchange: 'NSE',
-  tradingsymbol: 'INFY',
-  instrumentToken: 408065,
-  tickSize: 0.05,
-  product: 'MIS',
-  side: 'BUY',
-  quantity: 50,
-  entry: child({ order: { ...child({}).order, transactionType: 'BUY', orderType: 'MARKET', triggerPrice: null } }),
-  stop: child({}),
-  target: null,
-  trail: null,
-  best: null,
-  trailMoves: 0,
-  phase: 'waiting_entry',
-  restoring: false,
-  cancelRequested: false,
-  problem: null,
-  outcome: null,
-  doneAt: null,
-};
+const child = aChild;
+const base = aBracket();
 
 describe('the Brackets tab words', () => {
   it.each<[string, Partial<Bracket>, string, string]>([

@@ -45,99 +45,53 @@ export function BracketSection(props: {
       {props.expanded ? (
         <>
           <div className="ticket__row">
-            <Field label="Stop-loss" error={errorOf('stop')} hint={hintOf(d.stopBy, e.stopPrice, tick)}>
-              {(p) => (
-                <span className="ticket__pair">
-                  <input
-                    {...p}
-                    inputMode="decimal"
-                    autoComplete="off"
-                    value={d.stop}
-                    onChange={(ev) => props.onEdit({ stop: ev.target.value })}
-                  />
-                  <select
-                    aria-label="Stop-loss as"
-                    value={d.stopBy}
-                    onChange={(ev) => props.onEdit({ stopBy: ev.target.value === 'distance' ? 'distance' : 'price' })}
-                  >
-                    <option value="price">price</option>
-                    <option value="distance">₹ away</option>
-                  </select>
-                </span>
-              )}
-            </Field>
-            <Field label="Target" error={errorOf('target')} hint={hintOf(d.targetBy, e.targetPrice, tick)}>
-              {(p) => (
-                <span className="ticket__pair">
-                  <input
-                    {...p}
-                    inputMode="decimal"
-                    autoComplete="off"
-                    value={d.target}
-                    onChange={(ev) => props.onEdit({ target: ev.target.value })}
-                  />
-                  <select
-                    aria-label="Target as"
-                    value={d.targetBy}
-                    onChange={(ev) => props.onEdit({ targetBy: ev.target.value === 'distance' ? 'distance' : 'price' })}
-                  >
-                    <option value="price">price</option>
-                    <option value="distance">₹ away</option>
-                  </select>
-                </span>
-              )}
-            </Field>
+            <PairField
+              label="Stop-loss"
+              error={errorOf('stop')}
+              hint={hintOf(d.stopBy, e.stopPrice, tick)}
+              value={d.stop}
+              onValue={(stop) => props.onEdit({ stop })}
+              unitLabel="Stop-loss as"
+              unit={d.stopBy}
+              units={PRICE_OR_DISTANCE}
+              onUnit={(stopBy) => props.onEdit({ stopBy })}
+            />
+            <PairField
+              label="Target"
+              error={errorOf('target')}
+              hint={hintOf(d.targetBy, e.targetPrice, tick)}
+              value={d.target}
+              onValue={(target) => props.onEdit({ target })}
+              unitLabel="Target as"
+              unit={d.targetBy}
+              units={PRICE_OR_DISTANCE}
+              onUnit={(targetBy) => props.onEdit({ targetBy })}
+            />
           </div>
           <div className="ticket__row">
-            <Field label="Trail the stop" error={errorOf('trail')}>
-              {(p) => (
-                <span className="ticket__pair">
-                  <input
-                    {...p}
-                    inputMode="decimal"
-                    autoComplete="off"
-                    disabled={d.trailBy === 'none'}
-                    placeholder={d.trailBy === 'none' ? 'no trail' : ''}
-                    value={d.trailBy === 'none' ? '' : d.trail}
-                    onChange={(ev) => props.onEdit({ trail: ev.target.value })}
-                  />
-                  <select
-                    aria-label="Trail by"
-                    value={d.trailBy}
-                    onChange={(ev) => {
-                      const v = ev.target.value;
-                      props.onEdit({ trailBy: v === 'points' || v === 'percent' ? v : 'none' });
-                    }}
-                  >
-                    <option value="none">off</option>
-                    <option value="points">₹ behind</option>
-                    <option value="percent">% behind</option>
-                  </select>
-                </span>
-              )}
-            </Field>
-            <Field label="Risk" error={errorOf('risk')}>
-              {(p) => (
-                <span className="ticket__pair">
-                  <input
-                    {...p}
-                    inputMode="decimal"
-                    autoComplete="off"
-                    placeholder="size from risk"
-                    value={d.risk}
-                    onChange={(ev) => props.onEdit({ risk: ev.target.value })}
-                  />
-                  <select
-                    aria-label="Risk in"
-                    value={d.riskIn}
-                    onChange={(ev) => props.onEdit({ riskIn: ev.target.value === 'percent' ? 'percent' : 'rupees' })}
-                  >
-                    <option value="rupees">₹</option>
-                    <option value="percent">% of funds</option>
-                  </select>
-                </span>
-              )}
-            </Field>
+            <PairField
+              label="Trail the stop"
+              error={errorOf('trail')}
+              value={d.trailBy === 'none' ? '' : d.trail}
+              disabled={d.trailBy === 'none'}
+              placeholder={d.trailBy === 'none' ? 'no trail' : ''}
+              onValue={(trail) => props.onEdit({ trail })}
+              unitLabel="Trail by"
+              unit={d.trailBy}
+              units={TRAIL_BY}
+              onUnit={(trailBy) => props.onEdit({ trailBy })}
+            />
+            <PairField
+              label="Risk"
+              error={errorOf('risk')}
+              value={d.risk}
+              placeholder="size from risk"
+              onValue={(risk) => props.onEdit({ risk })}
+              unitLabel="Risk in"
+              unit={d.riskIn}
+              units={RISK_IN}
+              onUnit={(riskIn) => props.onEdit({ riskIn })}
+            />
           </div>
           {size ? (
             <div className="ticket__size small" data-testid="size-from-risk" aria-live="polite">
@@ -168,6 +122,64 @@ export function BracketSection(props: {
         </>
       ) : null}
     </section>
+  );
+}
+
+const PRICE_OR_DISTANCE = [
+  ['price', 'price'],
+  ['distance', '₹ away'],
+] as const;
+const TRAIL_BY = [
+  ['none', 'off'],
+  ['points', '₹ behind'],
+  ['percent', '% behind'],
+] as const;
+const RISK_IN = [
+  ['rupees', '₹'],
+  ['percent', '% of funds'],
+] as const;
+
+/** A typed amount with its unit beside it ("20" "₹ away"), labelled, its error under both. */
+function PairField<U extends string>(props: {
+  readonly label: string;
+  readonly error: string | undefined;
+  readonly hint?: string | undefined;
+  readonly value: string;
+  readonly disabled?: boolean;
+  readonly placeholder?: string;
+  onValue(value: string): void;
+  readonly unitLabel: string;
+  readonly unit: U;
+  readonly units: ReadonlyArray<readonly [U, string]>;
+  onUnit(unit: U): void;
+}) {
+  return (
+    <Field label={props.label} error={props.error} hint={props.hint}>
+      {(p) => (
+        <span className="ticket__pair">
+          <input
+            {...p}
+            inputMode="decimal"
+            autoComplete="off"
+            disabled={props.disabled}
+            placeholder={props.placeholder}
+            value={props.value}
+            onChange={(ev) => props.onValue(ev.target.value)}
+          />
+          <select
+            aria-label={props.unitLabel}
+            value={props.unit}
+            onChange={(ev) => props.onUnit(props.units.find(([u]) => u === ev.target.value)?.[0] ?? props.unit)}
+          >
+            {props.units.map(([u, text]) => (
+              <option key={u} value={u}>
+                {text}
+              </option>
+            ))}
+          </select>
+        </span>
+      )}
+    </Field>
   );
 }
 

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Bracket } from '@shared/domain/bracket';
 import { setBridgeForTests } from '../../lib/bridge';
 import type { FakeBridge } from '../../test/fake-bridge';
+import { aBracket } from '../../test/bracket-fixture';
 import { choose, describedText, installTicketBridge, renderTicket } from '../../test/ticket-harness';
 
 /**
@@ -28,31 +29,7 @@ async function openSection() {
   return ticket;
 }
 
-const bracketOf = (requestId: string): Bracket => ({
-  id: 'b0123456789abcdef',
-  kind: 'entry',
-  createdAt: 1,
-  requestId,
-  exchange: 'NSE',
-  tradingsymbol: 'INFY',
-  instrumentToken: 408065,
-  tickSize: 0.05,
-  product: 'CNC',
-  side: 'BUY',
-  quantity: 50,
-  entry: null,
-  stop: null,
-  target: null,
-  trail: null,
-  best: null,
-  trailMoves: 0,
-  phase: 'waiting_entry',
-  restoring: false,
-  cancelRequested: false,
-  problem: null,
-  outcome: null,
-  doneAt: null,
-});
+const bracketOf = (requestId: string): Bracket => aBracket({ requestId, product: 'CNC', entry: null, stop: null });
 
 describe('the ticket with a stop-loss, a target and size from risk', () => {
   it('a risk in rupees and a stop distance set the quantity, rounded down', async () => {
