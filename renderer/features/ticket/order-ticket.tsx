@@ -4,6 +4,7 @@ import type { BracketRequest } from '@shared/domain/bracket';
 import type { Instrument } from '@shared/domain/instrument';
 import type { OrderType, Product, Validity, Variety } from '@shared/domain/order';
 import { allowedOrderTypes, allowedProducts, allowedValidities, stepQuantity } from '@shared/trading/rules';
+import { formatPrice } from '../../lib/format';
 import { useConfirmOnEnter, useSettingsActions } from '../../state/settings-store';
 import { useTicketActions, useTicketDraft, useTicketGeneration, useTicketOpen } from './ticket-store';
 import { useInstruments } from '../instruments/queries';
@@ -47,6 +48,16 @@ import { useSubmitBracket } from './use-submit-bracket';
 const ORDER_TYPES: readonly OrderType[] = ['MARKET', 'LIMIT', 'SL', 'SL-M'];
 const PRODUCTS: readonly Product[] = ['MIS', 'CNC', 'NRML'];
 const VALIDITIES: readonly Validity[] = ['DAY', 'IOC'];
+
+/** A bracket's exits in the confirmation's words: "with stop-loss 1,480.00 (trailing ₹5) and target 1,530.00, as a bracket". */
+function bracketWords(r: BracketRequest, tickSize: number | undefined): string {
+  const trail = r.trail ? ` (trailing ${r.trail.by === 'points' ? `₹${r.trail.amount}` : `${r.trail.amount}%`})` : '';
+  const legs = [
+    r.stop ? `stop-loss ${formatPrice(r.stop.triggerPrice, tickSize)}${trail}` : null,
+    r.target ? `target ${formatPrice(r.target.price, tickSize)}` : null,
+  ].filter((x) => x !== null);
+  return `with ${legs.join(' and ')}, as a bracket`;
+}
 
 /** Picks `value` from `options` (the select's options come from the same list, so it always matches). */
 function pick<T extends string>(options: readonly T[], value: string, fallback: T): T {
@@ -412,7 +423,12 @@ export function OrderTicket() {
       ) : null}
 
       {confirming && request ? (
-        <ConfirmOrder request={request} onConfirm={submitOrder} onBack={() => setConfirming(false)} />
+        <ConfirmOrder
+          request={request}
+          extra={bracketRequest ? bracketWords(bracketRequest, instrument?.tickSize) : null}
+          onConfirm={submitOrder}
+          onBack={() => setConfirming(false)}
+        />
       ) : null}
 
       {submitter.warning ? (

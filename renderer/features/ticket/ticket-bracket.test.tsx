@@ -61,6 +61,13 @@ describe('the ticket with a stop-loss, a target and size from risk', () => {
     await user.selectOptions(t.getByLabelText('Trail by'), 'points');
     await user.type(t.getByLabelText('Trail the stop'), '5');
     await user.click(t.getByRole('checkbox', { name: /Place as a bracket/ }));
+    // Enter asks first, naming the exits too.
+    await user.click(t.getByLabelText('Target'));
+    await user.keyboard('{Enter}');
+    expect(t.getByRole('group', { name: 'Confirm order' }).textContent).toContain(
+      'with stop-loss 1,480.00 (trailing ₹5) and target 1,550.00, as a bracket?',
+    );
+    await user.click(t.getByRole('button', { name: 'Back' }));
     bridge.answer('brackets.place', () => ({
       ok: false,
       error: {
