@@ -88,7 +88,8 @@ test('a bracket from the ticket: sized from risk, the entry fills, the exits are
   // ₹20 a share below 1,500: ₹1,000 sizes 50 shares.
   await expect(t.getByLabel('Quantity')).toHaveValue('50');
   await expect(t.getByTestId('size-from-risk')).toContainText('₹1,000.00 at risk');
-  await expect(t.getByTestId('margin-required')).toHaveText(/₹/);
+  // The margin asked for the sized quantity: 50 × ₹1,500 MIS at 5× leverage.
+  await expect(t.getByTestId('margin-required')).toHaveText('₹15,000.00');
   await t.getByRole('checkbox', { name: /Place as a bracket/ }).check();
   await t.screenshot({ path: docShotPath('bracket-ticket.png') });
 
