@@ -43,6 +43,21 @@ describe('the ticket with a stop-loss, a target and size from risk', () => {
     expect(describedText(t.getByLabelText('Stop-loss'))).toBe('');
   });
 
+  it('a moved entry price offers the new size, taken with Use', async () => {
+    const { t, user } = await openSection();
+    await user.type(t.getByLabelText('Stop-loss'), '1480');
+    await user.type(t.getByLabelText('Risk'), '1000');
+    await waitFor(() => expect(t.getByLabelText('Quantity')).toHaveProperty('value', '50'));
+    // A limit of 1,490 is ₹10 above the stop: ₹1,000 now allows 100, offered, not forced.
+    const price = t.getByLabelText('Price');
+    await user.clear(price);
+    await user.type(price, '1490');
+    expect(t.getByLabelText('Quantity')).toHaveProperty('value', '50');
+    await user.click(t.getByRole('button', { name: 'Use 100' }));
+    expect(t.getByLabelText('Quantity')).toHaveProperty('value', '100');
+    expect(t.queryByRole('button', { name: /^Use / })).toBeNull();
+  });
+
   it('a risk too small for one share says why beside Risk, and the quantity stays as typed', async () => {
     const { t, user } = await openSection();
     const qty = t.getByLabelText('Quantity');
