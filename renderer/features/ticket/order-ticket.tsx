@@ -38,12 +38,9 @@ import { useTicketSending } from './use-ticket-sending';
 import { GttFromTicket } from '../gtt/gtt-buttons';
 import { sessionQueries } from '../session/queries';
 import { MarketProtectionNote } from './market-protection-note';
-import { portfolioQueries } from '../portfolio/queries';
 import { bracketState } from '../brackets/bracket-model';
-import { EMPTY_BRACKET, evaluateBracket, type BracketDraft } from './bracket-draft';
 import { BracketSection } from './bracket-section';
-import { useEntryPrice } from './use-entry-price';
-import { useSubmitBracket } from './use-submit-bracket';
+import { useTicketBracket } from './use-ticket-bracket';
 
 const ORDER_TYPES: readonly OrderType[] = ['MARKET', 'LIMIT', 'SL', 'SL-M'];
 const PRODUCTS: readonly Product[] = ['MIS', 'CNC', 'NRML'];
@@ -100,7 +97,9 @@ export function OrderTicketPanel() {
  * `order-outcome.tsx`). The market it trades in is shown with it: the best bid and offer with the
  * spread and what a MARKET order would take from the book (`ticket-book.tsx`), the offer to place
  * an after-market order while the exchange is closed (`amo-offer.tsx`), and the offer to slice a
- * quantity above the freeze limit into legs (`slice-offer.tsx`, `use-submit-legs.ts`).
+ * quantity above the freeze limit into legs (`slice-offer.tsx`, `use-submit-legs.ts`). Its Stop-loss,
+ * target & size section sizes the order from a risk and can place it as a bracket main keeps
+ * (`bracket-section.tsx`, `use-ticket-bracket.ts`; docs/brackets.md §In the ticket).
  */
 export function OrderTicket() {
   const draft = useTicketDraft();
@@ -121,23 +120,16 @@ export function OrderTicket() {
   const symbolRef = useRef<HTMLInputElement>(null);
   const quantityRef = useRef<HTMLInputElement>(null);
   const formId = useId();
-  // The Stop-loss, target & size section (docs/brackets.md §In the ticket).
-  const [bracketDraft, setBracketDraft] = useState<BracketDraft>(EMPTY_BRACKET);
-  const [bracketOpen, setBracketOpen] = useState(false);
+  // The Stop-loss, target & size section (docs/brackets.md §In the ticket); which answer shows.
+  // A size from risk is an edit of the quantity like any (the section's own refusal is reset by it).
+  const bracket = useTicketBracket(draft, instrument, request, (q) => {
+    sending.edited();
+    draftEdited({ quantity: String(q) });
+  });
+  const bracketSubmit = bracket.submitter;
+  const bracketRequest = bracket.request;
   const [sentBracket, setSentBracket] = useState(false);
-  const entryPrice = useEntryPrice(draft, instrument, bracketOpen);
-  const funds = useQuery(portfolioQueries.funds()).data;
-  const bracketContext = {
-    side: draft.side,
-    entry: entryPrice,
-    instrument,
-    availableFunds: funds ? funds.availableMargin : null,
-  };
-  const bracketEval = evaluateBracket(bracketDraft, bracketContext);
-  const bracketSubmit = useSubmitBracket();
-  const bracketRequest: BracketRequest | null =
-    bracketDraft.on && request && bracketEval.legs ? { kind: 'entry', entry: request, ...bracketEval.legs } : null;
-  const canPlace = bracketDraft.on ? bracketRequest !== null : request !== null;
+  const canPlace = bracket.draft.on ? bracketRequest !== null : request !== null;
 
   // Focus where the trader types next: the symbol on a blank ticket, else the quantity. Runs
   // once per mount; the panel remounts the form for each newly opened ticket.
@@ -159,7 +151,7 @@ export function OrderTicket() {
   const { placeLegs } = sending;
   // Place order: the plain order, or with the section's bracket ticked, the bracket main keeps.
   const submitOrder = (): void => {
-    if (bracketDraft.on) {
+    if (bracket.draft.on) {
       if (!bracketRequest) return;
       setConfirming(false);
       setSentBracket(true);
@@ -191,15 +183,6 @@ export function OrderTicket() {
     sending.edited();
     bracketSubmit.edited();
     draftEdited(patch);
-  };
-  // A new risk or stop sizes the order at once (rounded down to the lot); a moved price offers it.
-  const editBracket = (patch: Partial<BracketDraft>): void => {
-    const next = { ...bracketDraft, ...patch };
-    setBracketDraft(next);
-    bracketSubmit.edited();
-    if (!('risk' in patch || 'riskIn' in patch || 'stop' in patch || 'stopBy' in patch)) return;
-    const size = evaluateBracket(next, bracketContext).size;
-    if (size?.ok) edit({ quantity: String(size.quantity) });
   };
   const chooseInstrument = (i: Instrument): void => {
     // Start a LIMIT at the live price, not the one the instrument list was fetched with.
@@ -390,15 +373,15 @@ export function OrderTicket() {
       ) : null}
 
       <BracketSection
-        draft={bracketDraft}
-        evaluation={bracketEval}
+        draft={bracket.draft}
+        evaluation={bracket.evaluation}
         refusals={bracketSubmit.fieldErrors}
         instrument={instrument}
         quantity={typedQuantity}
         product={draft.product}
-        expanded={bracketOpen}
-        onExpand={setBracketOpen}
-        onEdit={editBracket}
+        expanded={bracket.open}
+        onExpand={bracket.setOpen}
+        onEdit={bracket.edit}
         onUseQuantity={(q) => edit({ quantity: String(q) })}
       />
 
@@ -453,7 +436,7 @@ export function OrderTicket() {
           disabled={!canPlace || submitter.pending || legs.pending || bracketSubmit.pending}
           aria-describedby={`${formId}-outcome`}
         >
-          {submitter.pending || bracketSubmit.pending ? 'Placing…' : bracketDraft.on ? 'Place bracket' : 'Place order'}
+          {submitter.pending || bracketSubmit.pending ? 'Placing…' : bracket.draft.on ? 'Place bracket' : 'Place order'}
         </button>
         <AddToBasket order={request} />
         <GttFromTicket instrument={instrument} draft={draft} />
