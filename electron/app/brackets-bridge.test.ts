@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Bracket } from '@shared/domain/bracket';
+import type { Bracket, BracketPlaced } from '@shared/domain/bracket';
 import { createDispatcher } from './dispatcher';
 import { createAppServices, type AppServices } from './app-services';
 import { startPaperBroker, type PaperBroker } from '../paper';
@@ -58,7 +58,7 @@ describe('brackets over the bridge', () => {
     const placed = await dispatch('brackets.place', { request, requestId: 'rq-bracket-bridge-1' });
     expect(placed).toMatchObject({ ok: true, data: { entry: { state: 'placed' } } });
     if (!placed.ok) return;
-    const id = (placed.data as { bracket: Bracket }).bracket.id;
+    const id = (placed.data as BracketPlaced).bracket.id;
     const latest = (): Bracket | undefined => pushed.at(-1)?.find((b) => b.id === id);
     await vi.waitFor(() => expect(latest()?.stop?.status).toBe('working'), { timeout: 10_000 });
     paper.setPrice(token, 1600);

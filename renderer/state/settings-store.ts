@@ -19,6 +19,8 @@ interface SettingsState {
   readonly layouts: Layouts;
   /** Ask before Enter places an order. */
   readonly confirmOnEnter: boolean;
+  /** Ask before a working order dragged on the chart is modified. */
+  readonly confirmChartDrag: boolean;
   readonly sound: boolean;
   /**
    * The single watchlist of earlier versions (null if never edited): read once, as the first
@@ -29,6 +31,7 @@ interface SettingsState {
     themeToggled(): void;
     layoutChanged(group: string, layout: Readonly<Record<string, number>>): void;
     confirmOnEnterToggled(): void;
+    confirmChartDragToggled(): void;
     soundToggled(): void;
   };
 }
@@ -39,12 +42,14 @@ const useSettingsStore = create<SettingsState>()(
       theme: 'dark',
       layouts: {},
       confirmOnEnter: true,
+      confirmChartDrag: true,
       sound: false,
       watchlist: null,
       actions: {
         themeToggled: () => set((s) => ({ theme: s.theme === 'dark' ? 'light' : 'dark' })),
         layoutChanged: (group, layout) => set((s) => ({ layouts: { ...s.layouts, [group]: { ...layout } } })),
         confirmOnEnterToggled: () => set((s) => ({ confirmOnEnter: !s.confirmOnEnter })),
+        confirmChartDragToggled: () => set((s) => ({ confirmChartDrag: !s.confirmChartDrag })),
         soundToggled: () => set((s) => ({ sound: !s.sound })),
       },
     }),
@@ -52,10 +57,11 @@ const useSettingsStore = create<SettingsState>()(
       name: 'tradedesk.settings',
       version: 1,
       storage: createJSONStorage(() => localStorage),
-      partialize: ({ theme, layouts, confirmOnEnter, sound, watchlist }) => ({
+      partialize: ({ theme, layouts, confirmOnEnter, confirmChartDrag, sound, watchlist }) => ({
         theme,
         layouts,
         confirmOnEnter,
+        confirmChartDrag,
         sound,
         watchlist,
       }),
@@ -70,6 +76,8 @@ export const useSavedLayout = (group: string): Readonly<Record<string, number>> 
   useSettingsStore((s) => s.layouts[group]);
 /** Whether Enter in the ticket asks for confirmation first. */
 export const useConfirmOnEnter = (): boolean => useSettingsStore((s) => s.confirmOnEnter);
+/** Whether a working order dragged on the chart asks before it is modified. */
+export const useConfirmChartDrag = (): boolean => useSettingsStore((s) => s.confirmChartDrag);
 /** Whether order notifications beep. */
 export const useSoundOn = (): boolean => useSettingsStore((s) => s.sound);
 /** The single watchlist of earlier versions (null: never edited), which seeds a profile's first named list. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sizeFromRisk, type SizeInput } from './risk-size';
 
-/** Size from risk (docs/desk.md §Size from risk), as a table: lots, ticks, multipliers, and why not. */
+/** Size from risk (docs/brackets.md §Size from risk), as a table: lots, ticks, multipliers, and why not. */
 
 const EQ = { lotSize: 1, tickSize: 0.05, multiplier: 1 };
 const NIFTY_FUT = { lotSize: 75, tickSize: 0.1, multiplier: 1 };

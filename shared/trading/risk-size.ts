@@ -3,7 +3,7 @@ import { fromUnits, toUnits } from './money';
 import { tickProblem } from './rules';
 
 /**
- * Size from risk (docs/desk.md §Size from risk): how many to trade so that a stop-loss, if hit,
+ * Size from risk (docs/brackets.md §Size from risk): how many to trade so that a stop-loss, if hit,
  * loses no more than the trader chose to risk. The ticket applies it as the trader types; the
  * quantity it gives is an ordinary quantity the trading rules and the risk guard judge as usual.
  *

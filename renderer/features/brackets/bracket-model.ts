@@ -15,8 +15,14 @@ export function bracketState(b: Bracket): string {
       if (b.trail && b.stop?.status === 'working' && trigger) return `Trailing at ${formatPrice(trigger, b.tickSize)}`;
       return `Protecting ${formatQty(b.entry ? b.entry.filled : b.quantity)}`;
     }
-    case 'done':
+    case 'done': {
+      // An exit's fill in the desk's price format (main's words carry the bare figure).
+      const by = /^(Stop-loss|Target) filled/.exec(b.outcome ?? '')?.[1];
+      const leg = by === 'Stop-loss' ? b.stop : by === 'Target' ? b.target : null;
+      if (by && leg && leg.averagePrice > 0)
+        return `Done: ${by} filled at ${formatPrice(leg.averagePrice, b.tickSize)}`;
       return `Done: ${b.outcome ?? ''}`;
+    }
   }
 }
 
@@ -31,18 +37,34 @@ const CHILD_WORDS: Readonly<Record<BracketChild['status'], string>> = {
   not_placed: 'not placed',
 };
 
-/** One of its orders in a few words: "SL-M 1,480.00 · working · 10". */
+/** One of its orders in a few words: "SL-M 1,480.00 · working", "LIMIT 1,530.00 · filled 50 at 1,530.00". */
 export function childText(c: BracketChild | null, tickSize: number): string {
   if (!c) return '–';
   const o = c.order;
   const at = o.orderType === 'LIMIT' ? o.price : (o.triggerPrice ?? o.price);
   const price = at ? ` ${formatPrice(at, tickSize)}` : '';
+  if (c.status === 'filled')
+    return `${o.orderType}${price} · filled ${formatQty(c.filled)}${c.averagePrice > 0 ? ` at ${formatPrice(c.averagePrice, tickSize)}` : ''}`;
   const filled = c.filled > 0 ? ` · ${formatQty(c.filled)} filled` : '';
   return `${o.orderType}${price} · ${CHILD_WORDS[c.status]}${filled}`;
 }
 
-/** How the stop trails: "₹5 behind" or "1% behind". */
+/**
+ * A bracket's badge colour, in the blotter's palette: waiting, running, ended by an exit's fill,
+ * cancelled by the trader, or ended without one (an entry rejected, no exit left working).
+ */
+export function bracketBadge(b: Bracket): string {
+  if (b.phase === 'waiting_entry') return 'st-pending';
+  if (b.phase === 'protecting') return b.problem ? 'st-rejected' : 'st-open';
+  const o = b.outcome ?? '';
+  if (/^(Stop-loss|Target) filled/.test(o)) return 'st-complete';
+  if (/^Cancelled/.test(o)) return 'st-cancelled';
+  return 'st-rejected';
+}
+
+/** How the stop trails, and how often it moved: "trails ₹5 · moved 2×"; empty without a trail. */
 export function trailText(b: Bracket): string {
-  if (!b.trail) return '–';
-  return b.trail.by === 'points' ? `₹${b.trail.amount} behind` : `${b.trail.amount}% behind`;
+  if (!b.trail) return '';
+  const by = b.trail.by === 'points' ? `₹${b.trail.amount}` : `${b.trail.amount}%`;
+  return `trails ${by}${b.trailMoves > 0 ? ` · moved ${formatQty(b.trailMoves)}×` : ''}`;
 }

@@ -5,15 +5,8 @@ import { formatIstTime, formatQty } from '../../lib/format';
 import { Panel } from '../layout/panel';
 import { PanelPlaceholder } from '../layout/panel-states';
 import { RecordTable, RowActions } from '../layout/record-table';
-import { bracketState, childText, trailText } from './bracket-model';
+import { bracketBadge, bracketState, childText, trailText } from './bracket-model';
 import { bracketQueries, useCancelBracket } from './queries';
-
-/** A phase's badge colour, in the blotter's palette. */
-const PHASE_CLASS: Readonly<Record<Bracket['phase'], string>> = {
-  waiting_entry: 'st-pending',
-  protecting: 'st-open',
-  done: 'st-complete',
-};
 
 /**
  * The Brackets tab (docs/brackets.md): each bracket and trailing stop main keeps, in its state —
@@ -36,7 +29,16 @@ export function BracketsPanel() {
         <div className="table-scroll">
           <RecordTable
             label="Brackets"
-            columns={['Created', 'Symbol', 'Side', { header: 'Qty', num: true }, 'State', 'Entry', 'Stop-loss', 'Target', 'Trail']}
+            columns={[
+              'Created',
+              'Symbol',
+              'Side',
+              { header: 'Qty', num: true },
+              'State',
+              'Entry',
+              'Stop-loss',
+              'Target',
+            ]}
             records={brackets}
             what="brackets"
             empty="No brackets: tick “Stop-loss & target” in the ticket, or drag them out of a position on the chart"
@@ -57,10 +59,10 @@ function BracketRow({ bracket: b }: { readonly bracket: Bracket }) {
       <td className="sym">
         {b.tradingsymbol} <span className="muted small">{b.exchange}</span>
       </td>
-      <td className={b.side === 'BUY' ? 'buy' : 'sell'}>{b.side === 'BUY' ? 'BUY (long)' : 'SELL (short)'}</td>
+      <td className={b.side === 'BUY' ? 'buy' : 'sell'}>{b.side === 'BUY' ? 'Long' : 'Short'}</td>
       <td className="num">{formatQty(b.entry ? b.entry.order.quantity : b.quantity)}</td>
       <td>
-        <span className={`badge ${PHASE_CLASS[b.phase]}`} data-testid="bracket-state">
+        <span className={`badge ${bracketBadge(b)}`} data-testid="bracket-state">
           {bracketState(b)}
         </span>
         {b.problem ? (
@@ -70,15 +72,16 @@ function BracketRow({ bracket: b }: { readonly bracket: Bracket }) {
         ) : null}
       </td>
       <td className="small">{b.entry ? childText(b.entry, b.tickSize) : 'position'}</td>
-      <td className="small" data-testid="bracket-stop">
-        {childText(b.stop, b.tickSize)}
+      <td className="small">
+        <span data-testid="bracket-stop">{childText(b.stop, b.tickSize)}</span>
+        {b.trail ? (
+          <div className="muted" data-testid="bracket-trail">
+            {trailText(b)}
+          </div>
+        ) : null}
       </td>
       <td className="small" data-testid="bracket-target">
         {childText(b.target, b.tickSize)}
-      </td>
-      <td className="small">
-        {trailText(b)}
-        {b.trailMoves > 0 ? <span className="muted"> · moved {formatQty(b.trailMoves)}×</span> : null}
       </td>
       <RowActions>
         {b.phase !== 'done' ? (

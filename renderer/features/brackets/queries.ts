@@ -17,7 +17,8 @@ export const bracketQueries = {
 export function useBracketEvents(): void {
   const client = useQueryClient();
   useEffect(
-    () => subscribe('brackets.changed', ({ brackets }) => client.setQueryData(bracketQueries.list().queryKey, brackets)),
+    () =>
+      subscribe('brackets.changed', ({ brackets }) => client.setQueryData(bracketQueries.list().queryKey, brackets)),
     [client],
   );
 }

@@ -116,7 +116,8 @@ export function orderAtPrice(side: TransactionType, clicked: number, ltp: number
 export interface PriceLine {
   readonly id: string;
   readonly price: number;
-  readonly kind: 'buy' | 'sell' | 'trigger' | 'position';
+  /** `ghost`: an order's old price while a modification is unanswered; `draft`: an exit drawn, not placed. */
+  readonly kind: 'buy' | 'sell' | 'trigger' | 'position' | 'ghost' | 'draft';
   /** Axis label ("BUY 10 LMT"), and the legend's longer text. */
   readonly title: string;
   readonly label: string;

@@ -18,11 +18,14 @@ import { useQuote } from '../market/use-quotes';
 import { useWatchlist } from '../market/use-watchlist-tokens';
 import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
-import { applyTick, barStartMs, orderAtPrice, priceLinesOf, toBars, type Bar } from './candle-model';
+import { applyTick, barStartMs, orderAtPrice, priceLinesOf, toBars, type Bar, type PriceLine } from './candle-model';
+import { ChartTradingBar } from './chart-trading-bar';
+import { useChartTrading } from './use-chart-trading';
 import {
   candlePoint,
   useCandleChart,
   useChartClick,
+  useLineDrag,
   usePriceLines,
   usePriceScale,
   volumePoint,
@@ -37,6 +40,7 @@ const INTERVALS: ReadonlyArray<readonly [CandleInterval, string]> = [
 ];
 
 const NO_CANDLES: Candle[] = [];
+const NO_ORDERS: Order[] = [];
 
 /**
  * Candles of the selected instrument (or the first on the watchlist) with volume, the forming
@@ -82,7 +86,11 @@ function LiveChartPanel() {
 
   const theme = useTheme();
   const [box, api] = useCandleChart(theme);
-  usePriceLines(api, lines, theme);
+  const lastPrice = quote?.lastPrice ?? instrument?.lastPrice ?? null;
+  const trading = useChartTrading(instrument, working ?? NO_ORDERS, position, lastPrice, lines);
+  const drag = useLineDrag(api, trading.lines, trading.onDrop);
+  const drawn = useMemo(() => withDragged(trading.lines, drag), [trading.lines, drag]);
+  usePriceLines(api, drawn, theme);
   const tick = instrument?.tickSize;
   usePriceScale(api, tick);
 
@@ -205,17 +213,28 @@ function LiveChartPanel() {
         ) : null}
       </div>
       <ul className="chart__lines" aria-label="Price lines">
-        {lines.map((l) => (
+        {trading.lines.map((l) => (
           <li key={l.id} className={`chart-line chart-line--${l.kind}`} data-line-id={l.id}>
             {l.label}
           </li>
         ))}
       </ul>
+      <ChartTradingBar trading={trading} tickSize={tick} position={position ? position.quantity : null} />
       <p className="chart__credit muted">
-        Click the chart to price an order there · Charts: TradingView Lightweight Charts™
+        Click the chart to price an order there · drag an order&apos;s line to move it, or the position&apos;s line to
+        set a stop-loss or target · Charts: TradingView Lightweight Charts™
       </p>
     </Panel>
   );
+}
+
+/** The lines with the one being dragged drawn where the pointer is (its title says the new price). */
+function withDragged(lines: readonly PriceLine[], drag: { line: PriceLine; price: number } | null): PriceLine[] {
+  if (!drag) return [...lines];
+  return [
+    ...lines,
+    { ...drag.line, id: `${drag.line.id}:drag`, price: drag.price, kind: 'draft', title: `→ ${drag.line.title}` },
+  ];
 }
 
 /** A value with change notification, for state that effects publish (the chart's last bar). */

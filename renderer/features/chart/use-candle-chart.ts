@@ -16,6 +16,7 @@ import {
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { priceDecimals } from '@shared/trading/money';
 import type { Bar, PriceLine } from './candle-model';
+import { lineAt } from './chart-drag';
 
 /** The chart and its two series, once created. */
 export interface CandleChart {
@@ -192,7 +193,14 @@ export function usePriceLines(api: CandleChart | null, lines: readonly PriceLine
     if (!api) return;
     const frame = requestAnimationFrame(() => {
       const p = palette();
-      const color = { buy: p.buy, sell: p.sell, trigger: p.warn, position: p.accent } as const;
+      const color = {
+        buy: p.buy,
+        sell: p.sell,
+        trigger: p.warn,
+        position: p.accent,
+        ghost: p.muted,
+        draft: p.warn,
+      } as const;
       for (const l of drawn.current) api.candles.removePriceLine(l);
       drawn.current = lines.map((l) =>
         api.candles.createPriceLine({
@@ -201,7 +209,13 @@ export function usePriceLines(api: CandleChart | null, lines: readonly PriceLine
           color: color[l.kind],
           lineWidth: l.kind === 'position' ? 2 : 1,
           lineStyle:
-            l.kind === 'trigger' ? LineStyle.Dotted : l.kind === 'position' ? LineStyle.Solid : LineStyle.Dashed,
+            l.kind === 'trigger' || l.kind === 'ghost'
+              ? LineStyle.Dotted
+              : l.kind === 'position'
+                ? LineStyle.Solid
+                : l.kind === 'draft'
+                  ? LineStyle.LargeDashed
+                  : LineStyle.Dashed,
           axisLabelVisible: true,
           title: l.title,
         }),
@@ -233,4 +247,77 @@ export function useChartClick(api: CandleChart | null, onPrice: (price: number) 
       api.chart.unsubscribeDblClick(handler);
     };
   }, [api]);
+}
+
+/** A line being dragged and the price under the pointer. */
+export interface LineDrag {
+  readonly line: PriceLine;
+  readonly price: number;
+}
+
+/**
+ * Drags price lines with the mouse (docs/brackets.md §On the chart): a press within a few pixels
+ * of a draggable line (`lineAt`) takes the press from the chart — it neither pans nor reports a
+ * click — and follows the pointer until release, when `onDrop` gets the line and the price there.
+ * Hovering a draggable line shows a resize cursor and names it in the canvas's `data-grab`.
+ */
+export function useLineDrag(
+  api: CandleChart | null,
+  lines: readonly PriceLine[],
+  onDrop: (line: PriceLine, price: number) => void,
+): LineDrag | null {
+  const [drag, setDrag] = useState<LineDrag | null>(null);
+  const latest = useRef({ lines, onDrop });
+  useEffect(() => {
+    latest.current = { lines, onDrop };
+  });
+  useEffect(() => {
+    if (!api) return;
+    const el = api.chart.chartElement();
+    const yOf = (e: MouseEvent): number => e.clientY - el.getBoundingClientRect().top;
+    const toY = (price: number): number | null => api.candles.priceToCoordinate(price);
+    let held: PriceLine | null = null;
+    const onMove = (e: MouseEvent): void => {
+      const price = api.candles.coordinateToPrice(yOf(e));
+      if (held && price !== null) setDrag({ line: held, price });
+    };
+    const stop = (): void => {
+      window.removeEventListener('mousemove', onMove, true);
+      window.removeEventListener('mouseup', onUp, true);
+    };
+    const onUp = (e: MouseEvent): void => {
+      stop();
+      const line = held;
+      held = null;
+      setDrag(null);
+      const price = api.candles.coordinateToPrice(yOf(e));
+      if (line && price !== null) latest.current.onDrop(line, price);
+    };
+    const onDown = (e: MouseEvent): void => {
+      if (e.button !== 0) return;
+      const line = lineAt(latest.current.lines, yOf(e), toY);
+      if (!line) return;
+      // The chart never sees this press: no pan, no click that would price the ticket.
+      e.preventDefault();
+      e.stopPropagation();
+      held = line;
+      setDrag({ line, price: line.price });
+      window.addEventListener('mousemove', onMove, true);
+      window.addEventListener('mouseup', onUp, true);
+    };
+    const onHover = (e: MouseEvent): void => {
+      if (held) return;
+      const line = lineAt(latest.current.lines, yOf(e), toY);
+      el.dataset.grab = line?.id ?? '';
+      el.style.cursor = line ? 'ns-resize' : '';
+    };
+    el.addEventListener('mousedown', onDown, true);
+    el.addEventListener('mousemove', onHover);
+    return () => {
+      stop();
+      el.removeEventListener('mousedown', onDown, true);
+      el.removeEventListener('mousemove', onHover);
+    };
+  }, [api]);
+  return drag;
 }

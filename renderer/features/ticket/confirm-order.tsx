@@ -8,6 +8,8 @@ import { describeOrderRequest } from '../placements/placement-model';
  */
 export function ConfirmOrder(props: {
   readonly request: OrderRequest;
+  /** What comes with it ("with stop-loss 1,480.00 and target 1,530.00, kept by Tradedesk"). */
+  readonly extra?: string | null;
   readonly onConfirm: () => void;
   readonly onBack: () => void;
 }) {
@@ -15,7 +17,8 @@ export function ConfirmOrder(props: {
     <div className="ticket__confirm" role="group" aria-label="Confirm order">
       <p>
         {describeOrderRequest(props.request)} · {props.request.validity}
-        {props.request.variety === 'amo' ? ' · AMO' : ''}?
+        {props.request.variety === 'amo' ? ' · AMO' : ''}
+        {props.extra ? ` ${props.extra}` : ''}?
       </p>
       <div className="form__buttons">
         <ConfirmButton onConfirm={props.onConfirm} />

@@ -1,8 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { BracketRequest } from '@shared/domain/bracket';
 import type { Instrument } from '@shared/domain/instrument';
-import type { OrderType, Product, Validity } from '@shared/domain/order';
+import type { OrderType, Product, Validity, Variety } from '@shared/domain/order';
 import { allowedOrderTypes, allowedProducts, allowedValidities, stepQuantity } from '@shared/trading/rules';
+import { formatPrice } from '../../lib/format';
 import { useConfirmOnEnter, useSettingsActions } from '../../state/settings-store';
 import { useTicketActions, useTicketDraft, useTicketGeneration, useTicketOpen } from './ticket-store';
 import { useInstruments } from '../instruments/queries';
@@ -36,10 +38,23 @@ import { useTicketSending } from './use-ticket-sending';
 import { GttFromTicket } from '../gtt/gtt-buttons';
 import { sessionQueries } from '../session/queries';
 import { MarketProtectionNote } from './market-protection-note';
+import { bracketState } from '../brackets/bracket-model';
+import { BracketSection } from './bracket-section';
+import { useTicketBracket } from './use-ticket-bracket';
 
 const ORDER_TYPES: readonly OrderType[] = ['MARKET', 'LIMIT', 'SL', 'SL-M'];
 const PRODUCTS: readonly Product[] = ['MIS', 'CNC', 'NRML'];
 const VALIDITIES: readonly Validity[] = ['DAY', 'IOC'];
+
+/** A bracket's exits in the confirmation's words: "with stop-loss 1,480.00 (trailing ₹5) and target 1,530.00, as a bracket". */
+function bracketWords(r: BracketRequest, tickSize: number | undefined): string {
+  const trail = r.trail ? ` (trailing ${r.trail.by === 'points' ? `₹${r.trail.amount}` : `${r.trail.amount}%`})` : '';
+  const legs = [
+    r.stop ? `stop-loss ${formatPrice(r.stop.triggerPrice, tickSize)}${trail}` : null,
+    r.target ? `target ${formatPrice(r.target.price, tickSize)}` : null,
+  ].filter((x) => x !== null);
+  return `with ${legs.join(' and ')}, as a bracket`;
+}
 
 /** Picks `value` from `options` (the select's options come from the same list, so it always matches). */
 function pick<T extends string>(options: readonly T[], value: string, fallback: T): T {
@@ -82,7 +97,9 @@ export function OrderTicketPanel() {
  * `order-outcome.tsx`). The market it trades in is shown with it: the best bid and offer with the
  * spread and what a MARKET order would take from the book (`ticket-book.tsx`), the offer to place
  * an after-market order while the exchange is closed (`amo-offer.tsx`), and the offer to slice a
- * quantity above the freeze limit into legs (`slice-offer.tsx`, `use-submit-legs.ts`).
+ * quantity above the freeze limit into legs (`slice-offer.tsx`, `use-submit-legs.ts`). Its Stop-loss,
+ * target & size section sizes the order from a risk and can place it as a bracket main keeps
+ * (`bracket-section.tsx`, `use-ticket-bracket.ts`; docs/brackets.md §In the ticket).
  */
 export function OrderTicket() {
   const draft = useTicketDraft();
@@ -103,6 +120,16 @@ export function OrderTicket() {
   const symbolRef = useRef<HTMLInputElement>(null);
   const quantityRef = useRef<HTMLInputElement>(null);
   const formId = useId();
+  // The Stop-loss, target & size section (docs/brackets.md §In the ticket); which answer shows.
+  // A size from risk is an edit of the quantity like any (the section's own refusal is reset by it).
+  const bracket = useTicketBracket(draft, instrument, request, (q) => {
+    sending.edited();
+    draftEdited({ quantity: String(q) });
+  });
+  const bracketSubmit = bracket.submitter;
+  const bracketRequest = bracket.request;
+  const [sentBracket, setSentBracket] = useState(false);
+  const canPlace = bracket.draft.on ? bracketRequest !== null : request !== null;
 
   // Focus where the trader types next: the symbol on a blank ticket, else the quantity. Runs
   // once per mount; the panel remounts the form for each newly opened ticket.
@@ -112,7 +139,8 @@ export function OrderTicket() {
   }, []);
 
   // A refusal's reason, next to the field it names.
-  const brokerErrors = refusalErrors(submitter.outcome.kind === 'refused' ? submitter.outcome.error : null);
+  const lastOutcome = sentBracket ? bracketSubmit.outcome : submitter.outcome;
+  const brokerErrors = refusalErrors(lastOutcome.kind === 'refused' ? lastOutcome.error : null);
   // A blank ticket is not a mistake: "Choose an instrument" in red before the trader has typed
   // anything would be noise (Place order is disabled, and the box's placeholder says what to do).
   const pristine = draft.instrumentToken === null;
@@ -120,7 +148,19 @@ export function OrderTicket() {
     (pristine && f === 'symbol' ? undefined : evaluation.errors[f]) ?? brokerErrors[f];
 
   const typedQuantity = parseNumber(draft.quantity);
-  const { submitOrder, placeLegs } = sending;
+  const { placeLegs } = sending;
+  // Place order: the plain order, or with the section's bracket ticked, the bracket main keeps.
+  const submitOrder = (): void => {
+    if (bracket.draft.on) {
+      if (!bracketRequest) return;
+      setConfirming(false);
+      setSentBracket(true);
+      bracketSubmit.submit(bracketRequest);
+      return;
+    }
+    setSentBracket(false);
+    sending.submitOrder();
+  };
   const onSubmit = (e: FormEvent): void => {
     e.preventDefault();
     submitOrder();
@@ -135,12 +175,13 @@ export function OrderTicket() {
     }
     if (e.key !== 'Enter' || e.target instanceof HTMLButtonElement) return;
     e.preventDefault();
-    if (!request || submitter.pending || legs.pending) return;
+    if (!canPlace || submitter.pending || legs.pending || bracketSubmit.pending) return;
     if (confirmOnEnter) setConfirming(true);
     else submitOrder();
   };
   const edit = (patch: Parameters<typeof draftEdited>[0]): void => {
     sending.edited();
+    bracketSubmit.edited();
     draftEdited(patch);
   };
   const chooseInstrument = (i: Instrument): void => {
@@ -242,7 +283,10 @@ export function OrderTicket() {
           freeze={instrument.freezeQuantity}
           plan={plan}
           disabled={legs.pending || submitter.pending}
-          onPlace={() => placeLegs()}
+          onPlace={() => {
+            setSentBracket(false);
+            placeLegs();
+          }}
         />
       ) : null}
 
@@ -328,6 +372,19 @@ export function OrderTicket() {
         <MarketProtectionNote orderType={draft.orderType} protection={login.marketProtection} />
       ) : null}
 
+      <BracketSection
+        draft={bracket.draft}
+        evaluation={bracket.evaluation}
+        refusals={bracketSubmit.fieldErrors}
+        instrument={instrument}
+        quantity={typedQuantity}
+        product={draft.product}
+        expanded={bracket.open}
+        onExpand={bracket.setOpen}
+        onEdit={bracket.edit}
+        onUseQuantity={(q) => edit({ quantity: String(q) })}
+      />
+
       <MarginSummary request={evaluation.request} />
 
       {instrument ? (
@@ -337,12 +394,24 @@ export function OrderTicket() {
           variety={variety}
           onVariety={sending.chooseVariety}
           refusal={brokerErrors.variety}
-          {...(evaluation.request && !submitter.pending ? { onPlaceAs: sending.placeAs } : {})}
+          {...(evaluation.request && !submitter.pending
+            ? {
+                onPlaceAs: (v: Variety) => {
+                  setSentBracket(false);
+                  sending.placeAs(v);
+                },
+              }
+            : {})}
         />
       ) : null}
 
       {confirming && request ? (
-        <ConfirmOrder request={request} onConfirm={submitOrder} onBack={() => setConfirming(false)} />
+        <ConfirmOrder
+          request={request}
+          extra={bracketRequest ? bracketWords(bracketRequest, instrument?.tickSize) : null}
+          onConfirm={submitOrder}
+          onBack={() => setConfirming(false)}
+        />
       ) : null}
 
       {submitter.warning ? (
@@ -364,10 +433,10 @@ export function OrderTicket() {
         <button
           type="submit"
           className={side === 'BUY' ? 'buy-button' : 'sell-button'}
-          disabled={!request || submitter.pending || legs.pending}
+          disabled={!canPlace || submitter.pending || legs.pending || bracketSubmit.pending}
           aria-describedby={`${formId}-outcome`}
         >
-          {submitter.pending ? 'Placing…' : 'Place order'}
+          {submitter.pending || bracketSubmit.pending ? 'Placing…' : bracket.draft.on ? 'Place bracket' : 'Place order'}
         </button>
         <AddToBasket order={request} />
         <GttFromTicket instrument={instrument} draft={draft} />
@@ -379,13 +448,27 @@ export function OrderTicket() {
       </div>
 
       <OrderOutcome
-        outcome={sending.lastSent === 'single' ? submitter.outcome : { kind: 'idle' }}
+        outcome={
+          sentBracket ? bracketSubmit.outcome : sending.lastSent === 'single' ? submitter.outcome : { kind: 'idle' }
+        }
         id={`${formId}-outcome`}
       />
-      {sending.lastSent === 'single' && submitter.outcome.kind === 'refused' ? (
-        <RiskRefusal error={submitter.outcome.error} onPlaceAnyway={() => submitter.submit({ riskOverride: true })} />
+      {sentBracket && bracketSubmit.bracket ? (
+        <p className="small" data-testid="ticket-bracket">
+          Bracket: {bracketState(bracketSubmit.bracket)} — followed in the Brackets tab
+        </p>
       ) : null}
-      {sending.lastSent === 'legs' && legs.legs ? <LegOutcomes legs={legs.legs} /> : null}
+      {(sentBracket || sending.lastSent === 'single') && lastOutcome.kind === 'refused' ? (
+        <RiskRefusal
+          error={lastOutcome.error}
+          onPlaceAnyway={() =>
+            sentBracket && bracketRequest
+              ? bracketSubmit.submit(bracketRequest, { riskOverride: true })
+              : submitter.submit({ riskOverride: true })
+          }
+        />
+      ) : null}
+      {!sentBracket && sending.lastSent === 'legs' && legs.legs ? <LegOutcomes legs={legs.legs} /> : null}
     </form>
   );
 }
