@@ -19,4 +19,6 @@ export const EVENT_NAMES_PLAIN = [
   'alerts.fired',
   'alerts.changed',
   'journal.changed',
+  'desk.changed',
+  'desk.command',
 ] as const;

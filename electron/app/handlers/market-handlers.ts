@@ -11,7 +11,8 @@ export function marketHandlers(
   'instruments.list' | 'candles.get' | 'market.subscribe' | 'quotes.get' | 'market.status' | 'options.chain'
 > {
   return {
-    'instruments.list': async (input) => [...(await active.current().broker.listInstruments(input?.exchange))],
+    // From what main read at login: a second window's list costs the broker nothing.
+    'instruments.list': async (input) => [...(await active.current().catalog.list(input?.exchange))],
     'candles.get': async ({ instrumentToken, interval, from, to }) => [
       ...(await active
         .current()
