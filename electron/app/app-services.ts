@@ -297,7 +297,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
 
   const handlers: Handlers = {
     ...sessionHandlers(active, settings, kiteLogin),
-    ...marketHandlers(active, registry),
+    ...marketHandlers(active, registry, (caller) => workstation.windowOf(caller)),
     ...orderHandlers(active),
     ...portfolioHandlers(active),
     ...safetyHandlers(active, settings),

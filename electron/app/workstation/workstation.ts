@@ -137,6 +137,15 @@ export class Workstation {
     this.#changed(false);
   }
 
+  /**
+   * The window the page `caller` draws, or null for a caller that is no page (main's own work,
+   * tests): what a page asks to watch is kept under its window (docs/workstation.md §What a
+   * pop-out costs).
+   */
+  public windowOf(caller: string): string | null {
+    return this.#pages.get(caller) ?? null;
+  }
+
   /** A page's bridge closed. A pop-out left with no page closes after the grace, unless one comes back. */
   public pageClosed(caller: string): void {
     const id = this.#pages.get(caller);

@@ -4,6 +4,11 @@ import type { EventHub } from '../../app/event-hub';
 import { isTrustedUrl } from '../../app/security/app-origin';
 import type { Dispatch } from '../../app/dispatcher';
 
+/** The caller a webContents' calls are made as (the fair queue's and the workstation's name for the page). */
+export function webContentsCaller(id: number): string {
+  return `webContents-${id}`;
+}
+
 /**
  * Binds the dispatcher to Electron IPC: one invoke channel in, one event channel out to every
  * window of the desk (docs/workstation.md §Windows).
@@ -27,7 +32,7 @@ export function bindElectronIpc(
     if (!frame || !topLevel || !deskWindow || !isTrustedUrl(frame.url, allowedOrigins)) {
       return { ok: false, error: { kind: 'forbidden', message: 'Calls are accepted only from the Tradedesk window' } };
     }
-    return dispatch(channel, payload, `webContents-${event.sender.id}`);
+    return dispatch(channel, payload, webContentsCaller(event.sender.id));
   });
   const off = hub.onAny((name, payload) => {
     for (const win of windows()) if (!win.isDestroyed()) win.webContents.send(IPC_EVENT, name, payload);

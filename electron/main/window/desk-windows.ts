@@ -11,6 +11,7 @@ import {
   windowUrl,
 } from '../../app/workstation/window-rules';
 import { createDeskWindow } from './main-window';
+import { webContentsCaller } from '../ipc/electron-ipc';
 
 /** How long a window's moves and resizes gather before its place is recorded. */
 const MOVED_AFTER_MS = 400;
@@ -54,6 +55,9 @@ export function mirrorDesk(
     const win = createDeskWindow(preloadPath, windowUrl(entryUrl, id), at?.bounds ?? null, id !== MAIN_WINDOW);
     shown.set(id, win);
     workstation.shellWindowOpened(id);
+    // Its page's calls name their window, so what it watches is its own (docs/workstation.md §What a pop-out costs).
+    const caller = webContentsCaller(win.webContents.id);
+    workstation.pageOpened(caller, id);
     let moved: ReturnType<typeof setTimeout> | null = null;
     const record = (): void => {
       if (moved) clearTimeout(moved);
@@ -68,6 +72,7 @@ export function mirrorDesk(
     win.on('closed', () => {
       if (moved) clearTimeout(moved);
       if (shown.get(id) === win) shown.delete(id);
+      workstation.pageClosed(caller);
       workstation.shellWindowClosed(id, !deskClosing);
     });
     if (id === MAIN_WINDOW) {
