@@ -60,7 +60,7 @@ interface Sample {
   readonly keptUp: boolean;
 }
 
-function percentile(sorted: readonly number[], q: number): number {
+export function percentile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
 }
@@ -75,10 +75,12 @@ function percentile(sorted: readonly number[], q: number): number {
  * is a watchlist `tr`. With `dropTicks`, `market.ticks` messages are swallowed before the app
  * sees them: the same page painted statically (the floor).
  */
-function pageProbe(): void {
+export function pageProbe(): void {
   const probe = {
     frames: [] as number[],
     messages: 0,
+    /** Characters of the `market.ticks` messages (their bytes: the JSON is ASCII). */
+    bytes: 0,
     ticks: 0,
     cells: 0,
     renders: 0,
@@ -97,6 +99,7 @@ function pageProbe(): void {
         if (probe.dropTicks) e.stopImmediatePropagation();
         if (!probe.on) return;
         probe.messages += 1;
+        probe.bytes += e.data.length;
         probe.ticks += e.data.split('"instrumentToken"').length - 1;
       });
     }
@@ -163,7 +166,7 @@ function pageProbe(): void {
 }
 
 /** Counts the broker's ticks for `tokens` on its own socket (the broker serialises each tick once for all sockets). */
-async function brokerCounter(
+export async function brokerCounter(
   paperUrl: string,
   tokens: readonly number[],
 ): Promise<{ count: () => number; close: () => void }> {
