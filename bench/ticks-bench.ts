@@ -355,21 +355,7 @@ async function measureWatchlist(
     const modes: Array<WatchSample['mode']> = [];
     for (let r = 0; r < rounds; r += 1) modes.push('static', 'live');
     for (const mode of modes) {
-      const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-      await context.addInitScript(
-        ({ tokens }) =>
-          localStorage.setItem(
-            'tradedesk.settings',
-            JSON.stringify({
-              state: { theme: 'dark', layouts: {}, confirmOnEnter: true, sound: false, watchlist: tokens },
-              version: 1,
-            }),
-          ),
-        { tokens },
-      );
-      if (mode === 'static')
-        await context.addInitScript(() => ((window as { __watchFloor?: boolean }).__watchFloor = true));
-      await context.addInitScript(pageProbe);
+      const context = await watchlistContext(browser, tokens, mode === 'static');
       const page = await context.newPage();
       await page.goto(host.url);
       await page.getByText(/Connected to .+ as \S+/).waitFor();
@@ -429,6 +415,32 @@ async function measureWatchlist(
     await rm(dir, { recursive: true, force: true });
   }
   return out;
+}
+
+/**
+ * A fresh browser context whose pages open with `tokens` on the watchlist and the probe installed;
+ * with `floor`, their `market.ticks` are swallowed at the bridge (the same rows painted statically).
+ */
+export async function watchlistContext(
+  browser: PlaywrightModule.Browser,
+  tokens: readonly number[],
+  floor: boolean,
+): Promise<PlaywrightModule.BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  await context.addInitScript(
+    ({ tokens }) =>
+      localStorage.setItem(
+        'tradedesk.settings',
+        JSON.stringify({
+          state: { theme: 'dark', layouts: {}, confirmOnEnter: true, sound: false, watchlist: tokens },
+          version: 1,
+        }),
+      ),
+    { tokens },
+  );
+  if (floor) await context.addInitScript(() => ((window as { __watchFloor?: boolean }).__watchFloor = true));
+  await context.addInitScript(pageProbe);
+  return context;
 }
 
 /** Waits until the watchlist shows `n` rows (bounded). */

@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { startPaperBroker, type PaperBroker } from '../electron/paper';
 import { startHost } from '../e2e/host-process';
-import { brokerCounter, pageProbe, percentile } from './ticks-bench';
+import { brokerCounter, percentile, watchlistContext } from './ticks-bench';
 
 /** One 60 Hz frame, read with a quarter frame of rAF jitter as the ticks bench reads it. */
 const FRAME_MS = 1000 / 60;
@@ -124,20 +124,7 @@ async function openWindow(
   windowQuery: boolean,
   floor: boolean,
 ): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  await context.addInitScript(
-    ({ tokens }) =>
-      localStorage.setItem(
-        'tradedesk.settings',
-        JSON.stringify({
-          state: { theme: 'dark', layouts: {}, confirmOnEnter: true, sound: false, watchlist: tokens },
-          version: 1,
-        }),
-      ),
-    { tokens },
-  );
-  if (floor) await context.addInitScript(() => ((window as { __watchFloor?: boolean }).__watchFloor = true));
-  await context.addInitScript(pageProbe);
+  const context = await watchlistContext(browser, tokens, floor);
   const page = await context.newPage();
   const u = new URL(url);
   if (windowQuery && k > 0) u.searchParams.set('window', `w${k}`);
