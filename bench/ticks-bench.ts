@@ -227,19 +227,7 @@ async function measureMode(
     for (const n of steps) {
       const tokens = universe.slice(0, n);
       if (tokens.length < n) break;
-      const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-      await context.addInitScript(
-        ({ tokens }) =>
-          localStorage.setItem(
-            'tradedesk.settings',
-            JSON.stringify({
-              state: { theme: 'dark', layouts: {}, confirmOnEnter: true, sound: false, watchlist: tokens },
-              version: 1,
-            }),
-          ),
-        { tokens },
-      );
-      await context.addInitScript(pageProbe);
+      const context = await watchlistContext(browser, tokens, false);
       const page = await context.newPage();
       await page.goto(host.url);
       await page.getByText(/Connected to .+ as \S+/).waitFor();
