@@ -8,6 +8,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 const ELECTRON_SHELL = [
   'electron/main/index.ts',
   'electron/main/window/main-window.ts',
+  'electron/main/window/desk-windows.ts',
   'electron/main/window/login-window.ts',
   'electron/main/ipc/electron-ipc.ts',
   'electron/main/security/apply-electron-security.ts',

@@ -51,6 +51,11 @@ const SUITES: Record<string, Suite> = {
       "the kill switch over 200 and 900 working orders with half of all requests answered 429: cancels a second against the broker's published limit, vs the same run without faults",
     load: () => import('./safety-bench'),
   },
+  windows: {
+    describe:
+      "1, 2 and 4 windows of the desk, each a 200-row watchlist ticking and a chart (Chromium, browser host in its own process): each window's frame p95, main's CPU and bytes per tick per window",
+    load: () => import('./windows-bench'),
+  },
   memory: {
     describe:
       "an idle desk's page JS heap (after a forced collection) and host RSS at 200 and 10,000 orders, before and after N polls: nothing may grow per poll",

@@ -60,7 +60,7 @@ interface Sample {
   readonly keptUp: boolean;
 }
 
-function percentile(sorted: readonly number[], q: number): number {
+export function percentile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
 }
@@ -75,10 +75,12 @@ function percentile(sorted: readonly number[], q: number): number {
  * is a watchlist `tr`. With `dropTicks`, `market.ticks` messages are swallowed before the app
  * sees them: the same page painted statically (the floor).
  */
-function pageProbe(): void {
+export function pageProbe(): void {
   const probe = {
     frames: [] as number[],
     messages: 0,
+    /** Characters of the `market.ticks` messages (their bytes: the JSON is ASCII). */
+    bytes: 0,
     ticks: 0,
     cells: 0,
     renders: 0,
@@ -97,6 +99,7 @@ function pageProbe(): void {
         if (probe.dropTicks) e.stopImmediatePropagation();
         if (!probe.on) return;
         probe.messages += 1;
+        probe.bytes += e.data.length;
         probe.ticks += e.data.split('"instrumentToken"').length - 1;
       });
     }
@@ -163,7 +166,7 @@ function pageProbe(): void {
 }
 
 /** Counts the broker's ticks for `tokens` on its own socket (the broker serialises each tick once for all sockets). */
-async function brokerCounter(
+export async function brokerCounter(
   paperUrl: string,
   tokens: readonly number[],
 ): Promise<{ count: () => number; close: () => void }> {
@@ -224,19 +227,7 @@ async function measureMode(
     for (const n of steps) {
       const tokens = universe.slice(0, n);
       if (tokens.length < n) break;
-      const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-      await context.addInitScript(
-        ({ tokens }) =>
-          localStorage.setItem(
-            'tradedesk.settings',
-            JSON.stringify({
-              state: { theme: 'dark', layouts: {}, confirmOnEnter: true, sound: false, watchlist: tokens },
-              version: 1,
-            }),
-          ),
-        { tokens },
-      );
-      await context.addInitScript(pageProbe);
+      const context = await watchlistContext(browser, tokens, false);
       const page = await context.newPage();
       await page.goto(host.url);
       await page.getByText(/Connected to .+ as \S+/).waitFor();
@@ -352,21 +343,7 @@ async function measureWatchlist(
     const modes: Array<WatchSample['mode']> = [];
     for (let r = 0; r < rounds; r += 1) modes.push('static', 'live');
     for (const mode of modes) {
-      const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-      await context.addInitScript(
-        ({ tokens }) =>
-          localStorage.setItem(
-            'tradedesk.settings',
-            JSON.stringify({
-              state: { theme: 'dark', layouts: {}, confirmOnEnter: true, sound: false, watchlist: tokens },
-              version: 1,
-            }),
-          ),
-        { tokens },
-      );
-      if (mode === 'static')
-        await context.addInitScript(() => ((window as { __watchFloor?: boolean }).__watchFloor = true));
-      await context.addInitScript(pageProbe);
+      const context = await watchlistContext(browser, tokens, mode === 'static');
       const page = await context.newPage();
       await page.goto(host.url);
       await page.getByText(/Connected to .+ as \S+/).waitFor();
@@ -426,6 +403,32 @@ async function measureWatchlist(
     await rm(dir, { recursive: true, force: true });
   }
   return out;
+}
+
+/**
+ * A fresh browser context whose pages open with `tokens` on the watchlist and the probe installed;
+ * with `floor`, their `market.ticks` are swallowed at the bridge (the same rows painted statically).
+ */
+export async function watchlistContext(
+  browser: PlaywrightModule.Browser,
+  tokens: readonly number[],
+  floor: boolean,
+): Promise<PlaywrightModule.BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  await context.addInitScript(
+    ({ tokens }) =>
+      localStorage.setItem(
+        'tradedesk.settings',
+        JSON.stringify({
+          state: { theme: 'dark', layouts: {}, confirmOnEnter: true, sound: false, watchlist: tokens },
+          version: 1,
+        }),
+      ),
+    { tokens },
+  );
+  if (floor) await context.addInitScript(() => ((window as { __watchFloor?: boolean }).__watchFloor = true));
+  await context.addInitScript(pageProbe);
+  return context;
 }
 
 /** Waits until the watchlist shows `n` rows (bounded). */

@@ -28,6 +28,8 @@ import { SettingsStore, storedRisk } from './settings/settings-store';
 import { journalHandlers } from './handlers/journal-handlers';
 import { bracketHandlers } from './handlers/bracket-handlers';
 import { JournalService } from './journal/journal-service';
+import { deskHandlers } from './handlers/desk-handlers';
+import { Workstation } from './workstation/workstation';
 
 /** The loopback port of Kite's redirect unless configured: `http://127.0.0.1:5174/kite/callback`. */
 export const DEFAULT_KITE_REDIRECT_PORT = 5174;
@@ -87,6 +89,13 @@ export interface AppConfig {
   readonly tickBatchMs?: number;
   /** Where to report start-up problems (default console.error); never given secrets. */
   readonly log?: (message: string) => void;
+  /**
+   * Who opens the desk's windows: `main` in Electron (its shell mirrors the desk's windows), the
+   * main `page` in the browser host (default). docs/workstation.md §Windows.
+   */
+  readonly windowsOpenedBy?: 'main' | 'page';
+  /** How long a browser pop-out's page may be gone before its window counts as closed (default 3 s; tests). */
+  readonly popoutGraceMs?: number;
 }
 
 /** The main-process services, hosted by Electron or by the browser host alike. */
@@ -95,6 +104,8 @@ export interface AppServices {
   readonly events: EventHub;
   /** The embedded paper broker's base URL (…/v1), or null when a remote broker is used. */
   readonly paperUrl: string | null;
+  /** The desk's windows and panels: the transports tell it which page draws which window. */
+  readonly workstation: Workstation;
   close(): Promise<void>;
 }
 
@@ -150,6 +161,21 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
   const vault = config.vault ?? new MemoryVault();
   const settings = new SettingsStore(join(config.dataDir, 'settings.json'));
   const registry = new SubscriptionRegistry();
+  // Declared before the core: a login switches to the profile's desk.
+  let resubscribe = (): void => undefined;
+  const workstation = new Workstation({
+    settings,
+    opener: config.windowsOpenedBy ?? 'page',
+    changed: (view) => events.emit('desk.changed', view),
+    // A window that left the desk no longer watches anything (its panels' owners are `ui:<window>/…`).
+    windowsGone: (ids) => {
+      let dropped = false;
+      for (const id of ids) dropped = registry.dropOwners(`ui:${id}/`) || dropped;
+      if (dropped) resubscribe();
+    },
+    ...(config.popoutGraceMs !== undefined ? { graceMs: config.popoutGraceMs } : {}),
+    log,
+  });
   const batchMs = config.tickBatchMs ?? 100;
   const batcher =
     batchMs > 0 ? new TickBatcher((ticks) => events.emit('market.ticks', { ticks }), { everyMs: batchMs }) : null;
@@ -185,6 +211,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       core.risk.setLimits(stored.limits);
       core.risk.restoreLossReached(stored.lossReachedOn);
       await alerts?.load(core.profileKey);
+      await workstation.use(core.profileKey);
       await journal.load(core.profileKey, () => ({
         broker: core.broker,
         find: (exchange, symbol) => core.catalog.find(exchange, symbol),
@@ -227,6 +254,11 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       },
     }),
   });
+
+  resubscribe = () => {
+    const union = registry.subscriptions();
+    active.subscribe(union.tokens, union.modes);
+  };
 
   alerts = new AlertBook({
     settings,
@@ -273,7 +305,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
 
   const handlers: Handlers = {
     ...sessionHandlers(active, settings, kiteLogin),
-    ...marketHandlers(active, registry),
+    ...marketHandlers(active, registry, (caller) => workstation.windowOf(caller)),
     ...orderHandlers(active),
     ...portfolioHandlers(active),
     ...safetyHandlers(active, settings),
@@ -282,6 +314,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     ...alertHandlers(active, alertBook),
     ...journalHandlers(journal),
     ...bracketHandlers(active),
+    ...deskHandlers(workstation, events),
   };
 
   return {
@@ -290,7 +323,9 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     get paperUrl() {
       return paper?.url ?? null;
     },
+    workstation,
     close: async () => {
+      await workstation.close();
       batcher?.close();
       ordersChanged.close();
       await kiteLogin.close();

@@ -111,4 +111,30 @@ describe('market data over the bridge, on the embedded paper broker', () => {
     expect(t.depth!.buy[0]!.price).toBeLessThan(1500);
     expect(t.bid).toBe(t.depth!.buy[0]!.price);
   });
+
+  it('windows watching the same instruments cost one subscription each; a closed window’s panels stop watching', async () => {
+    const [a, b, c, d] = [token('NSE', 'RELIANCE'), token('NSE', 'TCS'), token('NSE', 'SBIN'), token('NSE', 'ITC')];
+    // Each call made as a page drawing one window: main keeps each window's owners apart.
+    const subscribed = async (owner: string, tokens: number[], page = 'main-page'): Promise<number> => {
+      const res = await dispatch('market.subscribe', { owner, tokens }, page);
+      if (!res.ok) throw new Error(res.error.message);
+      return (res.data as { subscribed: number }).subscribed;
+    };
+    const base = await subscribed('watchlist', []);
+    expect(await subscribed('watchlist', [a, b, c])).toBe(base + 3);
+    // A pop-out with a second watchlist on the same list and a chart of its own.
+    const moved = await dispatch('desk.open', {
+      panel: { kind: 'watchlist', link: 'red', instrument: null, options: {} },
+      to: 'new',
+    });
+    if (!moved.ok) throw new Error(moved.error.message);
+    const { window } = moved.data as { window: string };
+    services.workstation.pageOpened('popout-page', window);
+    expect(await subscribed('watchlist-2', [a, b, c], 'popout-page')).toBe(base + 3);
+    expect(await subscribed('chart-2', [d], 'popout-page')).toBe(base + 4);
+    // The trader closes the pop-out: what only it watched is dropped, what the main window shows stays.
+    expect(await dispatch('desk.close', { window })).toMatchObject({ ok: true });
+    expect(await subscribed('watchlist', [a, b, c])).toBe(base + 3);
+    expect(await subscribed('watchlist', [])).toBe(base);
+  });
 });

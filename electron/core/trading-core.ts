@@ -466,7 +466,7 @@ export class TradingCore {
    * to see: its own sync reads again.
    */
   #warmBook(): void {
-    this.book.sync().catch(() => undefined);
+    this.book.warm().catch(() => undefined);
   }
 
   async #stopStream(): Promise<void> {

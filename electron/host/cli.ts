@@ -126,6 +126,10 @@ const host = await startHost({
   rendererDir: values['renderer-dir'] === undefined ? join(here, 'renderer') : resolve(values['renderer-dir']),
   dispatch: createDispatcher(services.handlers),
   events: services.events,
+  pages: {
+    opened: (caller, window) => services.workstation.pageOpened(caller, window),
+    closed: (caller) => services.workstation.pageClosed(caller),
+  },
 });
 
 if (values['paper-control'] && services.paperUrl) console.log(`PAPER ${services.paperUrl}`);

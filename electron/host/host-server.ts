@@ -28,6 +28,14 @@ export interface HostOptions {
   readonly secret?: string;
   /** Bounds of each bridge socket's unsent bytes, slow and dead pages (defaults in bridge-sender.ts). */
   readonly bridgeLimits?: Partial<BridgeLimits>;
+  /**
+   * Told when a page's bridge opens (with the desk window its URL names, `/bridge?window=w2`) and
+   * closes: the workstation's view of which windows are open (docs/workstation.md §Windows).
+   */
+  readonly pages?: {
+    opened(caller: string, window: string | null): void;
+    closed(caller: string): void;
+  };
 }
 
 export interface RunningHost {
@@ -121,7 +129,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serveBridge(ws, fan, options));
+    const window = url.searchParams.get('window');
+    wss.handleUpgrade(req, socket, head, (ws) => serveBridge(ws, fan, options, window));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -154,13 +163,20 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
  */
 let bridgeSeq = 0;
 
-function serveBridge(ws: WebSocket, fan: BridgeFanOut, { dispatch, events }: HostOptions): BridgeSender {
+function serveBridge(
+  ws: WebSocket,
+  fan: BridgeFanOut,
+  { dispatch, events, pages }: HostOptions,
+  window: string | null,
+): BridgeSender {
   const caller = `bridge-${++bridgeSeq}`;
   const sender = new BridgeSender(fan, ws);
   const off = events.onAny((event, payload) => sender.event(event, payload));
+  pages?.opened(caller, window);
   ws.on('close', () => {
     off();
     sender.close();
+    pages?.closed(caller);
   });
   // An oversized frame (1009) or invalid UTF-8 (1007): ws closes the socket itself; without a
   // listener the 'error' event would end the process.

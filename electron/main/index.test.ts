@@ -31,7 +31,7 @@ const fake = vi.hoisted(() => ({
   app: null as unknown as FakeApp,
   showErrorBox: null as unknown as (title: string, content: string) => void,
   createAppServices: null as unknown as (config: Record<string, unknown>) => Promise<unknown>,
-  createMainWindow: null as unknown as (preload: string, url: string) => unknown,
+  mirrorDesk: null as unknown as (workstation: unknown, events: unknown, preload: string, url: string) => unknown,
   lockDownContents: null as unknown as (origins: ReadonlySet<string>) => void,
 }));
 
@@ -45,7 +45,9 @@ vi.mock('electron', () => ({
 vi.mock('../app/app-services', () => ({
   createAppServices: (c: Record<string, unknown>) => fake.createAppServices(c),
 }));
-vi.mock('./window/main-window', () => ({ createMainWindow: (p: string, u: string) => fake.createMainWindow(p, u) }));
+vi.mock('./window/desk-windows', () => ({
+  mirrorDesk: (w: unknown, e: unknown, p: string, u: string) => fake.mirrorDesk(w, e, p, u),
+}));
 vi.mock('./ipc/electron-ipc', () => ({ bindElectronIpc: () => {} }));
 vi.mock('./security/apply-electron-security', () => ({
   registerAppScheme: () => {},
@@ -61,13 +63,14 @@ beforeEach(() => {
   vi.resetModules();
   fake.app = new FakeApp();
   fake.showErrorBox = vi.fn();
-  fake.createMainWindow = vi.fn(() => ({ focus: () => {} }));
+  fake.mirrorDesk = vi.fn(() => ({ windows: () => [], deskClosing: () => {} }));
   fake.lockDownContents = vi.fn();
   closeCalls = 0;
   fake.createAppServices = vi.fn(async () => ({
     handlers: {},
     events: {},
     paperUrl: null,
+    workstation: {},
     close: () => {
       closeCalls += 1;
       return new Promise<void>((resolve) => (closeServices = resolve));
@@ -86,7 +89,7 @@ afterEach(() => {
 async function launch(): Promise<void> {
   await import('./index');
   await vi.waitFor(() => {
-    if (fake.app.exitCode === null && fake.app.lock && vi.mocked(fake.createMainWindow).mock.calls.length === 0) {
+    if (fake.app.exitCode === null && fake.app.lock && vi.mocked(fake.mirrorDesk).mock.calls.length === 0) {
       throw new Error('still starting');
     }
   });
@@ -100,7 +103,7 @@ describe('Electron shell', () => {
     expect(fake.app.quit).toHaveBeenCalled();
     expect(fake.app.whenReady).not.toHaveBeenCalled();
     expect(fake.createAppServices).not.toHaveBeenCalled();
-    expect(fake.createMainWindow).not.toHaveBeenCalled();
+    expect(fake.mirrorDesk).not.toHaveBeenCalled();
   });
 
   it('holds the quit until the services have closed, then quits', async () => {
@@ -128,14 +131,14 @@ describe('Electron shell', () => {
     vi.stubEnv('VITE_DEV_SERVER_URL', 'http://127.0.0.1:5173/');
     fake.app.isPackaged = true;
     await launch();
-    expect(vi.mocked(fake.createMainWindow).mock.calls[0]![1]).toBe(APP_ENTRY_URL);
+    expect(vi.mocked(fake.mirrorDesk).mock.calls[0]![3]).toBe(APP_ENTRY_URL);
     expect([...vi.mocked(fake.lockDownContents).mock.calls[0]![0]]).toEqual(['app://tradedesk']);
   });
 
   it('loads the dev server in a development build', async () => {
     vi.stubEnv('VITE_DEV_SERVER_URL', 'http://127.0.0.1:5173/');
     await launch();
-    expect(vi.mocked(fake.createMainWindow).mock.calls[0]![1]).toBe('http://127.0.0.1:5173/');
+    expect(vi.mocked(fake.mirrorDesk).mock.calls[0]![3]).toBe('http://127.0.0.1:5173/');
   });
 
   it('refuses to start on a plain-http remote TRADEDESK_BROKER_URL, naming the variable, before any secret is sent', async () => {

@@ -1,4 +1,4 @@
-import { app, dialog, Notification, safeStorage, type BrowserWindow } from 'electron';
+import { app, dialog, Notification, safeStorage } from 'electron';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from '../app/app-services';
@@ -15,7 +15,7 @@ import {
   serveRenderer,
 } from './security/apply-electron-security';
 import { SafeStorageVault } from '../core/session/safe-storage-vault';
-import { createMainWindow } from './window/main-window';
+import { mirrorDesk } from './window/desk-windows';
 
 /** Composition root of the Electron app: no logic (launch rules: launch-config.ts; services: the host's). */
 
@@ -25,7 +25,6 @@ const CLOSE_BUDGET_MS = 5_000;
 /** The bundled paper broker worker; a worker cannot load from inside the asar archive. */
 const paperWorker = join(__dirname, 'paper-worker.mjs').replace(/app\.asar([\\/])/, 'app.asar.unpacked$1');
 
-let window: BrowserWindow | null = null;
 let services: AppServices | null = null;
 
 async function start(config: LaunchConfig): Promise<void> {
@@ -51,11 +50,13 @@ async function start(config: LaunchConfig): Promise<void> {
     // Built beside this bundle (unpacked from the asar archive in a package): the embedded paper
     // broker then runs in a worker thread, off the loop that serves the window's IPC.
     ...(existsSync(paperWorker) ? { paperWorker } : {}),
+    // The shell opens the desk's windows (docs/workstation.md §Windows).
+    windowsOpenedBy: 'main',
   });
-  bindElectronIpc(createDispatcher(services.handlers), services.events, config.allowedOrigins, () => window);
-  window = createMainWindow(join(__dirname, 'preload.cjs'), config.entryUrl);
-
-  app.on('second-instance', () => window?.focus());
+  const desk = mirrorDesk(services.workstation, services.events, join(__dirname, 'preload.cjs'), config.entryUrl);
+  bindElectronIpc(createDispatcher(services.handlers), services.events, config.allowedOrigins, desk.windows);
+  app.on('before-quit', desk.deskClosing);
+  app.on('second-instance', () => desk.windows()[0]?.focus());
   app.on('window-all-closed', () => app.quit());
 }
 

@@ -20,4 +20,6 @@ export const EVENT_NAMES_PLAIN = [
   'alerts.changed',
   'journal.changed',
   'brackets.changed',
+  'desk.changed',
+  'desk.command',
 ] as const;

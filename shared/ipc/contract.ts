@@ -27,6 +27,20 @@ import { BrokerProfile, ConnectionState, KiteLoginStart, SessionInfo, SessionVer
 import { BrokerUsage } from '../domain/usage';
 import { JournalImport, JournalRange, JournalTrade, JournalView, TradeNotes } from '../domain/journal';
 import { Bracket, BracketId, BracketPlaced, BracketRequest } from '../domain/bracket';
+import {
+  DeskCommand,
+  DeskPanel,
+  DeskView,
+  LinkGroup,
+  PanelId,
+  ScreenRect,
+  DisplayId,
+  WindowId,
+  WorkspaceFile,
+  WorkspaceLayouts,
+  WorkspaceName,
+  WorkspaceTabs,
+} from '../domain/workstation';
 
 /**
  * THE bridge contract: every renderer → main call and every main → renderer event.
@@ -377,6 +391,69 @@ export const requests = {
     }),
     output: JournalImport,
   },
+
+  // ---------------------------------------------------------------- the workstation (docs/workstation.md)
+  /** The live desk: windows, panels, colour groups, which windows are open, the profile's workspaces. */
+  'desk.view': { input: z.void(), output: DeskView },
+  /** Moves a panel (as the page sees it) into window `to`, or a new window; answers the window. */
+  'desk.move': {
+    input: z.strictObject({
+      panel: DeskPanel,
+      to: z.union([WindowId, z.literal('new')]),
+      bounds: ScreenRect.optional(),
+    }),
+    output: z.object({ window: WindowId }),
+  },
+  /** Opens another panel of a kind (a second chart) in window `to`, or a new window. */
+  'desk.open': {
+    input: z.strictObject({
+      panel: DeskPanel.omit({ id: true, window: true }),
+      to: z.union([WindowId, z.literal('new')]),
+      bounds: ScreenRect.optional(),
+    }),
+    output: z.object({ panel: PanelId, window: WindowId }),
+  },
+  /** Stores a panel's link, own instrument and options. */
+  'desk.set': { input: z.strictObject({ panel: DeskPanel }), output: z.object({}) },
+  /** Takes another panel of a kind off the desk (a kind's own panel only moves). */
+  'desk.remove': { input: z.strictObject({ panel: PanelId }), output: z.object({}) },
+  /** Sets the instrument a colour group follows. */
+  'desk.link': {
+    input: z.strictObject({ group: LinkGroup, instrument: z.number().int().positive() }),
+    output: z.object({}),
+  },
+  /** Closes a pop-out: its panels go back to the main window. */
+  'desk.close': { input: z.strictObject({ window: WindowId }), output: z.object({}) },
+  /** Where a pop-out is now (the browser host's page reports it; Electron's shell sees it). */
+  'desk.moved': {
+    input: z.strictObject({ window: WindowId, bounds: ScreenRect, display: DisplayId.optional() }),
+    output: z.object({}),
+  },
+  /** Side by side or stacked: how a pop-out lays out its panels. */
+  'desk.orientation': {
+    input: z.strictObject({ window: WindowId, orientation: z.enum(['horizontal', 'vertical']) }),
+    output: z.object({}),
+  },
+  /** Asks another window to show a panel (taking the focus) or to fill in its ticket (`desk.command`). */
+  'desk.command': { input: DeskCommand, output: z.object({}) },
+  /** Saves the desk, with the pages' panel sizes and tabs, as a named workspace (one of that name is replaced). */
+  'workspaces.save': {
+    input: z.strictObject({ name: WorkspaceName, layouts: WorkspaceLayouts, tabs: WorkspaceTabs }),
+    output: z.object({}),
+  },
+  /** Makes a named workspace the desk. */
+  'workspaces.load': { input: z.strictObject({ name: WorkspaceName }), output: z.object({}) },
+  'workspaces.delete': { input: z.strictObject({ name: WorkspaceName }), output: z.object({}) },
+  /** The named workspaces (all when `names` is absent) as an export file's contents. */
+  'workspaces.export': {
+    input: z.strictObject({ names: z.array(WorkspaceName).min(1).max(20).optional() }),
+    output: WorkspaceFile,
+  },
+  /** Adds an exported file's workspaces (a name in use gets " (2)"); answers the names as imported. */
+  'workspaces.import': {
+    input: z.strictObject({ file: WorkspaceFile }),
+    output: z.object({ names: z.array(WorkspaceName) }),
+  },
 } as const;
 
 export const events = {
@@ -415,6 +492,12 @@ export const events = {
   'journal.changed': z.object({}),
   /** A bracket or trailing stop changed (not on every tick): the whole list (docs/brackets.md). */
   'brackets.changed': z.object({ brackets: z.array(Bracket) }),
+
+  // ---------------------------------------------------------------- the workstation
+  /** The desk changed (a panel moved, a window opened or closed, a group's instrument, a workspace): the whole view. */
+  'desk.changed': DeskView,
+  /** One window asks another to show a panel or fill in its ticket; the window named does it. */
+  'desk.command': DeskCommand,
 } as const;
 
 export type Requests = typeof requests;

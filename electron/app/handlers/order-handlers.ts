@@ -49,8 +49,12 @@ export function orderHandlers(
       ...(await active.current().broker.listOrders(input?.status ? { status: input.status } : {})),
     ],
     'orders.sync': async (input) => {
-      const { book } = active.current();
-      await book.sync();
+      const { book, view } = active.current();
+      // A page that holds nothing yet (a window opening, a reload) is answered from main's book
+      // as held while it is fresh (the stream open since a read filled every gap): its first
+      // screen waits for no broker read and no turn in the rate limiter, and its next poll syncs
+      // as every poll does (docs/live-data.md §The first screen first).
+      if (!(book.answersFull(input?.book, input?.since) && view.bookFresh())) await book.sync();
       return book.changesSince(input?.book, input?.since, input?.first);
     },
     // From main's book as held: the first page's sync brought it up to date, and what changed

@@ -34,6 +34,15 @@ export class SubscriptionRegistry {
     return this.union();
   }
 
+  /** Removes every owner whose name starts with `prefix` (a closed window's panels); returns whether any was. */
+  public dropOwners(prefix: string): boolean {
+    let dropped = false;
+    for (const owner of [...this.#byOwner.keys()]) {
+      if (owner.startsWith(prefix)) dropped = this.#byOwner.delete(owner) || dropped;
+    }
+    return dropped;
+  }
+
   public union(): ReadonlySet<number> {
     return this.subscriptions().tokens;
   }

@@ -5,6 +5,7 @@ import { PriceAlert } from '@shared/domain/alert';
 import { IsoDate } from '@shared/domain/instrument';
 import { NO_RISK_LIMITS, RiskLimits } from '@shared/domain/risk';
 import { StoredProfile } from '@shared/domain/session';
+import { Desk, MAX_WORKSPACES, Workspace } from '@shared/domain/workstation';
 
 /** One profile's risk guard: its limits, and the IST day its loss limit was last reached (docs/contract.md §Risk guard). */
 export const StoredRisk = z.object({ limits: RiskLimits, lossReachedOn: IsoDate.nullable() });
@@ -17,6 +18,14 @@ export const Settings = z.object({
   risk: z.record(z.string().max(100), StoredRisk).optional(),
   /** Price alerts per profile, by the same key (docs/contract.md §Price alerts). */
   alerts: z.record(z.string().max(100), z.array(PriceAlert).max(1_000)).optional(),
+  /**
+   * The desk as it was left and the named workspaces, per profile (docs/workstation.md
+   * §Workspaces). A damaged entry reads as none: the desk starts afresh, the rest of the file stands.
+   */
+  desks: z
+    .record(z.string().max(100), z.object({ current: Desk, workspaces: z.array(Workspace).max(MAX_WORKSPACES) }))
+    .optional()
+    .catch(undefined),
 });
 export type Settings = z.infer<typeof Settings>;
 

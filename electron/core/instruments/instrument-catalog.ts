@@ -10,7 +10,7 @@ import type { Broker } from '../../broker/broker';
  */
 export class InstrumentCatalog {
   readonly #broker: Broker;
-  #bySymbol: Promise<ReadonlyMap<string, Instrument>> | null = null;
+  #bySymbol: Promise<{ list: readonly Instrument[]; map: ReadonlyMap<string, Instrument> }> | null = null;
 
   public constructor(broker: Broker) {
     this.#broker = broker;
@@ -19,10 +19,20 @@ export class InstrumentCatalog {
   /** The instrument traded as `tradingsymbol` on `exchange`, or undefined. */
   public async find(exchange: Exchange, tradingsymbol: string): Promise<Instrument | undefined> {
     const key = `${exchange}:${tradingsymbol}`;
-    const hit = (await this.#load()).get(key);
+    const hit = (await this.#load()).map.get(key);
     if (hit) return hit;
     this.#bySymbol = null;
-    return (await this.#load()).get(key);
+    return (await this.#load()).map.get(key);
+  }
+
+  /**
+   * The universe as read at login (of one exchange when given): every window's instrument list
+   * comes from what main already holds, not from another read of the broker (docs/workstation.md
+   * §What a pop-out costs).
+   */
+  public async list(exchange?: Exchange): Promise<readonly Instrument[]> {
+    const { list } = await this.#load();
+    return exchange === undefined ? list : list.filter((i) => i.exchange === exchange);
   }
 
   /**
@@ -39,9 +49,9 @@ export class InstrumentCatalog {
     this.#bySymbol = null;
   }
 
-  #load(): Promise<ReadonlyMap<string, Instrument>> {
+  #load(): Promise<{ list: readonly Instrument[]; map: ReadonlyMap<string, Instrument> }> {
     this.#bySymbol ??= this.#broker.listInstruments().then(
-      (list) => new Map(list.map((i) => [`${i.exchange}:${i.tradingsymbol}`, i])),
+      (list) => ({ list, map: new Map(list.map((i) => [`${i.exchange}:${i.tradingsymbol}`, i])) }),
       (err: unknown) => {
         this.#bySymbol = null;
         throw err;

@@ -205,6 +205,26 @@ describe('the order book in main', () => {
     expect(book.order(o.orderId)?.quantity).toBe(3);
   });
 
+  it('is complete before any page asks when the stream opened while the login read was on its way: one more read since its cursor', async () => {
+    const core = await started();
+    const o = await resting(core);
+    const { source, reads, hold } = gatedSource(core);
+    const book = new OrderBook(source);
+    const held = hold();
+    const login = book.sync(); // the read at login, its reply back but not yet taken
+    await held.arrived;
+    await core.broker.modifyOrder(o.orderId, { quantity: 3 }); // before the stream is open: no push
+    book.reconnected(); // the stream opens…
+    const warmed = book.warm(); // …and main warms the book
+    held.release();
+    await login;
+    await warmed;
+    // Fresh with no page's sync: a window's first sync is answered from it (order-handlers).
+    expect(book.completeAsOf()).not.toBeNull();
+    expect(reads).toEqual(['since:none', 'since:cursor']);
+    expect(book.order(o.orderId)?.quantity).toBe(3);
+  });
+
   it('answers a first page of the newest rows with the count, and its pages plus the changes since make up the whole book in its latest state', async () => {
     const core = await started({ rate: { perSecond: 1000, burst: 1000 } }); // eight placements and their look-ups at once
     const placed: Order[] = [];

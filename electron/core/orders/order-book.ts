@@ -153,13 +153,33 @@ export class OrderBook {
   }
 
   /**
+   * Brings the book up to date and complete, ahead of the pages (the stream just opened): a
+   * read, and one more since its cursor when the read shared was on its way before the stream
+   * opened (the login's), which alone cannot say the book is complete. The book is then fresh
+   * before a window asks, and every window's first sync is answered from it (docs/live-data.md
+   * §The first screen first).
+   */
+  public async warm(): Promise<void> {
+    await this.sync();
+    if (this.#completeAsOf === null) await this.sync();
+  }
+
+  /**
+   * Whether a page holding cursor `since` of book `book` gets everything (`full`): it holds no
+   * cursor (a window opening, a reload), another book's, or one older than the removals remembered.
+   */
+  public answersFull(book: string | undefined, since: number | undefined): boolean {
+    return book !== this.id || since === undefined || since > this.#rev || since < this.#floor;
+  }
+
+  /**
    * What changed after `since` in book `book`: only those rows and removals, or everything
    * (`full`) when the page holds no cursor, another book's, or one older than what is remembered.
    * With `first`, a full answer carries only the newest `first` rows, the count held and where
    * `page` continues (docs/live-data.md §The first screen first).
    */
   public changesSince(book: string | undefined, since: number | undefined, first?: number): OrderSyncAnswer {
-    const full = book !== this.id || since === undefined || since > this.#rev || since < this.#floor;
+    const full = this.answersFull(book, since);
     const upserts: Order[] = [];
     const removals: string[] = [];
     if (full && first !== undefined && this.#rows.size > first) {
@@ -170,7 +190,7 @@ export class OrderBook {
     }
     if (full) {
       for (const r of this.#rows.values()) upserts.push(r.order);
-    } else if (since < this.#rev) {
+    } else if (since !== undefined && since < this.#rev) {
       for (const r of this.#rows.values()) if (r.rev > since) upserts.push(r.order);
       for (const [id, rev] of this.#gone) if (rev > since) removals.push(id);
     }

@@ -38,11 +38,18 @@ let hub: EventHub;
 let sent: unknown[][];
 
 /** Calls the invoke handler main registered, as Electron would for a frame. */
-const invokeFrom = (senderFrame: FakeFrame | null, channel = 'funds.get', payload?: unknown) => {
+const invokeFrom = (senderFrame: FakeFrame | null, channel = 'funds.get', payload?: unknown, senderId = 7) => {
   const handler = ipc.handlers.get(IPC_INVOKE);
   if (!handler) throw new Error('no invoke handler registered');
-  return handler({ senderFrame, sender: { id: 7 } }, channel, payload);
+  return handler({ senderFrame, sender: { id: senderId } }, channel, payload);
 };
+
+/** A desk window as the shell holds it: its webContents' id and where its events go. */
+const deskWindow = (id: number) => ({
+  isDestroyed: () => false,
+  webContents: { id, send: (...args: unknown[]) => sent.push([id, ...args]) },
+});
+let windows: Array<ReturnType<typeof deskWindow>>;
 
 beforeEach(() => {
   ipc.handlers.clear();
@@ -53,12 +60,13 @@ beforeEach(() => {
     reached.push([channel, payload, caller]);
     return { ok: true, data: 'handled' };
   };
-  const window = { isDestroyed: () => false, webContents: { send: (...args: unknown[]) => sent.push(args) } };
+  // The main window (webContents 7) alone, until a test opens a pop-out.
+  windows = [deskWindow(7)];
   unbind = bindElectronIpc(
     dispatch,
     hub,
     new Set([APP_ORIGIN, DEV_ORIGIN]),
-    () => window as unknown as Electron.BrowserWindow,
+    () => windows as unknown as Electron.BrowserWindow[],
   );
 });
 
@@ -106,13 +114,34 @@ describe('IPC sender check', () => {
     expect(reached).toEqual([]);
   });
 
-  it('forwards every hub event to the window on the event channel, and unbinding stops both directions', async () => {
+  it('accepts a pop-out of the desk, and refuses the app page in a window that is not the desk’s', async () => {
+    windows.push(deskWindow(9));
+    expect(await invokeFrom(topFrame(`${APP_ORIGIN}/index.html?window=w1`), 'funds.get', undefined, 9)).toEqual({
+      ok: true,
+      data: 'handled',
+    });
+    // webContents 11 shows the app's page but is no window of the desk (a stray or closed window).
+    expect(await invokeFrom(topFrame(`${APP_ORIGIN}/index.html`), 'orders.place', undefined, 11)).toEqual(FORBIDDEN);
+    // A pop-out closed: its contents can no longer call.
+    windows.pop();
+    expect(await invokeFrom(topFrame(`${APP_ORIGIN}/index.html?window=w1`), 'funds.get', undefined, 9)).toEqual(
+      FORBIDDEN,
+    );
+    expect(reached).toEqual([['funds.get', undefined, 'webContents-9']]);
+  });
+
+  it('forwards every hub event to every desk window on the event channel, and unbinding stops both directions', async () => {
     const version = { run: 'r', seq: 3 };
+    windows.push(deskWindow(9));
     hub.emit('session.expired', { reason: 'token expired', version });
-    expect(sent).toEqual([[IPC_EVENT, 'session.expired', { reason: 'token expired', version }]]);
+    expect(sent).toEqual([
+      [7, IPC_EVENT, 'session.expired', { reason: 'token expired', version }],
+      [9, IPC_EVENT, 'session.expired', { reason: 'token expired', version }],
+    ]);
+    windows.pop();
     unbind();
     hub.emit('session.expired', { reason: 'again', version: { run: 'r', seq: 4 } });
-    expect(sent).toHaveLength(1);
+    expect(sent).toHaveLength(2);
     expect(ipc.handlers.has(IPC_INVOKE)).toBe(false);
   });
 });

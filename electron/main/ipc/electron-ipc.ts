@@ -4,11 +4,18 @@ import type { EventHub } from '../../app/event-hub';
 import { isTrustedUrl } from '../../app/security/app-origin';
 import type { Dispatch } from '../../app/dispatcher';
 
+/** The caller a webContents' calls are made as (the fair queue's and the workstation's name for the page). */
+export function webContentsCaller(id: number): string {
+  return `webContents-${id}`;
+}
+
 /**
- * Binds the dispatcher to Electron IPC: one invoke channel in, one event channel out.
+ * Binds the dispatcher to Electron IPC: one invoke channel in, one event channel out to every
+ * window of the desk (docs/workstation.md §Windows).
  *
- * Every call is sender-checked first (checklist #17): only the top frame of the app's own
- * page may call; anything else gets a `forbidden` result and reaches no handler.
+ * Every call is sender-checked first (checklist #17): only the top frame of the app's own page,
+ * in one of the desk's windows, may call; anything else (another window's contents, a
+ * sub-frame, another origin) gets a `forbidden` result and reaches no handler.
  *
  * @see https://www.electronjs.org/docs/latest/tutorial/security#17-validate-the-sender-of-all-ipc-messages
  */
@@ -16,19 +23,19 @@ export function bindElectronIpc(
   dispatch: Dispatch,
   hub: EventHub,
   allowedOrigins: ReadonlySet<string>,
-  window: () => BrowserWindow | null,
+  windows: () => readonly BrowserWindow[],
 ): () => void {
   ipcMain.handle(IPC_INVOKE, async (event: IpcMainInvokeEvent, channel: unknown, payload: unknown) => {
     const frame = event.senderFrame;
     const topLevel = frame !== null && frame.parent === null;
-    if (!frame || !topLevel || !isTrustedUrl(frame.url, allowedOrigins)) {
+    const deskWindow = windows().some((w) => !w.isDestroyed() && w.webContents.id === event.sender.id);
+    if (!frame || !topLevel || !deskWindow || !isTrustedUrl(frame.url, allowedOrigins)) {
       return { ok: false, error: { kind: 'forbidden', message: 'Calls are accepted only from the Tradedesk window' } };
     }
-    return dispatch(channel, payload, `webContents-${event.sender.id}`);
+    return dispatch(channel, payload, webContentsCaller(event.sender.id));
   });
   const off = hub.onAny((name, payload) => {
-    const win = window();
-    if (win && !win.isDestroyed()) win.webContents.send(IPC_EVENT, name, payload);
+    for (const win of windows()) if (!win.isDestroyed()) win.webContents.send(IPC_EVENT, name, payload);
   });
   return () => {
     off();

@@ -1,20 +1,26 @@
-import { BrowserWindow } from 'electron';
+import { BrowserWindow, type Rectangle } from 'electron';
 
 /**
- * Creates the trading window, shown only once its first paint is ready (no white flash).
+ * Creates a window of the desk — the main one or a pop-out, with the very same preload, sandbox
+ * and webPreferences (docs/workstation.md §Windows) — shown only once its first paint is ready
+ * (no white flash).
  *
  * The webPreferences are written out literally, here and only here, so the static gate
  * (electronegativity, part of `npm test`) can verify each one; e2e/electron.spec.ts checks the
- * same values on the running window. Each line is an item of Electron's security checklist.
+ * same values on the running windows. Each line is an item of Electron's security checklist.
  *
  * @see https://www.electronjs.org/docs/latest/tutorial/security
  */
-export function createMainWindow(preloadPath: string, url: string): BrowserWindow {
+export function createDeskWindow(
+  preloadPath: string,
+  url: string,
+  bounds: Rectangle | null,
+  popout: boolean,
+): BrowserWindow {
   const win = new BrowserWindow({
-    width: 1440,
-    height: 900,
-    minWidth: 960,
-    minHeight: 600,
+    ...(bounds ?? { width: 1440, height: 900 }),
+    minWidth: popout ? 320 : 960,
+    minHeight: popout ? 240 : 600,
     show: false,
     title: 'Tradedesk',
     backgroundColor: '#0f1420',

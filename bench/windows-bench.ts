@@ -1,0 +1,365 @@
+/**
+ * `npm run bench -- windows [--counts 1,2,4] [--seconds 8] [--rows 200] [--tick-ms 40] [--rounds 1]
+ *  [--window-query]`
+ *
+ * What N windows of the desk cost main (docs/workstation.md §What a pop-out costs): for each
+ * count in the same run, N pages of the app in Debian Chromium, each with the watchlist holding
+ * `--rows` instruments ticking at the watchlist goal's load (the paper market stepping every 40 ms,
+ * ~5 ticks a second per instrument, as `ticks --part watch`) and the chart, each on its own bridge
+ * WebSocket to the browser host, as a pop-out is in the browser host.
+ *
+ * The host (`out/host.mjs`) runs as its own process against a paper broker in this one
+ * (`--broker-url`), so the host's CPU is main's alone: its process's user + system time
+ * (`/proc/<pid>/stat`, every thread: the loop, GC, libuv) and its main thread's
+ * (`/proc/<pid>/task/<pid>/stat`) over the measured window, as a share of one core. Per page, as
+ * in the ticks bench: rAF frame deltas (p50/p95/p99), and the `market.ticks` messages, their bytes
+ * and the ticks inside them as the page's WebSocket receives them.
+ *
+ * `--window-query` loads page k > 1 as `?window=w<k-1>` (the renderer's pop-out page, where
+ * it has one); without it every page is the app's own page, which draws the whole desk.
+ *
+ * Prints a row per page and per count, the CPU ratios against one window, and a JSON summary last.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { startPaperBroker, type PaperBroker } from '../electron/paper';
+import { startHost } from '../e2e/host-process';
+import { brokerCounter, percentile, watchlistContext } from './ticks-bench';
+
+/** One 60 Hz frame, read with a quarter frame of rAF jitter as the ticks bench reads it. */
+const FRAME_MS = 1000 / 60;
+const FRAME_BUDGET_MS = FRAME_MS * 1.25;
+const CLK_TCK = 100; // Linux's USER_HZ: /proc times are in 1/100 s
+
+interface PageSample {
+  readonly frames: number[];
+  readonly messages: number;
+  readonly bytes: number;
+  readonly ticks: number;
+  readonly longMs: number;
+}
+
+interface CountSample {
+  /** `live`: the app; `static`: the same pages with `market.ticks` swallowed at their bridge by the harness (the floor). */
+  readonly mode: 'live' | 'static';
+  readonly windows: number;
+  readonly round: number;
+  readonly seconds: number;
+  /** Ticks/s the broker sent for the watched instruments (counted on a socket of its own). */
+  readonly offered: number;
+  /** Main's CPU as a share of one core: the whole host process, and its main thread. */
+  readonly cpu: number;
+  readonly cpuMainThread: number;
+  /** The browser's CPU (every page's renderer, the compositor, the browser process), a share of one core. */
+  readonly browserCpu: number;
+  /** The machine's 1-minute load average at the window's end (2 cores, shared). */
+  readonly load: number;
+  readonly pages: ReadonlyArray<{
+    readonly p50: number;
+    readonly p95: number;
+    readonly p99: number;
+    readonly ticksPerS: number;
+    readonly messagesPerS: number;
+    readonly bytesPerS: number;
+    readonly bytesPerTick: number;
+    readonly longMsPerS: number;
+  }>;
+}
+
+/** utime + stime of a process (or one of its threads), in seconds. */
+function cpuSeconds(statPath: string): number {
+  const stat = readFileSync(statPath, 'utf8');
+  // Fields after the command name (which may hold spaces) start at field 3.
+  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(rest[11]) + Number(rest[12])) / CLK_TCK;
+}
+
+/** The processes under `root` (its children, theirs…), leaving out `skip` and everything under it. */
+function descendants(root: number, skip: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: number[] = [];
+  const walk = (pid: number): void => {
+    for (const c of children.get(pid) ?? []) {
+      if (c === skip) continue;
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** CPU seconds of the browser's processes (every page's renderer, the GPU/compositor, the browser). */
+function browserCpuSeconds(pids: readonly number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      total += cpuSeconds(`/proc/${pid}/stat`);
+    } catch {
+      // exited
+    }
+  }
+  return total;
+}
+
+async function openWindow(
+  browser: Browser,
+  url: string,
+  k: number,
+  tokens: readonly number[],
+  windowQuery: boolean,
+  floor: boolean,
+): Promise<Page> {
+  const context = await watchlistContext(browser, tokens, floor);
+  const page = await context.newPage();
+  const u = new URL(url);
+  if (windowQuery && k > 0) u.searchParams.set('window', `w${k}`);
+  await page.goto(u.toString());
+  await page.getByText(/Connected to .+ as \S+/).waitFor({ timeout: 60_000 });
+  await page.waitForFunction((n) => document.querySelectorAll('tr[data-watch-row]').length >= n, tokens.length, {
+    timeout: 60_000,
+  });
+  return page;
+}
+
+async function measureCount(
+  browser: Browser,
+  hostUrl: string,
+  hostPid: number,
+  paper: PaperBroker,
+  tokens: readonly number[],
+  windows: number,
+  round: number,
+  seconds: number,
+  windowQuery: boolean,
+  mode: CountSample['mode'],
+): Promise<CountSample> {
+  const pages: Page[] = [];
+  try {
+    for (let k = 0; k < windows; k += 1)
+      pages.push(await openWindow(browser, hostUrl, k, tokens, windowQuery, mode === 'static'));
+    await new Promise((r) => setTimeout(r, 2_000)); // warm up: subscriptions, first render of every row
+    const counter = await brokerCounter(paper.url, tokens);
+    const on = (p: Page, value: boolean) =>
+      p.evaluate((v) => ((window as unknown as { __probe: { on: boolean } }).__probe.on = v), value);
+    await Promise.all(pages.map((p) => on(p, true)));
+    const before = counter.count();
+    const chromium = descendants(process.pid, hostPid);
+    const browser0 = browserCpuSeconds(chromium);
+    const cpu0 = cpuSeconds(`/proc/${hostPid}/stat`);
+    const thread0 = cpuSeconds(`/proc/${hostPid}/task/${hostPid}/stat`);
+    const t0 = performance.now();
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    const wall = (performance.now() - t0) / 1000;
+    const cpu = (cpuSeconds(`/proc/${hostPid}/stat`) - cpu0) / wall;
+    const cpuMainThread = (cpuSeconds(`/proc/${hostPid}/task/${hostPid}/stat`) - thread0) / wall;
+    const browserCpu = (browserCpuSeconds(chromium) - browser0) / wall;
+    const offered = (counter.count() - before) / wall;
+    const load = loadavg()[0] ?? Number.NaN;
+    counter.close();
+    const got: PageSample[] = await Promise.all(
+      pages.map((p) =>
+        p.evaluate(() => {
+          const probe = (
+            window as unknown as {
+              __probe: {
+                frames: number[];
+                messages: number;
+                bytes: number;
+                ticks: number;
+                longTasks: number[];
+                on: boolean;
+              };
+            }
+          ).__probe;
+          probe.on = false;
+          return {
+            frames: probe.frames,
+            messages: probe.messages,
+            bytes: probe.bytes,
+            ticks: probe.ticks,
+            longMs: probe.longTasks.reduce((a, b) => a + b, 0),
+          };
+        }),
+      ),
+    );
+    return {
+      mode,
+      windows,
+      round,
+      seconds: wall,
+      offered,
+      cpu,
+      cpuMainThread,
+      browserCpu,
+      load,
+      pages: got.map((g) => {
+        const frames = g.frames.slice().sort((a, b) => a - b);
+        return {
+          p50: percentile(frames, 0.5),
+          p95: percentile(frames, 0.95),
+          p99: percentile(frames, 0.99),
+          ticksPerS: g.ticks / wall,
+          messagesPerS: g.messages / wall,
+          bytesPerS: g.bytes / wall,
+          bytesPerTick: g.ticks > 0 ? g.bytes / g.ticks : Number.NaN,
+          longMsPerS: g.longMs / wall,
+        };
+      }),
+    };
+  } finally {
+    await Promise.all(pages.map((p) => p.context().close()));
+  }
+}
+
+/** The median of xs (of an even count, the higher middle: conservative). */
+function median(xs: readonly number[]): number {
+  const v = xs.filter((n) => Number.isFinite(n)).sort((a, b) => a - b);
+  return v.length ? v[Math.floor(v.length / 2)]! : Number.NaN;
+}
+
+export async function run(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      counts: { type: 'string', default: '1,2,4' },
+      seconds: { type: 'string', default: '8' },
+      rows: { type: 'string', default: '200' },
+      'tick-ms': { type: 'string', default: '40' },
+      rounds: { type: 'string', default: '1' },
+      'window-query': { type: 'boolean', default: false },
+      floor: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const counts = values.counts
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0 && n <= 8);
+  const seconds = Math.max(2, Math.min(60, Number(values.seconds) || 8));
+  const rows = Math.max(1, Math.min(500, Number(values.rows) || 200));
+  const tickMs = Math.max(10, Math.min(1000, Number(values['tick-ms']) || 40));
+  const rounds = Math.max(1, Math.min(5, Number(values.rounds) || 1));
+  const windowQuery = values['window-query'];
+  const modes: Array<CountSample['mode']> = values.floor ? ['static', 'live'] : ['live'];
+
+  const dir = await mkdtemp(join(tmpdir(), 'td-windows-'));
+  const paper = await startPaperBroker({ port: 0, tickIntervalMs: tickMs, rate: { perSecond: 1_000, burst: 1_000 } });
+  let host: Awaited<ReturnType<typeof startHost>> | null = null;
+  let browser: Browser | null = null;
+  const samples: CountSample[] = [];
+  try {
+    host = await startHost(['--broker-url', paper.url, '--api-key', 'paper', '--api-secret', 'paper'], {
+      dataDir: dir,
+    });
+    const hostPid = host.child.pid;
+    if (hostPid === undefined) throw new Error('the host has no pid');
+    // The first `rows` instruments of the broker's list, as the ticks bench's watchlist.
+    const login = (await (
+      await fetch(`${paper.url}/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ api_key: 'paper', api_secret: 'paper' }),
+      })
+    ).json()) as { access_token: string };
+    const listed = (await (
+      await fetch(`${paper.url}/instruments`, { headers: { authorization: `Bearer ${login.access_token}` } })
+    ).json()) as { instruments: Array<{ instrument_token: number }> };
+    const tokens = listed.instruments.slice(0, rows).map((i) => i.instrument_token);
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
+    for (let r = 0; r < rounds; r += 1)
+      for (const n of counts)
+        for (const mode of modes)
+          samples.push(
+            await measureCount(browser, host.handle.url, hostPid, paper, tokens, n, r, seconds, windowQuery, mode),
+          );
+  } finally {
+    await browser?.close();
+    await host?.stop();
+    await paper.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+  report(samples, { rows, tickMs, seconds, windowQuery });
+}
+
+function report(
+  samples: readonly CountSample[],
+  opt: { rows: number; tickMs: number; seconds: number; windowQuery: boolean },
+): void {
+  const f = (v: number, d = 1): string => (Number.isFinite(v) ? v.toFixed(d) : '–');
+  console.log(
+    `\n${opt.rows}-row watchlist and the chart per window, paper market stepping every ${opt.tickMs} ms; ${opt.seconds} s per count; ` +
+      `pages ${opt.windowQuery ? 'k > 1 as ?window=wk' : "all the app's own page"}; main = the host process (its own, the paper broker runs in the bench's)`,
+  );
+  console.log(
+    '| page | windows | round | window | broker ticks/s | ticks/s at page | tick msgs/s | KB/s | bytes per tick | frame p50 ms | p95 ms | p99 ms | long tasks ms/s | main CPU (process) | main CPU (main thread) | Chromium CPU | load avg |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const s of samples)
+    s.pages.forEach((p, k) =>
+      console.log(
+        `| ${s.mode} | ${s.windows} | ${s.round + 1} | ${k + 1} | ${f(s.offered, 0)} | ${f(p.ticksPerS, 0)} | ${f(p.messagesPerS)} | ${f(p.bytesPerS / 1000)} | ${f(p.bytesPerTick)} | ${f(p.p50)} | ${f(p.p95)} | ${f(p.p99)} | ${f(p.longMsPerS)} | ${k === 0 ? `${f(s.cpu * 100)}%` : ''} | ${k === 0 ? `${f(s.cpuMainThread * 100)}%` : ''} | ${k === 0 ? `${f(s.browserCpu * 100, 0)}%` : ''} | ${k === 0 ? f(s.load) : ''} |`,
+      ),
+    );
+  const counts = [...new Set(samples.map((s) => s.windows))];
+  const r2 = (v: number): number | null => (Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
+  /** Medians over rounds of one count in one mode. */
+  const figures = (n: number, mode: CountSample['mode']) => {
+    const xs = samples.filter((s) => s.windows === n && s.mode === mode);
+    return {
+      cpu: median(xs.map((s) => s.cpu)),
+      cpuMainThread: median(xs.map((s) => s.cpuMainThread)),
+      browserCpu: median(xs.map((s) => s.browserCpu)),
+      // The worst window of each run, then the median over rounds.
+      worstP95: median(xs.map((s) => Math.max(...s.pages.map((p) => p.p95)))),
+      bytesPerTick: median(xs.flatMap((s) => s.pages.map((p) => p.bytesPerTick))),
+      bytesPerSPerWindow: median(xs.flatMap((s) => s.pages.map((p) => p.bytesPerS))),
+      offered: median(xs.map((s) => s.offered)),
+    };
+  };
+  const one = figures(1, 'live');
+  const hasFloor = samples.some((s) => s.mode === 'static');
+  const summary: Record<string, unknown> = { suite: 'windows', rows: opt.rows, tick_ms: opt.tickMs };
+  for (const n of counts) {
+    const c = figures(n, 'live');
+    const floor = hasFloor ? figures(n, 'static') : null;
+    const ratio = c.cpu / one.cpu;
+    console.log(
+      `${n} window(s): main CPU ${f(c.cpu * 100)}% of a core (main thread ${f(c.cpuMainThread * 100)}%)${n !== 1 ? `, ×${f(ratio, 2)} one window's` : ''}; Chromium ${f(c.browserCpu * 100, 0)}% of a core; worst window's frame p95 ${f(c.worstP95)} ms${floor ? ` (static floor ${f(floor.worstP95)} ms)` : ''}; ${f(c.bytesPerTick)} bytes per tick per window, ${f(c.bytesPerSPerWindow / 1000)} KB/s per window`,
+    );
+    Object.assign(summary, {
+      [`w${n}_main_cpu_pct`]: r2(c.cpu * 100),
+      [`w${n}_main_thread_cpu_pct`]: r2(c.cpuMainThread * 100),
+      [`w${n}_cpu_over_one`]: r2(ratio),
+      [`w${n}_browser_cpu_pct`]: r2(c.browserCpu * 100),
+      [`w${n}_worst_p95_ms`]: r2(c.worstP95),
+      ...(floor ? { [`w${n}_static_worst_p95_ms`]: r2(floor.worstP95) } : {}),
+      [`w${n}_bytes_per_tick`]: r2(c.bytesPerTick),
+      [`w${n}_broker_ticks_per_s`]: Math.round(c.offered),
+    });
+  }
+  const most = figures(Math.max(...counts), 'live');
+  const live = samples.filter((s) => s.mode === 'live');
+  Object.assign(summary, {
+    goal_cpu_at_most_2x: most.cpu <= 2 * one.cpu,
+    goal_every_p95_within_frame: live.every((s) => s.pages.every((p) => p.p95 <= FRAME_BUDGET_MS)),
+  });
+  console.log(JSON.stringify(summary));
+}

@@ -1,0 +1,136 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WebSocket } from 'ws';
+import { startPaperBroker, type PaperBroker } from '../paper';
+import { startHost, type RunningHost } from '../host/host-server';
+import { createAppServices, type AppServices } from './app-services';
+import { createDispatcher } from './dispatcher';
+
+/**
+ * Ticks fan out to every window from one broker subscription per instrument, whatever the number
+ * of windows showing it (docs/workstation.md §What a pop-out costs): three pages of the desk —
+ * the main window and two pop-outs, each on its own bridge socket as in the browser host — watch
+ * the same instrument with panels of the same name, as the renderer names them. The broker, a
+ * paper broker in this process, is asked what the app's stream socket is subscribed to.
+ */
+describe('one broker subscription per instrument, whatever the number of windows', () => {
+  let dir: string;
+  let paper: PaperBroker;
+  let services: AppServices;
+  let host: RunningHost;
+  let dispatch: ReturnType<typeof createDispatcher>;
+  let infy = 0;
+  let tcs = 0;
+  const sockets: WebSocket[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'td-window-subs-'));
+    await writeFile(join(dir, 'index.html'), '<!doctype html><title>t</title>');
+    paper = await startPaperBroker({ port: 0, tickIntervalMs: 0 });
+    services = await createAppServices({
+      dataDir: dir,
+      brokerUrl: paper.url,
+      apiKey: 'paper',
+      apiSecret: 'paper',
+      log: () => undefined,
+    });
+    dispatch = createDispatcher(services.handlers);
+    host = await startHost({
+      port: 0,
+      rendererDir: dir,
+      dispatch,
+      events: services.events,
+      pages: {
+        opened: (caller, window) => services.workstation.pageOpened(caller, window),
+        closed: (caller) => services.workstation.pageClosed(caller),
+      },
+    });
+    const list = await dispatch('instruments.list', { exchange: 'NSE' });
+    if (!list.ok) throw new Error(list.error.message);
+    const find = (s: string): number =>
+      (list.data as Array<{ instrumentToken: number; tradingsymbol: string }>).find((i) => i.tradingsymbol === s)!
+        .instrumentToken;
+    infy = find('INFY');
+    tcs = find('TCS');
+  });
+  afterAll(async () => {
+    for (const ws of sockets) ws.terminate();
+    await host.close();
+    await services.close();
+    await paper.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A page of the desk drawing `window`, on its own bridge socket. */
+  async function page(window: string | null): Promise<{ call(channel: string, payload: unknown): Promise<unknown> }> {
+    const query = `key=${host.secret}${window ? `&window=${window}` : ''}`;
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/bridge?${query}`, {
+      headers: { Origin: `http://127.0.0.1:${host.port}` },
+    });
+    sockets.push(ws);
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    let seq = 0;
+    const waiting = new Map<number, (r: unknown) => void>();
+    ws.on('message', (d) => {
+      const m = JSON.parse(String(d)) as { id?: number; result?: unknown };
+      if (typeof m.id === 'number') waiting.get(m.id)?.(m.result);
+    });
+    return {
+      call: (channel, payload) =>
+        new Promise((resolve) => {
+          const id = ++seq;
+          waiting.set(id, resolve);
+          ws.send(JSON.stringify({ id, channel, payload }));
+        }),
+    };
+  }
+
+  /** What the broker streams to the app: its one stream socket's subscribed instruments. */
+  const brokerSubscribed = (): number[] => paper.streamStats().map((s) => s.subscribed);
+
+  /** Opens a pop-out on the desk; returns its id. */
+  async function popout(): Promise<string> {
+    const r = await dispatch('desk.open', {
+      panel: { kind: 'watchlist', link: null, instrument: null, options: {} },
+      to: 'new',
+    });
+    if (!r.ok) throw new Error(r.error.message);
+    return (r.data as { window: string }).window;
+  }
+
+  it('three windows watching INFY: one subscription; it stays while any window shows it and goes with the last', async () => {
+    await vi.waitFor(() => expect(brokerSubscribed()).toEqual([0]), { timeout: 10_000 });
+    const [w1, w2] = [await popout(), await popout()];
+    const main = await page(null);
+    const one = await page(w1);
+    const two = await page(w2);
+
+    // Every window's watchlist (each named `watchlist` by its own page) shows INFY, one chart TCS.
+    for (const p of [main, one, two])
+      expect(await p.call('market.subscribe', { owner: 'watchlist', tokens: [infy] })).toMatchObject({ ok: true });
+    expect(await two.call('market.subscribe', { owner: 'chart', tokens: [tcs] })).toMatchObject({ ok: true });
+    await vi.waitFor(() => expect(brokerSubscribed()).toEqual([2]), { timeout: 10_000 });
+
+    // The second pop-out's watchlist is closed (its panel unmounts): INFY still streams for the other two.
+    expect(await two.call('market.subscribe', { owner: 'watchlist', tokens: [] })).toMatchObject({
+      ok: true,
+      data: { subscribed: 2 },
+    });
+    // The main window's watchlist goes too: the first pop-out still shows INFY.
+    expect(await main.call('market.subscribe', { owner: 'watchlist', tokens: [] })).toMatchObject({
+      ok: true,
+      data: { subscribed: 2 },
+    });
+    // The second pop-out closes with its chart: TCS is no longer watched by anyone.
+    expect(await dispatch('desk.close', { window: w2 })).toMatchObject({ ok: true });
+    await vi.waitFor(() => expect(brokerSubscribed()).toEqual([1]), { timeout: 10_000 });
+    // The last window showing INFY closes: nothing is streamed any more.
+    expect(await dispatch('desk.close', { window: w1 })).toMatchObject({ ok: true });
+    await vi.waitFor(() => expect(brokerSubscribed()).toEqual([0]), { timeout: 10_000 });
+  });
+});
