@@ -1,9 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app';
 import { getBridge } from './lib/bridge';
 import { createQueryClient } from './lib/query-client';
+import { IS_MAIN_WINDOW } from './features/workstation/this-window';
+import { lazyPage } from './features/workstation/lazy-page';
 import './styles/global.css';
 
 // The browser host's socket opens now, so its handshake overlaps React's first render instead of
@@ -14,10 +15,16 @@ getBridge();
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 
+// Each window's page is its own chunk, asked for now beside the bridge: a pop-out fetches and
+// runs only its page and its own panels' code, never the main window's (docs/workstation.md §Windows).
+const Page = IS_MAIN_WINDOW
+  ? lazyPage(import('./app').then((m) => m.App))
+  : lazyPage(import('./popout-app').then((m) => m.PopoutApp));
+
 createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={createQueryClient()}>
-      <App />
+      <Page />
     </QueryClientProvider>
   </StrictMode>,
 );
