@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import { getBridge } from './lib/bridge';
 import { createQueryClient } from './lib/query-client';
@@ -17,9 +17,13 @@ if (!root) throw new Error('#root is missing from index.html');
 
 // Each window's page is its own chunk, asked for now beside the bridge: a pop-out fetches and
 // runs only its page and its own panels' code, never the main window's (docs/workstation.md §Windows).
-const Page = IS_MAIN_WINDOW
-  ? lazyPage(import('./app').then((m) => m.App))
-  : lazyPage(import('./popout-app').then((m) => m.PopoutApp));
+// (Two functions, never one conditional expression: Vite's preload would give both imports the
+// stylesheets of the second.)
+const PAGES: Readonly<Record<'main' | 'popout', () => Promise<ComponentType>>> = {
+  main: () => import('./app').then((m) => m.App),
+  popout: () => import('./popout-app').then((m) => m.PopoutApp),
+};
+const Page = lazyPage(PAGES[IS_MAIN_WINDOW ? 'main' : 'popout']());
 
 createRoot(root).render(
   <StrictMode>

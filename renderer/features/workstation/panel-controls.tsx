@@ -10,10 +10,14 @@ import { kindInfo, panelTitle } from './panel-kinds';
 import { IS_MAIN_WINDOW } from './this-window';
 import './workstation.css';
 
-/** A group as the trader reads it: a number and a name beside the colour, never the colour alone. */
+/** A group as the trader reads it: a number and a name beside the colour, never the colour alone ("1 Red"). */
 export function groupLabel(group: LinkGroup): string {
-  const n = LINK_GROUPS.indexOf(group) + 1;
-  return `${n} ${group[0]!.toUpperCase()}${group.slice(1)}`;
+  return `${LINK_GROUPS.indexOf(group) + 1} ${group[0]!.toUpperCase()}${group.slice(1)}`;
+}
+
+/** The chip's short form, where a header has little room: its number. */
+function groupSign(group: LinkGroup): string {
+  return String(LINK_GROUPS.indexOf(group) + 1);
 }
 
 /**
@@ -61,7 +65,7 @@ function MoveButton() {
         title="Back to the main window"
         onClick={() => run(() => moveTo(panel, MAIN_WINDOW))}
       >
-        ⇤
+        ↙
       </button>
     );
   return (
@@ -73,7 +77,7 @@ function MoveButton() {
       title="Pop out into a window of its own"
       onClick={() => run(() => popOut(panel, view?.opener ?? 'main'))}
     >
-      ⧉
+      ↗
     </button>
   );
 }
@@ -96,10 +100,12 @@ function LinkChip() {
         relink(panel, group, token, group !== null && view?.desk.links[group] !== undefined).catch(() => undefined);
       }}
     >
-      <option value="">– none</option>
+      <option value="" aria-label="No link">
+        –
+      </option>
       {LINK_GROUPS.map((g) => (
-        <option key={g} value={g}>
-          {groupLabel(g)}
+        <option key={g} value={g} aria-label={groupLabel(g)}>
+          {groupSign(g)}
         </option>
       ))}
     </select>
