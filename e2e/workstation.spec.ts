@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { blotter, chooseSymbol, fillTicket, openDashboard, orderRow, placeOrder, ticket } from './dashboard-helpers';
+import { docShotPath } from './dashboard-helpers';
 import { expect, test } from './fixtures';
 import { freshDataDir, launchHost, openFrontDoor } from './restartable-host';
 
@@ -89,6 +90,76 @@ test('closing a pop-out gives its panel back to the main page', async ({ page, h
   await expect(page.getByRole('button', { name: 'Pop out Chart', exact: true })).toBeVisible();
 });
 
+test('the palette goes to a panel in another window, and opens a second chart there on an interval of its own', async ({
+  page,
+  host,
+}) => {
+  await openDashboard(page, host);
+  const popout = await popOut(page, 'Chart');
+  await page.bringToFront();
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  await palette.getByRole('combobox', { name: 'Find an instrument or an action' }).fill('go to chart');
+  await expect(palette.getByRole('option').first()).toContainText('Go to: Chart (window 1)');
+  await page.keyboard.press('Enter');
+  await expect(popout.locator('[data-desk-panel="chart"]')).toBeFocused();
+
+  // A second chart in the pop-out, unlinked on what was selected, with its own interval.
+  await popout.keyboard.press('Control+k');
+  const there = popout.getByRole('dialog', { name: 'Command palette' });
+  await there.getByRole('combobox', { name: 'Find an instrument or an action' }).fill('another chart here');
+  await popout.keyboard.press('Enter');
+  const second = popout.getByRole('region', { name: /^Chart 2/ });
+  await expect(second).toBeVisible();
+  await expect(second.getByRole('combobox', { name: 'Link group of Chart 2' })).toHaveValue('');
+  await second.getByRole('radio', { name: '60minute', exact: true }).click();
+  await expect(second.getByRole('radio', { name: '60minute', exact: true })).toHaveAttribute('aria-checked', 'true');
+  await expect(chart(popout).first().getByRole('radio', { name: '5minute', exact: true })).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
+  await second.hover();
+  await second.getByRole('button', { name: 'Move Chart 2 back to the main window' }).click();
+  await expect(page.getByRole('tab', { name: 'Chart 2', exact: true })).toBeVisible();
+  await closeOthers(page.context(), page);
+});
+
+test('workspaces export to a file and import from one; a file that does not fit names the field', async ({
+  page,
+  host,
+}) => {
+  await openDashboard(page, host);
+  const menu = page.locator('details.workspaces');
+  await menu.locator('summary').click();
+  await menu.getByRole('textbox', { name: 'Workspace name' }).fill('Morning');
+  await menu.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(menu.getByRole('status')).toHaveText('Saved “Morning”');
+
+  const download = page.waitForEvent('download');
+  await menu.getByRole('button', { name: 'Export…' }).click();
+  const file = await (await download).path();
+  const input = menu.getByLabel('Import workspaces from a file');
+  await input.setInputFiles(file);
+  await expect(menu.getByRole('status')).toHaveText('Imported Morning (2)');
+  await expect(menu.getByRole('combobox', { name: 'Load workspace' }).getByRole('option')).toHaveText([
+    'Choose…',
+    'Morning',
+    'Morning (2)',
+  ]);
+
+  const bad = {
+    format: 'tradedesk-workspaces',
+    version: 1,
+    workspaces: [{ name: '', desk: {}, layouts: {}, tabs: {} }],
+  };
+  await input.setInputFiles({
+    name: 'bad.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(bad)),
+  });
+  await expect(menu.getByRole('status')).toContainText('workspaces.0.name');
+});
+
 test('a saved workspace is there after a host restart, and loading it opens its windows', async ({ page }) => {
   const dataDir = freshDataDir();
   const door = await openFrontDoor();
@@ -130,4 +201,37 @@ test('a saved workspace is there after a host restart, and loading it opens its 
     await current.kill('SIGTERM');
     await door.close();
   }
+});
+
+test('picture: two windows side by side, their panels in colour groups', async ({ page, host }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openDashboard(page, host);
+  await pickOnWatchlist(page, 'TCS');
+  // The chart pops out beside a second chart in group 3 (blue); the main window's watchlist and depth stay in group 1 (red).
+  const popout2 = await popOut(page, 'Chart');
+  await popout2.setViewportSize({ width: 960, height: 720 });
+  await popout2.keyboard.press('Control+k');
+  const palette = popout2.getByRole('dialog', { name: 'Command palette' });
+  await palette.getByRole('combobox', { name: 'Find an instrument or an action' }).fill('another chart here');
+  await popout2.keyboard.press('Enter');
+  const second = popout2.getByRole('region', { name: /^Chart 2/ });
+  await second.getByRole('combobox', { name: 'Link group of Chart 2' }).selectOption('blue');
+  await pickOnWatchlist(page, 'INFY');
+  await expect(legend(popout2).first()).toContainText('INFY');
+  await expect(second.getByTestId('chart-legend')).toContainText('TCS');
+  await expect(chart(popout2).first().getByRole('progressbar')).toHaveCount(0);
+  await expect(second.getByRole('progressbar')).toHaveCount(0);
+
+  const left = (await page.screenshot()).toString('base64');
+  const right = (await popout2.screenshot()).toString('base64');
+  const board = await page.context().newPage();
+  await board.setViewportSize({ width: 2300, height: 760 });
+  await board.setContent(
+    `<body style="margin:0;background:#05070b;display:flex;gap:20px;padding:20px">` +
+      `<img src="data:image/png;base64,${left}" width="1280" height="720">` +
+      `<img src="data:image/png;base64,${right}" width="960" height="720"></body>`,
+  );
+  await board.screenshot({ path: docShotPath('workstation-two-windows.png') });
+  await board.close();
+  await closeOthers(page.context(), page);
 });

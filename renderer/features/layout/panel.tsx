@@ -35,6 +35,8 @@ function PanelFrame(props: PanelProps & { readonly view: PanelFreshness | null }
   const stale = props.view?.stale === true;
   const label = strip ? strip.tabId(strip.shown) : id;
   const desk = useDeskPanel();
+  // Another panel of a kind is numbered as the desk names it ("Chart 2").
+  const title = desk && desk.id !== desk.kind ? `${props.title} ${desk.id.slice(desk.kind.length + 1)}` : props.title;
   return (
     <section
       data-desk-panel={desk?.id}
@@ -44,7 +46,7 @@ function PanelFrame(props: PanelProps & { readonly view: PanelFreshness | null }
       aria-labelledby={label}
     >
       <header className="panel__head">
-        {strip ? <TabList strip={strip} /> : <h2 id={id}>{props.title}</h2>}
+        {strip ? <TabList strip={strip} /> : <h2 id={id}>{title}</h2>}
         {props.view ? <Freshness view={props.view} /> : null}
         <div className="panel__actions">
           {props.actions}
