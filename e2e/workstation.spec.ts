@@ -121,6 +121,9 @@ test('the palette goes to a panel in another window, and opens a second chart th
   await second.hover();
   await second.getByRole('button', { name: 'Move Chart 2 back to the main window' }).click();
   await expect(page.getByRole('tab', { name: 'Chart 2', exact: true })).toBeVisible();
+  await page.getByRole('tab', { name: 'Chart 2', exact: true }).click();
+  await page.getByRole('button', { name: 'Remove Chart 2' }).click();
+  await expect(page.getByRole('tab', { name: 'Chart 2', exact: true })).toHaveCount(0);
   await closeOthers(page.context(), page);
 });
 

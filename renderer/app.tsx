@@ -34,6 +34,7 @@ import { DeskSlot } from './features/workstation/desk-slot';
 import { PanelView, ticketFrame } from './features/workstation/panel-views';
 import { useDeskCommands } from './features/workstation/use-desk-commands';
 import { useLinkSync } from './features/workstation/use-link-sync';
+import { useSharedStorage } from './features/workstation/use-shared-storage';
 import { usePopoutOpener } from './features/workstation/use-popout-opener';
 import { useWorkspaceLoad } from './features/workstation/use-workspace-load';
 import { WorkspaceSwitcher } from './features/workstation/workspace-switcher';
@@ -195,6 +196,7 @@ export function App() {
   useOverlayHotkeys();
   useQuoteFallback();
   useDeskEvents();
+  useSharedStorage();
   useLinkSync();
   useDeskCommands();
   usePopoutOpener();

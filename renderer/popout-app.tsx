@@ -19,6 +19,7 @@ import { PanelView } from './features/workstation/panel-views';
 import { THIS_WINDOW, windowName } from './features/workstation/this-window';
 import { useDeskCommands } from './features/workstation/use-desk-commands';
 import { useLinkSync } from './features/workstation/use-link-sync';
+import { useSharedStorage } from './features/workstation/use-shared-storage';
 import { useWorkspaceLoad } from './features/workstation/use-workspace-load';
 import { useTheme } from './state/settings-store';
 import './features/workstation/workstation.css';
@@ -35,6 +36,7 @@ export function PopoutApp() {
   usePlacementEvents();
   useQuoteFallback();
   useDeskEvents();
+  useSharedStorage();
   useLinkSync();
   useDeskCommands();
   useOverlayHotkeys();

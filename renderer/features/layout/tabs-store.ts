@@ -36,3 +36,5 @@ export const shownTabs = (): Readonly<Record<string, string>> => useTabsStore.ge
 export function tabsLoaded(tabs: Readonly<Record<string, string>>): void {
   useTabsStore.setState((s) => ({ shown: { ...s.shown, ...tabs } }));
 }
+/** Another window of the desk wrote the tabs: take them (they share this page's storage). */
+export const rereadTabs = (): Promise<void> | void => useTabsStore.persist.rehydrate();

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { LINK_GROUPS, MAIN_WINDOW, type LinkGroup } from '@shared/domain/workstation';
 import { describeError } from '../../lib/describe-error';
+import { call } from '../../lib/ipc-client';
 import { useToastActions } from '../../state/toast-store';
 import { useShownInstrument } from '../market/use-shown-instrument';
 import { moveTo, popOut, relink } from './desk-actions';
@@ -32,6 +33,7 @@ export function DeskPanelControls() {
     <span className="desk-controls">
       {kindInfo(panel.kind)?.linkable ? <LinkChip /> : null}
       <MoveButton />
+      {panel.id !== panel.kind ? <RemoveButton /> : null}
     </span>
   );
 }
@@ -78,6 +80,23 @@ function MoveButton() {
       onClick={() => run(() => popOut(panel, view?.opener ?? 'main'))}
     >
       ↗
+    </button>
+  );
+}
+
+/** Takes another panel of a kind (a second chart) off the desk; a kind's own panel only moves. */
+function RemoveButton() {
+  const panel = useDeskPanel()!;
+  const title = panelTitle(panel);
+  return (
+    <button
+      type="button"
+      className="desk-controls__remove"
+      aria-label={`Remove ${title}`}
+      title={`Remove ${title}`}
+      onClick={() => void call('desk.remove', { panel: panel.id }).catch(() => undefined)}
+    >
+      ×
     </button>
   );
 }
