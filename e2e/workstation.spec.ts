@@ -35,12 +35,20 @@ async function closeOthers(context: BrowserContext, main: Page): Promise<void> {
   await expect(ticket(main)).toBeVisible();
 }
 
-test('an order placed from a popped-out ticket shows in the main page’s blotter', async ({ page, host }) => {
+test('a ticket asked for on the main page fills in the popped-out ticket; an order placed there shows in the main page’s blotter', async ({
+  page,
+  host,
+}) => {
   await openDashboard(page, host);
   const popout = await popOut(page, 'Ticket');
   // The main page keeps a note of where the ticket went; the pop-out draws it alone.
   await expect(page.getByText('Ticket is in window 1.')).toBeVisible();
   await expect(popout.getByRole('table', { name: 'Orders' })).toHaveCount(0);
+
+  // B on the main page's watchlist fills in the ticket where it is (nothing is sent).
+  await page.getByRole('button', { name: 'Sell TCS', exact: true }).click();
+  await expect(ticket(popout).getByRole('combobox', { name: 'Symbol' })).toHaveValue('TCS');
+  await expect(ticket(popout).getByRole('radio', { name: 'Sell' })).toBeChecked();
 
   await chooseSymbol(popout, 'INFY', /^INFY NSE/);
   await fillTicket(popout, { side: 'Buy', quantity: '3', orderType: 'MARKET', product: 'MIS' });

@@ -35,6 +35,7 @@ import { PanelView, ticketFrame } from './features/workstation/panel-views';
 import { useDeskCommands } from './features/workstation/use-desk-commands';
 import { useLinkSync } from './features/workstation/use-link-sync';
 import { useSharedStorage } from './features/workstation/use-shared-storage';
+import { useTicketForward } from './features/workstation/use-ticket-forward';
 import { usePopoutOpener } from './features/workstation/use-popout-opener';
 import { useWorkspaceLoad } from './features/workstation/use-workspace-load';
 import { WorkspaceSwitcher } from './features/workstation/workspace-switcher';
@@ -197,6 +198,7 @@ export function App() {
   useQuoteFallback();
   useDeskEvents();
   useSharedStorage();
+  useTicketForward();
   useLinkSync();
   useDeskCommands();
   usePopoutOpener();

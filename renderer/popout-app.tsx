@@ -20,6 +20,7 @@ import { THIS_WINDOW, windowName } from './features/workstation/this-window';
 import { useDeskCommands } from './features/workstation/use-desk-commands';
 import { useLinkSync } from './features/workstation/use-link-sync';
 import { useSharedStorage } from './features/workstation/use-shared-storage';
+import { useTicketForward } from './features/workstation/use-ticket-forward';
 import { useWorkspaceLoad } from './features/workstation/use-workspace-load';
 import { useTheme } from './state/settings-store';
 import './features/workstation/workstation.css';
@@ -37,6 +38,7 @@ export function PopoutApp() {
   useQuoteFallback();
   useDeskEvents();
   useSharedStorage();
+  useTicketForward();
   useLinkSync();
   useDeskCommands();
   useOverlayHotkeys();
