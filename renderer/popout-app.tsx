@@ -51,9 +51,10 @@ export function PopoutApp() {
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
+  const title = `Tradedesk · ${panels.map(panelTitle).join(', ') || windowName(THIS_WINDOW)}`;
   useEffect(() => {
-    document.title = `Tradedesk · ${panels.map(panelTitle).join(', ') || windowName(THIS_WINDOW)}`;
-  }, [panels]);
+    document.title = title;
+  }, [title]);
 
   const layout: WorkspaceGroup = {
     id: `popout-${THIS_WINDOW}`,
