@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { DeskPanel, DeskView } from '@shared/domain/workstation';
 import { ownPanel, panelsIn, panelTitle } from './panel-kinds';
 import { shownToken, windowGroup } from './link-model';
+import { chainUnderlyingOf } from './use-chain-follows-link';
+import { INFY, NIFTY_CE, NIFTY_FUT } from '../../test/fake-bridge';
 
 function viewOf(panels: DeskPanel[], links: DeskView['desk']['links'] = {}): DeskView {
   const windows = [...new Set(['main', ...panels.map((p) => p.window)])].map((id) => ({
@@ -43,5 +45,22 @@ describe('the colour groups as a page reads them', () => {
   it('another panel of a kind is numbered in its title', () => {
     expect(panelTitle({ id: 'chart-2', kind: 'chart' })).toBe('Chart 2');
     expect(panelTitle({ id: 'options', kind: 'options' })).toBe('Option chain');
+  });
+});
+
+describe('a linked option chain', () => {
+  it('shows the options of the group’s instrument: a stock’s own, a derivative’s underlying; none for an instrument without options', () => {
+    const underlyings = ['NIFTY', 'INFY'];
+    expect(chainUnderlyingOf(INFY, underlyings)).toBe('INFY');
+    expect(chainUnderlyingOf(NIFTY_FUT, underlyings)).toBe('NIFTY');
+    expect(chainUnderlyingOf(NIFTY_CE, underlyings)).toBe('NIFTY');
+    expect(chainUnderlyingOf({ ...INFY, tradingsymbol: 'NIFTY 50', name: 'NIFTY' }, underlyings)).toBe('NIFTY');
+    expect(chainUnderlyingOf(INFY, ['NIFTY'])).toBeNull();
+    expect(chainUnderlyingOf(undefined, underlyings)).toBeNull();
+  });
+
+  it('is in no group on a new desk, so it keeps the underlying the trader chose', () => {
+    expect(ownPanel('options').link).toBeNull();
+    expect(ownPanel('depth').link).toBe('red');
   });
 });

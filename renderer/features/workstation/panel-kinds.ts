@@ -12,13 +12,15 @@ export interface PanelKindInfo {
   readonly title: string;
   /** Follows a colour group's instrument (a chip in its header picks the group). */
   readonly linkable: boolean;
+  /** In no group on a new desk (a chain keeps the underlying the trader chose until linked). */
+  readonly unlinkedAtFirst?: boolean;
 }
 
 export const PANEL_KINDS = [
   { kind: 'ticket', title: 'Ticket', linkable: true },
   { kind: 'watchlist', title: 'Watchlist', linkable: true },
   { kind: 'chart', title: 'Chart', linkable: true },
-  { kind: 'options', title: 'Option chain', linkable: false },
+  { kind: 'options', title: 'Option chain', linkable: true, unlinkedAtFirst: true },
   { kind: 'funds', title: 'Funds', linkable: false },
   { kind: 'depth', title: 'Depth', linkable: true },
   { kind: 'holdings', title: 'Holdings', linkable: false },
@@ -47,8 +49,9 @@ export function panelTitle(panel: Pick<DeskPanel, 'id' | 'kind'>): string {
 
 /** A kind's own panel as a new desk has it: in the main window, linked if it can be. */
 export function ownPanel(kind: string): DeskPanel {
-  const linkable = kindInfo(kind)?.linkable === true;
-  return { id: kind, kind, window: MAIN_WINDOW, link: linkable ? DEFAULT_GROUP : null, instrument: null, options: {} };
+  const info = kindInfo(kind);
+  const linked = info?.linkable === true && info.unlinkedAtFirst !== true;
+  return { id: kind, kind, window: MAIN_WINDOW, link: linked ? DEFAULT_GROUP : null, instrument: null, options: {} };
 }
 
 /** Panel `id` as the desk has it: its entry, or a kind's own panel's default. */
