@@ -34,7 +34,13 @@ export function WorkspaceSwitcher() {
   };
   return (
     <details className="workspaces">
-      <summary>Workspace{current ? `: ${current}` : ''}</summary>
+      {/* A glyph in the header, which is full at 1280 px; the name is its accessible name and tooltip. */}
+      <summary
+        aria-label={current ? `Workspace: ${current}` : 'Workspaces'}
+        title={current ? `Workspace: ${current}` : 'Workspaces: save, load, export, import'}
+      >
+        ▦
+      </summary>
       <div className="workspaces__menu" role="group" aria-label="Workspaces">
         <label className="small">
           Load{' '}
