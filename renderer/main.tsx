@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode, type ComponentType } from 'react';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './app';
 import { getBridge } from './lib/bridge';
 import { createQueryClient } from './lib/query-client';
 import { IS_MAIN_WINDOW } from './features/workstation/this-window';
@@ -15,15 +16,10 @@ getBridge();
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 
-// Each window's page is its own chunk, asked for now beside the bridge: a pop-out fetches and
-// runs only its page and its own panels' code, never the main window's (docs/workstation.md §Windows).
-// (Two functions, never one conditional expression: Vite's preload would give both imports the
-// stylesheets of the second.)
-const PAGES: Readonly<Record<'main' | 'popout', () => Promise<ComponentType>>> = {
-  main: () => import('./app').then((m) => m.App),
-  popout: () => import('./popout-app').then((m) => m.PopoutApp),
-};
-const Page = lazyPage(PAGES[IS_MAIN_WINDOW ? 'main' : 'popout']());
+// A pop-out draws only the panels the desk puts in its window (docs/workstation.md §Pages): its
+// page is its own chunk, asked for now beside the bridge. The main window's page stays in the
+// entry, so its first screen is not one chunk further away.
+const Page = IS_MAIN_WINDOW ? App : lazyPage(import('./popout-app').then((m) => m.PopoutApp));
 
 createRoot(root).render(
   <StrictMode>
