@@ -95,4 +95,34 @@ test.describe('Electron app', () => {
     expect(await page.evaluate(() => window.open('https://example.com/') === null)).toBe(true);
     expect(app.windows()).toHaveLength(1);
   });
+
+  test('a popped-out panel opens in a hardened BrowserWindow of its own, and comes back when it closes', async () => {
+    const chartTab = page.getByRole('tab', { name: 'Chart', exact: true });
+    await expect(chartTab).toBeVisible();
+    const opened = app.waitForEvent('window');
+    await chartTab.hover();
+    await page.getByRole('button', { name: 'Pop out Chart', exact: true }).click();
+    const popout = await opened;
+    expect(popout.url()).toMatch(/^app:\/\/tradedesk\/.*[?&]window=w1$/);
+    await expect(popout.getByRole('region', { name: /^Chart/ })).toBeVisible();
+    await expect(popout.getByRole('status').first()).toContainText(/Connected to .+ as \S+/);
+    await expect(chartTab).toHaveCount(0);
+    // The same literal webPreferences as the main window (one factory).
+    const prefs = await app.evaluate(({ BrowserWindow }) => {
+      const win = BrowserWindow.getAllWindows().find((w) => w.webContents.getURL().includes('window=w1'))!;
+      return (
+        win.webContents as unknown as { getLastWebPreferences(): Record<string, unknown> }
+      ).getLastWebPreferences();
+    });
+    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
+
+    // The trader closes the pop-out: the shell says so at once and the chart is back in the main window.
+    await app.evaluate(({ BrowserWindow }) => {
+      BrowserWindow.getAllWindows()
+        .find((w) => w.webContents.getURL().includes('window=w1'))!
+        .close();
+    });
+    await expect(chartTab).toBeVisible();
+    await expect.poll(() => app.windows().length).toBe(1);
+  });
 });

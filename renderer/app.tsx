@@ -3,8 +3,6 @@ import { DepthPanel } from './features/depth/depth-panel';
 import { CommandPalette } from './features/keyboard/command-palette';
 import { ShortcutsSheet } from './features/keyboard/shortcuts-sheet';
 import { useOverlayHotkeys } from './features/keyboard/use-overlay-hotkeys';
-import { lazyPanel } from './features/layout/lazy-panel';
-import { PanelTabs } from './features/layout/panel-tabs';
 import { SLOTS } from './features/layout/slots';
 import { Workspace, type WorkspaceGroup } from './features/layout/workspace';
 import { MarketSession } from './features/market-status/market-session';
@@ -32,30 +30,31 @@ import { UsageMeter } from './features/session/usage-meter';
 import { useBridgeEvents } from './features/session/use-bridge-events';
 import { OrderTicketPanel } from './features/ticket/order-ticket';
 import { useTicketHotkeys } from './features/ticket/use-ticket-hotkeys';
+import { useDeskEvents } from './features/workstation/desk-queries';
+import { DeskSlot } from './features/workstation/desk-slot';
+import { PanelView, ticketFrame } from './features/workstation/panel-views';
+import { useDeskCommands } from './features/workstation/use-desk-commands';
+import { useLinkSync } from './features/workstation/use-link-sync';
+import { useSharedStorage } from './features/workstation/use-shared-storage';
+import { useTicketForward } from './features/workstation/use-ticket-forward';
+import { usePopoutOpener } from './features/workstation/use-popout-opener';
+import { useWorkspaceLoad } from './features/workstation/use-workspace-load';
+import { WorkspaceSwitcher } from './features/workstation/workspace-switcher';
 import { useSettingsActions, useSoundOn, useTheme } from './state/settings-store';
 
 // What the first screen does not need to paint the book loads behind it: the chart's canvas
-// library is a fifth of the code, the other tabs are hidden until chosen.
-const ChartPanel = lazyPanel('Chart', 'chart', () => import('./features/chart/chart-panel').then((m) => m.ChartPanel));
-const OptionChainPanel = lazyPanel('Option chain', 'option chain', () =>
-  import('./features/options/option-chain-panel').then((m) => m.OptionChainPanel),
-);
-const HoldingsPanel = lazyPanel('Holdings', 'holdings', () =>
-  import('./features/portfolio/holdings-panel').then((m) => m.HoldingsPanel),
-);
-const TradesPanel = lazyPanel('Trades', 'trades', () =>
-  import('./features/trades/trades-panel').then((m) => m.TradesPanel),
-);
-const GttPanel = lazyPanel('GTT', 'GTTs', () => import('./features/gtt/gtt-panel').then((m) => m.GttPanel));
-const LadderPanel = lazyPanel('Ladder', 'price ladder', () =>
-  import('./features/ladder/ladder-panel').then((m) => m.LadderPanel),
-);
-const BracketsPanel = lazyPanel('Brackets', 'brackets', () =>
-  import('./features/brackets/brackets-panel').then((m) => m.BracketsPanel),
-);
-const BasketPanel = lazyPanel('Basket', 'basket', () =>
-  import('./features/basket/basket-panel').then((m) => m.BasketPanel),
-);
+// library is a fifth of the code, the other tabs are hidden until chosen (`panel-views.tsx`).
+const ChartPanel = () => <PanelView kind="chart" />;
+const OptionChainPanel = () => <PanelView kind="options" />;
+const HoldingsPanel = () => <PanelView kind="holdings" />;
+const TradesPanel = () => <PanelView kind="trades" />;
+const GttPanel = () => <PanelView kind="gtt" />;
+const BasketPanel = () => <PanelView kind="basket" />;
+const LadderPanel = () => <PanelView kind="ladder" />;
+const BracketsPanel = () => <PanelView kind="brackets" />;
+
+/** The ticket in a plain panel frame (its own header carries Buy/Sell). */
+const TicketSlot = ticketFrame(OrderTicketPanel);
 
 /**
  * The workspace: ticket and watchlist on the left; on the right the chart (or the option chain)
@@ -75,8 +74,18 @@ const WORKSPACE: WorkspaceGroup = {
         id: 'layout-left',
         orientation: 'vertical',
         panels: [
-          { id: 'ticket', defaultPercent: 52, min: '400px', panel: <TicketSlot /> },
-          { id: 'watchlist', defaultPercent: 48, min: 15, panel: <Watchlist /> },
+          {
+            id: 'ticket',
+            defaultPercent: 52,
+            min: '400px',
+            panel: <DeskSlot kinds={[['ticket', 'Ticket', <TicketSlot key="t" />]]} />,
+          },
+          {
+            id: 'watchlist',
+            defaultPercent: 48,
+            min: 15,
+            panel: <DeskSlot kinds={[['watchlist', 'Watchlist', <Watchlist key="w" />]]} />,
+          },
         ],
       },
     },
@@ -101,9 +110,9 @@ const WORKSPACE: WorkspaceGroup = {
                   defaultPercent: 61,
                   min: 30,
                   panel: (
-                    <PanelTabs
+                    <DeskSlot
                       id={SLOTS.chart.id}
-                      tabs={[
+                      kinds={[
                         [SLOTS.chart.chart, 'Chart', <ChartPanel key="c" />],
                         [SLOTS.chart.options, 'Option chain', <OptionChainPanel key="o" />],
                       ]}
@@ -118,15 +127,20 @@ const WORKSPACE: WorkspaceGroup = {
                     id: 'layout-funds-holdings',
                     orientation: 'vertical',
                     panels: [
-                      { id: 'funds', defaultPercent: 42, min: '128px', panel: <FundsPanel /> },
+                      {
+                        id: 'funds',
+                        defaultPercent: 42,
+                        min: '128px',
+                        panel: <DeskSlot kinds={[['funds', 'Funds', <FundsPanel key="f" />]]} />,
+                      },
                       {
                         id: 'holdings',
                         defaultPercent: 58,
                         min: 20,
                         panel: (
-                          <PanelTabs
+                          <DeskSlot
                             id={SLOTS.depth.id}
-                            tabs={[
+                            kinds={[
                               [SLOTS.depth.depth, 'Depth', <DepthPanel key="d" />],
                               [SLOTS.depth.ladder, 'Ladder', <LadderPanel key="l" />],
                               [SLOTS.depth.holdings, 'Holdings', <HoldingsPanel key="h" />],
@@ -145,9 +159,9 @@ const WORKSPACE: WorkspaceGroup = {
             defaultPercent: 34,
             min: 15,
             panel: (
-              <PanelTabs
+              <DeskSlot
                 id={SLOTS.orders.id}
-                tabs={[
+                kinds={[
                   [SLOTS.orders.orders, 'Orders', <Blotter key="o" />],
                   [SLOTS.orders.trades, 'Trades', <TradesPanel key="t" />],
                   [SLOTS.orders.gtt, 'GTT', <GttPanel key="g" />],
@@ -161,9 +175,9 @@ const WORKSPACE: WorkspaceGroup = {
             defaultPercent: 22,
             min: 10,
             panel: (
-              <PanelTabs
+              <DeskSlot
                 id={SLOTS.positions.id}
-                tabs={[
+                kinds={[
                   [SLOTS.positions.positions, 'Positions', <PositionsPanel key="p" />],
                   [SLOTS.positions.basket, 'Basket', <BasketPanel key="b" />],
                 ]}
@@ -188,6 +202,13 @@ export function App() {
   useTicketHotkeys();
   useOverlayHotkeys();
   useQuoteFallback();
+  useDeskEvents();
+  useSharedStorage();
+  useTicketForward();
+  useLinkSync();
+  useDeskCommands();
+  usePopoutOpener();
+  const loadKey = useWorkspaceLoad();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
@@ -196,6 +217,7 @@ export function App() {
     <div className="app">
       <header className="topbar">
         <h1>Tradedesk</h1>
+        <WorkspaceSwitcher />
         <ConnectionStatus />
         <UsageMeter />
         <UnconfirmedBadge />
@@ -227,7 +249,7 @@ export function App() {
       <SafetyLayer />
       <DriftDialogSlot />
       <main className="workspace">
-        <Workspace layout={WORKSPACE} />
+        <Workspace key={loadKey} layout={WORKSPACE} />
       </main>
       <GttDialogHost />
       <StrategySlot />
@@ -237,16 +259,5 @@ export function App() {
       <ShortcutsSheet />
       <SessionGate />
     </div>
-  );
-}
-
-/** The ticket in a plain panel frame (its own header carries Buy/Sell). */
-function TicketSlot() {
-  return (
-    <section className="panel" aria-label="Ticket">
-      <div className="panel__body panel__body--pad">
-        <OrderTicketPanel />
-      </div>
-    </section>
   );
 }

@@ -12,7 +12,7 @@ let bridge: DeskBridge | null = null;
 
 /**
  * The bridge to main: Electron's preload object when there is one, otherwise the browser
- * host's WebSocket (`/bridge`, with the per-launch key from the page URL). The choice is made
+ * host's WebSocket (`/bridge`, with the per-launch key and the desk window from the page URL). The choice is made
  * here, once; nothing else in the renderer knows which transport carries it.
  */
 export function getBridge(): DeskBridge {
@@ -20,10 +20,13 @@ export function getBridge(): DeskBridge {
   // `window.desk` is also what any element with id="desk" is named as (HTML named access), so
   // insist on the preload's shape before trusting it.
   if (typeof window.desk?.invoke === 'function') return (bridge = window.desk);
-  const key = new URLSearchParams(window.location.search).get('key') ?? '';
+  const search = new URLSearchParams(window.location.search);
   const wsUrl = new URL('/bridge', window.location.href);
   wsUrl.protocol = wsUrl.protocol === 'https:' ? 'wss:' : 'ws:';
-  wsUrl.searchParams.set('key', key);
+  wsUrl.searchParams.set('key', search.get('key') ?? '');
+  // A pop-out's page says which window of the desk it draws (docs/workstation.md §Windows).
+  const deskWindow = search.get('window');
+  if (deskWindow) wsUrl.searchParams.set('window', deskWindow);
   return (bridge = createWsBridge(wsUrl.toString()));
 }
 

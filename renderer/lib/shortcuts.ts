@@ -67,6 +67,13 @@ export const SHORTCUTS = [
     matches: commandShift('k'),
   },
   { id: 'shortcuts', scope: 'anywhere', keys: ['?'], does: 'Show these shortcuts', matches: plain('?') },
+  {
+    id: 'next-window',
+    scope: 'anywhere',
+    keys: ['Ctrl+`'],
+    does: 'Go to the next window of the desk',
+    matches: command('`'),
+  },
   { id: 'buy', scope: 'anywhere', keys: ['F1'], does: 'Buy ticket for the selected instrument', matches: plain('F1') },
   {
     id: 'sell',

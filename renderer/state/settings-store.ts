@@ -82,5 +82,9 @@ export const useConfirmChartDrag = (): boolean => useSettingsStore((s) => s.conf
 export const useSoundOn = (): boolean => useSettingsStore((s) => s.sound);
 /** The single watchlist of earlier versions (null: never edited), which seeds a profile's first named list. */
 export const useWatchlistTokens = (): readonly number[] | null => useSettingsStore((s) => s.watchlist);
+/** Every group's saved sizes now, for a workspace being saved (docs/workstation.md §Workspaces). */
+export const savedLayouts = (): Layouts => useSettingsStore.getState().layouts;
+/** Another window of the desk wrote the settings: take its values (they share this page's storage). */
+export const rereadSettings = (): Promise<void> | void => useSettingsStore.persist.rehydrate();
 /** The actions, stable across renders. */
 export const useSettingsActions = (): SettingsState['actions'] => useSettingsStore((s) => s.actions);

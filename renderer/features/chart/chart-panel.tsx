@@ -1,21 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import type { Candle, CandleInterval } from '@shared/domain/market';
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { CandleInterval, type Candle } from '@shared/domain/market';
 import { isWorking, type Order } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
 import { istDate } from '@shared/lib/ist-time';
 import { describeError } from '../../lib/describe-error';
 import { formatIstDateTime, formatPrice, formatQty } from '../../lib/format';
 import { useTheme } from '../../state/settings-store';
-import { useSelectedToken, useTicketActions, useTicketDraft } from '../ticket/ticket-store';
-import { useInstruments } from '../instruments/queries';
+import { useTicketActions, useTicketDraft } from '../ticket/ticket-store';
 import { Panel } from '../layout/panel';
 import { LivePrice } from '../market/live-price';
 import { marketQueries } from '../market/queries';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { NeedsMarketData } from '../session/no-market-data';
 import { useQuote } from '../market/use-quotes';
-import { useWatchlist } from '../market/use-watchlist-tokens';
+import { useShownInstrument } from '../market/use-shown-instrument';
+import { usePanelOption } from '../workstation/use-panel-option';
 import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
 import { applyTick, barStartMs, orderAtPrice, priceLinesOf, toBars, type Bar, type PriceLine } from './candle-model';
@@ -42,6 +42,8 @@ const INTERVALS: ReadonlyArray<readonly [CandleInterval, string]> = [
 const NO_CANDLES: Candle[] = [];
 const NO_ORDERS: Order[] = [];
 
+const isCandleInterval = (v: unknown): v is CandleInterval => CandleInterval.safeParse(v).success;
+
 /**
  * Candles of the selected instrument (or the first on the watchlist) with volume, the forming
  * candle moved live by ticks, and the trader's working orders and position average as price
@@ -62,12 +64,8 @@ export function ChartPanel() {
 }
 
 function LiveChartPanel() {
-  const selected = useSelectedToken();
-  const watchlist = useWatchlist();
-  const token = selected ?? watchlist[0] ?? null;
-  const { byToken } = useInstruments();
-  const instrument = token === null ? undefined : byToken.get(token);
-  const [interval, setChartInterval] = useState<CandleInterval>('5minute');
+  const { token, instrument } = useShownInstrument();
+  const [interval, setChartInterval] = usePanelOption<CandleInterval>('interval', '5minute', isCandleInterval);
   useMarketSubscription('chart', token === null ? [] : [token]);
 
   const candles = useQuery({ ...marketQueries.candles(token ?? 0, interval), enabled: token !== null });

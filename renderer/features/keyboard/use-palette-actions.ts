@@ -13,6 +13,7 @@ import type { PaletteAction } from './palette-model';
 import { useOverlayActions } from './overlay-store';
 import { useJournalOpener } from '../journal/journal-slot';
 import { useStrategyActions } from '../strategy/strategy-store';
+import { useDeskPaletteActions } from '../workstation/use-desk-palette';
 
 /** Focuses the first element matching `selector`, if there is one (a list the trader jumps to). */
 function focusFirst(selector: string): void {
@@ -46,6 +47,7 @@ export function usePaletteActions(): readonly PaletteAction[] {
       }),
   });
   const { mutate: exportBook } = exporter;
+  const desk = useDeskPaletteActions();
 
   return useMemo(() => {
     const show = (slot: { readonly id: string }, tab: string) => () => tabShown(slot.id, tab);
@@ -103,8 +105,10 @@ export function usePaletteActions(): readonly PaletteAction[] {
         keys: keysOf('shortcuts'),
         run: () => overlayOpened('shortcuts'),
       },
+      ...desk,
     ];
   }, [
+    desk,
     selected,
     ticketOpened,
     tabShown,

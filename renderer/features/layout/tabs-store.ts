@@ -30,3 +30,11 @@ const useTabsStore = create<TabsState>()(
 export const useShownTab = (slot: string): string | undefined => useTabsStore((s) => s.shown[slot]);
 /** The actions, stable across renders. */
 export const useTabsActions = (): TabsState['actions'] => useTabsStore((s) => s.actions);
+/** The tab every slot shows now, for a workspace being saved (docs/workstation.md §Workspaces). */
+export const shownTabs = (): Readonly<Record<string, string>> => useTabsStore.getState().shown;
+/** Shows the tabs a loaded workspace had. */
+export function tabsLoaded(tabs: Readonly<Record<string, string>>): void {
+  useTabsStore.setState((s) => ({ shown: { ...s.shown, ...tabs } }));
+}
+/** Another window of the desk wrote the tabs: take them (they share this page's storage). */
+export const rereadTabs = (): Promise<void> | void => useTabsStore.persist.rehydrate();

@@ -23,6 +23,7 @@ import {
 import { optionQueries } from './queries';
 import { NeedsMarketData } from '../session/no-market-data';
 import './options.css';
+import { useChainFollowsLink } from '../workstation/use-chain-follows-link';
 
 /** Column count of a chain row: five a side and the strike, and three Greeks a side when shown. */
 const columns = (greeks: boolean): number => (greeks ? 17 : 11);
@@ -54,6 +55,7 @@ function LiveOptionChainPanel() {
   const { underlyingChosen, expiryChosen } = useOptionChainActions();
   const { list, byToken } = useInstruments();
   const underlyings = underlyingsOf(list);
+  useChainFollowsLink(underlyings, underlying, underlyingChosen);
   const result = useQuery(optionQueries.chain(underlying, expiry));
   const chain = result.data;
   const tokens = (chain?.rows ?? []).flatMap((r) => [r.call, r.put]).flatMap((l) => (l ? [l.instrumentToken] : []));
