@@ -112,7 +112,13 @@ describe('npm run host against hostile input, as its own process', () => {
       expect(host.child.exitCode, host.io.stderr).toBeNull();
       expect((await fetch(page)).status).toBe(200);
       const again = await bridge();
-      const reply = new Promise<unknown>((resolve) => again.once('message', (d) => resolve(JSON.parse(String(d)))));
+      // The call's reply, whatever events main pushes to a new page first (the desk it joins).
+      const reply = new Promise<unknown>((resolve) =>
+        again.on('message', (d) => {
+          const m = JSON.parse(String(d)) as { id?: number };
+          if (m.id === 1) resolve(m);
+        }),
+      );
       again.send(JSON.stringify({ id: 1, channel: 'session.status' }));
       expect(await reply).toMatchObject({ id: 1, result: { ok: true } });
       again.close();
