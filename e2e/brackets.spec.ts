@@ -43,9 +43,15 @@ async function lineOnCanvas(page: Page, lineId: string): Promise<{ x: number; y:
   throw new Error(`no line ${lineId} on the chart`);
 }
 
-/** Presses on a line, drags it `dy` pixels and lets go. */
+/**
+ * Presses on a line, drags it `dy` pixels and lets go. The line is drawn once the chart has its
+ * candles (it says "Loading … candles" until then, longer on a busy machine): looked for until then.
+ */
 async function dragLine(page: Page, lineId: string, dy: number): Promise<void> {
-  const at = await lineOnCanvas(page, lineId);
+  let at = { x: 0, y: 0 };
+  await expect(async () => {
+    at = await lineOnCanvas(page, lineId);
+  }).toPass({ timeout: 20_000 });
   await page.mouse.down();
   await page.mouse.move(at.x, at.y + dy, { steps: 6 });
   await page.mouse.up();

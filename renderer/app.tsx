@@ -77,7 +77,7 @@ const WORKSPACE: WorkspaceGroup = {
           {
             id: 'ticket',
             defaultPercent: 52,
-            min: '400px',
+            min: '428px', // the ticket's fields, its bracket section's toggle and Place order
             panel: <DeskSlot kinds={[['ticket', 'Ticket', <TicketSlot key="t" />]]} />,
           },
           {

@@ -60,7 +60,7 @@ function LiveDepthPanel() {
       actions={
         instrument ? (
           <span className="depth__head" data-testid="depth-instrument">
-            <strong>{instrument.tradingsymbol}</strong> <span className="muted">{instrument.exchange}</span>
+            <strong>{instrument.tradingsymbol}</strong> <span className="muted depth__exch">{instrument.exchange}</span>
             {spread ? (
               <>
                 {' · '}

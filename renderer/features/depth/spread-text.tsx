@@ -5,7 +5,8 @@ import type { Spread } from './book-model';
 export function SpreadText({ spread, tickSize }: { readonly spread: Spread; readonly tickSize: number }) {
   return (
     <span className="spread" data-testid="spread" data-ticks={spread.ticks}>
-      Spread {formatPrice(spread.abs, tickSize)} ({spread.ticks} {spread.ticks === 1 ? 'tick' : 'ticks'})
+      <span className="spread__word">Spread </span>
+      {formatPrice(spread.abs, tickSize)} ({spread.ticks} {spread.ticks === 1 ? 'tick' : 'ticks'})
     </span>
   );
 }
