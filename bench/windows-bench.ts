@@ -15,8 +15,10 @@
  * in the ticks bench: rAF frame deltas (p50/p95/p99), and the `market.ticks` messages, their bytes
  * and the ticks inside them as the page's WebSocket receives them.
  *
- * `--window-query` loads page k > 1 as `?window=w<k-1>` (the renderer's pop-out page, where
- * it has one); without it every page is the app's own page, which draws the whole desk.
+ * `--window-query`: page k > 1 is a pop-out as the desk makes one — main opens a desk window with
+ * a watchlist and a chart of its own (`desk.open` over the bridge, as the palette does) and the
+ * page loads as `?window=wN`, the renderer's pop-out page drawing only those two panels. Without
+ * it every page is the app's own page, which draws the whole desk.
  *
  * Prints a row per page and per count, the CPU ratios against one window, and a JSON summary last.
  */
@@ -26,6 +28,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import WebSocket from 'ws';
 import { startPaperBroker, type PaperBroker } from '../electron/paper';
 import { startHost } from '../e2e/host-process';
 import { brokerCounter, percentile, watchlistContext } from './ticks-bench';
@@ -116,6 +119,47 @@ function browserCpuSeconds(pids: readonly number[]): number {
   return total;
 }
 
+/** Calls main over the browser host's bridge as a page does: `{ id, channel, payload }` → `{ id, result }`. */
+async function bridgeCall(hostUrl: string, channel: string, payload: unknown): Promise<unknown> {
+  const u = new URL(hostUrl);
+  const ws = new WebSocket(`ws://${u.host}/bridge?key=${u.searchParams.get('key') ?? ''}`, {
+    headers: { Origin: u.origin },
+  });
+  try {
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    return await new Promise((resolve) => {
+      ws.on('message', (d) => {
+        const m = JSON.parse(String(d)) as { id?: number; result?: { ok: boolean; data?: unknown } };
+        if (m.id === 1) resolve(m.result);
+      });
+      ws.send(JSON.stringify({ id: 1, channel, payload }));
+    });
+  } finally {
+    ws.close();
+  }
+}
+
+/** A new desk window holding a watchlist and a chart of its own in colour group 1 (the main window's), as the palette opens them; its id. */
+async function newDeskWindow(hostUrl: string): Promise<string> {
+  const opened = (panel: string, to: string) =>
+    bridgeCall(hostUrl, 'desk.open', {
+      panel: { kind: panel, link: 'red', instrument: null, options: {} },
+      to,
+    }) as Promise<{
+      ok: boolean;
+      data?: { window: string };
+    }>;
+  const first = await opened('watchlist', 'new');
+  const id = first.data?.window;
+  if (!first.ok || id === undefined) throw new Error(`desk.open refused: ${JSON.stringify(first)}`);
+  const chart = await opened('chart', id);
+  if (!chart.ok) throw new Error(`desk.open refused: ${JSON.stringify(chart)}`);
+  return id;
+}
+
 async function openWindow(
   browser: Browser,
   url: string,
@@ -127,7 +171,7 @@ async function openWindow(
   const context = await watchlistContext(browser, tokens, floor);
   const page = await context.newPage();
   const u = new URL(url);
-  if (windowQuery && k > 0) u.searchParams.set('window', `w${k}`);
+  if (windowQuery && k > 0) u.searchParams.set('window', await newDeskWindow(url));
   await page.goto(u.toString());
   await page.getByText(/Connected to .+ as \S+/).waitFor({ timeout: 60_000 });
   await page.waitForFunction((n) => document.querySelectorAll('tr[data-watch-row]').length >= n, tokens.length, {
@@ -223,6 +267,15 @@ async function measureCount(
     };
   } finally {
     await Promise.all(pages.map((p) => p.context().close()));
+    if (windowQuery) {
+      // The pop-outs go back to the main window, so the next count starts from the same desk.
+      const desk = (await bridgeCall(hostUrl, 'desk.view', undefined)) as {
+        data?: { desk: { windows: Array<{ id: string }>; panels: Array<{ id: string; kind: string }> } };
+      };
+      for (const w of desk.data?.desk.windows.slice(1) ?? []) await bridgeCall(hostUrl, 'desk.close', { window: w.id });
+      for (const p of desk.data?.desk.panels ?? [])
+        if (p.id !== p.kind) await bridgeCall(hostUrl, 'desk.remove', { panel: p.id });
+    }
   }
 }
 
