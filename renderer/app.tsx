@@ -76,13 +76,13 @@ const WORKSPACE: WorkspaceGroup = {
         panels: [
           {
             id: 'ticket',
-            defaultPercent: 52,
-            min: '428px', // the ticket's fields, its bracket section's toggle and Place order
+            defaultPercent: 56,
+            min: '452px', // the ticket's fields, its bracket section's toggle and Place order
             panel: <DeskSlot kinds={[['ticket', 'Ticket', <TicketSlot key="t" />]]} />,
           },
           {
             id: 'watchlist',
-            defaultPercent: 48,
+            defaultPercent: 44,
             min: 15,
             panel: <DeskSlot kinds={[['watchlist', 'Watchlist', <Watchlist key="w" />]]} />,
           },
