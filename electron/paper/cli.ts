@@ -5,7 +5,7 @@ import { parseOrderLimits } from './kite/limits';
 import { type MarketClockSpec, parseClockSpec } from './market-clock';
 
 /**
- * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s] [--no-idempotency] [--orderbook-lag-ms N] [--repair] [--clock ISO[,SPEED] | wall] [--kite-redirect-url URL] [--kite-order-limits 10/s,400/min,5000/day] [--kite-allowed-ips IP,IP | none] [--kite-plan connect | personal]`
+ * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s] [--no-idempotency] [--orderbook-lag-ms N] [--repair] [--clock ISO[,SPEED] | wall] [--kite-redirect-url URL] [--kite-order-limits 10/s,400/min,5000/day] [--kite-allowed-ips IP,IP | none] [--kite-plan connect | personal] [--upstox-allowed-ips IP,IP | none]`
  *
  * Prints exactly one line, `READY http://127.0.0.1:P/v1`, once it serves (scripts and tests
  * wait for it), and shuts down cleanly on SIGINT/SIGTERM so the journal is flushed. A damaged
@@ -45,6 +45,7 @@ const { values } = parseArgs({
     'kite-order-limits': { type: 'string' },
     /** Where /kite order writes may come from: addresses, or `none` (docs/kite.md §Static IP). */
     'kite-allowed-ips': { type: 'string' },
+    'upstox-allowed-ips': { type: 'string' },
     /** The Kite app's plan: `connect` (default) or `personal`, without market data (docs/kite.md §The plan). */
     'kite-plan': { type: 'string' },
   },
@@ -80,6 +81,13 @@ try {
 } catch (e) {
   fail(`--kite-allowed-ips ${e instanceof Error ? e.message : 'is invalid'}`);
 }
+let upstoxAllowedIps: string[] | undefined;
+try {
+  const spec = values['upstox-allowed-ips'];
+  upstoxAllowedIps = spec === undefined ? undefined : parseAllowedIps(spec);
+} catch (e) {
+  fail(`--upstox-allowed-ips ${e instanceof Error ? e.message : 'is invalid'}`);
+}
 const kitePlan = values['kite-plan'];
 if (kitePlan !== undefined && kitePlan !== 'connect' && kitePlan !== 'personal')
   fail(`--kite-plan must be connect or personal, not ${kitePlan}`);
@@ -110,6 +118,7 @@ try {
     ...(kiteRedirectUrl !== undefined ? { kiteRedirectUrl } : {}),
     ...(kiteOrderLimits !== undefined ? { kiteRates: kiteOrderLimits } : {}),
     ...(kiteAllowedIps !== undefined ? { kiteAllowedIps } : {}),
+    ...(upstoxAllowedIps !== undefined ? { upstoxAllowedIps } : {}),
     ...(kitePlan !== undefined ? { kitePlan } : {}),
   });
   console.log(`READY ${broker.url}`);

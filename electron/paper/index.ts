@@ -14,6 +14,12 @@ import { KITE_RATES, type KiteRates } from './kite/limits';
 import { createKiteHandler } from './kite/server';
 import { RequestTokens } from './kite/session';
 import { KiteTicker } from './kite/ticker';
+import { createUpstoxHandler } from './upstox/server';
+import { MARKET_FEED_PATH, PORTFOLIO_FEED_PATH, UpstoxFeeds } from './upstox/feeds';
+import { UPSTOX_RATES, type UpstoxWindows } from './upstox/limits';
+import { OneTimeCodes } from './upstox/session';
+import type { UpstoxState } from './upstox/context';
+import type { UpstoxOrderExtras } from './upstox/views';
 import type { KiteOrderExtras } from './kite/views';
 import { Market } from './market';
 import { MarketClock, type MarketClockSpec } from './market-clock';
@@ -112,6 +118,13 @@ export interface PaperBrokerOptions {
   kiteAllowedIps?: readonly string[];
   /** The Kite app's plan (`--kite-plan`): `personal` has no quotes, candles or ticker (docs/kite.md §The plan). */
   kitePlan?: KitePlan;
+  /**
+   * The addresses /upstox order writes may come from (`--upstox-allowed-ips`; default
+   * 127.0.0.1; empty: none registered). docs/upstox.md §Static IP.
+   */
+  upstoxAllowedIps?: readonly string[];
+  /** Upstox's request limits (docs/upstox.md §Limits); default Upstox's published ones. Tests change them. */
+  upstoxRates?: { readonly orders?: Partial<UpstoxWindows>; readonly standard?: Partial<UpstoxWindows> };
   /** The address to listen on (default 127.0.0.1; tests of a dual-stack machine use `::`). */
   listenHost?: string;
 }
@@ -253,6 +266,8 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
 
   let stream: Stream | null = null;
   let kiteTicker: KiteTicker | null = null;
+  let upstoxFeeds: UpstoxFeeds | null = null;
+  const upstoxExtras = new Map<string, UpstoxOrderExtras>();
   const kiteExtras = new Map<string, KiteOrderExtras>();
   // Before a new id goes anywhere (journal line, stream, reply), a block of ids above it is
   // journaled and fsynced, so a restart never hands it out again (docs/api.md §Persistence).
@@ -273,6 +288,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
       journal.whenDurable(() => {
         stream?.order(at);
         kiteTicker?.order(at);
+        upstoxFeeds?.order(at);
       });
     },
     trade(t) {
@@ -301,7 +317,8 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     // Boundaries passed while the broker was down (a DAY order journaled yesterday) run at start.
     keeper: new SessionKeeper(market, engine, journaledUntil || startedAt, (at) => generateInstruments(seed, at)),
     uniqueClientIds: options.idempotency ?? true,
-    setStreamAccepting: (on) => (stream?.setAccepting(on) ?? 0) + (kiteTicker?.setAccepting(on) ?? 0),
+    setStreamAccepting: (on) =>
+      (stream?.setAccepting(on) ?? 0) + (kiteTicker?.setAccepting(on) ?? 0) + (upstoxFeeds?.setAccepting(on) ?? 0),
   };
   ids = replay(opened.replay.events, state);
   // What happened while the broker was down happens now, in order: closes (DAY orders cancelled,
@@ -330,6 +347,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     journal.commit();
     stream?.ticks(moves);
     kiteTicker?.ticks(moves);
+    upstoxFeeds?.ticks(moves);
   });
   // The account's own fills change a book without moving its price: quote/full subscribers see it.
   market.onBookChange((token) => {
@@ -351,7 +369,22 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     },
     rates: { ...KITE_RATES, ...options.kiteRates },
   });
-  const server = createBrokerServer(state, { control: options.control ?? false, rate, auth, kite });
+  const upstoxState: UpstoxState = {
+    codes: new OneTimeCodes<string>(),
+    feedCodes: new OneTimeCodes(),
+    extras: upstoxExtras,
+    allowedIps: options.upstoxAllowedIps ?? DEFAULT_ALLOWED_IPS,
+    socketUrl: (path) => `ws://127.0.0.1:${port}${path}`,
+  };
+  const upstox = createUpstoxHandler(state, {
+    auth,
+    upstox: upstoxState,
+    rates: {
+      orders: { ...UPSTOX_RATES.orders, ...options.upstoxRates?.orders },
+      standard: { ...UPSTOX_RATES.standard, ...options.upstoxRates?.standard },
+    },
+  });
+  const server = createBrokerServer(state, { control: options.control ?? false, rate, auth, kite, upstox });
   stream = new Stream(
     server,
     auth,
@@ -374,6 +407,19 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   });
   const ticker = kiteTicker;
   stream.delegate('/kite/ws', (req, socket, head) => ticker.upgrade(req, socket, head));
+  const feeds = new UpstoxFeeds({
+    market,
+    sessions,
+    upstox: upstoxState,
+    clock,
+    realClock,
+    heartbeatMs: options.kiteHeartbeatMs ?? 1000,
+    limits: options.stream,
+    positions: () => engine.account.positions.values(),
+  });
+  upstoxFeeds = feeds;
+  stream.delegate(MARKET_FEED_PATH, (req, socket, head) => feeds.upgrade(req, socket, head));
+  stream.delegate(PORTFOLIO_FEED_PATH, (req, socket, head) => feeds.upgrade(req, socket, head));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -442,6 +488,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
         if (timer) clearInterval(timer);
         stream?.close();
         kiteTicker?.close();
+        upstoxFeeds?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

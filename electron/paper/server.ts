@@ -44,7 +44,12 @@ export interface ServerOptions {
   readonly auth: AuthGuard;
   /** The Kite Connect dialect under /kite (docs/kite.md), beside /v1 on the same state. */
   readonly kite?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
+  /** The Upstox dialect under /upstox and /upstox-hft (docs/upstox.md), on the same state. */
+  readonly upstox?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
 }
+
+/** True when `path` is `prefix` or under it. */
+const under = (path: string, prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -92,7 +97,9 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     const now = state.clock();
     state.keeper.advance(now);
     const url = requestUrl(req.url);
-    if (opts.kite && (url.pathname === '/kite' || url.pathname.startsWith('/kite/'))) return opts.kite(req, res, url);
+    if (opts.kite && under(url.pathname, '/kite')) return opts.kite(req, res, url);
+    if (opts.upstox && (under(url.pathname, '/upstox') || under(url.pathname, '/upstox-hft')))
+      return opts.upstox(req, res, url);
     if (!url.pathname.startsWith('/v1/') && url.pathname !== '/v1') {
       return problemReply(res, new Problem(404, 'not_found', `No such path ${url.pathname}; the API lives under /v1`));
     }
