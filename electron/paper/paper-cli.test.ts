@@ -265,6 +265,7 @@ describe('npm run paper', () => {
     ['--kite-plan', 'gold', /^paper: --kite-plan must be connect or personal, not gold/],
     ['--kite-allowed-ips', '127.0.0.1,laptop', /^paper: --kite-allowed-ips must be IP addresses .*laptop is not one/],
     ['--kite-order-limits', '10 a second', /^paper: --kite-order-limits must look like 10\/s,400\/min,5000\/day/],
+    ['--upstox-allowed-ips', 'desk', /^paper: --upstox-allowed-ips must be IP addresses .*desk is not one/],
   ])('refuses %s %s, saying what it takes, with exit code 2', async (flag, value, message) => {
     const child = spawn(process.execPath, [out, '--port', '0', flag, value], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
