@@ -22,6 +22,7 @@ import { TickBatcher } from '../broker/stream/tick-batcher';
 import { OrdersChangedBatcher } from './orders-changed-batcher';
 import { SubscriptionRegistry } from './market/subscription-registry';
 import { ActiveCore } from './session/active-core';
+import { COMMAND_LINE_BROKERS, type CommandLineProfile, commandLineProfile } from './session/broker-registry';
 import { KiteLoginFlow } from './session/kite-login';
 import { vaultKeyOf } from './session/profile-target';
 import { SettingsStore, storedRisk } from './settings/settings-store';
@@ -42,8 +43,11 @@ export interface AppConfig {
   readonly dataDir: string;
   /** A remote broker; absent → start the embedded paper broker on a random loopback port. */
   readonly brokerUrl?: string;
-  /** The dialect `brokerUrl` speaks (default `rest`, docs/api.md; `kite`, docs/kite.md). */
-  readonly broker?: 'rest' | 'kite';
+  /**
+   * The kind of broker `brokerUrl` is (default `rest`, docs/api.md; `kite`, docs/kite.md): one
+   * of `COMMAND_LINE_BROKERS` of the broker registry.
+   */
+  readonly broker?: string;
   readonly apiKey?: string;
   readonly apiSecret?: string;
   /** A Kite access token for the day (instead of logging in through Kite's page). */
@@ -113,6 +117,13 @@ export interface AppServices {
  * The profile to start on: the last remote one if the user asked to remember its secret (and
  * the vault could keep it), else the embedded paper broker.
  */
+/** The profile the command line or environment configured (docs/session.md §Starting on a broker). */
+function configuredProfile(broker: string, c: CommandLineProfile): BrokerProfile {
+  const profile = commandLineProfile(broker, c);
+  if (!profile) throw new Error(`broker must be one of ${COMMAND_LINE_BROKERS.join(', ')}, not ${broker.slice(0, 40)}`);
+  return profile;
+}
+
 async function rememberedProfile(settings: SettingsStore, vault: SecretVault): Promise<BrokerProfile> {
   const saved = (await settings.read()).profile;
   if (saved === undefined || saved.kind === 'paper') return { kind: 'paper' };
@@ -124,27 +135,6 @@ async function rememberedProfile(settings: SettingsStore, vault: SecretVault): P
     return accessToken ? { ...saved, accessToken, ...(apiSecret ? { apiSecret } : {}) } : { kind: 'paper' };
   }
   return apiSecret ? { ...saved, apiSecret } : { kind: 'paper' };
-}
-
-/** The profile the command line or environment configured (docs/session.md, "Kite login"). */
-function configuredProfile(config: AppConfig & { brokerUrl: string }): BrokerProfile {
-  if (config.broker === 'kite') {
-    const secret = config.apiSecret !== undefined ? { apiSecret: config.apiSecret } : {};
-    const token = config.accessToken !== undefined ? { accessToken: config.accessToken } : {};
-    return {
-      kind: 'kite',
-      baseUrl: config.brokerUrl,
-      apiKey: config.apiKey ?? 'paper',
-      ...secret,
-      ...token,
-    };
-  }
-  return {
-    kind: 'rest',
-    baseUrl: config.brokerUrl,
-    apiKey: config.apiKey ?? 'paper',
-    apiSecret: config.apiSecret ?? 'paper',
-  };
 }
 
 /**
@@ -282,7 +272,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
   const alertBook = alerts;
 
   const initial: BrokerProfile = config.brokerUrl
-    ? configuredProfile({ ...config, brokerUrl: config.brokerUrl })
+    ? configuredProfile(config.broker ?? 'rest', { ...config, brokerUrl: config.brokerUrl })
     : await rememberedProfile(settings, vault);
   if (!config.brokerUrl) await paperUrl();
   try {

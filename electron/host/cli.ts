@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { brokerUrlProblem } from '@shared/domain/broker-url';
 import { createAppServices } from '../app/app-services';
+import { COMMAND_LINE_BROKERS, defaultUrlOf } from '../app/session/broker-registry';
 import { createDispatcher } from '../app/dispatcher';
 import { JournalError } from '../paper';
 import { type MarketClockSpec, parseClockSpec } from '../paper/market-clock';
@@ -78,13 +79,18 @@ if (brokerUrlError) {
   process.exit(2);
 }
 
+// The kinds the broker registry lets the command line name (docs/session.md §Starting on a broker).
 const broker = values.broker;
-if (broker !== 'rest' && broker !== 'kite') {
-  console.error(`--broker must be rest or kite, got "${broker}"`);
+if (!COMMAND_LINE_BROKERS.includes(broker)) {
+  console.error(`--broker must be one of ${COMMAND_LINE_BROKERS.join(', ')}, got "${broker}"`);
   process.exit(2);
 }
-if (broker === 'kite' && values['broker-url'] === undefined) {
-  console.error("--broker kite needs --broker-url (https://api.kite.trade, or the paper broker's …/kite)");
+// Without a URL the desk starts on its embedded paper broker, which speaks the default kind only.
+if (broker !== 'rest' && values['broker-url'] === undefined) {
+  const root = defaultUrlOf(broker);
+  console.error(
+    `--broker ${broker} needs --broker-url (${root === undefined ? 'its API root' : root}, or the paper broker's dialect)`,
+  );
   process.exit(2);
 }
 

@@ -129,3 +129,21 @@ describe('npm run host against hostile input, as its own process', () => {
     }
   });
 });
+
+describe('npm run host --broker', () => {
+  it('takes the broker names of the registry, listing them when given another, with exit code 2', async () => {
+    const other = run([
+      '--data-dir',
+      join(dir, 'data-broker'),
+      '--broker',
+      'upstox',
+      '--broker-url',
+      'http://127.0.0.1:9/x',
+    ]);
+    expect(await other.exited).toBe(2);
+    expect(other.io.stderr).toContain('--broker must be one of rest, kite, got "upstox"');
+    const noUrl = run(['--data-dir', join(dir, 'data-broker'), '--broker', 'kite']);
+    expect(await noUrl.exited).toBe(2);
+    expect(noUrl.io.stderr).toContain('--broker kite needs --broker-url (https://api.kite.trade');
+  });
+});

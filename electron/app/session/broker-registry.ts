@@ -15,6 +15,15 @@ export interface ProfileSettings {
   readonly ipv4Only?: boolean;
 }
 
+/** What the command line says of a remote broker (`npm run host -- --broker NAME --broker-url URL …`). */
+export interface CommandLineProfile {
+  readonly brokerUrl: string;
+  readonly apiKey?: string;
+  readonly apiSecret?: string;
+  /** A token for the day, for brokers that log in through their own page. */
+  readonly accessToken?: string;
+}
+
 /** One kind of broker profile: the adapter it trades through, and what its profile means to it. */
 export interface BrokerKind<P extends BrokerProfile> {
   /** The adapter, with the profile's own settings. */
@@ -27,6 +36,11 @@ export interface BrokerKind<P extends BrokerProfile> {
   label(url: URL): string;
   /** What logging in sends; a login that came back through the broker's page brings `requestToken`. */
   credentials(profile: P, requestToken?: string): Credentials;
+  /**
+   * The profile `--broker <kind>` starts on (docs/session.md §Starting on a broker), for a kind
+   * the command line may name; absent: it may not.
+   */
+  fromCommandLine?(c: CommandLineProfile): P;
 }
 
 /**
@@ -41,6 +55,12 @@ export const BROKERS: { readonly [K in BrokerProfile['kind']]: BrokerKind<Extrac
     adapter: () => restAdapter,
     label: (url) => url.host,
     credentials: (p) => ({ apiKey: p.apiKey, apiSecret: p.apiSecret }),
+    fromCommandLine: (c) => ({
+      kind: 'rest',
+      baseUrl: c.brokerUrl,
+      apiKey: c.apiKey ?? 'paper',
+      apiSecret: c.apiSecret ?? 'paper',
+    }),
   },
   kite: {
     adapter: (p) => kiteAdapter({ marketProtection: kiteProtection(p) }),
@@ -54,8 +74,37 @@ export const BROKERS: { readonly [K in BrokerProfile['kind']]: BrokerKind<Extrac
       ...(p.accessToken !== undefined ? { accessToken: p.accessToken } : {}),
       ...(requestToken !== undefined ? { requestToken } : {}),
     }),
+    // Without a token for the day, the trader logs in through Kite's page from the session dialog.
+    fromCommandLine: (c) => ({
+      kind: 'kite',
+      baseUrl: c.brokerUrl,
+      apiKey: c.apiKey ?? 'paper',
+      ...(c.apiSecret !== undefined ? { apiSecret: c.apiSecret } : {}),
+      ...(c.accessToken !== undefined ? { accessToken: c.accessToken } : {}),
+    }),
   },
 };
+
+/** The broker kinds `--broker` may name, in the registry's order. */
+export const COMMAND_LINE_BROKERS: readonly string[] = Object.entries(BROKERS)
+  .filter(([, kind]) => kind.fromCommandLine !== undefined)
+  .map(([name]) => name);
+
+/** The registry's entry named `name` (a name from outside: the command line), if there is one. */
+function entryNamed(name: string): BrokerKind<BrokerProfile> | undefined {
+  const found = Object.entries(BROKERS).find(([kind]) => kind === name);
+  return found?.[1] as BrokerKind<BrokerProfile> | undefined;
+}
+
+/** The profile `--broker name` starts on, or null when the registry has no such kind for the command line. */
+export function commandLineProfile(name: string, c: CommandLineProfile): BrokerProfile | null {
+  return entryNamed(name)?.fromCommandLine?.(c) ?? null;
+}
+
+/** The default API root of the broker kind `name`, if it has one (what `--broker-url` would be). */
+export function defaultUrlOf(name: string): string | undefined {
+  return entryNamed(name)?.defaultUrl;
+}
 
 /** A Kite profile's market protection: automatic (-1) unless it says (docs/kite.md §Market protection). */
 function kiteProtection(p: Extract<BrokerProfile, { kind: 'kite' }>): number {
