@@ -74,7 +74,8 @@ describe('the app on Kite (the paper broker’s /kite)', () => {
   it('starts on a pasted access token: connected to Kite, an order placed exactly once, listed and pushed back by the ticker', async () => {
     expect(await dispatch('session.status', undefined)).toMatchObject({
       ok: true,
-      data: { state: 'connected', broker: 'kite', userId: 'PAPER01' },
+      // The broker registry's placement rule reaches the renderer with the session (docs/kite.md §Smaller rules).
+      data: { state: 'connected', broker: 'kite', userId: 'PAPER01', iocRefusedOn: ['MCX'] },
     });
     const updates: string[] = [];
     const off = services.events.on('orders.changed', (d) => updates.push(...d.upserts.map((o) => o.orderId)));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { brokerUrlProblem, BROKER_URL_HTTPS_REQUIRED } from './broker-url';
+import { Exchange } from './instrument';
 
 /** Kite Connect's API root, where a Kite profile without a `baseUrl` trades. */
 export const KITE_API_ROOT = 'https://api.kite.trade';
@@ -141,6 +142,11 @@ export const SessionInfo = z.object({
    * plan) — no prices, candles or ticker; orders and the account are polled. Absent: market data as usual.
    */
   marketData: z.enum(['live', 'none']).optional(),
+  /**
+   * Exchanges where this broker takes no IOC order through its API (Kite: MCX, docs/kite.md
+   * §Smaller rules), from the broker registry; the ticket says so before sending. Absent: none.
+   */
+  iocRefusedOn: z.array(Exchange).max(Exchange.options.length).optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

@@ -1,3 +1,4 @@
+import type { Exchange } from '@shared/domain/instrument';
 import { KITE_API_ROOT, type BrokerProfile } from '@shared/domain/session';
 import type { BrokerAdapter } from '../../broker/adapter';
 import type { Credentials } from '../../broker/broker';
@@ -13,6 +14,8 @@ export interface ProfileSettings {
   readonly marketProtection?: number;
   /** Every call leaves over IPv4 only (docs/kite.md §Static IP). */
   readonly ipv4Only?: boolean;
+  /** Exchanges where the broker takes no IOC order through its API; the session tells the ticket (Kite: docs/kite.md §Smaller rules). */
+  readonly iocRefusedOn?: readonly Exchange[];
 }
 
 /** What the command line says of a remote broker (`npm run host -- --broker NAME --broker-url URL …`). */
@@ -65,7 +68,11 @@ export const BROKERS: { readonly [K in BrokerProfile['kind']]: BrokerKind<Extrac
   kite: {
     adapter: (p) => kiteAdapter({ marketProtection: kiteProtection(p) }),
     // Kite refuses MARKET and SL-M without market protection: automatic unless the profile says.
-    settings: (p) => ({ marketProtection: kiteProtection(p), ...(p.ipv4Only === true ? { ipv4Only: true } : {}) }),
+    settings: (p) => ({
+      marketProtection: kiteProtection(p),
+      iocRefusedOn: ['MCX'],
+      ...(p.ipv4Only === true ? { ipv4Only: true } : {}),
+    }),
     defaultUrl: KITE_API_ROOT,
     label: (url) => (url.href === new URL(KITE_API_ROOT).href ? 'Zerodha Kite' : `Kite (${url.host})`),
     credentials: (p, requestToken) => ({

@@ -71,11 +71,13 @@ describe('the broker registry', () => {
     const kite = resolveProfile({ kind: 'kite', apiKey: 'k', accessToken: 't' }, null);
     expect(kite).toMatchObject({
       baseUrl: 'https://api.kite.trade',
-      target: { broker: 'kite', label: 'Zerodha Kite' },
+      // Kite's own placement rule travels with the session to the ticket (docs/kite.md §Smaller rules).
+      target: { broker: 'kite', label: 'Zerodha Kite', iocRefusedOn: ['MCX'] },
       credentials: { apiKey: 'k', apiSecret: '', accessToken: 't' },
     });
     const paper = resolveProfile({ kind: 'paper' }, 'http://127.0.0.1:8750/v1');
     expect(paper.target).toMatchObject({ broker: 'paper', label: 'Paper broker', vaultKey: 'paper' });
+    expect(paper.target.iocRefusedOn).toBeUndefined();
     expect(kite.adapter).not.toBe(paper.adapter);
   });
 });

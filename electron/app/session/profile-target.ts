@@ -54,7 +54,7 @@ export function resolveProfile(
     const problem = brokerUrlProblem(baseUrl);
     if (problem) throw new AppError({ kind: 'bad_request', message: problem, field: 'profile.baseUrl' });
   }
-  const { marketProtection, ipv4Only } = kind.settings?.(profile) ?? {};
+  const { marketProtection, ipv4Only, iocRefusedOn } = kind.settings?.(profile) ?? {};
   return {
     baseUrl,
     target: {
@@ -62,6 +62,7 @@ export function resolveProfile(
       label: kind.label(new URL(baseUrl)),
       vaultKey: vaultKeyOf(profile),
       ...(marketProtection !== undefined ? { marketProtection } : {}),
+      ...(iocRefusedOn !== undefined ? { iocRefusedOn } : {}),
     },
     credentials: kind.credentials(profile, requestToken),
     adapter: kind.adapter(profile),

@@ -1,3 +1,4 @@
+import type { Exchange } from '@shared/domain/instrument';
 import type { SessionInfo, SessionVersion } from '@shared/domain/session';
 import { AppError } from '@shared/ipc/app-error';
 import type { AuthSource } from '../../broker/auth-source';
@@ -13,6 +14,8 @@ export interface SessionTarget {
   readonly vaultKey: string;
   /** The `market_protection` this profile sends (Kite: docs/kite.md §Market protection); shown to the renderer. */
   readonly marketProtection?: number;
+  /** Exchanges where the broker takes no IOC order through its API (from the broker registry); shown to the renderer. */
+  readonly iocRefusedOn?: readonly Exchange[];
 }
 
 /** Callbacks for the bridge's `session.changed` / `session.expired` events. */
@@ -172,6 +175,7 @@ export class SessionManager implements AuthSource {
       version: this.#versions.next(),
       ...(this.#target.marketProtection !== undefined ? { marketProtection: this.#target.marketProtection } : {}),
       ...(grant.marketData !== undefined ? { marketData: grant.marketData } : {}),
+      ...(this.#target.iocRefusedOn !== undefined ? { iocRefusedOn: [...this.#target.iocRefusedOn] } : {}),
     };
     if (this.#remember) await this.#vault.set(`${this.#target.vaultKey}:token`, grant.accessToken, true);
     this.#events.onChanged?.(this.#info);

@@ -107,8 +107,8 @@ export function OrderTicket() {
   const { list, byToken } = useInstruments();
   const instrument = draft.instrumentToken === null ? undefined : byToken.get(draft.instrumentToken);
   const login = useQuery(sessionQueries.status()).data;
-  const evaluation = evaluateTicket(draft, instrument, login?.broker);
-  const sending = useTicketSending(draft, instrument, evaluation, login?.broker);
+  const evaluation = evaluateTicket(draft, instrument, login);
+  const sending = useTicketSending(draft, instrument, evaluation, login);
   const { request, variety, single: submitter, legs, plan, sliceable, confirming, setConfirming } = sending;
   const confirmOnEnter = useConfirmOnEnter();
   const { confirmOnEnterToggled } = useSettingsActions();

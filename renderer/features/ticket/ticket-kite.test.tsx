@@ -74,12 +74,18 @@ describe('the ticket on Kite', () => {
   });
 
   it('IOC on an MCX contract is refused next to Validity, and Place order stays off', async () => {
-    bridge.answer('session.status', () => ({ ok: true, data: session('kite', { marketProtection: -1 }) }));
+    // The session carries the rule from main's broker registry (docs/kite.md §Smaller rules).
+    bridge.answer('session.status', () => ({
+      ok: true,
+      data: session('kite', { marketProtection: -1, iocRefusedOn: ['MCX'] }),
+    }));
     const { user, form, t } = await renderTicket(bridge);
     await choose(user, form, 'GOLD', 'GOLD26DECFUT');
     await user.selectOptions(t.getByLabelText('Order type'), 'LIMIT');
     await user.selectOptions(t.getByLabelText('Validity'), 'IOC');
-    await waitFor(() => expect(t.getByText('Kite takes no IOC orders on MCX through the API: use DAY')).toBeTruthy());
+    await waitFor(() =>
+      expect(t.getByText('Zerodha Kite takes no IOC orders on MCX through the API: use DAY')).toBeTruthy(),
+    );
     expect(t.getByRole('button', { name: 'Place order' })).toHaveProperty('disabled', true);
   });
 

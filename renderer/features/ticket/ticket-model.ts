@@ -10,6 +10,7 @@ import {
 } from '@shared/trading/rules';
 import { roundToTick } from '@shared/trading/money';
 import type { IpcError } from '@shared/ipc/result';
+import type { SessionInfo } from '@shared/domain/session';
 import { refusalReason } from '../placements/placement-model';
 
 /**
@@ -91,11 +92,14 @@ export function parseNumber(text: string): number {
   return /^\d+(\.\d*)?$|^\.\d+$/.test(t) ? Number(t) : Number.NaN;
 }
 
-/** Judges the draft against the chosen instrument. */
+/** What the session says of the broker's own rules (from the broker registry), for the ticket. */
+export type BrokerRules = Pick<SessionInfo, 'brokerLabel' | 'iocRefusedOn'>;
+
+/** Judges the draft against the chosen instrument and the session's broker rules. */
 export function evaluateTicket(
   draft: TicketDraft,
   instrument: Instrument | undefined,
-  broker?: 'paper' | 'rest' | 'kite',
+  broker?: BrokerRules,
 ): TicketEvaluation {
   const priceEnabled = takesPrice(draft.orderType);
   const triggerEnabled = takesTrigger(draft.orderType);
@@ -121,9 +125,9 @@ export function evaluateTicket(
     const field = RULE_TO_TICKET[v.field];
     errors[field] ??= v.message;
   }
-  // Kite's own rule on top of the exchanges' (docs/kite.md §Smaller rules).
-  if (broker === 'kite' && instrument.exchange === 'MCX' && draft.validity === 'IOC')
-    errors.validity ??= 'Kite takes no IOC orders on MCX through the API: use DAY';
+  // A broker's own rule on top of the exchanges' (Kite: docs/kite.md §Smaller rules).
+  if (draft.validity === 'IOC' && broker?.iocRefusedOn?.includes(instrument.exchange))
+    errors.validity ??= `${broker.brokerLabel} takes no IOC orders on ${instrument.exchange} through the API: use DAY`;
   if (draft.quantity.trim() === '') errors.quantity = 'Enter a quantity';
   if (priceEnabled && draft.price.trim() !== '' && Number.isNaN(price))
     errors.price = 'Price must be a number, e.g. 101.05';

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
 import type { OrderRequest, Variety } from '@shared/domain/order';
-import type { SessionInfo } from '@shared/domain/session';
 import { slicePlan, type SlicePlan } from './slice-model';
-import { evaluateTicket, parseNumber, type TicketDraft, type TicketEvaluation } from './ticket-model';
+import { type BrokerRules, evaluateTicket, parseNumber, type TicketDraft, type TicketEvaluation } from './ticket-model';
 import { useSubmitLegs, type SubmitLegs } from './use-submit-legs';
 import { useSubmitOrder, type SubmitOrder } from './use-submit-order';
 
@@ -42,7 +41,7 @@ export function useTicketSending(
   draft: TicketDraft,
   instrument: Instrument | undefined,
   evaluation: TicketEvaluation,
-  broker?: SessionInfo['broker'],
+  broker?: BrokerRules,
 ): TicketSending {
   const [variety, setVariety] = useState<Variety>('regular');
   const [confirming, setConfirming] = useState(false);
