@@ -34,6 +34,12 @@ export function istDayStart(at: Date | number): number {
   return Math.floor((ms + IST_OFFSET_MS) / day) * day - IST_OFFSET_MS;
 }
 
+/** The first instant strictly after `at` whose IST time of day is `msAfterMidnight` (a daily cut-off). */
+export function nextIstTimeOfDay(at: number, msAfterMidnight: number): number {
+  const today = istDayStart(at) + msAfterMidnight;
+  return at < today ? today : today + 24 * 60 * 60 * 1000;
+}
+
 /** Parses an ISO 8601 time (any offset) to epoch ms; NaN when it is not one. */
 export function parseIso(text: string): number {
   if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(text)) return Number.NaN;

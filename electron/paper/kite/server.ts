@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthGuard } from '../auth-guard';
 import type { BrokerState } from '../context';
 import { driftShape } from '../faults';
+import { type InjectedRefusals, faultsAfter, faultsBefore } from '../dialect-faults';
 import { ClientGone } from '../http-io';
 import { Problem } from '../problem';
 import { Router } from '../router';
@@ -36,7 +37,15 @@ export interface KiteServerOptions {
   readonly rates?: KiteRates;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Injected faults in Kite's words (a 429 with Retry-After, as Kite's). */
+const INJECTED: InjectedRefusals = {
+  rateLimited: (retryAfterS) =>
+    new KiteError(429, 'NetworkException', 'Too many requests (injected fault); retry after the pause', {
+      'Retry-After': String(retryAfterS),
+    }),
+  failed: (status, when) =>
+    new KiteError(status, 'GeneralException', `The broker failed ${when} handling the request (injected fault)`),
+};
 
 /** Writes a Kite reply (or error) as Kite does: JSON envelopes, `text/csv` exactly, redirects, pages. */
 function write(
@@ -113,17 +122,7 @@ export function createKiteHandler(
     if (route.kind === 'page') return write(res, 200, await route.handle(ctx(null)));
 
     const plan = state.faults.plan(req.method ?? 'GET');
-    if (plan.latencyMs > 0) await sleep(plan.latencyMs);
-    if (plan.rateLimit)
-      throw new KiteError(429, 'NetworkException', 'Too many requests (injected fault); retry after the pause', {
-        'Retry-After': String(plan.retryAfterS),
-      });
-    if (plan.errorBefore !== null)
-      throw new KiteError(
-        plan.errorBefore,
-        'GeneralException',
-        'The broker failed before handling the request (injected fault)',
-      );
+    await faultsBefore(plan, INJECTED);
 
     let session: Session | null = null;
     if (route.kind === 'api') {
@@ -157,17 +156,7 @@ export function createKiteHandler(
     } finally {
       await state.journal.durable();
     }
-    if (plan.errorAfter !== null)
-      throw new KiteError(
-        plan.errorAfter,
-        'GeneralException',
-        'The broker failed after handling the request (injected fault)',
-      );
-    if (plan.dropReply) {
-      req.socket.destroy();
-      return;
-    }
-    if (plan.stallReply) return;
+    if (!faultsAfter(plan, req, INJECTED)) return;
     if (plan.shapeChange && 'data' in r) r = { data: driftShape(r.data) };
     write(res, 200, r);
   }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { IST_OFFSET_MS } from '@shared/lib/ist-time';
+import { nextIstTimeOfDay } from '@shared/lib/ist-time';
 import type { Session, Sessions } from '../sessions';
 import { PAPER_API_KEY, PAPER_API_SECRET } from '../sessions';
 import { tokenError } from './errors';
@@ -17,13 +17,10 @@ const REQUEST_TOKEN_TTL_MS = 5 * 60 * 1000;
 const MAX_REQUEST_TOKENS = 1000;
 
 const HOUR = 60 * 60 * 1000;
-const DAY = 24 * HOUR;
 
 /** The first 06:00 IST strictly after `at`: when a Kite access token issued at `at` expires. */
 export function kiteExpiry(at: number): number {
-  const ist = at + IST_OFFSET_MS;
-  const sixToday = Math.floor(ist / DAY) * DAY + 6 * HOUR;
-  return (ist < sixToday ? sixToday : sixToday + DAY) - IST_OFFSET_MS;
+  return nextIstTimeOfDay(at, 6 * HOUR);
 }
 
 /** Hex SHA-256 of api_key + request_token + api_secret: the checksum `POST /session/token` needs. */

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthGuard } from '../auth-guard';
 import type { BrokerState } from '../context';
 import { driftShape } from '../faults';
+import { type InjectedRefusals, faultsAfter, faultsBefore } from '../dialect-faults';
 import { ClientGone } from '../http-io';
 import { checkStaticIp } from './static-ip';
 import { Problem } from '../problem';
@@ -36,7 +37,16 @@ export interface UpstoxServerOptions {
   readonly rates?: UpstoxRates;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Injected faults in Upstox's words: its 429 carries no Retry-After (docs/upstox.md §Limits), injected ones neither. */
+const INJECTED: InjectedRefusals = {
+  rateLimited: () => new UpstoxError(429, UPSTOX_CODES.tooManyRequests, 'Too Many Request Sent (injected fault)'),
+  failed: (status, when) =>
+    new UpstoxError(
+      status,
+      UPSTOX_CODES.serverError,
+      `The broker failed ${when} handling the request (injected fault)`,
+    ),
+};
 
 /** The order writes: what the HFT host serves, the order limits count and the static IP guards. */
 const WRITES = new Set(['/v3/order/place', '/v3/order/modify', '/v3/order/cancel']);
@@ -98,16 +108,7 @@ export function createUpstoxHandler(
     if (route.kind === 'page') return write(res, 200, await route.handle(ctx(null)));
 
     const plan = state.faults.plan(req.method ?? 'GET');
-    if (plan.latencyMs > 0) await sleep(plan.latencyMs);
-    // Upstox's 429 carries no Retry-After (docs/upstox.md §Limits), injected ones neither.
-    if (plan.rateLimit)
-      throw new UpstoxError(429, UPSTOX_CODES.tooManyRequests, 'Too Many Request Sent (injected fault)');
-    if (plan.errorBefore !== null)
-      throw new UpstoxError(
-        plan.errorBefore,
-        UPSTOX_CODES.serverError,
-        'The broker failed before handling the request (injected fault)',
-      );
+    await faultsBefore(plan, INJECTED);
 
     let session: Session | null = null;
     if (route.kind === 'api') {
@@ -137,17 +138,7 @@ export function createUpstoxHandler(
     } finally {
       await state.journal.durable();
     }
-    if (plan.errorAfter !== null)
-      throw new UpstoxError(
-        plan.errorAfter,
-        UPSTOX_CODES.serverError,
-        'The broker failed after handling the request (injected fault)',
-      );
-    if (plan.dropReply) {
-      req.socket.destroy();
-      return;
-    }
-    if (plan.stallReply) return;
+    if (!faultsAfter(plan, req, INJECTED)) return;
     if (plan.shapeChange && 'body' in r) r = { body: driftShape(r.body) };
     write(res, 200, r);
   }

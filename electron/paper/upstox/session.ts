@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { IST_OFFSET_MS } from '@shared/lib/ist-time';
+import { nextIstTimeOfDay } from '@shared/lib/ist-time';
 import type { Session, Sessions } from '../sessions';
 import { PAPER_API_KEY } from '../sessions';
 import { tokenError } from './errors';
@@ -19,13 +19,10 @@ export const CODE_TTL_MS = 5 * 60 * 1000;
 const MAX_CODES = 1000;
 
 const HOUR = 60 * 60 * 1000;
-const DAY = 24 * HOUR;
 
 /** The first 03:30 IST strictly after `at`: when an Upstox access token issued at `at` ends. */
 export function upstoxExpiry(at: number): number {
-  const ist = at + IST_OFFSET_MS;
-  const cutToday = Math.floor(ist / DAY) * DAY + 3.5 * HOUR;
-  return (ist < cutToday ? cutToday : cutToday + DAY) - IST_OFFSET_MS;
+  return nextIstTimeOfDay(at, 3.5 * HOUR);
 }
 
 /** Single-use codes, each bound to what it was issued for (a redirect URI, a session). */
