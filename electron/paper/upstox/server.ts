@@ -16,7 +16,7 @@ import { loginRoutes } from './routes/login';
 import { marketRoutes } from './routes/market';
 import { orderRoutes } from './routes/orders';
 import { portfolioRoutes } from './routes/portfolio';
-import { upstoxAuthenticate } from './session';
+import { isGuess, upstoxAuthenticate } from './session';
 
 /**
  * The /upstox request pipeline (docs/upstox.md §The wire), in the order a request meets it — the
@@ -115,8 +115,9 @@ export function createUpstoxHandler(
       try {
         session = upstoxAuthenticate(state.sessions, req.headers.authorization, realNow);
       } catch (e) {
-        // Guesses spend the address's failure budget, as on /v1 (docs/api.md §Limits).
-        opts.auth.failed(address, realNow);
+        // Guesses (no such token) spend the address's failure budget, as on /v1 (docs/api.md
+        // §Limits); a login that ended is not a guess.
+        if (isGuess(state.sessions, req.headers.authorization)) opts.auth.failed(address, realNow);
         throw e;
       }
       if (plan.tokenExpiry) {

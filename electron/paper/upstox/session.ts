@@ -51,6 +51,12 @@ export class OneTimeCodes<T> {
 /** The paper app's client_id and client_secret (`paper`, as on /v1 and /kite). */
 export const UPSTOX_CLIENT_ID = PAPER_API_KEY;
 
+/** True when the header names no session the broker ever issued: a guess, not an ended login. */
+export function isGuess(sessions: Sessions, header: string | undefined): boolean {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return !m || sessions.get(m[1] as string) === undefined;
+}
+
 /** The session an `Authorization: Bearer <token>` header names, or 401 UDAPI100050. */
 export function upstoxAuthenticate(sessions: Sessions, header: string | undefined, now: number): Session {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');

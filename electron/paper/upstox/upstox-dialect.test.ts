@@ -89,6 +89,18 @@ describe('/upstox edges', () => {
     expect(after.body.errors?.[0]?.errorCode).toBe('UDAPI100050');
   });
 
+  it('counts guessed tokens against the address, never a login that ended', async () => {
+    let now = Date.parse('2026-11-27T03:29:00+05:30');
+    t = await startUpstoxTest({ clock: () => now, authFailures: { perSecond: 1, burst: 2 } });
+    const { token: tok } = await token(t);
+    now = Date.parse('2026-11-27T03:30:00+05:30');
+    // A desk still polling with yesterday's token keeps hearing "log in again".
+    for (let n = 0; n < 5; n++) expect((await call('GET', `${t.root}/v2/user/profile`, tok)).status).toBe(401);
+    const guesses: number[] = [];
+    for (let n = 0; n < 5; n++) guesses.push((await call('GET', `${t.root}/v2/user/profile`, `guess-${n}`)).status);
+    expect(guesses).toContain(429);
+  });
+
   it('serves only the order writes on the HFT host', async () => {
     t = await startUpstoxTest();
     const { token: tok } = await token(t);
