@@ -413,7 +413,8 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     upstox: upstoxState,
     clock,
     realClock,
-    heartbeatMs: options.kiteHeartbeatMs ?? 1000,
+    // How often each feed socket's login is checked (the feeds send no heartbeat of their own).
+    heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
     limits: options.stream,
     positions: () => engine.account.positions.values(),
   });

@@ -203,4 +203,15 @@ describe('/upstox edges', () => {
     expect(got.some((m) => m.feeds?.[b!.instrument_key] !== undefined)).toBe(false);
     ws.close();
   });
+
+  it('closes a feed socket with 1008 once its login ends', async () => {
+    t = await startUpstoxTest({ heartbeatMs: 50 });
+    const { token: tok } = await token(t);
+    const auth = await call('GET', `${t.root}/v3/feed/market-data-feed/authorize`, tok);
+    const ws = new WebSocket((auth.body.data as { authorized_redirect_uri: string }).authorized_redirect_uri);
+    await new Promise((r) => ws.once('open', r));
+    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+    expect((await call('DELETE', `${t.root}/v2/logout`, tok)).status).toBe(200);
+    expect(await closed).toBe(1008);
+  });
 });
