@@ -114,6 +114,11 @@ export interface PaperBrokerOptions {
   kitePlan?: KitePlan;
   /** The address to listen on (default 127.0.0.1; tests of a dual-stack machine use `::`). */
   listenHost?: string;
+  /**
+   * Host names answered beside the loopback ones (docs/paper-broker.md §Loopback only): a test
+   * whose resolver maps a name of its own to loopback.
+   */
+  extraHostNames?: readonly string[];
 }
 
 export interface PaperBroker {
@@ -351,7 +356,8 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     },
     rates: { ...KITE_RATES, ...options.kiteRates },
   });
-  const server = createBrokerServer(state, { control: options.control ?? false, rate, auth, kite });
+  const extraHostNames = new Set((options.extraHostNames ?? []).map((n) => n.toLowerCase()));
+  const server = createBrokerServer(state, { control: options.control ?? false, rate, auth, kite, extraHostNames });
   stream = new Stream(
     server,
     auth,
@@ -360,6 +366,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     options.stream,
     clock,
     realClock,
+    extraHostNames,
   );
   kiteTicker = new KiteTicker({
     market,

@@ -14,6 +14,7 @@ import {
   requestUrl,
   send,
 } from './http-io';
+import { assertLoopbackHost } from './host-check';
 import { Problem } from './problem';
 import { RateLimiter, type Take } from './rate-limit';
 import { Router } from './router';
@@ -44,6 +45,8 @@ export interface ServerOptions {
   readonly auth: AuthGuard;
   /** The Kite Connect dialect under /kite (docs/kite.md), beside /v1 on the same state. */
   readonly kite?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
+  /** Host names accepted beside the loopback ones (docs/paper-broker.md §Loopback only). */
+  readonly extraHostNames: ReadonlySet<string>;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -87,6 +90,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    assertLoopbackHost(req, opts.extraHostNames);
     // Tokens and limits keep real time; the market (orders, sessions) keeps the market clock.
     const realNow = state.realClock();
     const now = state.clock();
