@@ -21,6 +21,7 @@ import { Engine } from './matching';
 import { LaggingOrderBook } from './order-book-lag';
 import { SessionKeeper } from './session-keeper';
 import { createBrokerServer } from './server';
+import { type HoldSpec, type HoldView, ReplyHolds } from './reply-holds';
 import { Sessions } from './sessions';
 import { Stream, type StreamOptions } from './stream';
 
@@ -144,6 +145,12 @@ export interface PaperBroker {
   kiteTickerStats(): Array<{ bufferedBytes: number; subscribed: number }>;
   /** Same as POST /_control/stream: off cuts every stream socket and refuses upgrades; returns the sockets cut. */
   setStreamAccepting(on: boolean): number;
+  /** Same as POST /_control/hold: holds matching requests until released; returns the hold's id. */
+  hold(spec: HoldSpec): string;
+  /** Same as POST /_control/release: lets hold `id` (every hold when absent) through; returns the requests let through. */
+  release(id?: string): number;
+  /** Same as GET /_control/holds. */
+  holds(): HoldView[];
   /** Stops timers, closes sockets, flushes the journal. */
   close(): Promise<void>;
 }
@@ -307,6 +314,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     keeper: new SessionKeeper(market, engine, journaledUntil || startedAt, (at) => generateInstruments(seed, at)),
     uniqueClientIds: options.idempotency ?? true,
     setStreamAccepting: (on) => (stream?.setAccepting(on) ?? 0) + (kiteTicker?.setAccepting(on) ?? 0),
+    holds: new ReplyHolds(),
   };
   ids = replay(opened.replay.events, state);
   // What happened while the broker was down happens now, in order: closes (DAY orders cancelled,
@@ -444,6 +452,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     setStreamAccepting(on) {
       return state.setStreamAccepting(on);
     },
+    hold: (spec) => state.holds.add(spec),
+    release: (id) => state.holds.release(id),
+    holds: () => state.holds.list(),
     close() {
       closed ??= (async () => {
         if (timer) clearInterval(timer);

@@ -96,6 +96,8 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     const now = state.clock();
     state.keeper.advance(now);
     const url = requestUrl(req.url);
+    // A held request waits here, before anything is handled (the control interface is never held).
+    if (!url.pathname.startsWith('/v1/_control')) await state.holds.gate(req.method ?? 'GET', url.pathname);
     if (opts.kite && (url.pathname === '/kite' || url.pathname.startsWith('/kite/'))) return opts.kite(req, res, url);
     if (!url.pathname.startsWith('/v1/') && url.pathname !== '/v1') {
       return problemReply(res, new Problem(404, 'not_found', `No such path ${url.pathname}; the API lives under /v1`));
