@@ -8,7 +8,7 @@ import {
   paperRead,
   paperToken,
   placeOrder,
-  setFaults,
+  holdReplies,
   setPrice,
   ticket,
 } from './dashboard-helpers';
@@ -196,15 +196,16 @@ test('chart trading: a working order dragged on the chart is modified after a co
   await expect(confirm).toContainText(/^Move BUY 10 LMT from 1,495\.00 to 1,4\d\d\.\d\d\?/);
   const to = /to ([\d,]+\.\d\d)\?/.exec((await confirm.textContent()) ?? '')?.[1] ?? '';
   expect(Number(to.replace(/,/g, ''))).toBeLessThan(1495);
-  // The broker slow to answer: the old price and the new one both stay on the chart meanwhile.
-  await setFaults(host, { latency_ms: 1500 });
+  // The broker's answer held: the old price and the new one both stay on the chart meanwhile.
+  const held = await holdReplies(host, { method: 'PATCH', pathPrefix: '/v1/orders' });
   await confirm.getByRole('button', { name: 'Move' }).click();
+  await held.waitUntilHeld();
   await expect(chart(page).getByTestId('chart-modifying')).toContainText(`1,495.00 → ${to}, waiting for the broker`);
   await expect(lines.locator(`[data-line-id="${id}:price:was"]`)).toBeVisible();
   await expect(lines.locator(`[data-line-id="${id}:price:to"]`)).toContainText(
     `at ${to.replace(/,/g, '')}`.replace(/\.?0+$/, ''),
   );
-  await setFaults(host, {});
+  await held.release();
   await expect(chart(page).getByTestId('chart-modifying')).toHaveCount(0);
   await expect(lines.locator(`[data-line-id="${id}:price"]`)).toContainText(
     `BUY 10 LIMIT @ ${Number(to.replace(/,/g, ''))}`,

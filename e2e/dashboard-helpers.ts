@@ -152,6 +152,50 @@ export async function setFaults(host: HostHandle, faults: Record<string, number>
   if (!res.ok) throw new Error(`control/faults → ${res.status} ${await res.text()}`);
 }
 
+/** A hold on the paper broker's requests (docs/api.md §Holding replies). */
+export interface HeldReplies {
+  /** Resolves once `count` matching requests (default 1) are waiting at the hold. */
+  waitUntilHeld(count?: number): Promise<void>;
+  /** Lets every waiting request through (each is handled then) and ends the hold. */
+  release(): Promise<void>;
+}
+
+/**
+ * Holds every request to the paper broker matching `method` and `pathPrefix` (`/v1/orders`,
+ * `/kite/orders`) before it is handled, until released: how a spec sees an in-between state
+ * ("waiting for the broker") without racing a timed window on a loaded machine.
+ */
+export async function holdReplies(
+  host: HostHandle,
+  spec: { readonly method?: string; readonly pathPrefix: string },
+): Promise<HeldReplies> {
+  const control = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+    const res = await fetch(`${host.paperUrl}/_control/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!res.ok) throw new Error(`control/${path} → ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  const { id } = (await control('POST', 'hold', { method: spec.method, path_prefix: spec.pathPrefix })) as {
+    id: string;
+  };
+  return {
+    async waitUntilHeld(count = 1) {
+      await expect
+        .poll(async () => {
+          const { holds } = (await control('GET', 'holds')) as { holds: Array<{ id: string; waiting: number }> };
+          return holds.find((h) => h.id === id)?.waiting ?? 0;
+        })
+        .toBeGreaterThanOrEqual(count);
+    },
+    async release() {
+      await control('POST', 'release', { id });
+    },
+  };
+}
+
 /**
  * Switches the paper broker's stream off (every socket cut, reconnects refused) or back on. With
  * it off the desk has nothing pushing changes to it and polls fast again (docs/live-data.md,

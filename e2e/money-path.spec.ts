@@ -10,6 +10,7 @@ import {
   openDashboard,
   paperRead,
   paperToken,
+  holdReplies,
   setFaults,
   setPrice,
   setStreamAccepting,
@@ -131,9 +132,10 @@ test.describe('the money path tells the truth', () => {
       await openDashboard(page, { ...current.handle, url: door.url });
       await readyInfyTicket(page, '3');
 
-      // Hold the placement at the broker (the delay comes before it handles anything).
-      await setFaults(current.handle, { latency_ms: 30_000 });
+      // Hold the placement at the broker's door (nothing is handled until a release that never comes).
+      const held = await holdReplies(current.handle, { method: 'POST', pathPrefix: '/v1/orders' });
       await ticket(page).getByRole('button', { name: 'Place order' }).click();
+      await held.waitUntilHeld();
       await expect.poll(placeMessages).toBe(1);
       await expect(ticket(page).getByTestId('ticket-outcome')).toHaveText('Placing…');
       // Main has the intent on disk (it journals before it sends), so the crash cannot erase it.

@@ -98,6 +98,21 @@ test('closing a pop-out gives its panel back to the main page', async ({ page, h
   await expect(page.getByRole('button', { name: 'Pop out Chart', exact: true })).toBeVisible();
 });
 
+test('the launch key leaves the address bar once read; a reload and a pop-out still reach the desk', async ({
+  page,
+  host,
+}) => {
+  await openDashboard(page, host);
+  expect(new URL(page.url()).searchParams.has('key')).toBe(false);
+  await page.reload();
+  await expect(page.getByRole('status').first()).toContainText(/Connected to .+ as \S+/);
+  const popout = await popOut(page, 'Chart');
+  expect(new URL(popout.url()).searchParams.has('key')).toBe(false);
+  expect(new URL(popout.url()).searchParams.get('window')).toMatch(/^w\d+$/);
+  await expect(chart(popout)).toBeVisible();
+  await closeOthers(page.context(), page);
+});
+
 test('the palette goes to a panel in another window, and opens a second chart there on an interval of its own', async ({
   page,
   host,

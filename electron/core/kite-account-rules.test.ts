@@ -72,7 +72,7 @@ describe('orders from an IP the Kite app has not registered (docs/kite.md §Stat
   });
 
   it('on a dual-stack machine the system may leave over IPv6; with "IPv4 only" the order leaves from the registered IPv4 address', async () => {
-    const paper = { kiteAllowedIps: ['127.0.0.1'], listenHost: '::' };
+    const paper = { kiteAllowedIps: ['127.0.0.1'], listenHost: '::', extraHostNames: ['dual.test'] };
     const first = await kiteCore(paper, { lookup: dualStack });
     const port = new URL(first.fx.paper.url).port;
     const root = `http://dual.test:${port}/kite`;

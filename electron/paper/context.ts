@@ -8,6 +8,7 @@ import type { OrderReads } from './order-book-lag';
 import type { MarketClock } from './market-clock';
 import type { SessionKeeper } from './session-keeper';
 import type { Engine } from './matching';
+import type { ReplyHolds } from './reply-holds';
 import type { Session, Sessions } from './sessions';
 
 /**
@@ -48,6 +49,8 @@ export interface BrokerState {
   readonly uniqueClientIds: boolean;
   /** Switches the stream off (cutting every socket, refusing upgrades) or on; returns the sockets cut. */
   readonly setStreamAccepting: (on: boolean) => number;
+  /** Requests held at the door until a test releases them (docs/api.md §Holding replies). */
+  readonly holds: ReplyHolds;
 }
 
 export interface Ctx {

@@ -27,6 +27,7 @@ import { Engine } from './matching';
 import { LaggingOrderBook } from './order-book-lag';
 import { SessionKeeper } from './session-keeper';
 import { createBrokerServer } from './server';
+import { type HoldSpec, type HoldView, ReplyHolds } from './reply-holds';
 import { Sessions } from './sessions';
 import { Stream, type StreamOptions } from './stream';
 
@@ -127,6 +128,11 @@ export interface PaperBrokerOptions {
   upstoxRates?: { readonly orders?: Partial<UpstoxWindows>; readonly standard?: Partial<UpstoxWindows> };
   /** The address to listen on (default 127.0.0.1; tests of a dual-stack machine use `::`). */
   listenHost?: string;
+  /**
+   * Host names answered beside the loopback ones (docs/paper-broker.md §Loopback only): a test
+   * whose resolver maps a name of its own to loopback.
+   */
+  extraHostNames?: readonly string[];
 }
 
 export interface PaperBroker {
@@ -152,6 +158,12 @@ export interface PaperBroker {
   kiteTickerStats(): Array<{ bufferedBytes: number; subscribed: number }>;
   /** Same as POST /_control/stream: off cuts every stream socket and refuses upgrades; returns the sockets cut. */
   setStreamAccepting(on: boolean): number;
+  /** Same as POST /_control/hold: holds matching requests until released; returns the hold's id. */
+  hold(spec: HoldSpec): string;
+  /** Same as POST /_control/release: lets hold `id` (every hold when absent) through; returns the requests let through. */
+  release(id?: string): number;
+  /** Same as GET /_control/holds. */
+  holds(): HoldView[];
   /** Stops timers, closes sockets, flushes the journal. */
   close(): Promise<void>;
 }
@@ -319,6 +331,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     uniqueClientIds: options.idempotency ?? true,
     setStreamAccepting: (on) =>
       (stream?.setAccepting(on) ?? 0) + (kiteTicker?.setAccepting(on) ?? 0) + (upstoxFeeds?.setAccepting(on) ?? 0),
+    holds: new ReplyHolds(),
   };
   ids = replay(opened.replay.events, state);
   // What happened while the broker was down happens now, in order: closes (DAY orders cancelled,
@@ -384,7 +397,15 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
       standard: { ...UPSTOX_RATES.standard, ...options.upstoxRates?.standard },
     },
   });
-  const server = createBrokerServer(state, { control: options.control ?? false, rate, auth, kite, upstox });
+  const extraHostNames = new Set((options.extraHostNames ?? []).map((n) => n.toLowerCase()));
+  const server = createBrokerServer(state, {
+    control: options.control ?? false,
+    rate,
+    auth,
+    kite,
+    upstox,
+    extraHostNames,
+  });
   stream = new Stream(
     server,
     auth,
@@ -393,6 +414,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     options.stream,
     clock,
     realClock,
+    extraHostNames,
   );
   kiteTicker = new KiteTicker({
     market,
@@ -484,6 +506,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     setStreamAccepting(on) {
       return state.setStreamAccepting(on);
     },
+    hold: (spec) => state.holds.add(spec),
+    release: (id) => state.holds.release(id),
+    holds: () => state.holds.list(),
     close() {
       closed ??= (async () => {
         if (timer) clearInterval(timer);

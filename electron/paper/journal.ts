@@ -3,12 +3,13 @@ import {
   fdatasync,
   fdatasyncSync,
   ftruncateSync,
-  mkdirSync,
+  fchmodSync,
   openSync,
   readFileSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivateDirSync, PRIVATE_FILE_MODE } from '../wire/private-files';
 import {
   decodeLine,
   sketchLine,
@@ -119,9 +120,11 @@ export class Journal {
    * (`JournalDamagedError`, unless `repair`).
    */
   static open(dir: string, options: OpenOptions = {}): { journal: Journal; replay: Replay } {
-    mkdirSync(dir, { recursive: true });
+    makePrivateDirSync(dir);
     const path = join(dir, JOURNAL_FILE);
-    const fd = openSync(path, 'a+');
+    // It holds the paper sessions' tokens: the trader's alone, also when an older version left it 0644.
+    const fd = openSync(path, 'a+', PRIVATE_FILE_MODE);
+    fchmodSync(fd, PRIVATE_FILE_MODE);
     try {
       const bytes = readFileSync(path);
       const scan = Journal.scan(bytes);
@@ -195,7 +198,7 @@ export class Journal {
   ): RepairReport {
     const tail = bytes.subarray(damage.offset);
     const sideFile = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    const side = openSync(sideFile, 'wx');
+    const side = openSync(sideFile, 'wx', PRIVATE_FILE_MODE);
     try {
       writeSync(side, tail);
       fdatasyncSync(side);

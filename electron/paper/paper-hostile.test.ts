@@ -31,7 +31,10 @@ describe('request targets new URL() cannot parse', () => {
   it.each(['//[/v1/funds', 'http://[::1/v1/funds', '//[/v1/stream'])(
     'GET %s answers 400 naming the path, not 500',
     async (target) => {
-      const r = await rawHttp(api.broker.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      const r = await rawHttp(
+        api.broker.port,
+        `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+      );
       expect(problemOf(r, 400).errors?.[0]?.field).toBe('path');
       await stillServes();
     },
@@ -51,12 +54,12 @@ describe('oversized and malformed requests', () => {
   it('a 20 KB path or bearer token gets 431 problem+json, not a bare status line', async () => {
     const longPath = await rawHttp(
       api.broker.port,
-      `GET /v1/orders/${'9'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      `GET /v1/orders/${'9'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
     );
     expect(problemOf(longPath, 431).code).toBe('headers_too_large');
     const longBearer = await rawHttp(
       api.broker.port,
-      `GET /v1/funds HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`,
+      `GET /v1/funds HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`,
     );
     expect(problemOf(longBearer, 431).code).toBe('headers_too_large');
     await stillServes();
@@ -79,7 +82,7 @@ describe('clients that give up', () => {
         // `Expect: 100-continue` makes the server say when its handler is reading the body.
         const reading = new Promise((resolve) => socket.once('data', resolve));
         socket.write(
-          `POST /v1/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${api.token}\r\n` +
+          `POST /v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${api.token}\r\n` +
             'Content-Type: application/json\r\nContent-Length: 500\r\nExpect: 100-continue\r\n\r\n',
         );
         expect(String(await reading)).toMatch(/^HTTP\/1\.1 100/);
@@ -147,4 +150,37 @@ describe('guessing credentials', () => {
       await b.close();
     }
   });
+});
+
+describe('a page that rebinds its own name to 127.0.0.1', () => {
+  const get = (target: string, host: string, extra = ''): Promise<RawHttpReply | null> =>
+    rawHttp(api.broker.port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\n${extra}Connection: close\r\n\r\n`);
+
+  it.each(['/v1/funds', '/v1/_control/sessions', '/kite/user/margins'])(
+    'GET %s under Host attacker.example is refused with 403 naming Host',
+    async (target) => {
+      const r = await get(target, 'attacker.example:8080', `Authorization: Bearer ${api.token}\r\n`);
+      expect(problemOf(r, 403).errors?.[0]?.field).toBe('Host');
+    },
+  );
+
+  it('the stream refuses the upgrade under that name', async () => {
+    const r = await rawHttp(
+      api.broker.port,
+      upgradeRequest('/v1/stream', { Host: 'attacker.example', Authorization: `Bearer ${api.token}` }),
+    );
+    expect(problemOf(r, 403).errors?.[0]?.field).toBe('Host');
+  });
+
+  it.each(['127.0.0.1', `127.0.0.1:${'PORT'}`, 'localhost', 'LOCALHOST:1', '[::1]:9'])(
+    'a loopback name (%s) is answered',
+    async (host) => {
+      const r = await get(
+        '/v1/funds',
+        host.replace('PORT', String(api.broker.port)),
+        `Authorization: Bearer ${api.token}\r\n`,
+      );
+      expect(r?.status).toBe(200);
+    },
+  );
 });

@@ -14,6 +14,7 @@ import {
   requestUrl,
   send,
 } from './http-io';
+import { assertLoopbackHost } from './host-check';
 import { Problem } from './problem';
 import { RateLimiter, type Take } from './rate-limit';
 import { Router } from './router';
@@ -46,6 +47,8 @@ export interface ServerOptions {
   readonly kite?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
   /** The Upstox dialect under /upstox and /upstox-hft (docs/upstox.md), on the same state. */
   readonly upstox?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
+  /** Host names accepted beside the loopback ones (docs/paper-broker.md §Loopback only). */
+  readonly extraHostNames: ReadonlySet<string>;
 }
 
 /** True when `path` is `prefix` or under it. */
@@ -92,11 +95,14 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    assertLoopbackHost(req, opts.extraHostNames);
     // Tokens and limits keep real time; the market (orders, sessions) keeps the market clock.
     const realNow = state.realClock();
     const now = state.clock();
     state.keeper.advance(now);
     const url = requestUrl(req.url);
+    // A held request waits here, before anything is handled (the control interface is never held).
+    if (!url.pathname.startsWith('/v1/_control')) await state.holds.gate(req.method ?? 'GET', url.pathname);
     if (opts.kite && under(url.pathname, '/kite')) return opts.kite(req, res, url);
     if (opts.upstox && (under(url.pathname, '/upstox') || under(url.pathname, '/upstox-hft')))
       return opts.upstox(req, res, url);

@@ -12,6 +12,7 @@ import type { AuthGuard } from './auth-guard';
 import type { Session } from './sessions';
 import type { PaperOrder } from './types';
 import { wireOrder } from './wire-views';
+import { assertLoopbackHost } from './host-check';
 import { DEFAULT_FAN_OUT_LIMITS, FanOut, type FanOutLimits, type Peer as FanOutPeer } from '../wire/fan-out';
 
 /**
@@ -73,6 +74,8 @@ export class Stream {
     private readonly clock: () => number = Date.now,
     /** Real time: token lifetimes. */
     private readonly realClock: () => number = Date.now,
+    /** Host names accepted beside the loopback ones (docs/paper-broker.md §Loopback only). */
+    private readonly extraHostNames: ReadonlySet<string> = new Set(),
   ) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024, autoPong: answerPings });
     this.fan = new FanOut<Client, string>({
@@ -103,6 +106,7 @@ export class Stream {
     };
     let path: string;
     try {
+      assertLoopbackHost(req, this.extraHostNames);
       path = requestUrl(req.url).pathname;
     } catch (e) {
       return refuse(e instanceof Problem ? e : new Problem(400, 'invalid_field', 'Bad request target'));

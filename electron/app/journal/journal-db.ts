@@ -1,10 +1,11 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import initSqlJs from 'sql.js/dist/sql-wasm-inline.js';
 import type { Database, SqlValue } from 'sql.js';
 import type { JournalFill, TradeNotes } from '@shared/domain/journal';
 import { JournalFill as JournalFillSchema, TradeNotes as TradeNotesSchema } from '@shared/domain/journal';
 import { replaceFileDurably, type ReplaceStep } from '../../core/storage/durable-file';
+import { makePrivateDir } from '../../wire/private-files';
 import { migrate } from './migrations';
 
 /**
@@ -48,7 +49,7 @@ export class JournalDb {
     options: { readonly onStep?: (step: ReplaceStep) => void } = {},
   ): Promise<JournalDb> {
     const SQL = await sqlJs();
-    await mkdir(dirname(path), { recursive: true });
+    await makePrivateDir(dirname(path));
     await rm(`${path}.tmp`, { force: true });
     let bytes: Uint8Array | undefined;
     try {

@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../../wire/private-files';
 import { PriceAlert } from '@shared/domain/alert';
 import { IsoDate } from '@shared/domain/instrument';
 import { NO_RISK_LIMITS, RiskLimits } from '@shared/domain/risk';
@@ -69,9 +70,9 @@ export class SettingsStore {
   }
 
   public async write(settings: Settings): Promise<void> {
-    await mkdir(dirname(this.#path), { recursive: true });
+    await makePrivateDir(dirname(this.#path));
     const tmp = `${this.#path}.tmp`;
-    await writeFile(tmp, `${JSON.stringify(Settings.parse(settings), null, 2)}\n`, { mode: 0o600 });
+    await writeFile(tmp, `${JSON.stringify(Settings.parse(settings), null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
     await rename(tmp, this.#path);
   }
 }

@@ -1,8 +1,9 @@
-import { mkdir, open as openFile, readFile, truncate, type FileHandle } from 'node:fs/promises';
+import { open as openFile, readFile, truncate, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { Bracket, BracketId } from '@shared/domain/bracket';
 import { fsyncDir, replaceFileDurably } from '../storage/durable-file';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../../wire/private-files';
 
 /**
  * The brackets journal (docs/brackets.md §The journal): an append-only JSON-lines file per
@@ -74,7 +75,7 @@ export class BracketJournal {
   /** Opens (creating if needed) the journal at `path`, loads it and rewrites it compactly. */
   public static async open(path: string, options: BracketJournalOptions = {}): Promise<BracketJournal> {
     const j = new BracketJournal(path, options);
-    await mkdir(dirname(path), { recursive: true });
+    await makePrivateDir(dirname(path));
     await j.#load();
     await j.#compact();
     return j;
@@ -138,7 +139,7 @@ export class BracketJournal {
     }
     if (unreadable.length === 0) return;
     const keptIn = `${this.#path}.unreadable`;
-    const out = await openFile(keptIn, 'a');
+    const out = await openFile(keptIn, 'a', PRIVATE_FILE_MODE);
     try {
       await out.write(unreadable.map((l) => `${l}\n`).join(''));
       await out.sync();
@@ -165,7 +166,7 @@ export class BracketJournal {
         this.#queue = [];
         const text = batch.map((b) => b.line).join('');
         try {
-          this.#file ??= await openFile(this.#path, 'a', 0o600);
+          this.#file ??= await openFile(this.#path, 'a', PRIVATE_FILE_MODE);
           await this.#file.write(text);
           this.#onStep('written');
           await this.#file.datasync();

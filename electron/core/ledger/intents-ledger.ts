@@ -1,5 +1,6 @@
-import { mkdir, open as openFile, readFile, rename, rm, truncate, type FileHandle } from 'node:fs/promises';
+import { open as openFile, readFile, rename, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { fsyncDir } from '../storage/durable-file';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../../wire/private-files';
 import { dirname } from 'node:path';
 import {
   type IntentRecord,
@@ -98,7 +99,7 @@ export class IntentsLedger {
   private constructor(path: string, options: LedgerOptions) {
     this.#path = path;
     this.#compactAfter = options.compactAfter ?? 500;
-    this.#openFile = options.openFile ?? openFile;
+    this.#openFile = options.openFile ?? ((p, flags) => openFile(p, flags, PRIVATE_FILE_MODE));
     this.#onStep = options.onStep ?? (() => undefined);
     this.#keepResolvedMs = options.keepResolvedMs ?? KEEP_RESOLVED_MS;
     this.#now = options.now ?? Date.now;
@@ -113,7 +114,7 @@ export class IntentsLedger {
   /** Opens (creating if needed) the ledger at `path`, loads it and compacts it. */
   public static async open(path: string, options: LedgerOptions = {}): Promise<IntentsLedger> {
     const ledger = new IntentsLedger(path, options);
-    await mkdir(dirname(path), { recursive: true });
+    await makePrivateDir(dirname(path));
     await ledger.#load();
     await ledger.#compact();
     return ledger;
@@ -230,7 +231,7 @@ export class IntentsLedger {
    */
   async #setAside(lines: readonly string[]): Promise<void> {
     const keptIn = `${this.#path}.unreadable`;
-    const out = await openFile(keptIn, 'a');
+    const out = await openFile(keptIn, 'a', PRIVATE_FILE_MODE);
     try {
       await out.write(lines.map((l) => `${l}\n`).join(''));
       await out.sync();
@@ -331,7 +332,7 @@ export class IntentsLedger {
       else kept.push(r.intent, r.resolution);
     }
     const text = [...kept, ...this.#open.values()].map((r) => `${JSON.stringify(r)}\n`).join('');
-    const out = await openFile(tmp, 'w');
+    const out = await openFile(tmp, 'w', PRIVATE_FILE_MODE);
     try {
       await out.write(text);
       await out.sync();

@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../../wire/private-files';
 import type { SecretVault, VaultPersistence, VaultWrite } from './secret-vault';
 
 /**
@@ -113,9 +114,9 @@ export class SafeStorageVault implements SecretVault {
 
   async #save(all: Record<string, string>): Promise<void> {
     this.#persisted = all;
-    await mkdir(dirname(this.#file), { recursive: true });
+    await makePrivateDir(dirname(this.#file));
     const tmp = `${this.#file}.tmp`;
-    await writeFile(tmp, JSON.stringify(all), { mode: 0o600 });
+    await writeFile(tmp, JSON.stringify(all), { mode: PRIVATE_FILE_MODE });
     await rename(tmp, this.#file);
   }
 }

@@ -1,5 +1,6 @@
 import { open as openFile, rename, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { PRIVATE_FILE_MODE } from '../../wire/private-files';
 
 /**
  * Writing a whole file so a crash leaves either the old one or the new one, never a mix
@@ -18,7 +19,7 @@ export async function replaceFileDurably(
   onStep: (step: ReplaceStep) => void = () => undefined,
 ): Promise<void> {
   const tmp = `${path}.tmp`;
-  const out = await openFile(tmp, 'w', 0o600);
+  const out = await openFile(tmp, 'w', PRIVATE_FILE_MODE);
   try {
     // writeFile writes every byte (write() may stop short).
     await out.writeFile(bytes);

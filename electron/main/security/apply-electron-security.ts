@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { APP_SCHEME, isTrustedUrl, resolveAppAsset } from '../../app/security/app-origin';
 import { SECURITY_HEADERS } from '../../app/security/content-security-policy';
 import { loginWindowRule } from '../../app/session/login-window-rules';
+import { denyPermissions } from './session-guards';
 
 /**
  * Must run before `app.whenReady()`: makes app:// a standard, secure scheme so the page gets a
@@ -31,8 +32,7 @@ export function serveRenderer(rendererDir: string): void {
  * dashboard needs none (checklist #5).
  */
 export function denyAllPermissions(): void {
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  denyPermissions(session.defaultSession);
 }
 
 /**

@@ -1,15 +1,22 @@
-import { BrowserWindow } from 'electron';
+import { BrowserWindow, session } from 'electron';
 import { loginNavigationAllowed } from '../../app/session/login-navigation';
 import { setLoginWindowRule } from '../../app/session/login-window-rules';
+import { denyDownloads, denyPermissions } from '../security/session-guards';
+
+/** The login window's in-memory session: no cookies shared with the app's. */
+const LOGIN_PARTITION = 'kite-login';
 
 /**
  * Opens Kite's login page in its own window (docs/session.md, "Kite login"): sandboxed,
  * no preload (the page gets no bridge), its own in-memory session (no cookies shared with the
- * app), no new windows, navigation limited to the login origin and the loopback callback. It
- * closes itself once the callback page loaded.
+ * app) that grants no permission and takes no download, no new windows, navigation limited to the
+ * login origin and the loopback callback. It closes itself once the callback page loaded.
  */
 export function createLoginWindow(url: string, callbackOrigin: string): BrowserWindow {
   const loginOrigin = new URL(url).origin;
+  const loginSession = session.fromPartition(LOGIN_PARTITION);
+  denyPermissions(loginSession);
+  denyDownloads(loginSession);
   const win = new BrowserWindow({
     width: 520,
     height: 720,
@@ -26,7 +33,7 @@ export function createLoginWindow(url: string, callbackOrigin: string): BrowserW
       experimentalFeatures: false,
       webviewTag: false,
       disableBlinkFeatures: 'Auxclick', // middle-click must not open links
-      partition: 'kite-login',
+      partition: LOGIN_PARTITION, // the same session as loginSession: one per partition name
       navigateOnDragDrop: false,
       devTools: false,
     },

@@ -7,6 +7,7 @@ import { readJson } from '../http-io';
 import { badField, notFound } from '../problem';
 import { ClockError } from '../market-clock';
 import { parseOr400 } from '../validation';
+import type { HoldView } from '../reply-holds';
 import { marketStatus } from './quotes';
 
 /**
@@ -31,6 +32,21 @@ const ClockBody = z
   });
 const TickBody = z.strictObject({ count: z.number().int().min(1).max(1000).optional() });
 const StreamBody = z.strictObject({ accept: z.boolean() });
+const HoldBody = z.strictObject({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
+  path_prefix: z
+    .string()
+    .regex(/^\/(v1|kite|upstox|upstox-hft)(\/|$)/, 'must start with /v1, /kite, /upstox or /upstox-hft')
+    .max(200),
+});
+const ReleaseBody = z.strictObject({ id: z.string().max(20).optional() });
+const holdView = (h: HoldView) => ({
+  id: h.id,
+  method: h.method ?? null,
+  path_prefix: h.pathPrefix,
+  waiting: h.waiting,
+  held: h.held,
+});
 
 export const controlRoutes: readonly Route[] = [
   {
@@ -130,6 +146,34 @@ export const controlRoutes: readonly Route[] = [
         active: !s.revoked && s.expiresAt > now,
       }));
       return { status: 200, body: { sessions } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_control/hold',
+    access: 'control',
+    async handle({ req, state }) {
+      const b = parseOr400(HoldBody, await readJson(req));
+      const id = state.holds.add({ ...(b.method ? { method: b.method } : {}), pathPrefix: b.path_prefix });
+      return { status: 200, body: { id } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_control/release',
+    access: 'control',
+    async handle({ req, state }) {
+      const b = parseOr400(ReleaseBody, await readJson(req));
+      if (b.id !== undefined && !state.holds.list().some((h) => h.id === b.id)) throw notFound(`Hold ${b.id}`);
+      return { status: 200, body: { released: state.holds.release(b.id) } };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/_control/holds',
+    access: 'control',
+    handle({ state }) {
+      return { status: 200, body: { holds: state.holds.list().map(holdView) } };
     },
   },
 ];

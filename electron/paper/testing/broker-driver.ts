@@ -19,6 +19,7 @@ import { orderRoutes } from '../routes/orders';
 import { portfolioRoutes } from '../routes/portfolio';
 import { Sessions } from '../sessions';
 import type { Api } from '../test-helpers';
+import { ReplyHolds } from '../reply-holds';
 
 /**
  * One way to talk to a paper broker: a method, a /v1 path and a JSON body in, a status and a
@@ -95,6 +96,7 @@ export function inProcessDriver(instruments: readonly PaperInstrument[], startin
     sessions: new Sessions(60_000),
     faults: new Faults(1),
     journal: Journal.memory(),
+    holds: new ReplyHolds(),
     startingCashUnits,
     clock: () => marketClock.now(),
     realClock: () => now,

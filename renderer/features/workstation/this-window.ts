@@ -15,7 +15,7 @@ export const THIS_WINDOW: WindowId = windowFromSearch(typeof window === 'undefin
 /** True in the main window. */
 export const IS_MAIN_WINDOW = THIS_WINDOW === MAIN_WINDOW;
 
-/** The page URL of window `id`: this page's own address (the launch key kept) with `window=id`. */
+/** The page URL of window `id`: this page's own address with `window=id` (the launch key is not in it: renderer/lib/bridge.ts). */
 export function windowUrl(href: string, id: WindowId): string {
   const url = new URL(href);
   url.searchParams.set('window', id);
