@@ -3,7 +3,9 @@ import { startKiteTest, type KiteTest } from '../../paper/kite/test-kite';
 import type { AuthSource } from '../auth-source';
 import { LimitReached } from '../broker-error';
 import { HttpClient } from '../http/http-client';
+import { TokenBucket } from '../http/token-bucket';
 import { WindowPacer } from '../http/window-pacer';
+import { steppedClock } from '../testing/stepped-clock';
 import { RestTransport } from '../rest/rest-transport';
 import { KiteBroker, kiteTransportOptions } from './kite-broker';
 import { kiteTag } from './kite-tag';
@@ -108,6 +110,30 @@ describe('Kite adapter against the paper broker’s /kite (docs/kite.md)', () =>
     await Promise.all([b.listOrders(), b.findOrders('td-not-merged'), b.listOrders()]);
     expect(tr.stats.sent).toBe(2);
     expect(tr.stats.coalesced).toBe(1);
+    await b.close();
+  });
+
+  it('lookups of several placements that queue for the client limit share one read of the order book, each finding its own order', async () => {
+    const refs = ['td-shared-read-1', 'td-shared-read-2', 'td-shared-read-3', 'td-shared-read-4'];
+    const ids = await Promise.all(
+      refs.map(async (r) => (await broker.placeOrder({ ...limitBuy, clientOrderId: r })).orderId),
+    );
+    const clock = steppedClock();
+    // The app's client limit, its one token spent: every lookup below waits for the refill.
+    const bucket = new TokenBucket({ perSecond: 8, burst: 1 }, clock, { reserves: false });
+    await bucket.take('urgent');
+    const tr = new RestTransport(new HttpClient(t.root), auth, bucket, kiteTransportOptions('paper'));
+    const b = new KiteBroker(t.root, 'Kite (paper)', 'paper', tr, auth);
+    const lookups = Promise.all(refs.map((r) => b.findOrders(r)));
+    await clock.advance(1_000);
+    const found = await lookups;
+    expect(found.map((f) => f.map((o) => o.orderId))).toEqual(ids.map((id) => [id]));
+    expect(tr.stats.sent).toBe(1);
+    // A lookup asked once that read has left is sent on its own: it must see what happened since.
+    const later = b.findOrders(refs[0] ?? '');
+    await clock.advance(1_000);
+    expect((await later).map((o) => o.orderId)).toEqual([ids[0]]);
+    expect(tr.stats.sent).toBe(2);
     await b.close();
   });
 

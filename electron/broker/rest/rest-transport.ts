@@ -58,6 +58,8 @@ export interface CallSpec<S extends z.ZodType> extends RawRequest {
    * timeout and retry class, even where its request is the same as a poll's (Kite's GET /orders).
    */
   readonly coalesce?: boolean;
+  /** Told when the request leaves for the broker, its wait for the client's limits over. */
+  readonly onAdmitted?: () => void;
 }
 
 /** Counters a test or the bench can read to see what the transport actually did. */
@@ -309,6 +311,7 @@ export class RestTransport {
       throw new SendTimePassed();
     }
     if (spec.sendBy?.aborted) throw new SendTimePassed();
+    spec.onAdmitted?.();
     this.stats.sent += 1;
     this.#onSent?.();
     if (!spec.adaptiveTimeout && !spec.onSlow) return this.#http.send({ ...spec, headers });
