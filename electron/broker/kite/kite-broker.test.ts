@@ -187,6 +187,33 @@ describe('Kite adapter against the paper broker’s /kite (docs/kite.md)', () =>
     await capped.close();
   });
 
+  it('order writes Kite answered 429 do not use up the client’s count of its minute: the next goes once the pause is over', async () => {
+    const clock = steppedClock();
+    // The client's count of Kite's orders a minute (docs/kite.md §Limits), shrunk to two.
+    const pacer = new WindowPacer([{ limit: 2, ms: 60_000 }], null, clock);
+    const tr = new RestTransport(new HttpClient(t.root), auth, null, {
+      ...kiteTransportOptions('paper'),
+      placementBucket: pacer,
+    });
+    const b = new KiteBroker(t.root, 'Kite (paper)', 'paper', tr, auth);
+    t.api.broker.setFaults({ rate_limit: 1 });
+    try {
+      for (const ref of ['td-429-counted-1', 'td-429-counted-2']) {
+        const info = await failure(b.placeOrder({ ...limitBuy, clientOrderId: ref }));
+        expect(info.kind).toBe('rate_limited');
+        // Its Retry-After (1 s) holds order writes: over before the next one.
+        await clock.advance(1_000);
+      }
+    } finally {
+      t.api.broker.setFaults({});
+    }
+    let status: string | null = null;
+    void b.placeOrder({ ...limitBuy, clientOrderId: 'td-429-counted-3' }).then((ack) => (status = ack.status));
+    await clock.advance(1_000);
+    await vi.waitFor(() => expect(status).toBe('OPEN'));
+    await b.close();
+  });
+
   it('a refused order names the field Kite names (InputException → bad_request)', async () => {
     const info = await failure(
       broker.placeOrder({ ...limitBuy, quantity: 1, price: 1450.03, clientOrderId: 'td-bad-tick' }),
