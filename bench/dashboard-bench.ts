@@ -36,6 +36,7 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startPaperBroker } from '../electron/paper';
 import { startHost } from '../e2e/host-process';
+import { describeBusy, startBusyLoad, type BusyLoad, type BusyReport } from './busy-load';
 import { emptyLadder, measureLadder, type LadderResult, type PageClickParts } from './dashboard-ladder';
 
 const CHROMIUM_ARGS = [
@@ -65,6 +66,10 @@ interface Options {
   scrollFrames: number;
   placements: number;
   modes: Mode[];
+  /** Writes a Chromium trace and a CPU profile of the ladder's repaint windows here. */
+  profileDir: string | null;
+  /** Busy processes beside the page while it is measured (`busy-load.ts`). */
+  busy: number;
 }
 
 function options(args: string[]): Options {
@@ -78,6 +83,8 @@ function options(args: string[]): Options {
       'scroll-frames': { type: 'string', default: '240' },
       placements: { type: 'string', default: '30' },
       modes: { type: 'string', default: MODES.join(',') },
+      profile: { type: 'string', default: '' },
+      busy: { type: 'string', default: '0' },
     },
     strict: true,
   });
@@ -99,6 +106,8 @@ function options(args: string[]): Options {
       if (!(MODES as readonly string[]).includes(m)) throw new Error(`--modes takes ${MODES.join(', ')}`);
       return m as Mode;
     }),
+    profileDir: values.profile ? values.profile : null,
+    busy: int('busy', values.busy, 0, 16),
   };
 }
 
@@ -814,6 +823,7 @@ async function measureMode(
               previous = r.id;
               return r.ms;
             },
+            profileDir: opt.profileDir,
           }).catch((e: unknown) => (phaseFailed(mode, 'the ladder', e), emptyLadder(opt.placements)))
         : emptyLadder(opt.placements);
     // Idle: the churn paused, what the desk's order polls move once its pushes have drained.
@@ -860,6 +870,7 @@ function report(
   churn: { sent: number; failed: number; late: number; perS: number },
   opt: Options,
   seedMs: number,
+  background: BusyReport,
 ): void {
   // A mode left out with --modes reports NaN, like one whose page never loaded.
   const v = results.find((r) => r.mode === 'virtual') ?? emptyResult('virtual', opt);
@@ -905,6 +916,7 @@ function report(
     `${opt.orders} orders seeded in ${(seedMs / 1000).toFixed(1)} s; churn ${churn.perS.toFixed(0)} changes/s (${churn.sent} sent, ${churn.failed} failed, ${churn.late} late rounds); ` +
       `update window ${v.windowS.toFixed(0)} s per mode; placements failed ${v.clickErrors}/${p.clickErrors}; orders.sync reply ≈ ${(v.replyMb * 1000).toFixed(1)} KB under churn, ${v.idleReplyBytes} B idle; n: updates ${v.updates.length}/${p.updates.length}, polls ${v.pollToPaint.length}/${p.pollToPaint.length}, frames ${v.scroll.length}/${p.scroll.length}, clicks ${v.clicks.length}/${p.clicks.length}`,
   );
+  console.log(`background while measured: ${describeBusy(background)}`);
   console.log('| metric | virtualized | plain (no virtualization) | plain / virtualized |');
   console.log('|---|---|---|---|');
   for (const [name, f] of rows)
@@ -914,6 +926,10 @@ function report(
     orders: opt.orders,
     changes_per_round: opt.changes,
     interval_ms: opt.intervalMs,
+    busy_processes: background.processes,
+    busy_core_share: background.coreShare.join(','),
+    load_average_start: round1(background.loadAverageStart),
+    load_average_end: round1(background.loadAverageEnd),
   };
   const l = v.ladder;
   Object.assign(summary, {
@@ -997,6 +1013,11 @@ function reportLadder(v: ModeResult): void {
   console.log(`| book arrival → painted p95 (ms) | ${q(l.bookToPaint, 0.95)} | — |`);
   console.log(`| book commit → painted p50 (ms) | ${q(l.commitToPaint, 0.5)} | — |`);
   console.log(`| book commit → painted p95 (ms) | ${q(l.commitToPaint, 0.95)} | — |`);
+  for (const [panel, p] of Object.entries(l.profiles)) {
+    console.log(`\n${panel} repaint window profiled (${p.files.join(', ')}), ${f(p.wallMs)} ms:`);
+    console.log(`  main thread (ms): ${JSON.stringify(p.mainThread)}`);
+    for (const t of p.top) console.log(`  ${f(t.ms)} ms (${t.share}%)  ${t.fn}`);
+  }
 }
 
 /** The bench's own renderer build: the only one with the paint probe and the plain blotter. */
@@ -1013,6 +1034,7 @@ export async function run(args: string[]): Promise<void> {
   let rest: PaperRest | null = null;
   let churn: Churn | null = null;
   let hostDied: ((code: number | null, signal: string | null) => void) | null = null;
+  let busy: BusyLoad | null = null;
   try {
     const seeded = await seedOrders(dataDir, opt.orders);
     // The host replays the seeded journal before READY; it serves the bench's own renderer build.
@@ -1046,6 +1068,7 @@ export async function run(args: string[]): Promise<void> {
       if (r.status !== 200) throw new Error(`control/price → HTTP ${r.status}`);
     };
     const results: ModeResult[] = [];
+    busy = startBusyLoad(opt.busy);
     for (const mode of opt.modes)
       results.push(
         await measureMode(
@@ -1061,12 +1084,15 @@ export async function run(args: string[]): Promise<void> {
           seeded.cheapest.tick_size,
         ),
       );
+    const background = busy.stop();
+    busy = null;
     await churn.stop();
     const churnS = (Date.now() - churnStart - churn.pausedMs) / 1000;
     const stats = { sent: churn.sent, failed: churn.failed, late: churn.late, perS: churn.sent / churnS };
     churn = null;
-    report(results, stats, opt, seeded.ms);
+    report(results, stats, opt, seeded.ms, background);
   } finally {
+    busy?.stop();
     await churn?.stop();
     await browser?.close();
     await rest?.close();
