@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Tick } from '@shared/domain/market';
-import { applyTick, bucketOf, orderAtPrice, priceLinesOf, toBars } from './candle-model';
+import type { Order } from '@shared/domain/order';
+import { applyTick, bucketOf, orderAtPrice, priceLinesOf, toBars, workingOf } from './candle-model';
 
 const tick = (ts: string, lastPrice: number): Tick => ({ instrumentToken: 1, lastPrice, volume: 0, ts });
 const IST_0915 = Date.parse('2026-11-23T09:15:00+05:30');
@@ -60,5 +61,40 @@ describe('candle model', () => {
       ['b:trigger', 91, 'trigger'],
       ['position', 101.5, 'position'],
     ]);
+  });
+});
+
+describe('the chart’s working orders', () => {
+  const base = {
+    clientOrderId: null,
+    exchange: 'NSE',
+    tradingsymbol: 'INFY',
+    instrumentToken: 408065,
+    transactionType: 'BUY',
+    quantity: 1,
+    filledQuantity: 0,
+    pendingQuantity: 1,
+    cancelledQuantity: 0,
+    orderType: 'LIMIT',
+    product: 'MIS',
+    validity: 'DAY',
+    price: 1400,
+    triggerPrice: null,
+    averagePrice: 0,
+    status: 'OPEN',
+    statusMessage: null,
+    placedAt: '2026-11-27T04:00:00.000Z',
+    updatedAt: '2026-11-27T04:00:00.000Z',
+  } as const satisfies Omit<Order, 'orderId'>;
+  const mine: Order = { ...base, orderId: 'mine' };
+  const other: Order = { ...base, orderId: 'other', instrumentToken: 2885, tradingsymbol: 'RELIANCE' };
+
+  it('an order of another instrument changing leaves the same list, so the price lines are not drawn again', () => {
+    const first = workingOf([mine, other], 408065, null);
+    expect(first).toEqual([mine]);
+    // The page's order book hands a new list with every change (a 10,000-order churn: 20 a second).
+    expect(workingOf([mine, { ...other, price: 1390 }], 408065, first)).toBe(first);
+    const filled = workingOf([{ ...mine, status: 'COMPLETE', pendingQuantity: 0 }, other], 408065, first);
+    expect(filled).toEqual([]);
   });
 });

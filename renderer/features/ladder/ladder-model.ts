@@ -2,6 +2,7 @@ import type { Instrument } from '@shared/domain/instrument';
 import type { MarketDepth } from '@shared/domain/market';
 import { isWorking, type Order, type OrderChanges, type OrderRequest, type Product } from '@shared/domain/order';
 import { fromUnits, toUnits } from '@shared/trading/money';
+import { sameMembers } from '../../lib/same-members';
 
 /**
  * The price ladder without React (docs/ladder.md): a fixed column of prices one tick apart
@@ -100,13 +101,6 @@ export function ladderOrders(
   }
   if (prev && sameMembers(prev.shown, shown) && sameMembers([...prev.listed], [...listed])) return prev;
   return { byPrice: ordersByPrice(shown, instrumentToken), shown, listed };
-}
-
-/** The same members, in any order (each list holds a member once). */
-function sameMembers<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  const held = new Set(a);
-  return b.every((x) => held.has(x));
 }
 
 /** Where the market is: the best bid and offer, else the last price for both. */
