@@ -70,6 +70,11 @@ interface Options {
   profileDir: string | null;
   /** Busy processes beside the page while it is measured (`busy-load.ts`). */
   busy: number;
+  /**
+   * The bench build of the renderer to serve (default `out/bench/renderer`): another build (a
+   * baseline's) is measured against the same host in the same way.
+   */
+  rendererDir: string;
 }
 
 function options(args: string[]): Options {
@@ -85,6 +90,7 @@ function options(args: string[]): Options {
       modes: { type: 'string', default: MODES.join(',') },
       profile: { type: 'string', default: '' },
       busy: { type: 'string', default: '0' },
+      'renderer-dir': { type: 'string', default: 'out/bench/renderer' },
     },
     strict: true,
   });
@@ -108,6 +114,7 @@ function options(args: string[]): Options {
     }),
     profileDir: values.profile ? values.profile : null,
     busy: int('busy', values.busy, 0, 16),
+    rendererDir: values['renderer-dir'],
   };
 }
 
@@ -1020,13 +1027,12 @@ function reportLadder(v: ModeResult): void {
   }
 }
 
-/** The bench's own renderer build: the only one with the paint probe and the plain blotter. */
-const BENCH_RENDERER = 'out/bench/renderer';
-
 export async function run(args: string[]): Promise<void> {
   const opt = options(args);
-  if (!existsSync(join(BENCH_RENDERER, 'index.html'))) {
-    throw new Error(`${BENCH_RENDERER} is missing: npm run build:bench-renderer builds it (npm run bench does)`);
+  // The bench's own renderer build: the only one with the paint probe and the plain blotter.
+  const renderer = opt.rendererDir;
+  if (!existsSync(join(renderer, 'index.html'))) {
+    throw new Error(`${renderer} is missing: npm run build:bench-renderer builds it (npm run bench does)`);
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'td-dash-bench-'));
   let host: Awaited<ReturnType<typeof startHost>> | null = null;
@@ -1038,7 +1044,7 @@ export async function run(args: string[]): Promise<void> {
   try {
     const seeded = await seedOrders(dataDir, opt.orders);
     // The host replays the seeded journal before READY; it serves the bench's own renderer build.
-    host = await startHost(['--renderer-dir', BENCH_RENDERER], { dataDir, readyTimeoutMs: 60_000 });
+    host = await startHost(['--renderer-dir', renderer], { dataDir, readyTimeoutMs: 60_000 });
     if (!host.handle.paperUrl) throw new Error('host printed no PAPER line (is --paper-control honoured?)');
     const died = (code: number | null, signal: string | null): void =>
       console.error(`dashboard bench: the host exited mid-run (${code ?? signal}); figures after this are void`);
