@@ -67,6 +67,10 @@ const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.tim
 
 /** Trace event names by what the main thread was doing. */
 const KINDS: Record<string, string> = {
+  ParseHTML: 'parse',
+  'v8.compile': 'parse',
+  'v8.compileModule': 'parse',
+  ParseAuthorStyleSheet: 'parse',
   FunctionCall: 'script',
   EvaluateScript: 'script',
   EventDispatch: 'script',
@@ -114,6 +118,7 @@ export function mainThreadTime(trace: Buffer): Record<string, number> {
     // Style and layout a script forced count in its time and under their own kind as well.
     const kind = KINDS[e.name] as string;
     if (e.ts < coveredUntil && kind === 'script') continue;
+    // Compiling inside a script's time (a module evaluated) is counted in it and as parse too.
     if (kind === 'script') coveredUntil = Math.max(coveredUntil, end);
     out[kind] = Math.round(((out[kind] ?? 0) + (e.dur ?? 0) / 1000) * 10) / 10;
   }

@@ -36,6 +36,7 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startPaperBroker } from '../electron/paper';
 import { startHost } from '../e2e/host-process';
+import { startCpuProfile, type PhaseProfile } from './chromium-profile';
 import { describeBusy, startBusyLoad, type BusyLoad, type BusyReport } from './busy-load';
 import { emptyLadder, measureLadder, type LadderResult, type PageClickParts } from './dashboard-ladder';
 
@@ -509,6 +510,8 @@ interface ModeResult {
    * first `orders.sync` sent and its reply arrived.
    */
   firstPaintParts: FirstPaintParts;
+  /** With `--profile`: the trace and CPU profile from navigation to the first paint. */
+  firstPaintProfile?: PhaseProfile;
   /** A second window's first paint, opened once the first holds the whole book (same browser, cache warm). */
   secondWindow: { ms: number; parts: FirstPaintParts };
   /** Navigation start → the blotter holds the whole book (no "Loading N of M" left). */
@@ -740,9 +743,13 @@ async function measureMode(
     // page, docs/live-data.md §The first screen first), then → the whole book held.
     const deadline = Date.now() + LOAD_CAP_MS;
     const left = (): number => Math.max(1000, deadline - Date.now());
+    // Profiled, the page's start is measured in its parts (parse, script, style, layout, paint),
+    // at the cost of the profiler's own overhead on the first paint it times.
+    const stopProfile = opt.profileDir ? await startCpuProfile(page, opt.profileDir, `${mode}-first-paint`) : null;
     const first = await firstPaint(page, u.toString(), left).catch(
       (e: unknown) => (phaseFailed(mode, `loading the orders (cap ${LOAD_CAP_MS / 1000} s)`, e), null),
     );
+    const firstPaintProfile = stopProfile ? await stopProfile() : undefined;
     if (first === null) return emptyResult(mode, opt);
     const { ms: firstPaintMs, parts: firstPaintParts } = first;
     const wholeBookMs = await page
@@ -844,6 +851,7 @@ async function measureMode(
       mode,
       firstPaintMs,
       firstPaintParts,
+      ...(firstPaintProfile ? { firstPaintProfile } : {}),
       secondWindow: second ?? NO_FIRST_PAINT,
       wholeBookMs,
       idleReplyBytes: percentile(idle, 0.5),
@@ -928,6 +936,14 @@ function report(
   console.log('|---|---|---|---|');
   for (const [name, f] of rows)
     console.log(`| ${name} | ${f(v).toFixed(1)} | ${f(p).toFixed(1)} | ×${(f(p) / f(v)).toFixed(2)} |`);
+  if (v.firstPaintProfile) {
+    const fp = v.firstPaintProfile;
+    console.log(
+      `\nfirst paint profiled (${fp.files.join(', ')}), navigation → first paint ${v.firstPaintMs.toFixed(1)} ms with the profiler on:`,
+    );
+    console.log(`  main thread (ms): ${JSON.stringify(fp.mainThread)}`);
+    for (const t of fp.top) console.log(`  ${t.ms.toFixed(1)} ms (${t.share}%)  ${t.fn}`);
+  }
   reportLadder(v);
   const summary: Record<string, number | string> = {
     orders: opt.orders,
