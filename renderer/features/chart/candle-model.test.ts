@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Tick } from '@shared/domain/market';
-import type { Order } from '@shared/domain/order';
+import { anOrder } from '@shared/testing/order-fixtures';
 import { applyTick, bucketOf, orderAtPrice, priceLinesOf, toBars, workingOf } from './candle-model';
 
 const tick = (ts: string, lastPrice: number): Tick => ({ instrumentToken: 1, lastPrice, volume: 0, ts });
@@ -65,35 +65,14 @@ describe('candle model', () => {
 });
 
 describe('the chart’s working orders', () => {
-  const base = {
-    clientOrderId: null,
-    exchange: 'NSE',
-    tradingsymbol: 'INFY',
-    instrumentToken: 408065,
-    transactionType: 'BUY',
-    quantity: 1,
-    filledQuantity: 0,
-    pendingQuantity: 1,
-    cancelledQuantity: 0,
-    orderType: 'LIMIT',
-    product: 'MIS',
-    validity: 'DAY',
-    price: 1400,
-    triggerPrice: null,
-    averagePrice: 0,
-    status: 'OPEN',
-    statusMessage: null,
-    placedAt: '2026-11-27T04:00:00.000Z',
-    updatedAt: '2026-11-27T04:00:00.000Z',
-  } as const satisfies Omit<Order, 'orderId'>;
-  const mine: Order = { ...base, orderId: 'mine' };
-  const other: Order = { ...base, orderId: 'other', instrumentToken: 2885, tradingsymbol: 'RELIANCE' };
+  const mine = anOrder({ orderId: 'mine', instrumentToken: 408065, tradingsymbol: 'INFY', price: 1400 });
+  const other = anOrder({ orderId: 'other', instrumentToken: 2885, tradingsymbol: 'RELIANCE', price: 1300 });
 
   it('an order of another instrument changing leaves the same list, so the price lines are not drawn again', () => {
     const first = workingOf([mine, other], 408065, null);
     expect(first).toEqual([mine]);
     // The page's order book hands a new list with every change (a 10,000-order churn: 20 a second).
-    expect(workingOf([mine, { ...other, price: 1390 }], 408065, first)).toBe(first);
+    expect(workingOf([mine, { ...other, price: 1290 }], 408065, first)).toBe(first);
     const filled = workingOf([{ ...mine, status: 'COMPLETE', pendingQuantity: 0 }, other], 408065, first);
     expect(filled).toEqual([]);
   });

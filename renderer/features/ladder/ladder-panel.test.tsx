@@ -4,6 +4,7 @@ import { Profiler, useSyncExternalStore } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Instrument } from '@shared/domain/instrument';
 import type { Order } from '@shared/domain/order';
+import { anOrder } from '@shared/testing/order-fixtures';
 import type { Book } from '../depth/book-model';
 import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
@@ -92,31 +93,16 @@ function book(bid1: number): Book {
   };
 }
 
-/** A working order (a BUY LIMIT of INFY at 1,499.50 unless told otherwise). */
+/** A working order of INFY: a BUY LIMIT of 2 at 1,499.50 unless told otherwise. */
 function order(over: Partial<Order>): Order {
-  return {
-    orderId: 'o1',
-    clientOrderId: null,
-    exchange: 'NSE',
-    tradingsymbol: 'INFY',
+  return anOrder({
     instrumentToken: 408065,
-    transactionType: 'BUY',
+    tradingsymbol: 'INFY',
     quantity: 2,
-    filledQuantity: 0,
     pendingQuantity: 2,
-    cancelledQuantity: 0,
-    orderType: 'LIMIT',
-    product: 'MIS',
-    validity: 'DAY',
     price: 1499.5,
-    triggerPrice: null,
-    averagePrice: 0,
-    status: 'OPEN',
-    statusMessage: null,
-    placedAt: '2026-11-27T04:00:00.000Z',
-    updatedAt: '2026-11-27T04:00:00.000Z',
     ...over,
-  };
+  });
 }
 
 /** Commits in which the ladder rendered anything, panel included (React's Profiler). */
