@@ -106,11 +106,20 @@ interface TraceEvent {
  */
 export function mainThreadTime(trace: Buffer): Record<string, number> {
   const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  if (!main) return {};
-  const mine = events
-    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined && KINDS[e.name])
-    .sort((a, b) => a.ts - b.ts);
+  // A navigation may move the page to a new renderer process: the busiest renderer main thread is the page's.
+  const mains = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const byThread = new Map<string, TraceEvent[]>();
+  for (const e of events) {
+    const key = `${e.pid}:${e.tid}`;
+    if (!mains.has(key) || e.ph !== 'X' || e.dur === undefined || !KINDS[e.name]) continue;
+    byThread.set(key, [...(byThread.get(key) ?? []), e]);
+  }
+  const busy = (xs: readonly TraceEvent[]): number => xs.reduce((sum, e) => sum + (e.dur ?? 0), 0);
+  const mine = [...byThread.values()].sort((a, b) => busy(b) - busy(a))[0]?.sort((a, b) => a.ts - b.ts) ?? [];
   const out: Record<string, number> = {};
   let coveredUntil = Number.NEGATIVE_INFINITY;
   for (const e of mine) {
