@@ -36,6 +36,8 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startPaperBroker } from '../electron/paper';
 import { startHost } from '../e2e/host-process';
+import { startCpuProfile, type PhaseProfile } from './chromium-profile';
+import { describeBusy, startBusyLoad, type BusyLoad, type BusyReport } from './busy-load';
 import { emptyLadder, measureLadder, type LadderResult, type PageClickParts } from './dashboard-ladder';
 
 const CHROMIUM_ARGS = [
@@ -65,6 +67,15 @@ interface Options {
   scrollFrames: number;
   placements: number;
   modes: Mode[];
+  /** Writes a Chromium trace and a CPU profile of the ladder's repaint windows here. */
+  profileDir: string | null;
+  /** Busy processes beside the page while it is measured (`busy-load.ts`). */
+  busy: number;
+  /**
+   * The bench build of the renderer to serve (default `out/bench/renderer`): another build (a
+   * baseline's) is measured against the same host in the same way.
+   */
+  rendererDir: string;
 }
 
 function options(args: string[]): Options {
@@ -78,6 +89,9 @@ function options(args: string[]): Options {
       'scroll-frames': { type: 'string', default: '240' },
       placements: { type: 'string', default: '30' },
       modes: { type: 'string', default: MODES.join(',') },
+      profile: { type: 'string', default: '' },
+      busy: { type: 'string', default: '0' },
+      'renderer-dir': { type: 'string', default: 'out/bench/renderer' },
     },
     strict: true,
   });
@@ -99,6 +113,9 @@ function options(args: string[]): Options {
       if (!(MODES as readonly string[]).includes(m)) throw new Error(`--modes takes ${MODES.join(', ')}`);
       return m as Mode;
     }),
+    profileDir: values.profile ? values.profile : null,
+    busy: int('busy', values.busy, 0, 16),
+    rendererDir: values['renderer-dir'],
   };
 }
 
@@ -493,6 +510,8 @@ interface ModeResult {
    * first `orders.sync` sent and its reply arrived.
    */
   firstPaintParts: FirstPaintParts;
+  /** With `--profile`: the trace and CPU profile from navigation to the first paint. */
+  firstPaintProfile?: PhaseProfile;
   /** A second window's first paint, opened once the first holds the whole book (same browser, cache warm). */
   secondWindow: { ms: number; parts: FirstPaintParts };
   /** Navigation start → the blotter holds the whole book (no "Loading N of M" left). */
@@ -724,9 +743,13 @@ async function measureMode(
     // page, docs/live-data.md §The first screen first), then → the whole book held.
     const deadline = Date.now() + LOAD_CAP_MS;
     const left = (): number => Math.max(1000, deadline - Date.now());
+    // Profiled, the page's start is measured in its parts (parse, script, style, layout, paint),
+    // at the cost of the profiler's own overhead on the first paint it times.
+    const stopProfile = opt.profileDir ? await startCpuProfile(page, opt.profileDir, `${mode}-first-paint`) : null;
     const first = await firstPaint(page, u.toString(), left).catch(
       (e: unknown) => (phaseFailed(mode, `loading the orders (cap ${LOAD_CAP_MS / 1000} s)`, e), null),
     );
+    const firstPaintProfile = stopProfile ? await stopProfile() : undefined;
     if (first === null) return emptyResult(mode, opt);
     const { ms: firstPaintMs, parts: firstPaintParts } = first;
     const wholeBookMs = await page
@@ -814,6 +837,7 @@ async function measureMode(
               previous = r.id;
               return r.ms;
             },
+            profileDir: opt.profileDir,
           }).catch((e: unknown) => (phaseFailed(mode, 'the ladder', e), emptyLadder(opt.placements)))
         : emptyLadder(opt.placements);
     // Idle: the churn paused, what the desk's order polls move once its pushes have drained.
@@ -827,6 +851,7 @@ async function measureMode(
       mode,
       firstPaintMs,
       firstPaintParts,
+      ...(firstPaintProfile ? { firstPaintProfile } : {}),
       secondWindow: second ?? NO_FIRST_PAINT,
       wholeBookMs,
       idleReplyBytes: percentile(idle, 0.5),
@@ -860,6 +885,7 @@ function report(
   churn: { sent: number; failed: number; late: number; perS: number },
   opt: Options,
   seedMs: number,
+  background: BusyReport,
 ): void {
   // A mode left out with --modes reports NaN, like one whose page never loaded.
   const v = results.find((r) => r.mode === 'virtual') ?? emptyResult('virtual', opt);
@@ -905,15 +931,28 @@ function report(
     `${opt.orders} orders seeded in ${(seedMs / 1000).toFixed(1)} s; churn ${churn.perS.toFixed(0)} changes/s (${churn.sent} sent, ${churn.failed} failed, ${churn.late} late rounds); ` +
       `update window ${v.windowS.toFixed(0)} s per mode; placements failed ${v.clickErrors}/${p.clickErrors}; orders.sync reply ≈ ${(v.replyMb * 1000).toFixed(1)} KB under churn, ${v.idleReplyBytes} B idle; n: updates ${v.updates.length}/${p.updates.length}, polls ${v.pollToPaint.length}/${p.pollToPaint.length}, frames ${v.scroll.length}/${p.scroll.length}, clicks ${v.clicks.length}/${p.clicks.length}`,
   );
+  console.log(`background while measured: ${describeBusy(background)}`);
   console.log('| metric | virtualized | plain (no virtualization) | plain / virtualized |');
   console.log('|---|---|---|---|');
   for (const [name, f] of rows)
     console.log(`| ${name} | ${f(v).toFixed(1)} | ${f(p).toFixed(1)} | ×${(f(p) / f(v)).toFixed(2)} |`);
+  if (v.firstPaintProfile) {
+    const fp = v.firstPaintProfile;
+    console.log(
+      `\nfirst paint profiled (${fp.files.join(', ')}), navigation → first paint ${v.firstPaintMs.toFixed(1)} ms with the profiler on:`,
+    );
+    console.log(`  main thread (ms): ${JSON.stringify(fp.mainThread)}`);
+    for (const t of fp.top) console.log(`  ${t.ms.toFixed(1)} ms (${t.share}%)  ${t.fn}`);
+  }
   reportLadder(v);
   const summary: Record<string, number | string> = {
     orders: opt.orders,
     changes_per_round: opt.changes,
     interval_ms: opt.intervalMs,
+    busy_processes: background.processes,
+    busy_core_share: background.coreShare.join(','),
+    load_average_start: round1(background.loadAverageStart),
+    load_average_end: round1(background.loadAverageEnd),
   };
   const l = v.ladder;
   Object.assign(summary, {
@@ -997,15 +1036,19 @@ function reportLadder(v: ModeResult): void {
   console.log(`| book arrival → painted p95 (ms) | ${q(l.bookToPaint, 0.95)} | — |`);
   console.log(`| book commit → painted p50 (ms) | ${q(l.commitToPaint, 0.5)} | — |`);
   console.log(`| book commit → painted p95 (ms) | ${q(l.commitToPaint, 0.95)} | — |`);
+  for (const [panel, p] of Object.entries(l.profiles)) {
+    console.log(`\n${panel} repaint window profiled (${p.files.join(', ')}), ${f(p.wallMs)} ms:`);
+    console.log(`  main thread (ms): ${JSON.stringify(p.mainThread)}`);
+    for (const t of p.top) console.log(`  ${f(t.ms)} ms (${t.share}%)  ${t.fn}`);
+  }
 }
-
-/** The bench's own renderer build: the only one with the paint probe and the plain blotter. */
-const BENCH_RENDERER = 'out/bench/renderer';
 
 export async function run(args: string[]): Promise<void> {
   const opt = options(args);
-  if (!existsSync(join(BENCH_RENDERER, 'index.html'))) {
-    throw new Error(`${BENCH_RENDERER} is missing: npm run build:bench-renderer builds it (npm run bench does)`);
+  // The bench's own renderer build: the only one with the paint probe and the plain blotter.
+  const renderer = opt.rendererDir;
+  if (!existsSync(join(renderer, 'index.html'))) {
+    throw new Error(`${renderer} is missing: npm run build:bench-renderer builds it (npm run bench does)`);
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'td-dash-bench-'));
   let host: Awaited<ReturnType<typeof startHost>> | null = null;
@@ -1013,10 +1056,11 @@ export async function run(args: string[]): Promise<void> {
   let rest: PaperRest | null = null;
   let churn: Churn | null = null;
   let hostDied: ((code: number | null, signal: string | null) => void) | null = null;
+  let busy: BusyLoad | null = null;
   try {
     const seeded = await seedOrders(dataDir, opt.orders);
     // The host replays the seeded journal before READY; it serves the bench's own renderer build.
-    host = await startHost(['--renderer-dir', BENCH_RENDERER], { dataDir, readyTimeoutMs: 60_000 });
+    host = await startHost(['--renderer-dir', renderer], { dataDir, readyTimeoutMs: 60_000 });
     if (!host.handle.paperUrl) throw new Error('host printed no PAPER line (is --paper-control honoured?)');
     const died = (code: number | null, signal: string | null): void =>
       console.error(`dashboard bench: the host exited mid-run (${code ?? signal}); figures after this are void`);
@@ -1046,6 +1090,7 @@ export async function run(args: string[]): Promise<void> {
       if (r.status !== 200) throw new Error(`control/price → HTTP ${r.status}`);
     };
     const results: ModeResult[] = [];
+    busy = startBusyLoad(opt.busy);
     for (const mode of opt.modes)
       results.push(
         await measureMode(
@@ -1061,12 +1106,15 @@ export async function run(args: string[]): Promise<void> {
           seeded.cheapest.tick_size,
         ),
       );
+    const background = busy.stop();
+    busy = null;
     await churn.stop();
     const churnS = (Date.now() - churnStart - churn.pausedMs) / 1000;
     const stats = { sent: churn.sent, failed: churn.failed, late: churn.late, perS: churn.sent / churnS };
     churn = null;
-    report(results, stats, opt, seeded.ms);
+    report(results, stats, opt, seeded.ms, background);
   } finally {
+    busy?.stop();
     await churn?.stop();
     await browser?.close();
     await rest?.close();

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { startCpuProfile, type PhaseProfile } from './chromium-profile';
 
 /**
  * The price ladder's phase of `npm run bench -- dashboard` (docs/ladder.md §Speed), run on the
@@ -46,6 +47,8 @@ export interface LadderResult {
   /** Depth updates sent per second, and books the ladder painted per second. */
   updatesPerS: number;
   paintsPerS: number;
+  /** With `--profile DIR`: the repaint windows' trace and CPU profile, ladder and depth. */
+  profiles: { ladder?: PhaseProfile; depth?: PhaseProfile };
 }
 
 export const emptyLadder = (clicks: number): LadderResult => ({
@@ -60,6 +63,7 @@ export const emptyLadder = (clicks: number): LadderResult => ({
   commitToPaint: [],
   updatesPerS: Number.NaN,
   paintsPerS: Number.NaN,
+  profiles: {},
 });
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -202,6 +206,8 @@ export async function measureLadder(
     windowMs: number;
     /** One click on the ticket's Place order → its id painted (ms): the paired baseline. */
     ticketClick: () => Promise<number>;
+    /** Where to write a trace and a CPU profile of each repaint window (none if null). */
+    profileDir: string | null;
   },
 ): Promise<LadderResult> {
   const out = emptyLadder(o.placements);
@@ -250,12 +256,14 @@ export async function measureLadder(
   const price = Number(last.replace(/,/g, ''));
   if (!(price > 0)) throw new Error('the ladder marks no last price');
   await collectBooks(page);
+  const stopLadder = o.profileDir ? await startCpuProfile(page, o.profileDir, 'ladder-repaint') : null;
   const t0 = performance.now();
   const [ladderFrames, sent] = await Promise.all([
     frames(page, o.windowMs),
     depthUpdates(o.setPrice, price, o.tick, 20, o.windowMs),
   ]);
   const seconds = (performance.now() - t0) / 1000;
+  if (stopLadder) out.profiles.ladder = await stopLadder();
   const books = await collectBooks(page);
   out.frames.ladder = ladderFrames;
   out.bookToPaint = arrivalToPaint(books.marks, books.ticks);
@@ -263,10 +271,12 @@ export async function measureLadder(
   out.updatesPerS = sent / seconds;
   out.paintsPerS = books.marks.length / seconds;
   await showTab(page, 'Depth', 'Market depth');
+  const stopDepth = o.profileDir ? await startCpuProfile(page, o.profileDir, 'depth-repaint') : null;
   const [depthFrames] = await Promise.all([
     frames(page, o.windowMs),
     depthUpdates(o.setPrice, price, o.tick, 20, o.windowMs),
   ]);
+  if (stopDepth) out.profiles.depth = await stopDepth();
   out.frames.depth = depthFrames;
   return out;
 }

@@ -30,6 +30,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
+import { AppError } from '@shared/ipc/app-error';
 import type { OrderRequest } from '@shared/domain/order';
 import { newClientOrderId } from '../electron/core/orders/client-order-id';
 import { kiteAdapter } from '../electron/broker/kite/kite-adapter';
@@ -247,6 +248,14 @@ interface Certainty {
   certainty_p50_ms: number;
   certainty_p99_ms: number;
   /**
+   * Intents a POST of which was answered 5xx: on a broker that does not deduplicate references
+   * (Kite) each must wait out its landing horizon before it may end "not placed"; apart from the
+   * rest, whose certainty is the client's own doing.
+   */
+  with_5xx: number;
+  certainty_p99_without_5xx_ms: number;
+  certainty_p99_with_5xx_ms: number;
+  /**
    * Where the time to certainty went, averaged over every intent (`mean_…`) and over the slowest
    * 1% (`slow_…`): the checks and the journal before the first POST, a POST on its way, a lookup
    * on its way (no POST), and nothing on its way (a Retry-After, the lookups' pacing, the window).
@@ -344,7 +353,20 @@ async function timeToCertainty(
     };
   };
   const broker = core.broker;
-  broker.placeOrder = timed(posts, (cmd) => cmd.clientOrderId, broker.placeOrder.bind(broker));
+  const fiveXX = new Set<string>();
+  const place = broker.placeOrder.bind(broker);
+  broker.placeOrder = timed(
+    posts,
+    (cmd) => cmd.clientOrderId,
+    async (...a: Parameters<typeof place>) => {
+      try {
+        return await place(...a);
+      } catch (e) {
+        if (e instanceof AppError && e.info.kind === 'server_error') fiveXX.add(a[0].clientOrderId);
+        throw e;
+      }
+    },
+  );
   broker.findOrders = timed(lookups, (cid) => cid, broker.findOrders.bind(broker));
   try {
     const order = await benchOrder(core);
@@ -385,7 +407,7 @@ async function timeToCertainty(
     }
     await Promise.race([core.orders.idle(), new Promise((r) => setTimeout(r, DEADLINE_MS).unref())]);
     const answers: number[] = [];
-    const certain: Array<{ ms: number; split: Split }> = [];
+    const certain: Array<{ ms: number; split: Split; fiveXX: boolean }> = [];
     const out: Certainty = {
       intended: n,
       placed: 0,
@@ -399,6 +421,9 @@ async function timeToCertainty(
       answer_p99_ms: 0,
       certainty_p50_ms: 0,
       certainty_p99_ms: 0,
+      with_5xx: 0,
+      certainty_p99_without_5xx_ms: 0,
+      certainty_p99_with_5xx_ms: 0,
       split_mean_ms: { checks: 0, sending: 0, looking_up: 0, waiting: 0 },
       split_slowest_1pct_ms: { checks: 0, sending: 0, looking_up: 0, waiting: 0 },
       limiter_wait_per_request_ms: 0,
@@ -426,6 +451,7 @@ async function timeToCertainty(
       const lookingUp = covered([...p, ...l], c.t0, at) - sending;
       const checks = firstPost - c.t0;
       certain.push({
+        fiveXX: c.cid !== null && fiveXX.has(c.cid),
         ms: at - c.t0,
         split: {
           checks,
@@ -454,6 +480,15 @@ async function timeToCertainty(
     const ms = certain.map((c) => c.ms);
     out.certainty_p50_ms = round(percentile(ms, 0.5));
     out.certainty_p99_ms = round(percentile(ms, 0.99));
+    const withFive = certain.filter((c) => c.fiveXX).map((c) => c.ms);
+    out.with_5xx = withFive.length;
+    out.certainty_p99_with_5xx_ms = round(percentile(withFive, 0.99));
+    out.certainty_p99_without_5xx_ms = round(
+      percentile(
+        certain.filter((c) => !c.fiveXX).map((c) => c.ms),
+        0.99,
+      ),
+    );
     const mean = (rows: ReadonlyArray<{ split: Split }>): Split => {
       const sum = { checks: 0, sending: 0, looking_up: 0, waiting: 0 };
       for (const r of rows) for (const k of Object.keys(sum) as Array<keyof Split>) sum[k] += r.split[k];

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- windows [--counts 1,2,4] [--seconds 8] [--rows 200] [--tick-ms 40] [--rounds 1]
- *  [--window-query]`
+ *  [--window-query] [--unfocused]`
  *
  * What N windows of the desk cost main (docs/workstation.md §What a pop-out costs): for each
  * count in the same run, N pages of the app in Debian Chromium, each with the watchlist holding
@@ -19,6 +19,10 @@
  * a watchlist and a chart of its own (`desk.open` over the bridge, as the palette does) and the
  * page loads as `?window=wN`, the renderer's pop-out page drawing only those two panels. Without
  * it every page is the app's own page, which draws the whole desk.
+ *
+ * `--unfocused`: each count is measured a second time with every window but the first told it
+ * lost the focus (a `blur` event), which then draws prices four times a second (docs/live-data.md
+ * §Windows not focused): the same run's baseline is the count with every window focused.
  *
  * Prints a row per page and per count, the CPU ratios against one window, and a JSON summary last.
  */
@@ -48,7 +52,8 @@ interface PageSample {
 
 interface CountSample {
   /** `live`: the app; `static`: the same pages with `market.ticks` swallowed at their bridge by the harness (the floor). */
-  readonly mode: 'live' | 'static';
+  /** `unfocused`: live, with every window but the first told it lost the focus (a `blur` event). */
+  readonly mode: 'live' | 'static' | 'unfocused';
   readonly windows: number;
   readonly round: number;
   readonly seconds: number;
@@ -196,6 +201,9 @@ async function measureCount(
   try {
     for (let k = 0; k < windows; k += 1)
       pages.push(await openWindow(browser, hostUrl, k, tokens, windowQuery, mode === 'static'));
+    // Every window but the first loses the focus, as when a trader works in one of them.
+    if (mode === 'unfocused')
+      await Promise.all(pages.slice(1).map((p) => p.evaluate(() => window.dispatchEvent(new Event('blur')))));
     await new Promise((r) => setTimeout(r, 2_000)); // warm up: subscriptions, first render of every row
     const counter = await brokerCounter(paper.url, tokens);
     const on = (p: Page, value: boolean) =>
@@ -296,6 +304,7 @@ export async function run(args: string[]): Promise<void> {
       rounds: { type: 'string', default: '1' },
       'window-query': { type: 'boolean', default: false },
       floor: { type: 'boolean', default: false },
+      unfocused: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -308,7 +317,11 @@ export async function run(args: string[]): Promise<void> {
   const tickMs = Math.max(10, Math.min(1000, Number(values['tick-ms']) || 40));
   const rounds = Math.max(1, Math.min(5, Number(values.rounds) || 1));
   const windowQuery = values['window-query'];
-  const modes: Array<CountSample['mode']> = values.floor ? ['static', 'live'] : ['live'];
+  const modes: Array<CountSample['mode']> = [
+    ...(values.floor ? (['static'] as const) : []),
+    'live',
+    ...(values.unfocused ? (['unfocused'] as const) : []),
+  ];
 
   const dir = await mkdtemp(join(tmpdir(), 'td-windows-'));
   const paper = await startPaperBroker({ port: 0, tickIntervalMs: tickMs, rate: { perSecond: 1_000, burst: 1_000 } });
@@ -393,6 +406,19 @@ function report(
   for (const n of counts) {
     const c = figures(n, 'live');
     const floor = hasFloor ? figures(n, 'static') : null;
+    const blurred = samples.filter((s) => s.windows === n && s.mode === 'unfocused');
+    if (blurred.length > 0 && n > 1) {
+      const focusedP95 = median(blurred.map((s) => s.pages[0]?.p95 ?? Number.NaN));
+      const othersP95 = median(blurred.map((s) => Math.max(...s.pages.slice(1).map((p) => p.p95))));
+      console.log(
+        `${n} window(s), all but the first unfocused: the focused window's frame p95 ${f(focusedP95)} ms, the worst unfocused one's ${f(othersP95)} ms; Chromium ${f(median(blurred.map((s) => s.browserCpu)) * 100, 0)}% of a core`,
+      );
+      Object.assign(summary, {
+        [`w${n}_unfocused_focused_p95_ms`]: r2(focusedP95),
+        [`w${n}_unfocused_others_worst_p95_ms`]: r2(othersP95),
+        [`w${n}_unfocused_browser_cpu_pct`]: r2(median(blurred.map((s) => s.browserCpu)) * 100),
+      });
+    }
     const ratio = c.cpu / one.cpu;
     console.log(
       `${n} window(s): main CPU ${f(c.cpu * 100)}% of a core (main thread ${f(c.cpuMainThread * 100)}%)${n !== 1 ? `, ×${f(ratio, 2)} one window's` : ''}; Chromium ${f(c.browserCpu * 100, 0)}% of a core; worst window's frame p95 ${f(c.worstP95)} ms${floor ? ` (static floor ${f(floor.worstP95)} ms)` : ''}; ${f(c.bytesPerTick)} bytes per tick per window, ${f(c.bytesPerSPerWindow / 1000)} KB/s per window`,

@@ -41,6 +41,7 @@ import { usePopoutOpener } from './features/workstation/use-popout-opener';
 import { useWorkspaceLoad } from './features/workstation/use-workspace-load';
 import { WorkspaceSwitcher } from './features/workstation/workspace-switcher';
 import { useSettingsActions, useSoundOn, useTheme } from './state/settings-store';
+import { PaintRateNote } from './features/market/paint-rate-note';
 
 // What the first screen does not need to paint the book loads behind it: the chart's canvas
 // library is a fifth of the code, the other tabs are hidden until chosen (`panel-views.tsx`).
@@ -220,6 +221,7 @@ export function App() {
         <WorkspaceSwitcher />
         <ConnectionStatus />
         <UsageMeter />
+        <PaintRateNote />
         <UnconfirmedBadge />
         <MarketSession />
         <RiskStatusChip />

@@ -24,6 +24,7 @@ import { useTicketForward } from './features/workstation/use-ticket-forward';
 import { useWorkspaceLoad } from './features/workstation/use-workspace-load';
 import { useTheme } from './state/settings-store';
 import './features/workstation/workstation.css';
+import { PaintRateNote } from './features/market/paint-rate-note';
 
 /**
  * A pop-out window's page (docs/workstation.md §Windows): the panels the desk puts in this window
@@ -77,6 +78,7 @@ export function PopoutApp() {
         <h1>Tradedesk · {windowName(THIS_WINDOW)}</h1>
         <ConnectionStatus />
         <UnconfirmedBadge />
+        <PaintRateNote />
         <span className="topbar__spacer" />
         <KillSwitchButton />
       </header>

@@ -110,4 +110,24 @@ describe('order writes paced in sliding windows (Kite counts calendar windows)',
     await Promise.all(taken);
     expect(getEventListeners(stop.signal, 'abort')).toEqual([]);
   });
+
+  it('a place given back (the broker refused that write with a 429, which counts nothing) goes to the next write at once, the day’s count too', async () => {
+    const clock = steppedClock();
+    const pacer = new WindowPacer(
+      [{ limit: 1, ms: 60_000 }],
+      { limit: 1, dayOf: () => 'today', endOf: (t) => t + 3_600_000, label: 'The broker allows 1 order a day' },
+      clock,
+    );
+    const first = await pacer.take('urgent');
+    let second: number | string | null = null;
+    void pacer.take('urgent').then(
+      (at) => (second = at),
+      (e: unknown) => (second = e instanceof Error ? e.message : String(e)),
+    );
+    await clock.advance(10);
+    expect(second).toBeNull(); // the minute's one place is taken
+    pacer.giveBack(first);
+    await clock.advance(10);
+    expect(second).toBe(10);
+  });
 });

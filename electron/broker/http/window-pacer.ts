@@ -23,6 +23,11 @@ export interface Pacer {
   take(priority?: Priority, signal?: AbortSignal): Promise<number>;
   /** Admits nobody of `lane` for `ms`: the broker answered one of its requests 429 with that Retry-After. */
   pause(ms: number, lane: Priority): void;
+  /**
+   * The broker did not count the request admitted at `at` — it refused it with a 429, which
+   * counts nothing (docs/kite.md §Limits), or it was never sent: its place is given back.
+   */
+  giveBack?(at: number): void;
 }
 
 interface Waiter {
@@ -46,6 +51,7 @@ interface Waiter {
  * `pause(ms, lane)` holds a lane for a broker's Retry-After, as the token bucket does: its callers
  * are not admitted, so none is counted in a window while it would wait behind the pause, and the
  * window stays free for when the pause ends (cancels are the `cancel` lane, the rest the other).
+ * `giveBack(at)` frees the place of a request the broker counted nothing for (a 429, or never sent).
  */
 export class WindowPacer implements Pacer {
   readonly #windows: readonly SlidingWindow[];
@@ -64,6 +70,8 @@ export class WindowPacer implements Pacer {
   readonly #onAdmit: (at: number) => void;
   /** Ends the pump's sleep behind a pause early: someone arrived who may go before it ends. */
   #wake: (() => void) | null = null;
+  /** Ends the pump's sleep until the windows have room early: a place was given back (`giveBack`). */
+  #roomMade: (() => void) | null = null;
 
   public constructor(
     windows: readonly SlidingWindow[],
@@ -116,6 +124,15 @@ export class WindowPacer implements Pacer {
     this.#pausedUntil[q] = Math.max(this.#pausedUntil[q], this.#clock.now() + ms);
   }
 
+  public giveBack(at: number): void {
+    const i = this.#sent.lastIndexOf(at);
+    if (i < 0) return;
+    this.#sent.splice(i, 1);
+    if (this.#day && this.#dayCount > 0 && this.#day.dayOf(this.#wallNow()) === this.#dayKey) this.#dayCount -= 1;
+    // A caller waiting for the window may go sooner now.
+    this.#roomMade?.();
+  }
+
   async #pump(): Promise<void> {
     if (this.#pumping) return;
     this.#pumping = true;
@@ -135,7 +152,9 @@ export class WindowPacer implements Pacer {
         if (!next) return;
         const wait = this.#waitFor(now);
         if (wait > 0) {
-          await this.#clock.sleep(wait);
+          // Until the window has room, or a place in it is given back.
+          await Promise.race([this.#clock.sleep(wait), new Promise<void>((resolve) => (this.#roomMade = resolve))]);
+          this.#roomMade = null;
           continue;
         }
         (this.#cancels[0] === next ? this.#cancels : this.#others).shift();

@@ -3,7 +3,9 @@ import { startKiteTest, type KiteTest } from '../../paper/kite/test-kite';
 import type { AuthSource } from '../auth-source';
 import { LimitReached } from '../broker-error';
 import { HttpClient } from '../http/http-client';
+import { TokenBucket } from '../http/token-bucket';
 import { WindowPacer } from '../http/window-pacer';
+import { steppedClock } from '../testing/stepped-clock';
 import { RestTransport } from '../rest/rest-transport';
 import { KiteBroker, kiteTransportOptions } from './kite-broker';
 import { kiteTag } from './kite-tag';
@@ -111,6 +113,30 @@ describe('Kite adapter against the paper broker’s /kite (docs/kite.md)', () =>
     await b.close();
   });
 
+  it('lookups of several placements that queue for the client limit share one read of the order book, each finding its own order', async () => {
+    const refs = ['td-shared-read-1', 'td-shared-read-2', 'td-shared-read-3', 'td-shared-read-4'];
+    const ids = await Promise.all(
+      refs.map(async (r) => (await broker.placeOrder({ ...limitBuy, clientOrderId: r })).orderId),
+    );
+    const clock = steppedClock();
+    // The app's client limit, its one token spent: every lookup below waits for the refill.
+    const bucket = new TokenBucket({ perSecond: 8, burst: 1 }, clock, { reserves: false });
+    await bucket.take('urgent');
+    const tr = new RestTransport(new HttpClient(t.root), auth, bucket, kiteTransportOptions('paper'));
+    const b = new KiteBroker(t.root, 'Kite (paper)', 'paper', tr, auth);
+    const lookups = Promise.all(refs.map((r) => b.findOrders(r)));
+    await clock.advance(1_000);
+    const found = await lookups;
+    expect(found.map((f) => f.map((o) => o.orderId))).toEqual(ids.map((id) => [id]));
+    expect(tr.stats.sent).toBe(1);
+    // A lookup asked once that read has left is sent on its own: it must see what happened since.
+    const later = b.findOrders(refs[0] ?? '');
+    await clock.advance(1_000);
+    expect((await later).map((o) => o.orderId)).toEqual([ids[0]]);
+    expect(tr.stats.sent).toBe(2);
+    await b.close();
+  });
+
   it('a MARKET order carries market_protection (automatic by default), so Kite accepts it and holds it as a protected LIMIT', async () => {
     const ack = await broker.placeOrder({ ...limitBuy, orderType: 'MARKET', price: null, clientOrderId: 'td-mkt-1' });
     const order = await broker.getOrder(ack.orderId);
@@ -159,6 +185,33 @@ describe('Kite adapter against the paper broker’s /kite (docs/kite.md)', () =>
     expect((err as LimitReached).info.message).toBe("Kite allows 1 order a day, and today's are used up: not sent");
     expect((await broker.getOrder(ack.orderId)).status).toBe('OPEN');
     await capped.close();
+  });
+
+  it('order writes Kite answered 429 do not use up the client’s count of its minute: the next goes once the pause is over', async () => {
+    const clock = steppedClock();
+    // The client's count of Kite's orders a minute (docs/kite.md §Limits), shrunk to two.
+    const pacer = new WindowPacer([{ limit: 2, ms: 60_000 }], null, clock);
+    const tr = new RestTransport(new HttpClient(t.root), auth, null, {
+      ...kiteTransportOptions('paper'),
+      placementBucket: pacer,
+    });
+    const b = new KiteBroker(t.root, 'Kite (paper)', 'paper', tr, auth);
+    t.api.broker.setFaults({ rate_limit: 1 });
+    try {
+      for (const ref of ['td-429-counted-1', 'td-429-counted-2']) {
+        const info = await failure(b.placeOrder({ ...limitBuy, clientOrderId: ref }));
+        expect(info.kind).toBe('rate_limited');
+        // Its Retry-After (1 s) holds order writes: over before the next one.
+        await clock.advance(1_000);
+      }
+    } finally {
+      t.api.broker.setFaults({});
+    }
+    let status: string | null = null;
+    void b.placeOrder({ ...limitBuy, clientOrderId: 'td-429-counted-3' }).then((ack) => (status = ack.status));
+    await clock.advance(1_000);
+    await vi.waitFor(() => expect(status).toBe('OPEN'));
+    await b.close();
   });
 
   it('a refused order names the field Kite names (InputException → bad_request)', async () => {

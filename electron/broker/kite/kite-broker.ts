@@ -34,6 +34,7 @@ import type {
 } from '../broker';
 import { cancelSpec, urgency } from '../read-options';
 import { settledCancel } from '../settled-cancel';
+import { ReadUntilSent } from '../http/read-until-sent';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
 import { KITE_EXCHANGES, kiteQueryTime, kiteSession, kiteTokenExpiry } from './kite-calendar';
 import { classifyKiteReply, kiteTokenRefused } from './kite-errors';
@@ -184,6 +185,8 @@ export class KiteBroker implements Broker {
   readonly #quoteSpacing: Spacing;
   readonly #historySpacing: Spacing;
   #marketData: 'live' | 'none' = 'live';
+  /** Placements' lookups of the order book that have not left yet (`read-until-sent.ts`). */
+  readonly #lookupRead = new ReadUntilSent<z.output<typeof KiteOrderList>>();
 
   public constructor(
     baseUrl: string,
@@ -343,15 +346,19 @@ export class KiteBroker implements Broker {
   public async findOrders(clientOrderId: string): Promise<readonly Order[]> {
     const tag = kiteTag(clientOrderId);
     this.#tags.set(tag, clientOrderId);
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/orders',
-      schema: KiteOrderList,
-      retry: 'caller',
-      priority: 'urgent',
-      adaptiveTimeout: true,
-      coalesce: false,
-    });
+    // Lookups waiting for the client's limits at the same time share one read of the book.
+    const w = await this.#lookupRead.run((sent) =>
+      this.#transport.call({
+        method: 'GET',
+        path: '/orders',
+        schema: KiteOrderList,
+        retry: 'caller',
+        priority: 'urgent',
+        adaptiveTimeout: true,
+        coalesce: false,
+        onAdmitted: sent,
+      }),
+    );
     const mine = w.data.filter((o) => o.tag === tag || (o.tags ?? []).includes(tag));
     return mine.map((o) => {
       const order = this.#toOrder(o);

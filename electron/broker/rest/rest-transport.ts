@@ -58,6 +58,8 @@ export interface CallSpec<S extends z.ZodType> extends RawRequest {
    * timeout and retry class, even where its request is the same as a poll's (Kite's GET /orders).
    */
   readonly coalesce?: boolean;
+  /** Told when the request leaves for the broker, its wait for the client's limits over. */
+  readonly onAdmitted?: () => void;
 }
 
 /** Counters a test or the bench can read to see what the transport actually did. */
@@ -237,8 +239,9 @@ export class RestTransport {
       const token = needsAuth ? this.#auth.token() : null;
       if (needsAuth && token === null) throw brokerError('unauthorized', 'Not logged in to the broker');
       let failure: AppError;
+      const slot: PacerSlot = { at: null };
       try {
-        const reply = await this.#sendOnce(spec, token, budgetEnd);
+        const reply = await this.#sendOnce(spec, token, budgetEnd, slot);
         this.#notePolicy(reply.headers['ratelimit-policy']);
         if (reply.status !== 429 && reply.status < 500) this.#setHealth('up', null);
         if (needsAuth && token !== null && this.#tokenRefused(reply.status, reply.body)) {
@@ -259,6 +262,8 @@ export class RestTransport {
       const kind = failure.info.kind;
       if (kind === 'rate_limited' && !(failure instanceof LimitReached)) {
         this.stats.rateLimited += 1;
+        // The broker counts no request it refused (docs/kite.md §Limits).
+        this.#unsent(slot);
         const ms = failure.info.retryAfterMs;
         // A 429 holds back its own lane only (docs/brokers.md §HTTP client, retries and
         // limits): a poll's never delays an order action, a placement's never delays a cancel.
@@ -287,7 +292,12 @@ export class RestTransport {
     }
   }
 
-  async #sendOnce(spec: CallSpec<z.ZodType>, token: string | null, budgetEnd: number): Promise<RawReply> {
+  async #sendOnce(
+    spec: CallSpec<z.ZodType>,
+    token: string | null,
+    budgetEnd: number,
+    slot: PacerSlot,
+  ): Promise<RawReply> {
     const headers: Record<string, string> = { ...spec.headers };
     if (token !== null) Object.assign(headers, this.#authorize(token));
     const cached = spec.conditional ? this.#etags.get(this.#cacheKey(spec)) : undefined;
@@ -301,14 +311,19 @@ export class RestTransport {
     }
     const queuedAt = this.#now();
     try {
-      if (spec.placement) await this.#placementBucket?.take(priority, spec.sendBy);
+      if (spec.placement && this.#placementBucket) slot.at = await this.#placementBucket.take(priority, spec.sendBy);
       await this.#bucket?.take(priority, spec.sendBy);
       this.stats.limiterWaitMs += this.#now() - queuedAt;
     } catch (err) {
       if (!(err instanceof NotAdmitted)) throw err;
+      this.#unsent(slot);
       throw new SendTimePassed();
     }
-    if (spec.sendBy?.aborted) throw new SendTimePassed();
+    if (spec.sendBy?.aborted) {
+      this.#unsent(slot);
+      throw new SendTimePassed();
+    }
+    spec.onAdmitted?.();
     this.stats.sent += 1;
     this.#onSent?.();
     if (!spec.adaptiveTimeout && !spec.onSlow) return this.#http.send({ ...spec, headers });
@@ -329,6 +344,12 @@ export class RestTransport {
     } finally {
       if (slow) clearTimeout(slow);
     }
+  }
+
+  /** Frees the order pacer's place of a request the broker did not count (refused with a 429, or never sent). */
+  #unsent(slot: PacerSlot): void {
+    if (slot.at !== null) this.#placementBucket?.giveBack?.(slot.at);
+    slot.at = null;
   }
 
   #accept<S extends z.ZodType>(spec: CallSpec<S>, reply: RawReply): z.output<S> {
@@ -376,6 +397,11 @@ export class RestTransport {
     this.#health = rest;
     this.#onHealth?.(rest, detail);
   }
+}
+
+/** When the order pacer admitted the request being sent (null: it did not pace it). */
+interface PacerSlot {
+  at: number | null;
 }
 
 /** The lane a 429 on this request holds back: its own. */

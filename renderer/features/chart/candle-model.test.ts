@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Tick } from '@shared/domain/market';
-import { applyTick, bucketOf, orderAtPrice, priceLinesOf, toBars } from './candle-model';
+import { anOrder } from '@shared/testing/order-fixtures';
+import { applyTick, bucketOf, orderAtPrice, priceLinesOf, toBars, workingOf } from './candle-model';
 
 const tick = (ts: string, lastPrice: number): Tick => ({ instrumentToken: 1, lastPrice, volume: 0, ts });
 const IST_0915 = Date.parse('2026-11-23T09:15:00+05:30');
@@ -60,5 +61,19 @@ describe('candle model', () => {
       ['b:trigger', 91, 'trigger'],
       ['position', 101.5, 'position'],
     ]);
+  });
+});
+
+describe('the chart’s working orders', () => {
+  const mine = anOrder({ orderId: 'mine', instrumentToken: 408065, tradingsymbol: 'INFY', price: 1400 });
+  const other = anOrder({ orderId: 'other', instrumentToken: 2885, tradingsymbol: 'RELIANCE', price: 1300 });
+
+  it('an order of another instrument changing leaves the same list, so the price lines are not drawn again', () => {
+    const first = workingOf([mine, other], 408065, null);
+    expect(first).toEqual([mine]);
+    // The page's order book hands a new list with every change (a 10,000-order churn: 20 a second).
+    expect(workingOf([mine, { ...other, price: 1290 }], 408065, first)).toBe(first);
+    const filled = workingOf([{ ...mine, status: 'COMPLETE', pendingQuantity: 0 }, other], 408065, first);
+    expect(filled).toEqual([]);
   });
 });

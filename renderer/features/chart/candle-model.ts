@@ -1,7 +1,8 @@
 import type { Candle, CandleInterval, Tick } from '@shared/domain/market';
-import type { OrderType, TransactionType } from '@shared/domain/order';
+import { isWorking, type Order, type OrderType, type TransactionType } from '@shared/domain/order';
 import { IST_OFFSET_MS } from '@shared/lib/ist-time';
 import { roundToTick } from '@shared/trading/money';
+import { sameMembers } from '../../lib/same-members';
 
 /**
  * Candles as the chart draws them, and how a tick moves the last one. Pure: the chart
@@ -121,6 +122,16 @@ export interface PriceLine {
   /** Axis label ("BUY 10 LMT"), and the legend's longer text. */
   readonly title: string;
   readonly label: string;
+}
+
+/**
+ * The instrument's working orders, for its price lines: `prev` again when they are the same
+ * order objects (the page's order book keeps an unchanged order's object), so a change anywhere
+ * else in a large book does not take down and redraw every line (docs/ladder.md §Speed).
+ */
+export function workingOf(all: readonly Order[], instrumentToken: number, prev: Order[] | null): Order[] {
+  const next = all.filter((o) => o.instrumentToken === instrumentToken && isWorking(o.status));
+  return prev && sameMembers(prev, next) ? prev : next;
 }
 
 /** Working orders and the open position of one instrument as price lines. */

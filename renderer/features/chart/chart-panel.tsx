@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { CandleInterval, type Candle } from '@shared/domain/market';
-import { isWorking, type Order } from '@shared/domain/order';
+import type { Order } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
 import { istDate } from '@shared/lib/ist-time';
 import { describeError } from '../../lib/describe-error';
@@ -18,7 +18,16 @@ import { useShownInstrument } from '../market/use-shown-instrument';
 import { usePanelOption } from '../workstation/use-panel-option';
 import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
-import { applyTick, barStartMs, orderAtPrice, priceLinesOf, toBars, type Bar, type PriceLine } from './candle-model';
+import {
+  applyTick,
+  barStartMs,
+  orderAtPrice,
+  priceLinesOf,
+  toBars,
+  workingOf,
+  type Bar,
+  type PriceLine,
+} from './candle-model';
 import { ChartTradingBar } from './chart-trading-bar';
 import { useChartTrading } from './use-chart-trading';
 import {
@@ -70,8 +79,9 @@ function LiveChartPanel() {
 
   const candles = useQuery({ ...marketQueries.candles(token ?? 0, interval), enabled: token !== null });
   const quote = useQuote(token);
+  const keptWorking = useRef<Order[] | null>(null);
   const selectWorking = useCallback(
-    (orders: Order[]) => orders.filter((o) => o.instrumentToken === token && isWorking(o.status)),
+    (orders: Order[]) => (keptWorking.current = workingOf(orders, token ?? 0, keptWorking.current)),
     [token],
   );
   const working = useQuery({ ...orderQueries.list(), select: selectWorking }).data;

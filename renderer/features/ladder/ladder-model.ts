@@ -2,6 +2,7 @@ import type { Instrument } from '@shared/domain/instrument';
 import type { MarketDepth } from '@shared/domain/market';
 import { isWorking, type Order, type OrderChanges, type OrderRequest, type Product } from '@shared/domain/order';
 import { fromUnits, toUnits } from '@shared/trading/money';
+import { sameMembers } from '../../lib/same-members';
 
 /**
  * The price ladder without React (docs/ladder.md): a fixed column of prices one tick apart
@@ -63,6 +64,43 @@ export function ordersByPrice(orders: readonly Order[], instrumentToken: number)
     out.set(at, list);
   }
   return out;
+}
+
+/** What the ladder draws of the order list (`ladderOrders`). */
+export interface LadderOrders {
+  /** The instrument's working orders inside the column, by ladder price (units). */
+  readonly byPrice: ReadonlyMap<number, readonly LadderOrder[]>;
+  /** The same orders as the list holds them (a drag finds its order here). */
+  readonly shown: readonly Order[];
+  /** Of the orders the ladder's clicks placed, those the list holds. */
+  readonly listed: ReadonlySet<string>;
+}
+
+/**
+ * The part of the order list the ladder draws: its instrument's working orders at prices in the
+ * column (`lo`–`hi`, units), and which of the orders its clicks placed the list holds. `prev` is
+ * handed back when none of that changed — the same order objects (the page's order book keeps an
+ * unchanged order's object) and the same clicks listed — so a change anywhere else in a large
+ * book costs the ladder one pass over the list and no render (docs/ladder.md §Speed).
+ */
+export function ladderOrders(
+  all: readonly Order[],
+  instrumentToken: number,
+  column: { readonly lo: number; readonly hi: number },
+  clicked: ReadonlySet<string>,
+  prev: LadderOrders | null,
+): LadderOrders {
+  const shown: Order[] = [];
+  const listed = new Set<string>();
+  for (const o of all) {
+    if (o.instrumentToken !== instrumentToken) continue;
+    if (clicked.has(o.orderId)) listed.add(o.orderId);
+    if (!isWorking(o.status)) continue;
+    const at = ladderPriceOf(o);
+    if (at !== null && at >= column.lo && at <= column.hi) shown.push(o);
+  }
+  if (prev && sameMembers(prev.shown, shown) && sameMembers([...prev.listed], [...listed])) return prev;
+  return { byPrice: ordersByPrice(shown, instrumentToken), shown, listed };
 }
 
 /** Where the market is: the best bid and offer, else the last price for both. */

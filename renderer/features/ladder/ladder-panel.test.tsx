@@ -1,8 +1,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
-import { useSyncExternalStore } from 'react';
+import { Profiler, useSyncExternalStore } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Instrument } from '@shared/domain/instrument';
+import type { Order } from '@shared/domain/order';
+import { anOrder } from '@shared/testing/order-fixtures';
 import type { Book } from '../depth/book-model';
 import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
@@ -91,16 +93,34 @@ function book(bid1: number): Book {
   };
 }
 
-function renderLadder(): void {
+/** A working order of INFY: a BUY LIMIT of 2 at 1,499.50 unless told otherwise. */
+function order(over: Partial<Order>): Order {
+  return anOrder({
+    instrumentToken: 408065,
+    tradingsymbol: 'INFY',
+    quantity: 2,
+    pendingQuantity: 2,
+    price: 1499.5,
+    ...over,
+  });
+}
+
+/** Commits in which the ladder rendered anything, panel included (React's Profiler). */
+const commits = vi.hoisted(() => ({ n: 0 }));
+
+function renderLadder(orders: Order[] = []): QueryClient {
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
-  client.setQueryData(orderQueries.list().queryKey, []);
+  client.setQueryData(orderQueries.list().queryKey, orders);
   client.setQueryData(portfolioQueries.positions().queryKey, []);
   client.setQueryData(['market', 'volumeAtPrice', infy().instrumentToken], { since: null, levels: [] });
   render(
     <QueryClientProvider client={client}>
-      <LadderPanel />
+      <Profiler id="ladder" onRender={() => (commits.n += 1)}>
+        <LadderPanel />
+      </Profiler>
     </QueryClientProvider>,
   );
+  return client;
 }
 
 describe('the ladder redraws only the rows a book update moved', () => {
@@ -122,5 +142,39 @@ describe('the ladder redraws only the rows a book update moved', () => {
     renders.length = 0;
     act(() => feed.set(book(300)));
     expect(renders).toEqual([]);
+  });
+});
+
+describe('the ladder does no work for order changes it does not show', () => {
+  beforeEach(() => {
+    renders.length = 0;
+    feed.set(book(225));
+  });
+
+  it('orders of other instruments, and of this one far from the column, changing: no render; one in the column: its row', async () => {
+    const shown = order({ orderId: 'near', price: 1499.5 });
+    const far = order({ orderId: 'far', price: 1380 });
+    const other = order({ orderId: 'other', instrumentToken: 2885, tradingsymbol: 'RELIANCE', price: 1300 });
+    const client = renderLadder([shown, far, other]);
+    expect(screen.getByTestId('ladder-buys-1,499.50').textContent).toContain('B 2');
+    const list = (): Order[] => client.getQueryData<Order[]>(orderQueries.list().queryKey) ?? [];
+    // react-query tells its observers on its own scheduler's next turn (a zero timeout): flushed here.
+    const replace = (o: Order): Promise<void> =>
+      act(async () => {
+        client.setQueryData(orderQueries.list().queryKey, [...list().filter((x) => x.orderId !== o.orderId), o]);
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      });
+
+    commits.n = 0;
+    renders.length = 0;
+    // The churn of a 10,000-order book: a new list each time, nothing in it drawn here.
+    await replace({ ...other, price: 1299.95 });
+    await replace({ ...far, price: 1379.95 });
+    await replace({ ...far, status: 'CANCELLED', pendingQuantity: 0 });
+    expect(commits.n).toBe(0);
+
+    await replace({ ...shown, pendingQuantity: 1 });
+    expect(screen.getByTestId('ladder-buys-1,499.50').textContent).toContain('B 1');
+    expect(renders).toEqual(['1,499.50']);
   });
 });

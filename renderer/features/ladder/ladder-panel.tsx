@@ -33,13 +33,14 @@ import {
   clickOrder,
   dragChanges,
   ladderPriceOf,
+  ladderOrders,
   ladderPrices,
-  ordersByPrice,
   type LadderOrder,
+  type LadderOrders,
 } from './ladder-model';
 import { LadderRowCells, sameRow } from './ladder-row';
 import { useLadderPaintProbe } from './ladder-paint-probe';
-import { clickKey, useLadderActions } from './use-ladder-actions';
+import { clickKey, useLadderActions, type LadderClick } from './use-ladder-actions';
 import './ladder.css';
 
 /** One row, drawn again only when what it shows changed: a tick re-renders the rows it moved. */
@@ -53,6 +54,14 @@ type Preset = (typeof PRESETS)[number];
 const VOLUME_EVERY_MS = 2_000;
 
 const NO_ORDERS: readonly LadderOrder[] = [];
+const NO_LADDER_ORDERS: LadderOrders = { byPrice: new Map(), shown: [], listed: new Set() };
+
+/** The order ids the ladder's clicks placed, as one key ("" for none). */
+function placedIds(clicks: ReadonlyMap<string, LadderClick>): string {
+  const ids: string[] = [];
+  for (const c of clicks.values()) if (c.state.kind === 'placed') ids.push(c.state.orderId);
+  return ids.sort().join(' ');
+}
 
 /**
  * The price ladder (docs/ladder.md): a fixed column of prices one tick apart around the last
@@ -99,10 +108,23 @@ function LiveLadder() {
     if (el && row) el.scrollTop = row.offsetTop - (el.clientHeight - row.offsetHeight) / 2;
   }, [prices, centre]);
 
-  const selectMine = useCallback((all: Order[]) => all.filter((o) => o.instrumentToken === token), [token]);
-  const mine = useQuery({ ...orderQueries.list(), select: selectMine }).data;
-  const byPrice = useMemo(() => ordersByPrice(mine ?? [], token ?? 0), [mine, token]);
-  const listed = useMemo(() => new Set((mine ?? []).map((o) => o.orderId)), [mine]);
+  const actions = useLadderActions();
+  // Only what the column draws of the order list: a change to any other order of a large book
+  // leaves the same object, so the ladder does not render for it (ladderOrders).
+  const lo = prices.at(-1) ?? 0;
+  const hi = prices[0] ?? 0;
+  const clickedIds = placedIds(actions.clicks);
+  const kept = useRef<LadderOrders | null>(null);
+  const selectShown = useCallback(
+    (all: Order[]) => {
+      const next = ladderOrders(all, token ?? 0, { lo, hi }, new Set(clickedIds.split(' ')), kept.current);
+      kept.current = next;
+      return next;
+    },
+    [token, lo, hi, clickedIds],
+  );
+  const ladder = useQuery({ ...orderQueries.list(), select: selectShown }).data ?? NO_LADDER_ORDERS;
+  const { byPrice, listed, shown } = ladder;
   const selectPosition = useCallback(
     (ps: Position[]) => ps.filter((p) => p.instrumentToken === token && p.quantity !== 0),
     [token],
@@ -125,7 +147,6 @@ function LiveLadder() {
   const product =
     instrument && allowedProducts(instrument).includes(draft.product) && draft.productChosen ? draft.product : 'MIS';
 
-  const actions = useLadderActions();
   // The selected row (price units) belongs to the instrument it was chosen on.
   const [selection, setSelection] = useState<{ token: number | null; price: number | null }>({
     token: null,
@@ -140,9 +161,9 @@ function LiveLadder() {
   useLadderPaintProbe(book);
 
   // Stable callbacks for the memoised rows, reading the latest state.
-  const latest = useRef({ instrument, book, last, quantity, product, mine, actions });
+  const latest = useRef({ instrument, book, last, quantity, product, shown, actions });
   useEffect(() => {
-    latest.current = { instrument, book, last, quantity, product, mine, actions };
+    latest.current = { instrument, book, last, quantity, product, shown, actions };
   });
   const onClick = useCallback(
     (side: 'bid' | 'offer', price: number) => {
@@ -164,7 +185,7 @@ function LiveLadder() {
   const onCancel = useCallback((orderId: string) => latest.current.actions.cancel(orderId), []);
   const onDrop = useCallback((orderId: string, to: number) => {
     const s = latest.current;
-    const o = s.mine?.find((x) => x.orderId === orderId);
+    const o = s.shown.find((x) => x.orderId === orderId);
     if (!o) return;
     const from = ladderPriceOf(o);
     const changes = dragChanges(o, to);

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Tick } from '@shared/domain/market';
 import { takesTick, type Quote, type Quotes } from './quote-cache';
+import { subscribeWindowFocus, windowFocused } from './window-focus';
 
 /**
  * The latest quote per instrument, with a subscription per instrument (docs/live-data.md
@@ -41,6 +42,34 @@ export const nextFrame: FrameScheduler = (work) => {
     setTimeout(work, 100);
   }
 };
+
+/** How often a window without the focus applies ticks, at most (4 a second). */
+export const UNFOCUSED_EVERY_MS = 250;
+
+/**
+ * Every frame while `focused()`; otherwise at most once every `everyMs` (`after` waits, then the
+ * next frame runs it). Several windows of the desk share the machine's cores: those the trader
+ * is not looking at paint four times a second, the focused one every frame, never less (docs/
+ * live-data.md §Windows not focused).
+ */
+export function focusPaced(
+  frame: FrameScheduler,
+  focused: () => boolean,
+  now: () => number,
+  after: (ms: number, work: () => void) => void,
+  everyMs = UNFOCUSED_EVERY_MS,
+): FrameScheduler {
+  let lastRun = Number.NEGATIVE_INFINITY;
+  return (work) => {
+    const run = (): void => {
+      lastRun = now();
+      work();
+    };
+    const wait = lastRun + everyMs - now();
+    if (focused() || wait <= 0) frame(run);
+    else after(wait, () => frame(run));
+  };
+}
 
 /** A quotes store applying queued ticks when `schedule` says (tests pass a manual one). */
 export function createQuotesStore(schedule: FrameScheduler = nextFrame): QuotesStore {
@@ -115,6 +144,20 @@ const stores = new WeakMap<QueryClient, QuotesStore>();
  */
 export function quotesStoreFor(client: QueryClient): QuotesStore {
   let store = stores.get(client);
-  if (!store) stores.set(client, (store = createQuotesStore()));
+  if (!store) {
+    const created = createQuotesStore(
+      focusPaced(
+        nextFrame,
+        windowFocused,
+        () => performance.now(),
+        (ms, work) => setTimeout(work, ms),
+      ),
+    );
+    // Focused again: what is queued is drawn now, not when the slower pace would have.
+    subscribeWindowFocus(() => {
+      if (windowFocused()) created.flush();
+    });
+    stores.set(client, (store = created));
+  }
   return store;
 }
