@@ -29,7 +29,7 @@ export interface OrderModifierDeps {
    * The trader's risk limits: a modification is judged as the order it would become
    * (docs/contract.md §Risk guard), before anything is sent.
    */
-  readonly guard?: Pick<RiskGuard, 'checkModification' | 'enter'>;
+  readonly guard?: Pick<RiskGuard, 'checkModification' | 'enter'> & Partial<Pick<RiskGuard, 'reserveModification'>>;
 }
 
 const FIELDS = ['quantity', 'price', 'triggerPrice', 'orderType', 'validity'] as const;
@@ -127,16 +127,24 @@ export class OrderModifier {
     }
     const refusal = violationsRefusal(validateModification(current, changes, instrument));
     if (refusal) throw refusal;
+    let unreserve = (): void => undefined;
     if (this.#guard) {
       const becomes = { ...applyChanges(current, changes), tradingsymbol: current.tradingsymbol };
       const release = await this.#guard.enter();
       try {
         await this.#guard.checkModification(current, becomes, instrument, risk, { readsBy: startedAt + 1_000 });
+        // Its growth counts, like a placement in flight, until its answer settles: a second
+        // modification judged meanwhile cannot walk past a limit with it (docs/contract.md §Risk guard).
+        unreserve = this.#guard.reserveModification?.(current, becomes) ?? unreserve;
       } finally {
         release();
       }
     }
-    return this.#send(current, changes);
+    try {
+      return await this.#send(current, changes);
+    } finally {
+      unreserve();
+    }
   }
 
   /** Sends the PATCH until its outcome is known, comparing before any second send. */
