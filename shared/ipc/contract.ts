@@ -170,7 +170,10 @@ export const requests = {
   },
   /** Intents not yet confirmed (and those settled recently), newest first: the header badge and blotter rows. */
   'placements.list': { input: z.void(), output: z.array(Placement) },
-  /** The trader's choice for an intent confirmed absent after a restart: send it now, under the same reference. */
+  /**
+   * The trader's choice for an intent confirmed absent after a restart: send it now, under the same
+   * reference — or, for one that cannot be verified (`mayDuplicate`), as a new intent under a fresh one.
+   */
   'placements.placeAgain': {
     // `mayDuplicate`: the trader was told an unverifiable intent may already be an order.
     input: z.strictObject({

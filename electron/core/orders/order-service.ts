@@ -232,6 +232,7 @@ export class OrderService {
         field: 'mayDuplicate',
       });
     }
+    if (rec.state === 'unverifiable') return this.#placeInstead(rec, options.risk ?? 'check');
     // A new decision, judged by the limits in force now (docs/contract.md §Risk guard).
     const receivedAt = this.#clock.now();
     const instrument = await this.#checkRules(rec.order);
@@ -252,6 +253,24 @@ export class OrderService {
     passed.done();
     this.#startDriver(rec);
     return this.#answer(rec);
+  }
+
+  /**
+   * "Place again (may duplicate)" for an intent that cannot be verified: the order goes as a new
+   * intent under a fresh reference, and this one is set aside (discarded). Its reference may
+   * already name an order the broker no longer lists; a second order under it would make every
+   * lookup by that reference ambiguous (docs/money-path.md §After a restart nothing is re-sent
+   * automatically). A refusal leaves this intent as it was.
+   */
+  async #placeInstead(rec: PlacementRecord, risk: RiskMode): Promise<PlaceOutcome> {
+    const outcome = await this.place(rec.order, { risk });
+    if (DECISION_STATES.has(rec.state as PlacementState)) {
+      rec.moveTo('discarded', this.#clock.now());
+      rec.durable = this.#resolveInLedger(rec, 'discarded', null);
+      await rec.durable;
+      this.#book.changed(rec);
+    }
+    return outcome;
   }
 
   /** The trader's "Discard" for an intent waiting for their decision: nothing is sent, it is forgotten. */
@@ -286,12 +305,17 @@ export class OrderService {
         answerBy: now,
         now,
         uniqueReferences: traits.uniqueReferences,
-        // A lookup proves nothing about an order older than the broker's list (docs/money-path.md
-        // §After a restart nothing is re-sent automatically).
+        // A lookup proves nothing about an order older than the broker's list, and the list's
+        // day is the broker's, which may have moved on from this computer's (the paper market's
+        // runs ahead; a clock skewed around midnight): on a broker that lists only its today,
+        // not found is "cannot be verified", never "has no order" (docs/money-path.md §After a
+        // restart nothing is re-sent automatically).
         unverifiableWhy:
-          visibleFrom !== null && intent.at < visibleFrom
-            ? (traits.ordersVisibleNote ?? 'the broker no longer lists orders that old')
-            : null,
+          visibleFrom === null
+            ? null
+            : intent.at < visibleFrom
+              ? (traits.ordersVisibleNote ?? 'the broker no longer lists orders that old')
+              : `${traits.ordersVisibleNote ?? 'the broker lists only today’s orders'}, by its own day, which may have moved on from this computer’s`,
       });
       this.#book.add(rec);
       found.push(rec);

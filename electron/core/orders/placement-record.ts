@@ -225,7 +225,9 @@ export class PlacementRecord {
       case 'not_placed':
         return `Not placed — the broker confirmed it has no order ${cid}`;
       case 'discarded':
-        return `Discarded: the broker has no order ${cid}, and it will not be sent`;
+        return this.unverifiableWhy !== null
+          ? `Discarded: order ${cid} could not be verified, and nothing more is sent under it`
+          : `Discarded: the broker has no order ${cid}, and it will not be sent`;
     }
   }
 
