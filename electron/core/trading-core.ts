@@ -20,6 +20,7 @@ import { InstrumentCatalog } from './instruments/instrument-catalog';
 import { IntentsLedger } from './ledger/intents-ledger';
 import { LifecycleTimeline } from './orders/lifecycle-timeline';
 import { OrderModifier } from './orders/order-modifier';
+import { OrderActions } from './orders/order-actions';
 import { OrderBook, type PushedDelta } from './orders/order-book';
 import { OrderService } from './orders/order-service';
 import { RiskGuard } from './risk/risk-guard';
@@ -104,6 +105,8 @@ export class TradingCore {
   public readonly orders: OrderService;
   /** Modifications: validated in main, only what changes, never blindly repeated. */
   public readonly modifier: OrderModifier;
+  /** Modify and cancel with the three honest answers (docs/contract.md §Modify and cancel answer honestly). */
+  public readonly actions: OrderActions;
   public readonly catalog: InstrumentCatalog;
   /** The trader's risk limits, applied before an order is journaled (docs/contract.md §Risk guard). */
   public readonly risk: RiskGuard;
@@ -264,7 +267,17 @@ export class TradingCore {
       ...(seams.orderClock ? { clock: seams.orderClock } : {}),
       onPlacements: (list) => ev.onPlacements?.(list),
     });
-    this.modifier = new OrderModifier({ broker: this.broker, catalog: this.catalog, guard: this.risk });
+    this.modifier = new OrderModifier({
+      broker: this.broker,
+      catalog: this.catalog,
+      guard: this.risk,
+      ...(seams.modifyTimings ? { timings: seams.modifyTimings } : {}),
+    });
+    this.actions = new OrderActions({
+      broker: this.broker,
+      modifier: this.modifier,
+      ...(seams.actionTimings ? { timings: seams.actionTimings } : {}),
+    });
     this.gtt = new GttService({
       broker: this.broker,
       guard: this.risk,
@@ -424,6 +437,7 @@ export class TradingCore {
     this.#meter.close();
     this.brackets.close();
     this.orders.close();
+    this.actions.close();
     await this.#stopStream();
     await this.#ledger.close();
     await this.#bracketJournal.close();

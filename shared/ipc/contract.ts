@@ -6,7 +6,6 @@ import {
   ClientOrderId,
   LifecycleHop,
   Order,
-  OrderAck,
   OrderBookDelta,
   OrderChanges,
   OrderPage,
@@ -18,6 +17,7 @@ import {
   Trade,
 } from '../domain/order';
 import { PlaceOutcome, Placement, PlacementRequestId } from '../domain/placement';
+import { OrderActionOutcome, OrderActionState } from '../domain/order-action';
 import { BasketMargin, Funds, Holding, OrderMargin, Position } from '../domain/portfolio';
 import { Gtt, GttAck, GttChanges, GttId, GttPlaceOutcome, GttRequest } from '../domain/gtt';
 import { RiskLimits, RiskState } from '../domain/risk';
@@ -203,9 +203,13 @@ export const requests = {
       /** "Modify anyway": soft risk limits waived for this modification (docs/contract.md §Risk guard). */
       riskOverride: z.literal(true).optional(),
     }),
-    output: OrderAck,
+    /** Modified, or not yet confirmed (main reads it back: `orders.action`); a failed call only when nothing changed. */
+    output: OrderActionOutcome,
   },
-  'orders.cancel': { input: OrderId.strict(), output: OrderAck },
+  /** Cancelled (or the order's end), or not yet confirmed; a failed call only when nothing was cancelled. */
+  'orders.cancel': { input: OrderId.strict(), output: OrderActionOutcome },
+  /** Where the last modify or cancel of this order that main could not confirm at once stands; null when none. */
+  'orders.action': { input: OrderId.strict(), output: OrderActionState.nullable() },
   'orders.list': {
     input: z.strictObject({ status: OrderStatus.optional() }).optional(),
     output: z.array(Order),
