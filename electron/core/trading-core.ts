@@ -210,7 +210,12 @@ export class TradingCore {
     this.catalog = new InstrumentCatalog(this.broker);
     this.book = new OrderBook(this.broker, {
       onPush: (delta) => ev.onOrdersChanged?.(delta),
-      onTake: (order) => this.brackets.onOrder(order),
+      // Every order main's book takes — a read or the stream — may be an intent's that main
+      // still checks, or watches after "not found" (docs/money-path.md §After the landing horizon).
+      onTake: (order) => {
+        this.orders.noticeOrder(order);
+        this.brackets.onOrder(order);
+      },
     });
     this.view = new DeskView({
       book: this.book,

@@ -87,5 +87,10 @@ export const Placement = z.object({
   status: OrderStatus.nullable(),
   /** What the trader reads about it now. */
   detail: z.string(),
+  /**
+   * Placed after it was reported not found at the broker past its landing horizon: the order
+   * appeared later (docs/money-path.md §After the landing horizon). The desk raises a loud alert.
+   */
+  appearedLate: z.boolean().optional(),
 });
 export type Placement = z.infer<typeof Placement>;
