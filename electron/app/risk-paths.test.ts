@@ -163,6 +163,7 @@ describe('parallel modifications', () => {
       prices.map((price, i) => (i % 2 ? r.other : r.dispatch)('orders.modify', { orderId: id, changes: { price } })),
     );
     expect(answers.every((x) => x.ok)).toBe(true);
+    expect(answers[9]).toMatchObject({ ok: true, data: { state: 'done', action: 'modify', orderId: id } });
     expect(await brokerOrder(r, id)).toMatchObject({ price: 1431, version: 11 });
     const history = await r.dispatch('orders.history', { orderId: id });
     expect(history.ok).toBe(true);
