@@ -272,15 +272,19 @@ export class TradingCore {
       ...(seams.orderClock ? { clock: seams.orderClock } : {}),
       onPlacements: (list) => ev.onPlacements?.(list),
     });
+    // An order main placed or holds: the broker's reads not showing it yet means its book trails.
+    const knownOrder = (id: string): boolean => this.book.order(id) !== undefined || this.orders.knowsOrder(id);
     this.modifier = new OrderModifier({
       broker: this.broker,
       catalog: this.catalog,
       guard: this.risk,
+      knownOrder,
       ...(seams.modifyTimings ? { timings: seams.modifyTimings } : {}),
     });
     this.actions = new OrderActions({
       broker: this.broker,
       modifier: this.modifier,
+      knownOrder,
       ...(seams.actionTimings ? { timings: seams.actionTimings } : {}),
     });
     this.gtt = new GttService({

@@ -27,6 +27,8 @@ export interface OrderActionsDeps {
   readonly modifier: Pick<OrderModifier, 'modify'>;
   readonly clock?: Clock;
   readonly timings?: Partial<ActionTimings>;
+  /** True for an order main knows exists: one the broker does not show yet is asked again (`findMs`). */
+  readonly knownOrder?: (orderId: string) => boolean;
   /** Told whenever an action main could not confirm settles (or stops being checked). */
   readonly onSettled?: (state: OrderActionState) => void;
 }
@@ -53,6 +55,7 @@ export class OrderActions {
   readonly #clock: Clock;
   readonly #t: ActionTimings;
   readonly #onSettled: OrderActionsDeps['onSettled'];
+  readonly #knownOrder: (orderId: string) => boolean;
   readonly #tracked = new Map<string, Tracked>();
   #closed = false;
 
@@ -62,6 +65,7 @@ export class OrderActions {
     this.#clock = deps.clock ?? systemClock;
     this.#t = { ...DEFAULT_ACTION_TIMINGS, ...deps.timings };
     this.#onSettled = deps.onSettled;
+    this.#knownOrder = deps.knownOrder ?? (() => false);
   }
 
   /** Modifies a working order: done, or not yet confirmed; rejects only when nothing was changed. */
@@ -87,7 +91,7 @@ export class OrderActions {
 
   /** Cancels a working order: done (its end), or not yet confirmed; rejects only when nothing was cancelled. */
   public async cancel(orderId: string): Promise<OrderActionOutcome> {
-    const until = this.#clock.now() + this.#t.findMs;
+    const until = this.#clock.now() + (this.#knownOrder(orderId) ? this.#t.findMs : 0);
     for (let attempt = 0; ; attempt += 1) {
       try {
         const ack = await this.#broker.cancelOrder(orderId);

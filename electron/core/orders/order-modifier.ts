@@ -51,6 +51,12 @@ export interface OrderModifierDeps {
    * (docs/contract.md §Risk guard), before anything is sent.
    */
   readonly guard?: Pick<RiskGuard, 'checkModification' | 'enter'> & Partial<Pick<RiskGuard, 'reserveModification'>>;
+  /**
+   * True for an order main knows exists (it placed it, or its book holds it): the broker's reads
+   * not showing it yet means its order book trails, so it is looked for again (`findMs`). Any
+   * other order the broker does not show is refused at once. Absent: never looked for again.
+   */
+  readonly knownOrder?: (orderId: string) => boolean;
 }
 
 const FIELDS = ['quantity', 'price', 'triggerPrice', 'orderType', 'validity'] as const;
@@ -101,6 +107,7 @@ export class OrderModifier {
   readonly #t: ModifyTimings;
   readonly #guard: OrderModifierDeps['guard'] | null;
   readonly #perOrder = new Map<string, Promise<unknown>>();
+  readonly #knownOrder: (orderId: string) => boolean;
 
   public constructor(deps: OrderModifierDeps) {
     this.#broker = deps.broker;
@@ -108,6 +115,7 @@ export class OrderModifier {
     this.#clock = deps.clock ?? systemClock;
     this.#t = { ...DEFAULT_MODIFY_TIMINGS, ...deps.timings };
     this.#guard = deps.guard ?? null;
+    this.#knownOrder = deps.knownOrder ?? (() => false);
   }
 
   /**
@@ -174,7 +182,7 @@ export class OrderModifier {
    * for again until `findMs`; then the modification is refused — nothing was sent.
    */
   async #find(orderId: string): Promise<Order> {
-    const until = this.#clock.now() + this.#t.findMs;
+    const until = this.#clock.now() + (this.#knownOrder(orderId) ? this.#t.findMs : 0);
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.#broker.getOrder(orderId, { urgent: true });

@@ -225,6 +225,11 @@ export class OrderService {
     return this.placement(clientOrderId);
   }
 
+  /** True when one of the intents main remembers was placed as this order (the broker's reads may not show it yet). */
+  public knowsOrder(orderId: string): boolean {
+    return this.#book.recent(0).some((r) => r.orderId === orderId);
+  }
+
   /** The unconfirmed placements (and those settled recently), newest first. */
   public placements(): Placement[] {
     return this.#book.list();
