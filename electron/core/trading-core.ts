@@ -285,6 +285,7 @@ export class TradingCore {
       broker: this.broker,
       modifier: this.modifier,
       knownOrder,
+      seen: (id) => this.book.order(id),
       ...(seams.actionTimings ? { timings: seams.actionTimings } : {}),
     });
     this.gtt = new GttService({

@@ -27,6 +27,11 @@ export interface OrderActionsDeps {
   readonly modifier: Pick<OrderModifier, 'modify'>;
   readonly clock?: Clock;
   readonly timings?: Partial<ActionTimings>;
+  /**
+   * The order as main's book holds it now (the stream's pushes and every read), looked at before
+   * each read back: the broker's own report settles an action as well as a read does.
+   */
+  readonly seen?: (orderId: string) => Order | undefined;
   /** True for an order main knows exists: one the broker does not show yet is asked again (`findMs`). */
   readonly knownOrder?: (orderId: string) => boolean;
   /** Told whenever an action main could not confirm settles (or stops being checked). */
@@ -56,6 +61,7 @@ export class OrderActions {
   readonly #t: ActionTimings;
   readonly #onSettled: OrderActionsDeps['onSettled'];
   readonly #knownOrder: (orderId: string) => boolean;
+  readonly #seen: (orderId: string) => Order | undefined;
   readonly #tracked = new Map<string, Tracked>();
   #closed = false;
 
@@ -66,6 +72,7 @@ export class OrderActions {
     this.#t = { ...DEFAULT_ACTION_TIMINGS, ...deps.timings };
     this.#onSettled = deps.onSettled;
     this.#knownOrder = deps.knownOrder ?? (() => false);
+    this.#seen = deps.seen ?? (() => undefined);
   }
 
   /** Modifies a working order: done, or not yet confirmed; rejects only when nothing was changed. */
@@ -170,7 +177,9 @@ export class OrderActions {
     const until = this.#clock.now() + this.#t.checkForMs;
     let last: Order | null = null;
     for (let attempt = 0; !this.#closed && this.#tracked.get(orderId) === entry; attempt += 1) {
-      const order = await this.#broker.getOrder(orderId, { urgent: true }).catch(() => null);
+      const held = this.#seen(orderId);
+      const order =
+        held && judge(held) !== null ? held : await this.#broker.getOrder(orderId, { urgent: true }).catch(() => null);
       if (order) {
         last = order;
         const verdict = judge(order);
