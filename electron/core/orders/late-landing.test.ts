@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { OrderRequest } from '@shared/domain/order';
+import { INFY_RESTING_BUY } from '@shared/testing/order-fixtures';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import { coreOn, DIALECTS, NO_KITE_LIMITS } from '../testing/dialects';
 
@@ -12,16 +12,7 @@ import { coreOn, DIALECTS, NO_KITE_LIMITS } from '../testing/dialects';
  * adopted — placed, counted by the risk guard, flagged for a loud alert — and never sent again.
  */
 
-const BUY: OrderRequest = {
-  exchange: 'NSE',
-  tradingsymbol: 'INFY',
-  transactionType: 'BUY',
-  quantity: 10,
-  orderType: 'LIMIT',
-  product: 'MIS',
-  validity: 'DAY',
-  price: 1450,
-};
+const BUY = INFY_RESTING_BUY;
 
 const LAG_MS = 60_000;
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { OrderRequest } from '@shared/domain/order';
+import { INFY_RESTING_BUY } from '@shared/testing/order-fixtures';
 import type { CoreFixture } from '../testing/core-fixture';
 import { startCoreFixture } from '../testing/core-fixture';
 import { coreOn, DIALECTS, failure, NO_KITE_LIMITS, type Dialect } from '../testing/dialects';
@@ -25,16 +25,7 @@ const QUICK = {
   actionTimings: { pacingMs: [20, 50, 100] },
 } as const;
 
-const RESTING: OrderRequest = {
-  exchange: 'NSE',
-  tradingsymbol: 'INFY',
-  transactionType: 'BUY',
-  quantity: 10,
-  orderType: 'LIMIT',
-  product: 'MIS',
-  validity: 'DAY',
-  price: 1450,
-};
+const RESTING = INFY_RESTING_BUY;
 
 async function rig(
   dialect: Dialect,

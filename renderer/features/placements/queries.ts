@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { beep } from '../../lib/beep';
-import { useSoundOn } from '../../state/settings-store';
+import { useSoundOnRef } from '../../state/settings-store';
 import { useToastActions } from '../../state/toast-store';
 import type { Placement } from '@shared/domain/placement';
 import { call, subscribe } from '../../lib/ipc-client';
@@ -66,11 +66,7 @@ export function newlyAppearedLate(previous: readonly Placement[] | undefined, ne
 export function usePlacementEvents(): void {
   const client = useQueryClient();
   const { toastRaised } = useToastActions();
-  const sound = useSoundOn();
-  const soundRef = useRef(sound);
-  useEffect(() => {
-    soundRef.current = sound;
-  }, [sound]);
+  const soundRef = useSoundOnRef();
   useEffect(
     () =>
       subscribe('placements.changed', ({ placements }) => {
@@ -88,7 +84,7 @@ export function usePlacementEvents(): void {
           if (soundRef.current) beep('bad');
         }
       }),
-    [client, toastRaised],
+    [client, toastRaised, soundRef],
   );
 }
 
