@@ -31,7 +31,9 @@ describe.each(DIALECTS)('%s', (_, dialect) => {
     });
     const core = await coreOn(fx, dialect, {
       rate: null,
-      placementTimings: { answerDeadlineMs: 200, resendWindowMs: 300, landingHorizonMs: 300 },
+      // The app's proportions, smaller: a horizon as long as the window, so a lost reply is
+      // never re-sent on this broker without unique references (docs/money-path.md §One policy).
+      placementTimings: { answerDeadlineMs: 500, resendWindowMs: 1_000, landingHorizonMs: 1_000 },
     });
     // The POST is handled and committed; its reply is lost.
     const post = core.broker.placeOrder.bind(core.broker);
