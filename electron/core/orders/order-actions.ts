@@ -77,8 +77,13 @@ export class OrderActions {
 
   /** Modifies a working order: done, or not yet confirmed; rejects only when nothing was changed. */
   public async modify(orderId: string, changes: OrderChanges, risk: RiskMode = 'check'): Promise<OrderActionOutcome> {
+    // Its growth stays counted in the risk guard until the reading back settles it.
+    let release = (): void => undefined;
+    const holdIfUnknown = (r: () => void): void => {
+      release = r;
+    };
     try {
-      const ack = await this.#modifier.modify(orderId, changes, risk);
+      const ack = await this.#modifier.modify(orderId, changes, risk, { holdIfUnknown });
       return this.#done('modify', orderId, ack.status, ack.clientOrderId);
     } catch (err) {
       const unknown =
@@ -92,6 +97,7 @@ export class OrderActions {
         orderId,
         `Checking with the broker whether order ${orderId} was modified…`,
         (o) => (carries(o, changes) ? 'done' : isWorking(o.status) ? null : 'not_done'),
+        release,
       );
     }
   }
@@ -163,11 +169,12 @@ export class OrderActions {
     orderId: string,
     detail: string,
     judge: (order: Order) => 'done' | 'not_done' | null,
+    onSettled: () => void = () => undefined,
   ): OrderActionOutcome {
     const outcome: OrderActionOutcome = { state: 'unconfirmed', action, orderId, detail };
     const entry: Tracked = { state: outcome, settledAt: null };
     this.#tracked.set(orderId, entry);
-    void this.#settle(entry, judge);
+    void this.#settle(entry, judge).finally(onSettled);
     return outcome;
   }
 

@@ -121,13 +121,21 @@ export class OrderModifier {
   /**
    * Modifies one working order; rejects with an `AppError` naming the field or saying what
    * happened. `risk`: how the risk guard judges the order it would become (`override`: the
-   * trader's "Modify anyway" waives soft limits).
+   * trader's "Modify anyway" waives soft limits). `options.holdIfUnknown`: when the outcome is
+   * unknown, it is handed the release of the modification's reservation in the risk guard, to
+   * call once the caller has settled it by reading the order back (docs/contract.md §Risk guard);
+   * without it the reservation is released when `modify` fails.
    */
-  public modify(orderId: string, changes: OrderChanges, risk: RiskMode = 'check'): Promise<OrderAck> {
+  public modify(
+    orderId: string,
+    changes: OrderChanges,
+    risk: RiskMode = 'check',
+    options: { readonly holdIfUnknown?: (release: () => void) => void } = {},
+  ): Promise<OrderAck> {
     const before = this.#perOrder.get(orderId) ?? Promise.resolve();
     const run = before.then(
-      () => this.#modify(orderId, changes, risk),
-      () => this.#modify(orderId, changes, risk),
+      () => this.#modify(orderId, changes, risk, options.holdIfUnknown),
+      () => this.#modify(orderId, changes, risk, options.holdIfUnknown),
     );
     const tail = run.catch(() => undefined);
     this.#perOrder.set(orderId, tail);
@@ -137,7 +145,12 @@ export class OrderModifier {
     return run;
   }
 
-  async #modify(orderId: string, wanted: OrderChanges, risk: RiskMode): Promise<OrderAck> {
+  async #modify(
+    orderId: string,
+    wanted: OrderChanges,
+    risk: RiskMode,
+    holdIfUnknown: ((release: () => void) => void) | undefined,
+  ): Promise<OrderAck> {
     const startedAt = this.#clock.now();
     const current = await this.#find(orderId);
     if (!isWorking(current.status)) {
@@ -171,6 +184,12 @@ export class OrderModifier {
     }
     try {
       return await this.#send(current, changes);
+    } catch (err) {
+      if (holdIfUnknown && modifyOutcomeUnknown(err)) {
+        holdIfUnknown(unreserve);
+        unreserve = (): void => undefined;
+      }
+      throw err;
     } finally {
       unreserve();
     }
