@@ -110,6 +110,10 @@ describe('modify is judged as the order it would become', () => {
     expect(!bigger.ok && bigger.error.message).toMatch(/^Not modified: /);
     const far = await r.dispatch('orders.modify', { orderId: id, changes: { price: 1305 } });
     expect(far).toMatchObject({ ok: false, error: { field: 'risk.maxPriceDeviationPct' } });
+    // With the figures: how far from the market it is, the market, and the limit.
+    expect(!far.ok && far.error.message).toBe(
+      'Not modified: Price is 13% away from the last price 1,500; your limit is 5%',
+    );
     // A hard limit has no way round it.
     expect(
       await r.dispatch('orders.modify', { orderId: id, changes: { quantity: 3_000 }, riskOverride: true }),
@@ -129,6 +133,40 @@ describe('modify is judged as the order it would become', () => {
     const flip = await r.dispatch('orders.modify', { orderId: exit, changes: { quantity: 60 } });
     expect(flip).toMatchObject({ ok: false, error: { field: 'risk.dailyLossLimit' } });
     expect((await brokerOrder(r, exit)).quantity).toBe(20);
+  });
+});
+
+describe('parallel modifications', () => {
+  it("with the loss lock on, two exits each modified past what is left at once: one is refused (the first one's growth is reserved)", async () => {
+    const r = await startRig();
+    await lossLockOn(r, 100);
+    const sell = { transactionType: 'SELL' as const, quantity: 30, price: 1400 };
+    const a = placed(await r.dispatch('orders.place', { order: infy(sell) }));
+    const b = placed(await r.dispatch('orders.place', { order: infy(sell) }));
+    // Two windows, at once: each exit to 70 would leave 140 working sells against 100 held.
+    const [ra, rb] = await Promise.all([
+      r.dispatch('orders.modify', { orderId: a, changes: { quantity: 70 } }),
+      r.other('orders.modify', { orderId: b, changes: { quantity: 70 } }),
+    ]);
+    expect([ra.ok, rb.ok].sort()).toEqual([false, true]);
+    const refused = ra.ok ? rb : ra;
+    expect(refused).toMatchObject({ ok: false, error: { field: 'risk.dailyLossLimit' } });
+    const quantities = [(await brokerOrder(r, a)).quantity, (await brokerOrder(r, b)).quantity].sort();
+    expect(quantities).toEqual([30, 70]);
+  });
+
+  it('ten modifications of one order at once are applied in the order they came, and the last one wins', async () => {
+    const r = await startRig();
+    const id = placed(await r.dispatch('orders.place', { order: infy({}) }));
+    const prices = Array.from({ length: 10 }, (_, i) => 1440 - i);
+    const answers = await Promise.all(
+      prices.map((price, i) => (i % 2 ? r.other : r.dispatch)('orders.modify', { orderId: id, changes: { price } })),
+    );
+    expect(answers.every((x) => x.ok)).toBe(true);
+    expect(answers[9]).toMatchObject({ ok: true, data: { state: 'done', action: 'modify', orderId: id } });
+    expect(await brokerOrder(r, id)).toMatchObject({ price: 1431, version: 11 });
+    const history = await r.dispatch('orders.history', { orderId: id });
+    expect(history.ok).toBe(true);
   });
 });
 

@@ -7,6 +7,8 @@ import type { Clock } from './clock';
 import type { SetTimer } from './drift/drift-monitor';
 import type { LedgerStep } from './ledger/intents-ledger';
 import type { PlacementTimings } from './orders/placement-policy';
+import type { ModifyTimings } from './orders/order-modifier';
+import type { ActionTimings } from './orders/order-actions';
 import type { SafetyTimings } from './safety/safety-runner';
 import type { BracketPoint } from './brackets/bracket-manager';
 import type { BracketAction } from './brackets/bracket-machine';
@@ -45,6 +47,10 @@ export interface CoreSeams {
   readonly rto?: RtoBounds;
   /** Answer deadline, re-send window, landing horizon, lookup pacing (docs/money-path.md §One policy for every broker). */
   readonly placementTimings?: Partial<PlacementTimings>;
+  /** How long a modification looks for its order and confirms an ambiguous PATCH. */
+  readonly modifyTimings?: Partial<ModifyTimings>;
+  /** How long, and how often, a modify or cancel main could not confirm is read back. */
+  readonly actionTimings?: Partial<ActionTimings>;
   /** Client references for new intents (default random `td-…`). */
   readonly newClientOrderId?: () => string;
   /** The order service's clock (timers that wake late, as on a loaded machine). */

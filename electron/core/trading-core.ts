@@ -20,6 +20,7 @@ import { InstrumentCatalog } from './instruments/instrument-catalog';
 import { IntentsLedger } from './ledger/intents-ledger';
 import { LifecycleTimeline } from './orders/lifecycle-timeline';
 import { OrderModifier } from './orders/order-modifier';
+import { OrderActions } from './orders/order-actions';
 import { OrderBook, type PushedDelta } from './orders/order-book';
 import { OrderService } from './orders/order-service';
 import { RiskGuard } from './risk/risk-guard';
@@ -104,6 +105,8 @@ export class TradingCore {
   public readonly orders: OrderService;
   /** Modifications: validated in main, only what changes, never blindly repeated. */
   public readonly modifier: OrderModifier;
+  /** Modify and cancel with the three honest answers (docs/contract.md §Modify and cancel answer honestly). */
+  public readonly actions: OrderActions;
   public readonly catalog: InstrumentCatalog;
   /** The trader's risk limits, applied before an order is journaled (docs/contract.md §Risk guard). */
   public readonly risk: RiskGuard;
@@ -207,7 +210,12 @@ export class TradingCore {
     this.catalog = new InstrumentCatalog(this.broker);
     this.book = new OrderBook(this.broker, {
       onPush: (delta) => ev.onOrdersChanged?.(delta),
-      onTake: (order) => this.brackets.onOrder(order),
+      // Every order main's book takes — a read or the stream — may be an intent's that main
+      // still checks, or watches after "not found" (docs/money-path.md §After the landing horizon).
+      onTake: (order) => {
+        this.orders.noticeOrder(order);
+        this.brackets.onOrder(order);
+      },
     });
     this.view = new DeskView({
       book: this.book,
@@ -264,7 +272,22 @@ export class TradingCore {
       ...(seams.orderClock ? { clock: seams.orderClock } : {}),
       onPlacements: (list) => ev.onPlacements?.(list),
     });
-    this.modifier = new OrderModifier({ broker: this.broker, catalog: this.catalog, guard: this.risk });
+    // An order main placed or holds: the broker's reads not showing it yet means its book trails.
+    const knownOrder = (id: string): boolean => this.book.order(id) !== undefined || this.orders.knowsOrder(id);
+    this.modifier = new OrderModifier({
+      broker: this.broker,
+      catalog: this.catalog,
+      guard: this.risk,
+      knownOrder,
+      ...(seams.modifyTimings ? { timings: seams.modifyTimings } : {}),
+    });
+    this.actions = new OrderActions({
+      broker: this.broker,
+      modifier: this.modifier,
+      knownOrder,
+      seen: (id) => this.book.order(id),
+      ...(seams.actionTimings ? { timings: seams.actionTimings } : {}),
+    });
     this.gtt = new GttService({
       broker: this.broker,
       guard: this.risk,
@@ -424,6 +447,7 @@ export class TradingCore {
     this.#meter.close();
     this.brackets.close();
     this.orders.close();
+    this.actions.close();
     await this.#stopStream();
     await this.#ledger.close();
     await this.#bracketJournal.close();

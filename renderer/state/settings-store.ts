@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import { useEffect, useRef } from 'react';
 
 /**
  * The trader's workspace preferences, persisted in localStorage across restarts.
@@ -80,6 +81,16 @@ export const useConfirmOnEnter = (): boolean => useSettingsStore((s) => s.confir
 export const useConfirmChartDrag = (): boolean => useSettingsStore((s) => s.confirmChartDrag);
 /** Whether order notifications beep. */
 export const useSoundOn = (): boolean => useSettingsStore((s) => s.sound);
+
+/** Whether sound is on, read when an event arrives: for handlers subscribed once (a toast's beep). */
+export function useSoundOnRef(): { readonly current: boolean } {
+  const sound = useSoundOn();
+  const ref = useRef(sound);
+  useEffect(() => {
+    ref.current = sound;
+  }, [sound]);
+  return ref;
+}
 /** The single watchlist of earlier versions (null: never edited), which seeds a profile's first named list. */
 export const useWatchlistTokens = (): readonly number[] | null => useSettingsStore((s) => s.watchlist);
 /** Every group's saved sizes now, for a workspace being saved (docs/workstation.md §Workspaces). */

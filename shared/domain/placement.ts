@@ -47,9 +47,9 @@ export type PlaceOutcome = z.infer<typeof PlaceOutcome>;
  *   may send it again under the same reference).
  * - `needs_decision`: found open after a restart and confirmed absent at the broker; it is
  *   never re-sent on its own — the trader chooses "Place again" or "Discard".
- * - `unverifiable`: found open after a restart, journaled on an earlier day than the broker's
- *   order list still shows (Kite shows only today's orders), and not found: it may exist, so
- *   "Place again" may make a second order and says so.
+ * - `unverifiable`: found open after a restart on a broker whose order list shows only its own
+ *   today (Kite), and not found: it may exist, so "Place again" may make a second order, says
+ *   so, and sends it under a fresh reference.
  * - `placed`, `not_placed`, `discarded`: settled.
  */
 export const PlacementState = z.enum([
@@ -87,5 +87,10 @@ export const Placement = z.object({
   status: OrderStatus.nullable(),
   /** What the trader reads about it now. */
   detail: z.string(),
+  /**
+   * Placed after it was reported not found at the broker past its landing horizon: the order
+   * appeared later (docs/money-path.md §After the landing horizon). The desk raises a loud alert.
+   */
+  appearedLate: z.boolean().optional(),
 });
 export type Placement = z.infer<typeof Placement>;

@@ -6,7 +6,6 @@ import {
   ClientOrderId,
   LifecycleHop,
   Order,
-  OrderAck,
   OrderBookDelta,
   OrderChanges,
   OrderPage,
@@ -18,6 +17,7 @@ import {
   Trade,
 } from '../domain/order';
 import { PlaceOutcome, Placement, PlacementRequestId } from '../domain/placement';
+import { OrderActionOutcome, OrderActionState } from '../domain/order-action';
 import { BasketMargin, Funds, Holding, OrderMargin, Position } from '../domain/portfolio';
 import { Gtt, GttAck, GttChanges, GttId, GttPlaceOutcome, GttRequest } from '../domain/gtt';
 import { RiskLimits, RiskState } from '../domain/risk';
@@ -170,7 +170,10 @@ export const requests = {
   },
   /** Intents not yet confirmed (and those settled recently), newest first: the header badge and blotter rows. */
   'placements.list': { input: z.void(), output: z.array(Placement) },
-  /** The trader's choice for an intent confirmed absent after a restart: send it now, under the same reference. */
+  /**
+   * The trader's choice for an intent confirmed absent after a restart: send it now, under the same
+   * reference — or, for one that cannot be verified (`mayDuplicate`), as a new intent under a fresh one.
+   */
   'placements.placeAgain': {
     // `mayDuplicate`: the trader was told an unverifiable intent may already be an order.
     input: z.strictObject({
@@ -200,9 +203,13 @@ export const requests = {
       /** "Modify anyway": soft risk limits waived for this modification (docs/contract.md §Risk guard). */
       riskOverride: z.literal(true).optional(),
     }),
-    output: OrderAck,
+    /** Modified, or not yet confirmed (main reads it back: `orders.action`); a failed call only when nothing changed. */
+    output: OrderActionOutcome,
   },
-  'orders.cancel': { input: OrderId.strict(), output: OrderAck },
+  /** Cancelled (or the order's end), or not yet confirmed; a failed call only when nothing was cancelled. */
+  'orders.cancel': { input: OrderId.strict(), output: OrderActionOutcome },
+  /** Where the last modify or cancel of this order that main could not confirm at once stands; null when none. */
+  'orders.action': { input: OrderId.strict(), output: OrderActionState.nullable() },
   'orders.list': {
     input: z.strictObject({ status: OrderStatus.optional() }).optional(),
     output: z.array(Order),

@@ -11,6 +11,9 @@ export const INFY_MARKET_BUY: OrderRequest = {
   validity: 'DAY',
 };
 
+/** BUY 10 INFY LIMIT 1,450 MIS: an order that rests below a market at 1,500 (modify and cancel tests). */
+export const INFY_RESTING_BUY: OrderRequest = { ...INFY_MARKET_BUY, quantity: 10, orderType: 'LIMIT', price: 1450 };
+
 /** When the fixtures below were placed, filled or marked: 2026-11-23 10:30 IST, a Monday in session. */
 export const FIXTURE_TIME = '2026-11-23T10:30:00+05:30';
 

@@ -17,6 +17,7 @@ export function orderHandlers(
   | 'placements.records'
   | 'orders.modify'
   | 'orders.cancel'
+  | 'orders.action'
   | 'orders.list'
   | 'orders.sync'
   | 'orders.page'
@@ -42,9 +43,12 @@ export function orderHandlers(
       }),
     'placements.discard': async ({ clientOrderId }) => active.current().orders.discard(clientOrderId),
     'placements.records': async () => ({ unreadable: active.current().orders.unreadableRecords() }),
+    // Modified / cancelled, or not yet confirmed and read back; a failure only when nothing
+    // changed (docs/contract.md §Modify and cancel answer honestly).
     'orders.modify': async ({ orderId, changes, riskOverride }) =>
-      active.current().modifier.modify(orderId, changes, riskOverride ? 'override' : 'check'),
-    'orders.cancel': async ({ orderId }) => active.current().broker.cancelOrder(orderId),
+      active.current().actions.modify(orderId, changes, riskOverride ? 'override' : 'check'),
+    'orders.cancel': async ({ orderId }) => active.current().actions.cancel(orderId),
+    'orders.action': async ({ orderId }) => active.current().actions.state(orderId),
     'orders.list': async (input) => [
       ...(await active.current().broker.listOrders(input?.status ? { status: input.status } : {})),
     ],

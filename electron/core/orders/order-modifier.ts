@@ -3,7 +3,7 @@ import { toUnits } from '@shared/trading/money';
 import { applyChanges, validateModification } from '@shared/trading/rules';
 import { AppError } from '@shared/ipc/app-error';
 import type { Broker } from '../../broker/broker';
-import { brokerError } from '../../broker/broker-error';
+import { brokerError, TransportFailure } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';
 import type { InstrumentCatalog } from '../instruments/instrument-catalog';
 import { violationsRefusal } from './order-rules';
@@ -13,11 +13,32 @@ import type { RiskGuard, RiskMode } from '../risk/risk-guard';
 export interface ModifyTimings {
   /** Give up confirming an ambiguous PATCH after this long (default 5 s). */
   readonly deadlineMs: number;
+  /**
+   * How long an order the broker's reads do not show yet is looked for before the modification
+   * is refused (nothing sent): an order book trails its order system (default 2 s).
+   */
+  readonly findMs: number;
   /** Waits between attempts, in order; the last one repeats (default 0, 50, 100, 200, 400, 800 ms). */
   readonly pacingMs: readonly number[];
 }
 
-const DEFAULT_MODIFY_TIMINGS: ModifyTimings = { deadlineMs: 5_000, pacingMs: [0, 50, 100, 200, 400, 800] };
+const DEFAULT_MODIFY_TIMINGS: ModifyTimings = {
+  deadlineMs: 5_000,
+  findMs: 2_000,
+  pacingMs: [0, 50, 100, 200, 400, 800],
+};
+
+/** Failures after which the modification may have been applied: only reading the order back can tell. */
+const unknownOutcomes = new WeakSet<object>();
+
+/**
+ * True when a modification failed with its outcome unknown — a PATCH was sent and neither its
+ * reply nor a read of the order settled it by the deadline. Every other failure of `modify` is a
+ * refusal: nothing was changed (docs/contract.md §Modify and cancel answer honestly).
+ */
+export function modifyOutcomeUnknown(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && unknownOutcomes.has(err);
+}
 
 /** Dependencies of the modifier. */
 export interface OrderModifierDeps {
@@ -29,7 +50,13 @@ export interface OrderModifierDeps {
    * The trader's risk limits: a modification is judged as the order it would become
    * (docs/contract.md §Risk guard), before anything is sent.
    */
-  readonly guard?: Pick<RiskGuard, 'checkModification' | 'enter'>;
+  readonly guard?: Pick<RiskGuard, 'checkModification' | 'enter'> & Partial<Pick<RiskGuard, 'reserveModification'>>;
+  /**
+   * True for an order main knows exists (it placed it, or its book holds it): the broker's reads
+   * not showing it yet means its order book trails, so it is looked for again (`findMs`). Any
+   * other order the broker does not show is refused at once. Absent: never looked for again.
+   */
+  readonly knownOrder?: (orderId: string) => boolean;
 }
 
 const FIELDS = ['quantity', 'price', 'triggerPrice', 'orderType', 'validity'] as const;
@@ -58,7 +85,7 @@ export function changedFields(order: Order, wanted: OrderChanges): OrderChanges 
 }
 
 /** True when the order carries every value of `changes`. */
-function carries(order: Order, changes: OrderChanges): boolean {
+export function carries(order: Order, changes: OrderChanges): boolean {
   return FIELDS.every((f) => changes[f] === undefined || same(f, changes[f], order[f]));
 }
 
@@ -80,6 +107,7 @@ export class OrderModifier {
   readonly #t: ModifyTimings;
   readonly #guard: OrderModifierDeps['guard'] | null;
   readonly #perOrder = new Map<string, Promise<unknown>>();
+  readonly #knownOrder: (orderId: string) => boolean;
 
   public constructor(deps: OrderModifierDeps) {
     this.#broker = deps.broker;
@@ -87,18 +115,27 @@ export class OrderModifier {
     this.#clock = deps.clock ?? systemClock;
     this.#t = { ...DEFAULT_MODIFY_TIMINGS, ...deps.timings };
     this.#guard = deps.guard ?? null;
+    this.#knownOrder = deps.knownOrder ?? (() => false);
   }
 
   /**
    * Modifies one working order; rejects with an `AppError` naming the field or saying what
    * happened. `risk`: how the risk guard judges the order it would become (`override`: the
-   * trader's "Modify anyway" waives soft limits).
+   * trader's "Modify anyway" waives soft limits). `options.holdIfUnknown`: when the outcome is
+   * unknown, it is handed the release of the modification's reservation in the risk guard, to
+   * call once the caller has settled it by reading the order back (docs/contract.md §Risk guard);
+   * without it the reservation is released when `modify` fails.
    */
-  public modify(orderId: string, changes: OrderChanges, risk: RiskMode = 'check'): Promise<OrderAck> {
+  public modify(
+    orderId: string,
+    changes: OrderChanges,
+    risk: RiskMode = 'check',
+    options: { readonly holdIfUnknown?: (release: () => void) => void } = {},
+  ): Promise<OrderAck> {
     const before = this.#perOrder.get(orderId) ?? Promise.resolve();
     const run = before.then(
-      () => this.#modify(orderId, changes, risk),
-      () => this.#modify(orderId, changes, risk),
+      () => this.#modify(orderId, changes, risk, options.holdIfUnknown),
+      () => this.#modify(orderId, changes, risk, options.holdIfUnknown),
     );
     const tail = run.catch(() => undefined);
     this.#perOrder.set(orderId, tail);
@@ -108,9 +145,14 @@ export class OrderModifier {
     return run;
   }
 
-  async #modify(orderId: string, wanted: OrderChanges, risk: RiskMode): Promise<OrderAck> {
+  async #modify(
+    orderId: string,
+    wanted: OrderChanges,
+    risk: RiskMode,
+    holdIfUnknown: ((release: () => void) => void) | undefined,
+  ): Promise<OrderAck> {
     const startedAt = this.#clock.now();
-    const current = await this.#broker.getOrder(orderId, { urgent: true });
+    const current = await this.#find(orderId);
     if (!isWorking(current.status)) {
       throw brokerError('conflict', `Order ${orderId} is ${current.status} and can no longer be modified`);
     }
@@ -127,16 +169,54 @@ export class OrderModifier {
     }
     const refusal = violationsRefusal(validateModification(current, changes, instrument));
     if (refusal) throw refusal;
+    let unreserve = (): void => undefined;
     if (this.#guard) {
       const becomes = { ...applyChanges(current, changes), tradingsymbol: current.tradingsymbol };
       const release = await this.#guard.enter();
       try {
         await this.#guard.checkModification(current, becomes, instrument, risk, { readsBy: startedAt + 1_000 });
+        // Its growth counts, like a placement in flight, until its answer settles: a second
+        // modification judged meanwhile cannot walk past a limit with it (docs/contract.md §Risk guard).
+        unreserve = this.#guard.reserveModification?.(current, becomes) ?? unreserve;
       } finally {
         release();
       }
     }
-    return this.#send(current, changes);
+    try {
+      return await this.#send(current, changes);
+    } catch (err) {
+      if (holdIfUnknown && modifyOutcomeUnknown(err)) {
+        holdIfUnknown(unreserve);
+        unreserve = (): void => undefined;
+      }
+      throw err;
+    } finally {
+      unreserve();
+    }
+  }
+
+  /**
+   * Reads the order to modify. An order the broker's reads do not show yet (its order book trails
+   * its order system: Kite's "Couldn't find that order_id" moments after a placement) is looked
+   * for again until `findMs`; then the modification is refused — nothing was sent.
+   */
+  async #find(orderId: string): Promise<Order> {
+    const until = this.#clock.now() + (this.#knownOrder(orderId) ? this.#t.findMs : 0);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.#broker.getOrder(orderId, { urgent: true });
+      } catch (err) {
+        if (!(err instanceof AppError) || err.info.kind !== 'not_found') throw err;
+        const wait = this.#pacing(attempt);
+        if (this.#clock.now() + wait > until) {
+          throw brokerError(
+            'not_found',
+            `Not modified: the broker does not show order ${orderId} (${err.info.message}); nothing was sent`,
+          );
+        }
+        await this.#clock.sleep(wait);
+      }
+    }
   }
 
   /** Sends the PATCH until its outcome is known, comparing before any second send. */
@@ -145,6 +225,8 @@ export class OrderModifier {
     const precondition = current.version !== undefined ? { ifVersion: current.version } : {};
     const deadline = this.#clock.now() + this.#t.deadlineMs;
     let attempt = 0;
+    // Whether a PATCH may have been applied without main knowing (no reply, a 5xx…).
+    const doubt = { sent: false };
     for (;;) {
       let e: AppError;
       try {
@@ -156,11 +238,12 @@ export class OrderModifier {
       if (kind === 'bad_request' || kind === 'forbidden' || kind === 'not_found' || kind === 'unauthorized') throw e;
       if (kind === 'rate_limited') {
         // Refused before acting: the same PATCH may go again after the pause.
-        await this.#pause(e.info.retryAfterMs ?? 1_000, deadline, e);
+        await this.#pause(e.info.retryAfterMs ?? 1_000, deadline, e, doubt);
         continue;
       }
+      if (kind !== 'conflict' && !(e instanceof TransportFailure && e.reach === 'not_sent')) doubt.sent = true;
       // Conflict (412, 409) or an unknown outcome: look at the order before anything else.
-      const now = await this.#readUntil(id, deadline, e);
+      const now = await this.#readUntil(id, deadline, e, doubt);
       if (carries(now, changes) && (current.version === undefined || now.version !== current.version)) {
         return { orderId: id, clientOrderId: now.clientOrderId, status: now.status };
       }
@@ -176,17 +259,17 @@ export class OrderModifier {
       if (kind === 'conflict') throw e;
       // Not applied, and nothing else changed it: the same PATCH, under the same precondition.
       attempt += 1;
-      await this.#pause(this.#pacing(attempt), deadline, e);
+      await this.#pause(this.#pacing(attempt), deadline, e, doubt);
     }
   }
 
   /** Reads the order, retrying quickly until the deadline. */
-  async #readUntil(orderId: string, deadline: number, cause: AppError): Promise<Order> {
+  async #readUntil(orderId: string, deadline: number, cause: AppError, doubt: { sent: boolean }): Promise<Order> {
     for (let attempt = 0; ; attempt += 1) {
       try {
         return await this.#broker.getOrder(orderId, { urgent: true });
       } catch {
-        await this.#pause(this.#pacing(attempt + 1), deadline, cause);
+        await this.#pause(this.#pacing(attempt + 1), deadline, cause, doubt);
       }
     }
   }
@@ -196,13 +279,19 @@ export class OrderModifier {
     return p[Math.min(attempt, p.length - 1)] ?? 0;
   }
 
-  /** Waits, unless that would pass the deadline: then the modification's outcome is unknown. */
-  async #pause(ms: number, deadline: number, cause: AppError): Promise<void> {
+  /**
+   * Waits, unless that would pass the deadline: then the modification's outcome is unknown if a
+   * PATCH may have been applied (`doubt.sent`), else it was refused (every send was turned away).
+   */
+  async #pause(ms: number, deadline: number, cause: AppError, doubt: { sent: boolean }): Promise<void> {
     if (this.#clock.now() + ms > deadline) {
-      throw brokerError(
+      if (!doubt.sent) throw new AppError({ ...cause.info, message: `Not modified: ${cause.info.message}` });
+      const err = brokerError(
         'timeout',
         `The broker did not confirm the modification (${cause.info.message}); check the order before modifying it again`,
       );
+      unknownOutcomes.add(err);
+      throw err;
     }
     await this.#clock.sleep(ms);
   }

@@ -21,7 +21,10 @@ import {
   type PlacementTimings,
   type SendFact,
 } from './placement-policy';
-import { PlacementRecord, type RecordState } from './placement-record';
+import { notFoundText, PlacementRecord, type RecordState } from './placement-record';
+import { istDayStart } from '@shared/lib/ist-time';
+
+const DAY_MS = 86_400_000;
 
 /** Dependencies and knobs of the order service. */
 export interface OrderServiceDeps {
@@ -111,6 +114,12 @@ export class OrderService {
   readonly #onPlaced: NonNullable<OrderServiceDeps['onPlaced']>;
   readonly #onAbsent: NonNullable<OrderServiceDeps['onAbsent']>;
   readonly #onReference: NonNullable<OrderServiceDeps['onReference']>;
+  /**
+   * Intents that ended "not placed" after their landing horizon, watched until the end of their
+   * IST day: an order carrying the reference that appears after all is adopted, loudly
+   * (docs/money-path.md §After the landing horizon).
+   */
+  readonly #watching = new Map<string, { readonly rec: PlacementRecord; readonly until: number }>();
   #closed = false;
   #onClose: () => void = () => undefined;
   readonly #closing = new Promise<void>((resolve) => (this.#onClose = resolve));
@@ -182,8 +191,12 @@ export class OrderService {
   public noticeOrder(order: Order): void {
     const ref = order.clientOrderId;
     if (ref === null || ref === undefined) return;
-    const rec = this.#book.get(ref);
+    const rec = this.#book.get(ref) ?? this.#watched(ref);
     if (!rec) return;
+    if (rec.state === 'not_placed' && this.#watching.has(ref)) {
+      this.#adoptLate(rec, order);
+      return;
+    }
     if (DECISION_STATES.has(rec.state as PlacementState)) rec.moveTo('checking', this.#clock.now());
     if (rec.state !== 'checking') return;
     if (rec.busy) {
@@ -212,6 +225,11 @@ export class OrderService {
     return this.placement(clientOrderId);
   }
 
+  /** True when one of the intents main remembers was placed as this order (the broker's reads may not show it yet). */
+  public knowsOrder(orderId: string): boolean {
+    return this.#book.recent(0).some((r) => r.orderId === orderId);
+  }
+
   /** The unconfirmed placements (and those settled recently), newest first. */
   public placements(): Placement[] {
     return this.#book.list();
@@ -232,6 +250,7 @@ export class OrderService {
         field: 'mayDuplicate',
       });
     }
+    if (rec.state === 'unverifiable') return this.#placeInstead(rec, options.risk ?? 'check');
     // A new decision, judged by the limits in force now (docs/contract.md §Risk guard).
     const receivedAt = this.#clock.now();
     const instrument = await this.#checkRules(rec.order);
@@ -252,6 +271,24 @@ export class OrderService {
     passed.done();
     this.#startDriver(rec);
     return this.#answer(rec);
+  }
+
+  /**
+   * "Place again (may duplicate)" for an intent that cannot be verified: the order goes as a new
+   * intent under a fresh reference, and this one is set aside (discarded). Its reference may
+   * already name an order the broker no longer lists; a second order under it would make every
+   * lookup by that reference ambiguous (docs/money-path.md §After a restart nothing is re-sent
+   * automatically). A refusal leaves this intent as it was.
+   */
+  async #placeInstead(rec: PlacementRecord, risk: RiskMode): Promise<PlaceOutcome> {
+    const outcome = await this.place(rec.order, { risk });
+    if (DECISION_STATES.has(rec.state as PlacementState)) {
+      rec.moveTo('discarded', this.#clock.now());
+      rec.durable = this.#resolveInLedger(rec, 'discarded', null);
+      await rec.durable;
+      this.#book.changed(rec);
+    }
+    return outcome;
   }
 
   /** The trader's "Discard" for an intent waiting for their decision: nothing is sent, it is forgotten. */
@@ -286,12 +323,17 @@ export class OrderService {
         answerBy: now,
         now,
         uniqueReferences: traits.uniqueReferences,
-        // A lookup proves nothing about an order older than the broker's list (docs/money-path.md
-        // §After a restart nothing is re-sent automatically).
+        // A lookup proves nothing about an order older than the broker's list, and the list's
+        // day is the broker's, which may have moved on from this computer's (the paper market's
+        // runs ahead; a clock skewed around midnight): on a broker that lists only its today,
+        // not found is "cannot be verified", never "has no order" (docs/money-path.md §After a
+        // restart nothing is re-sent automatically).
         unverifiableWhy:
-          visibleFrom !== null && intent.at < visibleFrom
-            ? (traits.ordersVisibleNote ?? 'the broker no longer lists orders that old')
-            : null,
+          visibleFrom === null
+            ? null
+            : intent.at < visibleFrom
+              ? (traits.ordersVisibleNote ?? 'the broker no longer lists orders that old')
+              : `${traits.ordersVisibleNote ?? 'the broker lists only today’s orders'}, by its own day, which may have moved on from this computer’s`,
       });
       this.#book.add(rec);
       found.push(rec);
@@ -774,9 +816,41 @@ export class OrderService {
 
   #settleNotPlaced(rec: PlacementRecord): void {
     if (rec.state !== 'checking') return;
-    rec.moveTo('not_placed', this.#clock.now());
+    const now = this.#clock.now();
+    rec.moveTo('not_placed', now);
     rec.durable = this.#resolveInLedger(rec, 'not_placed', null);
     this.#onAbsent(rec.clientOrderId);
+    // Not found is what is known, not that it cannot land: watched for the rest of the day.
+    this.#watching.set(rec.clientOrderId, { rec, until: istDayStart(now) + DAY_MS });
+    this.#book.changed(rec);
+  }
+
+  /** The watched intent of this reference, while its day lasts. */
+  #watched(clientOrderId: string): PlacementRecord | undefined {
+    const now = this.#clock.now();
+    for (const [cid, w] of this.#watching) if (w.until <= now) this.#watching.delete(cid);
+    return this.#watching.get(clientOrderId)?.rec;
+  }
+
+  /**
+   * An order reported not found has appeared: it is this intent's order after all. It is
+   * adopted — placed, counted by the risk guard as an order placed moments ago, linked for the
+   * drift alarm and the timeline, listed with `appearedLate` so the desk raises a loud alert —
+   * and never sent again (docs/money-path.md §After the landing horizon).
+   */
+  #adoptLate(rec: PlacementRecord, order: Order): void {
+    this.#watching.delete(rec.clientOrderId);
+    const now = this.#clock.now();
+    rec.orderId = order.orderId;
+    rec.status = order.status;
+    rec.recovered = true;
+    rec.appearedLate = true;
+    rec.listed = true;
+    rec.moveTo('placed', now);
+    if (!this.#book.get(rec.clientOrderId)) this.#book.add(rec);
+    this.#onPlaced({ clientOrderId: rec.clientOrderId, orderId: order.orderId, order: rec.order, at: now });
+    this.#timeline.record(rec.clientOrderId, 'recovered', now);
+    this.#timeline.link(rec.clientOrderId, order.orderId);
     this.#book.changed(rec);
   }
 
@@ -824,7 +898,7 @@ function answerOf({ intent, resolution: r }: ResolvedRequest): Promise<PlaceOutc
         new AppError({ kind: r.kind ?? 'bad_request', message: `Not placed: ${r.message ?? 'the broker refused it'}` }),
       );
     case 'not_placed':
-      return Promise.reject(brokerError('timeout', `Not placed — the broker confirmed it has no order ${cid}`));
+      return Promise.reject(brokerError('timeout', notFoundText(cid, intent.at, r.at)));
     case 'discarded':
       return Promise.reject(brokerError('timeout', `Discarded: the broker has no order ${cid}, and it was not sent`));
     case 'unknown':

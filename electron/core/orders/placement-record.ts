@@ -55,6 +55,8 @@ export class PlacementRecord {
   public listed: boolean;
   /** A caller (place / place again) is waiting for its answer. */
   public answering = false;
+  /** Placed after it had ended "not placed": its order appeared after the landing horizon. */
+  public appearedLate = false;
 
   /**
    * An order the stream reported with this reference while a send or lookup was running: the
@@ -197,6 +199,7 @@ export class PlacementRecord {
       orderId: this.orderId,
       status: this.status,
       detail: this.detail(),
+      ...(this.appearedLate ? { appearedLate: true } : {}),
     };
   }
 
@@ -219,13 +222,20 @@ export class PlacementRecord {
           'It may exist: placing it again may make a second order'
         );
       case 'placed':
+        if (this.appearedLate) {
+          return `An order reported not found has appeared: ${describeOrder(this.order)}, order ${this.orderId ?? '?'}`;
+        }
         return `Placed as order ${this.orderId ?? '?'}${this.recovered ? ' (confirmed by asking the broker)' : ''}`;
       case 'refused':
         return `Not placed: ${this.refusal?.message ?? 'the broker refused it'}`;
       case 'not_placed':
-        return `Not placed — the broker confirmed it has no order ${cid}`;
+        // Not found by a lookup made after its landing horizon: what is known, not more — it is
+        // watched for the rest of the day (docs/money-path.md §After the landing horizon).
+        return notFoundText(cid, this.journaledAt, this.settledAt ?? this.journaledAt);
       case 'discarded':
-        return `Discarded: the broker has no order ${cid}, and it will not be sent`;
+        return this.unverifiableWhy !== null
+          ? `Discarded: order ${cid} could not be verified, and nothing more is sent under it`
+          : `Discarded: the broker has no order ${cid}, and it will not be sent`;
     }
   }
 
@@ -237,4 +247,15 @@ export class PlacementRecord {
 /** "25 Nov" in IST. */
 function istDay(at: number): string {
   return new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', timeZone: 'Asia/Kolkata' }).format(at);
+}
+
+/** "BUY 10 INFY": an order in a few words, for what the trader reads. */
+function describeOrder(o: OrderRequest): string {
+  return `${o.transactionType} ${o.quantity} ${o.tradingsymbol}`;
+}
+
+/** "Not found at the broker after 12 s — most likely not placed (td-…)": an intent that ended absent. */
+export function notFoundText(clientOrderId: string, from: number, to: number): string {
+  const seconds = Math.max(1, Math.round((to - from) / 1_000));
+  return `Not found at the broker after ${seconds} s — most likely not placed (order ${clientOrderId})`;
 }

@@ -47,6 +47,45 @@ describe('an intent from an earlier day, found open at start', () => {
     expect(fx.paper.orderCount()).toBe(1);
   });
 
+  it('on Kite, when the broker\'s day has moved on but this computer\'s has not, an order that exists is "cannot be verified", and Place again never reuses its tag', async () => {
+    fx = await startCoreFixture({ kiteRates: NO_KITE_LIMITS, control: true });
+    // The last run journaled a buy of 5 and sent it; the broker filled it; the run died before the answer.
+    const first = await coreOn(fx, 'kite');
+    const cid = 'td-brokerday-000000000001';
+    const order = { ...INFY_MARKET_BUY, quantity: 5 };
+    await first.broker.placeOrder({ ...order, clientOrderId: cid });
+    await first.close();
+    const intent = { v: LEDGER_FORMAT, t: 'intent', clientOrderId: cid, at: Date.now(), order };
+    await writeFile(join(fx.dir, `intents-${VAULT.kite}.jsonl`), `${JSON.stringify(intent)}\n`);
+    // The broker's day runs ahead of this computer's (the paper market in the evening, or a
+    // clock skewed around midnight): its list of today's orders no longer shows the order.
+    const control = `${fx.paper.url}/_control/clock`;
+    const next = await fetch(control, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ at: new Date(fx.paper.marketNow() + DAY_MS).toISOString() }),
+    });
+    expect(next.status).toBe(200);
+
+    const core = await coreOn(fx, 'kite', { placementTimings: { landingHorizonMs: 200 } });
+    await core.recovery();
+    const [p] = core.orders.placements();
+    expect(p).toMatchObject({ clientOrderId: cid, state: 'unverifiable' });
+    expect(p?.detail).toMatch(/^Cannot be verified: .*It may exist: placing it again may make a second order/);
+    expect(p?.detail).not.toMatch(/has no order/);
+
+    expect(await failure(core.orders.placeAgain(cid))).toMatchObject({ field: 'mayDuplicate' });
+    // (The close the jump passed squared the MIS buy off: count from here.)
+    const orders = fx.paper.orderCount();
+    const again = await core.orders.placeAgain(cid, { mayDuplicate: true });
+    expect(again).toMatchObject({ state: 'placed' });
+    // The trader accepted a possible second order, but never one under the same tag: lookups
+    // by that reference stay one order each.
+    expect(again.clientOrderId).not.toBe(cid);
+    expect(fx.paper.orderCount()).toBe(orders + 1);
+    expect(core.orders.placements().find((x) => x.clientOrderId === cid)).toMatchObject({ state: 'discarded' });
+  });
+
   it('on a broker whose list shows every order, not finding it means the broker has none: it needs a decision', async () => {
     fx = await startCoreFixture();
     const cid = await leftOpenYesterday(fx, VAULT.rest);

@@ -24,7 +24,7 @@ import {
 import type { Broker, ReadOptions } from '../../broker/broker';
 import { brokerError } from '../../broker/broker-error';
 import { isoIst, type Clock } from '../clock';
-import type { DeskView } from '../desk-view';
+import { FRESH_BOOK_MS, type DeskView } from '../desk-view';
 
 /** The order-rate window. */
 const MINUTE_MS = 60_000;
@@ -72,6 +72,11 @@ export class RiskGuard {
   #journaled: number[] = [];
   #reachedOn: string | null = null;
   #gate: Promise<void> = Promise.resolve();
+  /** Modifications past the guard whose answer has not settled: the order as it would become. */
+  readonly #modifying = new Map<
+    symbol,
+    { readonly orderId: string; readonly becomes: PendingOrder; settledAt: number | null }
+  >();
 
   public constructor(deps: RiskGuardDeps) {
     this.#deps = deps;
@@ -138,6 +143,27 @@ export class RiskGuard {
     const breaches = await this.breaches(becomes, instrument, options.readsBy, current);
     const refusal = refusalOf(breaches, mode === 'override', 'Not modified');
     if (refusal) throw refusal;
+  }
+
+  /**
+   * A modification passed the guard and is on its way: until its answer settles, the order
+   * counts as working at the larger of what it is and what it would become, so a second
+   * modification checked meanwhile sees this one's growth (docs/contract.md §Risk guard). Take
+   * it inside the gate; returns the release, called when the answer settles. It still counts
+   * for as long as main's book may be fresh without showing it (`FRESH_BOOK_MS`).
+   */
+  public reserveModification(current: Order, becomes: OrderRequest): () => void {
+    const key = Symbol(current.orderId);
+    const left = Math.max(current.pendingQuantity, becomes.quantity - current.filledQuantity);
+    const entry = {
+      orderId: current.orderId,
+      becomes: { ...becomes, pendingQuantity: left },
+      settledAt: null as number | null,
+    };
+    this.#modifying.set(key, entry);
+    return () => {
+      entry.settledAt ??= this.#deps.clock.now();
+    };
   }
 
   /**
@@ -278,10 +304,28 @@ export class RiskGuard {
       this.#deps.view.orders() ?? (await this.#read(() => this.#deps.broker.listOrders({}, URGENT), readsBy));
     if (!orders) return null;
     const known = new Set(orders.map((o) => o.orderId));
-    const out: PendingOrder[] = orders.filter((o) => isWorking(o.status) && o.orderId !== modifying);
+    const grown = new Map<string, PendingOrder>();
+    const now = this.#deps.clock.now();
+    for (const [key, m] of this.#modifying) {
+      if (m.settledAt !== null && now - m.settledAt > FRESH_BOOK_MS) {
+        this.#modifying.delete(key);
+        continue;
+      }
+      const had = grown.get(m.orderId);
+      if (!had || had.pendingQuantity < m.becomes.pendingQuantity) grown.set(m.orderId, m.becomes);
+    }
+    // An order with a modification on its way counts at the larger of the two.
+    const larger = (id: string, o: PendingOrder): PendingOrder => {
+      const g = grown.get(id);
+      return g && g.pendingQuantity > o.pendingQuantity ? g : o;
+    };
+    const out: PendingOrder[] = orders
+      .filter((o) => isWorking(o.status) && o.orderId !== modifying)
+      .map((o) => larger(o.orderId, o));
     for (const p of this.#deps.pending()) {
       if (p.orderId !== null && (known.has(p.orderId) || p.orderId === modifying)) continue;
-      out.push({ ...p.order, pendingQuantity: p.order.quantity });
+      const o = { ...p.order, pendingQuantity: p.order.quantity };
+      out.push(p.orderId !== null ? larger(p.orderId, o) : o);
     }
     return out;
   }

@@ -1,10 +1,10 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import type { AlertDraft, PriceAlert } from '@shared/domain/alert';
 import { beep } from '../../lib/beep';
 import { formatPrice } from '../../lib/format';
 import { call, subscribe } from '../../lib/ipc-client';
-import { useSoundOn } from '../../state/settings-store';
+import { useSoundOnRef } from '../../state/settings-store';
 import { useToastActions } from '../../state/toast-store';
 
 /** Query factory for price alerts (docs/contract.md §Price alerts): main keeps and evaluates them; pushes keep the list current. */
@@ -46,11 +46,7 @@ export function alertText(a: Pick<PriceAlert, 'tradingsymbol' | 'condition' | 'p
 export function useAlertEvents(): void {
   const client = useQueryClient();
   const { toastRaised } = useToastActions();
-  const sound = useSoundOn();
-  const soundRef = useRef(sound);
-  useEffect(() => {
-    soundRef.current = sound;
-  }, [sound]);
+  const soundRef = useSoundOnRef();
   useEffect(() => {
     const offChanged = subscribe('alerts.changed', ({ alerts }) =>
       client.setQueryData(alertQueries.list().queryKey, alerts),
@@ -70,5 +66,5 @@ export function useAlertEvents(): void {
       offChanged();
       offFired();
     };
-  }, [client, toastRaised]);
+  }, [client, toastRaised, soundRef]);
 }

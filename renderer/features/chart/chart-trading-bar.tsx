@@ -40,6 +40,11 @@ export function ChartTradingBar(props: {
           the broker…
         </div>
       ) : null}
+      {t.modifyChecking ? (
+        <div className="chart__trade-row inline-warning" role="status" data-testid="chart-modify-checking">
+          {t.modifyChecking}
+        </div>
+      ) : null}
       {t.modifyError ? (
         <div className="chart__trade-row inline-error" role="alert" data-testid="chart-modify-error">
           {t.modifyError}{' '}

@@ -6,6 +6,7 @@ import { describeError } from '../../lib/describe-error';
 import { useConfirmChartDrag } from '../../state/settings-store';
 import { usePlaceBracket } from '../brackets/queries';
 import { useModifyOrder } from '../orders/queries';
+import { useActionAnswer } from '../orders/use-action-answer';
 import { isRefusal, refusalText } from '../placements/placement-model';
 import { newRequestId } from '../ticket/use-submit-order';
 import type { PriceLine } from './candle-model';
@@ -30,8 +31,10 @@ export interface ChartTrading {
   dismiss(): void;
   /** A modification sent and not answered yet: its old and new price. */
   readonly modifying: ChartModify | null;
-  /** Why the last modification did not go through. */
+  /** Why the last modification did not go through ("Not modified: …"). */
   readonly modifyError: string | null;
+  /** Main does not know yet whether the last modification went through: "Not yet confirmed — checking…". */
+  readonly modifyChecking: string | null;
   readonly exits: ExitDraft;
   clearExits(): void;
   /** Places the drawn exits as a bracket protecting the position (one click, one request id). */
@@ -62,30 +65,27 @@ export function useChartTrading(
   // instrument, or a changed position, shows none of it.
   const key = `${instrument?.instrumentToken ?? ''}|${position ? `${position.product}:${position.quantity}` : ''}`;
   const [confirmingAt, setConfirming] = useState<{ readonly key: string; readonly m: ChartModify } | null>(null);
-  const [modifyingAt, setModifying] = useState<{ readonly m: ChartModify; readonly answered: boolean } | null>(null);
-  const [modifyError, setModifyError] = useState<string | null>(null);
+  const [modifyingAt, setModifying] = useState<ChartModify | null>(null);
   const [exitsAt, setExits] = useState<{ readonly key: string; readonly exits: ExitDraft } | null>(null);
   const [placed, setPlaced] = useState<ChartTrading['placed']>(null);
   const confirming = confirmingAt?.key === key ? confirmingAt.m : null;
   const exits = exitsAt?.key === key ? exitsAt.exits : NO_EXITS;
-  // Answered: the old line stays until the book shows the new price (or the order is gone).
+  // The answer, followed while main reads the order back (docs/contract.md §Modify and cancel
+  // answer honestly). Modified: the old line stays until the book shows the new price (or the
+  // order is gone); not yet confirmed: both lines stay, and the bar says so; refused: the line
+  // goes back, and the bar says why.
+  const answer = useActionAnswer('modify', modify);
   const modifying =
-    modifyingAt && !(modifyingAt.answered && showsNewPrice(modifyingAt.m, orders)) ? modifyingAt.m : null;
+    modifyingAt && answer?.tone !== 'refused' && !(answer?.tone === 'done' && showsNewPrice(modifyingAt, orders))
+      ? modifyingAt
+      : null;
+  const modifyError = answer?.tone === 'refused' ? answer.text : null;
+  const modifyChecking = modifyingAt && answer?.tone === 'unconfirmed' ? answer.text : null;
 
   const send = (m: ChartModify): void => {
     setConfirming(null);
-    setModifyError(null);
-    setModifying({ m, answered: false });
-    modify.mutate(
-      { orderId: m.orderId, changes: m.changes },
-      {
-        onSuccess: () => setModifying((cur) => (cur?.m === m ? { m, answered: true } : cur)),
-        onError: (err) => {
-          setModifying((cur) => (cur?.m === m ? null : cur));
-          setModifyError(`Not modified: ${describeError(err).replace(/^Not modified:\s*/i, '')}`);
-        },
-      },
-    );
+    setModifying(m);
+    modify.mutate({ orderId: m.orderId, changes: m.changes });
   };
 
   const lines = [...withModifying(baseLines, modifying), ...draftLines(exits)];
@@ -115,10 +115,14 @@ export function useChartTrading(
     },
     dismiss: () => {
       setConfirming(null);
-      setModifyError(null);
+      if (modify.isError || answer?.tone === 'refused') {
+        modify.reset();
+        setModifying(null);
+      }
     },
     modifying,
     modifyError,
+    modifyChecking,
     exits,
     clearExits: () => {
       setExits(null);

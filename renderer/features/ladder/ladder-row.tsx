@@ -133,12 +133,17 @@ function Orders(props: {
       {props.orders.map((o) => {
         const a = props.actions.get(o.orderId);
         const side = o.side === 'BUY' ? 'buy' : 'sell';
+        // The action's answer in its cell (docs/ladder.md §Each state in its cell).
         const state = a
           ? a.failed
-            ? `${a.kind === 'moving' ? 'not moved' : 'not cancelled'}: ${a.failed}`
-            : a.kind === 'moving'
-              ? 'moving…'
-              : 'cancelling…'
+            ? a.failed
+            : a.checking
+              ? /^not yet confirmed/i.test(a.checking)
+                ? 'not yet confirmed — checking'
+                : a.checking
+              : a.kind === 'moving'
+                ? 'moving…'
+                : 'cancelling…'
           : null;
         return (
           <button

@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Order, OrderChanges, OrderRequest } from '@shared/domain/order';
 import { call } from '../../lib/ipc-client';
-import { describeError } from '../../lib/describe-error';
 import { formatPrice, formatQty } from '../../lib/format';
 import { newRequestId } from '../ticket/use-submit-order';
 import { isRefusal, refusalReason } from '../placements/placement-model';
 import { useInvalidateAfterOrder } from '../orders/queries';
+import type { OrderActionOutcome } from '@shared/domain/order-action';
+import { answerOf, failureAnswer, stillChecking, type ActionAnswer } from '../orders/action-answer';
+import { followAction } from '../orders/follow-action';
 
 /**
  * What one click on the ladder became (docs/ladder.md §Each state in its cell): sending, then one
@@ -33,8 +35,10 @@ export interface OrderAction {
   /** For a move: the rows it leaves and goes to (price units). */
   readonly from?: number;
   readonly to?: number;
-  /** Set when it did not go through: why (nothing changed), or "not confirmed — check the order". */
+  /** Set when it did not go through: "Not modified: why" / "Not cancelled: why" (nothing changed). */
   readonly failed: string | null;
+  /** Set while main does not know whether it went through: "Not yet confirmed — checking…", or main's last word. */
+  readonly checking?: string | null;
 }
 
 /** The key of a click's cell: its side and row. */
@@ -113,41 +117,51 @@ export function useLadderActions(): {
     [setClick],
   );
 
-  const cancel = useCallback(
-    (orderId: string) => {
-      setAction(orderId, { kind: 'cancelling', failed: null });
-      call('orders.cancel', { orderId })
-        .then(() => {
-          setAction(orderId, null);
-          setLast(`Order ${orderId}: cancelled`);
-        })
-        .catch((err: unknown) => {
-          const why = isRefusal(err) ? describeError(err) : 'not confirmed — check the order';
-          setAction(orderId, { kind: 'cancelling', failed: why });
-          setLast(`Order ${orderId}: cancel ${why}`);
-        })
-        .finally(() => invalidateRef.current());
+  /**
+   * Shows an action's answer in its order's cell: done clears it, a refusal stays with its
+   * reason, and "not yet confirmed" stays while main reads the order back, followed to its end
+   * (docs/contract.md §Modify and cancel answer honestly).
+   */
+  const answered = useCallback(
+    (pending: OrderAction, orderId: string, outcome: OrderActionOutcome | ActionAnswer) => {
+      const show = (a: ActionAnswer): void => {
+        if (a.tone === 'done') setAction(orderId, null);
+        else if (a.tone === 'refused') setAction(orderId, { ...pending, failed: a.text, checking: null });
+        else setAction(orderId, { ...pending, failed: null, checking: a.text });
+        setLast(`Order ${orderId}: ${a.text}`);
+      };
+      if ('tone' in outcome) return show(outcome);
+      show(answerOf(outcome));
+      if (stillChecking(outcome)) {
+        void followAction(outcome, (s) => show(answerOf(s))).finally(() => invalidateRef.current());
+      }
     },
     [setAction],
+  );
+
+  const cancel = useCallback(
+    (orderId: string) => {
+      const pending: OrderAction = { kind: 'cancelling', failed: null };
+      setAction(orderId, pending);
+      call('orders.cancel', { orderId })
+        .then((o) => answered(pending, orderId, o))
+        .catch((err: unknown) => answered(pending, orderId, failureAnswer('cancel', err)))
+        .finally(() => invalidateRef.current());
+    },
+    [setAction, answered],
   );
 
   const move = useCallback(
     (order: Order, from: number, to: number, changes: OrderChanges) => {
       const id = order.orderId;
-      setAction(id, { kind: 'moving', from, to, failed: null });
+      const pending: OrderAction = { kind: 'moving', from, to, failed: null };
+      setAction(id, pending);
       call('orders.modify', { orderId: id, changes })
-        .then(() => {
-          setAction(id, null);
-          setLast(`Order ${id}: moved`);
-        })
-        .catch((err: unknown) => {
-          const why = isRefusal(err) ? describeError(err) : 'not confirmed — check the order';
-          setAction(id, { kind: 'moving', from, to, failed: why });
-          setLast(`Order ${id}: not moved — ${why}`);
-        })
+        .then((o) => answered(pending, id, o))
+        .catch((err: unknown) => answered(pending, id, failureAnswer('modify', err)))
         .finally(() => invalidateRef.current());
     },
-    [setAction],
+    [setAction, answered],
   );
 
   return useMemo(() => ({ clicks, actions, place, cancel, move, last }), [clicks, actions, place, cancel, move, last]);

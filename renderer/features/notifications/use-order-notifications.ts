@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import type { Order, OrderStatus } from '@shared/domain/order';
 import { beep } from '../../lib/beep';
-import { useSoundOn } from '../../state/settings-store';
+import { useSoundOnRef } from '../../state/settings-store';
 import { useToastActions } from '../../state/toast-store';
 import { orderBookOf } from '../orders/order-book-store';
 import { orderQueries } from '../orders/queries';
@@ -22,13 +22,8 @@ const nothing = (): null => null;
 export function useOrderNotifications(): void {
   useQuery({ ...orderQueries.list(), select: nothing });
   const client = useQueryClient();
-  const sound = useSoundOn();
-  const soundRef = useRef(sound);
+  const soundRef = useSoundOnRef();
   const { toastRaised } = useToastActions();
-
-  useEffect(() => {
-    soundRef.current = sound;
-  }, [sound]);
 
   useEffect(() => {
     const book = orderBookOf(client);
@@ -57,5 +52,5 @@ export function useOrderNotifications(): void {
       else if (how === 'page') for (const o of book.list()) quietOrSee(o);
       else for (const c of changes) if (c.next) see(c.next);
     });
-  }, [client, toastRaised]);
+  }, [client, toastRaised, soundRef]);
 }

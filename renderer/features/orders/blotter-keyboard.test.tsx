@@ -90,7 +90,10 @@ describe('Blotter: one tab stop, arrows inside', () => {
   });
 
   it('a cancel the broker answers with the order already filled says so, not "Cancel failed"', async () => {
-    bridge.answer('orders.cancel', () => ({ ok: true, data: { orderId: '250101000003', status: 'COMPLETE' } }));
+    bridge.answer('orders.cancel', () => ({
+      ok: true,
+      data: { state: 'done', action: 'cancel', orderId: '250101000003', status: 'COMPLETE' },
+    }));
     const user = userEvent.setup();
     const table = await renderBlotter();
     await user.click(within(row(table, '250101000003')).getByRole('button', { name: 'Cancel 250101000003' }));
@@ -98,5 +101,34 @@ describe('Blotter: one tab stop, arrows inside', () => {
       'Order 250101000003 had already filled: nothing to cancel',
     );
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('a cancel main cannot confirm is "Not yet confirmed — checking" in its row, never "Cancel failed", then Cancelled', async () => {
+    const id = '250101000003';
+    const checking = `Checking with the broker whether order ${id} was cancelled…`;
+    bridge.answer('orders.cancel', () => ({
+      ok: true,
+      data: { state: 'unconfirmed', action: 'cancel', orderId: id, detail: checking },
+    }));
+    let settled = false;
+    bridge.answer('orders.action', () => ({
+      ok: true,
+      data: settled
+        ? { state: 'done', action: 'cancel', orderId: id, status: 'CANCELLED' }
+        : { state: 'unconfirmed', action: 'cancel', orderId: id, detail: checking },
+    }));
+    const user = userEvent.setup();
+    const table = await renderBlotter();
+    await user.click(within(row(table, id)).getByRole('button', { name: `Cancel ${id}` }));
+    expect((await within(row(table, id)).findByTestId('row-answer')).textContent).toBe('Not yet confirmed — checking');
+    expect(screen.getByTestId('cancel-answer').textContent).toBe(
+      `Order ${id}: Not yet confirmed — checking with the broker whether order ${id} was cancelled…`,
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(document.body.textContent).not.toMatch(/failed/i);
+    settled = true;
+    await waitFor(() => expect(within(row(table, id)).getByTestId('row-answer').textContent).toBe('Cancelled'), {
+      timeout: 5_000,
+    });
   });
 });

@@ -1,9 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { isWorking, type Order, type OrderStatus } from '@shared/domain/order';
+import { isWorking, type Order } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
-import { describeError } from '../../lib/describe-error';
 import { formatIstTime, formatPrice, formatQty } from '../../lib/format';
 import { focusRow, tabStop } from '../../lib/row-navigation';
 import { shortcutFor } from '../../lib/shortcuts';
@@ -15,7 +14,6 @@ import { usePollInterval } from '../layout/use-poll-interval';
 import { PlacementActions } from '../placements/placement-actions';
 import { CancelAllMenu } from '../safety/safety-buttons';
 import {
-  isRefusal,
   needsDecision,
   ordersByReference,
   PLACEMENT_MARK,
@@ -30,6 +28,15 @@ import { BENCH_BUILD, useBlotterPaintProbe } from './blotter-paint-probe';
 import { ModifyOrderDialog } from './modify-order-dialog';
 import { OrderHistoryDialog } from './order-history-dialog';
 import { orderQueries, useCancelOrder } from './queries';
+import type { ActionAnswer } from './action-answer';
+import { useActionAnswer } from './use-action-answer';
+
+/** How an action's answer looks: a refusal is an error, a doubt a warning, a done action plain. */
+const ANSWER_CLASS: Readonly<Record<ActionAnswer['tone'], string>> = {
+  done: 'muted',
+  refused: 'inline-error',
+  unconfirmed: 'inline-warning',
+};
 import { statusClass } from './status-class';
 import { orderMessage } from './order-message';
 import { ActionsHeader } from '../layout/record-table';
@@ -174,6 +181,9 @@ function OrderTable(props: {
   const { pinned, rows, changed } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const cancel = useCancelOrder();
+  // Cancelled, not cancelled (the broker refused), or not yet confirmed while main reads the
+  // order back: in the order's row and under the list (docs/contract.md §Modify and cancel answer honestly).
+  const cancelAnswer = useActionAnswer('cancel', cancel);
   const { byToken } = useInstruments();
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
   const virtualizer = useVirtualizer({
@@ -282,20 +292,23 @@ function OrderTable(props: {
                 onModify={props.onModify}
                 onCancel={cancel.mutate}
                 cancelling={cancel.isPending && cancel.variables === o.orderId}
+                answer={cancel.variables === o.orderId ? cancelAnswer : null}
               />
             );
           })}
           {padBottom > 0 ? <tr aria-hidden="true" className="pad" style={{ height: padBottom }} /> : null}
         </tbody>
       </table>
-      {cancel.error ? (
-        <p role="alert" className="inline-error">
-          {isRefusal(cancel.error) ? 'Cancel failed: ' : 'Cancel not confirmed: '}
-          {describeError(cancel.error)}
-        </p>
-      ) : cancel.data && cancel.data.status !== 'CANCELLED' ? (
-        <p role="status" className="muted">
-          {settledCancelText(cancel.data.orderId, cancel.data.status)}
+      {cancelAnswer && cancelAnswer.text !== 'Cancelled' ? (
+        <p
+          role={cancelAnswer.tone === 'refused' ? 'alert' : 'status'}
+          className={ANSWER_CLASS[cancelAnswer.tone]}
+          data-testid="cancel-answer"
+          data-tone={cancelAnswer.tone}
+        >
+          {cancelAnswer.text.startsWith('Order ')
+            ? cancelAnswer.text
+            : `Order ${cancel.variables}: ${cancelAnswer.text}`}
         </p>
       ) : null}
     </div>
@@ -333,6 +346,8 @@ const OrderRow = memo(function OrderRow(props: {
   readonly onModify: (o: Order) => void;
   readonly onCancel: (orderId: string) => void;
   readonly cancelling: boolean;
+  /** The answer to the last cancel of this order, when it was sent from here. */
+  readonly answer: ActionAnswer | null;
 }) {
   const o = props.order;
   const working = isWorking(o.status);
@@ -385,6 +400,15 @@ const OrderRow = memo(function OrderRow(props: {
             </button>
           </>
         ) : null}
+        {props.answer ? (
+          <span
+            className={`small ${ANSWER_CLASS[props.answer.tone]}`}
+            data-testid="row-answer"
+            data-tone={props.answer.tone}
+          >
+            {props.answer.tone === 'unconfirmed' ? 'Not yet confirmed — checking' : props.answer.text}
+          </span>
+        ) : null}
       </td>
     </tr>
   );
@@ -426,12 +450,4 @@ function PlacementRow(props: {
   );
 }
 
-/**
- * A cancel the broker answered with the order's end instead (Kite refuses to cancel an order
- * that stopped working): what happened to it, not "Cancel failed" (docs/kite.md §Orders).
- */
-export function settledCancelText(orderId: string, status: OrderStatus): string {
-  if (status === 'COMPLETE') return `Order ${orderId} had already filled: nothing to cancel`;
-  if (status === 'REJECTED') return `Order ${orderId} was rejected: nothing to cancel`;
-  return `Order ${orderId} is ${status}`;
-}
+export { settledCancelText } from './action-answer';

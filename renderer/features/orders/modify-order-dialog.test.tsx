@@ -30,7 +30,10 @@ const partlyFilled: Order = {
 beforeEach(() => {
   bridge = createFakeBridge({
     'instruments.list': () => ({ ok: true, data: [INFY] }),
-    'orders.modify': () => ({ ok: true, data: { orderId: partlyFilled.orderId, status: 'OPEN' } }),
+    'orders.modify': () => ({
+      ok: true,
+      data: { state: 'done', action: 'modify', orderId: partlyFilled.orderId, status: 'OPEN' },
+    }),
   });
   setBridgeForTests(bridge);
 });
@@ -141,16 +144,51 @@ describe('ModifyOrderDialog', () => {
     bridge.answer('orders.modify', () => ({ ok: false, error: { kind: 'disconnected', message: 'gone' } }));
     await retype(user, d.getByLabelText('Price'), '1495');
     await user.click(save());
-    await waitFor(() =>
-      expect(d.getByRole('alert').textContent).toMatch(/^Modification not confirmed — check the order/),
-    );
-    expect(d.getByRole('alert').textContent).not.toMatch(/Not modified|failed/);
+    await waitFor(() => expect(d.getByTestId('modify-answer').textContent).toMatch(/^Not yet confirmed — /));
+    expect(d.getByTestId('modify-answer').textContent).not.toMatch(/Not modified|failed/);
+    expect(d.queryByRole('alert')).toBeNull();
+  });
+
+  it('a modify main cannot confirm says "Not yet confirmed — checking", stays open, and says Modified once main has read it back', async () => {
+    const id = partlyFilled.orderId;
+    bridge.answer('orders.modify', () => ({
+      ok: true,
+      data: {
+        state: 'unconfirmed',
+        action: 'modify',
+        orderId: id,
+        detail: `Checking with the broker whether order ${id} was modified…`,
+      },
+    }));
+    // Main is still reading the order back; the test answers for it, then it has the change.
+    let settled = false;
+    bridge.answer('orders.action', () => ({
+      ok: true,
+      data: settled
+        ? { state: 'done', action: 'modify', orderId: id, status: 'OPEN' }
+        : {
+            state: 'unconfirmed',
+            action: 'modify',
+            orderId: id,
+            detail: `Checking with the broker whether order ${id} was modified…`,
+          },
+    }));
+    const { user, d, save, closed } = await openDialog();
+    await retype(user, d.getByLabelText('Price'), '1490');
+    await user.click(save());
+    const answer = await d.findByTestId('modify-answer');
+    expect(answer.textContent).toBe(`Not yet confirmed — checking with the broker whether order ${id} was modified…`);
+    expect(d.queryByRole('alert')).toBeNull();
+    expect(closed()).toBe(false);
+    settled = true;
+    await waitFor(() => expect(d.getByTestId('modify-answer').textContent).toBe('Modified'), { timeout: 5_000 });
+    expect(d.getByTestId('modify-answer').dataset.tone).toBe('done');
   });
 
   it('a soft risk limit shows its figures and "Modify anyway", which sends the same change with the override', async () => {
     bridge.answer('orders.modify', (payload) =>
       (payload as { riskOverride?: true }).riskOverride
-        ? { ok: true, data: { orderId: partlyFilled.orderId, status: 'OPEN' } }
+        ? { ok: true, data: { state: 'done', action: 'modify', orderId: partlyFilled.orderId, status: 'OPEN' } }
         : {
             ok: false,
             error: {

@@ -7,14 +7,14 @@ import {
   takesTrigger,
   validateModification,
 } from '@shared/trading/rules';
-import { describeError } from '../../lib/describe-error';
 import { isRiskRefusal, RiskRefusal } from '../safety/risk-override';
 import { formatQty } from '../../lib/format';
 import { AppError } from '@shared/ipc/app-error';
+import type { OrderActionOutcome } from '@shared/domain/order-action';
+import { useActionAnswer } from './use-action-answer';
 import { useInstruments } from '../instruments/queries';
 import { Dialog } from '../layout/dialog';
 import { Field } from '../layout/field';
-import { isRefusal } from '../placements/placement-model';
 import { parseNumber, ticketFieldOf } from '../ticket/ticket-model';
 import { useModifyOrder } from './queries';
 
@@ -119,10 +119,16 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
       if (modify.error) modify.reset(); // the refusal was about the old values
       set(v);
     };
+  // Modified: the dialog closes. Not yet confirmed: it stays, saying so, while main reads the
+  // order back, and then says what the broker shows (docs/contract.md §Modify and cancel answer honestly).
+  const answer = useActionAnswer('modify', modify);
+  const closeIfDone = (o: OrderActionOutcome): void => {
+    if (o.state === 'done') onClose();
+  };
   const submit = (e: FormEvent): void => {
     e.preventDefault();
     if (modify.isPending || blocked || unchanged) return;
-    modify.mutate({ orderId: order.orderId, changes }, { onSuccess: onClose });
+    modify.mutate({ orderId: order.orderId, changes }, { onSuccess: closeIfDone });
   };
   const types = instrument ? allowedOrderTypes(instrument) : [order.orderType];
 
@@ -196,13 +202,21 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
             error={refusal}
             anyway="Modify anyway"
             onPlaceAnyway={() =>
-              modify.mutate({ orderId: order.orderId, changes, riskOverride: true }, { onSuccess: onClose })
+              modify.mutate({ orderId: order.orderId, changes, riskOverride: true }, { onSuccess: closeIfDone })
             }
           />
-        ) : refusal && !placedNextToField ? (
-          <p role="alert" className="inline-error">
-            {isRefusal(modify.error) ? 'Not modified: ' : 'Modification not confirmed — check the order: '}
-            {describeError(modify.error)}
+        ) : answer && answer.tone !== 'refused' ? (
+          <p
+            role="status"
+            className={answer.tone === 'unconfirmed' ? 'inline-warning' : 'muted'}
+            data-testid="modify-answer"
+            data-tone={answer.tone}
+          >
+            {answer.text}
+          </p>
+        ) : answer && !placedNextToField ? (
+          <p role="alert" className="inline-error" data-testid="modify-answer" data-tone={answer.tone}>
+            {answer.text}
           </p>
         ) : null}
         <div className="form__buttons">

@@ -52,7 +52,7 @@ function stateSentence(p: Placement): string {
     case 'placed':
       return p.orderId ? `Placed as order ${p.orderId}` : 'Placed';
     case 'not_placed':
-      return 'Not placed — the broker confirmed it has no such order';
+      return 'Not found at the broker — most likely not placed';
     case 'discarded':
       return 'Discarded — nothing was sent';
   }

@@ -1,5 +1,8 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { beep } from '../../lib/beep';
+import { useSoundOnRef } from '../../state/settings-store';
+import { useToastActions } from '../../state/toast-store';
 import type { Placement } from '@shared/domain/placement';
 import { call, subscribe } from '../../lib/ipc-client';
 import { orderQueries } from '../orders/queries';
@@ -47,13 +50,23 @@ function newlyPlaced(previous: readonly Placement[] | undefined, next: readonly 
   return next.some((p) => p.state === 'placed' && before.get(p.clientOrderId) !== 'placed');
 }
 
+/** Placements in `next` whose order appeared after they were reported not found, and were not so in `previous`. */
+export function newlyAppearedLate(previous: readonly Placement[] | undefined, next: readonly Placement[]): Placement[] {
+  const before = new Set((previous ?? []).filter((p) => p.appearedLate).map((p) => p.clientOrderId));
+  return next.filter((p) => p.appearedLate === true && !before.has(p.clientOrderId));
+}
+
 /**
  * Writes every `placements.changed` push into the list's cache (TkDodo, "using WebSockets with
  * React Query"), and refetches the orders when an intent became an order, so the blotter's
- * "Unconfirmed" row is replaced by the real one at once.
+ * "Unconfirmed" row is replaced by the real one at once. An order reported not found that has
+ * appeared is a loud alert: a toast that stays until dismissed, and a beep when sound is on
+ * (docs/money-path.md §After the landing horizon).
  */
 export function usePlacementEvents(): void {
   const client = useQueryClient();
+  const { toastRaised } = useToastActions();
+  const soundRef = useSoundOnRef();
   useEffect(
     () =>
       subscribe('placements.changed', ({ placements }) => {
@@ -61,8 +74,17 @@ export function usePlacementEvents(): void {
         const previous = client.getQueryData(key);
         client.setQueryData(key, placements);
         if (newlyPlaced(previous, placements)) invalidateOrders(client);
+        for (const p of newlyAppearedLate(previous, placements)) {
+          toastRaised({
+            id: `appeared:${p.clientOrderId}`,
+            tone: 'bad',
+            title: 'An order reported not found has appeared',
+            detail: p.detail,
+          });
+          if (soundRef.current) beep('bad');
+        }
       }),
-    [client],
+    [client, toastRaised, soundRef],
   );
 }
 

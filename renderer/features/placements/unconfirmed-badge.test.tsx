@@ -203,7 +203,7 @@ describe('UnconfirmedBadge', () => {
     await user.click(await screen.findByTestId('unconfirmed-badge'));
     await push([{ ...checking, state: 'not_placed', settledAt: NOW }]);
     await waitFor(() =>
-      expect(row('td-chk1').textContent).toContain('Not placed — the broker confirmed it has no such order'),
+      expect(row('td-chk1').textContent).toContain('Not found at the broker — most likely not placed'),
     );
     expect(screen.getByRole('dialog', { name: 'Unconfirmed orders' })).toBeTruthy();
   });

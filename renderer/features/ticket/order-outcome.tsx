@@ -80,7 +80,7 @@ export function OutcomeBody({ outcome }: { readonly outcome: TicketOutcome }) {
     case 'not_placed':
       return (
         <span className="outcome-not-placed">
-          Not placed — the broker confirmed it has no such order (<Reference id={outcome.clientOrderId} />)
+          Not found at the broker — most likely not placed (<Reference id={outcome.clientOrderId} />)
         </span>
       );
     case 'discarded':

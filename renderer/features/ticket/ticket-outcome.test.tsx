@@ -173,7 +173,7 @@ describe('the ticket after a click', () => {
     expect(outcome(form).dataset.state).toBe('unconfirmed');
   });
 
-  it('unconfirmed, then confirmed absent: "Not placed — the broker confirmed it has no such order"', async () => {
+  it('unconfirmed, then not found past the horizon: "Not found at the broker — most likely not placed"', async () => {
     const { user, form, t } = await readyTicket();
     bridge.answer('orders.place', () => ({
       ok: true,
@@ -183,7 +183,7 @@ describe('the ticket after a click', () => {
     await waitFor(() => expect(outcome(form).dataset.state).toBe('unconfirmed'));
     await push([placement({ clientOrderId: 'td-77ab', state: 'not_placed', settledAt: 1_790_000_030_000 })]);
     await waitFor(() =>
-      expect(outcome(form).textContent).toBe('Not placed — the broker confirmed it has no such order (td-77ab)'),
+      expect(outcome(form).textContent).toBe('Not found at the broker — most likely not placed (td-77ab)'),
     );
   });
 

@@ -1,0 +1,68 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { renderHook, waitFor, act } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setBridgeForTests } from '../../lib/bridge';
+import { createQueryClient } from '../../lib/query-client';
+import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
+import { useLadderActions } from './use-ladder-actions';
+
+/**
+ * A cancel from the ladder that main cannot confirm stays in its order's cell as "not yet
+ * confirmed — checking" — never "not cancelled" — until main has read the order back
+ * (docs/ladder.md §Each state in its cell).
+ */
+
+let bridge: FakeBridge;
+const ID = '260000000042';
+const CHECKING = `Checking with the broker whether order ${ID} was cancelled…`;
+
+beforeEach(() => {
+  bridge = createFakeBridge();
+  setBridgeForTests(bridge);
+});
+afterEach(() => setBridgeForTests(null));
+
+function wrapper({ children }: { readonly children: ReactNode }) {
+  return <QueryClientProvider client={createQueryClient()}>{children}</QueryClientProvider>;
+}
+
+describe('the ladder cancels honestly', () => {
+  it('"not yet confirmed — checking" in the cell while main reads the order back, then cancelled', async () => {
+    let settled = false;
+    bridge.answer('orders.cancel', () => ({
+      ok: true,
+      data: { state: 'unconfirmed', action: 'cancel', orderId: ID, detail: CHECKING },
+    }));
+    bridge.answer('orders.action', () => ({
+      ok: true,
+      data: settled
+        ? { state: 'done', action: 'cancel', orderId: ID, status: 'CANCELLED' }
+        : { state: 'unconfirmed', action: 'cancel', orderId: ID, detail: CHECKING },
+    }));
+    const { result } = renderHook(() => useLadderActions(), { wrapper });
+    act(() => result.current.cancel(ID));
+    await waitFor(() => expect(result.current.actions.get(ID)?.checking).toMatch(/^Not yet confirmed — checking/));
+    expect(result.current.actions.get(ID)?.failed).toBeNull();
+    expect(result.current.last).toBe(
+      `Order ${ID}: Not yet confirmed — checking with the broker whether order ${ID} was cancelled…`,
+    );
+    settled = true;
+    await waitFor(() => expect(result.current.actions.has(ID)).toBe(false), { timeout: 5_000 });
+    expect(result.current.last).toBe(`Order ${ID}: Cancelled`);
+  });
+
+  it('a refusal is "Not cancelled: why"', async () => {
+    bridge.answer('orders.cancel', () => ({
+      ok: false,
+      error: { kind: 'bad_request', message: 'The order is an AMO and cannot be cancelled now' },
+    }));
+    const { result } = renderHook(() => useLadderActions(), { wrapper });
+    act(() => result.current.cancel(ID));
+    await waitFor(() =>
+      expect(result.current.actions.get(ID)?.failed).toBe(
+        'Not cancelled: The order is an AMO and cannot be cancelled now',
+      ),
+    );
+  });
+});
