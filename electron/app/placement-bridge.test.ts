@@ -214,7 +214,9 @@ describe('after a restart, an intent the broker never saw waits for the trader',
     try {
       // A first run places one order (so its ledger exists), then "crashes" after journaling
       // two more intents and before sending them: that is what the ledger then holds.
-      const first = await createAppServices(config);
+      // The first run keeps the usual windows: on a loaded machine its order could otherwise run
+      // out of a 200 ms send window before it leaves, and this test needs it placed.
+      const first = await createAppServices({ ...config, core: { rate: null, stream: false } });
       const firstDispatch = createDispatcher(first.handlers);
       const list = await firstDispatch('instruments.list', undefined);
       const eq = (list.ok ? (list.data as Instrument[]) : []).find(
