@@ -207,7 +207,10 @@ export class TradingCore {
     this.catalog = new InstrumentCatalog(this.broker);
     this.book = new OrderBook(this.broker, {
       onPush: (delta) => ev.onOrdersChanged?.(delta),
-      onTake: (order) => this.brackets.onOrder(order),
+      onTake: (order) => {
+        this.view.noteOrder(order);
+        this.brackets.onOrder(order);
+      },
     });
     this.view = new DeskView({
       book: this.book,
@@ -365,7 +368,13 @@ export class TradingCore {
   public async readPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
     const at = Date.now();
     const rev = this.view.bookRev();
-    const positions = await this.broker.listPositions(options);
+    let positions: readonly Position[];
+    try {
+      positions = await this.broker.listPositions(options);
+    } catch (err) {
+      this.view.known.noteReadFailed(at);
+      throw err;
+    }
     this.view.notePositions(positions, at, rev);
     return positions;
   }
@@ -483,7 +492,10 @@ export class TradingCore {
       next.detail === this.#connection.detail
     )
       return;
+    const streamChanged = next.stream !== this.#connection.stream;
     this.#connection = next;
+    // Whether main's known positions are live follows the stream.
+    if (streamChanged) this.view.known.noteStream();
     this.#options.events?.onConnection?.(next);
   }
 }
