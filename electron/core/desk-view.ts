@@ -82,6 +82,11 @@ export class DeskView {
     return this.#deps.book.cursor();
   }
 
+  /** Whether the stream is open now: every order change reaches main's book as it happens. */
+  public streamOpen(): boolean {
+    return this.#deps.streamOpen();
+  }
+
   /** Whether main's order book holds every order the broker has now. */
   public bookFresh(): boolean {
     const complete = this.#deps.book.completeAsOf();

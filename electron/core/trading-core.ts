@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { StreamMode, Tick } from '@shared/domain/market';
+import { isWorking, type OrderRequest } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import type { SafetyRun } from '@shared/domain/safety-run';
 import type { ConnectionState, SessionInfo, SessionVersion } from '@shared/domain/session';
@@ -9,6 +10,7 @@ import type { Position } from '@shared/domain/portfolio';
 import type { BrokerAdapter } from '../broker/adapter';
 import type { Broker, BrokerLimits, BrokerStream, Credentials, ReadOptions } from '../broker/broker';
 import { DeskView } from './desk-view';
+import { KillBarrier } from './safety/kill-barrier';
 import { WindowPacer } from '../broker/http/window-pacer';
 import { istDate, istDayStart } from '@shared/lib/ist-time';
 import { DEFAULT_TIMEOUTS, HttpClient } from '../broker/http/http-client';
@@ -109,6 +111,8 @@ export class TradingCore {
   public readonly risk: RiskGuard;
   /** The kill switch, "cancel all" of a symbol and "exit" of positions (docs/contract.md §Kill switch). */
   public readonly safety: SafetyRunner;
+  /** The kill switch's barrier: nothing that adds risk leaves the desk until the trader re-arms (docs/contract.md §Kill switch). */
+  public readonly barrier: KillBarrier;
   /** The reconciliation drift alarm: main's view against the broker's (docs/contract.md §Drift alarm). */
   public readonly drift: DriftMonitor;
   /** GTT orders: rules in main, created once, honest answers (docs/gtt.md). */
@@ -218,6 +222,22 @@ export class TradingCore {
       lastTick: (token) => this.#lastTicks.get(token),
       now: Date.now,
     });
+    this.barrier = new KillBarrier({
+      knownPosition: (key) => this.view.knownPosition(key),
+      reducingOnTheWay: (key, side, self) => {
+        const same = (o: Pick<OrderRequest, 'exchange' | 'tradingsymbol' | 'product' | 'transactionType'>): boolean =>
+          o.exchange === key.exchange &&
+          o.tradingsymbol === key.tradingsymbol &&
+          o.product === key.product &&
+          o.transactionType === side;
+        let qty = 0;
+        for (const o of this.book.orders()) if (isWorking(o.status) && same(o)) qty += o.pendingQuantity;
+        for (const p of this.orders.placements())
+          if (p.state === 'checking' && p.clientOrderId !== self && same(p.order)) qty += p.order.quantity;
+        return qty;
+      },
+      now: Date.now,
+    });
     this.risk = new RiskGuard({
       broker: this.broker,
       readPositions: (o) => this.readPositions(o),
@@ -266,6 +286,7 @@ export class TradingCore {
       onAbsent: (ref) => drift.absent(ref),
       ...(seams.orderClock ? { clock: seams.orderClock } : {}),
       onPlacements: (list) => ev.onPlacements?.(list),
+      barrier: this.barrier,
     });
     this.modifier = new OrderModifier({ broker: this.broker, catalog: this.catalog, guard: this.risk });
     this.gtt = new GttService({
@@ -304,6 +325,7 @@ export class TradingCore {
       broker: this.broker,
       readPositions: (o) => this.readPositions(o),
       view: this.view,
+      barrier: this.barrier,
       orders: this.orders,
       findInstrument: (exchange, symbol) => this.catalog.find(exchange, symbol),
       onProgress: (run) => ev.onSafety?.(run),
