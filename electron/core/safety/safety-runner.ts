@@ -694,7 +694,16 @@ export class SafetyRunner {
     if (!view) return null;
     const account = view.knownAccount();
     if (!account.known || account.asOf === null || account.asOf < notBefore) return null;
-    const prices = new Map((view.known.lastRead()?.positions ?? []).map((p) => [keyOf(p), p.lastPrice]));
+    // The price each was last read at; else the latest fill's on it main has seen (a real trade
+    // moments ago), so an exit can be priced while quotes are throttled too.
+    const prices = new Map<string, { price: number; at: number }>();
+    const set = (key: string, price: number, at: number): void => {
+      if (price > 0 && (prices.get(key)?.at ?? Number.NEGATIVE_INFINITY) <= at) prices.set(key, { price, at });
+    };
+    const read = view.known.lastRead();
+    for (const p of read?.positions ?? []) set(keyOf(p), p.lastPrice, read?.at ?? 0);
+    for (const o of view.orders() ?? [])
+      if (o.filledQuantity > 0) set(keyOf(o), o.averagePrice, Date.parse(o.updatedAt));
     const out: Held[] = [];
     for (const p of account.positions) {
       if (!p.known) return null;
@@ -704,7 +713,7 @@ export class SafetyRunner {
         product: p.product,
         instrumentToken: p.instrumentToken,
         quantity: p.quantity,
-        lastPrice: prices.get(keyOf(p)) ?? 0,
+        lastPrice: prices.get(keyOf(p))?.price ?? 0,
       });
     }
     return out;
