@@ -174,3 +174,139 @@ describe.each<[string, Dialect]>([
     expect(await brokerPositions(r)).toEqual([['RELIANCE', 25]]);
   });
 });
+
+/** A resting BUY LIMIT of 1 RELIANCE, 3% under the last price. */
+async function restingBuy(r: Rig): Promise<Record<string, unknown>> {
+  const i = await r.t.api.instrument('NSE', 'RELIANCE');
+  const price = Math.floor((i.last_price * 0.97) / i.tick_size) * i.tick_size;
+  return {
+    exchange: 'NSE',
+    tradingsymbol: 'RELIANCE',
+    transactionType: 'BUY',
+    quantity: 1,
+    orderType: 'LIMIT',
+    product: 'MIS',
+    validity: 'DAY',
+    price: Number(price.toFixed(2)),
+  };
+}
+
+/** Every order at the broker (read in a lull of any storm), by status. */
+async function brokerOrders(r: Rig): Promise<number> {
+  const res = await r.t.api.call('GET', '/orders');
+  return (res.body as { orders: unknown[] }).orders.length;
+}
+
+async function brokerStatuses(r: Rig): Promise<Record<string, number>> {
+  r.t.api.broker.setFaults({});
+  const res = await r.t.api.call('GET', '/orders');
+  const list = (res.body as { orders: Array<{ status: string }> }).orders;
+  const out: Record<string, number> = {};
+  for (const o of list) out[o.status] = (out[o.status] ?? 0) + 1;
+  return out;
+}
+
+describe('the kill switch is a barrier', () => {
+  it('on /kite, 25 resting BUY LIMIT legs sent at once and the kill switch started while most wait for the 8-a-second pacing: none is left OPEN at the broker, and the run reports every one it found', async () => {
+    // The app's own client limits: Kite's orders go out 8 at once, then at its pace.
+    const t = await startKiteTest();
+    const dir = await mkdtemp(join(tmpdir(), 'td-ks-'));
+    const services = await createAppServices({
+      dataDir: dir,
+      brokerUrl: t.root,
+      broker: 'kite',
+      apiKey: 'paper',
+      accessToken: await accessToken(t),
+    });
+    const dispatch = createDispatcher(services.handlers, () => undefined);
+    const runs: SafetyRun[] = [];
+    services.events.on('safety.progress', (run) => runs.push(run));
+    rig = { t, services, dispatch, dir, runs };
+    await vi.waitFor(async () =>
+      expect(await dispatch('connection.status', undefined)).toMatchObject({ ok: true, data: { stream: 'open' } }),
+    );
+    const order = await restingBuy(rig);
+    const answers = Array.from({ length: 25 }, () => dispatch('orders.place', { order }));
+    // The first legs have reached the broker; the rest wait in the client's pacing.
+    await vi.waitFor(async () => expect(await brokerOrders(rig as Rig)).toBeGreaterThanOrEqual(8));
+    expect(await brokerOrders(rig)).toBeLessThan(25);
+
+    expect(await dispatch('safety.start', { kind: 'killSwitch', exitPositions: false })).toMatchObject({ ok: true });
+    const run = await ended(rig);
+    const replies = await Promise.all(answers);
+
+    // Each leg is placed (and then cancelled by the run) or refused by the barrier, never both.
+    const placed = replies.filter((x) => x.ok).length;
+    const barred = replies.filter((x) => !x.ok && /the kill switch is on/.test(x.error.message));
+    expect(placed + barred.length).toBe(25);
+    expect(barred.length).toBeGreaterThan(0);
+    expect(await brokerStatuses(rig)).toEqual({ CANCELLED: placed });
+    expect(run.state).toBe('done');
+    const cancels = run.steps.filter((s) => s.state === 'done').length;
+    expect(cancels).toBe(placed);
+    expect(run.detail).toMatch(/ orders? cancelled — nothing is left open$/);
+    expect(run.barrierUp).toBe(true);
+
+    // Nothing that adds risk leaves the desk until the trader re-arms.
+    const after = await dispatch('orders.place', { order });
+    expect(after).toMatchObject({ ok: false, error: { kind: 'forbidden', message: expect.stringMatching(/re-arm/) } });
+    expect(await brokerOrders(rig)).toBe(placed);
+    expect(await dispatch('safety.rearm', undefined)).toMatchObject({ ok: true, data: { barrierUp: false } });
+    expect(await dispatch('orders.place', { order })).toMatchObject({ ok: true, data: { state: 'placed' } });
+  });
+
+  it('a basket sent leg by leg stops at the kill switch: the legs placed are cancelled, the next leg is refused and none after it is sent', async () => {
+    const r = await startRig('rest');
+    const order = await restingBuy(r);
+    const told: string[] = [];
+    let runStarted = false;
+    for (let leg = 1; leg <= 25; leg++) {
+      // The basket's rule: a leg that is not placed stops the ones after it.
+      const reply = await r.dispatch('orders.place', { order });
+      if (!reply.ok) {
+        told.push(`leg ${leg}: ${reply.error.message}`);
+        break;
+      }
+      told.push(`leg ${leg}: placed`);
+      if (leg === 5) {
+        expect(await r.dispatch('safety.start', { kind: 'killSwitch', exitPositions: false })).toMatchObject({
+          ok: true,
+        });
+        runStarted = true;
+      }
+    }
+    expect(runStarted).toBe(true);
+    const run = await ended(r);
+    expect(told.slice(5)).toEqual([
+      'leg 6: Not sent: the kill switch is on — nothing that adds risk is sent until you re-arm it',
+    ]);
+    expect(run.detail).toBe('5 of 5 orders cancelled — nothing is left open');
+    expect(await brokerStatuses(r)).toEqual({ CANCELLED: 5 });
+  });
+
+  it('an exit that only reduces what is held still goes while the barrier is up; one that would reverse it does not', async () => {
+    const r = await startRig('rest');
+    expect(await data<Position[]>(r, 'positions.list')).toEqual([]);
+    await deskBuys(r, 'RELIANCE', 10);
+    await seenFilled(r, 1);
+    await data(r, 'safety.start', { kind: 'killSwitch', exitPositions: false });
+    await ended(r);
+    const sell = (quantity: number) =>
+      r.dispatch('orders.place', {
+        order: {
+          exchange: 'NSE',
+          tradingsymbol: 'RELIANCE',
+          transactionType: 'SELL',
+          quantity,
+          orderType: 'MARKET',
+          product: 'MIS',
+          validity: 'DAY',
+        },
+      });
+    expect(await sell(11)).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+    expect(await sell(4)).toMatchObject({ ok: true, data: { state: 'placed' } });
+    await seenFilled(r, 2);
+    expect(await sell(7)).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+    expect(await sell(6)).toMatchObject({ ok: true, data: { state: 'placed' } });
+  });
+});
