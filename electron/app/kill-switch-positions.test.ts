@@ -284,7 +284,7 @@ describe('the kill switch is a barrier', () => {
     expect(await brokerStatuses(r)).toEqual({ CANCELLED: 5 });
   });
 
-  it('an exit that only reduces what is held still goes while the barrier is up; one that would reverse it does not', async () => {
+  it('an exit (an order or a GTT) that only reduces what is held still goes while the barrier is up; one that adds or would reverse it does not', async () => {
     const r = await startRig('rest');
     expect(await data<Position[]>(r, 'positions.list')).toEqual([]);
     await deskBuys(r, 'RELIANCE', 10);
@@ -303,6 +303,22 @@ describe('the kill switch is a barrier', () => {
           validity: 'DAY',
         },
       });
+    // A GTT that would buy more is not made; one that would sell what is held is.
+    const i = await r.t.api.instrument('NSE', 'RELIANCE');
+    const gtt = (side: 'BUY' | 'SELL', trigger: number) => ({
+      gtt: {
+        type: 'single',
+        exchange: 'NSE',
+        tradingsymbol: 'RELIANCE',
+        triggerValues: [trigger],
+        legs: [{ transactionType: side, quantity: 10, product: 'MIS', price: trigger }],
+      },
+    });
+    expect(await r.dispatch('gtt.place', gtt('BUY', Math.round(i.last_price * 0.9)))).toMatchObject({
+      ok: false,
+      error: { kind: 'forbidden' },
+    });
+    expect(await r.dispatch('gtt.place', gtt('SELL', Math.round(i.last_price * 0.9)))).toMatchObject({ ok: true });
     expect(await sell(11)).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
     expect(await sell(4)).toMatchObject({ ok: true, data: { state: 'placed' } });
     await seenFilled(r, 2);

@@ -292,6 +292,7 @@ export class TradingCore {
     this.gtt = new GttService({
       broker: this.broker,
       guard: this.risk,
+      barrier: this.barrier,
       find: (exchange, symbol) => this.catalog.find(exchange, symbol),
       lastPrice: async (token) => {
         const tick = this.#lastTicks.get(token);

@@ -1,4 +1,10 @@
 import type { OrderRequest } from '@shared/domain/order';
+
+/** What the barrier judges an order by: its position and how it moves it. */
+export type BarrierOrder = Pick<
+  OrderRequest,
+  'exchange' | 'tradingsymbol' | 'product' | 'transactionType' | 'quantity'
+>;
 import type { KnownPosition, PositionKey } from '../known-positions';
 
 /** The barrier while it is up: since when, and which run raised it. */
@@ -70,7 +76,7 @@ export class KillBarrier {
    * position main knows, by no more than is held net of what is already on its way to reduce it,
    * passes while the barrier is up.
    */
-  public blocks(order: OrderRequest, self?: string): string | null {
+  public blocks(order: BarrierOrder, self?: string): string | null {
     if (!this.#state) return null;
     return reducesOnly(order, this.#deps, self) ? null : BARRIER_MESSAGE;
   }
@@ -81,7 +87,7 @@ export class KillBarrier {
 }
 
 /** True when the order only brings a known position towards flat. */
-export function reducesOnly(order: OrderRequest, deps: Omit<BarrierDeps, 'now'>, self?: string): boolean {
+export function reducesOnly(order: BarrierOrder, deps: Omit<BarrierDeps, 'now'>, self?: string): boolean {
   const held = deps.knownPosition(order);
   if (!held.known || held.quantity === 0) return false;
   const reducingSide = held.quantity > 0 ? 'SELL' : 'BUY';
