@@ -5,6 +5,7 @@ import type { SafetyRun, SafetyStep } from '@shared/domain/safety-run';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
+import { ClockProvider, type Clock } from '../../lib/use-now';
 import { useSafetyEvents } from './queries';
 import { SafetyRunDialog } from './safety-run-dialog';
 import { useSafetyActions } from './safety-store';
@@ -186,7 +187,9 @@ describe('the safety run dialog', () => {
   });
 
   it('positions that cannot be read say "Positions unknown" with for how long, never "Nothing"; the barrier stays until the trader re-arms', async () => {
-    const since = Date.now() - 42_000;
+    const since = 1_700_000_000_000;
+    // The dialog's clock, 42 s after the positions were last readable.
+    const clock: Clock = { now: () => since + 42_000, subscribe: () => () => undefined };
     const waiting: SafetyRun = {
       ...RUN,
       action: { kind: 'killSwitch', exitPositions: true },
@@ -199,14 +202,16 @@ describe('the safety run dialog', () => {
     current = waiting;
     render(
       <QueryClientProvider client={createQueryClient()}>
-        <Harness />
+        <ClockProvider clock={clock}>
+          <Harness />
+        </ClockProvider>
       </QueryClientProvider>,
     );
     await push(waiting);
     act(() => screen.getByRole('button', { name: 'show' }).click());
     const dialog = await screen.findByRole('dialog', { name: 'Kill switch' });
-    expect(within(dialog).getByTestId('positions-unknown').textContent).toMatch(
-      /^Positions unknown: not readable for \d+ s — check with your broker$/,
+    expect(within(dialog).getByTestId('positions-unknown').textContent).toBe(
+      'Positions unknown: not readable for 42 s — check with your broker',
     );
     // No re-arm while it runs.
     expect(within(dialog).queryByRole('button', { name: 'Re-arm trading' })).toBeNull();

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { SafetyRun, SafetyStep } from '@shared/domain/safety-run';
 import { describeError } from '../../lib/describe-error';
 import { formatQty } from '../../lib/format';
+import { useNow } from '../../lib/use-now';
 import { Dialog } from '../layout/dialog';
 import { safetyQueries, useRearm, useStopSafetyRun } from './queries';
 import { useRunVisible, useSafetyActions } from './safety-store';
@@ -81,9 +82,7 @@ export function SafetyRunDialog() {
         </tbody>
       </table>
       {running && run.positionsUnreadableSince !== null ? (
-        <p role="alert" className="inline-error" data-testid="positions-unknown">
-          {unknownWords(run.positionsUnreadableSince)}
-        </p>
+        <PositionsUnknown since={run.positionsUnreadableSince} until={null} />
       ) : null}
       {run.stillOpen ? <StillOpenList run={run} /> : null}
       {run.barrierUp ? (
@@ -139,11 +138,7 @@ function StillOpenList({ run }: { readonly run: SafetyRun }) {
   return (
     <section aria-label="Still open" data-testid="still-open">
       <h3 className="small">Still open{open.verified ? '' : ' (the broker could not be read back: last known)'}</h3>
-      {unknown !== null ? (
-        <p role="alert" className="inline-error" data-testid="positions-unknown">
-          {unknownWords(unknown, run.finishedAt ?? Date.now())}
-        </p>
-      ) : null}
+      {unknown !== null ? <PositionsUnknown since={unknown} until={run.finishedAt} /> : null}
       {empty && unknown !== null ? null : empty ? (
         <p className="muted">Nothing.</p>
       ) : (
@@ -170,7 +165,16 @@ function StillOpenList({ run }: { readonly run: SafetyRun }) {
   );
 }
 
-/** "Positions unknown: not readable for 42 s — check with your broker" (never "Nothing"). */
-function unknownWords(since: number, now = Date.now()): string {
-  return `Positions unknown: not readable for ${Math.max(0, Math.round((now - since) / 1000))} s — check with your broker`;
+/**
+ * "Positions unknown: not readable for 42 s — check with your broker" (never "Nothing"): counted
+ * up to `until` (the run's end), or to now while it runs.
+ */
+function PositionsUnknown({ since, until }: { readonly since: number; readonly until: number | null }) {
+  const now = useNow();
+  const seconds = Math.max(0, Math.round(((until ?? now) - since) / 1000));
+  return (
+    <p role="alert" className="inline-error" data-testid="positions-unknown">
+      Positions unknown: not readable for {seconds} s — check with your broker
+    </p>
+  );
 }
