@@ -793,12 +793,19 @@ export class SafetyRunner {
     }
   }
 
+  /**
+   * A read tried `readAttempts` times; null when it cannot be had. A 429 asking to wait longer
+   * than the next try's pause ends it at once: trying sooner only earns another 429, and each
+   * caller has main's own view, or a wait of its own, to fall back on.
+   */
   async #readWithRetries<T>(read: () => Promise<T>): Promise<T | null> {
     for (let attempt = 1; attempt <= this.#t.readAttempts; attempt++) {
       try {
         return await read();
-      } catch {
-        if (attempt < this.#t.readAttempts) await this.#sleep(this.#delay(attempt));
+      } catch (err) {
+        const pause = this.#delay(attempt);
+        if (throttled(err) && (err.info.retryAfterMs ?? this.#t.rateLimitWaitMs) > pause) return null;
+        if (attempt < this.#t.readAttempts) await this.#sleep(pause);
       }
     }
     return null;
