@@ -310,9 +310,12 @@ test('kill switch when the positions cannot be read: "Positions unknown: not rea
   await expect(open).not.toContainText('Nothing');
   await page.screenshot({ path: docShotPath('kill-switch-positions-unknown.png') });
 
-  // The barrier holds until the trader re-arms.
+  // The barrier holds until the trader re-arms; the header says so while the dialog is closed.
   await expect(run.getByTestId('safety-barrier')).toContainText('until you re-arm it');
+  await run.getByRole('button', { name: 'Done' }).click();
+  await page.getByTestId('trading-off').click();
   await run.getByRole('button', { name: 'Re-arm trading' }).click();
   await expect(run.getByTestId('safety-barrier')).toBeHidden();
+  await expect(page.getByTestId('trading-off')).toBeHidden();
   await setFaults(host, {});
 });
