@@ -146,6 +146,28 @@ describe.each<[string, Dialect]>([
     expect(await brokerPositions(r)).toEqual([]);
   });
 
+  it('"Exit selected" shares it: the position filled after main’s last read is exited and the run is done once it is flat', async () => {
+    const r = await startRig(dialect);
+    expect(await data<Position[]>(r, 'positions.list')).toEqual([]);
+    await deskBuys(r, 'RELIANCE', 25);
+    expect((await r.t.api.place({ tradingsymbol: 'TCS', quantity: 10 })).status).toBe(201);
+    await seenFilled(r, 2);
+
+    r.t.api.broker.setFaults(STORM);
+    await data(r, 'safety.start', {
+      kind: 'exitPositions',
+      positions: [{ exchange: 'NSE', tradingsymbol: 'RELIANCE', product: 'MIS' }],
+    });
+    const run = await ended(r);
+
+    expect(run.steps.map((s) => [s.kind, s.tradingsymbol, s.transactionType, s.quantity, s.state])).toEqual([
+      ['exit', 'RELIANCE', 'SELL', 25, 'done'],
+    ]);
+    expect(run.state).toBe('done');
+    expect(run.barrierUp).toBe(false);
+    expect(await brokerPositions(r)).toEqual([['TCS', 10]]);
+  });
+
   it('when the positions cannot be known, the run says "Positions unknown" with since when, keeps trying until Stop, and never says nothing is open', async () => {
     const r = await startRig(dialect);
     // No positions read has ever succeeded: main does not know what is held, only what it bought.
