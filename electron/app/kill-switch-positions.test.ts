@@ -110,6 +110,20 @@ async function brokerPositions(r: Rig): Promise<Array<[string, number]>> {
   return list.filter((p) => p.quantity !== 0).map((p) => [p.tradingsymbol, p.quantity]);
 }
 
+/**
+ * Main reads the positions (flat), then the desk buys 25 RELIANCE and 10 TCS are bought outside
+ * the desk (another app); once main's book shows both filled, every read is throttled.
+ */
+async function twoPositionsThenStorm(dialect: Dialect): Promise<Rig> {
+  const r = await startRig(dialect);
+  expect(await data<Position[]>(r, 'positions.list')).toEqual([]);
+  await deskBuys(r, 'RELIANCE', 25);
+  expect((await r.t.api.place({ tradingsymbol: 'TCS', quantity: 10 })).status).toBe(201);
+  await seenFilled(r, 2);
+  r.t.api.broker.setFaults(STORM);
+  return r;
+}
+
 async function ended(r: Rig): Promise<SafetyRun> {
   await vi.waitFor(() => expect(r.runs.at(-1)?.state).not.toBe('running'), { timeout: 20_000 });
   return r.runs.at(-1) as SafetyRun;
@@ -120,15 +134,7 @@ describe.each<[string, Dialect]>([
   ['Kite adapter on /kite', 'kite'],
 ])('the kill switch and the positions under read throttling: %s', (_name, dialect) => {
   it('a position filled after main’s last read and one opened outside the desk are both exited, and the run is done only when the broker is flat', async () => {
-    const r = await startRig(dialect);
-    // Main's last positions read: flat.
-    expect(await data<Position[]>(r, 'positions.list')).toEqual([]);
-    // Then the desk buys 25 RELIANCE, and 10 TCS are bought outside the desk (another app).
-    await deskBuys(r, 'RELIANCE', 25);
-    expect((await r.t.api.place({ tradingsymbol: 'TCS', quantity: 10 })).status).toBe(201);
-    await seenFilled(r, 2);
-
-    r.t.api.broker.setFaults(STORM);
+    const r = await twoPositionsThenStorm(dialect);
     await data(r, 'safety.start', { kind: 'killSwitch', exitPositions: true });
     const run = await ended(r);
 
@@ -147,13 +153,7 @@ describe.each<[string, Dialect]>([
   });
 
   it('"Exit selected" shares it: the position filled after main’s last read is exited and the run is done once it is flat', async () => {
-    const r = await startRig(dialect);
-    expect(await data<Position[]>(r, 'positions.list')).toEqual([]);
-    await deskBuys(r, 'RELIANCE', 25);
-    expect((await r.t.api.place({ tradingsymbol: 'TCS', quantity: 10 })).status).toBe(201);
-    await seenFilled(r, 2);
-
-    r.t.api.broker.setFaults(STORM);
+    const r = await twoPositionsThenStorm(dialect);
     await data(r, 'safety.start', {
       kind: 'exitPositions',
       positions: [{ exchange: 'NSE', tradingsymbol: 'RELIANCE', product: 'MIS' }],
