@@ -74,7 +74,7 @@ export interface SafetyRunnerDeps {
     DeskView,
     'orders' | 'workingOrders' | 'lastPrice' | 'knownAccount' | 'noteOrder' | 'streamOpen'
   > & {
-    readonly known: Pick<KnownPositions, 'lastRead' | 'readFailingSince'>;
+    readonly known: Pick<KnownPositions, 'lastRead' | 'readFailingSince' | 'onChange'>;
   };
   /**
    * The kill switch's barrier: raised the moment a kill switch starts, down only when the trader
@@ -228,8 +228,7 @@ export class SafetyRunner {
 
   async #execute(run: SafetyRun): Promise<void> {
     const action = run.action;
-    const orders =
-      this.#deps.view?.workingOrders() ?? (await this.#readWithRetries(() => this.#deps.broker.listOrders({}, URGENT)));
+    const orders = this.#deps.view?.workingOrders() ?? (await this.#bookNow(run));
     if (orders === null) {
       await this.#finish(run, null, 'The order book could not be read: nothing was cancelled');
       return;
@@ -678,13 +677,59 @@ export class SafetyRunner {
           const ms = Math.min(err.info.retryAfterMs ?? this.#t.rateLimitWaitMs, this.#t.maxRetryAfterMs);
           run.detail = `${unknownWords(run.positionsUnreadableSince, now)} The broker asked to wait ${seconds(ms)} (429): reading them again then, until they are known (Stop ends it)`;
           this.#emit();
-          await this.#sleep(ms);
+          await this.#sleepOrKnown(ms);
           continue;
         }
         tries += 1;
         if (tries >= this.#t.readAttempts) return null;
         await this.#sleep(this.#delay(tries));
       }
+    }
+  }
+
+  /**
+   * The order book read in the order-action lane when main's own is not fresh: a 429 is waited
+   * out as the broker asks (capped at `maxRetryAfterMs` a wait), as often as it comes, until it
+   * is read, main's book is fresh again, or the trader stops the run; any other failure is tried
+   * `readAttempts` times. Null when it cannot be had.
+   */
+  async #bookNow(run: SafetyRun): Promise<readonly Order[] | null> {
+    let tries = 0;
+    for (;;) {
+      try {
+        return await this.#deps.broker.listOrders({}, URGENT);
+      } catch (err) {
+        if (this.#stopped()) return null;
+        if (throttled(err)) {
+          const ms = Math.min(err.info.retryAfterMs ?? this.#t.rateLimitWaitMs, this.#t.maxRetryAfterMs);
+          run.detail = `The order book is not readable: the broker asked to wait ${seconds(ms)} (429); reading it again then (Stop ends it)`;
+          this.#emit();
+          await this.#sleepOrKnown(ms);
+          const fresh = this.#deps.view?.workingOrders() ?? null;
+          if (fresh) return fresh;
+          continue;
+        }
+        tries += 1;
+        if (tries >= this.#t.readAttempts) return null;
+        await this.#sleep(this.#delay(tries));
+      }
+    }
+  }
+
+  /**
+   * The clock's sleep, ended early by the trader's Stop or by a change in what main knows (a
+   * read, a fill, the stream coming back), so knowledge that arrives during a long Retry-After
+   * is used at once.
+   */
+  async #sleepOrKnown(ms: number): Promise<void> {
+    const known = this.#deps.view?.known;
+    if (!known) return this.#sleep(ms);
+    let off: () => void = () => undefined;
+    const changed = new Promise<void>((resolve) => (off = known.onChange(resolve)));
+    try {
+      await Promise.race([this.#sleep(ms), changed]);
+    } finally {
+      off();
     }
   }
 
