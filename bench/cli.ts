@@ -48,7 +48,7 @@ const SUITES: Record<string, Suite> = {
   },
   safety: {
     describe:
-      "the kill switch over 200 and 900 working orders with half of all requests answered 429: cancels a second against the broker's published limit, vs the same run without faults",
+      "the kill switch's time to flat with every read answered 429 on /v1 and /kite (p50/p99 vs no faults), then over 200 and 900 working orders with half of all requests answered 429: cancels a second against the broker's published limit, vs the same run without faults",
     load: () => import('./safety-bench'),
   },
   windows: {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- safety [--orders 200,900] [--faults SPEC] [--broker rest|kite]`
+ * `npm run bench -- safety [--orders 200,900] [--faults SPEC] [--broker rest|kite] [--flat REPS] [--part all|cancels|flat]`
  *
  * The kill switch under throttling (docs/contract.md §Kill switch): N working orders, then the
  * kill switch, through the trading core as the app runs it — its client limits following what
@@ -19,6 +19,13 @@
  *
  * Orders are seeded once per N into a paper journal through an unlimited broker; each measured
  * run starts a fresh broker from a copy of that journal, so both modes cancel the same book.
+ *
+ * **Time to flat** (`--flat REPS`, default 8, on both dialects whatever `--broker` says): the
+ * kill switch with "exit every position" over two positions — one filled after main's last
+ * positions read, one opened outside the desk — with every read answered 429 (Retry-After 30 s,
+ * `read_rate_limit=1`), the stream open, against the same without faults in the same run: the
+ * time from the click to the run ending done with the broker flat (checked after each run), p50
+ * and p99, and the ratio to the baseline (docs/contract.md §Kill switch).
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -40,12 +47,16 @@ interface Args {
   readonly orders: readonly number[];
   readonly faults: string;
   readonly dialect: 'rest' | 'kite';
+  readonly flatReps: number;
+  readonly part: 'all' | 'cancels' | 'flat';
 }
 
 function parseArgs(argv: readonly string[]): Args {
   let orders: number[] = [200, 900];
   let faults = 'rate_limit=0.5';
   let dialect: Args['dialect'] = 'rest';
+  let flatReps = 8;
+  let part: Args['part'] = 'all';
   for (let i = 0; i < argv.length; i += 2) {
     const key = argv[i];
     const value = argv[i + 1];
@@ -61,9 +72,17 @@ function parseArgs(argv: readonly string[]): Args {
     else if (key === '--broker') {
       if (value !== 'rest' && value !== 'kite') throw new Error(`--broker must be rest or kite, not ${value}`);
       dialect = value;
+    } else if (key === '--flat') {
+      flatReps = Number(value);
+      if (!Number.isInteger(flatReps) || flatReps < 1 || flatReps > 200)
+        throw new Error('--flat takes an integer in [1, 200]');
+    } else if (key === '--part') {
+      if (value !== 'all' && value !== 'cancels' && value !== 'flat')
+        throw new Error(`--part must be all, cancels or flat, not ${value}`);
+      part = value;
     } else throw new Error(`unknown option ${key}`);
   }
-  return { orders, faults, dialect };
+  return { orders, faults, dialect, flatReps, part };
 }
 
 function percentile(values: readonly number[], q: number): number {
@@ -225,6 +244,134 @@ async function measure(seeded: string, orders: number, args: Args, faulted: bool
   }
 }
 
+const FLAT_STORM = 'read_rate_limit=1,retry_after_s=30';
+
+/** A MARKET order of `quantity` (it fills at once against the paper market). */
+function market(i: Instrument, quantity: number): OrderRequest {
+  return {
+    exchange: i.exchange,
+    tradingsymbol: i.tradingsymbol,
+    transactionType: 'BUY',
+    quantity,
+    orderType: 'MARKET',
+    product: 'MIS',
+    validity: 'DAY',
+  };
+}
+
+/** Waits until `check` holds, polling every 10 ms, for at most `ms`. */
+async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const end = performance.now() + ms;
+  while (!(await check())) {
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * One kill switch to flat: a core with its stream open reads the (flat) positions, buys 25 of one
+ * equity itself, another client of the same account buys 10 of another, and once main's book
+ * shows both filled the kill switch exits everything. Milliseconds from the click to the run's
+ * end, which must be `done` with the broker flat.
+ */
+async function timeToFlat(dialect: Args['dialect'], faulted: boolean): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'td-safety-flat-'));
+  const paper = await startPaperBroker({
+    port: 0,
+    tickIntervalMs: 0,
+    rate: { perSecond: UNLIMITED, burst: UNLIMITED },
+  });
+  let core: TradingCore | null = null;
+  let outside: TradingCore | null = null;
+  try {
+    const kiteRoot = paper.url.replace(/\/v1$/, '/kite');
+    const kite = async (key: string): Promise<Parameters<typeof createCore>[2]> => ({
+      adapter: kiteAdapter(),
+      target: { broker: 'kite', label: 'Kite (paper)', vaultKey: key },
+      credentials: { apiKey: 'paper', apiSecret: 'paper', requestToken: await paperRequestToken(kiteRoot) },
+    });
+    const root = dialect === 'rest' ? paper.url : kiteRoot;
+    core = await createCore(root, join(dir, 'core'), {
+      stream: true,
+      ...(dialect === 'kite' ? await kite('kite-bench') : {}),
+    });
+    outside = await createCore(paper.url, join(dir, 'outside'), { rate: null });
+    await core.start();
+    await outside.start();
+    const eq = (await core.broker.listInstruments('NSE'))
+      .filter((i) => i.instrumentType === 'EQ' && i.lotSize === 1 && i.lastPrice > 0)
+      .slice(0, 2) as [Instrument, Instrument];
+    await until(() => core?.connection().stream === 'open', 10_000, 'the stream');
+    await core.book.sync();
+    await core.readPositions();
+    const mine = await core.orders.place(market(eq[0], 25));
+    const theirs = await outside.orders.place(market(eq[1], 10));
+    if (mine.state !== 'placed' || theirs.state !== 'placed') throw new Error('a position was not opened');
+    const c = core;
+    await until(
+      () => [mine.orderId, theirs.orderId].every((id) => c.book.order(id)?.status === 'COMPLETE'),
+      10_000,
+      'both fills in main’s book',
+    );
+    if (faulted) paper.setFaults(FLAT_STORM);
+    const t0 = performance.now();
+    core.safety.start({ kind: 'killSwitch', exitPositions: true });
+    const deadline = setTimeout(() => stopRun(c), 120_000);
+    await core.safety.idle();
+    clearTimeout(deadline);
+    const ms = performance.now() - t0;
+    paper.setFaults({});
+    const run = core.safety.current();
+    const open = (await outside.broker.listPositions()).filter((p) => p.quantity !== 0);
+    if (run?.state !== 'done' || open.length > 0)
+      throw new Error(`not flat: run ${run?.state} (${run?.detail}); ${open.length} positions open at the broker`);
+    return ms;
+  } finally {
+    await core?.close().catch(() => undefined);
+    await outside?.close().catch(() => undefined);
+    await paper.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+interface FlatFigures {
+  readonly dialect: Args['dialect'];
+  readonly reps: number;
+  readonly baselineP50Ms: number;
+  readonly baselineP99Ms: number;
+  readonly readThrottledP50Ms: number;
+  readonly readThrottledP99Ms: number;
+  /** Throttled p50 ÷ baseline p50, same run. */
+  readonly p50ToBaseline: number;
+}
+
+async function measureFlat(reps: number): Promise<FlatFigures[]> {
+  const out: FlatFigures[] = [];
+  for (const dialect of ['rest', 'kite'] as const) {
+    const base: number[] = [];
+    const storm: number[] = [];
+    // Interleaved, so a slow moment of the machine lands on both.
+    for (let i = 0; i < reps; i++) {
+      base.push(await timeToFlat(dialect, false));
+      storm.push(await timeToFlat(dialect, true));
+    }
+    const f: FlatFigures = {
+      dialect,
+      reps,
+      baselineP50Ms: Math.round(percentile(base, 0.5)),
+      baselineP99Ms: Math.round(percentile(base, 0.99)),
+      readThrottledP50Ms: Math.round(percentile(storm, 0.5)),
+      readThrottledP99Ms: Math.round(percentile(storm, 0.99)),
+      p50ToBaseline: round(percentile(storm, 0.5) / percentile(base, 0.5)),
+    };
+    console.log(
+      `time to flat on ${dialect === 'rest' ? '/v1' : '/kite'} (2 positions, ${reps} runs each): ${FLAT_STORM} p50 ${f.readThrottledP50Ms} ms p99 ${f.readThrottledP99Ms} ms · without faults p50 ${f.baselineP50Ms} ms p99 ${f.baselineP99Ms} ms · ${f.p50ToBaseline}× the baseline`,
+    );
+    out.push(f);
+  }
+  return out;
+}
+
 /** Ends a run past the bench's deadline (the trader's Stop), where the core offers one. */
 function stopRun(core: TradingCore | null): void {
   const safety = core?.safety as { stop?: () => void } | undefined;
@@ -234,6 +381,11 @@ function stopRun(core: TradingCore | null): void {
 export async function run(argv: string[]): Promise<void> {
   const args = parseArgs(argv);
   const results: Measured[] = [];
+  const flat = args.part === 'cancels' ? [] : await measureFlat(args.flatReps);
+  if (args.part === 'flat') {
+    console.log(JSON.stringify({ bench: 'safety', timeToFlat: flat }));
+    return;
+  }
   console.log(
     `kill switch over N working orders on ${args.dialect === 'rest' ? '/v1' : '/kite'}, the app's client limits against the broker's own; faults: ${args.faults}`,
   );
@@ -268,5 +420,14 @@ export async function run(argv: string[]): Promise<void> {
       faultsToBaseline: toBaseline,
     };
   });
-  console.log(JSON.stringify({ bench: 'safety', dialect: args.dialect, faults: args.faults, byN, runs: results }));
+  console.log(
+    JSON.stringify({
+      bench: 'safety',
+      dialect: args.dialect,
+      faults: args.faults,
+      byN,
+      runs: results,
+      timeToFlat: flat,
+    }),
+  );
 }

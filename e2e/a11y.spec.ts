@@ -214,6 +214,13 @@ for (const theme of ['dark', 'light'] as const) {
     await test.step('the workspace after the run (cancelled orders, a closed position, toasts)', async () => {
       await expectAccessible(page, 'the workspace after the kill switch');
       await expectSignsBesideColour(page, 'the workspace after the kill switch');
+      // The kill switch's barrier stays up until the trader re-arms (the host is shared by the file's tests).
+      await page.getByTestId('trading-off').click();
+      const run = page.getByRole('dialog').filter({ has: page.getByTestId('safety-headline') });
+      await run.getByRole('button', { name: 'Re-arm trading' }).click();
+      await expect(page.getByTestId('trading-off')).toBeHidden();
+      await page.keyboard.press('Escape');
+      await expect(run).toBeHidden();
     });
 
     await test.step('the strategy builder (an iron condor) and positions by underlying', async () => {

@@ -8,9 +8,11 @@ import {
   openDashboard,
   orderRow,
   placeOrder,
+  docShotPath,
   setFaults,
   setLimits,
   setPrice,
+  setStreamAccepting,
   ticket,
   openOnInfy,
 } from './dashboard-helpers';
@@ -274,4 +276,46 @@ test('price alerts: added in the dialog with sound, fired by main from the strea
   await expect(dialog.getByRole('row', { name: /INFY above 1,530\.00/ })).toContainText('Armed');
   await dialog.getByRole('button', { name: 'Delete INFY above 1,530.00' }).click();
   await expect(dialog.getByRole('table', { name: 'Alerts' })).toContainText('No alerts');
+});
+
+test('kill switch when the positions cannot be read: "Positions unknown: not readable for N s — check with your broker", never "Nothing", and trading stays off until re-armed', async ({
+  page,
+}) => {
+  const host = quietHost();
+  await openOnInfy(page, host);
+  // Every read answered 429 (Retry-After 30 s) and the stream cut: a fill after main's last
+  // positions read that main cannot see.
+  await setFaults(host, { read_rate_limit: 1, retry_after_s: 30 });
+  await setStreamAccepting(host, false);
+  await expect(page.getByTestId('stream-state')).not.toHaveAttribute('data-state', 'open');
+  await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '5' });
+  await placeOrder(page);
+
+  await page.locator('body').press('Control+Shift+K');
+  const confirm = page.getByRole('dialog', { name: 'Kill switch' });
+  await confirm.getByLabel(/Also exit every open position/).check();
+  await confirm.getByRole('button', { name: 'Cancel all and exit' }).click();
+
+  const run = runDialog(page);
+  await expect(run.getByTestId('safety-headline')).toContainText(
+    /Positions unknown: not readable for \d+ s — check with your broker\. The broker asked to wait 30 s \(429\)/,
+  );
+  await expect(run.getByTestId('positions-unknown')).toHaveText(
+    /^Positions unknown: not readable for \d+ s — check with your broker$/,
+  );
+  await run.getByRole('button', { name: 'Stop' }).click();
+  await expect(run.getByTestId('safety-headline')).toHaveAttribute('data-state', 'incomplete');
+  const open = run.getByTestId('still-open');
+  await expect(open).toContainText(/Positions unknown: not readable for \d+ s — check with your broker/);
+  await expect(open).not.toContainText('Nothing');
+  await page.screenshot({ path: docShotPath('kill-switch-positions-unknown.png') });
+
+  // The barrier holds until the trader re-arms; the header says so while the dialog is closed.
+  await expect(run.getByTestId('safety-barrier')).toContainText('until you re-arm it');
+  await run.getByRole('button', { name: 'Done' }).click();
+  await page.getByTestId('trading-off').click();
+  await run.getByRole('button', { name: 'Re-arm trading' }).click();
+  await expect(run.getByTestId('safety-barrier')).toBeHidden();
+  await expect(page.getByTestId('trading-off')).toBeHidden();
+  await setFaults(host, {});
 });

@@ -202,6 +202,41 @@ describe.each<[string, Dialect]>([
   });
 });
 
+describe('the order book itself throttled', () => {
+  let fx: CoreFixture;
+  afterEach(async () => fx.close());
+
+  it('a kill switch whose first read of the order book is answered 429 waits it out as the broker asks, then cancels everything', async () => {
+    fx = await startCoreFixture();
+    const { core, ids } = await withResting(fx, 'rest', 3, { rate: null });
+    const clock = manualClock(Date.now());
+    const runs: SafetyRun[] = [];
+    // No main's view: the book must be read, and every read is answered 429 (Retry-After 30 s).
+    const runner = new SafetyRunner({
+      broker: core.broker,
+      readPositions: (o) => core.readPositions(o),
+      orders: core.orders,
+      findInstrument: (e, s) => core.catalog.find(e, s),
+      onProgress: (r) => runs.push(r),
+      clock,
+    });
+    fx.paper.setFaults('read_rate_limit=1,retry_after_s=30');
+    runner.start({ kind: 'killSwitch', exitPositions: false });
+    await vi.waitFor(() =>
+      expect(runner.current()?.detail).toBe(
+        'The order book is not readable: the broker asked to wait 30 s (429); reading it again then (Stop ends it)',
+      ),
+    );
+    expect(await truth(core, ids, { fx, storm: 'read_rate_limit=1,retry_after_s=30' })).toEqual(ids.map(() => 'OPEN'));
+
+    fx.paper.setFaults({});
+    clock.advance(30_000);
+    await runner.idle();
+    expect(runner.current()).toMatchObject({ state: 'done', detail: '3 of 3 orders cancelled — nothing is left open' });
+    expect(await truth(core, ids)).toEqual(ids.map(() => 'CANCELLED'));
+  });
+});
+
 describe('stopping the kill switch under throttling', () => {
   let fx: CoreFixture;
   afterEach(async () => fx.close());

@@ -7,7 +7,7 @@ import { shortcutFor } from '../../lib/shortcuts';
 import { Dialog } from '../layout/dialog';
 import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
-import { useStartSafetyRun } from './queries';
+import { safetyQueries, useStartSafetyRun } from './queries';
 import { useConfirming, useSafetyActions } from './safety-store';
 
 /** The kill switch's hotkey, shown on its button and in its title. */
@@ -15,16 +15,32 @@ export const KILL_SWITCH_HOTKEY = 'Ctrl+Shift+K';
 
 /** The header's kill switch: asks for confirmation, then cancels every working order (docs/contract.md §Kill switch). */
 export function KillSwitchButton() {
-  const { confirmAsked } = useSafetyActions();
+  const { confirmAsked, runShown } = useSafetyActions();
+  // While a kill switch's barrier is up, the header says trading is off and opens its run,
+  // where the trader re-arms.
+  const barrierUp = useQuery(safetyQueries.run()).data?.barrierUp === true;
   return (
-    <button
-      type="button"
-      className="kill-switch"
-      title={`Cancel every working order, and optionally exit every position (${KILL_SWITCH_HOTKEY})`}
-      onClick={() => confirmAsked({ kind: 'killSwitch', exitPositions: false })}
-    >
-      Kill switch
-    </button>
+    <>
+      <button
+        type="button"
+        className="kill-switch"
+        title={`Cancel every working order, and optionally exit every position (${KILL_SWITCH_HOTKEY})`}
+        onClick={() => confirmAsked({ kind: 'killSwitch', exitPositions: false })}
+      >
+        Kill switch
+      </button>
+      {barrierUp ? (
+        <button
+          type="button"
+          className="kill-switch-off"
+          data-testid="trading-off"
+          title="The kill switch is on: nothing that adds risk leaves the desk until you re-arm it"
+          onClick={runShown}
+        >
+          Trading off · Re-arm…
+        </button>
+      ) : null}
+    </>
   );
 }
 

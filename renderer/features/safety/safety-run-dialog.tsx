@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import type { SafetyRun, SafetyStep } from '@shared/domain/safety-run';
 import { describeError } from '../../lib/describe-error';
 import { formatQty } from '../../lib/format';
+import { useNow } from '../../lib/use-now';
 import { Dialog } from '../layout/dialog';
-import { safetyQueries, useStopSafetyRun } from './queries';
+import { safetyQueries, useRearm, useStopSafetyRun } from './queries';
 import { useRunVisible, useSafetyActions } from './safety-store';
 
 const TITLE: Readonly<Record<SafetyRun['action']['kind'], string>> = {
@@ -35,6 +36,7 @@ export function SafetyRunDialog() {
   const run = useQuery({ ...safetyQueries.run(), enabled: visible }).data;
   const { runHidden } = useSafetyActions();
   const stop = useStopSafetyRun();
+  const rearm = useRearm();
   if (!visible || !run) return null;
   const running = run.state === 'running';
   // Asked for this run: it is stopping until a push says it ended.
@@ -79,13 +81,37 @@ export function SafetyRunDialog() {
           ))}
         </tbody>
       </table>
+      {running && run.positionsUnreadableSince !== null ? (
+        <PositionsUnknown since={run.positionsUnreadableSince} until={null} />
+      ) : null}
       {run.stillOpen ? <StillOpenList run={run} /> : null}
+      {run.barrierUp ? (
+        <p className="safety-barrier" data-testid="safety-barrier">
+          The kill switch is on: nothing that adds risk leaves the desk until you re-arm it. Exits that only reduce a
+          position still go.
+        </p>
+      ) : null}
       {stop.error ? (
         <p role="alert" className="inline-error">
           Not stopped: {describeError(stop.error)}
         </p>
       ) : null}
+      {rearm.error ? (
+        <p role="alert" className="inline-error">
+          Not re-armed: {describeError(rearm.error)}
+        </p>
+      ) : null}
       <div className="form__buttons">
+        {run.barrierUp && !running ? (
+          <button
+            type="button"
+            disabled={rearm.isPending}
+            title="Orders that add risk may leave the desk again"
+            onClick={() => rearm.mutate()}
+          >
+            {rearm.isPending ? 'Re-arming…' : 'Re-arm trading'}
+          </button>
+        ) : null}
         {running ? (
           <button
             type="button"
@@ -108,10 +134,12 @@ function StillOpenList({ run }: { readonly run: SafetyRun }) {
   const open = run.stillOpen;
   if (!open) return null;
   const empty = open.orders.length + open.positions.length + open.unconfirmed.length === 0;
+  const unknown = open.positionsUnknownSince;
   return (
     <section aria-label="Still open" data-testid="still-open">
       <h3 className="small">Still open{open.verified ? '' : ' (the broker could not be read back: last known)'}</h3>
-      {empty ? (
+      {unknown !== null ? <PositionsUnknown since={unknown} until={run.finishedAt} /> : null}
+      {empty && unknown !== null ? null : empty ? (
         <p className="muted">Nothing.</p>
       ) : (
         <ul className="safety-list">
@@ -134,5 +162,19 @@ function StillOpenList({ run }: { readonly run: SafetyRun }) {
         </ul>
       )}
     </section>
+  );
+}
+
+/**
+ * "Positions unknown: not readable for 42 s — check with your broker" (never "Nothing"): counted
+ * up to `until` (the run's end), or to now while it runs.
+ */
+function PositionsUnknown({ since, until }: { readonly since: number; readonly until: number | null }) {
+  const now = useNow();
+  const seconds = Math.max(0, Math.round(((until ?? now) - since) / 1000));
+  return (
+    <p role="alert" className="inline-error" data-testid="positions-unknown">
+      Positions unknown: not readable for {seconds} s — check with your broker
+    </p>
   );
 }
