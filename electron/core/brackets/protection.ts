@@ -36,7 +36,7 @@ export interface ProtectionInput {
   readonly cancelRequested: boolean;
   /** The net position (signed, + long) of the instrument and product as main knows it; null: unknown. */
   readonly held: number | null;
-  /** Other working orders that reduce the same position (quantity left); null: unknown. */
+  /** Other working orders that reduce the same position (quantity left); null: unknown (capped by `held` alone). */
   readonly otherReducing: number | null;
   readonly stop: ExitView | null;
   readonly target: ExitView | null;
@@ -75,7 +75,7 @@ export function heldOnSide(side: TransactionType, held: number | null): number |
 export function decideProtection(p: ProtectionInput): ProtectionDecision {
   const onSide = heldOnSide(p.side, p.held);
   // Never more than is held net of other reducing orders: an exit must not reverse the position.
-  const room = onSide === null || p.otherReducing === null ? null : Math.max(0, onSide - p.otherReducing);
+  const room = onSide === null ? null : Math.max(0, onSide - (p.otherReducing ?? 0));
   const need = p.cancelRequested ? 0 : Math.max(0, room === null ? p.protectedQty : Math.min(p.protectedQty, room));
   const actions: ProtectionAction[] = [];
 
