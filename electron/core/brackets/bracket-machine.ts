@@ -76,7 +76,17 @@ export type BracketEvent =
 
 /** What main must do for a bracket. */
 export type BracketAction =
-  | { readonly t: 'place'; readonly child: BracketChildKey; readonly ref: string; readonly order: OrderRequest }
+  | {
+      readonly t: 'place';
+      readonly child: BracketChildKey;
+      readonly ref: string;
+      readonly order: OrderRequest;
+      /**
+       * It only reduces what is held — the position main knows, or what the bracket's own entry
+       * filled — so it is exempt from the risk guard (docs/brackets.md §Risk).
+       */
+      readonly reduceOnly: boolean;
+    }
   | {
       readonly t: 'modify';
       readonly child: BracketChildKey;
@@ -327,7 +337,13 @@ function plan(b: Bracket, now: number): BracketAction[] {
       if (c.status !== 'planned') nextGeneration(b, a.exit, c);
       c.status = 'placing';
       c.order = { ...c.order, quantity: a.quantity };
-      out.push({ t: 'place', child: a.exit, ref: c.ref, order: c.order });
+      out.push({
+        t: 'place',
+        child: a.exit,
+        ref: c.ref,
+        order: c.order,
+        reduceOnly: b.held !== null || b.kind === 'entry',
+      });
     }
   }
   if (b.cancelRequested) {
@@ -447,6 +463,8 @@ export interface NewBracket {
   readonly instrument: Pick<Instrument, 'instrumentToken' | 'instrumentType' | 'tickSize'>;
   /** The reference of each of its orders (`bracket-refs.ts`). */
   readonly refs: Readonly<Record<BracketChildKey, string>>;
+  /** For a protect: the position main read as it was made (signed, + long). */
+  readonly held?: number | null;
 }
 
 /** A new bracket and its first actions: the entry's placement, or a protected position's exits. */
@@ -494,7 +512,7 @@ export function createBracket(n: NewBracket, now: number): Step {
     restoring: false,
     cancelRequested: false,
     exited: 0,
-    held: null,
+    held: n.held ?? null,
     otherReducing: null,
     unprotected: null,
     problem: null,
@@ -502,7 +520,10 @@ export function createBracket(n: NewBracket, now: number): Step {
     doneAt: null,
   };
   if (r.kind === 'entry' && b.entry) {
-    return { bracket: b, actions: [{ t: 'place', child: 'entry', ref: b.entry.ref, order: b.entry.order }] };
+    return {
+      bracket: b,
+      actions: [{ t: 'place', child: 'entry', ref: b.entry.ref, order: b.entry.order, reduceOnly: false }],
+    };
   }
   return { bracket: b, actions: plan(b, now) };
 }
