@@ -10,6 +10,7 @@ import type {
 import type { Instrument } from '@shared/domain/instrument';
 import {
   betterPrice,
+  protectedQuantity,
   stopLimit,
   stopOrder,
   targetOrder,
@@ -281,12 +282,6 @@ function changedOrder(changes: OrderChanges): Partial<OrderRequest> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(changes)) if (v !== undefined) out[k] = v;
   return out as Partial<OrderRequest>;
-}
-
-/** What the exits protect now: the entry's filled quantity (or the position given) less every exit's fills. */
-export function protectedQuantity(b: Bracket): number {
-  const covered = b.entry ? b.entry.filled : b.quantity;
-  return Math.max(0, covered - b.exited - (b.stop?.filled ?? 0) - (b.target?.filled ?? 0));
 }
 
 const live = (c: BracketChild | null): boolean => c !== null && LIVE.has(c.status);

@@ -3,7 +3,7 @@ import type { Instrument } from '@shared/domain/instrument';
 import type { Order, OrderRequest } from '@shared/domain/order';
 import type { Tick } from '@shared/domain/market';
 import { AppError } from '@shared/ipc/app-error';
-import { bracketProblems, exitSide, type BracketField } from '@shared/trading/bracket-rules';
+import { bracketProblems, exitSide, protectedQuantity, type BracketField } from '@shared/trading/bracket-rules';
 import type { Broker } from '../../broker/broker';
 import { brokerError } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';
@@ -11,7 +11,7 @@ import type { OrderModifier } from '../orders/order-modifier';
 import type { OrderService } from '../orders/order-service';
 import type { RiskGuard, RiskMode } from '../risk/risk-guard';
 import type { BracketJournal } from './bracket-journal';
-import { createBracket, protectedQuantity, step, type BracketAction, type BracketEvent } from './bracket-machine';
+import { createBracket, step, type BracketAction, type BracketEvent } from './bracket-machine';
 import { bracketRefs, newBracketId } from './bracket-refs';
 
 /** Where a bracket's driver is, for the crash tests (docs/brackets.md §Crash tests). */
