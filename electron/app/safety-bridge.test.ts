@@ -83,7 +83,13 @@ describe('risk and safety over the bridge', () => {
     expect(last.steps.filter((s) => s.kind === 'exit')).toMatchObject([
       { state: 'done', transactionType: 'SELL', quantity: 6 },
     ]);
-    expect(last.stillOpen).toEqual({ orders: [], positions: [], unconfirmed: [], verified: true });
+    expect(last.stillOpen).toEqual({
+      orders: [],
+      positions: [],
+      unconfirmed: [],
+      verified: true,
+      positionsUnknownSince: null,
+    });
     expect(await dispatch('safety.current', undefined)).toEqual({ ok: true, data: last });
     // A Stop once it is over changes nothing.
     expect(await dispatch('safety.stop', undefined)).toEqual({ ok: true, data: last });

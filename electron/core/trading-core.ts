@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { StreamMode, Tick } from '@shared/domain/market';
+import { isWorking, type OrderRequest } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import type { SafetyRun } from '@shared/domain/safety-run';
 import type { ConnectionState, SessionInfo, SessionVersion } from '@shared/domain/session';
@@ -9,6 +10,7 @@ import type { Position } from '@shared/domain/portfolio';
 import type { BrokerAdapter } from '../broker/adapter';
 import type { Broker, BrokerLimits, BrokerStream, Credentials, ReadOptions } from '../broker/broker';
 import { DeskView } from './desk-view';
+import { KillBarrier } from './safety/kill-barrier';
 import { WindowPacer } from '../broker/http/window-pacer';
 import { istDate, istDayStart } from '@shared/lib/ist-time';
 import { DEFAULT_TIMEOUTS, HttpClient } from '../broker/http/http-client';
@@ -109,6 +111,8 @@ export class TradingCore {
   public readonly risk: RiskGuard;
   /** The kill switch, "cancel all" of a symbol and "exit" of positions (docs/contract.md §Kill switch). */
   public readonly safety: SafetyRunner;
+  /** The kill switch's barrier: nothing that adds risk leaves the desk until the trader re-arms (docs/contract.md §Kill switch). */
+  public readonly barrier: KillBarrier;
   /** The reconciliation drift alarm: main's view against the broker's (docs/contract.md §Drift alarm). */
   public readonly drift: DriftMonitor;
   /** GTT orders: rules in main, created once, honest answers (docs/gtt.md). */
@@ -207,12 +211,31 @@ export class TradingCore {
     this.catalog = new InstrumentCatalog(this.broker);
     this.book = new OrderBook(this.broker, {
       onPush: (delta) => ev.onOrdersChanged?.(delta),
-      onTake: (order) => this.brackets.onOrder(order),
+      onTake: (order) => {
+        this.view.noteOrder(order);
+        this.brackets.onOrder(order);
+      },
     });
     this.view = new DeskView({
       book: this.book,
       streamOpen: () => this.#connection.stream === 'open',
       lastTick: (token) => this.#lastTicks.get(token),
+      now: Date.now,
+    });
+    this.barrier = new KillBarrier({
+      knownPosition: (key) => this.view.knownPosition(key),
+      reducingOnTheWay: (key, side, self) => {
+        const same = (o: Pick<OrderRequest, 'exchange' | 'tradingsymbol' | 'product' | 'transactionType'>): boolean =>
+          o.exchange === key.exchange &&
+          o.tradingsymbol === key.tradingsymbol &&
+          o.product === key.product &&
+          o.transactionType === side;
+        let qty = 0;
+        for (const o of this.book.orders()) if (isWorking(o.status) && same(o)) qty += o.pendingQuantity;
+        for (const p of this.orders.placements())
+          if (p.state === 'checking' && p.clientOrderId !== self && same(p.order)) qty += p.order.quantity;
+        return qty;
+      },
       now: Date.now,
     });
     this.risk = new RiskGuard({
@@ -263,11 +286,13 @@ export class TradingCore {
       onAbsent: (ref) => drift.absent(ref),
       ...(seams.orderClock ? { clock: seams.orderClock } : {}),
       onPlacements: (list) => ev.onPlacements?.(list),
+      barrier: this.barrier,
     });
     this.modifier = new OrderModifier({ broker: this.broker, catalog: this.catalog, guard: this.risk });
     this.gtt = new GttService({
       broker: this.broker,
       guard: this.risk,
+      barrier: this.barrier,
       find: (exchange, symbol) => this.catalog.find(exchange, symbol),
       lastPrice: async (token) => {
         const tick = this.#lastTicks.get(token);
@@ -313,6 +338,7 @@ export class TradingCore {
       broker: this.broker,
       readPositions: (o) => this.readPositions(o),
       view: this.view,
+      barrier: this.barrier,
       orders: this.orders,
       findInstrument: (exchange, symbol) => this.catalog.find(exchange, symbol),
       onProgress: (run) => ev.onSafety?.(run),
@@ -377,7 +403,13 @@ export class TradingCore {
   public async readPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
     const at = Date.now();
     const rev = this.view.bookRev();
-    const positions = await this.broker.listPositions(options);
+    let positions: readonly Position[];
+    try {
+      positions = await this.broker.listPositions(options);
+    } catch (err) {
+      this.view.known.noteReadFailed(at);
+      throw err;
+    }
     this.view.notePositions(positions, at, rev);
     return positions;
   }
@@ -495,7 +527,10 @@ export class TradingCore {
       next.detail === this.#connection.detail
     )
       return;
+    const streamChanged = next.stream !== this.#connection.stream;
     this.#connection = next;
+    // Whether main's known positions are live follows the stream.
+    if (streamChanged) this.view.known.noteStream();
     this.#options.events?.onConnection?.(next);
   }
 }

@@ -75,6 +75,12 @@ export const StillOpen = z.object({
   unconfirmed: z.array(ClientOrderId),
   /** False when the broker could not be read back: the lists are then main's last knowledge. */
   verified: z.boolean(),
+  /**
+   * Set when the positions could not be known at the end (not readable, and main's own
+   * knowledge not complete): since when they have not been readable (epoch ms). `positions`
+   * then lists only what main last knew; it is never "nothing" (docs/contract.md §Kill switch).
+   */
+  positionsUnknownSince: z.number().int().nonnegative().nullable().default(null),
 });
 export type StillOpen = z.infer<typeof StillOpen>;
 
@@ -85,11 +91,25 @@ export const SafetyRun = z.object({
   /** Epoch ms. */
   startedAt: z.number().int().nonnegative(),
   finishedAt: z.number().int().nonnegative().nullable(),
-  /** `done`: everything asked for is cancelled or exited; `incomplete`: something is still open (see `stillOpen`). */
+  /**
+   * `done`: every order asked for is cancelled and every position asked for is flat, as read from
+   * the broker or known by main (a complete read plus the fills since); `incomplete`: something
+   * is still open or not known (see `stillOpen`).
+   */
   state: z.enum(['running', 'done', 'incomplete']),
   steps: z.array(SafetyStep),
   stillOpen: StillOpen.nullable(),
   /** The run's headline: "Cancelling 4 orders…", "All 4 orders cancelled, 2 positions exited". */
   detail: z.string(),
+  /**
+   * While the positions cannot be read or known: since when (epoch ms), so the dialog says
+   * "Positions unknown: not readable for 42 s" as it runs; null otherwise.
+   */
+  positionsUnreadableSince: z.number().int().nonnegative().nullable().default(null),
+  /**
+   * A kill switch's barrier is up: nothing that adds risk leaves the desk until the trader
+   * re-arms (`safety.rearm`; docs/contract.md §Kill switch).
+   */
+  barrierUp: z.boolean().default(false),
 });
 export type SafetyRun = z.infer<typeof SafetyRun>;

@@ -279,6 +279,11 @@ export const requests = {
    * stands; a run already over (or none) is left as it was.
    */
   'safety.stop': { input: z.void(), output: SafetyRun.nullable() },
+  /**
+   * The trader's re-arm after a kill switch: its barrier comes down and orders that add risk may
+   * leave the desk again (docs/contract.md §Kill switch). A `conflict` while a run is in progress.
+   */
+  'safety.rearm': { input: z.void(), output: SafetyRun.nullable() },
   /** The drift alarm: its findings and its last check (docs/contract.md §Drift alarm). */
   'drift.status': { input: z.void(), output: DriftStatus },
   /** "Check now": compares main's view with the broker's at once; answers the status after the check. */

@@ -10,7 +10,7 @@ import { storedRisk, type SettingsStore } from '../settings/settings-store';
 export function safetyHandlers(
   active: ActiveCore,
   settings: SettingsStore,
-): Pick<Handlers, 'risk.get' | 'risk.set' | 'safety.start' | 'safety.current' | 'safety.stop'> {
+): Pick<Handlers, 'risk.get' | 'risk.set' | 'safety.start' | 'safety.current' | 'safety.stop' | 'safety.rearm'> {
   return {
     'risk.get': async () => active.current().risk.state(),
     'risk.set': async ({ limits }) => {
@@ -23,5 +23,6 @@ export function safetyHandlers(
     'safety.start': async (action) => active.current().safety.start(action),
     'safety.current': async () => active.current().safety.current(),
     'safety.stop': async () => active.current().safety.stop(),
+    'safety.rearm': async () => active.current().safety.rearm(),
   };
 }

@@ -6,6 +6,7 @@ import { type GttViolation, validateGtt } from '@shared/trading/gtt-rules';
 import type { Broker, PlaceGttCommand } from '../../broker/broker';
 import { AMBIGUOUS_KINDS, TransportFailure, brokerError } from '../../broker/broker-error';
 import type { RiskGuard, RiskMode } from '../risk/risk-guard';
+import type { KillBarrier } from '../safety/kill-barrier';
 
 /**
  * GTTs in main (docs/gtt.md): the rules are applied here before anything is sent, a create is
@@ -32,6 +33,11 @@ export interface GttServiceDeps {
   readonly newId?: () => string;
   /** The trader's risk limits, as far as they can be known when a GTT is made (docs/contract.md §Risk guard). */
   readonly guard?: Pick<RiskGuard, 'checkGtt'>;
+  /**
+   * The kill switch's barrier (docs/contract.md §Kill switch): while it is up, a GTT is made only
+   * when every order it would place only reduces what is held.
+   */
+  readonly barrier?: Pick<KillBarrier, 'blocks'>;
 }
 
 /** The rules' refusal as the bridge's error: every field named, in the app's spelling. */
@@ -107,6 +113,14 @@ export class GttService {
 
   async #place(request: GttRequest, risk: RiskMode): Promise<GttPlaceOutcome> {
     const { lastPrice } = await this.#judge(request, risk);
+    for (const leg of request.legs) {
+      const barred = this.#deps.barrier?.blocks({
+        ...leg,
+        exchange: request.exchange,
+        tradingsymbol: request.tradingsymbol,
+      });
+      if (barred) throw brokerError('forbidden', barred);
+    }
     const clientGttId = (this.#deps.newId ?? newClientGttId)();
     const command: PlaceGttCommand = { ...request, clientGttId, lastPrice };
     try {

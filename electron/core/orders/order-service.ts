@@ -12,6 +12,7 @@ import { orderRefusal } from './order-rules';
 import { ORDER_FIELDS } from '@shared/trading/rules';
 import type { LifecycleTimeline } from './lifecycle-timeline';
 import type { RiskGuard, RiskMode } from '../risk/risk-guard';
+import type { KillBarrier } from '../safety/kill-barrier';
 import { PlacementBook } from './placement-book';
 import {
   DEFAULT_TIMINGS,
@@ -45,6 +46,12 @@ export interface OrderServiceDeps {
   readonly recoveryConcurrency?: number;
   /** The trader's risk limits, applied after the trading rules and before journaling (docs/contract.md §Risk guard). */
   readonly guard?: Pick<RiskGuard, 'check' | 'journaled' | 'enter'>;
+  /**
+   * The kill switch's barrier (docs/contract.md §Kill switch): asked before journaling and before
+   * every send; while it is up, an intent waiting for the client's pacing that adds risk is
+   * stopped where it waits.
+   */
+  readonly barrier?: Pick<KillBarrier, 'blocks' | 'onChange'>;
 }
 
 /** Options of one placement. */
@@ -66,6 +73,11 @@ export interface PlaceOptions {
    * intent.
    */
   readonly clientOrderId?: string;
+  /**
+   * `exit`: the kill switch's own exit, sized from the position it just read or knows, so it
+   * only reduces: its barrier lets it through (docs/contract.md §Kill switch).
+   */
+  readonly barrier?: 'exit';
 }
 
 /** Where an intent main knows stands (`OrderService.placement`). */
@@ -111,6 +123,11 @@ export class OrderService {
   readonly #onPlaced: NonNullable<OrderServiceDeps['onPlaced']>;
   readonly #onAbsent: NonNullable<OrderServiceDeps['onAbsent']>;
   readonly #onReference: NonNullable<OrderServiceDeps['onReference']>;
+  readonly #barrier: Pick<KillBarrier, 'blocks' | 'onChange'> | null;
+  /** Each intent's send in progress, aborted (never sent) when the barrier goes up and it adds risk. */
+  readonly #sendBys = new Map<PlacementRecord, AbortController>();
+  /** The kill switch's own exits: they only reduce, so its barrier lets them through. */
+  readonly #safetyExits = new Set<string>();
   #closed = false;
   #onClose: () => void = () => undefined;
   readonly #closing = new Promise<void>((resolve) => (this.#onClose = resolve));
@@ -121,6 +138,14 @@ export class OrderService {
     this.#catalog = deps.catalog;
     this.#timeline = deps.timeline;
     this.#guard = deps.guard ?? null;
+    this.#barrier = deps.barrier ?? null;
+    // The kill switch started: sends still waiting for the client's pacing that add risk never leave.
+    this.#barrier?.onChange((state) => {
+      if (!state) return;
+      for (const [rec, sendBy] of this.#sendBys)
+        if (!this.#safetyExits.has(rec.clientOrderId) && this.#barrier?.blocks(rec.order, rec.clientOrderId))
+          sendBy.abort();
+    });
     this.#clock = deps.clock ?? systemClock;
     this.#newId = deps.newId ?? newClientOrderId;
     this.#t = { ...DEFAULT_TIMINGS, ...deps.timings };
@@ -164,7 +189,15 @@ export class OrderService {
       const known = this.#book.get(given);
       if (known) return sameOrder(known.order, order).then(() => this.#answer(known));
     }
-    const run = this.#placeNew(order, requestId, options.clickedAt, options.risk ?? 'check', receivedAt, given);
+    const run = this.#placeNew(
+      order,
+      requestId,
+      options.clickedAt,
+      options.risk ?? 'check',
+      receivedAt,
+      given,
+      options.barrier === 'exit',
+    );
     if (requestId !== null) {
       this.#requests.set(requestId, { order, run });
       const forget = (): void => void this.#requests.delete(requestId);
@@ -358,7 +391,8 @@ export class OrderService {
     clickedAt: number | undefined,
     risk: RiskMode,
     receivedAt: number,
-    given?: string,
+    given: string | undefined,
+    safetyExit: boolean,
   ): Promise<PlaceOutcome> {
     const instrument = await this.#checkRules(order);
     // The risk guard refuses before anything is journaled: a refusal, never an intent. Its reads
@@ -375,7 +409,14 @@ export class OrderService {
       passed.undo();
       return this.#answer(twin);
     }
+    // The kill switch's barrier, after every await: nothing that adds risk is journaled while it is up.
+    const barred = safetyExit ? null : (this.#barrier?.blocks(order) ?? null);
+    if (barred !== null) {
+      passed.undo();
+      throw brokerError('forbidden', barred);
+    }
     const clientOrderId = given ?? this.#newId();
+    if (safetyExit) this.#safetyExits.add(clientOrderId);
     this.#onReference(clientOrderId);
     if (clickedAt !== undefined) this.#timeline.record(clientOrderId, 'clicked', clickedAt);
     const at = this.#clock.now();
@@ -562,13 +603,23 @@ export class OrderService {
       const step = nextStep(rec.facts(), now, this.#t);
       try {
         switch (step.kind) {
-          case 'send':
+          case 'send': {
+            // The policy sends only when nothing of this intent can exist at the broker, so a
+            // send the kill switch's barrier stops is a refusal: nothing was created.
+            const barred = this.#safetyExits.has(rec.clientOrderId)
+              ? null
+              : (this.#barrier?.blocks(rec.order, rec.clientOrderId) ?? null);
+            if (barred !== null) {
+              this.#settleRefused(rec, brokerError('forbidden', barred));
+              break;
+            }
             if (this.#holdForAnswer(rec, now)) {
               await Promise.race([rec.answered(), this.#closing]);
               break;
             }
             await this.#send(rec);
             break;
+          }
           case 'lookup':
             await this.#lookup(rec);
             break;
@@ -608,6 +659,7 @@ export class OrderService {
     let onSlow: () => void = () => undefined;
     const slow = new Promise<'slow'>((resolve) => (onSlow = () => resolve('slow')));
     const sendBy = this.#windowEnds(rec);
+    this.#sendBys.set(rec, sendBy);
     const post: Promise<PostResult> = this.#broker
       .placeOrder(
         { ...rec.order, clientOrderId: rec.clientOrderId },
@@ -650,6 +702,7 @@ export class OrderService {
   ): void {
     const endedAt = this.#clock.now();
     rec.sendsEnded += 1;
+    this.#sendBys.delete(rec);
     rec.pendingPosts.delete(abandon);
     if (r.ok) {
       this.#settlePlaced(rec, r.ack.orderId, r.ack.status, false);

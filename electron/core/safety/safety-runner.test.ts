@@ -86,7 +86,13 @@ describe('safety runs', () => {
     expect(run.steps.map((s) => [s.orderId, s.state, s.detail]).sort()).toEqual(
       ids.map((id) => [id, 'done', 'Cancelled']).sort(),
     );
-    expect(run.stillOpen).toEqual({ orders: [], positions: [], unconfirmed: [], verified: true });
+    expect(run.stillOpen).toEqual({
+      orders: [],
+      positions: [],
+      unconfirmed: [],
+      verified: true,
+      positionsUnknownSince: null,
+    });
     expect(run.detail).toBe('3 of 3 orders cancelled — nothing is left open');
     expect((await core.broker.listOrders()).every((o) => o.status === 'CANCELLED')).toBe(true);
     // Progress was reported along the way, ending with the result.

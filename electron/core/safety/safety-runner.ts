@@ -12,6 +12,8 @@ import type { Broker, ReadOptions } from '../../broker/broker';
 import { brokerError, LimitReached, SendTimePassed } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';
 import type { DeskView } from '../desk-view';
+import type { KnownPositions } from '../known-positions';
+import type { KillBarrier } from './kill-barrier';
 import type { OrderService } from '../orders/order-service';
 
 /** Knobs of a safety run (tests shrink the waits). */
@@ -37,6 +39,8 @@ export interface SafetyTimings {
   readonly readAttempts: number;
   /** How long a 429 that names no Retry-After is waited out. */
   readonly rateLimitWaitMs: number;
+  /** The longest Retry-After honoured in one wait (a longer one is waited out in waits this long). */
+  readonly maxRetryAfterMs: number;
 }
 
 /**
@@ -51,6 +55,7 @@ export const DEFAULT_SAFETY_TIMINGS: SafetyTimings = {
   concurrency: 32,
   readAttempts: 2,
   rateLimitWaitMs: 1_000,
+  maxRetryAfterMs: 30_000,
 };
 
 /** How far from the last price an exit's LIMIT may be, in % (market protection; docs/contract.md §Kill switch). */
@@ -65,7 +70,17 @@ export interface SafetyRunnerDeps {
    * Main's own book, positions and ticks, used where fresh instead of asking the broker
    * (docs/live-data.md §Main's own view of the account). Absent: every figure is read.
    */
-  readonly view?: Pick<DeskView, 'orders' | 'workingOrders' | 'positions' | 'lastPrice'>;
+  readonly view?: Pick<
+    DeskView,
+    'orders' | 'workingOrders' | 'lastPrice' | 'knownAccount' | 'noteOrder' | 'streamOpen'
+  > & {
+    readonly known: Pick<KnownPositions, 'lastRead' | 'readFailingSince'>;
+  };
+  /**
+   * The kill switch's barrier: raised the moment a kill switch starts, down only when the trader
+   * re-arms (docs/contract.md §Kill switch).
+   */
+  readonly barrier?: Pick<KillBarrier, 'engage' | 'rearm' | 'state'>;
   readonly orders: Pick<OrderService, 'place' | 'placements'>;
   readonly findInstrument: (exchange: Instrument['exchange'], tradingsymbol: string) => Promise<Instrument | undefined>;
   /** Told the whole run at every change (`safety.progress`). */
@@ -146,7 +161,15 @@ export class SafetyRunner {
       steps: [],
       stillOpen: null,
       detail: 'Reading the order book…',
+      positionsUnreadableSince: null,
+      barrierUp: false,
     };
+    // The barrier first, before anything is awaited: from this moment nothing that adds risk
+    // leaves the desk, and what was on its way becomes one of the run's steps.
+    if (action.kind === 'killSwitch' && this.#deps.barrier) {
+      this.#deps.barrier.engage(run.id);
+      run.barrierUp = true;
+    }
     this.#run = run;
     this.#stop = new AbortController();
     // Every cancel waiting for the limiter and every wait listens to the Stop: no leak, many at once.
@@ -178,6 +201,24 @@ export class SafetyRunner {
     return this.current();
   }
 
+  /**
+   * The trader's re-arm after a kill switch: orders that add risk may leave the desk again. Not
+   * while a run is in progress (a `conflict`). Answers the last run, its barrier down.
+   */
+  public rearm(): SafetyRun | null {
+    if (this.#active)
+      throw brokerError(
+        'conflict',
+        'The kill switch is still running: wait for it to end, or stop it, before re-arming',
+      );
+    this.#deps.barrier?.rearm();
+    if (this.#run) {
+      this.#run.barrierUp = false;
+      this.#emit();
+    }
+    return this.current();
+  }
+
   /** Resolves when no run is in progress. */
   public async idle(): Promise<void> {
     await this.#active;
@@ -196,6 +237,20 @@ export class SafetyRunner {
     for (const o of orders.filter((x) => isWorking(x.status) && orderInScope(action, x))) {
       run.steps.push(cancelStep(o));
     }
+    // Placed moments ago, its report not in the book yet: a working order all the same.
+    const listed = new Set(orders.map((o) => o.orderId));
+    for (const p of this.#deps.orders.placements()) {
+      if (
+        p.state === 'placed' &&
+        p.orderId !== null &&
+        !listed.has(p.orderId) &&
+        (p.status === null || isWorking(p.status)) &&
+        orderInScope(action, p.order)
+      )
+        run.steps.push(placedStep(p, p.orderId));
+    }
+    // Intents on their way (inside their answer window, or held by the client's pacing, which
+    // the barrier stops): each is waited for and, if it became an order, cancelled.
     const open = this.#deps.orders.placements().filter((p) => p.state === 'checking' && orderInScope(action, p.order));
     for (const p of open) run.steps.push(unconfirmedStep(p));
     this.#cancelling = { total: run.steps.length, throttledUntil: null, retryAfterMs: 0 };
@@ -367,8 +422,9 @@ export class SafetyRunner {
     const action = run.action;
     run.detail = 'Reading positions…';
     this.#emit();
-    const positions =
-      this.#deps.view?.positions() ?? (await this.#readWithRetries(() => this.#deps.readPositions(URGENT)));
+    // Sized from what main knows (a complete read plus the fills since) or a fresh read: each
+    // exit only brings a position to flat (docs/contract.md §Kill switch).
+    const positions = await this.#positionsNow(run, run.startedAt);
     if (positions === null) {
       run.detail = 'Positions could not be read: none was exited';
       this.#emit();
@@ -458,6 +514,7 @@ export class SafetyRunner {
         const outcome = await this.#deps.orders.place(order, {
           requestId: `${run.id}-${step.id}-${sends}`,
           risk: 'exempt',
+          barrier: 'exit',
         });
         if (outcome.state === 'placed') {
           this.#update(step, {
@@ -515,7 +572,7 @@ export class SafetyRunner {
    * unfilled if the market moved away; the read-back lists it still open).
    */
   async #exitQuotes(
-    positions: readonly Position[],
+    positions: readonly Held[],
   ): Promise<Map<number, Pick<MarketQuote, 'lastPrice' | 'upperCircuit' | 'lowerCircuit'>>> {
     const out = new Map<number, Pick<MarketQuote, 'lastPrice' | 'upperCircuit' | 'lowerCircuit'>>();
     for (const p of positions) {
@@ -542,19 +599,22 @@ export class SafetyRunner {
    */
   async #finish(run: SafetyRun, exits: boolean | null, failure: string | null): Promise<void> {
     const action = run.action;
-    const [read, readPositions] = await Promise.all([
+    // The exits' fills reach main's book before its knowledge can say flat.
+    if (exits) await this.#waitExitsSettled(run);
+    const [read, held] = await Promise.all([
       this.#readWithRetries(() => this.#deps.broker.listOrders({}, URGENT)),
-      exits
-        ? this.#readWithRetries(() => this.#deps.readPositions(URGENT))
-        : Promise.resolve([] as readonly Position[]),
+      exits ? this.#positionsNow(run, this.#clock.now()) : Promise.resolve([] as readonly Held[]),
     ]);
+    for (const o of read ?? []) this.#deps.view?.noteOrder(o);
     const orders = read ?? this.#deps.view?.workingOrders() ?? null;
-    const positions = readPositions ?? this.#deps.view?.positions() ?? null;
+    // Not known: what main last knew is listed, and the run says since when it cannot know.
+    const positions = held ?? this.#lastKnownHeld();
+    const unknownSince = held === null ? (run.positionsUnreadableSince ?? this.#clock.now()) : null;
     const unconfirmed = this.#deps.orders
       .placements()
       .filter((p) => p.state === 'checking' && orderInScope(action, p.order))
       .map((p) => p.clientOrderId);
-    const verified = orders !== null && positions !== null;
+    const verified = orders !== null && held !== null;
     const stillOpen: StillOpen = {
       orders: (orders ?? this.#failedOrders(run))
         .filter((o) => isWorking(o.status) && orderInScope(action, o))
@@ -566,7 +626,7 @@ export class SafetyRunner {
           pendingQuantity: o.pendingQuantity,
           status: o.status,
         })),
-      positions: (positions ?? [])
+      positions: positions
         .filter((p) => p.quantity !== 0 && positionInScope(action, p))
         .map((p) => ({
           exchange: p.exchange,
@@ -576,6 +636,7 @@ export class SafetyRunner {
         })),
       unconfirmed,
       verified,
+      positionsUnknownSince: unknownSince,
     };
     const clear =
       verified &&
@@ -586,8 +647,111 @@ export class SafetyRunner {
     run.stillOpen = stillOpen;
     run.state = clear ? 'done' : 'incomplete';
     run.finishedAt = this.#clock.now();
-    run.detail = failure ?? `${this.#stopped() ? 'Stopped: ' : ''}${headline(run)}`;
+    run.detail = failure ?? `${this.#stopped() ? 'Stopped: ' : ''}${headline(run, this.#clock.now())}`;
+    if (held !== null) run.positionsUnreadableSince = null;
     this.#emit();
+  }
+
+  /**
+   * The positions as they are now: main's own knowledge where it is complete and as of
+   * `notBefore` or later (a complete read plus the fills since), else a read in the order-action
+   * lane. A 429 is waited out as the broker asks (capped at `maxRetryAfterMs` a wait), as often
+   * as it comes, until the positions are known or the trader stops the run; meanwhile the run
+   * says since when they have not been readable. Null when they cannot be known (the run was
+   * stopped, or reads failed otherwise `readAttempts` times).
+   */
+  async #positionsNow(run: SafetyRun, notBefore: number): Promise<readonly Held[] | null> {
+    let tries = 0;
+    for (;;) {
+      const known = this.#knownHeld(notBefore);
+      if (known) return known;
+      try {
+        const read = await this.#deps.readPositions(URGENT);
+        return read.map(heldOf);
+      } catch (err) {
+        const now = this.#clock.now();
+        const failing = this.#deps.view?.known.readFailingSince() ?? now;
+        run.positionsUnreadableSince = Math.min(run.positionsUnreadableSince ?? now, failing, now);
+        // Stopped: the one read-back is all; nothing is waited for.
+        if (this.#stopped()) return null;
+        if (throttled(err)) {
+          const ms = Math.min(err.info.retryAfterMs ?? this.#t.rateLimitWaitMs, this.#t.maxRetryAfterMs);
+          run.detail = `${unknownWords(run.positionsUnreadableSince, now)} The broker asked to wait ${seconds(ms)} (429): reading them again then, until they are known (Stop ends it)`;
+          this.#emit();
+          await this.#sleep(ms);
+          continue;
+        }
+        tries += 1;
+        if (tries >= this.#t.readAttempts) return null;
+        await this.#sleep(this.#delay(tries));
+      }
+    }
+  }
+
+  /** Every position from main's knowledge, when all of it is known as of `notBefore` or later; else null. */
+  #knownHeld(notBefore: number): Held[] | null {
+    const view = this.#deps.view;
+    if (!view) return null;
+    const account = view.knownAccount();
+    if (!account.known || account.asOf === null || account.asOf < notBefore) return null;
+    // The price each was last read at; else the latest fill's on it main has seen (a real trade
+    // moments ago), so an exit can be priced while quotes are throttled too.
+    const prices = new Map<string, { price: number; at: number }>();
+    const set = (key: string, price: number, at: number): void => {
+      if (price > 0 && (prices.get(key)?.at ?? Number.NEGATIVE_INFINITY) <= at) prices.set(key, { price, at });
+    };
+    const read = view.known.lastRead();
+    for (const p of read?.positions ?? []) set(keyOf(p), p.lastPrice, read?.at ?? 0);
+    for (const o of view.orders() ?? [])
+      if (o.filledQuantity > 0) set(keyOf(o), o.averagePrice, Date.parse(o.updatedAt));
+    const out: Held[] = [];
+    for (const p of account.positions) {
+      if (!p.known) return null;
+      out.push({
+        exchange: p.exchange,
+        tradingsymbol: p.tradingsymbol,
+        product: p.product,
+        instrumentToken: p.instrumentToken,
+        quantity: p.quantity,
+        lastPrice: prices.get(keyOf(p))?.price ?? 0,
+      });
+    }
+    return out;
+  }
+
+  /** What main last knew of the positions, when they cannot be known now (listed, never "nothing"). */
+  #lastKnownHeld(): Held[] {
+    const view = this.#deps.view;
+    if (!view) return [];
+    const out: Held[] = [];
+    for (const p of view.knownAccount().positions) {
+      if (p.known && p.quantity !== 0)
+        out.push({ ...keyParts(p), instrumentToken: p.instrumentToken, quantity: p.quantity, lastPrice: 0 });
+    }
+    return out;
+  }
+
+  /**
+   * While the stream is open, waits up to `settleWaitMs` for the exits placed to leave the
+   * working states in main's book (their fills are pushed to it), so main's knowledge of the
+   * positions includes them. Without the stream the read-back alone says.
+   */
+  async #waitExitsSettled(run: SafetyRun): Promise<void> {
+    const view = this.#deps.view;
+    const ids = run.steps
+      .filter((s) => s.kind === 'exit' && s.state === 'done' && s.orderId !== null)
+      .map((s) => s.orderId);
+    if (!view || ids.length === 0 || !view.streamOpen()) return;
+    const until = this.#clock.now() + this.#t.settleWaitMs;
+    for (;;) {
+      const book = new Map((view.orders() ?? []).map((o) => [o.orderId, o]));
+      const settled = ids.every((id) => {
+        const o = book.get(id ?? '');
+        return o !== undefined && !isWorking(o.status);
+      });
+      if (settled || this.#stopped() || this.#clock.now() >= until) return;
+      await this.#sleep(this.#t.settlePollMs);
+    }
   }
 
   /** Without a read-back: the orders main failed to cancel, as last known. */
@@ -657,6 +821,36 @@ export class SafetyRunner {
 }
 
 const URGENT: ReadOptions = { urgent: true };
+
+/** A position as the run exits it: from a read, or from main's knowledge (then priced by a tick or a quote). */
+interface Held {
+  readonly exchange: Position['exchange'];
+  readonly tradingsymbol: string;
+  readonly product: Position['product'];
+  readonly instrumentToken: number;
+  readonly quantity: number;
+  /** The price it was read with (0 when unknown). */
+  readonly lastPrice: number;
+}
+
+function heldOf(p: Position): Held {
+  return { ...keyParts(p), instrumentToken: p.instrumentToken, quantity: p.quantity, lastPrice: p.lastPrice };
+}
+
+function keyParts(
+  p: Pick<Position, 'exchange' | 'tradingsymbol' | 'product'>,
+): Pick<Held, 'exchange' | 'tradingsymbol' | 'product'> {
+  return { exchange: p.exchange, tradingsymbol: p.tradingsymbol, product: p.product };
+}
+
+function keyOf(p: Pick<Position, 'exchange' | 'tradingsymbol' | 'product'>): string {
+  return `${p.exchange}:${p.tradingsymbol}:${p.product}`;
+}
+
+/** "Positions unknown: not readable for 42 s — check with your broker" */
+function unknownWords(since: number, now: number): string {
+  return `Positions unknown: not readable for ${Math.max(0, Math.round((now - since) / 1000))} s — check with your broker.`;
+}
 
 // ---------------------------------------------------------------- pure parts
 
@@ -734,6 +928,10 @@ function cancelStep(o: Order): SafetyStep {
   };
 }
 
+function placedStep(p: Placement, orderId: string): SafetyStep {
+  return { ...unconfirmedStep(p), id: `c-${orderId}`, kind: 'cancel', orderId, status: p.status, detail: 'Waiting' };
+}
+
 function unconfirmedStep(p: Placement): SafetyStep {
   return {
     id: `u-${p.clientOrderId}`,
@@ -753,7 +951,7 @@ function unconfirmedStep(p: Placement): SafetyStep {
 }
 
 /** The run's result in one line. */
-function headline(run: SafetyRun): string {
+function headline(run: SafetyRun, now: number): string {
   const count = (kind: SafetyStep['kind'][], state: SafetyStep['state']) =>
     run.steps.filter((s) => kind.includes(s.kind) && s.state === state).length;
   const cancels = run.steps.filter((s) => s.kind !== 'exit').length;
@@ -766,12 +964,15 @@ function headline(run: SafetyRun): string {
   if (exits > 0) parts.push(`${count(['exit'], 'done')} of ${plural(exits, 'exit order')} placed`);
   const open = run.stillOpen;
   const left = open ? open.orders.length + open.positions.length + open.unconfirmed.length : 0;
+  const unknown = open?.positionsUnknownSince ?? null;
   const tail =
     run.state === 'done'
       ? 'nothing is left open'
-      : open && !open.verified
-        ? 'the broker could not be read back: check what is still open'
-        : `${plural(left, 'item')} still open`;
+      : unknown !== null
+        ? unknownWords(unknown, now)
+        : open && !open.verified
+          ? 'the broker could not be read back: check what is still open'
+          : `${plural(left, 'item')} still open`;
   return `${parts.join(', ')} — ${tail}`;
 }
 

@@ -71,6 +71,21 @@ export function useStopSafetyRun() {
   });
 }
 
+/**
+ * The trader's re-arm after a kill switch: its barrier comes down and orders that add risk may
+ * leave the desk again (docs/contract.md §Kill switch).
+ */
+export function useRearm() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationKey: ['safety', 'rearm'],
+    mutationFn: () => call('safety.rearm'),
+    onSuccess: (run) => {
+      if (run) client.setQueryData(safetyQueries.run().queryKey, run);
+    },
+  });
+}
+
 /** Writes each `safety.progress` push into the run's cache; a finished run refreshes orders and positions. */
 export function useSafetyEvents(): void {
   const client = useQueryClient();

@@ -66,6 +66,8 @@ const RUN: SafetyRun = {
   steps: [STEP],
   stillOpen: null,
   detail: 'Cancelling 1 order…',
+  positionsUnreadableSince: null,
+  barrierUp: false,
 };
 
 function Harness() {
@@ -106,6 +108,7 @@ describe('the safety run dialog', () => {
         positions: [],
         unconfirmed: ['td-abc'],
         verified: false,
+        positionsUnknownSince: null,
       },
     });
     // react-query tells its observers on the next macrotask: wait for the row to change.
@@ -170,6 +173,7 @@ describe('the safety run dialog', () => {
         positions: [],
         unconfirmed: [],
         verified: true,
+        positionsUnknownSince: null,
       },
     });
     await waitFor(() =>
@@ -179,5 +183,52 @@ describe('the safety run dialog', () => {
     );
     expect(within(dialog).queryByRole('button', { name: /Stop/ })).toBeNull();
     expect(within(dialog).getByTestId('still-open').textContent).toContain('Order 1 BUY 2 INFY — OPEN');
+  });
+
+  it('positions that cannot be read say "Positions unknown" with for how long, never "Nothing"; the barrier stays until the trader re-arms', async () => {
+    const since = Date.now() - 42_000;
+    const waiting: SafetyRun = {
+      ...RUN,
+      action: { kind: 'killSwitch', exitPositions: true },
+      steps: [],
+      barrierUp: true,
+      positionsUnreadableSince: since,
+      detail:
+        'Positions unknown: not readable for 42 s — check with your broker. The broker asked to wait 30 s (429): reading them again then, until they are known (Stop ends it)',
+    };
+    current = waiting;
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Harness />
+      </QueryClientProvider>,
+    );
+    await push(waiting);
+    act(() => screen.getByRole('button', { name: 'show' }).click());
+    const dialog = await screen.findByRole('dialog', { name: 'Kill switch' });
+    expect(within(dialog).getByTestId('positions-unknown').textContent).toMatch(
+      /^Positions unknown: not readable for \d+ s — check with your broker$/,
+    );
+    // No re-arm while it runs.
+    expect(within(dialog).queryByRole('button', { name: 'Re-arm trading' })).toBeNull();
+
+    const ended: SafetyRun = {
+      ...waiting,
+      state: 'incomplete',
+      finishedAt: since + 42_000,
+      positionsUnreadableSince: since,
+      detail: 'Stopped: No working orders — Positions unknown: not readable for 42 s — check with your broker.',
+      stillOpen: { orders: [], positions: [], unconfirmed: [], verified: false, positionsUnknownSince: since },
+    };
+    await push(ended);
+    await waitFor(() => expect(within(dialog).getByTestId('still-open')).toBeTruthy());
+    const open = within(dialog).getByTestId('still-open');
+    expect(open.textContent).toContain('Positions unknown: not readable for 42 s — check with your broker');
+    expect(open.textContent).not.toContain('Nothing');
+    expect(within(dialog).getByTestId('safety-barrier').textContent).toMatch(/until you re-arm it/);
+
+    bridge.answer('safety.rearm', () => ({ ok: true, data: { ...ended, barrierUp: false } }));
+    act(() => within(dialog).getByRole('button', { name: 'Re-arm trading' }).click());
+    await waitFor(() => expect(within(dialog).queryByTestId('safety-barrier')).toBeNull());
+    expect(bridge.callsOf('safety.rearm')).toHaveLength(1);
   });
 });

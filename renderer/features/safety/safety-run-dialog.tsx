@@ -3,7 +3,7 @@ import type { SafetyRun, SafetyStep } from '@shared/domain/safety-run';
 import { describeError } from '../../lib/describe-error';
 import { formatQty } from '../../lib/format';
 import { Dialog } from '../layout/dialog';
-import { safetyQueries, useStopSafetyRun } from './queries';
+import { safetyQueries, useRearm, useStopSafetyRun } from './queries';
 import { useRunVisible, useSafetyActions } from './safety-store';
 
 const TITLE: Readonly<Record<SafetyRun['action']['kind'], string>> = {
@@ -35,6 +35,7 @@ export function SafetyRunDialog() {
   const run = useQuery({ ...safetyQueries.run(), enabled: visible }).data;
   const { runHidden } = useSafetyActions();
   const stop = useStopSafetyRun();
+  const rearm = useRearm();
   if (!visible || !run) return null;
   const running = run.state === 'running';
   // Asked for this run: it is stopping until a push says it ended.
@@ -79,13 +80,39 @@ export function SafetyRunDialog() {
           ))}
         </tbody>
       </table>
+      {running && run.positionsUnreadableSince !== null ? (
+        <p role="alert" className="inline-error" data-testid="positions-unknown">
+          {unknownWords(run.positionsUnreadableSince)}
+        </p>
+      ) : null}
       {run.stillOpen ? <StillOpenList run={run} /> : null}
+      {run.barrierUp ? (
+        <p className="safety-barrier" data-testid="safety-barrier">
+          The kill switch is on: nothing that adds risk leaves the desk until you re-arm it. Exits that only reduce a
+          position still go.
+        </p>
+      ) : null}
       {stop.error ? (
         <p role="alert" className="inline-error">
           Not stopped: {describeError(stop.error)}
         </p>
       ) : null}
+      {rearm.error ? (
+        <p role="alert" className="inline-error">
+          Not re-armed: {describeError(rearm.error)}
+        </p>
+      ) : null}
       <div className="form__buttons">
+        {run.barrierUp && !running ? (
+          <button
+            type="button"
+            disabled={rearm.isPending}
+            title="Orders that add risk may leave the desk again"
+            onClick={() => rearm.mutate()}
+          >
+            {rearm.isPending ? 'Re-arming…' : 'Re-arm trading'}
+          </button>
+        ) : null}
         {running ? (
           <button
             type="button"
@@ -108,10 +135,16 @@ function StillOpenList({ run }: { readonly run: SafetyRun }) {
   const open = run.stillOpen;
   if (!open) return null;
   const empty = open.orders.length + open.positions.length + open.unconfirmed.length === 0;
+  const unknown = open.positionsUnknownSince;
   return (
     <section aria-label="Still open" data-testid="still-open">
       <h3 className="small">Still open{open.verified ? '' : ' (the broker could not be read back: last known)'}</h3>
-      {empty ? (
+      {unknown !== null ? (
+        <p role="alert" className="inline-error" data-testid="positions-unknown">
+          {unknownWords(unknown, run.finishedAt ?? Date.now())}
+        </p>
+      ) : null}
+      {empty && unknown !== null ? null : empty ? (
         <p className="muted">Nothing.</p>
       ) : (
         <ul className="safety-list">
@@ -135,4 +168,9 @@ function StillOpenList({ run }: { readonly run: SafetyRun }) {
       )}
     </section>
   );
+}
+
+/** "Positions unknown: not readable for 42 s — check with your broker" (never "Nothing"). */
+function unknownWords(since: number, now = Date.now()): string {
+  return `Positions unknown: not readable for ${Math.max(0, Math.round((now - since) / 1000))} s — check with your broker`;
 }
