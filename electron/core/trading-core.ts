@@ -316,18 +316,14 @@ export class TradingCore {
       journal: bracketJournal,
       syncBook: () => this.book.sync(),
       streamOpen: () => this.#connection.stream === 'open',
-      // The position main knows (docs/live-data.md §Main's own view of the account): null, not 0, when not known.
+      // The position main knows (the last complete read plus the fills since): null, never 0, when not known.
       held: (key) => {
-        const list = this.view.positions();
-        if (list === null) return null;
-        const p = list.find(
-          (x) => x.exchange === key.exchange && x.tradingsymbol === key.tradingsymbol && x.product === key.product,
-        );
-        return p?.quantity ?? 0;
+        const p = this.view.knownPosition(key);
+        return p.known ? p.quantity : null;
       },
       workingOrders: () => this.view.workingOrders(),
       readPositions: () => this.readPositions({ urgent: true }),
-      noteOrder: (order) => void this.book.push(order),
+      noteOrder: (order) => this.view.noteOrder(order),
       ...(seams.brackets?.everyMs !== undefined ? { everyMs: seams.brackets.everyMs } : {}),
       ...(seams.brackets?.onPoint ? { onPoint: seams.brackets.onPoint } : {}),
       ...(seams.orderClock ? { clock: seams.orderClock } : {}),

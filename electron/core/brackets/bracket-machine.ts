@@ -97,6 +97,12 @@ export type BracketAction =
     }
   | { readonly t: 'cancel'; readonly child: BracketChildKey; readonly orderId: string };
 
+/** The position main knows as an event is fed (signed, + long; null not known) and the other orders reducing it. */
+export interface KnownNow {
+  readonly held: number | null;
+  readonly otherReducing: number | null;
+}
+
 /** One step's result. */
 export interface Step {
   readonly bracket: Bracket;
@@ -115,17 +121,20 @@ const NAMES: Record<BracketChildKey, string> = { entry: 'Entry', stop: 'Stop-los
 const LIVE: ReadonlySet<BracketChildStatus> = new Set(['placing', 'unconfirmed', 'working']);
 
 /** One event: the bracket after it, and the actions it calls for. */
-export function step(bracket: Bracket, event: BracketEvent, now: number): Step {
+export function step(bracket: Bracket, event: BracketEvent, now: number, position?: KnownNow): Step {
   const b = structuredClone(bracket);
   if (b.phase === 'done' && event.t !== 'order') return { bracket: b, actions: [] };
-  apply(b, event, now);
+  // A position known now already counts every fill main has seen, this event's too.
+  const known = position !== undefined && position.held !== null;
+  if (position) apply(b, { t: 'position', ...position }, now);
+  apply(b, event, now, known);
   const actions = b.restoring ? [] : plan(b, now);
   b.phase = phaseOf(b);
   if (b.phase === 'done' && b.doneAt === null) b.doneAt = now;
   return { bracket: b, actions };
 }
 
-function apply(b: Bracket, e: BracketEvent, now: number): void {
+function apply(b: Bracket, e: BracketEvent, now: number, positionKnown = false): void {
   switch (e.t) {
     case 'placed': {
       const c = b[e.child];
@@ -173,7 +182,7 @@ function apply(b: Bracket, e: BracketEvent, now: number): void {
       return;
     }
     case 'order':
-      report(b, e.order, now);
+      report(b, e.order, now, positionKnown);
       return;
     case 'modified': {
       const c = b[e.child];
@@ -227,7 +236,7 @@ function apply(b: Bracket, e: BracketEvent, now: number): void {
 }
 
 /** A broker report of one of the bracket's orders; never moves a child backwards. */
-function report(b: Bracket, o: Order, now: number): void {
+function report(b: Bracket, o: Order, now: number, positionKnown: boolean): void {
   const key = CHILDREN.find((k) => {
     const c = b[k];
     return c !== null && (c.ref === o.clientOrderId || (c.orderId !== null && c.orderId === o.orderId));
@@ -239,8 +248,8 @@ function report(b: Bracket, o: Order, now: number): void {
   if (terminal && next === 'working') return;
   c.orderId ??= o.orderId;
   const more = Math.max(0, o.filledQuantity - c.filled);
-  // The position the bracket knows moves with the fills it sees: the entry adds, an exit reduces.
-  if (b.held !== null && more > 0) b.held += (key === 'entry') === (b.side === 'BUY') ? more : -more;
+  // The last position known moves with the fills the bracket sees: the entry adds, an exit reduces.
+  if (!positionKnown && b.held !== null && more > 0) b.held += (key === 'entry') === (b.side === 'BUY') ? more : -more;
   c.filled = Math.max(c.filled, o.filledQuantity);
   if (o.averagePrice > 0) c.averagePrice = o.averagePrice;
   if (!terminal && next === 'rejected' && key !== 'entry') {

@@ -11,7 +11,7 @@ import type { OrderModifier } from '../orders/order-modifier';
 import type { OrderService } from '../orders/order-service';
 import type { RiskGuard, RiskMode } from '../risk/risk-guard';
 import type { BracketJournal } from './bracket-journal';
-import { createBracket, step, type BracketAction, type BracketEvent } from './bracket-machine';
+import { createBracket, step, type BracketAction, type BracketEvent, type KnownNow } from './bracket-machine';
 import { bracketRefs, newBracketId } from './bracket-refs';
 
 /** Where a bracket's driver is, for the crash tests (docs/brackets.md §Crash tests). */
@@ -237,7 +237,8 @@ export class BracketManager {
   public async recover(): Promise<void> {
     const restored: Bracket[] = [];
     for (const b of this.#d.journal.brackets()) {
-      const r = b.phase === 'done' ? b : { ...b, restoring: true };
+      // The position it knew is yesterday's news: known again from main's reads.
+      const r = b.phase === 'done' ? b : { ...b, restoring: true, held: null };
       this.#brackets.set(b.id, r);
       if (b.phase !== 'done') restored.push(r);
     }
@@ -266,8 +267,8 @@ export class BracketManager {
     const run = this.#queue.then(async () => {
       const known = this.#brackets.get(id);
       if (!known || this.#closed) return;
-      const before = this.#withPosition(known);
-      const s = step(before, event, this.#clock.now());
+      const before = known;
+      const s = step(before, event, this.#clock.now(), this.#position(known));
       const durable = visible(before) !== visible(s.bracket);
       this.#d.onPoint?.('decided', s.bracket, s.actions);
       if (durable || s.actions.length > 0) {
@@ -527,8 +528,8 @@ export class BracketManager {
    * quantity held, and the working orders reducing it that are not this bracket's — any order
    * of the trader's, and what brackets made earlier on the same position protect.
    */
-  #withPosition(b: Bracket): Bracket {
-    if (b.phase === 'done' || !this.#d.held) return b;
+  #position(b: Bracket): KnownNow | undefined {
+    if (b.phase === 'done' || !this.#d.held) return undefined;
     const held = this.#d.held(b);
     const working = this.#d.workingOrders?.() ?? null;
     const same = (o: { exchange: string; tradingsymbol: string; product: string }): boolean =>
@@ -551,8 +552,7 @@ export class BracketManager {
         if (x.id !== b.id && x.phase !== 'done' && x.createdAt < b.createdAt && x.side === b.side && same(x))
           otherReducing += protectedQuantity(x);
     }
-    const s = step(b, { t: 'position', held, otherReducing }, this.#clock.now());
-    return s.bracket;
+    return { held, otherReducing };
   }
 
   /**
@@ -603,9 +603,12 @@ export class BracketManager {
   }
 }
 
-/** A bracket as the trader sees it: everything but the best price, which moves with every tick. */
+/**
+ * A bracket as the trader sees it: everything but the best price, which moves with every tick,
+ * and the position it was last sized against (read again at every step).
+ */
 function visible(b: Bracket): string {
-  return JSON.stringify({ ...b, best: null });
+  return JSON.stringify({ ...b, best: null, held: null, otherReducing: null });
 }
 
 function messageOf(err: unknown): string {
