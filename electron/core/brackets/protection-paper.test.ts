@@ -1,0 +1,186 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Bracket, BracketRequest } from '@shared/domain/bracket';
+import type { ConnectionState } from '@shared/domain/session';
+import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import { coreOn, failure, NO_KITE_LIMITS } from '../testing/dialects';
+import type { TradingCore } from '../trading-core';
+
+/**
+ * Protection is a promise about the position (docs/brackets.md §The controller), against the
+ * real paper broker and its faults: exits that could not be placed during an outage are placed
+ * once it ends, and the position is UNPROTECTED (never "Done") meanwhile; a manual partial exit
+ * shrinks the exits so the target never reverses the position; a protect over what is held is
+ * refused naming `quantity`.
+ */
+
+async function started(fx: CoreFixture): Promise<{ core: TradingCore; infy: number }> {
+  const states: ConnectionState['stream'][] = [];
+  const core = await coreOn(fx, 'rest', {
+    stream: true,
+    brackets: { everyMs: 50 },
+    // An exit refused by a 429 storm ends "not placed" quickly, so the test need not wait out a real window.
+    placementTimings: { resendWindowMs: 300, landingHorizonMs: 300, answerDeadlineMs: 1_000 },
+    events: { onConnection: (c) => states.push(c.stream) },
+  });
+  await vi.waitFor(() => expect(states.at(-1)).toBe('open'), { timeout: 10_000 });
+  const infy = (await core.catalog.find('NSE', 'INFY'))?.instrumentToken ?? 0;
+  core.setSubscriptions(new Set([infy]));
+  return { core, infy };
+}
+
+const bracketOn = (quantity: number, orderType: 'MARKET' | 'LIMIT', price?: number): BracketRequest => ({
+  kind: 'entry',
+  entry: {
+    exchange: 'NSE',
+    tradingsymbol: 'INFY',
+    transactionType: 'BUY',
+    quantity,
+    orderType,
+    product: 'MIS',
+    validity: 'DAY',
+    ...(price !== undefined ? { price } : {}),
+  },
+  stop: { triggerPrice: 1480 },
+  target: { price: 1530 },
+  trail: null,
+});
+
+const now = (core: TradingCore, id: string): Bracket => {
+  const b = core.brackets.get(id);
+  if (!b) throw new Error(`no bracket ${id}`);
+  return b;
+};
+
+/** INFY MIS held at the broker (signed). */
+async function held(core: TradingCore): Promise<number> {
+  const list = await core.broker.listPositions();
+  return list.find((p) => p.tradingsymbol === 'INFY' && p.product === 'MIS')?.quantity ?? 0;
+}
+
+describe('protection on the paper broker', () => {
+  let fx: CoreFixture;
+  afterEach(async () => fx.close());
+
+  it('the entry fills during a 429 storm: the exits end not placed, the position is UNPROTECTED (not done), and they are placed once it ends', async () => {
+    fx = await startCoreFixture();
+    const { core, infy } = await started(fx);
+    fx.paper.setPrice(infy, 1500);
+    const placed = await core.brackets.create(bracketOn(10, 'LIMIT', 1495));
+    const id = placed.bracket.id;
+    await vi.waitFor(() => expect(now(core, id).entry?.status).toBe('working'), { timeout: 10_000 });
+
+    // Every request is answered 429 (main honours its Retry-After); the stream still reports the fill.
+    fx.paper.setFaults({ rate_limit: 1, retry_after_s: 2 });
+    fx.paper.setPrice(infy, 1494);
+    await vi.waitFor(() => expect(now(core, id).entry?.filled).toBe(10), { timeout: 10_000 });
+    await vi.waitFor(() => expect(now(core, id).stop?.failures ?? 0).toBeGreaterThan(0), {
+      timeout: 30_000,
+      interval: 50,
+    });
+    const during = now(core, id);
+    expect(during.phase).toBe('protecting');
+    expect(during.unprotected).toMatchObject({ quantity: 10 });
+    expect(during.problem).toMatch(/^Stop-loss not placed: .*trying again/);
+
+    fx.paper.setFaults({});
+    await vi.waitFor(
+      () => {
+        const b = now(core, id);
+        expect([b.stop?.status, b.target?.status, b.unprotected]).toEqual(['working', 'working', null]);
+      },
+      { timeout: 30_000, interval: 50 },
+    );
+    const orders = (await core.broker.listOrders()).filter(
+      (o) => o.transactionType === 'SELL' && o.status !== 'REJECTED',
+    );
+    // One stop-loss and one target at the broker, each for what is held: nothing sent twice.
+    expect(orders.map((o) => [o.orderType, o.quantity, o.status]).sort()).toEqual([
+      ['LIMIT', 10, 'OPEN'],
+      ['SL-M', 10, 'TRIGGER PENDING'],
+    ]);
+  }, 90_000);
+
+  it('a manual sale of 5 of the 10 protected shrinks both exits to 5; the target then fills and the position is flat, not short', async () => {
+    fx = await startCoreFixture();
+    const { core, infy } = await started(fx);
+    fx.paper.setPrice(infy, 1500);
+    const placed = await core.brackets.create(bracketOn(10, 'MARKET'));
+    const id = placed.bracket.id;
+    await vi.waitFor(
+      () => expect([now(core, id).stop?.status, now(core, id).target?.status]).toEqual(['working', 'working']),
+      { timeout: 10_000 },
+    );
+
+    // The trader sells 5 from the ticket: an ordinary order, not the bracket's.
+    const sold = await core.orders.place({
+      exchange: 'NSE',
+      tradingsymbol: 'INFY',
+      transactionType: 'SELL',
+      quantity: 5,
+      orderType: 'MARKET',
+      product: 'MIS',
+      validity: 'DAY',
+    });
+    expect(sold.state).toBe('placed');
+    await vi.waitFor(
+      () => expect([now(core, id).stop?.order.quantity, now(core, id).target?.order.quantity]).toEqual([5, 5]),
+      { timeout: 15_000, interval: 50 },
+    );
+    const exits = (await core.broker.listOrders()).filter(
+      (o) => o.orderId === now(core, id).stop?.orderId || o.orderId === now(core, id).target?.orderId,
+    );
+    expect(exits.map((o) => o.quantity)).toEqual([5, 5]);
+
+    fx.paper.setPrice(infy, 1535);
+    await vi.waitFor(() => expect(now(core, id).phase).toBe('done'), { timeout: 10_000 });
+    expect(now(core, id).outcome).toMatch(/^Target filled/);
+    expect(await held(core)).toBe(0);
+  });
+
+  it('a protect larger than the position, or with nothing held, is refused naming quantity; nothing is placed', async () => {
+    fx = await startCoreFixture();
+    const { core, infy } = await started(fx);
+    fx.paper.setPrice(infy, 1500);
+    const protect = (quantity: number): BracketRequest => ({
+      kind: 'protect',
+      exchange: 'NSE',
+      tradingsymbol: 'INFY',
+      product: 'MIS',
+      side: 'BUY',
+      quantity,
+      stop: { triggerPrice: 1480 },
+      target: { price: 1530 },
+      trail: null,
+    });
+    const none = await failure(core.brackets.create(protect(50)));
+    expect(none).toMatchObject({ kind: 'bad_request', field: 'quantity' });
+    expect(none.message).toMatch(/^Nothing long is held in INFY \(MIS\) to protect/);
+
+    const bought = await core.orders.place({
+      exchange: 'NSE',
+      tradingsymbol: 'INFY',
+      transactionType: 'BUY',
+      quantity: 10,
+      orderType: 'MARKET',
+      product: 'MIS',
+      validity: 'DAY',
+    });
+    expect(bought.state).toBe('placed');
+    await vi.waitFor(async () => expect(await held(core)).toBe(10), { timeout: 10_000 });
+    const over = await failure(core.brackets.create(protect(1000)));
+    expect(over).toMatchObject({ kind: 'bad_request', field: 'quantity' });
+    expect(over.message).toMatch(/^Only 10 long is held in INFY \(MIS\): protect at most 10/);
+    expect((await core.broker.listOrders()).filter((o) => o.transactionType === 'SELL')).toEqual([]);
+    expect(core.brackets.list()).toEqual([]);
+
+    const ok = await core.brackets.create(protect(10));
+    await vi.waitFor(
+      () =>
+        expect([now(core, ok.bracket.id).stop?.status, now(core, ok.bracket.id).target?.status]).toEqual([
+          'working',
+          'working',
+        ]),
+      { timeout: 10_000 },
+    );
+  });
+});
