@@ -3,6 +3,7 @@ import type { Bracket, BracketRequest } from '@shared/domain/bracket';
 import type { ConnectionState } from '@shared/domain/session';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import { coreOn, failure, NO_KITE_LIMITS } from '../testing/dialects';
+import { NOT_LISTED } from './bracket-manager';
 import type { TradingCore } from '../trading-core';
 
 /**
@@ -182,5 +183,84 @@ describe('protection on the paper broker', () => {
         ]),
       { timeout: 10_000 },
     );
+  });
+
+  it('on Kite, an overnight protection whose exits the close cancelled is placed again the next day, not taken as still working', async () => {
+    // The paper's market clock is this test's: Wednesday 14:00 IST, then Thursday 09:20.
+    let t = Date.parse('2026-11-25T14:00:00+05:30');
+    fx = await startCoreFixture({
+      kiteRates: NO_KITE_LIMITS,
+      clock: () => t,
+      marketClock: { at: t },
+      tokenTtlMs: 7 * 24 * 3600_000,
+    });
+    const first = await coreOn(fx, 'kite', { brackets: { everyMs: 50 } });
+    const fut = (await first.catalog.list('NFO')).find((i) => /^NIFTY\d\d[A-Z]{3}FUT$/.test(i.tradingsymbol));
+    if (!fut) throw new Error('no NIFTY future listed');
+    fx.paper.setPrice(fut.instrumentToken, 26000);
+    const lot = fut.lotSize;
+    const bought = await first.orders.place({
+      exchange: 'NFO',
+      tradingsymbol: fut.tradingsymbol,
+      transactionType: 'BUY',
+      quantity: lot,
+      orderType: 'MARKET',
+      product: 'NRML',
+      validity: 'DAY',
+    });
+    expect(bought.state).toBe('placed');
+    const heldFut = async (core: TradingCore): Promise<number> =>
+      (await core.broker.listPositions()).find((p) => p.tradingsymbol === fut.tradingsymbol && p.product === 'NRML')
+        ?.quantity ?? 0;
+    await vi.waitFor(async () => expect(await heldFut(first)).toBe(lot), { timeout: 10_000 });
+    const placed = await first.brackets.create({
+      kind: 'protect',
+      exchange: 'NFO',
+      tradingsymbol: fut.tradingsymbol,
+      product: 'NRML',
+      side: 'BUY',
+      quantity: lot,
+      stop: { triggerPrice: 25800 },
+      target: { price: 26300 },
+      trail: null,
+    });
+    const id = placed.bracket.id;
+    await vi.waitFor(
+      () =>
+        expect([first.brackets.get(id)?.stop?.status, first.brackets.get(id)?.target?.status]).toEqual([
+          'working',
+          'working',
+        ]),
+      { timeout: 10_000 },
+    );
+    const yesterday = first.brackets.get(id)?.stop?.orderId;
+    await first.close();
+
+    // The close cancels both DAY exits; the next morning Kite lists only that day's orders.
+    t = Date.parse('2026-11-26T09:20:00+05:30');
+    const next = await coreOn(fx, 'kite', { brackets: { everyMs: 50 } });
+    await next.bracketRecovery();
+    expect(await heldFut(next)).toBe(lot);
+    await vi.waitFor(
+      () => {
+        const b = next.brackets.get(id);
+        expect([b?.phase, b?.stop?.status, b?.target?.status]).toEqual(['protecting', 'working', 'working']);
+        expect(b?.stop?.orderId).not.toBe(yesterday);
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+    // The working exits are today's orders at the broker, each for what is held.
+    const b = next.brackets.get(id);
+    const exits = (await next.broker.listOrders()).filter(
+      (o) => o.orderId === b?.stop?.orderId || o.orderId === b?.target?.orderId,
+    );
+    expect(
+      exits.map((o) => [o.transactionType, o.quantity, o.status === 'OPEN' || o.status === 'TRIGGER PENDING']),
+    ).toEqual([
+      ['SELL', lot, true],
+      ['SELL', lot, true],
+    ]);
+    // Until they were, the row said why: the broker no longer listed yesterday's.
+    expect(NOT_LISTED).toMatch(/^No longer listed by the broker/);
   });
 });
