@@ -263,4 +263,80 @@ describe('protection on the paper broker', () => {
     // Until they were, the row said why: the broker no longer listed yesterday's.
     expect(NOT_LISTED).toMatch(/^No longer listed by the broker/);
   });
+
+  it('a partial fill, then a gap that fills the rest and triggers the stop-loss placed for the part: never done while held without a stop', async () => {
+    fx = await startCoreFixture();
+    const core = await coreOn(fx, 'rest', {
+      brackets: { everyMs: 50 },
+      placementTimings: { resendWindowMs: 300, landingHorizonMs: 300, answerDeadlineMs: 1_000 },
+    });
+    // A thin book (BSE): a MARKET buy larger than all that is offered fills in part, the rest at the next price.
+    const itc = await core.catalog.find('BSE', 'ITC');
+    if (!itc) throw new Error('no ITC on BSE');
+    const [quote] = await core.broker.getQuotes([itc.instrumentToken]);
+    const last = quote?.lastPrice ?? 0;
+    const offered = quote?.totalSellQuantity ?? 0;
+    const quantity = offered + Math.ceil(offered / 2);
+    const stop = Math.round((last * 0.98) / 0.05) * 0.05;
+    const placed = await core.brackets.create({
+      kind: 'entry',
+      entry: {
+        exchange: 'BSE',
+        tradingsymbol: 'ITC',
+        transactionType: 'BUY',
+        quantity,
+        orderType: 'MARKET',
+        product: 'MIS',
+        validity: 'DAY',
+      },
+      stop: { triggerPrice: Number(stop.toFixed(2)) },
+      target: { price: Number((Math.round((last * 1.05) / 0.05) * 0.05).toFixed(2)) },
+      trail: null,
+    });
+    const id = placed.bracket.id;
+    await vi.waitFor(
+      () => {
+        const b = now(core, id);
+        expect(b.entry?.filled).toBeGreaterThan(0);
+        expect(b.entry?.filled).toBeLessThan(quantity);
+        expect(b.stop?.status).toBe('working');
+      },
+      { timeout: 10_000 },
+    );
+    const part = now(core, id).entry?.filled ?? 0;
+    expect(now(core, id).stop?.order.quantity).toBe(part);
+
+    // One move below the stop: the rest of the entry fills and the stop-loss placed for the part triggers.
+    fx.paper.setPrice(itc.instrumentToken, Number((stop - 1).toFixed(2)));
+    const heldItc = async (): Promise<number> =>
+      (await core.broker.listPositions()).find((p) => p.tradingsymbol === 'ITC' && p.product === 'MIS')?.quantity ?? 0;
+    await vi.waitFor(
+      async () => {
+        const b = now(core, id);
+        // The entry's rest filled in that move or was cancelled once the stop-loss filled.
+        expect(['filled', 'cancelled']).toContain(b.entry?.status);
+        const held = await heldItc();
+        expect(held).toBeGreaterThanOrEqual(0);
+        if (held === 0) expect(b.phase).toBe('done');
+        else {
+          // Still held: never "Done"; a stop-loss covering what is held, or UNPROTECTED on screen.
+          expect(b.phase).toBe('protecting');
+          const open = b.stop?.status === 'working' ? b.stop.order.quantity - b.stop.filled : 0;
+          expect(open >= held || b.unprotected !== null).toBe(true);
+        }
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+    // More filled than the part the stop-loss was for: what is still held is protected again.
+    await vi.waitFor(
+      async () => {
+        const b = now(core, id);
+        const held = await heldItc();
+        if (held > 0)
+          expect([b.phase, (b.stop?.order.quantity ?? 0) - (b.stop?.filled ?? 0)]).toEqual(['protecting', held]);
+        else expect(b.phase).toBe('done');
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+  });
 });
