@@ -265,10 +265,10 @@ export class BracketManager {
   /** One event through the machine: journal the step durably, then act on it. Serial. */
   #feed(id: string, event: BracketEvent): Promise<void> {
     const run = this.#queue.then(async () => {
-      const known = this.#brackets.get(id);
-      if (!known || this.#closed) return;
-      const before = known;
-      const s = step(before, event, this.#clock.now(), this.#position(known));
+      const before = this.#brackets.get(id);
+      if (!before || this.#closed) return;
+      // Each step sized against the position main knows at that moment (docs/brackets.md §The controller).
+      const s = step(before, event, this.#clock.now(), this.#position(before));
       const durable = visible(before) !== visible(s.bracket);
       this.#d.onPoint?.('decided', s.bracket, s.actions);
       if (durable || s.actions.length > 0) {
