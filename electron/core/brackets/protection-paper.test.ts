@@ -339,4 +339,30 @@ describe('protection on the paper broker', () => {
       { timeout: 15_000, interval: 50 },
     );
   });
+
+  it('the stop-loss fills while the stream is cut and reads are refused: once main can read, the target is cancelled and the position is never reversed', async () => {
+    fx = await startCoreFixture();
+    const { core, infy } = await started(fx);
+    fx.paper.setPrice(infy, 1500);
+    const placed = await core.brackets.create(bracketOn(10, 'MARKET'));
+    const id = placed.bracket.id;
+    await vi.waitFor(
+      () => expect([now(core, id).stop?.status, now(core, id).target?.status]).toEqual(['working', 'working']),
+      { timeout: 10_000 },
+    );
+    // Main blind: the stream cut and every read answered 429.
+    fx.paper.setFaults({ read_rate_limit: 1, retry_after_s: 1 });
+    fx.paper.setStreamAccepting(false);
+    // The price control runs matching before it returns: the stop-loss has filled at the broker.
+    fx.paper.setPrice(infy, 1475);
+    expect(now(core, id).phase).toBe('protecting');
+    // Main can read again: the first read that shows the stop's fill cancels the target.
+    fx.paper.setFaults({});
+    fx.paper.setStreamAccepting(true);
+    await vi.waitFor(() => expect(now(core, id).phase).toBe('done'), { timeout: 20_000, interval: 50 });
+    expect(now(core, id).outcome).toMatch(/^Stop-loss filled/);
+    expect(now(core, id).target?.status).toBe('cancelled');
+    fx.paper.setPrice(infy, 1535);
+    expect(await held(core)).toBe(0);
+  });
 });
