@@ -209,6 +209,15 @@ export class BracketManager {
     return this.#brackets.get(id) ?? b;
   }
 
+  /**
+   * The running brackets `which` picks are cancelled as by the trader (a safety run cancelling
+   * their orders): they place nothing more.
+   */
+  public standDown(which: (b: Bracket) => boolean): void {
+    for (const b of this.#brackets.values())
+      if (b.phase !== 'done' && !b.cancelRequested && which(b)) void this.#feed(b.id, { t: 'cancel' });
+  }
+
   /** A report of an order from main's book (pushed or read): to the bracket it belongs to. */
   public onOrder(order: Order): void {
     for (const b of this.#brackets.values()) {

@@ -365,4 +365,26 @@ describe('protection on the paper broker', () => {
     fx.paper.setPrice(infy, 1535);
     expect(await held(core)).toBe(0);
   });
+
+  it('the kill switch cancelling every order and exiting is the trader saying no more: the bracket stands down, nothing is placed again', async () => {
+    fx = await startCoreFixture();
+    const { core, infy } = await started(fx);
+    fx.paper.setPrice(infy, 1500);
+    const placed = await core.brackets.create(bracketOn(10, 'MARKET'));
+    const id = placed.bracket.id;
+    await vi.waitFor(
+      () => expect([now(core, id).stop?.status, now(core, id).target?.status]).toEqual(['working', 'working']),
+      { timeout: 10_000 },
+    );
+    core.safety.start({ kind: 'killSwitch', exitPositions: true });
+    await core.safety.idle();
+    await vi.waitFor(() => expect(now(core, id).phase).toBe('done'), { timeout: 10_000 });
+    expect(now(core, id).outcome).toBe('Cancelled by you');
+    expect(core.safety.current()?.state).toBe('done');
+    expect(await held(core)).toBe(0);
+    const working = (await core.broker.listOrders()).filter(
+      (o) => o.status === 'OPEN' || o.status === 'TRIGGER PENDING',
+    );
+    expect(working).toEqual([]);
+  });
 });
