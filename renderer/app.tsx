@@ -16,6 +16,7 @@ import { GttDialogHost } from './features/gtt/gtt-dialog';
 import { UnconfirmedBadge } from './features/placements/unconfirmed-badge';
 import { usePlacementEvents } from './features/placements/queries';
 import { useBracketEvents } from './features/brackets/queries';
+import { UnprotectedBadge, useUnprotectedToasts } from './features/brackets/unprotected-badge';
 import { PositionsPanel } from './features/portfolio/positions-panel';
 import { KillSwitchButton } from './features/safety/kill-switch';
 import { RiskStatusChip } from './features/safety/risk-status';
@@ -199,6 +200,7 @@ export function App() {
   useBridgeEvents();
   usePlacementEvents();
   useBracketEvents();
+  useUnprotectedToasts();
   useOrderNotifications();
   useTicketHotkeys();
   useOverlayHotkeys();
@@ -223,6 +225,7 @@ export function App() {
         <UsageMeter />
         <PaintRateNote />
         <UnconfirmedBadge />
+        <UnprotectedBadge />
         <MarketSession />
         <RiskStatusChip />
         <DriftHeaderButton />

@@ -11,6 +11,8 @@ import { startPaperBroker, type PaperBroker } from '../paper';
  * Brackets and trailing stops over the bridge (docs/brackets.md): a trailing stop moves from the
  * stream with no window subscribed to its instrument — main watches it as its own — and every
  * change reaches the page as `brackets.changed`; volume at price is answered from main's memory.
+ * The same `requestId` sent twice at once (two windows, a repeated frame) makes one bracket, and
+ * a protect over what is held is refused naming `quantity` (docs/brackets.md §Risk).
  */
 describe('brackets over the bridge', () => {
   let dir: string;
@@ -80,5 +82,65 @@ describe('brackets over the bridge', () => {
     await vi.waitFor(() => expect(latest()?.phase).toBe('done'), { timeout: 10_000 });
     expect(latest()?.outcome).toBe('Cancelled by you');
     off();
+  });
+
+  it('the same requestId twice at once makes one bracket with one stop-loss and one target; both get its answer', async () => {
+    const request = {
+      kind: 'entry' as const,
+      entry: {
+        exchange: 'NSE',
+        tradingsymbol: 'INFY',
+        transactionType: 'BUY',
+        quantity: 10,
+        orderType: 'MARKET',
+        product: 'MIS',
+        validity: 'DAY',
+      },
+      stop: { triggerPrice: 1550 },
+      target: { price: 1650 },
+      trail: null,
+    };
+    const [a, b] = await Promise.all([
+      dispatch('brackets.place', { request, requestId: 'rq-twice-at-once-1' }),
+      dispatch('brackets.place', { request, requestId: 'rq-twice-at-once-1' }),
+    ]);
+    expect([a, b].map((r) => (r.ok ? 'ok' : r.error.message))).toEqual(['ok', 'ok']);
+    if (!a.ok || !b.ok) return;
+    const id = (a.data as BracketPlaced).bracket.id;
+    expect((b.data as BracketPlaced).bracket.id).toBe(id);
+    const get = async (): Promise<Bracket | undefined> => {
+      const listed = await dispatch('brackets.list', undefined);
+      return listed.ok ? (listed.data as Bracket[]).find((x) => x.id === id) : undefined;
+    };
+    await vi.waitFor(
+      async () => expect([(await get())?.stop?.status, (await get())?.target?.status]).toEqual(['working', 'working']),
+      { timeout: 10_000 },
+    );
+    const listed = await dispatch('brackets.list', undefined);
+    expect(listed.ok && (listed.data as Bracket[]).filter((x) => x.phase !== 'done').map((x) => x.id)).toEqual([id]);
+    const orders = await dispatch('orders.list', undefined);
+    const sells = orders.ok
+      ? (orders.data as Array<{ transactionType: string; status: string }>).filter(
+          (o) => o.transactionType === 'SELL' && o.status !== 'CANCELLED',
+        )
+      : [];
+    expect(sells).toHaveLength(2);
+
+    // Protecting more than is held (12 long) is refused, naming the field.
+    const over = await dispatch('brackets.place', {
+      request: {
+        kind: 'protect',
+        exchange: 'NSE',
+        tradingsymbol: 'INFY',
+        product: 'MIS',
+        side: 'BUY',
+        quantity: 1000,
+        stop: { triggerPrice: 1550 },
+        target: { price: 1650 },
+        trail: null,
+      },
+      requestId: 'rq-protect-over-1',
+    });
+    expect(over).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'quantity' } });
   });
 });

@@ -143,6 +143,8 @@ export class TradingCore {
   #modes: ReadonlyMap<number, StreamMode> = new Map();
   #recovery: Promise<void> = Promise.resolve();
   #bracketRecovery: Promise<void> = Promise.resolve();
+  /** Safety runs whose brackets were stood down already. */
+  readonly #stoodDown = new Set<string>();
 
   private constructor(
     options: TradingCoreOptions,
@@ -337,6 +339,14 @@ export class TradingCore {
       journal: bracketJournal,
       syncBook: () => this.book.sync(),
       streamOpen: () => this.#connection.stream === 'open',
+      // The position main knows (the last complete read plus the fills since): null, never 0, when not known.
+      held: (key) => {
+        const p = this.view.knownPosition(key);
+        return p.known ? p.quantity : null;
+      },
+      workingOrders: () => this.view.workingOrders(),
+      readPositions: () => this.readPositions({ urgent: true }),
+      noteOrder: (order) => this.view.noteOrder(order),
       ...(seams.brackets?.everyMs !== undefined ? { everyMs: seams.brackets.everyMs } : {}),
       ...(seams.brackets?.onPoint ? { onPoint: seams.brackets.onPoint } : {}),
       ...(seams.orderClock ? { clock: seams.orderClock } : {}),
@@ -350,7 +360,15 @@ export class TradingCore {
       barrier: this.barrier,
       orders: this.orders,
       findInstrument: (exchange, symbol) => this.catalog.find(exchange, symbol),
-      onProgress: (run) => ev.onSafety?.(run),
+      onProgress: (run) => {
+        // A safety run is the trader saying "no more" to the brackets on what it cancels: they stand
+        // down rather than place again the exits it cancels (docs/brackets.md §The controller).
+        if (!this.#stoodDown.has(run.id)) {
+          this.#stoodDown.add(run.id);
+          this.brackets.standDown((b) => safetyCovers(run.action, b));
+        }
+        ev.onSafety?.(run);
+      },
       // No last price to price a LIMIT exit from; Kite protects a MARKET one (docs/kite.md §The plan).
       exitAtMarket: () =>
         this.session.info().marketData === 'none' && this.session.info().marketProtection !== undefined,
@@ -580,4 +598,16 @@ function isDeskReference(clientOrderId: string): boolean {
 /** A vault key as a file-name part: letters, digits and dashes only. */
 function safeName(key: string): string {
   return key.replace(/[^A-Za-z0-9-]+/g, '-').slice(0, 80);
+}
+
+/** Whether a safety run cancels the orders of a bracket's instrument (and product, for an exit). */
+function safetyCovers(
+  action: SafetyRun['action'],
+  b: Pick<Bracket, 'exchange' | 'tradingsymbol' | 'product'>,
+): boolean {
+  if (action.kind === 'killSwitch') return true;
+  if (action.kind === 'cancelSymbol') return action.exchange === b.exchange && action.tradingsymbol === b.tradingsymbol;
+  return action.positions.some(
+    (p) => p.exchange === b.exchange && p.tradingsymbol === b.tradingsymbol && p.product === b.product,
+  );
 }

@@ -25,6 +25,7 @@ export function aChild(over: Partial<BracketChild> = {}): BracketChild {
     pending: null,
     failures: 0,
     retryAt: null,
+    gen: 0,
     ...over,
   };
 }
@@ -52,6 +53,10 @@ export function aBracket(over: Partial<Bracket> = {}): Bracket {
     phase: 'waiting_entry',
     restoring: false,
     cancelRequested: false,
+    exited: 0,
+    held: null,
+    otherReducing: null,
+    unprotected: null,
     problem: null,
     outcome: null,
     doneAt: null,

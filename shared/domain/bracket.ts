@@ -90,6 +90,12 @@ export const BracketChild = z.object({
   /** Failed modifications or cancels in a row, and when to try again (epoch ms). */
   failures: z.number().int().nonnegative(),
   retryAt: z.number().nullable(),
+  /**
+   * Which order of this role it is: 0 the first; each order placed after an earlier one ended
+   * (filled for less than is held, refused, cancelled, no longer listed) is the next, under its
+   * own reference (docs/brackets.md §References).
+   */
+  gen: z.number().int().nonnegative().default(0),
 });
 export type BracketChild = z.infer<typeof BracketChild>;
 
@@ -125,6 +131,19 @@ export const Bracket = z.object({
   /** Read back from the broker after a restart before it acts again (docs/brackets.md §After a restart). */
   restoring: z.boolean(),
   cancelRequested: z.boolean(),
+  /** What the exits of earlier generations filled (docs/brackets.md §The controller). */
+  exited: z.number().int().nonnegative().default(0),
+  /**
+   * The net position (signed, + long) of its instrument and product as main knows it at the last
+   * step, and the other working orders reducing it; null: not known (docs/brackets.md §The controller).
+   */
+  held: z.number().int().nullable().default(null),
+  otherReducing: z.number().int().nonnegative().nullable().default(null),
+  /** A held, protected quantity without a working stop-loss covering it: how much and why. */
+  unprotected: z
+    .object({ quantity: z.number().int().positive(), why: z.string().max(500) })
+    .nullable()
+    .default(null),
   /** What needs the trader's eye while it runs ("Stop-loss not placed: …"). */
   problem: z.string().max(500).nullable(),
   /** How it ended. */

@@ -1,5 +1,5 @@
 import type { OrderRequest, Product, TransactionType } from '../domain/order';
-import type { TrailSpec } from '../domain/bracket';
+import type { Bracket, TrailSpec } from '../domain/bracket';
 import { fromUnits, toUnits } from './money';
 import { allowedOrderTypes, tickProblem, type InstrumentSpec } from './rules';
 
@@ -161,4 +161,13 @@ export function trailImproves(side: TransactionType, current: number, next: numb
 /** True when `price` is more favourable than `best` for a `side` position (higher for a long). */
 export function betterPrice(side: TransactionType, price: number, best: number | null): boolean {
   return best === null || (side === 'BUY' ? price > best : price < best);
+}
+
+/**
+ * What a bracket's exits protect now: what its entry filled (or the position given) less every
+ * fill of its exits, earlier orders of a role included (docs/brackets.md §The controller).
+ */
+export function protectedQuantity(b: Pick<Bracket, 'entry' | 'quantity' | 'exited' | 'stop' | 'target'>): number {
+  const covered = b.entry ? b.entry.filled : b.quantity;
+  return Math.max(0, covered - b.exited - (b.stop?.filled ?? 0) - (b.target?.filled ?? 0));
 }

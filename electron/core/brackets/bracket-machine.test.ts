@@ -113,11 +113,11 @@ const ROWS: readonly Row[] = [
     created: ['place entry BUY 100 LIMIT@100'],
     events: [
       [placed('entry'), []],
-      [report('entry', 'OPEN', 30), ['place stop SELL 30 SL-M@95', 'place target SELL 30 LIMIT@110']],
-      [placed('stop'), []],
+      [report('entry', 'OPEN', 30), ['place stop SELL 30 SL-M@95']],
+      [placed('stop'), ['place target SELL 30 LIMIT@110']],
       [placed('target'), []],
-      [report('entry', 'COMPLETE', 100), ['modify stop quantity 100', 'modify target quantity 100']],
-      [{ t: 'modified', child: 'stop', changes: { quantity: 100 }, trail: false }, []],
+      [report('entry', 'COMPLETE', 100), ['modify stop quantity 100']],
+      [{ t: 'modified', child: 'stop', changes: { quantity: 100 }, trail: false }, ['modify target quantity 100']],
       [{ t: 'modified', child: 'target', changes: { quantity: 100 }, trail: false }, []],
     ],
     phase: 'protecting',
@@ -128,8 +128,8 @@ const ROWS: readonly Row[] = [
     request: entryRequest('BUY', 100),
     created: ['place entry BUY 100 LIMIT@100'],
     events: [
-      [report('entry', 'COMPLETE', 100), ['place stop SELL 100 SL-M@95', 'place target SELL 100 LIMIT@110']],
-      [placed('stop'), []],
+      [report('entry', 'COMPLETE', 100), ['place stop SELL 100 SL-M@95']],
+      [placed('stop'), ['place target SELL 100 LIMIT@110']],
       [placed('target'), []],
       [report('target', 'COMPLETE', 100, { averagePrice: 110 }), ['cancel stop']],
       [{ t: 'cancel-sent', child: 'stop', status: 'CANCELLED' }, []],
@@ -142,8 +142,8 @@ const ROWS: readonly Row[] = [
     request: entryRequest('BUY', 100),
     created: ['place entry BUY 100 LIMIT@100'],
     events: [
-      [report('entry', 'OPEN', 40), ['place stop SELL 40 SL-M@95', 'place target SELL 40 LIMIT@110']],
-      [placed('stop'), []],
+      [report('entry', 'OPEN', 40), ['place stop SELL 40 SL-M@95']],
+      [placed('stop'), ['place target SELL 40 LIMIT@110']],
       [placed('target'), []],
       [report('stop', 'COMPLETE', 40, { averagePrice: 95 }), ['cancel entry', 'cancel target']],
       [report('target', 'CANCELLED', 0), []],
@@ -156,7 +156,10 @@ const ROWS: readonly Row[] = [
     name: 'a short bracket: the exits buy, the stop above and the target below',
     request: entryRequest('SELL', 50),
     created: ['place entry SELL 50 LIMIT@100'],
-    events: [[report('entry', 'COMPLETE', 50), ['place stop BUY 50 SL-M@105', 'place target BUY 50 LIMIT@90']]],
+    events: [
+      [report('entry', 'COMPLETE', 50), ['place stop BUY 50 SL-M@105']],
+      [placed('stop'), ['place target BUY 50 LIMIT@90']],
+    ],
     phase: 'protecting',
   },
   {
@@ -176,16 +179,23 @@ const ROWS: readonly Row[] = [
     outcome: /^Entry not placed: Not sent/,
   },
   {
-    name: 'an exit refused is a problem on screen; the other exit still protects',
+    name: 'a refused stop-loss is a problem on screen, UNPROTECTED, and tried again while the position is held',
     request: entryRequest('BUY', 100),
     created: ['place entry BUY 100 LIMIT@100'],
     events: [
-      [report('entry', 'COMPLETE', 100), ['place stop SELL 100 SL-M@95', 'place target SELL 100 LIMIT@110']],
+      [report('entry', 'COMPLETE', 100), ['place stop SELL 100 SL-M@95']],
       [{ t: 'refused', child: 'stop', message: 'Order value exceeds your limit' }, []],
-      [placed('target'), []],
     ],
     phase: 'protecting',
-    problem: /^Stop-loss not placed: Order value exceeds your limit$/,
+    problem: /^Stop-loss not placed: Order value exceeds your limit; trying again$/,
+    check: (b) => {
+      expect(b.unprotected).toEqual({ quantity: 100, why: 'Stop-loss not placed' });
+      const again = step(b, { t: 'timer' }, 10_000_000);
+      expect(again.actions.map(describeAction)).toEqual(['place stop SELL 100 SL-M@95']);
+      // A new order under the role's next reference: the refused one created nothing.
+      expect(again.bracket.stop?.ref).not.toBe(REFS.stop);
+      expect(again.bracket.unprotected).toEqual({ quantity: 100, why: 'Stop-loss not placed yet: trying again' });
+    },
   },
   {
     name: 'cancelled by the trader while waiting: the entry is cancelled, then done',
@@ -204,11 +214,8 @@ const ROWS: readonly Row[] = [
     request: entryRequest('BUY', 10, trail({ by: 'points', amount: 2 })),
     created: ['place entry BUY 10 LIMIT@100'],
     events: [
-      [
-        report('entry', 'COMPLETE', 10, { averagePrice: 100 }),
-        ['place stop SELL 10 SL-M@95', 'place target SELL 10 LIMIT@110'],
-      ],
-      [placed('stop'), ['modify stop trigger 98']],
+      [report('entry', 'COMPLETE', 10, { averagePrice: 100 }), ['place stop SELL 10 SL-M@95']],
+      [placed('stop'), ['place target SELL 10 LIMIT@110', 'modify stop trigger 98']],
       [{ t: 'modified', child: 'stop', changes: { triggerPrice: 98 }, trail: true }, []],
       [placed('target'), []],
       [tick(101), ['modify stop trigger 99']],
@@ -247,11 +254,9 @@ const ROWS: readonly Row[] = [
     request: entryRequest('BUY', 10, trail({ by: 'points', amount: 5 })),
     created: ['place entry BUY 10 LIMIT@100'],
     events: [
-      [
-        report('entry', 'COMPLETE', 10, { averagePrice: 100 }),
-        ['place stop SELL 10 SL-M@95', 'place target SELL 10 LIMIT@110'],
-      ],
-      [placed('stop'), []],
+      [report('entry', 'COMPLETE', 10, { averagePrice: 100 }), ['place stop SELL 10 SL-M@95']],
+      [placed('stop'), ['place target SELL 10 LIMIT@110']],
+      [placed('target'), []],
       [tick(102), ['modify stop trigger 97']],
       [{ t: 'modify-failed', child: 'stop', message: 'The broker failed (502)', final: false }, []],
       [{ t: 'timer' }, ['modify stop trigger 97']],
@@ -266,7 +271,7 @@ const ROWS: readonly Row[] = [
     events: [
       [{ t: 'timer' }, []],
       [report('entry', 'COMPLETE', 10), []],
-      [{ t: 'restored' }, ['place stop SELL 10 SL-M@95', 'place target SELL 10 LIMIT@110']],
+      [{ t: 'restored' }, ['place stop SELL 10 SL-M@95']],
     ],
     phase: 'protecting',
   },
@@ -275,28 +280,101 @@ const ROWS: readonly Row[] = [
     request: entryRequest('BUY', 10),
     created: ['place entry BUY 10 LIMIT@100'],
     events: [
-      [report('entry', 'COMPLETE', 10), ['place stop SELL 10 SL-M@95', 'place target SELL 10 LIMIT@110']],
+      [report('entry', 'COMPLETE', 10), ['place stop SELL 10 SL-M@95']],
       [report('entry', 'OPEN', 0), []],
     ],
     phase: 'protecting',
     check: (b) => expect([b.entry?.status, b.entry?.filled]).toEqual(['filled', 10]),
   },
   {
-    name: 'both exits cancelled elsewhere: done, saying the position is no longer protected',
+    name: 'both exits cancelled elsewhere while the position is held: placed again, UNPROTECTED until the stop works',
     request: entryRequest('BUY', 10),
     created: ['place entry BUY 10 LIMIT@100'],
     events: [
-      [report('entry', 'COMPLETE', 10), ['place stop SELL 10 SL-M@95', 'place target SELL 10 LIMIT@110']],
-      [placed('stop'), []],
+      [report('entry', 'COMPLETE', 10), ['place stop SELL 10 SL-M@95']],
+      [placed('stop'), ['place target SELL 10 LIMIT@110']],
       [placed('target'), []],
-      [report('stop', 'CANCELLED', 0), []],
+      [report('stop', 'CANCELLED', 0), ['place stop SELL 10 SL-M@95']],
       [report('target', 'CANCELLED', 0), []],
     ],
-    phase: 'done',
-    outcome: /^No exit left working: Stop-loss was cancelled outside the bracket; Target was cancelled outside/,
+    phase: 'protecting',
+    problem: /^Target was cancelled outside the bracket$/,
   },
   {
-    name: 'protecting a position: both exits at once; a restart resends one never sent',
+    name: 'an exit the broker no longer lists (cancelled at the close) is not working: placed again',
+    request: entryRequest('BUY', 10),
+    created: ['place entry BUY 10 LIMIT@100'],
+    events: [
+      [report('entry', 'COMPLETE', 10), ['place stop SELL 10 SL-M@95']],
+      [placed('stop'), ['place target SELL 10 LIMIT@110']],
+      [placed('target'), []],
+      [{ t: 'gone', child: 'stop', message: 'No longer listed by the broker' }, ['place stop SELL 10 SL-M@95']],
+      [{ t: 'gone', child: 'target', message: 'No longer listed by the broker' }, []],
+    ],
+    phase: 'protecting',
+    problem: /^Target ended: No longer listed by the broker$/,
+  },
+  {
+    name: 'a partial fill, then a gap: the stop filled 631 as the entry filled 2,000: the 1,369 left is protected again',
+    request: entryRequest('BUY', 2000),
+    created: ['place entry BUY 2000 LIMIT@100'],
+    events: [
+      [placed('entry'), []],
+      [report('entry', 'OPEN', 631), ['place stop SELL 631 SL-M@95']],
+      [placed('stop'), ['place target SELL 631 LIMIT@110']],
+      [placed('target'), []],
+      [report('entry', 'COMPLETE', 2000), ['modify stop quantity 2000']],
+      [report('stop', 'COMPLETE', 631, { averagePrice: 95 }), []],
+      [{ t: 'modify-failed', child: 'stop', message: 'The order is complete', final: true }, []],
+      [{ t: 'timer' }, ['place stop SELL 1369 SL-M@95']],
+    ],
+    phase: 'protecting',
+    check: (b) => {
+      // A new stop-loss under the role's next reference, for what is still held.
+      expect([b.stop?.gen, b.stop?.status, b.stop?.order.quantity]).toEqual([1, 'placing', 1369]);
+      expect(b.target?.order.quantity).toBe(631);
+    },
+  },
+  {
+    name: 'a manual exit sold 5 of the 10 protected: both exits shrink to 5; the target fills 5: done, not reversed',
+    request: entryRequest('BUY', 10),
+    created: ['place entry BUY 10 LIMIT@100'],
+    events: [
+      [report('entry', 'COMPLETE', 10), ['place stop SELL 10 SL-M@95']],
+      [placed('stop'), ['place target SELL 10 LIMIT@110']],
+      [placed('target'), []],
+      [{ t: 'position', held: 5, otherReducing: 0 }, ['modify stop quantity 5', 'modify target quantity 5']],
+      [{ t: 'modified', child: 'stop', changes: { quantity: 5 }, trail: false }, []],
+      [{ t: 'modified', child: 'target', changes: { quantity: 5 }, trail: false }, []],
+      [report('target', 'COMPLETE', 5, { quantity: 5, averagePrice: 110 }), ['cancel stop']],
+      [{ t: 'position', held: null, otherReducing: null }, []],
+      [{ t: 'cancel-sent', child: 'stop', status: 'CANCELLED' }, []],
+    ],
+    phase: 'done',
+    outcome: /^Target filled at ₹110: nothing left held$/,
+  },
+  {
+    name: 'the target filled 172 of a 3,000 position whose target raise was refused: the stop stays for 2,828',
+    request: entryRequest('BUY', 3000),
+    created: ['place entry BUY 3000 LIMIT@100'],
+    events: [
+      [report('entry', 'OPEN', 172), ['place stop SELL 172 SL-M@95']],
+      [placed('stop'), ['place target SELL 172 LIMIT@110']],
+      [placed('target'), []],
+      [report('entry', 'COMPLETE', 3000), ['modify stop quantity 3000']],
+      [{ t: 'modified', child: 'stop', changes: { quantity: 3000 }, trail: false }, ['modify target quantity 3000']],
+      [{ t: 'modify-failed', child: 'target', message: 'Insufficient funds', final: true }, []],
+      [
+        report('target', 'COMPLETE', 172, { quantity: 172, averagePrice: 110 }),
+        ['modify stop quantity 2828', 'place target SELL 2828 LIMIT@110'],
+      ],
+    ],
+    phase: 'protecting',
+    problem: null,
+    check: (b) => expect(b.unprotected).toBeNull(),
+  },
+  {
+    name: 'protecting a position: the stop-loss first, then the target; a restart resends one never sent',
     request: {
       kind: 'protect',
       exchange: 'NSE',
@@ -308,10 +386,10 @@ const ROWS: readonly Row[] = [
       target: { price: 110 },
       trail: null,
     },
-    created: ['place stop SELL 20 SL-M@95', 'place target SELL 20 LIMIT@110'],
+    created: ['place stop SELL 20 SL-M@95'],
     events: [
-      [placed('target'), []],
-      [{ t: 'unsent', child: 'stop' }, ['place stop SELL 20 SL-M@95']],
+      [placed('stop'), ['place target SELL 20 LIMIT@110']],
+      [{ t: 'unsent', child: 'target' }, ['place target SELL 20 LIMIT@110']],
     ],
     phase: 'protecting',
   },

@@ -10,12 +10,15 @@ import type {
 import type { Instrument } from '@shared/domain/instrument';
 import {
   betterPrice,
+  protectedQuantity,
   stopLimit,
   stopOrder,
   targetOrder,
   trailImproves,
   trailTrigger,
 } from '@shared/trading/bracket-rules';
+import { bracketRef } from './bracket-refs';
+import { decideProtection, EXITS, type ExitView, type ProtectionDecision } from './protection';
 
 /**
  * The bracket state machine (docs/brackets.md §States), pure: a bracket and one event in, the
@@ -63,11 +66,28 @@ export type BracketEvent =
   /** After a restart, its orders were read back from the broker: it may act again. */
   | { readonly t: 'restored' }
   /** Time passed (retries fall due). */
-  | { readonly t: 'timer' };
+  | { readonly t: 'timer' }
+  /**
+   * The position as main knows it now (signed, + long; null unknown) and the other working
+   * orders reducing it: the controller sizes the exits to it (docs/brackets.md §The controller).
+   */
+  | { readonly t: 'position'; readonly held: number | null; readonly otherReducing: number | null }
+  /** The broker no longer lists one of its orders (an earlier day's, cancelled at the close): not working. */
+  | { readonly t: 'gone'; readonly child: BracketChildKey; readonly message: string };
 
 /** What main must do for a bracket. */
 export type BracketAction =
-  | { readonly t: 'place'; readonly child: BracketChildKey; readonly ref: string; readonly order: OrderRequest }
+  | {
+      readonly t: 'place';
+      readonly child: BracketChildKey;
+      readonly ref: string;
+      readonly order: OrderRequest;
+      /**
+       * It only reduces what is held — the position main knows, or what the bracket's own entry
+       * filled — so it is exempt from the risk guard (docs/brackets.md §Risk).
+       */
+      readonly reduceOnly: boolean;
+    }
   | {
       readonly t: 'modify';
       readonly child: BracketChildKey;
@@ -76,6 +96,12 @@ export type BracketAction =
       readonly trail: boolean;
     }
   | { readonly t: 'cancel'; readonly child: BracketChildKey; readonly orderId: string };
+
+/** The position main knows as an event is fed (signed, + long; null not known) and the other orders reducing it. */
+export interface KnownNow {
+  readonly held: number | null;
+  readonly otherReducing: number | null;
+}
 
 /** One step's result. */
 export interface Step {
@@ -88,7 +114,6 @@ export function retryDelayMs(failures: number): number {
   return Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));
 }
 
-const LEGS = ['stop', 'target'] as const;
 const CHILDREN = ['entry', 'stop', 'target'] as const;
 const NAMES: Record<BracketChildKey, string> = { entry: 'Entry', stop: 'Stop-loss', target: 'Target' };
 
@@ -96,17 +121,20 @@ const NAMES: Record<BracketChildKey, string> = { entry: 'Entry', stop: 'Stop-los
 const LIVE: ReadonlySet<BracketChildStatus> = new Set(['placing', 'unconfirmed', 'working']);
 
 /** One event: the bracket after it, and the actions it calls for. */
-export function step(bracket: Bracket, event: BracketEvent, now: number): Step {
+export function step(bracket: Bracket, event: BracketEvent, now: number, position?: KnownNow): Step {
   const b = structuredClone(bracket);
   if (b.phase === 'done' && event.t !== 'order') return { bracket: b, actions: [] };
-  apply(b, event, now);
+  // A position known now already counts every fill main has seen, this event's too.
+  const known = position !== undefined && position.held !== null;
+  if (position) apply(b, { t: 'position', ...position }, now);
+  apply(b, event, now, known);
   const actions = b.restoring ? [] : plan(b, now);
   b.phase = phaseOf(b);
   if (b.phase === 'done' && b.doneAt === null) b.doneAt = now;
   return { bracket: b, actions };
 }
 
-function apply(b: Bracket, e: BracketEvent, now: number): void {
+function apply(b: Bracket, e: BracketEvent, now: number, positionKnown = false): void {
   switch (e.t) {
     case 'placed': {
       const c = b[e.child];
@@ -116,6 +144,8 @@ function apply(b: Bracket, e: BracketEvent, now: number): void {
       }
       c.orderId = e.orderId;
       c.status = e.status ? childStatus(e.status) : 'working';
+      c.failures = 0;
+      c.retryAt = null;
       return;
     }
     case 'refused': {
@@ -123,8 +153,24 @@ function apply(b: Bracket, e: BracketEvent, now: number): void {
       if (!c || !(c.status === 'placing' || c.status === 'unconfirmed')) return;
       c.status = 'not_placed';
       c.message = e.message.slice(0, 500);
+      // An exit is tried again, with backoff, while the position needs it.
+      c.failures += 1;
+      c.retryAt = now + retryDelayMs(c.failures);
       return;
     }
+    case 'gone': {
+      const c = b[e.child];
+      if (!c || !(c.status === 'working' || c.status === 'placing' || c.status === 'unconfirmed')) return;
+      c.status = 'cancelled';
+      c.pending = null;
+      c.message = e.message.slice(0, 500);
+      return;
+    }
+    case 'position':
+      // Unknown now is not zero: the last known position, moved by the fills seen since, stands.
+      if (e.held !== null) b.held = e.held;
+      b.otherReducing = e.otherReducing;
+      return;
     case 'unconfirmed': {
       const c = b[e.child];
       if (c && c.status === 'placing') c.status = 'unconfirmed';
@@ -136,7 +182,7 @@ function apply(b: Bracket, e: BracketEvent, now: number): void {
       return;
     }
     case 'order':
-      report(b, e.order);
+      report(b, e.order, now, positionKnown);
       return;
     case 'modified': {
       const c = b[e.child];
@@ -190,7 +236,7 @@ function apply(b: Bracket, e: BracketEvent, now: number): void {
 }
 
 /** A broker report of one of the bracket's orders; never moves a child backwards. */
-function report(b: Bracket, o: Order): void {
+function report(b: Bracket, o: Order, now: number, positionKnown: boolean): void {
   const key = CHILDREN.find((k) => {
     const c = b[k];
     return c !== null && (c.ref === o.clientOrderId || (c.orderId !== null && c.orderId === o.orderId));
@@ -201,8 +247,16 @@ function report(b: Bracket, o: Order): void {
   const terminal = c.status === 'filled' || c.status === 'cancelled' || c.status === 'rejected';
   if (terminal && next === 'working') return;
   c.orderId ??= o.orderId;
+  const more = Math.max(0, o.filledQuantity - c.filled);
+  // The last position known moves with the fills the bracket sees: the entry adds, an exit reduces.
+  if (!positionKnown && b.held !== null && more > 0) b.held += (key === 'entry') === (b.side === 'BUY') ? more : -more;
   c.filled = Math.max(c.filled, o.filledQuantity);
   if (o.averagePrice > 0) c.averagePrice = o.averagePrice;
+  if (!terminal && next === 'rejected' && key !== 'entry') {
+    // A rejected exit is placed again with backoff while the position needs it.
+    c.failures += 1;
+    c.retryAt = now + retryDelayMs(c.failures);
+  }
   if (!terminal) c.status = next;
   if (o.status === 'REJECTED' || (o.status === 'CANCELLED' && c.message !== CANCELLED_BY_BRACKET))
     c.message = o.statusMessage?.slice(0, 500) ?? (o.status === 'CANCELLED' ? 'Cancelled' : c.message);
@@ -239,13 +293,7 @@ function changedOrder(changes: OrderChanges): Partial<OrderRequest> {
   return out as Partial<OrderRequest>;
 }
 
-/** What the exits protect now: the entry's filled quantity, or the position given. */
-export function protectedQuantity(b: Bracket): number {
-  return b.entry ? b.entry.filled : b.quantity;
-}
-
 const live = (c: BracketChild | null): boolean => c !== null && LIVE.has(c.status);
-const planned = (c: BracketChild | null): boolean => c !== null && c.status === 'planned';
 const due = (c: BracketChild, now: number): boolean => c.pending === null && (c.retryAt === null || now >= c.retryAt);
 
 /** What a child cancelled by its own bracket says (not a problem, unlike a cancel from elsewhere). */
@@ -269,78 +317,120 @@ function plan(b: Bracket, now: number): BracketAction[] {
   const out: BracketAction[] = [];
   if (b.phase === 'done') return out;
 
-  if (b.cancelRequested) {
-    for (const k of CHILDREN) {
-      cancelIfWorking(b, k, now, out);
-      const c = b[k];
-      if (c && c.status === 'planned') c.status = 'not_placed';
-    }
-    if (!CHILDREN.some((k) => live(b[k]))) finish(b, 'Cancelled by you');
-    return out;
-  }
-
-  const filled = protectedQuantity(b);
   const entry = b.entry;
-  if (entry && filled === 0) {
+  if (b.cancelRequested) cancelIfWorking(b, 'entry', now, out);
+  else if (entry && entry.filled === 0) {
     if (entry.status === 'not_placed') finish(b, `Entry not placed: ${entry.message ?? 'nothing was created'}`);
     else if (entry.status === 'cancelled' || entry.status === 'rejected')
       finish(b, `Entry ${entry.status}${entry.message ? `: ${entry.message}` : ''}`);
+    b.unprotected = null;
     return out;
   }
 
-  // An exit filled (or the exits together closed the position): the rest is cancelled.
-  const stopFilled = b.stop?.filled ?? 0;
-  const targetFilled = b.target?.filled ?? 0;
-  const closedBy = LEGS.find((k) => b[k]?.status === 'filled');
-  if (closedBy || (filled > 0 && stopFilled + targetFilled >= filled && !live(entry))) {
-    for (const k of CHILDREN) if (k !== closedBy) cancelIfWorking(b, k, now, out);
-    for (const k of LEGS) {
+  // An exit filled: the rest of the entry is not wanted any more (what filled meanwhile is protected).
+  if (!b.cancelRequested && EXITS.some((k) => b[k]?.status === 'filled')) cancelIfWorking(b, 'entry', now, out);
+
+  const d = decideProtection(controllerInput(b, now));
+  for (const a of d.actions) {
+    const c = b[a.exit] as BracketChild;
+    if (a.t === 'cancel') sendCancel(c, a.exit, out);
+    else if (a.t === 'resize' && c.orderId !== null) {
+      c.pending = 'modify';
+      out.push({ t: 'modify', child: a.exit, orderId: c.orderId, changes: { quantity: a.quantity }, trail: false });
+    } else if (a.t === 'place') {
+      if (c.status !== 'planned') nextGeneration(b, a.exit, c);
+      c.status = 'placing';
+      c.order = { ...c.order, quantity: a.quantity };
+      out.push({
+        t: 'place',
+        child: a.exit,
+        ref: c.ref,
+        order: c.order,
+        reduceOnly: b.held !== null || b.kind === 'entry',
+      });
+    }
+  }
+  if (b.cancelRequested) {
+    for (const k of EXITS) {
       const c = b[k];
       if (c && c.status === 'planned') c.status = 'not_placed';
-    }
-    if (!CHILDREN.some((k) => k !== closedBy && live(b[k]))) {
-      const by = closedBy ?? (stopFilled >= targetFilled ? 'stop' : 'target');
-      const leg = b[by] as BracketChild;
-      finish(b, `${NAMES[by]} filled${leg.averagePrice > 0 ? ` at ₹${leg.averagePrice}` : ''}`);
-    }
-    return out;
-  }
-
-  for (const k of LEGS) {
-    const c = b[k];
-    if (!c) continue;
-    const other = b[k === 'stop' ? 'target' : 'stop'];
-    const want = filled - (other?.filled ?? 0);
-    if (c.status === 'planned' && want > 0) {
-      c.status = 'placing';
-      c.order = { ...c.order, quantity: want };
-      out.push({ t: 'place', child: k, ref: c.ref, order: c.order });
-    } else if (c.status === 'working' && c.orderId !== null && due(c, now)) {
-      if (want <= c.filled) sendCancel(c, k, out);
-      else if (want !== c.order.quantity) {
-        c.pending = 'modify';
-        out.push({ t: 'modify', child: k, orderId: c.orderId, changes: { quantity: want }, trail: false });
-      }
     }
   }
 
   trail(b, now, out);
 
-  const problems = LEGS.flatMap((k) => {
-    const c = b[k];
-    if (!c) return [];
-    if (c.status === 'not_placed') return [`${NAMES[k]} not placed: ${c.message ?? 'nothing was created'}`];
-    if (c.status === 'rejected') return [`${NAMES[k]} rejected: ${c.message ?? 'by the broker'}`];
-    if (c.status === 'cancelled' && c.message !== CANCELLED_BY_BRACKET)
-      return [`${NAMES[k]} was cancelled outside the bracket`];
-    return [];
-  });
-  b.problem = problems.length > 0 ? problems.join('; ').slice(0, 500) : null;
-  // No exit left to act: the position is no longer protected by this bracket.
-  if (!LEGS.some((k) => live(b[k]) || planned(b[k])) && !live(entry)) {
-    finish(b, `No exit left working: ${b.problem ?? 'the position is no longer protected'}`);
+  b.problem = problemsOf(b);
+  // The picture after this step's actions: a stop-loss just sent is on its way, not missing.
+  const after: ProtectionDecision = decideProtection(controllerInput(b, now));
+  b.unprotected = after.unprotected;
+  const done = d.done ?? after.done;
+  if (done !== null && !live(entry)) {
+    b.unprotected = null;
+    if (done === 'cancelled') finish(b, 'Cancelled by you');
+    else {
+      const closedBy = EXITS.find((k) => b[k]?.status === 'filled' && (b[k]?.filled ?? 0) > 0);
+      const by = closedBy ?? ((b.stop?.filled ?? 0) >= (b.target?.filled ?? 0) ? 'stop' : 'target');
+      const leg = b[by];
+      const filled = `${NAMES[by]} filled${leg && leg.averagePrice > 0 ? ` at ₹${leg.averagePrice}` : ''}`;
+      if (done === 'exited') finish(b, filled);
+      else finish(b, closedBy ? `${filled}: nothing left held` : 'Position closed: nothing held to protect');
+    }
   }
   return out;
+}
+
+/** The bracket as the controller's input (`protection.ts`). */
+function controllerInput(b: Bracket, now: number): Parameters<typeof decideProtection>[0] {
+  const view = (c: BracketChild | null): ExitView | null =>
+    c === null
+      ? null
+      : { status: c.status, quantity: c.order.quantity, filled: c.filled, busy: !due(c, now), failed: c.failures > 0 };
+  return {
+    side: b.side,
+    protectedQty: protectedQuantity(b),
+    entryLive: live(b.entry) && !b.cancelRequested,
+    cancelRequested: b.cancelRequested,
+    held: b.held,
+    otherReducing: b.otherReducing,
+    stop: view(b.stop),
+    target: view(b.target),
+  };
+}
+
+/** An exit that ended is replaced by a new order under the role's next reference. */
+function nextGeneration(b: Bracket, key: 'stop' | 'target', c: BracketChild): void {
+  b.exited += c.filled;
+  c.gen += 1;
+  c.ref = bracketRef(b.id, key, c.gen);
+  // A refusal's count carries on (the backoff grows); an order that filled or was cancelled starts afresh.
+  if (c.status === 'filled' || c.status === 'cancelled') {
+    c.failures = 0;
+    c.message = null;
+  }
+  c.retryAt = null;
+  c.orderId = null;
+  c.filled = 0;
+  c.averagePrice = 0;
+  c.pending = null;
+}
+
+/** What needs the trader's eye: an exit not placed, rejected, cancelled from outside, or not resized. */
+function problemsOf(b: Bracket): string | null {
+  const problems = EXITS.flatMap((k) => {
+    const c = b[k];
+    if (!c) return [];
+    const why = c.message ?? '';
+    if (c.status === 'not_placed') return [`${NAMES[k]} not placed: ${why || 'nothing was created'}; trying again`];
+    if (c.status === 'rejected') return [`${NAMES[k]} rejected: ${why || 'by the broker'}`];
+    if (c.status === 'cancelled' && c.message !== CANCELLED_BY_BRACKET)
+      return [`${NAMES[k]} ${why && why !== 'Cancelled' ? `ended: ${why}` : 'was cancelled outside the bracket'}`];
+    if (c.status === 'working' && c.failures > 0 && c.pending === null)
+      return [`${NAMES[k]} not changed: ${why || 'refused'}; trying again`];
+    if ((c.status === 'placing' || c.status === 'unconfirmed') && c.failures > 0)
+      return [`${NAMES[k]} not placed: ${why || 'nothing was created'}; trying again`];
+    return [];
+  });
+  return problems.length > 0 ? problems.join('; ').slice(0, 500) : null;
 }
 
 /** The trailing stop: moved behind the best price, only ever in the trader's favour. */
@@ -377,6 +467,8 @@ export interface NewBracket {
   readonly instrument: Pick<Instrument, 'instrumentToken' | 'instrumentType' | 'tickSize'>;
   /** The reference of each of its orders (`bracket-refs.ts`). */
   readonly refs: Readonly<Record<BracketChildKey, string>>;
+  /** For a protect: the position main read as it was made (signed, + long). */
+  readonly held?: number | null;
 }
 
 /** A new bracket and its first actions: the entry's placement, or a protected position's exits. */
@@ -403,6 +495,7 @@ export function createBracket(n: NewBracket, now: number): Step {
     pending: null,
     failures: 0,
     retryAt: null,
+    gen: 0,
   });
   const b: Bracket = {
     id: n.id,
@@ -422,12 +515,19 @@ export function createBracket(n: NewBracket, now: number): Step {
     phase: r.kind === 'entry' ? 'waiting_entry' : 'protecting',
     restoring: false,
     cancelRequested: false,
+    exited: 0,
+    held: n.held ?? null,
+    otherReducing: null,
+    unprotected: null,
     problem: null,
     outcome: null,
     doneAt: null,
   };
   if (r.kind === 'entry' && b.entry) {
-    return { bracket: b, actions: [{ t: 'place', child: 'entry', ref: b.entry.ref, order: b.entry.order }] };
+    return {
+      bracket: b,
+      actions: [{ t: 'place', child: 'entry', ref: b.entry.ref, order: b.entry.order, reduceOnly: false }],
+    };
   }
   return { bracket: b, actions: plan(b, now) };
 }

@@ -3,7 +3,7 @@ import type { Instrument } from '@shared/domain/instrument';
 import type { Order, OrderRequest } from '@shared/domain/order';
 import type { Tick } from '@shared/domain/market';
 import { AppError } from '@shared/ipc/app-error';
-import { bracketProblems, exitSide, type BracketField } from '@shared/trading/bracket-rules';
+import { bracketProblems, exitSide, protectedQuantity, type BracketField } from '@shared/trading/bracket-rules';
 import type { Broker } from '../../broker/broker';
 import { brokerError } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';
@@ -11,7 +11,7 @@ import type { OrderModifier } from '../orders/order-modifier';
 import type { OrderService } from '../orders/order-service';
 import type { RiskGuard, RiskMode } from '../risk/risk-guard';
 import type { BracketJournal } from './bracket-journal';
-import { createBracket, step, type BracketAction, type BracketEvent } from './bracket-machine';
+import { createBracket, step, type BracketAction, type BracketEvent, type KnownNow } from './bracket-machine';
 import { bracketRefs, newBracketId } from './bracket-refs';
 
 /** Where a bracket's driver is, for the crash tests (docs/brackets.md §Crash tests). */
@@ -30,6 +30,17 @@ export interface BracketManagerDeps {
   readonly journal: BracketJournal;
   /** Main's order book: read again while the stream is down, so fills are seen without it. */
   readonly syncBook: () => Promise<void>;
+  /**
+   * The net position (signed, + long) of an instrument and product as main knows it now; null:
+   * not known (docs/brackets.md §The controller). Absent: never known (the exits follow their own fills).
+   */
+  readonly held?: (key: PositionKey) => number | null;
+  /** Main's working orders, when its book is fresh; null otherwise. */
+  readonly workingOrders?: () => readonly Order[] | null;
+  /** Reads the positions from the broker into main's view (when `held` says unknown). */
+  readonly readPositions?: () => Promise<unknown>;
+  /** An order read outside the book (after a failed action): to the book, so the view counts its fills. */
+  readonly noteOrder?: (order: Order) => void;
   readonly streamOpen: () => boolean;
   readonly clock?: Clock;
   /** Retries and the book's reads while the stream is down, this often (default 1 s). */
@@ -41,6 +52,16 @@ export interface BracketManagerDeps {
   /** Crash tests: told each step's decision before it is journaled, and after. */
   readonly onPoint?: (point: BracketPoint, bracket: Bracket, actions: readonly BracketAction[]) => void;
 }
+
+/** Which position: an instrument and product of the account. */
+export interface PositionKey {
+  readonly exchange: Instrument['exchange'];
+  readonly tradingsymbol: string;
+  readonly product: OrderRequest['product'];
+}
+
+/** Words for an order the broker no longer lists (docs/brackets.md §After a restart). */
+export const NOT_LISTED = 'No longer listed by the broker (cancelled at the close, or an earlier day’s): not working';
 
 /** What a placement of a bracket's order said, as the machine takes it. */
 type Placed = { state: 'placed'; orderId: string } | { state: 'unconfirmed' } | { state: 'refused'; message: string };
@@ -58,6 +79,9 @@ export class BracketManager {
   readonly #clock: Clock;
   readonly #brackets = new Map<string, Bracket>();
   #queue: Promise<void> = Promise.resolve();
+  /** `brackets.place` calls under way by request id: a second call with the same id gets the first's answer. */
+  readonly #requests = new Map<string, Promise<BracketPlaced>>();
+  #reading = false;
   #timer: ReturnType<typeof setInterval> | null = null;
   #closed = false;
   #watching = '';
@@ -81,9 +105,25 @@ export class BracketManager {
    * then its entry is placed through the order service (its honest answer is this call's), or a
    * position's exits at once. A refusal means nothing was created, and the bracket is forgotten.
    */
-  public async create(
+  public create(
     request: BracketRequest,
     options: { readonly requestId?: string; readonly risk?: RiskMode; readonly clickedAt?: number } = {},
+  ): Promise<BracketPlaced> {
+    const id = options.requestId;
+    if (id === undefined) return this.#create(request, options);
+    // Claimed before the first await: two calls at once make one bracket, and both get its answer.
+    const running = this.#requests.get(id);
+    if (running) return running;
+    const run = this.#create(request, options);
+    this.#requests.set(id, run);
+    const forget = (): void => void this.#requests.delete(id);
+    run.then(forget, forget);
+    return run;
+  }
+
+  async #create(
+    request: BracketRequest,
+    options: { readonly requestId?: string; readonly risk?: RiskMode; readonly clickedAt?: number },
   ): Promise<BracketPlaced> {
     const requestId = options.requestId ?? null;
     const risk = options.risk ?? 'check';
@@ -115,10 +155,11 @@ export class BracketManager {
     );
     const first = Object.entries(problems)[0] as [BracketField, string] | undefined;
     if (first) throw brokerError('bad_request', first[1], { field: first[0] });
+    const held = request.kind === 'protect' ? await this.#protectable(request) : null;
     await this.#judgeExits(request, instrument, side, quantity, risk);
 
     const id = newBracketId();
-    const made = createBracket({ id, request, requestId, instrument, refs: bracketRefs(id) }, this.#clock.now());
+    const made = createBracket({ id, request, requestId, instrument, refs: bracketRefs(id), held }, this.#clock.now());
     await this.#d.journal.write(made.bracket);
     this.#brackets.set(id, made.bracket);
     this.#changed();
@@ -131,7 +172,8 @@ export class BracketManager {
       );
       await this.#queue;
       const b = this.#brackets.get(id) ?? made.bracket;
-      if ([b.stop, b.target].every((c) => c === null || c.status === 'not_placed')) {
+      const sent = made.actions.flatMap((a) => (a.t === 'place' ? [b[a.child]] : []));
+      if (sent.length > 0 && sent.every((c) => c === null || c.status === 'not_placed')) {
         const why = b.stop?.message ?? b.target?.message ?? 'nothing was created';
         await this.#forget(id);
         throw brokerError('bad_request', `Not placed: ${why.replace(/^Not placed: /, '')}`);
@@ -167,6 +209,15 @@ export class BracketManager {
     return this.#brackets.get(id) ?? b;
   }
 
+  /**
+   * The running brackets `which` picks are cancelled as by the trader (a safety run cancelling
+   * their orders): they place nothing more.
+   */
+  public standDown(which: (b: Bracket) => boolean): void {
+    for (const b of this.#brackets.values())
+      if (b.phase !== 'done' && !b.cancelRequested && which(b)) void this.#feed(b.id, { t: 'cancel' });
+  }
+
   /** A report of an order from main's book (pushed or read): to the bracket it belongs to. */
   public onOrder(order: Order): void {
     for (const b of this.#brackets.values()) {
@@ -195,7 +246,8 @@ export class BracketManager {
   public async recover(): Promise<void> {
     const restored: Bracket[] = [];
     for (const b of this.#d.journal.brackets()) {
-      const r = b.phase === 'done' ? b : { ...b, restoring: true };
+      // The position it knew is yesterday's news: known again from main's reads.
+      const r = b.phase === 'done' ? b : { ...b, restoring: true, held: null };
       this.#brackets.set(b.id, r);
       if (b.phase !== 'done') restored.push(r);
     }
@@ -224,7 +276,8 @@ export class BracketManager {
     const run = this.#queue.then(async () => {
       const before = this.#brackets.get(id);
       if (!before || this.#closed) return;
-      const s = step(before, event, this.#clock.now());
+      // Each step sized against the position main knows at that moment (docs/brackets.md §The controller).
+      const s = step(before, event, this.#clock.now(), this.#position(before));
       const durable = visible(before) !== visible(s.bracket);
       this.#d.onPoint?.('decided', s.bracket, s.actions);
       if (durable || s.actions.length > 0) {
@@ -253,7 +306,11 @@ export class BracketManager {
       case 'place': {
         let outcome: Placed;
         try {
-          const o = await this.#d.orders.place(a.order, { clientOrderId: a.ref, risk: 'exempt' });
+          // Exempt from the guard only while it only reduces what is held (docs/brackets.md §Risk).
+          const o = await this.#d.orders.place(a.order, {
+            clientOrderId: a.ref,
+            risk: a.reduceOnly ? 'exempt' : 'check',
+          });
           outcome = o.state === 'placed' ? { state: 'placed', orderId: o.orderId } : { state: 'unconfirmed' };
         } catch (err) {
           outcome = { state: 'refused', message: messageOf(err) };
@@ -295,9 +352,15 @@ export class BracketManager {
   async #reread(id: string, orderId: string): Promise<void> {
     try {
       const o = await this.#d.broker.getOrder(orderId, { urgent: true });
+      this.#d.noteOrder?.(o);
       await this.#feed(id, { t: 'order', order: o });
-    } catch {
-      // The next report, or the next retry, tells.
+    } catch (err) {
+      // Not listed: not working (the controller places it again while the position needs it).
+      if (err instanceof AppError && err.info.kind === 'not_found') {
+        const child = (['stop', 'target'] as const).find((k) => this.#brackets.get(id)?.[k]?.orderId === orderId);
+        if (child) await this.#feed(id, { t: 'gone', child, message: NOT_LISTED });
+      }
+      // Otherwise the next report, or the next retry, tells.
     }
   }
 
@@ -375,6 +438,8 @@ export class BracketManager {
       if (c.orderId !== null && (c.status === 'working' || c.status === 'placing' || c.status === 'unconfirmed')) {
         const o = await this.#readOrder(c.orderId);
         if (o) await this.#feed(b.id, { t: 'order', order: o });
+        // "Couldn't find that order_id" is news: an exit the broker no longer lists is not working.
+        else if (k !== 'entry') await this.#feed(b.id, { t: 'gone', child: k, message: NOT_LISTED });
       } else if (c.status === 'placing' || c.status === 'unconfirmed') {
         await this.#feed(b.id, { t: 'unconfirmed', child: k });
         void this.#follow(b.id, k, c.ref);
@@ -456,6 +521,79 @@ export class BracketManager {
     }
     for (const b of running) void this.#feed(b.id, { t: 'timer' });
     if (!this.#d.streamOpen()) this.#d.syncBook().catch(() => undefined);
+    // A protected position not known now: read it, one read at a time.
+    const unknown = running.some((b) => b.phase === 'protecting' && this.#d.held?.(b) === null);
+    if (unknown && this.#d.readPositions && !this.#reading) {
+      this.#reading = true;
+      void this.#d
+        .readPositions()
+        .catch(() => undefined)
+        .finally(() => (this.#reading = false));
+    }
+  }
+
+  /**
+   * The bracket with the position main knows now (docs/brackets.md §The controller): the net
+   * quantity held, and the working orders reducing it that are not this bracket's — any order
+   * of the trader's, and what brackets made earlier on the same position protect.
+   */
+  #position(b: Bracket): KnownNow | undefined {
+    if (b.phase === 'done' || !this.#d.held) return undefined;
+    const held = this.#d.held(b);
+    const working = this.#d.workingOrders?.() ?? null;
+    const same = (o: { exchange: string; tradingsymbol: string; product: string }): boolean =>
+      o.exchange === b.exchange && o.tradingsymbol === b.tradingsymbol && o.product === b.product;
+    const mine = new Set<string>();
+    for (const x of this.#brackets.values())
+      for (const c of [x.entry, x.stop, x.target]) if (c) mine.add(c.orderId ?? c.ref).add(c.ref);
+    let otherReducing: number | null = null;
+    if (working !== null) {
+      otherReducing = 0;
+      for (const o of working)
+        if (
+          same(o) &&
+          o.transactionType === exitSide(b.side) &&
+          !mine.has(o.orderId) &&
+          !mine.has(o.clientOrderId ?? '')
+        )
+          otherReducing += o.quantity - o.filledQuantity;
+      for (const x of this.#brackets.values())
+        if (x.id !== b.id && x.phase !== 'done' && x.createdAt < b.createdAt && x.side === b.side && same(x))
+          otherReducing += protectedQuantity(x);
+    }
+    return { held, otherReducing };
+  }
+
+  /**
+   * A protect is for at most what is held (docs/brackets.md §Risk): refused, naming `quantity`,
+   * when it exceeds the position or nothing is held; the position read first if main does not know it.
+   */
+  async #protectable(r: Extract<BracketRequest, { kind: 'protect' }>): Promise<number | null> {
+    if (!this.#d.held) return null;
+    let held = this.#d.held(r);
+    if (held === null && this.#d.readPositions) {
+      await this.#d.readPositions().catch(() => undefined);
+      held = this.#d.held(r);
+    }
+    if (held === null)
+      throw brokerError('conflict', 'The position is not known now (the broker did not answer): try again', {
+        field: 'quantity',
+      });
+    const onSide = Math.max(0, r.side === 'BUY' ? held : -held);
+    const what = `${r.tradingsymbol} (${r.product})`;
+    if (onSide === 0)
+      throw brokerError('bad_request', `Nothing ${r.side === 'BUY' ? 'long' : 'short'} is held in ${what} to protect`, {
+        field: 'quantity',
+      });
+    if (r.quantity > onSide)
+      throw brokerError(
+        'bad_request',
+        `Only ${onSide} ${r.side === 'BUY' ? 'long' : 'short'} is held in ${what}: protect at most ${onSide}`,
+        {
+          field: 'quantity',
+        },
+      );
+    return held;
   }
 
   #watch(): void {
@@ -474,9 +612,12 @@ export class BracketManager {
   }
 }
 
-/** A bracket as the trader sees it: everything but the best price, which moves with every tick. */
+/**
+ * A bracket as the trader sees it: everything but the best price, which moves with every tick,
+ * and the position it was last sized against (read again at every step).
+ */
 function visible(b: Bracket): string {
-  return JSON.stringify({ ...b, best: null });
+  return JSON.stringify({ ...b, best: null, held: null, otherReducing: null });
 }
 
 function messageOf(err: unknown): string {

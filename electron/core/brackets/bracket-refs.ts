@@ -19,9 +19,14 @@ export function newBracketId(): string {
   return `b${Array.from(bytes, (x) => ALPHANUMERIC[x % ALPHANUMERIC.length]).join('')}`;
 }
 
-/** The reference of the bracket's order in `role`: the same for the same bracket and role, always. */
-export function bracketRef(bracketId: string, role: BracketChildKey): string {
-  return `td-${createHash('sha256').update(`bracket:${bracketId}:${role}`).digest('base64url').slice(0, 24)}`;
+/**
+ * The reference of the bracket's order in `role`: the same for the same bracket, role and
+ * generation, always (the first order of a role is generation 0; a later one replaces an order
+ * that ended while the position still needed it).
+ */
+export function bracketRef(bracketId: string, role: BracketChildKey, gen = 0): string {
+  const key = gen === 0 ? `bracket:${bracketId}:${role}` : `bracket:${bracketId}:${role}:${gen}`;
+  return `td-${createHash('sha256').update(key).digest('base64url').slice(0, 24)}`;
 }
 
 /** Every reference of one bracket, by role. */

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Bracket } from '@shared/domain/bracket';
 import { aBracket, aChild } from '../../test/bracket-fixture';
-import { bracketBadge, bracketState, childText, trailText } from './bracket-model';
+import {
+  bracketBadge,
+  bracketState,
+  childText,
+  trailText,
+  unprotectedBrackets,
+  unprotectedLabel,
+} from './bracket-model';
 
 /** What the Brackets tab says of each bracket (docs/brackets.md §States). */
 
@@ -28,6 +35,28 @@ describe('the Brackets tab words', () => {
       'Trailing at 1,512.35',
       'st-open',
     ],
+    [
+      'protecting what is left after the stop-loss filled part',
+      {
+        phase: 'protecting',
+        entry: { ...base.entry!, status: 'filled', filled: 2000 },
+        exited: 631,
+        stop: child({ status: 'working', order: { ...child({}).order, quantity: 1369 } }),
+      },
+      'Protecting 1,369',
+      'st-open',
+    ],
+    [
+      'unprotected',
+      {
+        phase: 'protecting',
+        tradingsymbol: 'RELIANCE',
+        entry: { ...base.entry!, status: 'filled', filled: 2000 },
+        unprotected: { quantity: 1369, why: 'Stop-loss not placed' },
+      },
+      'UNPROTECTED 1,369: Stop-loss not placed',
+      'st-rejected',
+    ],
     ['after a restart', { phase: 'protecting', restoring: true }, 'Reading back after a restart…', 'st-open'],
     [
       'done by the target',
@@ -50,6 +79,17 @@ describe('the Brackets tab words', () => {
     const b = { ...base, ...over };
     expect(bracketState(b)).toBe(state);
     expect(bracketBadge(b)).toBe(badge);
+  });
+
+  it('the header names each unprotected position: "UNPROTECTED · RELIANCE 1,369"; a done one is not', () => {
+    const loud = {
+      ...base,
+      phase: 'protecting' as const,
+      tradingsymbol: 'RELIANCE',
+      unprotected: { quantity: 1369, why: 'x' },
+    };
+    const list = unprotectedBrackets([loud, { ...loud, id: 'bdone', phase: 'done' }, base]);
+    expect(list.map(unprotectedLabel)).toEqual(['UNPROTECTED · RELIANCE 1,369']);
   });
 
   it('a running bracket with a problem is marked as one', () => {

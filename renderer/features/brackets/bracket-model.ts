@@ -1,4 +1,5 @@
 import type { Bracket, BracketChild } from '@shared/domain/bracket';
+import { protectedQuantity } from '@shared/trading/bracket-rules';
 import { formatPrice, formatQty } from '../../lib/format';
 
 /**
@@ -13,7 +14,8 @@ export function bracketState(b: Bracket): string {
     case 'protecting': {
       const trigger = b.stop?.order.triggerPrice;
       if (b.trail && b.stop?.status === 'working' && trigger) return `Trailing at ${formatPrice(trigger, b.tickSize)}`;
-      return `Protecting ${formatQty(b.entry ? b.entry.filled : b.quantity)}`;
+      if (b.unprotected) return `UNPROTECTED ${formatQty(b.unprotected.quantity)}: ${b.unprotected.why}`;
+      return `Protecting ${formatQty(protectedQuantity(b))}`;
     }
     case 'done': {
       // An exit's fill in the desk's price format (main's words carry the bare figure).
@@ -55,7 +57,7 @@ export function childText(c: BracketChild | null, tickSize: number): string {
  */
 export function bracketBadge(b: Bracket): string {
   if (b.phase === 'waiting_entry') return 'st-pending';
-  if (b.phase === 'protecting') return b.problem ? 'st-rejected' : 'st-open';
+  if (b.phase === 'protecting') return b.problem || b.unprotected ? 'st-rejected' : 'st-open';
   const o = b.outcome ?? '';
   if (/^(Stop-loss|Target) filled/.test(o)) return 'st-complete';
   if (/^Cancelled/.test(o)) return 'st-cancelled';
@@ -67,4 +69,14 @@ export function trailText(b: Bracket): string {
   if (!b.trail) return '';
   const by = b.trail.by === 'points' ? `₹${b.trail.amount}` : `${b.trail.amount}%`;
   return `trails ${by}${b.trailMoves > 0 ? ` · moved ${formatQty(b.trailMoves)}×` : ''}`;
+}
+
+/** The running brackets whose position is held without a working stop-loss covering it. */
+export function unprotectedBrackets(list: readonly Bracket[] | undefined): Bracket[] {
+  return (list ?? []).filter((b) => b.phase !== 'done' && b.unprotected !== null);
+}
+
+/** The header's words for one: "UNPROTECTED · RELIANCE 1,369". */
+export function unprotectedLabel(b: Bracket): string {
+  return `UNPROTECTED · ${b.tradingsymbol} ${formatQty(b.unprotected?.quantity ?? 0)}`;
 }

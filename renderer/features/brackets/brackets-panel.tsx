@@ -7,6 +7,7 @@ import { PanelPlaceholder } from '../layout/panel-states';
 import { RecordTable, RowActions } from '../layout/record-table';
 import { bracketBadge, bracketState, childText, trailText } from './bracket-model';
 import { bracketQueries, useCancelBracket } from './queries';
+import './brackets.css';
 
 /**
  * The Brackets tab (docs/brackets.md): each bracket and trailing stop main keeps, in its state —
@@ -54,7 +55,12 @@ function BracketRow({ bracket: b }: { readonly bracket: Bracket }) {
   const cancel = useCancelBracket();
   const error = cancel.error ? describeError(cancel.error) : null;
   return (
-    <tr data-testid={`bracket-${b.id}`} data-phase={b.phase}>
+    <tr
+      data-testid={`bracket-${b.id}`}
+      data-phase={b.phase}
+      data-unprotected={b.unprotected ? 'true' : undefined}
+      className={b.unprotected ? 'bracket-row--unprotected' : undefined}
+    >
       <td className="muted small">{formatIstTime(b.createdAt)}</td>
       <td className="sym">
         {b.tradingsymbol} <span className="muted small">{b.exchange}</span>
