@@ -316,9 +316,18 @@ export const requests = {
     }),
     output: GttPlaceOutcome,
   },
-  /** New trigger values and orders for an active GTT (judged by the same rules and risk limits). */
+  /**
+   * New trigger values and orders for an active GTT (judged by the same rules and risk limits),
+   * journaled and sent once; a change in doubt is read back, and the same `requestId` again reads
+   * back before anything is sent again (docs/gtt.md §When the broker fails).
+   */
   'gtt.modify': {
-    input: z.strictObject({ gttId: GttId, changes: GttChanges.strict(), riskOverride: z.literal(true).optional() }),
+    input: z.strictObject({
+      gttId: GttId,
+      changes: GttChanges.strict(),
+      requestId: PlacementRequestId.optional(),
+      riskOverride: z.literal(true).optional(),
+    }),
     output: GttAck,
   },
   /** Deletes (cancels) a GTT. */
