@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
 import type { Order } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
+import { crossedStopProblem } from '@shared/trading/stop-trigger';
 import { describeError } from '../../lib/describe-error';
 import { useConfirmChartDrag } from '../../state/settings-store';
 import { usePlaceBracket } from '../brackets/queries';
@@ -101,6 +102,22 @@ export function useChartTrading(
         tickSize: instrument.tickSize,
       });
       if (!drop) return;
+      if (drop.t === 'modify') {
+        // A stop moved past the last price would trigger at once: refused here, nothing sent.
+        const o = orders.find((x) => x.orderId === drop.modify.orderId);
+        const { triggerPrice } = drop.modify.changes;
+        const crossed = o
+          ? crossedStopProblem(
+              { ...o, triggerPrice: triggerPrice !== undefined ? triggerPrice : o.triggerPrice },
+              lastPrice,
+            )
+          : null;
+        if (crossed !== null) {
+          setConfirming(null);
+          setModifyError(`Not modified: ${crossed}`);
+          return;
+        }
+      }
       if (drop.t === 'exit') {
         setPlaced(null);
         setExits({ key, exits: { ...exits, [drop.exit.leg]: drop.exit.price } });

@@ -55,6 +55,18 @@ describe('evaluateTicket: the shared rules as the trader types', () => {
     expect(e.request).toMatchObject({ quantity: 1000, price: 1499.95 });
   });
 
+  it('refuses a stop whose trigger the live price has already crossed, on its trigger, and sends nothing', () => {
+    const sell = draft(INFY, { side: 'SELL', orderType: 'SL-M', price: '', triggerPrice: '1405' });
+    const crossed = evaluateTicket(sell, INFY, 'kite', 1400);
+    expect(crossed.request).toBeNull();
+    expect(crossed.errors.triggerPrice).toBe(
+      "A sell stop's trigger must be below the last price (₹1,400.00): at ₹1,405.00 it would trigger at once",
+    );
+    expect(evaluateTicket({ ...sell, triggerPrice: '1395' }, INFY, 'kite', 1400).request).not.toBeNull();
+    // Without a live price the broker judges it.
+    expect(evaluateTicket(sell, INFY, 'kite').request).not.toBeNull();
+  });
+
   it('wants prices on the tick grid', () => {
     const e = evaluateTicket(draft(INFY, { orderType: 'LIMIT', price: '1500.07' }), INFY);
     expect(e.errors.price).toBe('₹1,500.07 is off the ₹0.05 tick — use ₹1,500.05 or ₹1,500.10');

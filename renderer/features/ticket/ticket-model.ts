@@ -9,6 +9,7 @@ import {
   type OrderField,
 } from '@shared/trading/rules';
 import { roundToTick } from '@shared/trading/money';
+import { crossedStopProblem } from '@shared/trading/stop-trigger';
 import type { IpcError } from '@shared/ipc/result';
 import { refusalReason } from '../placements/placement-model';
 
@@ -91,11 +92,15 @@ export function parseNumber(text: string): number {
   return /^\d+(\.\d*)?$|^\.\d+$/.test(t) ? Number(t) : Number.NaN;
 }
 
-/** Judges the draft against the chosen instrument. */
+/**
+ * Judges the draft against the chosen instrument; with the live `lastPrice`, a stop whose trigger
+ * that price has already reached is refused on its trigger (`shared/trading/stop-trigger.ts`).
+ */
 export function evaluateTicket(
   draft: TicketDraft,
   instrument: Instrument | undefined,
   broker?: 'paper' | 'rest' | 'kite',
+  lastPrice?: number,
 ): TicketEvaluation {
   const priceEnabled = takesPrice(draft.orderType);
   const triggerEnabled = takesTrigger(draft.orderType);
@@ -121,6 +126,8 @@ export function evaluateTicket(
     const field = RULE_TO_TICKET[v.field];
     errors[field] ??= v.message;
   }
+  const crossed = crossedStopProblem(order, lastPrice);
+  if (crossed !== null) errors.triggerPrice ??= crossed;
   // Kite's own rule on top of the exchanges' (docs/kite.md §Smaller rules).
   if (broker === 'kite' && instrument.exchange === 'MCX' && draft.validity === 'IOC')
     errors.validity ??= 'Kite takes no IOC orders on MCX through the API: use DAY';
