@@ -139,9 +139,12 @@ export class GttService {
    */
   public async recover(): Promise<void> {
     const open = this.#deps.ledger.unresolvedGtts();
+    // Nothing here may fail the login's background recovery: what is not settled stays open.
     await Promise.all(
       open.map((intent) =>
-        intent.action === 'create' ? this.#check(intent, 'recovery').catch(() => undefined) : this.#checkModify(intent),
+        (intent.action === 'create' ? this.#check(intent, 'recovery') : this.#checkModify(intent)).catch(
+          () => undefined,
+        ),
       ),
     );
   }
