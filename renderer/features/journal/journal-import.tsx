@@ -10,6 +10,9 @@ import { useImportCsv } from './queries';
  * cannot be read imports nothing, and each such line is named.
  * Console writes no product, so the trader says whether the equity trades were delivery or intraday.
  */
+/** A refusal in one sentence: main's all-or-nothing refusal already says "Nothing imported". */
+const notImported = (why: string): string => (/^Nothing imported/.test(why) ? why : `Not imported: ${why}`);
+
 export function JournalImport() {
   const [product, setProduct] = useState<'CNC' | 'MIS'>('CNC');
   const importCsv = useImportCsv();
@@ -67,7 +70,7 @@ export function JournalImport() {
       </span>
       {importCsv.error || readError ? (
         <span role="alert" className="inline-error small">
-          Not imported: {readError ?? describeError(importCsv.error)}
+          {notImported(readError ?? describeError(importCsv.error))}
         </span>
       ) : null}
       {badLines.length > 0 ? (
