@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import initSqlJs from 'sql.js/dist/sql-wasm-inline.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -151,10 +152,9 @@ describe('the journal over the bridge', () => {
       'symbol,isin,trade_date,exchange,segment,series,trade_type,auction,quantity,price,trade_id,order_id,order_execution_time',
       'TCS,INE467B01029,2026-10-05,NSE,EQ,EQ,buy,false,4.000000,3900.000000,C1,CO1,2026-10-05T10:00:00',
       'TCS,INE467B01029,2026-10-05,NSE,EQ,EQ,sell,false,4.000000,3925.500000,C2,CO2,2026-10-05T14:30:00',
-      'TCS,INE467B01029,2026-10-05,NSE,EQ,EQ,hold,false,4.000000,3925.500000,C3,CO3,2026-10-05T14:30:00',
     ].join('\n');
     const first = await ok(dispatch('journal.importCsv', { csv, equityProduct: 'MIS' }));
-    expect(first).toMatchObject({ added: 2, duplicates: 0, rejected: [{ line: 4 }] });
+    expect(first).toMatchObject({ added: 2, duplicates: 0, rejected: [] });
     expect(await ok(dispatch('journal.importCsv', { csv, equityProduct: 'MIS' }))).toMatchObject({
       added: 0,
       duplicates: 2,
@@ -167,5 +167,64 @@ describe('the journal over the bridge', () => {
       ok: false,
       error: { kind: 'bad_request', field: 'csv' },
     });
+  });
+
+  it('an import with one bad row imports nothing and names each bad row by line and field; the journal still reads, across a restart', async () => {
+    const before = (await ok<JournalView>(dispatch('journal.view', {}))).fills;
+    const csv = [
+      'symbol,isin,trade_date,exchange,segment,series,trade_type,auction,quantity,price,trade_id,order_id,order_execution_time',
+      'TCS,INE467B01029,2026-10-06,NSE,EQ,EQ,buy,false,4,3900,D1,DO1,2026-10-06T10:00:00',
+      'TCS,INE467B01029,2026-10-06,NSE,EQ,EQ,sell,false,9007199254740993,3925.5,D2,DO2,2026-10-06T14:30:00',
+      'TCS,INE467B01029,2026-10-06,NSE,EQ,EQ,buy,false,1e3,3900,D3,DO3,2026-10-06T10:00:00',
+      'TCS,INE467B01029,2026-10-06,NSE,EQ,EQ,buy,false,1,1e308,D4,DO4,2026-10-06T10:00:00',
+      'TCS,INE467B01029,2026-10-06,NSE,EQ,EQ,buy,false,1,3900.03,D5,DO5,2026-10-06T10:00:00',
+    ].join('\n');
+    const r = await dispatch('journal.importCsv', { csv, equityProduct: 'MIS' });
+    expect(r).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'csv' } });
+    const error = (r as { error: { message: string; fields: { field: string; message: string }[] } }).error;
+    expect(error.message).toMatch(/^Nothing imported: 4 lines cannot be read/);
+    expect(error.fields.map((f) => f.field)).toEqual([
+      'lines.3.quantity',
+      'lines.4.quantity',
+      'lines.5.price',
+      'lines.6.price',
+    ]);
+    expect(error.fields[3]?.message).toMatch(/off the ₹0.05 tick/);
+    expect((await ok<JournalView>(dispatch('journal.view', {}))).fills).toBe(before);
+    await services.close();
+    await start();
+    expect((await ok<JournalView>(dispatch('journal.view', {}))).fills).toBe(before);
+  });
+
+  it("a journal holding a row it cannot read says which and why, and moves aside on the trader's word: a new journal starts, the old file is kept", async () => {
+    await services.close();
+    const [name] = (await readdir(dir)).filter((f) => /^journal-.*\.sqlite$/.test(f));
+    const file = join(dir, name ?? 'missing');
+    const SQL = await initSqlJs();
+    const db = new SQL.Database(await readFile(file));
+    // A row as an earlier version stored it: a quantity past the safe integers.
+    db.run(
+      `INSERT INTO fills VALUES ('NSE:BAD1', 'BO1', 'NSE', 'TCS', 'MIS', 'SELL', 9007199254740993, 3925.5, 1, ${Date.parse('2026-10-06T09:00:00Z')}, 'csv')`,
+    );
+    await writeFile(file, db.export());
+    db.close();
+    await start();
+    const read = await dispatch('journal.view', {});
+    expect(read).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'conflict',
+        field: 'journal',
+        message: expect.stringMatching(
+          /fill NSE:BAD1 cannot be read \(quantity: .*\)\. Move it aside to start a new journal/,
+        ),
+      },
+    });
+    const moved = await ok<{ keptAs: string }>(dispatch('journal.moveAside', undefined));
+    expect(moved.keptAs).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.damaged-\\d+$`));
+    expect((await readFile(moved.keptAs)).length).toBeGreaterThan(0);
+    expect(await ok<JournalView>(dispatch('journal.view', {}))).toMatchObject({ fills: 0, trades: [] });
+    // Refused while the journal reads: nothing to move.
+    expect(await dispatch('journal.moveAside', undefined)).toMatchObject({ ok: false, error: { kind: 'conflict' } });
   });
 });

@@ -81,7 +81,7 @@ async function ledger(dir: string): Promise<{ intents: string[]; open: string[] 
     if (r.data.t === 'intent') {
       intents.push(r.data.clientOrderId);
       open.add(r.data.clientOrderId);
-    } else open.delete(r.data.clientOrderId);
+    } else if (r.data.t === 'resolved') open.delete(r.data.clientOrderId);
   }
   return { intents, open: [...open] };
 }

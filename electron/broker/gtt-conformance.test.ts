@@ -94,4 +94,42 @@ describe.each(DIALECTS)('GTT conformance: %s', (_name, dialect) => {
     expect(info).toMatchObject({ kind: 'bad_request', field: 'legs.0.quantity' });
     expect(fx.paper.gttCount()).toBe(before);
   });
+
+  it('a create answered 5xx after the broker acted, and a change whose reply was lost, are each settled by reading back: one GTT, the change applied, and the same request id again sends nothing', async () => {
+    const core = await coreOn(fx, dialect);
+    const before = fx.paper.gttCount();
+    const place = core.broker.placeGtt.bind(core.broker);
+    core.broker.placeGtt = async (cmd) => {
+      fx.paper.setFaults('late_server_error=1');
+      try {
+        return await place(cmd);
+      } finally {
+        fx.paper.setFaults({});
+      }
+    };
+    const first = await core.gtt.place(oco(1470, 1530), 'req-gtt-5xx-1');
+    expect(first.state).toBe('placed');
+    expect(fx.paper.gttCount()).toBe(before + 1);
+    expect(await core.gtt.place(oco(1470, 1530), 'req-gtt-5xx-1')).toEqual(first);
+    expect(fx.paper.gttCount()).toBe(before + 1);
+
+    const gttId = first.state === 'placed' ? first.gttId : '';
+    const modify = core.broker.modifyGtt.bind(core.broker);
+    let sent = 0;
+    core.broker.modifyGtt = async (gtt, changes, lastPrice) => {
+      sent += 1;
+      fx.paper.setFaults('drop_reply=1');
+      try {
+        return await modify(gtt, changes, lastPrice);
+      } finally {
+        fx.paper.setFaults({});
+      }
+    };
+    const changes = oco(1460, 1540);
+    const ack = await core.gtt.modify(gttId, changes, 'check', 'req-gtt-mod-1');
+    expect(ack.gttId).toBe(gttId);
+    expect((await core.gtt.list()).find((g) => g.gttId === gttId)?.triggerValues).toEqual([1460, 1540]);
+    await core.gtt.modify(gttId, changes, 'check', 'req-gtt-mod-1');
+    expect(sent).toBe(1);
+  });
 });

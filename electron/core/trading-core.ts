@@ -314,6 +314,7 @@ export class TradingCore {
     });
     this.gtt = new GttService({
       broker: this.broker,
+      ledger,
       guard: this.risk,
       barrier: this.barrier,
       find: (exchange, symbol) => this.catalog.find(exchange, symbol),
@@ -408,7 +409,8 @@ export class TradingCore {
     // versions, so the renderer keeps the later (docs/session.md §Session facts are ordered
     // by main) instead of relying on which one main happens to send first.
     this.catalog.warm();
-    this.#recovery = this.orders.recover();
+    // GTT creations and changes left in doubt are looked up beside the orders (docs/gtt.md §When the broker fails).
+    this.#recovery = Promise.all([this.orders.recover(), this.gtt.recover()]).then(() => undefined);
     // After the order service listed the intents left open: a bracket's placement may be one.
     this.#bracketRecovery = this.brackets.recover();
     // A plan without market data has no ticker either (Kite's refuses it in an expired token's

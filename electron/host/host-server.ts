@@ -9,6 +9,7 @@ import type { Dispatch } from '../app/dispatcher';
 import { resolveAppAsset } from '../app/security/app-origin';
 import { SECURITY_HEADERS } from '../app/security/content-security-policy';
 import { BridgeSender, bridgeFanOut, type BridgeFanOut, type BridgeLimits } from './bridge-sender';
+import { MAX_BRIDGE_MESSAGE_BYTES } from '@shared/ipc/limits';
 
 /**
  * The browser host's server: the built renderer over HTTP on 127.0.0.1, and the bridge over a
@@ -58,8 +59,8 @@ const MIME: Readonly<Record<string, string>> = {
   '.woff2': 'font/woff2',
 };
 
-/** Largest bridge message accepted, in bytes: far above any real request. */
-const MAX_MESSAGE_BYTES = 256 * 1024;
+/** Largest bridge message accepted, in bytes: the bridge's one limit, which the page also keeps. */
+const MAX_MESSAGE_BYTES = MAX_BRIDGE_MESSAGE_BYTES;
 
 /**
  * The request target as a URL, or null when `new URL()` rejects it: `GET //[` (which an undici

@@ -81,6 +81,26 @@ describe('createWsBridge', () => {
     expect(call.result).toEqual({ ok: true, data: [] });
   });
 
+  it('never sends a call larger than the host takes (it would close the socket under an order in flight): answered at once, naming the sizes', async () => {
+    const desk = bridge();
+    latest().open();
+    const place = track(desk.invoke('orders.place', { order: {}, requestId: 'req-00000002' } as never));
+    const csv = `symbol,trade_id\n${'INFY,1\n'.repeat((300 * 1024) / 7)}`;
+    const big = track(desk.invoke('journal.importCsv', { csv, equityProduct: 'CNC' }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(big.result).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'bad_request',
+        message: expect.stringMatching(/^Not sent: 343 KB is more than the 256 KB the desk takes in one request$/),
+      },
+    });
+    expect(latest().channels()).toEqual(['orders.place']);
+    latest().reply(1, { ok: true, data: { state: 'placed' } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(place.result).toEqual({ ok: true, data: { state: 'placed' } });
+  });
+
   it('answers a sent call "disconnected" when the socket closes, and never sends it again after reconnecting', async () => {
     const desk = bridge();
     const first = latest();

@@ -1,5 +1,6 @@
 import { EVENT_NAMES_PLAIN } from '@shared/ipc/channel-names';
 import type { DeskBridge } from '@shared/ipc/bridge';
+import { kilobytes, MAX_BRIDGE_MESSAGE_BYTES, utf8Bytes } from '@shared/ipc/limits';
 import type { IpcResult } from '@shared/ipc/result';
 
 type AnyListener = (payload: unknown) => void;
@@ -39,7 +40,10 @@ const OPEN = 1; // WebSocket.OPEN, without depending on a global a test may not 
  *   main), and it is **never sent again**: re-sending a call whose caller was already answered is
  *   how a ticket said "failed" and the order was then placed;
  * - made while the socket is down → it waits for the next connection, at most `connectWaitMs`;
- *   past that it leaves the queue and is answered `network` "Not sent" (true: it never left).
+ *   past that it leaves the queue and is answered `network` "Not sent" (true: it never left);
+ * - larger than the host accepts (`MAX_BRIDGE_MESSAGE_BYTES`) → never sent, answered
+ *   `bad_request` at once: the host would close the socket on it, and every other call waiting on
+ *   that socket (an order in flight) would read "not yet confirmed".
  */
 export function createWsBridge(url: string, options: WsBridgeOptions = {}): DeskBridge {
   const connectWaitMs = options.connectWaitMs ?? CONNECT_WAIT_MS;
@@ -103,12 +107,20 @@ export function createWsBridge(url: string, options: WsBridgeOptions = {}): Desk
     invoke(channel, payload) {
       const id = nextId++;
       return new Promise((resolve) => {
-        const call: Call = {
-          message: JSON.stringify({ id, channel, payload }),
-          answer: resolve as Call['answer'],
-          sent: false,
-          wait: null,
-        };
+        const message = JSON.stringify({ id, channel, payload });
+        const bytes = utf8Bytes(message);
+        if (bytes > MAX_BRIDGE_MESSAGE_BYTES) {
+          resolve({
+            ok: false,
+            error: {
+              kind: 'bad_request',
+              field: 'payload',
+              message: `Not sent: ${kilobytes(bytes)} is more than the ${kilobytes(MAX_BRIDGE_MESSAGE_BYTES)} the desk takes in one request`,
+            },
+          });
+          return;
+        }
+        const call: Call = { message, answer: resolve as Call['answer'], sent: false, wait: null };
         calls.set(id, call);
         if (socket?.readyState === OPEN) {
           send(socket, call);

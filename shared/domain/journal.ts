@@ -132,7 +132,10 @@ export type JournalRange = z.infer<typeof JournalRange>;
 export const JournalImport = z.object({
   added: z.number().int().nonnegative(),
   duplicates: z.number().int().nonnegative(),
-  /** Lines of a CSV that could not be read, with why (at most 50 kept). */
+  /**
+   * Lines of a CSV that could not be read: always empty on an answer, since an import is all or
+   * nothing (a file with such lines is refused naming them); kept for older pages.
+   */
   rejected: z.array(z.object({ line: z.number().int().positive(), message: z.string() })),
 });
 export type JournalImport = z.infer<typeof JournalImport>;

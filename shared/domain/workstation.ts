@@ -89,13 +89,23 @@ export type Desk = z.infer<typeof Desk>;
 /** A workspace's name, as the trader typed it. */
 export const WorkspaceName = z.string().trim().min(1, 'must not be empty').max(40, 'at most 40 characters');
 
+/** Keys no record of a file may carry: a later `obj[key] = …` on them would reach a prototype. */
+const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A record read from a file, without the keys that name a prototype (docs/workstation.md §Workspaces). */
+function withoutUnsafeKeys<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).filter(([k]) => !UNSAFE_KEYS.has(k)));
+}
+
 /** Panel sizes per resizable group (percent per panel id) and the tab each tabbed slot shows: the renderer's, kept with a workspace. */
 export const WorkspaceLayouts = z
-  .record(z.string().max(64), z.record(z.string().max(64), z.number().min(0).max(100)))
-  .refine((l) => Object.keys(l).length <= 64, 'at most 64 groups');
+  .record(z.string().max(64), z.record(z.string().max(64), z.number().min(0).max(100)).transform(withoutUnsafeKeys))
+  .refine((l) => Object.keys(l).length <= 64, 'at most 64 groups')
+  .transform(withoutUnsafeKeys);
 export const WorkspaceTabs = z
   .record(z.string().max(64), z.string().max(64))
-  .refine((t) => Object.keys(t).length <= 64, 'at most 64 slots');
+  .refine((t) => Object.keys(t).length <= 64, 'at most 64 slots')
+  .transform(withoutUnsafeKeys);
 
 /** A named workspace: the desk as saved, with the sizes and tabs the pages had then. */
 export const Workspace = z.strictObject({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { kilobytes, MAX_IMPORT_CSV_BYTES, utf8Bytes } from './limits';
 import { AlertDraft, PriceAlert } from '../domain/alert';
 import { Instrument, Exchange, IsoDate } from '../domain/instrument';
 import { Candle, CandleInterval, MarketQuote, MarketStatus, OptionChain, StreamMode, Tick } from '../domain/market';
@@ -328,9 +329,18 @@ export const requests = {
     }),
     output: GttPlaceOutcome,
   },
-  /** New trigger values and orders for an active GTT (judged by the same rules and risk limits). */
+  /**
+   * New trigger values and orders for an active GTT (judged by the same rules and risk limits),
+   * journaled and sent once; a change in doubt is read back, and the same `requestId` again reads
+   * back before anything is sent again (docs/gtt.md §When the broker fails).
+   */
   'gtt.modify': {
-    input: z.strictObject({ gttId: GttId, changes: GttChanges.strict(), riskOverride: z.literal(true).optional() }),
+    input: z.strictObject({
+      gttId: GttId,
+      changes: GttChanges.strict(),
+      requestId: PlacementRequestId.optional(),
+      riskOverride: z.literal(true).optional(),
+    }),
     output: GttAck,
   },
   /** Deletes (cancels) a GTT. */
@@ -393,16 +403,30 @@ export const requests = {
     output: z.object({ svg: z.string().max(400_000), takenAt: z.number().int() }).nullable(),
   },
   /**
-   * Fills from a Zerodha Console tradebook CSV (docs/journal.md §Import and export); equity fills
-   * take `equityProduct` (Console writes no product).
+   * Fills from a Zerodha Console tradebook CSV (docs/journal.md §Import and export), all or
+   * nothing: a file with a line that cannot be read is refused naming each (`lines.4.quantity`);
+   * equity fills take `equityProduct` (Console writes no product). At most
+   * `MAX_IMPORT_CSV_BYTES`, the bridge's one limit (`shared/ipc/limits.ts`).
    */
   'journal.importCsv': {
     input: z.strictObject({
-      csv: z.string().min(1).max(8_000_000, 'at most 8 MB: export a shorter range'),
+      csv: z
+        .string()
+        .min(1)
+        .max(MAX_IMPORT_CSV_BYTES)
+        .refine(
+          (csv) => utf8Bytes(csv) <= MAX_IMPORT_CSV_BYTES,
+          `at most ${kilobytes(MAX_IMPORT_CSV_BYTES)}: export a shorter range`,
+        ),
       equityProduct: z.enum(['CNC', 'MIS']),
     }),
     output: JournalImport,
   },
+  /**
+   * Moves a damaged journal file aside (kept, renamed) and starts a new one; refused while the
+   * journal reads (docs/journal.md §A damaged journal).
+   */
+  'journal.moveAside': { input: z.void(), output: z.object({ keptAs: z.string().max(4_096) }) },
 
   // ---------------------------------------------------------------- the workstation (docs/workstation.md)
   /** The live desk: windows, panels, colour groups, which windows are open, the profile's workspaces. */

@@ -67,6 +67,36 @@ describe('a Console tradebook', () => {
     expect(rejected[3]?.message).toMatch(/order_execution_time/);
   });
 
+  it('takes numbers only as Console writes them and within bounds: an exponent, an unsafe integer, a price past the cap or finer than ₹0.0001 is named by line and column', () => {
+    const csv = [
+      HEADER,
+      'INFY,,2026-11-23,NSE,EQ,EQ,buy,false,9007199254740993,1500,T1,O1,2026-11-23T09:22:30',
+      'INFY,,2026-11-23,NSE,EQ,EQ,buy,false,1e3,1500,T2,O2,2026-11-23T09:22:30',
+      'INFY,,2026-11-23,NSE,EQ,EQ,buy,false,1,1e308,T3,O3,2026-11-23T09:22:30',
+      'INFY,,2026-11-23,NSE,EQ,EQ,buy,false,1,-5,T4,O4,2026-11-23T09:22:30',
+      'INFY,,2026-11-23,NSE,EQ,EQ,buy,false,1,20000000000,T5,O5,2026-11-23T09:22:30',
+      'INFY,,2026-11-23,NSE,EQ,EQ,buy,false,1,1500.000051,T6,O6,2026-11-23T09:22:30',
+      'INFY,,2026-11-23,NSE,EQ,EQ,buy,false,0,1500,T7,O7,2026-11-23T09:22:30',
+      'INFY,,2026-11-23,NSE,EQ,EQ,buy,false,4.000000,1500.500000,T8,O8,2026-11-23T09:22:30',
+    ].join('\n');
+    const { fills, lines, rejected } = parseConsoleTradebook(csv, { equityProduct: 'MIS' });
+    expect(rejected.map((r) => [r.line, r.field])).toEqual([
+      [2, 'quantity'],
+      [3, 'quantity'],
+      [4, 'price'],
+      [5, 'price'],
+      [6, 'price'],
+      [7, 'price'],
+      [8, 'quantity'],
+    ]);
+    expect(rejected[0]?.message).toMatch(/quantity must be from 1 to 10,00,00,000/);
+    expect(rejected[1]?.message).toMatch(/quantity must be a whole number written in digits, not "1e3"/);
+    expect(rejected[2]?.message).toMatch(/price must be a number written in digits, not "1e308"/);
+    expect(rejected[4]?.message).toMatch(/price must be at most/);
+    expect(fills.map((f) => [f.quantity, f.price])).toEqual([[4, 1500.5]]);
+    expect(lines).toEqual([9]);
+  });
+
   it('refuses a file that is not a tradebook, naming what is missing', () => {
     expect(parseConsoleTradebook('a,b\n1,2', { equityProduct: 'CNC' }).rejected[0]?.message).toMatch(
       /no trade_id column/,

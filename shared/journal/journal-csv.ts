@@ -3,6 +3,7 @@ import type { JournalFill, JournalTrade } from '../domain/journal';
 import type { Product } from '../domain/order';
 import { parseCsv, toCsv, type CsvColumn } from '../lib/csv';
 import { toIstIso } from '../lib/ist-time';
+import { MAX_PRICE } from '../trading/rules';
 
 /**
  * The journal as CSV, both ways (docs/journal.md §Import and export): closed trades out, in the
@@ -44,10 +45,54 @@ export function journalCsv(trades: readonly JournalTrade[]): string {
 /** A fill read from a tradebook, before main looks up its contract's multiplier. */
 export type ImportedFill = Omit<JournalFill, 'multiplier'>;
 
-/** What a tradebook file gave: the fills read, and each line that could not be read with why. */
+/** A line of a tradebook that cannot be read: its number in the file, the column at fault and why. */
+export interface RejectedLine {
+  readonly line: number;
+  /** The column at fault (`quantity`, `price`…), or `header` for the file as a whole. */
+  readonly field: string;
+  readonly message: string;
+}
+
+/** What a tradebook file gave: the fills read (with the line each came from), and each line that could not be read. */
 export interface ParsedTradebook {
   readonly fills: ImportedFill[];
-  readonly rejected: { readonly line: number; readonly message: string }[];
+  /** The file's line of each fill, in the same order (to name it when main refuses its price's tick). */
+  readonly lines: number[];
+  readonly rejected: RejectedLine[];
+}
+
+/**
+ * The largest quantity one fill may carry: far above any exchange's freeze quantity, and far
+ * inside the integers a number counts exactly (2^53), so quantity × price stays exact enough for
+ * money and the journal never stores a figure it cannot read back (docs/journal.md §Import and export).
+ */
+export const MAX_FILL_QUANTITY = 100_000_000;
+
+/** A whole number as Console writes one (`4` or `4.000000`): digits only — no sign, exponent or spaces. */
+const WHOLE = /^\d+(\.0*)?$/;
+/** A price as Console writes one (`3925.500000`): digits and a point — no sign or exponent. */
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+/** Why a quantity cell is not a fill's quantity, or null. */
+function quantityProblem(cell: string): string | null {
+  if (!WHOLE.test(cell)) return `quantity must be a whole number written in digits, not "${cell.slice(0, 40)}"`;
+  const q = Number(cell);
+  if (q <= 0 || q > MAX_FILL_QUANTITY)
+    return `quantity must be from 1 to ${MAX_FILL_QUANTITY.toLocaleString('en-IN')}, not ${cell.slice(0, 40)}`;
+  return null;
+}
+
+/**
+ * Why a price cell is not a fill's price, or null: digits only, at most `MAX_PRICE`, and on the
+ * desk's price unit (₹0.0001, docs/api.md §Numbers and money units); the instrument's own tick is
+ * checked by main, which knows it.
+ */
+function priceProblem(cell: string): string | null {
+  if (!DECIMAL.test(cell)) return `price must be a number written in digits, not "${cell.slice(0, 40)}"`;
+  const p = Number(cell);
+  if (p > MAX_PRICE) return `price must be at most ₹${MAX_PRICE.toLocaleString('en-IN')}, not ${cell.slice(0, 40)}`;
+  if ((cell.split('.')[1] ?? '').replace(/0+$/, '').length > 4) return `price ${cell} is finer than ₹0.0001`;
+  return null;
 }
 
 /** The columns of Console's tradebook the journal reads (it also has isin, series, auction, expiry_date). */
@@ -85,19 +130,27 @@ export function parseConsoleTradebook(
 ): ParsedTradebook {
   const rows = parseCsv(text);
   const fills: ImportedFill[] = [];
-  const rejected: { line: number; message: string }[] = [];
+  const lines: number[] = [];
+  const rejected: RejectedLine[] = [];
   const headerAt = rows.findIndex((r) =>
     r.some((c) => c.trim().toLowerCase() === 'trade_id' || c.trim().toLowerCase() === 'trade id'),
   );
   if (headerAt < 0) {
-    return { fills, rejected: [{ line: 1, message: 'Not a Console tradebook: no trade_id column in its header' }] };
+    return {
+      fills,
+      lines,
+      rejected: [{ line: 1, field: 'header', message: 'Not a Console tradebook: no trade_id column in its header' }],
+    };
   }
   const header = rows[headerAt]!.map((h) => h.trim().toLowerCase().replace(/\s+/g, '_'));
   const missing = REQUIRED.filter((c) => !header.includes(c));
   if (missing.length > 0) {
     return {
       fills,
-      rejected: [{ line: headerAt + 1, message: `Not a Console tradebook: no ${missing.join(', ')} column` }],
+      lines,
+      rejected: [
+        { line: headerAt + 1, field: 'header', message: `Not a Console tradebook: no ${missing.join(', ')} column` },
+      ],
     };
   }
   const col = (row: readonly string[], name: string): string => (row[header.indexOf(name)] ?? '').trim();
@@ -105,32 +158,38 @@ export function parseConsoleTradebook(
     const row = rows[r]!;
     const line = r + 1;
     if (row.every((c) => c.trim() === '')) continue;
-    const reject = (message: string): void => {
-      if (rejected.length < 50) rejected.push({ line, message });
+    const reject = (field: string, message: string): void => {
+      if (rejected.length < 50) rejected.push({ line, field, message });
     };
     const exchange = exchangeOf(col(row, 'exchange'), col(row, 'segment'));
     if (!exchange) {
-      reject(`exchange ${col(row, 'exchange')} / segment ${col(row, 'segment')} is not one the desk trades`);
+      reject(
+        'exchange',
+        `exchange ${col(row, 'exchange')} / segment ${col(row, 'segment')} is not one the desk trades`,
+      );
       continue;
     }
     const side = col(row, 'trade_type').toLowerCase();
     if (side !== 'buy' && side !== 'sell') {
-      reject(`trade_type must be buy or sell, not "${col(row, 'trade_type')}"`);
+      reject('trade_type', `trade_type must be buy or sell, not "${col(row, 'trade_type')}"`);
+      continue;
+    }
+    const badQuantity = quantityProblem(col(row, 'quantity'));
+    if (badQuantity !== null) {
+      reject('quantity', badQuantity);
+      continue;
+    }
+    const badPrice = priceProblem(col(row, 'price'));
+    if (badPrice !== null) {
+      reject('price', badPrice);
       continue;
     }
     const quantity = Number(col(row, 'quantity'));
     const price = Number(col(row, 'price'));
-    if (!Number.isInteger(quantity) || quantity <= 0) {
-      reject(`quantity must be a whole number above 0, not "${col(row, 'quantity')}"`);
-      continue;
-    }
-    if (!Number.isFinite(price) || price < 0 || col(row, 'price') === '') {
-      reject(`price must be a number, not "${col(row, 'price')}"`);
-      continue;
-    }
     const filledAt = istInstant(col(row, 'order_execution_time'), col(row, 'trade_date'));
     if (!Number.isFinite(filledAt)) {
       reject(
+        'order_execution_time',
         `order_execution_time must be a time such as 2026-11-23T09:21:55, not "${col(row, 'order_execution_time')}"`,
       );
       continue;
@@ -139,7 +198,9 @@ export function parseConsoleTradebook(
     const orderId = col(row, 'order_id');
     const symbol = col(row, 'symbol').toUpperCase();
     if (!tradeId || !orderId || !symbol || tradeId.length > 64 || orderId.length > 64 || symbol.length > 64) {
-      reject('symbol, trade_id and order_id must be given (at most 64 characters each)');
+      const field =
+        !symbol || symbol.length > 64 ? 'symbol' : !tradeId || tradeId.length > 64 ? 'trade_id' : 'order_id';
+      reject(field, `${field} must be given (at most 64 characters)`);
       continue;
     }
     const equity = exchange === 'NSE' || exchange === 'BSE';
@@ -155,6 +216,7 @@ export function parseConsoleTradebook(
       filledAt,
       source: 'csv',
     });
+    lines.push(line);
   }
-  return { fills, rejected };
+  return { fills, lines, rejected };
 }

@@ -28,6 +28,14 @@ describe('toCsv', () => {
   });
 });
 
+describe('toCsv defuses every formula lead', () => {
+  it('text starting with =, +, - or @ is written behind a quote mark; numbers stay numbers', () => {
+    const rows = ['=1+1', '+91 98', '-cmd', '@SUM(A1)'].map((name) => ({ name, qty: -1, note: null }));
+    const lines = toCsv(COLUMNS, rows).split('\r\n').slice(1, 5);
+    expect(lines).toEqual(["'=1+1,-1,", "'+91 98,-1,", "'-cmd,-1,", "'@SUM(A1),-1,"]);
+  });
+});
+
 describe('parseCsv', () => {
   it('reads what toCsv writes, quotes, commas and line breaks included', () => {
     const text = toCsv(

@@ -9,8 +9,8 @@ export function gttHandlers(
     'gtt.list': async () => [...(await active.current().gtt.list())],
     'gtt.place': async ({ gtt, requestId, riskOverride }) =>
       active.current().gtt.place(gtt, requestId, riskOverride ? 'override' : 'check'),
-    'gtt.modify': async ({ gttId, changes, riskOverride }) =>
-      active.current().gtt.modify(gttId, changes, riskOverride ? 'override' : 'check'),
+    'gtt.modify': async ({ gttId, changes, requestId, riskOverride }) =>
+      active.current().gtt.modify(gttId, changes, riskOverride ? 'override' : 'check', requestId),
     'gtt.delete': async ({ gttId }) => active.current().gtt.delete(gttId),
   };
 }

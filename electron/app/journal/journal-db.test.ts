@@ -112,6 +112,21 @@ describe('migrations', () => {
     expect(await readFile(path, 'utf8')).toBe('not a database, but a trader’s notes they care about');
   });
 
+  it('an empty (0-byte) file is refused as damaged, saying so, and left as it was: never silently replaced by a new journal', async () => {
+    await writeFile(path, '');
+    await expect(JournalDb.open(path)).rejects.toThrow(/cannot be opened: the file is empty \(0 bytes\)/);
+    expect((await readFile(path)).length).toBe(0);
+  });
+
+  it('a fill it could not read back is never stored (a quantity past the safe integers)', async () => {
+    const j = await JournalDb.open(path);
+    await expect(j.addFills([{ ...FILL, quantity: 9007199254740993 }])).rejects.toThrow(
+      /Fill NSE:T1 not stored: quantity/,
+    );
+    expect(j.fills()).toEqual([]);
+    await j.close();
+  });
+
   it('a step that fails is rolled back: the database stays at the version before it', async () => {
     const SQL = await initSqlJs();
     const db = new SQL.Database();

@@ -20,6 +20,21 @@ let engine: ReturnType<typeof initSqlJs> | null = null;
 /** sql.js's engine, loaded once per process (≈15 ms). */
 const sqlJs = (): ReturnType<typeof initSqlJs> => (engine ??= initSqlJs());
 
+/**
+ * A journal file the app cannot use as it is: empty, not a database, from a newer app, or
+ * holding a row it cannot read. It says what is wrong; the trader may move it aside
+ * (docs/journal.md §A damaged journal), and it is never overwritten.
+ */
+export class JournalDamaged extends Error {
+  public constructor(
+    public readonly path: string,
+    what: string,
+  ) {
+    super(`The journal ${path} cannot be opened: ${what}`);
+    this.name = 'JournalDamaged';
+  }
+}
+
 /** Notes as kept, with where the stop-loss came from. */
 export interface StoredNotes {
   readonly notes: TradeNotes;
@@ -57,6 +72,9 @@ export class JournalDb {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
+    // An empty file is not a new journal: something cut it short (a full disk, another program),
+    // and replacing it would hide that the trader's record is gone.
+    if (bytes?.length === 0) throw new JournalDamaged(path, 'the file is empty (0 bytes)');
     const db = new SQL.Database(bytes);
     try {
       // A file that is not SQLite fails here, on its first read.
@@ -67,14 +85,23 @@ export class JournalDb {
       return journal;
     } catch (err) {
       db.close();
-      throw new Error(`The journal ${path} cannot be opened: ${err instanceof Error ? err.message : String(err)}`, {
-        cause: err,
-      });
+      throw new JournalDamaged(path, err instanceof Error ? err.message : String(err));
     }
   }
 
-  /** Adds fills not yet in the journal (by fill id); the rest are counted as duplicates. */
+  /**
+   * Adds fills not yet in the journal (by fill id); the rest are counted as duplicates. A fill the
+   * journal could not read back (a quantity past the safe integers) is refused before anything
+   * is stored: one such row once made every later read fail.
+   */
   public async addFills(fills: readonly JournalFill[]): Promise<{ added: number; duplicates: number }> {
+    for (const f of fills) {
+      const r = JournalFillSchema.safeParse(f);
+      if (!r.success) {
+        const issue = r.error.issues[0];
+        throw new Error(`Fill ${f.fillId} not stored: ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? '?'}`);
+      }
+    }
     let added = 0;
     this.#write(() => {
       const insert = this.#db.prepare(
@@ -123,8 +150,8 @@ export class JournalDb {
   public fills(): JournalFill[] {
     return this.#rows(
       'SELECT fill_id, order_id, exchange, tradingsymbol, product, side, quantity, price, multiplier, filled_at, source FROM fills ORDER BY filled_at, fill_id',
-    ).map((r) =>
-      JournalFillSchema.parse({
+    ).map((r) => {
+      const row = JournalFillSchema.safeParse({
         fillId: r[0],
         orderId: r[1],
         exchange: r[2],
@@ -136,8 +163,14 @@ export class JournalDb {
         multiplier: r[8],
         filledAt: r[9],
         source: r[10],
-      }),
-    );
+      });
+      if (row.success) return row.data;
+      const issue = row.error.issues[0];
+      throw new JournalDamaged(
+        this.#path,
+        `fill ${String(r[0]).slice(0, 96)} cannot be read (${issue?.path.join('.') ?? '?'}: ${issue?.message ?? '?'})`,
+      );
+    });
   }
 
   /** Every trade's notes, by trade id. */

@@ -1,3 +1,4 @@
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Instrument } from '@shared/domain/instrument';
 import type {
@@ -12,11 +13,12 @@ import type { Order } from '@shared/domain/order';
 import { AppError } from '@shared/ipc/app-error';
 import { chartPicture } from '@shared/journal/chart-picture';
 import { matchFifo } from '@shared/journal/fifo';
-import { parseConsoleTradebook } from '@shared/journal/journal-csv';
+import { parseConsoleTradebook, type RejectedLine } from '@shared/journal/journal-csv';
+import { tickProblem } from '@shared/trading/rules';
 import { rMultiple } from '@shared/journal/stats';
 import { istDate, istDayStart, toIstIso } from '@shared/lib/ist-time';
 import type { Broker } from '../../broker/broker';
-import { JournalDb, type StoredNotes } from './journal-db';
+import { JournalDamaged, JournalDb, type StoredNotes } from './journal-db';
 
 /** What the journal needs of the logged-in account. */
 export interface JournalAccount {
@@ -44,6 +46,31 @@ const keyOf = (f: { exchange: string; tradingsymbol: string; product: string }):
   `${f.exchange}:${f.tradingsymbol}:${f.product}`;
 
 /** A profile key as a file-name part. */
+/** Every journal call's refusal while the file is damaged: what is wrong, and the way out. */
+function damaged(err: JournalDamaged): AppError {
+  return new AppError({
+    kind: 'conflict',
+    field: 'journal',
+    message: `${err.message}. Move it aside to start a new journal; the file is kept beside it`,
+  });
+}
+
+/** An import refused as a whole: each line that cannot be read, by line and column. */
+function nothingImported(rejected: readonly RejectedLine[]): AppError {
+  const sorted = [...rejected].sort((a, b) => a.line - b.line);
+  const n = sorted.length;
+  const first = sorted
+    .slice(0, 3)
+    .map((r) => `line ${r.line}, ${r.field}: ${r.message}`)
+    .join('; ');
+  return new AppError({
+    kind: 'bad_request',
+    field: 'csv',
+    message: `Nothing imported: ${n} line${n === 1 ? '' : 's'} cannot be read — ${first}${n > 3 ? `; and ${n - 3} more` : ''}`,
+    fields: sorted.map((r) => ({ field: `lines.${r.line}.${r.field}`, message: r.message })),
+  });
+}
+
 const safeName = (key: string): string => key.replace(/[^A-Za-z0-9-]+/g, '-').slice(0, 80);
 
 /**
@@ -58,6 +85,8 @@ export class JournalService {
   #profile: string | null = null;
   #db: Promise<JournalDb> | null = null;
   #syncing: Promise<JournalImport> | null = null;
+  /** The file of the open profile's journal when it was found damaged, until it is moved aside. */
+  #damaged: string | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #account: (() => JournalAccount) | null = null;
   /** Whether this login's positions were checked for carried-in lots (once a login, and on every Sync now). */
@@ -75,6 +104,7 @@ export class JournalService {
     this.#account = account;
     if (this.#profile === profileKey && this.#db) return;
     await this.close();
+    this.#damaged = null;
     this.#carriedChecked = false;
     this.#pictured.clear();
     this.#profile = profileKey;
@@ -88,7 +118,7 @@ export class JournalService {
   /** The closed trades exiting in `range` (IST days, inclusive), newest first, and the open lots. */
   public async view(range: JournalRange = {}): Promise<JournalView> {
     const db = await this.#open();
-    const fills = db.fills();
+    const fills = await this.#guard(() => db.fills());
     const { trades, open } = matchFifo(fills);
     const notes = db.notes();
     const pictures = db.pictureIds();
@@ -108,7 +138,7 @@ export class JournalService {
   /** Changes a trade's tags, note and stop-loss (the trader's); the trade as it now reads. */
   public async update(tradeId: string, notes: TradeNotes): Promise<JournalTrade> {
     const db = await this.#open();
-    const trade = matchFifo(db.fills()).trades.find((t) => t.id === tradeId);
+    const trade = matchFifo(await this.#guard(() => db.fills())).trades.find((t) => t.id === tradeId);
     if (!trade)
       throw new AppError({ kind: 'not_found', message: `No closed trade ${tradeId} in the journal`, field: 'tradeId' });
     const tags = [...new Set(notes.tags.map((t) => t.trim()))];
@@ -123,32 +153,42 @@ export class JournalService {
   }
 
   /**
-   * Reads fills from a Console tradebook CSV (docs/journal.md §Import and export). A fill already
-   * in the journal (the same exchange trade id, from the broker or an earlier file) is counted,
-   * not added twice; lines that cannot be read are named.
+   * Reads fills from a Console tradebook CSV (docs/journal.md §Import and export), all or
+   * nothing: a file with any line that cannot be read (a column missing or malformed, a number
+   * out of bounds, a price off its instrument's tick) imports nothing and is refused naming each
+   * such line and column. A fill already in the journal (the same exchange trade id, from the
+   * broker or an earlier file) is counted, not added twice.
    */
   public async importCsv(text: string, equityProduct: 'CNC' | 'MIS'): Promise<JournalImport> {
     const db = await this.#open();
     const parsed = parseConsoleTradebook(text, { equityProduct });
-    if (parsed.fills.length === 0 && parsed.rejected.length > 0 && parsed.rejected[0]!.message.startsWith('Not a')) {
-      throw new AppError({ kind: 'bad_request', message: parsed.rejected[0]!.message, field: 'csv' });
-    }
+    const header = parsed.rejected.find((r) => r.field === 'header');
+    if (header) throw new AppError({ kind: 'bad_request', message: header.message, field: 'csv' });
     const account = this.#tryAccount();
     const fills: JournalFill[] = [];
-    for (const f of parsed.fills)
-      fills.push({ ...f, multiplier: (await account?.find(f.exchange, f.tradingsymbol))?.multiplier ?? 1 });
-    const { added, duplicates } = await db.addFills(fills);
+    const rejected = [...parsed.rejected];
+    for (const [i, f] of parsed.fills.entries()) {
+      const instrument = await account?.find(f.exchange, f.tradingsymbol);
+      // The tick is the instrument's when the catalog still lists it (an expired contract is not).
+      const offTick = instrument && f.price > 0 ? tickProblem('price', f.price, instrument.tickSize) : null;
+      if (offTick !== null) rejected.push({ line: parsed.lines[i] ?? 0, field: 'price', message: offTick });
+      fills.push({ ...f, multiplier: instrument?.multiplier ?? 1 });
+    }
+    if (rejected.length > 0) throw nothingImported(rejected);
+    const { added, duplicates } = await this.#guard(() => db.addFills(fills));
     // Real fills from before a carried-in lot now say how the position was built: the lot goes.
     const earliest = new Map<string, number>();
     for (const f of fills) earliest.set(keyOf(f), Math.min(earliest.get(keyOf(f)) ?? Infinity, f.filledAt));
-    await db.removeFills(
-      db
-        .fills()
-        .filter((f) => f.source === 'carried' && (earliest.get(keyOf(f)) ?? Infinity) < f.filledAt)
-        .map((f) => f.fillId),
+    await this.#guard(() =>
+      db.removeFills(
+        db
+          .fills()
+          .filter((f) => f.source === 'carried' && (earliest.get(keyOf(f)) ?? Infinity) < f.filledAt)
+          .map((f) => f.fillId),
+      ),
     );
     if (added > 0) this.#options.onChanged?.();
-    return { added, duplicates, rejected: parsed.rejected };
+    return { added, duplicates, rejected: [] };
   }
 
   /**
@@ -185,11 +225,55 @@ export class JournalService {
     await (await db?.catch(() => null))?.close();
   }
 
+  /**
+   * Moves a damaged journal aside (renamed `<file>.damaged-<epoch ms>`, kept) and starts a new one
+   * (docs/journal.md §A damaged journal). Refused while the journal reads.
+   */
+  public async moveAside(): Promise<{ keptAs: string }> {
+    const profile = this.#profile;
+    const account = this.#account;
+    if (profile === null || !account)
+      throw new AppError({ kind: 'unauthorized', message: 'Log in to open your journal' });
+    if (!this.#damaged) {
+      throw new AppError({
+        kind: 'conflict',
+        field: 'journal',
+        message: 'The journal reads: there is nothing to move aside',
+      });
+    }
+    const path = this.#damaged;
+    await this.close();
+    const keptAs = `${path}.damaged-${this.#now()}`;
+    await rename(path, keptAs);
+    this.#damaged = null;
+    await this.load(profile, account);
+    await this.#open();
+    this.#options.onChanged?.();
+    return { keptAs };
+  }
+
+  /** Runs a read or write of the database; a damaged file is said as such (and may be moved aside). */
+  async #guard<T>(work: () => T | Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof JournalDamaged) {
+        this.#damaged = err.path;
+        throw damaged(err);
+      }
+      throw err;
+    }
+  }
+
   async #open(): Promise<JournalDb> {
     if (!this.#db) throw new AppError({ kind: 'unauthorized', message: 'Log in to open your journal' });
     try {
       return await this.#db;
     } catch (err) {
+      if (err instanceof JournalDamaged) {
+        this.#damaged = err.path;
+        throw damaged(err);
+      }
       throw new AppError({
         kind: 'internal',
         message: err instanceof Error ? err.message : 'The journal cannot be opened',

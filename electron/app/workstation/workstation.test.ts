@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DeskPanel, DeskView } from '@shared/domain/workstation';
 import { AppError } from '@shared/ipc/app-error';
+import { requests } from '@shared/ipc/contract';
 import { SettingsStore } from '../settings/settings-store';
 import { Workstation, type WorkstationTimers } from './workstation';
 
@@ -226,6 +227,31 @@ describe('workspaces', () => {
     ws.deleteWorkspace('Morning (2)');
     expect(ws.view().workspaces).toEqual(['Morning', 'Morning (3)']);
     expect(() => ws.loadWorkspace('Evening')).toThrow(/No workspace named "Evening"/);
+  });
+
+  it('an imported file with __proto__ and constructor keys (as JSON.parse makes them) stores none of them and pollutes nothing', async () => {
+    const ws = workstation();
+    await ws.use('paper');
+    ws.saveWorkspace('Morning', { layout: { left: 30, main: 70 } }, { 'chart-options': 'options' });
+    const exported = JSON.stringify(ws.exportWorkspaces());
+    const parse = (text: string) =>
+      requests['workspaces.import'].input.safeParse({ file: JSON.parse(text) as unknown });
+    // On an object of fixed keys: refused, naming the field.
+    const onWorkspace = parse(exported.replace('"workspaces":[{', '"workspaces":[{"__proto__":{"polluted":1},'));
+    expect(onWorkspace.error?.issues.map((i) => i.path.join('.'))).toEqual(['file.workspaces.0']);
+    // Inside the records of sizes and tabs, with values of the right type: kept out of what is stored.
+    const inRecords = parse(
+      exported
+        .replace('"layout":{', '"layout":{"__proto__":40,"constructor":60,')
+        .replace('"chart-options":"options"', '"chart-options":"options","__proto__":"x","constructor":"y"'),
+    );
+    if (inRecords.success) ws.importWorkspaces(inRecords.data.file);
+    const text = JSON.stringify(ws.exportWorkspaces());
+    expect(text).not.toContain('__proto__');
+    expect(text).not.toContain('constructor');
+    expect(text).not.toContain('polluted');
+    expect(Object.prototype).not.toHaveProperty('polluted');
+    expect(Object.getPrototypeOf(ws.exportWorkspaces().workspaces[0]?.layouts)).toBe(Object.prototype);
   });
 
   it('keeps a desk and workspaces per profile, written to the settings file and read back at the next start', async () => {

@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GttPlaceOutcome, GttRequest } from '@shared/domain/gtt';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import type { TradingCore } from '../trading-core';
+import { IntentsLedger } from '../ledger/intents-ledger';
 import { GttService } from './gtt-service';
 
 /**
@@ -34,8 +36,10 @@ describe('GTT creation when the broker fails mid-way', () => {
     // The price and the instrument are known before the faults start: only the creates and
     // their lookups meet them.
     const instrument = await core.catalog.find('NSE', 'INFY');
+    const ledger = await IntentsLedger.open(join(fx.dir, 'gtt-fault-intents.jsonl'));
     const service = new GttService({
       broker: core.broker,
+      ledger,
       find: () => Promise.resolve(instrument),
       lastPrice: () => Promise.resolve(1500),
       newId: () => `gtt-fault-${++n}`,
@@ -47,6 +51,7 @@ describe('GTT creation when the broker fails mid-way', () => {
       answers.push({ id: `gtt-fault-${n}`, outcome });
     }
     fx.paper.setFaults({});
+    await ledger.close();
     const held = await core.broker.listGtts();
     const count = (id: string): number => held.filter((g) => g.clientGttId === id).length;
     for (const a of answers) {

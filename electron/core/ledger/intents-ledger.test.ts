@@ -171,15 +171,44 @@ describe('intents ledger: formats, unreadable lines, request ids', () => {
     const warned: string[] = [];
     const l = await IntentsLedger.open(file, { onUnreadable: (n, keptIn) => warned.push(`${n} ${keptIn}`) });
     expect(l.unresolved()).toEqual([
-      expect.objectContaining({ v: 2, clientOrderId: 'td-old-open', requestId: 'click-old-1', order: order }),
+      expect.objectContaining({ v: 3, clientOrderId: 'td-old-open', requestId: 'click-old-1', order: order }),
     ]);
     expect(l.unreadable()).toBeNull();
     expect(warned).toEqual([]);
     await l.close();
     const lines = (await readFile(file, 'utf8')).trim().split('\n');
     expect(lines.map((x) => JSON.parse(x) as { v: number; clientOrderId: string })).toEqual([
-      expect.objectContaining({ v: 2, clientOrderId: 'td-old-open' }),
+      expect.objectContaining({ v: 3, clientOrderId: 'td-old-open' }),
     ]);
+  });
+
+  it('format 2 lines are read as they are; GTT intents are kept open across a restart, and a resolved one answers its request id after a compaction', async () => {
+    const v2 = FORMAT_1.map((l) => JSON.stringify({ v: 2, ...(JSON.parse(l) as object) }));
+    await writeFile(file, `${v2.join('\n')}\n`);
+    const gtt = {
+      type: 'single' as const,
+      exchange: 'NSE' as const,
+      tradingsymbol: 'INFY',
+      triggerValues: [1600],
+      legs: [{ transactionType: 'SELL' as const, quantity: 1, product: 'MIS' as const, price: 1600 }],
+    };
+    let l = await IntentsLedger.open(file, { now: () => 1700000000100 });
+    expect(l.unresolved().map((i) => i.clientOrderId)).toEqual(['td-old-open']);
+    expect(l.unreadable()).toBeNull();
+    await l.appendGttIntent({ ref: 'gtt-open', at: 1700000000100, action: 'create', gtt, requestId: 'click-gtt-1' });
+    await l.appendGttIntent({ ref: 'gtt-done', at: 1700000000100, action: 'create', gtt, requestId: 'click-gtt-2' });
+    await l.resolveGtt({ ref: 'gtt-done', at: 1700000000200, outcome: 'done', gttId: '7' });
+    await l.close();
+
+    l = await IntentsLedger.open(file, { now: () => 1700000000300 });
+    // The order intents are untouched by the GTT lines, and the other way round.
+    expect(l.unresolved().map((i) => i.clientOrderId)).toEqual(['td-old-open']);
+    expect(l.unresolvedGtts().map((g) => g.ref)).toEqual(['gtt-open']);
+    expect(l.openGttRequest('click-gtt-1')?.ref).toBe('gtt-open');
+    expect(l.resolvedGttRequest('click-gtt-2')?.resolution).toMatchObject({ outcome: 'done', gttId: '7' });
+    await l.close();
+    const text = await readFile(file, 'utf8');
+    expect(text).not.toContain('"v":2');
   });
 
   it('a line that cannot be read is moved to a side file, named, and reported at every start until it is dealt with', async () => {

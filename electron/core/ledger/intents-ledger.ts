@@ -3,6 +3,8 @@ import { fsyncDir } from '../storage/durable-file';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../../wire/private-files';
 import { dirname } from 'node:path';
 import {
+  type GttIntentRecord,
+  type GttResolutionRecord,
   type IntentRecord,
   LEDGER_FORMAT,
   type LedgerRecord,
@@ -48,6 +50,12 @@ export interface ResolvedRequest {
   readonly resolution: ResolutionRecord;
 }
 
+/** A resolved GTT intent whose request id is still answered. */
+export interface ResolvedGttRequest {
+  readonly intent: GttIntentRecord;
+  readonly resolution: GttResolutionRecord;
+}
+
 /** Lines the ledger could not read, and the side file they were moved to. */
 export interface UnreadableRecords {
   readonly count: number;
@@ -56,7 +64,8 @@ export interface UnreadableRecords {
 
 /**
  * The order intents ledger: an append-only, fsynced JSON-lines file (docs/money-path.md,
- * "Exactly-once orders").
+ * "Exactly-once orders"). GTT creations and changes are journaled in it the same way, as their
+ * own kind of line (docs/gtt.md §When the broker fails).
  *
  * Every place-order intent is written and flushed to disk *before* its POST, so an app that
  * dies mid-request finds on restart the intents whose outcome it never learnt and asks the
@@ -85,6 +94,10 @@ export class IntentsLedger {
   readonly #open = new Map<string, IntentRecord>();
   /** Resolved intents with a request id, by request id, while it is still answered. */
   readonly #resolvedRequests = new Map<string, ResolvedRequest>();
+  /** GTT intents whose outcome is not yet known, by their reference. */
+  readonly #openGtts = new Map<string, GttIntentRecord>();
+  /** Resolved GTT intents with a request id, by request id, while it is still answered. */
+  readonly #resolvedGttRequests = new Map<string, ResolvedGttRequest>();
   #unreadable: UnreadableRecords | null = null;
   /** The file holds lines that were moved aside: rewrite it even if nothing was resolved. */
   #rewriteDue = false;
@@ -134,6 +147,46 @@ export class IntentsLedger {
   public resolvedRequest(requestId: string): ResolvedRequest | undefined {
     const r = this.#resolvedRequests.get(requestId);
     return r && r.resolution.at >= this.#now() - this.#keepResolvedMs ? r : undefined;
+  }
+
+  /** GTT intents whose outcome is not yet known, oldest first (docs/gtt.md §When the broker fails). */
+  public unresolvedGtts(): readonly GttIntentRecord[] {
+    return [...this.#openGtts.values()];
+  }
+
+  /** The open GTT intent a request id made, if any. */
+  public openGttRequest(requestId: string): GttIntentRecord | undefined {
+    for (const g of this.#openGtts.values()) if (g.requestId === requestId) return g;
+    return undefined;
+  }
+
+  /** The resolved GTT intent a request id made, while its answer is kept (across a restart too). */
+  public resolvedGttRequest(requestId: string): ResolvedGttRequest | undefined {
+    const r = this.#resolvedGttRequests.get(requestId);
+    return r && r.resolution.at >= this.#now() - this.#keepResolvedMs ? r : undefined;
+  }
+
+  /** Journals a GTT creation or change; resolves once it is on disk. Only then may it be sent. */
+  public async appendGttIntent(intent: Omit<GttIntentRecord, 't' | 'v'>): Promise<void> {
+    const record: GttIntentRecord = { v: LEDGER_FORMAT, t: 'gtt', ...intent };
+    await this.#append(record);
+    this.#openGtts.set(record.ref, record);
+  }
+
+  /**
+   * Journals how a GTT intent ended; settles when the record is on disk. Unlike an order's, a
+   * GTT's resolution is awaited: a GTT is a rare, deliberate act, and a retry after a crash
+   * before it is durable would otherwise need a lookup.
+   */
+  public async resolveGtt(resolution: Omit<GttResolutionRecord, 't' | 'v'>): Promise<void> {
+    const intent = this.#openGtts.get(resolution.ref);
+    if (!intent) return;
+    this.#openGtts.delete(resolution.ref);
+    const record: GttResolutionRecord = { v: LEDGER_FORMAT, t: 'gtt-resolved', ...resolution };
+    if (intent.requestId !== undefined) this.#resolvedGttRequests.set(intent.requestId, { intent, resolution: record });
+    await this.#append(record);
+    this.#resolvedInFile += 1;
+    if (this.#compactAfter > 0 && this.#resolvedInFile >= this.#compactAfter) await this.#enqueueCompaction();
   }
 
   /** Lines found unreadable when the ledger was opened (moved to the side file), or null. */
@@ -201,6 +254,18 @@ export class IntentsLedger {
       const r = readRecord(json);
       if ('why' in r) {
         unreadable.push(line);
+        continue;
+      }
+      if (r.t === 'gtt') {
+        this.#openGtts.set(r.ref, r);
+        continue;
+      }
+      if (r.t === 'gtt-resolved') {
+        const gtt = this.#openGtts.get(r.ref);
+        if (!gtt) continue;
+        this.#openGtts.delete(r.ref);
+        this.#resolvedInFile += 1;
+        if (gtt.requestId !== undefined) this.#resolvedGttRequests.set(gtt.requestId, { intent: gtt, resolution: r });
         continue;
       }
       if (r.t === 'intent') {
@@ -331,7 +396,13 @@ export class IntentsLedger {
       if (r.resolution.at < since) this.#resolvedRequests.delete(requestId);
       else kept.push(r.intent, r.resolution);
     }
-    const text = [...kept, ...this.#open.values()].map((r) => `${JSON.stringify(r)}\n`).join('');
+    for (const [requestId, r] of this.#resolvedGttRequests) {
+      if (r.resolution.at < since) this.#resolvedGttRequests.delete(requestId);
+      else kept.push(r.intent, r.resolution);
+    }
+    const text = [...kept, ...this.#open.values(), ...this.#openGtts.values()]
+      .map((r) => `${JSON.stringify(r)}\n`)
+      .join('');
     const out = await openFile(tmp, 'w', PRIVATE_FILE_MODE);
     try {
       await out.write(text);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ClientGttId, GttChanges, GttId, GttRequest } from '@shared/domain/gtt';
 import { ClientOrderId, OrderRequest, OrderStatus } from '@shared/domain/order';
 import { PlacementRequestId } from '@shared/domain/placement';
 import { ErrorKind } from '@shared/ipc/result';
@@ -11,8 +12,10 @@ import { ErrorKind } from '@shared/ipc/result';
  * - 1: no `v`; a resolution says only its outcome, order id and error kind.
  * - 2: `v: 2`; a resolution also keeps what the trader was told (the refusal's words, the
  *   order's status), so a repeated request id can be answered after a restart.
+ * - 3: `v: 3`; GTT creations and changes are journaled too (`gtt`, `gtt-resolved`: docs/gtt.md
+ *   §When the broker fails). Format 2's lines are format 3's order lines unchanged.
  */
-export const LEDGER_FORMAT = 2;
+export const LEDGER_FORMAT = 3;
 
 /** An order the trader asked for, journaled before anything is sent. */
 export const IntentRecord = z.object({
@@ -52,9 +55,57 @@ export const ResolutionRecord = z.object({
 });
 export type ResolutionRecord = z.infer<typeof ResolutionRecord>;
 
+/**
+ * A GTT creation or change the trader asked for, journaled before it is sent (docs/gtt.md §When
+ * the broker fails). `ref` is the creation's client reference (`client_gtt_id`), or a change's
+ * own journal key; `gtt` is what the broker is asked to hold once it is done.
+ */
+export const GttIntentRecord = z.object({
+  v: z.literal(LEDGER_FORMAT),
+  t: z.literal('gtt'),
+  ref: ClientGttId,
+  at: z.number(),
+  action: z.enum(['create', 'modify']),
+  gtt: GttRequest,
+  /** The GTT a change is made to (a change only). */
+  gttId: GttId.optional(),
+  /** The changes asked for (a change only). */
+  changes: GttChanges.optional(),
+  requestId: PlacementRequestId.optional(),
+});
+export type GttIntentRecord = z.infer<typeof GttIntentRecord>;
+
+/**
+ * How a GTT intent ended: `done` (created or changed: the broker's id), `failed` (refused:
+ * nothing was created or changed), `not_found` (a creation in doubt that no lookup found; it is
+ * never sent again).
+ */
+export const GttResolutionRecord = z.object({
+  v: z.literal(LEDGER_FORMAT),
+  t: z.literal('gtt-resolved'),
+  ref: ClientGttId,
+  at: z.number(),
+  outcome: z.enum(['done', 'failed', 'not_found']),
+  gttId: z.string().nullable(),
+  kind: ErrorKind.optional(),
+  message: z.string().max(2_000).optional(),
+});
+export type GttResolutionRecord = z.infer<typeof GttResolutionRecord>;
+
 /** One line of the ledger file, in the current format. */
-export const LedgerRecord = z.discriminatedUnion('t', [IntentRecord, ResolutionRecord]);
+export const LedgerRecord = z.discriminatedUnion('t', [
+  IntentRecord,
+  ResolutionRecord,
+  GttIntentRecord,
+  GttResolutionRecord,
+]);
 export type LedgerRecord = z.infer<typeof LedgerRecord>;
+
+/** Format 2's lines: the order lines of the current format. */
+const V2Record = z.discriminatedUnion('t', [
+  IntentRecord.omit({ v: true }).extend({ v: z.literal(2) }),
+  ResolutionRecord.omit({ v: true }).extend({ v: z.literal(2) }),
+]);
 
 /** Format 1's lines: the current shapes without `v`, and without a resolution's words. */
 const V1Record = z.discriminatedUnion('t', [
@@ -74,6 +125,10 @@ export function readRecord(json: unknown): LedgerRecord | Unreadable {
   if (v === LEDGER_FORMAT) {
     const r = LedgerRecord.safeParse(json);
     return r.success ? r.data : { why: `not a format ${LEDGER_FORMAT} record (${r.error.issues[0]?.message ?? '?'})` };
+  }
+  if (v === 2) {
+    const r = V2Record.safeParse(json);
+    return r.success ? { ...r.data, v: LEDGER_FORMAT } : { why: 'not a format 2 record' };
   }
   if (v === 1) {
     const r = V1Record.safeParse(json);

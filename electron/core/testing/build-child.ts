@@ -7,7 +7,10 @@ import { build } from 'esbuild';
  * scripts/build-node.mjs bundles the Node entry points, and returns the bundle's path. Crash
  * tests run it with `node` and SIGKILL it, so the crash is a real process dying.
  */
-export async function buildChild(name: 'crash-child' | 'ledger-child' | 'bracket-child', dir: string): Promise<string> {
+export async function buildChild(
+  name: 'crash-child' | 'ledger-child' | 'bracket-child' | 'gtt-child',
+  dir: string,
+): Promise<string> {
   const outfile = join(dir, `${name}.mjs`);
   await bundleForTest(fileURLToPath(new URL(`./${name}.ts`, import.meta.url)), outfile);
   return outfile;

@@ -287,3 +287,51 @@ describe('smaller rules (docs/kite.md §Smaller rules)', () => {
     ).resolves.toHaveProperty('order_id');
   });
 });
+
+describe('a stop whose trigger is already crossed (docs/kite.md §Smaller rules)', () => {
+  const refusal = async (p: Promise<unknown>): Promise<{ status?: number; error_type?: string; message?: string }> =>
+    p.then(
+      () => ({}),
+      (e: unknown) => e as { status?: number; error_type?: string; message?: string },
+    );
+
+  it('placing a SELL stop at or above the last price, or a BUY stop at or below it, is refused in Kite’s words, and nothing is created', async () => {
+    t.api.broker.setPrice(infyToken, 1400);
+    const before = (await kc.getOrders()).length;
+    const sell = await refusal(
+      kc.placeOrder(
+        'regular',
+        order({ transaction_type: 'SELL', order_type: 'SL-M', trigger_price: 1405, market_protection: -1 }),
+      ),
+    );
+    expect(sell).toMatchObject({
+      status: 'error',
+      error_type: 'InputException',
+      message: 'Trigger price for stoploss sell orders should be lower than the last traded price.',
+    });
+    const buy = await refusal(kc.placeOrder('regular', order({ order_type: 'SL', price: 1396, trigger_price: 1395 })));
+    expect(buy).toMatchObject({
+      error_type: 'InputException',
+      message: 'Trigger price for stoploss buy orders should be higher than the last traded price.',
+    });
+    expect((await kc.getOrders()).length).toBe(before);
+  });
+
+  it('moving a working SELL stop’s trigger past the last price is refused, and the order keeps its trigger', async () => {
+    t.api.broker.setPrice(infyToken, 1400);
+    const { order_id } = await kc.placeOrder(
+      'regular',
+      order({ transaction_type: 'SELL', order_type: 'SL', price: 1379, trigger_price: 1380 }),
+    );
+    const moved = await refusal(kc.modifyOrder('regular', order_id, { trigger_price: 1405, price: 1404 }));
+    expect(moved).toMatchObject({
+      error_type: 'InputException',
+      message: 'Trigger price for stoploss sell orders should be lower than the last traded price.',
+    });
+    expect(await last(order_id)).toMatchObject({ status: 'TRIGGER PENDING', trigger_price: 1380 });
+    // Below the last price it moves.
+    await kc.modifyOrder('regular', order_id, { trigger_price: 1390, price: 1389 });
+    expect(await last(order_id)).toMatchObject({ status: 'TRIGGER PENDING', trigger_price: 1390 });
+    await kc.cancelOrder('regular', order_id);
+  });
+});

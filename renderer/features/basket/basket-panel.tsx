@@ -153,10 +153,18 @@ export function BasketPanel() {
           ) : null}
         </div>
         {submit.legs ? <LegOutcomes legs={submit.legs} /> : null}
+        {submit.heldBack ? (
+          <p role="alert" className="inline-error small">
+            {submit.heldBack}
+          </p>
+        ) : null}
       </div>
       {confirming ? (
         <Dialog title={`Place ${legs.length} orders?`} onClose={() => setConfirming(false)}>
-          <p>Each leg is sent as its own order, one after another; a leg that is not placed stops the ones after it.</p>
+          <p>
+            Each leg is sent as its own order, one after another; a sell after a buy waits for that buy to fill. A leg
+            that is not placed stops the ones after it.
+          </p>
           <div className="form__buttons">
             <button type="button" className="buy-button" data-autofocus onClick={() => placeAll()}>
               Place {legs.length} orders

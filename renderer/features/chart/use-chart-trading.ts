@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
 import type { Order } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
+import { crossedStopProblem } from '@shared/trading/stop-trigger';
 import { describeError } from '../../lib/describe-error';
 import { useConfirmChartDrag } from '../../state/settings-store';
 import { usePlaceBracket } from '../brackets/queries';
@@ -68,6 +69,8 @@ export function useChartTrading(
   const [modifyingAt, setModifying] = useState<ChartModify | null>(null);
   const [exitsAt, setExits] = useState<{ readonly key: string; readonly exits: ExitDraft } | null>(null);
   const [placed, setPlaced] = useState<ChartTrading['placed']>(null);
+  // A drop refused here before anything is sent (a stop moved past the last price).
+  const [refusedHere, setRefusedHere] = useState<string | null>(null);
   const confirming = confirmingAt?.key === key ? confirmingAt.m : null;
   const exits = exitsAt?.key === key ? exitsAt.exits : NO_EXITS;
   // The answer, followed while main reads the order back (docs/contract.md §Modify and cancel
@@ -79,11 +82,12 @@ export function useChartTrading(
     modifyingAt && answer?.tone !== 'refused' && !(answer?.tone === 'done' && showsNewPrice(modifyingAt, orders))
       ? modifyingAt
       : null;
-  const modifyError = answer?.tone === 'refused' ? answer.text : null;
+  const modifyError = refusedHere ?? (answer?.tone === 'refused' ? answer.text : null);
   const modifyChecking = modifyingAt && answer?.tone === 'unconfirmed' ? answer.text : null;
 
   const send = (m: ChartModify): void => {
     setConfirming(null);
+    setRefusedHere(null);
     setModifying(m);
     modify.mutate({ orderId: m.orderId, changes: m.changes });
   };
@@ -101,6 +105,22 @@ export function useChartTrading(
         tickSize: instrument.tickSize,
       });
       if (!drop) return;
+      if (drop.t === 'modify') {
+        // A stop moved past the last price would trigger at once: refused here, nothing sent.
+        const o = orders.find((x) => x.orderId === drop.modify.orderId);
+        const { triggerPrice } = drop.modify.changes;
+        const crossed = o
+          ? crossedStopProblem(
+              { ...o, triggerPrice: triggerPrice !== undefined ? triggerPrice : o.triggerPrice },
+              lastPrice,
+            )
+          : null;
+        if (crossed !== null) {
+          setConfirming(null);
+          setRefusedHere(`Not modified: ${crossed}`);
+          return;
+        }
+      }
       if (drop.t === 'exit') {
         setPlaced(null);
         setExits({ key, exits: { ...exits, [drop.exit.leg]: drop.exit.price } });

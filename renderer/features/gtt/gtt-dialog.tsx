@@ -91,7 +91,12 @@ function GttDialog(props: {
     setRisk(null);
     if (props.gttId !== null) {
       modify.mutate(
-        { gttId: props.gttId, changes: { triggerValues: request.triggerValues, legs: request.legs }, ...riskOverride },
+        {
+          gttId: props.gttId,
+          changes: { triggerValues: request.triggerValues, legs: request.legs },
+          requestId,
+          ...riskOverride,
+        },
         { onSuccess: props.onClose, onError: failed },
       );
     } else {

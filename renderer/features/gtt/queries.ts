@@ -27,7 +27,8 @@ export function useModifyGtt() {
   const client = useQueryClient();
   return useMutation({
     mutationKey: ['gtt', 'modify'],
-    mutationFn: (v: { gttId: string; changes: GttChanges; riskOverride?: true }) => call('gtt.modify', v),
+    mutationFn: (v: { gttId: string; changes: GttChanges; requestId: string; riskOverride?: true }) =>
+      call('gtt.modify', v),
     onSettled: () => client.invalidateQueries({ queryKey: gttQueries.list().queryKey }),
   });
 }

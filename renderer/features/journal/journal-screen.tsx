@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { dayTotals } from '@shared/journal/stats';
 import { journalCsv } from '@shared/journal/journal-csv';
 import { istDate } from '@shared/lib/ist-time';
+import { AppError } from '@shared/ipc/app-error';
 import { describeError } from '../../lib/describe-error';
 import { downloadText } from '../../lib/download';
 import { formatIstDateTime } from '../../lib/format';
@@ -14,7 +15,7 @@ import { JournalImport } from './journal-import';
 import { dayName, monthName, monthStep, tradesIn } from './journal-model';
 import { JournalStats } from './journal-stats';
 import { JournalTrades } from './journal-trades';
-import { journalQueries, useJournalEvents, useJournalSync } from './queries';
+import { journalQueries, useJournalEvents, useJournalSync, useMoveJournalAside } from './queries';
 import '../strategy/strategy.css';
 import './journal.css';
 
@@ -25,8 +26,13 @@ import './journal.css';
  * trader's tags, note and stop-loss. Sync reads the broker's trade book now (main also does after
  * fills); Import takes a Console tradebook; Export writes the trades shown as CSV.
  */
+/** Main said the journal's file is damaged (docs/journal.md §A damaged journal): it may be moved aside. */
+const isDamaged = (error: unknown): boolean =>
+  error instanceof AppError && error.info.kind === 'conflict' && error.info.field === 'journal';
+
 export function JournalScreen({ onClose }: { readonly onClose: () => void }) {
   useJournalEvents();
+  const moveAside = useMoveJournalAside();
   const clock = useClock();
   const view = useQuery(journalQueries.view());
   const sync = useJournalSync();
@@ -83,9 +89,21 @@ export function JournalScreen({ onClose }: { readonly onClose: () => void }) {
           </button>
         </div>
         {view.data === undefined ? (
-          <p className="muted">
-            {view.error ? `The journal could not be read: ${describeError(view.error)}` : 'Reading the journal…'}
-          </p>
+          <div className="muted">
+            <p role={view.error ? 'alert' : undefined}>
+              {view.error ? `The journal could not be read: ${describeError(view.error)}` : 'Reading the journal…'}
+            </p>
+            {isDamaged(view.error) ? (
+              <button type="button" disabled={moveAside.isPending} onClick={() => moveAside.mutate()}>
+                Move it aside and start a new journal
+              </button>
+            ) : null}
+            {moveAside.error ? (
+              <p role="alert" className="inline-error small">
+                Not moved: {describeError(moveAside.error)}
+              </p>
+            ) : null}
+          </div>
         ) : (
           <div className="journal__main">
             <div className="journal__left">

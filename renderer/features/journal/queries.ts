@@ -60,3 +60,12 @@ export function useImportCsv() {
     onSettled: () => client.invalidateQueries({ queryKey: journalQueries.view().queryKey }),
   });
 }
+
+/** Moves a damaged journal file aside (kept) and starts a new one (docs/journal.md §A damaged journal). */
+export function useMoveJournalAside() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => call('journal.moveAside'),
+    onSettled: () => client.invalidateQueries({ queryKey: journalQueries.all() }),
+  });
+}

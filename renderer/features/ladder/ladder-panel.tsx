@@ -178,7 +178,7 @@ function LiveLadder() {
         s.instrument,
       );
       setSelected(price);
-      s.actions.place(side, price, order);
+      s.actions.place(side, price, order, s.last);
     },
     [setSelected],
   );
@@ -190,7 +190,7 @@ function LiveLadder() {
     const from = ladderPriceOf(o);
     const changes = dragChanges(o, to);
     if (from === null || !changes) return;
-    s.actions.move(o, from, to, changes);
+    s.actions.move(o, from, to, changes, s.last);
   }, []);
   const onSelect = setSelected;
 

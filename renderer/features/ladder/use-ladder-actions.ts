@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Order, OrderChanges, OrderRequest } from '@shared/domain/order';
+import { crossedStopProblem } from '@shared/trading/stop-trigger';
 import { call } from '../../lib/ipc-client';
 import { formatPrice, formatQty } from '../../lib/format';
 import { newRequestId } from '../ticket/use-submit-order';
@@ -52,9 +53,10 @@ export const clickKey = (side: 'bid' | 'offer', price: number): string => `${sid
 export function useLadderActions(): {
   readonly clicks: ReadonlyMap<string, LadderClick>;
   readonly actions: ReadonlyMap<string, OrderAction>;
-  place(side: 'bid' | 'offer', price: number, order: OrderRequest): void;
+  /** `lastPrice`: the live one, so a stop it has already crossed is refused here, unsent. */
+  place(side: 'bid' | 'offer', price: number, order: OrderRequest, lastPrice?: number | null): void;
   cancel(orderId: string): void;
-  move(order: Order, from: number, to: number, changes: OrderChanges): void;
+  move(order: Order, from: number, to: number, changes: OrderChanges, lastPrice?: number | null): void;
   /** What the last action said, for the status line. */
   readonly last: string | null;
 } {
@@ -80,9 +82,16 @@ export function useLadderActions(): {
   }, []);
 
   const place = useCallback(
-    (side: 'bid' | 'offer', price: number, order: OrderRequest) => {
+    (side: 'bid' | 'offer', price: number, order: OrderRequest, lastPrice?: number | null) => {
       const key = clickKey(side, price);
       const what = `${order.transactionType} ${formatQty(order.quantity)} ${order.orderType === 'SL' ? 'SL ' : ''}@ ${order.price === null || order.price === undefined ? '' : formatPrice(order.price)}`;
+      // A stop the last price has already crossed would trigger at once: refused, nothing sent.
+      const crossed = crossedStopProblem(order, lastPrice);
+      if (crossed !== null) {
+        setClick({ key, side, price, order, state: { kind: 'refused', reason: crossed } });
+        setLast(`${what} — Not placed: ${crossed}`);
+        return;
+      }
       setClick({ key, side, price, order, state: { kind: 'sending' } });
       setLast(`${what}: sending…`);
       call('orders.place', { order, requestId: newRequestId(), clickedAt: Date.now() })
@@ -152,8 +161,21 @@ export function useLadderActions(): {
   );
 
   const move = useCallback(
-    (order: Order, from: number, to: number, changes: OrderChanges) => {
+    (order: Order, from: number, to: number, changes: OrderChanges, lastPrice?: number | null) => {
       const id = order.orderId;
+      const crossed = crossedStopProblem(
+        {
+          transactionType: order.transactionType,
+          orderType: changes.orderType ?? order.orderType,
+          triggerPrice: changes.triggerPrice !== undefined ? changes.triggerPrice : order.triggerPrice,
+        },
+        lastPrice,
+      );
+      if (crossed !== null) {
+        setAction(id, { kind: 'moving', from, to, failed: crossed });
+        setLast(`Order ${id}: not moved — ${crossed}`);
+        return;
+      }
       const pending: OrderAction = { kind: 'moving', from, to, failed: null };
       setAction(id, pending);
       call('orders.modify', { orderId: id, changes })

@@ -13,6 +13,7 @@ import {
   legVolatility,
   modelLegs,
   positionLegs,
+  protectedBuyPrice,
   strategyOrders,
   templateLegs,
   type BuilderLeg,
@@ -78,7 +79,7 @@ function chainOf(expiry: string, iv = 14): OptionChain {
 }
 
 describe('legs and their orders', () => {
-  it('an iron condor from its template: four legs on the chain, and its orders buys first, each a one-lot LIMIT at its entry', () => {
+  it('an iron condor from its template: four legs on the chain, and its orders buys first, each a one-lot LIMIT — the buys 2% above their entry (protected), the sells at theirs', () => {
     const condor = TEMPLATES.find((t) => t.id === 'iron-condor')!;
     const legs = templateLegs(condor, chainOf('2026-11-26'), undefined, BY_TOKEN, () => undefined)!;
     expect(legs.map((l) => [l.side, l.kind, l.strike])).toEqual([
@@ -92,11 +93,17 @@ describe('legs and their orders', () => {
     expect(
       placed.orders.map((o) => [o.transactionType, o.tradingsymbol, o.quantity, o.orderType, o.product, o.price]),
     ).toEqual([
-      ['BUY', find('PE', 24_300).tradingsymbol, 75, 'LIMIT', 'NRML', legs[0]!.price],
-      ['BUY', find('CE', 24_700).tradingsymbol, 75, 'LIMIT', 'NRML', legs[3]!.price],
+      ['BUY', find('PE', 24_300).tradingsymbol, 75, 'LIMIT', 'NRML', protectedBuyPrice(legs[0]!.price, 0.05)],
+      ['BUY', find('CE', 24_700).tradingsymbol, 75, 'LIMIT', 'NRML', protectedBuyPrice(legs[3]!.price, 0.05)],
       ['SELL', find('PE', 24_400).tradingsymbol, 75, 'LIMIT', 'NRML', legs[1]!.price],
       ['SELL', find('CE', 24_600).tradingsymbol, 75, 'LIMIT', 'NRML', legs[2]!.price],
     ]);
+  });
+
+  it('a protected buy price is 2% above the entry, up to the next tick', () => {
+    expect(protectedBuyPrice(50, 0.05)).toBe(51);
+    expect(protectedBuyPrice(66.45, 0.05)).toBe(67.8);
+    expect(protectedBuyPrice(0.05, 0.05)).toBe(0.1);
   });
 
   it('a leg the ticket’s rules refuse is named by its place, and nothing is to be sent', () => {

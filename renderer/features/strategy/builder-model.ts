@@ -3,7 +3,7 @@ import type { OptionChain } from '@shared/domain/market';
 import type { OrderRequest, TransactionType } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
 import { expiryInstant } from '@shared/trading/market-hours';
-import { roundToTick } from '@shared/trading/money';
+import { fromUnits, roundToTick, toUnits } from '@shared/trading/money';
 import { futurePrice, impliedVol, yearsTo } from '@shared/trading/options-pricing';
 import type { StrategyLeg } from '@shared/strategy/strategy-model';
 import { placeTemplate, type StrategyTemplate } from '@shared/strategy/templates';
@@ -173,10 +173,20 @@ export function modelLegs(legs: readonly BuilderLeg[], volOf: (leg: BuilderLeg) 
   return out;
 }
 
+/** How far above its entry a buy leg's limit is set, in percent: a market-protected limit that fills now. */
+export const BUY_PROTECTION_PCT = 2;
+
+/** A buy leg's limit: its entry price raised by `BUY_PROTECTION_PCT`, up to the next tick. */
+export function protectedBuyPrice(entry: number, tickSize: number): number {
+  const tick = toUnits(tickSize);
+  return fromUnits(Math.ceil(toUnits(entry * (1 + BUY_PROTECTION_PCT / 100)) / tick) * tick);
+}
+
 /**
- * The orders that place the strategy: each leg a DAY LIMIT at its entry price in the
- * instrument's default product, judged by the ticket's rules — buys first, so the long legs'
- * premium is in before the short legs that it hedges need their margin (docs/market.md §Basket
+ * The orders that place the strategy: each leg a DAY LIMIT in the
+ * instrument's default product, judged by the ticket's rules — buys first, each at a protected
+ * limit (`protectedBuyPrice`) so it fills now, sells at their entry — so the long legs are filled
+ * before the short legs that they hedge go (docs/strategy.md §Placing; docs/market.md §Basket
  * margin and hedging). A leg the rules refuse is named ("Leg 2: …") and nothing is returned.
  */
 export function strategyOrders(
@@ -195,7 +205,7 @@ export function strategyOrders(
         { ...instrument, lastPrice: leg.price },
       ),
       quantity: String(leg.lots * leg.lotSize),
-      price: String(leg.price),
+      price: String(leg.side === 'BUY' ? protectedBuyPrice(leg.price, instrument.tickSize) : leg.price),
     };
     const judged = evaluateTicket(draft, instrument);
     if (!judged.request) {

@@ -1,12 +1,14 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, render, renderHook, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Instrument } from '@shared/domain/instrument';
 import type { OptionChain } from '@shared/domain/market';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
+import { FILL_DEADLINE_MS } from '@shared/trading/buys-first';
 import { createFakeBridge, NIFTY_CE, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
+import { order } from '../../test/ticket-harness';
 import { legOf } from './builder-model';
 import { StrategyBuilder } from './strategy-builder';
 import { useStrategyActions } from './strategy-store';
@@ -105,6 +107,11 @@ describe('StrategyBuilder', () => {
         data: { state: 'placed', orderId: String(n), clientOrderId: `td-${n}`, status: 'OPEN', recovered: false },
       };
     });
+    // The buy has filled when it is read: the sells may go.
+    bridge.answer('orders.get', (p) => ({
+      ok: true,
+      data: { ...order((p as { orderId: string }).orderId, 'COMPLETE'), filledQuantity: 75, quantity: 75 },
+    }));
     const dialog = renderBuilder();
     const user = userEvent.setup();
     await user.click(within(dialog).getByRole('button', { name: 'Place 3 orders' }));
@@ -114,7 +121,7 @@ describe('StrategyBuilder', () => {
         .getAllByRole('listitem')
         .map((li) => li.textContent),
     ).toEqual([
-      'BUY 75 NIFTY26NOV24700CE @ 50.00',
+      'BUY 75 NIFTY26NOV24700CE @ 51.00',
       'SELL 75 NIFTY26NOV24600CE @ 80.00',
       'SELL 75 NIFTY26NOV24400PE @ 90.00',
     ]);
@@ -130,5 +137,36 @@ describe('StrategyBuilder', () => {
     ]);
     expect(outcomes[0]?.getAttribute('data-state')).toBe('placed');
     expect(outcomes[2]?.textContent).toMatch(/Not sent — nothing was created for this leg/);
+  });
+
+  it('a buy that does not fill holds the sells back: after the deadline they are not sent, and the builder names the buy still working', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      bridge.answer('orders.place', () => ({
+        ok: true,
+        data: { state: 'placed', orderId: '2600000001', clientOrderId: 'td-1', status: 'OPEN', recovered: false },
+      }));
+      bridge.answer('orders.get', () => ({
+        ok: true,
+        data: { ...order('2600000001', 'OPEN'), quantity: 75, filledQuantity: 0, pendingQuantity: 75 },
+      }));
+      const dialog = renderBuilder();
+      expect(within(dialog).getByText(/Sells wait for the buys to fill/)).toBeTruthy();
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      await user.click(within(dialog).getByRole('button', { name: 'Place 3 orders' }));
+      await user.click(
+        within(screen.getByRole('dialog', { name: 'Place 3 orders?' })).getByRole('button', { name: 'Place 3 orders' }),
+      );
+      await waitFor(() => expect(bridge.callsOf('orders.get').length).toBeGreaterThan(0));
+      expect(bridge.callsOf('orders.place')).toHaveLength(1);
+      await act(() => vi.advanceTimersByTimeAsync(FILL_DEADLINE_MS + 1_000));
+      const alert = await within(dialog).findByText(/The buys did not fill in time, so the sells were not sent/);
+      expect(alert.textContent).toMatch(/leg 1 \(order 2600000001\) working, 0 of 75 filled/);
+      const outcomes = within(dialog).getAllByTestId('leg-outcome');
+      expect(outcomes.map((o) => o.getAttribute('data-state'))).toEqual(['placed', 'not_sent', 'not_sent']);
+      expect(bridge.callsOf('orders.place')).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -13,6 +13,7 @@ import { formatExpiry, underlyingsOf } from '../options/chain-model';
 import { portfolioQueries } from '../portfolio/queries';
 import { LegOutcomes } from '../ticket/slice-offer';
 import { UnconfirmedGuard } from '../ticket/unconfirmed-guard';
+import { FILL_DEADLINE_MS } from '@shared/trading/buys-first';
 import { useSubmitLegs } from '../ticket/use-submit-legs';
 import { positionLegs, strategyOrders, templateLegs, type BuilderLeg } from './builder-model';
 import { PayoffChart } from './payoff-chart';
@@ -118,10 +119,12 @@ export function StrategyBuilder({ onClose }: { readonly onClose: () => void }) {
   const describe = summary
     ? `Payoff of the ${underlying} strategy at expiry: maximum profit ${summary.maxProfit.kind === 'finite' ? Math.round(summary.maxProfit.value) : 'unlimited'} rupees, maximum loss ${summary.maxLoss.kind === 'finite' ? Math.round(-summary.maxLoss.value) : 'unlimited'} rupees, breakevens ${summary.breakevens.map((b) => Math.round(b)).join(' and ') || 'none'}`
     : 'No payoff yet';
+  // Each leg as it will be sent: a buy at its protected limit.
   const names =
     'legs' in placing
       ? placing.legs.map(
-          (l) => `${l.side} ${formatQty(l.lots * l.lotSize)} ${l.tradingsymbol} @ ${formatPrice(l.price, l.tickSize)}`,
+          (l, i) =>
+            `${l.side} ${formatQty(l.lots * l.lotSize)} ${l.tradingsymbol} @ ${formatPrice(placing.orders[i]?.price ?? l.price, l.tickSize)}`,
         )
       : [];
 
@@ -270,10 +273,16 @@ export function StrategyBuilder({ onClose }: { readonly onClose: () => void }) {
             Add to basket
           </button>
           <span className="muted small">
-            Each leg is its own LIMIT order at its entry price, buys first; a leg that does not go in stops the rest.
+            Each leg is its own LIMIT order, buys first at a protected price. Sells wait for the buys to fill; a leg
+            that does not go in stops the rest.
           </span>
         </div>
         {submit.legs ? <LegOutcomes legs={submit.legs} names={names} /> : null}
+        {submit.heldBack ? (
+          <p role="alert" className="inline-error small">
+            {submit.heldBack}
+          </p>
+        ) : null}
       </div>
       {confirming && 'orders' in placing ? (
         <Dialog title={`Place ${placing.orders.length} orders?`} onClose={() => setConfirming(false)}>
@@ -282,7 +291,10 @@ export function StrategyBuilder({ onClose }: { readonly onClose: () => void }) {
               <li key={n}>{n}</li>
             ))}
           </ol>
-          <p>Buys go first. Each leg is sent as its own order; a leg that is not placed stops the ones after it.</p>
+          <p>
+            Buys go first. Sells wait for the buys to fill, for at most {FILL_DEADLINE_MS / 1000} s; a leg that is not
+            placed stops the ones after it.
+          </p>
           <div className="form__buttons">
             <button type="button" className="buy-button" data-autofocus onClick={() => place()}>
               Place {placing.orders.length} orders

@@ -9,6 +9,7 @@ import { useConfirmOnEnter, useSettingsActions } from '../../state/settings-stor
 import { useTicketActions, useTicketDraft, useTicketGeneration, useTicketOpen } from './ticket-store';
 import { useInstruments } from '../instruments/queries';
 import { quotesStoreFor } from '../market/quotes-store';
+import { useQuote } from '../market/use-quotes';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { useMarketStatus } from '../market-status/queries';
 import { sessionOf } from '../market-status/session-model';
@@ -107,8 +108,9 @@ export function OrderTicket() {
   const { list, byToken } = useInstruments();
   const instrument = draft.instrumentToken === null ? undefined : byToken.get(draft.instrumentToken);
   const login = useQuery(sessionQueries.status()).data;
-  const evaluation = evaluateTicket(draft, instrument, login);
-  const sending = useTicketSending(draft, instrument, evaluation, login);
+  const lastPrice = useQuote(instrument?.instrumentToken)?.lastPrice;
+  const evaluation = evaluateTicket(draft, instrument, login, lastPrice);
+  const sending = useTicketSending(draft, instrument, evaluation, login, lastPrice);
   const { request, variety, single: submitter, legs, plan, sliceable, confirming, setConfirming } = sending;
   const confirmOnEnter = useConfirmOnEnter();
   const { confirmOnEnterToggled } = useSettingsActions();

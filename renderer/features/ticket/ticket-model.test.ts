@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { INFY, NIFTY_CE, NIFTY_FUT } from '../../test/fake-bridge';
-import { draftForInstrument, EMPTY_DRAFT, evaluateTicket, ticketFieldOf, type TicketDraft } from './ticket-model';
+import {
+  type BrokerRules,
+  draftForInstrument,
+  EMPTY_DRAFT,
+  evaluateTicket,
+  ticketFieldOf,
+  type TicketDraft,
+} from './ticket-model';
 
 /** A draft for `instrument` as the ticket builds it when the trader picks it, then edited. */
 function draft(instrument: typeof INFY, patch: Partial<TicketDraft> = {}): TicketDraft {
   return { ...draftForInstrument(EMPTY_DRAFT, instrument), ...patch };
 }
+
+/** Kite's rules as the session reports them (the broker registry). */
+const KITE: BrokerRules = { brokerLabel: 'Kite', iocRefusedOn: ['MCX'] };
 
 describe('evaluateTicket: the shared rules as the trader types', () => {
   it('asks for an instrument before anything else', () => {
@@ -53,6 +63,18 @@ describe('evaluateTicket: the shared rules as the trader types', () => {
     const e = evaluateTicket(draft(INFY, { quantity: '1,000', orderType: 'LIMIT', price: '1,499.95' }), INFY);
     expect(e.errors).toEqual({});
     expect(e.request).toMatchObject({ quantity: 1000, price: 1499.95 });
+  });
+
+  it('refuses a stop whose trigger the live price has already crossed, on its trigger, and sends nothing', () => {
+    const sell = draft(INFY, { side: 'SELL', orderType: 'SL-M', price: '', triggerPrice: '1405' });
+    const crossed = evaluateTicket(sell, INFY, KITE, 1400);
+    expect(crossed.request).toBeNull();
+    expect(crossed.errors.triggerPrice).toBe(
+      "A sell stop's trigger must be below the last price (₹1,400.00): at ₹1,405.00 it would trigger at once",
+    );
+    expect(evaluateTicket({ ...sell, triggerPrice: '1395' }, INFY, KITE, 1400).request).not.toBeNull();
+    // Without a live price the broker judges it.
+    expect(evaluateTicket(sell, INFY, KITE).request).not.toBeNull();
   });
 
   it('wants prices on the tick grid', () => {

@@ -9,6 +9,7 @@ import {
   type OrderField,
 } from '@shared/trading/rules';
 import { roundToTick } from '@shared/trading/money';
+import { crossedStopProblem } from '@shared/trading/stop-trigger';
 import type { IpcError } from '@shared/ipc/result';
 import type { SessionInfo } from '@shared/domain/session';
 import { refusalReason } from '../placements/placement-model';
@@ -95,11 +96,16 @@ export function parseNumber(text: string): number {
 /** What the session says of the broker's own rules (from the broker registry), for the ticket. */
 export type BrokerRules = Pick<SessionInfo, 'brokerLabel' | 'iocRefusedOn'>;
 
-/** Judges the draft against the chosen instrument and the session's broker rules. */
+/**
+ * Judges the draft against the chosen instrument and the session's broker rules; with the live
+ * `lastPrice`, a stop whose trigger that price has already reached is refused on its trigger
+ * (`shared/trading/stop-trigger.ts`).
+ */
 export function evaluateTicket(
   draft: TicketDraft,
   instrument: Instrument | undefined,
   broker?: BrokerRules,
+  lastPrice?: number,
 ): TicketEvaluation {
   const priceEnabled = takesPrice(draft.orderType);
   const triggerEnabled = takesTrigger(draft.orderType);
@@ -125,6 +131,8 @@ export function evaluateTicket(
     const field = RULE_TO_TICKET[v.field];
     errors[field] ??= v.message;
   }
+  const crossed = crossedStopProblem(order, lastPrice);
+  if (crossed !== null) errors.triggerPrice ??= crossed;
   // A broker's own rule on top of the exchanges' (Kite: docs/kite.md §Smaller rules).
   if (draft.validity === 'IOC' && broker?.iocRefusedOn?.includes(instrument.exchange))
     errors.validity ??= `${broker.brokerLabel} takes no IOC orders on ${instrument.exchange} through the API: use DAY`;

@@ -6,6 +6,8 @@ import { usePlaceOrder } from '../orders/queries';
 import { openPlacements, sameOrder } from '../placements/placement-model';
 import { placementQueries } from '../placements/queries';
 import { matchPlacement, ticketOutcome, type TicketOutcome } from './place-outcome';
+import { heldBackText, placeBuysFirst } from '@shared/trading/buys-first';
+import { call } from '../../lib/ipc-client';
 import { legAnswer, sendsNext } from './slice-model';
 import { newRequestId, type UnconfirmedWarning } from './use-submit-order';
 
@@ -36,13 +38,17 @@ export interface SubmitLegs {
   submit(orders: readonly OrderRequest[], options?: { readonly despiteUnconfirmed?: boolean }): void;
   readonly warning: UnconfirmedWarning | null;
   dismissWarning(): void;
+  /** Sells held back because the buys before them did not fill in time: which buys are working. */
+  readonly heldBack: string | null;
 }
 
 /**
  * Places the legs of a sliced order (docs/renderer.md, "Market depth, sessions and the option
  * chain on screen"): each leg is its own `orders.place` with its own request id, so main places
  * each exactly once; they go one after another, and the next goes only after the previous one was
- * placed and not rejected (`sendsNext`) — the rest are shown "not sent". Each leg's outcome is
+ * placed and not rejected (`sendsNext`) — the rest are shown "not sent" — and a sell after a buy
+ * goes only once that buy has filled (`shared/trading/buys-first.ts`), else the sells are "not
+ * sent" and `heldBack` names the buys still working. Each leg's outcome is
  * read with the unconfirmed list exactly as a single order's is (`ticketOutcome`), so a lost reply
  * is "not yet confirmed", never "failed".
  */
@@ -51,6 +57,7 @@ export function useSubmitLegs(): SubmitLegs {
   const place = usePlaceOrder();
   const [calls, setCalls] = useState<readonly LegCall[] | null>(null);
   const [warned, setWarned] = useState<UnconfirmedWarning | null>(null);
+  const [held, setHeld] = useState<string | null>(null);
   const running = useRef(false);
   // The latest sighting of each leg's intent, kept should main drop a settled entry from the list.
   const [kept, setKept] = useState<ReadonlyMap<string, Placement>>(new Map());
@@ -72,27 +79,39 @@ export function useSubmitLegs(): SubmitLegs {
         listVersionAtAnswer: null,
       })),
     );
+    setHeld(null);
+    const stopAfter = (n: number): void =>
+      setCalls((all) => all && all.map((c, k) => (k > n ? { ...c, phase: 'not_sent' } : c)));
     try {
-      for (let n = 0; n < orders.length; n++) {
-        const requestId = newRequestId();
-        update(n, { phase: 'sending', requestId });
-        let data: PlaceOutcome | undefined;
-        let error: unknown;
-        try {
-          data = await place.mutateAsync({ order: orders[n]!, requestId, clickedAt: Date.now() });
-        } catch (e) {
-          error = e;
-        }
-        update(n, {
-          phase: 'answered',
-          data,
-          error,
-          listVersionAtAnswer: client.getQueryState(listKey)?.dataUpdatedAt ?? 0,
-        });
-        if (!sendsNext(legAnswer(data, error))) {
-          setCalls((all) => all && all.map((c, k) => (k > n ? { ...c, phase: 'not_sent' } : c)));
-          break;
-        }
+      // Buys first, each sell only once the buys before it filled (docs/strategy.md §Placing).
+      const result = await placeBuysFirst(orders, {
+        place: async (order, n) => {
+          const requestId = newRequestId();
+          update(n, { phase: 'sending', requestId });
+          let data: PlaceOutcome | undefined;
+          let error: unknown;
+          try {
+            data = await place.mutateAsync({ order, requestId, clickedAt: Date.now() });
+          } catch (e) {
+            error = e;
+          }
+          update(n, {
+            phase: 'answered',
+            data,
+            error,
+            listVersionAtAnswer: client.getQueryState(listKey)?.dataUpdatedAt ?? 0,
+          });
+          const goOn = sendsNext(legAnswer(data, error));
+          return { goOn, orderId: data?.state === 'placed' ? data.orderId : null };
+        },
+        read: (orderId) => call('orders.get', { orderId }),
+        wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        now: Date.now,
+      });
+      if (result.kind === 'stopped') stopAfter(result.n);
+      if (result.kind === 'held') {
+        stopAfter(result.n - 1);
+        setHeld(heldBackText(result.working));
       }
     } finally {
       running.current = false;
@@ -149,5 +168,6 @@ export function useSubmitLegs(): SubmitLegs {
     submit,
     warning: warned,
     dismissWarning: () => setWarned(null),
+    heldBack: held,
   };
 }

@@ -42,6 +42,7 @@ export function useTicketSending(
   instrument: Instrument | undefined,
   evaluation: TicketEvaluation,
   broker?: BrokerRules,
+  lastPrice?: number,
 ): TicketSending {
   const [variety, setVariety] = useState<Variety>('regular');
   const [confirming, setConfirming] = useState(false);
@@ -53,7 +54,7 @@ export function useTicketSending(
 
   const plan = instrument ? slicePlan(parseNumber(draft.quantity), instrument) : null;
   const legOrders = plan?.legs.map((q) =>
-    withVariety(evaluateTicket({ ...draft, quantity: String(q) }, instrument, broker).request),
+    withVariety(evaluateTicket({ ...draft, quantity: String(q) }, instrument, broker, lastPrice).request),
   );
   const sliceable = plan !== null && legOrders !== undefined && legOrders.every((o) => o !== null);
 

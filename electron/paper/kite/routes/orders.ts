@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { Exchange } from '@shared/domain/instrument';
 import { OrderType, Product, TransactionType, Validity, Variety } from '@shared/domain/order';
 import { fromUnits, toUnits } from '@shared/trading/money';
+import { isStopCrossed, kiteCrossedStopMessage, type StopShape } from '@shared/trading/stop-trigger';
 import type { WireOrderRequest } from '../../../wire/rest-schemas';
 import type { BrokerState } from '../../context';
 import { checkSession, toPlaceRequest } from '../../routes/orders';
@@ -72,6 +73,16 @@ function noIocOnMcx(exchange: string, validity: string | undefined): void {
 /** Kite's words for a cancel of an order its OMS no longer holds working (docs/kite.md §Orders). */
 export const NOT_CANCELLABLE = 'Order cannot be cancelled as it is being processed. Try later.';
 
+/**
+ * Kite refuses a stop whose trigger the last price has already reached, on a placement and on a
+ * change, in its own words (docs/kite.md §Smaller rules): it would trigger at once.
+ */
+function refuseCrossedStop(state: BrokerState, token: number, order: StopShape): void {
+  const last = state.market.ltp(token);
+  if (last > 0 && isStopCrossed(order, fromUnits(last)))
+    throw new KiteError(400, 'InputException', kiteCrossedStopMessage(order.transactionType));
+}
+
 /** The order `:order_id` names, checked to be of `:variety` (Kite refuses a mismatch). */
 function orderOf(state: BrokerState, id: string, variety: Variety) {
   const o = state.engine.order(id);
@@ -111,6 +122,11 @@ export const orderRoutes: readonly KiteRoute[] = [
       if (slice === 'true') return { data: autoslice(state, kite, body, protection, now) };
       const request = toPlaceRequest(state, body);
       checkSession(request, now);
+      refuseCrossedStop(state, request.instrument.token, {
+        transactionType: body.transaction_type,
+        orderType: body.order_type,
+        triggerPrice: body.trigger_price,
+      });
       const { request: sent, extras } = protectRequest(state, request, protection);
       const o = state.engine.place(sent, now);
       kite.extras.set(o.orderId, extras);
@@ -142,6 +158,17 @@ export const orderRoutes: readonly KiteRoute[] = [
           'names nothing to change; send quantity, price, trigger_price, order_type or validity',
         );
       noIocOnMcx(order.exchange, changes.validity);
+      // The stop as it would stand after the change.
+      refuseCrossedStop(state, order.token, {
+        transactionType: order.transactionType,
+        orderType: changes.orderType ?? order.orderType,
+        triggerPrice:
+          changes.triggerPrice !== undefined
+            ? changes.triggerPrice
+            : order.triggerUnits === null
+              ? null
+              : fromUnits(order.triggerUnits),
+      });
       const reprotected = protectModification(state, order, changes, protection, kite.extras.get(id));
       const o = state.engine.modify(id, reprotected.changes, now);
       if (reprotected.extras) kite.extras.set(id, reprotected.extras);
