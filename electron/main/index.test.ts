@@ -48,6 +48,17 @@ vi.mock('../app/app-services', () => ({
 vi.mock('./window/desk-windows', () => ({
   mirrorDesk: (w: unknown, e: unknown, p: string, u: string) => fake.mirrorDesk(w, e, p, u),
 }));
+// The log is app-log.test.ts's; here it writes nowhere.
+vi.mock('../app/release/app-log', () => ({
+  openAppLog: () =>
+    Promise.resolve({
+      dir: '',
+      problem: () => {},
+      info: () => {},
+      follow: () => () => {},
+      close: () => Promise.resolve(),
+    }),
+}));
 vi.mock('./ipc/electron-ipc', () => ({ bindElectronIpc: () => {} }));
 vi.mock('./security/apply-electron-security', () => ({
   registerAppScheme: () => {},

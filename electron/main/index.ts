@@ -16,6 +16,7 @@ import {
 } from './security/apply-electron-security';
 import { SafeStorageVault } from '../core/session/safe-storage-vault';
 import { mirrorDesk } from './window/desk-windows';
+import { openAppLog, type AppLog } from '../app/release/app-log';
 
 /** Composition root of the Electron app: no logic (launch rules: launch-config.ts; services: the host's). */
 
@@ -26,6 +27,16 @@ const CLOSE_BUDGET_MS = 5_000;
 const paperWorker = join(__dirname, 'paper-worker.mjs').replace(/app\.asar([\\/])/, 'app.asar.unpacked$1');
 
 let services: AppServices | null = null;
+/** Main's log in `<userData>/logs` (docs/architecture.md §Release); console until it is open. */
+let appLog: AppLog | null = null;
+const problem = (message: string, err?: unknown): void =>
+  appLog ? appLog.problem(message, err) : console.error(message, err ?? '');
+/** Writes out what the log buffered; later problems go to the console. */
+const closeLog = async (): Promise<void> => {
+  const log = appLog;
+  appLog = null;
+  await log?.close();
+};
 
 async function start(config: LaunchConfig): Promise<void> {
   await app.whenReady();
@@ -34,8 +45,10 @@ async function start(config: LaunchConfig): Promise<void> {
   lockDownContents(config.allowedOrigins);
 
   const dataDir = app.getPath('userData');
+  appLog = await openAppLog({ dir: join(dataDir, 'logs') });
   services = await createAppServices({
     dataDir,
+    log: (message) => problem(message),
     // Remembered tokens and secrets only ever touch disk encrypted by the OS keychain.
     vault: new SafeStorageVault(safeStorage, join(dataDir, 'vault.json')),
     ...config.broker,
@@ -53,8 +66,9 @@ async function start(config: LaunchConfig): Promise<void> {
     // The shell opens the desk's windows (docs/workstation.md §Windows).
     windowsOpenedBy: 'main',
   });
+  appLog.follow(services.events);
   const desk = mirrorDesk(services.workstation, services.events, join(__dirname, 'preload.cjs'), config.entryUrl);
-  bindElectronIpc(createDispatcher(services.handlers), services.events, config.allowedOrigins, desk.windows);
+  bindElectronIpc(createDispatcher(services.handlers, problem), services.events, config.allowedOrigins, desk.windows);
   app.on('before-quit', desk.deskClosing);
   app.on('second-instance', () => desk.windows()[0]?.focus());
   app.on('window-all-closed', () => app.quit());
@@ -77,14 +91,14 @@ if (!launch.ok) {
       app.exit(2);
       return;
     }
-    console.error('Tradedesk failed to start:', err);
-    app.exit(1);
+    problem('Tradedesk failed to start', err);
+    void closeLog().finally(() => app.exit(1));
   });
   // Quits only after the services closed (or the budget ran out): `before-quit` is held once.
   holdQuitUntilClosed(
     { onBeforeQuit: (handler) => app.on('before-quit', handler), quit: () => app.quit() },
-    () => started.then(() => services?.close()),
+    () => started.then(() => services?.close()).finally(closeLog),
     CLOSE_BUDGET_MS,
-    (err) => console.error('Tradedesk did not close cleanly:', err),
+    (err) => problem('Tradedesk did not close cleanly', err),
   );
 }
