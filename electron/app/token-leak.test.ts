@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher, type Dispatch } from './dispatcher';
 import { startPaperBroker, type PaperBroker } from '../paper';
 import { createAppServices, type AppServices } from './app-services';
-import { logFiles, openAppLog, type AppLog } from './release/app-log';
+import { logFiles, openAppLog, type AppLog } from './support/app-log';
 
 /**
  * The broker token never leaves main (docs/architecture.md §Security), also on the paths where

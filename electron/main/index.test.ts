@@ -49,7 +49,7 @@ vi.mock('./window/desk-windows', () => ({
   mirrorDesk: (w: unknown, e: unknown, p: string, u: string) => fake.mirrorDesk(w, e, p, u),
 }));
 // The log is app-log.test.ts's; here it writes nowhere.
-vi.mock('../app/release/app-log', () => ({
+vi.mock('../app/support/app-log', () => ({
   openAppLog: () =>
     Promise.resolve({
       dir: '',

@@ -16,7 +16,7 @@ import {
 } from './security/apply-electron-security';
 import { SafeStorageVault } from '../core/session/safe-storage-vault';
 import { mirrorDesk } from './window/desk-windows';
-import { openAppLog, type AppLog } from '../app/release/app-log';
+import { openAppLog, type AppLog } from '../app/support/app-log';
 
 /** Composition root of the Electron app: no logic (launch rules: launch-config.ts; services: the host's). */
 

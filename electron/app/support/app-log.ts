@@ -1,0 +1,142 @@
+import { chmod, mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pino, stdTimeFunctions, type Logger } from 'pino';
+import pinoRoll from 'pino-roll';
+import type { EventName } from '@shared/ipc/contract';
+import type { EventHub } from '../event-hub';
+
+/**
+ * Main's structured log (docs/architecture.md §Release): JSON lines in `<dataDir>/logs/`, rolled
+ * by pino-roll at a size and once a day, the oldest removed past a count; the folder 0700 and each
+ * file 0600. Secrets never reach the file: values under secret-named keys are replaced by pino's
+ * redaction, and each written line is scrubbed of the shapes a token travels in (an
+ * `Authorization` header, a query parameter), which catches one quoted in an error message.
+ */
+export interface AppLog {
+  /** The folder the files are in. */
+  readonly dir: string;
+  /** A problem worth a support desk's look (start-up, a handler's bug); `err`'s stack is kept. */
+  problem(message: string, err?: unknown): void;
+  /** Something that happened, with its fields. */
+  info(fields: Record<string, unknown>, message: string): void;
+  /** Logs the events a support desk reads a session by; returns the unsubscribe. */
+  follow(events: EventHub): () => void;
+  /** Writes what is buffered and closes the file; later lines are dropped. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface AppLogOptions {
+  readonly dir: string;
+  /** Roll past this size (pino-roll's units: `10m`, `500k`; default 5m). */
+  readonly maxSize?: string;
+  /** Rolled files kept beside the current one (default 5). */
+  readonly keep?: number;
+}
+
+/** Keys whose values are secrets wherever they appear (a profile, a header, a reply). */
+const SECRET_KEYS = [
+  'token',
+  'accessToken',
+  'access_token',
+  'requestToken',
+  'request_token',
+  'refreshToken',
+  'refresh_token',
+  'enctoken',
+  'apiSecret',
+  'api_secret',
+  'secret',
+  'password',
+  'authorization',
+  'Authorization',
+  'cookie',
+  'checksum',
+];
+
+/** The same keys at the top and two levels down (a payload's profile, a request's headers). */
+const REDACT_PATHS = SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`]);
+
+/**
+ * The shapes a token travels in, for text the key redaction cannot see: Kite's
+ * `token api_key:access_token`, `Bearer …`, and `access_token=…` style parameters.
+ */
+const SECRET_SHAPES: readonly [RegExp, string][] = [
+  [/\btoken\s+[\w-]+:[\w-]+/gi, 'token [redacted]'],
+  [/\bBearer\s+[\w.~+/=-]+/gi, 'Bearer [redacted]'],
+  [/\b(access_token|request_token|refresh_token|api_secret|enctoken|checksum)=[^&\s"\\]+/gi, '$1=[redacted]'],
+];
+
+/** Scrubs a written line of every token shape. */
+export function scrubSecrets(line: string): string {
+  return SECRET_SHAPES.reduce((text, [shape, replacement]) => text.replace(shape, replacement), line);
+}
+
+/** Events a support desk reads a session by; the busy ones (ticks, orders, usage) stay out. */
+const LOGGED_EVENTS: ReadonlySet<EventName> = new Set<EventName>([
+  'session.changed',
+  'session.expired',
+  'connection.changed',
+  'placements.changed',
+  'safety.progress',
+  'alerts.fired',
+  'brackets.changed',
+]);
+
+/** The log files in a log folder, oldest first by pino-roll's number. */
+export async function logFiles(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const number = (n: string): number => Number(/\.(\d+)\.log$/.exec(n)?.[1] ?? 0);
+  return names
+    .filter((n) => /^tradedesk\.\d+\.log$/.test(n))
+    .sort((a, b) => number(a) - number(b))
+    .map((n) => join(dir, n));
+}
+
+export async function openAppLog(options: AppLogOptions): Promise<AppLog> {
+  const { dir } = options;
+  // mkdir's mode applies only to a folder it creates; chmod narrows one made before.
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+  for (const file of await logFiles(dir)) await chmod(file, 0o600);
+  const stream = await pinoRoll({
+    file: join(dir, 'tradedesk'),
+    extension: '.log',
+    size: options.maxSize ?? '5m',
+    frequency: 'daily',
+    // With removeOtherLogFiles the count is of every file, the current one included.
+    limit: { count: (options.keep ?? 5) + 1, removeOtherLogFiles: true },
+    mode: 0o600,
+  });
+  const logger: Logger = pino(
+    {
+      base: { pid: process.pid },
+      timestamp: stdTimeFunctions.isoTime,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      hooks: { streamWrite: scrubSecrets },
+    },
+    stream,
+  );
+  // Once closed the log drops what comes later (events still fire while the services close).
+  let closing: Promise<void> | null = null;
+  const open = (): boolean => closing === null;
+  return {
+    dir,
+    problem: (message, err) => {
+      if (!open()) return;
+      if (err === undefined) logger.error(message);
+      else logger.error({ err }, message);
+    },
+    info: (fields, message) => {
+      if (open()) logger.info(fields, message);
+    },
+    follow: (events) =>
+      events.onAny((event, payload) => {
+        if (open() && LOGGED_EVENTS.has(event)) logger.info({ event, payload }, event);
+      }),
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        stream.once('close', () => resolve());
+        stream.end();
+      })),
+  };
+}
