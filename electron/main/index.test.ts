@@ -59,6 +59,7 @@ vi.mock('../app/support/app-log', () => ({
       close: () => Promise.resolve(),
     }),
 }));
+vi.mock('./support/support-shell', () => ({ keepCrashDumpsLocally: () => {}, installAppMenu: () => {} }));
 vi.mock('./ipc/electron-ipc', () => ({ bindElectronIpc: () => {} }));
 vi.mock('./security/apply-electron-security', () => ({
   registerAppScheme: () => {},

@@ -17,6 +17,7 @@ import {
 import { SafeStorageVault } from '../core/session/safe-storage-vault';
 import { mirrorDesk } from './window/desk-windows';
 import { openAppLog, type AppLog } from '../app/support/app-log';
+import { installAppMenu, keepCrashDumpsLocally } from './support/support-shell';
 
 /** Composition root of the Electron app: no logic (launch rules: launch-config.ts; services: the host's). */
 
@@ -67,6 +68,20 @@ async function start(config: LaunchConfig): Promise<void> {
     windowsOpenedBy: 'main',
   });
   appLog.follow(services.events);
+  installAppMenu(
+    () => ({
+      dataDir,
+      logDir: join(dataDir, 'logs'),
+      crashDir: app.getPath('crashDumps'),
+      about: {
+        version: app.getVersion(),
+        electron: process.versions.electron ?? '',
+        platform: `${process.platform} ${process.arch}`,
+      },
+      now: () => new Date(),
+    }),
+    (err) => problem('Report a problem failed', err),
+  );
   const desk = mirrorDesk(services.workstation, services.events, join(__dirname, 'preload.cjs'), config.entryUrl);
   bindElectronIpc(createDispatcher(services.handlers, problem), services.events, config.allowedOrigins, desk.windows);
   app.on('before-quit', desk.deskClosing);
@@ -82,6 +97,7 @@ if (!launch.ok) {
   // Another Tradedesk is running (and is told by 'second-instance'); this one does nothing.
   app.quit();
 } else {
+  keepCrashDumpsLocally(join(app.getPath('userData'), 'crashes'));
   registerAppScheme();
   const started = start(launch.config);
   started.catch((err: unknown) => {

@@ -39,7 +39,10 @@ describe("main's log", () => {
     log.info({ orders: 3 }, 'synced');
     log.problem('handler orders.list failed', new Error('boom'));
     await log.close();
-    const lines = (await allText(dir)).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = (await allText(dir))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ level: 30, msg: 'synced', orders: 3 });
     expect(lines[0]?.time).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(lines[1]).toMatchObject({ level: 50, msg: 'handler orders.list failed', err: { message: 'boom' } });
@@ -59,7 +62,8 @@ describe("main's log", () => {
     const text = await allText(dir);
     for (const s of secrets) expect(text, `${s} in the log`).not.toContain(s);
     // What is not a secret stays readable for the support desk.
-    for (const kept of ['kitekey', 'AB1234', 'profile saved', 'login failed', '[redacted]']) expect(text).toContain(kept);
+    for (const kept of ['kitekey', 'AB1234', 'profile saved', 'login failed', '[redacted]'])
+      expect(text).toContain(kept);
   });
 
   it('logs the session events a support desk reads, and not the busy ones', async () => {

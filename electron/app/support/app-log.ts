@@ -4,6 +4,7 @@ import { pino, stdTimeFunctions, type Logger } from 'pino';
 import pinoRoll from 'pino-roll';
 import type { EventName } from '@shared/ipc/contract';
 import type { EventHub } from '../event-hub';
+import { REDACTED, SECRET_KEYS, scrubSecrets } from './secrets';
 
 /**
  * Main's structured log (docs/architecture.md §Release): JSON lines in `<dataDir>/logs/`, rolled
@@ -33,43 +34,8 @@ export interface AppLogOptions {
   readonly keep?: number;
 }
 
-/** Keys whose values are secrets wherever they appear (a profile, a header, a reply). */
-const SECRET_KEYS = [
-  'token',
-  'accessToken',
-  'access_token',
-  'requestToken',
-  'request_token',
-  'refreshToken',
-  'refresh_token',
-  'enctoken',
-  'apiSecret',
-  'api_secret',
-  'secret',
-  'password',
-  'authorization',
-  'Authorization',
-  'cookie',
-  'checksum',
-];
-
-/** The same keys at the top and two levels down (a payload's profile, a request's headers). */
+/** The secret keys at the top and two levels down (a payload's profile, a request's headers). */
 const REDACT_PATHS = SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`]);
-
-/**
- * The shapes a token travels in, for text the key redaction cannot see: Kite's
- * `token api_key:access_token`, `Bearer …`, and `access_token=…` style parameters.
- */
-const SECRET_SHAPES: readonly [RegExp, string][] = [
-  [/\btoken\s+[\w-]+:[\w-]+/gi, 'token [redacted]'],
-  [/\bBearer\s+[\w.~+/=-]+/gi, 'Bearer [redacted]'],
-  [/\b(access_token|request_token|refresh_token|api_secret|enctoken|checksum)=[^&\s"\\]+/gi, '$1=[redacted]'],
-];
-
-/** Scrubs a written line of every token shape. */
-export function scrubSecrets(line: string): string {
-  return SECRET_SHAPES.reduce((text, [shape, replacement]) => text.replace(shape, replacement), line);
-}
 
 /** Events a support desk reads a session by; the busy ones (ticks, orders, usage) stay out. */
 const LOGGED_EVENTS: ReadonlySet<EventName> = new Set<EventName>([
@@ -111,7 +77,7 @@ export async function openAppLog(options: AppLogOptions): Promise<AppLog> {
     {
       base: { pid: process.pid },
       timestamp: stdTimeFunctions.isoTime,
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
       hooks: { streamWrite: scrubSecrets },
     },
     stream,
