@@ -50,14 +50,11 @@ vi.mock('./window/desk-windows', () => ({
 }));
 // The log is app-log.test.ts's; here it writes nowhere.
 vi.mock('../app/support/app-log', () => ({
-  openAppLog: () =>
-    Promise.resolve({
-      dir: '',
-      problem: () => {},
-      info: () => {},
-      follow: () => () => {},
-      close: () => Promise.resolve(),
-    }),
+  MainLog: class {
+    open = () => Promise.resolve({ follow: () => () => {} });
+    problem = () => {};
+    close = () => Promise.resolve();
+  },
 }));
 vi.mock('./support/support-shell', () => ({ keepCrashDumpsLocally: () => {}, installAppMenu: () => {} }));
 vi.mock('./ipc/electron-ipc', () => ({ bindElectronIpc: () => {} }));

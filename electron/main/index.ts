@@ -16,7 +16,7 @@ import {
 } from './security/apply-electron-security';
 import { SafeStorageVault } from '../core/session/safe-storage-vault';
 import { mirrorDesk } from './window/desk-windows';
-import { openAppLog, type AppLog } from '../app/support/app-log';
+import { MainLog } from '../app/support/app-log';
 import { installAppMenu, keepCrashDumpsLocally } from './support/support-shell';
 
 /** Composition root of the Electron app: no logic (launch rules: launch-config.ts; services: the host's). */
@@ -28,16 +28,8 @@ const CLOSE_BUDGET_MS = 5_000;
 const paperWorker = join(__dirname, 'paper-worker.mjs').replace(/app\.asar([\\/])/, 'app.asar.unpacked$1');
 
 let services: AppServices | null = null;
-/** Main's log in `<userData>/logs` (docs/architecture.md §Release); console until it is open. */
-let appLog: AppLog | null = null;
-const problem = (message: string, err?: unknown): void =>
-  appLog ? appLog.problem(message, err) : console.error(message, err ?? '');
-/** Writes out what the log buffered; later problems go to the console. */
-const closeLog = async (): Promise<void> => {
-  const log = appLog;
-  appLog = null;
-  await log?.close();
-};
+/** Main's log in `<userData>/logs` (docs/architecture.md §Release); the console until it is open. */
+const mainLog = new MainLog();
 
 async function start(config: LaunchConfig): Promise<void> {
   await app.whenReady();
@@ -46,10 +38,10 @@ async function start(config: LaunchConfig): Promise<void> {
   lockDownContents(config.allowedOrigins);
 
   const dataDir = app.getPath('userData');
-  appLog = await openAppLog({ dir: join(dataDir, 'logs') });
+  const appLog = await mainLog.open(join(dataDir, 'logs'));
   services = await createAppServices({
     dataDir,
-    log: (message) => problem(message),
+    log: (message) => mainLog.problem(message),
     // Remembered tokens and secrets only ever touch disk encrypted by the OS keychain.
     vault: new SafeStorageVault(safeStorage, join(dataDir, 'vault.json')),
     ...config.broker,
@@ -68,22 +60,14 @@ async function start(config: LaunchConfig): Promise<void> {
     windowsOpenedBy: 'main',
   });
   appLog.follow(services.events);
-  installAppMenu(
-    () => ({
-      dataDir,
-      logDir: join(dataDir, 'logs'),
-      crashDir: app.getPath('crashDumps'),
-      about: {
-        version: app.getVersion(),
-        electron: process.versions.electron ?? '',
-        platform: `${process.platform} ${process.arch}`,
-      },
-      now: () => new Date(),
-    }),
-    (err) => problem('Report a problem failed', err),
-  );
+  installAppMenu(dataDir, (err) => mainLog.problem('Report a problem failed', err));
   const desk = mirrorDesk(services.workstation, services.events, join(__dirname, 'preload.cjs'), config.entryUrl);
-  bindElectronIpc(createDispatcher(services.handlers, problem), services.events, config.allowedOrigins, desk.windows);
+  bindElectronIpc(
+    createDispatcher(services.handlers, mainLog.problem),
+    services.events,
+    config.allowedOrigins,
+    desk.windows,
+  );
   app.on('before-quit', desk.deskClosing);
   app.on('second-instance', () => desk.windows()[0]?.focus());
   app.on('window-all-closed', () => app.quit());
@@ -107,14 +91,14 @@ if (!launch.ok) {
       app.exit(2);
       return;
     }
-    problem('Tradedesk failed to start', err);
-    void closeLog().finally(() => app.exit(1));
+    mainLog.problem('Tradedesk failed to start', err);
+    void mainLog.close().finally(() => app.exit(1));
   });
   // Quits only after the services closed (or the budget ran out): `before-quit` is held once.
   holdQuitUntilClosed(
     { onBeforeQuit: (handler) => app.on('before-quit', handler), quit: () => app.quit() },
-    () => started.then(() => services?.close()).finally(closeLog),
+    () => started.then(() => services?.close()).finally(mainLog.close),
     CLOSE_BUDGET_MS,
-    (err) => problem('Tradedesk did not close cleanly', err),
+    (err) => mainLog.problem('Tradedesk did not close cleanly', err),
   );
 }

@@ -106,3 +106,27 @@ export async function openAppLog(options: AppLogOptions): Promise<AppLog> {
       })),
   };
 }
+
+/**
+ * The shell's handle on the log: problems go to the console until the log is open and after it
+ * is closed (start-up failures, the last words of a quit).
+ */
+export class MainLog {
+  #log: AppLog | null = null;
+
+  public async open(dir: string): Promise<AppLog> {
+    this.#log = await openAppLog({ dir });
+    return this.#log;
+  }
+
+  public readonly problem = (message: string, err?: unknown): void => {
+    if (this.#log) this.#log.problem(message, err);
+    else console.error(message, err ?? '');
+  };
+
+  public readonly close = async (): Promise<void> => {
+    const log = this.#log;
+    this.#log = null;
+    await log?.close();
+  };
+}

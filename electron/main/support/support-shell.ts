@@ -40,7 +40,18 @@ async function reportAProblem(sources: ProblemReportSources): Promise<void> {
  * The app's menu: Electron's standard ones (edit, view, window) and Help › Report a problem…,
  * in place of the default menu, whose Help opens web pages.
  */
-export function installAppMenu(sources: () => ProblemReportSources, onError: (err: unknown) => void): void {
+export function installAppMenu(dataDir: string, onError: (err: unknown) => void): void {
+  const sources = (): ProblemReportSources => ({
+    dataDir,
+    logDir: join(dataDir, 'logs'),
+    crashDir: app.getPath('crashDumps'),
+    about: {
+      version: app.getVersion(),
+      electron: process.versions.electron ?? '',
+      platform: `${process.platform} ${process.arch}`,
+    },
+    now: () => new Date(),
+  });
   const template: MenuItemConstructorOptions[] = [
     ...(process.platform === 'darwin' ? [{ role: 'appMenu' } as const] : []),
     { role: 'fileMenu' },
