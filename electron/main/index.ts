@@ -41,7 +41,7 @@ async function start(config: LaunchConfig): Promise<void> {
   const appLog = await mainLog.open(join(dataDir, 'logs'));
   services = await createAppServices({
     dataDir,
-    log: (message) => mainLog.problem(message),
+    log: mainLog.problem,
     // Remembered tokens and secrets only ever touch disk encrypted by the OS keychain.
     vault: new SafeStorageVault(safeStorage, join(dataDir, 'vault.json')),
     ...config.broker,
@@ -60,14 +60,10 @@ async function start(config: LaunchConfig): Promise<void> {
     windowsOpenedBy: 'main',
   });
   appLog.follow(services.events);
-  installAppMenu(dataDir, (err) => mainLog.problem('Report a problem failed', err));
+  installAppMenu(dataDir, mainLog.problem);
   const desk = mirrorDesk(services.workstation, services.events, join(__dirname, 'preload.cjs'), config.entryUrl);
-  bindElectronIpc(
-    createDispatcher(services.handlers, mainLog.problem),
-    services.events,
-    config.allowedOrigins,
-    desk.windows,
-  );
+  const dispatch = createDispatcher(services.handlers, mainLog.problem);
+  bindElectronIpc(dispatch, services.events, config.allowedOrigins, desk.windows);
   app.on('before-quit', desk.deskClosing);
   app.on('second-instance', () => desk.windows()[0]?.focus());
   app.on('window-all-closed', () => app.quit());

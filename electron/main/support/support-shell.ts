@@ -40,7 +40,7 @@ async function reportAProblem(sources: ProblemReportSources): Promise<void> {
  * The app's menu: Electron's standard ones (edit, view, window) and Help › Report a problem…,
  * in place of the default menu, whose Help opens web pages.
  */
-export function installAppMenu(dataDir: string, onError: (err: unknown) => void): void {
+export function installAppMenu(dataDir: string, problem: (message: string, err: unknown) => void): void {
   const sources = (): ProblemReportSources => ({
     dataDir,
     logDir: join(dataDir, 'logs'),
@@ -60,7 +60,12 @@ export function installAppMenu(dataDir: string, onError: (err: unknown) => void)
     { role: 'windowMenu' },
     {
       role: 'help',
-      submenu: [{ label: 'Report a problem…', click: () => void reportAProblem(sources()).catch(onError) }],
+      submenu: [
+        {
+          label: 'Report a problem…',
+          click: () => void reportAProblem(sources()).catch((err) => problem('Report a problem failed', err)),
+        },
+      ],
     },
   ];
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
