@@ -28,8 +28,7 @@ const CLOSE_BUDGET_MS = 5_000;
 const paperWorker = join(__dirname, 'paper-worker.mjs').replace(/app\.asar([\\/])/, 'app.asar.unpacked$1');
 
 let services: AppServices | null = null;
-/** Main's log in `<userData>/logs` (docs/architecture.md §Release); the console until it is open. */
-const mainLog = new MainLog();
+const mainLog = new MainLog(); // <userData>/logs, the console until open (docs/architecture.md §Release)
 
 async function start(config: LaunchConfig): Promise<void> {
   await app.whenReady();
