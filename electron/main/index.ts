@@ -59,10 +59,10 @@ async function start(config: LaunchConfig): Promise<void> {
     windowsOpenedBy: 'main',
   });
   appLog.follow(services.events);
-  installAppMenu(dataDir, mainLog.problem);
   const desk = mirrorDesk(services.workstation, services.events, join(__dirname, 'preload.cjs'), config.entryUrl);
   const dispatch = createDispatcher(services.handlers, mainLog.problem);
   bindElectronIpc(dispatch, services.events, config.allowedOrigins, desk.windows);
+  installAppMenu({ dataDir, updateFeed: config.updateFeed, dispatch, problem: mainLog.problem });
   app.on('before-quit', desk.deskClosing);
   app.on('second-instance', () => desk.windows()[0]?.focus());
   app.on('window-all-closed', () => app.quit());

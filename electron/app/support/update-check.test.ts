@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkForUpdate, updateNotice } from './update-check';
+import { checkForUpdate, configuredFeed, updateMessage, updateNotice } from './update-check';
 
 const FEED = 'https://updates.example/tradedesk.json';
 
@@ -64,6 +64,36 @@ describe('the update check', () => {
     expect(unreachable).toEqual({
       kind: 'failed',
       reason: 'the update feed could not be read: getaddrinfo ENOTFOUND updates.example',
+    });
+  });
+});
+
+describe('the update feed setting and the message after a check', () => {
+  it.each<[string, string | undefined, ReturnType<typeof configuredFeed>]>([
+    ['absent: no check', undefined, { ok: true, url: null }],
+    ['an https address', ' https://updates.example/feed.json ', { ok: true, url: 'https://updates.example/feed.json' }],
+    [
+      'plain http, refused naming the setting',
+      'http://updates.example/feed.json',
+      { ok: false, error: 'TRADEDESK_UPDATE_FEED must be an https URL, got "http://updates.example/feed.json"' },
+    ],
+  ])('%s', (_, value, expected) => {
+    expect(configuredFeed({ TRADEDESK_UPDATE_FEED: value })).toEqual(expected);
+  });
+
+  const available = { kind: 'available', version: '0.2.0', url: 'https://u.example/t.AppImage', notes: null } as const;
+
+  it('tells the trader what an install would wait for, or that nothing is open', () => {
+    expect(updateMessage(available, ['1 order not yet confirmed']).detail).toBe(
+      'Download: https://u.example/t.AppImage\n\nInstall it after: 1 order not yet confirmed.',
+    );
+    expect(updateMessage(available, []).detail).toContain('Nothing is open on the desk: you can install it now.');
+  });
+
+  it('says why a check failed', () => {
+    expect(updateMessage({ kind: 'failed', reason: 'the update feed answered HTTP 503' }, [])).toEqual({
+      title: 'Could not check for updates',
+      detail: 'Because the update feed answered HTTP 503.',
     });
   });
 });

@@ -65,3 +65,29 @@ export function updateNotice(check: UpdateCheck): string | null {
     ? `Tradedesk ${check.version} is available. It installs only when you choose, never during open work.`
     : null;
 }
+
+/** `TRADEDESK_UPDATE_FEED`, the feed's https address; absent → no update check at all. */
+export function configuredFeed(env: {
+  readonly TRADEDESK_UPDATE_FEED?: string | undefined;
+}): { readonly ok: true; readonly url: string | null } | { readonly ok: false; readonly error: string } {
+  const raw = env.TRADEDESK_UPDATE_FEED?.trim();
+  if (!raw) return { ok: true, url: null };
+  const url = z.url({ protocol: /^https$/ }).safeParse(raw);
+  return url.success
+    ? { ok: true, url: url.data }
+    : { ok: false, error: `TRADEDESK_UPDATE_FEED must be an https URL, got "${raw.slice(0, 200)}"` };
+}
+
+/** What the trader reads after a check they asked for, with what an install would wait for. */
+export function updateMessage(check: UpdateCheck, waitingFor: readonly string[]): { title: string; detail: string } {
+  if (check.kind === 'failed') return { title: 'Could not check for updates', detail: `Because ${check.reason}.` };
+  if (check.kind === 'current') return { title: `Tradedesk ${check.version} is up to date`, detail: '' };
+  const wait =
+    waitingFor.length === 0
+      ? 'Nothing is open on the desk: you can install it now.'
+      : `Install it after: ${waitingFor.join('; ')}.`;
+  return {
+    title: updateNotice(check) ?? '',
+    detail: [`Download: ${check.url}`, check.notes, wait].filter(Boolean).join('\n\n'),
+  };
+}

@@ -1,6 +1,9 @@
 import { app, BrowserWindow, crashReporter, dialog, Menu, type MenuItemConstructorOptions } from 'electron';
 import { join } from 'node:path';
 import { problemReportName, writeProblemReport, type ProblemReportSources } from '../../app/support/problem-report';
+import { checkForUpdate, updateMessage } from '../../app/support/update-check';
+import { installGate, readDeskActivity } from '../../app/support/install-gate';
+import type { Dispatch } from '../../app/dispatcher';
 
 /** The Electron side of what a support desk reads (docs/architecture.md §Release); the logic is in app/support/. */
 
@@ -37,10 +40,39 @@ async function reportAProblem(sources: ProblemReportSources): Promise<void> {
 }
 
 /**
- * The app's menu: Electron's standard ones (edit, view, window) and Help › Report a problem…,
- * in place of the default menu, whose Help opens web pages.
+ * Checks the feed when the trader asks, and says what is new and what an install would wait for.
+ * Nothing is downloaded or installed here, and the app never restarts for an update.
  */
-export function installAppMenu(dataDir: string, problem: (message: string, err: unknown) => void): void {
+async function checkForUpdates(feedUrl: string, dispatch: Dispatch): Promise<void> {
+  const check = await checkForUpdate({
+    feedUrl,
+    currentVersion: app.getVersion(),
+    fetch: (url, init) => fetch(url, init),
+  });
+  const gate = check.kind === 'available' ? installGate(await readDeskActivity(dispatch)) : { ok: true as const };
+  const { title, detail } = updateMessage(check, gate.ok ? [] : gate.waitingFor);
+  await dialog.showMessageBox({
+    type: check.kind === 'failed' ? 'warning' : 'info',
+    title: 'Updates',
+    message: title,
+    detail,
+  });
+}
+
+/**
+ * The app's menu: Electron's standard ones (edit, view, window) and Help › Report a problem… and,
+ * with a feed configured, Check for updates…, in place of the default menu, whose Help opens web pages.
+ */
+export interface AppMenuOptions {
+  readonly dataDir: string;
+  /** The update feed (`TRADEDESK_UPDATE_FEED`); null → no Check for updates item. */
+  readonly updateFeed: string | null;
+  /** Main's dispatcher: what an install would wait for is read through the handlers. */
+  readonly dispatch: Dispatch;
+  readonly problem: (message: string, err: unknown) => void;
+}
+
+export function installAppMenu({ dataDir, updateFeed, dispatch, problem }: AppMenuOptions): void {
   const sources = (): ProblemReportSources => ({
     dataDir,
     logDir: join(dataDir, 'logs'),
@@ -65,6 +97,15 @@ export function installAppMenu(dataDir: string, problem: (message: string, err: 
           label: 'Report a problem…',
           click: () => void reportAProblem(sources()).catch((err) => problem('Report a problem failed', err)),
         },
+        ...(updateFeed === null
+          ? []
+          : [
+              {
+                label: 'Check for updates…',
+                click: () =>
+                  void checkForUpdates(updateFeed, dispatch).catch((err) => problem('The update check failed', err)),
+              },
+            ]),
       ],
     },
   ];
