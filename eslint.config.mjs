@@ -12,6 +12,7 @@ const ELECTRON_SHELL = [
   'electron/main/window/login-window.ts',
   'electron/main/ipc/electron-ipc.ts',
   'electron/main/security/apply-electron-security.ts',
+  'electron/main/support/support-shell.ts',
   'electron/preload/index.ts',
 ];
 

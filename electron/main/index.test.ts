@@ -48,6 +48,15 @@ vi.mock('../app/app-services', () => ({
 vi.mock('./window/desk-windows', () => ({
   mirrorDesk: (w: unknown, e: unknown, p: string, u: string) => fake.mirrorDesk(w, e, p, u),
 }));
+// The log is app-log.test.ts's; here it writes nowhere.
+vi.mock('../app/support/app-log', () => ({
+  MainLog: class {
+    open = () => Promise.resolve({ follow: () => () => {} });
+    problem = () => {};
+    close = () => Promise.resolve();
+  },
+}));
+vi.mock('./support/support-shell', () => ({ keepCrashDumpsLocally: () => {}, installAppMenu: () => {} }));
 vi.mock('./ipc/electron-ipc', () => ({ bindElectronIpc: () => {} }));
 vi.mock('./security/apply-electron-security', () => ({
   registerAppScheme: () => {},

@@ -16,6 +16,8 @@ import {
 } from './security/apply-electron-security';
 import { SafeStorageVault } from '../core/session/safe-storage-vault';
 import { mirrorDesk } from './window/desk-windows';
+import { MainLog } from '../app/support/app-log';
+import { installAppMenu, keepCrashDumpsLocally } from './support/support-shell';
 
 /** Composition root of the Electron app: no logic (launch rules: launch-config.ts; services: the host's). */
 
@@ -26,6 +28,7 @@ const CLOSE_BUDGET_MS = 5_000;
 const paperWorker = join(__dirname, 'paper-worker.mjs').replace(/app\.asar([\\/])/, 'app.asar.unpacked$1');
 
 let services: AppServices | null = null;
+const mainLog = new MainLog(); // <userData>/logs, the console until open (docs/architecture.md §Release)
 
 async function start(config: LaunchConfig): Promise<void> {
   await app.whenReady();
@@ -34,8 +37,10 @@ async function start(config: LaunchConfig): Promise<void> {
   lockDownContents(config.allowedOrigins);
 
   const dataDir = app.getPath('userData');
+  const appLog = await mainLog.open(join(dataDir, 'logs'));
   services = await createAppServices({
     dataDir,
+    log: mainLog.problem,
     // Remembered tokens and secrets only ever touch disk encrypted by the OS keychain.
     vault: new SafeStorageVault(safeStorage, join(dataDir, 'vault.json')),
     ...config.broker,
@@ -53,8 +58,11 @@ async function start(config: LaunchConfig): Promise<void> {
     // The shell opens the desk's windows (docs/workstation.md §Windows).
     windowsOpenedBy: 'main',
   });
+  appLog.follow(services.events);
   const desk = mirrorDesk(services.workstation, services.events, join(__dirname, 'preload.cjs'), config.entryUrl);
-  bindElectronIpc(createDispatcher(services.handlers), services.events, config.allowedOrigins, desk.windows);
+  const dispatch = createDispatcher(services.handlers, mainLog.problem);
+  bindElectronIpc(dispatch, services.events, config.allowedOrigins, desk.windows);
+  installAppMenu({ dataDir, updateFeed: config.updateFeed, dispatch, problem: mainLog.problem });
   app.on('before-quit', desk.deskClosing);
   app.on('second-instance', () => desk.windows()[0]?.focus());
   app.on('window-all-closed', () => app.quit());
@@ -68,6 +76,7 @@ if (!launch.ok) {
   // Another Tradedesk is running (and is told by 'second-instance'); this one does nothing.
   app.quit();
 } else {
+  keepCrashDumpsLocally(join(app.getPath('userData'), 'crashes'));
   registerAppScheme();
   const started = start(launch.config);
   started.catch((err: unknown) => {
@@ -77,14 +86,14 @@ if (!launch.ok) {
       app.exit(2);
       return;
     }
-    console.error('Tradedesk failed to start:', err);
-    app.exit(1);
+    mainLog.problem('Tradedesk failed to start', err);
+    void mainLog.close().finally(() => app.exit(1));
   });
   // Quits only after the services closed (or the budget ran out): `before-quit` is held once.
   holdQuitUntilClosed(
     { onBeforeQuit: (handler) => app.on('before-quit', handler), quit: () => app.quit() },
-    () => started.then(() => services?.close()),
+    () => started.then(() => services?.close()).finally(mainLog.close),
     CLOSE_BUDGET_MS,
-    (err) => console.error('Tradedesk did not close cleanly:', err),
+    (err) => mainLog.problem('Tradedesk did not close cleanly', err),
   );
 }

@@ -27,6 +27,18 @@ describe('decideLaunch', () => {
       error: expect.stringMatching(/^TRADEDESK_BROKER_URL: Broker URL must use https:\/\//),
     });
   });
+
+  it('checks for updates only against an https feed, and only when one is configured', () => {
+    expect(decideLaunch({}, true)).toMatchObject({ ok: true, config: { updateFeed: null } });
+    expect(decideLaunch({ TRADEDESK_UPDATE_FEED: 'https://updates.example/feed.json' }, true)).toMatchObject({
+      ok: true,
+      config: { updateFeed: 'https://updates.example/feed.json' },
+    });
+    expect(decideLaunch({ TRADEDESK_UPDATE_FEED: 'http://updates.example/feed.json' }, true)).toEqual({
+      ok: false,
+      error: 'TRADEDESK_UPDATE_FEED must be an https URL, got "http://updates.example/feed.json"',
+    });
+  });
 });
 
 describe('settleWithin', () => {

@@ -1,5 +1,6 @@
 import { brokerUrlProblem } from '@shared/domain/broker-url';
 import { APP_ENTRY_URL, APP_ORIGIN } from '../app/security/app-origin';
+import { configuredFeed } from '../app/support/update-check';
 
 /**
  * What the Electron shell reads from its environment at launch, decided by plain functions so
@@ -11,6 +12,7 @@ import { APP_ENTRY_URL, APP_ORIGIN } from '../app/security/app-origin';
  *   a development build accepts it only on loopback.
  * - `TRADEDESK_BROKER_URL` must pass the broker URL rule (https, or http on loopback only),
  *   since the API secret and the token travel to it.
+ * - `TRADEDESK_UPDATE_FEED`, an https address, turns on Help › Check for updates… (docs/architecture.md §Release).
  */
 
 /** The environment variables the shell reads. */
@@ -19,6 +21,7 @@ export interface LaunchEnv {
   readonly TRADEDESK_BROKER_URL?: string | undefined;
   readonly TRADEDESK_API_KEY?: string | undefined;
   readonly TRADEDESK_API_SECRET?: string | undefined;
+  readonly TRADEDESK_UPDATE_FEED?: string | undefined;
 }
 
 /** How the shell starts. */
@@ -29,6 +32,8 @@ export interface LaunchConfig {
   readonly allowedOrigins: ReadonlySet<string>;
   /** A remote broker from the environment, if any. */
   readonly broker: { readonly brokerUrl?: string; readonly apiKey?: string; readonly apiSecret?: string };
+  /** The update feed, or null: no update check. */
+  readonly updateFeed: string | null;
 }
 
 /** Either the launch configuration or why the app must not start (naming the variable). */
@@ -56,6 +61,8 @@ export function decideLaunch(env: LaunchEnv, isPackaged: boolean): LaunchDecisio
   const brokerUrl = env.TRADEDESK_BROKER_URL || undefined;
   const problem = brokerUrl === undefined ? null : brokerUrlProblem(brokerUrl);
   if (problem) return { ok: false, error: `TRADEDESK_BROKER_URL: ${problem}` };
+  const feed = configuredFeed(env);
+  if (!feed.ok) return feed;
   return {
     ok: true,
     config: {
@@ -66,6 +73,7 @@ export function decideLaunch(env: LaunchEnv, isPackaged: boolean): LaunchDecisio
         ...(env.TRADEDESK_API_KEY ? { apiKey: env.TRADEDESK_API_KEY } : {}),
         ...(env.TRADEDESK_API_SECRET ? { apiSecret: env.TRADEDESK_API_SECRET } : {}),
       },
+      updateFeed: feed.url,
     },
   };
 }
