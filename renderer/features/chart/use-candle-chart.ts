@@ -200,6 +200,7 @@ export function usePriceLines(api: CandleChart | null, lines: readonly PriceLine
         position: p.accent,
         ghost: p.muted,
         draft: p.warn,
+        drawn: p.text,
       } as const;
       for (const l of drawn.current) api.candles.removePriceLine(l);
       drawn.current = lines.map((l) =>
@@ -209,13 +210,15 @@ export function usePriceLines(api: CandleChart | null, lines: readonly PriceLine
           color: color[l.kind],
           lineWidth: l.kind === 'position' ? 2 : 1,
           lineStyle:
-            l.kind === 'trigger' || l.kind === 'ghost'
-              ? LineStyle.Dotted
-              : l.kind === 'position'
-                ? LineStyle.Solid
-                : l.kind === 'draft'
-                  ? LineStyle.LargeDashed
-                  : LineStyle.Dashed,
+            l.kind === 'drawn'
+              ? LineStyle.Solid
+              : l.kind === 'trigger' || l.kind === 'ghost'
+                ? LineStyle.Dotted
+                : l.kind === 'position'
+                  ? LineStyle.Solid
+                  : l.kind === 'draft'
+                    ? LineStyle.LargeDashed
+                    : LineStyle.Dashed,
           axisLabelVisible: true,
           title: l.title,
         }),
@@ -225,8 +228,11 @@ export function usePriceLines(api: CandleChart | null, lines: readonly PriceLine
   }, [api, lines, theme]);
 }
 
-/** Calls `onPrice` with the price under a click on the chart (not on the axes). */
-export function useChartClick(api: CandleChart | null, onPrice: (price: number) => void): void {
+/**
+ * Calls `onPrice` with the price under a click on the chart (not on the axes), and the logical
+ * index of the bar position under it (null when the chart cannot say).
+ */
+export function useChartClick(api: CandleChart | null, onPrice: (price: number, bar: number | null) => void): void {
   const latest = useRef(onPrice);
   useEffect(() => {
     latest.current = onPrice;
@@ -236,7 +242,7 @@ export function useChartClick(api: CandleChart | null, onPrice: (price: number) 
     const handler = (param: MouseEventParams): void => {
       if (!param.point) return;
       const price = api.candles.coordinateToPrice(param.point.y);
-      if (price !== null) latest.current(price);
+      if (price !== null) latest.current(price, param.logical ?? null);
     };
     // A second click within the double-click window arrives as a double click, not a click:
     // each is still a price the trader pointed at.
