@@ -1,3 +1,4 @@
+import { CANCELLED_BY_BRACKET } from '@shared/domain/bracket';
 import { isWorking, type Order, type OrderChanges, type OrderRequest, type OrderStatus } from '@shared/domain/order';
 import type {
   Bracket,
@@ -247,9 +248,6 @@ export function protectedQuantity(b: Bracket): number {
 const live = (c: BracketChild | null): boolean => c !== null && LIVE.has(c.status);
 const planned = (c: BracketChild | null): boolean => c !== null && c.status === 'planned';
 const due = (c: BracketChild, now: number): boolean => c.pending === null && (c.retryAt === null || now >= c.retryAt);
-
-/** What a child cancelled by its own bracket says (not a problem, unlike a cancel from elsewhere). */
-export const CANCELLED_BY_BRACKET = 'Cancelled by the bracket';
 
 function sendCancel(c: BracketChild, key: BracketChildKey, out: BracketAction[]): void {
   if (c.orderId === null) return;
