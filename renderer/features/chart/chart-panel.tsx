@@ -22,7 +22,7 @@ import { applyTick, barStartMs, orderAtPrice, priceLinesOf, toBars, type Bar, ty
 import { ChartTradingBar } from './chart-trading-bar';
 import { useChartTrading } from './use-chart-trading';
 import { StudyPicker } from './study-picker';
-import { DrawingsList, useChartDrawings, useTrendSeries } from './use-drawings';
+import { DrawingsList, useChartDrawings, useDrawClicks, useTrendSeries } from './use-drawings';
 import { useStudySeries, useStudyValues, withForming } from './use-studies';
 import { formatStudies, parseStudies, type StudySpec } from '@shared/studies/study-spec';
 import {
@@ -156,11 +156,14 @@ function LiveChartPanel() {
   // A click prices the ticket at that level.
   const side = useTicketDraft().side;
   const { ticketOpened, draftEdited } = useTicketActions();
-  useChartClick(api, (price, logical) => {
-    // A drawing's end sits on the nearest bar (the last one, past the end).
+  // While drawing, a click is a drawing's point (its end on the nearest bar; the last past the end).
+  useDrawClicks(api, drawing.mode !== 'none', (price, logical) => {
     const at =
       logical === null ? undefined : studyBars[Math.max(0, Math.min(studyBars.length - 1, Math.round(logical)))];
-    if (!instrument || drawing.onClick(price, at?.time ?? null)) return;
+    drawing.onClick(price, at?.time ?? null);
+  });
+  useChartClick(api, (price) => {
+    if (!instrument || drawing.mode !== 'none') return;
     const order = orderAtPrice(side, price, quote?.lastPrice ?? instrument.lastPrice, instrument.tickSize);
     if (!order) return;
     ticketOpened(side, instrument);

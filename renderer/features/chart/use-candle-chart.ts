@@ -228,11 +228,8 @@ export function usePriceLines(api: CandleChart | null, lines: readonly PriceLine
   }, [api, lines, theme]);
 }
 
-/**
- * Calls `onPrice` with the price under a click on the chart (not on the axes), and the logical
- * index of the bar position under it (null when the chart cannot say).
- */
-export function useChartClick(api: CandleChart | null, onPrice: (price: number, bar: number | null) => void): void {
+/** Calls `onPrice` with the price under a click on the chart (not on the axes). */
+export function useChartClick(api: CandleChart | null, onPrice: (price: number) => void): void {
   const latest = useRef(onPrice);
   useEffect(() => {
     latest.current = onPrice;
@@ -242,7 +239,7 @@ export function useChartClick(api: CandleChart | null, onPrice: (price: number, 
     const handler = (param: MouseEventParams): void => {
       if (!param.point) return;
       const price = api.candles.coordinateToPrice(param.point.y);
-      if (price !== null) latest.current(price, param.logical ?? null);
+      if (price !== null) latest.current(price);
     };
     // A second click within the double-click window arrives as a double click, not a click:
     // each is still a price the trader pointed at.

@@ -74,6 +74,34 @@ export function useChartDrawings(instrument: Instrument | null) {
   };
 }
 
+/**
+ * While a drawing mode is on, each click on the chart is a point for it: read from the DOM's own
+ * click events, as the library reports two quick clicks as one double click and a trend line's
+ * two ends are often that quick. `onPoint` gets the price and the logical bar index under it.
+ */
+export function useDrawClicks(
+  api: CandleChart | null,
+  on: boolean,
+  onPoint: (price: number, logical: number | null) => void,
+): void {
+  const latest = useRef(onPoint);
+  useEffect(() => {
+    latest.current = onPoint;
+  });
+  useEffect(() => {
+    if (!api || !on) return;
+    const el = api.chart.chartElement();
+    const handler = (e: MouseEvent): void => {
+      const box = el.getBoundingClientRect();
+      const price = api.candles.coordinateToPrice(e.clientY - box.top);
+      if (price === null) return;
+      latest.current(price, api.chart.timeScale().coordinateToLogical(e.clientX - box.left));
+    };
+    el.addEventListener('click', handler);
+    return () => el.removeEventListener('click', handler);
+  }, [api, on]);
+}
+
 /** Draws the trend lines, each a two-point line series over the candles. */
 export function useTrendSeries(api: CandleChart | null, trends: readonly TrendLine[], theme: string): void {
   const drawn = useRef<ISeriesApi<'Line'>[]>([]);
