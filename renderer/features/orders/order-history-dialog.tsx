@@ -5,6 +5,7 @@ import { describeError } from '../../lib/describe-error';
 import { formatIstDateTime, formatIstTime, formatPrice, formatQty } from '../../lib/format';
 import { Dialog } from '../layout/dialog';
 import { orderQueries } from './queries';
+import { useInstruments } from '../instruments/queries';
 
 /**
  * An order's life: every broker transition with its time, and the app's own hops (click →
@@ -12,6 +13,7 @@ import { orderQueries } from './queries';
  */
 export function OrderHistoryDialog({ order, onClose }: { readonly order: Order; readonly onClose: () => void }) {
   const { data, error, isPending } = useQuery(orderQueries.history(order.orderId));
+  const tick = useInstruments().byToken.get(order.instrumentToken)?.tickSize;
   return (
     <Dialog title={`Order ${order.orderId} · ${order.tradingsymbol}`} onClose={onClose} wide>
       {isPending ? <p>Loading history…</p> : null}
@@ -34,7 +36,7 @@ export function OrderHistoryDialog({ order, onClose }: { readonly order: Order; 
                   <td>{formatIstDateTime(h.at)}</td>
                   <td>{h.status}</td>
                   <td className="num">{formatQty(h.filledQuantity)}</td>
-                  <td className="num">{formatPrice(h.averagePrice)}</td>
+                  <td className="num">{formatPrice(h.averagePrice, tick)}</td>
                   <td>{h.message ?? ''}</td>
                 </tr>
               ))}
