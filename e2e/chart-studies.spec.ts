@@ -58,6 +58,21 @@ test('studies are chosen with their periods, follow the forming candle, read on 
     .click(); // the menu closes
   await expect(menu).toBeHidden();
   await page.screenshot({ path: docShotPath('chart-studies.png') });
+  // On a 1280×720 laptop the chart's header keeps Studies, the drawing tools and every interval
+  // inside the panel.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const panel = (await chart(page).boundingBox())!;
+  for (const control of [
+    chart(page).getByText(/^Studies/),
+    chart(page).getByRole('button', { name: '╱ Trend' }),
+    chart(page).getByRole('radio', { name: 'day', exact: true }),
+  ]) {
+    const b = (await control.boundingBox())!;
+    expect(b.x).toBeGreaterThanOrEqual(panel.x);
+    expect(b.x + b.width).toBeLessThanOrEqual(panel.x + panel.width);
+  }
+  await page.screenshot({ path: docShotPath('chart-studies-1280x720.png') });
+  await page.setViewportSize({ width: 1920, height: 1080 });
 
   // A jump of 10% in the forming candle pulls the EMA up and the RSI towards 100.
   const emaBefore = Number(await study(page, 'ema:10').getAttribute('data-value'));
