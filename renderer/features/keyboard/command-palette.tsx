@@ -99,7 +99,8 @@ function PaletteDialog({ actions }: { readonly actions: ReturnType<typeof usePal
                     {instrumentLabel(entry.instrument)}
                   </span>
                   <span className="muted small">
-                    {entry.instrument.exchange} · {entry.instrument.name}
+                    {entry.instrument.exchange} ·{' '}
+                    {entry.instrument.expiry === null ? entry.instrument.name : entry.instrument.tradingsymbol}
                   </span>
                 </>
               )}
