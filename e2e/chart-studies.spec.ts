@@ -64,8 +64,9 @@ test('studies are chosen with their periods, follow the forming candle, read on 
   const panel = (await chart(page).boundingBox())!;
   for (const control of [
     chart(page).getByText(/^Studies/),
-    chart(page).getByRole('button', { name: '╱ Trend' }),
+    chart(page).getByRole('button', { name: 'Draw a trend line' }),
     chart(page).getByRole('radio', { name: 'day', exact: true }),
+    page.getByRole('button', { name: 'Pop out Chart', exact: true }),
   ]) {
     const b = (await control.boundingBox())!;
     expect(b.x).toBeGreaterThanOrEqual(panel.x);
@@ -104,14 +105,14 @@ test('a drawn line and a trend line stay with their instrument, and a line becom
     await canvas.click({ position: { x: box.width * x, y: box.height * y } });
   };
 
-  await chart(page).getByRole('button', { name: '─ Line' }).click();
+  await chart(page).getByRole('button', { name: 'Draw a line' }).click();
   await expect(chart(page).getByRole('status').filter({ hasText: 'draw a line' })).toBeVisible();
   await clickAt(0.4, 0.3);
   const drawings = chart(page).getByRole('list', { name: 'Drawings' });
   const line = drawings.locator('[data-drawing="h1"]');
   await expect(line).toContainText(/^Line [\d,]+\.\d{2}/);
 
-  await chart(page).getByRole('button', { name: '╱ Trend' }).click();
+  await chart(page).getByRole('button', { name: 'Draw a trend line' }).click();
   await clickAt(0.35, 0.6);
   await expect(chart(page).getByRole('status').filter({ hasText: 'second end' })).toBeVisible();
   await clickAt(0.6, 0.4);

@@ -183,19 +183,21 @@ function LiveChartPanel() {
               type="button"
               aria-pressed={drawing.mode === 'line'}
               className={drawing.mode === 'line' ? 'is-on' : undefined}
+              aria-label="Draw a line"
               title="Draw a horizontal line: click a price on the chart"
               onClick={() => drawing.setMode('line')}
             >
-              ─ Line
+              ─
             </button>
             <button
               type="button"
               aria-pressed={drawing.mode === 'trend'}
               className={drawing.mode === 'trend' ? 'is-on' : undefined}
+              aria-label="Draw a trend line"
               title="Draw a trend line: click its two ends on the chart"
               onClick={() => drawing.setMode('trend')}
             >
-              ╱ Trend
+              ╱
             </button>
           </div>
           <div className="segmented" role="radiogroup" aria-label="Interval">

@@ -38,8 +38,9 @@ export function StudyPicker({
   };
   return (
     <details className="chart-tools">
+      {/* Short in the panel's header, which is full at 1280 px; the title says the rest. */}
       <summary title="Studies: VWAP, moving averages, Bollinger bands, RSI">
-        Studies{studies.length ? ` (${studies.length})` : ''}
+        Studies{studies.length ? ` ${studies.length}` : ''}
       </summary>
       <div className="chart-tools__menu" role="group" aria-label="Studies">
         {OFFERED.map((offer) => (
