@@ -177,29 +177,6 @@ function LiveChartPanel() {
       className="chart-panel"
       actions={
         <>
-          <StudyPicker studies={studies} onChange={(next) => setStudyText(formatStudies(next))} />
-          <div className="segmented" role="group" aria-label="Draw">
-            <button
-              type="button"
-              aria-pressed={drawing.mode === 'line'}
-              className={drawing.mode === 'line' ? 'is-on' : undefined}
-              aria-label="Draw a line"
-              title="Draw a horizontal line: click a price on the chart"
-              onClick={() => drawing.setMode('line')}
-            >
-              ─
-            </button>
-            <button
-              type="button"
-              aria-pressed={drawing.mode === 'trend'}
-              className={drawing.mode === 'trend' ? 'is-on' : undefined}
-              aria-label="Draw a trend line"
-              title="Draw a trend line: click its two ends on the chart"
-              onClick={() => drawing.setMode('trend')}
-            >
-              ╱
-            </button>
-          </div>
           <div className="segmented" role="radiogroup" aria-label="Interval">
             {INTERVALS.map(([value, label]) => (
               <button
@@ -252,6 +229,32 @@ function LiveChartPanel() {
         ) : null}
         <span className="chart__count muted small" data-testid="chart-candle-count" data-count={bars.length}>
           {bars.length > 0 ? `${bars.length} candles` : ''}
+        </span>
+        {/* In the legend's row, not the panel's header: the header is full at 1280 px. */}
+        <span className="chart__tools">
+          <StudyPicker studies={studies} onChange={(next) => setStudyText(formatStudies(next))} />
+          <div className="segmented" role="group" aria-label="Draw">
+            <button
+              type="button"
+              aria-pressed={drawing.mode === 'line'}
+              className={drawing.mode === 'line' ? 'is-on' : undefined}
+              aria-label="Draw a line"
+              title="Draw a horizontal line: click a price on the chart"
+              onClick={() => drawing.setMode('line')}
+            >
+              ─
+            </button>
+            <button
+              type="button"
+              aria-pressed={drawing.mode === 'trend'}
+              className={drawing.mode === 'trend' ? 'is-on' : undefined}
+              aria-label="Draw a trend line"
+              title="Draw a trend line: click its two ends on the chart"
+              onClick={() => drawing.setMode('trend')}
+            >
+              ╱
+            </button>
+          </div>
         </span>
       </div>
       {studyLines.length ? (
