@@ -63,19 +63,45 @@ const SUITES: Record<string, Suite> = {
   },
 };
 
+/** The usage, from the suites themselves. */
+function benchUsage(): string {
+  const lines = Object.entries(SUITES).map(([n, s]) => `  ${n.padEnd(12)} ${s.describe}`);
+  return `Usage: npm run bench -- [suite [options]]\n\nWithout a suite, every suite runs in turn. Suites:\n${lines.join('\n')}\n\nEach suite's figures and options: docs/benchmarks.md.`;
+}
+
 async function main(): Promise<void> {
-  const [name, ...args] = process.argv.slice(2);
+  const argv = process.argv.slice(2);
+  // `--help` anywhere prints the suites, before any build-heavy suite starts (docs/benchmarks.md).
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(benchUsage());
+    return;
+  }
+  const [name, ...args] = argv;
   const names = Object.keys(SUITES);
-  const chosen = name && !name.startsWith('-') ? [name] : names;
+  if (name?.startsWith('-')) {
+    console.error(`bench: unknown option "${name}": name a suite first (--help lists them)`);
+    process.exitCode = 2;
+    return;
+  }
+  const chosen = name ? [name] : names;
   for (const n of chosen) {
     const suite = SUITES[n];
     if (!suite) {
-      console.error(`unknown benchmark "${n}"; suites: ${names.join(', ') || '(none yet)'}`);
+      console.error(`bench: unknown benchmark "${n}"; suites: ${names.join(', ')}`);
       process.exitCode = 2;
       return;
     }
     console.log(`\n## bench ${n}: ${suite.describe}`);
-    await (await suite.load()).run(name === n ? args : []);
+    try {
+      await (await suite.load()).run(name === n ? args : []);
+    } catch (e) {
+      // A suite's own option it does not know is one line and exit 2, not a stack trace.
+      const code = (e as { code?: unknown }).code;
+      if (typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS')) throw e;
+      console.error(`bench ${n}: ${(e as Error).message.split('\n')[0] ?? ''}`);
+      process.exitCode = 2;
+      return;
+    }
   }
 }
 

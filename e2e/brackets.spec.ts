@@ -188,7 +188,7 @@ test('chart trading: a working order dragged on the chart is modified after a co
   await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '10', price: '1495' });
   const id = await placeOrder(page);
   const lines = chart(page).getByRole('list', { name: 'Price lines' });
-  await expect(lines.locator(`[data-line-id="${id}:price"]`)).toContainText('BUY 10 LIMIT @ 1495');
+  await expect(lines.locator(`[data-line-id="${id}:price"]`)).toContainText('BUY 10 LIMIT @ 1,495.00');
 
   // Dragged down: the chart asks first (the setting is on), and nothing is sent before the yes.
   await dragLine(page, `${id}:price`, 24);
@@ -207,9 +207,7 @@ test('chart trading: a working order dragged on the chart is modified after a co
   );
   await held.release();
   await expect(chart(page).getByTestId('chart-modifying')).toHaveCount(0);
-  await expect(lines.locator(`[data-line-id="${id}:price"]`)).toContainText(
-    `BUY 10 LIMIT @ ${Number(to.replace(/,/g, ''))}`,
-  );
+  await expect(lines.locator(`[data-line-id="${id}:price"]`)).toContainText(`BUY 10 LIMIT @ ${to}`);
   await expect(orderRow(page, id)).toContainText(to);
 
   // With the setting off, a drag modifies at once.

@@ -102,7 +102,10 @@ test('a working order is drawn as a price line until it is cancelled; a click on
 
   const lines = chart(page).getByRole('list', { name: 'Price lines' });
   const line = lines.locator(`[data-line-id="${id}:price"]`);
-  await expect(line).toContainText(`BUY 2 LIMIT @ ${Number(limit)}`);
+  // On the tick's decimals, as every price on screen (docs/desk.md §Prices on the tick).
+  await expect(line).toContainText(
+    `BUY 2 LIMIT @ ${Number(limit).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`,
+  );
 
   await orderRow(page, id)
     .getByRole('button', { name: `Cancel ${id}` })

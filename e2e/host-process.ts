@@ -58,7 +58,8 @@ export async function spawnHost(launch: HostLaunch = {}): Promise<HostProcess> {
       if (line.startsWith('PAPER ')) paperUrl = line.slice(6).trim();
       if (line.startsWith('READY ')) {
         clearTimeout(timer);
-        resolve(line.slice(6).trim());
+        // `READY <url> (data: <folder>)`: the URL is the first word.
+        resolve(line.slice(6).trim().split(/\s+/)[0] ?? '');
       }
     });
   });

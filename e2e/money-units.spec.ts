@@ -24,7 +24,7 @@ test('a CDS future trades on its ₹0.0025 tick: off-tick prices name their neig
 }) => {
   const host = quietHost();
   await openDashboard(page, host);
-  await chooseSymbol(page, 'USDINR', /^USDINR\d\d[A-Z]{3}FUT CDS/);
+  await chooseSymbol(page, 'USDINR', /^USDINR \d+ [A-Z][a-z]{2}( \d{4})? FUT CDS/);
   const t = ticket(page);
   const symbol = await t.getByRole('combobox', { name: 'Symbol' }).inputValue();
   const token = await instrumentToken(host, 'CDS', symbol);

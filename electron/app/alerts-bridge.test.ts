@@ -56,6 +56,9 @@ describe('price alerts over the bridge', () => {
     paper.setPrice(token, 1512);
     await vi.waitFor(() => expect(fired).toHaveLength(1), { timeout: 10_000 });
     expect(fired[0]).toMatchObject({ condition: 'above', price: 1510, state: 'triggered', triggeredPrice: 1512 });
+    // Stamped on the market's clock (the tick's), as the blotter's times are, not the machine's
+    // (docs/desk.md §One clock): the paper market's simulated session runs hours apart from it.
+    expect(Math.abs(fired[0]!.triggeredAt! - paper.marketNow())).toBeLessThan(10_000);
     // A later tick still above: a second alert shows it was evaluated, and the first did not fire again.
     const witness = await dispatch('alerts.create', { instrumentToken: token, condition: 'above', price: 1515 });
     paper.setPrice(token, 1520);

@@ -1,57 +1,68 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { brokerUrlProblem } from '@shared/domain/broker-url';
 import { createAppServices } from '../app/app-services';
 import { COMMAND_LINE_BROKERS, defaultUrlOf } from '../app/session/broker-registry';
 import { createDispatcher } from '../app/dispatcher';
 import { JournalError } from '../paper';
 import { type MarketClockSpec, parseClockSpec } from '../paper/market-clock';
+import { userDataDir } from '../app/user-data-dir';
+import { commandLineOrExit, readCommandLine } from '../wire/cli-args';
 import { startHost } from './host-server';
 
 /**
- * `npm run host -- --port P [--broker kite] [--broker-url URL] [--api-key K --api-secret S | --access-token T] [--data-dir DIR]
- * [--paper-control] [--paper-faults SPEC] [--paper-tick-ms N] [--paper-repair] [--renderer-dir DIR]
- * [--paper-clock ISO[,SPEED] | wall]`
- *
- * Runs the main-process services under plain Node and serves the renderer on 127.0.0.1:P
- * (0 = any free port). Prints one line `READY http://127.0.0.1:P/?key=SECRET` when ready.
- * `--paper-control` enables the embedded paper broker's control interface (tests, demos) and
- * prints its URL on a line `PAPER <url>` before READY. A damaged paper journal stops the start
- * with exit 2 and one message naming the file, the line and the way out (`--paper-repair`).
- * `--broker kite` says the URL speaks Kite Connect (docs/kite.md): the session starts with the
- * pasted `--access-token`, else the trader logs in through Kite's page from the session dialog,
- * which redirects to `http://127.0.0.1:PORT/kite/callback` (`--kite-redirect-port`, default 5174).
- * `--renderer-dir` serves another build of the renderer than the one beside this bundle (the
- * dashboard benchmark serves its own build, `out/bench/renderer`).
+ * The browser host: runs the main-process services under plain Node and serves the renderer on
+ * 127.0.0.1:P. Prints one line `READY http://127.0.0.1:P/?key=SECRET (data: DIR)` when ready.
+ * `--paper-control` also prints the paper broker's control URL on a line `PAPER <url>` before
+ * READY. A damaged paper journal stops the start with exit 2 and one message naming the file,
+ * the line and the way out (`--paper-repair`). `--broker kite`: docs/kite.md. `--renderer-dir`
+ * serves another build of the renderer (the dashboard benchmark serves `out/bench/renderer`).
  */
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '5199' },
-    /** The dialect of --broker-url: `rest` (docs/api.md, default) or `kite` (docs/kite.md). */
-    broker: { type: 'string', default: 'rest' },
-    'broker-url': { type: 'string' },
-    'api-key': { type: 'string' },
-    'api-secret': { type: 'string' },
-    'access-token': { type: 'string' },
-    /** The port of Kite's loopback redirect, http://127.0.0.1:PORT/kite/callback (default 5174). */
-    'kite-redirect-port': { type: 'string' },
-    'data-dir': { type: 'string' },
-    'paper-control': { type: 'boolean', default: false },
-    'paper-faults': { type: 'string' },
-    /** The paper market's tick period; 0 = prices move only through the control interface (tests). */
-    'paper-tick-ms': { type: 'string' },
-    /** Move a damaged paper journal's bad tail to a side file instead of refusing to start. */
-    'paper-repair': { type: 'boolean', default: false },
-    /** The built renderer to serve; default: `renderer/` beside this bundle. */
-    'renderer-dir': { type: 'string' },
-    /** The paper market's clock (docs/api.md §Sessions and the calendar): tests pin the hour with it. */
-    'paper-clock': { type: 'string' },
-  },
-  strict: true,
-});
+const USAGE = `Usage: npm run host -- [options]
+
+Serves the desk to a browser on 127.0.0.1 and prints READY <url> (data: <folder>) once ready.
+
+  --port P                      port on 127.0.0.1 (default 5199; 0 = any free port)
+  --data-dir DIR                where the desk keeps its data (default: the per-user folder the
+                                Electron app uses, ${userDataDir(process.platform, process.env, homedir())})
+  --broker ${COMMAND_LINE_BROKERS.join('|').padEnd(20)}the dialect of --broker-url (default rest)
+  --broker-url URL              a REST broker (docs/api.md) or Kite Connect (docs/kite.md)
+  --api-key K --api-secret S    the broker app's credentials
+  --access-token T              start a Kite session with a pasted access token
+  --kite-redirect-port P        the port of Kite's login redirect (default 5174)
+  --paper-control               enable the embedded paper broker's control interface; prints PAPER <url>
+  --paper-faults SPEC           inject faults into the paper broker (docs/api.md §Faults)
+  --paper-tick-ms N             the paper market's tick period; 0 = prices move only through control
+  --paper-repair                move a damaged paper journal's bad tail aside and start
+  --paper-clock ISO[,SPEED]|wall  the paper market's clock
+  --renderer-dir DIR            serve another build of the renderer
+  -h, --help                    this text`;
+
+const { values } = commandLineOrExit(
+  readCommandLine(
+    'host',
+    USAGE,
+    {
+      port: { type: 'string', default: '5199' },
+      broker: { type: 'string', default: 'rest' },
+      'broker-url': { type: 'string' },
+      'api-key': { type: 'string' },
+      'api-secret': { type: 'string' },
+      'access-token': { type: 'string' },
+      'kite-redirect-port': { type: 'string' },
+      'data-dir': { type: 'string' },
+      'paper-control': { type: 'boolean', default: false },
+      'paper-faults': { type: 'string' },
+      'paper-tick-ms': { type: 'string' },
+      'paper-repair': { type: 'boolean', default: false },
+      'renderer-dir': { type: 'string' },
+      'paper-clock': { type: 'string' },
+    },
+    process.argv.slice(2),
+  ),
+);
 
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -102,8 +113,11 @@ if (kitePort !== undefined && (!Number.isInteger(kitePort) || kitePort < 0 || ki
 
 const here = dirname(fileURLToPath(import.meta.url));
 const paperWorker = join(here, 'paper-worker.mjs');
+// The same folder as the Electron app's, so the paper account, the journal, workspaces and risk
+// limits outlive a restart (docs/architecture.md §Data folder).
+const dataDir = resolve(values['data-dir'] ?? userDataDir(process.platform, process.env, homedir()));
 const services = await createAppServices({
-  dataDir: values['data-dir'] ?? mkdtempSync(join(tmpdir(), 'tradedesk-host-')),
+  dataDir,
   brokerUrl: values['broker-url'],
   apiKey: values['api-key'],
   apiSecret: values['api-secret'],
@@ -139,7 +153,7 @@ const host = await startHost({
 });
 
 if (values['paper-control'] && services.paperUrl) console.log(`PAPER ${services.paperUrl}`);
-console.log(`READY ${host.url}`);
+console.log(`READY ${host.url} (data: ${dataDir})`);
 
 const shutdown = (): void => {
   void Promise.allSettled([host.close(), services.close()]).then(() => process.exit(0));

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { rawHttp } from '../paper/raw-http';
 import { bundleForTest } from '../core/testing/build-child';
+import { userDataDir } from '../app/user-data-dir';
 
 /** `npm run host`, bundled the way scripts/build-node.mjs bundles it. */
 const dir = mkdtempSync(join(tmpdir(), 'host-cli-'));
@@ -145,5 +146,44 @@ describe('npm run host --broker', () => {
     const noUrl = run(['--data-dir', join(dir, 'data-broker'), '--broker', 'kite']);
     expect(await noUrl.exited).toBe(2);
     expect(noUrl.io.stderr).toContain('--broker kite needs --broker-url (https://api.kite.trade');
+  });
+});
+
+describe('npm run host on its command line', () => {
+  it('--help prints the usage and exits 0 without starting; an unknown flag is one line naming it and exit 2', async () => {
+    const help = run(['--help']);
+    expect(await help.exited).toBe(0);
+    expect(help.io.stdout).toContain('Usage: npm run host');
+    expect(help.io.stdout).toContain('--data-dir DIR');
+    expect(help.io.stderr).toBe('');
+
+    const unknown = run(['--colour', 'red']);
+    expect(await unknown.exited).toBe(2);
+    expect(unknown.io.stderr.trim().split('\n')).toEqual([expect.stringContaining("host: Unknown option '--colour'")]);
+    expect(unknown.io.stdout).toBe('');
+  });
+
+  it('without --data-dir keeps its data in the per-user folder of the Electron app and says where on the READY line', async () => {
+    const config = join(dir, 'xdg-config');
+    const child = spawn(process.execPath, [out, '--port', '0', '--paper-tick-ms', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, XDG_CONFIG_HOME: config, APPDATA: config, HOME: join(dir, 'home') },
+    });
+    let stdout = '';
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += String(d);
+        const m = /^READY .*$/m.exec(stdout);
+        if (m) resolve(m[0]);
+      });
+      child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+    });
+    const folder = userDataDir(process.platform, { XDG_CONFIG_HOME: config, APPDATA: config }, join(dir, 'home'));
+    expect(line).toMatch(/^READY http:\/\/127\.0\.0\.1:\d+\/\?key=\S+ \(data: .+\)$/);
+    expect(line.endsWith(`(data: ${folder})`)).toBe(true);
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    // The paper account's journal is there, for the next launch to replay.
+    expect(readdirSync(folder)).toContain('paper');
   });
 });

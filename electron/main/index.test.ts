@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BROKER_URL_HTTPS_REQUIRED } from '@shared/domain/broker-url';
 import { APP_ENTRY_URL } from '../app/security/app-origin';
+import { userDataDir } from '../app/user-data-dir';
 
 /**
  * The Electron shell's lifecycle with a fake `electron` module (no binary runs here): the
@@ -16,7 +17,11 @@ class FakeApp extends EventEmitter {
   exitCode: number | null = null;
   readonly requestSingleInstanceLock = vi.fn(() => this.lock);
   readonly whenReady = vi.fn(() => Promise.resolve());
-  readonly getPath = vi.fn(() => '/tmp/tradedesk-test-user-data');
+  readonly paths = new Map<string, string>([['home', '/home/trader']]);
+  readonly getPath = vi.fn((name: string) => this.paths.get(name) ?? '/tmp/tradedesk-test-user-data');
+  readonly setPath = vi.fn((name: string, path: string) => {
+    this.paths.set(name, path);
+  });
   readonly exit = vi.fn((code: number) => {
     this.exitCode = code;
   });
@@ -105,6 +110,18 @@ async function launch(): Promise<void> {
 }
 
 describe('Electron shell', () => {
+  it('keeps its data in the per-user folder npm run host uses, set before the single-instance lock (which lives in it)', async () => {
+    vi.stubEnv('XDG_CONFIG_HOME', '/home/trader/.config');
+    vi.stubEnv('APPDATA', '/home/trader/.config');
+    await launch();
+    const folder = userDataDir(process.platform, process.env, '/home/trader');
+    expect(fake.app.setPath).toHaveBeenCalledWith('userData', folder);
+    expect(fake.app.setPath.mock.invocationCallOrder[0]).toBeLessThan(
+      fake.app.requestSingleInstanceLock.mock.invocationCallOrder[0] ?? 0,
+    );
+    expect(fake.createAppServices).toHaveBeenCalledWith(expect.objectContaining({ dataDir: folder }));
+  });
+
   it('starts nothing when another instance holds the single-instance lock: no services, no window, and it quits', async () => {
     fake.app.lock = false;
     await import('./index');

@@ -18,6 +18,7 @@ import { SafeStorageVault } from '../core/session/safe-storage-vault';
 import { mirrorDesk } from './window/desk-windows';
 import { MainLog } from '../app/support/app-log';
 import { installAppMenu, keepCrashDumpsLocally } from './support/support-shell';
+import { userDataDir } from '../app/user-data-dir';
 
 /** Composition root of the Electron app: no logic (launch rules: launch-config.ts; services: the host's). */
 
@@ -67,6 +68,11 @@ async function start(config: LaunchConfig): Promise<void> {
   app.on('second-instance', () => desk.windows()[0]?.focus());
   app.on('window-all-closed', () => app.quit());
 }
+
+// One per-user folder for the app, run packaged or from the repo (where Electron would name it
+// "Electron"), and the same one `npm run host` uses (docs/architecture.md §Data folder). Set
+// before the single-instance lock, which lives in it.
+app.setPath('userData', userDataDir(process.platform, process.env, app.getPath('home')));
 
 const launch = decideLaunch(process.env, app.isPackaged);
 if (!launch.ok) {

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { commandLineOrExit, readCommandLine } from '../wire/cli-args';
 import { MAX_ORDERBOOK_LAG_MS, startPaperBroker } from './index';
 import { parseAllowedIps } from './kite/app-settings';
 import { parseOrderLimits } from './kite/limits';
@@ -24,33 +24,59 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '0' },
-    seed: { type: 'string', default: '1' },
-    'data-dir': { type: 'string' },
-    control: { type: 'boolean', default: false },
-    faults: { type: 'string' },
-    rate: { type: 'string' },
-    'tick-ms': { type: 'string' },
-    'no-idempotency': { type: 'boolean', default: false },
-    /** Order reads trail the order system by N ms (docs/api.md §A lagging order book). */
-    'orderbook-lag-ms': { type: 'string' },
-    repair: { type: 'boolean', default: false },
-    /** The market clock: `wall`, or a start time and speed (docs/api.md §Sessions and the calendar). */
-    clock: { type: 'string' },
-    /** The Kite Connect app's redirect URL (docs/kite.md §Login). */
-    'kite-redirect-url': { type: 'string' },
-    /** Kite's order limits, `10/s,400/min,5000/day` by default (docs/kite.md §Limits). */
-    'kite-order-limits': { type: 'string' },
-    /** Where /kite order writes may come from: addresses, or `none` (docs/kite.md §Static IP). */
-    'kite-allowed-ips': { type: 'string' },
-    'upstox-allowed-ips': { type: 'string' },
-    /** The Kite app's plan: `connect` (default) or `personal`, without market data (docs/kite.md §The plan). */
-    'kite-plan': { type: 'string' },
-  },
-  strict: true,
-});
+const USAGE = `Usage: npm run paper -- [options]
+
+The paper broker alone (docs/api.md §Running it). Prints one line READY http://127.0.0.1:P/v1 once it serves.
+
+  --port P                    port on 127.0.0.1 (default 0: any free port)
+  --seed N                    the market's random seed (default 1)
+  --data-dir DIR              keep the journal in DIR (default: nothing kept)
+  --repair                    move a damaged journal's bad tail aside and start
+  --control                   enable the control interface (tests, demos)
+  --faults SPEC               inject faults (docs/api.md §Faults)
+  --rate R/s                  per-token request limit (burst 2R)
+  --tick-ms N                 the market's tick period; 0 = prices move only through control
+  --no-idempotency            a reused client_order_id is a second order
+  --orderbook-lag-ms N        order reads trail the orders by N ms
+  --clock ISO[,SPEED] | wall  the market's clock
+  --kite-redirect-url URL     where Kite's login page sends the request token
+  --kite-order-limits SPEC    Kite's order limits (default 10/s,400/min,5000/day)
+  --kite-allowed-ips IPS      where /kite order writes may come from, or none
+  --kite-plan connect|personal  the Kite app's plan
+  --upstox-allowed-ips IPS    where /upstox-hft order writes may come from, or none
+  -h, --help                  this text`;
+
+const { values } = commandLineOrExit(
+  readCommandLine(
+    'paper',
+    USAGE,
+    {
+      port: { type: 'string', default: '0' },
+      seed: { type: 'string', default: '1' },
+      'data-dir': { type: 'string' },
+      control: { type: 'boolean', default: false },
+      faults: { type: 'string' },
+      rate: { type: 'string' },
+      'tick-ms': { type: 'string' },
+      'no-idempotency': { type: 'boolean', default: false },
+      /** Order reads trail the order system by N ms (docs/api.md §A lagging order book). */
+      'orderbook-lag-ms': { type: 'string' },
+      repair: { type: 'boolean', default: false },
+      /** The market clock: `wall`, or a start time and speed (docs/api.md §Sessions and the calendar). */
+      clock: { type: 'string' },
+      /** The Kite Connect app's redirect URL (docs/kite.md §Login). */
+      'kite-redirect-url': { type: 'string' },
+      /** Kite's order limits, `10/s,400/min,5000/day` by default (docs/kite.md §Limits). */
+      'kite-order-limits': { type: 'string' },
+      /** Where /kite order writes may come from: addresses, or `none` (docs/kite.md §Static IP). */
+      'kite-allowed-ips': { type: 'string' },
+      'upstox-allowed-ips': { type: 'string' },
+      /** The Kite app's plan: `connect` (default) or `personal`, without market data (docs/kite.md §The plan). */
+      'kite-plan': { type: 'string' },
+    },
+    process.argv.slice(2),
+  ),
+);
 
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0–65535, not ${values.port}`);

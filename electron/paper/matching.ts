@@ -15,6 +15,8 @@ import { rulesProblem } from './rules-wire';
 import { type PaperOrder, type PaperTrade, pendingOf } from './types';
 import { LPP_CANCELLED, lppRange, outsideLpp } from './lpp';
 
+/** How a working order's message says it is part filled: `Partly filled: 297 of 500`. */
+const PARTLY_FILLED = 'Partly filled:';
 /**
  * The matching engine: the order state machine, fills against the book, the margin orders
  * block, and what the close of a session does to them (docs/api.md §Matching, §After-market
@@ -709,7 +711,10 @@ export class Engine {
     o.filled += qty;
     o.filledValueUnits += qty * priceUnits;
     const done = pendingOf(o) === 0;
-    this.transition(o, done ? 'COMPLETE' : 'OPEN', done ? null : `Partly filled: ${o.filled} of ${o.quantity}`, at);
+    // The fill that completes an order ends its progress note; a note of why it was placed (a
+    // square-off at the close) stays.
+    if (done && o.statusMessage?.startsWith(PARTLY_FILLED)) o.statusMessage = null;
+    this.transition(o, done ? 'COMPLETE' : 'OPEN', done ? null : `${PARTLY_FILLED} ${o.filled} of ${o.quantity}`, at);
   }
 
   // ------------------------------------------------------------------ journal replay

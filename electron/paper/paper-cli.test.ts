@@ -287,3 +287,24 @@ function rootOf(child: ChildProcessByStdio<null, Readable, Readable>): Promise<s
     child.once('exit', (code) => reject(new Error(`exited ${code}`)));
   });
 }
+
+describe('npm run paper on its command line', () => {
+  it('--help prints the usage and exits 0 without serving; an unknown flag is one line naming it and exit 2', async () => {
+    const once = async (args: string[]) => {
+      const child = spawn(process.execPath, [out, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const io = { stdout: '', stderr: '' };
+      child.stdout.on('data', (d: Buffer) => (io.stdout += String(d)));
+      child.stderr.on('data', (d: Buffer) => (io.stderr += String(d)));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      return { code, ...io };
+    };
+    const help = await once(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: npm run paper');
+    expect(help.stdout).not.toMatch(/^READY /m);
+
+    const unknown = await once(['--sed', '3']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim().split('\n')).toEqual([expect.stringContaining("paper: Unknown option '--sed'")]);
+  });
+});

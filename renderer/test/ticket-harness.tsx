@@ -77,7 +77,8 @@ export async function choose(
   await user.type(box, text);
   const listbox = await within(form).findByRole('listbox');
   const options = within(listbox).getAllByRole('option');
-  const n = options.findIndex((o) => o.textContent?.startsWith(symbol));
+  // An option names a contract by its label ("NIFTY 26 Nov FUT") with its code in the tooltip.
+  const n = options.findIndex((o) => o.querySelector('.sym')?.getAttribute('title') === symbol);
   expect(n).toBeGreaterThanOrEqual(0);
   for (let i = 0; i < n; i++) await user.keyboard('{ArrowDown}');
   await user.keyboard('{Enter}');

@@ -35,7 +35,8 @@ export function startHost(dataDir, extraArgs = []) {
       if (line.startsWith('PAPER ')) paperUrl = line.slice(6).trim();
       if (line.startsWith('READY ')) {
         clearTimeout(timer);
-        res({ url: line.slice(6).trim(), paperUrl });
+        // `READY <url> (data: <folder>)`: the URL is the first word.
+        res({ url: line.slice(6).trim().split(/\s+/)[0], paperUrl });
       }
     });
   });

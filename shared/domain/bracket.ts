@@ -155,3 +155,6 @@ export type Bracket = z.infer<typeof Bracket>;
 /** The answer to `brackets.place`: the bracket, and for an entry the entry's honest answer. */
 export const BracketPlaced = z.object({ bracket: Bracket, entry: PlaceOutcome.nullable() });
 export type BracketPlaced = z.infer<typeof BracketPlaced>;
+
+/** What a child order cancelled by its own bracket says (not a problem, unlike a cancel from elsewhere). */
+export const CANCELLED_BY_BRACKET = 'Cancelled by the bracket';

@@ -36,11 +36,33 @@ describe('the chart picture', () => {
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     // Four candles (a wick and a body each), not the fifth that came after the exit.
     expect(svg.match(/<rect x=/g)).toHaveLength(4);
-    expect(svg).toContain('B 100.00');
-    expect(svg).toContain('S 104.00');
+    expect(svg).toContain('Entry B 1 @ 100.00');
+    expect(svg).toContain('Exit S 1 @ 104.00');
     // The symbol is text, never markup; nothing in it can run.
     expect(svg).toContain('M&amp;M&lt;x&gt;');
     expect(svg).not.toMatch(/<script|on\w+=|href=/i);
+  });
+
+  it('keeps an entry and an exit on one candle apart: their own shapes, labels either side, fills at one price as one marker', () => {
+    const quick = {
+      ...trade,
+      entries: [
+        { fillId: 'a1', orderId: 'o1', quantity: 2, price: 101, at: at('09:16'), carried: false },
+        { fillId: 'a2', orderId: 'o1', quantity: 3, price: 101, at: at('09:16'), carried: false },
+      ],
+      exits: [{ fillId: 'b', orderId: 'o2', quantity: 5, price: 101.5, at: at('09:16'), carried: false }],
+      exitAt: at('09:16'),
+    };
+    const svg = chartPicture([candle('09:15', 100, 101), candle('09:16', 101, 102)], quick)!;
+    const labels = [...svg.matchAll(/text-anchor="(\w+)"[^>]*data-kind="(\w+)">([^<]+)</g)].map((m) => [
+      m[2],
+      m[1],
+      m[3],
+    ]);
+    expect(labels).toEqual([
+      ['entry', 'end', 'Entry B 5 @ 101.00'],
+      ['exit', 'start', 'Exit S 5 @ 101.50'],
+    ]);
   });
 
   it('is nothing without candles', () => {

@@ -66,21 +66,42 @@ export function chartPicture(
       `<rect x="${n(x(i) - body / 2)}" y="${n(top)}" width="${n(body)}" height="${n(height)}" fill="${colour}"/>`,
     );
   });
-  const mark = (at: number, price: number, kind: 'entry' | 'exit'): void => {
-    const buy = (kind === 'entry') === (trade.direction === 'long');
-    const cx = x(candleAt(times, at));
-    const cy = y(price);
-    const colour = buy ? '#4c8dff' : '#e8a93a';
-    const d = buy ? `M${n(cx)},${n(cy + 3)}l-6,10h12z` : `M${n(cx)},${n(cy - 3)}l-6,-10h12z`;
-    parts.push(`<path d="${d}" fill="${colour}" stroke="#0f1520" stroke-width="1"/>`);
-    // Near the right edge the label goes to the marker's left, clear of the price axis.
-    const left = cx > W - PAD.right - 70;
-    parts.push(
-      `<text x="${n(left ? cx - 8 : cx + 8)}" y="${n(buy ? cy + 14 : cy - 6)}" text-anchor="${left ? 'end' : 'start'}" fill="${colour}" font-size="11" font-family="sans-serif">${buy ? 'B' : 'S'} ${price.toFixed(2)}</text>`,
-    );
+  // Fills at one candle and price are one marker with their quantity. Entries are triangles
+  // (pointing the way the trade went in) labelled to the marker's left; exits are squares
+  // labelled to its right, so an entry and an exit on the same candle never make one blob.
+  const groups = new Map<string, { kind: 'entry' | 'exit'; i: number; price: number; qty: number }>();
+  const add = (p: { at: number; price: number; quantity: number }, kind: 'entry' | 'exit'): void => {
+    const i = candleAt(times, p.at);
+    const key = `${kind}:${i}:${p.price}`;
+    const g = groups.get(key);
+    if (g) g.qty += p.quantity;
+    else groups.set(key, { kind, i, price: p.price, qty: p.quantity });
   };
-  for (const p of trade.entries) mark(p.at, p.price, 'entry');
-  for (const p of trade.exits) mark(p.at, p.price, 'exit');
+  for (const p of trade.entries) add(p, 'entry');
+  for (const p of trade.exits) add(p, 'exit');
+  for (const g of groups.values()) {
+    const buy = (g.kind === 'entry') === (trade.direction === 'long');
+    const cx = x(g.i);
+    const cy = y(g.price);
+    const colour = g.kind === 'entry' ? '#4c8dff' : '#e8a93a';
+    const shape =
+      g.kind === 'entry'
+        ? buy
+          ? `<path d="M${n(cx - 7)},${n(cy)}l-9,6v-12z" fill="${colour}" stroke="#0f1520" stroke-width="1"/>`
+          : `<path d="M${n(cx - 7)},${n(cy)}l-9,-6v12z" fill="${colour}" stroke="#0f1520" stroke-width="1"/>`
+        : `<path d="M${n(cx + 3)},${n(cy - 4)}h8v8h-8z" fill="${colour}" stroke="#0f1520" stroke-width="1"/>`;
+    parts.push(shape);
+    // A dotted tick from the marker to the candle, so the price it points at reads exactly.
+    parts.push(
+      `<line x1="${n(g.kind === 'entry' ? cx - 7 : cx + 3)}" x2="${n(cx)}" y1="${n(cy)}" y2="${n(cy)}" stroke="${colour}" stroke-dasharray="2,2"/>`,
+    );
+    const label = `${g.kind === 'entry' ? 'Entry' : 'Exit'} ${buy ? 'B' : 'S'} ${g.qty} @ ${g.price.toFixed(2)}`;
+    // Entries to the left, exits to the right; near an edge the label turns inward.
+    const toLeft = g.kind === 'entry' ? cx - 20 > PAD.left + 110 : cx > W - PAD.right - 120;
+    parts.push(
+      `<text x="${n(toLeft ? cx - (g.kind === 'entry' ? 20 : 4) : cx + (g.kind === 'entry' ? 4 : 14))}" y="${n(cy + (g.kind === 'entry' ? 14 : -8))}" text-anchor="${toLeft ? 'end' : 'start'}" fill="${colour}" font-size="11" font-family="sans-serif" data-kind="${g.kind}">${label}</text>`,
+    );
+  }
   const sign = trade.net > 0 ? '+' : trade.net < 0 ? '−' : '';
   parts.push(
     `<text x="${PAD.left + 2}" y="18" fill="#d9e0ec" font-size="13" font-weight="600" font-family="sans-serif">${escape(trade.tradingsymbol)} · ${trade.direction} · net ${sign}₹${Math.abs(trade.net).toFixed(2)}</text>`,

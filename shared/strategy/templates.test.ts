@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expiryInstant } from '../trading/market-hours';
 import { modelPremium, yearsTo } from '../trading/options-pricing';
 import { payoffSummary, strategyPnl, type StrategyLeg } from './strategy-model';
-import { placeTemplate, TEMPLATES, type StrategyTemplate } from './templates';
+import { chainMove, placeTemplate, TEMPLATES, type StrategyTemplate } from './templates';
 
 /**
  * Every template's payoff at expiry against its textbook closed form (docs/strategy.md
@@ -194,7 +194,47 @@ describe('each template at expiry against its closed form', () => {
 
   it('a template whose strikes are off the grid cannot be placed', () => {
     const condor = TEMPLATES.find((t) => t.id === 'iron-condor')!;
-    expect(placeTemplate(condor, STRIKES, K, 2)).toBeNull();
+    expect(placeTemplate(condor, STRIKES, K, 3)).toBeNull();
     expect(placeTemplate(condor, STRIKES, 25_000)).toBeNull();
+  });
+});
+
+describe('templates that choose strikes by probability', () => {
+  const WIDE = Array.from({ length: 21 }, (_, i) => 25_000 + i * 100);
+  // NIFTY at 26,000 with 14% implied volatility, three days to expiry: 1σ ≈ 26,000 × 0.14 × √(3/365) ≈ 330 points.
+  const move = { spot: 26_000, vol: 0.14, years: 3 / 365 };
+
+  it('an iron condor sells the strikes nearest a 1σ move each way and buys its wings Wings strikes beyond', () => {
+    const condor = TEMPLATES.find((t) => t.id === 'iron-condor')!;
+    const placed = placeTemplate(condor, WIDE, 26_000, 1, move)!;
+    expect(placed.map((l) => `${l.side} ${l.strike} ${l.kind}`)).toEqual([
+      'BUY 25600 PE',
+      'SELL 25700 PE',
+      'SELL 26300 CE',
+      'BUY 26400 CE',
+    ]);
+    expect(placeTemplate(condor, WIDE, 26_000, 3, move)!.map((l) => l.strike)).toEqual([
+      25_400, 25_700, 26_300, 26_600,
+    ]);
+    expect(condor.strikes).toMatch(/1σ move to expiry/);
+  });
+
+  it('a chain’s move is its at-the-money volatility over the time to its expiry’s close', () => {
+    const chain = {
+      underlying: 'NIFTY',
+      exchange: 'NFO' as const,
+      expiry: '2026-11-26',
+      expiries: ['2026-11-26'],
+      underlyingPrice: 26_000,
+      atmStrike: 26_000,
+      lotSize: 75,
+      rows: [{ strike: 26_000, call: { iv: 14 } as never, put: null }],
+      ts: '2026-11-23T15:30:00+05:30',
+    };
+    const m = chainMove(chain)!;
+    expect(m.spot).toBe(26_000);
+    expect(m.vol).toBeCloseTo(0.14, 10);
+    expect(m.years * 365).toBeCloseTo(3, 6);
+    expect(chainMove({ ...chain, rows: [] })).toBeNull();
   });
 });

@@ -117,7 +117,10 @@ export class AlertBook {
       if (a.state !== 'active' || a.instrumentToken !== tick.instrumentToken) return a;
       if (!alertMet(a, previous, tick.lastPrice)) return a;
       fired = true;
-      const done: PriceAlert = { ...a, state: 'triggered', triggeredAt: this.#now(), triggeredPrice: tick.lastPrice };
+      // On the market's clock, the tick's own stamp, as every time the desk shows (docs/desk.md §One clock).
+      const at = Date.parse(tick.ts);
+      const triggeredAt = Number.isFinite(at) && at >= 0 ? at : this.#now();
+      const done: PriceAlert = { ...a, state: 'triggered', triggeredAt, triggeredPrice: tick.lastPrice };
       this.#deps.onFired(done);
       return done;
     });

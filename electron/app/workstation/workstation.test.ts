@@ -158,6 +158,24 @@ describe('windows open while a page draws them', () => {
     expect(ws.view().open).toEqual(['w1']);
   });
 
+  it('a workspace loaded just after a pop-out closed keeps the workspace’s pop-out and its chart there', async () => {
+    const ws = workstation();
+    await ws.use('paper');
+    ws.movePanel(chart(), 'new');
+    ws.saveWorkspace('Two screens', {}, {});
+    ws.pageOpened('bridge-1', null);
+    ws.pageOpened('bridge-2', 'w1');
+    // The trader closes the pop-out, then loads the workspace before the grace is over; the
+    // workspace's pop-out (w1 again) has no page yet — its window is still opening.
+    ws.pageClosed('bridge-2');
+    ws.loadWorkspace('Two screens');
+    timers.fire();
+    expect(ws.view().desk.windows.map((w) => w.id)).toEqual(['main', 'w1']);
+    expect(ws.view().desk.panels.find((p) => p.kind === 'chart')?.window).toBe('w1');
+    ws.pageOpened('bridge-3', 'w1');
+    expect(ws.view().open).toEqual(['main', 'w1']);
+  });
+
   it('a page naming a window that is not on the desk opens none; one naming no window (or garbage) is the main window, as its page reads it', async () => {
     const ws = workstation();
     await ws.use('paper');

@@ -263,6 +263,10 @@ export class Workstation {
   public loadWorkspace(name: string): void {
     const ws = this.#find(name);
     const before = this.#desk;
+    // A pop-out closed a moment ago waits out its grace to close on the old desk; the loaded desk
+    // is a new one, whose pop-out of the same id has no page yet because it is still opening
+    // (docs/workstation.md §Workspaces). That grace must not close it.
+    for (const id of [...this.#grace.keys()]) this.#cancelGrace(id);
     this.#desk = ws.desk;
     this.#generation += 1;
     this.#loaded = { name, generation: this.#generation, layouts: ws.layouts, tabs: ws.tabs };

@@ -1,3 +1,4 @@
+import { CANCELLED_BY_BRACKET } from '@shared/domain/bracket';
 import { isWorking, type Order, type OrderChanges, type OrderRequest, type OrderStatus } from '@shared/domain/order';
 import type {
   Bracket,
@@ -295,9 +296,6 @@ function changedOrder(changes: OrderChanges): Partial<OrderRequest> {
 
 const live = (c: BracketChild | null): boolean => c !== null && LIVE.has(c.status);
 const due = (c: BracketChild, now: number): boolean => c.pending === null && (c.retryAt === null || now >= c.retryAt);
-
-/** What a child cancelled by its own bracket says (not a problem, unlike a cancel from elsewhere). */
-export const CANCELLED_BY_BRACKET = 'Cancelled by the bracket';
 
 function sendCancel(c: BracketChild, key: BracketChildKey, out: BracketAction[]): void {
   if (c.orderId === null) return;

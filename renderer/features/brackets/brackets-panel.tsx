@@ -1,3 +1,4 @@
+import { onMarketClock } from '../../lib/market-clock';
 import { useQuery } from '@tanstack/react-query';
 import type { Bracket } from '@shared/domain/bracket';
 import { describeError } from '../../lib/describe-error';
@@ -61,7 +62,7 @@ function BracketRow({ bracket: b }: { readonly bracket: Bracket }) {
       data-unprotected={b.unprotected ? 'true' : undefined}
       className={b.unprotected ? 'bracket-row--unprotected' : undefined}
     >
-      <td className="muted small">{formatIstTime(b.createdAt)}</td>
+      <td className="muted small">{formatIstTime(onMarketClock(b.createdAt))}</td>
       <td className="sym">
         {b.tradingsymbol} <span className="muted small">{b.exchange}</span>
       </td>

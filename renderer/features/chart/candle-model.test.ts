@@ -62,6 +62,28 @@ describe('candle model', () => {
       ['position', 101.5, 'position'],
     ]);
   });
+
+  it('labels each line with its price in the decimals of the instrument’s tick', () => {
+    const lines = priceLinesOf(
+      [
+        {
+          orderId: 'a',
+          transactionType: 'BUY',
+          orderType: 'SL',
+          pendingQuantity: 10,
+          price: 1499.5,
+          triggerPrice: 1499,
+        },
+      ],
+      { quantity: 7, averagePrice: 870.6797 },
+      0.05,
+    );
+    expect(lines.map((l) => l.label)).toEqual([
+      'BUY 10 SL @ 1,499.50 · order a',
+      'BUY 10 SL trigger 1,499.00 · order a',
+      'Position +7 avg 870.68',
+    ]);
+  });
 });
 
 describe('the chart’s working orders', () => {

@@ -3,6 +3,7 @@ import { isWorking, type Order, type OrderType, type TransactionType } from '@sh
 import { IST_OFFSET_MS } from '@shared/lib/ist-time';
 import { roundToTick } from '@shared/trading/money';
 import { sameMembers } from '../../lib/same-members';
+import { formatPrice } from '../../lib/format';
 
 /**
  * Candles as the chart draws them, and how a tick moves the last one. Pure: the chart
@@ -117,8 +118,11 @@ export function orderAtPrice(side: TransactionType, clicked: number, ltp: number
 export interface PriceLine {
   readonly id: string;
   readonly price: number;
-  /** `ghost`: an order's old price while a modification is unanswered; `draft`: an exit drawn, not placed. */
-  readonly kind: 'buy' | 'sell' | 'trigger' | 'position' | 'ghost' | 'draft';
+  /**
+   * `ghost`: an order's old price while a modification is unanswered; `draft`: an exit drawn, not
+   * placed; `drawn`: a horizontal line the trader drew (docs/desk.md §Chart studies and drawings).
+   */
+  readonly kind: 'buy' | 'sell' | 'trigger' | 'position' | 'ghost' | 'draft' | 'drawn';
   /** Axis label ("BUY 10 LMT"), and the legend's longer text. */
   readonly title: string;
   readonly label: string;
@@ -145,7 +149,9 @@ export function priceLinesOf(
     triggerPrice: number | null;
   }>,
   position: { quantity: number; averagePrice: number } | null,
+  tickSize?: number,
 ): PriceLine[] {
+  const at = (v: number): string => formatPrice(v, tickSize);
   const lines: PriceLine[] = [];
   for (const o of orders) {
     const side = o.transactionType === 'BUY' ? 'buy' : 'sell';
@@ -156,7 +162,7 @@ export function priceLinesOf(
         price: o.price,
         kind: side,
         title: `${o.transactionType} ${o.pendingQuantity} ${short}`,
-        label: `${o.transactionType} ${o.pendingQuantity} ${o.orderType} @ ${o.price} · order ${o.orderId}`,
+        label: `${o.transactionType} ${o.pendingQuantity} ${o.orderType} @ ${at(o.price)} · order ${o.orderId}`,
       });
     }
     if (o.triggerPrice && (o.orderType === 'SL' || o.orderType === 'SL-M')) {
@@ -165,7 +171,7 @@ export function priceLinesOf(
         price: o.triggerPrice,
         kind: 'trigger',
         title: `${o.transactionType} TRG`,
-        label: `${o.transactionType} ${o.pendingQuantity} ${o.orderType} trigger ${o.triggerPrice} · order ${o.orderId}`,
+        label: `${o.transactionType} ${o.pendingQuantity} ${o.orderType} trigger ${at(o.triggerPrice)} · order ${o.orderId}`,
       });
     }
   }
@@ -175,7 +181,7 @@ export function priceLinesOf(
       price: position.averagePrice,
       kind: 'position',
       title: `POS ${position.quantity > 0 ? '+' : ''}${position.quantity}`,
-      label: `Position ${position.quantity > 0 ? '+' : ''}${position.quantity} avg ${position.averagePrice}`,
+      label: `Position ${position.quantity > 0 ? '+' : ''}${position.quantity} avg ${at(position.averagePrice)}`,
     });
   }
   return lines;

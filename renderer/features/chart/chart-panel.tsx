@@ -30,6 +30,10 @@ import {
 } from './candle-model';
 import { ChartTradingBar } from './chart-trading-bar';
 import { useChartTrading } from './use-chart-trading';
+import { StudyPicker } from './study-picker';
+import { DrawingsList, useChartDrawings, useDrawClicks, useTrendSeries } from './use-drawings';
+import { useStudySeries, useStudyValues, withForming } from './use-studies';
+import { formatStudies, parseStudies, type StudySpec } from '@shared/studies/study-spec';
 import {
   candlePoint,
   useCandleChart,
@@ -52,6 +56,16 @@ const NO_CANDLES: Candle[] = [];
 const NO_ORDERS: Order[] = [];
 
 const isCandleInterval = (v: unknown): v is CandleInterval => CandleInterval.safeParse(v).success;
+const isText = (v: unknown): v is string => typeof v === 'string';
+
+/** The stored choice of studies; text that does not read shows none rather than a wrong one. */
+function readStudies(text: string): StudySpec[] {
+  try {
+    return parseStudies(text);
+  } catch {
+    return [];
+  }
+}
 
 /**
  * Candles of the selected instrument (or the first on the watchlist) with volume, the forming
@@ -75,6 +89,8 @@ export function ChartPanel() {
 function LiveChartPanel() {
   const { token, instrument } = useShownInstrument();
   const [interval, setChartInterval] = usePanelOption<CandleInterval>('interval', '5minute', isCandleInterval);
+  const [studyText, setStudyText] = usePanelOption<string>('studies', '', isText);
+  const studies = useMemo(() => readStudies(studyText), [studyText]);
   useMarketSubscription('chart', token === null ? [] : [token]);
 
   const candles = useQuery({ ...marketQueries.candles(token ?? 0, interval), enabled: token !== null });
@@ -90,15 +106,23 @@ function LiveChartPanel() {
     [token],
   );
   const position = useQuery({ ...portfolioQueries.positions(), select: selectPosition }).data ?? null;
-  const lines = useMemo(() => priceLinesOf(working ?? [], position), [working, position]);
+  const lines = useMemo(
+    () => priceLinesOf(working ?? [], position, instrument?.tickSize),
+    [working, position, instrument?.tickSize],
+  );
 
   const theme = useTheme();
   const [box, api] = useCandleChart(theme);
   const lastPrice = quote?.lastPrice ?? instrument?.lastPrice ?? null;
   const trading = useChartTrading(instrument, working ?? NO_ORDERS, position, lastPrice, lines);
   const drag = useLineDrag(api, trading.lines, trading.onDrop);
-  const drawn = useMemo(() => withDragged(trading.lines, drag), [trading.lines, drag]);
+  const drawing = useChartDrawings(instrument ?? null);
+  const drawn = useMemo(
+    () => [...withDragged(trading.lines, drag), ...drawing.priceLines],
+    [trading.lines, drag, drawing.priceLines],
+  );
   usePriceLines(api, drawn, theme);
+  useTrendSeries(api, drawing.drawings.trends, theme);
   const tick = instrument?.tickSize;
   usePriceScale(api, tick);
 
@@ -134,11 +158,22 @@ function LiveChartPanel() {
     legendStore.set(next);
   }, [api, quote, interval, bars, legendStore]);
 
+  // Studies over the history and the forming bar (docs/desk.md §Chart studies and drawings).
+  const studyBars = useMemo(() => withForming(bars, legend), [bars, legend]);
+  const studyLines = useStudyValues(studies, studyBars);
+  useStudySeries(api, studyLines, studyBars, tick);
+
   // A click prices the ticket at that level.
   const side = useTicketDraft().side;
   const { ticketOpened, draftEdited } = useTicketActions();
+  // While drawing, a click is a drawing's point (its end on the nearest bar; the last past the end).
+  useDrawClicks(api, drawing.mode !== 'none', (price, logical) => {
+    const at =
+      logical === null ? undefined : studyBars[Math.max(0, Math.min(studyBars.length - 1, Math.round(logical)))];
+    drawing.onClick(price, at?.time ?? null);
+  });
   useChartClick(api, (price) => {
-    if (!instrument) return;
+    if (!instrument || drawing.mode !== 'none') return;
     const order = orderAtPrice(side, price, quote?.lastPrice ?? instrument.lastPrice, instrument.tickSize);
     if (!order) return;
     ticketOpened(side, instrument);
@@ -151,21 +186,23 @@ function LiveChartPanel() {
       title="Chart"
       className="chart-panel"
       actions={
-        <div className="segmented" role="radiogroup" aria-label="Interval">
-          {INTERVALS.map(([value, label]) => (
-            <button
-              key={value}
-              type="button"
-              role="radio"
-              aria-checked={interval === value}
-              aria-label={value}
-              className={interval === value ? 'is-on' : undefined}
-              onClick={() => setChartInterval(value)}
-            >
-              {label}
-            </button>
-          ))}
-        </div>
+        <>
+          <div className="segmented" role="radiogroup" aria-label="Interval">
+            {INTERVALS.map(([value, label]) => (
+              <button
+                key={value}
+                type="button"
+                role="radio"
+                aria-checked={interval === value}
+                aria-label={value}
+                className={interval === value ? 'is-on' : undefined}
+                onClick={() => setChartInterval(value)}
+              >
+                {label}
+              </button>
+            ))}
+          </div>
+        </>
       }
     >
       <div className="chart__legend" data-testid="chart-legend">
@@ -203,9 +240,58 @@ function LiveChartPanel() {
         <span className="chart__count muted small" data-testid="chart-candle-count" data-count={bars.length}>
           {bars.length > 0 ? `${bars.length} candles` : ''}
         </span>
+        {/* In the legend's row, not the panel's header: the header is full at 1280 px. */}
+        <span className="chart__tools">
+          <StudyPicker studies={studies} onChange={(next) => setStudyText(formatStudies(next))} />
+          <div className="segmented" role="group" aria-label="Draw">
+            <button
+              type="button"
+              aria-pressed={drawing.mode === 'line'}
+              className={drawing.mode === 'line' ? 'is-on' : undefined}
+              aria-label="Draw a line"
+              title="Draw a horizontal line: click a price on the chart"
+              onClick={() => drawing.setMode('line')}
+            >
+              ─
+            </button>
+            <button
+              type="button"
+              aria-pressed={drawing.mode === 'trend'}
+              className={drawing.mode === 'trend' ? 'is-on' : undefined}
+              aria-label="Draw a trend line"
+              title="Draw a trend line: click its two ends on the chart"
+              onClick={() => drawing.setMode('trend')}
+            >
+              ╱
+            </button>
+          </div>
+        </span>
       </div>
+      {studyLines.length ? (
+        <div className="chart__studies small" data-testid="chart-studies" aria-label="Studies">
+          {studyLines.map((l) => {
+            const v = l.values.at(-1) ?? null;
+            return (
+              <span key={l.id} className="chart__study" data-study={l.id} data-value={v ?? ''}>
+                {l.label} <b>{v === null ? '–' : l.pane === 'price' ? formatPrice(v, tick) : v.toFixed(1)}</b>
+              </span>
+            );
+          })}
+        </div>
+      ) : null}
       <div className="chart__frame">
         <div ref={box} className="chart__canvas" data-testid="chart-canvas" aria-hidden="true" />
+        {/* Over the chart, so the canvas keeps its size while the trader draws. */}
+        {drawing.mode !== 'none' ? (
+          <p className="chart__hint small" role="status">
+            {drawing.mode === 'line'
+              ? 'Click a price on the chart to draw a line there'
+              : drawing.pending
+                ? 'Click the trend line’s second end'
+                : 'Click the trend line’s first end on a candle'}
+          </p>
+        ) : null}
+
         {loading ? (
           <div className="chart__overlay" role="progressbar" aria-label={`Loading ${interval} candles`}>
             <span className="spinner" /> Loading {interval} candles…
@@ -227,6 +313,7 @@ function LiveChartPanel() {
           </li>
         ))}
       </ul>
+      <DrawingsList instrument={instrument ?? null} drawings={drawing.drawings} onRemove={drawing.remove} />
       <ChartTradingBar trading={trading} tickSize={tick} position={position ? position.quantity : null} />
       <p className="chart__credit muted">
         Click the chart to price an order there · drag an order&apos;s line to move it, or the position&apos;s line to

@@ -200,6 +200,7 @@ export function usePriceLines(api: CandleChart | null, lines: readonly PriceLine
         position: p.accent,
         ghost: p.muted,
         draft: p.warn,
+        drawn: p.text,
       } as const;
       for (const l of drawn.current) api.candles.removePriceLine(l);
       drawn.current = lines.map((l) =>
@@ -209,13 +210,15 @@ export function usePriceLines(api: CandleChart | null, lines: readonly PriceLine
           color: color[l.kind],
           lineWidth: l.kind === 'position' ? 2 : 1,
           lineStyle:
-            l.kind === 'trigger' || l.kind === 'ghost'
-              ? LineStyle.Dotted
-              : l.kind === 'position'
-                ? LineStyle.Solid
-                : l.kind === 'draft'
-                  ? LineStyle.LargeDashed
-                  : LineStyle.Dashed,
+            l.kind === 'drawn'
+              ? LineStyle.Solid
+              : l.kind === 'trigger' || l.kind === 'ghost'
+                ? LineStyle.Dotted
+                : l.kind === 'position'
+                  ? LineStyle.Solid
+                  : l.kind === 'draft'
+                    ? LineStyle.LargeDashed
+                    : LineStyle.Dashed,
           axisLabelVisible: true,
           title: l.title,
         }),

@@ -20,12 +20,21 @@ export const instrumentQueries = {
 export interface InstrumentIndex {
   readonly list: readonly Instrument[];
   readonly byToken: ReadonlyMap<number, Instrument>;
+  /** By `EXCHANGE:SYMBOL` (`symbolKey`), for records that name an instrument rather than its token. */
+  readonly bySymbol: ReadonlyMap<string, Instrument>;
 }
 
-const EMPTY: InstrumentIndex = { list: [], byToken: new Map() };
+/** `NSE:INFY`: the key of `InstrumentIndex.bySymbol`. */
+export const symbolKey = (exchange: string, tradingsymbol: string): string => `${exchange}:${tradingsymbol}`;
+
+const EMPTY: InstrumentIndex = { list: [], byToken: new Map(), bySymbol: new Map() };
 
 function toIndex(list: Instrument[]): InstrumentIndex {
-  return { list, byToken: new Map(list.map((i) => [i.instrumentToken, i])) };
+  return {
+    list,
+    byToken: new Map(list.map((i) => [i.instrumentToken, i])),
+    bySymbol: new Map(list.map((i) => [symbolKey(i.exchange, i.tradingsymbol), i])),
+  };
 }
 
 /**

@@ -14,6 +14,7 @@ import {
 import { parseNumber } from '../ticket/ticket-model';
 import { formatHolding, formatR, parseTags } from './journal-model';
 import { journalQueries, useSaveNotes } from './queries';
+import { symbolKey, useInstruments } from '../instruments/queries';
 
 /**
  * The closed trades of the day or month shown (docs/journal.md), newest exit first: time,
@@ -28,6 +29,7 @@ export function JournalTrades(props: {
   readonly onSelect: (id: string | null) => void;
 }) {
   const chosen = props.trades.find((t) => t.id === props.selected) ?? null;
+  const tickOf = useTickOf();
   return (
     <section className="jtrades" aria-label="Closed trades">
       <h3 className="strategy__subhead">{props.title}</h3>
@@ -76,8 +78,8 @@ export function JournalTrades(props: {
                 <td className="sym">{t.tradingsymbol}</td>
                 <td>{t.direction === 'long' ? 'Long' : 'Short'}</td>
                 <td className="num">{formatQty(t.quantity)}</td>
-                <td className="num">{formatPrice(round(t.entryPrice))}</td>
-                <td className="num">{formatPrice(round(t.exitPrice))}</td>
+                <td className="num">{formatPrice(t.entryPrice, tickOf(t))}</td>
+                <td className="num">{formatPrice(t.exitPrice, tickOf(t))}</td>
                 <td className="num">{formatHolding(t.holdingMs)}</td>
                 <td className={`num ${signClass(t.pnl)}`}>{formatPnl(t.pnl)}</td>
                 <td className="num">{formatRupees(t.charges)}</td>
@@ -96,11 +98,19 @@ export function JournalTrades(props: {
   );
 }
 
-const round = (v: number): number => Math.round(v * 10_000) / 10_000;
+/**
+ * A trade's prices read in the decimals of its instrument's tick (an average of fills is between
+ * ticks: 1,414.365 reads 1,414.37); an instrument no longer listed keeps up to four decimals.
+ */
+function useTickOf(): (t: Pick<JournalTrade, 'exchange' | 'tradingsymbol'>) => number | undefined {
+  const { bySymbol } = useInstruments();
+  return (t) => bySymbol.get(symbolKey(t.exchange, t.tradingsymbol))?.tickSize;
+}
 
 /** One trade opened: its fills, the chart at the exit, and its notes to edit. */
 function TradeDetail({ trade, onClose }: { readonly trade: JournalTrade; readonly onClose: () => void }) {
   const save = useSaveNotes();
+  const tick = useTickOf()(trade);
   const picture = useQuery({ ...journalQueries.picture(trade.id), enabled: trade.hasPicture });
   const [tags, setTags] = useState(trade.notes.tags.join(', '));
   const [note, setNote] = useState(trade.notes.note);
@@ -141,13 +151,13 @@ function TradeDetail({ trade, onClose }: { readonly trade: JournalTrade; readonl
           <ul className="jdetail__fills small">
             {trade.entries.map((p, n) => (
               <li key={`e${n}`}>
-                Entry {formatIstTime(p.at)} · {formatQty(p.quantity)} @ {formatPrice(p.price)}
+                Entry {formatIstTime(p.at)} · {formatQty(p.quantity)} @ {formatPrice(p.price, tick)}
                 {p.carried ? ' (carried in at the previous close)' : ''}
               </li>
             ))}
             {trade.exits.map((p, n) => (
               <li key={`x${n}`}>
-                Exit {formatIstTime(p.at)} · {formatQty(p.quantity)} @ {formatPrice(p.price)}
+                Exit {formatIstTime(p.at)} · {formatQty(p.quantity)} @ {formatPrice(p.price, tick)}
               </li>
             ))}
           </ul>

@@ -1,3 +1,4 @@
+import { instrumentLabel } from '@shared/domain/instrument-label';
 import { useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useInstruments } from '../instruments/queries';
 import { Dialog } from '../layout/dialog';
@@ -94,9 +95,12 @@ function PaletteDialog({ actions }: { readonly actions: ReturnType<typeof usePal
                   <span className="palette__kind">
                     {entry.side ? (entry.side === 'BUY' ? 'Buy' : 'Sell') : 'Instrument'}
                   </span>
-                  <span className="sym">{entry.instrument.tradingsymbol}</span>
+                  <span className="sym" title={entry.instrument.tradingsymbol}>
+                    {instrumentLabel(entry.instrument)}
+                  </span>
                   <span className="muted small">
-                    {entry.instrument.exchange} · {entry.instrument.name}
+                    {entry.instrument.exchange} ·{' '}
+                    {entry.instrument.expiry === null ? entry.instrument.name : entry.instrument.tradingsymbol}
                   </span>
                 </>
               )}

@@ -1,3 +1,4 @@
+import { instrumentLabel } from '@shared/domain/instrument-label';
 import { memo, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
 import { formatPrice, signClass } from '../../lib/format';
@@ -235,8 +236,9 @@ const WatchRow = memo(function WatchRow(props: {
         }
       }}
     >
+      {/* A contract by underlying, expiry and strike; its exchange code in the tooltip (docs/desk.md §Instrument names). */}
       <td className="sym" title={i.tradingsymbol}>
-        {i.tradingsymbol}
+        {instrumentLabel(i)}
       </td>
       <td className="muted">{i.exchange}</td>
       <td className="num">

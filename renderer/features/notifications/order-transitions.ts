@@ -9,8 +9,11 @@ import { formatPrice, formatQty } from '../../lib/format';
  */
 const NOTIFY: ReadonlySet<OrderStatus> = new Set(['COMPLETE', 'REJECTED', 'CANCELLED']);
 
-/** The toast for an order that moved from `before` (undefined: first sighting) to its status, if any. */
-export function toastFor(order: Order, before: OrderStatus | undefined): Toast | null {
+/**
+ * The toast for an order that moved from `before` (undefined: first sighting) to its status, if
+ * any; its average price in the decimals of the instrument's tick when it is known.
+ */
+export function toastFor(order: Order, before: OrderStatus | undefined, tickSize?: number): Toast | null {
   if (before === order.status || !NOTIFY.has(order.status)) return null;
   const what = `${order.transactionType} ${formatQty(order.quantity)} ${order.tradingsymbol}`;
   const id = `${order.orderId}:${order.status}`;
@@ -20,7 +23,7 @@ export function toastFor(order: Order, before: OrderStatus | undefined): Toast |
         id,
         tone: 'good',
         title: `Complete: ${what}`,
-        detail: `at ${formatPrice(order.averagePrice)} · order ${order.orderId}`,
+        detail: `at ${formatPrice(order.averagePrice, tickSize)} · order ${order.orderId}`,
       };
     case 'REJECTED':
       return { id, tone: 'bad', title: `Rejected: ${what}`, detail: order.statusMessage ?? `order ${order.orderId}` };

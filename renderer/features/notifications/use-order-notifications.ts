@@ -6,6 +6,7 @@ import { useSoundOnRef } from '../../state/settings-store';
 import { useToastActions } from '../../state/toast-store';
 import { orderBookOf } from '../orders/order-book-store';
 import { orderQueries } from '../orders/queries';
+import { instrumentQueries } from '../instruments/queries';
 import { toastFor } from './order-transitions';
 
 /** Keeps the order book loaded without re-rendering on each change (the book's listener sees those). */
@@ -33,7 +34,9 @@ export function useOrderNotifications(): void {
     };
     const see = (o: Order): void => {
       if (!known) return;
-      const t = toastFor(o, known.get(o.orderId));
+      const instruments = client.getQueryData(instrumentQueries.list().queryKey);
+      const tick = instruments?.find((i) => i.instrumentToken === o.instrumentToken)?.tickSize;
+      const t = toastFor(o, known.get(o.orderId), tick);
       known.set(o.orderId, o.status);
       if (!t) return;
       toastRaised(t);

@@ -38,7 +38,8 @@ const ANSWER_CLASS: Readonly<Record<ActionAnswer['tone'], string>> = {
   unconfirmed: 'inline-warning',
 };
 import { statusClass } from './status-class';
-import { orderMessage } from './order-message';
+import { bracketCancelNotes, orderMessage } from './order-message';
+import { bracketQueries } from '../brackets/queries';
 import { ActionsHeader } from '../layout/record-table';
 
 /** Row height in px; fixed so the virtualizer never measures (measuring 10,000 rows is the slow path). */
@@ -185,6 +186,7 @@ function OrderTable(props: {
   // order back: in the order's row and under the list (docs/contract.md §Modify and cancel answer honestly).
   const cancelAnswer = useActionAnswer('cancel', cancel);
   const { byToken } = useInstruments();
+  const bracketNotes = useQuery({ ...bracketQueries.list(), select: bracketCancelNotes }).data ?? NO_NOTES;
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -285,6 +287,7 @@ function OrderTable(props: {
                 key={`${o.orderId}@${o.updatedAt}`}
                 order={o}
                 tickSize={byToken.get(o.instrumentToken)?.tickSize}
+                bracketNote={bracketNotes.get(o.orderId)}
                 rowIndex={pinned.length + item.index + 2}
                 tabStop={stop === o.orderId}
                 flash={changed.has(o.orderId)}
@@ -333,11 +336,15 @@ function useRefocusRedrawnRow(scrollRef: { readonly current: HTMLElement | null 
   return focused;
 }
 
+const NO_NOTES: ReadonlyMap<string, string> = new Map();
+
 /** One order. Memoised: a poll that changes 1% of orders re-renders 1% of rows. */
 const OrderRow = memo(function OrderRow(props: {
   readonly order: Order;
   /** The instrument's tick, so prices show the decimals it needs (absent: up to four). */
   readonly tickSize: number | undefined;
+  /** Who cancelled it and why, when Tradedesk did for its bracket. */
+  readonly bracketNote: string | undefined;
   readonly rowIndex: number;
   /** The row Tab lands on (the list's one tab stop). */
   readonly tabStop: boolean;
@@ -379,8 +386,8 @@ const OrderRow = memo(function OrderRow(props: {
       <td>
         <span className={`badge ${statusClass(o.status)}`}>{o.status}</span>
       </td>
-      <td className="msg" title={orderMessage(o, props.tickSize) || undefined}>
-        {orderMessage(o, props.tickSize)}
+      <td className="msg" title={orderMessage(o, props.tickSize, props.bracketNote) || undefined}>
+        {orderMessage(o, props.tickSize, props.bracketNote)}
       </td>
       {/* Out of the tab order: M and Del do the same from the row (the list is one tab stop). */}
       <td className="row-actions" onClick={(e) => e.stopPropagation()}>

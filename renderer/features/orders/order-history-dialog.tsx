@@ -1,9 +1,11 @@
+import { onMarketClock } from '../../lib/market-clock';
 import { useQuery } from '@tanstack/react-query';
 import type { LifecycleHop, Order } from '@shared/domain/order';
 import { describeError } from '../../lib/describe-error';
 import { formatIstDateTime, formatIstTime, formatPrice, formatQty } from '../../lib/format';
 import { Dialog } from '../layout/dialog';
 import { orderQueries } from './queries';
+import { useInstruments } from '../instruments/queries';
 
 /**
  * An order's life: every broker transition with its time, and the app's own hops (click →
@@ -11,6 +13,7 @@ import { orderQueries } from './queries';
  */
 export function OrderHistoryDialog({ order, onClose }: { readonly order: Order; readonly onClose: () => void }) {
   const { data, error, isPending } = useQuery(orderQueries.history(order.orderId));
+  const tick = useInstruments().byToken.get(order.instrumentToken)?.tickSize;
   return (
     <Dialog title={`Order ${order.orderId} · ${order.tradingsymbol}`} onClose={onClose} wide>
       {isPending ? <p>Loading history…</p> : null}
@@ -33,7 +36,7 @@ export function OrderHistoryDialog({ order, onClose }: { readonly order: Order; 
                   <td>{formatIstDateTime(h.at)}</td>
                   <td>{h.status}</td>
                   <td className="num">{formatQty(h.filledQuantity)}</td>
-                  <td className="num">{formatPrice(h.averagePrice)}</td>
+                  <td className="num">{formatPrice(h.averagePrice, tick)}</td>
                   <td>{h.message ?? ''}</td>
                 </tr>
               ))}
@@ -63,10 +66,14 @@ function hopLabel(h: LifecycleHop): string {
   return `Broker: ${h.hop.toUpperCase()}`;
 }
 
-/** `10:00:00.042` for the app's millisecond times, `10:00:02` for the broker's whole seconds. */
+/**
+ * `10:00:00.042` for the app's millisecond times, `10:00:02` for the broker's whole seconds; all
+ * on the market's clock (the app's own hops shifted to it, docs/desk.md §One clock).
+ */
 function hopTime(h: LifecycleHop): string {
-  const ms = h.source === 'app' ? /\.(\d{3})/.exec(h.at)?.[1] : undefined;
-  return ms ? `${formatIstTime(h.at)}.${ms}` : formatIstTime(h.at);
+  if (h.source !== 'app') return formatIstTime(h.at);
+  const at = onMarketClock(h.at);
+  return `${formatIstTime(at)}.${String(((at % 1000) + 1000) % 1000).padStart(3, '0')}`;
 }
 
 function formatGap(ms: number | null): string {
@@ -76,16 +83,24 @@ function formatGap(ms: number | null): string {
 
 /**
  * Where the time went: each hop with its time and the gap since the previous hop on the same
- * clock: app hops on the main process's (ms), broker hops on the broker's (whole seconds).
+ * clock: app hops on the main process's (ms), broker hops on the broker's (whole seconds). The
+ * total is the app's own, from the click to its last hop, on one clock (never across the two).
  */
 function LifecycleTimeline({ hops }: { readonly hops: readonly LifecycleHop[] }) {
-  const first = Date.parse(hops[0]!.at);
-  const last = Math.max(...hops.map((h) => Date.parse(h.at)).filter(Number.isFinite));
+  const app = hops
+    .filter((h) => h.source === 'app')
+    .map((h) => Date.parse(h.at))
+    .filter(Number.isFinite);
+  const span = app.length > 1 ? Math.max(...app) - Math.min(...app) : null;
   return (
     <section className="timeline" aria-label="Lifecycle">
       <h3>
         Lifecycle{' '}
-        <span className="muted small">· {formatGap(last - first).replace('+', '')} from first to last hop</span>
+        {span !== null ? (
+          <span className="muted small" data-testid="lifecycle-span">
+            · {formatGap(span).replace('+', '')} from the click to the app&apos;s last hop
+          </span>
+        ) : null}
       </h3>
       <ol aria-label="Order timeline" className="timeline__list">
         {hops.map((h, i) => (

@@ -1,3 +1,4 @@
+import { noteMarketTime } from '../../lib/market-clock';
 import { hashKey, useQueryClient, type Query } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { EventPayload } from '@shared/ipc/contract';
@@ -102,7 +103,12 @@ export function useBridgeEvents(): void {
         apply ??= setTimeout(applyPending, APPLY_EVERY_MS);
       }),
       subscribe('market.ticks', ({ ticks }) => {
-        quotesStoreFor(client).push(ticks, Date.now(), 'stream');
+        const now = Date.now();
+        // The market's lead over this machine, for the app's own times (docs/desk.md §One clock):
+        // from the batch's newest stamp (an instrument that has not traded carries an older one).
+        const newest = Math.max(...ticks.map((t) => Date.parse(t.ts)));
+        if (ticks.length > 0) noteMarketTime(newest, now);
+        quotesStoreFor(client).push(ticks, now, 'stream');
       }),
       subscribe('session.changed', (info) => {
         takeSession(client, info);

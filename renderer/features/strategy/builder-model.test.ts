@@ -81,7 +81,9 @@ function chainOf(expiry: string, iv = 14): OptionChain {
 describe('legs and their orders', () => {
   it('an iron condor from its template: four legs on the chain, and its orders buys first, each a one-lot LIMIT — the buys 2% above their entry (protected), the sells at theirs', () => {
     const condor = TEMPLATES.find((t) => t.id === 'iron-condor')!;
-    const legs = templateLegs(condor, chainOf('2026-11-26'), undefined, BY_TOKEN, () => undefined)!;
+    // At 5% volatility with about three days left, 1σ is about 115 points: the shorts sit on the
+    // strikes nearest 24,512 ± 1σ, the wings one strike beyond.
+    const legs = templateLegs(condor, chainOf('2026-11-26', 5), undefined, BY_TOKEN, () => undefined)!;
     expect(legs.map((l) => [l.side, l.kind, l.strike])).toEqual([
       ['BUY', 'PE', 24_300],
       ['SELL', 'PE', 24_400],

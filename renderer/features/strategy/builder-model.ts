@@ -6,7 +6,7 @@ import { expiryInstant } from '@shared/trading/market-hours';
 import { fromUnits, roundToTick, toUnits } from '@shared/trading/money';
 import { futurePrice, impliedVol, yearsTo } from '@shared/trading/options-pricing';
 import type { StrategyLeg } from '@shared/strategy/strategy-model';
-import { placeTemplate, type StrategyTemplate } from '@shared/strategy/templates';
+import { chainMove, placeTemplate, type StrategyTemplate } from '@shared/strategy/templates';
 import { draftForInstrument, EMPTY_DRAFT, evaluateTicket } from '../ticket/ticket-model';
 
 /**
@@ -236,6 +236,8 @@ export function templateLegs(
     near.rows.map((r) => r.strike),
     near.atmStrike,
     width,
+    // σ-placed legs (a condor's shorts) from the chain's own implied move (docs/strategy.md §Templates).
+    chainMove(near),
   );
   if (!placed) return null;
   const legs: BuilderLeg[] = [];

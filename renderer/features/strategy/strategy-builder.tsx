@@ -77,7 +77,8 @@ export function StrategyBuilder({ onClose }: { readonly onClose: () => void }) {
       );
     }
     const built = templateLegs(template, near, far, byToken, (t) => lastPrice(t), lots, width);
-    if (!built) return note(`${template.name} does not fit the strikes shown ${width} apart: try a narrower width`);
+    if (!built)
+      return note(`${template.name} does not fit the strikes shown with wings ${width} strikes out: try fewer`);
     setProblem(null);
     actions.legsReplaced(underlying, built);
   };
@@ -167,9 +168,13 @@ export function StrategyBuilder({ onClose }: { readonly onClose: () => void }) {
             </select>
           </label>
           <span className="strategy__sep" />
-          <label>
+          <label title={template.strikes}>
             Template{' '}
-            <select value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
+            <select
+              value={templateId}
+              aria-describedby="strategy-template-strikes"
+              onChange={(e) => setTemplateId(e.target.value)}
+            >
               {TEMPLATES.map((t) => (
                 <option key={t.id} value={t.id}>
                   {t.name}
@@ -188,8 +193,8 @@ export function StrategyBuilder({ onClose }: { readonly onClose: () => void }) {
               onChange={(e) => setLots(Math.max(1, Math.min(100, Math.round(Number(e.target.value)) || 1)))}
             />
           </label>
-          <label title="How many strikes apart the template's legs are">
-            Width{' '}
+          <label title="Wings: how many strikes beyond the sold legs the bought legs sit (spreads, condor, fly, butterfly)">
+            Wings{' '}
             <input
               className="strategy__lots"
               type="number"
@@ -217,6 +222,9 @@ export function StrategyBuilder({ onClose }: { readonly onClose: () => void }) {
             {view.spotFrom === 'chain' ? <span className="muted small"> (chain)</span> : null}
           </span>
         </div>
+        <p id="strategy-template-strikes" className="muted small strategy__strikes">
+          {template.name}: {template.strikes.replace(/Wings strikes/g, `${width} strike${width === 1 ? '' : 's'}`)}
+        </p>
         {problem ? (
           <p role="alert" className="inline-error small strategy__problem">
             {problem}

@@ -1,3 +1,4 @@
+import { priceDecimals } from '@shared/trading/money';
 import type { Instrument } from '@shared/domain/instrument';
 import { formatPrice } from '../../lib/format';
 import { parseNumber } from '../ticket/ticket-model';
@@ -179,12 +180,12 @@ function EntryPrice(props: {
       className="strategy__price"
       inputMode="decimal"
       aria-label={`Entry price of ${props.name}`}
-      defaultValue={String(leg.price)}
+      defaultValue={leg.price.toFixed(priceDecimals(leg.tickSize))}
       disabled={props.disabled}
       onBlur={(e) => {
         const price = parseNumber(e.target.value);
         if (Number.isFinite(price) && price > 0) props.onChange(leg.id, { ...leg, price });
-        else e.target.value = String(leg.price);
+        else e.target.value = leg.price.toFixed(priceDecimals(leg.tickSize));
       }}
       onKeyDown={(e) => {
         if (e.key === 'Enter') e.currentTarget.blur();

@@ -1,12 +1,16 @@
 import type { Exchange, Instrument } from '@shared/domain/instrument';
+import { compareDerivatives, instrumentLabel } from '@shared/domain/instrument-label';
 
 /** Where a symbol trades in several places, the busiest market first (NSE before BSE). */
 const EXCHANGE_ORDER: readonly Exchange[] = ['NSE', 'BSE', 'NFO', 'BFO', 'MCX', 'CDS'];
 
 /**
  * Ranks instruments for a search box: symbol prefix first, then symbol substring, then name
- * substring; shorter symbols first within a rank (INFY before INFYBEES), NSE before BSE. Pure and bounded by
- * `limit`, so typing stays instant over tens of thousands of contracts.
+ * substring; within a rank an underlying's contracts by expiry, strike and type (26DEC, 27JAN,
+ * 27FEB — not their codes' alphabet), else shorter symbols first (INFY before INFYBEES), NSE
+ * before BSE. A contract also matches the words of its label ("nifty dec 26000 ce",
+ * docs/desk.md §Instrument names). Pure and bounded by `limit`, so typing stays instant over tens
+ * of thousands of contracts.
  */
 export function searchInstruments(list: readonly Instrument[], text: string, limit = 50): Instrument[] {
   const q = text.trim().toUpperCase();
@@ -15,7 +19,8 @@ export function searchInstruments(list: readonly Instrument[], text: string, lim
   const scored: Array<{ i: Instrument; rank: number }> = [];
   for (const i of list) {
     const sym = i.tradingsymbol.toUpperCase();
-    const hay = `${sym} ${i.name.toUpperCase()} ${i.exchange}`;
+    const label = i.expiry === null ? '' : instrumentLabel(i).toUpperCase();
+    const hay = `${sym} ${label} ${i.name.toUpperCase()} ${i.exchange}`;
     if (!words.every((w) => hay.includes(w))) continue;
     const rank = sym === q ? 0 : sym.startsWith(words[0] ?? q) ? 1 : sym.includes(words[0] ?? q) ? 2 : 3;
     scored.push({ i, rank });
@@ -23,6 +28,7 @@ export function searchInstruments(list: readonly Instrument[], text: string, lim
   scored.sort(
     (a, b) =>
       a.rank - b.rank ||
+      (compareDerivatives(a.i, b.i) ?? 0) ||
       a.i.tradingsymbol.length - b.i.tradingsymbol.length ||
       (a.i.tradingsymbol < b.i.tradingsymbol ? -1 : a.i.tradingsymbol > b.i.tradingsymbol ? 1 : 0) ||
       EXCHANGE_ORDER.indexOf(a.i.exchange) - EXCHANGE_ORDER.indexOf(b.i.exchange),

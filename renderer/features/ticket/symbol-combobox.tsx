@@ -1,6 +1,7 @@
 import { useId, useMemo, useState, type KeyboardEvent, type Ref } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
 import { searchInstruments } from './instrument-search';
+import { instrumentLabel } from '@shared/domain/instrument-label';
 
 /**
  * A searchable, keyboard-driven instrument picker (WAI-ARIA combobox with a listbox popup).
@@ -112,8 +113,12 @@ export function SymbolCombobox({
             }}
             onMouseEnter={() => setActive(n)}
           >
-            <span className="sym">{i.tradingsymbol}</span> <span className="muted">{i.exchange}</span>{' '}
-            <span className="muted small">{i.name}</span>
+            {/* A contract by its underlying, expiry and strike; its exchange code in the tooltip. */}
+            <span className="sym" title={i.tradingsymbol}>
+              {instrumentLabel(i)}
+            </span>{' '}
+            <span className="muted">{i.exchange}</span>{' '}
+            <span className="muted small">{i.expiry === null ? i.name : i.tradingsymbol}</span>
           </li>
         ))}
       </ul>
