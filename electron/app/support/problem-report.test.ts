@@ -16,7 +16,7 @@ beforeEach(async () => {
     dataDir,
     logDir: join(dataDir, 'logs'),
     crashDir: join(dataDir, 'crashes'),
-    about: { version: '0.1.0', electron: '45.4.1', platform: 'linux' },
+    about: { version: '0.1.0', electron: '45.5.0', platform: 'linux' },
     now: () => at,
   };
 });
@@ -76,7 +76,7 @@ describe('Report a problem', () => {
     expect(text['crashes/dump-5.dmp']).toBe('MDMP dump 5');
     expect(JSON.parse(text['about.json']!)).toEqual({
       version: '0.1.0',
-      electron: '45.4.1',
+      electron: '45.5.0',
       platform: 'linux',
       madeAt: '2026-11-28T11:05:00.000Z',
     });
