@@ -138,6 +138,33 @@ describe('Kite, its order book trailing its order system', () => {
     );
   });
 
+  it('a modify whose first reply was lost is never "Not modified" because a later send is refused: it filled at the new price', async () => {
+    const r = await rig('kite', { orderbookLagMs: 1_500 });
+    fx = r.fx;
+    const id = await resting(r.core);
+    // Only the first PATCH's reply is lost; it acts, and its new price fills the order at once.
+    // The lagging book still shows it OPEN at the old price, so main sends the PATCH again, and
+    // Kite refuses that one: the order is no longer working.
+    const patch = r.core.broker.modifyOrder.bind(r.core.broker);
+    let sends = 0;
+    r.core.broker.modifyOrder = async (...args) => {
+      sends += 1;
+      if (sends > 1) return patch(...args);
+      fx.paper.setFaults('drop_reply=1');
+      try {
+        return await patch(...args);
+      } finally {
+        fx.paper.setFaults({});
+      }
+    };
+    const out = await r.core.actions.modify(id, { price: 1505 });
+    expect(sends).toBeGreaterThan(1);
+    expect(out).toMatchObject({ state: 'unconfirmed', action: 'modify', orderId: id });
+    await vi.waitFor(() => expect(r.core.actions.state(id)).toMatchObject({ state: 'done', status: 'COMPLETE' }), {
+      timeout: 10_000,
+    });
+  });
+
   it('a modify sent right after the placement, before the order book shows the order, is Modified', async () => {
     const r = await rig('kite', { orderbookLagMs: 800 });
     fx = r.fx;
