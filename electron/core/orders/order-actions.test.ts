@@ -101,6 +101,29 @@ describe.each(DIALECTS)('%s', (_, dialect) => {
     });
   });
 
+  it('a cancel whose first DELETE acted with its reply lost is never "Not cancelled" because the retry hears 429', async () => {
+    const r = await rig(dialect);
+    fx = r.fx;
+    const id = await resting(r.core);
+    const orders = dialect === 'kite' ? '/kite/orders' : '/v1/orders';
+    const first = fx.paper.hold({ method: 'DELETE', pathPrefix: orders });
+    const out = r.core.actions.cancel(id);
+    await vi.waitFor(() => expect(fx.paper.holds()[0]?.waiting).toBe(1));
+    // The first DELETE cancels the order, its reply is lost; the transport's retry is refused 429.
+    fx.paper.setFaults('drop_reply=1');
+    const retry = fx.paper.hold({ method: 'DELETE', pathPrefix: orders });
+    fx.paper.release(first);
+    await vi.waitFor(() => expect(fx.paper.holds().find((h) => h.id === retry)?.waiting).toBe(1));
+    fx.paper.setFaults('rate_limit=1,retry_after_s=0');
+    fx.paper.release(retry);
+    const answer = await out.catch((err: unknown) => err);
+    fx.paper.setFaults({});
+    expect(answer).toMatchObject({ state: 'unconfirmed', action: 'cancel', orderId: id });
+    await vi.waitFor(() => expect(r.core.actions.state(id)).toMatchObject({ state: 'done', status: 'CANCELLED' }), {
+      timeout: 10_000,
+    });
+  });
+
   it('a refusal is still a refusal: a modify breaking a rule, a cancel of an order that filled', async () => {
     const r = await rig(dialect);
     fx = r.fx;
