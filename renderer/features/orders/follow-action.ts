@@ -21,6 +21,7 @@ export async function followAction(
     await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
     if (signal?.aborted) break;
     const next = await call('orders.action', { orderId: first.orderId }).catch(() => now);
+    if (signal?.aborted) break;
     // Null: main no longer tracks it (a newer confirmed action on the order replaced it).
     if (next === null) break;
     if (next.action !== first.action) break;
