@@ -54,6 +54,23 @@ describe('the ladder cancels honestly', () => {
     expect(result.current.last).toBe(`Order ${ID}: Cancelled`);
   });
 
+  it('a cancel whose reading back main stopped tracking (another window\'s action on the order was confirmed) no longer says "checking"', async () => {
+    bridge.answer('orders.cancel', () => ({
+      ok: true,
+      data: { state: 'unconfirmed', action: 'cancel', orderId: ID, detail: CHECKING },
+    }));
+    bridge.answer('orders.action', () => ({ ok: true, data: null }));
+    const { result } = renderHook(() => useLadderActions(), { wrapper });
+    act(() => result.current.cancel(ID));
+    await waitFor(() => expect(result.current.actions.get(ID)?.checking).toMatch(/^Not confirmed: /), {
+      timeout: 5_000,
+    });
+    expect(result.current.actions.get(ID)?.checking).toBe(
+      `Not confirmed: a newer action on order ${ID} was answered first — check the order`,
+    );
+    expect(result.current.actions.get(ID)?.failed).toBeNull();
+  });
+
   it('a refusal is "Not cancelled: why"', async () => {
     bridge.answer('orders.cancel', () => ({
       ok: false,

@@ -185,6 +185,30 @@ describe('ModifyOrderDialog', () => {
     expect(d.getByTestId('modify-answer').dataset.tone).toBe('done');
   });
 
+  it('a modify whose reading back main stopped tracking (a newer action on the order was answered first) stops "checking" and says Not confirmed', async () => {
+    const id = partlyFilled.orderId;
+    bridge.answer('orders.modify', () => ({
+      ok: true,
+      data: {
+        state: 'unconfirmed',
+        action: 'modify',
+        orderId: id,
+        detail: `Checking with the broker whether order ${id} was modified…`,
+      },
+    }));
+    bridge.answer('orders.action', () => ({ ok: true, data: null }));
+    const { user, d, save } = await openDialog();
+    await retype(user, d.getByLabelText('Price'), '1490');
+    await user.click(save());
+    await waitFor(
+      () =>
+        expect(d.getByTestId('modify-answer').textContent).toBe(
+          `Not confirmed: a newer action on order ${id} was answered first — check the order`,
+        ),
+      { timeout: 5_000 },
+    );
+  });
+
   it('a soft risk limit shows its figures and "Modify anyway", which sends the same change with the override', async () => {
     bridge.answer('orders.modify', (payload) =>
       (payload as { riskOverride?: true }).riskOverride
