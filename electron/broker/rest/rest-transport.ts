@@ -3,7 +3,7 @@ import type { ConnectionState } from '@shared/domain/session';
 import { AppError } from '@shared/ipc/app-error';
 import type { IpcError } from '@shared/ipc/result';
 import type { AuthSource } from '../auth-source';
-import { brokerError, LimitReached, SendTimePassed, TransportFailure } from '../broker-error';
+import { AMBIGUOUS_KINDS, brokerError, LimitReached, SendTimePassed, TransportFailure } from '../broker-error';
 import { DEFAULT_BACKOFF, retryDelay, type BackoffPolicy } from '../http/backoff';
 import { classifyErrorReply } from '../http/classify-reply';
 import { EtagCache } from '../http/etag-cache';
@@ -235,6 +235,9 @@ export class RestTransport {
     const needsAuth = spec.auth !== false;
     const budgetEnd = spec.retry === 'read' ? this.#now() + this.#readBudgetMs : Number.POSITIVE_INFINITY;
     let reauthed = false;
+    // An earlier attempt of a write may have acted (its reply lost, a 5xx): a later one refused
+    // before acting says nothing of it, so the call's answer is still unknown (`answer`).
+    let inDoubt = false;
     for (let attempt = 0; ;) {
       const token = needsAuth ? this.#auth.token() : null;
       if (needsAuth && token === null) throw brokerError('unauthorized', 'Not logged in to the broker');
@@ -260,6 +263,11 @@ export class RestTransport {
         failure = err;
       }
       const kind = failure.info.kind;
+      const doubtBefore = inDoubt;
+      const acts = spec.method !== 'GET';
+      if (acts && AMBIGUOUS_KINDS.has(kind) && !(failure instanceof TransportFailure && failure.reach === 'not_sent')) {
+        inDoubt = true;
+      }
       if (kind === 'rate_limited' && !(failure instanceof LimitReached)) {
         this.stats.rateLimited += 1;
         // The broker counts no request it refused (docs/kite.md §Limits).
@@ -278,13 +286,13 @@ export class RestTransport {
       else if (kind === 'rate_limited' || kind === 'server_error') this.#setHealth('degraded', failure.info.message);
       // Waiting cannot help a request whose time to be sent passed, nor a cap reached for the
       // day; a caller that waits out 429s itself hears of each one.
-      if (failure instanceof SendTimePassed || failure instanceof LimitReached) throw failure;
+      if (failure instanceof SendTimePassed || failure instanceof LimitReached) throw answer(failure, doubtBefore);
       if (kind === 'rate_limited' && spec.rateLimits === 'answer') throw failure;
-      if (!isRetryable(kind, spec.retry) || attempt >= this.#backoff.maxRetries) throw failure;
+      if (!isRetryable(kind, spec.retry) || attempt >= this.#backoff.maxRetries) throw answer(failure, doubtBefore);
       const delay = retryDelay(attempt, this.#backoff, failure.info.retryAfterMs, this.#random);
       if (this.#now() + delay > budgetEnd) {
         this.stats.readsGivenUp += 1;
-        throw failure;
+        throw answer(failure, doubtBefore);
       }
       this.stats.retries += 1;
       await this.#sleep(delay);
@@ -397,6 +405,25 @@ export class RestTransport {
     this.#health = rest;
     this.#onHealth?.(rest, detail);
   }
+}
+
+/**
+ * The failure a call ends with. One refused before acting (a 429, never sent) after an earlier
+ * attempt that may have acted is not a refusal of the call: the broker may have done it (a
+ * cancel whose first reply was lost), so it is in doubt (docs/brokers.md §HTTP client, retries
+ * and limits).
+ */
+function answer(failure: AppError, earlierInDoubt: boolean): AppError {
+  const refusedBeforeActing =
+    failure.info.kind === 'rate_limited' || (failure instanceof TransportFailure && failure.reach === 'not_sent');
+  if (!earlierInDoubt || !refusedBeforeActing) return failure;
+  return new TransportFailure(
+    {
+      kind: 'timeout',
+      message: `An earlier attempt's reply was lost, and the retry was not taken (${failure.info.message}): the broker may have acted`,
+    },
+    'in_doubt',
+  );
 }
 
 /** When the order pacer admitted the request being sent (null: it did not pace it). */

@@ -101,6 +101,29 @@ describe.each(DIALECTS)('%s', (_, dialect) => {
     });
   });
 
+  it('a cancel whose first DELETE acted with its reply lost is never "Not cancelled" because the retry hears 429', async () => {
+    const r = await rig(dialect);
+    fx = r.fx;
+    const id = await resting(r.core);
+    const orders = dialect === 'kite' ? '/kite/orders' : '/v1/orders';
+    const first = fx.paper.hold({ method: 'DELETE', pathPrefix: orders });
+    const out = r.core.actions.cancel(id);
+    await vi.waitFor(() => expect(fx.paper.holds()[0]?.waiting).toBe(1));
+    // The first DELETE cancels the order, its reply is lost; the transport's retry is refused 429.
+    fx.paper.setFaults('drop_reply=1');
+    const retry = fx.paper.hold({ method: 'DELETE', pathPrefix: orders });
+    fx.paper.release(first);
+    await vi.waitFor(() => expect(fx.paper.holds().find((h) => h.id === retry)?.waiting).toBe(1));
+    fx.paper.setFaults('rate_limit=1,retry_after_s=0');
+    fx.paper.release(retry);
+    const answer = await out.catch((err: unknown) => err);
+    fx.paper.setFaults({});
+    expect(answer).toMatchObject({ state: 'unconfirmed', action: 'cancel', orderId: id });
+    await vi.waitFor(() => expect(r.core.actions.state(id)).toMatchObject({ state: 'done', status: 'CANCELLED' }), {
+      timeout: 10_000,
+    });
+  });
+
   it('a refusal is still a refusal: a modify breaking a rule, a cancel of an order that filled', async () => {
     const r = await rig(dialect);
     fx = r.fx;
@@ -136,6 +159,33 @@ describe('Kite, its order book trailing its order system', () => {
         timeout: 10_000,
       },
     );
+  });
+
+  it('a modify whose first reply was lost is never "Not modified" because a later send is refused: it filled at the new price', async () => {
+    const r = await rig('kite', { orderbookLagMs: 1_500 });
+    fx = r.fx;
+    const id = await resting(r.core);
+    // Only the first PATCH's reply is lost; it acts, and its new price fills the order at once.
+    // The lagging book still shows it OPEN at the old price, so main sends the PATCH again, and
+    // Kite refuses that one: the order is no longer working.
+    const patch = r.core.broker.modifyOrder.bind(r.core.broker);
+    let sends = 0;
+    r.core.broker.modifyOrder = async (...args) => {
+      sends += 1;
+      if (sends > 1) return patch(...args);
+      fx.paper.setFaults('drop_reply=1');
+      try {
+        return await patch(...args);
+      } finally {
+        fx.paper.setFaults({});
+      }
+    };
+    const out = await r.core.actions.modify(id, { price: 1505 });
+    expect(sends).toBeGreaterThan(1);
+    expect(out).toMatchObject({ state: 'unconfirmed', action: 'modify', orderId: id });
+    await vi.waitFor(() => expect(r.core.actions.state(id)).toMatchObject({ state: 'done', status: 'COMPLETE' }), {
+      timeout: 10_000,
+    });
   });
 
   it('a modify sent right after the placement, before the order book shows the order, is Modified', async () => {

@@ -40,6 +40,16 @@ export function modifyOutcomeUnknown(err: unknown): boolean {
   return typeof err === 'object' && err !== null && unknownOutcomes.has(err);
 }
 
+/** The failure of a modification that may have been applied (`modifyOutcomeUnknown`), with the last error's words. */
+function unknownOutcome(cause: AppError): AppError {
+  const err = brokerError(
+    'timeout',
+    `The broker did not confirm the modification (${cause.info.message}); check the order before modifying it again`,
+  );
+  unknownOutcomes.add(err);
+  return err;
+}
+
 /** Dependencies of the modifier. */
 export interface OrderModifierDeps {
   readonly broker: Broker;
@@ -235,7 +245,12 @@ export class OrderModifier {
         e = err instanceof AppError ? err : brokerError('internal', String(err));
       }
       const kind = e.info.kind;
-      if (kind === 'bad_request' || kind === 'forbidden' || kind === 'not_found' || kind === 'unauthorized') throw e;
+      // A refusal of this send says nothing of an earlier one that may have acted, whose change
+      // a trailing order book may not show yet: once one may have, the outcome is unknown.
+      const refused = (r: AppError): AppError => (doubt.sent ? unknownOutcome(r) : r);
+      if (kind === 'bad_request' || kind === 'forbidden' || kind === 'not_found' || kind === 'unauthorized') {
+        throw refused(e);
+      }
       if (kind === 'rate_limited') {
         // Refused before acting: the same PATCH may go again after the pause.
         await this.#pause(e.info.retryAfterMs ?? 1_000, deadline, e, doubt);
@@ -248,15 +263,14 @@ export class OrderModifier {
         return { orderId: id, clientOrderId: now.clientOrderId, status: now.status };
       }
       if (!isWorking(now.status)) {
-        throw brokerError('conflict', `Order ${id} is ${now.status} and can no longer be modified`);
+        throw refused(brokerError('conflict', `Order ${id} is ${now.status} and can no longer be modified`));
       }
       if (current.version !== undefined && now.version !== current.version) {
-        throw brokerError(
-          'conflict',
-          `Order ${id} was changed meanwhile (now version ${now.version ?? '?'}); nothing was changed by this request — review it and modify again`,
-        );
+        const changed = `Order ${id} was changed meanwhile (now version ${now.version ?? '?'})`;
+        if (doubt.sent) throw unknownOutcome(brokerError('conflict', `${changed}, perhaps after this request acted`));
+        throw brokerError('conflict', `${changed}; nothing was changed by this request — review it and modify again`);
       }
-      if (kind === 'conflict') throw e;
+      if (kind === 'conflict') throw refused(e);
       // Not applied, and nothing else changed it: the same PATCH, under the same precondition.
       attempt += 1;
       await this.#pause(this.#pacing(attempt), deadline, e, doubt);
@@ -286,12 +300,7 @@ export class OrderModifier {
   async #pause(ms: number, deadline: number, cause: AppError, doubt: { sent: boolean }): Promise<void> {
     if (this.#clock.now() + ms > deadline) {
       if (!doubt.sent) throw new AppError({ ...cause.info, message: `Not modified: ${cause.info.message}` });
-      const err = brokerError(
-        'timeout',
-        `The broker did not confirm the modification (${cause.info.message}); check the order before modifying it again`,
-      );
-      unknownOutcomes.add(err);
-      throw err;
+      throw unknownOutcome(cause);
     }
     await this.#clock.sleep(ms);
   }

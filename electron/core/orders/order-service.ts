@@ -137,6 +137,8 @@ export class OrderService {
   readonly #sendBys = new Map<PlacementRecord, AbortController>();
   /** The kill switch's own exits: they only reduce, so its barrier lets them through. */
   readonly #safetyExits = new Set<string>();
+  /** "Place again (may duplicate)" under way, by the intent it replaces (`#placeInstead`). */
+  readonly #placingInstead = new Map<string, Promise<PlaceOutcome>>();
   #closed = false;
   #onClose: () => void = () => undefined;
   readonly #closing = new Promise<void>((resolve) => (this.#onClose = resolve));
@@ -283,7 +285,16 @@ export class OrderService {
         field: 'mayDuplicate',
       });
     }
-    if (rec.state === 'unverifiable') return this.#placeInstead(rec, options.risk ?? 'check');
+    if (rec.state === 'unverifiable') {
+      // One decision per intent: a second click (another window) joins the first's order.
+      const running = this.#placingInstead.get(rec.clientOrderId);
+      if (running) return running;
+      const run = this.#placeInstead(rec, options.risk ?? 'check').finally(() =>
+        this.#placingInstead.delete(rec.clientOrderId),
+      );
+      this.#placingInstead.set(rec.clientOrderId, run);
+      return run;
+    }
     // A new decision, judged by the limits in force now (docs/contract.md §Risk guard).
     const receivedAt = this.#clock.now();
     const instrument = await this.#checkRules(rec.order);

@@ -47,6 +47,21 @@ describe('an intent from an earlier day, found open at start', () => {
     expect(fx.paper.orderCount()).toBe(1);
   });
 
+  it('Place again (may duplicate) from two windows at once sends one order, and both hear its answer', async () => {
+    fx = await startCoreFixture({ kiteRates: NO_KITE_LIMITS });
+    const cid = await leftOpenYesterday(fx, VAULT.kite);
+    const core = await coreOn(fx, 'kite', { placementTimings: { landingHorizonMs: 200 } });
+    await core.recovery();
+    expect(core.orders.placements()).toMatchObject([{ clientOrderId: cid, state: 'unverifiable' }]);
+    const [a, b] = await Promise.all([
+      core.orders.placeAgain(cid, { mayDuplicate: true }),
+      core.orders.placeAgain(cid, { mayDuplicate: true }),
+    ]);
+    expect(fx.paper.orderCount()).toBe(1);
+    expect(a).toMatchObject({ state: 'placed' });
+    expect(b).toEqual(a);
+  });
+
   it('on Kite, when the broker\'s day has moved on but this computer\'s has not, an order that exists is "cannot be verified", and Place again never reuses its tag', async () => {
     fx = await startCoreFixture({ kiteRates: NO_KITE_LIMITS, control: true });
     // The last run journaled a buy of 5 and sent it; the broker filled it; the run died before the answer.

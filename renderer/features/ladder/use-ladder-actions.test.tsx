@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
+import type { IpcResult } from '@shared/ipc/result';
+import { anOrder } from '@shared/testing/order-fixtures';
 import { useLadderActions } from './use-ladder-actions';
 
 /**
@@ -52,6 +54,23 @@ describe('the ladder cancels honestly', () => {
     expect(result.current.last).toBe(`Order ${ID}: Cancelled`);
   });
 
+  it('a cancel whose reading back main stopped tracking (another window\'s action on the order was confirmed) no longer says "checking"', async () => {
+    bridge.answer('orders.cancel', () => ({
+      ok: true,
+      data: { state: 'unconfirmed', action: 'cancel', orderId: ID, detail: CHECKING },
+    }));
+    bridge.answer('orders.action', () => ({ ok: true, data: null }));
+    const { result } = renderHook(() => useLadderActions(), { wrapper });
+    act(() => result.current.cancel(ID));
+    await waitFor(() => expect(result.current.actions.get(ID)?.checking).toMatch(/^Not confirmed: /), {
+      timeout: 5_000,
+    });
+    expect(result.current.actions.get(ID)?.checking).toBe(
+      `Not confirmed: a newer action on order ${ID} was answered first — check the order`,
+    );
+    expect(result.current.actions.get(ID)?.failed).toBeNull();
+  });
+
   it('a refusal is "Not cancelled: why"', async () => {
     bridge.answer('orders.cancel', () => ({
       ok: false,
@@ -64,5 +83,37 @@ describe('the ladder cancels honestly', () => {
         'Not cancelled: The order is an AMO and cannot be cancelled now',
       ),
     );
+  });
+});
+
+describe('the ladder moves honestly', () => {
+  it("a second move's answer stays in the cell: the first move's reading back, settled later, does not overwrite it", async () => {
+    const order = anOrder({ orderId: ID });
+    const MOVING = `Checking with the broker whether order ${ID} was modified…`;
+    bridge.answer('orders.modify', () => ({
+      ok: true,
+      data: { state: 'unconfirmed', action: 'modify', orderId: ID, detail: MOVING },
+    }));
+    // The first move's reading back: main answers it once the second move has been refused.
+    let settleFirst: (r: IpcResult<unknown>) => void = () => undefined;
+    bridge.answer('orders.action', () => new Promise((resolve) => (settleFirst = resolve)));
+    const { result } = renderHook(() => useLadderActions(), { wrapper });
+    act(() => result.current.move(order, 80_000_000, 79_950_000, { price: 7995 }));
+    await waitFor(() => expect(bridge.callsOf('orders.action')).toHaveLength(1), { timeout: 5_000 });
+
+    bridge.answer('orders.modify', () => ({
+      ok: false,
+      error: { kind: 'bad_request', message: 'price: outside the day’s band' },
+    }));
+    act(() => result.current.move(order, 80_000_000, 70_000_000, { price: 7000 }));
+    await waitFor(() =>
+      expect(result.current.actions.get(ID)).toMatchObject({ to: 70_000_000, failed: /^Not modified: price/ }),
+    );
+
+    await act(async () => {
+      settleFirst({ ok: true, data: { state: 'done', action: 'modify', orderId: ID, status: 'OPEN' } });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(result.current.actions.get(ID)).toMatchObject({ to: 70_000_000, failed: /^Not modified: price/ });
   });
 });

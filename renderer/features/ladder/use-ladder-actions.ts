@@ -132,8 +132,10 @@ export function useLadderActions(): {
    * (docs/contract.md §Modify and cancel answer honestly).
    */
   const answered = useCallback(
-    (pending: OrderAction, orderId: string, outcome: OrderActionOutcome | ActionAnswer) => {
+    (pending: OrderAction, orderId: string, outcome: OrderActionOutcome | ActionAnswer, signal: AbortSignal) => {
       const show = (a: ActionAnswer): void => {
+        // A newer action on this order owns its cell: this one's answer no longer shows there.
+        if (signal.aborted) return;
         if (a.tone === 'done') setAction(orderId, null);
         else if (a.tone === 'refused') setAction(orderId, { ...pending, failed: a.text, checking: null });
         else setAction(orderId, { ...pending, failed: null, checking: a.text });
@@ -142,22 +144,36 @@ export function useLadderActions(): {
       if ('tone' in outcome) return show(outcome);
       show(answerOf(outcome));
       if (stillChecking(outcome)) {
-        void followAction(outcome, (s) => show(answerOf(s))).finally(() => invalidateRef.current());
+        void followAction(outcome, (s) => show(answerOf(s)), signal).finally(() => invalidateRef.current());
       }
     },
     [setAction],
   );
 
+  /** Each order's latest action: starting another on it stops following the one before. */
+  const latestAction = useRef(new Map<string, AbortController>());
+  const begin = useCallback((orderId: string): AbortSignal => {
+    latestAction.current.get(orderId)?.abort();
+    const c = new AbortController();
+    latestAction.current.set(orderId, c);
+    return c.signal;
+  }, []);
+  useEffect(() => {
+    const all = latestAction.current;
+    return () => all.forEach((c) => c.abort());
+  }, []);
+
   const cancel = useCallback(
     (orderId: string) => {
       const pending: OrderAction = { kind: 'cancelling', failed: null };
+      const signal = begin(orderId);
       setAction(orderId, pending);
       call('orders.cancel', { orderId })
-        .then((o) => answered(pending, orderId, o))
-        .catch((err: unknown) => answered(pending, orderId, failureAnswer('cancel', err)))
+        .then((o) => answered(pending, orderId, o, signal))
+        .catch((err: unknown) => answered(pending, orderId, failureAnswer('cancel', err), signal))
         .finally(() => invalidateRef.current());
     },
-    [setAction, answered],
+    [setAction, answered, begin],
   );
 
   const move = useCallback(
@@ -177,13 +193,14 @@ export function useLadderActions(): {
         return;
       }
       const pending: OrderAction = { kind: 'moving', from, to, failed: null };
+      const signal = begin(id);
       setAction(id, pending);
       call('orders.modify', { orderId: id, changes })
-        .then((o) => answered(pending, id, o))
-        .catch((err: unknown) => answered(pending, id, failureAnswer('modify', err)))
+        .then((o) => answered(pending, id, o, signal))
+        .catch((err: unknown) => answered(pending, id, failureAnswer('modify', err), signal))
         .finally(() => invalidateRef.current());
     },
-    [setAction, answered],
+    [setAction, answered, begin],
   );
 
   return useMemo(() => ({ clicks, actions, place, cancel, move, last }), [clicks, actions, place, cancel, move, last]);

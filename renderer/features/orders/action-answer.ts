@@ -1,5 +1,5 @@
 import type { OrderStatus } from '@shared/domain/order';
-import type { OrderActionKind, OrderActionState } from '@shared/domain/order-action';
+import type { OrderActionKind, OrderActionOutcome, OrderActionState } from '@shared/domain/order-action';
 import { describeError } from '../../lib/describe-error';
 import { isRefusal, refusalReason } from '../placements/placement-model';
 
@@ -73,4 +73,24 @@ function reasonOf(message: string): string {
 /** True while main is still reading the order back (the answer may still change). */
 export function stillChecking(s: OrderActionState | null | undefined): boolean {
   return s?.state === 'unconfirmed' && !/^not confirmed\b/i.test(s.detail);
+}
+
+/**
+ * What main's `orders.action` answer means for the action a page follows: `null` or another
+ * action's state mean main no longer tracks this one — a newer action on the order was answered
+ * first (another window's) — so its outcome will not be read back: "Not confirmed", never
+ * "checking" for ever.
+ */
+export function followedState(
+  first: OrderActionOutcome,
+  next: OrderActionState | null | undefined,
+): OrderActionState | undefined {
+  if (next === undefined) return undefined;
+  if (next !== null && next.action === first.action) return next;
+  return {
+    state: 'unconfirmed',
+    action: first.action,
+    orderId: first.orderId,
+    detail: `Not confirmed: a newer action on order ${first.orderId} was answered first — check the order`,
+  };
 }

@@ -1,6 +1,6 @@
 import type { OrderActionOutcome, OrderActionState } from '@shared/domain/order-action';
 import { call } from '../../lib/ipc-client';
-import { stillChecking } from './action-answer';
+import { followedState, stillChecking } from './action-answer';
 
 /** How often a page asks main where an unconfirmed action stands. */
 export const FOLLOW_EVERY_MS = 1_000;
@@ -21,10 +21,8 @@ export async function followAction(
     await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
     if (signal?.aborted) break;
     const next = await call('orders.action', { orderId: first.orderId }).catch(() => now);
-    // Null: main no longer tracks it (a newer confirmed action on the order replaced it).
-    if (next === null) break;
-    if (next.action !== first.action) break;
-    now = next;
+    if (signal?.aborted) break;
+    now = followedState(first, next) ?? now;
     onState(now);
   }
   return now;

@@ -60,6 +60,16 @@ async function retype(user: ReturnType<typeof userEvent.setup>, input: HTMLEleme
   await user.type(input, text);
 }
 
+/** Main's answer to a modify it could not confirm at once. */
+function checking(id: string) {
+  return {
+    state: 'unconfirmed',
+    action: 'modify',
+    orderId: id,
+    detail: `Checking with the broker whether order ${id} was modified…`,
+  } as const;
+}
+
 describe('ModifyOrderDialog', () => {
   it('shows how much has filled and how much is pending', async () => {
     const { d } = await openDialog();
@@ -151,27 +161,12 @@ describe('ModifyOrderDialog', () => {
 
   it('a modify main cannot confirm says "Not yet confirmed — checking", stays open, and says Modified once main has read it back', async () => {
     const id = partlyFilled.orderId;
-    bridge.answer('orders.modify', () => ({
-      ok: true,
-      data: {
-        state: 'unconfirmed',
-        action: 'modify',
-        orderId: id,
-        detail: `Checking with the broker whether order ${id} was modified…`,
-      },
-    }));
+    bridge.answer('orders.modify', () => ({ ok: true, data: checking(id) }));
     // Main is still reading the order back; the test answers for it, then it has the change.
     let settled = false;
     bridge.answer('orders.action', () => ({
       ok: true,
-      data: settled
-        ? { state: 'done', action: 'modify', orderId: id, status: 'OPEN' }
-        : {
-            state: 'unconfirmed',
-            action: 'modify',
-            orderId: id,
-            detail: `Checking with the broker whether order ${id} was modified…`,
-          },
+      data: settled ? { state: 'done', action: 'modify', orderId: id, status: 'OPEN' } : checking(id),
     }));
     const { user, d, save, closed } = await openDialog();
     await retype(user, d.getByLabelText('Price'), '1490');
@@ -183,6 +178,22 @@ describe('ModifyOrderDialog', () => {
     settled = true;
     await waitFor(() => expect(d.getByTestId('modify-answer').textContent).toBe('Modified'), { timeout: 5_000 });
     expect(d.getByTestId('modify-answer').dataset.tone).toBe('done');
+  });
+
+  it('a modify whose reading back main stopped tracking (a newer action on the order was answered first) stops "checking" and says Not confirmed', async () => {
+    const id = partlyFilled.orderId;
+    bridge.answer('orders.modify', () => ({ ok: true, data: checking(id) }));
+    bridge.answer('orders.action', () => ({ ok: true, data: null }));
+    const { user, d, save } = await openDialog();
+    await retype(user, d.getByLabelText('Price'), '1490');
+    await user.click(save());
+    await waitFor(
+      () =>
+        expect(d.getByTestId('modify-answer').textContent).toBe(
+          `Not confirmed: a newer action on order ${id} was answered first — check the order`,
+        ),
+      { timeout: 5_000 },
+    );
   });
 
   it('a soft risk limit shows its figures and "Modify anyway", which sends the same change with the override', async () => {

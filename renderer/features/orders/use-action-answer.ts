@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { OrderActionKind, OrderActionOutcome } from '@shared/domain/order-action';
 import { call } from '../../lib/ipc-client';
-import { answerOf, failureAnswer, stillChecking, type ActionAnswer } from './action-answer';
+import { answerOf, failureAnswer, followedState, stillChecking, type ActionAnswer } from './action-answer';
 import { FOLLOW_EVERY_MS } from './follow-action';
 import { orderQueries } from './queries';
 
@@ -24,12 +24,12 @@ export function useActionAnswer(action: OrderActionKind, m: ActionCall): ActionA
     queryKey: [...orderQueries.all(), 'action', action, first?.orderId ?? '', m.submittedAt],
     queryFn: () => call('orders.action', { orderId: first?.orderId ?? '' }),
     enabled: !m.isPending && stillChecking(first),
-    refetchInterval: (q) => (stillChecking(q.state.data ?? first) ? FOLLOW_EVERY_MS : false),
+    refetchInterval: (q) =>
+      first && stillChecking(followedState(first, q.state.data) ?? first) ? FOLLOW_EVERY_MS : false,
     retry: false,
   });
   if (m.isPending) return null;
   if (m.error) return failureAnswer(action, m.error);
   if (!first) return null;
-  const now = followed.data && followed.data.action === action ? followed.data : first;
-  return answerOf(now);
+  return answerOf(followedState(first, followed.data) ?? first);
 }
