@@ -41,6 +41,7 @@ import { MarketProtectionNote } from './market-protection-note';
 import { bracketState } from '../brackets/bracket-model';
 import { BracketSection } from './bracket-section';
 import { useTicketBracket } from './use-ticket-bracket';
+import { TicketPriceSource } from './ticket-price-source';
 
 const ORDER_TYPES: readonly OrderType[] = ['MARKET', 'LIMIT', 'SL', 'SL-M'];
 const PRODUCTS: readonly Product[] = ['MIS', 'CNC', 'NRML'];
@@ -367,6 +368,8 @@ export function OrderTicket() {
           )}
         </Field>
       </div>
+
+      <TicketPriceSource draft={draft} instrument={instrument} onPatch={(p) => draftEdited(p)} />
 
       {login?.marketProtection !== undefined ? (
         <MarketProtectionNote orderType={draft.orderType} protection={login.marketProtection} />
