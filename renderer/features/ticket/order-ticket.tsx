@@ -30,7 +30,10 @@ import {
   type TicketField,
 } from './ticket-model';
 import { ConfirmOrder } from './confirm-order';
-import { MarginSummary } from './margin-summary';
+import { MarginSummary, useTicketMargin } from './margin-summary';
+import { asksBeforeSending } from './send-asks';
+import { SendAsk } from './send-ask';
+import { exitsLeftOut } from './bracket-draft';
 import { Field } from '../layout/field';
 import { ReferencePrice } from './reference-price';
 import { UnconfirmedGuard } from './unconfirmed-guard';
@@ -130,6 +133,11 @@ export function OrderTicket() {
   const bracketSubmit = bracket.submitter;
   const bracketRequest = bracket.request;
   const [sentBracket, setSentBracket] = useState(false);
+  const margin = useTicketMargin(evaluation.request);
+  // Questions before sending (exits typed but left out, a margin the account lacks): shown
+  // until answered; any edit takes them away.
+  const asks = asksBeforeSending({ exitsLeftOut: exitsLeftOut(bracket.draft), margin: margin.check });
+  const [asking, setAsking] = useState(false);
   const canPlace = bracket.draft.on ? bracketRequest !== null : request !== null;
 
   // Focus where the trader types next: the symbol on a blank ticket, else the quantity. Runs
@@ -151,7 +159,14 @@ export function OrderTicket() {
   const typedQuantity = parseNumber(draft.quantity);
   const { placeLegs } = sending;
   // Place order: the plain order, or with the section's bracket ticked, the bracket main keeps.
-  const submitOrder = (): void => {
+  // `answered`: the trader saw the ticket's questions and chose Place anyway.
+  const submitOrder = (answered = false): void => {
+    if (!answered && asks.length > 0) {
+      setConfirming(false);
+      setAsking(true);
+      return;
+    }
+    setAsking(false);
     if (bracket.draft.on) {
       if (!bracketRequest) return;
       setConfirming(false);
@@ -170,6 +185,7 @@ export function OrderTicket() {
     if (e.key === 'Escape') {
       e.preventDefault();
       if (submitter.warning) submitter.dismissWarning();
+      else if (asking) setAsking(false);
       else if (confirming) setConfirming(false);
       else ticketClosed();
       return;
@@ -181,6 +197,7 @@ export function OrderTicket() {
     else submitOrder();
   };
   const edit = (patch: Parameters<typeof draftEdited>[0]): void => {
+    setAsking(false);
     sending.edited();
     bracketSubmit.edited();
     draftEdited(patch);
@@ -384,11 +401,14 @@ export function OrderTicket() {
         product={draft.product}
         expanded={bracket.open}
         onExpand={bracket.setOpen}
-        onEdit={bracket.edit}
+        onEdit={(patch) => {
+          setAsking(false);
+          bracket.edit(patch);
+        }}
         onUseQuantity={(q) => edit({ quantity: String(q) })}
       />
 
-      <MarginSummary request={evaluation.request} />
+      <MarginSummary margin={margin} />
 
       {instrument ? (
         <AmoOffer
@@ -412,9 +432,13 @@ export function OrderTicket() {
         <ConfirmOrder
           request={request}
           extra={bracketRequest ? bracketWords(bracketRequest, instrument?.tickSize) : null}
-          onConfirm={submitOrder}
+          onConfirm={() => submitOrder()}
           onBack={() => setConfirming(false)}
         />
+      ) : null}
+
+      {asking && asks.length > 0 ? (
+        <SendAsk asks={asks} onPlace={() => submitOrder(true)} onBack={() => setAsking(false)} />
       ) : null}
 
       {submitter.warning ? (

@@ -150,6 +150,26 @@ describe('a LIMIT starts from the live touch, not the list price', () => {
   });
 });
 
+describe('a soft funds check before sending', () => {
+  it('shows the shortfall in red and asks before an order the account cannot fund', async () => {
+    bridge.answer('margins.order', () => ({
+      ok: true,
+      data: { total: 30_13_100, orderValue: 30_13_100, leverage: 1 },
+    }));
+    bridge.answer('orders.place', () => placed('7'));
+    const { user, form, t } = await renderTicket(bridge);
+    await choose(user, form, 'INFY', 'INFY');
+    await waitFor(() => expect(t.getByTestId('margin-shortfall').textContent).toBe('Short by₹17,78,532.50'));
+    await user.click(t.getByRole('button', { name: 'Place order' }));
+    expect(t.getByRole('group', { name: 'Before sending' }).textContent).toContain(
+      'Required ₹30,13,100.00 is ₹17,78,532.50 more than the ₹12,34,567.50 available',
+    );
+    expect(sent()).toHaveLength(0);
+    await user.click(t.getByRole('button', { name: 'Place anyway' }));
+    await waitFor(() => expect(sent()).toHaveLength(1));
+  });
+});
+
 describe('after-market orders', () => {
   it('offers an AMO while the exchange is closed, and sends one only once the trader ticks it', async () => {
     bridge.answer('market.status', () => ({ ok: true, data: status('closed') }));

@@ -4,7 +4,13 @@ import type { BracketRequest } from '@shared/domain/bracket';
 import type { Instrument } from '@shared/domain/instrument';
 import type { OrderRequest } from '@shared/domain/order';
 import { portfolioQueries } from '../portfolio/queries';
-import { EMPTY_BRACKET, evaluateBracket, type BracketDraft, type BracketEvaluation } from './bracket-draft';
+import {
+  bracketEdited,
+  EMPTY_BRACKET,
+  evaluateBracket,
+  type BracketDraft,
+  type BracketEvaluation,
+} from './bracket-draft';
 import type { TicketDraft } from './ticket-model';
 import { useEntryPrice } from './use-entry-price';
 import { useSubmitBracket, type SubmitBracket } from './use-submit-bracket';
@@ -51,7 +57,7 @@ export function useTicketBracket(
     request,
     submitter,
     edit: (patch) => {
-      const next = { ...draft, ...patch };
+      const next = bracketEdited(draft, patch);
       setDraft(next);
       submitter.edited();
       if (!('risk' in patch || 'riskIn' in patch || 'stop' in patch || 'stopBy' in patch)) return;
