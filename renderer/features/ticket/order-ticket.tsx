@@ -45,6 +45,7 @@ import { bracketState } from '../brackets/bracket-model';
 import { BracketSection } from './bracket-section';
 import { useTicketBracket } from './use-ticket-bracket';
 import { TicketPriceSource } from './ticket-price-source';
+import { useTicketFollowsLink } from '../workstation/use-ticket-follows-link';
 
 const ORDER_TYPES: readonly OrderType[] = ['MARKET', 'LIMIT', 'SL', 'SL-M'];
 const PRODUCTS: readonly Product[] = ['MIS', 'CNC', 'NRML'];
@@ -214,6 +215,12 @@ export function OrderTicket() {
     const quote = instrument ? quotesStoreFor(client).latest(instrument.instrumentToken) : undefined;
     edit(orderTypeChosen(draft, orderType, instrument, quote?.lastPrice));
   };
+  // Linked, the ticket moves with its colour group: the quantity and a filled-in price start
+  // afresh for the new instrument; the focus stays where the trader is.
+  useTicketFollowsLink(draft.instrumentToken, (i) => {
+    const q = quotesStoreFor(client).latest(i.instrumentToken);
+    edit(draftForInstrument(draft, q ? { ...i, lastPrice: q.lastPrice } : i));
+  });
   const onQuantityKey = (e: KeyboardEvent<HTMLInputElement>): void => {
     if (!instrument || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
     e.preventDefault();
