@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeskPanel } from '@shared/domain/workstation';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
-import { INFY, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
+import { INFY, NIFTY_FUT } from '../../test/fake-bridge';
 import { installTicketBridge } from '../../test/ticket-harness';
 import { DeskPanelProvider } from '../workstation/desk-panel';
 import { OrderTicket } from './order-ticket';
@@ -16,9 +16,8 @@ import { useTicketActions } from './ticket-store';
  * picked on the watchlist moves the chart, the depth and the ticket together.
  */
 
-let bridge: FakeBridge;
 beforeEach(() => {
-  bridge = installTicketBridge();
+  installTicketBridge();
 });
 afterEach(() => setBridgeForTests(null));
 
