@@ -221,7 +221,6 @@ export function App() {
         <ConnectionStatus />
         <UsageMeter />
         <UnconfirmedBadge />
-        <MarketSession />
         <RiskStatusChip />
         <DriftHeaderButton />
         <AlertsHeaderButton />
@@ -229,10 +228,6 @@ export function App() {
         <JournalHeaderButton />
         <span className="topbar__spacer" />
         <KillSwitchButton />
-        <span className="muted small topbar__hint">
-          <kbd>Ctrl+K</kbd> find · <kbd>?</kbd> keys ·
-        </span>
-        <span className="muted small">times in IST</span>
         <label className="check small">
           <input type="checkbox" checked={sound} onChange={soundToggled} />
           Sound
@@ -254,7 +249,14 @@ export function App() {
       <GttDialogHost />
       <StrategySlot />
       <JournalSlot />
-      <Toaster />
+      <footer className="statusbar">
+        <MarketSession />
+        <span className="muted">times in IST</span>
+        <span className="muted statusbar__hint">
+          <kbd>Ctrl+K</kbd> find · <kbd>?</kbd> keys
+        </span>
+        <Toaster />
+      </footer>
       <CommandPalette />
       <ShortcutsSheet />
       <SessionGate />

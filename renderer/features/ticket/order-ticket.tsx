@@ -262,247 +262,255 @@ export function OrderTicket() {
         </button>
       </div>
 
-      <SymbolCombobox
-        label="Symbol"
-        instruments={list}
-        value={instrument}
-        onChoose={chooseInstrument}
-        error={errorOf('symbol')}
-        inputRef={symbolRef}
-      />
-      {instrument ? (
-        <div className="ticket__refline">
-          <ReferencePrice instrument={instrument} />
-          <TicketTouch instrument={instrument} />
-        </div>
-      ) : null}
-
-      <Field
-        label="Quantity"
-        error={sliceable ? undefined : errorOf('quantity')}
-        hint={instrument && instrument.lotSize > 1 ? `lot ${instrument.lotSize}` : undefined}
-      >
-        {(p) => (
-          <input
-            {...p}
-            ref={quantityRef}
-            inputMode="numeric"
-            autoComplete="off"
-            value={draft.quantity}
-            onChange={(e) => edit({ quantity: e.target.value })}
-            onKeyDown={onQuantityKey}
-          />
-        )}
-      </Field>
-      {instrument ? (
-        <TicketImpact
-          instrument={instrument}
-          side={side}
-          orderType={draft.orderType}
-          quantity={Number.isNaN(typedQuantity) ? null : typedQuantity}
+      {/* The fields scroll; Place and the answer stay pinned under them (docs/renderer.md §Layout on small screens). */}
+      <div className="ticket__fields">
+        <SymbolCombobox
+          label="Symbol"
+          instruments={list}
+          value={instrument}
+          onChoose={chooseInstrument}
+          error={errorOf('symbol')}
+          inputRef={symbolRef}
         />
-      ) : null}
-      {sliceable && plan && instrument ? (
-        <SliceOffer
-          quantity={typedQuantity}
-          freeze={instrument.freezeQuantity}
-          plan={plan}
-          disabled={legs.pending || submitter.pending}
-          onPlace={() => {
-            setSentBracket(false);
-            placeLegs();
-          }}
-        />
-      ) : null}
+        {instrument ? (
+          <div className="ticket__refline">
+            <ReferencePrice instrument={instrument} />
+            <TicketTouch instrument={instrument} />
+          </div>
+        ) : null}
 
-      <div className="ticket__row">
-        <Field label="Order type" error={errorOf('orderType')}>
-          {(p) => (
-            <select
-              {...p}
-              value={draft.orderType}
-              onChange={(e) => chooseOrderType(pick(ORDER_TYPES, e.target.value, 'MARKET'))}
-            >
-              {ORDER_TYPES.map((t) => (
-                <option key={t} value={t} disabled={!types.includes(t)}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Product" error={errorOf('product')}>
-          {(p) => (
-            <select
-              {...p}
-              value={draft.product}
-              onChange={(e) => edit({ product: pick(PRODUCTS, e.target.value, 'MIS'), productChosen: true })}
-            >
-              {PRODUCTS.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                  {products.includes(t) ? '' : ' (not for this instrument)'}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Validity" error={errorOf('validity')}>
-          {(p) => (
-            <select
-              {...p}
-              value={draft.validity}
-              onChange={(e) => edit({ validity: pick(VALIDITIES, e.target.value, 'DAY') })}
-            >
-              {VALIDITIES.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                  {validities.includes(t) ? '' : ` (not for ${draft.orderType})`}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </div>
-
-      <div className="ticket__row">
-        <Field label="Price" error={evaluation.priceEnabled ? errorOf('price') : undefined}>
-          {(p) => (
-            <input
-              {...p}
-              inputMode="decimal"
-              autoComplete="off"
-              disabled={!evaluation.priceEnabled}
-              placeholder={evaluation.priceEnabled ? '' : 'Market'}
-              value={evaluation.priceEnabled ? draft.price : ''}
-              onChange={(e) => edit({ price: e.target.value })}
-            />
-          )}
-        </Field>
-        <Field label="Trigger price" error={evaluation.triggerEnabled ? errorOf('triggerPrice') : undefined}>
-          {(p) => (
-            <input
-              {...p}
-              inputMode="decimal"
-              autoComplete="off"
-              disabled={!evaluation.triggerEnabled}
-              value={evaluation.triggerEnabled ? draft.triggerPrice : ''}
-              onChange={(e) => edit({ triggerPrice: e.target.value })}
-            />
-          )}
-        </Field>
-      </div>
-
-      <TicketPriceSource draft={draft} instrument={instrument} onPatch={(p) => draftEdited(p)} />
-
-      {login?.marketProtection !== undefined ? (
-        <MarketProtectionNote orderType={draft.orderType} protection={login.marketProtection} />
-      ) : null}
-
-      <BracketSection
-        draft={bracket.draft}
-        evaluation={bracket.evaluation}
-        refusals={bracketSubmit.fieldErrors}
-        instrument={instrument}
-        quantity={typedQuantity}
-        product={draft.product}
-        expanded={bracket.open}
-        onExpand={bracket.setOpen}
-        onEdit={(patch) => {
-          setAsking(false);
-          bracket.edit(patch);
-        }}
-        onUseQuantity={(q) => edit({ quantity: String(q) })}
-      />
-
-      <MarginSummary margin={margin} />
-
-      {instrument ? (
-        <AmoOffer
-          session={session}
-          now={status?.now}
-          variety={variety}
-          onVariety={sending.chooseVariety}
-          refusal={brokerErrors.variety}
-          {...(evaluation.request && !submitter.pending
-            ? {
-                onPlaceAs: (v: Variety) => {
-                  setSentBracket(false);
-                  sending.placeAs(v);
-                },
-              }
-            : {})}
-        />
-      ) : null}
-
-      {confirming && request ? (
-        <ConfirmOrder
-          request={request}
-          extra={bracketRequest ? bracketWords(bracketRequest, instrument?.tickSize) : null}
-          onConfirm={() => submitOrder()}
-          onBack={() => setConfirming(false)}
-        />
-      ) : null}
-
-      {asking && asks.length > 0 ? (
-        <SendAsk asks={asks} onPlace={() => submitOrder(true)} onBack={() => setAsking(false)} />
-      ) : null}
-
-      {submitter.warning ? (
-        <UnconfirmedGuard
-          warning={submitter.warning}
-          onPlace={() => submitter.submit({ despiteUnconfirmed: true })}
-          onBack={submitter.dismissWarning}
-        />
-      ) : null}
-      {legs.warning ? (
-        <UnconfirmedGuard
-          warning={legs.warning}
-          onPlace={() => placeLegs({ despiteUnconfirmed: true })}
-          onBack={legs.dismissWarning}
-        />
-      ) : null}
-
-      <div className="form__buttons">
-        <button
-          type="submit"
-          className={side === 'BUY' ? 'buy-button' : 'sell-button'}
-          disabled={!canPlace || submitter.pending || legs.pending || bracketSubmit.pending}
-          aria-describedby={`${formId}-outcome`}
+        <Field
+          label="Quantity"
+          error={sliceable ? undefined : errorOf('quantity')}
+          hint={instrument && instrument.lotSize > 1 ? `lot ${instrument.lotSize}` : undefined}
         >
-          {submitter.pending || bracketSubmit.pending ? 'Placing…' : bracket.draft.on ? 'Place bracket' : 'Place order'}
-        </button>
-        <AddToBasket order={request} />
-        <GttFromTicket instrument={instrument} draft={draft} />
-        {variety === 'amo' ? <span className="badge st-pending">AMO</span> : null}
-        <label className="check">
-          <input type="checkbox" checked={confirmOnEnter} onChange={confirmOnEnterToggled} />
-          Confirm on Enter
-        </label>
+          {(p) => (
+            <input
+              {...p}
+              ref={quantityRef}
+              inputMode="numeric"
+              autoComplete="off"
+              value={draft.quantity}
+              onChange={(e) => edit({ quantity: e.target.value })}
+              onKeyDown={onQuantityKey}
+            />
+          )}
+        </Field>
+        {instrument ? (
+          <TicketImpact
+            instrument={instrument}
+            side={side}
+            orderType={draft.orderType}
+            quantity={Number.isNaN(typedQuantity) ? null : typedQuantity}
+          />
+        ) : null}
+        {sliceable && plan && instrument ? (
+          <SliceOffer
+            quantity={typedQuantity}
+            freeze={instrument.freezeQuantity}
+            plan={plan}
+            disabled={legs.pending || submitter.pending}
+            onPlace={() => {
+              setSentBracket(false);
+              placeLegs();
+            }}
+          />
+        ) : null}
+
+        <div className="ticket__row">
+          <Field label="Order type" error={errorOf('orderType')}>
+            {(p) => (
+              <select
+                {...p}
+                value={draft.orderType}
+                onChange={(e) => chooseOrderType(pick(ORDER_TYPES, e.target.value, 'MARKET'))}
+              >
+                {ORDER_TYPES.map((t) => (
+                  <option key={t} value={t} disabled={!types.includes(t)}>
+                    {t}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Product" error={errorOf('product')}>
+            {(p) => (
+              <select
+                {...p}
+                value={draft.product}
+                onChange={(e) => edit({ product: pick(PRODUCTS, e.target.value, 'MIS'), productChosen: true })}
+              >
+                {PRODUCTS.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                    {products.includes(t) ? '' : ' (not for this instrument)'}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Validity" error={errorOf('validity')}>
+            {(p) => (
+              <select
+                {...p}
+                value={draft.validity}
+                onChange={(e) => edit({ validity: pick(VALIDITIES, e.target.value, 'DAY') })}
+              >
+                {VALIDITIES.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                    {validities.includes(t) ? '' : ` (not for ${draft.orderType})`}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
+
+        <div className="ticket__row">
+          <Field label="Price" error={evaluation.priceEnabled ? errorOf('price') : undefined}>
+            {(p) => (
+              <input
+                {...p}
+                inputMode="decimal"
+                autoComplete="off"
+                disabled={!evaluation.priceEnabled}
+                placeholder={evaluation.priceEnabled ? '' : 'Market'}
+                value={evaluation.priceEnabled ? draft.price : ''}
+                onChange={(e) => edit({ price: e.target.value })}
+              />
+            )}
+          </Field>
+          <Field label="Trigger price" error={evaluation.triggerEnabled ? errorOf('triggerPrice') : undefined}>
+            {(p) => (
+              <input
+                {...p}
+                inputMode="decimal"
+                autoComplete="off"
+                disabled={!evaluation.triggerEnabled}
+                value={evaluation.triggerEnabled ? draft.triggerPrice : ''}
+                onChange={(e) => edit({ triggerPrice: e.target.value })}
+              />
+            )}
+          </Field>
+        </div>
+
+        <TicketPriceSource draft={draft} instrument={instrument} onPatch={(p) => draftEdited(p)} />
+
+        {login?.marketProtection !== undefined ? (
+          <MarketProtectionNote orderType={draft.orderType} protection={login.marketProtection} />
+        ) : null}
+
+        <BracketSection
+          draft={bracket.draft}
+          evaluation={bracket.evaluation}
+          refusals={bracketSubmit.fieldErrors}
+          instrument={instrument}
+          quantity={typedQuantity}
+          product={draft.product}
+          expanded={bracket.open}
+          onExpand={bracket.setOpen}
+          onEdit={(patch) => {
+            setAsking(false);
+            bracket.edit(patch);
+          }}
+          onUseQuantity={(q) => edit({ quantity: String(q) })}
+        />
+
+        {instrument ? (
+          <AmoOffer
+            session={session}
+            now={status?.now}
+            variety={variety}
+            onVariety={sending.chooseVariety}
+            refusal={brokerErrors.variety}
+            {...(evaluation.request && !submitter.pending
+              ? {
+                  onPlaceAs: (v: Variety) => {
+                    setSentBracket(false);
+                    sending.placeAs(v);
+                  },
+                }
+              : {})}
+          />
+        ) : null}
       </div>
 
-      <OrderOutcome
-        outcome={
-          sentBracket ? bracketSubmit.outcome : sending.lastSent === 'single' ? submitter.outcome : { kind: 'idle' }
-        }
-        id={`${formId}-outcome`}
-      />
-      {sentBracket && bracketSubmit.bracket ? (
-        <p className="small" data-testid="ticket-bracket">
-          Bracket: {bracketState(bracketSubmit.bracket)} — followed in the Brackets tab
-        </p>
-      ) : null}
-      {(sentBracket || sending.lastSent === 'single') && lastOutcome.kind === 'refused' ? (
-        <RiskRefusal
-          error={lastOutcome.error}
-          onPlaceAnyway={() =>
-            sentBracket && bracketRequest
-              ? bracketSubmit.submit(bracketRequest, { riskOverride: true })
-              : submitter.submit({ riskOverride: true })
+      <div className="ticket__foot">
+        <MarginSummary margin={margin} />
+        {confirming && request ? (
+          <ConfirmOrder
+            request={request}
+            extra={bracketRequest ? bracketWords(bracketRequest, instrument?.tickSize) : null}
+            onConfirm={() => submitOrder()}
+            onBack={() => setConfirming(false)}
+          />
+        ) : null}
+
+        {asking && asks.length > 0 ? (
+          <SendAsk asks={asks} onPlace={() => submitOrder(true)} onBack={() => setAsking(false)} />
+        ) : null}
+
+        {submitter.warning ? (
+          <UnconfirmedGuard
+            warning={submitter.warning}
+            onPlace={() => submitter.submit({ despiteUnconfirmed: true })}
+            onBack={submitter.dismissWarning}
+          />
+        ) : null}
+        {legs.warning ? (
+          <UnconfirmedGuard
+            warning={legs.warning}
+            onPlace={() => placeLegs({ despiteUnconfirmed: true })}
+            onBack={legs.dismissWarning}
+          />
+        ) : null}
+
+        <div className="form__buttons">
+          <button
+            type="submit"
+            className={side === 'BUY' ? 'buy-button' : 'sell-button'}
+            disabled={!canPlace || submitter.pending || legs.pending || bracketSubmit.pending}
+            aria-describedby={`${formId}-outcome`}
+          >
+            {submitter.pending || bracketSubmit.pending
+              ? 'Placing…'
+              : bracket.draft.on
+                ? 'Place bracket'
+                : 'Place order'}
+          </button>
+          <AddToBasket order={request} />
+          <GttFromTicket instrument={instrument} draft={draft} />
+          {variety === 'amo' ? <span className="badge st-pending">AMO</span> : null}
+          <label className="check">
+            <input type="checkbox" checked={confirmOnEnter} onChange={confirmOnEnterToggled} />
+            Confirm on Enter
+          </label>
+        </div>
+
+        <OrderOutcome
+          outcome={
+            sentBracket ? bracketSubmit.outcome : sending.lastSent === 'single' ? submitter.outcome : { kind: 'idle' }
           }
+          id={`${formId}-outcome`}
         />
-      ) : null}
-      {!sentBracket && sending.lastSent === 'legs' && legs.legs ? <LegOutcomes legs={legs.legs} /> : null}
+        {sentBracket && bracketSubmit.bracket ? (
+          <p className="small" data-testid="ticket-bracket">
+            Bracket: {bracketState(bracketSubmit.bracket)} — followed in the Brackets tab
+          </p>
+        ) : null}
+        {(sentBracket || sending.lastSent === 'single') && lastOutcome.kind === 'refused' ? (
+          <RiskRefusal
+            error={lastOutcome.error}
+            onPlaceAnyway={() =>
+              sentBracket && bracketRequest
+                ? bracketSubmit.submit(bracketRequest, { riskOverride: true })
+                : submitter.submit({ riskOverride: true })
+            }
+          />
+        ) : null}
+        {!sentBracket && sending.lastSent === 'legs' && legs.legs ? <LegOutcomes legs={legs.legs} /> : null}
+      </div>
     </form>
   );
 }
