@@ -134,6 +134,39 @@ for (const size of SIZES) {
         await confirm.getByRole('button', { name: 'Back' }).click();
       });
 
+      await test.step('the ladder: rows to fill its slot, following the price until scrolled', async () => {
+        await pickOnWatchlist(page, 'INFY');
+        await page.getByRole('tab', { name: 'Ladder' }).click();
+        const column = page.getByRole('group', { name: /^Price ladder of INFY/ });
+        await expect(column).toBeVisible();
+        const inView = () =>
+          column.evaluate((el, selector) => {
+            const box = el.getBoundingClientRect();
+            return [...el.querySelectorAll(selector)].filter((tr) => {
+              const r = tr.getBoundingClientRect();
+              return r.top >= box.top && r.bottom <= box.bottom;
+            }).length;
+          }, 'tbody tr[data-price]');
+        expect(await inView()).toBeGreaterThanOrEqual(size.height >= 1000 ? 16 : 8);
+        // The market runs 80 ticks away: the ladder follows, the last price in view.
+        await setPrice(host, infy, 1549);
+        const lastRow = column.locator('tbody tr.ladder__row--last');
+        await expect(lastRow).toHaveAttribute('data-price', '1,549.00');
+        await expect
+          .poll(() =>
+            column.evaluate((el) => {
+              const row = el.querySelector('tbody tr.ladder__row--last');
+              if (!row) return false;
+              const box = el.getBoundingClientRect();
+              const r = row.getBoundingClientRect();
+              return r.top >= box.top && r.bottom <= box.bottom;
+            }),
+          )
+          .toBe(true);
+        await page.screenshot({ path: docShotPath(`first-day-ladder-${tag}.png`) });
+        await page.getByRole('tab', { name: 'Chart' }).click();
+      });
+
       await test.step('six notifications at once cover no control', async () => {
         for (const symbol of ['INFY', 'TCS', 'SBIN'])
           await placeOutside(host, { tradingsymbol: symbol, transaction_type: 'BUY', quantity: 1, product: 'MIS' });

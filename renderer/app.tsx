@@ -115,6 +115,7 @@ const WORKSPACE: WorkspaceGroup = {
                       kinds={[
                         [SLOTS.chart.chart, 'Chart', <ChartPanel key="c" />],
                         [SLOTS.chart.options, 'Option chain', <OptionChainPanel key="o" />],
+                        [SLOTS.chart.ladder, 'Ladder', <LadderPanel key="l" />],
                       ]}
                     />
                   ),
@@ -142,7 +143,6 @@ const WORKSPACE: WorkspaceGroup = {
                             id={SLOTS.depth.id}
                             kinds={[
                               [SLOTS.depth.depth, 'Depth', <DepthPanel key="d" />],
-                              [SLOTS.depth.ladder, 'Ladder', <LadderPanel key="l" />],
                               [SLOTS.depth.holdings, 'Holdings', <HoldingsPanel key="h" />],
                             ]}
                           />

@@ -147,4 +147,14 @@ describe('the ticket with a stop-loss, a target and size from risk', () => {
     expect(t.queryByRole('group', { name: 'Before sending' })).toBeNull();
     expect(bridge.callsOf('orders.place')).toHaveLength(0);
   });
+
+  it('starts another instrument with no exits: a stop-loss and target never carry over', async () => {
+    const { t, user, form } = await openSection();
+    await user.type(t.getByLabelText('Stop-loss'), '1480');
+    await user.type(t.getByLabelText('Target'), '1550');
+    await choose(user, form, 'NIFTY26NOVFUT', 'NIFTY26NOVFUT');
+    expect(t.getByLabelText('Stop-loss')).toHaveProperty('value', '');
+    expect(t.getByLabelText('Target')).toHaveProperty('value', '');
+    expect(t.getByRole('button', { name: 'Place order' })).toBeDefined();
+  });
 });

@@ -42,6 +42,14 @@ export function useTicketBracket(
 ): TicketBracket {
   const [draft, setDraft] = useState<BracketDraft>(EMPTY_BRACKET);
   const [open, setOpen] = useState(false);
+  // Exits are prices of one instrument: another instrument (picked, or the linked group moved)
+  // starts with none, never another's stop-loss and target. Reset during render, as React's
+  // "state from the previous render" pattern does.
+  const [forToken, setForToken] = useState(ticket.instrumentToken);
+  if (forToken !== ticket.instrumentToken) {
+    setForToken(ticket.instrumentToken);
+    setDraft(EMPTY_BRACKET);
+  }
   const entry = useEntryPrice(ticket, instrument, open);
   const funds = useQuery(portfolioQueries.funds()).data;
   const context = { side: ticket.side, entry, instrument, availableFunds: funds ? funds.availableMargin : null };
