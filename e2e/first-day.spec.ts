@@ -174,7 +174,9 @@ for (const size of SIZES) {
         for (const symbol of ['ITC', 'WIPRO', 'TITAN'])
           await placeOutside(host, { tradingsymbol: symbol, transaction_type: 'SELL', quantity: 5, product: 'CNC' });
         const tray = page.getByRole('region', { name: 'Notifications' });
-        await expect(tray.getByRole('button', { name: /^\+5 more/ })).toBeVisible();
+        // The three rejections stay until dismissed; a fill goes by itself after a few seconds,
+        // so how many fills are still there depends on how fast this machine placed them.
+        await expect(tray.getByRole('button', { name: /^\+\d+ more \(\d rejected\)/ })).toBeVisible();
         const toasts = await tray.locator('.toast').evaluateAll((els) =>
           els
             .filter((e) => (e as HTMLElement).checkVisibility())
@@ -190,8 +192,8 @@ for (const size of SIZES) {
         expect(covered.map((c) => c.name)).toEqual([]);
         await page.screenshot({ path: docShotPath(`first-day-toasts-${tag}.png`) });
         // The collapsed ones, opened on purpose: every rejection is there to be read.
-        await tray.getByRole('button', { name: /^\+5 more/ }).click();
-        await expect(tray.getByRole('list', { name: 'More notifications' })).toContainText(/Rejected: SELL 5/);
+        await tray.getByRole('button', { name: /^\+\d+ more/ }).click();
+        await expect(tray.getByRole('alert').filter({ hasText: /Rejected: SELL 5/ })).toHaveCount(3);
       });
     });
   });

@@ -156,7 +156,7 @@ const WORKSPACE: WorkspaceGroup = {
           },
           {
             id: 'orders',
-            defaultPercent: 34,
+            defaultPercent: 36,
             min: 15,
             panel: (
               <DeskSlot
@@ -172,7 +172,7 @@ const WORKSPACE: WorkspaceGroup = {
           },
           {
             id: 'positions',
-            defaultPercent: 22,
+            defaultPercent: 20,
             min: 10,
             panel: (
               <DeskSlot

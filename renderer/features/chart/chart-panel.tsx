@@ -220,7 +220,7 @@ function LiveChartPanel() {
       <ChartTradingBar trading={trading} tickSize={tick} position={position ? position.quantity : null} />
       {/* The how-to is a tooltip (and opens on a click), so the canvas keeps the panel's height. */}
       <details className="chart__credit muted">
-        <summary title={CHART_HELP}>ⓘ How to trade on the chart · Charts: TradingView Lightweight Charts™</summary>
+        <summary title={CHART_HELP}>How to trade on the chart (?) · Charts: TradingView Lightweight Charts™</summary>
         {CHART_HELP}
       </details>
     </Panel>
