@@ -448,7 +448,16 @@ export function OrderTicket() {
         ) : null}
 
         {asking && asks.length > 0 ? (
-          <SendAsk asks={asks} onPlace={() => submitOrder(true)} onBack={() => setAsking(false)} />
+          <SendAsk
+            label="Before sending"
+            placeLabel="Place anyway"
+            onPlace={() => submitOrder(true)}
+            onBack={() => setAsking(false)}
+          >
+            {asks.map((a) => (
+              <p key={a}>{a}</p>
+            ))}
+          </SendAsk>
         ) : null}
 
         {submitter.warning ? (

@@ -1,24 +1,24 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 
 /**
- * The ticket's questions before an order it thinks is not what the trader meant (`send-asks.ts`):
- * each in words, with Back focused so a stray Enter sends nothing, and Place anyway.
+ * A question the ticket asks before sending (an unconfirmed order, `send-asks.ts`' checks): what
+ * is wrong in words, with Back focused so a stray Enter sends nothing, and the place button.
  */
 export function SendAsk(props: {
-  readonly asks: readonly string[];
+  readonly label: string;
+  readonly placeLabel: string;
+  readonly children: ReactNode;
   readonly onPlace: () => void;
   readonly onBack: () => void;
 }) {
   const back = useRef<HTMLButtonElement>(null);
   useEffect(() => back.current?.focus(), []);
   return (
-    <div className="ticket__confirm ticket__guard" role="group" aria-label="Before sending">
-      {props.asks.map((a) => (
-        <p key={a}>{a}</p>
-      ))}
+    <div className="ticket__confirm ticket__guard" role="group" aria-label={props.label}>
+      {props.children}
       <div className="form__buttons">
         <button type="button" onClick={props.onPlace}>
-          Place anyway
+          {props.placeLabel}
         </button>
         <button ref={back} type="button" className="primary" onClick={props.onBack}>
           Back
