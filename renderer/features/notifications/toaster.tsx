@@ -28,7 +28,7 @@ export function Toaster() {
           +{more.length} more{moreRejected > 0 ? ` (${moreRejected} rejected)` : ''} {listOpen ? '▾' : '▴'}
         </button>
       ) : null}
-      <ul id="toasts-more" className="toasts__more" hidden={!listOpen} aria-label="More notifications">
+      <ul id="toasts-more" className="toasts__more" hidden={!listOpen} aria-label="Older toasts">
         {more.map((t) => (
           <li key={t.id}>
             <ToastItem toast={t} />
