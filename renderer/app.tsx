@@ -117,6 +117,7 @@ const WORKSPACE: WorkspaceGroup = {
                       kinds={[
                         [SLOTS.chart.chart, 'Chart', <ChartPanel key="c" />],
                         [SLOTS.chart.options, 'Option chain', <OptionChainPanel key="o" />],
+                        [SLOTS.chart.ladder, 'Ladder', <LadderPanel key="l" />],
                       ]}
                     />
                   ),
@@ -144,7 +145,6 @@ const WORKSPACE: WorkspaceGroup = {
                             id={SLOTS.depth.id}
                             kinds={[
                               [SLOTS.depth.depth, 'Depth', <DepthPanel key="d" />],
-                              [SLOTS.depth.ladder, 'Ladder', <LadderPanel key="l" />],
                               [SLOTS.depth.holdings, 'Holdings', <HoldingsPanel key="h" />],
                             ]}
                           />
@@ -158,7 +158,7 @@ const WORKSPACE: WorkspaceGroup = {
           },
           {
             id: 'orders',
-            defaultPercent: 34,
+            defaultPercent: 36,
             min: 15,
             panel: (
               <DeskSlot
@@ -174,7 +174,7 @@ const WORKSPACE: WorkspaceGroup = {
           },
           {
             id: 'positions',
-            defaultPercent: 22,
+            defaultPercent: 20,
             min: 10,
             panel: (
               <DeskSlot
@@ -226,7 +226,6 @@ export function App() {
         <PaintRateNote />
         <UnconfirmedBadge />
         <UnprotectedBadge />
-        <MarketSession />
         <RiskStatusChip />
         <DriftHeaderButton />
         <AlertsHeaderButton />
@@ -234,10 +233,6 @@ export function App() {
         <JournalHeaderButton />
         <span className="topbar__spacer" />
         <KillSwitchButton />
-        <span className="muted small topbar__hint">
-          <kbd>Ctrl+K</kbd> find · <kbd>?</kbd> keys ·
-        </span>
-        <span className="muted small">times in IST</span>
         <label className="check small">
           <input type="checkbox" checked={sound} onChange={soundToggled} />
           Sound
@@ -259,7 +254,14 @@ export function App() {
       <GttDialogHost />
       <StrategySlot />
       <JournalSlot />
-      <Toaster />
+      <footer className="statusbar">
+        <MarketSession />
+        <span className="muted">times in IST</span>
+        <span className="muted statusbar__hint">
+          <kbd>Ctrl+K</kbd> find · <kbd>?</kbd> keys
+        </span>
+        <Toaster />
+      </footer>
       <CommandPalette />
       <ShortcutsSheet />
       <SessionGate />

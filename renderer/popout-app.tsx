@@ -93,7 +93,10 @@ export function PopoutApp() {
         )}
       </main>
       <GttDialogHost />
-      <Toaster />
+      {/* The notifications in the window's own status bar, as in the main window (docs/renderer.md §Notifications). */}
+      <footer className="statusbar">
+        <Toaster />
+      </footer>
       <CommandPalette />
       <ShortcutsSheet />
     </div>

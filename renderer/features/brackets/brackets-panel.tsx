@@ -43,7 +43,7 @@ export function BracketsPanel() {
             ]}
             records={brackets}
             what="brackets"
-            empty="No brackets: tick “Stop-loss & target” in the ticket, or drag them out of a position on the chart"
+            empty="No brackets: type a stop-loss or target under “Stop-loss, target & size from risk” in the ticket, or drag them out of a position on the chart"
             row={(b) => <BracketRow key={b.id} bracket={b} />}
           />
         </div>

@@ -315,13 +315,17 @@ function LiveChartPanel() {
       </ul>
       <DrawingsList instrument={instrument ?? null} drawings={drawing.drawings} onRemove={drawing.remove} />
       <ChartTradingBar trading={trading} tickSize={tick} position={position ? position.quantity : null} />
-      <p className="chart__credit muted">
-        Click the chart to price an order there · drag an order&apos;s line to move it, or the position&apos;s line to
-        set a stop-loss or target · Charts: TradingView Lightweight Charts™
-      </p>
+      {/* The how-to is a tooltip (and opens on a click), so the canvas keeps the panel's height. */}
+      <details className="chart__credit muted">
+        <summary title={CHART_HELP}>How to trade on the chart (?) · Charts: TradingView Lightweight Charts™</summary>
+        {CHART_HELP}
+      </details>
     </Panel>
   );
 }
+
+const CHART_HELP =
+  "Click the chart to price an order there · drag an order's line to move it, or the position's line to set a stop-loss or target";
 
 /** The lines with the one being dragged drawn where the pointer is (its title says the new price). */
 function withDragged(lines: readonly PriceLine[], drag: { line: PriceLine; price: number } | null): PriceLine[] {

@@ -86,7 +86,7 @@ export function usePaletteActions(): readonly PaletteAction[] {
       { id: 'show-chart', label: 'Show chart', run: show(SLOTS.chart, SLOTS.chart.chart) },
       { id: 'show-options', label: 'Show option chain', run: show(SLOTS.chart, SLOTS.chart.options) },
       { id: 'show-depth', label: 'Show depth', run: show(SLOTS.depth, SLOTS.depth.depth) },
-      { id: 'show-ladder', label: 'Show the price ladder', run: show(SLOTS.depth, SLOTS.depth.ladder) },
+      { id: 'show-ladder', label: 'Show the price ladder', run: show(SLOTS.chart, SLOTS.chart.ladder) },
       { id: 'show-holdings', label: 'Show holdings', run: show(SLOTS.depth, SLOTS.depth.holdings) },
       { id: 'strategy', label: 'Open the strategy builder', run: strategyOpened },
       { id: 'journal', label: 'Open the journal (P&L calendar)', run: journalOpened },

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '@shared/domain/order';
 import { toUnits } from '@shared/trading/money';
-import { clickOrder, dragChanges, ladderPrices, ordersByPrice } from './ladder-model';
+import {
+  clickOrder,
+  dragChanges,
+  halfRowsFor,
+  ladderPrices,
+  ordersByPrice,
+  outsideMiddleThird,
+  visibleRows,
+} from './ladder-model';
 
 const INFY = { exchange: 'NSE' as const, tradingsymbol: 'INFY' };
 const TOUCH = { bid: 1499.95, ask: 1500.05, last: 1500 };
@@ -101,5 +109,24 @@ describe('working orders on the ladder', () => {
       price: 1490.5,
     });
     expect(dragChanges(order({}), toUnits(1499.5))).toBeNull();
+  });
+});
+
+describe('the ladder fills its height and follows the price', () => {
+  it('has rows to fill a tall view and scroll a screen either way', () => {
+    expect(visibleRows(420, 21)).toBe(20);
+    expect(halfRowsFor(visibleRows(420, 21))).toBe(20);
+    // A pop-out 1,000 px tall: 47 rows in view, 47 either side of the centre (41 before).
+    expect(halfRowsFor(visibleRows(1000, 21))).toBe(47);
+    expect(ladderPrices(1500, 0.05, halfRowsFor(47))).toHaveLength(95);
+  });
+
+  it('recentres once the price leaves the middle third of the view, not before', () => {
+    const tick = toUnits(0.05);
+    const centre = toUnits(1500);
+    // 21 rows in view: the middle third is 3 ticks either side of the centre.
+    expect(outsideMiddleThird(centre, centre + 3 * tick, tick, 21)).toBe(false);
+    expect(outsideMiddleThird(centre, centre + 4 * tick, tick, 21)).toBe(true);
+    expect(outsideMiddleThird(centre, centre - 80 * tick, tick, 21)).toBe(true);
   });
 });

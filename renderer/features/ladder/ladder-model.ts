@@ -11,8 +11,31 @@ import { sameMembers } from '../../lib/same-members';
  * sends. Prices are integer price units (`money.ts`) inside, rupees at the edges.
  */
 
-/** Rows above and below the centre. */
+/** Rows above and below the centre, at the least: a column taller than its view scrolls a screen either way. */
 export const HALF_ROWS = 20;
+
+/** A row's height in px (ladder.css), until the ladder has measured a drawn row. */
+export const ROW_PX = 21;
+
+/** How many rows the ladder's view shows at `heightPx` (at least one). */
+export function visibleRows(heightPx: number, rowPx: number = ROW_PX): number {
+  return Math.max(1, Math.floor(heightPx / Math.max(1, rowPx)));
+}
+
+/** Rows either side of the centre for a view of `visible` rows: enough to fill it and scroll a screen either way. */
+export function halfRowsFor(visible: number): number {
+  return Math.max(HALF_ROWS, visible);
+}
+
+/**
+ * Whether the last price has left the middle third of the view (centred on `centre`, `visible`
+ * rows tall): then the ladder recentres by itself, unless the trader has scrolled it
+ * (docs/ladder.md §What it shows). All in price units.
+ */
+export function outsideMiddleThird(centre: number, last: number, tick: number, visible: number): boolean {
+  const ticks = Math.abs(Math.round((last - centre) / tick));
+  return ticks > visible / 6;
+}
 
 /** The prices of the column, highest first, in price units: `half` ticks either side of `centre`. */
 export function ladderPrices(centre: number, tickSize: number, half = HALF_ROWS): number[] {

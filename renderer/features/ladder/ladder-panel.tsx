@@ -32,9 +32,14 @@ import {
   bookByPrice,
   clickOrder,
   dragChanges,
+  halfRowsFor,
+  HALF_ROWS,
   ladderPriceOf,
   ladderOrders,
   ladderPrices,
+  outsideMiddleThird,
+  ROW_PX,
+  visibleRows,
   type LadderOrder,
   type LadderOrders,
 } from './ladder-model';
@@ -89,24 +94,69 @@ function LiveLadder() {
   const tick = instrument?.tickSize ?? 0.05;
   const last = quote?.lastPrice ?? instrument?.lastPrice ?? null;
 
-  // The column's centre: the last price when first shown, and again only when asked (C, Centre).
+  // The view's height in rows, measured: the column has rows to fill it (docs/ladder.md §What it shows).
+  const scroller = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState({ px: 0, rowPx: ROW_PX });
+  const visible = view.px > 0 ? visibleRows(view.px, view.rowPx) : HALF_ROWS;
+  // Scrolled away from the centre by the trader: the ladder stops following the price until
+  // "Back to price" (or C).
+  const [detached, setDetached] = useState(false);
+  const centredTop = useRef<number | null>(null);
+
+  // The column's centre: the last price when first shown, again when asked (C, Back to price),
+  // and by itself when the price leaves the middle third of the view while the trader has not
+  // scrolled.
   const [centre, setCentre] = useState<{ token: number | null; price: number | null }>({ token: null, price: null });
   const centrePrice = centre.token === token ? centre.price : null;
   // Set during render (React's "state from the previous render" pattern), not in an effect: the
   // first frame with a price already draws the column.
   if (centrePrice === null && last !== null && last > 0) setCentre({ token, price: last });
-  const recentre = useCallback(() => {
+  else if (
+    !detached &&
+    centrePrice !== null &&
+    last !== null &&
+    last > 0 &&
+    outsideMiddleThird(toUnits(centrePrice), toUnits(last), toUnits(tick), visible)
+  )
+    setCentre({ token, price: last });
+  const recentre = (): void => {
+    setDetached(false);
     if (last !== null) setCentre({ token, price: last });
-  }, [last, token]);
-  const prices = useMemo(() => (centrePrice === null ? [] : ladderPrices(centrePrice, tick)), [centrePrice, tick]);
+  };
+  const half = halfRowsFor(visible);
+  const prices = useMemo(
+    () => (centrePrice === null ? [] : ladderPrices(centrePrice, tick, half)),
+    [centrePrice, tick, half],
+  );
   // The centre row in the middle of the view whenever the column is (re)centred — also when the
   // centre is the same price as before (`centre` is a new object each time it is asked for).
-  const scroller = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const el = scroller.current;
     const row = el?.querySelectorAll<HTMLElement>('tbody tr[data-price]')[Math.floor(prices.length / 2)];
-    if (el && row) el.scrollTop = row.offsetTop - (el.clientHeight - row.offsetHeight) / 2;
+    if (!el || !row) return;
+    el.scrollTop = row.offsetTop - (el.clientHeight - row.offsetHeight) / 2;
+    centredTop.current = el.scrollTop;
   }, [prices, centre]);
+  const hasColumn = prices.length > 0;
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const measure = (): void => {
+      const row = el.querySelector<HTMLElement>('tbody tr[data-price]');
+      const head = el.querySelector<HTMLElement>('thead')?.offsetHeight ?? 0;
+      setView({ px: el.clientHeight - head, rowPx: row?.offsetHeight || ROW_PX });
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [hasColumn]);
+  const onScroll = (): void => {
+    const el = scroller.current;
+    if (!el || centredTop.current === null) return;
+    const away = Math.abs(el.scrollTop - centredTop.current) > view.rowPx * 1.5;
+    if (away !== detached) setDetached(away);
+  };
 
   const actions = useLadderActions();
   // Only what the column draws of the order list: a change to any other order of a large book
@@ -271,8 +321,14 @@ function LiveLadder() {
         <span className="muted small" data-testid="ladder-quantity">
           {formatQty(quantity)} · {product}
         </span>
-        <button type="button" className="small" onClick={recentre} title="Centre on the last price (C)">
-          Centre
+        <button
+          type="button"
+          className={`small${detached ? ' primary' : ''}`}
+          onClick={recentre}
+          title="Centre on the last price and follow it again (C)"
+          data-testid="ladder-centre"
+        >
+          {detached ? 'Back to price' : 'Centre'}
         </button>
       </div>
       {prices.length === 0 ? (
@@ -285,6 +341,7 @@ function LiveLadder() {
           role="group"
           aria-label={`Price ladder of ${instrument.tradingsymbol}: arrows choose a price, B buys, S sells, Del cancels, C centres`}
           onKeyDown={onKeyDown}
+          onScroll={onScroll}
         >
           <table className="grid ladder" aria-label="Price ladder" style={{ '--vmax': volumeMax } as CSSProperties}>
             <colgroup>

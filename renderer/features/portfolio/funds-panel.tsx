@@ -4,9 +4,15 @@ import { Panel } from '../layout/panel';
 import { PanelPlaceholder } from '../layout/panel-states';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { portfolioQueries } from './queries';
+import { usePositionTotals } from './use-position-totals';
 
-/** The broker's cash and margin figures, as it reports them. */
+/**
+ * The broker's cash and margin figures, as it reports them; the unrealised P&L is the open
+ * positions marked at the latest ticks, the very figure of Positions' Total row (the broker's own
+ * is as of its last read, so the two would disagree between reads).
+ */
 export function FundsPanel() {
+  const open = usePositionTotals('funds');
   const refetchInterval = usePollInterval('funds');
   const result = useQuery({ ...portfolioQueries.funds(), refetchInterval });
   const f = result.data;
@@ -36,9 +42,17 @@ export function FundsPanel() {
             <dt>Realised P&amp;L</dt>
             <dd className={signClass(f.realisedPnl)}>{formatPnl(f.realisedPnl)}</dd>
           </div>
-          <div>
+          <div title="Open positions at the latest price: the total of Positions' Unrealised column">
             <dt>Unrealised P&amp;L</dt>
-            <dd className={signClass(f.unrealisedPnl)}>{formatPnl(f.unrealisedPnl)}</dd>
+            {open ? (
+              <dd className={signClass(open.unrealised)} data-testid="funds-unrealised">
+                {formatPnl(open.unrealised)}
+              </dd>
+            ) : (
+              <dd className="muted" data-testid="funds-unrealised">
+                –
+              </dd>
+            )}
           </div>
         </dl>
       )}

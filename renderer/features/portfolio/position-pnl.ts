@@ -52,3 +52,25 @@ export function markHolding(h: Holding, ltp: number | undefined): { ltp: number;
 export function sumRupees(values: readonly number[]): number {
   return fromUnits(values.reduce((acc, v) => acc + toUnits(v), 0));
 }
+
+/** The positions' figures summed at the latest ticks: what Funds and Positions' Total row both show. */
+export interface PositionTotals {
+  readonly unrealised: number;
+  readonly realised: number;
+  readonly pnl: number;
+  readonly m2m: number;
+}
+
+/** Every position marked at its latest tick (`markPosition`) and summed exactly. */
+export function positionTotals(
+  positions: readonly Position[],
+  lastPrice: (instrumentToken: number) => number | undefined,
+): PositionTotals {
+  const marks = positions.map((p) => markPosition(p, lastPrice(p.instrumentToken)));
+  return {
+    unrealised: sumRupees(marks.map((m) => m.unrealised)),
+    realised: sumRupees(positions.map((p) => p.realisedPnl)),
+    pnl: sumRupees(marks.map((m) => m.pnl)),
+    m2m: sumRupees(marks.map((m) => m.m2m)),
+  };
+}

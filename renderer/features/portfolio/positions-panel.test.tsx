@@ -7,6 +7,7 @@ import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { createFakeBridge, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
 import { useBridgeEvents } from '../session/use-bridge-events';
+import { FundsPanel } from './funds-panel';
 import { PositionsPanel } from './positions-panel';
 
 /**
@@ -56,6 +57,18 @@ beforeEach(() => {
     'positions.list': () => ({ ok: true, data: POSITIONS }),
     'holdings.list': () => ({ ok: true, data: [] }),
     'instruments.list': () => ({ ok: true, data: [NIFTY_FUT] }),
+    // The broker's own unrealised figure, as of its last read: behind the ticks.
+    'funds.get': () => ({
+      ok: true,
+      data: {
+        availableCash: 5_00_000,
+        usedMargin: 0,
+        availableMargin: 5_00_000,
+        openingBalance: 5_00_000,
+        realisedPnl: 0,
+        unrealisedPnl: 612.35,
+      },
+    }),
   });
   setBridgeForTests(bridge);
 });
@@ -107,5 +120,19 @@ describe('Positions panel', () => {
     tick(77, 101.05, 2);
     await waitFor(() => expect(text('pos-pnl-IRFC')).toBe('+₹3,050.00'));
     expect(text('pos-day-IRFC')).toBe('+₹3,050.00');
+  });
+
+  it("Funds' unrealised P&L is Positions' Unrealised total, moving with the same ticks", async () => {
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <WithEvents />
+        <FundsPanel />
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(text('total-unrealised')).toBe('+₹14,150.00'));
+    await waitFor(() => expect(text('funds-unrealised')).toBe('+₹14,150.00'));
+    tick(77, 101.05, 3);
+    await waitFor(() => expect(text('total-unrealised')).toBe('+₹14,300.00'));
+    expect(text('funds-unrealised')).toBe('+₹14,300.00');
   });
 });

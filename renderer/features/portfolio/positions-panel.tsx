@@ -11,7 +11,7 @@ import { usePollInterval } from '../layout/use-poll-interval';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { LivePrice } from '../market/live-price';
 import { useQuotes } from '../market/use-quotes';
-import { markPosition, sumRupees } from './position-pnl';
+import { markPosition, positionTotals, sumRupees } from './position-pnl';
 import { portfolioQueries } from './queries';
 import { useHoldingsPnl } from './use-holdings-pnl';
 import { ExitSelected } from '../safety/safety-buttons';
@@ -43,8 +43,10 @@ export function PositionsPanel() {
     m: markPosition(p, quotes[p.instrumentToken]?.lastPrice),
     tick: byToken.get(p.instrumentToken)?.tickSize,
   }));
-  const day = sumRupees(rows.map((r) => r.m.m2m));
-  const totalPnl = sumRupees(rows.map((r) => r.m.pnl));
+  // The same totals Funds shows (position-pnl.ts `positionTotals`).
+  const totals = positionTotals(positions, (token) => quotes[token]?.lastPrice);
+  const day = totals.m2m;
+  const totalPnl = totals.pnl;
   const overall = sumRupees([totalPnl, holdingsPnl]);
   const keyOf = (p: Position): string => `${p.exchange}:${p.tradingsymbol}:${p.product}`;
   const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
@@ -177,9 +179,13 @@ export function PositionsPanel() {
             {rows.length > 0 ? (
               <tfoot>
                 <tr>
-                  <th scope="row" colSpan={8}>
+                  <th scope="row" colSpan={6}>
                     Total
                   </th>
+                  <td className={`num ${signClass(totals.unrealised)}`} data-testid="total-unrealised">
+                    {formatPnl(totals.unrealised)}
+                  </td>
+                  <td className={`num ${signClass(totals.realised)}`}>{formatPnl(totals.realised)}</td>
                   <td className={`num ${signClass(totalPnl)}`}>{formatPnl(totalPnl)}</td>
                   <td className={`num ${signClass(day)}`}>{formatPnl(day)}</td>
                   <td />

@@ -31,7 +31,10 @@ export function ConnectionStatus() {
     );
   return (
     <span role="status" className={`status ${link && link.rest !== 'up' ? 'status--warn' : 'status--up'}`}>
-      Connected to {data.brokerLabel} as {data.userId}
+      {/* The one header item that gives way on a narrow window: ellipsised, whole in its tooltip. */}
+      <span className="status__text" title={`Connected to ${data.brokerLabel} as ${data.userId}`}>
+        Connected to {data.brokerLabel} as {data.userId}
+      </span>
       {data.marketData === 'none' ? (
         <span
           className="stream-badge stream-badge--closed"

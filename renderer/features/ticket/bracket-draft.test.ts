@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bracketFieldOf, EMPTY_BRACKET, evaluateBracket, type BracketContext } from './bracket-draft';
+import {
+  bracketEdited,
+  bracketFieldOf,
+  EMPTY_BRACKET,
+  evaluateBracket,
+  exitsLeftOut,
+  type BracketContext,
+} from './bracket-draft';
 
 /** The ticket's Stop-loss, target & size section as a pure judgement (docs/brackets.md §In the ticket). */
 
@@ -88,5 +95,20 @@ describe('the bracket section', () => {
     expect(bracketFieldOf('trail.amount')).toBe('trail');
     expect(bracketFieldOf('price')).toBeNull();
     expect(bracketFieldOf(undefined)).toBeNull();
+  });
+});
+
+describe('bracketEdited: filled-in exits make a bracket', () => {
+  it('turns the bracket on as soon as a stop-loss or target is typed, and off when both are cleared', () => {
+    const withStop = bracketEdited(EMPTY_BRACKET, { stop: '1480' });
+    expect(withStop.on).toBe(true);
+    expect(exitsLeftOut(withStop)).toBe(false);
+    expect(bracketEdited(withStop, { stop: '' }).on).toBe(false);
+  });
+
+  it("keeps the trader's own untick, and says the exits are then left out", () => {
+    const off = bracketEdited(bracketEdited(EMPTY_BRACKET, { stop: '1480' }), { on: false });
+    expect(bracketEdited(off, { target: '1550' }).on).toBe(false);
+    expect(exitsLeftOut(off)).toBe(true);
   });
 });

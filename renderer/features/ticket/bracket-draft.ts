@@ -15,8 +15,13 @@ import { parseNumber } from './ticket-model';
 
 /** What the trader typed in the section, kept as typed. */
 export interface BracketDraft {
-  /** Place as a bracket: main places the stop-loss and target once the entry fills. */
+  /**
+   * Place as a bracket: main places the stop-loss and target once the entry fills. On by itself
+   * as soon as a stop-loss or target is typed, until the trader sets it (`bracketEdited`).
+   */
   readonly on: boolean;
+  /** The trader ticked or unticked "Place as a bracket" themselves: typing exits no longer sets it. */
+  readonly onChosen?: boolean;
   readonly stop: string;
   readonly stopBy: 'price' | 'distance';
   readonly target: string;
@@ -39,6 +44,27 @@ export const EMPTY_BRACKET: BracketDraft = {
   risk: '',
   riskIn: 'rupees',
 };
+
+/** Whether a stop-loss or a target is typed: the exits the trader means to have. */
+export function hasExits(d: BracketDraft): boolean {
+  return d.stop.trim() !== '' || d.target.trim() !== '';
+}
+
+/**
+ * The section after an edit: typing a stop-loss or target makes the order a bracket (filled-in
+ * exits are never dropped silently); the trader's own tick or untick of "Place as a bracket" is
+ * kept from then on.
+ */
+export function bracketEdited(d: BracketDraft, patch: Partial<BracketDraft>): BracketDraft {
+  const next = { ...d, ...patch };
+  if ('on' in patch) return { ...next, onChosen: true };
+  return next.onChosen ? next : { ...next, on: hasExits(next) };
+}
+
+/** Exits typed but the bracket turned off: placing sends the entry alone, so the ticket asks first. */
+export function exitsLeftOut(d: BracketDraft): boolean {
+  return !d.on && hasExits(d);
+}
 
 /** The section's fields an error is shown beside. */
 export type BracketDraftField = 'stop' | 'target' | 'trail' | 'risk';

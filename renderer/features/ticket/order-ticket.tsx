@@ -31,7 +31,10 @@ import {
   type TicketField,
 } from './ticket-model';
 import { ConfirmOrder } from './confirm-order';
-import { MarginSummary } from './margin-summary';
+import { MarginSummary, useTicketMargin } from './margin-summary';
+import { asksBeforeSending } from './send-asks';
+import { SendAsk } from './send-ask';
+import { exitsLeftOut } from './bracket-draft';
 import { Field } from '../layout/field';
 import { ReferencePrice } from './reference-price';
 import { UnconfirmedGuard } from './unconfirmed-guard';
@@ -42,6 +45,8 @@ import { MarketProtectionNote } from './market-protection-note';
 import { bracketState } from '../brackets/bracket-model';
 import { BracketSection } from './bracket-section';
 import { useTicketBracket } from './use-ticket-bracket';
+import { TicketPriceSource } from './ticket-price-source';
+import { useTicketFollowsLink } from '../workstation/use-ticket-follows-link';
 
 const ORDER_TYPES: readonly OrderType[] = ['MARKET', 'LIMIT', 'SL', 'SL-M'];
 const PRODUCTS: readonly Product[] = ['MIS', 'CNC', 'NRML'];
@@ -131,6 +136,11 @@ export function OrderTicket() {
   const bracketSubmit = bracket.submitter;
   const bracketRequest = bracket.request;
   const [sentBracket, setSentBracket] = useState(false);
+  const margin = useTicketMargin(evaluation.request);
+  // Questions before sending (exits typed but left out, a margin the account lacks): shown
+  // until answered; any edit takes them away.
+  const asks = asksBeforeSending({ exitsLeftOut: exitsLeftOut(bracket.draft), margin: margin.check });
+  const [asking, setAsking] = useState(false);
   const canPlace = bracket.draft.on ? bracketRequest !== null : request !== null;
 
   // Focus where the trader types next: the symbol on a blank ticket, else the quantity. Runs
@@ -152,7 +162,14 @@ export function OrderTicket() {
   const typedQuantity = parseNumber(draft.quantity);
   const { placeLegs } = sending;
   // Place order: the plain order, or with the section's bracket ticked, the bracket main keeps.
-  const submitOrder = (): void => {
+  // `answered`: the trader saw the ticket's questions and chose Place anyway.
+  const submitOrder = (answered = false): void => {
+    if (!answered && asks.length > 0) {
+      setConfirming(false);
+      setAsking(true);
+      return;
+    }
+    setAsking(false);
     if (bracket.draft.on) {
       if (!bracketRequest) return;
       setConfirming(false);
@@ -171,6 +188,7 @@ export function OrderTicket() {
     if (e.key === 'Escape') {
       e.preventDefault();
       if (submitter.warning) submitter.dismissWarning();
+      else if (asking) setAsking(false);
       else if (confirming) setConfirming(false);
       else ticketClosed();
       return;
@@ -182,6 +200,7 @@ export function OrderTicket() {
     else submitOrder();
   };
   const edit = (patch: Parameters<typeof draftEdited>[0]): void => {
+    setAsking(false);
     sending.edited();
     bracketSubmit.edited();
     draftEdited(patch);
@@ -198,6 +217,12 @@ export function OrderTicket() {
     const quote = instrument ? quotesStoreFor(client).latest(instrument.instrumentToken) : undefined;
     edit(orderTypeChosen(draft, orderType, instrument, quote?.lastPrice));
   };
+  // Linked, the ticket moves with its colour group: the quantity and a filled-in price start
+  // afresh for the new instrument; the focus stays where the trader is.
+  useTicketFollowsLink(draft.instrumentToken, (i) => {
+    const q = quotesStoreFor(client).latest(i.instrumentToken);
+    edit(draftForInstrument(draft, q ? { ...i, lastPrice: q.lastPrice } : i));
+  });
   const onQuantityKey = (e: KeyboardEvent<HTMLInputElement>): void => {
     if (!instrument || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
     e.preventDefault();
@@ -239,238 +264,264 @@ export function OrderTicket() {
         </button>
       </div>
 
-      <SymbolCombobox
-        label="Symbol"
-        instruments={list}
-        value={instrument}
-        onChoose={chooseInstrument}
-        error={errorOf('symbol')}
-        inputRef={symbolRef}
-      />
-      {instrument ? (
-        <div className="ticket__refline">
-          <ReferencePrice instrument={instrument} />
-          <TicketTouch instrument={instrument} />
-        </div>
-      ) : null}
-
-      <Field
-        label="Quantity"
-        error={sliceable ? undefined : errorOf('quantity')}
-        hint={instrument && instrument.lotSize > 1 ? `lot ${instrument.lotSize}` : undefined}
-      >
-        {(p) => (
-          <input
-            {...p}
-            ref={quantityRef}
-            inputMode="numeric"
-            autoComplete="off"
-            value={draft.quantity}
-            onChange={(e) => edit({ quantity: e.target.value })}
-            onKeyDown={onQuantityKey}
-          />
-        )}
-      </Field>
-      {instrument ? (
-        <TicketImpact
-          instrument={instrument}
-          side={side}
-          orderType={draft.orderType}
-          quantity={Number.isNaN(typedQuantity) ? null : typedQuantity}
+      {/* The fields scroll; Place and the answer stay pinned under them (docs/renderer.md §Layout on small screens). */}
+      <div className="ticket__fields">
+        <SymbolCombobox
+          label="Symbol"
+          instruments={list}
+          value={instrument}
+          onChoose={chooseInstrument}
+          error={errorOf('symbol')}
+          inputRef={symbolRef}
         />
-      ) : null}
-      {sliceable && plan && instrument ? (
-        <SliceOffer
-          quantity={typedQuantity}
-          freeze={instrument.freezeQuantity}
-          plan={plan}
-          disabled={legs.pending || submitter.pending}
-          onPlace={() => {
-            setSentBracket(false);
-            placeLegs();
-          }}
-        />
-      ) : null}
+        {instrument ? (
+          <div className="ticket__refline">
+            <ReferencePrice instrument={instrument} />
+            <TicketTouch instrument={instrument} />
+          </div>
+        ) : null}
 
-      <div className="ticket__row">
-        <Field label="Order type" error={errorOf('orderType')}>
-          {(p) => (
-            <select
-              {...p}
-              value={draft.orderType}
-              onChange={(e) => chooseOrderType(pick(ORDER_TYPES, e.target.value, 'MARKET'))}
-            >
-              {ORDER_TYPES.map((t) => (
-                <option key={t} value={t} disabled={!types.includes(t)}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Product" error={errorOf('product')}>
-          {(p) => (
-            <select
-              {...p}
-              value={draft.product}
-              onChange={(e) => edit({ product: pick(PRODUCTS, e.target.value, 'MIS'), productChosen: true })}
-            >
-              {PRODUCTS.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                  {products.includes(t) ? '' : ' (not for this instrument)'}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Validity" error={errorOf('validity')}>
-          {(p) => (
-            <select
-              {...p}
-              value={draft.validity}
-              onChange={(e) => edit({ validity: pick(VALIDITIES, e.target.value, 'DAY') })}
-            >
-              {VALIDITIES.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                  {validities.includes(t) ? '' : ` (not for ${draft.orderType})`}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </div>
-
-      <div className="ticket__row">
-        <Field label="Price" error={evaluation.priceEnabled ? errorOf('price') : undefined}>
-          {(p) => (
-            <input
-              {...p}
-              inputMode="decimal"
-              autoComplete="off"
-              disabled={!evaluation.priceEnabled}
-              placeholder={evaluation.priceEnabled ? '' : 'Market'}
-              value={evaluation.priceEnabled ? draft.price : ''}
-              onChange={(e) => edit({ price: e.target.value })}
-            />
-          )}
-        </Field>
-        <Field label="Trigger price" error={evaluation.triggerEnabled ? errorOf('triggerPrice') : undefined}>
-          {(p) => (
-            <input
-              {...p}
-              inputMode="decimal"
-              autoComplete="off"
-              disabled={!evaluation.triggerEnabled}
-              value={evaluation.triggerEnabled ? draft.triggerPrice : ''}
-              onChange={(e) => edit({ triggerPrice: e.target.value })}
-            />
-          )}
-        </Field>
-      </div>
-
-      {login?.marketProtection !== undefined ? (
-        <MarketProtectionNote orderType={draft.orderType} protection={login.marketProtection} />
-      ) : null}
-
-      <BracketSection
-        draft={bracket.draft}
-        evaluation={bracket.evaluation}
-        refusals={bracketSubmit.fieldErrors}
-        instrument={instrument}
-        quantity={typedQuantity}
-        product={draft.product}
-        expanded={bracket.open}
-        onExpand={bracket.setOpen}
-        onEdit={bracket.edit}
-        onUseQuantity={(q) => edit({ quantity: String(q) })}
-      />
-
-      <MarginSummary request={evaluation.request} />
-
-      {instrument ? (
-        <AmoOffer
-          session={session}
-          now={status?.now}
-          variety={variety}
-          onVariety={sending.chooseVariety}
-          refusal={brokerErrors.variety}
-          {...(evaluation.request && !submitter.pending
-            ? {
-                onPlaceAs: (v: Variety) => {
-                  setSentBracket(false);
-                  sending.placeAs(v);
-                },
-              }
-            : {})}
-        />
-      ) : null}
-
-      {confirming && request ? (
-        <ConfirmOrder
-          request={request}
-          extra={bracketRequest ? bracketWords(bracketRequest, instrument?.tickSize) : null}
-          onConfirm={submitOrder}
-          onBack={() => setConfirming(false)}
-        />
-      ) : null}
-
-      {submitter.warning ? (
-        <UnconfirmedGuard
-          warning={submitter.warning}
-          onPlace={() => submitter.submit({ despiteUnconfirmed: true })}
-          onBack={submitter.dismissWarning}
-        />
-      ) : null}
-      {legs.warning ? (
-        <UnconfirmedGuard
-          warning={legs.warning}
-          onPlace={() => placeLegs({ despiteUnconfirmed: true })}
-          onBack={legs.dismissWarning}
-        />
-      ) : null}
-
-      <div className="form__buttons">
-        <button
-          type="submit"
-          className={side === 'BUY' ? 'buy-button' : 'sell-button'}
-          disabled={!canPlace || submitter.pending || legs.pending || bracketSubmit.pending}
-          aria-describedby={`${formId}-outcome`}
+        <Field
+          label="Quantity"
+          error={sliceable ? undefined : errorOf('quantity')}
+          hint={instrument && instrument.lotSize > 1 ? `lot ${instrument.lotSize}` : undefined}
         >
-          {submitter.pending || bracketSubmit.pending ? 'Placing…' : bracket.draft.on ? 'Place bracket' : 'Place order'}
-        </button>
-        <AddToBasket order={request} />
-        <GttFromTicket instrument={instrument} draft={draft} />
-        {variety === 'amo' ? <span className="badge st-pending">AMO</span> : null}
-        <label className="check">
-          <input type="checkbox" checked={confirmOnEnter} onChange={confirmOnEnterToggled} />
-          Confirm on Enter
-        </label>
+          {(p) => (
+            <input
+              {...p}
+              ref={quantityRef}
+              inputMode="numeric"
+              autoComplete="off"
+              value={draft.quantity}
+              onChange={(e) => edit({ quantity: e.target.value })}
+              onKeyDown={onQuantityKey}
+            />
+          )}
+        </Field>
+        {instrument ? (
+          <TicketImpact
+            instrument={instrument}
+            side={side}
+            orderType={draft.orderType}
+            quantity={Number.isNaN(typedQuantity) ? null : typedQuantity}
+          />
+        ) : null}
+        {sliceable && plan && instrument ? (
+          <SliceOffer
+            quantity={typedQuantity}
+            freeze={instrument.freezeQuantity}
+            plan={plan}
+            disabled={legs.pending || submitter.pending}
+            onPlace={() => {
+              setSentBracket(false);
+              placeLegs();
+            }}
+          />
+        ) : null}
+
+        <div className="ticket__row">
+          <Field label="Order type" error={errorOf('orderType')}>
+            {(p) => (
+              <select
+                {...p}
+                value={draft.orderType}
+                onChange={(e) => chooseOrderType(pick(ORDER_TYPES, e.target.value, 'MARKET'))}
+              >
+                {ORDER_TYPES.map((t) => (
+                  <option key={t} value={t} disabled={!types.includes(t)}>
+                    {t}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Product" error={errorOf('product')}>
+            {(p) => (
+              <select
+                {...p}
+                value={draft.product}
+                onChange={(e) => edit({ product: pick(PRODUCTS, e.target.value, 'MIS'), productChosen: true })}
+              >
+                {PRODUCTS.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                    {products.includes(t) ? '' : ' (not for this instrument)'}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Validity" error={errorOf('validity')}>
+            {(p) => (
+              <select
+                {...p}
+                value={draft.validity}
+                onChange={(e) => edit({ validity: pick(VALIDITIES, e.target.value, 'DAY') })}
+              >
+                {VALIDITIES.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                    {validities.includes(t) ? '' : ` (not for ${draft.orderType})`}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
+
+        <div className="ticket__row">
+          <Field label="Price" error={evaluation.priceEnabled ? errorOf('price') : undefined}>
+            {(p) => (
+              <input
+                {...p}
+                inputMode="decimal"
+                autoComplete="off"
+                disabled={!evaluation.priceEnabled}
+                placeholder={evaluation.priceEnabled ? '' : 'Market'}
+                value={evaluation.priceEnabled ? draft.price : ''}
+                onChange={(e) => edit({ price: e.target.value })}
+              />
+            )}
+          </Field>
+          <Field label="Trigger price" error={evaluation.triggerEnabled ? errorOf('triggerPrice') : undefined}>
+            {(p) => (
+              <input
+                {...p}
+                inputMode="decimal"
+                autoComplete="off"
+                disabled={!evaluation.triggerEnabled}
+                value={evaluation.triggerEnabled ? draft.triggerPrice : ''}
+                onChange={(e) => edit({ triggerPrice: e.target.value })}
+              />
+            )}
+          </Field>
+        </div>
+
+        <TicketPriceSource draft={draft} instrument={instrument} onPatch={(p) => draftEdited(p)} />
+
+        {login?.marketProtection !== undefined ? (
+          <MarketProtectionNote orderType={draft.orderType} protection={login.marketProtection} />
+        ) : null}
+
+        <BracketSection
+          draft={bracket.draft}
+          evaluation={bracket.evaluation}
+          refusals={bracketSubmit.fieldErrors}
+          instrument={instrument}
+          quantity={typedQuantity}
+          product={draft.product}
+          expanded={bracket.open}
+          onExpand={bracket.setOpen}
+          onEdit={(patch) => {
+            setAsking(false);
+            bracket.edit(patch);
+          }}
+          onUseQuantity={(q) => edit({ quantity: String(q) })}
+        />
+
+        {instrument ? (
+          <AmoOffer
+            session={session}
+            now={status?.now}
+            variety={variety}
+            onVariety={sending.chooseVariety}
+            refusal={brokerErrors.variety}
+            {...(evaluation.request && !submitter.pending
+              ? {
+                  onPlaceAs: (v: Variety) => {
+                    setSentBracket(false);
+                    sending.placeAs(v);
+                  },
+                }
+              : {})}
+          />
+        ) : null}
       </div>
 
-      <OrderOutcome
-        outcome={
-          sentBracket ? bracketSubmit.outcome : sending.lastSent === 'single' ? submitter.outcome : { kind: 'idle' }
-        }
-        id={`${formId}-outcome`}
-      />
-      {sentBracket && bracketSubmit.bracket ? (
-        <p className="small" data-testid="ticket-bracket">
-          Bracket: {bracketState(bracketSubmit.bracket)} — followed in the Brackets tab
-        </p>
-      ) : null}
-      {(sentBracket || sending.lastSent === 'single') && lastOutcome.kind === 'refused' ? (
-        <RiskRefusal
-          error={lastOutcome.error}
-          onPlaceAnyway={() =>
-            sentBracket && bracketRequest
-              ? bracketSubmit.submit(bracketRequest, { riskOverride: true })
-              : submitter.submit({ riskOverride: true })
+      <div className="ticket__foot">
+        <MarginSummary margin={margin} />
+        {confirming && request ? (
+          <ConfirmOrder
+            request={request}
+            extra={bracketRequest ? bracketWords(bracketRequest, instrument?.tickSize) : null}
+            onConfirm={() => submitOrder()}
+            onBack={() => setConfirming(false)}
+          />
+        ) : null}
+
+        {asking && asks.length > 0 ? (
+          <SendAsk
+            label="Before sending"
+            placeLabel="Place anyway"
+            onPlace={() => submitOrder(true)}
+            onBack={() => setAsking(false)}
+          >
+            {asks.map((a) => (
+              <p key={a}>{a}</p>
+            ))}
+          </SendAsk>
+        ) : null}
+
+        {submitter.warning ? (
+          <UnconfirmedGuard
+            warning={submitter.warning}
+            onPlace={() => submitter.submit({ despiteUnconfirmed: true })}
+            onBack={submitter.dismissWarning}
+          />
+        ) : null}
+        {legs.warning ? (
+          <UnconfirmedGuard
+            warning={legs.warning}
+            onPlace={() => placeLegs({ despiteUnconfirmed: true })}
+            onBack={legs.dismissWarning}
+          />
+        ) : null}
+
+        <div className="form__buttons">
+          <button
+            type="submit"
+            className={side === 'BUY' ? 'buy-button' : 'sell-button'}
+            disabled={!canPlace || submitter.pending || legs.pending || bracketSubmit.pending}
+            aria-describedby={`${formId}-outcome`}
+          >
+            {submitter.pending || bracketSubmit.pending
+              ? 'Placing…'
+              : bracket.draft.on
+                ? 'Place bracket'
+                : 'Place order'}
+          </button>
+          <AddToBasket order={request} />
+          <GttFromTicket instrument={instrument} draft={draft} />
+          {variety === 'amo' ? <span className="badge st-pending">AMO</span> : null}
+          <label className="check">
+            <input type="checkbox" checked={confirmOnEnter} onChange={confirmOnEnterToggled} />
+            Confirm on Enter
+          </label>
+        </div>
+
+        <OrderOutcome
+          outcome={
+            sentBracket ? bracketSubmit.outcome : sending.lastSent === 'single' ? submitter.outcome : { kind: 'idle' }
           }
+          id={`${formId}-outcome`}
         />
-      ) : null}
-      {!sentBracket && sending.lastSent === 'legs' && legs.legs ? <LegOutcomes legs={legs.legs} /> : null}
+        {sentBracket && bracketSubmit.bracket ? (
+          <p className="small" data-testid="ticket-bracket">
+            Bracket: {bracketState(bracketSubmit.bracket)} — followed in the Brackets tab
+          </p>
+        ) : null}
+        {(sentBracket || sending.lastSent === 'single') && lastOutcome.kind === 'refused' ? (
+          <RiskRefusal
+            error={lastOutcome.error}
+            onPlaceAnyway={() =>
+              sentBracket && bracketRequest
+                ? bracketSubmit.submit(bracketRequest, { riskOverride: true })
+                : submitter.submit({ riskOverride: true })
+            }
+          />
+        ) : null}
+        {!sentBracket && sending.lastSent === 'legs' && legs.legs ? <LegOutcomes legs={legs.legs} /> : null}
+      </div>
     </form>
   );
 }

@@ -75,7 +75,8 @@ describe('the ticket with a stop-loss, a target and size from risk', () => {
     await user.type(t.getByLabelText('Target'), '1550');
     await user.selectOptions(t.getByLabelText('Trail by'), 'points');
     await user.type(t.getByLabelText('Trail the stop'), '5');
-    await user.click(t.getByRole('checkbox', { name: /Place as a bracket/ }));
+    // Filled-in exits make a bracket without a separate tick.
+    expect(t.getByRole('checkbox', { name: /Place as a bracket/ })).toHaveProperty('checked', true);
     // Enter asks first, naming the exits too.
     await user.click(t.getByLabelText('Target'));
     await user.keyboard('{Enter}');
@@ -131,5 +132,29 @@ describe('the ticket with a stop-loss, a target and size from risk', () => {
     expect((await t.findByTestId('ticket-order-id')).textContent).toBe('91');
     expect((await t.findByTestId('ticket-bracket')).textContent).toContain('Waiting for entry');
     expect(describedText(t.getByLabelText('Stop-loss'))).toBe('');
+  });
+
+  it('with the bracket unticked, Place order asks before sending the entry without its exits', async () => {
+    const { t, user } = await openSection();
+    await user.type(t.getByLabelText('Stop-loss'), '1480');
+    await user.type(t.getByLabelText('Target'), '1550');
+    await user.click(t.getByRole('checkbox', { name: /Place as a bracket/ }));
+    await user.click(t.getByRole('button', { name: 'Place order' }));
+    const ask = t.getByRole('group', { name: 'Before sending' });
+    expect(ask.textContent).toMatch(/the entry goes alone, with no exit/);
+    expect(bridge.callsOf('orders.place')).toHaveLength(0);
+    await user.click(t.getByRole('button', { name: 'Back' }));
+    expect(t.queryByRole('group', { name: 'Before sending' })).toBeNull();
+    expect(bridge.callsOf('orders.place')).toHaveLength(0);
+  });
+
+  it('starts another instrument with no exits: a stop-loss and target never carry over', async () => {
+    const { t, user, form } = await openSection();
+    await user.type(t.getByLabelText('Stop-loss'), '1480');
+    await user.type(t.getByLabelText('Target'), '1550');
+    await choose(user, form, 'NIFTY26NOVFUT', 'NIFTY26NOVFUT');
+    expect(t.getByLabelText('Stop-loss')).toHaveProperty('value', '');
+    expect(t.getByLabelText('Target')).toHaveProperty('value', '');
+    expect(t.getByRole('button', { name: 'Place order' })).toBeDefined();
   });
 });

@@ -114,6 +114,62 @@ describe('the spread and the book in the ticket', () => {
   });
 });
 
+describe('a LIMIT starts from the live touch, not the list price', () => {
+  it('prefills a sell at the live bid and a buy at the live offer, and says so', async () => {
+    // The instrument list says 1,500 (the previous close); the market has moved to 1,530.
+    bridge.answer('quotes.get', () => ({
+      ok: true,
+      data: [{ ...INFY_QUOTE, lastPrice: 1530, bid: 1529.9, ask: 1530.1 }],
+    }));
+    const { user, form, t } = await renderTicket(bridge);
+    await choose(user, form, 'INFY', 'INFY');
+    await user.selectOptions(t.getByLabelText('Order type'), 'LIMIT');
+    await waitFor(() => expect(t.getByLabelText('Price')).toHaveProperty('value', '1530.1'));
+    expect(t.getByTestId('ticket-price-source').textContent).toBe('Limit price from the live offer');
+    await user.click(t.getByLabelText('Sell'));
+    await waitFor(() => expect(t.getByLabelText('Price')).toHaveProperty('value', '1529.9'));
+    // A typed price is the trader's: the side switching back does not move it.
+    await user.clear(t.getByLabelText('Price'));
+    await user.type(t.getByLabelText('Price'), '1531');
+    await user.click(t.getByLabelText('Buy'));
+    expect(t.getByLabelText('Price')).toHaveProperty('value', '1531');
+    expect(t.queryByTestId('ticket-price-source')).toBeNull();
+  });
+
+  it('says when no live quote exists yet', async () => {
+    bridge.answer('quotes.get', () => ({ ok: true, data: [] }));
+    const { user, form, t } = await renderTicket(bridge);
+    await choose(user, form, 'INFY', 'INFY');
+    await user.selectOptions(t.getByLabelText('Order type'), 'LIMIT');
+    await waitFor(() =>
+      expect(t.getByTestId('ticket-price-source').textContent).toBe(
+        'No live quote yet: the limit price is the last close',
+      ),
+    );
+    expect(t.getByLabelText('Price')).toHaveProperty('value', '1500');
+  });
+});
+
+describe('a soft funds check before sending', () => {
+  it('shows the shortfall in red and asks before an order the account cannot fund', async () => {
+    bridge.answer('margins.order', () => ({
+      ok: true,
+      data: { total: 30_13_100, orderValue: 30_13_100, leverage: 1 },
+    }));
+    bridge.answer('orders.place', () => placed('7'));
+    const { user, form, t } = await renderTicket(bridge);
+    await choose(user, form, 'INFY', 'INFY');
+    await waitFor(() => expect(t.getByTestId('margin-shortfall').textContent).toBe('Short by₹17,78,532.50'));
+    await user.click(t.getByRole('button', { name: 'Place order' }));
+    expect(t.getByRole('group', { name: 'Before sending' }).textContent).toContain(
+      'Required ₹30,13,100.00 is ₹17,78,532.50 more than the ₹12,34,567.50 available',
+    );
+    expect(sent()).toHaveLength(0);
+    await user.click(t.getByRole('button', { name: 'Place anyway' }));
+    await waitFor(() => expect(sent()).toHaveLength(1));
+  });
+});
+
 describe('after-market orders', () => {
   it('offers an AMO while the exchange is closed, and sends one only once the trader ticks it', async () => {
     bridge.answer('market.status', () => ({ ok: true, data: status('closed') }));

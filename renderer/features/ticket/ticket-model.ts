@@ -13,6 +13,7 @@ import { crossedStopProblem } from '@shared/trading/stop-trigger';
 import type { IpcError } from '@shared/ipc/result';
 import type { SessionInfo } from '@shared/domain/session';
 import { refusalReason } from '../placements/placement-model';
+import type { PriceFrom } from './price-prefill';
 
 /**
  * The order ticket's logic without React: draft → order request + errors per field.
@@ -41,6 +42,8 @@ export interface TicketDraft {
   readonly validity: Validity;
   readonly price: string;
   readonly triggerPrice: string;
+  /** Where a price the ticket filled in came from; absent for a typed or clicked price (price-prefill.ts). */
+  readonly priceFrom?: PriceFrom | undefined;
 }
 
 /** The draft a fresh ticket starts from. */
@@ -179,14 +182,16 @@ export function draftForInstrument(draft: TicketDraft, instrument: Instrument): 
       takesPrice(orderType) && instrument.lastPrice > 0
         ? String(roundToTick(instrument.lastPrice, instrument.tickSize))
         : '',
+    // Until the ticket has put it on the live touch (price-prefill.ts).
+    priceFrom: takesPrice(orderType) ? 'pending' : undefined,
     triggerPrice: '',
   };
 }
 
 /**
  * The draft change when the trader picks an order type. A priced type with no price typed yet
- * starts from the last price, on the tick (as broker terminals do); a typed price is kept.
- * `lastPrice` is the live one when there is a tick, so a LIMIT does not start from a stale list price.
+ * starts from the last price, on the tick, marked `pending` so the ticket moves it to the live
+ * touch on the order's side (price-prefill.ts); a typed price is kept.
  */
 export function orderTypeChosen(
   draft: TicketDraft,
@@ -195,8 +200,9 @@ export function orderTypeChosen(
   lastPrice: number | undefined,
 ): Partial<TicketDraft> {
   const ltp = lastPrice ?? instrument?.lastPrice ?? 0;
+  if (instrument && takesPrice(orderType) && draft.priceFrom !== undefined) return { orderType, priceFrom: 'pending' };
   if (!instrument || !takesPrice(orderType) || draft.price.trim() !== '' || ltp <= 0) return { orderType };
-  return { orderType, price: String(roundToTick(ltp, instrument.tickSize)) };
+  return { orderType, price: String(roundToTick(ltp, instrument.tickSize)), priceFrom: 'pending' };
 }
 
 /**

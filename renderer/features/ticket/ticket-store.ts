@@ -36,6 +36,17 @@ interface TicketState {
   };
 }
 
+/**
+ * A price set by the edit (typed, or clicked on the chart or the ladder) has no source and is
+ * never moved; a side change re-prices one the ticket filled in, since the touch is the other side.
+ */
+function priceFromAfter(draft: TicketDraft, patch: Partial<TicketDraft>): TicketDraft['priceFrom'] {
+  if ('priceFrom' in patch) return patch.priceFrom;
+  if ('price' in patch) return undefined;
+  if (patch.side !== undefined && patch.side !== draft.side && draft.priceFrom !== undefined) return 'pending';
+  return draft.priceFrom;
+}
+
 const useTicketStore = create<TicketState>()((set) => ({
   open: true,
   draft: EMPTY_DRAFT,
@@ -47,16 +58,18 @@ const useTicketStore = create<TicketState>()((set) => ({
         open: true,
         generation: s.generation + 1,
         selectedToken: instrument?.instrumentToken ?? s.selectedToken,
+        // A price the ticket filled in is put on the live touch again at each opening
+        // (price-prefill.ts); one the trader typed or clicked is kept.
         draft:
           instrument && instrument.instrumentToken !== s.draft.instrumentToken
             ? draftForInstrument({ ...s.draft, side }, instrument)
-            : { ...s.draft, side },
+            : { ...s.draft, side, priceFrom: s.draft.priceFrom === undefined ? undefined : 'pending' },
       })),
     ticketClosed: () => set({ open: false }),
     instrumentSelected: (token) => set({ selectedToken: token }),
     draftEdited: (patch) =>
       set((s) => ({
-        draft: { ...s.draft, ...patch },
+        draft: { ...s.draft, ...patch, priceFrom: priceFromAfter(s.draft, patch) },
         selectedToken: patch.instrumentToken ?? s.selectedToken,
       })),
     exitRequested: (exit) =>

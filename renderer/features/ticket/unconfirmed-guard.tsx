@@ -1,5 +1,5 @@
-import { useEffect, useRef } from 'react';
 import type { UnconfirmedWarning } from './use-submit-order';
+import { SendAsk } from './send-ask';
 
 /**
  * Shown instead of sending while an earlier click (or the same order) is not yet confirmed: it
@@ -11,11 +11,14 @@ export function UnconfirmedGuard(props: {
   readonly onPlace: () => void;
   readonly onBack: () => void;
 }) {
-  const back = useRef<HTMLButtonElement>(null);
-  useEffect(() => back.current?.focus(), []);
   const ref = props.warning.clientOrderId;
   return (
-    <div className="ticket__confirm ticket__guard" role="group" aria-label="Order not yet confirmed">
+    <SendAsk
+      label="Order not yet confirmed"
+      placeLabel="Place another order"
+      onPlace={props.onPlace}
+      onBack={props.onBack}
+    >
       <p>
         {ref ? (
           <>
@@ -26,14 +29,6 @@ export function UnconfirmedGuard(props: {
         )}{' '}
         — it may still be placed. Placing now could make a second order.
       </p>
-      <div className="form__buttons">
-        <button type="button" onClick={props.onPlace}>
-          Place another order
-        </button>
-        <button ref={back} type="button" className="primary" onClick={props.onBack}>
-          Back
-        </button>
-      </div>
-    </div>
+    </SendAsk>
   );
 }

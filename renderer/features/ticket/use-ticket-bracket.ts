@@ -4,7 +4,13 @@ import type { BracketRequest } from '@shared/domain/bracket';
 import type { Instrument } from '@shared/domain/instrument';
 import type { OrderRequest } from '@shared/domain/order';
 import { portfolioQueries } from '../portfolio/queries';
-import { EMPTY_BRACKET, evaluateBracket, type BracketDraft, type BracketEvaluation } from './bracket-draft';
+import {
+  bracketEdited,
+  EMPTY_BRACKET,
+  evaluateBracket,
+  type BracketDraft,
+  type BracketEvaluation,
+} from './bracket-draft';
 import type { TicketDraft } from './ticket-model';
 import { useEntryPrice } from './use-entry-price';
 import { useSubmitBracket, type SubmitBracket } from './use-submit-bracket';
@@ -36,6 +42,14 @@ export function useTicketBracket(
 ): TicketBracket {
   const [draft, setDraft] = useState<BracketDraft>(EMPTY_BRACKET);
   const [open, setOpen] = useState(false);
+  // Exits are prices of one instrument: another instrument (picked, or the linked group moved)
+  // starts with none, never another's stop-loss and target. Reset during render, as React's
+  // "state from the previous render" pattern does.
+  const [forToken, setForToken] = useState(ticket.instrumentToken);
+  if (forToken !== ticket.instrumentToken) {
+    setForToken(ticket.instrumentToken);
+    setDraft(EMPTY_BRACKET);
+  }
   const entry = useEntryPrice(ticket, instrument, open);
   const funds = useQuery(portfolioQueries.funds()).data;
   const context = { side: ticket.side, entry, instrument, availableFunds: funds ? funds.availableMargin : null };
@@ -51,7 +65,7 @@ export function useTicketBracket(
     request,
     submitter,
     edit: (patch) => {
-      const next = { ...draft, ...patch };
+      const next = bracketEdited(draft, patch);
       setDraft(next);
       submitter.edited();
       if (!('risk' in patch || 'riskIn' in patch || 'stop' in patch || 'stopBy' in patch)) return;

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { DeskCommand, TicketRequest } from '@shared/domain/workstation';
+import { takesPrice } from '@shared/trading/rules';
 import { call, subscribe } from '../../lib/ipc-client';
 import { useInstruments } from '../instruments/queries';
 import { useTicketActions, useTicketDraft, useTicketGeneration } from '../ticket/ticket-store';
@@ -33,7 +34,9 @@ export function useTicketForward(): void {
       instrumentToken: draft.instrumentToken,
       patch: {
         orderType: draft.orderType,
-        price: draft.price,
+        // A price the ticket filled in is re-read from the live touch where the ticket is
+        // (docs/renderer.md §The ticket's starting price); a typed or clicked one travels as is.
+        ...(draft.priceFrom === undefined ? { price: draft.price } : {}),
         triggerPrice: draft.triggerPrice,
         quantity: draft.quantity,
         product: draft.product,
@@ -62,7 +65,11 @@ export function useTicketForward(): void {
           const { orderType, price, triggerPrice, quantity, product } = patch;
           draftEdited({
             ...(orderType ? { orderType } : {}),
-            ...(price !== undefined ? { price } : {}),
+            ...(price !== undefined
+              ? { price }
+              : orderType && takesPrice(orderType)
+                ? { priceFrom: 'pending' as const }
+                : {}),
             ...(triggerPrice !== undefined ? { triggerPrice } : {}),
             ...(quantity ? { quantity } : {}),
             ...(product ? { product, productChosen: true } : {}),
