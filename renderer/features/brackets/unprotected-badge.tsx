@@ -30,8 +30,9 @@ export function UnprotectedBadge() {
 }
 
 /**
- * A toast that stays (the `bad` kind) for each bracket that becomes UNPROTECTED, withdrawn once
- * main says it is protected again or it is done.
+ * A sticky toast (first in the tray, no ×) for each bracket that becomes UNPROTECTED, withdrawn
+ * once main says it is protected again or it is done: the trader cannot wave it away while the
+ * position is bare, and the tray's other toasts never push it out of sight.
  */
 export function useUnprotectedToasts(): void {
   const { data } = useQuery(bracketQueries.list());
@@ -46,6 +47,7 @@ export function useUnprotectedToasts(): void {
       toastRaised({
         id,
         tone: 'bad',
+        sticky: true,
         title: unprotectedLabel(b),
         detail: `${b.unprotected?.why ?? ''}. Main keeps trying; see the Brackets tab.`,
       });
