@@ -83,7 +83,8 @@ const SavedUrl = z.url({ protocol: /^https?$/ });
 
 /**
  * A profile as main saves it on disk: where and who, never a secret nor a token (those are the
- * vault's). Derived from `BrokerProfile`, so a new kind of profile is saved without more code.
+ * vault's). Each kind of `BrokerProfile` is listed here again without its secrets: a new kind of
+ * profile needs its line here too.
  */
 export const StoredProfile = z.discriminatedUnion('kind', [
   PaperProfile,
