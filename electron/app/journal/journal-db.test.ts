@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,11 +155,28 @@ describe('durability', () => {
   });
 
   it('goes to a side file first: a crash before the rename leaves the last whole journal, and the side file is dropped', async () => {
-    const steps: string[] = [];
-    const j = await JournalDb.open(path, { onStep: (s) => steps.push(s) });
+    // What is on disk at each step, looked at there and then (the step is reported synchronously).
+    const seen: Array<{ step: string; side: Buffer | null; journal: Buffer | null }> = [];
+    const read = (p: string): Buffer | null => (existsSync(p) ? readFileSync(p) : null);
+    const j = await JournalDb.open(path, {
+      onStep: (step) => seen.push({ step, side: read(`${path}.tmp`), journal: read(path) }),
+    });
     await j.addFills([FILL]);
-    expect(steps.slice(-2)).toEqual(['written', 'renamed']);
     await j.close();
+    const SQL = await initSqlJs();
+    const fillsIn = (bytes: Buffer | null): number | null => {
+      if (!bytes) return null;
+      const db = new SQL.Database(bytes);
+      const n = Number(db.exec('SELECT count(*) FROM fills')[0]?.values[0]?.[0]);
+      db.close();
+      return n;
+    };
+    // The new fill is whole in the side file while the journal still holds the last whole state;
+    // the rename then puts it in the journal and leaves no side file.
+    expect(seen.slice(-2).map((s) => ({ step: s.step, side: fillsIn(s.side), journal: fillsIn(s.journal) }))).toEqual([
+      { step: 'written', side: 1, journal: 0 },
+      { step: 'renamed', side: null, journal: 1 },
+    ]);
     // A crash mid-write leaves a torn side file beside the journal.
     await writeFile(`${path}.tmp`, 'half a datab');
     const reopened = await JournalDb.open(path);

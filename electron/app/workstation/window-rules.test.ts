@@ -31,6 +31,8 @@ describe("the shell's window rules", () => {
       close: ['w2'],
     });
     expect(reconcileWindows([win('main')], new Set())).toEqual({ open: [], close: [] });
+    // A desk that does not list the main window (an old or damaged save) still never closes it.
+    expect(reconcileWindows([win('w1')], new Set(['main', 'w1', 'w2']))).toEqual({ open: [], close: ['w2'] });
   });
 
   it('restores a pop-out saved on a display that is gone onto the laptop’s screen', () => {

@@ -17,15 +17,18 @@ describe('volume at price', () => {
     const v = new VolumeProfile(() => now);
     v.onTick(tick(1, 1500, 10_000)); // the first tick only sets where the day's volume stands
     now = 2_000;
-    v.onTick(tick(1, 1500.05, 10_040));
-    v.onTick(tick(1, 1500, 10_100));
-    v.onTick(tick(1, 1500.05, 10_125));
-    v.onTick(tick(1, 1500.05, 10_125)); // nothing traded
+    // Traded first at the middle price, then below it, then above: the order seen is not the order shown.
+    v.onTick(tick(1, 1500, 10_040));
+    v.onTick(tick(1, 1499.95, 10_070));
+    v.onTick(tick(1, 1500.05, 10_100));
+    v.onTick(tick(1, 1500, 10_125));
+    v.onTick(tick(1, 1500, 10_125)); // nothing traded
     expect(v.of(1)).toEqual({
       since: 1_000,
       levels: [
-        { price: 1500.05, volume: 65 },
-        { price: 1500, volume: 60 },
+        { price: 1500.05, volume: 30 },
+        { price: 1500, volume: 65 },
+        { price: 1499.95, volume: 30 },
       ],
     });
   });

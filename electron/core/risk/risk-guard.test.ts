@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OrderRequest } from '@shared/domain/order';
 import { NO_RISK_LIMITS, type RiskLimits } from '@shared/domain/risk';
 import { AppError } from '@shared/ipc/app-error';
+import { systemClock, type Clock } from '../clock';
 import { marketBuy, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 
 /** The risk guard in the real order service, against the real paper broker: refusals before journaling. */
@@ -26,6 +27,47 @@ async function refusal(p: Promise<unknown>): Promise<AppError> {
 }
 
 const limits = (l: Partial<RiskLimits>): RiskLimits => ({ ...NO_RISK_LIMITS, ...l });
+
+/**
+ * The order clock, held: from `hold()` time stands still and a sleep on it ends only when the test
+ * moves time to its end, so when a cut happens is read off the clock, not the machine's speed.
+ */
+function heldClock() {
+  let held: number | null = null;
+  let offset = 0;
+  let sleepers: Array<{ until: number; wake: () => void }> = [];
+  const now = (): number => held ?? Date.now() + offset;
+  const clock: Clock = {
+    now,
+    sleep: (ms) =>
+      held === null ? systemClock.sleep(ms) : new Promise((wake) => sleepers.push({ until: now() + ms, wake })),
+  };
+  const wake = (due: (until: number) => boolean): void => {
+    const woken = sleepers.filter((s) => due(s.until));
+    sleepers = sleepers.filter((s) => !due(s.until));
+    for (const s of woken) s.wake();
+  };
+  return {
+    clock,
+    hold(): number {
+      held = now();
+      return held;
+    },
+    waiting: (): number => sleepers.length,
+    /** Moves time to `t`, wakes the sleeps that end by then and lets what they started run. */
+    async moveTo(t: number): Promise<void> {
+      held = t;
+      wake((until) => until <= t);
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+    /** Time runs again from where it stood; every sleep still waiting ends. */
+    release(): void {
+      if (held !== null) offset = held - Date.now();
+      held = null;
+      wake(() => true);
+    },
+  };
+}
 
 describe('risk guard in the order service', () => {
   let fx: CoreFixture;
@@ -119,14 +161,30 @@ describe('risk guard in the order service', () => {
 
   it('a read the guard needs that does not come back is cut at half the answer deadline: refused, nothing sent', async () => {
     fx = await startCoreFixture();
-    const { core, order } = await started(fx);
+    const time = heldClock();
+    const core = await fx.newCore({ rate: null, orderClock: time.clock });
+    await core.start();
+    const order = marketBuy(await core.broker.listInstruments('NSE'));
+    await core.catalog.find(order.exchange, order.tradingsymbol);
+    const deadline = core.orders.timings.answerDeadlineMs;
     core.risk.setLimits(limits({ maxOrderValue: { value: 1_00_00_000, hard: true } }));
     // The quote a MARKET order's value needs never comes (a broker that stopped answering).
     core.broker.getQuotes = () => new Promise(() => undefined);
-    const err = await refusal(core.orders.place(order));
+    const clickedAt = time.hold();
+    let refusedAfter: number | null = null; // ms from the click
+    const placing = refusal(core.orders.place(order)).then((err) => {
+      refusedAfter = time.clock.now() - clickedAt;
+      return err;
+    });
+    await vi.waitFor(() => expect(time.waiting()).toBeGreaterThan(0)); // the guard waits for its read
+    // Time moves to just before half the deadline, to half of it, then to the whole deadline.
+    for (const t of [deadline / 2 - 1, deadline / 2, deadline]) await time.moveTo(clickedAt + t);
+    expect(refusedAfter).toBe(deadline / 2);
+    const err = await placing;
     expect(err.info.field).toBe('risk.maxOrderValue');
     expect(err.info.message).toMatch(/could not be checked .*: no last price/);
     expect(fx.paper.orderCount()).toBe(0);
+    time.release();
   });
 
   it('a guard slower than the answer deadline does not cost the order its answer: it is still answered placed', async () => {
