@@ -563,7 +563,8 @@ export class SafetyRunner {
       }
       if (tries < this.#t.attempts) await this.#sleep(this.#delay(tries));
     }
-    this.#update(step, { state: 'failed', detail: `Exit not placed: ${last}` });
+    // The order service's refusal already begins "Not placed:"; the step says it once.
+    this.#update(step, { state: 'failed', detail: `Exit not placed: ${last.replace(/^Not placed: /, '')}` });
   }
 
   /**
