@@ -213,8 +213,8 @@ describe('safety runs', () => {
       validity: 'DAY',
     };
     // Bought outside the desk's order service, in two orders the exchange accepts.
-    await core.broker.placeOrder(buy);
-    await core.broker.placeOrder(buy);
+    await core.broker.placeOrder({ ...buy, clientOrderId: 'nifty1' });
+    await core.broker.placeOrder({ ...buy, clientOrderId: 'nifty2' });
     await expect.poll(async () => (await core.broker.listPositions()).map((p) => p.quantity)).toEqual([3_600]);
     // The exchange refuses the first exit leg it is sent (nothing is created); the other goes.
     const place = core.broker.placeOrder.bind(core.broker);
