@@ -7,6 +7,7 @@ import type { Order } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
 import type { SafetyRun } from '@shared/domain/safety-run';
 import { startKiteTest, type KiteTest } from '../paper/kite/test-kite';
+import { findInstrument } from '../paper/test-helpers';
 import type { Dialect } from '../core/testing/dialects';
 import { createAppServices, type AppServices } from './app-services';
 import { createDispatcher, type Dispatch } from './dispatcher';
@@ -53,8 +54,8 @@ async function accessToken(t: KiteTest): Promise<string> {
 }
 
 /** The app's main process on `dialect` of one paper broker, its stream open and its book read. */
-async function startRig(dialect: Dialect): Promise<Rig> {
-  const t = await startKiteTest();
+async function startRig(dialect: Dialect, opts: Parameters<typeof startKiteTest>[0] = {}): Promise<Rig> {
+  const t = await startKiteTest(opts);
   const dir = await mkdtemp(join(tmpdir(), 'td-ks-'));
   const broker =
     dialect === 'rest'
@@ -194,6 +195,69 @@ describe.each<[string, Dialect]>([
     expect(run.steps.filter((s) => s.kind === 'exit')).toEqual([]);
     // Nothing was sold on a guess: the broker still holds the 25.
     expect(await brokerPositions(r)).toEqual([['RELIANCE', 25]]);
+  });
+});
+
+/**
+ * 3,600 of the month's NIFTY future (freeze quantity 1,800 on the paper market) bought outside
+ * the desk in two orders the exchange accepts, seen filled by main, its positions then read.
+ */
+async function niftyFutureHeld(dialect: Dialect): Promise<{ r: Rig; symbol: string }> {
+  // Enough cash for the margin of 3,600 NIFTY (about ₹1 crore).
+  const r = await startRig(dialect, { startingCash: 50_000_000 });
+  const future = await findInstrument(
+    r.t.api,
+    (i) => i.exchange === 'NFO' && i.instrument_type === 'FUT' && i.name === 'NIFTY',
+  );
+  expect(future.freeze_quantity).toBe(1_800);
+  const symbol = future.tradingsymbol;
+  for (let n = 0; n < 2; n++)
+    expect(
+      (await r.t.api.place({ exchange: 'NFO', tradingsymbol: symbol, quantity: 1_800, product: 'NRML' })).status,
+    ).toBe(201);
+  await seenFilled(r, 2);
+  expect(await brokerPositions(r)).toEqual([[symbol, 3_600]]);
+  return { r, symbol };
+}
+
+describe.each<[string, Dialect]>([
+  ['REST adapter on /v1', 'rest'],
+  ['Kite adapter on /kite', 'kite'],
+])('exits above the freeze quantity are sliced: %s', (_name, dialect) => {
+  it('the kill switch exits 3,600 NIFTY as two legs of 1,800, each its own order placed once, and ends flat', async () => {
+    const { r, symbol } = await niftyFutureHeld(dialect);
+    await data(r, 'safety.start', { kind: 'killSwitch', exitPositions: true });
+    const run = await ended(r);
+
+    const exits = run.steps.filter((s) => s.kind === 'exit');
+    expect(exits.map((s) => [s.tradingsymbol, s.transactionType, s.quantity, s.state])).toEqual([
+      [symbol, 'SELL', 1_800, 'done'],
+      [symbol, 'SELL', 1_800, 'done'],
+    ]);
+    // Two orders, two references: each leg its own exactly-once intent.
+    expect(new Set(exits.map((s) => s.orderId)).size).toBe(2);
+    expect(new Set(exits.map((s) => s.clientOrderId)).size).toBe(2);
+    expect(run.detail).toBe('No working orders, 2 of 2 exit orders placed — nothing is left open');
+    expect(run.state).toBe('done');
+    expect(await brokerStatuses(r)).toEqual({ COMPLETE: 4 });
+    expect(await brokerPositions(r)).toEqual([]);
+  });
+
+  it('"Exit selected" shares it: 3,600 NIFTY leaves as two legs of 1,800 and the run is done once flat', async () => {
+    const { r, symbol } = await niftyFutureHeld(dialect);
+    await data(r, 'safety.start', {
+      kind: 'exitPositions',
+      positions: [{ exchange: 'NFO', tradingsymbol: symbol, product: 'NRML' }],
+    });
+    const run = await ended(r);
+
+    expect(run.steps.map((s) => [s.kind, s.quantity, s.state])).toEqual([
+      ['exit', 1_800, 'done'],
+      ['exit', 1_800, 'done'],
+    ]);
+    expect(run.state).toBe('done');
+    expect(await brokerStatuses(r)).toEqual({ COMPLETE: 4 });
+    expect(await brokerPositions(r)).toEqual([]);
   });
 });
 

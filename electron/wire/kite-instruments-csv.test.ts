@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { kiteInstrumentsCsv, parseInstrumentsCsv, type KiteInstrumentRow } from './kite-instruments-csv';
+import {
+  kiteInstrumentsCsv,
+  parseInstrumentsCsv,
+  UNKNOWN_FREEZE_QUANTITY,
+  type KiteInstrumentRow,
+} from './kite-instruments-csv';
 
 /**
  * The one codec of Kite's instrument dump: what the paper broker's Kite dialect writes, the Kite
@@ -59,5 +64,66 @@ describe('the Kite instruments CSV', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('gives an index derivative the freeze limit the exchange publishes, and any other contract none', async () => {
+    const base = { last_price: 0, tick_size: 0.1, exchange_token: 1 };
+    const rows: KiteInstrumentRow[] = [
+      {
+        ...base,
+        instrument_token: 256,
+        tradingsymbol: 'NIFTY26DECFUT',
+        name: 'NIFTY',
+        expiry: '2026-12-29',
+        strike: 0,
+        lot_size: 75,
+        instrument_type: 'FUT',
+        segment: 'NFO-FUT',
+        exchange: 'NFO',
+      },
+      {
+        ...base,
+        instrument_token: 512,
+        tradingsymbol: 'SENSEX26DEC84500CE',
+        name: 'SENSEX',
+        expiry: '2026-12-24',
+        strike: 84_500,
+        lot_size: 20,
+        instrument_type: 'CE',
+        segment: 'BFO-OPT',
+        exchange: 'BFO',
+      },
+      {
+        ...base,
+        instrument_token: 768,
+        tradingsymbol: 'RELIANCE26DECFUT',
+        name: 'RELIANCE',
+        expiry: '2026-12-29',
+        strike: 0,
+        lot_size: 500,
+        instrument_type: 'FUT',
+        segment: 'NFO-FUT',
+        exchange: 'NFO',
+      },
+      {
+        ...base,
+        instrument_token: 1024,
+        tradingsymbol: 'NIFTY',
+        name: 'NIFTY',
+        expiry: '',
+        strike: 0,
+        lot_size: 1,
+        instrument_type: 'EQ',
+        segment: 'NSE',
+        exchange: 'NSE',
+      },
+    ];
+    const { instruments } = await parseInstrumentsCsv(kiteInstrumentsCsv(rows), 0);
+    expect(instruments.map((i) => [i.tradingsymbol, i.freezeQuantity])).toEqual([
+      ['NIFTY26DECFUT', 1_800],
+      ['SENSEX26DEC84500CE', 1_000],
+      ['RELIANCE26DECFUT', UNKNOWN_FREEZE_QUANTITY],
+      ['NIFTY', UNKNOWN_FREEZE_QUANTITY],
+    ]);
   });
 });

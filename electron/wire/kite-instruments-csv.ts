@@ -45,10 +45,30 @@ export const CSV_SLICE_MS = 8;
 
 /**
  * Kite publishes no freeze quantity in its dump; the exchange refuses an order over its freeze
- * limit itself. The app's ticket slices by `freezeQuantity`, so "no known limit" is a number no
- * order reaches.
+ * limit itself. The app's ticket and the kill switch's exits slice by `freezeQuantity`, so "no
+ * known limit" is a number no order reaches.
  */
 export const UNKNOWN_FREEZE_QUANTITY = 1_000_000_000;
+
+/**
+ * The freeze limits the exchanges publish for the index derivatives (NSE's and BSE's quantity
+ * freeze lists; the paper market uses the same), by the dump's `name` on NFO and BFO. Without
+ * them an exit of 3,600 NIFTY would go as one order the exchange refuses (docs/brokers.md, "What
+ * Kite says and what the app shows"). A stock future's limit is not known here: its rows keep the unknown one.
+ */
+export const INDEX_FREEZE_QUANTITY: Readonly<Record<string, number>> = {
+  'NFO:NIFTY': 1_800,
+  'NFO:BANKNIFTY': 900,
+  'NFO:FINNIFTY': 1_800,
+  'NFO:MIDCPNIFTY': 2_800,
+  'BFO:SENSEX': 1_000,
+};
+
+/** A row's freeze quantity: the exchange's published one for an index derivative, else unknown. */
+function freezeQuantityOf(exchange: string, name: string, type: string): number {
+  if (type !== 'FUT' && type !== 'CE' && type !== 'PE') return UNKNOWN_FREEZE_QUANTITY;
+  return INDEX_FREEZE_QUANTITY[`${exchange}:${name}`] ?? UNKNOWN_FREEZE_QUANTITY;
+}
 
 /** Splits one CSV line into fields (RFC 4180 quoting, as `field` writes it; Kite quotes a field holding a comma). */
 function splitLine(line: string): string[] {
@@ -172,7 +192,7 @@ export async function parseInstrumentsCsv(text: string, sliceMs = CSV_SLICE_MS):
       instrumentType: type.data,
       lotSize: Math.round(lotSize),
       tickSize,
-      freezeQuantity: UNKNOWN_FREEZE_QUANTITY,
+      freezeQuantity: freezeQuantityOf(exchange.data, f[at('name')] ?? '', type.data),
       multiplier: 1,
       expiry: /^\d{4}-\d{2}-\d{2}$/.test(expiry) ? expiry : null,
       strike: isOption ? strike : null,

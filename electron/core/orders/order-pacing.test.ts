@@ -101,4 +101,49 @@ describe('order writes on Kite, paced under its calendar-window limits', () => {
       expect((await core.broker.listPositions()).filter((p) => p.quantity !== 0)).toEqual([]),
     );
   });
+
+  it('a kill switch over 28,800 NIFTY (freeze 1,800): sixteen legs of 1,800, paced at 8 a second, each placed once, and the broker ends flat', async () => {
+    // Cash for the margin of 28,800 NIFTY; the order limits are Kite's own.
+    fx = await startCoreFixture({
+      startingCash: 5_000_000_000,
+      // The market moves, so the book's depth refills and orders this large fill.
+      tickIntervalMs: 50,
+      kiteRates: { quotePerSecond: 1_000, defaultPerSecond: 1_000 },
+    });
+    const sent: number[] = [];
+    const core = await coreOn(fx, 'kite', {
+      ...FAST_READS,
+      onOrderWrite: (at) => sent.push(at),
+      safetyTimings: { retryDelaysMs: [5, 20, 50], settleWaitMs: 15_000, settlePollMs: 10 },
+    });
+    const future = (await core.broker.listInstruments('NFO')).find(
+      (i) => i.instrumentType === 'FUT' && i.name === 'NIFTY',
+    ) as Instrument;
+    // Kite's dump names no freeze quantity: the index's published one is used.
+    expect(future.freezeQuantity).toBe(1_800);
+    await pool(16, 8, (n) =>
+      core.broker.placeOrder({ ...buy(future, 1_800), product: 'NRML', clientOrderId: `nifty${n}` }),
+    );
+    await vi.waitFor(async () => expect((await core.readPositions()).map((p) => p.quantity)).toEqual([28_800]), {
+      timeout: 20_000,
+    });
+    sent.length = 0;
+    const before = fx.paper.orderCount();
+
+    core.safety.start({ kind: 'killSwitch', exitPositions: true });
+    await core.safety.idle();
+    const run = core.safety.current();
+    const exits = run?.steps.filter((s) => s.kind === 'exit') ?? [];
+    expect(exits.map((s) => [s.quantity, s.state])).toEqual(Array.from({ length: 16 }, () => [1_800, 'done']));
+    expect(new Set(exits.map((s) => s.clientOrderId)).size).toBe(16);
+    // Without the stream the run does not wait for the fills: exits resting on the paper book's
+    // thin depth are listed still open; they fill as the market refills it.
+    expect(run?.detail).toMatch(/^No working orders, 16 of 16 exit orders placed — /);
+    expectPaced(sent);
+    expect(fx.paper.orderCount() - before).toBe(16);
+    await vi.waitFor(
+      async () => expect((await core.broker.listPositions()).filter((p) => p.quantity !== 0)).toEqual([]),
+      { timeout: 20_000 },
+    );
+  });
 });

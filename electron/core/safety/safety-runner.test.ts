@@ -3,7 +3,7 @@ import type { Instrument } from '@shared/domain/instrument';
 import type { OrderRequest } from '@shared/domain/order';
 import { NO_RISK_LIMITS } from '@shared/domain/risk';
 import type { SafetyRun } from '@shared/domain/safety-run';
-import { TransportFailure } from '../../broker/broker-error';
+import { brokerError, TransportFailure } from '../../broker/broker-error';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import type { TradingCore } from '../trading-core';
 
@@ -193,6 +193,55 @@ describe('safety runs', () => {
       expect(o).toMatchObject({ orderType: 'LIMIT', clientOrderId: s.clientOrderId });
     }
     expect((await core.broker.listPositions()).every((p) => p.quantity === 0)).toBe(true);
+  });
+
+  it('an exit above the freeze quantity goes as legs: one leg refused stops no other, is reported, and the run is not done while the position is not flat', async () => {
+    // Enough cash for the margin of 3,600 NIFTY.
+    fx = await startCoreFixture({ startingCash: 50_000_000 });
+    const { core } = await started(fx);
+    const future = (await core.broker.listInstruments('NFO')).find(
+      (i) => i.instrumentType === 'FUT' && i.name === 'NIFTY',
+    ) as Instrument;
+    expect(future.freezeQuantity).toBe(1_800);
+    const buy: OrderRequest = {
+      exchange: 'NFO',
+      tradingsymbol: future.tradingsymbol,
+      transactionType: 'BUY',
+      quantity: 1_800,
+      orderType: 'MARKET',
+      product: 'NRML',
+      validity: 'DAY',
+    };
+    // Bought outside the desk's order service, in two orders the exchange accepts.
+    await core.broker.placeOrder({ ...buy, clientOrderId: 'nifty1' });
+    await core.broker.placeOrder({ ...buy, clientOrderId: 'nifty2' });
+    await expect.poll(async () => (await core.broker.listPositions()).map((p) => p.quantity)).toEqual([3_600]);
+    // The exchange refuses the first exit leg it is sent (nothing is created); the other goes.
+    const place = core.broker.placeOrder.bind(core.broker);
+    let refused = false;
+    core.broker.placeOrder = async (...args) => {
+      if (!refused) {
+        refused = true;
+        throw brokerError('bad_request', 'quantity: refused by the exchange');
+      }
+      return place(...args);
+    };
+
+    core.safety.start({ kind: 'killSwitch', exitPositions: true });
+    const run = await finished(core);
+
+    const exits = run.steps.filter((s) => s.kind === 'exit');
+    expect(exits.map((s) => [s.transactionType, s.quantity, s.state]).sort()).toEqual([
+      ['SELL', 1_800, 'done'],
+      ['SELL', 1_800, 'failed'],
+    ]);
+    expect(exits.find((s) => s.state === 'failed')?.detail).toBe('Exit not placed: quantity: refused by the exchange');
+    expect(run.state).toBe('incomplete');
+    expect(run.detail).toBe('No working orders, 1 of 2 exit orders placed — 1 item still open');
+    expect(run.stillOpen?.positions).toEqual([
+      { exchange: 'NFO', tradingsymbol: future.tradingsymbol, product: 'NRML', quantity: 1_800 },
+    ]);
+    expect((await core.broker.listPositions()).map((p) => p.quantity)).toEqual([1_800]);
   });
 
   it('an exit whose reply is lost is settled by looking it up, never sent twice', async () => {

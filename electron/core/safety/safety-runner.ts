@@ -7,6 +7,7 @@ import type { Placement } from '@shared/domain/placement';
 import type { Position } from '@shared/domain/portfolio';
 import type { SafetyAction, SafetyRun, SafetyStep, StillOpen } from '@shared/domain/safety-run';
 import { AppError } from '@shared/ipc/app-error';
+import { freezeSlices } from '@shared/trading/freeze-slices';
 import { fromUnits, toUnits } from '@shared/trading/money';
 import type { Broker, ReadOptions } from '../../broker/broker';
 import { brokerError, LimitReached, SendTimePassed } from '../../broker/broker-error';
@@ -445,7 +446,7 @@ export class SafetyRunner {
         : price === null && !atMarket
           ? 'No last price: exit not placed'
           : '';
-      for (const quantity of instrument ? slices(Math.abs(p.quantity), instrument) : [Math.abs(p.quantity)]) {
+      for (const quantity of instrument ? freezeSlices(Math.abs(p.quantity), instrument) : [Math.abs(p.quantity)]) {
         const step: SafetyStep = {
           id: `x${plans.length + 1}`,
           kind: 'exit',
@@ -562,7 +563,8 @@ export class SafetyRunner {
       }
       if (tries < this.#t.attempts) await this.#sleep(this.#delay(tries));
     }
-    this.#update(step, { state: 'failed', detail: `Exit not placed: ${last}` });
+    // The order service's refusal already begins "Not placed:"; the step says it once.
+    this.#update(step, { state: 'failed', detail: `Exit not placed: ${last.replace(/^Not placed: /, '')}` });
   }
 
   /**
@@ -949,17 +951,6 @@ export function protectedPrice(
   if (quote.upperCircuit > 0) units = Math.min(units, Math.floor(toUnits(quote.upperCircuit) / tick) * tick);
   if (quote.lowerCircuit > 0) units = Math.max(units, Math.ceil(toUnits(quote.lowerCircuit) / tick) * tick);
   return units > 0 ? fromUnits(units) : null;
-}
-
-/** A quantity cut into orders the exchange accepts: each at most the freeze quantity, in whole lots. */
-export function slices(quantity: number, instrument: Pick<Instrument, 'lotSize' | 'freezeQuantity'>): number[] {
-  const most = Math.max(
-    instrument.lotSize,
-    Math.floor(instrument.freezeQuantity / instrument.lotSize) * instrument.lotSize,
-  );
-  const out: number[] = [];
-  for (let left = quantity; left > 0; left -= most) out.push(Math.min(left, most));
-  return out;
 }
 
 function cancelStep(o: Order): SafetyStep {

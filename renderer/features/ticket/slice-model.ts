@@ -1,6 +1,7 @@
 import type { Instrument } from '@shared/domain/instrument';
 import type { OrderStatus } from '@shared/domain/order';
 import type { PlaceOutcome } from '@shared/domain/placement';
+import { freezeSlices, sliceSize } from '@shared/trading/freeze-slices';
 import { isRefusal } from '../placements/placement-model';
 
 /**
@@ -30,15 +31,11 @@ export function slicePlan(
 ): SlicePlan | null {
   const { lotSize, freezeQuantity } = instrument;
   if (!Number.isInteger(quantity) || quantity <= freezeQuantity || quantity % lotSize !== 0) return null;
-  const legSize = Math.floor(freezeQuantity / lotSize) * lotSize;
-  if (legSize <= 0) return null;
-  const full = Math.floor(quantity / legSize);
-  const rest = quantity - full * legSize;
-  const count = full + (rest > 0 ? 1 : 0);
-  if (count > MAX_LEGS) return null;
-  const legs = Array.from({ length: full }, () => legSize);
-  if (rest > 0) legs.push(rest);
-  return { legs, legSize };
+  // A limit under one lot cannot be met by any order: nothing to offer.
+  if (freezeQuantity < lotSize) return null;
+  const legSize = sliceSize(instrument);
+  if (Math.ceil(quantity / legSize) > MAX_LEGS) return null;
+  return { legs: freezeSlices(quantity, instrument), legSize };
 }
 
 /** What became of one leg's placement call. */
