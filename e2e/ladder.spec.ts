@@ -81,7 +81,7 @@ test('a click while the broker is down reads "Not sent" in its cell, and nothing
   const paper = await startKitePaper([]);
   const desk = await startHost(['--broker-url', paper.url, '--api-key', 'paper', '--api-secret', 'paper']);
   try {
-    const ladder = await openLadder(page, { ...desk.handle, paperUrl: paper.url });
+    const ladder = await openLadder(page, { ...desk.handle, paperUrl: paper.url, paperControl: paper.controlSecret });
     const exited = new Promise((resolve) => paper.child.once('exit', resolve));
     paper.child.kill('SIGKILL');
     await exited;

@@ -15,8 +15,9 @@ import { startHost } from './host-server';
 /**
  * The browser host: runs the main-process services under plain Node and serves the renderer on
  * 127.0.0.1:P. Prints one line `READY http://127.0.0.1:P/?key=SECRET (data: DIR)` when ready.
- * `--paper-control` also prints the paper broker's control URL on a line `PAPER <url>` before
- * READY. A damaged paper journal stops the start with exit 2 and one message naming the file,
+ * `--paper-control` also prints the paper broker's control URL and secret on a line
+ * `PAPER <url> control=<secret>` before READY (control requests send the secret in
+ * `X-Paper-Control`, docs/api.md §Control interface). A damaged paper journal stops the start with exit 2 and one message naming the file,
  * the line and the way out (`--paper-repair`). `--broker kite`: docs/kite.md. `--renderer-dir`
  * serves another build of the renderer (the dashboard benchmark serves `out/bench/renderer`).
  */
@@ -32,7 +33,7 @@ Serves the desk to a browser on 127.0.0.1 and prints READY <url> (data: <folder>
   --api-key K --api-secret S    the broker app's credentials
   --access-token T              start a Kite session with a pasted access token
   --kite-redirect-port P        the port of Kite's login redirect (default 5174)
-  --paper-control               enable the embedded paper broker's control interface; prints PAPER <url>
+  --paper-control               enable the embedded paper broker's control interface; prints PAPER <url> control=<secret>
   --paper-faults SPEC           inject faults into the paper broker (docs/api.md §Faults)
   --paper-tick-ms N             the paper market's tick period; 0 = prices move only through control
   --paper-repair                move a damaged paper journal's bad tail aside and start
@@ -152,7 +153,8 @@ const host = await startHost({
   },
 });
 
-if (values['paper-control'] && services.paperUrl) console.log(`PAPER ${services.paperUrl}`);
+if (values['paper-control'] && services.paperUrl)
+  console.log(`PAPER ${services.paperUrl} control=${services.paperControlSecret ?? ''}`);
 console.log(`READY ${host.url} (data: ${dataDir})`);
 
 const shutdown = (): void => {
