@@ -29,6 +29,8 @@ export interface HostLaunch {
   readonly dataDir?: string;
   /** More host options: `--paper-tick-ms 0`, `--renderer-dir DIR`… */
   readonly args?: readonly string[];
+  /** Variables added to the host's environment: `TRADEDESK_API_SECRET` (never an argument, README.md). */
+  readonly env?: Readonly<Record<string, string>>;
   /** How long to wait for READY (a large paper journal replays first). Default 20 s. */
   readonly readyTimeoutMs?: number;
 }
@@ -46,7 +48,7 @@ export async function spawnHost(launch: HostLaunch = {}): Promise<HostProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
     ['out/host.mjs', '--port', '0', '--paper-control', '--data-dir', dataDir, ...(launch.args ?? [])],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...launch.env } },
   );
   const lines = createInterface({ input: child.stdout! });
   let paperUrl = '';
