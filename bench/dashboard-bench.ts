@@ -132,8 +132,11 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 class PaperRest {
   readonly #pool: Pool;
   readonly #prefix: string;
+  readonly #control: string;
 
-  public constructor(baseUrl: string) {
+  /** `control`: the control secret the host printed, for /_control requests. */
+  public constructor(baseUrl: string, control = '') {
+    this.#control = control;
     const u = new URL(baseUrl);
     this.#pool = new Pool(u.origin, { connections: 16 });
     this.#prefix = u.pathname;
@@ -151,6 +154,7 @@ class PaperRest {
       headers: {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(path.startsWith('/_control') ? { 'x-paper-control': this.#control } : {}),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
@@ -1066,7 +1070,7 @@ export async function run(args: string[]): Promise<void> {
       console.error(`dashboard bench: the host exited mid-run (${code ?? signal}); figures after this are void`);
     host.child.once('exit', died);
     hostDied = died;
-    rest = new PaperRest(host.handle.paperUrl);
+    rest = new PaperRest(host.handle.paperUrl, host.handle.paperControl);
     // Enough tokens that each sends well under the broker's 10 requests/s.
     const tokens: string[] = [];
     for (let i = 0; i < Math.max(1, Math.ceil(opt.changes / 5)) && i < 40; i += 1) tokens.push(await rest.login());

@@ -1,10 +1,11 @@
 /**
- * `npm run bench -- orders [--broker kite] [--broker-url URL] [--api-key K] [--access-token T]
+ * `npm run bench -- orders [--broker kite] [--broker-url URL] [--api-key K] [--access-token-file PATH|-]
  *  [--orders N] [--concurrency C | --clicks-per-second R] [--faults SPEC] [--no-idempotency] [--orderbook-lag-ms N]
  *  [--rate R | --app-limits]`
  *
  * `--broker kite` drives the Kite adapter (docs/kite.md): against `--broker-url` (Kite's API
- * root, or a paper broker's `…/kite`) with `--api-key` and the day's `--access-token`; without a
+ * root, or a paper broker's `…/kite`) with `--api-key` and the day's access token (`TRADEDESK_ACCESS_TOKEN` or
+ * `--access-token-file`, never an argument: README.md); without a
  * URL, against the embedded paper broker's `/kite`, logged in through its login page.
  *
  * Load driver: places N distinct orders through the trading core — the same TradingCore,
@@ -37,6 +38,7 @@ import { kiteAdapter } from '../electron/broker/kite/kite-adapter';
 import { createCore, marketBuy } from '../electron/core/testing/core-fixture';
 import type { TradingCore, TradingCoreEvents } from '../electron/core/trading-core';
 import { MAX_ORDERBOOK_LAG_MS, startPaperBroker, type PaperBroker } from '../electron/paper';
+import { ACCESS_TOKEN, readSecret, refusedFlagMessage } from '../electron/wire/secret-input';
 
 const MAX_ORDERS = 20_000;
 const MAX_CONCURRENCY = 256;
@@ -47,6 +49,8 @@ interface Args {
   brokerUrl?: string;
   apiKey?: string;
   accessToken?: string;
+  /** `--access-token-file PATH|-`: read into `accessToken` before the run (README.md). */
+  accessTokenFile?: string;
   orders: number;
   concurrency: number;
   faults?: string;
@@ -80,7 +84,8 @@ function parseArgs(argv: readonly string[]): Args {
       if (value !== 'rest' && value !== 'kite') throw new Error(`--broker must be rest or kite, not ${value}`);
       out.dialect = value;
     } else if (key === '--api-key') out.apiKey = value;
-    else if (key === '--access-token') out.accessToken = value;
+    else if (key === '--access-token') throw new Error(refusedFlagMessage(ACCESS_TOKEN));
+    else if (key === '--access-token-file') out.accessTokenFile = value;
     else if (key === '--broker-url') out.brokerUrl = value;
     else if (key === '--orders') out.orders = boundedInt(key, value, 1, MAX_ORDERS);
     else if (key === '--concurrency') out.concurrency = boundedInt(key, value, 1, MAX_CONCURRENCY);
@@ -95,8 +100,12 @@ function parseArgs(argv: readonly string[]): Args {
   if (out.brokerUrl && !/^https?:$/.test(new URL(out.brokerUrl).protocol)) {
     throw new Error(`--broker-url must be an http(s) URL such as http://127.0.0.1:PORT/v1, not ${out.brokerUrl}`);
   }
-  if (out.dialect === 'kite' && out.brokerUrl && (!out.apiKey || !out.accessToken)) {
-    throw new Error('--broker kite --broker-url needs --api-key and --access-token (the day’s Kite session)');
+  const envToken = process.env[ACCESS_TOKEN.envName];
+  if (envToken) out.accessToken = envToken;
+  if (out.dialect === 'kite' && out.brokerUrl && (!out.apiKey || (!out.accessToken && !out.accessTokenFile))) {
+    throw new Error(
+      `--broker kite --broker-url needs --api-key and the day’s Kite access token (${ACCESS_TOKEN.envName} or --access-token-file)`,
+    );
   }
   if (out.brokerUrl && (out.faults || out.noIdempotency || out.orderbookLagMs !== undefined)) {
     throw new Error(
@@ -686,5 +695,15 @@ async function comparison(): Promise<void> {
 /** Entry point called by bench/cli.ts. */
 export async function run(argv: string[]): Promise<void> {
   if (argv.length === 0) return comparison();
-  return loadDriver(parseArgs(argv));
+  const args = parseArgs(argv);
+  if (args.accessTokenFile !== undefined) {
+    const accessToken = await readSecret(ACCESS_TOKEN, {
+      file: args.accessTokenFile,
+      env: process.env,
+      stdin: process.stdin,
+      platform: process.platform,
+    });
+    if (accessToken !== undefined) args.accessToken = accessToken;
+  }
+  return loadDriver(args);
 }

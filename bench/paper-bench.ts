@@ -154,7 +154,7 @@ async function streamRate(mode: StreamMode, steps: number): Promise<StreamResult
     for (let n = 0; n < steps && performance.now() - t0 < TIME_CAP_MS; n++) {
       const r = await fetch(`${b.url}/_control/tick`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'x-paper-control': b.controlSecret ?? '' },
         body: JSON.stringify({ count: 1 }),
       });
       sent += ((await r.json()) as { moved: number }).moved;

@@ -65,8 +65,10 @@ function rssKb(pid: number | undefined): number | null {
 /** Starts the process and resolves with the URL of its READY line. */
 function launch(p: Proc): Promise<string> {
   return new Promise((resolve, reject) => {
+    // The host's API secret comes from the environment, never an argument (README.md).
     const child = spawn(process.execPath, [join(here, `${p.name}.mjs`), ...p.args()], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TRADEDESK_API_SECRET: 'paper' },
     });
     p.child = child;
     let out = '';
@@ -117,8 +119,6 @@ const host: Proc = {
     '--broker-url',
     `http://127.0.0.1:${paperPort}/v1`,
     '--api-key',
-    'paper',
-    '--api-secret',
     'paper',
   ],
   child: null,

@@ -329,8 +329,9 @@ export async function run(args: string[]): Promise<void> {
   let browser: Browser | null = null;
   const samples: CountSample[] = [];
   try {
-    host = await startHost(['--broker-url', paper.url, '--api-key', 'paper', '--api-secret', 'paper'], {
+    host = await startHost(['--broker-url', paper.url, '--api-key', 'paper'], {
       dataDir: dir,
+      env: { TRADEDESK_API_SECRET: 'paper' },
     });
     const hostPid = host.child.pid;
     if (hostPid === undefined) throw new Error('the host has no pid');

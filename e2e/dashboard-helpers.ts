@@ -74,9 +74,15 @@ export async function placeOrder(page: Page): Promise<string> {
   return (await id.textContent()) ?? '';
 }
 
+/** What a request to the paper broker's control interface carries (docs/api.md §Control interface). */
+export const controlHeaders = (host: HostHandle): Record<string, string> => ({
+  'content-type': 'application/json',
+  'X-Paper-Control': host.paperControl,
+});
+
 /** A bearer token of the app's paper session (read from the control interface; test code only). */
 export async function paperToken(host: HostHandle): Promise<string> {
-  const res = await fetch(`${host.paperUrl}/_control/sessions`);
+  const res = await fetch(`${host.paperUrl}/_control/sessions`, { headers: controlHeaders(host) });
   const body = (await res.json()) as { sessions: Array<{ access_token: string; active: boolean }> };
   const s = body.sessions.filter((x) => x.active).pop();
   if (!s) throw new Error('no active paper session');
@@ -115,7 +121,7 @@ export async function instrumentToken(host: HostHandle, exchange: string, symbol
 export async function setPrice(host: HostHandle, token: number, lastPrice: number): Promise<void> {
   const res = await fetch(`${host.paperUrl}/_control/price`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: controlHeaders(host),
     body: JSON.stringify({ instrument_token: token, last_price: lastPrice }),
   });
   if (!res.ok) throw new Error(`control/price → ${res.status} ${await res.text()}`);
@@ -136,7 +142,7 @@ export async function nextSession(host: HostHandle): Promise<void> {
   const open = Date.parse(status.exchanges.find((e) => e.exchange === 'NSE')!.next_open);
   const res = await fetch(`${host.paperUrl}/_control/clock`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: controlHeaders(host),
     body: JSON.stringify({ at: new Date(open + 60_000).toISOString() }),
   });
   if (!res.ok) throw new Error(`control/clock → ${res.status} ${await res.text()}`);
@@ -146,7 +152,7 @@ export async function nextSession(host: HostHandle): Promise<void> {
 export async function setFaults(host: HostHandle, faults: Record<string, number>): Promise<void> {
   const res = await fetch(`${host.paperUrl}/_control/faults`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: controlHeaders(host),
     body: JSON.stringify(faults),
   });
   if (!res.ok) throw new Error(`control/faults → ${res.status} ${await res.text()}`);
@@ -172,7 +178,7 @@ export async function holdReplies(
   const control = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
     const res = await fetch(`${host.paperUrl}/_control/${path}`, {
       method,
-      headers: { 'content-type': 'application/json' },
+      headers: controlHeaders(host),
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     if (!res.ok) throw new Error(`control/${path} → ${res.status} ${await res.text()}`);
@@ -204,7 +210,7 @@ export async function holdReplies(
 export async function setStreamAccepting(host: HostHandle, accept: boolean): Promise<void> {
   const res = await fetch(`${host.paperUrl}/_control/stream`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: controlHeaders(host),
     body: JSON.stringify({ accept }),
   });
   if (!res.ok) throw new Error(`control/stream → ${res.status} ${await res.text()}`);

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, startHost, test, type HostHandle } from './fixtures';
 import {
+  controlHeaders,
   chooseSymbol,
   cutStream,
   fillTicket,
@@ -49,7 +50,7 @@ async function webStorage(page: Page): Promise<Record<string, string>> {
 
 /** Every access token the paper broker has issued (test code only). */
 async function issuedTokens(host: HostHandle): Promise<string[]> {
-  const res = await fetch(`${host.paperUrl}/_control/sessions`);
+  const res = await fetch(`${host.paperUrl}/_control/sessions`, { headers: controlHeaders(host) });
   const body = (await res.json()) as { sessions: Array<{ access_token: string }> };
   return body.sessions.map((s) => s.access_token);
 }

@@ -18,6 +18,8 @@ export interface HostHandle {
   readonly key: string;
   /** The embedded paper broker, for the control interface: `http://127.0.0.1:Q/v1`. */
   readonly paperUrl: string;
+  /** The paper broker's control secret, sent in `X-Paper-Control` (docs/api.md §Control interface). */
+  readonly paperControl: string;
   readonly dataDir: string;
 }
 
@@ -27,6 +29,8 @@ export interface HostLaunch {
   readonly dataDir?: string;
   /** More host options: `--paper-tick-ms 0`, `--renderer-dir DIR`… */
   readonly args?: readonly string[];
+  /** Variables added to the host's environment: `TRADEDESK_API_SECRET` (never an argument, README.md). */
+  readonly env?: Readonly<Record<string, string>>;
   /** How long to wait for READY (a large paper journal replays first). Default 20 s. */
   readonly readyTimeoutMs?: number;
 }
@@ -37,17 +41,18 @@ export interface HostProcess {
   readonly child: ChildProcess;
 }
 
-/** Spawns the host and waits for its READY line (after the PAPER line `--paper-control` prints). */
+/** Spawns the host and waits for its READY line (after the PAPER line `--paper-control` prints: the paper broker's URL and control secret). */
 export async function spawnHost(launch: HostLaunch = {}): Promise<HostProcess> {
   const dataDir = launch.dataDir ?? mkdtempSync(join(tmpdir(), 'tradedesk-e2e-'));
   const timeoutMs = launch.readyTimeoutMs ?? 20_000;
   const child: ChildProcess = spawn(
     process.execPath,
     ['out/host.mjs', '--port', '0', '--paper-control', '--data-dir', dataDir, ...(launch.args ?? [])],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...launch.env } },
   );
   const lines = createInterface({ input: child.stdout! });
   let paperUrl = '';
+  let paperControl = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`host did not print READY within ${timeoutMs / 1000} s`)),
@@ -55,7 +60,9 @@ export async function spawnHost(launch: HostLaunch = {}): Promise<HostProcess> {
     );
     child.once('exit', (code) => reject(new Error(`host exited with ${code} before READY`)));
     lines.on('line', (line) => {
-      if (line.startsWith('PAPER ')) paperUrl = line.slice(6).trim();
+      // `PAPER <url> control=<secret>`.
+      const paper = /^PAPER (\S+) control=(\S+)$/.exec(line.trim());
+      if (paper) [, paperUrl = '', paperControl = ''] = paper;
       if (line.startsWith('READY ')) {
         clearTimeout(timer);
         // `READY <url> (data: <folder>)`: the URL is the first word.
@@ -64,7 +71,10 @@ export async function spawnHost(launch: HostLaunch = {}): Promise<HostProcess> {
     });
   });
   const u = new URL(url);
-  return { handle: { url, origin: u.origin, key: u.searchParams.get('key') ?? '', paperUrl, dataDir }, child };
+  return {
+    handle: { url, origin: u.origin, key: u.searchParams.get('key') ?? '', paperUrl, paperControl, dataDir },
+    child,
+  };
 }
 
 /**

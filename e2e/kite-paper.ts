@@ -10,6 +10,8 @@ export interface KitePaper {
   readonly url: string;
   /** `http://127.0.0.1:P/kite`: the Kite dialect (docs/kite.md). */
   readonly root: string;
+  /** The control secret its READY line printed, sent in `X-Paper-Control`. */
+  readonly controlSecret: string;
   readonly child: ChildProcess;
 }
 
@@ -25,11 +27,13 @@ export async function startKitePaper(flags: readonly string[]): Promise<KitePape
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const lines = createInterface({ input: child.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
+  const [url, controlSecret] = await new Promise<[string, string]>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`paper broker exited with ${code}`)));
     lines.on('line', (line) => {
-      if (line.startsWith('READY ')) resolve(line.slice(6).trim());
+      // `READY <url> control=<secret>` (the control interface is on).
+      const m = /^READY (\S+) control=(\S+)$/.exec(line.trim());
+      if (m) resolve([m[1] ?? '', m[2] ?? '']);
     });
   });
-  return { url, root: url.replace(/\/v1$/, '/kite'), child };
+  return { url, root: url.replace(/\/v1$/, '/kite'), controlSecret, child };
 }

@@ -51,7 +51,7 @@ async function startKiteDesk(paperFlags: string[]): Promise<KiteDesk> {
   return {
     paper,
     host,
-    control: { ...host.handle, paperUrl: paper.url },
+    control: { ...host.handle, paperUrl: paper.url, paperControl: paper.controlSecret },
     async stop() {
       await host.stop();
       paper.child.kill('SIGTERM');

@@ -56,7 +56,7 @@ test('Kite chosen in the session dialog: the login page redirects to the loopbac
   page,
 }) => {
   // The control interface of the paper broker behind /kite (the same account as /v1).
-  const control: HostHandle = { ...host.handle, paperUrl: paper.url };
+  const control: HostHandle = { ...host.handle, paperUrl: paper.url, paperControl: paper.controlSecret };
   await page.goto(host.handle.url);
   const form = page.getByRole('form', { name: 'Log in' });
   await expect(form).toBeVisible();

@@ -79,9 +79,11 @@ test('the keyboard: arrows move the selected row, B buys at it, Del cancels what
 test('a click while the broker is down reads "Not sent" in its cell, and nothing is placed', async ({ page }) => {
   // A paper broker of its own, so the test can take it away: the desk then cannot connect.
   const paper = await startKitePaper([]);
-  const desk = await startHost(['--broker-url', paper.url, '--api-key', 'paper', '--api-secret', 'paper']);
+  const desk = await startHost(['--broker-url', paper.url, '--api-key', 'paper'], {
+    env: { TRADEDESK_API_SECRET: 'paper' },
+  });
   try {
-    const ladder = await openLadder(page, { ...desk.handle, paperUrl: paper.url });
+    const ladder = await openLadder(page, { ...desk.handle, paperUrl: paper.url, paperControl: paper.controlSecret });
     const exited = new Promise((resolve) => paper.child.once('exit', resolve));
     paper.child.kill('SIGKILL');
     await exited;

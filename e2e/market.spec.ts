@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import {
+  controlHeaders,
   blotter,
   fillTicket,
   instrumentToken,
@@ -139,7 +140,7 @@ test('outside market hours a regular order is refused with the reason, and place
     // The market clock reaches Wednesday's open: the AMO is released and fills.
     const res = await fetch(`${own.handle.paperUrl}/_control/clock`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: controlHeaders(own.handle),
       body: JSON.stringify({ at: '2026-11-25T09:15:05+05:30' }),
     });
     expect(res.status).toBe(200);

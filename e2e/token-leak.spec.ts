@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { openDashboard, setFaults } from './dashboard-helpers';
+import { controlHeaders, openDashboard, setFaults } from './dashboard-helpers';
 import { expect, test, type HostHandle } from './fixtures';
 
 /**
@@ -19,7 +19,7 @@ interface IssuedSession {
 
 /** Every session the embedded paper broker has issued, live or not (test code only). */
 async function issued(host: HostHandle): Promise<IssuedSession[]> {
-  const res = await fetch(`${host.paperUrl}/_control/sessions`);
+  const res = await fetch(`${host.paperUrl}/_control/sessions`, { headers: controlHeaders(host) });
   expect(res.status).toBe(200);
   return ((await res.json()) as { sessions: IssuedSession[] }).sessions;
 }

@@ -16,8 +16,9 @@ const outDir = outDirFromArgs();
 const dataDir = freshDataDir('safety-shots');
 
 /** A tiny client of the paper broker's REST API, as the app's own session. */
-async function paper(paperUrl) {
-  const sessions = await (await fetch(`${paperUrl}/_control/sessions`)).json();
+async function paper(paperUrl, paperControl) {
+  const control = { 'content-type': 'application/json', 'X-Paper-Control': paperControl };
+  const sessions = await (await fetch(`${paperUrl}/_control/sessions`, { headers: control })).json();
   const token = sessions.sessions.filter((x) => x.active).pop().access_token;
   const json = async (method, path, body) => {
     const res = await fetch(`${paperUrl}${path}`, {
@@ -33,7 +34,7 @@ async function paper(paperUrl) {
     setPrice: (instrument_token, last_price) =>
       fetch(`${paperUrl}/_control/price`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: control,
         body: JSON.stringify({ instrument_token, last_price }),
       }),
     instruments: async (exchange) => (await json('GET', `/instruments?exchange=${exchange}`)).instruments,
@@ -44,7 +45,7 @@ async function paper(paperUrl) {
 const { child, ready } = startHost(dataDir, ['--paper-tick-ms', '0']);
 let browser;
 try {
-  const { url, paperUrl } = await ready;
+  const { url, paperUrl, paperControl } = await ready;
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await page.goto(url);
@@ -53,7 +54,7 @@ try {
     .filter({ hasText: /Connected to/ })
     .waitFor();
 
-  const broker = await paper(paperUrl);
+  const broker = await paper(paperUrl, paperControl);
   const nse = await broker.instruments('NSE');
   const token = (sym) => nse.find((i) => i.tradingsymbol === sym).instrument_token;
   await broker.setPrice(token('INFY'), 1500);

@@ -63,13 +63,13 @@ const dataDir = freshDataDir('strategy-shots');
 const { child, ready } = startHost(dataDir, ['--paper-tick-ms', '0']);
 let browser;
 try {
-  const { url, paperUrl } = await ready;
+  const { url, paperUrl, paperControl } = await ready;
   let page;
   ({ browser, page } = await openDesk(chromium, url));
 
   // The chain with its Greeks, on a 1920×1080 screen where every column fits, after some trading
   // (so open interest has changed since the day began).
-  const api = paperClient(paperUrl);
+  const api = paperClient(paperUrl, paperControl);
   await api.tick(120);
   await page.setViewportSize({ width: 1920, height: 1080 });
   await page.getByRole('tab', { name: 'Option chain' }).click();

@@ -21,7 +21,7 @@ const outDir = outDirFromArgs();
 const dataDir = freshDataDir('shots');
 
 /** A tiny client of the paper broker's REST API and control interface. */
-function paper(paperUrl) {
+function paper(paperUrl, paperControl) {
   let token = '';
   const json = async (method, path, body, auth = true) => {
     let res;
@@ -29,7 +29,10 @@ function paper(paperUrl) {
     for (let attempt = 0; ; attempt++) {
       res = await fetch(`${paperUrl}${path}`, {
         method,
-        headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(auth ? { authorization: `Bearer ${token}` } : { 'X-Paper-Control': paperControl }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       if (res.status !== 429 || attempt >= 5) break;
@@ -80,7 +83,7 @@ const tick = (p) => Math.round(p * 20) / 20;
 const { child, ready } = startHost(dataDir);
 let browser;
 try {
-  const { url, paperUrl } = await ready;
+  const { url, paperUrl, paperControl } = await ready;
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
@@ -91,7 +94,7 @@ try {
     .waitFor();
 
   // A small trading day: fills for positions and a holding, working orders, a cancel, a rejection.
-  const broker = paper(paperUrl);
+  const broker = paper(paperUrl, paperControl);
   await broker.useAppSession();
   const nse = await broker.instruments('NSE');
   const nfo = await broker.instruments('NFO');

@@ -108,6 +108,8 @@ export interface AppServices {
   readonly events: EventHub;
   /** The embedded paper broker's base URL (…/v1), or null when a remote broker is used. */
   readonly paperUrl: string | null;
+  /** The embedded paper broker's control secret (`X-Paper-Control`), or null without its control interface. */
+  readonly paperControlSecret: string | null;
   /** The desk's windows and panels: the transports tell it which page draws which window. */
   readonly workstation: Workstation;
   close(): Promise<void>;
@@ -312,6 +314,9 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     events,
     get paperUrl() {
       return paper?.url ?? null;
+    },
+    get paperControlSecret() {
+      return paper?.controlSecret ?? null;
     },
     workstation,
     close: async () => {

@@ -4,11 +4,13 @@ import { JournalError, startPaperBroker, type PaperBrokerOptions } from '../pape
 /** What the app needs of its embedded paper broker: where it serves, and how to stop it. */
 export interface EmbeddedPaper {
   readonly url: string;
+  /** The control interface's secret (`X-Paper-Control`); null without `control`. */
+  readonly controlSecret: string | null;
   close(): Promise<void>;
 }
 
 type WorkerReply =
-  | { readonly type: 'ready'; readonly url: string }
+  | { readonly type: 'ready'; readonly url: string; readonly controlSecret: string | null }
   | { readonly type: 'failed'; readonly journal: boolean; readonly message: string }
   | { readonly type: 'closed' };
 
@@ -47,6 +49,7 @@ export async function startEmbeddedPaper(
   let closing: Promise<void> | null = null;
   return {
     url: first.url,
+    controlSecret: first.controlSecret,
     close: () =>
       (closing ??= (async () => {
         const closed = new Promise<void>((resolve) => {

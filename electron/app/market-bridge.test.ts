@@ -99,7 +99,7 @@ describe('market data over the bridge, on the embedded paper broker', () => {
     expect(res).toMatchObject({ ok: true, data: { subscribed: 1 } });
     await fetch(`${services.paperUrl}/_control/price`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'X-Paper-Control': services.paperControlSecret ?? '' },
       body: JSON.stringify({ instrument_token: infy, last_price: 1500 }),
     });
     await vi.waitFor(() => expect(ticks.some((t) => t.lastPrice === 1500 && t.depth !== undefined)).toBe(true), {

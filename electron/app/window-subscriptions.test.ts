@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BRIDGE_NO_SUCH_WINDOW, BRIDGE_REPLACED } from '@shared/domain/workstation';
 import { WebSocket } from 'ws';
 import { startPaperBroker, type PaperBroker } from '../paper';
 import { startHost, type RunningHost } from '../host/host-server';
@@ -64,12 +65,17 @@ describe('one broker subscription per instrument, whatever the number of windows
   });
 
   /** A page of the desk drawing `window`, on its own bridge socket. */
-  async function page(window: string | null): Promise<{ call(channel: string, payload: unknown): Promise<unknown> }> {
+  async function page(window: string | null): Promise<{
+    call(channel: string, payload: unknown): Promise<unknown>;
+    /** Resolves with the close code once the host closes the socket. */
+    closed: Promise<number>;
+  }> {
     const query = `key=${host.secret}${window ? `&window=${window}` : ''}`;
     const ws = new WebSocket(`ws://127.0.0.1:${host.port}/bridge?${query}`, {
       headers: { Origin: `http://127.0.0.1:${host.port}` },
     });
     sockets.push(ws);
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
     await new Promise((resolve, reject) => {
       ws.once('open', resolve);
       ws.once('error', reject);
@@ -81,6 +87,7 @@ describe('one broker subscription per instrument, whatever the number of windows
       if (typeof m.id === 'number') waiting.get(m.id)?.(m.result);
     });
     return {
+      closed,
       call: (channel, payload) =>
         new Promise((resolve) => {
           const id = ++seq;
@@ -102,6 +109,28 @@ describe('one broker subscription per instrument, whatever the number of windows
     if (!r.ok) throw new Error(r.error.message);
     return (r.data as { window: string }).window;
   }
+
+  it('a page claiming a pop-out the desk has not opened is closed (4004) and shown nowhere', async () => {
+    const stray = await page('w77');
+    expect(await stray.closed).toBe(BRIDGE_NO_SUCH_WINDOW);
+    expect(services.workstation.view().open).not.toContain('w77');
+  });
+
+  it('a second page of the main window (a reload) takes it: the older one is closed (4001), the newer one served', async () => {
+    const before = await page(null);
+    expect(await before.call('market.subscribe', { owner: 'watchlist', tokens: [] })).toMatchObject({ ok: true });
+    const reloaded = await page('main');
+    expect(await before.closed).toBe(BRIDGE_REPLACED);
+    expect(await reloaded.call('market.subscribe', { owner: 'watchlist', tokens: [] })).toMatchObject({ ok: true });
+    // A pop-out's own page is bound to it; a reload of it (two sockets for a moment) is too.
+    const w = await popout();
+    const one = await page(w);
+    const again = await page(w);
+    expect(services.workstation.view().open).toEqual(['main', w]);
+    for (const p of [one, again])
+      expect(await p.call('market.subscribe', { owner: 'watchlist', tokens: [] })).toMatchObject({ ok: true });
+    expect(await dispatch('desk.close', { window: w })).toMatchObject({ ok: true });
+  });
 
   it('three windows watching INFY: one subscription; it stays while any window shows it and goes with the last', async () => {
     await vi.waitFor(() => expect(brokerSubscribed()).toEqual([0]), { timeout: 10_000 });

@@ -10,13 +10,15 @@ import { JournalError } from '../paper';
 import { type MarketClockSpec, parseClockSpec } from '../paper/market-clock';
 import { userDataDir } from '../app/user-data-dir';
 import { commandLineOrExit, readCommandLine } from '../wire/cli-args';
+import { ACCESS_TOKEN, API_SECRET, readSecret, refusedFlagMessage, SecretInputError } from '../wire/secret-input';
 import { startHost } from './host-server';
 
 /**
  * The browser host: runs the main-process services under plain Node and serves the renderer on
  * 127.0.0.1:P. Prints one line `READY http://127.0.0.1:P/?key=SECRET (data: DIR)` when ready.
- * `--paper-control` also prints the paper broker's control URL on a line `PAPER <url>` before
- * READY. A damaged paper journal stops the start with exit 2 and one message naming the file,
+ * `--paper-control` also prints the paper broker's control URL and secret on a line
+ * `PAPER <url> control=<secret>` before READY (control requests send the secret in
+ * `X-Paper-Control`, docs/api.md §Control interface). A damaged paper journal stops the start with exit 2 and one message naming the file,
  * the line and the way out (`--paper-repair`). `--broker kite`: docs/kite.md. `--renderer-dir`
  * serves another build of the renderer (the dashboard benchmark serves `out/bench/renderer`).
  */
@@ -29,10 +31,11 @@ Serves the desk to a browser on 127.0.0.1 and prints READY <url> (data: <folder>
                                 Electron app uses, ${userDataDir(process.platform, process.env, homedir())})
   --broker ${COMMAND_LINE_BROKERS.join('|').padEnd(20)}the dialect of --broker-url (default rest)
   --broker-url URL              a REST broker (docs/api.md) or Kite Connect (docs/kite.md)
-  --api-key K --api-secret S    the broker app's credentials
-  --access-token T              start a Kite session with a pasted access token
+  --api-key K                   the broker app's key; its secret from TRADEDESK_API_SECRET or
+  --api-secret-file PATH|-      a file of mode 0600 (- = stdin); never an argument (ps shows those)
+  --access-token-file PATH|-    start a Kite session with a pasted access token (or TRADEDESK_ACCESS_TOKEN)
   --kite-redirect-port P        the port of Kite's login redirect (default 5174)
-  --paper-control               enable the embedded paper broker's control interface; prints PAPER <url>
+  --paper-control               enable the embedded paper broker's control interface; prints PAPER <url> control=<secret>
   --paper-faults SPEC           inject faults into the paper broker (docs/api.md §Faults)
   --paper-tick-ms N             the paper market's tick period; 0 = prices move only through control
   --paper-repair                move a damaged paper journal's bad tail aside and start
@@ -49,8 +52,11 @@ const { values } = commandLineOrExit(
       broker: { type: 'string', default: 'rest' },
       'broker-url': { type: 'string' },
       'api-key': { type: 'string' },
+      // Refused with a message naming the replacement (README.md §Secrets on the command line).
       'api-secret': { type: 'string' },
       'access-token': { type: 'string' },
+      'api-secret-file': { type: 'string' },
+      'access-token-file': { type: 'string' },
       'kite-redirect-port': { type: 'string' },
       'data-dir': { type: 'string' },
       'paper-control': { type: 'boolean', default: false },
@@ -63,6 +69,29 @@ const { values } = commandLineOrExit(
     process.argv.slice(2),
   ),
 );
+
+for (const [spec, given] of [
+  [API_SECRET, values['api-secret']],
+  [ACCESS_TOKEN, values['access-token']],
+] as const) {
+  if (given !== undefined) {
+    console.error(refusedFlagMessage(spec));
+    process.exit(2);
+  }
+}
+const secretSources = { env: process.env, stdin: process.stdin, platform: process.platform };
+let apiSecret: string | undefined;
+let accessToken: string | undefined;
+try {
+  if (values['api-secret-file'] === '-' && values['access-token-file'] === '-')
+    throw new SecretInputError('--api-secret-file and --access-token-file cannot both read stdin');
+  apiSecret = await readSecret(API_SECRET, { ...secretSources, file: values['api-secret-file'] });
+  accessToken = await readSecret(ACCESS_TOKEN, { ...secretSources, file: values['access-token-file'] });
+} catch (e) {
+  if (!(e instanceof SecretInputError)) throw e;
+  console.error(e.message);
+  process.exit(2);
+}
 
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -120,9 +149,9 @@ const services = await createAppServices({
   dataDir,
   brokerUrl: values['broker-url'],
   apiKey: values['api-key'],
-  apiSecret: values['api-secret'],
+  apiSecret,
   broker,
-  ...(values['access-token'] !== undefined ? { accessToken: values['access-token'] } : {}),
+  ...(accessToken !== undefined ? { accessToken } : {}),
   ...(kitePort !== undefined ? { kiteRedirectPort: kitePort } : {}),
   paper: {
     control: values['paper-control'],
@@ -152,7 +181,8 @@ const host = await startHost({
   },
 });
 
-if (values['paper-control'] && services.paperUrl) console.log(`PAPER ${services.paperUrl}`);
+if (values['paper-control'] && services.paperUrl)
+  console.log(`PAPER ${services.paperUrl} control=${services.paperControlSecret ?? ''}`);
 console.log(`READY ${host.url} (data: ${dataDir})`);
 
 const shutdown = (): void => {

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
+import { startPaperBroker } from '../paper';
 import { rawHttp } from '../paper/raw-http';
 import { bundleForTest } from '../core/testing/build-child';
 import { userDataDir } from '../app/user-data-dir';
@@ -17,8 +18,11 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function run(args: string[]) {
-  const child = spawn(process.execPath, [out, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function run(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [out, '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   const io = { stdout: '', stderr: '' };
   child.stdout.on('data', (d: Buffer) => (io.stdout += String(d)));
   child.stderr.on('data', (d: Buffer) => (io.stderr += String(d)));
@@ -185,5 +189,61 @@ describe('npm run host on its command line', () => {
     await new Promise((resolve) => child.once('exit', resolve));
     // The paper account's journal is there, for the next launch to replay.
     expect(readdirSync(folder)).toContain('paper');
+  });
+});
+
+describe('npm run host takes secrets from the environment or an owner-only file, never an argument', () => {
+  it.each([
+    ['--api-secret', 'TRADEDESK_API_SECRET'],
+    ['--access-token', 'TRADEDESK_ACCESS_TOKEN'],
+  ])('%s is refused in one line naming %s and the file flag (exit 2), nothing started', async (flag, env) => {
+    const host = run(['--data-dir', join(dir, 'data-flag'), flag, 's3cret']);
+    expect(await host.exited).toBe(2);
+    expect(host.io.stderr.trim().split('\n')).toHaveLength(1);
+    expect(host.io.stderr).toContain(`${flag} is no longer accepted`);
+    expect(host.io.stderr).toContain(env);
+    expect(host.io.stderr).toContain(`${flag}-file PATH (mode 0600)`);
+    expect(host.io.stdout).not.toContain('READY');
+  });
+
+  it('an --api-secret-file others can read is refused, naming the file (exit 2)', async () => {
+    const file = join(dir, 'secret-0644');
+    writeFileSync(file, 'paper\n');
+    chmodSync(file, 0o644);
+    const host = run(['--data-dir', join(dir, 'data-mode'), '--api-secret-file', file]);
+    expect(await host.exited).toBe(2);
+    expect(host.io.stderr).toContain(
+      `--api-secret-file ${file}: mode 0644 lets other users read it; chmod 600 ${file}`,
+    );
+    expect(host.io.stdout).not.toContain('READY');
+  });
+
+  it.each(['env', 'file'])('the API secret from the %s logs the host in to its broker', async (source) => {
+    const paper = await startPaperBroker({ port: 0, control: true, tickIntervalMs: 0 });
+    const file = join(dir, 'secret-0600');
+    writeFileSync(file, 'paper\n');
+    chmodSync(file, 0o600);
+    const host = run(
+      [
+        '--data-dir',
+        join(dir, `data-${source}`),
+        '--broker-url',
+        paper.url,
+        '--api-key',
+        'paper',
+        ...(source === 'file' ? ['--api-secret-file', file] : []),
+      ],
+      source === 'env' ? { TRADEDESK_API_SECRET: 'paper' } : {},
+    );
+    try {
+      await vi.waitFor(() => expect(host.io.stdout).toContain('READY '), { timeout: 20_000 });
+      // The broker issued the host a session: the secret reached the login.
+      expect(paper.sessions()).toHaveLength(1);
+      expect(host.io.stderr).not.toContain('paper\n');
+    } finally {
+      host.child.kill('SIGTERM');
+      await host.exited;
+      await paper.close();
+    }
   });
 });

@@ -4,7 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { BRIDGE_NO_SUCH_WINDOW, BRIDGE_REPLACED } from '@shared/domain/workstation';
 import type { EventHub } from '../app/event-hub';
+import type { PageClaim } from '../app/workstation/workstation';
 import type { Dispatch } from '../app/dispatcher';
 import { resolveAppAsset } from '../app/security/app-origin';
 import { SECURITY_HEADERS } from '../app/security/content-security-policy';
@@ -34,7 +36,8 @@ export interface HostOptions {
    * closes: the workstation's view of which windows are open (docs/workstation.md §Windows).
    */
   readonly pages?: {
-    opened(caller: string, window: string | null): void;
+    /** Refused: the socket is closed; `replaced`: those pages' sockets are closed. */
+    opened(caller: string, window: string | null): PageClaim;
     closed(caller: string): void;
   };
 }
@@ -83,6 +86,8 @@ function sameSecret(given: string | null, secret: string): boolean {
 
 /** Starts the host; resolves once it listens. */
 export async function startHost(options: HostOptions): Promise<RunningHost> {
+  /** Each live bridge by its caller id: a page's claim of the main window closes the one it replaces. */
+  const live = new Map<string, WebSocket>();
   const secret = options.secret ?? randomBytes(32).toString('hex');
   let origin = '';
 
@@ -131,7 +136,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       return;
     }
     const window = url.searchParams.get('window');
-    wss.handleUpgrade(req, socket, head, (ws) => serveBridge(ws, fan, options, window));
+    wss.handleUpgrade(req, socket, head, (ws) => serveBridge(ws, fan, options, window, live));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -169,12 +174,21 @@ function serveBridge(
   fan: BridgeFanOut,
   { dispatch, events, pages }: HostOptions,
   window: string | null,
-): BridgeSender {
+  live: Map<string, WebSocket>,
+): BridgeSender | null {
   const caller = `bridge-${++bridgeSeq}`;
+  const claim = pages?.opened(caller, window) ?? { ok: true, replaced: [] };
+  if (!claim.ok) {
+    ws.on('error', () => undefined);
+    ws.close(BRIDGE_NO_SUCH_WINDOW, claim.reason.slice(0, 120));
+    return null;
+  }
   const sender = new BridgeSender(fan, ws);
+  for (const other of claim.replaced) live.get(other)?.close(BRIDGE_REPLACED, 'another page draws the main window');
+  live.set(caller, ws);
   const off = events.onAny((event, payload) => sender.event(event, payload));
-  pages?.opened(caller, window);
   ws.on('close', () => {
+    live.delete(caller);
     off();
     sender.close();
     pages?.closed(caller);

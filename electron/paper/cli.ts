@@ -8,7 +8,8 @@ import { type MarketClockSpec, parseClockSpec } from './market-clock';
  * `npm run paper -- --port P [--seed N] [--data-dir DIR] [--control] [--faults SPEC] [--rate R/s] [--no-idempotency] [--orderbook-lag-ms N] [--repair] [--clock ISO[,SPEED] | wall] [--kite-redirect-url URL] [--kite-order-limits 10/s,400/min,5000/day] [--kite-allowed-ips IP,IP | none] [--kite-plan connect | personal] [--upstox-allowed-ips IP,IP | none]`
  *
  * Prints exactly one line, `READY http://127.0.0.1:P/v1`, once it serves (scripts and tests
- * wait for it), and shuts down cleanly on SIGINT/SIGTERM so the journal is flushed. A damaged
+ * wait for it; with `--control` the line ends ` control=SECRET`, the secret every control request
+ * sends in `X-Paper-Control`), and shuts down cleanly on SIGINT/SIGTERM so the journal is flushed. A damaged
  * journal stops the start (exit 2) with a message naming the file, the line and the way out;
  * `--repair` takes it, moving the damage aside (docs/api.md §Persistence). `--kite-redirect-url`
  * is where the Kite login page sends the browser with its request token (docs/kite.md §Login);
@@ -26,13 +27,14 @@ function fail(message: string): never {
 
 const USAGE = `Usage: npm run paper -- [options]
 
-The paper broker alone (docs/api.md §Running it). Prints one line READY http://127.0.0.1:P/v1 once it serves.
+The paper broker alone (docs/api.md §Running it). Prints one line READY http://127.0.0.1:P/v1 once it serves
+(with --control: READY http://127.0.0.1:P/v1 control=SECRET; send the secret in X-Paper-Control).
 
   --port P                    port on 127.0.0.1 (default 0: any free port)
   --seed N                    the market's random seed (default 1)
   --data-dir DIR              keep the journal in DIR (default: nothing kept)
   --repair                    move a damaged journal's bad tail aside and start
-  --control                   enable the control interface (tests, demos)
+  --control                   enable the control interface (tests, demos), behind a per-launch secret
   --faults SPEC               inject faults (docs/api.md §Faults)
   --rate R/s                  per-token request limit (burst 2R)
   --tick-ms N                 the market's tick period; 0 = prices move only through control
@@ -147,7 +149,8 @@ try {
     ...(upstoxAllowedIps !== undefined ? { upstoxAllowedIps } : {}),
     ...(kitePlan !== undefined ? { kitePlan } : {}),
   });
-  console.log(`READY ${broker.url}`);
+  // The control secret rides on the READY line: whoever started the broker reads it there.
+  console.log(`READY ${broker.url}${broker.controlSecret === null ? '' : ` control=${broker.controlSecret}`}`);
   const stop = (): void => {
     broker.close().then(
       () => process.exit(0),

@@ -26,6 +26,7 @@ import { MarketClock, type MarketClockSpec } from './market-clock';
 import { Engine } from './matching';
 import { LaggingOrderBook } from './order-book-lag';
 import { SessionKeeper } from './session-keeper';
+import { newControlSecret } from './control-secret';
 import { createBrokerServer } from './server';
 import { type HoldSpec, type HoldView, ReplyHolds } from './reply-holds';
 import { Sessions } from './sessions';
@@ -48,7 +49,10 @@ export interface PaperBrokerOptions {
   seed?: number;
   /** Journal directory; absent = in memory only. */
   dataDir?: string;
-  /** Enable /v1/_control/* (default false). */
+  /**
+   * Enable /v1/_control/* (default false), behind a per-launch secret sent in `X-Paper-Control`
+   * (the handle's `controlSecret`; docs/api.md §Control interface).
+   */
   control?: boolean;
   /** e.g. "drop_reply=0.2,server_error=0.1,rate_limit=0.1,latency_ms=30,shape_change=0.05". */
   faults?: string | FaultConfig;
@@ -139,6 +143,8 @@ export interface PaperBroker {
   /** "http://127.0.0.1:PORT/v1" */
   readonly url: string;
   readonly port: number;
+  /** The secret every /v1/_control request sends in `X-Paper-Control`; null without `control`. */
+  readonly controlSecret: string | null;
   /** Same as POST /_control/price (runs matching). */
   setPrice(instrumentToken: number, lastPrice: number): void;
   /** The market clock's epoch ms now. */
@@ -398,8 +404,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     },
   });
   const extraHostNames = new Set((options.extraHostNames ?? []).map((n) => n.toLowerCase()));
+  const controlSecret = options.control ? newControlSecret() : null;
   const server = createBrokerServer(state, {
-    control: options.control ?? false,
+    controlSecret,
     rate,
     auth,
     kite,
@@ -469,6 +476,7 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   return {
     url: `http://127.0.0.1:${port}/v1`,
     port,
+    controlSecret,
     setPrice(instrumentToken, lastPrice) {
       const i = market.instrument(instrumentToken);
       if (!i) throw new Error(`unknown instrument ${instrumentToken}`);

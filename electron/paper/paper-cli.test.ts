@@ -17,21 +17,24 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('npm run paper', () => {
-  it('prints exactly one READY line, serves, and exits 0 on SIGTERM', async () => {
+  it('prints exactly one READY line (with the control secret), serves, and exits 0 on SIGTERM', async () => {
     const child = spawn(
       process.execPath,
       [out, '--port', '0', '--seed', '3', '--control', '--rate', '50/s', '--data-dir', join(dir, 'data')],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';
-    const url = await new Promise<string>((resolve, reject) => {
+    const [url, secret] = await new Promise<[string, string]>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => {
         stdout += String(d);
-        const m = /^READY (http:\/\/127\.0\.0\.1:\d+\/v1)\n/.exec(stdout);
-        if (m) resolve(m[1] as string);
+        const m = /^READY (http:\/\/127\.0\.0\.1:\d+\/v1) control=(\S+)\n/.exec(stdout);
+        if (m) resolve([m[1] as string, m[2] as string]);
       });
       child.once('exit', (code) => reject(new Error(`exited ${code}`)));
     });
+    const control = (s: string) => fetch(`${url}/_control/holds`, { headers: { 'X-Paper-Control': s } });
+    expect((await control(secret)).status).toBe(200);
+    expect((await control(`${secret}x`)).status).toBe(401);
     const r = await fetch(`${url}/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

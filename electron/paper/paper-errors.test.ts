@@ -208,4 +208,38 @@ describe('request errors (never a 500 for bad input)', () => {
     }
     expect((await api.call('GET', '/_control/sessions', undefined, { token: null })).status).toBe(200);
   });
+
+  it.each([
+    ['no control secret', {}, 'missing'],
+    ['a wrong control secret', { 'X-Paper-Control': 'guess' }, 'wrong secret'],
+    ['a session token instead of the secret', { 'X-Paper-Control': 'TOKEN' }, 'wrong secret'],
+  ])('refuses %s with 401 naming X-Paper-Control, and lists no tokens', async (_, given, why) => {
+    const headers = Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v.replace('TOKEN', api.token)]));
+    for (const [method, path] of [
+      ['GET', '/_control/sessions'],
+      ['POST', '/_control/faults'],
+    ] as const) {
+      const r = await fetch(`${api.broker.url}${path}`, {
+        method,
+        headers: { ...headers, 'content-type': 'application/json' },
+        ...(method === 'POST' ? { body: JSON.stringify({ server_error: 1 }) } : {}),
+      });
+      const body = (await r.json()) as { code: string; detail: string; errors: unknown[] };
+      expect(r.status).toBe(401);
+      expect(r.headers.get('content-type')).toMatch(/problem\+json/);
+      expect(body.code).toBe('token_invalid');
+      expect(body.errors).toEqual([{ field: 'X-Paper-Control', message: why }]);
+      expect(JSON.stringify(body)).not.toContain(api.token);
+    }
+    // Nothing changed: orders still go through (the faults were not set).
+    expect((await api.place()).status).toBe(201);
+  });
+
+  it('answers the secret the broker printed (on its handle)', async () => {
+    expect(api.broker.controlSecret).toMatch(/^[\w-]{32}$/);
+    const r = await fetch(`${api.broker.url}/_control/sessions`, {
+      headers: { 'X-Paper-Control': api.broker.controlSecret ?? '' },
+    });
+    expect(r.status).toBe(200);
+  });
 });

@@ -33,10 +33,12 @@ afterAll(async () => {
 const ARGS = ['--port', '0', '--data-dir', join(dir, 'data'), '--control', '--rate', '100000/s', '--tick-ms', '0'];
 
 async function call(url: string, token: string | null, method: string, path: string, body?: unknown): Promise<unknown> {
+  const control = path.startsWith('/_control') ? running?.controlSecret : null;
   const r = await fetch(url + path, {
     method,
     headers: {
       ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(control ? { 'X-Paper-Control': control } : {}),
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -101,7 +101,7 @@ describe('stream', () => {
     const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
     const off = await fetch(`${api.broker.url}/_control/stream`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'X-Paper-Control': api.broker.controlSecret ?? '' },
       body: JSON.stringify({ accept: false }),
     });
     expect(await off.json()).toEqual({ accept: false, cut: 1 });

@@ -14,6 +14,7 @@ import {
   requestUrl,
   send,
 } from './http-io';
+import { assertControlSecret } from './control-secret';
 import { assertLoopbackHost } from './host-check';
 import { Problem } from './problem';
 import { RateLimiter, type Take } from './rate-limit';
@@ -30,7 +31,7 @@ import type { Session } from './sessions';
 /**
  * The HTTP pipeline, in the order a request meets it:
  *
- *   route (404/405) → control? (no faults, no auth) → latency → injected 429/5xx/expiry
+ *   route (404/405) → control? (its secret, no faults, no auth) → latency → injected 429/5xx/expiry
  *   → auth (401) → rate limits (429) → scope (403) → handler → journal fsync
  *   → injected post-commit 5xx / dropped or stalled reply / drifted shape → ETag (304) → reply.
  *
@@ -39,7 +40,8 @@ import type { Session } from './sessions';
  */
 
 export interface ServerOptions {
-  readonly control: boolean;
+  /** The control interface's per-launch secret (./control-secret.ts); null = no control interface. */
+  readonly controlSecret: string | null;
   readonly rate: { perSecond: number; burst: number };
   /** Authentication with its per-address failure limit (shared with the stream's upgrade). */
   readonly auth: AuthGuard;
@@ -111,7 +113,7 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     }
     const path = url.pathname.slice(3) || '/';
     const m = router.match(req.method ?? 'GET', path);
-    if (m.kind === 'none' || (m.kind === 'found' && m.route.access === 'control' && !opts.control)) {
+    if (m.kind === 'none' || (m.kind === 'found' && m.route.access === 'control' && opts.controlSecret === null)) {
       return problemReply(res, new Problem(404, 'not_found', `No such endpoint ${req.method} ${url.pathname}`));
     }
     if (m.kind === 'method') {
@@ -131,7 +133,8 @@ export function createBrokerServer(state: BrokerState, opts: ServerOptions): Ser
     const ctxBase = { req, state, params: m.params, query: url.searchParams, now, realNow };
 
     const address = req.socket.remoteAddress ?? '';
-    if (route.access === 'control') {
+    if (route.access === 'control' && opts.controlSecret !== null) {
+      assertControlSecret(req, opts.controlSecret);
       const r = await route.handle({ ...ctxBase, session: null });
       await state.journal.durable();
       return reply(res, r, req);

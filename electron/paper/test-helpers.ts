@@ -47,6 +47,8 @@ export interface Api {
   close(): Promise<void>;
 }
 
+const isControlHeader = (name: string): boolean => name.toLowerCase() === 'x-paper-control';
+
 export async function startTestBroker(opts: PaperBrokerOptions = {}): Promise<Api> {
   // Faults are switched on after the login, so a test of them starts with a valid token.
   const { faults, ...rest } = opts;
@@ -58,6 +60,9 @@ export async function startTestBroker(opts: PaperBrokerOptions = {}): Promise<Ap
   });
   const call: Api['call'] = async (method, path, body, init = {}) => {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
+    // The control interface takes its secret, not a token (docs/api.md §Control interface).
+    if (path.startsWith('/_control') && broker.controlSecret !== null && !Object.keys(headers).some(isControlHeader))
+      headers['X-Paper-Control'] = broker.controlSecret;
     const tok = init.token === undefined ? api.token : init.token;
     if (tok) headers.authorization = `Bearer ${tok}`;
     let payload: string | undefined = init.raw;

@@ -6,7 +6,7 @@ import { JournalError, startPaperBroker, type PaperBrokerOptions } from './index
  * `electron/app/embedded-paper.ts`), so its journal's fsyncs and its matching run off the event
  * loop that serves the bridge (docs/paper-broker.md §The embedded paper broker off the main loop).
  *
- * Messages: out `{type:'ready', url}` once it serves, or `{type:'failed', journal, message}` if
+ * Messages: out `{type:'ready', url, controlSecret}` once it serves, or `{type:'failed', journal, message}` if
  * it cannot start; in `{type:'close'}`, answered `{type:'closed'}` once its journal is closed.
  */
 const port = parentPort;
@@ -18,7 +18,7 @@ try {
     if (m.type !== 'close') return;
     void broker.close().finally(() => port.postMessage({ type: 'closed' }));
   });
-  port.postMessage({ type: 'ready', url: broker.url });
+  port.postMessage({ type: 'ready', url: broker.url, controlSecret: broker.controlSecret });
 } catch (err) {
   port.postMessage({
     type: 'failed',

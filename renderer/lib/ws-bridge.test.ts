@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IpcResult } from '@shared/ipc/result';
+import { BRIDGE_REPLACED } from '@shared/domain/workstation';
 import { createWsBridge } from './ws-bridge';
 
 /**
@@ -13,7 +14,7 @@ class FakeSocket {
   readyState = 0;
   readonly sent: string[] = [];
   onopen: (() => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((ev?: { code: number }) => void) | null = null;
   onmessage: ((ev: { data: string }) => void) | null = null;
   constructor(readonly url: string) {
     FakeSocket.all.push(this);
@@ -26,9 +27,9 @@ class FakeSocket {
     this.readyState = 1;
     this.onopen?.();
   }
-  drop(): void {
+  drop(code = 1006): void {
     this.readyState = 3;
-    this.onclose?.();
+    this.onclose?.({ code });
   }
   reply(id: number, result: unknown): void {
     this.onmessage?.({ data: JSON.stringify({ id, result }) });
@@ -118,6 +119,15 @@ describe('createWsBridge', () => {
     second.open();
     expect(everySent().filter((m) => m.channel === 'orders.place')).toHaveLength(1);
     expect(second.sent).toEqual([]);
+  });
+
+  it('does not reconnect once a newer page of its window replaced it (no tug of war between two tabs)', async () => {
+    bridge();
+    const first = latest();
+    first.open();
+    first.drop(BRIDGE_REPLACED);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(latest()).toBe(first);
   });
 
   it('sends a call made while the socket is down once it connects, within the wait', async () => {

@@ -2,6 +2,7 @@ import { EVENT_NAMES_PLAIN } from '@shared/ipc/channel-names';
 import type { DeskBridge } from '@shared/ipc/bridge';
 import { kilobytes, MAX_BRIDGE_MESSAGE_BYTES, utf8Bytes } from '@shared/ipc/limits';
 import type { IpcResult } from '@shared/ipc/result';
+import { BRIDGE_REPLACED } from '@shared/domain/workstation';
 
 type AnyListener = (payload: unknown) => void;
 
@@ -85,7 +86,7 @@ export function createWsBridge(url: string, options: WsBridgeOptions = {}): Desk
       if (typeof msg.id === 'number') settle(msg.id, msg.result as IpcResult<unknown>);
       else if (typeof msg.event === 'string') for (const l of listeners.get(msg.event) ?? []) l(msg.payload);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev?: CloseEvent) => {
       socket = null;
       for (const [id, call] of calls) {
         if (!call.sent) continue; // still waiting for a connection, within its bound
@@ -97,6 +98,9 @@ export function createWsBridge(url: string, options: WsBridgeOptions = {}): Desk
           },
         });
       }
+      // A newer page of the same window took its place (a reload, a second tab): reconnecting
+      // would take it back, and the two would trade it forever (docs/workstation.md).
+      if (ev?.code === BRIDGE_REPLACED) return;
       const delay = Math.min(5000, 250 * 2 ** attempt++) * (0.5 + Math.random() / 2);
       setTimeout(connect, delay);
     };

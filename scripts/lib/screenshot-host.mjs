@@ -18,7 +18,7 @@ export function freshDataDir(label) {
 
 /**
  * Starts out/host.mjs on `dataDir` (with `extraArgs`, e.g. `--paper-tick-ms 0` for prices that
- * move only when told) and resolves `ready` with its page URL and paper broker URL.
+ * move only when told) and resolves `ready` with its page URL, paper broker URL and control secret.
  */
 export function startHost(dataDir, extraArgs = []) {
   const child = spawn(
@@ -28,15 +28,18 @@ export function startHost(dataDir, extraArgs = []) {
   );
   const lines = createInterface({ input: child.stdout });
   let paperUrl = '';
+  let paperControl = '';
   const ready = new Promise((res, rej) => {
     const timer = setTimeout(() => rej(new Error('host did not print READY within 20 s')), 20_000);
     child.once('exit', (code) => rej(new Error(`host exited with ${code} before READY`)));
     lines.on('line', (line) => {
-      if (line.startsWith('PAPER ')) paperUrl = line.slice(6).trim();
+      // `PAPER <url> control=<secret>`: the control interface wants the secret in X-Paper-Control.
+      const paper = /^PAPER (\S+) control=(\S+)$/.exec(line.trim());
+      if (paper) [, paperUrl, paperControl] = paper;
       if (line.startsWith('READY ')) {
         clearTimeout(timer);
         // `READY <url> (data: <folder>)`: the URL is the first word.
-        res({ url: line.slice(6).trim().split(/\s+/)[0], paperUrl });
+        res({ url: line.slice(6).trim().split(/\s+/)[0], paperUrl, paperControl });
       }
     });
   });
@@ -48,12 +51,15 @@ export function startHost(dataDir, extraArgs = []) {
  * control interface), and of its control interface: what screenshot scripts trade and move the
  * market with.
  */
-export function paperClient(paperUrl) {
+export function paperClient(paperUrl, paperControl) {
   let token = '';
   const json = async (method, path, body, auth = true) => {
     const res = await fetch(`${paperUrl}${path}`, {
       method,
-      headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(auth ? { authorization: `Bearer ${token}` } : { 'X-Paper-Control': paperControl }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();

@@ -30,7 +30,7 @@ async function start() {
   const setFaults = async (faults: Record<string, number>) => {
     const res = await fetch(`${app.paperUrl}/_control/faults`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'X-Paper-Control': app.paperControlSecret ?? '' },
       body: JSON.stringify(faults),
     });
     expect(res.status).toBe(200);

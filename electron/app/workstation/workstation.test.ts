@@ -179,7 +179,7 @@ describe('windows open while a page draws them', () => {
   it('a page naming a window that is not on the desk opens none; one naming no window (or garbage) is the main window, as its page reads it', async () => {
     const ws = workstation();
     await ws.use('paper');
-    ws.pageOpened('bridge-1', 'w9');
+    expect(ws.pageOpened('bridge-1', 'w9')).toEqual({ ok: false, reason: 'window w9 is not on the desk' });
     expect(ws.view().open).toEqual([]);
     ws.pageOpened('bridge-2', '../etc');
     expect(ws.view().open).toEqual(['main']);

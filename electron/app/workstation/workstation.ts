@@ -71,6 +71,10 @@ export interface WorkstationOptions {
  * pop-out whose page is gone for `graceMs` is closed (its panels return to the main window), in
  * Electron the shell says when a window closed (`shellWindowClosed`).
  */
+/** What a page's claim of a window came to: refused, or bound (closing the pages it replaced). */
+export type PageClaim =
+  { readonly ok: true; readonly replaced: readonly string[] } | { readonly ok: false; readonly reason: string };
+
 export class Workstation {
   readonly #o: WorkstationOptions;
   readonly #timers: WorkstationTimers;
@@ -129,12 +133,25 @@ export class Workstation {
 
   // ------------------------------------------------------------------ pages and windows
 
-  /** A page's bridge opened, drawing `window` (as its URL says; anything else is the main window). */
-  public pageOpened(caller: string, window: string | null): void {
+  /**
+   * A page's bridge opened, drawing `window` (as its URL says; absent or not a window id is the
+   * main window). A
+   * pop-out claim is bound only to a window on the desk; a claim of the main window replaces the
+   * page that held it, which the transport closes (a reload opens the new socket before the old
+   * one's close arrives). docs/workstation.md §Which page draws which window.
+   */
+  public pageOpened(caller: string, window: string | null): PageClaim {
+    // What is no window id is the main window, as the page itself reads it (this-window.ts).
     const id = window !== null && WindowId.safeParse(window).success ? window : MAIN_WINDOW;
+    if (id !== MAIN_WINDOW && !this.#desk.windows.some((w) => w.id === id))
+      return { ok: false, reason: `window ${id} is not on the desk` };
+    const replaced =
+      id === MAIN_WINDOW ? [...this.#pages].filter(([, w]) => w === MAIN_WINDOW).map(([other]) => other) : [];
+    for (const other of replaced) this.#pages.delete(other);
     this.#pages.set(caller, id);
     this.#cancelGrace(id);
     this.#changed(false);
+    return { ok: true, replaced };
   }
 
   /**

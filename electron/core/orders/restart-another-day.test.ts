@@ -77,7 +77,7 @@ describe('an intent from an earlier day, found open at start', () => {
     const control = `${fx.paper.url}/_control/clock`;
     const next = await fetch(control, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'X-Paper-Control': fx.paper.controlSecret ?? '' },
       body: JSON.stringify({ at: new Date(fx.paper.marketNow() + DAY_MS).toISOString() }),
     });
     expect(next.status).toBe(200);

@@ -6,10 +6,11 @@ import type { Readable } from 'node:stream';
  * tests that need the broker to die (SIGKILL) and start again from its journal.
  */
 
-/** A running paper broker process and its /v1 URL. */
+/** A running paper broker process, its /v1 URL and (with `--control`) its control secret. */
 export interface PaperProcess {
   readonly child: ChildProcessByStdio<null, Readable, Readable>;
   readonly url: string;
+  readonly controlSecret: string | null;
 }
 
 /** Starts the bundled CLI with `args` and resolves once it prints its READY line. */
@@ -21,8 +22,8 @@ export function startPaperProcess(cli: string, args: readonly string[]): Promise
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
       stdout += String(d);
-      const m = /^READY (http:\/\/127\.0\.0\.1:\d+\/v1)\n/.exec(stdout);
-      if (m) resolve({ child, url: m[1] as string });
+      const m = /^READY (http:\/\/127\.0\.0\.1:\d+\/v1)(?: control=(\S+))?\n/.exec(stdout);
+      if (m) resolve({ child, url: m[1] as string, controlSecret: m[2] ?? null });
     });
     child.once('exit', (code) => reject(new Error(`paper exited ${code}: ${stderr}`)));
   });
