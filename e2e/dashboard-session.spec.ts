@@ -35,17 +35,16 @@ function freshness(page: Page, name: string) {
 }
 
 /** Every value in the page's web storage, for the no-secrets check. */
-async function webStorage(page: Page): Promise<Record<string, string>> {
-  return page.evaluate(() => {
+async function webStorage(page: Page, which: 'local' | 'session'): Promise<Record<string, string>> {
+  return page.evaluate((kind) => {
     const out: Record<string, string> = {};
-    for (const s of [localStorage, sessionStorage]) {
-      for (let i = 0; i < s.length; i++) {
-        const k = s.key(i)!;
-        out[k] = s.getItem(k) ?? '';
-      }
+    const s = kind === 'local' ? localStorage : sessionStorage;
+    for (let i = 0; i < s.length; i++) {
+      const k = s.key(i)!;
+      out[k] = s.getItem(k) ?? '';
     }
     return out;
-  });
+  }, which);
 }
 
 /** Every access token the paper broker has issued (test code only). */
@@ -182,11 +181,16 @@ test.describe('dashboard: sessions, faults and preferences', () => {
     const after = (await panel(page, 'Orders').boundingBox())!;
     expect(Math.abs(after.height - resized.height)).toBeLessThan(4);
 
-    const stored = await webStorage(page);
+    // What outlives the tab is the settings alone. The tab's session storage holds the host's
+    // launch key, out of the address bar and history (docs/architecture.md §The bridge): it
+    // opens this page's bridge, never the broker's.
+    const stored = await webStorage(page, 'local');
     expect(Object.keys(stored)).toEqual(['tradedesk.settings']);
+    const session = await webStorage(page, 'session');
+    expect(session).toEqual({ 'tradedesk.launch-key': host.key });
     const tokens = await issuedTokens(host);
     expect(tokens.length).toBeGreaterThan(0);
-    for (const value of Object.values(stored)) {
+    for (const value of [...Object.values(stored), ...Object.values(session)]) {
       for (const t of tokens) expect(value).not.toContain(t);
       expect(value).not.toMatch(/token|secret|api_?key|password/i);
     }
