@@ -130,8 +130,15 @@ test.describe('dashboard: orders from the ticket to the blotter', () => {
     await expect(product).toHaveAttribute('aria-invalid', 'true');
     await expect(product).toHaveAccessibleDescription(/CNC \(delivery\) is only for NSE\/BSE equity/);
 
-    // IOC with SL.
-    await fillTicket(page, { product: 'NRML', orderType: 'SL', validity: 'IOC', price: '100', triggerPrice: '99' });
+    // IOC with SL (a sell stop far below the market, so only the validity is wrong).
+    await fillTicket(page, {
+      side: 'Sell',
+      product: 'NRML',
+      orderType: 'SL',
+      validity: 'IOC',
+      price: '99',
+      triggerPrice: '100',
+    });
     await expect(place).toBeDisabled();
     await expect(t.getByLabel('Validity')).toHaveAccessibleDescription(/IOC is only for MARKET and LIMIT orders/);
     await expect(t.getByLabel('Product')).not.toHaveAttribute('aria-invalid', 'true');

@@ -108,6 +108,17 @@ describe('legs and their orders', () => {
     expect(protectedBuyPrice(0.05, 0.05)).toBe(0.1);
   });
 
+  it('a buy leg whose price has risen since it was added is protected above the live price, not its old entry (else it rests and the sells never go)', () => {
+    const buy = legOf(find('CE', 24_500), 'BUY', 50)!;
+    const placed = strategyOrders([buy], BY_TOKEN, () => 60);
+    if (!('orders' in placed)) throw new Error(placed.error);
+    expect(placed.orders[0]?.price).toBe(61.2);
+    // A live price below the entry leaves the entry's protection.
+    const lower = strategyOrders([buy], BY_TOKEN, () => 40);
+    if (!('orders' in lower)) throw new Error(lower.error);
+    expect(lower.orders[0]?.price).toBe(51);
+  });
+
   it('a leg the ticket’s rules refuse is named by its place, and nothing is to be sent', () => {
     const a = legOf(find('CE', 24_500), 'BUY', 120)!;
     const b = { ...legOf(find('CE', 24_600), 'SELL', 80)!, price: 80.02 };

@@ -185,13 +185,15 @@ export function protectedBuyPrice(entry: number, tickSize: number): number {
 /**
  * The orders that place the strategy: each leg a DAY LIMIT in the
  * instrument's default product, judged by the ticket's rules — buys first, each at a protected
- * limit (`protectedBuyPrice`) so it fills now, sells at their entry — so the long legs are filled
+ * limit (`protectedBuyPrice`) above its entry or its live price, whichever is higher, so it fills
+ * now even when the market has moved up since the leg was added; sells at their entry — so the long legs are filled
  * before the short legs that they hedge go (docs/strategy.md §Placing; docs/market.md §Basket
  * margin and hedging). A leg the rules refuse is named ("Leg 2: …") and nothing is returned.
  */
 export function strategyOrders(
   legs: readonly BuilderLeg[],
   byToken: ReadonlyMap<number, Instrument>,
+  livePrice: (instrumentToken: number) => number | undefined = () => undefined,
 ): { readonly orders: OrderRequest[]; readonly legs: BuilderLeg[] } | { readonly error: string } {
   const ordered = [...legs.filter((l) => l.side === 'BUY'), ...legs.filter((l) => l.side === 'SELL')];
   const orders: OrderRequest[] = [];
@@ -205,7 +207,11 @@ export function strategyOrders(
         { ...instrument, lastPrice: leg.price },
       ),
       quantity: String(leg.lots * leg.lotSize),
-      price: String(leg.side === 'BUY' ? protectedBuyPrice(leg.price, instrument.tickSize) : leg.price),
+      price: String(
+        leg.side === 'BUY'
+          ? protectedBuyPrice(Math.max(leg.price, livePrice(leg.instrumentToken) ?? 0), instrument.tickSize)
+          : leg.price,
+      ),
     };
     const judged = evaluateTicket(draft, instrument);
     if (!judged.request) {

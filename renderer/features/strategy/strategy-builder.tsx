@@ -56,11 +56,11 @@ export function StrategyBuilder({ onClose }: { readonly onClose: () => void }) {
   const submit = useSubmitLegs();
   const { basket, change: changeBasket } = useBasket();
 
-  const placing = strategyOrders(legs, byToken);
-  const orders = 'orders' in placing ? placing.orders : [];
-  const margin = useBasketMargin(orders);
   const lastPrice = (token: number): number | undefined =>
     view.rows.find((r) => r.leg.instrumentToken === token)?.lastPrice;
+  const placing = strategyOrders(legs, byToken, lastPrice);
+  const orders = 'orders' in placing ? placing.orders : [];
+  const margin = useBasketMargin(orders);
   const note = (message: string): void => setProblem(message);
 
   const near = view.chain;
