@@ -67,9 +67,9 @@ test('Kite chosen in the session dialog: the login page redirects to the loopbac
   await page.screenshot({ path: docShotPath('kite-login.png') });
 
   const popup = page.waitForEvent('popup');
-  await form.getByRole('button', { name: 'Log in with Kite' }).click();
+  await form.getByRole('button', { name: 'Log in with Zerodha Kite' }).click();
   const tab = await popup;
-  await expect(tab.getByRole('heading', { name: 'Logged in to Kite' })).toBeVisible();
+  await expect(tab.getByRole('heading', { name: 'Logged in to Zerodha Kite' })).toBeVisible();
   expect(new URL(tab.url()).pathname).toBe('/kite/callback');
   await tab.close();
 

@@ -24,7 +24,8 @@ import { Gtt, GttAck, GttChanges, GttId, GttPlaceOutcome, GttRequest } from '../
 import { RiskLimits, RiskState } from '../domain/risk';
 import { SafetyAction, SafetyRun } from '../domain/safety-run';
 import { DriftFindingId, DriftStatus } from '../domain/drift';
-import { BrokerProfile, ConnectionState, KiteLoginStart, SessionInfo, SessionVersion } from '../domain/session';
+import { BrokerProfile, ConnectionState, SessionInfo, SessionVersion } from '../domain/session';
+import { BrokerDescriptor } from '../domain/broker-descriptor';
 import { BrokerUsage } from '../domain/usage';
 import { JournalImport, JournalRange, JournalTrade, JournalView, TradeNotes } from '../domain/journal';
 import { Bracket, BracketId, BracketPlaced, BracketRequest } from '../domain/bracket';
@@ -89,19 +90,28 @@ const Placing = {
 export const requests = {
   /** The session as the renderer may see it (never the token). */
   'session.status': { input: z.void(), output: SessionInfo },
-  /** Log in to a broker profile; `remember` asks main to keep the token in the OS keychain. */
+  /**
+   * The broker kinds main's registry offers, as data (docs/brokers.md §The broker registry): the
+   * session dialog draws each kind's form from its fields, the ticket offers its products.
+   */
+  'brokers.list': { input: z.void(), output: z.array(BrokerDescriptor).max(32) },
+  /**
+   * Log in to a broker profile (judged by its kind's schema in main: a refusal names
+   * `profile.<field>`); `remember` asks main to keep the token in the OS keychain.
+   */
   'session.login': {
     input: z.strictObject({ profile: BrokerProfile, remember: z.boolean().optional() }),
     output: SessionInfo,
   },
   /**
-   * Starts a Kite login through Kite's own page (docs/session.md, "Kite login"): main
-   * listens for the redirect on its loopback callback and answers the page's URL. In Electron
-   * main opens it in its own sandboxed window (`opened: true`); otherwise the renderer opens it
-   * in a new tab. The session follows as `session.changed` once the redirect came back.
+   * Starts a login through the broker's own page, for a kind whose login is `login-window`
+   * (docs/session.md §Login through the broker's page): main listens for the redirect on its
+   * loopback callback and answers the page's URL. In Electron main opens it in its own sandboxed
+   * window (`opened: true`); otherwise the renderer opens it in a new tab. The session follows
+   * as `session.changed` once the redirect came back.
    */
-  'session.kiteLogin': {
-    input: z.strictObject({ profile: KiteLoginStart, remember: z.boolean().optional() }),
+  'session.loginPage': {
+    input: z.strictObject({ profile: BrokerProfile, remember: z.boolean().optional() }),
     output: z.object({ loginUrl: z.url({ protocol: /^https?$/ }), opened: z.boolean() }),
   },
   /** Log out and wipe the token from memory and the keychain. */
