@@ -16,7 +16,7 @@ import { startKitePaper, type KitePaper } from './kite-paper';
  * Trading on Kite, shown against the paper broker's Kite dialect (docs/kite.md): the trader
  * chooses Zerodha Kite in the session dialog, Kite's login page sends the browser to the app's
  * loopback callback, and the dashboard shows the same blotter, positions, chart and live ticks
- * as on paper (docs/session.md, "Kite login").
+ * as on paper (docs/session.md §Login through the broker's page).
  */
 
 async function freePort(): Promise<number> {

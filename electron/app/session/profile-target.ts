@@ -38,7 +38,7 @@ export function vaultKeyOf(profile: StoredProfile, defaultUrl?: string): string 
  * anywhere, whichever way the profile came in (dialog, environment, command line, saved
  * settings). A remote broker must be https, or plain http on loopback only; anything else is a
  * `bad_request` naming `profile.baseUrl`, and nothing is sent. A Kite login that came back through
- * the redirect brings its `requestToken` (docs/session.md, "Kite login").
+ * the redirect brings its `requestToken` (docs/session.md §Login through the broker's page).
  */
 export function resolveProfile(
   { entry: kind, profile }: JudgedProfile,

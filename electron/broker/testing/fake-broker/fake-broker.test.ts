@@ -11,7 +11,7 @@ import { startPaperBroker, type PaperBroker } from '../../../paper';
 import { fakeEntry } from './fake-entry';
 
 /**
- * A broker added from its folder alone (docs/brokers.md §Adding a broker): the registry of the
+ * A broker added from its folder alone (docs/brokers.md §The broker registry): the registry of the
  * shipped entries plus this folder's offers it to the command line, to the session dialog (as
  * data on `brokers.list`) and to the ticket (its products), and the desk trades through it —
  * here against the real paper broker's `/v1`, which the fake broker's adapter speaks.

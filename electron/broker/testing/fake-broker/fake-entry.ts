@@ -6,7 +6,7 @@ import { restAdapter } from '../../rest/rest-adapter';
 
 /**
  * A broker the app does not ship, added from this folder alone: the proof that a new broker is
- * its folder and one registry line (docs/brokers.md §Adding a broker). It trades through the REST
+ * its folder and one registry line (docs/brokers.md §The broker registry). It trades through the REST
  * dialect, so a test runs it against the real paper broker's `/v1`.
  */
 const FakeProfile = z.strictObject({
