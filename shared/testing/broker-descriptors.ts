@@ -1,4 +1,8 @@
 import type { BrokerDescriptor } from '../domain/broker-descriptor';
+import { Product } from '../domain/order';
+
+/** The desk's products under their own names, as paper, REST and Kite name them. */
+const AS_NAMED = Product.options.map((product) => ({ product, label: product }));
 
 /**
  * What main's broker registry answers to `brokers.list`, for component tests (the renderer
@@ -11,11 +15,7 @@ export const SHIPPED_BROKERS: readonly BrokerDescriptor[] = [
     title: 'Paper broker (simulated, no account needed)',
     logins: [{ kind: 'none', label: 'No login needed' }],
     fields: [],
-    products: [
-      { product: 'MIS', label: 'MIS' },
-      { product: 'CNC', label: 'CNC' },
-      { product: 'NRML', label: 'NRML' },
-    ],
+    products: AS_NAMED,
     validities: ['DAY', 'IOC'],
   },
   {
@@ -27,11 +27,7 @@ export const SHIPPED_BROKERS: readonly BrokerDescriptor[] = [
       { name: 'apiKey', label: 'API key', kind: 'text', required: true },
       { name: 'apiSecret', label: 'API secret', kind: 'secret', required: true },
     ],
-    products: [
-      { product: 'MIS', label: 'MIS' },
-      { product: 'CNC', label: 'CNC' },
-      { product: 'NRML', label: 'NRML' },
-    ],
+    products: AS_NAMED,
     validities: ['DAY', 'IOC'],
   },
   {
@@ -67,11 +63,7 @@ export const SHIPPED_BROKERS: readonly BrokerDescriptor[] = [
         help: 'When your static IP registered with Kite is an IPv4 address.',
       },
     ],
-    products: [
-      { product: 'MIS', label: 'MIS' },
-      { product: 'CNC', label: 'CNC' },
-      { product: 'NRML', label: 'NRML' },
-    ],
+    products: AS_NAMED,
     validities: ['DAY', 'IOC'],
     note: 'Kite sessions end at 6:00 AM IST; log in again each trading day.',
   },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BrokerUrl, MarketProtection } from '@shared/domain/session';
-import { brokerEntry } from '../broker-entry';
+import { brokerEntry, PRODUCTS_AS_NAMED } from '../broker-entry';
 import { kiteAdapter } from './kite-adapter';
 
 /** Kite Connect's API root, where a Kite profile without a `baseUrl` trades. */
@@ -70,11 +70,7 @@ export const kiteEntry = brokerEntry<KiteProfile>({
         help: 'When your static IP registered with Kite is an IPv4 address.',
       },
     ],
-    products: [
-      { product: 'MIS', label: 'MIS' },
-      { product: 'CNC', label: 'CNC' },
-      { product: 'NRML', label: 'NRML' },
-    ],
+    products: PRODUCTS_AS_NAMED,
     validities: ['DAY', 'IOC'],
     note: 'Kite sessions end at 6:00 AM IST; log in again each trading day.',
   },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BrokerUrl } from '@shared/domain/session';
 import type { Credentials } from '../broker';
-import { brokerEntry } from '../broker-entry';
+import { brokerEntry, PRODUCTS_AS_NAMED } from '../broker-entry';
 import { restAdapter } from './rest-adapter';
 
 /** The embedded paper broker's fixed credentials (docs/api.md). */
@@ -19,16 +19,6 @@ const RestProfile = z.strictObject({
 });
 type RestProfile = z.infer<typeof RestProfile>;
 
-/** The products and validities of the REST dialect (docs/api.md §Orders), as it names them. */
-const REST_OFFERS = {
-  products: [
-    { product: 'MIS', label: 'MIS' },
-    { product: 'CNC', label: 'CNC' },
-    { product: 'NRML', label: 'NRML' },
-  ],
-  validities: ['DAY', 'IOC'],
-} as const;
-
 /** A remote broker of the REST dialect in the broker registry (docs/api.md). */
 export const restEntry = brokerEntry<RestProfile>({
   describe: {
@@ -40,8 +30,8 @@ export const restEntry = brokerEntry<RestProfile>({
       { name: 'apiKey', label: 'API key', kind: 'text', required: true },
       { name: 'apiSecret', label: 'API secret', kind: 'secret', required: true },
     ],
-    products: [...REST_OFFERS.products],
-    validities: [...REST_OFFERS.validities],
+    products: PRODUCTS_AS_NAMED,
+    validities: ['DAY', 'IOC'],
   },
   profile: RestProfile,
   adapter: () => restAdapter,
@@ -63,8 +53,8 @@ export const paperEntry = brokerEntry<{ kind: 'paper' }>({
     title: 'Paper broker (simulated, no account needed)',
     logins: [{ kind: 'none', label: 'No login needed' }],
     fields: [],
-    products: [...REST_OFFERS.products],
-    validities: [...REST_OFFERS.validities],
+    products: PRODUCTS_AS_NAMED,
+    validities: ['DAY', 'IOC'],
   },
   profile: z.strictObject({ kind: z.literal('paper') }),
   adapter: () => restAdapter,

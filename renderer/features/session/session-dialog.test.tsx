@@ -31,15 +31,20 @@ beforeEach(() => {
 
 afterEach(() => setBridgeForTests(null));
 
-/** Opens the dialog on the REST profile and fills it in. */
-async function fillRest(url: string) {
+/** The dialog as the session gate opens it, once main's broker kinds have arrived. */
+async function renderDialog() {
   const user = userEvent.setup();
   render(
     <QueryClientProvider client={createQueryClient()}>
       <SessionDialog reason="You are not logged in." />
     </QueryClientProvider>,
   );
-  const form = within(await screen.findByRole('form', { name: 'Log in' }));
+  return { user, form: within(await screen.findByRole('form', { name: 'Log in' })) };
+}
+
+/** Opens the dialog on the REST profile and fills it in. */
+async function fillRest(url: string) {
+  const { user, form } = await renderDialog();
   await user.click(form.getByRole('radio', { name: 'REST broker' }));
   await user.type(form.getByLabelText('Broker URL'), url);
   await user.type(form.getByLabelText('API key'), 'key');
@@ -67,13 +72,7 @@ describe('SessionDialog broker URL', () => {
 
 describe('SessionDialog on Zerodha Kite', () => {
   async function openKite() {
-    const user = userEvent.setup();
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <SessionDialog reason="You are not logged in." />
-      </QueryClientProvider>,
-    );
-    const form = within(await screen.findByRole('form', { name: 'Log in' }));
+    const { user, form } = await renderDialog();
     await user.click(form.getByRole('radio', { name: 'Zerodha Kite' }));
     await user.type(form.getByLabelText('API key'), 'kitekey');
     return { user, form };
@@ -157,13 +156,7 @@ describe('SessionDialog on Zerodha Kite', () => {
 describe('SessionDialog on a broker it was never written for', () => {
   it('offers the kind main describes, draws its fields and sends its profile', async () => {
     bridge.answer('brokers.list', () => ({ ok: true, data: [...SHIPPED_BROKERS, FAKE_BROKER] }));
-    const user = userEvent.setup();
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <SessionDialog reason="You are not logged in." />
-      </QueryClientProvider>,
-    );
-    const form = within(await screen.findByRole('form', { name: 'Log in' }));
+    const { user, form } = await renderDialog();
     await user.click(form.getByRole('radio', { name: 'Fake Securities' }));
     expect(form.getByText('Fake Securities sessions end at midnight.')).toBeTruthy();
     expect(form.getByLabelText('PIN').getAttribute('type')).toBe('password');
