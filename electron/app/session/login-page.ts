@@ -61,11 +61,6 @@ export class LoginPageFlow {
     this.#now = deps.now ?? Date.now;
   }
 
-  /** The redirect URL to register in the broker's app for `callbackPath` (known once listening). */
-  public async redirectUrl(callbackPath: string): Promise<string> {
-    return `http://127.0.0.1:${await this.#listen()}${callbackPath}`;
-  }
-
   /**
    * Starts a login: judges the profile by its kind (one that has no login page is a
    * `bad_request` naming `profile.kind`), listens for the redirect and answers the page to open

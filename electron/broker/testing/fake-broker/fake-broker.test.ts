@@ -84,6 +84,11 @@ describe('a broker added from its own folder', () => {
     expect(await dispatch('session.status', undefined)).toMatchObject({ data: { broker: 'paper' } });
     const good = await dispatch('session.login', { profile: { ...profile, apiSecret: 'paper' } });
     expect(good).toMatchObject({ ok: true, data: { state: 'connected', broker: 'fake' } });
+    // It has no login page of its own: the dialog never offers one, and main refuses one asked for.
+    expect(await dispatch('session.loginPage', { profile: { ...profile, apiSecret: 'paper' } })).toMatchObject({
+      ok: false,
+      error: { kind: 'bad_request', field: 'profile.kind' },
+    });
     const saved = JSON.parse(await readFile(join(dir ?? '', 'settings.json'), 'utf8')) as { profile: unknown };
     expect(saved.profile).toEqual(profile);
   });
