@@ -5,6 +5,7 @@ import type { Placement } from '@shared/domain/placement';
 import type { DeskBridge } from '@shared/ipc/bridge';
 import type { RequestChannel } from '@shared/ipc/contract';
 import type { IpcResult } from '@shared/ipc/result';
+import { SHIPPED_BROKERS } from '@shared/testing/broker-descriptors';
 
 /**
  * An in-memory bridge for component tests: each channel answers from a handler the test
@@ -39,6 +40,8 @@ const BACKGROUND: Partial<Record<RequestChannel, Handler>> = {
   'placements.list': () => ({ ok: true, data: [] }),
   'placements.records': () => ({ ok: true, data: { unreadable: null } }),
   'connection.usage': () => ({ ok: true, data: null }),
+  // The session dialog's forms and the ticket's products (docs/brokers.md §The broker registry).
+  'brokers.list': () => ({ ok: true, data: SHIPPED_BROKERS }),
   // The header's risk chip and alerts button (docs/contract.md §Risk guard, §Price alerts).
   'risk.get': () => ({
     ok: true,

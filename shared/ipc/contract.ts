@@ -24,7 +24,8 @@ import { Gtt, GttAck, GttChanges, GttId, GttPlaceOutcome, GttRequest } from '../
 import { RiskLimits, RiskState } from '../domain/risk';
 import { SafetyAction, SafetyRun } from '../domain/safety-run';
 import { DriftFindingId, DriftStatus } from '../domain/drift';
-import { BrokerProfile, ConnectionState, KiteLoginStart, SessionInfo, SessionVersion } from '../domain/session';
+import { BrokerProfile, ConnectionState, SessionInfo, SessionVersion } from '../domain/session';
+import { BrokerDescriptor } from '../domain/broker-descriptor';
 import { BrokerUsage } from '../domain/usage';
 import { JournalImport, JournalRange, JournalTrade, JournalView, TradeNotes } from '../domain/journal';
 import { Bracket, BracketId, BracketPlaced, BracketRequest } from '../domain/bracket';
@@ -64,22 +65,53 @@ const OrderId = z.object({ orderId: BrokerOrderId });
 /** How far a renderer's click time may run ahead of main's clock (same machine: only jitter). */
 const CLICK_CLOCK_SKEW_MS = 60_000;
 
+/**
+ * What every call that places something carries beside its order (`orders.place`,
+ * `brackets.place`, and the GTT calls without a click time): one schema, so each placing channel
+ * reads the click the same way (docs/contract.md §Exactly-once orders).
+ */
+const Placing = {
+  /** Chosen by the renderer per click; a repeated call with it returns the first call's answer. */
+  requestId: PlacementRequestId.optional(),
+  /** When the trader clicked, for the lifecycle timeline (epoch ms, renderer clock). */
+  clickedAt: z
+    .number()
+    .int()
+    .positive()
+    .refine((t) => t <= Date.now() + CLICK_CLOCK_SKEW_MS, 'is in the future: send the time of the click')
+    .optional(),
+  /**
+   * The trader's "Place anyway" after a soft risk limit refused it: place this one despite its
+   * soft limits (hard ones still refuse; docs/contract.md §Risk guard).
+   */
+  riskOverride: z.literal(true).optional(),
+};
+
 export const requests = {
   /** The session as the renderer may see it (never the token). */
   'session.status': { input: z.void(), output: SessionInfo },
-  /** Log in to a broker profile; `remember` asks main to keep the token in the OS keychain. */
+  /**
+   * The broker kinds main's registry offers, as data (docs/brokers.md §The broker registry): the
+   * session dialog draws each kind's form from its fields, the ticket offers its products.
+   */
+  'brokers.list': { input: z.void(), output: z.array(BrokerDescriptor).max(32) },
+  /**
+   * Log in to a broker profile (judged by its kind's schema in main: a refusal names
+   * `profile.<field>`); `remember` asks main to keep the token in the OS keychain.
+   */
   'session.login': {
     input: z.strictObject({ profile: BrokerProfile, remember: z.boolean().optional() }),
     output: SessionInfo,
   },
   /**
-   * Starts a Kite login through Kite's own page (docs/session.md, "Kite login"): main
-   * listens for the redirect on its loopback callback and answers the page's URL. In Electron
-   * main opens it in its own sandboxed window (`opened: true`); otherwise the renderer opens it
-   * in a new tab. The session follows as `session.changed` once the redirect came back.
+   * Starts a login through the broker's own page, for a kind whose login is `login-window`
+   * (docs/session.md §Login through the broker's page): main listens for the redirect on its
+   * loopback callback and answers the page's URL. In Electron main opens it in its own sandboxed
+   * window (`opened: true`); otherwise the renderer opens it in a new tab. The session follows
+   * as `session.changed` once the redirect came back.
    */
-  'session.kiteLogin': {
-    input: z.strictObject({ profile: KiteLoginStart, remember: z.boolean().optional() }),
+  'session.loginPage': {
+    input: z.strictObject({ profile: BrokerProfile, remember: z.boolean().optional() }),
     output: z.object({ loginUrl: z.url({ protocol: /^https?$/ }), opened: z.boolean() }),
   },
   /** Log out and wipe the token from memory and the keychain. */
@@ -152,20 +184,7 @@ export const requests = {
   'orders.place': {
     input: z.strictObject({
       order: OrderRequest.strict(),
-      /** Chosen by the renderer per click; a repeated call with it returns the first intent's answer. */
-      requestId: PlacementRequestId.optional(),
-      /** When the trader clicked, for the lifecycle timeline (epoch ms, renderer clock). */
-      clickedAt: z
-        .number()
-        .int()
-        .positive()
-        .refine((t) => t <= Date.now() + CLICK_CLOCK_SKEW_MS, 'is in the future: send the time of the click')
-        .optional(),
-      /**
-       * The trader's "Place anyway" after a soft risk limit refused this order: place this one
-       * order despite its soft limits (hard ones still refuse; docs/contract.md §Risk guard).
-       */
-      riskOverride: z.literal(true).optional(),
+      ...Placing,
     }),
     output: PlaceOutcome,
   },
@@ -181,7 +200,7 @@ export const requests = {
       clientOrderId: ClientOrderId,
       mayDuplicate: z.boolean().optional(),
       /** "Place anyway": Place again is judged by the limits in force now; soft ones may be waived. */
-      riskOverride: z.literal(true).optional(),
+      riskOverride: Placing.riskOverride,
     }),
     output: PlaceOutcome,
   },
@@ -202,7 +221,7 @@ export const requests = {
       orderId: BrokerOrderId,
       changes: OrderChanges.strict(),
       /** "Modify anyway": soft risk limits waived for this modification (docs/contract.md §Risk guard). */
-      riskOverride: z.literal(true).optional(),
+      riskOverride: Placing.riskOverride,
     }),
     /** Modified, or not yet confirmed (main reads it back: `orders.action`); a failed call only when nothing changed. */
     output: OrderActionOutcome,
@@ -323,9 +342,8 @@ export const requests = {
   'gtt.place': {
     input: z.strictObject({
       gtt: GttRequest.strict(),
-      requestId: PlacementRequestId.optional(),
-      /** "Create anyway": soft risk limits waived for this GTT (docs/contract.md §Risk guard). */
-      riskOverride: z.literal(true).optional(),
+      requestId: Placing.requestId,
+      riskOverride: Placing.riskOverride,
     }),
     output: GttPlaceOutcome,
   },
@@ -338,8 +356,8 @@ export const requests = {
     input: z.strictObject({
       gttId: GttId,
       changes: GttChanges.strict(),
-      requestId: PlacementRequestId.optional(),
-      riskOverride: z.literal(true).optional(),
+      requestId: Placing.requestId,
+      riskOverride: Placing.riskOverride,
     }),
     output: GttAck,
   },
@@ -356,15 +374,7 @@ export const requests = {
   'brackets.place': {
     input: z.strictObject({
       request: BracketRequest,
-      requestId: PlacementRequestId.optional(),
-      clickedAt: z
-        .number()
-        .int()
-        .positive()
-        .refine((t) => t <= Date.now() + CLICK_CLOCK_SKEW_MS, 'is in the future: send the time of the click')
-        .optional(),
-      /** "Place anyway": soft risk limits waived for the entry and its exits (docs/contract.md §Risk guard). */
-      riskOverride: z.literal(true).optional(),
+      ...Placing,
     }),
     output: BracketPlaced,
   },
