@@ -88,3 +88,12 @@ export const SquareOffState = z.object({
   last: SquareOffOutcome.nullable(),
 });
 export type SquareOffState = z.infer<typeof SquareOffState>;
+
+/** What main keeps of the square-off per profile, across restarts. */
+export const StoredSquareOff = z.object({
+  settings: SquareOffSettings,
+  /** The session date each exchange was last squared off (or declined, or had nothing open). */
+  doneOn: z.partialRecord(Exchange, IsoDate),
+  last: SquareOffOutcome.nullable(),
+});
+export type StoredSquareOff = z.infer<typeof StoredSquareOff>;

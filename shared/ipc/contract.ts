@@ -22,7 +22,7 @@ import { OrderActionOutcome, OrderActionState } from '../domain/order-action';
 import { BasketMargin, Funds, Holding, OrderMargin, Position } from '../domain/portfolio';
 import { Gtt, GttAck, GttChanges, GttId, GttPlaceOutcome, GttRequest } from '../domain/gtt';
 import { RiskLimits, RiskState } from '../domain/risk';
-import { SafetyAction, SafetyRun } from '../domain/safety-run';
+import { SafetyRequest, SafetyRun } from '../domain/safety-run';
 import { DriftFindingId, DriftStatus } from '../domain/drift';
 import { BrokerProfile, ConnectionState, KiteLoginStart, SessionInfo, SessionVersion } from '../domain/session';
 import { BrokerUsage } from '../domain/usage';
@@ -278,7 +278,7 @@ export const requests = {
    * positions. Answers at once with the run's first state; progress follows as `safety.progress`.
    * One run at a time: another while one runs is a `conflict`.
    */
-  'safety.start': { input: SafetyAction, output: SafetyRun },
+  'safety.start': { input: SafetyRequest, output: SafetyRun },
   /** The current (or last) safety run, or null. */
   'safety.current': { input: z.void(), output: SafetyRun.nullable() },
   /**
