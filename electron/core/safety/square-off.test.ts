@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Exchange, Instrument } from '@shared/domain/instrument';
+import type { Instrument } from '@shared/domain/instrument';
 import type { OrderRequest } from '@shared/domain/order';
 import type { SafetyRun } from '@shared/domain/safety-run';
 import type { SquareOffState, StoredSquareOff } from '@shared/domain/square-off';
 import { DEFAULT_SQUARE_OFF } from '@shared/trading/square-off-rules';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import type { TradingCore } from '../trading-core';
-import { SquareOff } from './square-off';
+import { intradayExposure, SquareOff } from './square-off';
 
 /**
  * Square-off at a time on a paper clock: the real paper broker's calendar and market run off an
@@ -64,14 +64,7 @@ function squareOff(r: Rig, store: ReturnType<typeof memoryStore>) {
   const states: SquareOffState[] = [];
   const so = new SquareOff({
     marketStatus: () => r.core.broker.marketStatus(),
-    exposure: async () => {
-      const [positions, orders] = await Promise.all([r.core.readPositions(), r.core.broker.listOrders()]);
-      const out = new Set<Exchange>();
-      for (const p of positions) if (p.product === 'MIS' && p.quantity !== 0) out.add(p.exchange);
-      for (const o of orders)
-        if (o.product === 'MIS' && ['OPEN', 'TRIGGER PENDING'].includes(o.status)) out.add(o.exchange);
-      return out;
-    },
+    exposure: () => intradayExposure(r.core),
     safety: r.core.safety,
     load: store.load,
     save: store.save,

@@ -1,5 +1,7 @@
 import type { Exchange } from '@shared/domain/instrument';
 import type { MarketStatus } from '@shared/domain/market';
+import { isWorking } from '@shared/domain/order';
+import type { Position } from '@shared/domain/portfolio';
 import type { SafetyRun } from '@shared/domain/safety-run';
 import type {
   SquareOffOutcome,
@@ -17,7 +19,9 @@ import {
   type SquareOffDecision,
   type SquareOffPlan,
 } from '@shared/trading/square-off-rules';
+import type { Broker, ReadOptions } from '../../broker/broker';
 import { systemClock, type Clock } from '../clock';
+import type { DeskView } from '../desk-view';
 import type { SafetyRunner } from './safety-runner';
 
 /** What the square-off needs. */
@@ -353,4 +357,27 @@ export class SquareOff {
     });
     return this.#loaded;
   }
+}
+
+/** What the exposure is read from: main's own view, and the broker when that is not fresh. */
+export interface IntradayAccount {
+  readonly view: Pick<DeskView, 'positions' | 'workingOrders'>;
+  readonly broker: Pick<Broker, 'listOrders'>;
+  readPositions(options?: ReadOptions): Promise<readonly Position[]>;
+}
+
+/**
+ * The exchanges with intraday positions or working intraday orders: main's own view where it is
+ * fresh, else read (a read that fails makes the exposure unknown, and the square-off treats
+ * unknown as open).
+ */
+export async function intradayExposure(account: IntradayAccount): Promise<ReadonlySet<Exchange>> {
+  const [positions, orders] = await Promise.all([
+    account.view.positions() ?? account.readPositions({ urgent: true }),
+    account.view.workingOrders() ?? account.broker.listOrders(undefined, { urgent: true }),
+  ]);
+  const out = new Set<Exchange>();
+  for (const p of positions) if (p.product === 'MIS' && p.quantity !== 0) out.add(p.exchange);
+  for (const o of orders) if (o.product === 'MIS' && isWorking(o.status)) out.add(o.exchange);
+  return out;
 }
