@@ -43,7 +43,7 @@ export interface SquareOffDeps {
   readonly clock?: Clock;
   /** How often it looks (default 1 s). */
   readonly everyMs?: number;
-  /** How often the market status is read again (default 30 s). */
+  /** How often the market status is read again (default 10 s): a jump of the market's clock is seen within it. */
   readonly statusEveryMs?: number;
   /** How long an exposure read is used (default 5 s). */
   readonly exposureEveryMs?: number;
@@ -311,7 +311,7 @@ export class SquareOff {
 
   async #marketStatus(): Promise<{ value: MarketStatus; readAt: number } | null> {
     const now = this.#clock.now();
-    if (!this.#status || now - this.#status.readAt >= (this.#deps.statusEveryMs ?? 30_000)) {
+    if (!this.#status || now - this.#status.readAt >= (this.#deps.statusEveryMs ?? 10_000)) {
       try {
         this.#status = { value: await this.#deps.marketStatus(), readAt: this.#clock.now() };
       } catch {
