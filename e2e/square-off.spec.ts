@@ -61,9 +61,9 @@ test('the countdown, the warning two minutes before, and the intraday position s
 
     await clockTo(own.handle, '2026-11-27T15:08:20+05:30');
     await expect(chip(page)).toHaveText(/^Square-off at 15:10 in 1:\d\d$/, { timeout: 20_000 });
-    await expect(
-      page.getByRole('region', { name: 'Notifications' }).getByText('Square-off at 15:10', { exact: true }),
-    ).toBeVisible();
+    const toasts = page.getByRole('region', { name: 'Notifications' });
+    await expect(toasts.getByText('Square-off at 15:10', { exact: true })).toBeVisible();
+    await expect(toasts).toContainText('Intraday (MIS) positions on NSE are exited then');
     await page.screenshot({ path: docShotPath('square-off-warning.png') });
 
     await clockTo(own.handle, '2026-11-27T15:10:00+05:30');

@@ -135,7 +135,7 @@ describe('square-off at a time, on a paper clock', () => {
     await so.tick();
     r.clock.now = ist('2026-11-27T15:09:30');
     await so.tick();
-    expect((await so.state()).phase).toBe('warning');
+    expect(await so.state()).toMatchObject({ phase: 'warning', next: { exchanges: ['NSE'] } });
     expect(warnings).toEqual([
       'Square-off at 15:10: Intraday (MIS) positions on NSE are exited at 15:10:00 IST, and their working orders cancelled.',
     ]);

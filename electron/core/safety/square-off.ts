@@ -219,7 +219,8 @@ export class SquareOff {
         warning.map((d) => d.plan),
       );
 
-    const ahead = decided.filter((d) => d.decision === 'wait' || d.decision === 'warn');
+    // While warning, the plan shown is the warned one, naming only the exchanges with something open.
+    const ahead = warning.length > 0 ? warning : decided.filter((d) => d.decision === 'wait' || d.decision === 'warn');
     const first = ahead.reduce<SquareOffPlan | null>((a, d) => (a && a.at <= d.plan.at ? a : d.plan), null);
     const next = first
       ? {
