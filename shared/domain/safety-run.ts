@@ -15,8 +15,15 @@ export const PositionKey = z.strictObject({ exchange: Exchange, tradingsymbol: T
 export type PositionKey = z.infer<typeof PositionKey>;
 
 const KillSwitch = z.strictObject({ kind: z.literal('killSwitch'), exitPositions: z.boolean() });
-const CancelSymbol = z.strictObject({ kind: z.literal('cancelSymbol'), exchange: Exchange, tradingsymbol: TradingSymbol });
-const ExitPositions = z.strictObject({ kind: z.literal('exitPositions'), positions: z.array(PositionKey).min(1).max(500) });
+const CancelSymbol = z.strictObject({
+  kind: z.literal('cancelSymbol'),
+  exchange: Exchange,
+  tradingsymbol: TradingSymbol,
+});
+const ExitPositions = z.strictObject({
+  kind: z.literal('exitPositions'),
+  positions: z.array(PositionKey).min(1).max(500),
+});
 
 /**
  * What the trader starts (`safety.start`):
