@@ -204,6 +204,28 @@ describe('square-off at a time, on a paper clock', () => {
     expect(new Set(r.runs.map((x) => x.id)).size).toBe(1);
   });
 
+  it('a kill switch running at the time is never run beside: the square-off waits for it, then runs once', async () => {
+    const r = await rig('2026-11-27T15:09:00');
+    const [a] = r.eq as [Instrument];
+    await dayOfTrading(r);
+    const { so } = squareOff(r, memoryStore());
+    await so.tick();
+    r.clock.now = ist('2026-11-27T15:10:00');
+    // Cancel-only: the positions stay for the square-off.
+    r.core.safety.start({ kind: 'killSwitch', exitPositions: false });
+    await so.tick();
+    expect(r.core.safety.current()?.action.kind).toBe('killSwitch');
+    expect((await so.state()).phase).not.toBe('running');
+    await r.core.safety.idle();
+    await so.tick();
+    await r.core.safety.idle();
+    await so.tick();
+    expect([...new Set(r.runs.map((x) => x.action.kind))]).toEqual(['killSwitch', 'squareOff']);
+    expect(new Set(r.runs.filter((x) => x.action.kind === 'squareOff').map((x) => x.id)).size).toBe(1);
+    expect(await held(r.core)).not.toContain(`${a.tradingsymbol} MIS 5`);
+    expect((await held(r.core)).every((p) => p.includes(' CNC '))).toBe(true);
+  });
+
   it('declined after a restart: kept declined for the session, the positions left as they are', async () => {
     const r = await rig('2026-11-27T15:12:00');
     await dayOfTrading(r);

@@ -26,7 +26,7 @@ export function SquareOffChip() {
     <>
       <button
         type="button"
-        className={`square-off-chip square-off-chip--${tone}`}
+        className={`risk-chip square-off-chip square-off-chip--${tone}`}
         data-testid="square-off-chip"
         title={s.last && s.phase === 'done' ? s.last.detail : 'Square-off at a time: intraday (MIS) positions'}
         onClick={() => setEditing(true)}
