@@ -15,6 +15,8 @@ import { alertHandlers } from './handlers/alert-handlers';
 import { driftHandlers } from './handlers/drift-handlers';
 import { gttHandlers } from './handlers/gtt-handlers';
 import { safetyHandlers } from './handlers/safety-handlers';
+import { squareOffHandlers } from './handlers/square-off-handlers';
+import { SquareOffHost } from './square-off/square-off-host';
 import type { PriceAlert } from '@shared/domain/alert';
 import { AlertBook } from './alerts/alert-book';
 import { sessionHandlers } from './handlers/session-handlers';
@@ -67,6 +69,11 @@ export interface AppConfig {
    * browser host, which has none. Must not throw.
    */
   readonly notifyOs?: (alert: PriceAlert) => void;
+  /**
+   * Shows the square-off's warning as the operating system's notification, window shown or not
+   * (docs/contract.md §Risk guard). Absent in the browser host. Must not throw.
+   */
+  readonly notifyOsText?: (text: { readonly title: string; readonly body: string }) => void;
   /** Options for the embedded paper broker (tests and demos). */
   readonly paper?: {
     readonly control?: boolean;
@@ -197,6 +204,16 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     return (await paperStarting).url;
   };
 
+  // The square-off at a time, one per logged-in core (docs/contract.md §Risk guard).
+  const squareOff = new SquareOffHost({
+    settings,
+    onChange: (state) => events.emit('squareOff.changed', state),
+    onWarning: (text) =>
+      void Promise.resolve(text)
+        .then(config.notifyOsText)
+        .catch(() => undefined),
+  });
+
   // Bursts of order changes cross the bridge as one delta per 50 ms, the first at once.
   const ordersChanged = new OrdersChangedBatcher((delta) => events.emit('orders.changed', delta));
 
@@ -209,6 +226,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       core.risk.setLimits(stored.limits);
       core.risk.restoreLossReached(stored.lossReachedOn);
       await alerts?.load(core.profileKey);
+      squareOff.use(core);
       await workstation.use(core.profileKey);
       await journal.load(core.profileKey, () => ({
         broker: core.broker,
@@ -307,6 +325,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     ...orderHandlers(active),
     ...portfolioHandlers(active),
     ...safetyHandlers(active, settings),
+    ...squareOffHandlers(squareOff),
     ...driftHandlers(active),
     ...gttHandlers(active),
     ...alertHandlers(active, alertBook),
@@ -327,6 +346,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     workstation,
     close: async () => {
       await workstation.close();
+      squareOff.close();
       batcher?.close();
       ordersChanged.close();
       await loginPage.close();

@@ -1,5 +1,6 @@
 import type { Instrument } from '@shared/domain/instrument';
 import { NO_RISK_LIMITS } from '@shared/domain/risk';
+import { DEFAULT_SQUARE_OFF } from '@shared/trading/square-off-rules';
 import type { Order, OrderBookDelta } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import type { DeskBridge } from '@shared/ipc/bridge';
@@ -51,6 +52,11 @@ const BACKGROUND: Partial<Record<RequestChannel, Handler>> = {
     },
   }),
   'alerts.list': () => ({ ok: true, data: [] }),
+  // The header's square-off, off (docs/desk.md §Square-off).
+  'squareOff.get': () => ({
+    ok: true,
+    data: { settings: DEFAULT_SQUARE_OFF, phase: 'off', next: null, marketLeadMs: 0, last: null },
+  }),
   // The header's drift warning (docs/contract.md §Drift alarm).
   'drift.status': () => ({
     ok: true,

@@ -22,7 +22,8 @@ import { OrderActionOutcome, OrderActionState } from '../domain/order-action';
 import { BasketMargin, Funds, Holding, OrderMargin, Position } from '../domain/portfolio';
 import { Gtt, GttAck, GttChanges, GttId, GttPlaceOutcome, GttRequest } from '../domain/gtt';
 import { RiskLimits, RiskState } from '../domain/risk';
-import { SafetyAction, SafetyRun } from '../domain/safety-run';
+import { SafetyRequest, SafetyRun } from '../domain/safety-run';
+import { SquareOffSettings, SquareOffState } from '../domain/square-off';
 import { DriftFindingId, DriftStatus } from '../domain/drift';
 import { BrokerProfile, ConnectionState, SessionInfo, SessionVersion } from '../domain/session';
 import { BrokerDescriptor } from '../domain/broker-descriptor';
@@ -297,7 +298,7 @@ export const requests = {
    * positions. Answers at once with the run's first state; progress follows as `safety.progress`.
    * One run at a time: another while one runs is a `conflict`.
    */
-  'safety.start': { input: SafetyAction, output: SafetyRun },
+  'safety.start': { input: SafetyRequest, output: SafetyRun },
   /** The current (or last) safety run, or null. */
   'safety.current': { input: z.void(), output: SafetyRun.nullable() },
   /**
@@ -311,6 +312,16 @@ export const requests = {
    * leave the desk again (docs/contract.md §Kill switch). A `conflict` while a run is in progress.
    */
   'safety.rearm': { input: z.void(), output: SafetyRun.nullable() },
+  /** The square-off at a time: its settings, where it stands, how the last one went (the header's countdown). */
+  'squareOff.get': { input: z.void(), output: SquareOffState },
+  /** Replaces the logged-in profile's square-off settings (kept in settings, per profile); in force at once. */
+  'squareOff.set': { input: z.strictObject({ settings: SquareOffSettings }), output: SquareOffState },
+  /**
+   * The trader's answer when main, started after the time with intraday positions open, asks:
+   * `run` squares off now, otherwise the session's square-off is declined. Without a question
+   * pending (another window answered): the state as it is.
+   */
+  'squareOff.answer': { input: z.strictObject({ run: z.boolean() }), output: SquareOffState },
   /** The drift alarm: its findings and its last check (docs/contract.md §Drift alarm). */
   'drift.status': { input: z.void(), output: DriftStatus },
   /** "Check now": compares main's view with the broker's at once; answers the status after the check. */
@@ -528,6 +539,8 @@ export const events = {
   // ---------------------------------------------------------------- the trader's safety net
   /** A safety run moved on (an order cancelled, an exit placed, the run ended): the whole run. */
   'safety.progress': SafetyRun,
+  /** The square-off moved on (planned, warning, asking, running, done) or its settings changed. */
+  'squareOff.changed': SquareOffState,
   /** The drift alarm changed: a check began or ended, a finding was raised, resolved or acknowledged. */
   'drift.changed': DriftStatus,
   /** A price alert's condition was met (main evaluates alerts on the stream, window shown or not). */

@@ -44,6 +44,7 @@ const LOGGED_EVENTS: ReadonlySet<EventName> = new Set<EventName>([
   'connection.changed',
   'placements.changed',
   'safety.progress',
+  'squareOff.changed',
   'alerts.fired',
   'brackets.changed',
 ]);
