@@ -147,7 +147,7 @@ describe('alerts that place orders', () => {
     await vi.waitFor(() => expect(ordered.find((a) => a.id === alert.id)).toBeDefined(), { timeout: 15_000 });
     const fired = ordered.find((a) => a.id === alert.id)!;
     expect(fired.outcome?.state).toBe('refused');
-    expect(fired.outcome?.detail).toMatch(/^Nothing placed: .*order value/i);
+    expect(fired.outcome?.detail).toMatch(/^Not placed: Order value ₹[\d,.]+ exceeds your limit of ₹1,00,000$/);
     expect((await orders()).length).toBe(before);
     // The list shows it too.
     const listed = await dispatch('alerts.list', undefined);

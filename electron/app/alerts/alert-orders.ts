@@ -73,7 +73,9 @@ export function outcomeOf(legs: readonly AlertLegOutcome[], held: string | null)
     return { state: 'unconfirmed', detail: unconfirmed.detail, legs: list };
   }
   if (placed === 0 && !unconfirmed) {
-    return { state: 'refused', detail: `Nothing placed: ${refused?.detail ?? held ?? 'not sent'}`, legs: list };
+    const why = refused?.detail ?? held ?? 'Not sent';
+    // The gate's refusals already say nothing went ("Not placed: …", "Not sent: …").
+    return { state: 'refused', detail: /^Not (placed|sent)\b/.test(why) ? why : `Nothing placed: ${why}`, legs: list };
   }
   const why = held ?? (refused ? `leg ${legs.indexOf(refused) + 1} refused: ${refused.detail}` : null);
   const open = unconfirmed ? `; leg ${legs.indexOf(unconfirmed) + 1} not yet confirmed` : '';

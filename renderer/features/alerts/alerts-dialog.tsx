@@ -414,7 +414,7 @@ function AlertOrdersCell({ alert }: { readonly alert: PriceAlert }) {
       <span title={alert.orders.map((x) => ordersText([x])).join('\n')}>{ordersText(alert.orders)}</span>
       {o ? (
         <div
-          className={o.state === 'placed' ? 'good' : o.state === 'placing' ? 'muted' : 'inline-error'}
+          className={o.state === 'placed' ? 'up' : o.state === 'placing' ? 'muted' : 'down'}
           data-outcome={o.state}
           role="status"
         >
