@@ -177,17 +177,6 @@ function NewAlert() {
   return (
     <form className="alert-form" aria-label="New alert" onSubmit={onSubmit}>
       <div className="toolbar">
-        <select
-          aria-label="Alert watches"
-          value={form.basis}
-          onChange={(e) => change({ basis: BASES.find(([k]) => k === e.target.value)?.[0] ?? 'price' })}
-        >
-          {BASES.map(([k, label]) => (
-            <option key={k} value={k}>
-              {label}
-            </option>
-          ))}
-        </select>
         {mtm ? null : (
           <input
             aria-label="Alert symbol"
@@ -202,6 +191,17 @@ function NewAlert() {
             <option key={i.instrumentToken} value={`${i.tradingsymbol} ${i.exchange}`} />
           ))}
         </datalist>
+        <select
+          aria-label="Alert watches"
+          value={form.basis}
+          onChange={(e) => change({ basis: BASES.find(([k]) => k === e.target.value)?.[0] ?? 'price' })}
+        >
+          {BASES.map(([k, label]) => (
+            <option key={k} value={k}>
+              {label}
+            </option>
+          ))}
+        </select>
         <ConditionSelect
           label="Alert condition"
           basis={form.basis}
