@@ -202,6 +202,17 @@ export const INTERVAL_WORDS: Readonly<Record<StudyInterval, string>> = {
   '60minute': '60 min',
 };
 
+/** "VWAP (5 min)", "EMA 20 (5 min)", "₹-20,000.00", "1,510.00": what an alert's value is compared with. */
+export function levelWords(
+  a: Pick<PriceAlert, 'price'> & { readonly basis?: AlertBasis },
+  figure: (n: number) => string,
+): string {
+  const basis = a.basis ?? PRICE_BASIS;
+  if (basis.kind === 'vwap') return `VWAP (${INTERVAL_WORDS[basis.interval]})`;
+  if (basis.kind === 'ema') return `EMA ${basis.period} (${INTERVAL_WORDS[basis.interval]})`;
+  return `${basis.kind === 'mtm' ? '₹' : ''}${a.price === null ? '–' : figure(a.price)}`;
+}
+
 /**
  * "INFY above 1,510.00", "INFY crosses above EMA 20 (5 min)", "MTM below ₹-20,000.00": an alert in
  * words, its figures written by `figure` (the caller's number format).
@@ -210,12 +221,6 @@ export function describeAlert(
   a: Pick<PriceAlert, 'tradingsymbol' | 'condition' | 'price'> & { readonly basis?: AlertBasis },
   figure: (n: number) => string,
 ): string {
-  const basis = a.basis ?? PRICE_BASIS;
-  const level =
-    basis.kind === 'vwap'
-      ? `VWAP (${INTERVAL_WORDS[basis.interval]})`
-      : basis.kind === 'ema'
-        ? `EMA ${basis.period} (${INTERVAL_WORDS[basis.interval]})`
-        : `${basis.kind === 'mtm' ? '₹' : ''}${a.price === null ? '–' : figure(a.price)}`;
-  return `${basis.kind === 'mtm' ? 'MTM' : (a.tradingsymbol ?? '–')} ${CONDITION_WORDS[a.condition]} ${level}`;
+  const what = a.basis?.kind === 'mtm' ? 'MTM' : (a.tradingsymbol ?? '–');
+  return `${what} ${CONDITION_WORDS[a.condition]} ${levelWords(a, figure)}`;
 }

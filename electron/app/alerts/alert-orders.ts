@@ -79,9 +79,11 @@ export function outcomeOf(legs: readonly AlertLegOutcome[], held: string | null)
   }
   const why = held ?? (refused ? `leg ${legs.indexOf(refused) + 1} refused: ${refused.detail}` : null);
   const open = unconfirmed ? `; leg ${legs.indexOf(unconfirmed) + 1} not yet confirmed` : '';
+  const unsent = legs.flatMap((l, k) => (l.state === 'not_sent' ? [k + 1] : []));
+  const rest = unsent.length > 0 ? `; not sent: leg ${unsent.join(', ')}` : '';
   return {
     state: unconfirmed && placed === 0 ? 'unconfirmed' : 'partial',
-    detail: `${placed} of ${n} placed${why ? `; ${why}` : ''}${open}. The rest were not sent.`,
+    detail: `${placed} of ${n} placed${why ? `; ${why}` : ''}${open}${rest}`,
     legs: list,
   };
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import {
   INTERVAL_WORDS,
+  levelWords,
   StudyInterval,
   type AlertCondition,
   type AlertNotify,
@@ -357,7 +358,7 @@ function AlertRow({ alert }: { readonly alert: PriceAlert }) {
             {alert.basis.kind === 'mtm' ? 'MTM' : alert.tradingsymbol}{' '}
             <ConditionSelect label="Condition" basis={alert.basis.kind} value={condition} onChange={setCondition} />{' '}
             {study ? (
-              alertText(alert).split(' ').slice(-3).join(' ')
+              levelWords(alert, (n) => formatPrice(n))
             ) : (
               <input
                 aria-label={alert.basis.kind === 'mtm' ? 'MTM' : 'Price'}
