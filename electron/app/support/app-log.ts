@@ -45,6 +45,7 @@ const LOGGED_EVENTS: ReadonlySet<EventName> = new Set<EventName>([
   'placements.changed',
   'safety.progress',
   'alerts.fired',
+  'alerts.ordered',
   'brackets.changed',
 ]);
 
