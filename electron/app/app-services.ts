@@ -19,6 +19,8 @@ import { squareOffHandlers } from './handlers/square-off-handlers';
 import { SquareOffHost } from './square-off/square-off-host';
 import type { PriceAlert } from '@shared/domain/alert';
 import { AlertBook } from './alerts/alert-book';
+import { AlertOrders } from './alerts/alert-orders';
+import { StudyFeed } from './alerts/study-feed';
 import { sessionHandlers } from './handlers/session-handlers';
 import { TickBatcher } from '../broker/stream/tick-batcher';
 import { OrdersChangedBatcher } from './orders-changed-batcher';
@@ -186,6 +188,10 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
 
   // Declared before the core: its ticks reach the book from the first one.
   let alerts: AlertBook | null = null;
+  // The bars of study alerts (docs/contract.md §Alerts that place orders), read from the current broker.
+  const studies = new StudyFeed({
+    candles: (token, interval) => active.current().broker.getCandles(token, { interval }),
+  });
   // The trader's journal, one database per profile, opened at login (docs/journal.md).
   const journal = new JournalService({
     dataDir: config.dataDir,
@@ -225,6 +231,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       const stored = storedRisk(await settings.read(), core.profileKey);
       core.risk.setLimits(stored.limits);
       core.risk.restoreLossReached(stored.lossReachedOn);
+      studies.clear();
       await alerts?.load(core.profileKey);
       squareOff.use(core);
       await workstation.use(core.profileKey);
@@ -276,8 +283,20 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     active.subscribe(union.tokens, union.modes);
   };
 
+  // A fired alert's orders go through the one placement gate, judged by the risk guard as they go.
+  const alertOrders = new AlertOrders({
+    place: (order, requestId) => active.current().orders.place(order, { requestId, clickedAt: Date.now() }),
+    read: (orderId) => active.current().broker.getOrder(orderId, { urgent: true }),
+    wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    now: Date.now,
+  });
   alerts = new AlertBook({
     settings,
+    levelOf: (alert, tick) => studies.level(alert.basis, tick),
+    placeOrders: (alert) => alertOrders.fire(alert),
+    onOrdered: (alert) => events.emit('alerts.ordered', alert),
+    // The day's MTM is not measured in main yet: an MTM alert is kept and never fires (unknown).
+    mtmOf: () => 'unknown',
     watch: (tokens) => {
       registry.set('main:alerts', tokens);
       const union = registry.subscriptions();

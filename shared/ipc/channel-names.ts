@@ -19,6 +19,7 @@ export const EVENT_NAMES_PLAIN = [
   'drift.changed',
   'alerts.fired',
   'alerts.changed',
+  'alerts.ordered',
   'journal.changed',
   'brackets.changed',
   'desk.changed',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { kilobytes, MAX_IMPORT_CSV_BYTES, utf8Bytes } from './limits';
-import { AlertDraft, PriceAlert } from '../domain/alert';
+import { AlertChange, AlertDraft, PriceAlert } from '../domain/alert';
 import { Instrument, Exchange, IsoDate } from '../domain/instrument';
 import { Candle, CandleInterval, MarketQuote, MarketStatus, OptionChain, StreamMode, Tick } from '../domain/market';
 import {
@@ -330,11 +330,15 @@ export const requests = {
   'drift.acknowledge': { input: z.strictObject({ id: DriftFindingId }), output: DriftStatus },
   /** The logged-in profile's price alerts, oldest first (docs/contract.md §Price alerts). */
   'alerts.list': { input: z.void(), output: z.array(PriceAlert) },
-  /** A new price alert; an instrument the broker does not quote is refused naming `instrumentToken`. */
+  /**
+   * A new alert; an instrument the broker does not quote is refused naming `instrumentToken`, an
+   * order it carries that breaks a trading rule naming it (`orders.2.quantity`). The risk guard
+   * judges its orders when it fires (docs/contract.md §Alerts that place orders).
+   */
   'alerts.create': { input: AlertDraft, output: PriceAlert },
-  /** Changes an alert's condition, price or note, and arms it again. */
+  /** Changes an alert's condition, level, note or orders, and arms it again. */
   'alerts.update': {
-    input: z.strictObject({ id: PriceAlert.shape.id, change: AlertDraft.omit({ instrumentToken: true }) }),
+    input: z.strictObject({ id: PriceAlert.shape.id, change: AlertChange }),
     output: PriceAlert,
   },
   'alerts.delete': {
@@ -547,6 +551,8 @@ export const events = {
   'alerts.fired': PriceAlert,
   /** The alerts changed (created, edited, deleted or fired): the whole list. */
   'alerts.changed': z.object({ alerts: z.array(PriceAlert) }),
+  /** A fired alert's orders came to their outcome: placed, refused with why, or not yet confirmed. */
+  'alerts.ordered': PriceAlert,
   /** The journal took in fills (a sync after fills, or an import): an open journal reads it again. */
   'journal.changed': z.object({}),
   /** A bracket or trailing stop changed (not on every tick): the whole list (docs/brackets.md). */

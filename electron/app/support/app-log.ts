@@ -46,6 +46,7 @@ const LOGGED_EVENTS: ReadonlySet<EventName> = new Set<EventName>([
   'safety.progress',
   'squareOff.changed',
   'alerts.fired',
+  'alerts.ordered',
   'brackets.changed',
 ]);
 
