@@ -195,6 +195,77 @@ describe('safety runs', () => {
     expect((await core.broker.listPositions()).every((p) => p.quantity === 0)).toBe(true);
   });
 
+  it('exits priced from the positions just read ask for no quote (Kite allows one a second), and still go as protected LIMITs that leave the account flat', async () => {
+    fx = await startCoreFixture();
+    const { core, eq } = await started(fx);
+    const [a] = eq as [Instrument];
+    await placeAll(core, [
+      {
+        exchange: a.exchange,
+        tradingsymbol: a.tradingsymbol,
+        transactionType: 'BUY',
+        quantity: 7,
+        orderType: 'MARKET',
+        product: 'MIS',
+        validity: 'DAY',
+      },
+    ]);
+    await expect.poll(async () => (await core.broker.listPositions()).some((p) => p.quantity === 7)).toBe(true);
+    let quotesAsked = 0;
+    const getQuotes = core.broker.getQuotes.bind(core.broker);
+    core.broker.getQuotes = (...args) => {
+      quotesAsked += 1;
+      return getQuotes(...args);
+    };
+
+    core.safety.start({ kind: 'killSwitch', exitPositions: true });
+    const run = await finished(core);
+    expect(run.state).toBe('done');
+    expect(run.steps.filter((s) => s.kind === 'exit').map((s) => [s.transactionType, s.quantity, s.state])).toEqual([
+      ['SELL', 7, 'done'],
+    ]);
+    expect(quotesAsked).toBe(0);
+    const exit = (await core.broker.listOrders()).find((o) => o.transactionType === 'SELL');
+    expect(exit).toMatchObject({ orderType: 'LIMIT' });
+    expect((await core.broker.listPositions()).every((p) => p.quantity === 0)).toBe(true);
+  });
+
+  it('exits priced from a fill main saw moments ago (its stream open, the positions known without a read) ask for no quote either', async () => {
+    fx = await startCoreFixture();
+    const { core, eq } = await started(fx, { stream: true });
+    const [a] = eq as [Instrument];
+    await expect.poll(() => core.connection().stream).toBe('open');
+    await core.book.sync();
+    await core.readPositions();
+    const [id] = await placeAll(core, [
+      {
+        exchange: a.exchange,
+        tradingsymbol: a.tradingsymbol,
+        transactionType: 'BUY',
+        quantity: 5,
+        orderType: 'MARKET',
+        product: 'MIS',
+        validity: 'DAY',
+      },
+    ]);
+    await expect.poll(() => core.book.order(id ?? '')?.status).toBe('COMPLETE');
+    let quotesAsked = 0;
+    const getQuotes = core.broker.getQuotes.bind(core.broker);
+    core.broker.getQuotes = (...args) => {
+      quotesAsked += 1;
+      return getQuotes(...args);
+    };
+
+    core.safety.start({ kind: 'killSwitch', exitPositions: true });
+    const run = await finished(core);
+    expect(run.state).toBe('done');
+    expect(run.steps.filter((s) => s.kind === 'exit').map((s) => [s.transactionType, s.quantity, s.state])).toEqual([
+      ['SELL', 5, 'done'],
+    ]);
+    expect(quotesAsked).toBe(0);
+    expect((await core.broker.listPositions()).every((p) => p.quantity === 0)).toBe(true);
+  });
+
   it('an exit above the freeze quantity goes as legs: one leg refused stops no other, is reported, and the run is not done while the position is not flat', async () => {
     // Enough cash for the margin of 3,600 NIFTY.
     fx = await startCoreFixture({ startingCash: 50_000_000 });
