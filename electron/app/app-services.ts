@@ -25,7 +25,7 @@ import { ActiveCore } from './session/active-core';
 import { COMMAND_LINE_BROKERS, type CommandLineProfile, commandLineProfile } from './session/broker-registry';
 import { KiteLoginFlow } from './session/kite-login';
 import { vaultKeyOf } from './session/profile-target';
-import { SettingsStore, storedRisk } from './settings/settings-store';
+import { SettingsStore, storedMtm, storedRisk } from './settings/settings-store';
 import { journalHandlers } from './handlers/journal-handlers';
 import { bracketHandlers } from './handlers/bracket-handlers';
 import { JournalService } from './journal/journal-service';
@@ -199,9 +199,11 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     paperUrl,
     // The profile's risk limits are in force before its first order (docs/contract.md §Risk guard).
     prepare: async (core) => {
-      const stored = storedRisk(await settings.read(), core.profileKey);
+      const read = await settings.read();
+      const stored = storedRisk(read, core.profileKey);
       core.risk.setLimits(stored.limits);
       core.risk.restoreLossReached(stored.lossReachedOn);
+      core.mtm.setSettings(storedMtm(read, core.profileKey));
       await alerts?.load(core.profileKey);
       await workstation.use(core.profileKey);
       await journal.load(core.profileKey, () => ({
@@ -231,6 +233,13 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
         // Main's own subscription, like the alerts': a trailing stop moves with the window hidden.
         onBracketWatch: (tokens) => {
           registry.set('main:brackets', [...tokens]);
+          const union = registry.subscriptions();
+          active.subscribe(union.tokens, union.modes);
+        },
+        onMtm: (status) => events.emit('mtm.changed', status),
+        // Main's own subscription: the day's MTM is measured with the window hidden.
+        onMtmWatch: (tokens) => {
+          registry.set('main:mtm', [...tokens]);
           const union = registry.subscriptions();
           active.subscribe(union.tokens, union.modes);
         },

@@ -15,6 +15,7 @@ export const EVENT_NAMES_PLAIN = [
   'placements.changed',
   'market.ticks',
   'safety.progress',
+  'mtm.changed',
   'drift.changed',
   'alerts.fired',
   'alerts.changed',

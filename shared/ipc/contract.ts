@@ -23,6 +23,7 @@ import { BasketMargin, Funds, Holding, OrderMargin, Position } from '../domain/p
 import { Gtt, GttAck, GttChanges, GttId, GttPlaceOutcome, GttRequest } from '../domain/gtt';
 import { RiskLimits, RiskState } from '../domain/risk';
 import { SafetyAction, SafetyRun } from '../domain/safety-run';
+import { MtmSettings, MtmState, MtmStatus } from '../domain/mtm';
 import { DriftFindingId, DriftStatus } from '../domain/drift';
 import { BrokerProfile, ConnectionState, KiteLoginStart, SessionInfo, SessionVersion } from '../domain/session';
 import { BrokerUsage } from '../domain/usage';
@@ -292,6 +293,14 @@ export const requests = {
    * leave the desk again (docs/contract.md §Kill switch). A `conflict` while a run is in progress.
    */
   'safety.rearm': { input: z.void(), output: SafetyRun.nullable() },
+  /** The MTM stop and target: the levels and where the day's MTM stands (docs/contract.md §Risk guard). */
+  'mtm.get': { input: z.void(), output: MtmState },
+  /** Replaces the logged-in profile's MTM levels (kept in settings, per profile); watches afresh. */
+  'mtm.set': { input: z.strictObject({ settings: MtmSettings }), output: MtmState },
+  /** A soft level's "Run now": the kill switch runs at once; a second answer starts nothing more. */
+  'mtm.confirm': { input: z.void(), output: MtmState },
+  /** A soft level's "Keep positions": no run; the levels are not watched again until saved. */
+  'mtm.dismiss': { input: z.void(), output: MtmState },
   /** The drift alarm: its findings and its last check (docs/contract.md §Drift alarm). */
   'drift.status': { input: z.void(), output: DriftStatus },
   /** "Check now": compares main's view with the broker's at once; answers the status after the check. */
@@ -518,6 +527,8 @@ export const events = {
   // ---------------------------------------------------------------- the trader's safety net
   /** A safety run moved on (an order cancelled, an exit placed, the run ended): the whole run. */
   'safety.progress': SafetyRun,
+  /** The MTM stop and target's status: at every change of state, its figures at most every 250 ms. */
+  'mtm.changed': MtmStatus,
   /** The drift alarm changed: a check began or ended, a finding was raised, resolved or acknowledged. */
   'drift.changed': DriftStatus,
   /** A price alert's condition was met (main evaluates alerts on the stream, window shown or not). */

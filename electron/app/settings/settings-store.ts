@@ -5,6 +5,7 @@ import { makePrivateDir, PRIVATE_FILE_MODE } from '../../wire/private-files';
 import { PriceAlert } from '@shared/domain/alert';
 import { IsoDate } from '@shared/domain/instrument';
 import { NO_RISK_LIMITS, RiskLimits } from '@shared/domain/risk';
+import { MtmSettings, NO_MTM_SETTINGS } from '@shared/domain/mtm';
 import { StoredProfile } from '@shared/domain/session';
 import { Desk, MAX_WORKSPACES, Workspace } from '@shared/domain/workstation';
 
@@ -17,6 +18,11 @@ export const Settings = z.object({
   profile: StoredProfile.optional(),
   /** Risk guard per profile, by the profile's key (the vault key: never a secret). */
   risk: z.record(z.string().max(100), StoredRisk).optional(),
+  /**
+   * The MTM stop and target per profile, by the same key (docs/contract.md §Risk guard). A damaged
+   * entry reads as none: the levels are off, the rest of the file stands.
+   */
+  mtm: z.record(z.string().max(100), MtmSettings).optional().catch(undefined),
   /** Price alerts per profile, by the same key (docs/contract.md §Price alerts). */
   alerts: z.record(z.string().max(100), z.array(PriceAlert).max(1_000)).optional(),
   /**
@@ -33,6 +39,11 @@ export type Settings = z.infer<typeof Settings>;
 /** A profile's stored risk guard, or none set. */
 export function storedRisk(settings: Settings, profileKey: string): StoredRisk {
   return settings.risk?.[profileKey] ?? { limits: NO_RISK_LIMITS, lossReachedOn: null };
+}
+
+/** A profile's stored MTM levels, or none set. */
+export function storedMtm(settings: Settings, profileKey: string): MtmSettings {
+  return settings.mtm?.[profileKey] ?? NO_MTM_SETTINGS;
 }
 
 /**
