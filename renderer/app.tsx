@@ -19,6 +19,7 @@ import { useBracketEvents } from './features/brackets/queries';
 import { UnprotectedBadge, useUnprotectedToasts } from './features/brackets/unprotected-badge';
 import { PositionsPanel } from './features/portfolio/positions-panel';
 import { KillSwitchButton } from './features/safety/kill-switch';
+import { MtmHeader } from './features/mtm/mtm-header';
 import { RiskStatusChip } from './features/safety/risk-status';
 import { DriftDialogSlot, DriftHeaderButton } from './features/drift/drift-alarm';
 import { AlertsHeaderButton, SafetyLayer } from './features/safety/safety-layer';
@@ -227,6 +228,7 @@ export function App() {
         <UnconfirmedBadge />
         <UnprotectedBadge />
         <RiskStatusChip />
+        <MtmHeader />
         <DriftHeaderButton />
         <AlertsHeaderButton />
         <StrategyHeaderButton />

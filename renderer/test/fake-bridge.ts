@@ -1,5 +1,6 @@
 import type { Instrument } from '@shared/domain/instrument';
 import { NO_RISK_LIMITS } from '@shared/domain/risk';
+import { NO_MTM_SETTINGS } from '@shared/domain/mtm';
 import type { Order, OrderBookDelta } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import type { DeskBridge } from '@shared/ipc/bridge';
@@ -48,6 +49,27 @@ const BACKGROUND: Partial<Record<RequestChannel, Handler>> = {
     },
   }),
   'alerts.list': () => ({ ok: true, data: [] }),
+  // The header's MTM stop and target (docs/contract.md §Risk guard).
+  'mtm.get': () => ({
+    ok: true,
+    data: {
+      settings: NO_MTM_SETTINGS,
+      status: {
+        state: 'off',
+        mtm: null,
+        realised: null,
+        unrealised: null,
+        charges: null,
+        stop: null,
+        target: null,
+        lockedAt: null,
+        peak: null,
+        why: null,
+        trigger: null,
+        asOf: 0,
+      },
+    },
+  }),
   // The header's drift warning (docs/contract.md §Drift alarm).
   'drift.status': () => ({
     ok: true,
