@@ -1,6 +1,5 @@
 import type { MtmLevel, MtmSettings, MtmState, MtmStatus, MtmTrigger } from '@shared/domain/mtm';
 import { NO_MTM_SETTINGS } from '@shared/domain/mtm';
-import type { SafetyRun } from '@shared/domain/safety-run';
 import { istDate } from '@shared/lib/ist-time';
 import { anyLevel, dayCharges, dayMtm, judgeMtm, resolveLevels, type MtmLevels } from '@shared/trading/mtm-rules';
 import { AppError } from '@shared/ipc/app-error';
@@ -59,6 +58,9 @@ export class MtmGuard {
   #funds: { day: string; value: number | null; reading: boolean } | null = null;
   #readingSince: number | null = null;
   #lastEmit = 0;
+  #emittedMtm: number | null = null;
+  /** A pending emission of figures held back by the pace. */
+  #flush: (() => void) | null = null;
   #watched = '';
 
   public constructor(deps: MtmGuardDeps) {
@@ -106,6 +108,8 @@ export class MtmGuard {
   public close(): void {
     this.#cancelCountdown?.();
     this.#cancelCountdown = null;
+    this.#flush?.();
+    this.#flush = null;
   }
 
   /** Measures and judges now: every tick, every change of the known positions. */
@@ -312,14 +316,21 @@ export class MtmGuard {
       before.why !== status.why ||
       before.trigger !== status.trigger ||
       before.lockedAt !== status.lockedAt;
-    const now = this.#deps.now();
-    if (!changed && (before.mtm === status.mtm || now - this.#lastEmit < (this.#deps.emitEveryMs ?? 250))) return;
-    this.#lastEmit = now;
-    this.#deps.onChange?.(structuredClone(status));
+    if (!changed && status.mtm === this.#emittedMtm) return;
+    const wait = this.#lastEmit + (this.#deps.emitEveryMs ?? 250) - this.#deps.now();
+    if (changed || wait <= 0) {
+      this.#emit();
+      return;
+    }
+    // Figures alone changed within the pace: the latest goes out when it allows, ticks or not.
+    this.#flush ??= this.#deps.setTimer(() => this.#emit(), wait);
   }
-}
 
-/** The run a trigger started, if the runner still holds it as its current or last run. */
-export function triggerRun(status: MtmStatus, current: SafetyRun | null): SafetyRun | null {
-  return status.trigger?.runId && current?.id === status.trigger.runId ? current : null;
+  #emit(): void {
+    this.#flush?.();
+    this.#flush = null;
+    this.#lastEmit = this.#deps.now();
+    this.#emittedMtm = this.#status.mtm;
+    this.#deps.onChange?.(structuredClone(this.#status));
+  }
 }

@@ -29,7 +29,10 @@ export function MtmHeader() {
       {s?.state === 'asking' ? (
         <Asking status={s} />
       ) : headline ? (
-        <span className={`mtm-header__headline${run.data?.state === 'incomplete' ? ' mtm-header__headline--bad' : ''}`}>
+        <span
+          className={`mtm-header__headline${run.data?.state === 'incomplete' ? ' mtm-header__headline--bad' : ''}`}
+          title={headline}
+        >
           {headline}
         </span>
       ) : s?.state === 'unknown' ? (
@@ -40,7 +43,14 @@ export function MtmHeader() {
         <MtmBar status={s} />
       ) : null}
       <button type="button" className="risk-chip" onClick={() => setOpen(true)} data-testid="mtm-button">
-        {s?.state === 'off' || !s ? 'MTM stop/target' : 'MTM'}
+        {s?.state === 'off' || !s ? (
+          <>
+            <span className="wide-only">MTM stop/target</span>
+            <span className="narrow-only">MTM</span>
+          </>
+        ) : (
+          'MTM'
+        )}
       </button>
       {open ? <MtmDialog onClose={() => setOpen(false)} /> : null}
     </span>
@@ -78,7 +88,7 @@ function MtmBar(props: { readonly status: MtmStatus }) {
         {lockedAt !== null ? <span className="mtm-bar__lock" style={{ left: at(lockedAt) }} /> : null}
         <span className="mtm-bar__mark" style={{ left: at(mtm) }} />
       </span>
-      {charges !== null ? <span className="muted small">chg {formatRupees(charges)}</span> : null}
+      {charges !== null ? <span className="muted small mtm-bar__charges">chg {formatRupees(charges)}</span> : null}
     </span>
   );
 }
