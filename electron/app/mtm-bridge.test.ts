@@ -95,6 +95,8 @@ describe('MTM stop and target over the bridge', () => {
       timeout: 10_000,
     });
     expect((await mtm()).status.mtm).not.toBeNull();
+    // The day's charges estimate beside the figure (the buy's brokerage, exchange fees, stamp).
+    expect((await mtm()).status.charges).toBeGreaterThan(0);
 
     // −₹30 × 100 = −₹3,000 past the −₹2,000 stop; more ticks follow during the run.
     paper.setPrice(token, 1470);

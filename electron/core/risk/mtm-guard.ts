@@ -1,7 +1,16 @@
 import type { MtmLevel, MtmSettings, MtmState, MtmStatus, MtmTrigger } from '@shared/domain/mtm';
 import { NO_MTM_SETTINGS } from '@shared/domain/mtm';
 import { istDate } from '@shared/lib/ist-time';
-import { anyLevel, dayCharges, dayMtm, judgeMtm, resolveLevels, type MtmLevels } from '@shared/trading/mtm-rules';
+import {
+  anyLevel,
+  dayCharges,
+  dayMtm,
+  judgeMtm,
+  resolveLevels,
+  type DayMtm,
+  type MtmLevels,
+} from '@shared/trading/mtm-rules';
+import type { Position } from '@shared/domain/portfolio';
 import { AppError } from '@shared/ipc/app-error';
 import type { DeskView } from '../desk-view';
 import type { SetTimer } from '../drift/drift-monitor';
@@ -29,12 +38,7 @@ export interface MtmGuardDeps {
 /** How soon after a failed or stale read another is asked for. */
 const READ_AGAIN_MS = 1_000;
 
-interface Figures {
-  readonly mtm: number;
-  readonly realised: number;
-  readonly unrealised: number;
-  readonly charges: number | null;
-}
+type Figures = DayMtm;
 
 /**
  * The account's MTM stop and target (docs/contract.md §Risk guard, "MTM stop and target"): on
@@ -58,6 +62,8 @@ export class MtmGuard {
   #funds: { day: string; value: number | null; reading: boolean } | null = null;
   #readingSince: number | null = null;
   #lastEmit = 0;
+  /** The positions the last figure was measured on (their multipliers price the charges). */
+  #priced: readonly Position[] = [];
   #emittedMtm: number | null = null;
   /** A pending emission of figures held back by the pace. */
   #flush: (() => void) | null = null;
@@ -71,7 +77,7 @@ export class MtmGuard {
 
   /** The levels and the status now. */
   public state(): MtmState {
-    return { settings: this.#settings, status: structuredClone(this.#status) };
+    return { settings: this.#settings, status: structuredClone(this.#withCharges(this.#status)) };
   }
 
   /**
@@ -127,13 +133,14 @@ export class MtmGuard {
     }
     const on = anyLevel(this.#settings);
     this.#watch(on);
-    const measured = this.#measure(on);
-    if (typeof measured === 'string') {
-      this.#publish(this.#build(null, null, measured), force);
+    // Nothing to watch: no figure is measured on the ticks.
+    if (!on) {
+      this.#publish(this.#build(null, null, null), force);
       return;
     }
-    if (!on) {
-      this.#publish(this.#build(measured, null, null), force);
+    const measured = this.#measure();
+    if (typeof measured === 'string') {
+      this.#publish(this.#build(null, null, measured), force);
       return;
     }
     const levels = this.#levels();
@@ -153,11 +160,11 @@ export class MtmGuard {
   // ---------------------------------------------------------------- measuring
 
   /** The day's figures, or why they are not known. */
-  #measure(on: boolean): Figures | string {
+  #measure(): Figures | string {
     const account = this.#deps.view.knownAccount();
     if (!account.known) {
       // Only a read makes them known again (no read yet, or a fill after it while the book may lack orders).
-      if (on) this.#readAgain();
+      this.#readAgain();
       const unknown = account.positions.find((p) => !p.known);
       return unknown && !unknown.known ? `${unknown.tradingsymbol}: ${unknown.why}` : 'positions not read yet';
     }
@@ -165,17 +172,24 @@ export class MtmGuard {
     if (priced === null) {
       if (this.#deps.view.positions() === null) {
         // A fill since the last read: the read's values no longer hold until the next one.
-        if (on) this.#readAgain();
+        this.#readAgain();
         return 'positions being read after a fill';
       }
       return 'no recent price for an open position';
     }
-    const { mtm, realised, unrealised } = dayMtm(priced);
-    const orders = this.#deps.view.orders();
-    const multipliers = new Map(priced.map((p) => [`${p.exchange}:${p.tradingsymbol}`, p.multiplier]));
-    const charges =
-      orders === null ? null : dayCharges(orders, (o) => multipliers.get(`${o.exchange}:${o.tradingsymbol}`) ?? 1);
-    return { mtm, realised, unrealised, charges };
+    this.#priced = priced;
+    return dayMtm(priced);
+  }
+
+  /**
+   * The day's charges estimate, beside the figure: worked out only when the status goes out (at
+   * most every 250 ms), not on every tick, since it walks every order of the day.
+   */
+  #withCharges(status: MtmStatus): MtmStatus {
+    const orders = status.mtm === null ? null : this.#deps.view.orders();
+    if (orders === null) return status;
+    const multipliers = new Map(this.#priced.map((p) => [`${p.exchange}:${p.tradingsymbol}`, p.multiplier]));
+    return { ...status, charges: dayCharges(orders, (o) => multipliers.get(`${o.exchange}:${o.tradingsymbol}`) ?? 1) };
   }
 
   #readAgain(): void {
@@ -296,7 +310,7 @@ export class MtmGuard {
       mtm: figures?.mtm ?? null,
       realised: figures?.realised ?? null,
       unrealised: figures?.unrealised ?? null,
-      charges: figures?.charges ?? null,
+      charges: null,
       stop: levels?.stop ?? null,
       target: levels?.target ?? null,
       lockedAt,
@@ -331,6 +345,6 @@ export class MtmGuard {
     this.#flush = null;
     this.#lastEmit = this.#deps.now();
     this.#emittedMtm = this.#status.mtm;
-    this.#deps.onChange?.(structuredClone(this.#status));
+    this.#deps.onChange?.(structuredClone(this.#withCharges(this.#status)));
   }
 }
