@@ -254,6 +254,15 @@ async function measure(seeded: string, orders: number, args: Args, faulted: bool
 
 const FLAT_STORM = 'read_rate_limit=1,retry_after_s=30';
 
+/** A core's options on the paper broker's Kite dialect at `kiteRoot`, logged in as `key`. */
+async function kiteCore(kiteRoot: string, key: string): Promise<Parameters<typeof createCore>[2]> {
+  return {
+    adapter: kiteAdapter(),
+    target: { broker: 'kite', label: 'Kite (paper)', vaultKey: key },
+    credentials: { apiKey: 'paper', apiSecret: 'paper', requestToken: await paperRequestToken(kiteRoot) },
+  };
+}
+
 /** A MARKET order of `quantity` (it fills at once against the paper market). */
 function market(i: Instrument, quantity: number): OrderRequest {
   return {
@@ -293,15 +302,10 @@ async function timeToFlat(dialect: Args['dialect'], faulted: boolean): Promise<n
   let outside: TradingCore | null = null;
   try {
     const kiteRoot = paper.url.replace(/\/v1$/, '/kite');
-    const kite = async (key: string): Promise<Parameters<typeof createCore>[2]> => ({
-      adapter: kiteAdapter(),
-      target: { broker: 'kite', label: 'Kite (paper)', vaultKey: key },
-      credentials: { apiKey: 'paper', apiSecret: 'paper', requestToken: await paperRequestToken(kiteRoot) },
-    });
     const root = dialect === 'rest' ? paper.url : kiteRoot;
     core = await createCore(root, join(dir, 'core'), {
       stream: true,
-      ...(dialect === 'kite' ? await kite('kite-bench') : {}),
+      ...(dialect === 'kite' ? await kiteCore(kiteRoot, 'kite-bench') : {}),
     });
     outside = await createCore(paper.url, join(dir, 'outside'), { rate: null });
     await core.start();
@@ -411,13 +415,7 @@ async function mtmToFlat(dialect: Args['dialect'], byStop: boolean): Promise<ToF
     const root = dialect === 'rest' ? paper.url : kiteRoot;
     const c = await createCore(root, join(dir, 'core'), {
       stream: true,
-      ...(dialect === 'kite'
-        ? {
-            adapter: kiteAdapter(),
-            target: { broker: 'kite', label: 'Kite (paper)', vaultKey: 'kite-bench' },
-            credentials: { apiKey: 'paper', apiSecret: 'paper', requestToken: await paperRequestToken(kiteRoot) },
-          }
-        : {}),
+      ...(dialect === 'kite' ? await kiteCore(kiteRoot, 'kite-bench') : {}),
       events: {
         onSafety: (run: SafetyRun) => {
           if (firstExit === null && run.steps.some((s) => s.kind === 'exit' && s.state !== 'pending'))

@@ -1,6 +1,5 @@
-import type { Page } from '@playwright/test';
 import { expect, quietHostPerTest, test } from './fixtures';
-import { docShotPath, fillTicket, openOnInfy, placeOrder, setPrice } from './dashboard-helpers';
+import { docShotPath, fillTicket, netQty, openOnInfy, placeOrder, setPrice } from './dashboard-helpers';
 
 /**
  * The MTM stop and target through the browser host against the paper broker (docs/desk.md §MTM
@@ -9,14 +8,6 @@ import { docShotPath, fillTicket, openOnInfy, placeOrder, setPrice } from './das
  */
 
 const quietHost = quietHostPerTest();
-
-/** A position's "Net qty" cell (after the selection box, the symbol and the product). */
-const netQty = (page: Page, symbol: string) =>
-  page
-    .getByRole('table', { name: 'Positions' })
-    .getByRole('row', { name: new RegExp(symbol) })
-    .getByRole('cell')
-    .nth(3);
 
 test('an MTM stop set in the header fires on a paper price move: flattened once, and the header says why and at what figure', async ({
   page,

@@ -3,6 +3,7 @@ import { NO_MTM_SETTINGS, type MtmSettings } from '@shared/domain/mtm';
 import type { Position } from '@shared/domain/portfolio';
 import type { SafetyAction, SafetyRun } from '@shared/domain/safety-run';
 import { AppError } from '@shared/ipc/app-error';
+import { positionOf } from '@shared/testing/portfolio-fixtures';
 import type { KnownAccount } from '../known-positions';
 import { MtmGuard, type MtmGuardDeps } from './mtm-guard';
 
@@ -12,30 +13,18 @@ import { MtmGuard, type MtmGuardDeps } from './mtm-guard';
  * while another run holds the runner waits for it, then runs.
  */
 
-const infy: Position = {
-  exchange: 'NSE',
+const infy: Position = positionOf({
   tradingsymbol: 'INFY',
   instrumentToken: 408065,
-  product: 'MIS',
   quantity: 100,
-  overnightQuantity: 0,
-  multiplier: 1,
   averagePrice: 1500,
   closePrice: 1490,
   lastPrice: 1500,
   buyQuantity: 100,
   buyValue: 150_000,
-  sellQuantity: 0,
-  sellValue: 0,
   dayBuyQuantity: 100,
   dayBuyValue: 150_000,
-  daySellQuantity: 0,
-  daySellValue: 0,
-  realisedPnl: 0,
-  unrealisedPnl: 0,
-  pnl: 0,
-  m2m: 0,
-};
+});
 
 function rig(initial: { known: boolean; busy?: boolean }) {
   let price = 1500;
