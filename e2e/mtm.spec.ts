@@ -1,3 +1,4 @@
+import { expectAccessible } from './axe';
 import { expect, quietHostPerTest, test } from './fixtures';
 import { docShotPath, fillTicket, netQty, openOnInfy, placeOrder, setPrice } from './dashboard-helpers';
 
@@ -25,6 +26,7 @@ test('an MTM stop set in the header fires on a paper price move: flattened once,
   await dialog.getByLabel('Stop: flatten at a loss of', { exact: true }).fill('2000');
   await dialog.getByLabel('Target: flatten at a gain of', { exact: true }).fill('5000');
   await dialog.getByRole('checkbox', { name: 'Hard (run at once)' }).check();
+  await expectAccessible(page, 'the MTM stop and target dialog', '[role="dialog"]');
   await dialog.getByRole('button', { name: 'Save levels' }).click();
   await expect(dialog).toBeHidden();
 
@@ -33,6 +35,7 @@ test('an MTM stop set in the header fires on a paper price move: flattened once,
   await expect(mtm).toContainText(/MTM −₹1,00\d(?!\d)/); // the MARKET buy filled a paisa or so above 1,500
   await expect(mtm.getByRole('meter', { name: 'MTM between stop and target' })).toBeVisible();
   await page.locator('header.topbar').screenshot({ path: docShotPath('mtm-header-watching.png') });
+  await expectAccessible(page, 'the header with the MTM bar', 'header.topbar');
 
   await setPrice(host, infy, 1475); // −₹2,500: past the stop
   await expect(mtm).toHaveAttribute('data-state', 'fired');

@@ -52,7 +52,10 @@ export const MtmTrigger = z.object({
   levelRupees: z.number(),
   /** Epoch ms of the breach. */
   at: z.number().int().nonnegative(),
-  /** The kill switch run, once started. */
+  /**
+   * The kill switch run, once started; `''` while it waits for another run to end (the trader's
+   * own kill switch, an exit); null while a soft level counts down or was declined.
+   */
   runId: z.string().nullable(),
   /** A soft level: when the countdown runs it (epoch ms); null once run, or for a hard one. */
   runsAt: z.number().int().nonnegative().nullable(),
