@@ -204,6 +204,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       core.risk.setLimits(stored.limits);
       core.risk.restoreLossReached(stored.lossReachedOn);
       core.mtm.setSettings(storedMtm(read, core.profileKey));
+      core.mtm.restoreTrigger(read.mtmTriggered?.[core.profileKey] ?? null);
       await alerts?.load(core.profileKey);
       await workstation.use(core.profileKey);
       await journal.load(core.profileKey, () => ({
@@ -243,6 +244,15 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
           const union = registry.subscriptions();
           active.subscribe(union.tokens, union.modes);
         },
+        onMtmTrigger: (key, trigger) =>
+          void settings
+            .update((s) => {
+              const kept = { ...s.mtmTriggered };
+              if (trigger) kept[key] = trigger;
+              else delete kept[key];
+              return { ...s, mtmTriggered: kept };
+            })
+            .catch(() => undefined),
         onLossReached: (key, date) =>
           void settings
             .update((s) => ({ ...s, risk: { ...s.risk, [key]: { ...storedRisk(s, key), lossReachedOn: date } } }))

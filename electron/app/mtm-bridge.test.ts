@@ -50,20 +50,24 @@ describe('MTM stop and target over the bridge', () => {
     if (!r.ok) throw new Error(r.error.message);
   };
   const runIds = (): string[] => [...new Set(runs.map((r) => r.id))];
+  /** The app's services on the data folder (again after a restart), its pushes recorded. */
+  const startServices = async (): Promise<void> => {
+    services = await createAppServices({ dataDir: dir, brokerUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' });
+    dispatch = createDispatcher(services.handlers);
+    services.events.on('safety.progress', (run) => runs.push(run));
+    services.events.on('mtm.changed', (s) => statuses.push(s));
+  };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'td-mtm-'));
     paper = await startPaperBroker({ port: 0, tickIntervalMs: 0 });
-    services = await createAppServices({ dataDir: dir, brokerUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' });
-    dispatch = createDispatcher(services.handlers);
+    await startServices();
     const list = await dispatch('instruments.list', { exchange: 'NSE' });
     if (!list.ok) throw new Error(list.error.message);
     token = (list.data as Array<{ instrumentToken: number; tradingsymbol: string }>).find(
       (i) => i.tradingsymbol === 'INFY',
     )!.instrumentToken;
     paper.setPrice(token, 1500);
-    services.events.on('safety.progress', (run) => runs.push(run));
-    services.events.on('mtm.changed', (s) => statuses.push(s));
   });
   afterAll(async () => {
     await services.close();
@@ -113,6 +117,11 @@ describe('MTM stop and target over the bridge', () => {
     expect(status.trigger!.mtm).toBeLessThanOrEqual(-2_000);
     expect(statuses.some((s) => s.state === 'fired')).toBe(true);
     expect(await dispatch('safety.rearm', undefined)).toMatchObject({ ok: true });
+
+    // A restart the same day: the day's trigger is kept, so the level, still passed, does not fire again.
+    await services.close();
+    await startServices();
+    expect((await mtm()).status).toMatchObject({ state: 'fired', trigger: { level: 'stop', runId: runs[0]?.id } });
   });
 
   it('a soft target asks; two "Run now" at once start one run', async () => {

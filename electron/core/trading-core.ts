@@ -27,7 +27,7 @@ import { OrderBook, type PushedDelta } from './orders/order-book';
 import { OrderService } from './orders/order-service';
 import { RiskGuard } from './risk/risk-guard';
 import { MtmGuard } from './risk/mtm-guard';
-import type { MtmStatus } from '@shared/domain/mtm';
+import type { MtmStatus, MtmTrigger } from '@shared/domain/mtm';
 import { SafetyRunner } from './safety/safety-runner';
 import type { SecretVault, VaultWrite } from './session/secret-vault';
 import { SessionManager, type SessionTarget } from './session/session-manager';
@@ -68,6 +68,8 @@ export interface TradingCoreEvents {
   onMtm?(status: MtmStatus): void;
   /** The instruments whose ticks the day's MTM needs (the app subscribes them as main's own). */
   onMtmWatch?(tokens: ReadonlySet<number>): void;
+  /** The day's MTM trigger ran its kill switch (null: the levels were saved afresh), for this profile. */
+  onMtmTrigger?(profileKey: string, trigger: MtmTrigger | null): void;
 }
 
 /** Everything needed to trade with one broker account: what the app gives. */
@@ -392,6 +394,7 @@ export class TradingCore {
       setTimer: seams.mtmTimer ?? systemTimer,
       onChange: (status) => ev.onMtm?.(status),
       watch: (tokens) => ev.onMtmWatch?.(tokens),
+      onTrigger: (trigger) => ev.onMtmTrigger?.(options.target.vaultKey, trigger),
     });
     // Every change of what main knows of the positions is measured, like every tick.
     this.view.known.onChange(() => this.mtm.evaluate());

@@ -174,6 +174,11 @@ describe('mtmHeadline', () => {
     );
     expect(text).toBe('Not flat: MTM stop −₹20,140 at 14:02:11 — still open: RELIANCE +25');
   });
+  it('after a restart the run is not at hand: says it ran, not that it is flat', () => {
+    expect(mtmHeadline({ state: 'fired', trigger }, null)).toBe(
+      'MTM stop −₹20,140 at 14:02:11: the kill switch ran — check the order book',
+    );
+  });
   it('says flattening while the run is going', () => {
     expect(mtmHeadline({ state: 'fired', trigger }, run({ state: 'running' }))).toBe(
       'Flattening: MTM stop −₹20,140 at 14:02:11',

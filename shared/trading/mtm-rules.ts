@@ -181,7 +181,10 @@ export function mtmHeadline(status: Pick<MtmStatus, 'trigger' | 'state'>, run: S
     if (status.state === 'dismissed') return `${by} at ${istClock(t.at)}: kept open by you`;
     return `${by} at ${istClock(t.at)}: flattening in a moment unless you keep the positions`;
   }
-  if (!run || run.id !== t.runId || run.state === 'running') return `Flattening: ${by} at ${istClock(t.at)}`;
+  if (t.runId === '') return `Flattening once the run in progress ends: ${by} at ${istClock(t.at)}`;
+  // Not the run at hand (main restarted since): it ran, and its result is not known here.
+  if (!run || run.id !== t.runId) return `${by} at ${istClock(t.at)}: the kill switch ran — check the order book`;
+  if (run.state === 'running') return `Flattening: ${by} at ${istClock(t.at)}`;
   if (run.state === 'done') return `Flattened at ${istClock(run.finishedAt ?? t.at)} by ${by}`;
   return `Not flat: ${by} at ${istClock(t.at)} — still open: ${stillOpenWords(run)}`;
 }

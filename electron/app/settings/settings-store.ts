@@ -5,7 +5,7 @@ import { makePrivateDir, PRIVATE_FILE_MODE } from '../../wire/private-files';
 import { PriceAlert } from '@shared/domain/alert';
 import { IsoDate } from '@shared/domain/instrument';
 import { NO_RISK_LIMITS, RiskLimits } from '@shared/domain/risk';
-import { MtmSettings, NO_MTM_SETTINGS } from '@shared/domain/mtm';
+import { MtmSettings, MtmTrigger, NO_MTM_SETTINGS } from '@shared/domain/mtm';
 import { StoredProfile } from '@shared/domain/session';
 import { Desk, MAX_WORKSPACES, Workspace } from '@shared/domain/workstation';
 
@@ -23,6 +23,8 @@ export const Settings = z.object({
    * entry reads as none: the levels are off, the rest of the file stands.
    */
   mtm: z.record(z.string().max(100), MtmSettings).optional().catch(undefined),
+  /** The day's MTM trigger per profile once its kill switch ran: a restart the same day does not fire again. */
+  mtmTriggered: z.record(z.string().max(100), MtmTrigger).optional().catch(undefined),
   /** Price alerts per profile, by the same key (docs/contract.md §Price alerts). */
   alerts: z.record(z.string().max(100), z.array(PriceAlert).max(1_000)).optional(),
   /**

@@ -138,6 +138,28 @@ describe('MtmGuard', () => {
     expect(r.guard.state().status.state).toBe('dismissed');
   });
 
+  it("today's trigger kept across a restart: no second run; another day's is ignored", () => {
+    const trigger = {
+      level: 'stop' as const,
+      mtm: -3_000,
+      levelRupees: -2_000,
+      at: Date.parse('2026-11-27T08:00:00Z'),
+      runId: 'sr0',
+      runsAt: null,
+    };
+    const r = rig({ known: true });
+    r.guard.setSettings(stop2k);
+    r.guard.restoreTrigger(trigger);
+    r.move(1400);
+    expect(r.started).toHaveLength(0);
+    expect(r.guard.state().status).toMatchObject({ state: 'fired', trigger: { runId: 'sr0' } });
+    const next = rig({ known: true });
+    next.guard.setSettings(stop2k);
+    next.guard.restoreTrigger({ ...trigger, at: Date.parse('2026-11-26T08:00:00Z') });
+    next.move(1400);
+    expect(next.started).toHaveLength(1);
+  });
+
   it('a level hit while another run holds the runner: the kill switch runs once that one ends', async () => {
     const r = rig({ known: true, busy: true });
     r.guard.setSettings(stop2k);

@@ -30,6 +30,11 @@ export interface MtmGuardDeps {
   readonly setTimer: SetTimer;
   /** Told the status at every change of state, and of the figures at most every `emitEveryMs`. */
   readonly onChange?: (status: MtmStatus) => void;
+  /**
+   * Told the trigger once its kill switch has started, and null when the levels are saved afresh:
+   * the app keeps it, so a restart the same day does not fire again (`restoreTrigger`).
+   */
+  readonly onTrigger?: (trigger: MtmTrigger | null) => void;
   /** The instruments whose ticks the figure needs (main subscribes them as its own). */
   readonly watch?: (tokens: ReadonlySet<number>) => void;
   readonly emitEveryMs?: number;
@@ -88,8 +93,19 @@ export class MtmGuard {
     this.#settings = settings;
     this.#cancelCountdown?.();
     this.#cancelCountdown = null;
+    if (this.#trigger) this.#deps.onTrigger?.(null);
     this.#trigger = null;
     this.#dismissed = false;
+    this.evaluate(true);
+  }
+
+  /**
+   * Today's trigger as the app kept it (at login, after the levels): the day's one run has been
+   * made, so the guard does not fire again after a restart. A trigger of another IST day is ignored.
+   */
+  public restoreTrigger(trigger: MtmTrigger | null): void {
+    if (!trigger?.runId || istDate(trigger.at) !== this.#day) return;
+    this.#trigger = trigger;
     this.evaluate(true);
   }
 
@@ -271,6 +287,7 @@ export class MtmGuard {
     try {
       const run = this.#deps.safety.start({ kind: 'killSwitch', exitPositions: true });
       this.#trigger = { ...t, runId: run.id, runsAt: null };
+      this.#deps.onTrigger?.(this.#trigger);
     } catch (err) {
       // Another run holds the runner (the trader's own kill switch, an exit): it is waited out and
       // the kill switch then runs, so the level's promise (cancel all, exit all) is kept.
