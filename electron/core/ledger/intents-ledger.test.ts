@@ -177,7 +177,8 @@ describe('intents ledger: formats, unreadable lines, request ids', () => {
     expect(warned).toEqual([]);
     await l.close();
     const lines = (await readFile(file, 'utf8')).trim().split('\n');
-    expect(lines.map((x) => JSON.parse(x) as { v: number; clientOrderId: string })).toEqual([
+    // Each line is now `<checksum> <record>` (storage/durable-journal.ts).
+    expect(lines.map((x) => JSON.parse(x.slice(9)) as { v: number; clientOrderId: string })).toEqual([
       expect.objectContaining({ v: 3, clientOrderId: 'td-old-open' }),
     ]);
   });
