@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { appendFile, chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildChild } from '../testing/build-child';
+import { JOURNAL_KILL_POINTS, runChild } from '../testing/run-child';
 import { DurableJournal, journalLine, readByFormat, type JournalStep, type Unreadable } from './durable-journal';
 
 /** A record of the test journal: format 2 today; format 1 had no `v` and called `n` `num`. */
@@ -93,25 +93,10 @@ describe('durable journal', () => {
 });
 
 /** Runs the journal child until it SIGKILLs itself at `step` #`occurrence`; the records it had confirmed. */
-function runUntilKilled(script: string, file: string, step: JournalStep, occurrence: number): Promise<number[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, file, step, String(occurrence)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += String(d)));
-    child.stderr.on('data', (d: Buffer) => (err += String(d)));
-    child.on('exit', (_code, signal) => {
-      if (signal !== 'SIGKILL') return reject(new Error(`child was not killed: ${err}`));
-      resolve(
-        out
-          .split('\n')
-          .filter((l) => l.startsWith('appended n'))
-          .map((l) => Number(l.slice('appended n'.length))),
-      );
-    });
-  });
+async function runUntilKilled(script: string, file: string, step: JournalStep, occurrence: number): Promise<number[]> {
+  const run = await runChild(script, [file, step, String(occurrence)]);
+  if (!run.killed) throw new Error(`the child was not killed at ${step} #${occurrence}`);
+  return run.said('appended').map((n) => Number(n.slice(1)));
 }
 
 /** The child's records (`testing/journal-child.ts`): `{v: 1, n}`. */
@@ -129,13 +114,7 @@ describe('durable journal in a process killed with SIGKILL', () => {
   });
   afterAll(async () => rm(dir, { recursive: true, force: true }));
 
-  it.each([
-    ['batch-written', 3],
-    ['batch-synced', 4],
-    ['compaction-written', 1],
-    ['compaction-renamed', 1],
-    ['compaction-renamed', 2],
-  ] as const)(
+  it.each(JOURNAL_KILL_POINTS)(
     'killed at %s #%i: every record it confirmed is read back, nothing unreadable, and the next record is readable',
     async (step, occurrence) => {
       const file = join(dir, `${step}-${occurrence}.jsonl`);
