@@ -191,6 +191,29 @@ export class IntentsLedger {
     return this.#journal.append(record).then(() => this.#resolvedOnDisk());
   }
 
+  /**
+   * Journals that an intent resolved "not placed" has an order after all (docs/money-path.md §After
+   * the landing horizon): its request id answers that order from now on, across a restart too, so
+   * nothing offers to place it again. Only a `not_placed` answer is replaced, and only by `recovered`.
+   */
+  public adoptLate(resolution: Omit<ResolutionRecord, 't' | 'v' | 'outcome'>): Promise<void> {
+    const record: ResolutionRecord = { v: LEDGER_FORMAT, t: 'resolved', outcome: 'recovered', ...resolution };
+    if (!this.#replaceNotPlaced(record)) return Promise.resolve();
+    return this.#journal.append(record).then(() => this.#resolvedOnDisk());
+  }
+
+  /** Replaces the `not_placed` answer of the record's intent with the record; false when there is none. */
+  #replaceNotPlaced(record: ResolutionRecord): boolean {
+    if (record.outcome !== 'recovered') return false;
+    for (const [requestId, r] of this.#resolvedRequests) {
+      if (r.intent.clientOrderId !== record.clientOrderId) continue;
+      if (r.resolution.outcome !== 'not_placed') return false;
+      this.#resolvedRequests.set(requestId, { intent: r.intent, resolution: record });
+      return true;
+    }
+    return false;
+  }
+
   /** Flushes and closes the file. */
   public async close(): Promise<void> {
     await this.#journal.close();
@@ -215,7 +238,11 @@ export class IntentsLedger {
       return;
     }
     const intent = this.#open.get(r.clientOrderId);
-    if (!intent) return;
+    if (!intent) {
+      // A late order adopted after the intent ended "not placed" (`adoptLate`).
+      if (this.#replaceNotPlaced(r)) this.#resolvedInFile += 1;
+      return;
+    }
     this.#open.delete(r.clientOrderId);
     this.#resolvedInFile += 1;
     if (intent.requestId !== undefined) this.#resolvedRequests.set(intent.requestId, { intent, resolution: r });
