@@ -22,6 +22,7 @@ import { KillSwitchButton } from './features/safety/kill-switch';
 import { MtmHeader } from './features/mtm/mtm-header';
 import { RiskStatusChip } from './features/safety/risk-status';
 import { SquareOffChip } from './features/square-off/square-off-chip';
+import { UpdateNotice } from './features/updates/update-notice';
 import { DriftDialogSlot, DriftHeaderButton } from './features/drift/drift-alarm';
 import { AlertsHeaderButton, SafetyLayer } from './features/safety/safety-layer';
 import { StrategyHeaderButton, StrategySlot } from './features/strategy/strategy-slot';
@@ -231,6 +232,7 @@ export function App() {
         <RiskStatusChip />
         <SquareOffChip />
         <MtmHeader />
+        <UpdateNotice />
         <DriftHeaderButton />
         <AlertsHeaderButton />
         <StrategyHeaderButton />

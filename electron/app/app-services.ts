@@ -16,6 +16,8 @@ import { driftHandlers } from './handlers/drift-handlers';
 import { gttHandlers } from './handlers/gtt-handlers';
 import { safetyHandlers } from './handlers/safety-handlers';
 import { squareOffHandlers } from './handlers/square-off-handlers';
+import { updateHandlers } from './handlers/update-handlers';
+import { newUpdateNotice } from './support/update-notice';
 import { SquareOffHost } from './square-off/square-off-host';
 import type { PriceAlert } from '@shared/domain/alert';
 import { AlertBook } from './alerts/alert-book';
@@ -76,6 +78,11 @@ export interface AppConfig {
    * (docs/contract.md §Risk guard). Absent in the browser host. Must not throw.
    */
   readonly notifyOsText?: (text: { readonly title: string; readonly body: string }) => void;
+  /**
+   * The update feed and the running version (the Electron app, `TRADEDESK_UPDATE_FEED`): main
+   * reads it at start and every few hours for the header's notice. Absent → no notice.
+   */
+  readonly updates?: { readonly feedUrl: string; readonly currentVersion: string };
   /** Options for the embedded paper broker (tests and demos). */
   readonly paper?: {
     readonly control?: boolean;
@@ -211,6 +218,10 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     ).then((p) => (paper = p));
     return (await paperStarting).url;
   };
+
+  // Updates are announced in the header, never forced (docs/architecture.md §Release).
+  const updates = config.updates ? newUpdateNotice(config.updates, (s) => events.emit('updates.changed', s)) : null;
+  void updates?.start();
 
   // The square-off at a time, one per logged-in core (docs/contract.md §Risk guard).
   const squareOff = new SquareOffHost({
@@ -381,6 +392,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     ...portfolioHandlers(active),
     ...safetyHandlers(active, settings),
     ...squareOffHandlers(squareOff),
+    ...updateHandlers(updates),
     ...driftHandlers(active),
     ...gttHandlers(active),
     ...alertHandlers(active, alertBook),
@@ -402,6 +414,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     close: async () => {
       await workstation.close();
       squareOff.close();
+      updates?.close();
       batcher?.close();
       ordersChanged.close();
       await loginPage.close();

@@ -60,6 +60,10 @@ async function start(config: LaunchConfig): Promise<void> {
     ...(existsSync(paperWorker) ? { paperWorker } : {}),
     // The shell opens the desk's windows (docs/workstation.md §Windows).
     windowsOpenedBy: 'main',
+    // The header announces a newer release; installing stays the trader's (docs/architecture.md §Release).
+    ...(config.updateFeed !== null
+      ? { updates: { feedUrl: config.updateFeed, currentVersion: app.getVersion() } }
+      : {}),
   });
   appLog.follow(services.events);
   const desk = mirrorDesk(services.workstation, services.events, join(__dirname, 'preload.cjs'), config.entryUrl);

@@ -79,6 +79,8 @@ const BACKGROUND: Partial<Record<RequestChannel, Handler>> = {
       },
     },
   }),
+  // The header's update notice: no feed (docs/architecture.md §Release).
+  'updates.status': () => ({ ok: true, data: { kind: 'off' } }),
   // The header's drift warning (docs/contract.md §Drift alarm).
   'drift.status': () => ({
     ok: true,

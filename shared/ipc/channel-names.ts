@@ -18,6 +18,7 @@ export const EVENT_NAMES_PLAIN = [
   'squareOff.changed',
   'mtm.changed',
   'drift.changed',
+  'updates.changed',
   'alerts.fired',
   'alerts.changed',
   'alerts.ordered',

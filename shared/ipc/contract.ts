@@ -26,6 +26,7 @@ import { SafetyRequest, SafetyRun } from '../domain/safety-run';
 import { SquareOffSettings, SquareOffState } from '../domain/square-off';
 import { MtmSettings, MtmState, MtmStatus } from '../domain/mtm';
 import { DriftFindingId, DriftStatus } from '../domain/drift';
+import { UpdateStatus } from '../domain/update';
 import { BrokerProfile, ConnectionState, SessionInfo, SessionVersion } from '../domain/session';
 import { BrokerDescriptor } from '../domain/broker-descriptor';
 import { BrokerUsage } from '../domain/usage';
@@ -331,6 +332,8 @@ export const requests = {
   'mtm.confirm': { input: z.void(), output: MtmState },
   /** A soft level's "Keep positions": no run; the levels are not watched again until saved. */
   'mtm.dismiss': { input: z.void(), output: MtmState },
+  /** The update check as main last read its feed: the header's notice (docs/architecture.md §Release). */
+  'updates.status': { input: z.void(), output: UpdateStatus },
   /** The drift alarm: its findings and its last check (docs/contract.md §Drift alarm). */
   'drift.status': { input: z.void(), output: DriftStatus },
   /** "Check now": compares main's view with the broker's at once; answers the status after the check. */
@@ -558,6 +561,8 @@ export const events = {
   'mtm.changed': MtmStatus,
   /** The drift alarm changed: a check began or ended, a finding was raised, resolved or acknowledged. */
   'drift.changed': DriftStatus,
+  /** Main read the update feed again: a newer version is announced, never installed by itself. */
+  'updates.changed': UpdateStatus,
   /** A price alert's condition was met (main evaluates alerts on the stream, window shown or not). */
   'alerts.fired': PriceAlert,
   /** The alerts changed (created, edited, deleted or fired): the whole list. */

@@ -1,5 +1,6 @@
 import { gt, valid } from 'semver';
 import { z } from 'zod';
+import { updateNoticeText } from '@shared/domain/update';
 
 /**
  * Updates are announced, never forced (docs/architecture.md §Release): main reads a configured
@@ -59,11 +60,9 @@ export async function checkForUpdate(options: UpdateCheckOptions): Promise<Updat
     : { kind: 'current', version: options.currentVersion };
 }
 
-/** The header's words for a check, or null when there is nothing to say. */
+/** The header's words for a check, or null when there is nothing to say (the page says them too). */
 export function updateNotice(check: UpdateCheck): string | null {
-  return check.kind === 'available'
-    ? `Tradedesk ${check.version} is available. It installs only when you choose, never during open work.`
-    : null;
+  return updateNoticeText(check);
 }
 
 /** `TRADEDESK_UPDATE_FEED`, the feed's https address; absent → no update check at all. */
