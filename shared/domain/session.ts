@@ -5,6 +5,9 @@ import { Exchange } from './instrument';
 /** Kite Connect's API root, where a Kite profile without a `baseUrl` trades. */
 export const KITE_API_ROOT = 'https://api.kite.trade';
 
+/** Upstox's API root, where an Upstox profile without a `baseUrl` trades (docs/upstox.md §The adapter). */
+export const UPSTOX_API_ROOT = 'https://api.upstox.com';
+
 /** A broker URL: https, or plain http to loopback only (`broker-url.ts`): the secret and token travel here. */
 const BrokerUrl = z
   .url({ protocol: /^https?$/ })
@@ -65,11 +68,28 @@ const KiteProfile = z.object({
   ...KiteSettings,
 });
 
+/**
+ * Upstox (docs/upstox.md §The adapter): the app's API key and secret (its login dialog's code is
+ * exchanged with them), or an access token for the day.
+ */
+const UpstoxProfile = z.object({
+  kind: z.literal('upstox'),
+  /** Upstox's API root (default `UPSTOX_API_ROOT`); the paper broker's is `http://127.0.0.1:P/upstox`. */
+  baseUrl: BrokerUrl.optional(),
+  apiKey: ApiKey,
+  apiSecret: Secret.optional(),
+  accessToken: Secret.optional(),
+});
+
 export const BrokerProfile = z.discriminatedUnion('kind', [
   PaperProfile,
   RestProfile,
   KiteProfile.refine((p) => p.apiSecret !== undefined || p.accessToken !== undefined, {
     message: 'Kite needs the API secret (to log in) or an access token',
+    path: ['apiSecret'],
+  }),
+  UpstoxProfile.refine((p) => p.apiSecret !== undefined || p.accessToken !== undefined, {
+    message: 'Upstox needs the API secret (to log in) or an access token',
     path: ['apiSecret'],
   }),
 ]);
@@ -90,6 +110,7 @@ export const StoredProfile = z.discriminatedUnion('kind', [
   PaperProfile,
   RestProfile.omit({ apiSecret: true }).extend({ baseUrl: SavedUrl }),
   KiteProfile.omit({ apiSecret: true, accessToken: true }).extend({ baseUrl: SavedUrl.optional() }),
+  UpstoxProfile.omit({ apiSecret: true, accessToken: true }).extend({ baseUrl: SavedUrl.optional() }),
 ]);
 export type StoredProfile = z.infer<typeof StoredProfile>;
 

@@ -1,9 +1,10 @@
 import type { Exchange } from '@shared/domain/instrument';
-import { KITE_API_ROOT, type BrokerProfile } from '@shared/domain/session';
+import { KITE_API_ROOT, UPSTOX_API_ROOT, type BrokerProfile } from '@shared/domain/session';
 import type { BrokerAdapter } from '../../broker/adapter';
 import type { Credentials } from '../../broker/broker';
 import { kiteAdapter } from '../../broker/kite/kite-adapter';
 import { restAdapter } from '../../broker/rest/rest-adapter';
+import { upstoxAdapter } from '../../broker/upstox/upstox-adapter';
 
 /** The embedded paper broker's fixed credentials (docs/api.md). */
 export const PAPER_CREDENTIALS: Credentials = { apiKey: 'paper', apiSecret: 'paper' };
@@ -84,6 +85,25 @@ export const BROKERS: { readonly [K in BrokerProfile['kind']]: BrokerKind<Extrac
     // Without a token for the day, the trader logs in through Kite's page from the session dialog.
     fromCommandLine: (c) => ({
       kind: 'kite',
+      baseUrl: c.brokerUrl,
+      apiKey: c.apiKey ?? 'paper',
+      ...(c.apiSecret !== undefined ? { apiSecret: c.apiSecret } : {}),
+      ...(c.accessToken !== undefined ? { accessToken: c.accessToken } : {}),
+    }),
+  },
+  upstox: {
+    adapter: () => upstoxAdapter(),
+    defaultUrl: UPSTOX_API_ROOT,
+    label: (url) => (url.href === new URL(UPSTOX_API_ROOT).href ? 'Upstox' : `Upstox (${url.host})`),
+    // A login through Upstox's dialog brings its authorization code (docs/upstox.md §The adapter).
+    credentials: (p, code) => ({
+      apiKey: p.apiKey,
+      apiSecret: p.apiSecret ?? '',
+      ...(p.accessToken !== undefined ? { accessToken: p.accessToken } : {}),
+      ...(code !== undefined ? { requestToken: code } : {}),
+    }),
+    fromCommandLine: (c) => ({
+      kind: 'upstox',
       baseUrl: c.brokerUrl,
       apiKey: c.apiKey ?? 'paper',
       ...(c.apiSecret !== undefined ? { apiSecret: c.apiSecret } : {}),
