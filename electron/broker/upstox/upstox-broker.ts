@@ -52,6 +52,7 @@ import {
   toPosition,
   toTrade,
   upstoxProduct,
+  upstoxTokens,
   type KeyedInstrument,
 } from './upstox-to-domain';
 import {
@@ -656,16 +657,17 @@ export class UpstoxBroker implements Broker {
       retry: 'read',
       auth: false,
     });
+    // A row the app cannot read is left out, as the Kite dump's are: one odd row never costs the list.
+    const parsed = rows.map((raw) => UpstoxInstrument.safeParse(raw)).flatMap((r) => (r.success ? [r.data] : []));
+    const tokens = upstoxTokens(parsed);
     const index = new UpstoxIndex();
     const out: Instrument[] = [];
-    for (const raw of rows) {
-      // A row the app cannot read is left out, as the Kite dump's are: one odd row never costs the list.
-      const row = UpstoxInstrument.safeParse(raw);
-      const mapped = row.success ? toInstrument(row.data) : null;
-      if (!mapped) continue;
+    parsed.forEach((row, n) => {
+      const mapped = toInstrument(row, tokens[n] ?? null);
+      if (!mapped) return;
       index.add(mapped.keyed);
       out.push(mapped.instrument);
-    }
+    });
     this.#index = index;
     return out;
   }

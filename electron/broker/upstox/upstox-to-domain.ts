@@ -92,23 +92,44 @@ export class UpstoxIndex {
   }
 }
 
+/** Segments in the order their instruments keep the bare exchange token when two share one. */
+const SEGMENT_ORDER = Object.keys(SEGMENTS);
+
 /**
- * The app's token of an instrument key: Upstox's exchange token shifted past a segment number,
- * as Kite numbers its instruments, so the same exchange token on two segments stays two
- * instruments.
+ * The app's tokens of the master's rows (docs/upstox.md §The adapter, "Instruments"): each row's
+ * exchange token, which the exchange numbers per segment. Where two segments use the same number,
+ * the row of the segment first in `SEGMENT_ORDER` keeps it and the others get
+ * `segment code × 2⁴⁰ + token`, above every exchange token, so no two instruments share a token.
+ * Null for a row whose segment the app does not trade or whose token is not a number.
  */
-export function upstoxToken(segment: string, exchangeToken: string | number): number | null {
-  const s = SEGMENTS[segment];
-  const n = Number(exchangeToken);
-  if (!s || !Number.isSafeInteger(n) || n <= 0 || n > 2 ** 40) return null;
-  return n * 256 + s.code;
+export function upstoxTokens(rows: readonly UpstoxInstrument[]): (number | null)[] {
+  const bare = rows.map((r) => {
+    const n = Number(r.exchange_token);
+    return SEGMENTS[r.segment] && Number.isSafeInteger(n) && n > 0 && n < 2 ** 40 ? n : null;
+  });
+  const owner = new Map<number, number>();
+  rows.forEach((r, i) => {
+    const n = bare[i];
+    if (n == null) return;
+    const rank = SEGMENT_ORDER.indexOf(r.segment);
+    const held = owner.get(n);
+    if (held === undefined || rank < held) owner.set(n, rank);
+  });
+  return rows.map((r, i) => {
+    const n = bare[i];
+    if (n == null) return null;
+    const rank = SEGMENT_ORDER.indexOf(r.segment);
+    return owner.get(n) === rank ? n : (SEGMENTS[r.segment]?.code ?? 7) * 2 ** 40 + n;
+  });
 }
 
 /** One row of the instrument master → ours and its key, or null (a segment or type the app does not trade). */
-export function toInstrument(w: UpstoxInstrument): { instrument: Instrument; keyed: KeyedInstrument } | null {
+export function toInstrument(
+  w: UpstoxInstrument,
+  token: number | null,
+): { instrument: Instrument; keyed: KeyedInstrument } | null {
   const s = SEGMENTS[w.segment];
   const type = InstrumentType.safeParse(w.instrument_type);
-  const token = upstoxToken(w.segment, w.exchange_token);
   if (!s || !type.success || token === null || w.lot_size <= 0 || w.tick_size <= 0) return null;
   const freeze = w.freeze_quantity ?? 0;
   const instrument: Instrument = {

@@ -30,7 +30,11 @@ export const UPSTOX_TEST_REDIRECT = 'http://127.0.0.1/upstox/callback';
 /** An authorization code from a paper broker's Upstox login dialog (its redirect carries it). */
 export async function paperUpstoxCode(upstoxRoot: string, redirectUri = UPSTOX_TEST_REDIRECT): Promise<string> {
   const dialog = new URL(`${upstoxRoot}/v2/login/authorization/dialog`);
-  dialog.search = new URLSearchParams({ client_id: 'paper', redirect_uri: redirectUri, response_type: 'code' }).toString();
+  dialog.search = new URLSearchParams({
+    client_id: 'paper',
+    redirect_uri: redirectUri,
+    response_type: 'code',
+  }).toString();
   const r = await fetch(dialog, { redirect: 'manual' });
   return new URL(r.headers.get('location') ?? '').searchParams.get('code') ?? '';
 }
