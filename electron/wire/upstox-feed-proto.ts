@@ -115,4 +115,3 @@ const SCHEMA = {
 export const FeedResponse = protobuf.Root.fromJSON(SCHEMA).lookupType(
   'com.upstox.marketdatafeederv3udapi.rpc.proto.FeedResponse',
 );
-

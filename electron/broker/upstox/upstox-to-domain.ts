@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { Exchange, InstrumentType, type Instrument } from '@shared/domain/instrument';
+import { type Exchange, InstrumentType, type Instrument } from '@shared/domain/instrument';
 import type { Candle, MarketDepth, MarketQuote, SessionPhase } from '@shared/domain/market';
 import {
   OrderType,
