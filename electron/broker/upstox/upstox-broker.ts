@@ -37,6 +37,7 @@ import { settledCancel } from '../settled-cancel';
 import { ReadUntilSent } from '../http/read-until-sent';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
 import { KITE_EXCHANGES, kiteSession } from '../kite/kite-calendar';
+import { checkedOrderId, DEFAULT_SPAN_DAYS } from '../kite/kite-broker';
 import { classifyUpstoxReply, upstoxTokenRefused } from './upstox-errors';
 import { UpstoxTicker } from './upstox-ticker';
 import {
@@ -103,25 +104,8 @@ export interface UpstoxBrokerOptions {
   readonly algoName?: string;
 }
 
-const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-function checkedOrderId(orderId: string): string {
-  if (!ORDER_ID.test(orderId)) {
-    throw brokerError('bad_request', 'An order id is 1–64 letters, digits, "_" or "-"', { field: 'orderId' });
-  }
-  return orderId;
-}
-
 const HOUR = 3_600_000;
 const DAY_MS = 86_400_000;
-/** How far back a chart reaches when the caller gives no `from`. */
-const DEFAULT_SPAN_DAYS: Readonly<Record<CandleInterval, number>> = {
-  minute: 5,
-  '5minute': 15,
-  '15minute': 30,
-  '60minute': 90,
-  day: 365,
-};
 /** Upstox's v3 candle unit and interval of each of ours. */
 const CANDLE_UNIT: Readonly<Record<CandleInterval, readonly [string, number]>> = {
   minute: ['minutes', 1],

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { type Exchange, InstrumentType, type Instrument } from '@shared/domain/instrument';
-import type { Candle, MarketDepth, MarketQuote, SessionPhase } from '@shared/domain/market';
+import type { Candle, MarketQuote, SessionPhase } from '@shared/domain/market';
 import {
   OrderType,
   TransactionType,
@@ -14,7 +14,7 @@ import {
 import type { Funds, Holding, Position } from '@shared/domain/portfolio';
 import { istDate } from '@shared/lib/ist-time';
 import { UNKNOWN_FREEZE_QUANTITY } from '../../wire/kite-instruments-csv';
-import { kiteTime } from '../kite/kite-to-domain';
+import { depthSide, kiteTime } from '../kite/kite-to-domain';
 import type {
   UpstoxCandles,
   UpstoxFunds,
@@ -360,13 +360,6 @@ export function toFunds(w: z.infer<typeof UpstoxFunds>['data'], pnl: { realised:
 export function toCandle(row: z.infer<typeof UpstoxCandles>['data']['candles'][number]): Candle {
   const [ts, open, high, low, close, volume] = row;
   return { ts: kiteTime(ts), open, high, low, close, volume: Math.max(0, volume) };
-}
-
-function depthSide(levels: readonly { price: number; quantity: number; orders: number }[]): MarketDepth['buy'] {
-  return levels
-    .filter((l) => l.price > 0 || l.quantity > 0)
-    .slice(0, 5)
-    .map((l) => ({ price: l.price, quantity: l.quantity, orders: l.orders }));
 }
 
 /** A full quote; the phase comes from the calendar (Upstox's quote has none). */
