@@ -76,12 +76,14 @@ import {
 
 /**
  * Upstox's published limits (docs/upstox.md §Limits): order writes (place, modify, cancel) 10 a
- * second, 500 a minute and 2,000 in thirty minutes, every other API 50 a second; counted per
- * user in fixed windows, and a 429 carries no Retry-After. The client paces order writes under
- * the windows (the core's window pacer), so a quick run of clicks waits instead of being refused.
+ * second, 500 a minute and 2,000 in thirty minutes, every other API 50 a second and 500 a minute;
+ * counted per user in fixed windows, and a 429 carries no Retry-After. The client paces order
+ * writes under the windows (the core's window pacer), so a quick run of clicks waits instead of
+ * being refused, and every request at most 8 a second (80% of 10): the other APIs' 500 a minute
+ * is 8.3 a second, which a burst of 50 a second would spend in ten seconds.
  */
 export const UPSTOX_LIMITS: BrokerLimits = {
-  requests: { perSecond: 50, burst: 50 },
+  requests: { perSecond: 10, burst: 50 },
   placements: { perSecond: 10, burst: 10 },
   orderWindows: { perSecond: 10, perMinute: 500, perHalfHour: 2_000 },
   source: 'documented',
