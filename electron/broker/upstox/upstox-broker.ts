@@ -117,6 +117,19 @@ const CANDLE_UNIT: Readonly<Record<CandleInterval, readonly [string, number]>> =
   day: ['days', 1],
 };
 
+/**
+ * The `tag` an order of this intent carries: its client_order_id itself, which fits Upstox's 40
+ * letters, digits, `_` or `-` (docs/upstox.md §The adapter).
+ */
+function upstoxTag(clientOrderId: string): string {
+  if (!ClientOrderId.safeParse(clientOrderId).success) {
+    throw brokerError('bad_request', 'A client order id is 1–36 letters, digits, "_" or "-"', {
+      field: 'clientOrderId',
+    });
+  }
+  return clientOrderId;
+}
+
 /** What a call Upstox has no counterpart for answers (docs/upstox.md §The adapter). */
 const notOffered = (what: string): AppError =>
   brokerError('not_found', `Upstox's API as this desk speaks it offers no ${what}`);
@@ -230,7 +243,7 @@ export class UpstoxBroker implements Broker {
   }
 
   public async placeOrder(cmd: PlaceOrderCommand, options: PlaceOptions = {}): Promise<OrderAck> {
-    const tag = ClientOrderId.parse(cmd.clientOrderId);
+    const tag = upstoxTag(cmd.clientOrderId);
     const where = await this.#instrumentOf(cmd.exchange, cmd.tradingsymbol);
     const w = await this.#transport.call({
       method: 'POST',
@@ -263,7 +276,7 @@ export class UpstoxBroker implements Broker {
    * step is the order; none carrying it is `UDAPI100010`, which here means "none".
    */
   public async findOrders(clientOrderId: string): Promise<readonly Order[]> {
-    const tag = ClientOrderId.parse(clientOrderId);
+    const tag = upstoxTag(clientOrderId);
     let shared = this.#lookups.get(tag);
     if (!shared) {
       shared = new ReadUntilSent();
