@@ -165,9 +165,6 @@ export function upstoxProduct(p: Product): 'I' | 'D' {
   return p === 'MIS' ? 'I' : 'D';
 }
 
-/** The names Upstox gives the app's products, for the desk to show (docs/upstox.md §The adapter). */
-export const UPSTOX_PRODUCT_NAMES: Readonly<Record<Product, string>> = { MIS: 'I', CNC: 'D', NRML: 'D' };
-
 /** Our product of an Upstox one on an instrument; null for `MTF`, which the app does not trade. */
 export function domainProduct(p: string, equity: boolean): Product | null {
   if (p === 'I') return 'MIS';

@@ -12,6 +12,7 @@ import { quotesStoreFor } from '../market/quotes-store';
 import { useQuote } from '../market/use-quotes';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { useMarketStatus } from '../market-status/queries';
+import { productName } from '@shared/domain/product-names';
 import { sessionOf } from '../market-status/session-model';
 import { AmoOffer } from './amo-offer';
 import { LegOutcomes, SliceOffer } from './slice-offer';
@@ -344,7 +345,7 @@ export function OrderTicket() {
               >
                 {PRODUCTS.map((t) => (
                   <option key={t} value={t}>
-                    {t}
+                    {productName(t, login?.broker)}
                     {products.includes(t) ? '' : ' (not for this instrument)'}
                   </option>
                 ))}
