@@ -69,6 +69,7 @@ test('a session on paper Upstox places, modifies and cancels, streams live ticks
   await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '2' });
   const marketId = await placeOrder(page);
   await expect(orderRow(page, marketId)).toContainText('COMPLETE');
+  await expect(orderRow(page, marketId).getByRole('cell', { name: 'I', exact: true })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Positions' })).toContainText('INFY');
 
   await fillTicket(page, { orderType: 'LIMIT', price: '1450', quantity: '1' });
@@ -91,6 +92,8 @@ test('a session on paper Upstox places, modifies and cancels, streams live ticks
   await expect(
     page.getByRole('table', { name: 'Market depth' }).locator('.depth__price--offer button').first(),
   ).toHaveText('1,512.05');
+  // Upstox's feed counts no orders at a level: unknown, never 0.
+  await expect(page.getByRole('table', { name: 'Market depth' }).locator('.depth__orders').first()).toHaveText('–');
   await page.screenshot({ path: docShotPath('upstox-dashboard.png') });
 
   await orderRow(page, id)

@@ -77,7 +77,7 @@ export function feedTick(token: number, f: DecodedFeed, now: number, equity: boo
   const side = (price: 'bidP' | 'askP', qty: 'bidQ' | 'askQ'): DepthLevel[] =>
     quotes
       .slice(0, 5)
-      .map((q) => ({ price: q[price] ?? 0, quantity: num(q[qty]), orders: 0 }))
+      .map((q) => ({ price: q[price] ?? 0, quantity: num(q[qty]), orders: null }))
       .filter((l) => l.price > 0 || l.quantity > 0);
   const buy = side('bidP', 'bidQ');
   const sell = side('askP', 'askQ');
