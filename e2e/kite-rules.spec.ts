@@ -69,7 +69,6 @@ async function logIn(page: Page, desk: KiteDesk, settings: { protection?: string
   await form.getByRole('radio', { name: /access token/ }).check();
   await form.getByRole('textbox', { name: 'Access token' }).fill(await accessToken(desk.paper.root));
   if (settings.protection !== undefined) {
-    await form.getByRole('radio', { name: /At most/ }).check();
     await form.getByLabel('Market protection %').fill(settings.protection);
   }
   await expectAccessible(page, 'the Kite login with its settings', 'form[aria-label="Log in"]');

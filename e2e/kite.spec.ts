@@ -16,7 +16,7 @@ import { startKitePaper, type KitePaper } from './kite-paper';
  * Trading on Kite, shown against the paper broker's Kite dialect (docs/kite.md): the trader
  * chooses Zerodha Kite in the session dialog, Kite's login page sends the browser to the app's
  * loopback callback, and the dashboard shows the same blotter, positions, chart and live ticks
- * as on paper (docs/session.md, "Kite login").
+ * as on paper (docs/session.md §Login through the broker's page).
  */
 
 async function freePort(): Promise<number> {
@@ -67,9 +67,9 @@ test('Kite chosen in the session dialog: the login page redirects to the loopbac
   await page.screenshot({ path: docShotPath('kite-login.png') });
 
   const popup = page.waitForEvent('popup');
-  await form.getByRole('button', { name: 'Log in with Kite' }).click();
+  await form.getByRole('button', { name: 'Log in with Zerodha Kite' }).click();
   const tab = await popup;
-  await expect(tab.getByRole('heading', { name: 'Logged in to Kite' })).toBeVisible();
+  await expect(tab.getByRole('heading', { name: 'Logged in to Zerodha Kite' })).toBeVisible();
   expect(new URL(tab.url()).pathname).toBe('/kite/callback');
   await tab.close();
 

@@ -20,6 +20,7 @@ import { UnprotectedBadge, useUnprotectedToasts } from './features/brackets/unpr
 import { PositionsPanel } from './features/portfolio/positions-panel';
 import { KillSwitchButton } from './features/safety/kill-switch';
 import { RiskStatusChip } from './features/safety/risk-status';
+import { SquareOffChip } from './features/square-off/square-off-chip';
 import { DriftDialogSlot, DriftHeaderButton } from './features/drift/drift-alarm';
 import { AlertsHeaderButton, SafetyLayer } from './features/safety/safety-layer';
 import { StrategyHeaderButton, StrategySlot } from './features/strategy/strategy-slot';
@@ -227,6 +228,7 @@ export function App() {
         <UnconfirmedBadge />
         <UnprotectedBadge />
         <RiskStatusChip />
+        <SquareOffChip />
         <DriftHeaderButton />
         <AlertsHeaderButton />
         <StrategyHeaderButton />

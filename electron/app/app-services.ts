@@ -15,15 +15,19 @@ import { alertHandlers } from './handlers/alert-handlers';
 import { driftHandlers } from './handlers/drift-handlers';
 import { gttHandlers } from './handlers/gtt-handlers';
 import { safetyHandlers } from './handlers/safety-handlers';
+import { squareOffHandlers } from './handlers/square-off-handlers';
+import { SquareOffHost } from './square-off/square-off-host';
 import type { PriceAlert } from '@shared/domain/alert';
 import { AlertBook } from './alerts/alert-book';
-import { sessionHandlers, storedProfile } from './handlers/session-handlers';
+import { AlertOrders } from './alerts/alert-orders';
+import { StudyFeed } from './alerts/study-feed';
+import { sessionHandlers } from './handlers/session-handlers';
 import { TickBatcher } from '../broker/stream/tick-batcher';
 import { OrdersChangedBatcher } from './orders-changed-batcher';
 import { SubscriptionRegistry } from './market/subscription-registry';
 import { ActiveCore } from './session/active-core';
-import { COMMAND_LINE_BROKERS, type CommandLineProfile, commandLineProfile } from './session/broker-registry';
-import { KiteLoginFlow } from './session/kite-login';
+import { BROKERS, type BrokerRegistry, type CommandLineProfile } from './session/broker-registry';
+import { LoginPageFlow } from './session/login-page';
 import { vaultKeyOf } from './session/profile-target';
 import { SettingsStore, storedRisk } from './settings/settings-store';
 import { journalHandlers } from './handlers/journal-handlers';
@@ -45,16 +49,18 @@ export interface AppConfig {
   readonly brokerUrl?: string;
   /**
    * The kind of broker `brokerUrl` is (default `rest`, docs/api.md; `kite`, docs/kite.md): one
-   * of `COMMAND_LINE_BROKERS` of the broker registry.
+   * the broker registry lets the command line name.
    */
   readonly broker?: string;
+  /** The broker kinds the desk offers (default: the ones it ships, `BROKERS`; tests add a fake one). */
+  readonly brokers?: BrokerRegistry;
   readonly apiKey?: string;
   readonly apiSecret?: string;
   /** A Kite access token for the day (instead of logging in through Kite's page). */
   readonly accessToken?: string;
   /**
-   * The loopback port of Kite's redirect, `http://127.0.0.1:PORT/kite/callback`, as registered
-   * in the Kite Connect app (default 5174; 0 = any free port, tests).
+   * The loopback port of a broker login page's redirect (Kite's `http://127.0.0.1:PORT/kite/callback`),
+   * as registered in the broker's app (default 5174; 0 = any free port, tests).
    */
   readonly kiteRedirectPort?: number;
   /** Opens Kite's login page in a window of main's own (Electron); absent → the renderer opens a tab. */
@@ -65,6 +71,11 @@ export interface AppConfig {
    * browser host, which has none. Must not throw.
    */
   readonly notifyOs?: (alert: PriceAlert) => void;
+  /**
+   * Shows the square-off's warning as the operating system's notification, window shown or not
+   * (docs/contract.md §Risk guard). Absent in the browser host. Must not throw.
+   */
+  readonly notifyOsText?: (text: { readonly title: string; readonly body: string }) => void;
   /** Options for the embedded paper broker (tests and demos). */
   readonly paper?: {
     readonly control?: boolean;
@@ -115,28 +126,30 @@ export interface AppServices {
   close(): Promise<void>;
 }
 
-/**
- * The profile to start on: the last remote one if the user asked to remember its secret (and
- * the vault could keep it), else the embedded paper broker.
- */
 /** The profile the command line or environment configured (docs/session.md §Starting on a broker). */
-function configuredProfile(broker: string, c: CommandLineProfile): BrokerProfile {
-  const profile = commandLineProfile(broker, c);
-  if (!profile) throw new Error(`broker must be one of ${COMMAND_LINE_BROKERS.join(', ')}, not ${broker.slice(0, 40)}`);
+function configuredProfile(brokers: BrokerRegistry, broker: string, c: CommandLineProfile): BrokerProfile {
+  const profile = brokers.commandLineProfile(broker, c);
+  if (!profile)
+    throw new Error(`broker must be one of ${brokers.commandLineNames().join(', ')}, not ${broker.slice(0, 40)}`);
   return profile;
 }
 
-async function rememberedProfile(settings: SettingsStore, vault: SecretVault): Promise<BrokerProfile> {
+/**
+ * The profile to start on: the last remote one if the user asked to remember its secret (and
+ * the vault could keep it, as its kind needs: docs/session.md §Remembered sessions), else the
+ * embedded paper broker.
+ */
+async function rememberedProfile(
+  brokers: BrokerRegistry,
+  settings: SettingsStore,
+  vault: SecretVault,
+): Promise<BrokerProfile> {
   const saved = (await settings.read()).profile;
   if (saved === undefined || saved.kind === 'paper') return { kind: 'paper' };
-  const key = vaultKeyOf(saved);
-  const apiSecret = await vault.get(`${key}:secret`);
-  if (saved.kind === 'kite') {
-    // The day's token, if it was remembered, logs in without Kite's login page.
-    const accessToken = await vault.get(`${key}:token`);
-    return accessToken ? { ...saved, accessToken, ...(apiSecret ? { apiSecret } : {}) } : { kind: 'paper' };
-  }
-  return apiSecret ? { ...saved, apiSecret } : { kind: 'paper' };
+  const key = vaultKeyOf(saved, brokers.defaultUrlOf(saved.kind));
+  const [apiSecret, accessToken] = await Promise.all([vault.get(`${key}:secret`), vault.get(`${key}:token`)]);
+  const secrets = { ...(apiSecret ? { apiSecret } : {}), ...(accessToken ? { accessToken } : {}) };
+  return brokers.remembered(saved, secrets) ?? { kind: 'paper' };
 }
 
 /**
@@ -149,6 +162,7 @@ async function rememberedProfile(settings: SettingsStore, vault: SecretVault): P
  */
 export async function createAppServices(config: AppConfig): Promise<AppServices> {
   const events = new EventHub();
+  const brokers = config.brokers ?? BROKERS;
   const log = config.log ?? ((m: string) => console.error(m));
   const vault = config.vault ?? new MemoryVault();
   const settings = new SettingsStore(join(config.dataDir, 'settings.json'));
@@ -174,6 +188,10 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
 
   // Declared before the core: its ticks reach the book from the first one.
   let alerts: AlertBook | null = null;
+  // The bars of study alerts (docs/contract.md §Alerts that place orders), read from the current broker.
+  const studies = new StudyFeed({
+    candles: (token, interval) => active.current().broker.getCandles(token, { interval }),
+  });
   // The trader's journal, one database per profile, opened at login (docs/journal.md).
   const journal = new JournalService({
     dataDir: config.dataDir,
@@ -192,17 +210,30 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     return (await paperStarting).url;
   };
 
+  // The square-off at a time, one per logged-in core (docs/contract.md §Risk guard).
+  const squareOff = new SquareOffHost({
+    settings,
+    onChange: (state) => events.emit('squareOff.changed', state),
+    onWarning: (text) =>
+      void Promise.resolve(text)
+        .then(config.notifyOsText)
+        .catch(() => undefined),
+  });
+
   // Bursts of order changes cross the bridge as one delta per 50 ms, the first at once.
   const ordersChanged = new OrdersChangedBatcher((delta) => events.emit('orders.changed', delta));
 
   const active = new ActiveCore({
+    brokers,
     paperUrl,
     // The profile's risk limits are in force before its first order (docs/contract.md §Risk guard).
     prepare: async (core) => {
       const stored = storedRisk(await settings.read(), core.profileKey);
       core.risk.setLimits(stored.limits);
       core.risk.restoreLossReached(stored.lossReachedOn);
+      studies.clear();
       await alerts?.load(core.profileKey);
+      squareOff.use(core);
       await workstation.use(core.profileKey);
       await journal.load(core.profileKey, () => ({
         broker: core.broker,
@@ -252,8 +283,20 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     active.subscribe(union.tokens, union.modes);
   };
 
+  // A fired alert's orders go through the one placement gate, judged by the risk guard as they go.
+  const alertOrders = new AlertOrders({
+    place: (order, requestId) => active.current().orders.place(order, { requestId, clickedAt: Date.now() }),
+    read: (orderId) => active.current().broker.getOrder(orderId, { urgent: true }),
+    wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    now: Date.now,
+  });
   alerts = new AlertBook({
     settings,
+    levelOf: (alert, tick) => studies.level(alert.basis, tick),
+    placeOrders: (alert) => alertOrders.fire(alert),
+    onOrdered: (alert) => events.emit('alerts.ordered', alert),
+    // The day's MTM is not measured in main yet: an MTM alert is kept and never fires (unknown).
+    mtmOf: () => 'unknown',
     watch: (tokens) => {
       registry.set('main:alerts', tokens);
       const union = registry.subscriptions();
@@ -274,8 +317,8 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
   const alertBook = alerts;
 
   const initial: BrokerProfile = config.brokerUrl
-    ? configuredProfile(config.broker ?? 'rest', { ...config, brokerUrl: config.brokerUrl })
-    : await rememberedProfile(settings, vault);
+    ? configuredProfile(brokers, config.broker ?? 'rest', { ...config, brokerUrl: config.brokerUrl })
+    : await rememberedProfile(brokers, settings, vault);
   if (!config.brokerUrl) await paperUrl();
   try {
     await active.login(initial);
@@ -285,22 +328,23 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     );
   }
 
-  const kiteLogin = new KiteLoginFlow({
+  const loginPage = new LoginPageFlow({
+    brokers,
     port: config.kiteRedirectPort ?? DEFAULT_KITE_REDIRECT_PORT,
     ...(config.openLoginWindow ? { open: config.openLoginWindow } : {}),
-    complete: async (start, requestToken, remember) => {
-      const profile: BrokerProfile = { kind: 'kite', ...start };
+    complete: async (profile, requestToken, remember) => {
       await active.login(profile, remember, requestToken);
-      await settings.update((s) => ({ ...s, profile: storedProfile(profile) }));
+      await settings.update((s) => ({ ...s, profile: brokers.stored(profile) }));
     },
   });
 
   const handlers: Handlers = {
-    ...sessionHandlers(active, settings, kiteLogin),
+    ...sessionHandlers(active, settings, brokers, loginPage),
     ...marketHandlers(active, registry, (caller) => workstation.windowOf(caller)),
     ...orderHandlers(active),
     ...portfolioHandlers(active),
     ...safetyHandlers(active, settings),
+    ...squareOffHandlers(squareOff),
     ...driftHandlers(active),
     ...gttHandlers(active),
     ...alertHandlers(active, alertBook),
@@ -321,9 +365,10 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     workstation,
     close: async () => {
       await workstation.close();
+      squareOff.close();
       batcher?.close();
       ordersChanged.close();
-      await kiteLogin.close();
+      await loginPage.close();
       await journal.close();
       await active.close();
       await paper?.close();

@@ -46,7 +46,7 @@ describe('bridge fuzzing through the real handlers', () => {
       apiKey: 'paper',
       apiSecret: 'paper',
       core: { stream: false },
-      // A fuzzed `session.kiteLogin` listens for the redirect: on any free port, not the product's.
+      // A fuzzed `session.loginPage` listens for the redirect: on any free port, not the product's.
       kiteRedirectPort: 0,
     });
     dispatch = createDispatcher(services.handlers, () => undefined);

@@ -121,8 +121,8 @@ describe('the app on Kite (the paper broker’s /kite)', () => {
   it('logs in through Kite’s page: the redirect with the right state reaches main, which completes the session and keeps the profile’s risk limits', async () => {
     const limits = { ...NO_RISK_LIMITS, maxQuantity: { value: 500, hard: true } };
     expect(await dispatch('risk.set', { limits })).toMatchObject({ ok: true });
-    const started = await dispatch('session.kiteLogin', {
-      profile: { baseUrl: t.root, apiKey: 'paper', apiSecret: SECRET },
+    const started = await dispatch('session.loginPage', {
+      profile: { kind: 'kite', baseUrl: t.root, apiKey: 'paper', apiSecret: SECRET },
     });
     if (!started.ok) throw new Error(started.error.message);
     const data = started.data as { loginUrl: string; opened: boolean };
@@ -135,7 +135,7 @@ describe('the app on Kite (the paper broker’s /kite)', () => {
     // The browser follows Kite's page to the loopback callback.
     const page = await fetch(loginUrl);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('Logged in to Kite');
+    expect(await page.text()).toContain('Logged in to Zerodha Kite');
     expect(await dispatch('session.status', undefined)).toMatchObject({
       ok: true,
       data: { state: 'connected', broker: 'kite', userId: 'PAPER01' },

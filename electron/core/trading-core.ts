@@ -614,6 +614,7 @@ function safetyCovers(
 ): boolean {
   if (action.kind === 'killSwitch') return true;
   if (action.kind === 'cancelSymbol') return action.exchange === b.exchange && action.tradingsymbol === b.tradingsymbol;
+  if (action.kind === 'squareOff') return b.product === 'MIS' && action.exchanges.includes(b.exchange);
   return action.positions.some(
     (p) => p.exchange === b.exchange && p.tradingsymbol === b.tradingsymbol && p.product === b.product,
   );

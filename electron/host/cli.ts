@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brokerUrlProblem } from '@shared/domain/broker-url';
 import { createAppServices } from '../app/app-services';
-import { COMMAND_LINE_BROKERS, defaultUrlOf } from '../app/session/broker-registry';
+import { BROKERS, COMMAND_LINE_BROKERS } from '../app/session/broker-registry';
 import { createDispatcher } from '../app/dispatcher';
 import { JournalError } from '../paper';
 import { type MarketClockSpec, parseClockSpec } from '../paper/market-clock';
@@ -121,16 +121,9 @@ if (brokerUrlError) {
 
 // The kinds the broker registry lets the command line name (docs/session.md §Starting on a broker).
 const broker = values.broker;
-if (!COMMAND_LINE_BROKERS.includes(broker)) {
-  console.error(`--broker must be one of ${COMMAND_LINE_BROKERS.join(', ')}, got "${broker}"`);
-  process.exit(2);
-}
-// Without a URL the desk starts on its embedded paper broker, which speaks the default kind only.
-if (broker !== 'rest' && values['broker-url'] === undefined) {
-  const root = defaultUrlOf(broker);
-  console.error(
-    `--broker ${broker} needs --broker-url (${root === undefined ? 'its API root' : root}, or the paper broker's dialect)`,
-  );
+const brokerProblem = BROKERS.commandLineProblem(broker, values['broker-url']);
+if (brokerProblem) {
+  console.error(brokerProblem);
   process.exit(2);
 }
 

@@ -53,6 +53,8 @@ async function start(config: LaunchConfig): Promise<void> {
     // as the page plays the alert's tone (docs/contract.md §Alert notifications).
     notifyOs: (a) =>
       Notification.isSupported() && new Notification({ ...alertNotificationText(a), silent: true }).show(),
+    // The square-off's warning, two minutes before, with the window hidden too (docs/contract.md §Risk guard).
+    notifyOsText: (text) => Notification.isSupported() && new Notification(text).show(),
     // Built beside this bundle (unpacked from the asar archive in a package): the embedded paper
     // broker then runs in a worker thread, off the loop that serves the window's IPC.
     ...(existsSync(paperWorker) ? { paperWorker } : {}),

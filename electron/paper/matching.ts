@@ -250,34 +250,7 @@ export class Engine {
   // ------------------------------------------------------------------ commands
 
   place(r: PlaceRequest, at: number): PaperOrder {
-    const i = r.instrument;
-    this.orderSeq += 1;
-    const o: PaperOrder = {
-      orderId: String(260_000_000_000 + this.orderSeq),
-      clientOrderId: r.clientOrderId,
-      token: i.token,
-      exchange: i.exchange,
-      tradingsymbol: i.tradingsymbol,
-      instrumentType: i.instrumentType,
-      transactionType: r.transactionType,
-      quantity: r.quantity,
-      filled: 0,
-      cancelled: 0,
-      orderType: r.orderType,
-      product: r.product,
-      validity: r.validity,
-      variety: r.variety ?? 'regular',
-      priceUnits: takesPrice(r.orderType) ? r.priceUnits : null,
-      triggerUnits: takesTrigger(r.orderType) ? r.triggerUnits : null,
-      filledValueUnits: 0,
-      status: 'OPEN',
-      statusMessage: null,
-      placedAt: at,
-      updatedAt: at,
-      blockedUnits: 0,
-      version: 1,
-      history: [],
-    };
+    const o = this.newOrder(r, at);
     this.orders.set(o.orderId, o);
     // The first order keeps the reference (a broker without unique references may hold more).
     if (o.clientOrderId !== null && !this.byClientId.has(o.clientOrderId))
@@ -587,26 +560,51 @@ export class Engine {
     message: string,
     at: number,
   ): void {
-    const i = this.market.instrument(token);
-    if (!i) return;
+    const instrument = this.market.instrument(token);
+    if (!instrument) return;
+    const o = this.newOrder(
+      {
+        instrument,
+        clientOrderId: null,
+        transactionType: side,
+        quantity,
+        orderType: 'MARKET',
+        product,
+        validity: 'DAY',
+        priceUnits: null,
+        triggerUnits: null,
+      },
+      at,
+    );
+    this.orders.set(o.orderId, o);
+    this.index(o);
+    this.transition(o, 'OPEN', message, at);
+    this.fill(o, priceUnits, quantity, at);
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  /** A new order's record, numbered next, before any transition: the one shape every order starts in. */
+  private newOrder(r: PlaceRequest, at: number): PaperOrder {
+    const i = r.instrument;
     this.orderSeq += 1;
-    const o: PaperOrder = {
+    return {
       orderId: String(260_000_000_000 + this.orderSeq),
-      clientOrderId: null,
-      token,
+      clientOrderId: r.clientOrderId,
+      token: i.token,
       exchange: i.exchange,
       tradingsymbol: i.tradingsymbol,
       instrumentType: i.instrumentType,
-      transactionType: side,
-      quantity,
+      transactionType: r.transactionType,
+      quantity: r.quantity,
       filled: 0,
       cancelled: 0,
-      orderType: 'MARKET',
-      product,
-      validity: 'DAY',
-      variety: 'regular',
-      priceUnits: null,
-      triggerUnits: null,
+      orderType: r.orderType,
+      product: r.product,
+      validity: r.validity,
+      variety: r.variety ?? 'regular',
+      priceUnits: takesPrice(r.orderType) ? r.priceUnits : null,
+      triggerUnits: takesTrigger(r.orderType) ? r.triggerUnits : null,
       filledValueUnits: 0,
       status: 'OPEN',
       statusMessage: null,
@@ -616,13 +614,7 @@ export class Engine {
       version: 1,
       history: [],
     };
-    this.orders.set(o.orderId, o);
-    this.index(o);
-    this.transition(o, 'OPEN', message, at);
-    this.fill(o, priceUnits, quantity, at);
   }
-
-  // ------------------------------------------------------------------ internals
 
   private index(o: PaperOrder): void {
     let set = this.working.get(o.token);

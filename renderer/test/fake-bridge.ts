@@ -1,10 +1,12 @@
 import type { Instrument } from '@shared/domain/instrument';
 import { NO_RISK_LIMITS } from '@shared/domain/risk';
+import { DEFAULT_SQUARE_OFF } from '@shared/trading/square-off-rules';
 import type { Order, OrderBookDelta } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import type { DeskBridge } from '@shared/ipc/bridge';
 import type { RequestChannel } from '@shared/ipc/contract';
 import type { IpcResult } from '@shared/ipc/result';
+import { SHIPPED_BROKERS } from '@shared/testing/broker-descriptors';
 
 /**
  * An in-memory bridge for component tests: each channel answers from a handler the test
@@ -39,6 +41,8 @@ const BACKGROUND: Partial<Record<RequestChannel, Handler>> = {
   'placements.list': () => ({ ok: true, data: [] }),
   'placements.records': () => ({ ok: true, data: { unreadable: null } }),
   'connection.usage': () => ({ ok: true, data: null }),
+  // The session dialog's forms and the ticket's products (docs/brokers.md §The broker registry).
+  'brokers.list': () => ({ ok: true, data: SHIPPED_BROKERS }),
   // The header's risk chip and alerts button (docs/contract.md §Risk guard, §Price alerts).
   'risk.get': () => ({
     ok: true,
@@ -48,6 +52,11 @@ const BACKGROUND: Partial<Record<RequestChannel, Handler>> = {
     },
   }),
   'alerts.list': () => ({ ok: true, data: [] }),
+  // The header's square-off, off (docs/desk.md §Square-off).
+  'squareOff.get': () => ({
+    ok: true,
+    data: { settings: DEFAULT_SQUARE_OFF, phase: 'off', next: null, marketLeadMs: 0, last: null },
+  }),
   // The header's drift warning (docs/contract.md §Drift alarm).
   'drift.status': () => ({
     ok: true,

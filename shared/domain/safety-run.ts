@@ -14,14 +14,37 @@ const TradingSymbol = z.string().min(1).max(64);
 export const PositionKey = z.strictObject({ exchange: Exchange, tradingsymbol: TradingSymbol, product: Product });
 export type PositionKey = z.infer<typeof PositionKey>;
 
-/** What a run does. */
+const KillSwitch = z.strictObject({ kind: z.literal('killSwitch'), exitPositions: z.boolean() });
+const CancelSymbol = z.strictObject({
+  kind: z.literal('cancelSymbol'),
+  exchange: Exchange,
+  tradingsymbol: TradingSymbol,
+});
+const ExitPositions = z.strictObject({
+  kind: z.literal('exitPositions'),
+  positions: z.array(PositionKey).min(1).max(500),
+});
+
+/**
+ * What the trader starts (`safety.start`):
+ * - `killSwitch`: cancel every working order; with `exitPositions`, then exit every open position;
+ * - `cancelSymbol`: cancel every working order of one instrument (the blotter's "Cancel all");
+ * - `exitPositions`: exit these positions (the positions panel's "Exit selected"), cancelling
+ *   their working orders first.
+ */
+export const SafetyRequest = z.discriminatedUnion('kind', [KillSwitch, CancelSymbol, ExitPositions]);
+export type SafetyRequest = z.infer<typeof SafetyRequest>;
+
+/**
+ * What a run does: what the trader starts, or main's square-off at a time (`squareOff`: exit the
+ * intraday (MIS) positions of these exchanges, cancelling their working intraday orders first;
+ * docs/contract.md §Risk guard), which only main's scheduler starts.
+ */
 export const SafetyAction = z.discriminatedUnion('kind', [
-  /** Cancel every working order; with `exitPositions`, then exit every open position. */
-  z.strictObject({ kind: z.literal('killSwitch'), exitPositions: z.boolean() }),
-  /** Cancel every working order of one instrument (the blotter's "Cancel all"). */
-  z.strictObject({ kind: z.literal('cancelSymbol'), exchange: Exchange, tradingsymbol: TradingSymbol }),
-  /** Exit these positions (the positions panel's "Exit selected"), cancelling their working orders first. */
-  z.strictObject({ kind: z.literal('exitPositions'), positions: z.array(PositionKey).min(1).max(500) }),
+  KillSwitch,
+  CancelSymbol,
+  ExitPositions,
+  z.strictObject({ kind: z.literal('squareOff'), exchanges: z.array(Exchange).min(1).max(6) }),
 ]);
 export type SafetyAction = z.infer<typeof SafetyAction>;
 

@@ -1,17 +1,15 @@
 import { z } from 'zod';
 import { brokerUrlProblem, BROKER_URL_HTTPS_REQUIRED } from './broker-url';
+import { BrokerKindName, BrokerProfile } from './broker-descriptor';
 import { Exchange } from './instrument';
 
-/** Kite Connect's API root, where a Kite profile without a `baseUrl` trades. */
-export const KITE_API_ROOT = 'https://api.kite.trade';
-
-/** Upstox's API root, where an Upstox profile without a `baseUrl` trades (docs/upstox.md §The adapter). */
-export const UPSTOX_API_ROOT = 'https://api.upstox.com';
-
 /** A broker URL: https, or plain http to loopback only (`broker-url.ts`): the secret and token travel here. */
-const BrokerUrl = z
+export const BrokerUrl = z
   .url({ protocol: /^https?$/ })
   .refine((url) => brokerUrlProblem(url) === null, { message: BROKER_URL_HTTPS_REQUIRED });
+
+/** Any http(s) URL: a profile saved before the https rule is still read (and named), never connected to. */
+export const SavedUrl = z.url({ protocol: /^https?$/ });
 
 /**
  * The `market_protection` a Kite profile sends with MARKET and SL-M orders (docs/kite.md §Market
@@ -25,106 +23,20 @@ export const MarketProtection = z
   });
 export type MarketProtection = z.infer<typeof MarketProtection>;
 
-/** A Kite profile's settings that are not secrets (remembered with the profile). */
-const KiteSettings = {
-  /** Sent with MARKET and SL-M orders, on placement and modification (default -1, automatic). */
-  marketProtection: MarketProtection.optional(),
-  /**
-   * Every call to Kite leaves over IPv4 (docs/kite.md §Static IP): on a dual-stack machine the
-   * system may prefer a changing IPv6 address that Kite does not know, while the static IPv4 one
-   * is registered.
-   */
-  ipv4Only: z.boolean().optional(),
-};
+/**
+ * Where the app trades is a `BrokerProfile` (broker-descriptor.ts): a kind from main's broker
+ * registry and the values of that kind's fields, judged by the kind's own schema in main.
+ * Secrets travel renderer → main once, at login; main keeps them in its vault and never sends
+ * them back.
+ */
+export { BrokerKindName, BrokerProfile } from './broker-descriptor';
 
 /**
- * Where the app trades: the embedded paper broker (default, no account needed), a remote
- * broker speaking the REST dialect of docs/api.md, or Zerodha Kite Connect (docs/kite.md) —
- * with the app's API key and either its secret (the login page then redirects to main with a
- * request token: docs/session.md, "Kite login") or an access token the trader already has
- * for the day.
- *
- * Secrets travel renderer → main once, at login; main keeps them in its vault and never
- * sends them back.
+ * A profile as main saves it on disk: where and who, never a secret nor a token (main drops the
+ * fields its registry marks `secret` before saving; docs/session.md §Profiles).
  */
-const ApiKey = z.string().min(1).max(256);
-const Secret = z.string().min(1).max(256);
-
-const PaperProfile = z.object({ kind: z.literal('paper') });
-const RestProfile = z.object({
-  kind: z.literal('rest'),
-  /** https, or plain http to loopback only (`broker-url.ts`): the secret and token travel here. */
-  baseUrl: BrokerUrl,
-  apiKey: ApiKey,
-  apiSecret: Secret,
-});
-const KiteProfile = z.object({
-  kind: z.literal('kite'),
-  /** Kite's API root (default `KITE_API_ROOT`); the paper broker's is `http://127.0.0.1:P/kite`. */
-  baseUrl: BrokerUrl.optional(),
-  apiKey: ApiKey,
-  apiSecret: Secret.optional(),
-  accessToken: Secret.optional(),
-  ...KiteSettings,
-});
-
-/**
- * Upstox (docs/upstox.md §The adapter): the app's API key and secret (its login dialog's code is
- * exchanged with them), or an access token for the day.
- */
-const UpstoxProfile = z.object({
-  kind: z.literal('upstox'),
-  /** Upstox's API root (default `UPSTOX_API_ROOT`); the paper broker's is `http://127.0.0.1:P/upstox`. */
-  baseUrl: BrokerUrl.optional(),
-  apiKey: ApiKey,
-  apiSecret: Secret.optional(),
-  accessToken: Secret.optional(),
-});
-
-export const BrokerProfile = z.discriminatedUnion('kind', [
-  PaperProfile,
-  RestProfile,
-  KiteProfile.refine((p) => p.apiSecret !== undefined || p.accessToken !== undefined, {
-    message: 'Kite needs the API secret (to log in) or an access token',
-    path: ['apiSecret'],
-  }),
-  UpstoxProfile.refine((p) => p.apiSecret !== undefined || p.accessToken !== undefined, {
-    message: 'Upstox needs the API secret (to log in) or an access token',
-    path: ['apiSecret'],
-  }),
-]);
-export type BrokerProfile = z.infer<typeof BrokerProfile>;
-
-/** The kinds of broker a profile may name (each has its adapter in main's broker registry). */
-export const BrokerKindName = z.enum(BrokerProfile.options.map((o) => o.shape.kind.value));
-
-/** Any http(s) URL: a profile saved before the https rule is still read (and named), never connected to. */
-const SavedUrl = z.url({ protocol: /^https?$/ });
-
-/**
- * A profile as main saves it on disk: where and who, never a secret nor a token (those are the
- * vault's). Each kind of `BrokerProfile` is listed here again without its secrets: a new kind of
- * profile needs its line here too.
- */
-export const StoredProfile = z.discriminatedUnion('kind', [
-  PaperProfile,
-  RestProfile.omit({ apiSecret: true }).extend({ baseUrl: SavedUrl }),
-  KiteProfile.omit({ apiSecret: true, accessToken: true }).extend({ baseUrl: SavedUrl.optional() }),
-  UpstoxProfile.omit({ apiSecret: true, accessToken: true }).extend({ baseUrl: SavedUrl.optional() }),
-]);
-export type StoredProfile = z.infer<typeof StoredProfile>;
-
-/**
- * What a Kite login through Kite's page needs from the renderer: where, the app's API key and
- * its secret (sent once, kept in main's vault); the request token comes back to main itself.
- */
-export const KiteLoginStart = z.strictObject({
-  baseUrl: BrokerUrl.optional(),
-  apiKey: z.string().min(1).max(256),
-  apiSecret: z.string().min(1).max(256),
-  ...KiteSettings,
-});
-export type KiteLoginStart = z.infer<typeof KiteLoginStart>;
+export const StoredProfile = BrokerProfile;
+export type StoredProfile = BrokerProfile;
 
 /**
  * Where a session fact stands in the order main made it (docs/session.md §Session facts are

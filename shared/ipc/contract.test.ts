@@ -49,4 +49,35 @@ describe('bridge inputs that would reach a broker path or a timeline', () => {
       vi.useRealTimers();
     }
   });
+
+  it('every placing channel reads the click the same way: a future clickedAt, a bad requestId or a riskOverride other than true is refused naming it', () => {
+    vi.useFakeTimers({ now: new Date('2026-11-23T10:00:00+05:30') });
+    try {
+      const bracket = {
+        kind: 'entry',
+        entry: INFY_MARKET_BUY,
+        stop: { triggerPrice: 1400 },
+        target: null,
+        trail: null,
+      };
+      const calls = [
+        (extra: object) => requests['orders.place'].input.safeParse({ order: INFY_MARKET_BUY, ...extra }),
+        (extra: object) => requests['brackets.place'].input.safeParse({ request: bracket, ...extra }),
+      ];
+      for (const call of calls) {
+        expect(call({ requestId: 'click-0001', clickedAt: Date.now(), riskOverride: true }).success).toBe(true);
+        for (const [field, value] of [
+          ['clickedAt', Date.now() + 61_000],
+          ['requestId', ''],
+          ['riskOverride', false],
+        ] as const) {
+          const r = call({ [field]: value });
+          expect(r.success).toBe(false);
+          expect(r.error?.issues[0]?.path).toEqual([field]);
+        }
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

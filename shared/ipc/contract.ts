@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { kilobytes, MAX_IMPORT_CSV_BYTES, utf8Bytes } from './limits';
-import { AlertDraft, PriceAlert } from '../domain/alert';
+import { AlertChange, AlertDraft, PriceAlert } from '../domain/alert';
 import { Instrument, Exchange, IsoDate } from '../domain/instrument';
 import { Candle, CandleInterval, MarketQuote, MarketStatus, OptionChain, StreamMode, Tick } from '../domain/market';
 import {
@@ -22,9 +22,11 @@ import { OrderActionOutcome, OrderActionState } from '../domain/order-action';
 import { BasketMargin, Funds, Holding, OrderMargin, Position } from '../domain/portfolio';
 import { Gtt, GttAck, GttChanges, GttId, GttPlaceOutcome, GttRequest } from '../domain/gtt';
 import { RiskLimits, RiskState } from '../domain/risk';
-import { SafetyAction, SafetyRun } from '../domain/safety-run';
+import { SafetyRequest, SafetyRun } from '../domain/safety-run';
+import { SquareOffSettings, SquareOffState } from '../domain/square-off';
 import { DriftFindingId, DriftStatus } from '../domain/drift';
-import { BrokerProfile, ConnectionState, KiteLoginStart, SessionInfo, SessionVersion } from '../domain/session';
+import { BrokerProfile, ConnectionState, SessionInfo, SessionVersion } from '../domain/session';
+import { BrokerDescriptor } from '../domain/broker-descriptor';
 import { BrokerUsage } from '../domain/usage';
 import { JournalImport, JournalRange, JournalTrade, JournalView, TradeNotes } from '../domain/journal';
 import { Bracket, BracketId, BracketPlaced, BracketRequest } from '../domain/bracket';
@@ -64,22 +66,53 @@ const OrderId = z.object({ orderId: BrokerOrderId });
 /** How far a renderer's click time may run ahead of main's clock (same machine: only jitter). */
 const CLICK_CLOCK_SKEW_MS = 60_000;
 
+/**
+ * What every call that places something carries beside its order (`orders.place`,
+ * `brackets.place`, and the GTT calls without a click time): one schema, so each placing channel
+ * reads the click the same way (docs/contract.md §Exactly-once orders).
+ */
+const Placing = {
+  /** Chosen by the renderer per click; a repeated call with it returns the first call's answer. */
+  requestId: PlacementRequestId.optional(),
+  /** When the trader clicked, for the lifecycle timeline (epoch ms, renderer clock). */
+  clickedAt: z
+    .number()
+    .int()
+    .positive()
+    .refine((t) => t <= Date.now() + CLICK_CLOCK_SKEW_MS, 'is in the future: send the time of the click')
+    .optional(),
+  /**
+   * The trader's "Place anyway" after a soft risk limit refused it: place this one despite its
+   * soft limits (hard ones still refuse; docs/contract.md §Risk guard).
+   */
+  riskOverride: z.literal(true).optional(),
+};
+
 export const requests = {
   /** The session as the renderer may see it (never the token). */
   'session.status': { input: z.void(), output: SessionInfo },
-  /** Log in to a broker profile; `remember` asks main to keep the token in the OS keychain. */
+  /**
+   * The broker kinds main's registry offers, as data (docs/brokers.md §The broker registry): the
+   * session dialog draws each kind's form from its fields, the ticket offers its products.
+   */
+  'brokers.list': { input: z.void(), output: z.array(BrokerDescriptor).max(32) },
+  /**
+   * Log in to a broker profile (judged by its kind's schema in main: a refusal names
+   * `profile.<field>`); `remember` asks main to keep the token in the OS keychain.
+   */
   'session.login': {
     input: z.strictObject({ profile: BrokerProfile, remember: z.boolean().optional() }),
     output: SessionInfo,
   },
   /**
-   * Starts a Kite login through Kite's own page (docs/session.md, "Kite login"): main
-   * listens for the redirect on its loopback callback and answers the page's URL. In Electron
-   * main opens it in its own sandboxed window (`opened: true`); otherwise the renderer opens it
-   * in a new tab. The session follows as `session.changed` once the redirect came back.
+   * Starts a login through the broker's own page, for a kind whose login is `login-window`
+   * (docs/session.md §Login through the broker's page): main listens for the redirect on its
+   * loopback callback and answers the page's URL. In Electron main opens it in its own sandboxed
+   * window (`opened: true`); otherwise the renderer opens it in a new tab. The session follows
+   * as `session.changed` once the redirect came back.
    */
-  'session.kiteLogin': {
-    input: z.strictObject({ profile: KiteLoginStart, remember: z.boolean().optional() }),
+  'session.loginPage': {
+    input: z.strictObject({ profile: BrokerProfile, remember: z.boolean().optional() }),
     output: z.object({ loginUrl: z.url({ protocol: /^https?$/ }), opened: z.boolean() }),
   },
   /** Log out and wipe the token from memory and the keychain. */
@@ -152,20 +185,7 @@ export const requests = {
   'orders.place': {
     input: z.strictObject({
       order: OrderRequest.strict(),
-      /** Chosen by the renderer per click; a repeated call with it returns the first intent's answer. */
-      requestId: PlacementRequestId.optional(),
-      /** When the trader clicked, for the lifecycle timeline (epoch ms, renderer clock). */
-      clickedAt: z
-        .number()
-        .int()
-        .positive()
-        .refine((t) => t <= Date.now() + CLICK_CLOCK_SKEW_MS, 'is in the future: send the time of the click')
-        .optional(),
-      /**
-       * The trader's "Place anyway" after a soft risk limit refused this order: place this one
-       * order despite its soft limits (hard ones still refuse; docs/contract.md §Risk guard).
-       */
-      riskOverride: z.literal(true).optional(),
+      ...Placing,
     }),
     output: PlaceOutcome,
   },
@@ -181,7 +201,7 @@ export const requests = {
       clientOrderId: ClientOrderId,
       mayDuplicate: z.boolean().optional(),
       /** "Place anyway": Place again is judged by the limits in force now; soft ones may be waived. */
-      riskOverride: z.literal(true).optional(),
+      riskOverride: Placing.riskOverride,
     }),
     output: PlaceOutcome,
   },
@@ -202,7 +222,7 @@ export const requests = {
       orderId: BrokerOrderId,
       changes: OrderChanges.strict(),
       /** "Modify anyway": soft risk limits waived for this modification (docs/contract.md §Risk guard). */
-      riskOverride: z.literal(true).optional(),
+      riskOverride: Placing.riskOverride,
     }),
     /** Modified, or not yet confirmed (main reads it back: `orders.action`); a failed call only when nothing changed. */
     output: OrderActionOutcome,
@@ -278,7 +298,7 @@ export const requests = {
    * positions. Answers at once with the run's first state; progress follows as `safety.progress`.
    * One run at a time: another while one runs is a `conflict`.
    */
-  'safety.start': { input: SafetyAction, output: SafetyRun },
+  'safety.start': { input: SafetyRequest, output: SafetyRun },
   /** The current (or last) safety run, or null. */
   'safety.current': { input: z.void(), output: SafetyRun.nullable() },
   /**
@@ -292,6 +312,16 @@ export const requests = {
    * leave the desk again (docs/contract.md §Kill switch). A `conflict` while a run is in progress.
    */
   'safety.rearm': { input: z.void(), output: SafetyRun.nullable() },
+  /** The square-off at a time: its settings, where it stands, how the last one went (the header's countdown). */
+  'squareOff.get': { input: z.void(), output: SquareOffState },
+  /** Replaces the logged-in profile's square-off settings (kept in settings, per profile); in force at once. */
+  'squareOff.set': { input: z.strictObject({ settings: SquareOffSettings }), output: SquareOffState },
+  /**
+   * The trader's answer when main, started after the time with intraday positions open, asks:
+   * `run` squares off now, otherwise the session's square-off is declined. Without a question
+   * pending (another window answered): the state as it is.
+   */
+  'squareOff.answer': { input: z.strictObject({ run: z.boolean() }), output: SquareOffState },
   /** The drift alarm: its findings and its last check (docs/contract.md §Drift alarm). */
   'drift.status': { input: z.void(), output: DriftStatus },
   /** "Check now": compares main's view with the broker's at once; answers the status after the check. */
@@ -300,11 +330,15 @@ export const requests = {
   'drift.acknowledge': { input: z.strictObject({ id: DriftFindingId }), output: DriftStatus },
   /** The logged-in profile's price alerts, oldest first (docs/contract.md §Price alerts). */
   'alerts.list': { input: z.void(), output: z.array(PriceAlert) },
-  /** A new price alert; an instrument the broker does not quote is refused naming `instrumentToken`. */
+  /**
+   * A new alert; an instrument the broker does not quote is refused naming `instrumentToken`, an
+   * order it carries that breaks a trading rule naming it (`orders.2.quantity`). The risk guard
+   * judges its orders when it fires (docs/contract.md §Alerts that place orders).
+   */
   'alerts.create': { input: AlertDraft, output: PriceAlert },
-  /** Changes an alert's condition, price or note, and arms it again. */
+  /** Changes an alert's condition, level, note or orders, and arms it again. */
   'alerts.update': {
-    input: z.strictObject({ id: PriceAlert.shape.id, change: AlertDraft.omit({ instrumentToken: true }) }),
+    input: z.strictObject({ id: PriceAlert.shape.id, change: AlertChange }),
     output: PriceAlert,
   },
   'alerts.delete': {
@@ -323,9 +357,8 @@ export const requests = {
   'gtt.place': {
     input: z.strictObject({
       gtt: GttRequest.strict(),
-      requestId: PlacementRequestId.optional(),
-      /** "Create anyway": soft risk limits waived for this GTT (docs/contract.md §Risk guard). */
-      riskOverride: z.literal(true).optional(),
+      requestId: Placing.requestId,
+      riskOverride: Placing.riskOverride,
     }),
     output: GttPlaceOutcome,
   },
@@ -338,8 +371,8 @@ export const requests = {
     input: z.strictObject({
       gttId: GttId,
       changes: GttChanges.strict(),
-      requestId: PlacementRequestId.optional(),
-      riskOverride: z.literal(true).optional(),
+      requestId: Placing.requestId,
+      riskOverride: Placing.riskOverride,
     }),
     output: GttAck,
   },
@@ -356,15 +389,7 @@ export const requests = {
   'brackets.place': {
     input: z.strictObject({
       request: BracketRequest,
-      requestId: PlacementRequestId.optional(),
-      clickedAt: z
-        .number()
-        .int()
-        .positive()
-        .refine((t) => t <= Date.now() + CLICK_CLOCK_SKEW_MS, 'is in the future: send the time of the click')
-        .optional(),
-      /** "Place anyway": soft risk limits waived for the entry and its exits (docs/contract.md §Risk guard). */
-      riskOverride: z.literal(true).optional(),
+      ...Placing,
     }),
     output: BracketPlaced,
   },
@@ -518,12 +543,16 @@ export const events = {
   // ---------------------------------------------------------------- the trader's safety net
   /** A safety run moved on (an order cancelled, an exit placed, the run ended): the whole run. */
   'safety.progress': SafetyRun,
+  /** The square-off moved on (planned, warning, asking, running, done) or its settings changed. */
+  'squareOff.changed': SquareOffState,
   /** The drift alarm changed: a check began or ended, a finding was raised, resolved or acknowledged. */
   'drift.changed': DriftStatus,
   /** A price alert's condition was met (main evaluates alerts on the stream, window shown or not). */
   'alerts.fired': PriceAlert,
   /** The alerts changed (created, edited, deleted or fired): the whole list. */
   'alerts.changed': z.object({ alerts: z.array(PriceAlert) }),
+  /** A fired alert's orders came to their outcome: placed, refused with why, or not yet confirmed. */
+  'alerts.ordered': PriceAlert,
   /** The journal took in fills (a sync after fills, or an import): an open journal reads it again. */
   'journal.changed': z.object({}),
   /** A bracket or trailing stop changed (not on every tick): the whole list (docs/brackets.md). */

@@ -1,4 +1,4 @@
-import type { PriceAlert } from '@shared/domain/alert';
+import { describeAlert, type PriceAlert } from '@shared/domain/alert';
 
 /** Two decimals with Indian grouping, as the desk shows prices (1,510.00). */
 const PRICE = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
@@ -32,9 +32,13 @@ export function alertNotificationText(
   alert: PriceAlert,
   target: NotificationTarget = THIS_OS,
 ): { readonly title: string; readonly body: string } {
-  const title = `Alert: ${alert.tradingsymbol} ${alert.condition} ${PRICE.format(alert.price)}`;
-  const ltp = alert.triggeredPrice === null ? null : `LTP ${PRICE.format(alert.triggeredPrice)}`;
+  const title = `Alert: ${describeAlert(alert, (n) => PRICE.format(n))}`;
+  const ltp =
+    alert.triggeredPrice === null
+      ? null
+      : `${alert.basis.kind === 'mtm' ? 'MTM ₹' : 'LTP '}${PRICE.format(alert.triggeredPrice)}`;
   const text =
-    [ltp, alert.note].filter((x): x is string => !!x).join(' · ') || `${alert.exchange}:${alert.tradingsymbol}`;
+    [ltp, alert.note].filter((x): x is string => !!x).join(' · ') ||
+    (alert.tradingsymbol === null ? 'The account' : `${alert.exchange}:${alert.tradingsymbol}`);
   return { title, body: target.bodyIsMarkup ? text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c) : text };
 }

@@ -6,9 +6,12 @@ import type { CoreSeams } from '../../core/core-seams';
 import { TradingCore, type TradingCoreOptions } from '../../core/trading-core';
 import { AppError } from '@shared/ipc/app-error';
 import { resolveProfile } from './profile-target';
+import type { BrokerRegistry } from './broker-registry';
 
 /** What the app needs to build a core for a profile. */
 export interface CoreFactory {
+  /** The broker kinds a profile may name, each with its adapter. */
+  readonly brokers: BrokerRegistry;
   /** The embedded paper broker's URL, starting it on first use. */
   paperUrl(): Promise<string>;
   /** Everything but the profile-specific parts. */
@@ -78,14 +81,16 @@ export class ActiveCore {
   }
 
   /**
-   * Logs in to `profile` (replacing any other session); a Kite login that came back through the
-   * redirect brings its `requestToken`.
+   * Logs in to `profile` (replacing any other session); a login that came back through the
+   * broker's page brings its `requestToken`.
    */
   public login(profile: BrokerProfile, remember = false, requestToken?: string): Promise<SessionInfo> {
     return this.#serial(async () => {
+      // Judged before the current session ends: a profile its kind refuses changes nothing.
+      const judged = this.#factory.brokers.judge(profile);
       await this.#closeCurrent(true);
       const baseUrl = profile.kind === 'paper' ? await this.#factory.paperUrl() : null;
-      const resolved = resolveProfile(profile, baseUrl, requestToken);
+      const resolved = resolveProfile(judged, baseUrl, requestToken);
       const core = await TradingCore.create(
         { ...this.#factory.options(), ...resolved, sessionVersions: this.#versions },
         this.#factory.seams,

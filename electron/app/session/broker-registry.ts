@@ -1,144 +1,128 @@
-import type { Exchange } from '@shared/domain/instrument';
-import { KITE_API_ROOT, UPSTOX_API_ROOT, type BrokerProfile } from '@shared/domain/session';
-import type { BrokerAdapter } from '../../broker/adapter';
-import type { Credentials } from '../../broker/broker';
-import { kiteAdapter } from '../../broker/kite/kite-adapter';
-import { restAdapter } from '../../broker/rest/rest-adapter';
-import { upstoxAdapter } from '../../broker/upstox/upstox-adapter';
+import type { BrokerDescriptor } from '@shared/domain/broker-descriptor';
+import type { BrokerProfile, StoredProfile } from '@shared/domain/session';
+import { AppError } from '@shared/ipc/app-error';
+import type { AnyBrokerEntry, CommandLineProfile, ProfileBase, RememberedSecrets } from '../../broker/broker-entry';
+import { kiteEntry } from '../../broker/kite/kite-entry';
+import { paperEntry, restEntry } from '../../broker/rest/rest-entry';
+import { upstoxEntry } from '../../broker/upstox/upstox-entry';
 
-/** The embedded paper broker's fixed credentials (docs/api.md). */
-export const PAPER_CREDENTIALS: Credentials = { apiKey: 'paper', apiSecret: 'paper' };
+export { PAPER_CREDENTIALS } from '../../broker/rest/rest-entry';
+export type { CommandLineProfile, ProfileSettings } from '../../broker/broker-entry';
 
-/** What a profile sets beyond where and who. */
-export interface ProfileSettings {
-  /** The `market_protection` its MARKET and SL-M orders carry, shown with the session (Kite: docs/kite.md §Market protection). */
-  readonly marketProtection?: number;
-  /** Every call leaves over IPv4 only (docs/kite.md §Static IP). */
-  readonly ipv4Only?: boolean;
-  /** Exchanges where the broker takes no IOC order through its API; the session tells the ticket (Kite: docs/kite.md §Smaller rules). */
-  readonly iocRefusedOn?: readonly Exchange[];
-}
+/**
+ * The brokers the app ships (docs/brokers.md §The broker registry), in the dialog's order: a new
+ * broker is its folder under electron/broker/ with its `brokerEntry(…)`, and one line here.
+ */
+export const BROKER_ENTRIES: readonly AnyBrokerEntry[] = [paperEntry, restEntry, kiteEntry, upstoxEntry];
 
-/** What the command line says of a remote broker (`npm run host -- --broker NAME --broker-url URL …`). */
-export interface CommandLineProfile {
-  readonly brokerUrl: string;
-  readonly apiKey?: string;
-  readonly apiSecret?: string;
-  /** A token for the day, for brokers that log in through their own page. */
-  readonly accessToken?: string;
-}
-
-/** One kind of broker profile: the adapter it trades through, and what its profile means to it. */
-export interface BrokerKind<P extends BrokerProfile> {
-  /** The adapter, with the profile's own settings. */
-  adapter(profile: P): BrokerAdapter;
-  /** The profile's settings the session shows and the transport keeps, if the kind has any. */
-  settings?(profile: P): ProfileSettings;
-  /** The broker's root when the profile names none. */
-  readonly defaultUrl?: string;
-  /** The broker's name on screen, for a broker at `url`. */
-  label(url: URL): string;
-  /** What logging in sends; a login that came back through the broker's page brings `requestToken`. */
-  credentials(profile: P, requestToken?: string): Credentials;
-  /**
-   * The profile `--broker <kind>` starts on (docs/session.md §Starting on a broker), for a kind
-   * the command line may name; absent: it may not.
-   */
-  fromCommandLine?(c: CommandLineProfile): P;
+/** A profile judged by its kind's schema, with the entry that judged it. */
+export interface JudgedProfile {
+  readonly entry: AnyBrokerEntry;
+  readonly profile: ProfileBase;
 }
 
 /**
- * The broker registry (docs/brokers.md §Broker adapters): one entry per profile kind of
- * `BrokerProfile` (shared/domain/session.ts), which the mapped type makes compulsory. The core
- * receives the entry's adapter and never names one itself, so a new broker is its folder under
- * electron/broker/, its profile kind and its entry here.
+ * The broker kinds the app knows, each with its entry: the core receives an entry's adapter and
+ * never names one itself; the renderer receives the descriptors as data; the command line the
+ * names. The app takes one (tests add a fake broker to the shipped ones).
  */
-export const BROKERS: { readonly [K in BrokerProfile['kind']]: BrokerKind<Extract<BrokerProfile, { kind: K }>> } = {
-  paper: { adapter: () => restAdapter, label: () => 'Paper broker', credentials: () => PAPER_CREDENTIALS },
-  rest: {
-    adapter: () => restAdapter,
-    label: (url) => url.host,
-    credentials: (p) => ({ apiKey: p.apiKey, apiSecret: p.apiSecret }),
-    fromCommandLine: (c) => ({
-      kind: 'rest',
-      baseUrl: c.brokerUrl,
-      apiKey: c.apiKey ?? 'paper',
-      apiSecret: c.apiSecret ?? 'paper',
-    }),
-  },
-  kite: {
-    adapter: (p) => kiteAdapter({ marketProtection: kiteProtection(p) }),
-    // Kite refuses MARKET and SL-M without market protection: automatic unless the profile says.
-    settings: (p) => ({
-      marketProtection: kiteProtection(p),
-      iocRefusedOn: ['MCX'],
-      ...(p.ipv4Only === true ? { ipv4Only: true } : {}),
-    }),
-    defaultUrl: KITE_API_ROOT,
-    label: (url) => (url.href === new URL(KITE_API_ROOT).href ? 'Zerodha Kite' : `Kite (${url.host})`),
-    credentials: (p, requestToken) => ({
-      apiKey: p.apiKey,
-      apiSecret: p.apiSecret ?? '',
-      ...(p.accessToken !== undefined ? { accessToken: p.accessToken } : {}),
-      ...(requestToken !== undefined ? { requestToken } : {}),
-    }),
-    // Without a token for the day, the trader logs in through Kite's page from the session dialog.
-    fromCommandLine: (c) => ({
-      kind: 'kite',
-      baseUrl: c.brokerUrl,
-      apiKey: c.apiKey ?? 'paper',
-      ...(c.apiSecret !== undefined ? { apiSecret: c.apiSecret } : {}),
-      ...(c.accessToken !== undefined ? { accessToken: c.accessToken } : {}),
-    }),
-  },
-  upstox: {
-    adapter: () => upstoxAdapter(),
-    defaultUrl: UPSTOX_API_ROOT,
-    label: (url) => (url.href === new URL(UPSTOX_API_ROOT).href ? 'Upstox' : `Upstox (${url.host})`),
-    // A login through Upstox's dialog brings its authorization code (docs/upstox.md §The adapter).
-    credentials: (p, code) => ({
-      apiKey: p.apiKey,
-      apiSecret: p.apiSecret ?? '',
-      ...(p.accessToken !== undefined ? { accessToken: p.accessToken } : {}),
-      ...(code !== undefined ? { requestToken: code } : {}),
-    }),
-    fromCommandLine: (c) => ({
-      kind: 'upstox',
-      baseUrl: c.brokerUrl,
-      apiKey: c.apiKey ?? 'paper',
-      ...(c.apiSecret !== undefined ? { apiSecret: c.apiSecret } : {}),
-      ...(c.accessToken !== undefined ? { accessToken: c.accessToken } : {}),
-    }),
-  },
-};
+export class BrokerRegistry {
+  readonly #entries: ReadonlyMap<string, AnyBrokerEntry>;
+
+  public constructor(entries: readonly AnyBrokerEntry[] = BROKER_ENTRIES) {
+    const map = new Map<string, AnyBrokerEntry>();
+    for (const e of entries) {
+      if (map.has(e.describe.kind)) throw new Error(`two broker entries of kind ${e.describe.kind}`);
+      map.set(e.describe.kind, e);
+    }
+    this.#entries = map;
+  }
+
+  /** What the renderer draws the session dialog and the ticket from, in the registry's order. */
+  public descriptors(): BrokerDescriptor[] {
+    return [...this.#entries.values()].map((e) => e.describe);
+  }
+
+  /** The loopback paths the kinds' login pages redirect to. */
+  public callbackPaths(): string[] {
+    return [...this.#entries.values()].flatMap((e) => (e.loginPage ? [e.loginPage.callbackPath] : []));
+  }
+
+  /** The kinds `--broker` may name, in the registry's order. */
+  public commandLineNames(): string[] {
+    return [...this.#entries.values()].filter((e) => e.fromCommandLine !== undefined).map((e) => e.describe.kind);
+  }
+
+  /** The entry of kind `name` (a name from outside: the command line, a saved profile), if there is one. */
+  public entry(name: string): AnyBrokerEntry | undefined {
+    return this.#entries.get(name);
+  }
+
+  /**
+   * Judges a profile from outside by its kind's schema: an unknown kind, or a field the kind
+   * refuses, is a `bad_request` naming `profile.<field>` (nothing is sent anywhere).
+   */
+  public judge(profile: BrokerProfile): JudgedProfile {
+    const entry = this.#entries.get(profile.kind);
+    if (!entry)
+      throw new AppError({
+        kind: 'bad_request',
+        message: `No broker of kind "${profile.kind}" (known: ${[...this.#entries.keys()].join(', ')})`,
+        field: 'profile.kind',
+      });
+    const parsed = entry.profile.safeParse(profile);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = ['profile', ...(issue?.path ?? []).map(String)].join('.');
+      throw new AppError({ kind: 'bad_request', message: issue?.message ?? 'Invalid profile', field });
+    }
+    return { entry, profile: parsed.data };
+  }
+
+  /** The profile `--broker name` starts on, or null when the registry has no such kind for the command line. */
+  public commandLineProfile(name: string, c: CommandLineProfile): BrokerProfile | null {
+    return (this.entry(name)?.fromCommandLine?.(c) as BrokerProfile | undefined) ?? null;
+  }
+
+  /** The default API root of the broker kind `name`, if it has one (what `--broker-url` would be). */
+  public defaultUrlOf(name: string): string | undefined {
+    return this.entry(name)?.defaultUrl;
+  }
+
+  /**
+   * Why `--broker name` cannot start as given (docs/session.md §Starting on a broker), or null:
+   * a kind the command line may not name, or one other than `rest` without `--broker-url` (the
+   * embedded paper broker speaks the default kind only).
+   */
+  public commandLineProblem(name: string, brokerUrl: string | undefined): string | null {
+    const names = this.commandLineNames();
+    if (!names.includes(name)) return `--broker must be one of ${names.join(', ')}, got "${name.slice(0, 40)}"`;
+    if (name !== 'rest' && brokerUrl === undefined) {
+      const root = this.defaultUrlOf(name);
+      return `--broker ${name} needs --broker-url (${root ?? 'its API root'}, or the paper broker's dialect)`;
+    }
+    return null;
+  }
+
+  /** A profile as saved on disk: the fields its kind marks `secret` dropped (they are the vault's). */
+  public stored(profile: BrokerProfile): StoredProfile {
+    const secret = new Set(
+      this.entry(profile.kind)
+        ?.describe.fields.filter((f) => f.kind === 'secret')
+        .map((f) => f.name) ?? [],
+    );
+    return Object.fromEntries(Object.entries(profile).filter(([k]) => !secret.has(k))) as StoredProfile;
+  }
+
+  /** The profile a saved one logs in with, given what the vault kept; null: it needs the dialog. */
+  public remembered(saved: StoredProfile, secrets: RememberedSecrets): BrokerProfile | null {
+    const entry = this.entry(saved.kind);
+    return (entry?.remembered?.(saved as ProfileBase, secrets) as BrokerProfile | null | undefined) ?? null;
+  }
+}
+
+/** The registry of the brokers the app ships. */
+export const BROKERS = new BrokerRegistry();
 
 /** The broker kinds `--broker` may name, in the registry's order. */
-export const COMMAND_LINE_BROKERS: readonly string[] = Object.entries(BROKERS)
-  .filter(([, kind]) => kind.fromCommandLine !== undefined)
-  .map(([name]) => name);
-
-/** The registry's entry named `name` (a name from outside: the command line), if there is one. */
-function entryNamed(name: string): BrokerKind<BrokerProfile> | undefined {
-  const found = Object.entries(BROKERS).find(([kind]) => kind === name);
-  return found?.[1] as BrokerKind<BrokerProfile> | undefined;
-}
-
-/** The profile `--broker name` starts on, or null when the registry has no such kind for the command line. */
-export function commandLineProfile(name: string, c: CommandLineProfile): BrokerProfile | null {
-  return entryNamed(name)?.fromCommandLine?.(c) ?? null;
-}
-
-/** The default API root of the broker kind `name`, if it has one (what `--broker-url` would be). */
-export function defaultUrlOf(name: string): string | undefined {
-  return entryNamed(name)?.defaultUrl;
-}
-
-/** A Kite profile's market protection: automatic (-1) unless it says (docs/kite.md §Market protection). */
-function kiteProtection(p: Extract<BrokerProfile, { kind: 'kite' }>): number {
-  return p.marketProtection ?? -1;
-}
-
-/** The registry entry of `profile`'s kind. */
-export function brokerKind<P extends BrokerProfile>(profile: P): BrokerKind<P> {
-  return BROKERS[profile.kind] as BrokerKind<P>;
-}
+export const COMMAND_LINE_BROKERS: readonly string[] = BROKERS.commandLineNames();

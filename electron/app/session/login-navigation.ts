@@ -1,5 +1,5 @@
 /**
- * Where the Kite login window may go (docs/session.md, "Kite login"): the login page's own
+ * Where the Kite login window may go (docs/session.md §Login through the broker's page): the login page's own
  * origin (Kite's form posts and its two-factor step stay there), and the loopback callback that
  * receives the redirect — nothing else, so a link on the page cannot take the window elsewhere.
  * Plain data, no Electron: the window module and its test share it.

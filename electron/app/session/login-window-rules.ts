@@ -1,7 +1,7 @@
 /** The navigation rule of each open login window, by its contents (the global lockdown asks it). */
 const rules = new WeakMap<object, (url: string) => boolean>();
 
-/** Gives a login window's contents its own navigation rule (docs/session.md, "Kite login"). */
+/** Gives a login window's contents its own navigation rule (docs/session.md §Login through the broker's page). */
 export function setLoginWindowRule(contents: object, rule: (url: string) => boolean): void {
   rules.set(contents, rule);
 }

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { brokerUrlProblem } from '@shared/domain/broker-url';
-import type { BrokerProfile, StoredProfile } from '@shared/domain/session';
+import type { StoredProfile } from '@shared/domain/session';
 import type { BrokerAdapter } from '../../broker/adapter';
 import type { Credentials } from '../../broker/broker';
 import type { SessionTarget } from '../../core/session/session-manager';
 import { AppError } from '@shared/ipc/app-error';
-import { BROKERS, brokerKind } from './broker-registry';
+import type { JudgedProfile } from './broker-registry';
 
 export { PAPER_CREDENTIALS } from './broker-registry';
 
@@ -26,10 +26,11 @@ export interface ResolvedProfile {
  * a remembered token. It only names things, so it accepts any profile, even one whose URL the
  * app would now refuse to connect to (a remembered profile from before the https rule).
  */
-export function vaultKeyOf(profile: StoredProfile): string {
+export function vaultKeyOf(profile: StoredProfile, defaultUrl?: string): string {
   if (profile.kind === 'paper') return 'paper';
-  const url = new URL(profile.baseUrl ?? BROKERS[profile.kind].defaultUrl ?? '');
-  return `${profile.kind}-${createHash('sha256').update(`${url.origin}${url.pathname}\n${profile.apiKey}`).digest('hex').slice(0, 16)}`;
+  const url = new URL(typeof profile.baseUrl === 'string' ? profile.baseUrl : (defaultUrl ?? ''));
+  const apiKey = typeof profile.apiKey === 'string' ? profile.apiKey : '';
+  return `${profile.kind}-${createHash('sha256').update(`${url.origin}${url.pathname}\n${apiKey}`).digest('hex').slice(0, 16)}`;
 }
 
 /**
@@ -37,14 +38,13 @@ export function vaultKeyOf(profile: StoredProfile): string {
  * anywhere, whichever way the profile came in (dialog, environment, command line, saved
  * settings). A remote broker must be https, or plain http on loopback only; anything else is a
  * `bad_request` naming `profile.baseUrl`, and nothing is sent. A Kite login that came back through
- * the redirect brings its `requestToken` (docs/session.md, "Kite login").
+ * the redirect brings its `requestToken` (docs/session.md §Login through the broker's page).
  */
 export function resolveProfile(
-  profile: BrokerProfile,
+  { entry: kind, profile }: JudgedProfile,
   paperUrl: string | null,
   requestToken?: string,
 ): ResolvedProfile {
-  const kind = brokerKind(profile);
   let baseUrl: string;
   if (profile.kind === 'paper') {
     if (!paperUrl) throw new Error('the embedded paper broker is not running');
@@ -60,7 +60,7 @@ export function resolveProfile(
     target: {
       broker: profile.kind,
       label: kind.label(new URL(baseUrl)),
-      vaultKey: vaultKeyOf(profile),
+      vaultKey: vaultKeyOf(profile as StoredProfile, kind.defaultUrl),
       ...(marketProtection !== undefined ? { marketProtection } : {}),
       ...(iocRefusedOn !== undefined ? { iocRefusedOn } : {}),
     },

@@ -6,6 +6,7 @@ import { PriceAlert } from '@shared/domain/alert';
 import { IsoDate } from '@shared/domain/instrument';
 import { NO_RISK_LIMITS, RiskLimits } from '@shared/domain/risk';
 import { StoredProfile } from '@shared/domain/session';
+import { StoredSquareOff } from '@shared/domain/square-off';
 import { Desk, MAX_WORKSPACES, Workspace } from '@shared/domain/workstation';
 
 /** One profile's risk guard: its limits, and the IST day its loss limit was last reached (docs/contract.md §Risk guard). */
@@ -17,6 +18,11 @@ export const Settings = z.object({
   profile: StoredProfile.optional(),
   /** Risk guard per profile, by the profile's key (the vault key: never a secret). */
   risk: z.record(z.string().max(100), StoredRisk).optional(),
+  /**
+   * The square-off at a time per profile (docs/contract.md §Risk guard): its settings and the
+   * session each exchange was last squared off. A damaged entry reads as none (off).
+   */
+  squareOff: z.record(z.string().max(100), StoredSquareOff).optional().catch(undefined),
   /** Price alerts per profile, by the same key (docs/contract.md §Price alerts). */
   alerts: z.record(z.string().max(100), z.array(PriceAlert).max(1_000)).optional(),
   /**

@@ -44,7 +44,9 @@ const LOGGED_EVENTS: ReadonlySet<EventName> = new Set<EventName>([
   'connection.changed',
   'placements.changed',
   'safety.progress',
+  'squareOff.changed',
   'alerts.fired',
+  'alerts.ordered',
   'brackets.changed',
 ]);
 

@@ -269,7 +269,10 @@ export class SafetyRunner {
     );
     this.#cancelling = null;
 
-    const exits = action.kind === 'exitPositions' || (action.kind === 'killSwitch' && action.exitPositions);
+    const exits =
+      action.kind === 'exitPositions' ||
+      action.kind === 'squareOff' ||
+      (action.kind === 'killSwitch' && action.exitPositions);
     if (exits && !this.#stopped()) await this.#exitPositions(run);
     await this.#finish(run, exits, null);
   }
@@ -922,6 +925,8 @@ export function orderInScope(
       return action.positions.some(
         (p) => p.exchange === o.exchange && p.tradingsymbol === o.tradingsymbol && p.product === o.product,
       );
+    case 'squareOff':
+      return o.product === 'MIS' && action.exchanges.includes(o.exchange);
   }
 }
 

@@ -6,7 +6,7 @@ export type GuardedSession = Pick<Session, 'setPermissionRequestHandler' | 'setP
 /**
  * Denies every permission request and check on a session (notifications, media, geolocation…).
  * Electron grants them by default, and every session needs its own handlers: the app's and the
- * Kite login window's in-memory partition alike (docs/session.md, "Kite login").
+ * Kite login window's in-memory partition alike (docs/session.md §Login through the broker's page).
  */
 export function denyPermissions(ses: GuardedSession): void {
   ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));

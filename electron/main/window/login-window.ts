@@ -7,7 +7,7 @@ import { denyDownloads, denyPermissions } from '../security/session-guards';
 const LOGIN_PARTITION = 'kite-login';
 
 /**
- * Opens Kite's login page in its own window (docs/session.md, "Kite login"): sandboxed,
+ * Opens Kite's login page in its own window (docs/session.md §Login through the broker's page): sandboxed,
  * no preload (the page gets no bridge), its own in-memory session (no cookies shared with the
  * app) that grants no permission and takes no download, no new windows, navigation limited to the
  * login origin and the loopback callback. It closes itself once the callback page loaded.

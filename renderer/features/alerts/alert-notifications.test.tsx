@@ -47,6 +47,9 @@ const ALERT: PriceAlert = {
   triggeredAt: null,
   triggeredPrice: null,
   notify: { os: true, sound: false },
+  basis: { kind: 'price' },
+  orders: [],
+  outcome: null,
 };
 
 beforeEach(() => {
@@ -139,5 +142,90 @@ describe('alert notifications in the page', () => {
         change: { condition: 'above', price: 1510, notify: { os: false, sound: true } },
       }),
     );
+  });
+
+  it('attaches an order to a new alert, refuses a bad quantity naming it, and shows each outcome on the alert and in a toast', async () => {
+    const placedAlert = fired({
+      id: 'al-ord1',
+      orders: [
+        {
+          exchange: 'NSE',
+          tradingsymbol: 'INFY',
+          transactionType: 'BUY',
+          quantity: 10,
+          orderType: 'MARKET',
+          product: 'MIS',
+          validity: 'DAY',
+        },
+      ],
+      outcome: { state: 'refused', detail: 'Nothing placed: Order value ₹15,120 is over your limit', legs: [] },
+    });
+    bridge = createFakeBridge({
+      'instruments.list': () => ({ ok: true, data: [INFY] }),
+      'alerts.list': () => ({ ok: true, data: [placedAlert] }),
+      'alerts.create': (p) => ({ ok: true, data: { ...ALERT, id: 'al-new1', ...(p as object) } }),
+    });
+    setBridgeForTests(bridge);
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Events />
+        <AlertsDialog onClose={() => undefined} />
+      </QueryClientProvider>,
+    );
+    const user = userEvent.setup();
+    const row = await screen.findByRole('row', { name: /INFY above/ });
+    expect(within(row).getByRole('status').textContent).toBe(
+      'Refused: Nothing placed: Order value ₹15,120 is over your limit',
+    );
+    expect(row.textContent).toContain('BUY 10 INFY MARKET');
+
+    const form = screen.getByRole('form', { name: 'New alert' });
+    await user.type(within(form).getByRole('combobox', { name: 'Alert symbol' }), 'INFY NSE');
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Alert condition' }), 'crosses_up');
+    await user.type(within(form).getByRole('textbox', { name: 'Alert price' }), '1520');
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Places' }), 'order');
+    await user.type(within(form).getByRole('textbox', { name: 'Order quantity' }), '0');
+    await waitFor(() =>
+      expect(within(form).getByRole('button', { name: 'Add alert' })).toHaveProperty('disabled', false),
+    );
+    await user.click(within(form).getByRole('button', { name: 'Add alert' }));
+    expect(within(form).getByRole('alert').textContent).toBe('Quantity: enter a whole number above zero');
+    expect(bridge.callsOf('alerts.create')).toHaveLength(0);
+    await user.clear(within(form).getByRole('textbox', { name: 'Order quantity' }));
+    await user.type(within(form).getByRole('textbox', { name: 'Order quantity' }), '5');
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Order side' }), 'SELL');
+    await user.click(within(form).getByRole('button', { name: 'Add alert' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('alerts.create')[0]?.payload).toEqual({
+        instrumentToken: INFY.instrumentToken,
+        condition: 'crosses_up',
+        price: 1520,
+        orders: [
+          {
+            exchange: 'NSE',
+            tradingsymbol: 'INFY',
+            transactionType: 'SELL',
+            quantity: 5,
+            orderType: 'MARKET',
+            product: 'MIS',
+            validity: 'DAY',
+          },
+        ],
+        notify: { os: false, sound: false },
+      }),
+    );
+
+    act(() =>
+      bridge.emit('alerts.ordered', {
+        ...placedAlert,
+        outcome: {
+          state: 'placed',
+          detail: 'Order placed',
+          legs: [{ state: 'placed', orderId: 'P1', detail: 'Order P1' }],
+        },
+      }),
+    );
+    const toasts = within(screen.getByRole('list', { name: 'Toasts' })).getAllByRole('listitem');
+    expect(toasts.map((t) => t.textContent)).toContain('Alert orders placed: INFY above 1,510.00');
   });
 });

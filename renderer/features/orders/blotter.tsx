@@ -40,8 +40,7 @@ const ANSWER_CLASS: Readonly<Record<ActionAnswer['tone'], string>> = {
 import { statusClass } from './status-class';
 import { bracketCancelNotes, orderMessage } from './order-message';
 import { bracketQueries } from '../brackets/queries';
-import { sessionQueries } from '../session/queries';
-import { productName } from '@shared/domain/product-names';
+import { useProductName } from '../session/use-broker-offers';
 import { ActionsHeader } from '../layout/record-table';
 
 /** Row height in px; fixed so the virtualizer never measures (measuring 10,000 rows is the slow path). */
@@ -190,7 +189,7 @@ function OrderTable(props: {
   const { byToken } = useInstruments();
   const bracketNotes = useQuery({ ...bracketQueries.list(), select: bracketCancelNotes }).data ?? NO_NOTES;
   // Products as the session's broker names them (Upstox: I, D).
-  const broker = useQuery(sessionQueries.status()).data?.broker;
+  const productName = useProductName();
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -277,7 +276,7 @@ function OrderTable(props: {
               placement={p}
               seenAs={props.seenAtBroker.get(p.clientOrderId)}
               rowIndex={n + 2}
-              productName={productName(p.order.product, broker)}
+              productName={productName(p.order.product)}
             />
           ))}
           {padTop > 0 ? <tr aria-hidden="true" className="pad" style={{ height: padTop }} /> : null}
@@ -292,7 +291,7 @@ function OrderTable(props: {
                 key={`${o.orderId}@${o.updatedAt}`}
                 order={o}
                 tickSize={byToken.get(o.instrumentToken)?.tickSize}
-                productName={productName(o.product, broker)}
+                productName={productName(o.product)}
                 bracketNote={bracketNotes.get(o.orderId)}
                 rowIndex={pinned.length + item.index + 2}
                 tabStop={stop === o.orderId}

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Position } from '@shared/domain/portfolio';
-import { productName } from '@shared/domain/product-names';
 import { formatPnl, formatPrice, formatSignedQty, signClass } from '../../lib/format';
 import { ExportButton } from '../export/export-button';
 import { useTicketActions } from '../ticket/ticket-store';
@@ -14,7 +13,7 @@ import { LivePrice } from '../market/live-price';
 import { useQuotes } from '../market/use-quotes';
 import { markPosition, positionTotals, sumRupees } from './position-pnl';
 import { portfolioQueries } from './queries';
-import { sessionQueries } from '../session/queries';
+import { useProductName } from '../session/use-broker-offers';
 import { useHoldingsPnl } from './use-holdings-pnl';
 import { ExitSelected } from '../safety/safety-buttons';
 import { GttFromPosition } from '../gtt/gtt-buttons';
@@ -32,7 +31,7 @@ export function PositionsPanel() {
   const refetchInterval = usePollInterval('positions');
   const result = useQuery({ ...portfolioQueries.positions(), refetchInterval });
   // Products as the session's broker names them (Upstox: I, D).
-  const broker = useQuery(sessionQueries.status()).data?.broker;
+  const productName = useProductName();
   const quotes = useQuotes();
   const { exitRequested } = useTicketActions();
   const holdingsPnl = useHoldingsPnl();
@@ -138,7 +137,7 @@ export function PositionsPanel() {
                   <td className="sym">
                     {p.tradingsymbol} <span className="muted small">{p.exchange}</span>
                   </td>
-                  <td>{productName(p.product, broker)}</td>
+                  <td>{productName(p.product)}</td>
                   <td className={p.quantity > 0 ? 'num buy' : p.quantity < 0 ? 'num sell' : 'num'}>
                     {formatSignedQty(p.quantity)}
                   </td>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { isWorking } from '@shared/domain/order';
-import type { SafetyAction } from '@shared/domain/safety-run';
+import type { SafetyRequest } from '@shared/domain/safety-run';
 import { describeError } from '../../lib/describe-error';
 import { shortcutFor } from '../../lib/shortcuts';
 import { Dialog } from '../layout/dialog';
@@ -60,7 +60,7 @@ export function useKillSwitchHotkey(): void {
 }
 
 /** The confirmation every safety run asks for, saying what it will do and to how many orders and positions. */
-export function SafetyConfirm({ action }: { readonly action: SafetyAction }) {
+export function SafetyConfirm({ action }: { readonly action: SafetyRequest }) {
   const { confirmClosed } = useSafetyActions();
   const start = useStartSafetyRun();
   const [exit, setExit] = useState(action.kind === 'killSwitch' && action.exitPositions);
@@ -69,7 +69,7 @@ export function SafetyConfirm({ action }: { readonly action: SafetyAction }) {
     (p) => p.quantity !== 0,
   );
   const working = orders.filter((o) => isWorking(o.status));
-  const final: SafetyAction = action.kind === 'killSwitch' ? { kind: 'killSwitch', exitPositions: exit } : action;
+  const final: SafetyRequest = action.kind === 'killSwitch' ? { kind: 'killSwitch', exitPositions: exit } : action;
 
   let title: string;
   let body: ReactNode;

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { RiskLimits } from '@shared/domain/risk';
-import type { SafetyAction } from '@shared/domain/safety-run';
+import type { SafetyRequest } from '@shared/domain/safety-run';
 import { call, subscribe } from '../../lib/ipc-client';
 import { orderQueries } from '../orders/queries';
 import { portfolioQueries } from '../portfolio/queries';
@@ -48,7 +48,7 @@ export function useStartSafetyRun() {
   const { runShown } = useSafetyActions();
   return useMutation({
     mutationKey: ['safety', 'start'],
-    mutationFn: (action: SafetyAction) => call('safety.start', action),
+    mutationFn: (action: SafetyRequest) => call('safety.start', action),
     onSuccess: (run) => {
       client.setQueryData(safetyQueries.run().queryKey, run);
       runShown();

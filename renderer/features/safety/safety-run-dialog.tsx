@@ -11,6 +11,7 @@ const TITLE: Readonly<Record<SafetyRun['action']['kind'], string>> = {
   killSwitch: 'Kill switch',
   cancelSymbol: 'Cancel all',
   exitPositions: 'Exit positions',
+  squareOff: 'Square-off',
 };
 
 const WHAT: Readonly<Record<SafetyStep['kind'], string>> = {

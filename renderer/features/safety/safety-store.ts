@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { SafetyAction } from '@shared/domain/safety-run';
+import type { SafetyRequest } from '@shared/domain/safety-run';
 
 interface SafetyUiState {
   /** The risk limits dialog is open. */
@@ -7,14 +7,14 @@ interface SafetyUiState {
   /** The price alerts dialog is open. */
   readonly alertsDialog: boolean;
   /** A safety run waiting for the trader's confirmation. */
-  readonly confirming: SafetyAction | null;
+  readonly confirming: SafetyRequest | null;
   /** The run's progress dialog is open. */
   readonly runVisible: boolean;
   readonly actions: {
     riskDialogOpened(): void;
     riskDialogClosed(): void;
     alertsDialogToggled(open: boolean): void;
-    confirmAsked(action: SafetyAction): void;
+    confirmAsked(action: SafetyRequest): void;
     confirmClosed(): void;
     runShown(): void;
     runHidden(): void;
@@ -42,7 +42,7 @@ export const useRiskDialogOpen = (): boolean => useSafetyStore((s) => s.riskDial
 /** Whether the price alerts dialog is open. */
 export const useAlertsDialogOpen = (): boolean => useSafetyStore((s) => s.alertsDialog);
 /** The safety run the trader is asked to confirm, if any. */
-export const useConfirming = (): SafetyAction | null => useSafetyStore((s) => s.confirming);
+export const useConfirming = (): SafetyRequest | null => useSafetyStore((s) => s.confirming);
 /** Whether the run's progress is on screen. */
 export const useRunVisible = (): boolean => useSafetyStore((s) => s.runVisible);
 /** The safety UI's actions, stable across renders. */

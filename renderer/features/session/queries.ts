@@ -1,11 +1,5 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import {
-  isOlderSession,
-  type BrokerProfile,
-  type KiteLoginStart,
-  type SessionInfo,
-  type SessionVersion,
-} from '@shared/domain/session';
+import { isOlderSession, type BrokerProfile, type SessionInfo, type SessionVersion } from '@shared/domain/session';
 import { call } from '../../lib/ipc-client';
 
 /**
@@ -32,6 +26,16 @@ export const sessionQueries = {
       queryKey: [...sessionQueries.all(), 'connection'],
       queryFn: () => call('connection.status'),
       retry: false,
+    }),
+  /**
+   * The broker kinds main offers, as data (docs/brokers.md §The broker registry): the session
+   * dialog's forms and the ticket's products. Fixed for main's run.
+   */
+  brokers: () =>
+    queryOptions({
+      queryKey: [...sessionQueries.all(), 'brokers'],
+      queryFn: () => call('brokers.list'),
+      staleTime: Infinity,
     }),
   /** The request meter: read once, then kept current by `usage.changed` pushes (main answers from memory). */
   usage: () =>
@@ -92,15 +96,16 @@ export function useLogin() {
 }
 
 /**
- * Starts a Kite login through Kite's page (docs/session.md, "Kite login"): main listens for
- * the redirect and answers the page's URL; unless main opened it in its own window, it opens in a
- * new tab here. The session arrives later as `session.changed`. The secret goes to main only.
+ * Starts a login through the broker's own page (docs/session.md §Login through the broker's
+ * page): main listens for the redirect and answers the page's URL; unless main opened it in its
+ * own window, it opens in a new tab here. The session arrives later as `session.changed`. The
+ * secret goes to main only.
  */
-export function useKiteLogin() {
+export function useLoginPage() {
   return useMutation({
-    mutationKey: ['session', 'kiteLogin'],
+    mutationKey: ['session', 'loginPage'],
     gcTime: 0,
-    mutationFn: (profile: KiteLoginStart) => call('session.kiteLogin', { profile }),
+    mutationFn: (profile: BrokerProfile) => call('session.loginPage', { profile }),
     onSuccess: ({ loginUrl, opened }) => {
       if (!opened) window.open(loginUrl, '_blank', 'noopener,noreferrer');
     },

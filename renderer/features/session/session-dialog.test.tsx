@@ -6,6 +6,8 @@ import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
 import { SessionDialog } from './session-dialog';
+import { SHIPPED_BROKERS } from '@shared/testing/broker-descriptors';
+import { FAKE_BROKER } from '@shared/testing/fake-broker';
 
 let bridge: FakeBridge;
 
@@ -29,15 +31,20 @@ beforeEach(() => {
 
 afterEach(() => setBridgeForTests(null));
 
-/** Opens the dialog on the REST profile and fills it in. */
-async function fillRest(url: string) {
+/** The dialog as the session gate opens it, once main's broker kinds have arrived. */
+async function renderDialog() {
   const user = userEvent.setup();
   render(
     <QueryClientProvider client={createQueryClient()}>
       <SessionDialog reason="You are not logged in." />
     </QueryClientProvider>,
   );
-  const form = within(screen.getByRole('form', { name: 'Log in' }));
+  return { user, form: within(await screen.findByRole('form', { name: 'Log in' })) };
+}
+
+/** Opens the dialog on the REST profile and fills it in. */
+async function fillRest(url: string) {
+  const { user, form } = await renderDialog();
   await user.click(form.getByRole('radio', { name: 'REST broker' }));
   await user.type(form.getByLabelText('Broker URL'), url);
   await user.type(form.getByLabelText('API key'), 'key');
@@ -65,13 +72,7 @@ describe('SessionDialog broker URL', () => {
 
 describe('SessionDialog on Zerodha Kite', () => {
   async function openKite() {
-    const user = userEvent.setup();
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <SessionDialog reason="You are not logged in." />
-      </QueryClientProvider>,
-    );
-    const form = within(screen.getByRole('form', { name: 'Log in' }));
+    const { user, form } = await renderDialog();
     await user.click(form.getByRole('radio', { name: 'Zerodha Kite' }));
     await user.type(form.getByLabelText('API key'), 'kitekey');
     return { user, form };
@@ -83,52 +84,92 @@ describe('SessionDialog on Zerodha Kite', () => {
       opened.push(String(url));
       return null;
     });
-    bridge.answer('session.kiteLogin', () => ({
+    bridge.answer('session.loginPage', () => ({
       ok: true,
       data: { loginUrl: 'https://kite.zerodha.com/connect/login?v=3&api_key=kitekey', opened: false },
     }));
     const { user, form } = await openKite();
     await user.type(form.getByLabelText('API secret'), 'sec');
-    await user.click(form.getByRole('button', { name: 'Log in with Kite' }));
+    await user.click(form.getByRole('button', { name: 'Log in with Zerodha Kite' }));
     await waitFor(() => expect(opened).toEqual(['https://kite.zerodha.com/connect/login?v=3&api_key=kitekey']));
-    expect(bridge.callsOf('session.kiteLogin')[0]!.payload).toEqual({
-      profile: { apiKey: 'kitekey', apiSecret: 'sec', marketProtection: -1 },
+    expect(bridge.callsOf('session.loginPage')[0]!.payload).toEqual({
+      profile: { kind: 'kite', apiKey: 'kitekey', apiSecret: 'sec' },
     });
     expect(bridge.callsOf('session.login')).toHaveLength(0);
-    expect(form.getByRole('status').textContent).toMatch(/Waiting for the Kite login/);
+    expect(form.getByRole('status').textContent).toMatch(/Waiting for the login at Zerodha Kite/);
+    // The secret left the form with the login.
+    expect((form.getByLabelText('API secret') as HTMLInputElement).value).toBe('');
     open.mockRestore();
   });
 
   it('with a pasted access token, logs in with a Kite profile carrying the token and no secret', async () => {
     const { user, form } = await openKite();
+    await user.type(form.getByLabelText('API secret'), 'not-this-way');
     await user.click(form.getByRole('radio', { name: /access token/ }));
     await user.type(form.getByLabelText('Access token'), 'tok123');
     await user.click(form.getByRole('button', { name: 'Log in' }));
     await waitFor(() => expect(bridge.callsOf('session.login')).toHaveLength(1));
     expect(bridge.callsOf('session.login')[0]!.payload).toEqual({
-      profile: { kind: 'kite', apiKey: 'kitekey', accessToken: 'tok123', marketProtection: -1 },
+      profile: { kind: 'kite', apiKey: 'kitekey', accessToken: 'tok123' },
     });
   });
 
-  it('market protection is automatic unless a percentage is chosen; a bad one is refused next to the field and nothing is sent', async () => {
+  it('market protection is automatic unless a percentage is typed; one main refuses is shown next to the field', async () => {
+    bridge.answer('session.login', () => ({
+      ok: false,
+      error: {
+        kind: 'bad_request',
+        message: 'Market protection is automatic (-1) or a percentage above 0 and up to 100, two decimals at most',
+        field: 'profile.marketProtection',
+      },
+    }));
     const { user, form } = await openKite();
     await user.click(form.getByRole('radio', { name: /access token/ }));
     await user.type(form.getByLabelText('Access token'), 'tok123');
-    await user.click(form.getByRole('radio', { name: /At most/ }));
     const pct = form.getByLabelText('Market protection %');
+    await user.type(pct, 'two');
+    await user.click(form.getByRole('button', { name: 'Log in' }));
+    // Not a number: told here, nothing sent.
+    expect(form.getByText('Market protection % must be a number, such as 2 or 0.5')).toBeTruthy();
+    expect(bridge.callsOf('session.login')).toHaveLength(0);
     await user.clear(pct);
     await user.type(pct, '150');
     await user.click(form.getByRole('button', { name: 'Log in' }));
-    expect(form.getByText(/Market protection is a percentage above 0 and up to 100/)).toBeTruthy();
-    expect(pct.getAttribute('aria-invalid')).toBe('true');
-    expect(bridge.callsOf('session.login')).toHaveLength(0);
+    await waitFor(() => expect(pct.getAttribute('aria-invalid')).toBe('true'));
+    expect(form.getByText(/^Market protection is automatic \(-1\) or a percentage/).id).toBe(
+      pct.getAttribute('aria-describedby')?.split(' ')[0],
+    );
+    expect(bridge.callsOf('session.login')[0]!.payload).toMatchObject({ profile: { marketProtection: 150 } });
+    // The token left the form with the refused login: typed again.
+    await user.type(form.getByLabelText('Access token'), 'tok123');
     await user.clear(pct);
     await user.type(pct, '2.5');
     await user.click(form.getByRole('checkbox', { name: /IPv4 only/ }));
     await user.click(form.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(bridge.callsOf('session.login')).toHaveLength(2));
+    expect(bridge.callsOf('session.login')[1]!.payload).toEqual({
+      profile: { kind: 'kite', apiKey: 'kitekey', accessToken: 'tok123', marketProtection: 2.5, ipv4Only: true },
+    });
+  });
+});
+
+describe('SessionDialog on a broker it was never written for', () => {
+  it('offers the kind main describes, draws its fields and sends its profile', async () => {
+    bridge.answer('brokers.list', () => ({ ok: true, data: [...SHIPPED_BROKERS, FAKE_BROKER] }));
+    const { user, form } = await renderDialog();
+    await user.click(form.getByRole('radio', { name: 'Fake Securities' }));
+    expect(form.getByText('Fake Securities sessions end at midnight.')).toBeTruthy();
+    expect(form.getByLabelText('PIN').getAttribute('type')).toBe('password');
+    expect(form.getByText('As on your contract note.').id).toBe(
+      form.getByLabelText('Client code').getAttribute('aria-describedby'),
+    );
+    await user.type(form.getByLabelText('Fake API URL'), 'https://api.fake.example');
+    await user.type(form.getByLabelText('Client code'), 'C123');
+    await user.type(form.getByLabelText('PIN'), '4321');
+    await user.click(form.getByRole('button', { name: 'Log in' }));
     await waitFor(() => expect(bridge.callsOf('session.login')).toHaveLength(1));
     expect(bridge.callsOf('session.login')[0]!.payload).toEqual({
-      profile: { kind: 'kite', apiKey: 'kitekey', accessToken: 'tok123', marketProtection: 2.5, ipv4Only: true },
+      profile: { kind: 'fake', baseUrl: 'https://api.fake.example', apiKey: 'C123', apiSecret: '4321' },
     });
   });
 });

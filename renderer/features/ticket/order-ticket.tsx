@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { BracketRequest } from '@shared/domain/bracket';
 import type { Instrument } from '@shared/domain/instrument';
-import type { OrderType, Product, Validity, Variety } from '@shared/domain/order';
+import type { OrderType, Variety } from '@shared/domain/order';
 import { allowedOrderTypes, allowedProducts, allowedValidities, stepQuantity } from '@shared/trading/rules';
 import { formatPrice } from '../../lib/format';
 import { useConfirmOnEnter, useSettingsActions } from '../../state/settings-store';
@@ -12,7 +12,6 @@ import { quotesStoreFor } from '../market/quotes-store';
 import { useQuote } from '../market/use-quotes';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { useMarketStatus } from '../market-status/queries';
-import { productName } from '@shared/domain/product-names';
 import { sessionOf } from '../market-status/session-model';
 import { AmoOffer } from './amo-offer';
 import { LegOutcomes, SliceOffer } from './slice-offer';
@@ -42,6 +41,7 @@ import { UnconfirmedGuard } from './unconfirmed-guard';
 import { useTicketSending } from './use-ticket-sending';
 import { GttFromTicket } from '../gtt/gtt-buttons';
 import { sessionQueries } from '../session/queries';
+import { useBrokerOffers } from '../session/use-broker-offers';
 import { MarketProtectionNote } from './market-protection-note';
 import { bracketState } from '../brackets/bracket-model';
 import { BracketSection } from './bracket-section';
@@ -50,8 +50,6 @@ import { TicketPriceSource } from './ticket-price-source';
 import { useTicketFollowsLink } from '../workstation/use-ticket-follows-link';
 
 const ORDER_TYPES: readonly OrderType[] = ['MARKET', 'LIMIT', 'SL', 'SL-M'];
-const PRODUCTS: readonly Product[] = ['MIS', 'CNC', 'NRML'];
-const VALIDITIES: readonly Validity[] = ['DAY', 'IOC'];
 
 /** A bracket's exits in the confirmation's words: "with stop-loss 1,480.00 (trailing ₹5) and target 1,530.00, as a bracket". */
 function bracketWords(r: BracketRequest, tickSize: number | undefined): string {
@@ -115,7 +113,8 @@ export function OrderTicket() {
   const instrument = draft.instrumentToken === null ? undefined : byToken.get(draft.instrumentToken);
   const login = useQuery(sessionQueries.status()).data;
   const lastPrice = useQuote(instrument?.instrumentToken)?.lastPrice;
-  const evaluation = evaluateTicket(draft, instrument, login, lastPrice);
+  const offers = useBrokerOffers();
+  const evaluation = evaluateTicket(draft, instrument, login ? { ...login, ...offers } : undefined, lastPrice);
   const sending = useTicketSending(draft, instrument, evaluation, login, lastPrice);
   const { request, variety, single: submitter, legs, plan, sliceable, confirming, setConfirming } = sending;
   const confirmOnEnter = useConfirmOnEnter();
@@ -231,7 +230,8 @@ export function OrderTicket() {
     edit({ quantity: String(stepQuantity(q, e.key === 'ArrowUp' ? 1 : -1, instrument)) });
   };
 
-  const products = instrument ? allowedProducts(instrument) : PRODUCTS;
+  const offered = offers.products.map((p) => p.product);
+  const products = instrument ? allowedProducts(instrument) : offered;
   const types = instrument ? allowedOrderTypes(instrument) : ORDER_TYPES;
   const validities = allowedValidities(draft.orderType);
   const side = draft.side;
@@ -341,12 +341,12 @@ export function OrderTicket() {
               <select
                 {...p}
                 value={draft.product}
-                onChange={(e) => edit({ product: pick(PRODUCTS, e.target.value, 'MIS'), productChosen: true })}
+                onChange={(e) => edit({ product: pick(offered, e.target.value, draft.product), productChosen: true })}
               >
-                {PRODUCTS.map((t) => (
-                  <option key={t} value={t}>
-                    {productName(t, login?.broker)}
-                    {products.includes(t) ? '' : ' (not for this instrument)'}
+                {offers.products.map((t) => (
+                  <option key={t.product} value={t.product}>
+                    {t.label}
+                    {products.includes(t.product) ? '' : ' (not for this instrument)'}
                   </option>
                 ))}
               </select>
@@ -357,9 +357,9 @@ export function OrderTicket() {
               <select
                 {...p}
                 value={draft.validity}
-                onChange={(e) => edit({ validity: pick(VALIDITIES, e.target.value, 'DAY') })}
+                onChange={(e) => edit({ validity: pick(offers.validities, e.target.value, draft.validity) })}
               >
-                {VALIDITIES.map((t) => (
+                {offers.validities.map((t) => (
                   <option key={t} value={t}>
                     {t}
                     {validities.includes(t) ? '' : ` (not for ${draft.orderType})`}

@@ -14,6 +14,7 @@ import type { IpcError } from '@shared/ipc/result';
 import type { SessionInfo } from '@shared/domain/session';
 import { refusalReason } from '../placements/placement-model';
 import type { PriceFrom } from './price-prefill';
+import type { BrokerOffers } from '../session/use-broker-offers';
 
 /**
  * The order ticket's logic without React: draft → order request + errors per field.
@@ -97,7 +98,7 @@ export function parseNumber(text: string): number {
 }
 
 /** What the session says of the broker's own rules (from the broker registry), for the ticket. */
-export type BrokerRules = Pick<SessionInfo, 'brokerLabel' | 'iocRefusedOn'>;
+export type BrokerRules = Pick<SessionInfo, 'brokerLabel' | 'iocRefusedOn'> & Partial<BrokerOffers>;
 
 /**
  * Judges the draft against the chosen instrument and the session's broker rules; with the live
@@ -130,6 +131,11 @@ export function evaluateTicket(
     price: price === null || Number.isNaN(price) ? null : price,
     triggerPrice: triggerPrice === null || Number.isNaN(triggerPrice) ? null : triggerPrice,
   };
+  // What the broker takes at all, before the exchanges' rules (its registry entry: docs/brokers.md §The broker registry).
+  if (broker?.products && !broker.products.some((p) => p.product === draft.product))
+    errors.product ??= `${broker.brokerLabel} takes no ${draft.product} orders: choose one it offers`;
+  if (broker?.validities && !broker.validities.includes(draft.validity))
+    errors.validity ??= `${broker.brokerLabel} takes no ${draft.validity} orders: use ${broker.validities.join(' or ')}`;
   for (const v of validateOrder(order, instrument)) {
     const field = RULE_TO_TICKET[v.field];
     errors[field] ??= v.message;
