@@ -332,8 +332,8 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     brokers,
     port: config.kiteRedirectPort ?? DEFAULT_KITE_REDIRECT_PORT,
     ...(config.openLoginWindow ? { open: config.openLoginWindow } : {}),
-    complete: async (profile, requestToken, remember) => {
-      await active.login(profile, remember, requestToken);
+    complete: async (profile, requestToken, remember, redirectUrl) => {
+      await active.login(profile, remember, requestToken, redirectUrl);
       await settings.update((s) => ({ ...s, profile: brokers.stored(profile) }));
     },
   });

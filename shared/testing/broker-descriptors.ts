@@ -70,7 +70,10 @@ export const SHIPPED_BROKERS: readonly BrokerDescriptor[] = [
   {
     kind: 'upstox',
     title: 'Upstox',
-    logins: [{ kind: 'token', label: "Paste today's access token" }],
+    logins: [
+      { kind: 'login-window', label: "Through Upstox's login page (API secret)" },
+      { kind: 'token', label: "Paste today's access token" },
+    ],
     fields: [
       {
         name: 'baseUrl',
@@ -80,6 +83,7 @@ export const SHIPPED_BROKERS: readonly BrokerDescriptor[] = [
         placeholder: 'https://api.upstox.com',
       },
       { name: 'apiKey', label: 'API key', kind: 'text', required: true },
+      { name: 'apiSecret', label: 'API secret', kind: 'secret', required: true, login: 'login-window' },
       { name: 'accessToken', label: 'Access token', kind: 'secret', required: true, login: 'token' },
     ],
     // Upstox names intraday I, and delivery and carry-forward both D.

@@ -185,8 +185,14 @@ export class StreamSocket implements BrokerStream {
     }
     opened.then(
       (socket) => {
-        if (this.#running && this.#socket === null) this.#attach(socket, token);
-        else socket.terminate();
+        if (this.#running && this.#socket === null) {
+          this.#attach(socket, token);
+          return;
+        }
+        // Stopped while the URL was handed out (a re-login): ws reports a socket ended before it
+        // opened as an 'error', which nothing else listens for here.
+        socket.on('error', () => undefined);
+        socket.terminate();
       },
       (err: unknown) => {
         if (!this.#running) return;

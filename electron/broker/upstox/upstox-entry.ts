@@ -43,7 +43,10 @@ export const upstoxEntry = brokerEntry<UpstoxProfile>({
   describe: {
     kind: 'upstox',
     title: 'Upstox',
-    logins: [{ kind: 'token', label: "Paste today's access token" }],
+    logins: [
+      { kind: 'login-window', label: "Through Upstox's login page (API secret)" },
+      { kind: 'token', label: "Paste today's access token" },
+    ],
     fields: [
       {
         name: 'baseUrl',
@@ -53,6 +56,7 @@ export const upstoxEntry = brokerEntry<UpstoxProfile>({
         placeholder: UPSTOX_API_ROOT,
       },
       { name: 'apiKey', label: 'API key', kind: 'text', required: true },
+      { name: 'apiSecret', label: 'API secret', kind: 'secret', required: true, login: 'login-window' },
       { name: 'accessToken', label: 'Access token', kind: 'secret', required: true, login: 'token' },
     ],
     products: UPSTOX_PRODUCTS,
@@ -63,12 +67,14 @@ export const upstoxEntry = brokerEntry<UpstoxProfile>({
   adapter: () => upstoxAdapter(),
   defaultUrl: UPSTOX_API_ROOT,
   label: (url) => (url.href === new URL(UPSTOX_API_ROOT).href ? 'Upstox' : `Upstox (${url.host})`),
-  // A login through Upstox's dialog brings its authorization code (docs/upstox.md §The adapter).
-  credentials: (p, code) => ({
+  // A login through Upstox's dialog brings its authorization code, exchanged with the exact
+  // redirect URL it was issued for (docs/upstox.md §The adapter).
+  credentials: (p, code, redirectUrl) => ({
     apiKey: p.apiKey,
     apiSecret: p.apiSecret ?? '',
     ...(p.accessToken !== undefined ? { accessToken: p.accessToken } : {}),
     ...(code !== undefined ? { requestToken: code } : {}),
+    ...(redirectUrl !== undefined ? { redirectUri: redirectUrl } : {}),
   }),
   fromCommandLine: (c) => ({
     kind: 'upstox',
@@ -77,4 +83,20 @@ export const upstoxEntry = brokerEntry<UpstoxProfile>({
     ...(c.apiSecret !== undefined ? { apiSecret: c.apiSecret } : {}),
     ...(c.accessToken !== undefined ? { accessToken: c.accessToken } : {}),
   }),
+  loginPage: {
+    callbackPath: '/upstox/callback',
+    // Upstox's authorization dialog redirects to the app's registered URL with `code` and the
+    // `state` it was given (docs/upstox.md §Login).
+    pageUrl: (p, { state, redirectUrl }) => {
+      const page = new URL(`${(p.baseUrl ?? UPSTOX_API_ROOT).replace(/\/+$/, '')}/v2/login/authorization/dialog`);
+      page.search = new URLSearchParams({
+        client_id: p.apiKey,
+        redirect_uri: redirectUrl,
+        response_type: 'code',
+        state,
+      }).toString();
+      return page.toString();
+    },
+    codeOf: (q) => q.get('code') || null,
+  },
 });
