@@ -64,7 +64,7 @@ export interface AppConfig {
    */
   readonly kiteRedirectPort?: number;
   /** Opens Kite's login page in a window of main's own (Electron); absent → the renderer opens a tab. */
-  readonly openLoginWindow?: (url: string, callbackOrigin: string) => void;
+  readonly openLoginWindow?: (url: string, callbackUrl: string) => void;
   /**
    * Shows a fired alert as the operating system's notification, for alerts that ask for one
    * (docs/contract.md §Alert notifications). Electron's `Notification` in the app; absent in the

@@ -27,8 +27,8 @@ export interface LoginPageDeps {
   readonly port: number;
   /** Completes the login with the one-time code the redirect brought, and the redirect URL it was issued for. */
   complete(profile: BrokerProfile, requestToken: string, remember: boolean, redirectUrl: string): Promise<void>;
-  /** Opens the login page in its own window (Electron); absent → the renderer opens a tab. */
-  readonly open?: (url: string, callbackOrigin: string) => void;
+  /** Opens the login page in its own window (Electron), which may reach `callbackUrl`; absent → the renderer opens a tab. */
+  readonly open?: (url: string, callbackUrl: string) => void;
   readonly now?: () => number;
 }
 
@@ -90,7 +90,7 @@ export class LoginPageFlow {
     };
     const loginUrl = page.pageUrl(profile, { state, redirectUrl });
     if (this.#deps.open) {
-      this.#deps.open(loginUrl, `http://127.0.0.1:${port}`);
+      this.#deps.open(loginUrl, redirectUrl);
       return { loginUrl, opened: true };
     }
     return { loginUrl, opened: false };
