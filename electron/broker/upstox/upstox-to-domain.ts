@@ -215,7 +215,7 @@ const symbolOf = (w: { trading_symbol?: string | undefined; tradingsymbol?: stri
 
 /**
  * One Upstox order → ours, or null when the app cannot represent it. Upstox's `tag` is the
- * client reference itself (docs/upstox.md §Exactly once): an order without one has none.
+ * client reference itself (docs/upstox.md §The adapter, "Exactly once"): an order without one has none.
  */
 export function toOrder(w: UpstoxOrder, index: UpstoxIndex): Order | null {
   const where = index.key(w.instrument_token);
