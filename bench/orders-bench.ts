@@ -40,6 +40,7 @@ import { newClientOrderId } from '../electron/core/orders/client-order-id';
 import { kiteAdapter } from '../electron/broker/kite/kite-adapter';
 import { upstoxAdapter } from '../electron/broker/upstox/upstox-adapter';
 import { paperUpstoxCode, UPSTOX_TEST_REDIRECT } from '../electron/core/testing/dialects';
+import type { RequestKind } from '../electron/broker/rest/rest-transport';
 import { createCore, marketBuy } from '../electron/core/testing/core-fixture';
 import type { TradingCore, TradingCoreEvents } from '../electron/core/trading-core';
 import { MAX_ORDERBOOK_LAG_MS, startPaperBroker, type PaperBroker } from '../electron/paper';
@@ -298,6 +299,12 @@ interface Certainty {
   split_slowest_1pct_ms: Split;
   /** How long a request waited for the client's own limits (bucket, order pacer), on average. */
   limiter_wait_per_request_ms: number;
+  /**
+   * The same wait by kind of request (order writes, order actions' own reads such as a
+   * placement's lookup, the rest) and by limiter: how many, and the mean ms in the order pacer
+   * and in the client bucket.
+   */
+  limiter_waits: Record<RequestKind, { requests: number; pacer_ms: number; bucket_ms: number }>;
   requests: number;
   rate_limited: number;
 }
@@ -407,6 +414,7 @@ async function timeToCertainty(
     await core.catalog.find(order.exchange, order.tradingsymbol);
     const sentBefore = core.stats.sent;
     const waitedBefore = core.stats.limiterWaitMs;
+    const waitsBefore = structuredClone(core.stats.waits);
     const limitedBefore = core.stats.rateLimited;
     const clicks: Array<{ t0: number; answeredAt: number; cid: string | null; state: string; recovered: boolean }> = [];
     const click = async (): Promise<void> => {
@@ -461,6 +469,11 @@ async function timeToCertainty(
       split_mean_ms: { checks: 0, sending: 0, looking_up: 0, waiting: 0 },
       split_slowest_1pct_ms: { checks: 0, sending: 0, looking_up: 0, waiting: 0 },
       limiter_wait_per_request_ms: 0,
+      limiter_waits: {
+        orderWrites: { requests: 0, pacer_ms: 0, bucket_ms: 0 },
+        orderReads: { requests: 0, pacer_ms: 0, bucket_ms: 0 },
+        others: { requests: 0, pacer_ms: 0, bucket_ms: 0 },
+      },
       requests: core.stats.sent - sentBefore,
       rate_limited: core.stats.rateLimited - limitedBefore,
     };
@@ -532,6 +545,16 @@ async function timeToCertainty(
     out.split_mean_ms = mean(certain);
     out.split_slowest_1pct_ms = mean(certain.slice(Math.floor(certain.length * 0.99)));
     out.limiter_wait_per_request_ms = round((core.stats.limiterWaitMs - waitedBefore) / Math.max(1, out.requests));
+    for (const kind of Object.keys(out.limiter_waits) as RequestKind[]) {
+      const now = core.stats.waits[kind];
+      const was = waitsBefore[kind];
+      const requests = now.requests - was.requests;
+      out.limiter_waits[kind] = {
+        requests,
+        pacer_ms: round((now.pacerMs - was.pacerMs) / Math.max(1, requests)),
+        bucket_ms: round((now.bucketMs - was.bucketMs) / Math.max(1, requests)),
+      };
+    }
     return out;
   } finally {
     await core.close();

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- safety [--orders 200,900] [--faults SPEC] [--broker rest|kite] [--flat REPS] [--part all|cancels|flat]`
+ * `npm run bench -- safety [--orders 200,900] [--faults SPEC] [--broker rest|kite] [--flat REPS] [--part all|cancels|flat|mtm]`
  *
  * The kill switch under throttling (docs/contract.md §Kill switch): N working orders, then the
  * kill switch, through the trading core as the app runs it — its client limits following what
@@ -26,6 +26,13 @@
  * `read_rate_limit=1`), the stream open, against the same without faults in the same run: the
  * time from the click to the run ending done with the broker flat (checked after each run), p50
  * and p99, and the ratio to the baseline (docs/contract.md §Kill switch).
+ *
+ * **MTM stop to flat** (`--part mtm`, `--flat REPS` runs on each dialect; docs/contract.md §Risk
+ * guard): 25 shares held, a hard MTM stop of ₹250, and the paper broker's price moved 3% down:
+ * the time from that breaching price (its tick leaves the broker for main's stream) to the kill
+ * switch's first exit order handed to the order service, and to the run ending done with the
+ * broker flat, p50 and p99; against the same position flattened by the trader's click in the
+ * same run (the baseline: from the click).
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,6 +40,7 @@ import { join } from 'node:path';
 import type { Instrument } from '@shared/domain/instrument';
 import type { OrderRequest } from '@shared/domain/order';
 import type { SafetyRun } from '@shared/domain/safety-run';
+import { NO_MTM_SETTINGS } from '@shared/domain/mtm';
 import { kiteAdapter } from '../electron/broker/kite/kite-adapter';
 import { createCore, pool } from '../electron/core/testing/core-fixture';
 import type { TradingCore } from '../electron/core/trading-core';
@@ -48,7 +56,7 @@ interface Args {
   readonly faults: string;
   readonly dialect: 'rest' | 'kite';
   readonly flatReps: number;
-  readonly part: 'all' | 'cancels' | 'flat';
+  readonly part: 'all' | 'cancels' | 'flat' | 'mtm';
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -77,8 +85,8 @@ function parseArgs(argv: readonly string[]): Args {
       if (!Number.isInteger(flatReps) || flatReps < 1 || flatReps > 200)
         throw new Error('--flat takes an integer in [1, 200]');
     } else if (key === '--part') {
-      if (value !== 'all' && value !== 'cancels' && value !== 'flat')
-        throw new Error(`--part must be all, cancels or flat, not ${value}`);
+      if (value !== 'all' && value !== 'cancels' && value !== 'flat' && value !== 'mtm')
+        throw new Error(`--part must be all, cancels, flat or mtm, not ${value}`);
       part = value;
     } else throw new Error(`unknown option ${key}`);
   }
@@ -246,6 +254,15 @@ async function measure(seeded: string, orders: number, args: Args, faulted: bool
 
 const FLAT_STORM = 'read_rate_limit=1,retry_after_s=30';
 
+/** A core's options on the paper broker's Kite dialect at `kiteRoot`, logged in as `key`. */
+async function kiteCore(kiteRoot: string, key: string): Promise<Parameters<typeof createCore>[2]> {
+  return {
+    adapter: kiteAdapter(),
+    target: { broker: 'kite', label: 'Kite (paper)', vaultKey: key },
+    credentials: { apiKey: 'paper', apiSecret: 'paper', requestToken: await paperRequestToken(kiteRoot) },
+  };
+}
+
 /** A MARKET order of `quantity` (it fills at once against the paper market). */
 function market(i: Instrument, quantity: number): OrderRequest {
   return {
@@ -285,15 +302,10 @@ async function timeToFlat(dialect: Args['dialect'], faulted: boolean): Promise<n
   let outside: TradingCore | null = null;
   try {
     const kiteRoot = paper.url.replace(/\/v1$/, '/kite');
-    const kite = async (key: string): Promise<Parameters<typeof createCore>[2]> => ({
-      adapter: kiteAdapter(),
-      target: { broker: 'kite', label: 'Kite (paper)', vaultKey: key },
-      credentials: { apiKey: 'paper', apiSecret: 'paper', requestToken: await paperRequestToken(kiteRoot) },
-    });
     const root = dialect === 'rest' ? paper.url : kiteRoot;
     core = await createCore(root, join(dir, 'core'), {
       stream: true,
-      ...(dialect === 'kite' ? await kite('kite-bench') : {}),
+      ...(dialect === 'kite' ? await kiteCore(kiteRoot, 'kite-bench') : {}),
     });
     outside = await createCore(paper.url, join(dir, 'outside'), { rate: null });
     await core.start();
@@ -378,8 +390,139 @@ function stopRun(core: TradingCore | null): void {
   safety?.stop?.();
 }
 
+/** Milliseconds from a start to the first exit handed to the order service, and to flat. */
+interface ToFlat {
+  readonly toExitMs: number;
+  readonly toFlatMs: number;
+}
+
+/**
+ * One position flattened by the MTM stop (`byStop`) or by the trader's click: 25 of one equity
+ * held, main's stream open and its positions read, a hard stop of ₹250; then the broker's price
+ * moves 3% down (or the kill switch is clicked). Must end `done` with the broker flat.
+ */
+async function mtmToFlat(dialect: Args['dialect'], byStop: boolean): Promise<ToFlat> {
+  const dir = await mkdtemp(join(tmpdir(), 'td-safety-mtm-'));
+  const paper = await startPaperBroker({
+    port: 0,
+    tickIntervalMs: 0,
+    rate: { perSecond: UNLIMITED, burst: UNLIMITED },
+  });
+  let core: TradingCore | null = null;
+  let firstExit: number | null = null;
+  try {
+    const kiteRoot = paper.url.replace(/\/v1$/, '/kite');
+    const root = dialect === 'rest' ? paper.url : kiteRoot;
+    const c = await createCore(root, join(dir, 'core'), {
+      stream: true,
+      ...(dialect === 'kite' ? await kiteCore(kiteRoot, 'kite-bench') : {}),
+      events: {
+        onSafety: (run: SafetyRun) => {
+          if (firstExit === null && run.steps.some((s) => s.kind === 'exit' && s.state !== 'pending'))
+            firstExit = performance.now();
+        },
+        // Main's own subscription, as the app makes it.
+        onMtmWatch: (tokens: ReadonlySet<number>) => core?.setSubscriptions(tokens),
+      },
+    });
+    core = c;
+    await c.start();
+    const [eq] = (await c.broker.listInstruments('NSE')).filter(
+      (i) => i.instrumentType === 'EQ' && i.lotSize === 1 && i.lastPrice > 0,
+    ) as [Instrument];
+    paper.setPrice(eq.instrumentToken, 1000);
+    await until(() => c.connection().stream === 'open', 10_000, 'the stream');
+    const bought = await c.orders.place(market(eq, 25));
+    if (bought.state !== 'placed') throw new Error('the position was not opened');
+    await until(() => c.book.order(bought.orderId)?.status === 'COMPLETE', 10_000, 'the fill in main’s book');
+    c.mtm.setSettings({ ...NO_MTM_SETTINGS, stop: { value: 250, unit: 'rupees' }, hard: true });
+    await until(() => c.mtm.state().status.state === 'watching', 10_000, 'the MTM watched');
+    const t0 = performance.now();
+    if (byStop) paper.setPrice(eq.instrumentToken, 970);
+    else c.safety.start({ kind: 'killSwitch', exitPositions: true });
+    await until(
+      () => c.safety.current()?.state === 'done' || c.safety.current()?.state === 'incomplete',
+      60_000,
+      'the run',
+    );
+    const toFlatMs = performance.now() - t0;
+    const run = c.safety.current();
+    const open = (await c.broker.listPositions()).filter((p) => p.quantity !== 0);
+    if (run?.state !== 'done' || open.length > 0 || firstExit === null)
+      throw new Error(`not flat: run ${run?.state} (${run?.detail}); ${open.length} positions open at the broker`);
+    return { toExitMs: firstExit - t0, toFlatMs };
+  } finally {
+    await core?.close().catch(() => undefined);
+    await paper.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+interface MtmFigures {
+  readonly dialect: Args['dialect'];
+  readonly reps: number;
+  readonly stopToExitP50Ms: number;
+  readonly stopToExitP99Ms: number;
+  readonly stopToFlatP50Ms: number;
+  readonly stopToFlatP99Ms: number;
+  readonly clickToFlatP50Ms: number;
+  readonly clickToFlatP99Ms: number;
+  /** Stop-to-flat p50 ÷ click-to-flat p50, same run. */
+  readonly p50ToBaseline: number;
+}
+
+async function measureMtm(reps: number): Promise<MtmFigures[]> {
+  const out: MtmFigures[] = [];
+  for (const dialect of ['rest', 'kite'] as const) {
+    const click: ToFlat[] = [];
+    const stop: ToFlat[] = [];
+    // Interleaved, so a slow moment of the machine lands on both.
+    for (let i = 0; i < reps; i++) {
+      click.push(await mtmToFlat(dialect, false));
+      stop.push(await mtmToFlat(dialect, true));
+    }
+    const p = (xs: ToFlat[], key: keyof ToFlat, q: number): number =>
+      Math.round(
+        percentile(
+          xs.map((x) => x[key]),
+          q,
+        ),
+      );
+    const f: MtmFigures = {
+      dialect,
+      reps,
+      stopToExitP50Ms: p(stop, 'toExitMs', 0.5),
+      stopToExitP99Ms: p(stop, 'toExitMs', 0.99),
+      stopToFlatP50Ms: p(stop, 'toFlatMs', 0.5),
+      stopToFlatP99Ms: p(stop, 'toFlatMs', 0.99),
+      clickToFlatP50Ms: p(click, 'toFlatMs', 0.5),
+      clickToFlatP99Ms: p(click, 'toFlatMs', 0.99),
+      p50ToBaseline: round(
+        percentile(
+          stop.map((x) => x.toFlatMs),
+          0.5,
+        ) /
+          percentile(
+            click.map((x) => x.toFlatMs),
+            0.5,
+          ),
+      ),
+    };
+    console.log(
+      `MTM stop on ${dialect === 'rest' ? '/v1' : '/kite'} (${reps} runs each): breach → first exit p50 ${f.stopToExitP50Ms} ms p99 ${f.stopToExitP99Ms} ms · breach → flat p50 ${f.stopToFlatP50Ms} ms p99 ${f.stopToFlatP99Ms} ms · click → flat p50 ${f.clickToFlatP50Ms} ms p99 ${f.clickToFlatP99Ms} ms · ${f.p50ToBaseline}× the click`,
+    );
+    out.push(f);
+  }
+  return out;
+}
+
 export async function run(argv: string[]): Promise<void> {
   const args = parseArgs(argv);
+  if (args.part === 'mtm') {
+    const mtm = await measureMtm(args.flatReps);
+    console.log(JSON.stringify({ bench: 'safety', mtmToFlat: mtm }));
+    return;
+  }
   const results: Measured[] = [];
   const flat = args.part === 'cancels' ? [] : await measureFlat(args.flatReps);
   if (args.part === 'flat') {

@@ -240,6 +240,15 @@ export async function openOnInfy(page: Page, host: HostHandle, price = 1500): Pr
   return infy;
 }
 
+/** A position's "Net qty" cell (after the selection box, the symbol and the product). */
+export function netQty(page: Page, symbol: string): Locator {
+  return page
+    .getByRole('table', { name: 'Positions' })
+    .getByRole('row', { name: new RegExp(symbol) })
+    .getByRole('cell')
+    .nth(3);
+}
+
 /** Sets the risk limits in the dialog: a figure per row label, `hard` ticked or not. */
 export async function setLimits(page: Page, rows: Record<string, { value: string; hard: boolean }>): Promise<void> {
   await page.getByTestId('risk-chip').click();

@@ -15,6 +15,7 @@ import {
   setStreamAccepting,
   ticket,
   openOnInfy,
+  netQty,
 } from './dashboard-helpers';
 
 /**
@@ -25,14 +26,6 @@ import {
  */
 
 const quietHost = quietHostPerTest();
-
-/** A position's "Net qty" cell (after the selection box, the symbol and the product). */
-const netQty = (page: Page, symbol: string) =>
-  page
-    .getByRole('table', { name: 'Positions' })
-    .getByRole('row', { name: new RegExp(symbol) })
-    .getByRole('cell')
-    .nth(3);
 
 const runDialog = (page: Page) => page.getByRole('dialog').filter({ has: page.getByTestId('safety-headline') });
 

@@ -19,6 +19,7 @@ import { useBracketEvents } from './features/brackets/queries';
 import { UnprotectedBadge, useUnprotectedToasts } from './features/brackets/unprotected-badge';
 import { PositionsPanel } from './features/portfolio/positions-panel';
 import { KillSwitchButton } from './features/safety/kill-switch';
+import { MtmHeader } from './features/mtm/mtm-header';
 import { RiskStatusChip } from './features/safety/risk-status';
 import { SquareOffChip } from './features/square-off/square-off-chip';
 import { DriftDialogSlot, DriftHeaderButton } from './features/drift/drift-alarm';
@@ -229,6 +230,7 @@ export function App() {
         <UnprotectedBadge />
         <RiskStatusChip />
         <SquareOffChip />
+        <MtmHeader />
         <DriftHeaderButton />
         <AlertsHeaderButton />
         <StrategyHeaderButton />

@@ -29,7 +29,7 @@ import { ActiveCore } from './session/active-core';
 import { BROKERS, type BrokerRegistry, type CommandLineProfile } from './session/broker-registry';
 import { LoginPageFlow } from './session/login-page';
 import { vaultKeyOf } from './session/profile-target';
-import { SettingsStore, storedRisk } from './settings/settings-store';
+import { SettingsStore, storedMtm, storedRisk } from './settings/settings-store';
 import { journalHandlers } from './handlers/journal-handlers';
 import { bracketHandlers } from './handlers/bracket-handlers';
 import { JournalService } from './journal/journal-service';
@@ -188,6 +188,8 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
 
   // Declared before the core: its ticks reach the book from the first one.
   let alerts: AlertBook | null = null;
+  /** Whether an active alert watches the day's MTM (the MTM guard keeps measuring for it). */
+  let mtmAlerts = false;
   // The bars of study alerts (docs/contract.md §Alerts that place orders), read from the current broker.
   const studies = new StudyFeed({
     candles: (token, interval) => active.current().broker.getCandles(token, { interval }),
@@ -228,11 +230,15 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     paperUrl,
     // The profile's risk limits are in force before its first order (docs/contract.md §Risk guard).
     prepare: async (core) => {
-      const stored = storedRisk(await settings.read(), core.profileKey);
+      const read = await settings.read();
+      const stored = storedRisk(read, core.profileKey);
       core.risk.setLimits(stored.limits);
       core.risk.restoreLossReached(stored.lossReachedOn);
       studies.clear();
+      core.mtm.setSettings(storedMtm(read, core.profileKey));
+      core.mtm.restoreTrigger(read.mtmTriggered?.[core.profileKey] ?? null);
       await alerts?.load(core.profileKey);
+      core.mtm.wantFigure(mtmAlerts);
       squareOff.use(core);
       await workstation.use(core.profileKey);
       await journal.load(core.profileKey, () => ({
@@ -265,6 +271,22 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
           const union = registry.subscriptions();
           active.subscribe(union.tokens, union.modes);
         },
+        onMtm: (status) => events.emit('mtm.changed', status),
+        // Main's own subscription: the day's MTM is measured with the window hidden.
+        onMtmWatch: (tokens) => {
+          registry.set('main:mtm', [...tokens]);
+          const union = registry.subscriptions();
+          active.subscribe(union.tokens, union.modes);
+        },
+        onMtmTrigger: (key, trigger) =>
+          void settings
+            .update((s) => {
+              const kept = { ...s.mtmTriggered };
+              if (trigger) kept[key] = trigger;
+              else delete kept[key];
+              return { ...s, mtmTriggered: kept };
+            })
+            .catch(() => undefined),
         onLossReached: (key, date) =>
           void settings
             .update((s) => ({ ...s, risk: { ...s.risk, [key]: { ...storedRisk(s, key), lossReachedOn: date } } }))
@@ -295,8 +317,22 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     levelOf: (alert, tick) => studies.level(alert.basis, tick),
     placeOrders: (alert) => alertOrders.fire(alert),
     onOrdered: (alert) => events.emit('alerts.ordered', alert),
-    // The day's MTM is not measured in main yet: an MTM alert is kept and never fires (unknown).
-    mtmOf: () => 'unknown',
+    // The day's MTM as the MTM guard measures it; unknown (never fires) while positions are.
+    mtmOf: () => {
+      try {
+        return active.current().mtm.figure();
+      } catch {
+        return 'unknown'; // logged out: nothing is known
+      }
+    },
+    watchMtm: (on) => {
+      mtmAlerts = on;
+      try {
+        active.current().mtm.wantFigure(on);
+      } catch {
+        // Logged out: the next core is told at its login (`prepare`).
+      }
+    },
     watch: (tokens) => {
       registry.set('main:alerts', tokens);
       const union = registry.subscriptions();

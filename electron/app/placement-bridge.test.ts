@@ -7,6 +7,7 @@ import type { OrderRequest } from '@shared/domain/order';
 import type { PlaceOutcome, Placement } from '@shared/domain/placement';
 import { IntentsLedger } from '../core/ledger/intents-ledger';
 import { LedgerRecord } from '../core/ledger/ledger-record';
+import { journalJson } from '../core/storage/durable-journal';
 import { createDispatcher, type Dispatch } from './dispatcher';
 import { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from '../paper';
 import { createAppServices, type AppServices } from './app-services';
@@ -75,9 +76,9 @@ async function ledger(dir: string): Promise<{ intents: string[]; open: string[] 
   const text = file ? await readFile(join(dir, file), 'utf8') : '';
   const intents: string[] = [];
   const open = new Set<string>();
-  for (const line of text.split('\n')) {
-    const r = line.trim() ? LedgerRecord.safeParse(JSON.parse(line)) : null;
-    if (!r?.success) continue;
+  for (const json of journalJson(text)) {
+    const r = LedgerRecord.safeParse(json);
+    if (!r.success) continue;
     if (r.data.t === 'intent') {
       intents.push(r.data.clientOrderId);
       open.add(r.data.clientOrderId);

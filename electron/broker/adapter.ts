@@ -2,8 +2,11 @@ import type { AuthSource } from './auth-source';
 import type { Broker, Credentials } from './broker';
 import type { RestTransport, TransportOptions } from './rest/rest-transport';
 
-/** The parts of the shared transport a dialect decides: its auth header, its error reading, its "token refused" test. */
-export type DialectTransport = Pick<TransportOptions, 'authorize' | 'classify' | 'tokenRefused'>;
+/**
+ * The parts of the shared transport a dialect decides: its auth header, its error reading, its
+ * "token refused" test, whether its order writes count apart from its other requests.
+ */
+export type DialectTransport = Pick<TransportOptions, 'authorize' | 'classify' | 'tokenRefused' | 'orderWritesApart'>;
 
 /** What the trading core hands an adapter to build its broker on. */
 export interface BrokerLink {

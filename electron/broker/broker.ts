@@ -162,7 +162,10 @@ export interface CancelOptions {
  * the client sizes its own pace and the usage meter its budget.
  */
 export interface BrokerLimits {
-  /** Every request counts here. */
+  /**
+   * Every request counts here — but the order writes of a broker that counts them apart (Kite:
+   * its `orderWindows`; the transport is told so by the dialect's `orderWritesApart`).
+   */
   readonly requests: RateLimit;
   /** Order placement, where the broker limits it on its own as well (null: it does not). */
   readonly placements: RateLimit | null;

@@ -57,6 +57,8 @@ export interface CoreSeams {
   readonly orderClock?: Clock;
   /** Tries and waits of the kill switch's runs. */
   readonly safetyTimings?: Partial<SafetyTimings>;
+  /** The timer of a soft MTM level's countdown (a timer the test fires by hand; docs/contract.md §Risk guard). */
+  readonly mtmTimer?: SetTimer;
   /** Entries after which the intents ledger compacts. */
   readonly ledgerCompactAfter?: number;
   /** Told at each durable step of the intents ledger (crash tests kill the process at one). */

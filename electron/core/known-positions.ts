@@ -181,6 +181,11 @@ export class KnownPositions {
     return this.#read;
   }
 
+  /** When main first saw the latest fill on a position (its own clock), or null if it saw none. */
+  public fillSeenAt(key: PositionKey): number | null {
+    return this.#sums.get(positionKey(key))?.lastFillSeenAt ?? null;
+  }
+
   /** One position as main knows it now. */
   public position(key: PositionKey): KnownPosition {
     return this.#position(positionKey(key));

@@ -26,6 +26,8 @@ import { OrderActions } from './orders/order-actions';
 import { OrderBook, type PushedDelta } from './orders/order-book';
 import { OrderService } from './orders/order-service';
 import { RiskGuard } from './risk/risk-guard';
+import { MtmGuard } from './risk/mtm-guard';
+import type { MtmStatus, MtmTrigger } from '@shared/domain/mtm';
 import { SafetyRunner } from './safety/safety-runner';
 import type { SecretVault, VaultWrite } from './session/secret-vault';
 import { SessionManager, type SessionTarget } from './session/session-manager';
@@ -62,6 +64,12 @@ export interface TradingCoreEvents {
   onBrackets?(brackets: Bracket[]): void;
   /** The instruments whose ticks main's trailing stops need (the app subscribes them as main's own). */
   onBracketWatch?(tokens: ReadonlySet<number>): void;
+  /** The MTM stop and target's status changed (docs/contract.md §Risk guard). */
+  onMtm?(status: MtmStatus): void;
+  /** The instruments whose ticks the day's MTM needs (the app subscribes them as main's own). */
+  onMtmWatch?(tokens: ReadonlySet<number>): void;
+  /** The day's MTM trigger ran its kill switch (null: the levels were saved afresh), for this profile. */
+  onMtmTrigger?(profileKey: string, trigger: MtmTrigger | null): void;
 }
 
 /** Everything needed to trade with one broker account: what the app gives. */
@@ -118,6 +126,8 @@ export class TradingCore {
   public readonly barrier: KillBarrier;
   /** The reconciliation drift alarm: main's view against the broker's (docs/contract.md §Drift alarm). */
   public readonly drift: DriftMonitor;
+  /** The account's MTM stop and target: the kill switch when a level is hit (docs/contract.md §Risk guard). */
+  public readonly mtm: MtmGuard;
   /** GTT orders: rules in main, created once, honest answers (docs/gtt.md). */
   public readonly gtt: GttService;
   /** Brackets and trailing stops, kept by main (docs/brackets.md). */
@@ -375,6 +385,19 @@ export class TradingCore {
         this.session.info().marketData === 'none' && this.session.info().marketProtection !== undefined,
       ...(seams.safetyTimings ? { timings: seams.safetyTimings } : {}),
     });
+    this.mtm = new MtmGuard({
+      view: this.view,
+      readPositions: () => this.readPositions({ urgent: true }),
+      openingFunds: async () => (await this.broker.getFunds()).openingBalance,
+      safety: this.safety,
+      now: Date.now,
+      setTimer: seams.mtmTimer ?? systemTimer,
+      onChange: (status) => ev.onMtm?.(status),
+      watch: (tokens) => ev.onMtmWatch?.(tokens),
+      onTrigger: (trigger) => ev.onMtmTrigger?.(options.target.vaultKey, trigger),
+    });
+    // Every change of what main knows of the positions is measured, like every tick.
+    this.view.known.onChange(() => this.mtm.evaluate());
   }
 
   /**
@@ -494,6 +517,7 @@ export class TradingCore {
   /** Stops everything and closes the ledger and the connection pool (without logging out). */
   public async close(): Promise<void> {
     this.drift.stop();
+    this.mtm.close();
     this.#meter.close();
     this.brackets.close();
     this.orders.close();
@@ -516,6 +540,7 @@ export class TradingCore {
         this.#lastTicks.set(t.instrumentToken, { price: t.lastPrice, at: Date.now() });
         this.volume.onTick(t);
         this.brackets.onTick(t);
+        this.mtm.evaluate();
         ev.onTick?.(t);
       },
       onState: (state, detail) => {

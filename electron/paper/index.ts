@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toIstIso } from '@shared/lib/ist-time';
 import { toUnits } from '@shared/trading/money';
@@ -260,57 +261,74 @@ function marks(state: BrokerState): Record<string, number> {
   return out;
 }
 
-export async function startPaperBroker(options: PaperBrokerOptions = {}): Promise<PaperBroker> {
-  const seed = options.seed ?? DEFAULTS.seed;
+/** The broker's push channels; made once the server exists, told of every order and tick from then on. */
+interface Sockets {
+  stream: Stream | null;
+  kiteTicker: KiteTicker | null;
+  upstoxFeeds: UpstoxFeeds | null;
+}
+
+/**
+ * Order and trade ids in blocks: before a new id goes anywhere (journal line, stream, reply), a
+ * block of ids above it is journaled and fsynced, so a restart never hands it out again
+ * (docs/api.md §Persistence).
+ */
+function idBlocks(journal: Journal): {
+  reserve: (kind: keyof IdMark, id: number) => void;
+  raiseTo: (m: IdMark) => void;
+} {
+  let ids: IdMark = { order: 0, trade: 0 };
+  return {
+    reserve(kind, id) {
+      if (id <= ids[kind]) return;
+      ids = { ...ids, [kind]: id + ID_BLOCK - 1 };
+      journal.append({ e: 'ids', ...ids });
+      journal.commit();
+    },
+    raiseTo(m) {
+      ids = { order: Math.max(ids.order, m.order), trade: Math.max(ids.trade, m.trade) };
+    },
+  };
+}
+
+/**
+ * The broker's state, read back from its journal and caught up to now: the market on the
+ * journal's clock, the matching engine and GTT book journaling every change, and the sessions.
+ */
+function openBrokerState(options: PaperBrokerOptions, seed: number, sockets: Sockets): BrokerState {
   const realClock = options.clock ?? Date.now;
-  const sessions = new Sessions(options.tokenTtlMs ?? DEFAULTS.tokenTtlMs, options.apiSecret);
-  const faults = new Faults(seed, options.faults);
   const opened = options.dataDir
     ? Journal.open(options.dataDir, { repair: options.repair ?? false })
     : { journal: Journal.memory(), replay: { events: [], torn: null, repaired: null } };
-  // After a restart the market clock never starts before what the journal already recorded.
-  const journaledUntil = latestTime(opened.replay.events);
-  const marketClock = new MarketClock(realClock, options.marketClock, journaledUntil);
-  const clock = (): number => marketClock.now();
-  const startedAt = clock();
-  const market = new Market(generateInstruments(seed, startedAt), seed, startedAt, options.book ?? 'depth');
-  const journal = opened.journal;
+  const { journal } = opened;
   const { torn, repaired } = opened.replay;
   if (torn !== null)
     console.warn(
       `[paper] journal: cut off a torn last line (line ${torn}): a write a crash interrupted, never acknowledged`,
     );
   if (repaired) console.warn(`[paper] ${repaired.summary}`);
-
-  let stream: Stream | null = null;
-  let kiteTicker: KiteTicker | null = null;
-  let upstoxFeeds: UpstoxFeeds | null = null;
-  const upstoxExtras = new Map<string, UpstoxOrderExtras>();
-  const kiteExtras = new Map<string, KiteOrderExtras>();
-  // Before a new id goes anywhere (journal line, stream, reply), a block of ids above it is
-  // journaled and fsynced, so a restart never hands it out again (docs/api.md §Persistence).
-  let ids: IdMark = { order: 0, trade: 0 };
-  const reserve = (kind: keyof IdMark, id: number): void => {
-    if (id <= ids[kind]) return;
-    ids = { ...ids, [kind]: id + ID_BLOCK - 1 };
-    journal.append({ e: 'ids', ...ids });
-    journal.commit();
-  };
+  // After a restart the market clock never starts before what the journal already recorded.
+  const journaledUntil = latestTime(opened.replay.events);
+  const marketClock = new MarketClock(realClock, options.marketClock, journaledUntil);
+  const clock = (): number => marketClock.now();
+  const startedAt = clock();
+  const market = new Market(generateInstruments(seed, startedAt), seed, startedAt, options.book ?? 'depth');
+  const ids = idBlocks(journal);
   const engine = new Engine(market, new Account(toUnits(options.startingCash ?? DEFAULTS.startingCash)), {
     order(o) {
-      reserve('order', Number(o.orderId));
+      ids.reserve('order', Number(o.orderId));
       journal.append({ e: 'order', o });
       // Pushed once on disk: the stream never shows a change a crash could take back. The engine
       // changes its order in place, so what is pushed is this transition's copy.
       const at = { ...o, history: [...o.history] };
       journal.whenDurable(() => {
-        stream?.order(at);
-        kiteTicker?.order(at);
-        upstoxFeeds?.order(at);
+        sockets.stream?.order(at);
+        sockets.kiteTicker?.order(at);
+        sockets.upstoxFeeds?.order(at);
       });
     },
     trade(t) {
-      reserve('trade', Number(t.tradeId));
+      ids.reserve('trade', Number(t.tradeId));
       journal.append({ e: 'trade', t });
     },
   });
@@ -325,8 +343,8 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     engine,
     orderReads: lagging ? (realNow) => lagging.at(realNow) : () => engine,
     gtt,
-    sessions,
-    faults,
+    sessions: new Sessions(options.tokenTtlMs ?? DEFAULTS.tokenTtlMs, options.apiSecret),
+    faults: new Faults(seed, options.faults),
     journal,
     startingCashUnits: engine.account.openingUnits,
     clock,
@@ -336,10 +354,12 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     keeper: new SessionKeeper(market, engine, journaledUntil || startedAt, (at) => generateInstruments(seed, at)),
     uniqueClientIds: options.idempotency ?? true,
     setStreamAccepting: (on) =>
-      (stream?.setAccepting(on) ?? 0) + (kiteTicker?.setAccepting(on) ?? 0) + (upstoxFeeds?.setAccepting(on) ?? 0),
+      (sockets.stream?.setAccepting(on) ?? 0) +
+      (sockets.kiteTicker?.setAccepting(on) ?? 0) +
+      (sockets.upstoxFeeds?.setAccepting(on) ?? 0),
     holds: new ReplyHolds(),
   };
-  ids = replay(opened.replay.events, state);
+  ids.raiseTo(replay(opened.replay.events, state));
   // What happened while the broker was down happens now, in order: closes (DAY orders cancelled,
   // MIS squared off), new days (positions carried into today's, T+1 delivery), opens.
   state.keeper.advance(clock());
@@ -350,39 +370,41 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     // Ids the removed lines mention may have been seen outside: never hand them out again.
     engine.continueAbove(repaired.highestIds.order, repaired.highestIds.trade);
     gtt.continueAbove(repaired.highestIds.gtt);
-    ids = {
-      order: Math.max(ids.order, repaired.highestIds.order),
-      trade: Math.max(ids.trade, repaired.highestIds.trade),
-    };
+    ids.raiseTo(repaired.highestIds);
   }
-
   // What the journal restored and the start caught up on shows at once; what happens from now on lags.
   lagging?.start();
+  return state;
+}
 
+/** Every price move reaches the engine, then the GTTs, then the journal, then the sockets. */
+function followMarket(state: BrokerState, sockets: Sockets): void {
+  const { market, engine, gtt, journal, clock } = state;
   market.onMoves((moves) => {
     engine.onMoves(moves);
     // After the engine: a GTT's order then meets the book as it stands after this move.
     gtt.onMoves(moves);
     journal.commit();
-    stream?.ticks(moves);
-    kiteTicker?.ticks(moves);
-    upstoxFeeds?.ticks(moves);
+    sockets.stream?.ticks(moves);
+    sockets.kiteTicker?.ticks(moves);
+    sockets.upstoxFeeds?.ticks(moves);
   });
   // The account's own fills change a book without moving its price: quote/full subscribers see it.
   market.onBookChange((token) => {
-    stream?.book(token, clock());
-    kiteTicker?.book(token, clock());
+    sockets.stream?.book(token, clock());
+    sockets.kiteTicker?.book(token, clock());
   });
+}
 
-  const rate = options.rate ?? DEFAULTS.rate;
-  const auth = new AuthGuard(sessions, options.authFailures ?? AUTH_FAILURES);
-  let port = 0;
+/** The Kite and Upstox dialects' HTTP handlers and what their sockets share with them. */
+function createDialects(state: BrokerState, options: PaperBrokerOptions, auth: AuthGuard, port: () => number) {
+  const kiteExtras = new Map<string, KiteOrderExtras>();
   const kite = createKiteHandler(state, {
     auth,
     kite: {
       requestTokens: new RequestTokens(),
       extras: kiteExtras,
-      redirectUrl: () => options.kiteRedirectUrl ?? `http://127.0.0.1:${port}/kite/connect/done`,
+      redirectUrl: () => options.kiteRedirectUrl ?? `http://127.0.0.1:${port()}/kite/connect/done`,
       allowedIps: options.kiteAllowedIps ?? DEFAULT_ALLOWED_IPS,
       plan: options.kitePlan ?? 'connect',
     },
@@ -391,9 +413,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
   const upstoxState: UpstoxState = {
     codes: new OneTimeCodes<string>(),
     feedCodes: new OneTimeCodes(),
-    extras: upstoxExtras,
+    extras: new Map<string, UpstoxOrderExtras>(),
     allowedIps: options.upstoxAllowedIps ?? DEFAULT_ALLOWED_IPS,
-    socketUrl: (path) => `ws://127.0.0.1:${port}${path}`,
+    socketUrl: (path) => `ws://127.0.0.1:${port()}${path}`,
   };
   const upstox = createUpstoxHandler(state, {
     auth,
@@ -403,43 +425,44 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
       standard: { ...UPSTOX_RATES.standard, ...options.upstoxRates?.standard },
     },
   });
-  const extraHostNames = new Set((options.extraHostNames ?? []).map((n) => n.toLowerCase()));
-  const controlSecret = options.control ? newControlSecret() : null;
-  const server = createBrokerServer(state, {
-    controlSecret,
-    rate,
-    auth,
-    kite,
-    upstox,
-    extraHostNames,
-  });
-  stream = new Stream(
+  return { kite, kiteExtras, upstox, upstoxState };
+}
+
+/** The WebSockets on the server: the broker's own stream, which hands /kite/ws and Upstox's feeds to theirs. */
+function openSockets(
+  server: Server,
+  state: BrokerState,
+  options: PaperBrokerOptions,
+  shared: { auth: AuthGuard; extraHostNames: ReadonlySet<string> } & ReturnType<typeof createDialects>,
+  sockets: Sockets,
+): void {
+  const { market, sessions, clock, realClock, engine } = state;
+  const stream = new Stream(
     server,
-    auth,
+    shared.auth,
     market,
     options.heartbeatMs ?? DEFAULTS.heartbeatMs,
     options.stream,
     clock,
     realClock,
-    extraHostNames,
+    shared.extraHostNames,
   );
-  kiteTicker = new KiteTicker({
+  const ticker = new KiteTicker({
     market,
     sessions,
-    auth,
-    extras: kiteExtras,
+    auth: shared.auth,
+    extras: shared.kiteExtras,
     clock,
     realClock,
     heartbeatMs: options.kiteHeartbeatMs ?? 1000,
     limits: options.stream,
     plan: options.kitePlan ?? 'connect',
   });
-  const ticker = kiteTicker;
   stream.delegate('/kite/ws', (req, socket, head) => ticker.upgrade(req, socket, head));
   const feeds = new UpstoxFeeds({
     market,
     sessions,
-    upstox: upstoxState,
+    upstox: shared.upstoxState,
     clock,
     realClock,
     // How often each feed socket's login is checked (the feeds send no heartbeat of their own).
@@ -447,10 +470,13 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     limits: options.stream,
     positions: () => engine.account.positions.values(),
   });
-  upstoxFeeds = feeds;
   stream.delegate(MARKET_FEED_PATH, (req, socket, head) => feeds.upgrade(req, socket, head));
   stream.delegate(PORTFOLIO_FEED_PATH, (req, socket, head) => feeds.upgrade(req, socket, head));
+  Object.assign(sockets, { stream, kiteTicker: ticker, upstoxFeeds: feeds });
+}
 
+/** Listens on the options' host and port (an ephemeral port by default); the port it got. */
+async function listen(server: Server, options: PaperBrokerOptions): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.listenHost ?? '127.0.0.1', () => {
@@ -458,25 +484,43 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
       resolve();
     });
   });
-  port = (server.address() as AddressInfo).port;
+  return (server.address() as AddressInfo).port;
+}
 
+/** The market moves on its own every `tickIntervalMs` (0: only when a test sets a price). */
+function startTicking(state: BrokerState, options: PaperBrokerOptions): NodeJS.Timeout | null {
   const tickMs = options.tickIntervalMs ?? DEFAULTS.tickIntervalMs;
   const timer =
     tickMs > 0
       ? setInterval(() => {
-          const now = clock();
+          const now = state.clock();
           state.keeper.advance(now);
-          market.step(now);
-          journal.commit();
+          state.market.step(now);
+          state.journal.commit();
         }, tickMs)
       : null;
   timer?.unref();
+  return timer;
+}
 
+/** What a test or the CLI holds: prices, faults, counts and holds, and a close that journals the marks. */
+function controlSurface(
+  state: BrokerState,
+  running: {
+    server: Server;
+    port: number;
+    controlSecret: string | null;
+    timer: NodeJS.Timeout | null;
+    sockets: Sockets;
+  },
+): PaperBroker {
+  const { market, engine, gtt, journal, faults, sessions, clock } = state;
+  const { server, port, timer, sockets } = running;
   let closed: Promise<void> | null = null;
   return {
     url: `http://127.0.0.1:${port}/v1`,
     port,
-    controlSecret,
+    controlSecret: running.controlSecret,
     setPrice(instrumentToken, lastPrice) {
       const i = market.instrument(instrumentToken);
       if (!i) throw new Error(`unknown instrument ${instrumentToken}`);
@@ -506,10 +550,10 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
       return journal.syncs;
     },
     streamStats() {
-      return stream?.stats() ?? [];
+      return sockets.stream?.stats() ?? [];
     },
     kiteTickerStats() {
-      return kiteTicker?.stats() ?? [];
+      return sockets.kiteTicker?.stats() ?? [];
     },
     setStreamAccepting(on) {
       return state.setStreamAccepting(on);
@@ -520,9 +564,9 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
     close() {
       closed ??= (async () => {
         if (timer) clearInterval(timer);
-        stream?.close();
-        kiteTicker?.close();
-        upstoxFeeds?.close();
+        sockets.stream?.close();
+        sockets.kiteTicker?.close();
+        sockets.upstoxFeeds?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
@@ -534,4 +578,31 @@ export async function startPaperBroker(options: PaperBrokerOptions = {}): Promis
       return closed;
     },
   };
+}
+
+/**
+ * Starts the paper broker (docs/paper-broker.md): its state read back from the journal, the HTTP
+ * server with both dialects, the sockets, and the market's own ticking.
+ */
+export async function startPaperBroker(options: PaperBrokerOptions = {}): Promise<PaperBroker> {
+  const sockets: Sockets = { stream: null, kiteTicker: null, upstoxFeeds: null };
+  const state = openBrokerState(options, options.seed ?? DEFAULTS.seed, sockets);
+  followMarket(state, sockets);
+  const auth = new AuthGuard(state.sessions, options.authFailures ?? AUTH_FAILURES);
+  let port = 0;
+  const dialects = createDialects(state, options, auth, () => port);
+  const extraHostNames = new Set((options.extraHostNames ?? []).map((n) => n.toLowerCase()));
+  const controlSecret = options.control ? newControlSecret() : null;
+  const server = createBrokerServer(state, {
+    controlSecret,
+    rate: options.rate ?? DEFAULTS.rate,
+    auth,
+    kite: dialects.kite,
+    upstox: dialects.upstox,
+    extraHostNames,
+  });
+  openSockets(server, state, options, { auth, extraHostNames, ...dialects }, sockets);
+  port = await listen(server, options);
+  const timer = startTicking(state, options);
+  return controlSurface(state, { server, port, controlSecret, timer, sockets });
 }

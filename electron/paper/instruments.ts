@@ -287,24 +287,56 @@ export function atmVolOf(kind: UnderlyingKind): number {
   return kind === 'index' ? ATM_VOL.index : kind === 'stock' ? ATM_VOL.stock : ATM_VOL.commodity;
 }
 
-/** Builds the universe; `now` (the market clock) fixes which expiries are live and what derivatives cost. */
-export function generateInstruments(seed: number, now: number = Date.now()): PaperInstrument[] {
-  const today = istDate(now);
-  const live =
-    (exchange: Exchange): Live =>
-    (d) =>
-      expiryClose(exchange, ymd(d)) > now;
-  const rng: Rng = deriveRng(seed, 'universe');
-  const jitter = (price: number): number => price * (1 + (rng() - 0.5) * 0.04);
-  const out: PaperInstrument[] = [];
-  const used = new Set<number>();
-
-  const add = (
+/** The universe being listed: each instrument's token, and the shapes of option chains and futures series. */
+interface Listing {
+  readonly out: PaperInstrument[];
+  readonly add: (
     i: Omit<PaperInstrument, 'token' | 'tickUnits' | 'multiplier' | 'thin' | 'expiresAt'> & {
       multiplier?: number;
       thin?: boolean;
     },
-  ): void => {
+  ) => void;
+  /** A chain of CE and PE strikes around the money, for one expiry. */
+  readonly addOptions: (
+    name: string,
+    exchange: 'NFO' | 'BFO' | 'MCX',
+    spot: number,
+    step: number,
+    strikes: number,
+    lot: number,
+    freeze: number,
+    vol: number,
+    expiry: Date,
+    symbolDate: string,
+    thin: boolean,
+  ) => void;
+  /** A futures contract per expiry. */
+  readonly addFutures: (
+    name: string,
+    exchange: Exchange,
+    spot: number,
+    lot: number,
+    freeze: number,
+    tick: number,
+    expiries: Date[],
+    multiplier?: number,
+  ) => void;
+}
+
+/** What every asset class's listing shares: the calendar, which expiries are live, the day's prices. */
+interface ListingDay {
+  /** The IST calendar day (YYYY-MM-DD). */
+  readonly today: string;
+  readonly live: (exchange: Exchange) => Live;
+  /** The day's price of a listed base price (a few percent either side, from the seed). */
+  readonly jitter: (price: number) => number;
+}
+
+function listing(now: number): Listing {
+  const out: PaperInstrument[] = [];
+  const used = new Set<number>();
+
+  const add: Listing['add'] = (i) => {
     // Tokens come from the symbol, not a counter, so they survive a restart on another day
     // (when an expiry has dropped out of the list) and journaled orders still resolve.
     let token = kiteLowByte((fnv1a(`${i.exchange}:${i.tradingsymbol}`) % 2_000_000_000) + 1, i.exchange);
@@ -320,19 +352,19 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
     });
   };
 
-  const addOptions = (
-    name: string,
-    exchange: 'NFO' | 'BFO' | 'MCX',
-    spot: number,
-    step: number,
-    strikes: number,
-    lot: number,
-    freeze: number,
-    vol: number,
-    expiry: Date,
-    symbolDate: string,
-    thin: boolean,
-  ): void => {
+  const addOptions: Listing['addOptions'] = (
+    name,
+    exchange,
+    spot,
+    step,
+    strikes,
+    lot,
+    freeze,
+    vol,
+    expiry,
+    symbolDate,
+    thin,
+  ) => {
     const atm = Math.round(spot / step) * step;
     const expiresAt = expiryClose(exchange, ymd(expiry));
     for (let k = -strikes; k <= strikes; k++) {
@@ -362,16 +394,7 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
     }
   };
 
-  const addFutures = (
-    name: string,
-    exchange: Exchange,
-    spot: number,
-    lot: number,
-    freeze: number,
-    tick: number,
-    expiries: Date[],
-    multiplier = 1,
-  ): void => {
+  const addFutures: Listing['addFutures'] = (name, exchange, spot, lot, freeze, tick, expiries, multiplier = 1) => {
     for (const e of expiries) {
       add({
         exchange,
@@ -393,12 +416,17 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
     }
   };
 
+  return { out, add, addOptions, addFutures };
+}
+
+/** Stocks on NSE (and BSE where listed), with their futures and one monthly option chain if they trade F&O. */
+function listEquities(l: Listing, day: ListingDay): void {
   for (const [symbol, name, price, lot] of EQUITIES) {
-    const spot = jitter(price);
+    const spot = day.jitter(price);
     const tick = spot < 100 ? 0.01 : 0.05;
     for (const exchange of ['NSE', 'BSE'] as const) {
       if (exchange === 'BSE' && !BSE_LISTED.includes(symbol)) continue;
-      add({
+      l.add({
         exchange,
         tradingsymbol: symbol,
         name,
@@ -419,19 +447,12 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
       });
     }
     if (lot > 0) {
-      const monthly = monthlyExpiries(today, 2, 3, live('NFO'));
-      addFutures(
-        symbol,
-        'NFO',
-        fromUnits(onGrid(spot, toUnits(spot < 100 ? 0.01 : 0.05))),
-        lot,
-        lot * 20,
-        0.05,
-        monthly,
-      );
+      const monthly = monthlyExpiries(day.today, 2, 3, day.live('NFO'));
+      const stockSpot = fromUnits(onGrid(spot, toUnits(tick)));
+      l.addFutures(symbol, 'NFO', stockSpot, lot, lot * 20, 0.05, monthly);
       const first = monthly[0] as Date;
-      const stockSpot = fromUnits(onGrid(spot, toUnits(spot < 100 ? 0.01 : 0.05)));
-      addOptions(
+      const firstCode = `${yy(first)}${mon(first)}`;
+      l.addOptions(
         symbol,
         'NFO',
         stockSpot,
@@ -441,55 +462,72 @@ export function generateInstruments(seed: number, now: number = Date.now()): Pap
         lot * 20,
         ATM_VOL.stock,
         first,
-        `${yy(first)}${mon(first)}`,
+        firstCode,
         true,
       );
     }
   }
+}
 
+/** Indices: monthly futures, weekly option series where the index has them, and the first two monthly chains. */
+function listIndices(l: Listing, day: ListingDay): void {
   for (const [name, price, lot, freeze, step, exchange, weekday] of INDICES) {
-    const spot = jitter(price);
+    const spot = day.jitter(price);
     const monthlyDay = exchange === 'BFO' ? 4 : 2;
-    const monthly = monthlyExpiries(today, monthlyDay, 3, live(exchange));
-    addFutures(name, exchange, spot, lot, freeze, exchange === 'BFO' ? 0.05 : 0.1, monthly);
+    const monthly = monthlyExpiries(day.today, monthlyDay, 3, day.live(exchange));
+    l.addFutures(name, exchange, spot, lot, freeze, exchange === 'BFO' ? 0.05 : 0.1, monthly);
     const monthlySet = new Set(monthly.map(ymd));
     if (weekday >= 0) {
       // Weekly series (symbol NIFTY25N1824000CE); the monthly expiry keeps its monthly symbol.
-      for (const e of weeklyExpiries(today, weekday, 2, live(exchange))) {
+      for (const e of weeklyExpiries(day.today, weekday, 2, day.live(exchange))) {
         if (monthlySet.has(ymd(e))) continue;
         const code = `${yy(e)}${WEEKLY_MONTH[e.getUTCMonth()]}${String(e.getUTCDate()).padStart(2, '0')}`;
-        addOptions(name, exchange, spot, step, 12, lot, freeze, ATM_VOL.index, e, code, false);
+        l.addOptions(name, exchange, spot, step, 12, lot, freeze, ATM_VOL.index, e, code, false);
       }
     }
     for (const e of monthly.slice(0, 2)) {
-      addOptions(name, exchange, spot, step, 10, lot, freeze, ATM_VOL.index, e, `${yy(e)}${mon(e)}`, false);
+      l.addOptions(name, exchange, spot, step, 10, lot, freeze, ATM_VOL.index, e, `${yy(e)}${mon(e)}`, false);
     }
   }
+}
 
-  for (const [symbol, , price, lot, freeze, tick, day, multiplier] of COMMODITIES) {
-    const spot = jitter(price);
-    const expiries = dayOfMonthExpiries(today, day, 2, live('MCX'));
-    addFutures(symbol, 'MCX', spot, lot, freeze, tick, expiries, multiplier);
+/** MCX commodities: futures, and crude oil's first option chain. */
+function listCommodities(l: Listing, day: ListingDay): void {
+  for (const [symbol, , price, lot, freeze, tick, dayOfMonth, multiplier] of COMMODITIES) {
+    const spot = day.jitter(price);
+    const expiries = dayOfMonthExpiries(day.today, dayOfMonth, 2, day.live('MCX'));
+    l.addFutures(symbol, 'MCX', spot, lot, freeze, tick, expiries, multiplier);
     if (symbol === 'CRUDEOIL') {
       const e = expiries[0] as Date;
-      addOptions(symbol, 'MCX', spot, 50, 5, lot, freeze, ATM_VOL.commodity, e, `${yy(e)}${mon(e)}`, true);
+      l.addOptions(symbol, 'MCX', spot, 50, 5, lot, freeze, ATM_VOL.commodity, e, `${yy(e)}${mon(e)}`, true);
     }
   }
+}
 
+/** Currency futures on CDS. */
+function listCurrencies(l: Listing, day: ListingDay): void {
   for (const [symbol, , price] of CURRENCIES) {
-    addFutures(
-      symbol,
-      'CDS',
-      jitter(price),
-      1,
-      10_000,
-      0.0025,
-      monthlyExpiries(today, 5, 2, live('CDS')),
-      CURRENCY_MULTIPLIER,
-    );
+    const expiries = monthlyExpiries(day.today, 5, 2, day.live('CDS'));
+    l.addFutures(symbol, 'CDS', day.jitter(price), 1, 10_000, 0.0025, expiries, CURRENCY_MULTIPLIER);
   }
+}
 
-  return out;
+/** Builds the universe; `now` (the market clock) fixes which expiries are live and what derivatives cost. */
+export function generateInstruments(seed: number, now: number = Date.now()): PaperInstrument[] {
+  const rng: Rng = deriveRng(seed, 'universe');
+  const day: ListingDay = {
+    today: istDate(now),
+    live: (exchange) => (d) => expiryClose(exchange, ymd(d)) > now,
+    jitter: (price) => price * (1 + (rng() - 0.5) * 0.04),
+  };
+  const l = listing(now);
+  // In this order: the day's prices are drawn from one seeded sequence, and token clashes are
+  // settled by who was listed first.
+  listEquities(l, day);
+  listIndices(l, day);
+  listCommodities(l, day);
+  listCurrencies(l, day);
+  return l.out;
 }
 
 /** The day's price band in price units, `[low, high]`: orders priced outside it are REJECTED. */

@@ -1,6 +1,7 @@
 import type { Instrument } from '@shared/domain/instrument';
 import { NO_RISK_LIMITS } from '@shared/domain/risk';
 import { DEFAULT_SQUARE_OFF } from '@shared/trading/square-off-rules';
+import { NO_MTM_SETTINGS } from '@shared/domain/mtm';
 import type { Order, OrderBookDelta } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import type { DeskBridge } from '@shared/ipc/bridge';
@@ -56,6 +57,27 @@ const BACKGROUND: Partial<Record<RequestChannel, Handler>> = {
   'squareOff.get': () => ({
     ok: true,
     data: { settings: DEFAULT_SQUARE_OFF, phase: 'off', next: null, marketLeadMs: 0, last: null },
+  }),
+  // The header's MTM stop and target (docs/contract.md §Risk guard).
+  'mtm.get': () => ({
+    ok: true,
+    data: {
+      settings: NO_MTM_SETTINGS,
+      status: {
+        state: 'off',
+        mtm: null,
+        realised: null,
+        unrealised: null,
+        charges: null,
+        stop: null,
+        target: null,
+        lockedAt: null,
+        peak: null,
+        why: null,
+        trigger: null,
+        asOf: 0,
+      },
+    },
   }),
   // The header's drift warning (docs/contract.md §Drift alarm).
   'drift.status': () => ({

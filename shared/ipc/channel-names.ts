@@ -16,6 +16,7 @@ export const EVENT_NAMES_PLAIN = [
   'market.ticks',
   'safety.progress',
   'squareOff.changed',
+  'mtm.changed',
   'drift.changed',
   'alerts.fired',
   'alerts.changed',

@@ -24,6 +24,7 @@ import { Gtt, GttAck, GttChanges, GttId, GttPlaceOutcome, GttRequest } from '../
 import { RiskLimits, RiskState } from '../domain/risk';
 import { SafetyRequest, SafetyRun } from '../domain/safety-run';
 import { SquareOffSettings, SquareOffState } from '../domain/square-off';
+import { MtmSettings, MtmState, MtmStatus } from '../domain/mtm';
 import { DriftFindingId, DriftStatus } from '../domain/drift';
 import { BrokerProfile, ConnectionState, SessionInfo, SessionVersion } from '../domain/session';
 import { BrokerDescriptor } from '../domain/broker-descriptor';
@@ -322,6 +323,14 @@ export const requests = {
    * pending (another window answered): the state as it is.
    */
   'squareOff.answer': { input: z.strictObject({ run: z.boolean() }), output: SquareOffState },
+  /** The MTM stop and target: the levels and where the day's MTM stands (docs/contract.md §Risk guard). */
+  'mtm.get': { input: z.void(), output: MtmState },
+  /** Replaces the logged-in profile's MTM levels (kept in settings, per profile); watches afresh. */
+  'mtm.set': { input: z.strictObject({ settings: MtmSettings }), output: MtmState },
+  /** A soft level's "Run now": the kill switch runs at once; a second answer starts nothing more. */
+  'mtm.confirm': { input: z.void(), output: MtmState },
+  /** A soft level's "Keep positions": no run; the levels are not watched again until saved. */
+  'mtm.dismiss': { input: z.void(), output: MtmState },
   /** The drift alarm: its findings and its last check (docs/contract.md §Drift alarm). */
   'drift.status': { input: z.void(), output: DriftStatus },
   /** "Check now": compares main's view with the broker's at once; answers the status after the check. */
@@ -545,6 +554,8 @@ export const events = {
   'safety.progress': SafetyRun,
   /** The square-off moved on (planned, warning, asking, running, done) or its settings changed. */
   'squareOff.changed': SquareOffState,
+  /** The MTM stop and target's status: at every change of state, its figures at most every 250 ms. */
+  'mtm.changed': MtmStatus,
   /** The drift alarm changed: a check began or ended, a finding was raised, resolved or acknowledged. */
   'drift.changed': DriftStatus,
   /** A price alert's condition was met (main evaluates alerts on the stream, window shown or not). */

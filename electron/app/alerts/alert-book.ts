@@ -35,6 +35,8 @@ export interface AlertBookDeps {
    * (docs/contract.md §Alerts that place orders): unknown never fires. Absent: always unknown.
    */
   readonly mtmOf?: () => number | 'unknown';
+  /** Whether an active alert watches the day's MTM: main keeps the figure measured while one does. */
+  readonly watchMtm?: (on: boolean) => void;
   /**
    * Places a fired alert's orders once (`alert-orders.ts`) and answers what they came to. Absent:
    * an alert's orders are not placed, and its outcome says so.
@@ -273,6 +275,7 @@ export class AlertBook {
       a.state === 'active' && a.instrumentToken !== null ? [a.instrumentToken] : [],
     );
     this.#deps.watch([...new Set(watched)]);
+    this.#deps.watchMtm?.(this.#alerts.some((a) => a.state === 'active' && a.basis.kind === 'mtm'));
     this.#deps.onChanged(this.list());
     if (!save || this.#profile === null) return Promise.resolve();
     const key = this.#profile;

@@ -5,6 +5,7 @@ import { makePrivateDir, PRIVATE_FILE_MODE } from '../../wire/private-files';
 import { PriceAlert } from '@shared/domain/alert';
 import { IsoDate } from '@shared/domain/instrument';
 import { NO_RISK_LIMITS, RiskLimits } from '@shared/domain/risk';
+import { MtmSettings, MtmTrigger, NO_MTM_SETTINGS } from '@shared/domain/mtm';
 import { StoredProfile } from '@shared/domain/session';
 import { StoredSquareOff } from '@shared/domain/square-off';
 import { Desk, MAX_WORKSPACES, Workspace } from '@shared/domain/workstation';
@@ -23,6 +24,13 @@ export const Settings = z.object({
    * session each exchange was last squared off. A damaged entry reads as none (off).
    */
   squareOff: z.record(z.string().max(100), StoredSquareOff).optional().catch(undefined),
+  /**
+   * The MTM stop and target per profile, by the same key (docs/contract.md §Risk guard). A damaged
+   * entry reads as none: the levels are off, the rest of the file stands.
+   */
+  mtm: z.record(z.string().max(100), MtmSettings).optional().catch(undefined),
+  /** The day's MTM trigger per profile once its kill switch ran: a restart the same day does not fire again. */
+  mtmTriggered: z.record(z.string().max(100), MtmTrigger).optional().catch(undefined),
   /** Price alerts per profile, by the same key (docs/contract.md §Price alerts). */
   alerts: z.record(z.string().max(100), z.array(PriceAlert).max(1_000)).optional(),
   /**
@@ -39,6 +47,11 @@ export type Settings = z.infer<typeof Settings>;
 /** A profile's stored risk guard, or none set. */
 export function storedRisk(settings: Settings, profileKey: string): StoredRisk {
   return settings.risk?.[profileKey] ?? { limits: NO_RISK_LIMITS, lossReachedOn: null };
+}
+
+/** A profile's stored MTM levels, or none set. */
+export function storedMtm(settings: Settings, profileKey: string): MtmSettings {
+  return settings.mtm?.[profileKey] ?? NO_MTM_SETTINGS;
 }
 
 /**

@@ -214,6 +214,43 @@ describe('Kite adapter against the paper broker’s /kite (docs/kite.md)', () =>
     await b.close();
   });
 
+  it('Kite counts order writes apart from its reads: a placement goes while the reads’ client limit is spent, and its 429 never holds a lookup', async () => {
+    const clock = steppedClock();
+    // The app's limits on Kite (docs/kite.md §Limits): order writes in their windows, the rest
+    // in the 10/s bucket, here with its one token spent. The clock never moves in this test.
+    const pacer = new WindowPacer([{ limit: 8, ms: 1_000 }], null, clock);
+    const bucket = new TokenBucket({ perSecond: 8, burst: 1 }, clock, { reserves: false });
+    await bucket.take('urgent');
+    const tr = new RestTransport(new HttpClient(t.root), auth, bucket, {
+      ...kiteTransportOptions('paper'),
+      placementBucket: pacer,
+    });
+    const b = new KiteBroker(t.root, 'Kite (paper)', 'paper', tr, auth);
+    let placed: string | null = null;
+    void b.placeOrder({ ...limitBuy, clientOrderId: 'td-apart-1' }).then((ack) => (placed = ack.orderId));
+    await vi.waitFor(() => expect(placed).not.toBeNull());
+
+    // A placement answered 429 (Retry-After 1 s) holds the order writes, not the reads: another
+    // placement's lookup, its token earned, goes at once.
+    const fresh = new TokenBucket({ perSecond: 8, burst: 8 }, clock, { reserves: false });
+    const tr2 = new RestTransport(new HttpClient(t.root), auth, fresh, {
+      ...kiteTransportOptions('paper'),
+      placementBucket: pacer,
+    });
+    const b2 = new KiteBroker(t.root, 'Kite (paper)', 'paper', tr2, auth);
+    t.api.broker.setFaults({ rate_limit: 1 });
+    try {
+      expect((await failure(b2.placeOrder({ ...limitBuy, clientOrderId: 'td-apart-2' }))).kind).toBe('rate_limited');
+    } finally {
+      t.api.broker.setFaults({});
+    }
+    let found: string[] | null = null;
+    void b2.findOrders('td-apart-1').then((f) => (found = f.map((o) => o.orderId)));
+    await vi.waitFor(() => expect(found).toEqual([placed]));
+    await b.close();
+    await b2.close();
+  });
+
   it('a refused order names the field Kite names (InputException → bad_request)', async () => {
     const info = await failure(
       broker.placeOrder({ ...limitBuy, quantity: 1, price: 1450.03, clientOrderId: 'td-bad-tick' }),

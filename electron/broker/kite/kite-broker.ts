@@ -84,14 +84,19 @@ export const KITE_LIMITS: BrokerLimits = {
   source: 'documented',
 };
 
-/** The transport's dialect knobs for Kite: its auth header, its error body, its 403 for an expired token. */
+/**
+ * The transport's dialect knobs for Kite: its auth header, its error body, its 403 for an expired
+ * token, and its order writes counted apart from the 10/s of everything else (docs/kite.md
+ * §Limits): they neither wait for nor pause the reads' bucket.
+ */
 export function kiteTransportOptions(
   apiKey: string,
-): Pick<TransportOptions, 'authorize' | 'classify' | 'tokenRefused'> {
+): Pick<TransportOptions, 'authorize' | 'classify' | 'tokenRefused' | 'orderWritesApart'> {
   return {
     authorize: (token) => ({ authorization: `token ${apiKey}:${token}`, 'x-kite-version': '3' }),
     classify: classifyKiteReply,
     tokenRefused: kiteTokenRefused,
+    orderWritesApart: true,
   };
 }
 

@@ -74,7 +74,24 @@ export interface TransportStats {
   readsGivenUp: number;
   /** Time requests spent waiting for the client's limits (the bucket and the order pacer), in all, ms. */
   limiterWaitMs: number;
+  /** The same wait by kind of request and by limiter, to see which limit a slow request waited for. */
+  waits: Record<RequestKind, LimiterWaits>;
 }
+
+/**
+ * Order writes (the calls marked `placement`), order reads (an order action's own reads: a
+ * placement's lookup, a cancel's read-back) and every other read or write (polls, refetches).
+ */
+export type RequestKind = 'orderWrites' | 'orderReads' | 'others';
+
+/** Requests of one kind admitted, and their time waiting in the order pacer and in the bucket, ms. */
+export interface LimiterWaits {
+  requests: number;
+  pacerMs: number;
+  bucketMs: number;
+}
+
+const noWaits = (): LimiterWaits => ({ requests: 0, pacerMs: 0, bucketMs: 0 });
 
 /** Knobs of the transport; all optional. */
 export interface TransportOptions {
@@ -94,6 +111,13 @@ export interface TransportOptions {
    * here as well, so a quick run of clicks is paced instead of earning a 429 and a pause.
    */
   readonly placementBucket?: Pacer | null;
+  /**
+   * The broker counts order writes (the calls marked `placement`) apart from its other requests:
+   * they wait for `placementBucket` alone, never for the shared bucket, and a 429 on one holds
+   * back the order writes only, not the reads (Kite: docs/kite.md §Limits). Default false: every
+   * request counts against the shared limit too (docs/api.md §Limits).
+   */
+  readonly orderWritesApart?: boolean;
   /**
    * How long a read (`retry: 'read'`) may take in all, waits included, before it gives up with
    * its last error (default 5 s): the renderer's poll schedule owns the longer backoff, so a
@@ -145,6 +169,7 @@ export class RestTransport {
     coalesced: 0,
     readsGivenUp: 0,
     limiterWaitMs: 0,
+    waits: { orderWrites: noWaits(), orderReads: noWaits(), others: noWaits() },
   };
   readonly #http: HttpClient;
   readonly #auth: AuthSource;
@@ -156,6 +181,7 @@ export class RestTransport {
   readonly #onHealth: TransportOptions['onHealth'];
   readonly #pauseAll: boolean;
   readonly #readBudgetMs: number;
+  readonly #writesApart: boolean;
   readonly #rtt: RttEstimator;
   readonly #now: () => number;
   readonly #coalescer = new InFlightCoalescer();
@@ -179,6 +205,7 @@ export class RestTransport {
     this.#onHealth = options.onHealth;
     this.#pauseAll = options.pauseAllOnRetryAfter ?? true;
     this.#readBudgetMs = options.readBudgetMs ?? 5_000;
+    this.#writesApart = options.orderWritesApart ?? false;
     this.#rtt = new RttEstimator(options.rto);
     this.#now = options.now ?? (() => performance.now());
     this.#onSent = options.onSent;
@@ -276,7 +303,7 @@ export class RestTransport {
         // A 429 holds back its own lane only (docs/brokers.md §HTTP client, retries and
         // limits): a poll's never delays an order action, a placement's never delays a cancel.
         if (this.#pauseAll && ms !== undefined) {
-          this.#bucket?.pause(ms, pausedLane(spec));
+          if (!this.#apart(spec)) this.#bucket?.pause(ms, pausedLane(spec));
           // An order write's pacer holds the lane too, so it counts no write that would only
           // wait behind the pause (docs/kite.md §Limits).
           if (spec.placement) this.#placementBucket?.pause(ms, pausedLane(spec));
@@ -311,7 +338,8 @@ export class RestTransport {
     const cached = spec.conditional ? this.#etags.get(this.#cacheKey(spec)) : undefined;
     if (cached) headers['if-none-match'] = cached.etag;
     const priority = spec.priority ?? 'normal';
-    const wait = this.#bucket?.waitFor(priority) ?? 0;
+    const bucket = this.#apart(spec) ? null : this.#bucket;
+    const wait = bucket?.waitFor(priority) ?? 0;
     if (this.#now() + wait > budgetEnd) {
       // A read that would queue past its budget behind a pause gives up now, saying when to come back.
       this.stats.readsGivenUp += 1;
@@ -320,8 +348,14 @@ export class RestTransport {
     const queuedAt = this.#now();
     try {
       if (spec.placement && this.#placementBucket) slot.at = await this.#placementBucket.take(priority, spec.sendBy);
-      await this.#bucket?.take(priority, spec.sendBy);
-      this.stats.limiterWaitMs += this.#now() - queuedAt;
+      const paced = this.#now();
+      await bucket?.take(priority, spec.sendBy);
+      const admitted = this.#now();
+      this.stats.limiterWaitMs += admitted - queuedAt;
+      const waits = this.stats.waits[requestKind(spec)];
+      waits.requests += 1;
+      waits.pacerMs += paced - queuedAt;
+      waits.bucketMs += admitted - paced;
     } catch (err) {
       if (!(err instanceof NotAdmitted)) throw err;
       this.#unsent(slot);
@@ -352,6 +386,11 @@ export class RestTransport {
     } finally {
       if (slow) clearTimeout(slow);
     }
+  }
+
+  /** Whether `spec` is an order write the broker counts apart from its other requests. */
+  #apart(spec: CallSpec<z.ZodType>): boolean {
+    return this.#writesApart && spec.placement === true;
   }
 
   /** Frees the order pacer's place of a request the broker did not count (refused with a 429, or never sent). */
@@ -429,6 +468,11 @@ function answer(failure: AppError, earlierInDoubt: boolean): AppError {
 /** When the order pacer admitted the request being sent (null: it did not pace it). */
 interface PacerSlot {
   at: number | null;
+}
+
+function requestKind(spec: CallSpec<z.ZodType>): RequestKind {
+  if (spec.placement) return 'orderWrites';
+  return spec.method === 'GET' && spec.priority !== undefined && spec.priority !== 'normal' ? 'orderReads' : 'others';
 }
 
 /** The lane a 429 on this request holds back: its own. */

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GttRequest } from '@shared/domain/gtt';
 import { buildChild } from '../testing/build-child';
+import { runChild } from '../testing/run-child';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 
 /**
@@ -17,24 +17,6 @@ const single = (trigger: number): GttRequest => ({
   triggerValues: [trigger],
   legs: [{ transactionType: 'SELL', quantity: 1, product: 'MIS', price: trigger }],
 });
-
-function runChild(script: string, args: readonly string[]): Promise<{ killed: boolean; sent: string[] }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += String(d)));
-    child.stderr.on('data', (d: Buffer) => (err += String(d)));
-    child.on('exit', (code, signal) => {
-      if (signal !== 'SIGKILL' && code !== 0) return reject(new Error(`child failed (${code}): ${err}`));
-      const sent = out
-        .split('\n')
-        .filter((l) => l.startsWith('send '))
-        .map((l) => l.slice(5));
-      resolve({ killed: signal === 'SIGKILL', sent });
-    });
-  });
-}
 
 describe('GTT creation across a SIGKILL of the host', () => {
   let fx: CoreFixture;
@@ -55,15 +37,15 @@ describe('GTT creation across a SIGKILL of the host', () => {
     const request = single(1610);
     const run = await runChild(script, [fx.paper.url, fx.dir, 'replied', 'req-gtt-crash-1', JSON.stringify(request)]);
     expect(run.killed).toBe(true);
-    expect(run.sent).toHaveLength(1);
+    expect(run.said('send')).toHaveLength(1);
     expect(fx.paper.gttCount()).toBe(before + 1);
 
     const core = await fx.newCore();
     await core.start();
     const again = await core.gtt.place(request, 'req-gtt-crash-1');
-    expect(again).toMatchObject({ state: 'placed', clientGttId: run.sent[0] });
+    expect(again).toMatchObject({ state: 'placed', clientGttId: run.said('send')[0] });
     expect(fx.paper.gttCount()).toBe(before + 1);
-    const held = (await core.gtt.list()).filter((g) => g.clientGttId === run.sent[0]);
+    const held = (await core.gtt.list()).filter((g) => g.clientGttId === run.said('send')[0]);
     expect(held.map((g) => g.gttId)).toEqual([again.state === 'placed' ? again.gttId : '?']);
     await core.close();
   });
@@ -72,7 +54,7 @@ describe('GTT creation across a SIGKILL of the host', () => {
     const before = fx.paper.gttCount();
     const request = single(1620);
     const run = await runChild(script, [fx.paper.url, fx.dir, 'journaled', 'req-gtt-crash-2', JSON.stringify(request)]);
-    expect(run).toEqual({ killed: true, sent: [] });
+    expect({ killed: run.killed, sent: run.said('send') }).toEqual({ killed: true, sent: [] });
 
     const core = await fx.newCore();
     await core.start();

@@ -1,37 +1,24 @@
-import { spawn } from 'node:child_process';
 import { appendFile, mkdtemp, open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildChild } from '../testing/build-child';
+import { JOURNAL_KILL_POINTS, runChild } from '../testing/run-child';
 import { IntentsLedger, type LedgerStep } from './intents-ledger';
 import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
 
 const order = INFY_MARKET_BUY;
 
 /** Runs the ledger child until it SIGKILLs itself at `step` #`occurrence`; what it had confirmed. */
-function runUntilKilled(
+async function runUntilKilled(
   script: string,
   file: string,
   step: LedgerStep,
   occurrence: number,
 ): Promise<{ appended: string[]; resolving: string[]; resolved: string[] }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, file, step, String(occurrence)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += String(d)));
-    child.stderr.on('data', (d: Buffer) => (err += String(d)));
-    child.on('exit', (_code, signal) => {
-      if (signal !== 'SIGKILL') return reject(new Error(`child was not killed: ${err}`));
-      const lines = out.split('\n');
-      const ids = (verb: string): string[] =>
-        lines.filter((l) => l.startsWith(`${verb} `)).map((l) => l.slice(verb.length + 1));
-      resolve({ appended: ids('appended'), resolving: ids('resolving'), resolved: ids('resolved') });
-    });
-  });
+  const run = await runChild(script, [file, step, String(occurrence)]);
+  if (!run.killed) throw new Error(`the child was not killed at ${step} #${occurrence}`);
+  return { appended: run.said('appended'), resolving: run.said('resolving'), resolved: run.said('resolved') };
 }
 
 describe('intents ledger', () => {
@@ -122,13 +109,7 @@ describe('intents ledger in a process killed with SIGKILL', () => {
   });
   afterAll(async () => rm(dir, { recursive: true, force: true }));
 
-  it.each([
-    ['batch-written', 3],
-    ['batch-synced', 4],
-    ['compaction-written', 1],
-    ['compaction-renamed', 1],
-    ['compaction-renamed', 2],
-  ] as const)(
+  it.each(JOURNAL_KILL_POINTS)(
     'killed at %s #%i: every intent on disk and unresolved is open after restart, none resolved comes back, and the next intent is readable',
     async (step, occurrence) => {
       const file = join(dir, `${step}-${occurrence}.jsonl`);
@@ -177,7 +158,8 @@ describe('intents ledger: formats, unreadable lines, request ids', () => {
     expect(warned).toEqual([]);
     await l.close();
     const lines = (await readFile(file, 'utf8')).trim().split('\n');
-    expect(lines.map((x) => JSON.parse(x) as { v: number; clientOrderId: string })).toEqual([
+    // Each line is now `<checksum> <record>` (storage/durable-journal.ts).
+    expect(lines.map((x) => JSON.parse(x.slice(9)) as { v: number; clientOrderId: string })).toEqual([
       expect.objectContaining({ v: 3, clientOrderId: 'td-old-open' }),
     ]);
   });

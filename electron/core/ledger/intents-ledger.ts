@@ -1,7 +1,5 @@
-import { open as openFile, readFile, rename, rm, truncate, type FileHandle } from 'node:fs/promises';
-import { fsyncDir } from '../storage/durable-file';
-import { makePrivateDir, PRIVATE_FILE_MODE } from '../../wire/private-files';
-import { dirname } from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
+import { DurableJournal, type JournalStep, type UnreadableRecords } from '../storage/durable-journal';
 import {
   type GttIntentRecord,
   type GttResolutionRecord,
@@ -12,15 +10,10 @@ import {
   type ResolutionRecord,
 } from './ledger-record';
 
-/**
- * The durable steps of the ledger, in order. Crash tests kill the process at one of them
- * (core/testing/crash-child.ts); nothing in the app observes them.
- */
-export type LedgerStep =
-  | 'batch-written' // a batch is written, not yet fdatasync'ed
-  | 'batch-synced' // a batch is on disk
-  | 'compaction-written' // the compacted copy is written and fsynced, not yet renamed over the ledger
-  | 'compaction-renamed'; // renamed, the directory not yet fsynced
+/** The durable steps of the ledger (its journal's: `storage/durable-journal.ts`). Crash tests kill the process at one. */
+export type LedgerStep = JournalStep;
+
+export type { UnreadableRecords };
 
 /** Knobs of the ledger. */
 export interface LedgerOptions {
@@ -56,12 +49,6 @@ export interface ResolvedGttRequest {
   readonly resolution: GttResolutionRecord;
 }
 
-/** Lines the ledger could not read, and the side file they were moved to. */
-export interface UnreadableRecords {
-  readonly count: number;
-  readonly keptIn: string;
-}
-
 /**
  * The order intents ledger: an append-only, fsynced JSON-lines file (docs/money-path.md,
  * "Exactly-once orders"). GTT creations and changes are journaled in it the same way, as their
@@ -69,28 +56,19 @@ export interface UnreadableRecords {
  *
  * Every place-order intent is written and flushed to disk *before* its POST, so an app that
  * dies mid-request finds on restart the intents whose outcome it never learnt and asks the
- * broker about them instead of guessing. Appends are group-committed: concurrent callers share
- * one write and one `fdatasync`, so durability does not serialise a burst of orders. A torn
- * last line (a crash mid-write) is cut off on load; the intent it held was never sent, since
- * sending waits for the flush. A write that fails part-way is cut back to the last whole batch
- * before anything else is appended, so one bad write never makes the next intent unreadable.
- * Compaction rewrites only the unresolved intents (and the recently resolved ones whose request
- * id is still answered) to a temporary file, fsyncs it and renames it over the old one, so a
- * crash during it leaves one whole file.
- *
- * Every line carries the record format (`ledger-record.ts`); an earlier format is migrated as it
- * is read. A line that cannot be read is never dropped in silence: it is appended to a side
- * file (`<ledger>.unreadable`), fsynced, named in the log and reported (`unreadable()`), and
- * only then left out of the ledger.
+ * broker about them instead of guessing. The file is a durable journal
+ * (`storage/durable-journal.ts`: group-committed appends, a torn line cut off, a failed write cut
+ * back and checked, unreadable lines moved to `<ledger>.unreadable` and reported, durable
+ * compaction); this class keeps the record schema (`ledger-record.ts`) and decides what a
+ * compaction keeps: the unresolved intents, and the recently resolved ones whose request id is
+ * still answered. A torn last line held an intent that was never sent, since sending waits for
+ * the flush.
  */
 export class IntentsLedger {
-  readonly #path: string;
+  readonly #journal: DurableJournal<LedgerRecord>;
   readonly #compactAfter: number;
-  readonly #openFile: (path: string, flags: string) => Promise<FileHandle>;
-  readonly #onStep: (step: LedgerStep) => void;
   readonly #keepResolvedMs: number;
   readonly #now: () => number;
-  readonly #onUnreadable: (count: number, keptIn: string) => void;
   readonly #open = new Map<string, IntentRecord>();
   /** Resolved intents with a request id, by request id, while it is still answered. */
   readonly #resolvedRequests = new Map<string, ResolvedRequest>();
@@ -98,38 +76,34 @@ export class IntentsLedger {
   readonly #openGtts = new Map<string, GttIntentRecord>();
   /** Resolved GTT intents with a request id, by request id, while it is still answered. */
   readonly #resolvedGttRequests = new Map<string, ResolvedGttRequest>();
-  #unreadable: UnreadableRecords | null = null;
-  /** The file holds lines that were moved aside: rewrite it even if nothing was resolved. */
-  #rewriteDue = false;
   #resolvedInFile = 0;
-  #file: FileHandle | null = null;
-  /** Bytes of whole, flushed lines: what the file is cut back to after a failed write. */
-  #goodLength = 0;
-  #queue: Array<{ line: string; done: (err?: unknown) => void }> = [];
-  #flushing: Promise<void> | null = null;
-  #closed = false;
 
-  private constructor(path: string, options: LedgerOptions) {
-    this.#path = path;
+  private constructor(journal: DurableJournal<LedgerRecord>, options: LedgerOptions) {
+    this.#journal = journal;
     this.#compactAfter = options.compactAfter ?? 500;
-    this.#openFile = options.openFile ?? ((p, flags) => openFile(p, flags, PRIVATE_FILE_MODE));
-    this.#onStep = options.onStep ?? (() => undefined);
     this.#keepResolvedMs = options.keepResolvedMs ?? KEEP_RESOLVED_MS;
     this.#now = options.now ?? Date.now;
-    this.#onUnreadable =
-      options.onUnreadable ??
-      ((count, keptIn) =>
-        console.warn(
-          `[ledger] ${count} placement record${count === 1 ? '' : 's'} in ${path} could not be read; kept in ${keptIn}`,
-        ));
   }
 
   /** Opens (creating if needed) the ledger at `path`, loads it and compacts it. */
   public static async open(path: string, options: LedgerOptions = {}): Promise<IntentsLedger> {
-    const ledger = new IntentsLedger(path, options);
-    await makePrivateDir(dirname(path));
-    await ledger.#load();
-    await ledger.#compact();
+    const { journal, records } = await DurableJournal.open(path, {
+      name: 'intents ledger',
+      read: readRecord,
+      ...(options.openFile ? { openFile: options.openFile } : {}),
+      ...(options.onStep ? { onStep: options.onStep } : {}),
+      onUnreadable:
+        options.onUnreadable ??
+        ((count, keptIn) =>
+          console.warn(
+            `[ledger] ${count} placement record${count === 1 ? '' : 's'} in ${path} could not be read; kept in ${keptIn}`,
+          )),
+    });
+    const ledger = new IntentsLedger(journal, options);
+    for (const r of records) ledger.#take(r);
+    // Lines moved aside leave the file at once, even if nothing was resolved.
+    if (ledger.#resolvedInFile > 0 || journal.rewriteDue) await journal.rewrite(() => ledger.#kept());
+    ledger.#resolvedInFile = 0;
     return ledger;
   }
 
@@ -169,7 +143,7 @@ export class IntentsLedger {
   /** Journals a GTT creation or change; resolves once it is on disk. Only then may it be sent. */
   public async appendGttIntent(intent: Omit<GttIntentRecord, 't' | 'v'>): Promise<void> {
     const record: GttIntentRecord = { v: LEDGER_FORMAT, t: 'gtt', ...intent };
-    await this.#append(record);
+    await this.#journal.append(record);
     this.#openGtts.set(record.ref, record);
   }
 
@@ -184,20 +158,19 @@ export class IntentsLedger {
     this.#openGtts.delete(resolution.ref);
     const record: GttResolutionRecord = { v: LEDGER_FORMAT, t: 'gtt-resolved', ...resolution };
     if (intent.requestId !== undefined) this.#resolvedGttRequests.set(intent.requestId, { intent, resolution: record });
-    await this.#append(record);
-    this.#resolvedInFile += 1;
-    if (this.#compactAfter > 0 && this.#resolvedInFile >= this.#compactAfter) await this.#enqueueCompaction();
+    await this.#journal.append(record);
+    await this.#resolvedOnDisk();
   }
 
-  /** Lines found unreadable when the ledger was opened (moved to the side file), or null. */
+  /** Lines found unreadable (moved to the side file, at this start or an earlier one), or null. */
   public unreadable(): UnreadableRecords | null {
-    return this.#unreadable;
+    return this.#journal.unreadable();
   }
 
   /** Journals an intent; resolves once it is on disk. Only then may its POST be sent. */
   public async appendIntent(intent: Omit<IntentRecord, 't' | 'v'>): Promise<void> {
     const record: IntentRecord = { v: LEDGER_FORMAT, t: 'intent', ...intent };
-    await this.#append(record);
+    await this.#journal.append(record);
     this.#open.set(record.clientOrderId, record);
   }
 
@@ -215,181 +188,84 @@ export class IntentsLedger {
     this.#open.delete(resolution.clientOrderId);
     const record: ResolutionRecord = { v: LEDGER_FORMAT, t: 'resolved', ...resolution };
     if (intent.requestId !== undefined) this.#resolvedRequests.set(intent.requestId, { intent, resolution: record });
-    return this.#append(record).then(async () => {
-      this.#resolvedInFile += 1;
-      if (this.#compactAfter > 0 && this.#resolvedInFile >= this.#compactAfter) await this.#enqueueCompaction();
-    });
+    return this.#journal.append(record).then(() => this.#resolvedOnDisk());
+  }
+
+  /**
+   * Journals that an intent resolved "not placed" has an order after all (docs/money-path.md §After
+   * the landing horizon): its request id answers that order from now on, across a restart too, so
+   * nothing offers to place it again. Only a `not_placed` answer is replaced, and only by `recovered`.
+   */
+  public adoptLate(resolution: Omit<ResolutionRecord, 't' | 'v' | 'outcome'>): Promise<void> {
+    const record: ResolutionRecord = { v: LEDGER_FORMAT, t: 'resolved', outcome: 'recovered', ...resolution };
+    if (!this.#replaceNotPlaced(record)) return Promise.resolve();
+    return this.#journal.append(record).then(() => this.#resolvedOnDisk());
+  }
+
+  /** Replaces the `not_placed` answer of the record's intent with the record; false when there is none. */
+  #replaceNotPlaced(record: ResolutionRecord): boolean {
+    if (record.outcome !== 'recovered') return false;
+    for (const [requestId, r] of this.#resolvedRequests) {
+      if (r.intent.clientOrderId !== record.clientOrderId) continue;
+      if (r.resolution.outcome !== 'not_placed') return false;
+      this.#resolvedRequests.set(requestId, { intent: r.intent, resolution: record });
+      return true;
+    }
+    return false;
   }
 
   /** Flushes and closes the file. */
   public async close(): Promise<void> {
-    this.#closed = true;
-    await this.#flushing;
-    await this.#file?.close();
-    this.#file = null;
+    await this.#journal.close();
   }
 
-  async #load(): Promise<void> {
-    let text = '';
-    try {
-      text = await readFile(this.#path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    // Everything after the last newline is a torn tail (a crash mid-append): cut it off, so the
-    // next append starts on a line of its own.
-    const whole = text.lastIndexOf('\n') + 1;
-    this.#goodLength = Buffer.byteLength(text.slice(0, whole));
-    if (whole < text.length) await truncate(this.#path, this.#goodLength);
-    const unreadable: string[] = [];
-    for (const line of text.slice(0, whole).split('\n')) {
-      if (line.trim() === '') continue;
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch {
-        unreadable.push(line);
-        continue;
-      }
-      const r = readRecord(json);
-      if ('why' in r) {
-        unreadable.push(line);
-        continue;
-      }
-      if (r.t === 'gtt') {
-        this.#openGtts.set(r.ref, r);
-        continue;
-      }
-      if (r.t === 'gtt-resolved') {
-        const gtt = this.#openGtts.get(r.ref);
-        if (!gtt) continue;
-        this.#openGtts.delete(r.ref);
-        this.#resolvedInFile += 1;
-        if (gtt.requestId !== undefined) this.#resolvedGttRequests.set(gtt.requestId, { intent: gtt, resolution: r });
-        continue;
-      }
-      if (r.t === 'intent') {
-        this.#open.set(r.clientOrderId, r);
-        continue;
-      }
-      const intent = this.#open.get(r.clientOrderId);
-      if (!intent) continue;
-      this.#open.delete(r.clientOrderId);
-      this.#resolvedInFile += 1;
-      if (intent.requestId !== undefined) this.#resolvedRequests.set(intent.requestId, { intent, resolution: r });
-    }
-    if (unreadable.length > 0) await this.#setAside(unreadable);
-    else this.#unreadable = await this.#keptAside();
-  }
-
-  /** The side file's lines from an earlier start, still there: reported until someone deals with them. */
-  async #keptAside(): Promise<UnreadableRecords | null> {
-    const keptIn = `${this.#path}.unreadable`;
-    const text = await readFile(keptIn, 'utf8').catch(() => '');
-    const count = text.split('\n').filter((l) => l.trim() !== '').length;
-    return count > 0 ? { count, keptIn } : null;
-  }
-
-  /**
-   * Moves lines that cannot be read to the side file, durably, before the ledger is rewritten
-   * without them: a line a newer version wrote, or one damaged on disk, may be an open intent.
-   */
-  async #setAside(lines: readonly string[]): Promise<void> {
-    const keptIn = `${this.#path}.unreadable`;
-    const out = await openFile(keptIn, 'a', PRIVATE_FILE_MODE);
-    try {
-      await out.write(lines.map((l) => `${l}\n`).join(''));
-      await out.sync();
-    } finally {
-      await out.close();
-    }
-    await fsyncDir(dirname(keptIn));
-    this.#unreadable = (await this.#keptAside()) ?? { count: lines.length, keptIn };
-    // The ledger is rewritten without them at once (compaction at open).
-    this.#rewriteDue = true;
-    this.#onUnreadable(lines.length, keptIn);
-  }
-
-  #append(record: LedgerRecord): Promise<void> {
-    if (this.#closed) return Promise.reject(new Error('intents ledger is closed'));
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ line: `${JSON.stringify(record)}\n`, done: (err) => (err ? reject(err) : resolve()) });
-      this.#flushing ??= this.#drain();
-    });
-  }
-
-  /** Writes every queued line with one write + one fdatasync, until the queue is empty. */
-  async #drain(): Promise<void> {
-    try {
-      while (this.#queue.length > 0) {
-        const batch = this.#queue;
-        this.#queue = [];
-        const text = batch.map((b) => b.line).join('');
-        try {
-          if (this.#needsCut) await this.#cutBack();
-          if (this.#needsCut) throw new Error('the intents ledger could not be repaired after a failed write');
-          this.#file ??= await this.#openFile(this.#path, 'a');
-          await this.#file.write(text);
-          this.#onStep('batch-written');
-          await this.#file.datasync();
-          this.#goodLength += Buffer.byteLength(text);
-          this.#onStep('batch-synced');
-          for (const b of batch) b.done();
-        } catch (err) {
-          await this.#cutBack();
-          for (const b of batch) b.done(err);
-        }
-      }
-    } finally {
-      this.#flushing = null;
-    }
-  }
-
-  /**
-   * After a failed or partial write: drop the handle and cut the file back to its last whole
-   * batch, so the next batch does not land after half a line. If even that fails, the next
-   * batch tries again first (it reopens the file).
-   */
-  async #cutBack(): Promise<void> {
-    const file = this.#file;
-    this.#file = null;
-    await file?.close().catch(() => undefined);
-    try {
-      await truncate(this.#path, this.#goodLength);
-    } catch {
-      this.#needsCut = true;
+  /** Takes in one record read at open, in file order. */
+  #take(r: LedgerRecord): void {
+    if (r.t === 'gtt') {
+      this.#openGtts.set(r.ref, r);
       return;
     }
-    this.#needsCut = false;
+    if (r.t === 'gtt-resolved') {
+      const gtt = this.#openGtts.get(r.ref);
+      if (!gtt) return;
+      this.#openGtts.delete(r.ref);
+      this.#resolvedInFile += 1;
+      if (gtt.requestId !== undefined) this.#resolvedGttRequests.set(gtt.requestId, { intent: gtt, resolution: r });
+      return;
+    }
+    if (r.t === 'intent') {
+      this.#open.set(r.clientOrderId, r);
+      return;
+    }
+    const intent = this.#open.get(r.clientOrderId);
+    if (!intent) {
+      // A late order adopted after the intent ended "not placed" (`adoptLate`).
+      if (this.#replaceNotPlaced(r)) this.#resolvedInFile += 1;
+      return;
+    }
+    this.#open.delete(r.clientOrderId);
+    this.#resolvedInFile += 1;
+    if (intent.requestId !== undefined) this.#resolvedRequests.set(intent.requestId, { intent, resolution: r });
   }
 
-  #needsCut = false;
-
-  async #enqueueCompaction(): Promise<void> {
-    // Compact between batches: wait for the current flush, then rewrite while nothing appends.
-    while (this.#flushing) await this.#flushing;
-    if (this.#resolvedInFile < this.#compactAfter) return;
-    const gate = this.#compact().catch(async (err: unknown) => {
-      // Compaction only saves space: the ledger it would replace is intact (the rewrite goes to a
-      // side file, renamed over the ledger only when whole), so trading goes on appending to it.
-      // Nobody awaits this promise (resolutions are not awaited), so a failure must end here;
-      // another attempt comes after as many resolutions again (the count restarts; the next
-      // start compacts everything regardless).
+  /**
+   * Counts a resolution on disk, and compacts once `compactAfter` have accumulated. A failed
+   * compaction is not the caller's failure (the journal logs it); the count restarts either way,
+   * so another attempt comes after as many resolutions again (the next start compacts regardless).
+   */
+  async #resolvedOnDisk(): Promise<void> {
+    this.#resolvedInFile += 1;
+    if (this.#compactAfter === 0 || this.#resolvedInFile < this.#compactAfter) return;
+    await this.#journal.compact(() => {
+      // Checked again once appends wait: another resolution may have compacted already.
+      if (this.#resolvedInFile < this.#compactAfter) return null;
       this.#resolvedInFile = 0;
-      await rm(`${this.#path}.tmp`, { force: true }).catch(() => undefined);
-      console.warn(`[ledger] compacting ${this.#path} failed; it keeps growing until the next attempt:`, err);
+      return this.#kept();
     });
-    this.#flushing = gate.finally(() => {
-      this.#flushing = null;
-      if (this.#queue.length > 0) this.#flushing = this.#drain();
-    });
-    await gate;
   }
 
-  async #compact(): Promise<void> {
-    if (this.#resolvedInFile === 0 && !this.#rewriteDue) return;
-    const tmp = `${this.#path}.tmp`;
-    // Open intents, and the resolved intents whose request id is still answered (both lines).
+  /** What a compaction keeps: the open intents, and the resolved ones whose request id is still answered (both lines). */
+  #kept(): LedgerRecord[] {
     const since = this.#now() - this.#keepResolvedMs;
     const kept: LedgerRecord[] = [];
     for (const [requestId, r] of this.#resolvedRequests) {
@@ -400,24 +276,6 @@ export class IntentsLedger {
       if (r.resolution.at < since) this.#resolvedGttRequests.delete(requestId);
       else kept.push(r.intent, r.resolution);
     }
-    const text = [...kept, ...this.#open.values(), ...this.#openGtts.values()]
-      .map((r) => `${JSON.stringify(r)}\n`)
-      .join('');
-    const out = await openFile(tmp, 'w', PRIVATE_FILE_MODE);
-    try {
-      await out.write(text);
-      await out.sync();
-    } finally {
-      await out.close();
-    }
-    this.#onStep('compaction-written');
-    await this.#file?.close();
-    this.#file = null;
-    await rename(tmp, this.#path);
-    this.#goodLength = Buffer.byteLength(text);
-    this.#onStep('compaction-renamed');
-    await fsyncDir(dirname(this.#path));
-    this.#resolvedInFile = 0;
-    this.#rewriteDue = false;
+    return [...kept, ...this.#open.values(), ...this.#openGtts.values()];
   }
 }

@@ -3,6 +3,7 @@ import { ClientGttId, GttChanges, GttId, GttRequest } from '@shared/domain/gtt';
 import { ClientOrderId, OrderRequest, OrderStatus } from '@shared/domain/order';
 import { PlacementRequestId } from '@shared/domain/placement';
 import { ErrorKind } from '@shared/ipc/result';
+import { readByFormat, type Unreadable } from '../storage/durable-journal';
 
 /**
  * The ledger's record format. Every line carries it as `v`; a line of an earlier format is
@@ -113,26 +114,27 @@ const V1Record = z.discriminatedUnion('t', [
   ResolutionRecord.omit({ v: true, message: true, status: true }),
 ]);
 
-/** Why a line could not be read. */
-export type Unreadable = { readonly why: string };
+export type { Unreadable };
 
 /**
  * One parsed line in the current format: itself, or an earlier format's line migrated; or why
- * it cannot be read (not JSON, a shape no format knows, a newer format than this version's).
+ * it cannot be read (a shape no format knows, a newer format than this version's).
  */
 export function readRecord(json: unknown): LedgerRecord | Unreadable {
-  const v = typeof json === 'object' && json !== null && 'v' in json ? (json as { v: unknown }).v : 1;
-  if (v === LEDGER_FORMAT) {
-    const r = LedgerRecord.safeParse(json);
-    return r.success ? r.data : { why: `not a format ${LEDGER_FORMAT} record (${r.error.issues[0]?.message ?? '?'})` };
-  }
-  if (v === 2) {
-    const r = V2Record.safeParse(json);
-    return r.success ? { ...r.data, v: LEDGER_FORMAT } : { why: 'not a format 2 record' };
-  }
-  if (v === 1) {
-    const r = V1Record.safeParse(json);
-    return r.success ? { ...r.data, v: LEDGER_FORMAT } : { why: 'not a record of any known format' };
-  }
-  return { why: typeof v === 'number' && v > LEDGER_FORMAT ? `format ${v}, newer than this version's` : 'no format' };
+  return readByFormat<LedgerRecord>(json, LEDGER_FORMAT, {
+    [LEDGER_FORMAT]: (j) => {
+      const r = LedgerRecord.safeParse(j);
+      return r.success
+        ? r.data
+        : { why: `not a format ${LEDGER_FORMAT} record (${r.error.issues[0]?.message ?? '?'})` };
+    },
+    2: (j) => {
+      const r = V2Record.safeParse(j);
+      return r.success ? { ...r.data, v: LEDGER_FORMAT } : { why: 'not a format 2 record' };
+    },
+    1: (j) => {
+      const r = V1Record.safeParse(j);
+      return r.success ? { ...r.data, v: LEDGER_FORMAT } : { why: 'not a record of any known format' };
+    },
+  });
 }

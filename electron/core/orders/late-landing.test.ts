@@ -29,12 +29,13 @@ describe.each(DIALECTS)('%s', (_, dialect) => {
       orderbookLagMs: LAG_MS,
       clock: () => Date.now() + shift,
     });
-    const core = await coreOn(fx, dialect, {
+    const overrides = {
       rate: null,
       // The app's proportions, smaller: a horizon as long as the window, so a lost reply is
       // never re-sent on this broker without unique references (docs/money-path.md §One policy).
       placementTimings: { answerDeadlineMs: 500, resendWindowMs: 1_000, landingHorizonMs: 1_000 },
-    });
+    };
+    const core = await coreOn(fx, dialect, overrides);
     // The POST is handled and committed; its reply is lost.
     const post = core.broker.placeOrder.bind(core.broker);
     core.broker.placeOrder = async (...args) => {
@@ -45,7 +46,8 @@ describe.each(DIALECTS)('%s', (_, dialect) => {
         fx.paper.setFaults({});
       }
     };
-    const answer = await core.orders.place(BUY);
+    const requestId = 'late-landing-click-1';
+    const answer = await core.orders.place(BUY, { requestId });
     expect(answer.state).toBe('unconfirmed');
     const cid = answer.clientOrderId;
     await vi.waitFor(() => expect(core.orders.placement(cid)?.state).toBe('not_placed'), { timeout: 10_000 });
@@ -72,6 +74,16 @@ describe.each(DIALECTS)('%s', (_, dialect) => {
     );
     // The risk guard counts it as an order on its way; nothing was sent again.
     expect(core.orders.pendingOrders().map((p) => p.orderId)).toContain(adopted?.orderId);
+    expect(fx.paper.orderCount()).toBe(1);
+
+    // After a restart the click's answer is the order, as the ledger keeps it: never "not placed"
+    // (which would offer to place it again), and nothing is sent.
+    await core.close();
+    const again = await coreOn(fx, dialect, overrides);
+    await expect(again.orders.place(BUY, { requestId })).resolves.toMatchObject({
+      state: 'placed',
+      orderId: adopted?.orderId,
+    });
     expect(fx.paper.orderCount()).toBe(1);
   });
 });

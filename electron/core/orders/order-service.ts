@@ -916,6 +916,10 @@ export class OrderService {
     this.#timeline.record(rec.clientOrderId, 'recovered', now);
     this.#timeline.link(rec.clientOrderId, order.orderId);
     this.#book.changed(rec);
+    // The ledger answered this intent "not placed": from now on its request id answers the order.
+    void this.#ledger
+      .adoptLate({ clientOrderId: rec.clientOrderId, at: now, orderId: order.orderId, status: order.status })
+      .catch(() => undefined);
   }
 
   #resolveInLedger(

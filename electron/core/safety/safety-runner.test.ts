@@ -4,7 +4,7 @@ import type { OrderRequest } from '@shared/domain/order';
 import { NO_RISK_LIMITS } from '@shared/domain/risk';
 import type { SafetyRun } from '@shared/domain/safety-run';
 import { brokerError, TransportFailure } from '../../broker/broker-error';
-import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import { marketBuy, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import type { TradingCore } from '../trading-core';
 
 /**
@@ -56,6 +56,17 @@ async function placeAll(core: TradingCore, orders: OrderRequest[]): Promise<stri
     ids.push(r.orderId);
   }
   return ids;
+}
+
+/** Counts the quote requests the core's broker is asked for from now on. */
+function countQuotes(core: TradingCore): { readonly asked: number } {
+  const seen = { asked: 0 };
+  const getQuotes = core.broker.getQuotes.bind(core.broker);
+  core.broker.getQuotes = (...args) => {
+    seen.asked += 1;
+    return getQuotes(...args);
+  };
+  return seen;
 }
 
 async function finished(core: TradingCore): Promise<SafetyRun> {
@@ -192,6 +203,45 @@ describe('safety runs', () => {
       const o = orders.find((x) => x.orderId === s.orderId);
       expect(o).toMatchObject({ orderType: 'LIMIT', clientOrderId: s.clientOrderId });
     }
+    expect((await core.broker.listPositions()).every((p) => p.quantity === 0)).toBe(true);
+  });
+
+  it('exits priced from the positions just read ask for no quote (Kite allows one a second), and still go as protected LIMITs that leave the account flat', async () => {
+    fx = await startCoreFixture();
+    const { core, eq } = await started(fx);
+    await placeAll(core, [{ ...marketBuy(eq), quantity: 7 }]);
+    await expect.poll(async () => (await core.broker.listPositions()).some((p) => p.quantity === 7)).toBe(true);
+    const quotes = countQuotes(core);
+
+    core.safety.start({ kind: 'killSwitch', exitPositions: true });
+    const run = await finished(core);
+    expect(run.state).toBe('done');
+    expect(run.steps.filter((s) => s.kind === 'exit').map((s) => [s.transactionType, s.quantity, s.state])).toEqual([
+      ['SELL', 7, 'done'],
+    ]);
+    expect(quotes.asked).toBe(0);
+    const exit = (await core.broker.listOrders()).find((o) => o.transactionType === 'SELL');
+    expect(exit).toMatchObject({ orderType: 'LIMIT' });
+    expect((await core.broker.listPositions()).every((p) => p.quantity === 0)).toBe(true);
+  });
+
+  it('exits priced from a fill main saw moments ago (its stream open, the positions known without a read) ask for no quote either', async () => {
+    fx = await startCoreFixture();
+    const { core, eq } = await started(fx, { stream: true });
+    await expect.poll(() => core.connection().stream).toBe('open');
+    await core.book.sync();
+    await core.readPositions();
+    const [id] = await placeAll(core, [{ ...marketBuy(eq), quantity: 5 }]);
+    await expect.poll(() => core.book.order(id ?? '')?.status).toBe('COMPLETE');
+    const quotes = countQuotes(core);
+
+    core.safety.start({ kind: 'killSwitch', exitPositions: true });
+    const run = await finished(core);
+    expect(run.state).toBe('done');
+    expect(run.steps.filter((s) => s.kind === 'exit').map((s) => [s.transactionType, s.quantity, s.state])).toEqual([
+      ['SELL', 5, 'done'],
+    ]);
+    expect(quotes.asked).toBe(0);
     expect((await core.broker.listPositions()).every((p) => p.quantity === 0)).toBe(true);
   });
 

@@ -12,7 +12,7 @@ import { fromUnits, toUnits } from '@shared/trading/money';
 import type { Broker, ReadOptions } from '../../broker/broker';
 import { brokerError, LimitReached, SendTimePassed } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';
-import type { DeskView } from '../desk-view';
+import { FRESH_PRICE_MS, type DeskView } from '../desk-view';
 import type { KnownPositions } from '../known-positions';
 import type { KillBarrier } from './kill-barrier';
 import type { OrderService } from '../orders/order-service';
@@ -75,7 +75,7 @@ export interface SafetyRunnerDeps {
     DeskView,
     'orders' | 'workingOrders' | 'lastPrice' | 'knownAccount' | 'noteOrder' | 'streamOpen'
   > & {
-    readonly known: Pick<KnownPositions, 'lastRead' | 'readFailingSince' | 'onChange'>;
+    readonly known: Pick<KnownPositions, 'lastRead' | 'readFailingSince' | 'onChange' | 'fillSeenAt'>;
   };
   /**
    * The kill switch's barrier: raised the moment a kill switch starts, down only when the trader
@@ -579,8 +579,15 @@ export class SafetyRunner {
     positions: readonly Held[],
   ): Promise<Map<number, Pick<MarketQuote, 'lastPrice' | 'upperCircuit' | 'lowerCircuit'>>> {
     const out = new Map<number, Pick<MarketQuote, 'lastPrice' | 'upperCircuit' | 'lowerCircuit'>>();
+    const now = this.#clock.now();
     for (const p of positions) {
-      const price = this.#deps.view?.lastPrice(p.instrumentToken) ?? null;
+      // A tick, or a read or a fill as fresh as a tick the desk would show (FRESH_PRICE_MS), is
+      // the last price without a quote: Kite allows one quote request a second (docs/kite.md
+      // §Limits), and a quote asked for within a second of the last one waits out the rest.
+      const age = p.priceAt === null ? Number.POSITIVE_INFINITY : now - p.priceAt;
+      const price =
+        this.#deps.view?.lastPrice(p.instrumentToken) ??
+        (p.lastPrice > 0 && age >= 0 && age <= FRESH_PRICE_MS ? p.lastPrice : null);
       if (price !== null) out.set(p.instrumentToken, { lastPrice: price, upperCircuit: 0, lowerCircuit: 0 });
     }
     const missing = [...new Set(positions.map((p) => p.instrumentToken).filter((t) => !out.has(t)))];
@@ -671,7 +678,8 @@ export class SafetyRunner {
       if (known) return known;
       try {
         const read = await this.#deps.readPositions(URGENT);
-        return read.map(heldOf);
+        const at = this.#clock.now();
+        return read.map((p) => heldOf(p, at));
       } catch (err) {
         const now = this.#clock.now();
         const failing = this.#deps.view?.known.readFailingSince() ?? now;
@@ -745,15 +753,17 @@ export class SafetyRunner {
     const account = view.knownAccount();
     if (!account.known || account.asOf === null || account.asOf < notBefore) return null;
     // The price each was last read at; else the latest fill's on it main has seen (a real trade
-    // moments ago), so an exit can be priced while quotes are throttled too.
-    const prices = new Map<string, { price: number; at: number }>();
-    const set = (key: string, price: number, at: number): void => {
-      if (price > 0 && (prices.get(key)?.at ?? Number.NEGATIVE_INFINITY) <= at) prices.set(key, { price, at });
+    // moments ago), so an exit can be priced while quotes are throttled too. Each price's time is
+    // when main learned it (its own clock: the broker's timestamps may run on a market clock of
+    // their own, as the paper broker's simulated one does).
+    const prices = new Map<string, { price: number; at: number; seenAt: number | null }>();
+    const set = (key: string, price: number, at: number, seenAt: number | null): void => {
+      if (price > 0 && (prices.get(key)?.at ?? Number.NEGATIVE_INFINITY) <= at) prices.set(key, { price, at, seenAt });
     };
     const read = view.known.lastRead();
-    for (const p of read?.positions ?? []) set(keyOf(p), p.lastPrice, read?.at ?? 0);
+    for (const p of read?.positions ?? []) set(keyOf(p), p.lastPrice, read?.at ?? 0, read?.at ?? null);
     for (const o of view.orders() ?? [])
-      if (o.filledQuantity > 0) set(keyOf(o), o.averagePrice, Date.parse(o.updatedAt));
+      if (o.filledQuantity > 0) set(keyOf(o), o.averagePrice, Date.parse(o.updatedAt), view.known.fillSeenAt(o));
     const out: Held[] = [];
     for (const p of account.positions) {
       if (!p.known) return null;
@@ -764,6 +774,7 @@ export class SafetyRunner {
         instrumentToken: p.instrumentToken,
         quantity: p.quantity,
         lastPrice: prices.get(keyOf(p))?.price ?? 0,
+        priceAt: prices.get(keyOf(p))?.seenAt ?? null,
       });
     }
     return out;
@@ -776,7 +787,13 @@ export class SafetyRunner {
     const out: Held[] = [];
     for (const p of view.knownAccount().positions) {
       if (p.known && p.quantity !== 0)
-        out.push({ ...keyParts(p), instrumentToken: p.instrumentToken, quantity: p.quantity, lastPrice: 0 });
+        out.push({
+          ...keyParts(p),
+          instrumentToken: p.instrumentToken,
+          quantity: p.quantity,
+          lastPrice: 0,
+          priceAt: null,
+        });
     }
     return out;
   }
@@ -888,10 +905,18 @@ interface Held {
   readonly quantity: number;
   /** The price it was read with (0 when unknown). */
   readonly lastPrice: number;
+  /** When main read that price or saw the fill it comes from (epoch ms; null when unknown). */
+  readonly priceAt: number | null;
 }
 
-function heldOf(p: Position): Held {
-  return { ...keyParts(p), instrumentToken: p.instrumentToken, quantity: p.quantity, lastPrice: p.lastPrice };
+function heldOf(p: Position, at: number): Held {
+  return {
+    ...keyParts(p),
+    instrumentToken: p.instrumentToken,
+    quantity: p.quantity,
+    lastPrice: p.lastPrice,
+    priceAt: at,
+  };
 }
 
 function keyParts(

@@ -21,8 +21,7 @@ export async function replaceFileDurably(
   const tmp = `${path}.tmp`;
   const out = await openFile(tmp, 'w', PRIVATE_FILE_MODE);
   try {
-    // writeFile writes every byte (write() may stop short).
-    await out.writeFile(bytes);
+    await writeAll(out, typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
     await out.sync();
   } finally {
     await out.close();
@@ -31,6 +30,17 @@ export async function replaceFileDurably(
   await rename(tmp, path);
   onStep('renamed');
   await fsyncDir(dirname(path));
+}
+
+/**
+ * Writes every byte: one `write` may store fewer than it was given. (Not `FileHandle.writeFile`,
+ * which bypasses the handle's `write`, where tests inject a disk that fills up half-way.)
+ */
+async function writeAll(out: FileHandle, bytes: Uint8Array): Promise<void> {
+  for (let at = 0; at < bytes.byteLength;) {
+    const { bytesWritten } = await out.write(bytes, at, bytes.byteLength - at);
+    at += bytesWritten;
+  }
 }
 
 /** Makes a rename durable: on Linux the directory entry needs its own fsync. */

@@ -58,7 +58,7 @@ async function main(): Promise<void> {
         } else die('journaled');
       },
       onJournalStep: (step) => {
-        if (step === 'written' && exitsDecided) die('journal-written');
+        if (step === 'batch-written' && exitsDecided) die('journal-written');
       },
     },
   });

@@ -8,7 +8,7 @@ import { build } from 'esbuild';
  * tests run it with `node` and SIGKILL it, so the crash is a real process dying.
  */
 export async function buildChild(
-  name: 'crash-child' | 'ledger-child' | 'bracket-child' | 'gtt-child',
+  name: 'crash-child' | 'ledger-child' | 'bracket-child' | 'gtt-child' | 'journal-child',
   dir: string,
 ): Promise<string> {
   const outfile = join(dir, `${name}.mjs`);

@@ -14,6 +14,8 @@ import { marketQueries } from '../market/queries';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { NeedsMarketData } from '../session/no-market-data';
 import { useQuote } from '../market/use-quotes';
+import type { Quote } from '../market/quote-cache';
+import type { Instrument } from '@shared/domain/instrument';
 import { useShownInstrument } from '../market/use-shown-instrument';
 import { usePanelOption } from '../workstation/use-panel-option';
 import { orderQueries } from '../orders/queries';
@@ -33,9 +35,10 @@ import { useChartTrading } from './use-chart-trading';
 import { StudyPicker } from './study-picker';
 import { DrawingsList, useChartDrawings, useDrawClicks, useTrendSeries } from './use-drawings';
 import { useStudySeries, useStudyValues, withForming } from './use-studies';
-import { formatStudies, parseStudies, type StudySpec } from '@shared/studies/study-spec';
+import { formatStudies, parseStudies, type StudyLine, type StudySpec } from '@shared/studies/study-spec';
 import {
   candlePoint,
+  type CandleChart,
   useCandleChart,
   useChartClick,
   useLineDrag,
@@ -86,15 +89,8 @@ export function ChartPanel() {
   );
 }
 
-function LiveChartPanel() {
-  const { token, instrument } = useShownInstrument();
-  const [interval, setChartInterval] = usePanelOption<CandleInterval>('interval', '5minute', isCandleInterval);
-  const [studyText, setStudyText] = usePanelOption<string>('studies', '', isText);
-  const studies = useMemo(() => readStudies(studyText), [studyText]);
-  useMarketSubscription('chart', token === null ? [] : [token]);
-
-  const candles = useQuery({ ...marketQueries.candles(token ?? 0, interval), enabled: token !== null });
-  const quote = useQuote(token);
+/** The trader's working orders and position in the shown instrument, and the price lines they make. */
+function useChartHoldings(token: number | null, tickSize: number | undefined) {
   const keptWorking = useRef<Order[] | null>(null);
   const selectWorking = useCallback(
     (orders: Order[]) => (keptWorking.current = workingOf(orders, token ?? 0, keptWorking.current)),
@@ -106,29 +102,20 @@ function LiveChartPanel() {
     [token],
   );
   const position = useQuery({ ...portfolioQueries.positions(), select: selectPosition }).data ?? null;
-  const lines = useMemo(
-    () => priceLinesOf(working ?? [], position, instrument?.tickSize),
-    [working, position, instrument?.tickSize],
-  );
+  const lines = useMemo(() => priceLinesOf(working ?? [], position, tickSize), [working, position, tickSize]);
+  return { working: working ?? NO_ORDERS, position, lines };
+}
 
-  const theme = useTheme();
-  const [box, api] = useCandleChart(theme);
-  const lastPrice = quote?.lastPrice ?? instrument?.lastPrice ?? null;
-  const trading = useChartTrading(instrument, working ?? NO_ORDERS, position, lastPrice, lines);
-  const drag = useLineDrag(api, trading.lines, trading.onDrop);
-  const drawing = useChartDrawings(instrument ?? null);
-  const drawn = useMemo(
-    () => [...withDragged(trading.lines, drag), ...drawing.priceLines],
-    [trading.lines, drag, drawing.priceLines],
-  );
-  usePriceLines(api, drawn, theme);
-  useTrendSeries(api, drawing.drawings.trends, theme);
-  const tick = instrument?.tickSize;
-  usePriceScale(api, tick);
-
-  // History → series; the last bar is the forming one that ticks then move.
-  const data = candles.data ?? NO_CANDLES;
-  const bars = useMemo(() => toBars(data, interval), [data, interval]);
+/**
+ * History into the series, then each tick moves the forming candle (or opens the next one).
+ * Returns the bar the chart last drew, for the legend.
+ */
+function useLiveCandles(
+  api: CandleChart | null,
+  bars: readonly Bar[],
+  quote: Quote | undefined,
+  interval: CandleInterval,
+): Bar | undefined {
   const forming = useRef<Bar | undefined>(undefined);
   const lastVolume = useRef<number | null>(null);
   // The legend shows the bar the chart last drew; the effects below publish it like the chart.
@@ -145,7 +132,6 @@ function LiveChartPanel() {
     legendStore.set(bars.at(-1));
   }, [api, bars, interval, legendStore]);
 
-  // Each tick moves the forming candle (or opens the next one).
   useEffect(() => {
     if (!api || !quote || bars.length === 0) return;
     const traded = lastVolume.current === null ? 0 : quote.volume - lastVolume.current;
@@ -157,16 +143,22 @@ function LiveChartPanel() {
     api.volume.update(volumePoint(next));
     legendStore.set(next);
   }, [api, quote, interval, bars, legendStore]);
+  return legend;
+}
 
-  // Studies over the history and the forming bar (docs/desk.md §Chart studies and drawings).
-  const studyBars = useMemo(() => withForming(bars, legend), [bars, legend]);
-  const studyLines = useStudyValues(studies, studyBars);
-  useStudySeries(api, studyLines, studyBars, tick);
-
-  // A click prices the ticket at that level.
+/**
+ * A click on the chart: while drawing, a drawing's point (its end on the nearest bar; the last
+ * past the end); otherwise the ticket, priced at that level.
+ */
+function useChartClicks(
+  api: CandleChart | null,
+  instrument: Instrument | undefined,
+  quote: Quote | undefined,
+  drawing: ReturnType<typeof useChartDrawings>,
+  studyBars: readonly Bar[],
+): void {
   const side = useTicketDraft().side;
   const { ticketOpened, draftEdited } = useTicketActions();
-  // While drawing, a click is a drawing's point (its end on the nearest bar; the last past the end).
   useDrawClicks(api, drawing.mode !== 'none', (price, logical) => {
     const at =
       logical === null ? undefined : studyBars[Math.max(0, Math.min(studyBars.length - 1, Math.round(logical)))];
@@ -179,31 +171,48 @@ function LiveChartPanel() {
     ticketOpened(side, instrument);
     draftEdited(order);
   });
+}
 
-  const loading = token !== null && candles.isPending;
+function LiveChartPanel() {
+  const { token, instrument } = useShownInstrument();
+  const [interval, setChartInterval] = usePanelOption<CandleInterval>('interval', '5minute', isCandleInterval);
+  const [studyText, setStudyText] = usePanelOption<string>('studies', '', isText);
+  const studies = useMemo(() => readStudies(studyText), [studyText]);
+  useMarketSubscription('chart', token === null ? [] : [token]);
+
+  const candles = useQuery({ ...marketQueries.candles(token ?? 0, interval), enabled: token !== null });
+  const quote = useQuote(token);
+  const tick = instrument?.tickSize;
+  const { working, position, lines } = useChartHoldings(token, tick);
+
+  const theme = useTheme();
+  const [box, api] = useCandleChart(theme);
+  const lastPrice = quote?.lastPrice ?? instrument?.lastPrice ?? null;
+  const trading = useChartTrading(instrument, working, position, lastPrice, lines);
+  const drag = useLineDrag(api, trading.lines, trading.onDrop);
+  const drawing = useChartDrawings(instrument ?? null);
+  const drawn = useMemo(
+    () => [...withDragged(trading.lines, drag), ...drawing.priceLines],
+    [trading.lines, drag, drawing.priceLines],
+  );
+  usePriceLines(api, drawn, theme);
+  useTrendSeries(api, drawing.drawings.trends, theme);
+  usePriceScale(api, tick);
+
+  const data = candles.data ?? NO_CANDLES;
+  const bars = useMemo(() => toBars(data, interval), [data, interval]);
+  const legend = useLiveCandles(api, bars, quote, interval);
+  // Studies over the history and the forming bar (docs/desk.md §Chart studies and drawings).
+  const studyBars = useMemo(() => withForming(bars, legend), [bars, legend]);
+  const studyLines = useStudyValues(studies, studyBars);
+  useStudySeries(api, studyLines, studyBars, tick);
+  useChartClicks(api, instrument, quote, drawing, studyBars);
+
   return (
     <Panel
       title="Chart"
       className="chart-panel"
-      actions={
-        <>
-          <div className="segmented" role="radiogroup" aria-label="Interval">
-            {INTERVALS.map(([value, label]) => (
-              <button
-                key={value}
-                type="button"
-                role="radio"
-                aria-checked={interval === value}
-                aria-label={value}
-                className={interval === value ? 'is-on' : undefined}
-                onClick={() => setChartInterval(value)}
-              >
-                {label}
-              </button>
-            ))}
-          </div>
-        </>
-      }
+      actions={<IntervalPicker interval={interval} onChange={setChartInterval} />}
     >
       <div className="chart__legend" data-testid="chart-legend">
         {instrument ? (
@@ -220,91 +229,23 @@ function LiveChartPanel() {
         ) : (
           <span className="muted">Select an instrument on the watchlist</span>
         )}
-        {legend ? (
-          <span
-            className="chart__ohlc"
-            data-testid="chart-last-candle"
-            data-time={legend.time}
-            data-high={legend.high}
-            data-low={legend.low}
-            data-close={legend.close}
-          >
-            <span title="Bar start (IST)">
-              {interval === 'day' ? istDate(barStartMs(legend.time)) : formatIstDateTime(barStartMs(legend.time))}
-            </span>{' '}
-            O <b>{formatPrice(legend.open, tick)}</b> H <b>{formatPrice(legend.high, tick)}</b> L{' '}
-            <b>{formatPrice(legend.low, tick)}</b> C <b>{formatPrice(legend.close, tick)}</b> V{' '}
-            <b>{formatQty(legend.volume)}</b>
-          </span>
-        ) : null}
+        {legend ? <LastCandle bar={legend} interval={interval} tick={tick} /> : null}
         <span className="chart__count muted small" data-testid="chart-candle-count" data-count={bars.length}>
           {bars.length > 0 ? `${bars.length} candles` : ''}
         </span>
         {/* In the legend's row, not the panel's header: the header is full at 1280 px. */}
-        <span className="chart__tools">
-          <StudyPicker studies={studies} onChange={(next) => setStudyText(formatStudies(next))} />
-          <div className="segmented" role="group" aria-label="Draw">
-            <button
-              type="button"
-              aria-pressed={drawing.mode === 'line'}
-              className={drawing.mode === 'line' ? 'is-on' : undefined}
-              aria-label="Draw a line"
-              title="Draw a horizontal line: click a price on the chart"
-              onClick={() => drawing.setMode('line')}
-            >
-              ─
-            </button>
-            <button
-              type="button"
-              aria-pressed={drawing.mode === 'trend'}
-              className={drawing.mode === 'trend' ? 'is-on' : undefined}
-              aria-label="Draw a trend line"
-              title="Draw a trend line: click its two ends on the chart"
-              onClick={() => drawing.setMode('trend')}
-            >
-              ╱
-            </button>
-          </div>
-        </span>
+        <ChartTools studies={studies} onStudies={(next) => setStudyText(formatStudies(next))} drawing={drawing} />
       </div>
-      {studyLines.length ? (
-        <div className="chart__studies small" data-testid="chart-studies" aria-label="Studies">
-          {studyLines.map((l) => {
-            const v = l.values.at(-1) ?? null;
-            return (
-              <span key={l.id} className="chart__study" data-study={l.id} data-value={v ?? ''}>
-                {l.label} <b>{v === null ? '–' : l.pane === 'price' ? formatPrice(v, tick) : v.toFixed(1)}</b>
-              </span>
-            );
-          })}
-        </div>
-      ) : null}
+      <StudyReadout lines={studyLines} tick={tick} />
       <div className="chart__frame">
         <div ref={box} className="chart__canvas" data-testid="chart-canvas" aria-hidden="true" />
-        {/* Over the chart, so the canvas keeps its size while the trader draws. */}
-        {drawing.mode !== 'none' ? (
-          <p className="chart__hint small" role="status">
-            {drawing.mode === 'line'
-              ? 'Click a price on the chart to draw a line there'
-              : drawing.pending
-                ? 'Click the trend line’s second end'
-                : 'Click the trend line’s first end on a candle'}
-          </p>
-        ) : null}
-
-        {loading ? (
-          <div className="chart__overlay" role="progressbar" aria-label={`Loading ${interval} candles`}>
-            <span className="spinner" /> Loading {interval} candles…
-          </div>
-        ) : null}
-        {candles.error ? (
-          <div className="chart__overlay chart__overlay--error" aria-live="polite">
-            Could not load candles: {describeError(candles.error)}{' '}
-            <button type="button" onClick={() => void candles.refetch()}>
-              Retry
-            </button>
-          </div>
-        ) : null}
+        <ChartOverlays
+          drawing={drawing}
+          interval={interval}
+          loading={token !== null && candles.isPending}
+          error={candles.error}
+          onRetry={() => void candles.refetch()}
+        />
       </div>
       <ul className="chart__lines" aria-label="Price lines">
         {trading.lines.map((l) => (
@@ -321,6 +262,141 @@ function LiveChartPanel() {
         {CHART_HELP}
       </details>
     </Panel>
+  );
+}
+
+function IntervalPicker(props: { readonly interval: CandleInterval; readonly onChange: (i: CandleInterval) => void }) {
+  return (
+    <div className="segmented" role="radiogroup" aria-label="Interval">
+      {INTERVALS.map(([value, label]) => (
+        <button
+          key={value}
+          type="button"
+          role="radio"
+          aria-checked={props.interval === value}
+          aria-label={value}
+          className={props.interval === value ? 'is-on' : undefined}
+          onClick={() => props.onChange(value)}
+        >
+          {label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The last candle's OHLCV, as text a screen reader (and the e2e tests) read. */
+function LastCandle(props: {
+  readonly bar: Bar;
+  readonly interval: CandleInterval;
+  readonly tick: number | undefined;
+}) {
+  const { bar, tick } = props;
+  return (
+    <span
+      className="chart__ohlc"
+      data-testid="chart-last-candle"
+      data-time={bar.time}
+      data-high={bar.high}
+      data-low={bar.low}
+      data-close={bar.close}
+    >
+      <span title="Bar start (IST)">
+        {props.interval === 'day' ? istDate(barStartMs(bar.time)) : formatIstDateTime(barStartMs(bar.time))}
+      </span>{' '}
+      O <b>{formatPrice(bar.open, tick)}</b> H <b>{formatPrice(bar.high, tick)}</b> L{' '}
+      <b>{formatPrice(bar.low, tick)}</b> C <b>{formatPrice(bar.close, tick)}</b> V <b>{formatQty(bar.volume)}</b>
+    </span>
+  );
+}
+
+/** The studies picker and the drawing tools (a horizontal line, a trend line). */
+function ChartTools(props: {
+  readonly studies: readonly StudySpec[];
+  readonly onStudies: (next: StudySpec[]) => void;
+  readonly drawing: ReturnType<typeof useChartDrawings>;
+}) {
+  const { drawing } = props;
+  return (
+    <span className="chart__tools">
+      <StudyPicker studies={props.studies} onChange={props.onStudies} />
+      <div className="segmented" role="group" aria-label="Draw">
+        <button
+          type="button"
+          aria-pressed={drawing.mode === 'line'}
+          className={drawing.mode === 'line' ? 'is-on' : undefined}
+          aria-label="Draw a line"
+          title="Draw a horizontal line: click a price on the chart"
+          onClick={() => drawing.setMode('line')}
+        >
+          ─
+        </button>
+        <button
+          type="button"
+          aria-pressed={drawing.mode === 'trend'}
+          className={drawing.mode === 'trend' ? 'is-on' : undefined}
+          aria-label="Draw a trend line"
+          title="Draw a trend line: click its two ends on the chart"
+          onClick={() => drawing.setMode('trend')}
+        >
+          ╱
+        </button>
+      </div>
+    </span>
+  );
+}
+
+/** Each study's latest value, as text. */
+function StudyReadout(props: { readonly lines: readonly StudyLine[]; readonly tick: number | undefined }) {
+  if (!props.lines.length) return null;
+  return (
+    <div className="chart__studies small" data-testid="chart-studies" aria-label="Studies">
+      {props.lines.map((l) => {
+        const v = l.values.at(-1) ?? null;
+        return (
+          <span key={l.id} className="chart__study" data-study={l.id} data-value={v ?? ''}>
+            {l.label} <b>{v === null ? '–' : l.pane === 'price' ? formatPrice(v, props.tick) : v.toFixed(1)}</b>
+          </span>
+        );
+      })}
+    </div>
+  );
+}
+
+/** Over the chart, so the canvas keeps its size: what a drawing click does next, loading, a failed read. */
+function ChartOverlays(props: {
+  readonly drawing: ReturnType<typeof useChartDrawings>;
+  readonly interval: CandleInterval;
+  readonly loading: boolean;
+  readonly error: unknown;
+  readonly onRetry: () => void;
+}) {
+  const { drawing, interval } = props;
+  return (
+    <>
+      {drawing.mode !== 'none' ? (
+        <p className="chart__hint small" role="status">
+          {drawing.mode === 'line'
+            ? 'Click a price on the chart to draw a line there'
+            : drawing.pending
+              ? 'Click the trend line’s second end'
+              : 'Click the trend line’s first end on a candle'}
+        </p>
+      ) : null}
+      {props.loading ? (
+        <div className="chart__overlay" role="progressbar" aria-label={`Loading ${interval} candles`}>
+          <span className="spinner" /> Loading {interval} candles…
+        </div>
+      ) : null}
+      {props.error ? (
+        <div className="chart__overlay chart__overlay--error" aria-live="polite">
+          Could not load candles: {describeError(props.error)}{' '}
+          <button type="button" onClick={props.onRetry}>
+            Retry
+          </button>
+        </div>
+      ) : null}
+    </>
   );
 }
 

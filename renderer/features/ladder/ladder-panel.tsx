@@ -1,16 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import {
-  memo,
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  type CSSProperties,
-  type KeyboardEvent,
-} from 'react';
-import type { Order } from '@shared/domain/order';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import type { Instrument } from '@shared/domain/instrument';
+import type { Order, OrderRequest } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
 import { allowedProducts } from '@shared/trading/rules';
 import { fromUnits, toUnits } from '@shared/trading/money';
@@ -32,20 +23,15 @@ import {
   bookByPrice,
   clickOrder,
   dragChanges,
-  halfRowsFor,
-  HALF_ROWS,
   ladderPriceOf,
   ladderOrders,
-  ladderPrices,
-  outsideMiddleThird,
-  ROW_PX,
-  visibleRows,
   type LadderOrder,
   type LadderOrders,
 } from './ladder-model';
 import { LadderRowCells, sameRow } from './ladder-row';
 import { useLadderPaintProbe } from './ladder-paint-probe';
 import { clickKey, useLadderActions, type LadderClick } from './use-ladder-actions';
+import { useLadderColumn, type LadderColumn } from './use-ladder-column';
 import './ladder.css';
 
 /** One row, drawn again only when what it shows changed: a tick re-renders the rows it moved. */
@@ -86,84 +72,14 @@ export function LadderPanel() {
   );
 }
 
-function LiveLadder() {
-  const { token, instrument } = useShownInstrument();
-  useMarketSubscription('ladder', token === null ? [] : [token], 'full');
-  const book = useBook(token);
-  const quote = useQuote(token);
-  const tick = instrument?.tickSize ?? 0.05;
-  const last = quote?.lastPrice ?? instrument?.lastPrice ?? null;
-
-  // The view's height in rows, measured: the column has rows to fill it (docs/ladder.md §What it shows).
-  const scroller = useRef<HTMLDivElement>(null);
-  const [view, setView] = useState({ px: 0, rowPx: ROW_PX });
-  const visible = view.px > 0 ? visibleRows(view.px, view.rowPx) : HALF_ROWS;
-  // Scrolled away from the centre by the trader: the ladder stops following the price until
-  // "Back to price" (or C).
-  const [detached, setDetached] = useState(false);
-  const centredTop = useRef<number | null>(null);
-
-  // The column's centre: the last price when first shown, again when asked (C, Back to price),
-  // and by itself when the price leaves the middle third of the view while the trader has not
-  // scrolled.
-  const [centre, setCentre] = useState<{ token: number | null; price: number | null }>({ token: null, price: null });
-  const centrePrice = centre.token === token ? centre.price : null;
-  // Set during render (React's "state from the previous render" pattern), not in an effect: the
-  // first frame with a price already draws the column.
-  if (centrePrice === null && last !== null && last > 0) setCentre({ token, price: last });
-  else if (
-    !detached &&
-    centrePrice !== null &&
-    last !== null &&
-    last > 0 &&
-    outsideMiddleThird(toUnits(centrePrice), toUnits(last), toUnits(tick), visible)
-  )
-    setCentre({ token, price: last });
-  const recentre = (): void => {
-    setDetached(false);
-    if (last !== null) setCentre({ token, price: last });
-  };
-  const half = halfRowsFor(visible);
-  const prices = useMemo(
-    () => (centrePrice === null ? [] : ladderPrices(centrePrice, tick, half)),
-    [centrePrice, tick, half],
-  );
-  // The centre row in the middle of the view whenever the column is (re)centred — also when the
-  // centre is the same price as before (`centre` is a new object each time it is asked for).
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    const row = el?.querySelectorAll<HTMLElement>('tbody tr[data-price]')[Math.floor(prices.length / 2)];
-    if (!el || !row) return;
-    el.scrollTop = row.offsetTop - (el.clientHeight - row.offsetHeight) / 2;
-    centredTop.current = el.scrollTop;
-  }, [prices, centre]);
-  const hasColumn = prices.length > 0;
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const measure = (): void => {
-      const row = el.querySelector<HTMLElement>('tbody tr[data-price]');
-      const head = el.querySelector<HTMLElement>('thead')?.offsetHeight ?? 0;
-      setView({ px: el.clientHeight - head, rowPx: row?.offsetHeight || ROW_PX });
-    };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [hasColumn]);
-  const onScroll = (): void => {
-    const el = scroller.current;
-    if (!el || centredTop.current === null) return;
-    const away = Math.abs(el.scrollTop - centredTop.current) > view.rowPx * 1.5;
-    if (away !== detached) setDetached(away);
-  };
-
-  const actions = useLadderActions();
-  // Only what the column draws of the order list: a change to any other order of a large book
-  // leaves the same object, so the ladder does not render for it (ladderOrders).
+/**
+ * What the column draws of the order list and the account: the working orders at its prices (a
+ * change to any other order of a large book leaves the same object, so the ladder does not render
+ * for it), the position, and the volume traded at each price.
+ */
+function useLadderBook(token: number | null, prices: readonly number[], clickedIds: string) {
   const lo = prices.at(-1) ?? 0;
   const hi = prices[0] ?? 0;
-  const clickedIds = placedIds(actions.clicks);
   const kept = useRef<LadderOrders | null>(null);
   const selectShown = useCallback(
     (all: Order[]) => {
@@ -173,8 +89,7 @@ function LiveLadder() {
     },
     [token, lo, hi, clickedIds],
   );
-  const ladder = useQuery({ ...orderQueries.list(), select: selectShown }).data ?? NO_LADDER_ORDERS;
-  const { byPrice, listed, shown } = ladder;
+  const orders = useQuery({ ...orderQueries.list(), select: selectShown }).data ?? NO_LADDER_ORDERS;
   const selectPosition = useCallback(
     (ps: Position[]) => ps.filter((p) => p.instrumentToken === token && p.quantity !== 0),
     [token],
@@ -187,34 +102,53 @@ function LiveLadder() {
     refetchInterval: VOLUME_EVERY_MS,
   }).data;
   const volumes = useMemo(() => new Map((volume?.levels ?? []).map((l) => [toUnits(l.price), l.volume])), [volume]);
-  const volumeMax = Math.max(1, ...volumes.values());
+  return { orders, positions, volumes };
+}
 
+/** How much a click sends: a preset number of lots or the ticket's quantity, in the ticket's product (MIS by default). */
+function useLadderQuantity(instrument: Instrument | undefined, token: number | null) {
   const draft = useTicketDraft();
   const [preset, setPreset] = useState<Preset>(1);
   const lot = instrument?.lotSize ?? 1;
   const ticketQty = draft.instrumentToken === token ? parseNumber(draft.quantity) : Number.NaN;
-  const quantity = preset === 'ticket' ? (Number.isFinite(ticketQty) && ticketQty > 0 ? ticketQty : lot) : preset * lot;
+  const ticketOrLot = Number.isFinite(ticketQty) && ticketQty > 0 ? ticketQty : lot;
+  const quantity = preset === 'ticket' ? ticketOrLot : preset * lot;
   const product =
     instrument && allowedProducts(instrument).includes(draft.product) && draft.productChosen ? draft.product : 'MIS';
+  return { preset, setPreset, lot, ticketOrLot, quantity, product };
+}
 
-  // The selected row (price units) belongs to the instrument it was chosen on.
-  const [selection, setSelection] = useState<{ token: number | null; price: number | null }>({
-    token: null,
-    price: null,
-  });
-  const selected = selection.token === token ? selection.price : null;
-  const setSelected = useCallback((price: number) => setSelection({ token, price }), [token]);
-  const { bids, offers } = useMemo(() => bookByPrice(book?.depth ?? null), [book]);
-  const bestBid = book?.bid !== null && book?.bid !== undefined ? toUnits(book.bid) : null;
-  const bestOffer = book?.ask !== null && book?.ask !== undefined ? toUnits(book.ask) : null;
-  const lastUnits = last !== null ? toUnits(last) : null;
-  useLadderPaintProbe(book);
+/** What the ladder's handlers read: always the latest, so the memoised rows' callbacks stay the same. */
+interface LadderState {
+  readonly instrument: Instrument | undefined;
+  readonly book: ReturnType<typeof useBook>;
+  readonly last: number | null;
+  readonly quantity: number;
+  readonly product: OrderRequest['product'];
+  readonly shown: LadderOrders['shown'];
+  readonly actions: ReturnType<typeof useLadderActions>;
+  readonly setSelected: (price: number) => void;
+  /** For the keyboard: the column, and the price it acts at (the selection, else the last price, else the middle). */
+  readonly keys: {
+    readonly prices: readonly number[];
+    readonly tick: number;
+    readonly at: number;
+    readonly byPrice: LadderOrders['byPrice'];
+    readonly column: LadderColumn;
+  };
+}
 
-  // Stable callbacks for the memoised rows, reading the latest state.
-  const latest = useRef({ instrument, book, last, quantity, product, shown, actions });
+/**
+ * A click on a side places there (a stop on the far side of the market), a click on a working
+ * order cancels it, a drop moves it, and the keyboard does the same at the selected price
+ * (docs/ladder.md §Keyboard).
+ */
+function useLadderHandlers(state: LadderState) {
+  const latest = useRef(state);
   useEffect(() => {
-    latest.current = { instrument, book, last, quantity, product, shown, actions };
+    latest.current = state;
   });
+  const { setSelected } = state;
   const onClick = useCallback(
     (side: 'bid' | 'offer', price: number) => {
       const s = latest.current;
@@ -242,24 +176,62 @@ function LiveLadder() {
     if (from === null || !changes) return;
     s.actions.move(o, from, to, changes, s.last);
   }, []);
-  const onSelect = setSelected;
-
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
+    const { prices, tick, at, byPrice, column } = state.keys;
     const id = shortcutFor('ladder', e);
     if (!id || prices.length === 0) return;
     e.preventDefault();
     const tickUnits = toUnits(tick);
-    const at = selected ?? lastUnits ?? prices[Math.floor(prices.length / 2)] ?? 0;
     if (id === 'ladder-up' || id === 'ladder-down') {
       const next = id === 'ladder-up' ? at + tickUnits : Math.max(tickUnits, at - tickUnits);
       setSelected(next);
       // Past the column's ends the column recentres on the selection.
-      if (next > (prices[0] ?? 0) || next < (prices.at(-1) ?? 0)) setCentre({ token, price: fromUnits(next) });
+      if (next > (prices[0] ?? 0) || next < (prices.at(-1) ?? 0)) column.centreOn(fromUnits(next));
     } else if (id === 'ladder-buy') onClick('bid', at);
     else if (id === 'ladder-sell') onClick('offer', at);
-    else if (id === 'ladder-centre') recentre();
+    else if (id === 'ladder-centre') column.recentre();
     else if (id === 'ladder-cancel') for (const o of byPrice.get(at) ?? []) onCancel(o.orderId);
   };
+  return { onClick, onCancel, onDrop, onKeyDown };
+}
+
+function LiveLadder() {
+  const { token, instrument } = useShownInstrument();
+  useMarketSubscription('ladder', token === null ? [] : [token], 'full');
+  const book = useBook(token);
+  const quote = useQuote(token);
+  const tick = instrument?.tickSize ?? 0.05;
+  const last = quote?.lastPrice ?? instrument?.lastPrice ?? null;
+  const column = useLadderColumn(token, last, tick);
+  const { prices, scroller } = column;
+
+  const actions = useLadderActions();
+  const { orders, positions, volumes } = useLadderBook(token, prices, placedIds(actions.clicks));
+  const { byPrice, shown } = orders;
+  const size = useLadderQuantity(instrument, token);
+  const { quantity, product } = size;
+
+  // The selected row (price units) belongs to the instrument it was chosen on.
+  const [selection, setSelection] = useState<{ token: number | null; price: number | null }>({
+    token: null,
+    price: null,
+  });
+  const selected = selection.token === token ? selection.price : null;
+  const setSelected = useCallback((price: number) => setSelection({ token, price }), [token]);
+  const lastUnits = last !== null ? toUnits(last) : null;
+  useLadderPaintProbe(book);
+
+  const handlers = useLadderHandlers({
+    instrument,
+    book,
+    last,
+    quantity,
+    product,
+    shown,
+    actions,
+    setSelected,
+    keys: { prices, tick, at: selected ?? lastUnits ?? prices[Math.floor(prices.length / 2)] ?? 0, byPrice, column },
+  });
 
   // The selected row kept in view as the arrows move it, with the line of why under it when a
   // click there was refused or is not yet confirmed.
@@ -271,15 +243,7 @@ function LiveLadder() {
     if (note instanceof HTMLElement && note.classList.contains('ladder__note-row'))
       note.scrollIntoView({ block: 'nearest' });
     row?.scrollIntoView({ block: 'nearest' });
-  }, [selected, clicks]);
-
-  const arriving = useMemo(() => {
-    const m = new Map<number, string>();
-    for (const a of actions.actions.values())
-      if (a.kind === 'moving' && a.to !== undefined && a.from !== undefined && !a.failed)
-        m.set(a.to, formatPrice(fromUnits(a.from), tick));
-    return m;
-  }, [actions.actions, tick]);
+  }, [selected, clicks, scroller]);
 
   if (!instrument) {
     return (
@@ -300,35 +264,15 @@ function LiveLadder() {
     >
       <div className="ladder__bar">
         <LadderHeader positions={positions} last={last ?? undefined} tick={tick} />
-        <label className="ladder__qty small">
-          Qty{' '}
-          <select
-            aria-label="Ladder quantity"
-            value={String(preset)}
-            onChange={(e) => setPreset(PRESETS.find((p) => String(p) === e.target.value) ?? 1)}
-          >
-            {PRESETS.map((p) => (
-              <option key={p} value={String(p)}>
-                {p === 'ticket'
-                  ? `Ticket's (${formatQty(Number.isFinite(ticketQty) && ticketQty > 0 ? ticketQty : lot)})`
-                  : lot > 1
-                    ? `${p} lot${p > 1 ? 's' : ''} (${formatQty(p * lot)})`
-                    : formatQty(p)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <span className="muted small" data-testid="ladder-quantity">
-          {formatQty(quantity)} · {product}
-        </span>
+        <LadderQuantityPicker size={size} />
         <button
           type="button"
-          className={`small${detached ? ' primary' : ''}`}
-          onClick={recentre}
+          className={`small${column.detached ? ' primary' : ''}`}
+          onClick={column.recentre}
           title="Centre on the last price and follow it again (C)"
           data-testid="ladder-centre"
         >
-          {detached ? 'Back to price' : 'Centre'}
+          {column.detached ? 'Back to price' : 'Centre'}
         </button>
       </div>
       {prices.length === 0 ? (
@@ -340,76 +284,156 @@ function LiveLadder() {
           tabIndex={0}
           role="group"
           aria-label={`Price ladder of ${instrument.tradingsymbol}: arrows choose a price, B buys, S sells, Del cancels, C centres`}
-          onKeyDown={onKeyDown}
-          onScroll={onScroll}
+          onKeyDown={handlers.onKeyDown}
+          onScroll={column.onScroll}
         >
-          <table className="grid ladder" aria-label="Price ladder" style={{ '--vmax': volumeMax } as CSSProperties}>
-            <colgroup>
-              <col className="ladder__col-orders" />
-              <col className="ladder__col-side" />
-              <col className="ladder__col-price" />
-              <col className="ladder__col-side" />
-              <col className="ladder__col-orders" />
-              <col className="ladder__col-volume" />
-            </colgroup>
-            <thead>
-              <tr>
-                <th>Buys</th>
-                <th className="num">Bid</th>
-                <th className="num">Price</th>
-                <th className="num">Offer</th>
-                <th>Sells</th>
-                <th className="num">Volume</th>
-              </tr>
-            </thead>
-            <tbody>
-              {prices.map((p) => {
-                const here = byPrice.get(p) ?? NO_ORDERS;
-                const buys = here.filter((o) => o.side === 'BUY');
-                const sells = here.filter((o) => o.side === 'SELL');
-                const ordersKey = here
-                  .map((o) => {
-                    const a = actions.actions.get(o.orderId);
-                    return `${o.orderId}:${o.pending}:${a ? `${a.kind}:${a.failed ?? ''}` : ''}`;
-                  })
-                  .join('|');
-                const buyClick = actions.clicks.get(clickKey('bid', p));
-                const sellClick = actions.clicks.get(clickKey('offer', p));
-                return (
-                  <LadderRow
-                    key={p}
-                    price={p}
-                    label={formatPrice(fromUnits(p), tick)}
-                    bid={bids.get(p) ?? null}
-                    offer={offers.get(p) ?? null}
-                    volume={volumes.get(p) ?? 0}
-                    last={p === lastUnits}
-                    bestBid={p === bestBid}
-                    bestOffer={p === bestOffer}
-                    selected={p === selected}
-                    buys={buys}
-                    sells={sells}
-                    ordersKey={ordersKey}
-                    buyClick={visibleClick(buyClick?.state ?? null, listed)}
-                    sellClick={visibleClick(sellClick?.state ?? null, listed)}
-                    actions={actions.actions}
-                    arriving={arriving.get(p) ?? null}
-                    quantity={quantity}
-                    onClick={onClick}
-                    onCancel={onCancel}
-                    onDrop={onDrop}
-                    onSelect={onSelect}
-                  />
-                );
-              })}
-            </tbody>
-          </table>
+          <LadderTable
+            prices={prices}
+            tick={tick}
+            book={book}
+            orders={orders}
+            actions={actions}
+            volumes={volumes}
+            lastUnits={lastUnits}
+            selected={selected}
+            quantity={quantity}
+            onClick={handlers.onClick}
+            onCancel={handlers.onCancel}
+            onDrop={handlers.onDrop}
+            onSelect={setSelected}
+          />
         </div>
       )}
       <p className="ladder__status small" aria-live="polite" data-testid="ladder-status">
         {actions.last ?? (selected !== null ? `Selected ${formatPrice(fromUnits(selected), tick)}` : '')}
       </p>
     </Panel>
+  );
+}
+
+/** The quantity presets, in lots (or units when a lot is one), or the ticket's; and what a click sends. */
+function LadderQuantityPicker({ size }: { readonly size: ReturnType<typeof useLadderQuantity> }) {
+  const { lot } = size;
+  return (
+    <>
+      <label className="ladder__qty small">
+        Qty{' '}
+        <select
+          aria-label="Ladder quantity"
+          value={String(size.preset)}
+          onChange={(e) => size.setPreset(PRESETS.find((p) => String(p) === e.target.value) ?? 1)}
+        >
+          {PRESETS.map((p) => (
+            <option key={p} value={String(p)}>
+              {p === 'ticket'
+                ? `Ticket's (${formatQty(size.ticketOrLot)})`
+                : lot > 1
+                  ? `${p} lot${p > 1 ? 's' : ''} (${formatQty(p * lot)})`
+                  : formatQty(p)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <span className="muted small" data-testid="ladder-quantity">
+        {formatQty(size.quantity)} · {size.product}
+      </span>
+    </>
+  );
+}
+
+/**
+ * The column's rows: at each price the book's bid and offer, the trader's working orders either
+ * side (with what is happening to them), the volume traded there, and the last, best and
+ * selected prices marked.
+ */
+function LadderTable(props: {
+  readonly prices: readonly number[];
+  readonly tick: number;
+  readonly book: ReturnType<typeof useBook>;
+  readonly orders: LadderOrders;
+  readonly actions: ReturnType<typeof useLadderActions>;
+  readonly volumes: ReadonlyMap<number, number>;
+  readonly lastUnits: number | null;
+  readonly selected: number | null;
+  readonly quantity: number;
+  readonly onClick: (side: 'bid' | 'offer', price: number) => void;
+  readonly onCancel: (orderId: string) => void;
+  readonly onDrop: (orderId: string, to: number) => void;
+  readonly onSelect: (price: number) => void;
+}) {
+  const { book, tick, actions, volumes } = props;
+  const { byPrice, listed } = props.orders;
+  const { bids, offers } = useMemo(() => bookByPrice(book?.depth ?? null), [book]);
+  const bestBid = book?.bid !== null && book?.bid !== undefined ? toUnits(book.bid) : null;
+  const bestOffer = book?.ask !== null && book?.ask !== undefined ? toUnits(book.ask) : null;
+  const volumeMax = Math.max(1, ...volumes.values());
+  const arriving = useMemo(() => {
+    const m = new Map<number, string>();
+    for (const a of actions.actions.values())
+      if (a.kind === 'moving' && a.to !== undefined && a.from !== undefined && !a.failed)
+        m.set(a.to, formatPrice(fromUnits(a.from), tick));
+    return m;
+  }, [actions.actions, tick]);
+  return (
+    <table className="grid ladder" aria-label="Price ladder" style={{ '--vmax': volumeMax } as CSSProperties}>
+      <colgroup>
+        <col className="ladder__col-orders" />
+        <col className="ladder__col-side" />
+        <col className="ladder__col-price" />
+        <col className="ladder__col-side" />
+        <col className="ladder__col-orders" />
+        <col className="ladder__col-volume" />
+      </colgroup>
+      <thead>
+        <tr>
+          <th>Buys</th>
+          <th className="num">Bid</th>
+          <th className="num">Price</th>
+          <th className="num">Offer</th>
+          <th>Sells</th>
+          <th className="num">Volume</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.prices.map((p) => {
+          const here = byPrice.get(p) ?? NO_ORDERS;
+          const ordersKey = here
+            .map((o) => {
+              const a = actions.actions.get(o.orderId);
+              return `${o.orderId}:${o.pending}:${a ? `${a.kind}:${a.failed ?? ''}` : ''}`;
+            })
+            .join('|');
+          const buyClick = actions.clicks.get(clickKey('bid', p));
+          const sellClick = actions.clicks.get(clickKey('offer', p));
+          return (
+            <LadderRow
+              key={p}
+              price={p}
+              label={formatPrice(fromUnits(p), tick)}
+              bid={bids.get(p) ?? null}
+              offer={offers.get(p) ?? null}
+              volume={volumes.get(p) ?? 0}
+              last={p === props.lastUnits}
+              bestBid={p === bestBid}
+              bestOffer={p === bestOffer}
+              selected={p === props.selected}
+              buys={here.filter((o) => o.side === 'BUY')}
+              sells={here.filter((o) => o.side === 'SELL')}
+              ordersKey={ordersKey}
+              buyClick={visibleClick(buyClick?.state ?? null, listed)}
+              sellClick={visibleClick(sellClick?.state ?? null, listed)}
+              actions={actions.actions}
+              arriving={arriving.get(p) ?? null}
+              quantity={props.quantity}
+              onClick={props.onClick}
+              onCancel={props.onCancel}
+              onDrop={props.onDrop}
+              onSelect={props.onSelect}
+            />
+          );
+        })}
+      </tbody>
+    </table>
   );
 }
 

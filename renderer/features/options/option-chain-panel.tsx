@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, type ComponentProps, type ReactNode } from 'react';
+import type { Instrument } from '@shared/domain/instrument';
+import type { OptionChain } from '@shared/domain/market';
 import { describeError } from '../../lib/describe-error';
 import { formatPrice } from '../../lib/format';
 import { useTicketActions, useTicketDraft } from '../ticket/ticket-store';
@@ -19,6 +21,7 @@ import {
   useChainTarget,
   useChainUnderlying,
   useOptionChainActions,
+  type ChainTarget,
 } from './option-chain-store';
 import { optionQueries } from './queries';
 import { NeedsMarketData } from '../session/no-market-data';
@@ -49,6 +52,23 @@ export function OptionChainPanel() {
   );
 }
 
+/** Opens the ticket on a contract, on the side the ticket is on now (read when clicked, not when drawn). */
+function useTradeOnTicketSide(byToken: ReadonlyMap<number, Instrument>): (token: number) => void {
+  const side = useTicketDraft().side;
+  const { ticketOpened } = useTicketActions();
+  const latestSide = useRef(side);
+  useEffect(() => {
+    latestSide.current = side;
+  });
+  return useCallback(
+    (token: number) => {
+      const i = byToken.get(token);
+      if (i) ticketOpened(latestSide.current, i);
+    },
+    [byToken, ticketOpened],
+  );
+}
+
 function LiveOptionChainPanel() {
   const underlying = useChainUnderlying();
   const expiry = useChainExpiry();
@@ -60,52 +80,13 @@ function LiveOptionChainPanel() {
   const chain = result.data;
   const tokens = (chain?.rows ?? []).flatMap((r) => [r.call, r.put]).flatMap((l) => (l ? [l.instrumentToken] : []));
   useMarketSubscription('options', tokens);
-
-  const side = useTicketDraft().side;
-  const { ticketOpened } = useTicketActions();
-  const latestSide = useRef(side);
-  useEffect(() => {
-    latestSide.current = side;
-  });
-  const trade = useCallback(
-    (token: number) => {
-      const i = byToken.get(token);
-      if (i) ticketOpened(latestSide.current, i);
-    },
-    [byToken, ticketOpened],
-  );
-
+  const trade = useTradeOnTicketSide(byToken);
   const addToBasket = useChainToBasket(byToken);
   const addToStrategy = useChainToStrategy(byToken);
   const target = useChainTarget();
-  const showGreeks = useChainGreeks();
-  const { greeksShown, targetChosen } = useOptionChainActions();
-  const strategyLegs = useStrategyLegs().length;
-  const { opened } = useStrategyActions();
   const add = target === 'basket' ? addToBasket : addToStrategy;
+  const showGreeks = useChainGreeks();
 
-  // Centre the at-the-money strike when a chain is first shown.
-  const scroller = useRef<HTMLDivElement>(null);
-  const shownKey = chain ? `${chain.underlying}:${chain.expiry}` : '';
-  useEffect(() => {
-    const box = scroller.current;
-    const atm = box?.querySelector<HTMLElement>('tr.is-atm');
-    if (box && atm) box.scrollTop = Math.max(0, atm.offsetTop - box.clientHeight / 2);
-  }, [shownKey]);
-
-  const firstLeg = chain?.rows.flatMap((r) => [r.call, r.put]).find((l) => l !== null);
-  const tick = (firstLeg && byToken.get(firstLeg.instrumentToken)?.tickSize) ?? 0.05;
-  const spotAt = chain ? spotIndex(chain.rows, chain.underlyingPrice) : -1;
-  const greeksAt =
-    chain && showGreeks
-      ? {
-          spot: chain.underlyingPrice,
-          years: yearsTo(expiryInstant(chain.exchange, chain.expiry), Date.parse(chain.ts)),
-        }
-      : null;
-  const pcr = chain ? putCallRatio(chain.rows) : null;
-  const pain = chain ? maxPain(chain.rows) : null;
-  const COLUMNS = columns(showGreeks);
   return (
     <Panel
       title="Option chain"
@@ -141,36 +122,7 @@ function LiveOptionChainPanel() {
         </div>
         <span className="chain__side-name">Puts</span>
       </div>
-      <div className="chain__bar chain__bar--stats">
-        <span className="chain__stats">
-          <span title="Put–call ratio: the puts' open interest over the calls', of the strikes shown">
-            PCR <strong data-testid="chain-pcr">{pcr === null ? '–' : pcr.toFixed(2)}</strong>
-          </span>
-          <span title="Max pain: the strike where the options' holders would be paid least at expiry (strikes shown)">
-            Max pain <strong data-testid="chain-max-pain">{pain === null ? '–' : pain.toLocaleString('en-IN')}</strong>
-          </span>
-        </span>
-        <span className="chain__stats">
-          <label className="check small">
-            <input type="checkbox" checked={showGreeks} onChange={(e) => greeksShown(e.target.checked)} />
-            Greeks
-          </label>
-          <label className="small">
-            B/S add to{' '}
-            <select
-              aria-label="B/S add to"
-              value={target}
-              onChange={(e) => targetChosen(e.target.value === 'strategy' ? 'strategy' : 'basket')}
-            >
-              <option value="basket">Basket</option>
-              <option value="strategy">Strategy</option>
-            </select>
-          </label>
-          <button type="button" className="mini" onClick={opened}>
-            Strategy{strategyLegs > 0 ? ` (${strategyLegs})` : ''}…
-          </button>
-        </span>
-      </div>
+      <ChainStatsBar chain={chain} />
       {chain === undefined ? (
         <p className="empty">
           {result.error
@@ -178,90 +130,170 @@ function LiveOptionChainPanel() {
             : `Loading the ${underlying} chain…`}
         </p>
       ) : (
-        <div className="table-scroll chain__scroll" ref={scroller}>
-          <table aria-label="Option chain" className={`grid chain${showGreeks ? ' chain--greeks' : ''}`}>
-            <thead>
-              <tr>
-                <th className="num" title="Open interest">
-                  OI
-                </th>
-                <th className="num chain__oichg" title="Open interest's change since the previous day">
-                  OI chg
-                </th>
-                <th className="num chain__iv" title="Implied volatility, % a year">
-                  IV
-                </th>
-                <th className="num" title="Delta">
-                  Δ
-                </th>
-                {showGreeks ? <GreekHeads /> : null}
-                <th className="num">LTP</th>
-                <th className="num chain__strike">Strike</th>
-                <th className="num">LTP</th>
-                {showGreeks ? <GreekHeads reversed /> : null}
-                <th className="num" title="Delta">
-                  Δ
-                </th>
-                <th className="num chain__iv" title="Implied volatility, % a year">
-                  IV
-                </th>
-                <th className="num chain__oichg" title="Open interest's change since the previous day">
-                  OI chg
-                </th>
-                <th className="num" title="Open interest">
-                  OI
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {chain.rows.map((r, n) => (
-                <ChainRowWithSpot
-                  key={r.strike}
-                  columns={COLUMNS}
-                  spotBefore={n === spotAt}
-                  spotText={`${chain.underlying} ${formatPrice(chain.underlyingPrice)}`}
-                >
-                  <tr
-                    className={r.strike === chain.atmStrike ? 'is-atm' : undefined}
-                    data-strike={r.strike}
-                    aria-current={r.strike === chain.atmStrike ? 'true' : undefined}
-                  >
-                    <ChainLeg
-                      kind="call"
-                      leg={r.call}
-                      itm={inTheMoney('call', r.strike, chain.underlyingPrice)}
-                      tickSize={tick}
-                      strike={r.strike}
-                      greeksAt={greeksAt}
-                      target={target}
-                      onTrade={r.call && byToken.has(r.call.instrumentToken) ? trade : undefined}
-                      onAdd={r.call && byToken.has(r.call.instrumentToken) ? add : undefined}
-                    />
-                    <th scope="row" className="num chain__strike">
-                      {r.strike.toLocaleString('en-IN')}
-                    </th>
-                    <ChainLeg
-                      kind="put"
-                      leg={r.put}
-                      itm={inTheMoney('put', r.strike, chain.underlyingPrice)}
-                      tickSize={tick}
-                      strike={r.strike}
-                      greeksAt={greeksAt}
-                      target={target}
-                      onTrade={r.put && byToken.has(r.put.instrumentToken) ? trade : undefined}
-                      onAdd={r.put && byToken.has(r.put.instrumentToken) ? add : undefined}
-                    />
-                  </tr>
-                </ChainRowWithSpot>
-              ))}
-              {spotAt === chain.rows.length ? (
-                <SpotLine columns={COLUMNS} text={`${chain.underlying} ${formatPrice(chain.underlyingPrice)}`} />
-              ) : null}
-            </tbody>
-          </table>
-        </div>
+        <ChainTable
+          chain={chain}
+          byToken={byToken}
+          showGreeks={showGreeks}
+          target={target}
+          onTrade={trade}
+          onAdd={add}
+        />
       )}
     </Panel>
+  );
+}
+
+/** The put–call ratio and max pain of the strikes shown, and the chain's switches: Greeks, where B / S add, the builder. */
+function ChainStatsBar({ chain }: { readonly chain: OptionChain | undefined }) {
+  const target = useChainTarget();
+  const showGreeks = useChainGreeks();
+  const { greeksShown, targetChosen } = useOptionChainActions();
+  const strategyLegs = useStrategyLegs().length;
+  const { opened } = useStrategyActions();
+  const pcr = chain ? putCallRatio(chain.rows) : null;
+  const pain = chain ? maxPain(chain.rows) : null;
+  return (
+    <div className="chain__bar chain__bar--stats">
+      <span className="chain__stats">
+        <span title="Put–call ratio: the puts' open interest over the calls', of the strikes shown">
+          PCR <strong data-testid="chain-pcr">{pcr === null ? '–' : pcr.toFixed(2)}</strong>
+        </span>
+        <span title="Max pain: the strike where the options' holders would be paid least at expiry (strikes shown)">
+          Max pain <strong data-testid="chain-max-pain">{pain === null ? '–' : pain.toLocaleString('en-IN')}</strong>
+        </span>
+      </span>
+      <span className="chain__stats">
+        <label className="check small">
+          <input type="checkbox" checked={showGreeks} onChange={(e) => greeksShown(e.target.checked)} />
+          Greeks
+        </label>
+        <label className="small">
+          B/S add to{' '}
+          <select
+            aria-label="B/S add to"
+            value={target}
+            onChange={(e) => targetChosen(e.target.value === 'strategy' ? 'strategy' : 'basket')}
+          >
+            <option value="basket">Basket</option>
+            <option value="strategy">Strategy</option>
+          </select>
+        </label>
+        <button type="button" className="mini" onClick={opened}>
+          Strategy{strategyLegs > 0 ? ` (${strategyLegs})` : ''}…
+        </button>
+      </span>
+    </div>
+  );
+}
+
+function ChainHead({ showGreeks }: { readonly showGreeks: boolean }) {
+  return (
+    <thead>
+      <tr>
+        <th className="num" title="Open interest">
+          OI
+        </th>
+        <th className="num chain__oichg" title="Open interest's change since the previous day">
+          OI chg
+        </th>
+        <th className="num chain__iv" title="Implied volatility, % a year">
+          IV
+        </th>
+        <th className="num" title="Delta">
+          Δ
+        </th>
+        {showGreeks ? <GreekHeads /> : null}
+        <th className="num">LTP</th>
+        <th className="num chain__strike">Strike</th>
+        <th className="num">LTP</th>
+        {showGreeks ? <GreekHeads reversed /> : null}
+        <th className="num" title="Delta">
+          Δ
+        </th>
+        <th className="num chain__iv" title="Implied volatility, % a year">
+          IV
+        </th>
+        <th className="num chain__oichg" title="Open interest's change since the previous day">
+          OI chg
+        </th>
+        <th className="num" title="Open interest">
+          OI
+        </th>
+      </tr>
+    </thead>
+  );
+}
+
+/**
+ * The strikes, calls left and puts right, the at-the-money one marked (and centred when a chain
+ * is first shown) and a line where the underlying's price falls.
+ */
+function ChainTable(props: {
+  readonly chain: OptionChain;
+  readonly byToken: ReadonlyMap<number, Instrument>;
+  readonly showGreeks: boolean;
+  readonly target: ChainTarget;
+  readonly onTrade: (token: number) => void;
+  readonly onAdd: ComponentProps<typeof ChainLeg>['onAdd'];
+}) {
+  const { chain, byToken, showGreeks } = props;
+  const scroller = useRef<HTMLDivElement>(null);
+  const shownKey = `${chain.underlying}:${chain.expiry}`;
+  useEffect(() => {
+    const box = scroller.current;
+    const atm = box?.querySelector<HTMLElement>('tr.is-atm');
+    if (box && atm) box.scrollTop = Math.max(0, atm.offsetTop - box.clientHeight / 2);
+  }, [shownKey]);
+
+  const firstLeg = chain.rows.flatMap((r) => [r.call, r.put]).find((l) => l !== null);
+  const tick = (firstLeg && byToken.get(firstLeg.instrumentToken)?.tickSize) ?? 0.05;
+  const spotAt = spotIndex(chain.rows, chain.underlyingPrice);
+  const greeksAt = showGreeks
+    ? { spot: chain.underlyingPrice, years: yearsTo(expiryInstant(chain.exchange, chain.expiry), Date.parse(chain.ts)) }
+    : null;
+  const COLUMNS = columns(showGreeks);
+  const spotText = `${chain.underlying} ${formatPrice(chain.underlyingPrice)}`;
+  const leg = (kind: 'call' | 'put', r: OptionChain['rows'][number]) => {
+    const l = kind === 'call' ? r.call : r.put;
+    const tradable = l !== null && byToken.has(l.instrumentToken);
+    return (
+      <ChainLeg
+        kind={kind}
+        leg={l}
+        itm={inTheMoney(kind, r.strike, chain.underlyingPrice)}
+        tickSize={tick}
+        strike={r.strike}
+        greeksAt={greeksAt}
+        target={props.target}
+        onTrade={tradable ? props.onTrade : undefined}
+        onAdd={tradable ? props.onAdd : undefined}
+      />
+    );
+  };
+  return (
+    <div className="table-scroll chain__scroll" ref={scroller}>
+      <table aria-label="Option chain" className={`grid chain${showGreeks ? ' chain--greeks' : ''}`}>
+        <ChainHead showGreeks={showGreeks} />
+        <tbody>
+          {chain.rows.map((r, n) => (
+            <ChainRowWithSpot key={r.strike} columns={COLUMNS} spotBefore={n === spotAt} spotText={spotText}>
+              <tr
+                className={r.strike === chain.atmStrike ? 'is-atm' : undefined}
+                data-strike={r.strike}
+                aria-current={r.strike === chain.atmStrike ? 'true' : undefined}
+              >
+                {leg('call', r)}
+                <th scope="row" className="num chain__strike">
+                  {r.strike.toLocaleString('en-IN')}
+                </th>
+                {leg('put', r)}
+              </tr>
+            </ChainRowWithSpot>
+          ))}
+          {spotAt === chain.rows.length ? <SpotLine columns={COLUMNS} text={spotText} /> : null}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -10,7 +10,10 @@ import {
 import { isRiskRefusal, RiskRefusal } from '../safety/risk-override';
 import { formatQty } from '../../lib/format';
 import { AppError } from '@shared/ipc/app-error';
+import type { IpcError } from '@shared/ipc/result';
+import type { Instrument } from '@shared/domain/instrument';
 import type { OrderActionOutcome } from '@shared/domain/order-action';
+import type { ActionAnswer } from './action-answer';
 import { useActionAnswer } from './use-action-answer';
 import { useInstruments } from '../instruments/queries';
 import { Dialog } from '../layout/dialog';
@@ -52,34 +55,31 @@ export function changedFields(
   return changes;
 }
 
-/**
- * Modify a working order: quantity, prices, order type, validity — judged by the same shared
- * rules as the ticket, with numbers read the same way ("1,234.50"), before anything is sent; the
- * quantity can never go down to what has already filled. Only the fields the trader changed are
- * sent, and main's refusal shows next to the field it names.
- */
-export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; readonly onClose: () => void }) {
-  const instrument = useInstruments().byToken.get(order.instrumentToken);
-  const modify = useModifyOrder();
-  const [quantity, setQuantity] = useState(String(order.quantity));
-  const [orderType, setOrderType] = useState<OrderType>(order.orderType);
-  const [validity, setValidity] = useState<Validity>(order.validity);
-  const [price, setPrice] = useState(order.price ? String(order.price) : '');
-  const [trigger, setTrigger] = useState(order.triggerPrice ? String(order.triggerPrice) : '');
+/** What the trader typed, as text, per field. */
+interface ModifyTyped {
+  readonly quantity: string;
+  readonly orderType: OrderType;
+  readonly validity: Validity;
+  readonly price: string;
+  readonly trigger: string;
+}
 
+/**
+ * The dialog's form model: what the trader typed, read the ticket's way, the changes it makes to
+ * the order, and what is wrong with it by the shared rules (quantity above what filled included).
+ */
+function modifyModel(order: Order, typed: ModifyTyped, instrument: Instrument | undefined) {
+  const { quantity, orderType, price, trigger } = typed;
   const qty = quantity.trim() === '' ? Number.NaN : parseNumber(quantity);
   const typedPrice = takesPrice(orderType) ? parseNumber(price) : null;
   const typedTrigger = takesTrigger(orderType) ? parseNumber(trigger) : null;
-  const next = {
+  const changes = changedFields(order, {
     quantity: Number.isInteger(qty) ? qty : -1,
     orderType,
-    validity,
+    validity: typed.validity,
     price: typedPrice === null || Number.isNaN(typedPrice) ? null : typedPrice,
     triggerPrice: typedTrigger === null || Number.isNaN(typedTrigger) ? null : typedTrigger,
-  };
-
-  const changes = changedFields(order, next);
-  const unchanged = Object.keys(changes).length === 0;
+  });
 
   const errors = new Map<ModifyField, string>();
   if (quantity.trim() === '') errors.set('quantity', 'Enter a quantity');
@@ -90,17 +90,18 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
   if (typedTrigger !== null && Number.isNaN(typedTrigger) && trigger.trim() !== '') {
     errors.set('triggerPrice', 'Trigger price must be a number, e.g. 100.50');
   }
-  // The same rules main applies before it sends the change (quantity above what filled included).
+  // The same rules main applies before it sends the change.
   if (instrument) {
     for (const v of validateModification(order, changes, instrument)) {
       const f = ticketFieldOf(v.field);
       if (isModifyField(f) && !errors.has(f)) errors.set(f, v.message);
     }
   }
-  const blocked = errors.size > 0;
+  return { changes, unchanged: Object.keys(changes).length === 0, blocked: errors.size > 0, errors };
+}
 
-  // Main's refusal, next to the field(s) it names; else one line under the form.
-  const refusal = modify.error instanceof AppError ? modify.error.info : null;
+/** Puts main's refusal next to the field(s) it names; true if it named one of the dialog's. */
+function refusalOnFields(refusal: IpcError | null, errors: Map<ModifyField, string>): boolean {
   const refusalFields = [
     ...(refusal?.field ? [{ field: refusal.field, message: refusal.message }] : []),
     ...(refusal?.fields ?? []),
@@ -112,13 +113,142 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
     placedNextToField = true;
     if (!errors.has(f)) errors.set(f, message);
   }
+  return placedNextToField;
+}
 
-  const edited =
-    <T,>(set: (v: T) => void) =>
-    (v: T): void => {
-      if (modify.error) modify.reset(); // the refusal was about the old values
-      set(v);
-    };
+/** The five fields; a price or trigger the order type does not take is shown empty and disabled. */
+function ModifyFields(props: {
+  readonly typed: ModifyTyped;
+  readonly types: readonly OrderType[];
+  readonly errors: ReadonlyMap<ModifyField, string>;
+  readonly edit: (patch: Partial<ModifyTyped>) => void;
+}) {
+  const { typed, errors, edit } = props;
+  const { orderType } = typed;
+  return (
+    <>
+      <Field label="Quantity" error={errors.get('quantity')}>
+        {(p) => (
+          <input
+            {...p}
+            inputMode="numeric"
+            value={typed.quantity}
+            onChange={(e) => edit({ quantity: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field label="Order type" error={errors.get('orderType')}>
+        {(p) => (
+          <select
+            {...p}
+            value={orderType}
+            onChange={(e) => edit({ orderType: orderTypeOf(e.target.value, orderType) })}
+          >
+            {props.types.map((t) => (
+              <option key={t}>{t}</option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Validity" error={errors.get('validity')}>
+        {(p) => (
+          <select
+            {...p}
+            value={typed.validity}
+            onChange={(e) => edit({ validity: e.target.value === 'IOC' ? 'IOC' : 'DAY' })}
+          >
+            {(['DAY', 'IOC'] as const).map((v) => (
+              <option key={v} disabled={!allowedValidities(orderType).includes(v)}>
+                {v}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Price" error={errors.get('price')}>
+        {(p) => (
+          <input
+            {...p}
+            inputMode="decimal"
+            value={takesPrice(orderType) ? typed.price : ''}
+            disabled={!takesPrice(orderType)}
+            onChange={(e) => edit({ price: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field label="Trigger price" error={errors.get('triggerPrice')}>
+        {(p) => (
+          <input
+            {...p}
+            inputMode="decimal"
+            value={takesTrigger(orderType) ? typed.trigger : ''}
+            disabled={!takesTrigger(orderType)}
+            onChange={(e) => edit({ trigger: e.target.value })}
+          />
+        )}
+      </Field>
+    </>
+  );
+}
+
+/**
+ * What main answered: a risk refusal with "Modify anyway"; modified or not yet confirmed (then
+ * what the broker shows once read back); or a refusal no field carries.
+ */
+function ModifyAnswer(props: {
+  readonly refusal: IpcError | null;
+  readonly answer: ActionAnswer | null;
+  readonly placedNextToField: boolean;
+  readonly onModifyAnyway: () => void;
+}) {
+  const { refusal, answer } = props;
+  if (refusal && isRiskRefusal(refusal))
+    return <RiskRefusal error={refusal} anyway="Modify anyway" onPlaceAnyway={props.onModifyAnyway} />;
+  if (answer && answer.tone !== 'refused')
+    return (
+      <p
+        role="status"
+        className={answer.tone === 'unconfirmed' ? 'inline-warning' : 'muted'}
+        data-testid="modify-answer"
+        data-tone={answer.tone}
+      >
+        {answer.text}
+      </p>
+    );
+  if (answer && !props.placedNextToField)
+    return (
+      <p role="alert" className="inline-error" data-testid="modify-answer" data-tone={answer.tone}>
+        {answer.text}
+      </p>
+    );
+  return null;
+}
+
+/**
+ * Modify a working order: quantity, prices, order type, validity — judged by the same shared
+ * rules as the ticket, with numbers read the same way ("1,234.50"), before anything is sent; the
+ * quantity can never go down to what has already filled. Only the fields the trader changed are
+ * sent, and main's refusal shows next to the field it names.
+ */
+export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; readonly onClose: () => void }) {
+  const instrument = useInstruments().byToken.get(order.instrumentToken);
+  const modify = useModifyOrder();
+  const [typed, setTyped] = useState<ModifyTyped>({
+    quantity: String(order.quantity),
+    orderType: order.orderType,
+    validity: order.validity,
+    price: order.price ? String(order.price) : '',
+    trigger: order.triggerPrice ? String(order.triggerPrice) : '',
+  });
+  const { changes, unchanged, blocked, errors } = modifyModel(order, typed, instrument);
+  // Main's refusal, next to the field(s) it names; else one line under the form.
+  const refusal = modify.error instanceof AppError ? modify.error.info : null;
+  const placedNextToField = refusalOnFields(refusal, errors);
+
+  const edit = (patch: Partial<ModifyTyped>): void => {
+    if (modify.error) modify.reset(); // the refusal was about the old values
+    setTyped((t) => ({ ...t, ...patch }));
+  };
   // Modified: the dialog closes. Not yet confirmed: it stays, saying so, while main reads the
   // order back, and then says what the broker shows (docs/contract.md §Modify and cancel answer honestly).
   const answer = useActionAnswer('modify', modify);
@@ -130,7 +260,6 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
     if (modify.isPending || blocked || unchanged) return;
     modify.mutate({ orderId: order.orderId, changes }, { onSuccess: closeIfDone });
   };
-  const types = instrument ? allowedOrderTypes(instrument) : [order.orderType];
 
   return (
     <Dialog title={`Modify order ${order.orderId}`} onClose={onClose}>
@@ -142,83 +271,20 @@ export function ModifyOrderDialog({ order, onClose }: { readonly order: Order; r
           Filled {formatQty(order.filledQuantity)} of {formatQty(order.quantity)} · pending{' '}
           {formatQty(order.pendingQuantity)}
         </p>
-        <Field label="Quantity" error={errors.get('quantity')}>
-          {(p) => (
-            <input {...p} inputMode="numeric" value={quantity} onChange={(e) => edited(setQuantity)(e.target.value)} />
-          )}
-        </Field>
-        <Field label="Order type" error={errors.get('orderType')}>
-          {(p) => (
-            <select
-              {...p}
-              value={orderType}
-              onChange={(e) => edited(setOrderType)(orderTypeOf(e.target.value, orderType))}
-            >
-              {types.map((t) => (
-                <option key={t}>{t}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Validity" error={errors.get('validity')}>
-          {(p) => (
-            <select
-              {...p}
-              value={validity}
-              onChange={(e) => edited(setValidity)(e.target.value === 'IOC' ? 'IOC' : 'DAY')}
-            >
-              {(['DAY', 'IOC'] as const).map((v) => (
-                <option key={v} disabled={!allowedValidities(orderType).includes(v)}>
-                  {v}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Price" error={errors.get('price')}>
-          {(p) => (
-            <input
-              {...p}
-              inputMode="decimal"
-              value={takesPrice(orderType) ? price : ''}
-              disabled={!takesPrice(orderType)}
-              onChange={(e) => edited(setPrice)(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Trigger price" error={errors.get('triggerPrice')}>
-          {(p) => (
-            <input
-              {...p}
-              inputMode="decimal"
-              value={takesTrigger(orderType) ? trigger : ''}
-              disabled={!takesTrigger(orderType)}
-              onChange={(e) => edited(setTrigger)(e.target.value)}
-            />
-          )}
-        </Field>
-        {refusal && isRiskRefusal(refusal) ? (
-          <RiskRefusal
-            error={refusal}
-            anyway="Modify anyway"
-            onPlaceAnyway={() =>
-              modify.mutate({ orderId: order.orderId, changes, riskOverride: true }, { onSuccess: closeIfDone })
-            }
-          />
-        ) : answer && answer.tone !== 'refused' ? (
-          <p
-            role="status"
-            className={answer.tone === 'unconfirmed' ? 'inline-warning' : 'muted'}
-            data-testid="modify-answer"
-            data-tone={answer.tone}
-          >
-            {answer.text}
-          </p>
-        ) : answer && !placedNextToField ? (
-          <p role="alert" className="inline-error" data-testid="modify-answer" data-tone={answer.tone}>
-            {answer.text}
-          </p>
-        ) : null}
+        <ModifyFields
+          typed={typed}
+          types={instrument ? allowedOrderTypes(instrument) : [order.orderType]}
+          errors={errors}
+          edit={edit}
+        />
+        <ModifyAnswer
+          refusal={refusal}
+          answer={answer}
+          placedNextToField={placedNextToField}
+          onModifyAnyway={() =>
+            modify.mutate({ orderId: order.orderId, changes, riskOverride: true }, { onSuccess: closeIfDone })
+          }
+        />
         <div className="form__buttons">
           <button type="submit" className="primary" disabled={modify.isPending || blocked || unchanged}>
             {modify.isPending ? 'Modifying…' : 'Save changes'}

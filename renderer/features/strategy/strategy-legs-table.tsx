@@ -6,6 +6,18 @@ import { formatExpiry } from '../options/chain-model';
 import { contractsOf, legMoved, type BuilderLeg } from './builder-model';
 import type { LegRow } from './use-strategy-view';
 
+/** What each leg's row needs from the table. */
+interface LegRowProps {
+  readonly expiries: readonly string[];
+  readonly strikes: ReadonlyMap<string, readonly number[]>;
+  readonly nearest: string;
+  /** Moves a leg to another contract (expiry, strike or type), or says there is none. */
+  readonly move: (leg: BuilderLeg, change: Parameters<typeof legMoved>[1]) => void;
+  readonly onChange: (id: number, leg: BuilderLeg) => void;
+  readonly onRemove: (id: number) => void;
+  readonly disabled: boolean;
+}
+
 /**
  * The strategy's legs, each editable in place (docs/strategy.md §Building): side, lots, expiry,
  * strike, call/put/future and the entry price; its live price, the IV it is valued at and its
@@ -22,38 +34,25 @@ export function StrategyLegsTable(props: {
 }) {
   const underlying = props.rows[0]?.leg.underlying ?? '';
   const { expiries, strikes } = contractsOf(props.list, underlying);
-  const nearest = expiries[0] ?? '';
   const move = (leg: BuilderLeg, change: Parameters<typeof legMoved>[1]): void => {
     const moved = legMoved(leg, change, props.list, props.lastPrice);
     if (moved) props.onChange(leg.id, moved);
     else
       props.onMoveFailed(`No ${underlying} contract for leg ${props.rows.findIndex((r) => r.leg === leg) + 1} there`);
   };
+  const rowProps: LegRowProps = {
+    expiries,
+    strikes,
+    nearest: expiries[0] ?? '',
+    move,
+    onChange: props.onChange,
+    onRemove: props.onRemove,
+    disabled: props.disabled,
+  };
   return (
     <div className="table-scroll strategy__legs">
       <table aria-label="Strategy legs" className="grid">
-        <thead>
-          <tr>
-            <th>#</th>
-            <th>Side</th>
-            <th className="num">Lots</th>
-            <th>Expiry</th>
-            <th className="num">Strike</th>
-            <th>Type</th>
-            <th className="num">Entry</th>
-            <th className="num">LTP</th>
-            <th className="num" title="The implied volatility the leg is valued at, % a year">
-              IV
-            </th>
-            <th className="num" title="Delta per unit">
-              Δ
-            </th>
-            <th>Contract</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <LegsHeader />
         <tbody>
           {props.rows.length === 0 ? (
             <tr>
@@ -63,106 +62,149 @@ export function StrategyLegsTable(props: {
               </td>
             </tr>
           ) : null}
-          {props.rows.map(({ leg, lastPrice, iv, delta }, n) => {
-            const name = `leg ${n + 1}`;
-            return (
-              <tr key={leg.id} data-testid="strategy-leg">
-                <td>{n + 1}</td>
-                <td>
-                  <button
-                    type="button"
-                    className={`mini strategy__side ${leg.side === 'BUY' ? 'buy' : 'sell'}`}
-                    aria-label={`Side of ${name}: ${leg.side}, switch`}
-                    disabled={props.disabled}
-                    onClick={() => props.onChange(leg.id, { ...leg, side: leg.side === 'BUY' ? 'SELL' : 'BUY' })}
-                  >
-                    {leg.side === 'BUY' ? 'B' : 'S'}
-                  </button>
-                </td>
-                <td className="num">
-                  <input
-                    className="strategy__lots"
-                    type="number"
-                    min={1}
-                    max={100}
-                    step={1}
-                    aria-label={`Lots of ${name}`}
-                    value={leg.lots}
-                    disabled={props.disabled}
-                    onChange={(e) => {
-                      const lots = Math.round(Number(e.target.value));
-                      if (lots >= 1 && lots <= 100) props.onChange(leg.id, { ...leg, lots });
-                    }}
-                  />
-                </td>
-                <td>
-                  <select
-                    aria-label={`Expiry of ${name}`}
-                    value={leg.expiry}
-                    disabled={props.disabled}
-                    onChange={(e) => move(leg, { expiry: e.target.value })}
-                  >
-                    {(expiries.includes(leg.expiry) ? expiries : [leg.expiry, ...expiries]).map((x) => (
-                      <option key={x} value={x}>
-                        {formatExpiry(x, nearest)}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td className="num">
-                  {leg.kind === 'FUT' ? (
-                    '–'
-                  ) : (
-                    <select
-                      aria-label={`Strike of ${name}`}
-                      value={leg.strike}
-                      disabled={props.disabled}
-                      onChange={(e) => move(leg, { strike: Number(e.target.value) })}
-                    >
-                      {(strikes.get(leg.expiry) ?? [leg.strike]).map((k) => (
-                        <option key={k} value={k}>
-                          {k.toLocaleString('en-IN')}
-                        </option>
-                      ))}
-                    </select>
-                  )}
-                </td>
-                <td>
-                  <select
-                    aria-label={`Type of ${name}`}
-                    value={leg.kind}
-                    disabled={props.disabled}
-                    onChange={(e) => move(leg, { kind: e.target.value as BuilderLeg['kind'] })}
-                  >
-                    <option value="CE">CE</option>
-                    <option value="PE">PE</option>
-                    <option value="FUT">FUT</option>
-                  </select>
-                </td>
-                <td className="num">
-                  <EntryPrice leg={leg} name={name} disabled={props.disabled} onChange={props.onChange} />
-                </td>
-                <td className="num">{formatPrice(lastPrice, leg.tickSize)}</td>
-                <td className="num">{leg.kind === 'FUT' ? '–' : iv === null ? '?' : (iv * 100).toFixed(2)}</td>
-                <td className="num">{delta === null ? '–' : delta.toFixed(2)}</td>
-                <td className="sym small">{leg.tradingsymbol}</td>
-                <td className="row-actions">
-                  <button
-                    type="button"
-                    className="mini"
-                    aria-label={`Remove ${name}`}
-                    disabled={props.disabled}
-                    onClick={() => props.onRemove(leg.id)}
-                  >
-                    ×
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
+          {props.rows.map((row, n) => (
+            <LegRowView key={row.leg.id} row={row} n={n} {...rowProps} />
+          ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+function LegsHeader() {
+  return (
+    <thead>
+      <tr>
+        <th>#</th>
+        <th>Side</th>
+        <th className="num">Lots</th>
+        <th>Expiry</th>
+        <th className="num">Strike</th>
+        <th>Type</th>
+        <th className="num">Entry</th>
+        <th className="num">LTP</th>
+        <th className="num" title="The implied volatility the leg is valued at, % a year">
+          IV
+        </th>
+        <th className="num" title="Delta per unit">
+          Δ
+        </th>
+        <th>Contract</th>
+        <th>
+          <span className="sr-only">Actions</span>
+        </th>
+      </tr>
+    </thead>
+  );
+}
+
+/** One leg: its side and lots, its contract, its entry price, what it is worth now, and its remove button. */
+function LegRowView(props: LegRowProps & { readonly row: LegRow; readonly n: number }) {
+  const { leg, lastPrice, iv, delta } = props.row;
+  const name = `leg ${props.n + 1}`;
+  return (
+    <tr data-testid="strategy-leg">
+      <td>{props.n + 1}</td>
+      <td>
+        <button
+          type="button"
+          className={`mini strategy__side ${leg.side === 'BUY' ? 'buy' : 'sell'}`}
+          aria-label={`Side of ${name}: ${leg.side}, switch`}
+          disabled={props.disabled}
+          onClick={() => props.onChange(leg.id, { ...leg, side: leg.side === 'BUY' ? 'SELL' : 'BUY' })}
+        >
+          {leg.side === 'BUY' ? 'B' : 'S'}
+        </button>
+      </td>
+      <td className="num">
+        <input
+          className="strategy__lots"
+          type="number"
+          min={1}
+          max={100}
+          step={1}
+          aria-label={`Lots of ${name}`}
+          value={leg.lots}
+          disabled={props.disabled}
+          onChange={(e) => {
+            const lots = Math.round(Number(e.target.value));
+            if (lots >= 1 && lots <= 100) props.onChange(leg.id, { ...leg, lots });
+          }}
+        />
+      </td>
+      <ContractCells leg={leg} name={name} {...props} />
+      <td className="num">
+        <EntryPrice leg={leg} name={name} disabled={props.disabled} onChange={props.onChange} />
+      </td>
+      <td className="num">{formatPrice(lastPrice, leg.tickSize)}</td>
+      <td className="num">{leg.kind === 'FUT' ? '–' : iv === null ? '?' : (iv * 100).toFixed(2)}</td>
+      <td className="num">{delta === null ? '–' : delta.toFixed(2)}</td>
+      <td className="sym small">{leg.tradingsymbol}</td>
+      <td className="row-actions">
+        <button
+          type="button"
+          className="mini"
+          aria-label={`Remove ${name}`}
+          disabled={props.disabled}
+          onClick={() => props.onRemove(leg.id)}
+        >
+          ×
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+/** The leg's contract, as three pickers: expiry, strike (none for a future) and CE / PE / FUT. */
+function ContractCells(props: LegRowProps & { readonly leg: BuilderLeg; readonly name: string }) {
+  const { leg, name, expiries, move } = props;
+  return (
+    <>
+      <td>
+        <select
+          aria-label={`Expiry of ${name}`}
+          value={leg.expiry}
+          disabled={props.disabled}
+          onChange={(e) => move(leg, { expiry: e.target.value })}
+        >
+          {(expiries.includes(leg.expiry) ? expiries : [leg.expiry, ...expiries]).map((x) => (
+            <option key={x} value={x}>
+              {formatExpiry(x, props.nearest)}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td className="num">
+        {leg.kind === 'FUT' ? (
+          '–'
+        ) : (
+          <select
+            aria-label={`Strike of ${name}`}
+            value={leg.strike}
+            disabled={props.disabled}
+            onChange={(e) => move(leg, { strike: Number(e.target.value) })}
+          >
+            {(props.strikes.get(leg.expiry) ?? [leg.strike]).map((k) => (
+              <option key={k} value={k}>
+                {k.toLocaleString('en-IN')}
+              </option>
+            ))}
+          </select>
+        )}
+      </td>
+      <td>
+        <select
+          aria-label={`Type of ${name}`}
+          value={leg.kind}
+          disabled={props.disabled}
+          onChange={(e) => move(leg, { kind: e.target.value as BuilderLeg['kind'] })}
+        >
+          <option value="CE">CE</option>
+          <option value="PE">PE</option>
+          <option value="FUT">FUT</option>
+        </select>
+      </td>
+    </>
   );
 }
 

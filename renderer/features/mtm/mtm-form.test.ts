@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { NO_MTM_SETTINGS } from '@shared/domain/mtm';
+import { mtmDraftOf, mtmSettingsOf } from './mtm-form';
+
+describe('the MTM dialog fields', () => {
+  const blank = mtmDraftOf(NO_MTM_SETTINGS);
+  it('empty fields are off; figures with grouping are read', () => {
+    expect(mtmSettingsOf(blank)).toEqual({ settings: NO_MTM_SETTINGS });
+    const r = mtmSettingsOf({
+      ...blank,
+      stop: { value: '₹20,000', unit: 'rupees' },
+      target: { value: '4', unit: 'percent' },
+    });
+    expect(r.settings).toMatchObject({
+      stop: { value: 20_000, unit: 'rupees' },
+      target: { value: 4, unit: 'percent' },
+    });
+  });
+  it('names the field that is wrong', () => {
+    expect(mtmSettingsOf({ ...blank, stop: { value: '-5', unit: 'rupees' } }).errors).toHaveProperty('stop');
+    expect(mtmSettingsOf({ ...blank, trailFrom: { value: '30000', unit: 'rupees' } }).errors).toHaveProperty(
+      'trailLock',
+    );
+    expect(
+      mtmSettingsOf({
+        ...blank,
+        trailFrom: { value: '20000', unit: 'rupees' },
+        trailLock: { value: '30000', unit: 'rupees' },
+      }).errors,
+    ).toEqual({ trailLock: 'The lock-in must be below the gain it starts at' });
+    expect(mtmSettingsOf({ ...blank, countdownS: '2' }).errors).toHaveProperty('countdownS');
+  });
+});

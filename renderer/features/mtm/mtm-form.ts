@@ -1,0 +1,76 @@
+import { MtmSettings, type MtmAmount } from '@shared/domain/mtm';
+
+/** One amount as typed: a figure (empty: off) and its unit. */
+export interface AmountDraft {
+  readonly value: string;
+  readonly unit: MtmAmount['unit'];
+}
+
+/** The MTM dialog's fields as typed. */
+export interface MtmDraft {
+  readonly stop: AmountDraft;
+  readonly target: AmountDraft;
+  readonly trailFrom: AmountDraft;
+  readonly trailLock: AmountDraft;
+  readonly hard: boolean;
+  readonly countdownS: string;
+}
+
+export type MtmField = keyof MtmDraft;
+
+const draftAmount = (a: MtmAmount | null | undefined): AmountDraft =>
+  a ? { value: String(a.value), unit: a.unit } : { value: '', unit: 'rupees' };
+
+/** The dialog's fields from the levels in force. */
+export function mtmDraftOf(s: MtmSettings): MtmDraft {
+  return {
+    stop: draftAmount(s.stop),
+    target: draftAmount(s.target),
+    trailFrom: draftAmount(s.trail?.from),
+    trailLock: draftAmount(s.trail?.lock),
+    hard: s.hard,
+    countdownS: String(s.countdownS),
+  };
+}
+
+/** The levels from the fields, or an error per field ("Enter a positive amount"). */
+export function mtmSettingsOf(
+  d: MtmDraft,
+):
+  | { readonly settings: MtmSettings; readonly errors?: undefined }
+  | { readonly settings?: undefined; readonly errors: Partial<Record<MtmField, string>> } {
+  const errors: Partial<Record<MtmField, string>> = {};
+  const amount = (field: MtmField, a: AmountDraft): MtmAmount | null => {
+    const text = a.value.replace(/[,₹\s]/g, '');
+    if (text === '') return null;
+    const value = Number(text);
+    if (!Number.isFinite(value) || value <= 0) {
+      errors[field] = 'Enter a positive amount, or leave it empty';
+      return null;
+    }
+    if (a.unit === 'percent' && value > 100) {
+      errors[field] = 'A percentage of the opening funds is at most 100';
+      return null;
+    }
+    return { value, unit: a.unit };
+  };
+  const stop = amount('stop', d.stop);
+  const target = amount('target', d.target);
+  const from = amount('trailFrom', d.trailFrom);
+  const lock = amount('trailLock', d.trailLock);
+  if ((from === null) !== (lock === null) && !errors.trailFrom && !errors.trailLock)
+    errors[from === null ? 'trailFrom' : 'trailLock'] = 'A lock-in needs both figures';
+  const countdownS = Number(d.countdownS);
+  if (!Number.isInteger(countdownS) || countdownS < 5 || countdownS > 600)
+    errors.countdownS = 'Between 5 and 600 seconds';
+  if (Object.keys(errors).length > 0) return { errors };
+  const parsed = MtmSettings.safeParse({
+    stop,
+    target,
+    trail: from && lock ? { from, lock } : null,
+    hard: d.hard,
+    countdownS,
+  });
+  if (!parsed.success) return { errors: { trailLock: parsed.error.issues[0]?.message ?? 'Not valid' } };
+  return { settings: parsed.data };
+}

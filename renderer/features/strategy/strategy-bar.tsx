@@ -1,0 +1,124 @@
+import { TEMPLATES, type StrategyTemplate } from '@shared/strategy/templates';
+import type { Instrument } from '@shared/domain/instrument';
+import { formatPrice } from '../../lib/format';
+import { formatExpiry, underlyingsOf } from '../options/chain-model';
+import type { StrategyView } from './use-strategy-view';
+
+/** The template the trader chose and its size: lots, and how many strikes out the wings sit. */
+export interface TemplateChoice {
+  readonly template: StrategyTemplate;
+  readonly lots: number;
+  readonly width: number;
+  readonly templateChosen: (id: string) => void;
+  readonly lotsChanged: (lots: number) => void;
+  readonly widthChanged: (width: number) => void;
+}
+
+/**
+ * The builder's bar (docs/strategy.md §Building): which underlying and chain, the template with its
+ * lots and wings and the ways to fill the legs (a template, the open positions, none), and the
+ * underlying's live price.
+ */
+export function StrategyBar(props: {
+  readonly underlying: string;
+  readonly list: readonly Instrument[];
+  readonly view: Pick<StrategyView, 'chain' | 'spot' | 'spotFrom'>;
+  readonly chainExpiry: string | null;
+  readonly chainExpiryChosen: (expiry: string | null) => void;
+  readonly underlyingChosen: (underlying: string) => void;
+  readonly choice: TemplateChoice;
+  readonly pending: boolean;
+  readonly hasLegs: boolean;
+  readonly onApply: () => void;
+  readonly onFromPositions: () => void;
+  readonly onClear: () => void;
+}) {
+  const { underlying, view, choice } = props;
+  const underlyings = underlyingsOf(props.list);
+  return (
+    <div className="strategy__bar">
+      <label>
+        Underlying{' '}
+        <select
+          data-autofocus
+          value={underlying}
+          disabled={props.pending}
+          onChange={(e) => props.underlyingChosen(e.target.value)}
+        >
+          {(underlyings.includes(underlying) ? underlyings : [underlying, ...underlyings]).map((u) => (
+            <option key={u} value={u}>
+              {u}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Expiry{' '}
+        <select
+          value={props.chainExpiry ?? view.chain?.expiry ?? ''}
+          onChange={(e) => props.chainExpiryChosen(e.target.value || null)}
+        >
+          {(view.chain?.expiries ?? []).map((x, _, all) => (
+            <option key={x} value={x}>
+              {formatExpiry(x, all[0] ?? x)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <span className="strategy__sep" />
+      <label title={choice.template.strikes}>
+        Template{' '}
+        <select
+          value={choice.template.id}
+          aria-describedby="strategy-template-strikes"
+          onChange={(e) => choice.templateChosen(e.target.value)}
+        >
+          {TEMPLATES.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Lots{' '}
+        <input
+          className="strategy__lots"
+          type="number"
+          min={1}
+          max={100}
+          value={choice.lots}
+          onChange={(e) => choice.lotsChanged(Math.max(1, Math.min(100, Math.round(Number(e.target.value)) || 1)))}
+        />
+      </label>
+      <label title="Wings: how many strikes beyond the sold legs the bought legs sit (spreads, condor, fly, butterfly)">
+        Wings{' '}
+        <input
+          className="strategy__lots"
+          type="number"
+          min={1}
+          max={10}
+          value={choice.width}
+          onChange={(e) => choice.widthChanged(Math.max(1, Math.min(10, Math.round(Number(e.target.value)) || 1)))}
+        />
+      </label>
+      <button type="button" disabled={props.pending} onClick={props.onApply}>
+        Apply template
+      </button>
+      <button type="button" disabled={props.pending} onClick={props.onFromPositions}>
+        From positions
+      </button>
+      <button type="button" disabled={props.pending || !props.hasLegs} onClick={props.onClear}>
+        Clear
+      </button>
+      <span
+        className="strategy__spot"
+        data-testid="strategy-spot"
+        title={view.spotFrom === 'stream' ? 'Live' : "The chain's last read"}
+      >
+        {underlying} {view.spot === null ? '…' : formatPrice(Math.round(view.spot * 100) / 100)}
+        {view.spotFrom === 'chain' ? <span className="muted small"> (chain)</span> : null}
+      </span>
+    </div>
+  );
+}
