@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- orders [--broker kite] [--broker-url URL] [--api-key K] [--access-token-file PATH|-]
+ * `npm run bench -- orders [--broker kite|upstox] [--broker-url URL] [--api-key K] [--access-token-file PATH|-]
  *  [--orders N] [--concurrency C | --clicks-per-second R] [--faults SPEC] [--no-idempotency] [--orderbook-lag-ms N]
  *  [--rate R | --app-limits]`
  *
@@ -7,6 +7,9 @@
  * root, or a paper broker's `…/kite`) with `--api-key` and the day's access token (`TRADEDESK_ACCESS_TOKEN` or
  * `--access-token-file`, never an argument: README.md); without a
  * URL, against the embedded paper broker's `/kite`, logged in through its login page.
+ * `--broker upstox` drives the Upstox adapter (docs/upstox.md §The adapter) the same way: its API
+ * root, or a paper broker's `…/upstox`, with the day's access token; without a URL, the embedded
+ * paper broker's `/upstox`, logged in through its login dialog's authorization code.
  *
  * Load driver: places N distinct orders through the trading core — the same TradingCore,
  * ledger, order service and transport the app runs — and measures **time to certainty**: from
@@ -35,6 +38,8 @@ import { AppError } from '@shared/ipc/app-error';
 import type { OrderRequest } from '@shared/domain/order';
 import { newClientOrderId } from '../electron/core/orders/client-order-id';
 import { kiteAdapter } from '../electron/broker/kite/kite-adapter';
+import { upstoxAdapter } from '../electron/broker/upstox/upstox-adapter';
+import { paperUpstoxCode, UPSTOX_TEST_REDIRECT } from '../electron/core/testing/dialects';
 import type { RequestKind } from '../electron/broker/rest/rest-transport';
 import { createCore, marketBuy } from '../electron/core/testing/core-fixture';
 import type { TradingCore, TradingCoreEvents } from '../electron/core/trading-core';
@@ -46,7 +51,7 @@ const MAX_CONCURRENCY = 256;
 const DEADLINE_MS = 180_000;
 
 interface Args {
-  dialect: 'rest' | 'kite';
+  dialect: 'rest' | 'kite' | 'upstox';
   brokerUrl?: string;
   apiKey?: string;
   accessToken?: string;
@@ -82,7 +87,8 @@ function parseArgs(argv: readonly string[]): Args {
     if (value === undefined) throw new Error(`${key} needs a value`);
     i += 1;
     if (key === '--broker') {
-      if (value !== 'rest' && value !== 'kite') throw new Error(`--broker must be rest or kite, not ${value}`);
+      if (value !== 'rest' && value !== 'kite' && value !== 'upstox')
+        throw new Error(`--broker must be rest, kite or upstox, not ${value}`);
       out.dialect = value;
     } else if (key === '--api-key') out.apiKey = value;
     else if (key === '--access-token') throw new Error(refusedFlagMessage(ACCESS_TOKEN));
@@ -103,9 +109,9 @@ function parseArgs(argv: readonly string[]): Args {
   }
   const envToken = process.env[ACCESS_TOKEN.envName];
   if (envToken) out.accessToken = envToken;
-  if (out.dialect === 'kite' && out.brokerUrl && (!out.apiKey || (!out.accessToken && !out.accessTokenFile))) {
+  if (out.dialect !== 'rest' && out.brokerUrl && (!out.apiKey || (!out.accessToken && !out.accessTokenFile))) {
     throw new Error(
-      `--broker kite --broker-url needs --api-key and the day’s Kite access token (${ACCESS_TOKEN.envName} or --access-token-file)`,
+      `--broker ${out.dialect} --broker-url needs --api-key and the day’s access token (${ACCESS_TOKEN.envName} or --access-token-file)`,
     );
   }
   if (out.brokerUrl && (out.faults || out.noIdempotency || out.orderbookLagMs !== undefined)) {
@@ -155,6 +161,10 @@ function startLocalPaper(
             ordersPerDay: unlimited,
             defaultPerSecond: unlimited,
           },
+          upstoxRates: {
+            orders: { perSecond: unlimited, perMinute: unlimited, perHalfHour: unlimited },
+            standard: { perSecond: unlimited, perMinute: unlimited, perHalfHour: unlimited },
+          },
         }),
     startingCash: 1e12,
     ...(faults ? { faults } : {}),
@@ -163,8 +173,9 @@ function startLocalPaper(
   });
 }
 
-/** How the bench logs in to Kite: the given key and token, or the embedded paper broker's login page. */
+/** How the bench logs in to Kite or Upstox: the given key and token, or the embedded paper broker's login page. */
 export interface KiteLogin {
+  readonly dialect: 'kite' | 'upstox';
   readonly apiKey: string;
   readonly accessToken?: string;
 }
@@ -185,15 +196,29 @@ async function newCore(
   extra: { events?: TradingCoreEvents; newClientOrderId?: () => string } = {},
   kite: KiteLogin | null = null,
 ): Promise<TradingCore> {
-  const kiteOptions = kite
-    ? {
-        adapter: kiteAdapter(),
-        target: { broker: 'kite' as const, label: 'bench', vaultKey: 'bench-kite' },
-        credentials: kite.accessToken
-          ? { apiKey: kite.apiKey, apiSecret: '', accessToken: kite.accessToken }
-          : { apiKey: 'paper', apiSecret: 'paper', requestToken: await paperRequestToken(baseUrl) },
-      }
-    : {};
+  const kiteOptions =
+    kite?.dialect === 'upstox'
+      ? {
+          adapter: upstoxAdapter(),
+          target: { broker: 'upstox' as const, label: 'bench', vaultKey: 'bench-upstox' },
+          credentials: kite.accessToken
+            ? { apiKey: kite.apiKey, apiSecret: '', accessToken: kite.accessToken }
+            : {
+                apiKey: 'paper',
+                apiSecret: 'paper',
+                requestToken: await paperUpstoxCode(baseUrl),
+                redirectUri: UPSTOX_TEST_REDIRECT,
+              },
+        }
+      : kite
+        ? {
+            adapter: kiteAdapter(),
+            target: { broker: 'kite' as const, label: 'bench', vaultKey: 'bench-kite' },
+            credentials: kite.accessToken
+              ? { apiKey: kite.apiKey, apiSecret: '', accessToken: kite.accessToken }
+              : { apiKey: 'paper', apiSecret: 'paper', requestToken: await paperRequestToken(baseUrl) },
+          }
+        : {};
   const core = await createCore(baseUrl, dir, {
     target: { broker: 'rest', label: 'bench', vaultKey: 'bench' },
     ...kiteOptions,
@@ -542,11 +567,15 @@ async function loadDriver(args: Args): Promise<void> {
   const paper = args.brokerUrl
     ? null
     : await startLocalPaper(args.faults, args.noIdempotency, args.orderbookLagMs, args.appLimits);
-  const local = args.dialect === 'kite' ? paper?.url.replace(/\/v1$/, '/kite') : paper?.url;
+  const local = args.dialect === 'rest' ? paper?.url : paper?.url.replace(/\/v1$/, `/${args.dialect}`);
   const baseUrl = args.brokerUrl ?? local ?? '';
   const kite: KiteLogin | null =
-    args.dialect === 'kite'
-      ? { apiKey: args.apiKey ?? 'paper', ...(args.accessToken ? { accessToken: args.accessToken } : {}) }
+    args.dialect !== 'rest'
+      ? {
+          dialect: args.dialect,
+          apiKey: args.apiKey ?? 'paper',
+          ...(args.accessToken ? { accessToken: args.accessToken } : {}),
+        }
       : null;
   try {
     // A remote broker keeps its limits, so the client bucket stays on (8/s unless --rate).
@@ -559,7 +588,7 @@ async function loadDriver(args: Args): Promise<void> {
     const broker = args.brokerUrl
       ? 'the given broker'
       : `an embedded paper broker${args.faults ? ` with faults ${args.faults}` : ''}${args.noIdempotency ? ', references not unique' : ''}${args.orderbookLagMs ? `, order book ${args.orderbookLagMs} ms behind` : ''}`;
-    const how = args.dialect === 'kite' ? ' (Kite adapter)' : '';
+    const how = { rest: '', kite: ' (Kite adapter)', upstox: ' (Upstox adapter)' }[args.dialect];
     const pace =
       'clicksPerSecond' in load ? `${load.clicksPerSecond} clicks a second` : `concurrency ${args.concurrency}`;
     const limits = args.appLimits ? ', client limits as the app’s (the broker keeping its own)' : '';

@@ -66,7 +66,7 @@ export interface AppConfig {
    */
   readonly kiteRedirectPort?: number;
   /** Opens Kite's login page in a window of main's own (Electron); absent → the renderer opens a tab. */
-  readonly openLoginWindow?: (url: string, callbackOrigin: string) => void;
+  readonly openLoginWindow?: (url: string, callbackUrl: string) => void;
   /**
    * Shows a fired alert as the operating system's notification, for alerts that ask for one
    * (docs/contract.md §Alert notifications). Electron's `Notification` in the app; absent in the
@@ -379,8 +379,8 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     brokers,
     port: config.kiteRedirectPort ?? DEFAULT_KITE_REDIRECT_PORT,
     ...(config.openLoginWindow ? { open: config.openLoginWindow } : {}),
-    complete: async (profile, requestToken, remember) => {
-      await active.login(profile, remember, requestToken);
+    complete: async (profile, requestToken, remember, redirectUrl) => {
+      await active.login(profile, remember, requestToken, redirectUrl);
       await settings.update((s) => ({ ...s, profile: brokers.stored(profile) }));
     },
   });

@@ -72,8 +72,11 @@ export interface BrokerEntry<P extends ProfileBase> {
   readonly defaultUrl?: string;
   /** The broker's name on screen, for a broker at `url`. */
   label(url: URL): string;
-  /** What logging in sends; a login that came back through the broker's page brings `requestToken`. */
-  credentials(profile: P, requestToken?: string): Credentials;
+  /**
+   * What logging in sends; a login that came back through the broker's page brings `requestToken`
+   * and the `redirectUrl` it came back to (an OAuth code is exchanged with it: Upstox, docs/upstox.md §Login).
+   */
+  credentials(profile: P, requestToken?: string, redirectUrl?: string): Credentials;
   /**
    * The profile `--broker <kind>` starts on (docs/session.md §Starting on a broker), for a kind
    * the command line may name; absent: it may not.

@@ -26,6 +26,8 @@ export interface Credentials {
   readonly scope?: 'trade' | 'read';
   readonly requestToken?: string;
   readonly accessToken?: string;
+  /** Where the broker's login page sent the code back to: an OAuth code is exchanged with it (Upstox, docs/upstox.md §The adapter). */
+  readonly redirectUri?: string;
 }
 
 /**
@@ -172,7 +174,14 @@ export interface BrokerLimits {
    * Kite: 10 a second, 400 a minute, 5,000 an IST day (docs/kite.md §Limits) — the counts; the
    * client then paces every order write under them in sliding windows.
    */
-  readonly orderWindows?: { readonly perSecond: number; readonly perMinute: number; readonly perDay: number };
+  readonly orderWindows?: {
+    readonly perSecond: number;
+    readonly perMinute: number;
+    /** Upstox also counts thirty minutes (docs/upstox.md §Limits). */
+    readonly perHalfHour?: number;
+    /** Absent where the broker counts no day. */
+    readonly perDay?: number;
+  };
   /**
    * `broker`: read from the broker's own replies (the REST dialect's `RateLimit-Policy`);
    * `documented`: the adapter's documented default, until (or unless) the broker says.

@@ -6,7 +6,8 @@ import { conformanceFixture, coreOn, DIALECTS, failure } from '../core/testing/d
 /**
  * GTTs through every adapter (docs/gtt.md): the same tests against the REST adapter on the
  * paper broker's `/v1/gtt` and the Kite adapter on its `/kite/gtt/triggers`, one GTT book behind
- * both, driven through main's GTT service as the desk drives it.
+ * both, driven through main's GTT service as the desk drives it. The Upstox adapter has no GTT
+ * on the paper dialect, and a test of its own says so.
  */
 
 const oco = (stop: number, target: number): GttRequest => ({
@@ -20,7 +21,27 @@ const oco = (stop: number, target: number): GttRequest => ({
   ],
 });
 
-describe.each(DIALECTS)('GTT conformance: %s', (_name, dialect) => {
+/** The paper Upstox dialect has no GTT (docs/upstox.md §The adapter): its adapter is held to that below. */
+const WITH_GTT = DIALECTS.filter(([, dialect]) => dialect !== 'upstox');
+
+describe('GTT conformance: Upstox adapter on /upstox, which has no GTT', () => {
+  let fx: CoreFixture;
+  beforeEach(async () => {
+    ({ fx } = await conformanceFixture());
+  });
+  afterEach(async () => fx.close());
+
+  it('a GTT is refused as not_found saying Upstox offers none, nothing is created, and the list is empty', async () => {
+    const core = await coreOn(fx, 'upstox');
+    const before = fx.paper.gttCount();
+    const info = await failure(core.gtt.place(oco(1480, 1520)));
+    expect(info).toMatchObject({ kind: 'not_found', message: expect.stringMatching(/no GTT/) });
+    expect(fx.paper.gttCount()).toBe(before);
+    expect(await core.gtt.list()).toEqual([]);
+  });
+});
+
+describe.each(WITH_GTT)('GTT conformance: %s', (_name, dialect) => {
   let fx: CoreFixture;
   let infy: number;
   beforeEach(async () => {

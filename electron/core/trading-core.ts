@@ -593,21 +593,26 @@ export class TradingCore {
 /**
  * Order writes paced under a broker's calendar-window counts (docs/kite.md §Limits): 80% of the
  * per-second figure in any 1,000 ms (a sliding window stays under the count of every calendar
- * second, whatever the phase of the broker's clock), 95% of the minute's in any 60 s, and the
- * day's own figure per IST day (reached: refused at once, nothing sent).
+ * second, whatever the phase of the broker's clock), 95% of the minute's in any 60 s (and of the
+ * half hour's in any 30 minutes, where the broker counts one: docs/upstox.md §Limits), and the
+ * day's own figure per IST day where it counts one (reached: refused at once, nothing sent).
  */
 function orderWindowPacer(w: NonNullable<BrokerLimits['orderWindows']>, onAdmit?: (at: number) => void): WindowPacer {
+  const perDay = w.perDay;
   return new WindowPacer(
     [
       { limit: Math.max(1, Math.floor(w.perSecond * 0.8)), ms: 1_000 },
       { limit: Math.max(1, Math.floor(w.perMinute * 0.95)), ms: 60_000 },
+      ...(w.perHalfHour !== undefined ? [{ limit: Math.max(1, Math.floor(w.perHalfHour * 0.95)), ms: 1_800_000 }] : []),
     ],
-    {
-      limit: w.perDay,
-      dayOf: istDate,
-      endOf: (at) => istDayStart(at) + 86_400_000,
-      label: `The broker allows ${w.perDay.toLocaleString('en-IN')} orders a day`,
-    },
+    perDay === undefined
+      ? null
+      : {
+          limit: perDay,
+          dayOf: istDate,
+          endOf: (at) => istDayStart(at) + 86_400_000,
+          label: `The broker allows ${perDay.toLocaleString('en-IN')} orders a day`,
+        },
     { now: () => performance.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
     Date.now,
     onAdmit,

@@ -141,12 +141,12 @@ describe('npm run host --broker', () => {
       '--data-dir',
       join(dir, 'data-broker'),
       '--broker',
-      'upstox',
+      'fyers',
       '--broker-url',
       'http://127.0.0.1:9/x',
     ]);
     expect(await other.exited).toBe(2);
-    expect(other.io.stderr).toContain('--broker must be one of rest, kite, got "upstox"');
+    expect(other.io.stderr).toContain('--broker must be one of rest, kite, upstox, got "fyers"');
     const noUrl = run(['--data-dir', join(dir, 'data-broker'), '--broker', 'kite']);
     expect(await noUrl.exited).toBe(2);
     expect(noUrl.io.stderr).toContain('--broker kite needs --broker-url (https://api.kite.trade');

@@ -48,7 +48,7 @@ async function start(config: LaunchConfig): Promise<void> {
     // `--paper-repair` moves a damaged paper journal's bad tail aside (docs/api.md §Persistence).
     paper: { repair: process.argv.includes('--paper-repair') },
     // Kite's login page opens in its own sandboxed window, never in the trading window.
-    openLoginWindow: (url, callbackOrigin) => void createLoginWindow(url, callbackOrigin),
+    openLoginWindow: (url, callbackUrl) => void createLoginWindow(url, callbackUrl),
     // A fired alert that asks for it is also the OS's notification, window shown or not; silent,
     // as the page plays the alert's tone (docs/contract.md §Alert notifications).
     notifyOs: (a) =>

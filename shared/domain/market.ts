@@ -32,11 +32,14 @@ export type StreamMode = z.infer<typeof StreamMode>;
 export const SessionPhase = z.enum(['pre_open', 'open', 'closed']);
 export type SessionPhase = z.infer<typeof SessionPhase>;
 
-/** One price level of a book: the price, the quantity resting there and how many orders make it. */
+/**
+ * One price level of a book: the price, the quantity resting there and how many orders make it
+ * (null where the broker does not say: Upstox's market data feed, docs/upstox.md §The adapter).
+ */
 export const DepthLevel = z.object({
   price: z.number().nonnegative(),
   quantity: z.number().int().nonnegative(),
-  orders: z.number().int().nonnegative(),
+  orders: z.number().int().nonnegative().nullable(),
 });
 export type DepthLevel = z.infer<typeof DepthLevel>;
 

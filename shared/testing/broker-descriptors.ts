@@ -67,4 +67,32 @@ export const SHIPPED_BROKERS: readonly BrokerDescriptor[] = [
     validities: ['DAY', 'IOC'],
     note: 'Kite sessions end at 6:00 AM IST; log in again each trading day.',
   },
+  {
+    kind: 'upstox',
+    title: 'Upstox',
+    logins: [
+      { kind: 'login-window', label: "Through Upstox's login page (API secret)" },
+      { kind: 'token', label: "Paste today's access token" },
+    ],
+    fields: [
+      {
+        name: 'baseUrl',
+        label: 'Upstox API URL (optional)',
+        kind: 'url',
+        required: false,
+        placeholder: 'https://api.upstox.com',
+      },
+      { name: 'apiKey', label: 'API key', kind: 'text', required: true },
+      { name: 'apiSecret', label: 'API secret', kind: 'secret', required: true, login: 'login-window' },
+      { name: 'accessToken', label: 'Access token', kind: 'secret', required: true, login: 'token' },
+    ],
+    // Upstox names intraday I, and delivery and carry-forward both D.
+    products: [
+      { product: 'MIS', label: 'I' },
+      { product: 'CNC', label: 'D' },
+      { product: 'NRML', label: 'D' },
+    ],
+    validities: ['DAY', 'IOC'],
+    note: 'Upstox tokens end at 3:30 AM IST; log in again each trading day. Orders go out from your static IP.',
+  },
 ];

@@ -82,15 +82,20 @@ export class ActiveCore {
 
   /**
    * Logs in to `profile` (replacing any other session); a login that came back through the
-   * broker's page brings its `requestToken`.
+   * broker's page brings its `requestToken` and the `redirectUrl` it was issued for.
    */
-  public login(profile: BrokerProfile, remember = false, requestToken?: string): Promise<SessionInfo> {
+  public login(
+    profile: BrokerProfile,
+    remember = false,
+    requestToken?: string,
+    redirectUrl?: string,
+  ): Promise<SessionInfo> {
     return this.#serial(async () => {
       // Judged before the current session ends: a profile its kind refuses changes nothing.
       const judged = this.#factory.brokers.judge(profile);
       await this.#closeCurrent(true);
       const baseUrl = profile.kind === 'paper' ? await this.#factory.paperUrl() : null;
-      const resolved = resolveProfile(judged, baseUrl, requestToken);
+      const resolved = resolveProfile(judged, baseUrl, requestToken, redirectUrl);
       const core = await TradingCore.create(
         { ...this.#factory.options(), ...resolved, sessionVersions: this.#versions },
         this.#factory.seams,

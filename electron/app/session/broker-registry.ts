@@ -4,6 +4,7 @@ import { AppError } from '@shared/ipc/app-error';
 import type { AnyBrokerEntry, CommandLineProfile, ProfileBase, RememberedSecrets } from '../../broker/broker-entry';
 import { kiteEntry } from '../../broker/kite/kite-entry';
 import { paperEntry, restEntry } from '../../broker/rest/rest-entry';
+import { upstoxEntry } from '../../broker/upstox/upstox-entry';
 
 export { PAPER_CREDENTIALS } from '../../broker/rest/rest-entry';
 export type { CommandLineProfile, ProfileSettings } from '../../broker/broker-entry';
@@ -12,7 +13,7 @@ export type { CommandLineProfile, ProfileSettings } from '../../broker/broker-en
  * The brokers the app ships (docs/brokers.md §The broker registry), in the dialog's order: a new
  * broker is its folder under electron/broker/ with its `brokerEntry(…)`, and one line here.
  */
-export const BROKER_ENTRIES: readonly AnyBrokerEntry[] = [paperEntry, restEntry, kiteEntry];
+export const BROKER_ENTRIES: readonly AnyBrokerEntry[] = [paperEntry, restEntry, kiteEntry, upstoxEntry];
 
 /** A profile judged by its kind's schema, with the entry that judged it. */
 export interface JudgedProfile {

@@ -12,6 +12,8 @@ const PENDING_MS = 10 * 60_000;
 interface Pending {
   readonly state: string;
   readonly callbackPath: string;
+  /** The redirect URL the page was given: a code is exchanged with it (docs/session.md §Login through the broker's page). */
+  readonly redirectUrl: string;
   readonly profile: BrokerProfile;
   readonly remember: boolean;
   readonly until: number;
@@ -23,10 +25,10 @@ export interface LoginPageDeps {
   readonly brokers: BrokerRegistry;
   /** The loopback port the redirect URL names (registered in the broker's app); 0 = any (tests). */
   readonly port: number;
-  /** Completes the login with the one-time code the redirect brought. */
-  complete(profile: BrokerProfile, requestToken: string, remember: boolean): Promise<void>;
-  /** Opens the login page in its own window (Electron); absent → the renderer opens a tab. */
-  readonly open?: (url: string, callbackOrigin: string) => void;
+  /** Completes the login with the one-time code the redirect brought, and the redirect URL it was issued for. */
+  complete(profile: BrokerProfile, requestToken: string, remember: boolean, redirectUrl: string): Promise<void>;
+  /** Opens the login page in its own window (Electron), which may reach `callbackUrl`; absent → the renderer opens a tab. */
+  readonly open?: (url: string, callbackUrl: string) => void;
   readonly now?: () => number;
 }
 
@@ -77,16 +79,18 @@ export class LoginPageFlow {
       });
     const port = await this.#listen();
     const state = randomBytes(16).toString('hex');
+    const redirectUrl = `http://127.0.0.1:${port}${page.callbackPath}`;
     this.#pending = {
       state,
       callbackPath: page.callbackPath,
+      redirectUrl,
       profile: draft,
       remember,
       until: this.#now() + PENDING_MS,
     };
-    const loginUrl = page.pageUrl(profile, { state, redirectUrl: `http://127.0.0.1:${port}${page.callbackPath}` });
+    const loginUrl = page.pageUrl(profile, { state, redirectUrl });
     if (this.#deps.open) {
-      this.#deps.open(loginUrl, `http://127.0.0.1:${port}`);
+      this.#deps.open(loginUrl, redirectUrl);
       return { loginUrl, opened: true };
     }
     return { loginUrl, opened: false };
@@ -155,7 +159,7 @@ export class LoginPageFlow {
       return;
     }
     try {
-      await this.#deps.complete(pending.profile, code, pending.remember);
+      await this.#deps.complete(pending.profile, code, pending.remember, pending.redirectUrl);
       reply(200, `Logged in to ${title}`, 'You can close this tab and return to Tradedesk.');
     } catch (err) {
       const why = err instanceof AppError ? err.info.message : 'an unexpected error';

@@ -37,13 +37,15 @@ export function vaultKeyOf(profile: StoredProfile, defaultUrl?: string): string 
  * Turns a profile into a connection target: the last gate before a secret and a token are sent
  * anywhere, whichever way the profile came in (dialog, environment, command line, saved
  * settings). A remote broker must be https, or plain http on loopback only; anything else is a
- * `bad_request` naming `profile.baseUrl`, and nothing is sent. A Kite login that came back through
- * the redirect brings its `requestToken` (docs/session.md §Login through the broker's page).
+ * `bad_request` naming `profile.baseUrl`, and nothing is sent. A login that came back through
+ * the redirect brings its `requestToken`, with the `redirectUrl` it was issued for (docs/session.md
+ * §Login through the broker's page).
  */
 export function resolveProfile(
   { entry: kind, profile }: JudgedProfile,
   paperUrl: string | null,
   requestToken?: string,
+  redirectUrl?: string,
 ): ResolvedProfile {
   let baseUrl: string;
   if (profile.kind === 'paper') {
@@ -64,7 +66,7 @@ export function resolveProfile(
       ...(marketProtection !== undefined ? { marketProtection } : {}),
       ...(iocRefusedOn !== undefined ? { iocRefusedOn } : {}),
     },
-    credentials: kind.credentials(profile, requestToken),
+    credentials: kind.credentials(profile, requestToken, redirectUrl),
     adapter: kind.adapter(profile),
     ...(ipv4Only === true ? { ipv4Only } : {}),
   };

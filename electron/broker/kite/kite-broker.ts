@@ -126,7 +126,8 @@ async function gttRefusal<T>(p: Promise<T>): Promise<T> {
   }
 }
 
-function checkedOrderId(orderId: string): string {
+/** An order id as any broker's path or query may carry it, or a `bad_request` naming `orderId`. */
+export function checkedOrderId(orderId: string): string {
   if (!ORDER_ID.test(orderId)) {
     throw brokerError('bad_request', 'An order id is 1–64 letters, digits, "_" or "-"', { field: 'orderId' });
   }
@@ -134,8 +135,8 @@ function checkedOrderId(orderId: string): string {
 }
 
 const DAY_MS = 86_400_000;
-/** How far back a chart reaches when the caller gives no `from` (Kite requires one). */
-const DEFAULT_SPAN_DAYS: Readonly<Record<CandleInterval, number>> = {
+/** How far back a chart reaches when the caller gives no `from` (Kite and Upstox require one). */
+export const DEFAULT_SPAN_DAYS: Readonly<Record<CandleInterval, number>> = {
   minute: 5,
   '5minute': 15,
   '15minute': 30,

@@ -250,8 +250,8 @@ export function toCandle(row: z.infer<typeof KiteCandles>['data']['candles'][num
   return { ts: kiteTime(ts), open, high, low, close, volume: Math.max(0, volume) };
 }
 
-/** Kite pads a thin book with zero levels; the app never shows padding (domain MarketDepth). */
-function depthSide(levels: readonly { price: number; quantity: number; orders: number }[]): MarketDepth['buy'] {
+/** Kite (and Upstox) pad a thin book with zero levels; the app never shows padding (domain MarketDepth). */
+export function depthSide(levels: readonly { price: number; quantity: number; orders: number }[]): MarketDepth['buy'] {
   return levels
     .filter((l) => l.price > 0 || l.quantity > 0)
     .slice(0, 5)

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import type { StreamMode } from '@shared/domain/market';
+import { AppError } from '@shared/ipc/app-error';
 import type { AuthSource } from '../auth-source';
 import type { BrokerStream, StreamListener } from '../broker';
 import { fullJitterDelay, type BackoffPolicy } from '../http/backoff';
@@ -20,12 +21,17 @@ export interface StreamControl {
 export interface StreamDialect {
   /** Who the trader is told refused or closed the stream ("Kite", "The broker"). */
   readonly name: string;
-  /** Opens a socket for the session's token (in a header, or in the URL as Kite wants). */
-  open(token: string): WebSocket;
-  /** One subscribe or unsubscribe message of at most `SUBSCRIBE_CHUNK` tokens. */
-  subscription(action: 'subscribe' | 'unsubscribe', tokens: readonly number[]): string;
+  /**
+   * Opens a socket for the session's token (in a header, or in the URL as Kite wants), or, where
+   * the broker first hands out the socket's URL (Upstox's `…/authorize`), once it has. A failure
+   * to get the URL is a failed connect (reconnected with backoff), except `unauthorized`: the
+   * transport already tried its one re-login, so the session is over.
+   */
+  open(token: string): WebSocket | Promise<WebSocket>;
+  /** One subscribe or unsubscribe message of at most `SUBSCRIBE_CHUNK` tokens (a Buffer goes as a binary frame). */
+  subscription(action: 'subscribe' | 'unsubscribe', tokens: readonly number[]): string | Buffer;
   /** One mode message of at most `SUBSCRIBE_CHUNK` tokens. */
-  mode(mode: StreamMode, tokens: readonly number[]): string;
+  mode(mode: StreamMode, tokens: readonly number[]): string | Buffer;
   /** A message from the broker: ticks and order updates go to the listener, refusals to `control`. */
   receive(data: WebSocket.RawData, isBinary: boolean, control: StreamControl): void;
   /**
@@ -172,7 +178,36 @@ export class StreamSocket implements BrokerStream {
       return;
     }
     this.#setState('connecting', null);
-    const socket = this.#dialect.open(token);
+    const opened = this.#dialect.open(token);
+    if (opened instanceof WebSocket) {
+      this.#attach(opened, token);
+      return;
+    }
+    opened.then(
+      (socket) => {
+        if (this.#running && this.#socket === null) {
+          this.#attach(socket, token);
+          return;
+        }
+        // Stopped while the URL was handed out (a re-login): ws reports a socket ended before it
+        // opened as an 'error', which nothing else listens for here.
+        socket.on('error', () => undefined);
+        socket.terminate();
+      },
+      (err: unknown) => {
+        if (!this.#running) return;
+        if (err instanceof AppError && err.info.kind === 'unauthorized') {
+          this.#running = false;
+          this.#setState('closed', 'Session expired');
+          return;
+        }
+        this.#reason = `${this.#dialect.name} did not open the stream (${err instanceof Error ? err.message : String(err)})`;
+        this.#scheduleReconnect();
+      },
+    );
+  }
+
+  #attach(socket: WebSocket, token: string): void {
     this.#socket = socket;
     this.#sent = new Set();
     this.#sentModes = new Map();
@@ -317,7 +352,7 @@ export class StreamSocket implements BrokerStream {
     this.#sentModes = next;
   }
 
-  #send(socket: WebSocket, tokens: readonly number[], message: (chunk: readonly number[]) => string): void {
+  #send(socket: WebSocket, tokens: readonly number[], message: (chunk: readonly number[]) => string | Buffer): void {
     for (let i = 0; i < tokens.length; i += SUBSCRIBE_CHUNK) socket.send(message(tokens.slice(i, i + SUBSCRIBE_CHUNK)));
   }
 }

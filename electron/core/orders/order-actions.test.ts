@@ -105,7 +105,7 @@ describe.each(DIALECTS)('%s', (_, dialect) => {
     const r = await rig(dialect);
     fx = r.fx;
     const id = await resting(r.core);
-    const orders = dialect === 'kite' ? '/kite/orders' : '/v1/orders';
+    const orders = { rest: '/v1/orders', kite: '/kite/orders', upstox: '/upstox/v3/order/cancel' }[dialect];
     const first = fx.paper.hold({ method: 'DELETE', pathPrefix: orders });
     const out = r.core.actions.cancel(id);
     await vi.waitFor(() => expect(fx.paper.holds()[0]?.waiting).toBe(1));

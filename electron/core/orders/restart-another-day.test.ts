@@ -23,7 +23,7 @@ async function leftOpenYesterday(fx: CoreFixture, vaultKey: string): Promise<str
   return clientOrderId;
 }
 
-const VAULT: Record<Dialect, string> = { rest: 'paper', kite: 'kite-conformance' };
+const VAULT: Record<Dialect, string> = { rest: 'paper', kite: 'kite-conformance', upstox: 'upstox-conformance' };
 
 describe('an intent from an earlier day, found open at start', () => {
   let fx: CoreFixture;

@@ -7,20 +7,21 @@ import { denyDownloads, denyPermissions } from '../security/session-guards';
 const LOGIN_PARTITION = 'kite-login';
 
 /**
- * Opens Kite's login page in its own window (docs/session.md §Login through the broker's page): sandboxed,
+ * Opens a broker's login page (Kite's, Upstox's dialog) in its own window (docs/session.md §Login through the broker's page): sandboxed,
  * no preload (the page gets no bridge), its own in-memory session (no cookies shared with the
  * app) that grants no permission and takes no download, no new windows, navigation limited to the
- * login origin and the loopback callback. It closes itself once the callback page loaded.
+ * login origin and the kind's loopback callback. It closes itself once the callback page loaded.
  */
-export function createLoginWindow(url: string, callbackOrigin: string): BrowserWindow {
+export function createLoginWindow(url: string, callbackUrl: string): BrowserWindow {
   const loginOrigin = new URL(url).origin;
+  const callbackOrigin = new URL(callbackUrl).origin;
   const loginSession = session.fromPartition(LOGIN_PARTITION);
   denyPermissions(loginSession);
   denyDownloads(loginSession);
   const win = new BrowserWindow({
     width: 520,
     height: 720,
-    title: 'Log in to Kite',
+    title: 'Log in to the broker',
     autoHideMenuBar: true,
     webPreferences: {
       nodeIntegration: false,
@@ -39,7 +40,7 @@ export function createLoginWindow(url: string, callbackOrigin: string): BrowserW
     },
   });
   const contents = win.webContents;
-  setLoginWindowRule(contents, (to) => loginNavigationAllowed(to, loginOrigin, callbackOrigin));
+  setLoginWindowRule(contents, (to) => loginNavigationAllowed(to, loginOrigin, callbackUrl));
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   contents.on('did-navigate', (_event, at) => {
     if (new URL(at).origin === callbackOrigin) setTimeout(() => win.close(), 1_500);

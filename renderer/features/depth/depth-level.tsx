@@ -9,7 +9,8 @@ export interface DepthLevelProps {
   /** Null for a level the book does not have (a thin book, a side at its circuit). */
   readonly price: number | null;
   readonly quantity: number;
-  readonly orders: number;
+  /** Null where the broker's feed does not count them (Upstox's market data feed: docs/upstox.md §The adapter). */
+  readonly orders: number | null;
   readonly tickSize: number;
   /** Prices the ticket at this level; must keep its identity across ticks (see `DepthLadder`). */
   readonly onPick: (price: number) => void;
@@ -38,7 +39,9 @@ export function DepthLevelCells(props: DepthLevelProps) {
       )}
     </td>
   );
-  const orders = <td className="num depth__orders">{price === null ? '' : formatQty(props.orders)}</td>;
+  const orders = (
+    <td className="num depth__orders">{price === null ? '' : props.orders === null ? '–' : formatQty(props.orders)}</td>
+  );
   const quantity = (
     <td
       className={`num depth__qty depth__qty--${side}`}

@@ -40,6 +40,7 @@ const ANSWER_CLASS: Readonly<Record<ActionAnswer['tone'], string>> = {
 import { statusClass } from './status-class';
 import { bracketCancelNotes, orderMessage } from './order-message';
 import { bracketQueries } from '../brackets/queries';
+import { useProductName } from '../session/use-broker-offers';
 import { ActionsHeader } from '../layout/record-table';
 
 /** Row height in px; fixed so the virtualizer never measures (measuring 10,000 rows is the slow path). */
@@ -187,6 +188,8 @@ function OrderTable(props: {
   const cancelAnswer = useActionAnswer('cancel', cancel);
   const { byToken } = useInstruments();
   const bracketNotes = useQuery({ ...bracketQueries.list(), select: bracketCancelNotes }).data ?? NO_NOTES;
+  // Products as the session's broker names them (Upstox: I, D).
+  const productName = useProductName();
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -273,6 +276,7 @@ function OrderTable(props: {
               placement={p}
               seenAs={props.seenAtBroker.get(p.clientOrderId)}
               rowIndex={n + 2}
+              productName={productName(p.order.product)}
             />
           ))}
           {padTop > 0 ? <tr aria-hidden="true" className="pad" style={{ height: padTop }} /> : null}
@@ -287,6 +291,7 @@ function OrderTable(props: {
                 key={`${o.orderId}@${o.updatedAt}`}
                 order={o}
                 tickSize={byToken.get(o.instrumentToken)?.tickSize}
+                productName={productName(o.product)}
                 bracketNote={bracketNotes.get(o.orderId)}
                 rowIndex={pinned.length + item.index + 2}
                 tabStop={stop === o.orderId}
@@ -343,6 +348,8 @@ const OrderRow = memo(function OrderRow(props: {
   readonly order: Order;
   /** The instrument's tick, so prices show the decimals it needs (absent: up to four). */
   readonly tickSize: number | undefined;
+  /** Its product as the session's broker names it. */
+  readonly productName: string;
   /** Who cancelled it and why, when Tradedesk did for its bracket. */
   readonly bracketNote: string | undefined;
   readonly rowIndex: number;
@@ -378,7 +385,7 @@ const OrderRow = memo(function OrderRow(props: {
         {formatQty(o.filledQuantity)}/{formatQty(o.quantity)}
       </td>
       <td>{o.orderType}</td>
-      <td>{o.product}</td>
+      <td>{props.productName}</td>
       <td>{o.validity}</td>
       <td className="num">{formatPrice(o.price, props.tickSize)}</td>
       <td className="num">{formatPrice(o.triggerPrice, props.tickSize)}</td>
@@ -430,6 +437,8 @@ function PlacementRow(props: {
   readonly placement: Placement;
   readonly seenAs: Order | undefined;
   readonly rowIndex: number;
+  /** Its product as the session's broker names it. */
+  readonly productName: string;
 }) {
   const { placement: p, seenAs, rowIndex } = props;
   const o = p.order;
@@ -441,7 +450,7 @@ function PlacementRow(props: {
       <td className={o.transactionType === 'BUY' ? 'buy' : 'sell'}>{o.transactionType}</td>
       <td className="num">0/{formatQty(o.quantity)}</td>
       <td>{o.orderType}</td>
-      <td>{o.product}</td>
+      <td>{props.productName}</td>
       <td>{o.validity}</td>
       <td className="num">{formatPrice(o.price)}</td>
       <td className="num">{formatPrice(o.triggerPrice)}</td>

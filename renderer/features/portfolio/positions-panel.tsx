@@ -13,6 +13,7 @@ import { LivePrice } from '../market/live-price';
 import { useQuotes } from '../market/use-quotes';
 import { markPosition, positionTotals, sumRupees } from './position-pnl';
 import { portfolioQueries } from './queries';
+import { useProductName } from '../session/use-broker-offers';
 import { useHoldingsPnl } from './use-holdings-pnl';
 import { ExitSelected } from '../safety/safety-buttons';
 import { GttFromPosition } from '../gtt/gtt-buttons';
@@ -29,6 +30,8 @@ import { ActionsHeader } from '../layout/record-table';
 export function PositionsPanel() {
   const refetchInterval = usePollInterval('positions');
   const result = useQuery({ ...portfolioQueries.positions(), refetchInterval });
+  // Products as the session's broker names them (Upstox: I, D).
+  const productName = useProductName();
   const quotes = useQuotes();
   const { exitRequested } = useTicketActions();
   const holdingsPnl = useHoldingsPnl();
@@ -134,7 +137,7 @@ export function PositionsPanel() {
                   <td className="sym">
                     {p.tradingsymbol} <span className="muted small">{p.exchange}</span>
                   </td>
-                  <td>{p.product}</td>
+                  <td>{productName(p.product)}</td>
                   <td className={p.quantity > 0 ? 'num buy' : p.quantity < 0 ? 'num sell' : 'num'}>
                     {formatSignedQty(p.quantity)}
                   </td>

@@ -25,3 +25,9 @@ export function useBrokerOffers(): BrokerOffers {
   const descriptor = brokers?.find((b) => b.kind === session?.broker);
   return descriptor ?? EVERY_OFFER;
 }
+
+/** How the session's broker names each product on screen (Upstox: I, D), from its descriptor; the app's own name otherwise. */
+export function useProductName(): (product: Product) => string {
+  const { products } = useBrokerOffers();
+  return (product) => products.find((p) => p.product === product)?.label ?? product;
+}
