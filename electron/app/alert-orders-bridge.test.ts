@@ -128,6 +128,8 @@ describe('alerts that place orders', () => {
     expect(outcomes[0]!.outcome!.legs.map((l) => l.state)).toEqual(['placed', 'placed', 'placed']);
     const buys = placed.filter((o) => o.transactionType === 'BUY');
     expect(buys.map((o) => o.status)).toEqual(['COMPLETE', 'COMPLETE']);
+    // Its outcome is saved in the background, into the folder the suite removes.
+    await book.idle();
   });
 
   it('is judged by the risk guard when it fires, not when it is made', async () => {

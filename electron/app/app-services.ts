@@ -413,6 +413,8 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     workstation,
     close: async () => {
       await workstation.close();
+      // A fired alert's save still running: a restart must find it fired (docs/contract.md §Price alerts).
+      await alerts?.idle();
       squareOff.close();
       updates?.close();
       batcher?.close();

@@ -96,6 +96,16 @@ export class AlertBook {
     this.#changed(false);
   }
 
+  /**
+   * Resolves once every change made so far is in `settings.json`. A fired alert is saved in the
+   * background (the tick does not wait for the disk); closing the app waits here, so a restart finds
+   * it fired rather than armed to fire again (docs/contract.md §Price alerts). An outcome still
+   * awaited from the broker is saved when it arrives, not waited for here.
+   */
+  public idle(): Promise<void> {
+    return this.#saving.then(() => undefined);
+  }
+
   /** The profile's alerts, oldest first. */
   public list(): PriceAlert[] {
     return [...this.#alerts];

@@ -8,14 +8,15 @@ import { AlertBook } from './alert-book';
 import { outcomeOf } from './alert-orders';
 
 const dirs: string[] = [];
+const books: AlertBook[] = [];
 afterEach(async () => {
+  // A firing is saved in the background: removing the folder under that save fails (ENOTEMPTY) or
+  // leaves it behind, so the books finish saving first.
+  for (const b of books.splice(0)) await b.idle();
   for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
-async function bookWith(mtm: { value: number | 'unknown' }) {
-  const dir = await mkdtemp(join(tmpdir(), 'td-alert-mtm-'));
-  dirs.push(dir);
-  const fired: PriceAlert[] = [];
+function openBook(dir: string, mtm: { value: number | 'unknown' }, fired: PriceAlert[] = []) {
   const book = new AlertBook({
     settings: new SettingsStore(join(dir, 'settings.json')),
     watch: () => undefined,
@@ -23,8 +24,17 @@ async function bookWith(mtm: { value: number | 'unknown' }) {
     onChanged: () => undefined,
     mtmOf: () => mtm.value,
   });
+  books.push(book);
+  return book;
+}
+
+async function bookWith(mtm: { value: number | 'unknown' }) {
+  const dir = await mkdtemp(join(tmpdir(), 'td-alert-mtm-'));
+  dirs.push(dir);
+  const fired: PriceAlert[] = [];
+  const book = openBook(dir, mtm, fired);
   await book.load('p');
-  return { book, fired };
+  return { book, fired, dir };
 }
 
 const tick = (lastPrice: number) => ({ instrumentToken: 9, lastPrice, volume: 1, ts: '2026-11-25T11:00:00+05:30' });
@@ -42,6 +52,22 @@ describe("an alert on the day's MTM", () => {
     mtm.value = -20_140;
     book.onTick(tick(102));
     expect(fired).toMatchObject([{ state: 'triggered', triggeredPrice: -20_140, instrumentToken: null }]);
+  });
+
+  it('a restart once the book is idle finds the alert fired, and it does not fire again', async () => {
+    const mtm: { value: number | 'unknown' } = { value: -19_000 };
+    const { book, dir } = await bookWith(mtm);
+    await book.create({ condition: 'below', price: -20_000, basis: { kind: 'mtm' } }, null);
+    mtm.value = -20_140;
+    book.onTick(tick(102));
+    // What closing the app waits for: the firing was saved in the background.
+    await book.idle();
+    const again: PriceAlert[] = [];
+    const restarted = openBook(dir, mtm, again);
+    await restarted.load('p');
+    expect(restarted.list()).toMatchObject([{ state: 'triggered', triggeredPrice: -20_140 }]);
+    restarted.onTick(tick(103));
+    expect(again).toHaveLength(0);
   });
 });
 
