@@ -36,9 +36,11 @@ export async function replaceFileDurably(
  * Writes every byte: one `write` may store fewer than it was given. (Not `FileHandle.writeFile`,
  * which bypasses the handle's `write`, where tests inject a disk that fills up half-way.)
  */
-async function writeAll(out: FileHandle, bytes: Uint8Array): Promise<void> {
+export async function writeAll(out: FileHandle, bytes: Uint8Array): Promise<void> {
   for (let at = 0; at < bytes.byteLength;) {
     const { bytesWritten } = await out.write(bytes, at, bytes.byteLength - at);
+    // A write that stores nothing will store nothing next time either: a failure, not a loop.
+    if (bytesWritten <= 0) throw Object.assign(new Error('ENOSPC: the disk took no bytes'), { code: 'ENOSPC' });
     at += bytesWritten;
   }
 }

@@ -16,7 +16,7 @@ import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
  * which would make both unreadable at the next start. Both owners of a journal are tried.
  */
 
-const disk = vi.hoisted(() => ({ tearNextAppend: false, failTruncates: 0 }));
+const disk = vi.hoisted(() => ({ tearNextAppend: false, shortNextAppend: false, failTruncates: 0 }));
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof FsPromises>();
@@ -26,10 +26,19 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     if (flags !== 'a') return handle;
     return new Proxy(handle, {
       get(target, key) {
-        if (key === 'write' && disk.tearNextAppend) {
-          return async (text: string) => {
+        if (key === 'write' && (disk.tearNextAppend || disk.shortNextAppend)) {
+          return async (data: string | Uint8Array, offset = 0, length?: number) => {
+            const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data);
+            const asked = bytes.subarray(offset, length === undefined ? undefined : offset + length);
+            const half = asked.subarray(0, Math.floor(asked.length / 2));
+            if (disk.shortNextAppend) {
+              // A short write, as a filling disk may give: half stored, no error.
+              disk.shortNextAppend = false;
+              const { bytesWritten } = await target.write(half);
+              return { bytesWritten, buffer: data };
+            }
             disk.tearNextAppend = false;
-            await target.write(text.slice(0, Math.floor(text.length / 2)));
+            await target.write(half);
             throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
           };
         }
@@ -73,7 +82,22 @@ describe('a journal whose failed write cannot be cut back at once', () => {
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'td-journal-repair-'));
     disk.tearNextAppend = false;
+    disk.shortNextAppend = false;
     disk.failTruncates = 0;
+  });
+
+  it('intents ledger: a short write is finished before the intent counts as on disk, and the next one lands whole', async () => {
+    const file = join(dir, 'intents.jsonl');
+    const l = await IntentsLedger.open(file, { compactAfter: 0 });
+    disk.shortNextAppend = true;
+    await l.appendIntent({ clientOrderId: 'c1', at: 1, order: INFY_MARKET_BUY });
+    await l.appendIntent({ clientOrderId: 'c2', at: 2, order: INFY_MARKET_BUY });
+    await l.close();
+    const unreadable: unknown[] = [];
+    const again = await IntentsLedger.open(file, { onUnreadable: (u) => unreadable.push(u) });
+    expect(again.unresolved().map((i) => i.clientOrderId)).toEqual(['c1', 'c2']);
+    expect(unreadable).toEqual([]);
+    await again.close();
   });
   afterEach(async () => rm(dir, { recursive: true, force: true }));
 

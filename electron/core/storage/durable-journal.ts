@@ -2,7 +2,7 @@ import { chmod, open as openFile, readFile, rm, stat, truncate, type FileHandle 
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../../wire/private-files';
-import { fsyncDir, replaceFileDurably } from './durable-file';
+import { fsyncDir, replaceFileDurably, writeAll } from './durable-file';
 
 /**
  * The durable journal (docs/architecture.md §Durable journals): an append-only file of JSON
@@ -287,7 +287,9 @@ export class DurableJournal<R> {
           if (this.#needsCut) await this.#cutBack();
           if (this.#needsCut) throw new Error(`the ${this.#name} could not be repaired after a failed write`);
           this.#file ??= await this.#openFile(this.#path, 'a');
-          await this.#file.write(text);
+          // A write may store only part of its bytes without failing (a filling disk): the rest
+          // is written before the batch counts as on disk.
+          await writeAll(this.#file, Buffer.from(text));
           this.#onStep('batch-written');
           await this.#file.datasync();
           this.#goodLength += Buffer.byteLength(text);
