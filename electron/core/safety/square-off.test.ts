@@ -59,7 +59,7 @@ function memoryStore(): {
 }
 
 /** Main's square-off over the rig's core, on its paper clock. */
-function squareOff(r: Rig, store: ReturnType<typeof memoryStore>) {
+function squareOff(r: Rig, store: ReturnType<typeof memoryStore>, exposureEveryMs = 0) {
   const warnings: string[] = [];
   const states: SquareOffState[] = [];
   const so = new SquareOff({
@@ -71,9 +71,9 @@ function squareOff(r: Rig, store: ReturnType<typeof memoryStore>) {
     onChange: (s) => states.push(s),
     onWarning: (w) => warnings.push(`${w.title}: ${w.body}`),
     clock: { now: () => r.clock.now, sleep: async () => undefined },
-    // Every look reads afresh: the test moves the clock between looks.
+    // Every look reads afresh unless a test says otherwise: the test moves the clock between looks.
     statusEveryMs: 0,
-    exposureEveryMs: 0,
+    exposureEveryMs,
   });
   return { so, warnings, states };
 }
@@ -263,6 +263,23 @@ describe('square-off at a time, on a paper clock', () => {
       last: { positions: 0, state: 'done', detail: 'Nothing intraday was open' },
     });
     expect(r.runs).toEqual([]);
+  });
+
+  it('a position opened seconds before the time is squared off: what was open before the time is read again at it', async () => {
+    const r = await rig('2026-11-27T15:09:57');
+    const store = memoryStore();
+    // The app's pace of exposure reads: at most one every 5 s.
+    const { so } = squareOff(r, store, 5_000);
+    await so.tick();
+    // Nothing intraday open: no warning.
+    expect(await so.state()).toMatchObject({ phase: 'waiting' });
+    r.clock.now = ist('2026-11-27T15:09:58');
+    expect((await r.core.orders.place(order(r.eq[0] as Instrument))).state).toBe('placed');
+    r.clock.now = ist('2026-11-27T15:10:00') + 500;
+    await so.tick();
+    await expect.poll(async () => (await so.state()).phase, { timeout: 15_000 }).toBe('done');
+    expect((await so.state()).last).toMatchObject({ positions: 1 });
+    expect(await held(r.core)).toEqual([]);
   });
 
   it('slices an intraday exit above the freeze quantity: 3,600 NIFTY MIS leaves as two legs of 1,800', async () => {

@@ -64,7 +64,11 @@ export class SquareOff {
   #stored: StoredSquareOff = { settings: DEFAULT_SQUARE_OFF, doneOn: {}, last: null };
   #loaded: Promise<void> | null = null;
   #status: { readonly value: MarketStatus; readonly readAt: number } | null = null;
-  #exposure: { readonly value: ReadonlySet<Exchange> | null; readonly readAt: number } | null = null;
+  #exposure: {
+    readonly value: ReadonlySet<Exchange> | null;
+    readonly readAt: number;
+    readonly marketAt: number;
+  } | null = null;
   /** When this start began watching, on the market's clock. */
   #watchingSince: number | null = null;
   /** The exchanges the square-off asks about, and the session. */
@@ -175,7 +179,10 @@ export class SquareOff {
       });
     // The broker is asked what is open only around a square-off's time.
     const due = plans.some((p) => decide(p, null) !== 'wait' && decide(p, null) !== 'done');
-    const exposure = due ? await this.#exposureNow() : null;
+    // A read from before a time that has come cannot say what is open at it (a position opened
+    // seconds before would be left open, and the session recorded as having nothing to do).
+    const reached = plans.filter((p) => now >= p.at && now < p.close).map((p) => p.at);
+    const exposure = due ? await this.#exposureNow(reached.length > 0 ? Math.max(...reached) : null) : null;
     const decided = plans.map((p) => ({
       plan: p,
       decision: decide(p, exposure === null ? null : exposure.has(p.exchange)),
@@ -322,18 +329,24 @@ export class SquareOff {
     return this.#status;
   }
 
-  async #exposureNow(): Promise<ReadonlySet<Exchange> | null> {
+  /** What is open intraday, read at most every `exposureEveryMs`, and afresh when the last read was before `notBefore` (market time). */
+  async #exposureNow(notBefore: number | null): Promise<ReadonlySet<Exchange> | null> {
     const now = this.#clock.now();
-    if (!this.#exposure || now - this.#exposure.readAt >= (this.#deps.exposureEveryMs ?? 5_000)) {
+    const stale =
+      !this.#exposure ||
+      now - this.#exposure.readAt >= (this.#deps.exposureEveryMs ?? 5_000) ||
+      (notBefore !== null && this.#exposure.marketAt < notBefore);
+    if (stale) {
+      const marketAt = this.#marketNow();
       let value: ReadonlySet<Exchange> | null;
       try {
         value = await this.#deps.exposure();
       } catch {
         value = null;
       }
-      this.#exposure = { value, readAt: this.#clock.now() };
+      this.#exposure = { value, readAt: this.#clock.now(), marketAt };
     }
-    return this.#exposure.value;
+    return this.#exposure!.value;
   }
 
   #compose(phase: SquareOffPhase, next: SquareOffState['next']): SquareOffState {
