@@ -27,7 +27,15 @@ export const MtmSettings = z
     countdownS: z.number().int().min(5).max(600),
   })
   .superRefine((s, ctx) => {
-    if (s.trail && s.trail.from.unit === s.trail.lock.unit && s.trail.lock.value >= s.trail.from.value)
+    // Compared only in one unit: "from 1%, lock ₹15,000" could lock in more than the gain it
+    // starts at, and the kill switch would run the moment the lock engaged.
+    if (s.trail && s.trail.from.unit !== s.trail.lock.unit)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['trail', 'lock'],
+        message: 'The lock-in takes the same unit as the gain it starts at',
+      });
+    else if (s.trail && s.trail.lock.value >= s.trail.from.value)
       ctx.addIssue({
         code: 'custom',
         path: ['trail', 'lock'],

@@ -28,6 +28,15 @@ describe('the MTM dialog fields', () => {
         trailLock: { value: '30000', unit: 'rupees' },
       }).errors,
     ).toEqual({ trailLock: 'The lock-in must be below the gain it starts at' });
+    // "From 1%, lock ₹15,000" on ₹10L of funds would lock in more than the gain it starts at and
+    // flatten the account the moment it engaged: the units must agree to be compared.
+    expect(
+      mtmSettingsOf({
+        ...blank,
+        trailFrom: { value: '1', unit: 'percent' },
+        trailLock: { value: '15000', unit: 'rupees' },
+      }).errors,
+    ).toEqual({ trailLock: 'The lock-in takes the same unit as the gain it starts at' });
     expect(mtmSettingsOf({ ...blank, countdownS: '2' }).errors).toHaveProperty('countdownS');
   });
 });
