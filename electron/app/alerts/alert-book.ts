@@ -217,11 +217,15 @@ export class AlertBook {
       return done;
     });
     if (fired.length === 0) return;
-    // Fired and kept as such before anything else: a repeated tick or a second evaluation finds it triggered.
-    void this.#changed(true).catch(() => undefined);
+    // Fired and kept as such before anything else: a repeated tick or a second evaluation finds it
+    // triggered at once, and its orders go only once the firing is on disk — an app that died
+    // between the two would otherwise find the alert armed at the next start and fire it again,
+    // after the ledger had stopped remembering the firing's request ids. A save that fails still
+    // places (the trader armed it), and the ledger's request ids cover a restart soon after.
+    const saved = this.#changed(true).catch(() => undefined);
     for (const a of fired) {
       this.#deps.onFired(a);
-      if (a.orders.length > 0) this.#placeOrders(a);
+      if (a.orders.length > 0) void saved.then(() => this.#placeOrders(a));
     }
   }
 
