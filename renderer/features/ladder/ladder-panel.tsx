@@ -30,7 +30,8 @@ import {
 } from './ladder-model';
 import { LadderRowCells, sameRow } from './ladder-row';
 import { useLadderPaintProbe } from './ladder-paint-probe';
-import { clickKey, useLadderActions, type LadderClick } from './use-ladder-actions';
+import { useLadderActions } from './use-ladder-actions';
+import { clickKey, type LadderClick } from './use-ladder-clicks';
 import { useLadderColumn, type LadderColumn } from './use-ladder-column';
 import './ladder.css';
 

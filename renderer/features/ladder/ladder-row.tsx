@@ -1,7 +1,8 @@
 import type { CSSProperties, DragEvent } from 'react';
 import { formatQty } from '../../lib/format';
 import type { LadderOrder } from './ladder-model';
-import type { ClickState, OrderAction } from './use-ladder-actions';
+import type { ClickState } from './use-ladder-clicks';
+import type { OrderAction } from './use-ladder-order-actions';
 
 /** What one row draws: primitives and small lists compared by their `key`s, so a tick re-renders only the rows it moved. */
 export interface LadderRowProps {

@@ -1,6 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  memo,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type FocusEvent,
+  type KeyboardEvent,
+  type RefObject,
+} from 'react';
 import { isWorking, type Order } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
 import { formatIstTime, formatPrice, formatQty } from '../../lib/format';
@@ -190,46 +200,8 @@ function OrderTable(props: {
   const bracketNotes = useQuery({ ...bracketQueries.list(), select: bracketCancelNotes }).data ?? NO_NOTES;
   // Products as the session's broker names them (Upstox: I, D).
   const productName = useProductName();
-  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-    initialRect: { width: 1000, height: 600 },
-    enabled: !PLAIN,
-  });
-  const items = PLAIN
-    ? rows.map((_, index) => ({ index, start: index * ROW_HEIGHT, end: (index + 1) * ROW_HEIGHT }))
-    : virtualizer.getVirtualItems();
-  const total = PLAIN ? rows.length * ROW_HEIGHT : virtualizer.getTotalSize();
-  const padTop = items[0]?.start ?? 0;
-  const padBottom = items.length ? total - (items[items.length - 1]?.end ?? 0) : 0;
-  const focused = useRefocusRedrawnRow(scrollRef);
-  // One tab stop (roving focus): the last focused order's row while it is rendered, else the
-  // first rendered row (docs/desk.md §Keyboard).
-  const [lastFocused, setLastFocused] = useState<string | null>(null);
-  const stop = tabStop(
-    items.map((item) => rows[item.index]?.orderId),
-    lastFocused,
-  );
-
-  /** ↑/↓ through the rows, M and Del on a working order (docs/desk.md §Keyboard). */
-  const onKeyDown = (e: KeyboardEvent<HTMLTableElement>): void => {
-    const row = e.target instanceof HTMLElement && e.target.matches(ORDER_ROW) ? e.target : null;
-    const id = row ? shortcutFor('orders', e) : null;
-    if (!row || id === null) return;
-    if (id === 'order-next' || id === 'order-previous') {
-      e.preventDefault();
-      focusRow(e.currentTarget, row, ORDER_ROW, id === 'order-next' ? 1 : -1);
-      return;
-    }
-    const o = rows.find((r) => r.orderId === row.dataset.orderId);
-    if (!o || !isWorking(o.status) || id === 'order-history') return; // Enter: the row's own handler
-    e.preventDefault();
-    if (id === 'order-modify') props.onModify(o);
-    else cancel.mutate(o.orderId);
-  };
+  const { items, padTop, padBottom } = useRowWindow(rows, scrollRef);
+  const keys = useRowKeys(rows, items, scrollRef, props.onModify, cancel.mutate);
 
   return (
     <div className="table-scroll" ref={scrollRef} data-testid="orders-scroll">
@@ -237,38 +209,9 @@ function OrderTable(props: {
         aria-label="Orders"
         aria-rowcount={pinned.length + rows.length + 1}
         className="grid grid--blotter"
-        onKeyDown={onKeyDown}
-        onFocus={(e) => {
-          if (e.target instanceof HTMLElement && e.target.matches(ORDER_ROW)) {
-            focused.current = e.target.dataset.orderId ?? null;
-            setLastFocused(focused.current);
-          }
-        }}
-        onBlur={(e) => {
-          // The trader moved on (not into the row's own dialog): never pull the focus back.
-          const to = e.relatedTarget;
-          if (to instanceof Element && !e.currentTarget.contains(to) && !to.closest('[role="dialog"]')) {
-            focused.current = null;
-          }
-        }}
+        {...keys.handlers}
       >
-        <thead>
-          <tr aria-rowindex={1}>
-            {COLUMNS.map((c) => (
-              <th
-                key={c.id}
-                className={c.num ? 'num' : undefined}
-                aria-sort={props.sort.column === c.id ? (props.sort.descending ? 'descending' : 'ascending') : 'none'}
-              >
-                <button type="button" className="th-button" onClick={() => props.onSort(c.id)}>
-                  {c.label}
-                  {props.sort.column === c.id ? (props.sort.descending ? ' ▾' : ' ▴') : ''}
-                </button>
-              </th>
-            ))}
-            <ActionsHeader />
-          </tr>
-        </thead>
+        <SortHeads sort={props.sort} onSort={props.onSort} />
         <tbody>
           {pinned.map((p, n) => (
             <PlacementRow
@@ -294,7 +237,7 @@ function OrderTable(props: {
                 productName={productName(o.product)}
                 bracketNote={bracketNotes.get(o.orderId)}
                 rowIndex={pinned.length + item.index + 2}
-                tabStop={stop === o.orderId}
+                tabStop={keys.stop === o.orderId}
                 flash={changed.has(o.orderId)}
                 onOpen={props.onOpen}
                 onModify={props.onModify}
@@ -320,6 +263,103 @@ function OrderTable(props: {
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** The rows in view (plus a few) and the padding standing for the rest; every row in the bench's plain build. */
+function useRowWindow(rows: readonly Order[], scrollRef: RefObject<HTMLDivElement | null>) {
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    initialRect: { width: 1000, height: 600 },
+    enabled: !PLAIN,
+  });
+  const items = PLAIN
+    ? rows.map((_, index) => ({ index, start: index * ROW_HEIGHT, end: (index + 1) * ROW_HEIGHT }))
+    : virtualizer.getVirtualItems();
+  const total = PLAIN ? rows.length * ROW_HEIGHT : virtualizer.getTotalSize();
+  const padTop = items[0]?.start ?? 0;
+  const padBottom = items.length ? total - (items[items.length - 1]?.end ?? 0) : 0;
+  return { items, padTop, padBottom };
+}
+
+/**
+ * The blotter's keyboard (docs/desk.md §Keyboard): ↑/↓ through the rows, M and Del on a working
+ * order, one tab stop, and the focus kept on a row its order's change redrew.
+ */
+function useRowKeys(
+  rows: readonly Order[],
+  items: ReadonlyArray<{ readonly index: number }>,
+  scrollRef: RefObject<HTMLDivElement | null>,
+  onModify: (o: Order) => void,
+  onCancel: (orderId: string) => void,
+) {
+  const focusedRef = useRefocusRedrawnRow(scrollRef);
+  // One tab stop (roving focus): the last focused order's row while it is rendered, else the
+  // first rendered row (docs/desk.md §Keyboard).
+  const [lastFocused, setLastFocused] = useState<string | null>(null);
+  const stop = tabStop(
+    items.map((item) => rows[item.index]?.orderId),
+    lastFocused,
+  );
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTableElement>): void => {
+    const row = e.target instanceof HTMLElement && e.target.matches(ORDER_ROW) ? e.target : null;
+    const id = row ? shortcutFor('orders', e) : null;
+    if (!row || id === null) return;
+    if (id === 'order-next' || id === 'order-previous') {
+      e.preventDefault();
+      focusRow(e.currentTarget, row, ORDER_ROW, id === 'order-next' ? 1 : -1);
+      return;
+    }
+    const o = rows.find((r) => r.orderId === row.dataset.orderId);
+    if (!o || !isWorking(o.status) || id === 'order-history') return; // Enter: the row's own handler
+    e.preventDefault();
+    if (id === 'order-modify') onModify(o);
+    else onCancel(o.orderId);
+  };
+  const handlers = {
+    onKeyDown,
+    onFocus: (e: FocusEvent<HTMLTableElement>): void => {
+      if (e.target instanceof HTMLElement && e.target.matches(ORDER_ROW)) {
+        focusedRef.current = e.target.dataset.orderId ?? null;
+        setLastFocused(focusedRef.current);
+      }
+    },
+    onBlur: (e: FocusEvent<HTMLTableElement>): void => {
+      // The trader moved on (not into the row's own dialog): never pull the focus back.
+      const to = e.relatedTarget;
+      if (to instanceof Element && !e.currentTarget.contains(to) && !to.closest('[role="dialog"]')) {
+        focusedRef.current = null;
+      }
+    },
+  };
+  return { stop, handlers };
+}
+
+/** The column heads, each sorting by its column (again: the other way). */
+function SortHeads({ sort, onSort }: { readonly sort: SortSpec; readonly onSort: (c: SortColumn) => void }) {
+  return (
+    <thead>
+      <tr aria-rowindex={1}>
+        {COLUMNS.map((c) => (
+          <th
+            key={c.id}
+            className={c.num ? 'num' : undefined}
+            aria-sort={sort.column === c.id ? (sort.descending ? 'descending' : 'ascending') : 'none'}
+          >
+            <button type="button" className="th-button" onClick={() => onSort(c.id)}>
+              {c.label}
+              {sort.column === c.id ? (sort.descending ? ' ▾' : ' ▴') : ''}
+            </button>
+          </th>
+        ))}
+        <ActionsHeader />
+      </tr>
+    </thead>
   );
 }
 
