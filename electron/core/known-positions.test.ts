@@ -79,6 +79,28 @@ describe('KnownPositions', () => {
     expect(known.account()).toMatchObject({ known: false, since: 1_000 });
   });
 
+  it('keeps the latest fill main saw, at its own price and time: an older order cancelled later does not replace it', () => {
+    now = 2_000;
+    known.noteOrder({ ...order('a', 'BUY', 40), averagePrice: 120 });
+    now = 3_000;
+    known.noteOrder({ ...order('b', 'BUY', 10), averagePrice: 80 });
+    expect(known.lastFill(RELIANCE)).toEqual({ price: 80, seenAt: 3_000 });
+    // Order a's rest is cancelled (its broker timestamp is now the latest): no fill, nothing changes.
+    now = 4_000;
+    known.noteOrder({
+      ...order('a', 'BUY', 40),
+      averagePrice: 120,
+      status: 'CANCELLED',
+      updatedAt: '2026-11-20T09:16:00+05:30',
+    });
+    expect(known.lastFill(RELIANCE)).toEqual({ price: 80, seenAt: 3_000 });
+    // When a's fills grow again, the new fills' own price counts (40 at 120, then 10 more: average 112 means 80).
+    now = 5_000;
+    known.noteOrder({ ...order('a', 'BUY', 50), averagePrice: 112 });
+    expect(known.lastFill(RELIANCE)).toEqual({ price: 80, seenAt: 5_000 });
+    expect(known.lastFill(TCS)).toBeNull();
+  });
+
   it('counts a fill seen after the read while the book is live: a read of +25 and a 10 filled since is +35', () => {
     complete = 900;
     stream = true;

@@ -73,18 +73,34 @@ interface Sums {
   instrumentToken: number;
   buy: number;
   sell: number;
-  /** When the latest fill on this position was first seen. */
+  /** When the latest fill on this position was first seen (main's clock). */
   lastFillSeenAt: number;
+  /** That fill's price (the price of what the order filled since main last saw it). */
+  lastFillPrice: number;
 }
 
 interface SeenOrder {
   readonly key: string;
   readonly side: 'BUY' | 'SELL';
   filled: number;
+  /** The order's average price when main last saw its fills grow. */
+  averagePrice: number;
 }
 
 export function positionKey(k: PositionKey): string {
   return `${k.exchange}:${k.tradingsymbol}:${k.product}`;
+}
+
+/**
+ * The price of what an order filled since it was last seen, from its average before and after;
+ * the average itself for its first fills, or when the two do not give a price (0 when none).
+ */
+function newFillsPrice(avgBefore: number, before: number, avgAfter: number, after: number): number {
+  if (before > 0 && avgBefore > 0) {
+    const price = (avgAfter * after - avgBefore * before) / (after - before);
+    if (Number.isFinite(price) && price > 0) return price;
+  }
+  return avgAfter > 0 ? avgAfter : 0;
 }
 
 function keyParts(key: string): PositionKey {
@@ -155,12 +171,28 @@ export class KnownPositions {
     const seen = this.#orders.get(order.orderId);
     const before = seen?.filled ?? 0;
     if (order.filledQuantity <= before) return;
-    if (seen) seen.filled = order.filledQuantity;
-    else this.#orders.set(order.orderId, { key, side: order.transactionType, filled: order.filledQuantity });
-    const sums = this.#sums.get(key) ?? { instrumentToken: order.instrumentToken, buy: 0, sell: 0, lastFillSeenAt: 0 };
+    const price = newFillsPrice(seen?.averagePrice ?? 0, before, order.averagePrice, order.filledQuantity);
+    if (seen) {
+      seen.filled = order.filledQuantity;
+      seen.averagePrice = order.averagePrice;
+    } else
+      this.#orders.set(order.orderId, {
+        key,
+        side: order.transactionType,
+        filled: order.filledQuantity,
+        averagePrice: order.averagePrice,
+      });
+    const sums = this.#sums.get(key) ?? {
+      instrumentToken: order.instrumentToken,
+      buy: 0,
+      sell: 0,
+      lastFillSeenAt: 0,
+      lastFillPrice: 0,
+    };
     if (order.transactionType === 'BUY') sums.buy += order.filledQuantity - before;
     else sums.sell += order.filledQuantity - before;
     sums.lastFillSeenAt = this.#deps.now();
+    sums.lastFillPrice = price;
     this.#sums.set(key, sums);
     this.#changed();
   }
@@ -181,9 +213,14 @@ export class KnownPositions {
     return this.#read;
   }
 
-  /** When main first saw the latest fill on a position (its own clock), or null if it saw none. */
-  public fillSeenAt(key: PositionKey): number | null {
-    return this.#sums.get(positionKey(key))?.lastFillSeenAt ?? null;
+  /**
+   * The latest fill main saw on a position: its price and when main first saw it (main's own
+   * clock, never the broker's timestamps), or null if it saw none. A later change to an older
+   * order (a cancel, a modify) is no fill and leaves it as it is.
+   */
+  public lastFill(key: PositionKey): { readonly price: number; readonly seenAt: number } | null {
+    const sums = this.#sums.get(positionKey(key));
+    return sums ? { price: sums.lastFillPrice, seenAt: sums.lastFillSeenAt } : null;
   }
 
   /** One position as main knows it now. */

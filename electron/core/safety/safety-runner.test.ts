@@ -245,6 +245,50 @@ describe('safety runs', () => {
     expect((await core.broker.listPositions()).every((p) => p.quantity === 0)).toBe(true);
   });
 
+  it('an exit is priced from the fill main saw last, not from an older order the trader touched since: a cancel does not make its old average the market', async () => {
+    // The broker's clock, stepped by hand so each change below is stamped later than the one before.
+    let brokerNow = Date.now();
+    fx = await startCoreFixture({ clock: () => brokerNow });
+    const { core, eq } = await started(fx, { stream: true });
+    await expect.poll(() => core.connection().stream).toBe('open');
+    await core.book.sync();
+    await core.readPositions();
+    const i = eq[0] as Instrument;
+    const tick = (x: number): number => Number((Math.round(x / i.tickSize) * i.tickSize).toFixed(2));
+    // A BUY that takes the best offer and leaves 5 working at its limit: bought at the market then.
+    const [q] = await core.broker.getQuotes([i.instrumentToken]);
+    const best = q?.depth.sell[0];
+    if (!q || !best) throw new Error('no offer');
+    const [first] = await placeAll(core, [
+      { ...(await resting(core, i)), price: best.price, quantity: best.quantity + 5 },
+    ]);
+    await expect.poll(() => core.book.order(first ?? '')?.filledQuantity).toBe(best.quantity);
+    // Its rest moved out of the way, then the market falls 8% and another BUY fills there.
+    expect(await core.actions.modify(first ?? '', { price: tick(q.lastPrice * 0.91) })).toMatchObject({
+      state: 'done',
+    });
+    const fallen = tick(q.lastPrice * 0.92);
+    brokerNow += 2_000;
+    fx.paper.setPrice(i.instrumentToken, fallen);
+    const [second] = await placeAll(core, [{ ...marketBuy(eq), tradingsymbol: i.tradingsymbol, quantity: 2 }]);
+    await expect.poll(() => core.book.order(second ?? '')?.status).toBe('COMPLETE');
+    // The trader cancels the first order's rest: it is now the order changed last, its average the old price.
+    brokerNow += 2_000;
+    expect(await core.actions.cancel(first ?? '')).toMatchObject({ state: 'done' });
+    await expect.poll(() => core.book.order(first ?? '')?.status).toBe('CANCELLED');
+
+    core.safety.start({ kind: 'killSwitch', exitPositions: true });
+    const run = await finished(core);
+    expect(run.steps.filter((s) => s.kind === 'exit').map((s) => [s.transactionType, s.quantity, s.state])).toEqual([
+      ['SELL', best.quantity + 2, 'done'],
+    ]);
+    // Priced from the market after the fall, not from the first order's price before it: it filled.
+    const exit = (await core.broker.listOrders()).find((o) => o.transactionType === 'SELL');
+    expect(exit?.price ?? Number.POSITIVE_INFINITY).toBeLessThanOrEqual(fallen);
+    expect(run.state).toBe('done');
+    expect((await core.broker.listPositions()).every((p) => p.quantity === 0)).toBe(true);
+  });
+
   it('an exit above the freeze quantity goes as legs: one leg refused stops no other, is reported, and the run is not done while the position is not flat', async () => {
     // Enough cash for the margin of 3,600 NIFTY.
     fx = await startCoreFixture({ startingCash: 50_000_000 });

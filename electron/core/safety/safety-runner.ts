@@ -13,7 +13,7 @@ import type { Broker, ReadOptions } from '../../broker/broker';
 import { brokerError, LimitReached, SendTimePassed } from '../../broker/broker-error';
 import { systemClock, type Clock } from '../clock';
 import { FRESH_PRICE_MS, type DeskView } from '../desk-view';
-import type { KnownPositions } from '../known-positions';
+import type { KnownPositions, PositionKey } from '../known-positions';
 import type { KillBarrier } from './kill-barrier';
 import type { OrderService } from '../orders/order-service';
 
@@ -75,7 +75,7 @@ export interface SafetyRunnerDeps {
     DeskView,
     'orders' | 'workingOrders' | 'lastPrice' | 'knownAccount' | 'noteOrder' | 'streamOpen'
   > & {
-    readonly known: Pick<KnownPositions, 'lastRead' | 'readFailingSince' | 'onChange' | 'fillSeenAt'>;
+    readonly known: Pick<KnownPositions, 'lastRead' | 'readFailingSince' | 'onChange' | 'lastFill'>;
   };
   /**
    * The kill switch's barrier: raised the moment a kill switch starts, down only when the trader
@@ -752,29 +752,35 @@ export class SafetyRunner {
     if (!view) return null;
     const account = view.knownAccount();
     if (!account.known || account.asOf === null || account.asOf < notBefore) return null;
-    // The price each was last read at; else the latest fill's on it main has seen (a real trade
-    // moments ago), so an exit can be priced while quotes are throttled too. Each price's time is
-    // when main learned it (its own clock: the broker's timestamps may run on a market clock of
-    // their own, as the paper broker's simulated one does).
-    const prices = new Map<string, { price: number; at: number; seenAt: number | null }>();
-    const set = (key: string, price: number, at: number, seenAt: number | null): void => {
-      if (price > 0 && (prices.get(key)?.at ?? Number.NEGATIVE_INFINITY) <= at) prices.set(key, { price, at, seenAt });
-    };
+    // Each position's price is what main learned of it last, on main's own clock: the last price
+    // of the last positions read (when the read began), or the price of the latest fill main saw
+    // on it (when it saw it) — a real trade moments ago, so an exit can be priced while quotes are
+    // throttled too. The broker's order timestamps are never used: they may run on a market clock
+    // of their own (the paper broker's simulated one does), and a cancel or modify moves them
+    // without a trade, so the order changed last may carry an old average.
     const read = view.known.lastRead();
-    for (const p of read?.positions ?? []) set(keyOf(p), p.lastPrice, read?.at ?? 0, read?.at ?? null);
-    for (const o of view.orders() ?? [])
-      if (o.filledQuantity > 0) set(keyOf(o), o.averagePrice, Date.parse(o.updatedAt), view.known.fillSeenAt(o));
+    const readPrices = new Map<string, number>();
+    for (const p of read?.positions ?? []) if (p.lastPrice > 0) readPrices.set(keyOf(p), p.lastPrice);
+    const priceOf = (key: PositionKey): { price: number; at: number } | null => {
+      const fill = view.known.lastFill(key);
+      const readPrice = readPrices.get(keyOf(key));
+      const fromRead = read && readPrice !== undefined ? { price: readPrice, at: read.at } : null;
+      if (fill && fill.price > 0 && (!fromRead || fill.seenAt >= fromRead.at))
+        return { price: fill.price, at: fill.seenAt };
+      return fromRead;
+    };
     const out: Held[] = [];
     for (const p of account.positions) {
       if (!p.known) return null;
+      const price = priceOf(p);
       out.push({
         exchange: p.exchange,
         tradingsymbol: p.tradingsymbol,
         product: p.product,
         instrumentToken: p.instrumentToken,
         quantity: p.quantity,
-        lastPrice: prices.get(keyOf(p))?.price ?? 0,
-        priceAt: prices.get(keyOf(p))?.seenAt ?? null,
+        lastPrice: price?.price ?? 0,
+        priceAt: price?.at ?? null,
       });
     }
     return out;
