@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import type { BrokerProfile } from '@shared/domain/session';
+import type { Tick } from '@shared/domain/market';
+import type { TradingCore } from '../core/trading-core';
 import type { RateLimit } from '../broker/http/token-bucket';
 import type { CoreSeams } from '../core/core-seams';
 import { MemoryVault, type SecretVault } from '../core/session/secret-vault';
@@ -17,12 +19,12 @@ import { gttHandlers } from './handlers/gtt-handlers';
 import { safetyHandlers } from './handlers/safety-handlers';
 import { squareOffHandlers } from './handlers/square-off-handlers';
 import { updateHandlers } from './handlers/update-handlers';
-import { newUpdateNotice } from './support/update-notice';
+import { newUpdateNotice, type UpdateNotice } from './support/update-notice';
 import { SquareOffHost } from './square-off/square-off-host';
 import type { PriceAlert } from '@shared/domain/alert';
-import { AlertBook } from './alerts/alert-book';
-import { AlertOrders } from './alerts/alert-orders';
-import { StudyFeed } from './alerts/study-feed';
+import { deskAlerts, type DeskAlerts } from './alerts/desk-alerts';
+import type { AlertBook } from './alerts/alert-book';
+import { coreEvents } from './core-events';
 import { sessionHandlers } from './handlers/session-handlers';
 import { TickBatcher } from '../broker/stream/tick-batcher';
 import { OrdersChangedBatcher } from './orders-changed-batcher';
@@ -159,6 +161,168 @@ async function rememberedProfile(
   return brokers.remembered(saved, secrets) ?? { kind: 'paper' };
 }
 
+/** What a profile's core is readied with before it logs in. */
+interface CoreReadiness {
+  readonly settings: SettingsStore;
+  readonly alerts: DeskAlerts;
+  readonly squareOff: SquareOffHost;
+  readonly workstation: Workstation;
+  readonly journal: JournalService;
+}
+
+/**
+ * Readies a profile's core before it logs in: its risk limits are in force before its first
+ * order (docs/contract.md §Risk guard), its MTM levels, alerts, square-off, desk and journal are its own.
+ */
+async function prepareCore(core: TradingCore, parts: CoreReadiness): Promise<void> {
+  const { settings, alerts } = parts;
+  const read = await settings.read();
+  const stored = storedRisk(read, core.profileKey);
+  core.risk.setLimits(stored.limits);
+  core.risk.restoreLossReached(stored.lossReachedOn);
+  alerts.studies.clear();
+  core.mtm.setSettings(storedMtm(read, core.profileKey));
+  core.mtm.restoreTrigger(read.mtmTriggered?.[core.profileKey] ?? null);
+  await alerts.book.load(core.profileKey);
+  core.mtm.wantFigure(alerts.mtmWanted());
+  parts.squareOff.use(core);
+  await parts.workstation.use(core.profileKey);
+  await parts.journal.load(core.profileKey, () => ({
+    broker: core.broker,
+    find: (exchange, symbol) => core.catalog.find(exchange, symbol),
+  }));
+}
+
+/** The embedded paper broker, started on first use: a remote broker's desk never starts it. */
+function lazyPaper(
+  config: AppConfig,
+  log: (message: string) => void,
+): { url(): Promise<string>; started(): EmbeddedPaper | null } {
+  let paper: EmbeddedPaper | null = null;
+  let paperStarting: Promise<EmbeddedPaper> | null = null;
+  return {
+    url: async () => {
+      paperStarting ??= startEmbeddedPaper(
+        { port: 0, dataDir: join(config.dataDir, 'paper'), ...config.paper },
+        config.paperWorker,
+        log,
+      ).then((p) => (paper = p));
+      return (await paperStarting).url;
+    },
+    started: () => paper,
+  };
+}
+
+/** The desk's windows and panels, switched to the profile's desk at each login (docs/workstation.md). */
+function deskWorkstation(
+  config: AppConfig,
+  p: {
+    readonly settings: SettingsStore;
+    readonly events: EventHub;
+    readonly registry: SubscriptionRegistry;
+    /** Streams the union of main's and the windows' subscriptions again. */
+    readonly resubscribe: () => void;
+    readonly log: (message: string) => void;
+  },
+): Workstation {
+  return new Workstation({
+    settings: p.settings,
+    opener: config.windowsOpenedBy ?? 'page',
+    changed: (view) => p.events.emit('desk.changed', view),
+    // A window that left the desk no longer watches anything (its panels' owners are `ui:<window>/…`).
+    windowsGone: (ids) => {
+      let dropped = false;
+      for (const id of ids) dropped = p.registry.dropOwners(`ui:${id}/`) || dropped;
+      if (dropped) p.resubscribe();
+    },
+    ...(config.popoutGraceMs !== undefined ? { graceMs: config.popoutGraceMs } : {}),
+    log: p.log,
+  });
+}
+
+/** Ticks to the page: the latest per instrument every `everyMs`, or (at 0) one event per tick. */
+function pageTicks(events: EventHub, everyMs: number): { push(tick: Tick): void; close(): void } {
+  const batcher = everyMs > 0 ? new TickBatcher((ticks) => events.emit('market.ticks', { ticks }), { everyMs }) : null;
+  return {
+    push: (tick) => {
+      if (batcher) batcher.push(tick);
+      else events.emit('market.ticks', { ticks: [tick] });
+    },
+    close: () => batcher?.close(),
+  };
+}
+
+/** The square-off at a time, one per logged-in core, its warning also the OS's (docs/contract.md §Risk guard). */
+function squareOffHost(config: AppConfig, settings: SettingsStore, events: EventHub): SquareOffHost {
+  return new SquareOffHost({
+    settings,
+    onChange: (state) => events.emit('squareOff.changed', state),
+    onWarning: (text) =>
+      void Promise.resolve(text)
+        .then(config.notifyOsText)
+        .catch(() => undefined),
+  });
+}
+
+/** Logs in at start: the configured profile, or the remembered one, else the embedded paper broker. */
+async function loginAtStart(
+  config: AppConfig,
+  p: {
+    readonly brokers: BrokerRegistry;
+    readonly settings: SettingsStore;
+    readonly vault: SecretVault;
+    readonly active: ActiveCore;
+    readonly paperUrl: () => Promise<string>;
+    readonly log: (message: string) => void;
+  },
+): Promise<void> {
+  const initial: BrokerProfile = config.brokerUrl
+    ? configuredProfile(p.brokers, config.broker ?? 'rest', { ...config, brokerUrl: config.brokerUrl })
+    : await rememberedProfile(p.brokers, p.settings, p.vault);
+  if (!config.brokerUrl) await p.paperUrl();
+  try {
+    await p.active.login(initial);
+  } catch (err) {
+    p.log(
+      `Tradedesk could not log in to ${initial.kind === 'paper' ? 'the paper broker' : 'the configured broker'}: ${err instanceof Error ? err.message : 'unknown error'}`,
+    );
+  }
+}
+
+/** The parts of the app the contract's channels are served by. */
+interface ChannelParts {
+  readonly active: ActiveCore;
+  readonly settings: SettingsStore;
+  readonly brokers: BrokerRegistry;
+  readonly loginPage: LoginPageFlow;
+  readonly registry: SubscriptionRegistry;
+  readonly workstation: Workstation;
+  readonly squareOff: SquareOffHost;
+  readonly updates: UpdateNotice | null;
+  readonly alerts: AlertBook;
+  readonly journal: JournalService;
+  readonly events: EventHub;
+}
+
+/** One handler per contract channel: this does not compile until every channel has one. */
+function channelHandlers(p: ChannelParts): Handlers {
+  return {
+    ...sessionHandlers(p.active, p.settings, p.brokers, p.loginPage),
+    ...marketHandlers(p.active, p.registry, (caller) => p.workstation.windowOf(caller)),
+    ...orderHandlers(p.active),
+    ...portfolioHandlers(p.active),
+    ...safetyHandlers(p.active, p.settings),
+    ...squareOffHandlers(p.squareOff),
+    ...updateHandlers(p.updates),
+    ...driftHandlers(p.active),
+    ...gttHandlers(p.active),
+    ...alertHandlers(p.active, p.alerts),
+    ...journalHandlers(p.journal),
+    ...bracketHandlers(p.active),
+    ...deskHandlers(p.workstation, p.events),
+  };
+}
+
 /**
  * Composes the main process: vault, settings, the embedded paper broker when no remote one is
  * configured, the active trading core (logged in before the first handler runs; intents left
@@ -176,138 +340,48 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
   const registry = new SubscriptionRegistry();
   // Declared before the core: a login switches to the profile's desk.
   let resubscribe = (): void => undefined;
-  const workstation = new Workstation({
-    settings,
-    opener: config.windowsOpenedBy ?? 'page',
-    changed: (view) => events.emit('desk.changed', view),
-    // A window that left the desk no longer watches anything (its panels' owners are `ui:<window>/…`).
-    windowsGone: (ids) => {
-      let dropped = false;
-      for (const id of ids) dropped = registry.dropOwners(`ui:${id}/`) || dropped;
-      if (dropped) resubscribe();
-    },
-    ...(config.popoutGraceMs !== undefined ? { graceMs: config.popoutGraceMs } : {}),
-    log,
-  });
-  const batchMs = config.tickBatchMs ?? 100;
-  const batcher =
-    batchMs > 0 ? new TickBatcher((ticks) => events.emit('market.ticks', { ticks }), { everyMs: batchMs }) : null;
+  /** Replaces main's own subscription under `owner`: the core streams the union with the windows'. */
+  const watch = (owner: string, tokens: readonly number[]): void => {
+    registry.set(owner, tokens);
+    resubscribe();
+  };
+  const workstation = deskWorkstation(config, { settings, events, registry, resubscribe: () => resubscribe(), log });
+  const ticks = pageTicks(events, config.tickBatchMs ?? 100);
 
-  // Declared before the core: its ticks reach the book from the first one.
-  let alerts: AlertBook | null = null;
-  /** Whether an active alert watches the day's MTM (the MTM guard keeps measuring for it). */
-  let mtmAlerts = false;
-  // The bars of study alerts (docs/contract.md §Alerts that place orders), read from the current broker.
-  const studies = new StudyFeed({
-    candles: (token, interval) => active.current().broker.getCandles(token, { interval }),
-  });
   // The trader's journal, one database per profile, opened at login (docs/journal.md).
   const journal = new JournalService({
     dataDir: config.dataDir,
     log,
     onChanged: () => events.emit('journal.changed', {}),
   });
+  const paper = lazyPaper(config, log);
 
-  let paper: EmbeddedPaper | null = null;
-  let paperStarting: Promise<EmbeddedPaper> | null = null;
-  const paperUrl = async (): Promise<string> => {
-    paperStarting ??= startEmbeddedPaper(
-      { port: 0, dataDir: join(config.dataDir, 'paper'), ...config.paper },
-      config.paperWorker,
-      log,
-    ).then((p) => (paper = p));
-    return (await paperStarting).url;
+  const squareOff = squareOffHost(config, settings, events);
+
+  // Declared before the core: its ticks reach the alerts from the first one.
+  const alerts = deskAlerts({ settings, events, current: () => active.current(), watch, notifyOs: config.notifyOs });
+  const onTick = (tick: Tick): void => {
+    alerts.book.onTick(tick);
+    ticks.push(tick);
   };
 
   // Updates are announced in the header, never forced (docs/architecture.md §Release).
   const updates = config.updates ? newUpdateNotice(config.updates, (s) => events.emit('updates.changed', s)) : null;
   void updates?.start();
 
-  // The square-off at a time, one per logged-in core (docs/contract.md §Risk guard).
-  const squareOff = new SquareOffHost({
-    settings,
-    onChange: (state) => events.emit('squareOff.changed', state),
-    onWarning: (text) =>
-      void Promise.resolve(text)
-        .then(config.notifyOsText)
-        .catch(() => undefined),
-  });
-
   // Bursts of order changes cross the bridge as one delta per 50 ms, the first at once.
   const ordersChanged = new OrdersChangedBatcher((delta) => events.emit('orders.changed', delta));
 
   const active = new ActiveCore({
     brokers,
-    paperUrl,
-    // The profile's risk limits are in force before its first order (docs/contract.md §Risk guard).
-    prepare: async (core) => {
-      const read = await settings.read();
-      const stored = storedRisk(read, core.profileKey);
-      core.risk.setLimits(stored.limits);
-      core.risk.restoreLossReached(stored.lossReachedOn);
-      studies.clear();
-      core.mtm.setSettings(storedMtm(read, core.profileKey));
-      core.mtm.restoreTrigger(read.mtmTriggered?.[core.profileKey] ?? null);
-      await alerts?.load(core.profileKey);
-      core.mtm.wantFigure(mtmAlerts);
-      squareOff.use(core);
-      await workstation.use(core.profileKey);
-      await journal.load(core.profileKey, () => ({
-        broker: core.broker,
-        find: (exchange, symbol) => core.catalog.find(exchange, symbol),
-      }));
-    },
+    paperUrl: paper.url,
+    prepare: (core) => prepareCore(core, { settings, alerts, squareOff, workstation, journal }),
     notice: (m) => log(`Not remembering the session: ${m}`),
     ...(config.core ? { seams: config.core } : {}),
     options: () => ({
       vault,
       dataDir: config.dataDir,
-      events: {
-        onSession: (info) => events.emit('session.changed', info),
-        onSessionExpired: (reason, version) => events.emit('session.expired', { reason, version }),
-        onConnection: (state) => events.emit('connection.changed', state),
-        onOrdersChanged: (delta) => {
-          ordersChanged.push(delta);
-          // A fill: the journal reads the trade book shortly, and takes the chart at an exit.
-          if (delta.upserts.some((o) => o.filledQuantity > 0)) journal.fillsArrived();
-        },
-        onPlacements: (placements) => events.emit('placements.changed', { placements }),
-        onUsage: (usage) => events.emit('usage.changed', usage),
-        onSafety: (run) => events.emit('safety.progress', run),
-        onDrift: (status) => events.emit('drift.changed', status),
-        onBrackets: (brackets) => events.emit('brackets.changed', { brackets }),
-        // Main's own subscription, like the alerts': a trailing stop moves with the window hidden.
-        onBracketWatch: (tokens) => {
-          registry.set('main:brackets', [...tokens]);
-          const union = registry.subscriptions();
-          active.subscribe(union.tokens, union.modes);
-        },
-        onMtm: (status) => events.emit('mtm.changed', status),
-        // Main's own subscription: the day's MTM is measured with the window hidden.
-        onMtmWatch: (tokens) => {
-          registry.set('main:mtm', [...tokens]);
-          const union = registry.subscriptions();
-          active.subscribe(union.tokens, union.modes);
-        },
-        onMtmTrigger: (key, trigger) =>
-          void settings
-            .update((s) => {
-              const kept = { ...s.mtmTriggered };
-              if (trigger) kept[key] = trigger;
-              else delete kept[key];
-              return { ...s, mtmTriggered: kept };
-            })
-            .catch(() => undefined),
-        onLossReached: (key, date) =>
-          void settings
-            .update((s) => ({ ...s, risk: { ...s.risk, [key]: { ...storedRisk(s, key), lossReachedOn: date } } }))
-            .catch(() => undefined),
-        onTick: (tick) => {
-          alerts?.onTick(tick);
-          if (batcher) batcher.push(tick);
-          else events.emit('market.ticks', { ticks: [tick] });
-        },
-      },
+      events: coreEvents({ events, settings, journal, ordersChanged, onTick, watch }),
     }),
   });
 
@@ -316,64 +390,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     active.subscribe(union.tokens, union.modes);
   };
 
-  // A fired alert's orders go through the one placement gate, judged by the risk guard as they go.
-  const alertOrders = new AlertOrders({
-    place: (order, requestId) => active.current().orders.place(order, { requestId, clickedAt: Date.now() }),
-    read: (orderId) => active.current().broker.getOrder(orderId, { urgent: true }),
-    wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    now: Date.now,
-  });
-  alerts = new AlertBook({
-    settings,
-    levelOf: (alert, tick) => studies.level(alert.basis, tick),
-    placeOrders: (alert) => alertOrders.fire(alert),
-    onOrdered: (alert) => events.emit('alerts.ordered', alert),
-    // The day's MTM as the MTM guard measures it; unknown (never fires) while positions are.
-    mtmOf: () => {
-      try {
-        return active.current().mtm.figure();
-      } catch {
-        return 'unknown'; // logged out: nothing is known
-      }
-    },
-    watchMtm: (on) => {
-      mtmAlerts = on;
-      try {
-        active.current().mtm.wantFigure(on);
-      } catch {
-        // Logged out: the next core is told at its login (`prepare`).
-      }
-    },
-    watch: (tokens) => {
-      registry.set('main:alerts', tokens);
-      const union = registry.subscriptions();
-      active.subscribe(union.tokens, union.modes);
-    },
-    onFired: (alert) => {
-      events.emit('alerts.fired', alert);
-      // The OS notification is the Electron layer's (docs/contract.md §Alert notifications); the
-      // browser host has none and the page's toast stays the notification.
-      // A notification is a nicety: the page's toast has already told the trader.
-      if (alert.notify.os)
-        void Promise.resolve(alert)
-          .then(config.notifyOs)
-          .catch(() => undefined);
-    },
-    onChanged: (list) => events.emit('alerts.changed', { alerts: list }),
-  });
-  const alertBook = alerts;
-
-  const initial: BrokerProfile = config.brokerUrl
-    ? configuredProfile(brokers, config.broker ?? 'rest', { ...config, brokerUrl: config.brokerUrl })
-    : await rememberedProfile(brokers, settings, vault);
-  if (!config.brokerUrl) await paperUrl();
-  try {
-    await active.login(initial);
-  } catch (err) {
-    log(
-      `Tradedesk could not log in to ${initial.kind === 'paper' ? 'the paper broker' : 'the configured broker'}: ${err instanceof Error ? err.message : 'unknown error'}`,
-    );
-  }
+  await loginAtStart(config, { brokers, settings, vault, active, paperUrl: paper.url, log });
 
   const loginPage = new LoginPageFlow({
     brokers,
@@ -385,44 +402,42 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     },
   });
 
-  const handlers: Handlers = {
-    ...sessionHandlers(active, settings, brokers, loginPage),
-    ...marketHandlers(active, registry, (caller) => workstation.windowOf(caller)),
-    ...orderHandlers(active),
-    ...portfolioHandlers(active),
-    ...safetyHandlers(active, settings),
-    ...squareOffHandlers(squareOff),
-    ...updateHandlers(updates),
-    ...driftHandlers(active),
-    ...gttHandlers(active),
-    ...alertHandlers(active, alertBook),
-    ...journalHandlers(journal),
-    ...bracketHandlers(active),
-    ...deskHandlers(workstation, events),
-  };
+  const handlers = channelHandlers({
+    active,
+    settings,
+    brokers,
+    loginPage,
+    registry,
+    workstation,
+    squareOff,
+    updates,
+    alerts: alerts.book,
+    journal,
+    events,
+  });
 
   return {
     handlers,
     events,
     get paperUrl() {
-      return paper?.url ?? null;
+      return paper.started()?.url ?? null;
     },
     get paperControlSecret() {
-      return paper?.controlSecret ?? null;
+      return paper.started()?.controlSecret ?? null;
     },
     workstation,
     close: async () => {
       await workstation.close();
       // A fired alert's save still running: a restart must find it fired (docs/contract.md §Price alerts).
-      await alerts?.idle();
+      await alerts.book.idle();
       squareOff.close();
       updates?.close();
-      batcher?.close();
+      ticks.close();
       ordersChanged.close();
       await loginPage.close();
       await journal.close();
       await active.close();
-      await paper?.close();
+      await paper.started()?.close();
     },
   };
 }

@@ -224,7 +224,25 @@ export class TradingCore {
     this.broker.onLimits(applyLimits);
     this.session.attach(this.broker);
     this.catalog = new InstrumentCatalog(this.broker);
-    this.book = new OrderBook(this.broker, {
+    ({ book: this.book, view: this.view } = this.#liveView(ev));
+    this.barrier = this.#killBarrier();
+    this.risk = this.#riskGuard(ev);
+    this.drift = this.#driftMonitor(ev, ledger);
+    ({
+      orders: this.orders,
+      modifier: this.modifier,
+      actions: this.actions,
+      gtt: this.gtt,
+    } = this.#orderPath(ev, ledger));
+    this.brackets = this.#protection(ev, bracketJournal);
+    ({ safety: this.safety, mtm: this.mtm } = this.#safetyNet(ev));
+    // Every change of what main knows of the positions is measured, like every tick.
+    this.view.known.onChange(() => this.mtm.evaluate());
+  }
+
+  /** The live view: every order of the session (stream and reads) and main's own view of the account. */
+  #liveView(ev: TradingCoreEvents): { book: OrderBook; view: DeskView } {
+    const book = new OrderBook(this.broker, {
       onPush: (delta) => ev.onOrdersChanged?.(delta),
       // Every order main's book takes — a read or the stream — may be an intent's that main
       // still checks, or watches after "not found" (docs/money-path.md §After the landing horizon).
@@ -234,13 +252,18 @@ export class TradingCore {
         this.brackets.onOrder(order);
       },
     });
-    this.view = new DeskView({
-      book: this.book,
+    const view = new DeskView({
+      book,
       streamOpen: () => this.#connection.stream === 'open',
       lastTick: (token) => this.#lastTicks.get(token),
       now: Date.now,
     });
-    this.barrier = new KillBarrier({
+    return { book, view };
+  }
+
+  /** The safety net's barrier: what is already on its way to reduce a position counts against the kill switch's. */
+  #killBarrier(): KillBarrier {
+    return new KillBarrier({
       knownPosition: (key) => this.view.knownPosition(key),
       reducingOnTheWay: (key, side, self) => {
         const same = (o: Pick<OrderRequest, 'exchange' | 'tradingsymbol' | 'product' | 'transactionType'>): boolean =>
@@ -256,15 +279,25 @@ export class TradingCore {
       },
       now: Date.now,
     });
-    this.risk = new RiskGuard({
+  }
+
+  /** The risk guard, priced from main's view and the streamed ticks. */
+  #riskGuard(ev: TradingCoreEvents): RiskGuard {
+    const seams = this.#seams;
+    return new RiskGuard({
       broker: this.broker,
       readPositions: (o) => this.readPositions(o),
       view: this.view,
       clock: seams.orderClock ?? systemClock,
       marketData: () => this.session.info().marketData ?? 'live',
       pending: () => this.orders.pendingOrders(),
-      onLossReached: (date) => ev.onLossReached?.(options.target.vaultKey, date),
+      onLossReached: (date) => ev.onLossReached?.(this.#options.target.vaultKey, date),
     });
+  }
+
+  /** The drift alarm, told of every reference this desk journals. */
+  #driftMonitor(ev: TradingCoreEvents, ledger: IntentsLedger): DriftMonitor {
+    const seams = this.#seams;
     const driftSeam = seams.drift || {};
     const drift = new DriftMonitor({
       broker: this.broker,
@@ -280,11 +313,20 @@ export class TradingCore {
       ...(driftSeam.everyMs !== undefined ? { everyMs: driftSeam.everyMs } : {}),
       ...(driftSeam.confirmAfterMs !== undefined ? { confirmAfterMs: driftSeam.confirmAfterMs } : {}),
     });
-    this.drift = drift;
     // Intents an earlier run left open are this desk's too.
     for (const intent of ledger.unresolved()) drift.journaled(intent.clientOrderId);
+    return drift;
+  }
+
+  /** The order path: exactly-once placement through the ledger, modify and cancel, GTTs. */
+  #orderPath(
+    ev: TradingCoreEvents,
+    ledger: IntentsLedger,
+  ): { orders: OrderService; modifier: OrderModifier; actions: OrderActions; gtt: GttService } {
+    const seams = this.#seams;
+    const drift = this.drift;
     const newId = seams.newClientOrderId ?? newClientOrderId;
-    this.orders = new OrderService({
+    const orders = new OrderService({
       guard: this.risk,
       broker: this.broker,
       ledger,
@@ -307,22 +349,22 @@ export class TradingCore {
       barrier: this.barrier,
     });
     // An order main placed or holds: the broker's reads not showing it yet means its book trails.
-    const knownOrder = (id: string): boolean => this.book.order(id) !== undefined || this.orders.knowsOrder(id);
-    this.modifier = new OrderModifier({
+    const knownOrder = (id: string): boolean => this.book.order(id) !== undefined || orders.knowsOrder(id);
+    const modifier = new OrderModifier({
       broker: this.broker,
       catalog: this.catalog,
       guard: this.risk,
       knownOrder,
       ...(seams.modifyTimings ? { timings: seams.modifyTimings } : {}),
     });
-    this.actions = new OrderActions({
+    const actions = new OrderActions({
       broker: this.broker,
-      modifier: this.modifier,
+      modifier,
       knownOrder,
       seen: (id) => this.book.order(id),
       ...(seams.actionTimings ? { timings: seams.actionTimings } : {}),
     });
-    this.gtt = new GttService({
+    const gtt = new GttService({
       broker: this.broker,
       ledger,
       guard: this.risk,
@@ -335,7 +377,13 @@ export class TradingCore {
         return q?.lastPrice ?? 0;
       },
     });
-    this.brackets = new BracketManager({
+    return { orders, modifier, actions, gtt };
+  }
+
+  /** Protection: brackets and trailing stops, kept by main from its own view of the position. */
+  #protection(ev: TradingCoreEvents, journal: BracketJournal): BracketManager {
+    const seams = this.#seams;
+    return new BracketManager({
       orders: this.orders,
       modifier: this.modifier,
       broker: this.broker,
@@ -347,7 +395,7 @@ export class TradingCore {
         const [q] = await this.broker.getQuotes([token], { urgent: true });
         return q?.lastPrice ?? null;
       },
-      journal: bracketJournal,
+      journal,
       syncBook: () => this.book.sync(),
       streamOpen: () => this.#connection.stream === 'open',
       // The position main knows (the last complete read plus the fills since): null, never 0, when not known.
@@ -364,7 +412,12 @@ export class TradingCore {
       onChange: (list) => ev.onBrackets?.(list),
       watch: (tokens) => ev.onBracketWatch?.(tokens),
     });
-    this.safety = new SafetyRunner({
+  }
+
+  /** The safety net: kill switch, cancel all and exit runs (standing the brackets down), and the MTM guard. */
+  #safetyNet(ev: TradingCoreEvents): { safety: SafetyRunner; mtm: MtmGuard } {
+    const seams = this.#seams;
+    const safety = new SafetyRunner({
       broker: this.broker,
       readPositions: (o) => this.readPositions(o),
       view: this.view,
@@ -385,19 +438,18 @@ export class TradingCore {
         this.session.info().marketData === 'none' && this.session.info().marketProtection !== undefined,
       ...(seams.safetyTimings ? { timings: seams.safetyTimings } : {}),
     });
-    this.mtm = new MtmGuard({
+    const mtm = new MtmGuard({
       view: this.view,
       readPositions: () => this.readPositions({ urgent: true }),
       openingFunds: async () => (await this.broker.getFunds()).openingBalance,
-      safety: this.safety,
+      safety,
       now: Date.now,
       setTimer: seams.mtmTimer ?? systemTimer,
       onChange: (status) => ev.onMtm?.(status),
       watch: (tokens) => ev.onMtmWatch?.(tokens),
-      onTrigger: (trigger) => ev.onMtmTrigger?.(options.target.vaultKey, trigger),
+      onTrigger: (trigger) => ev.onMtmTrigger?.(this.#options.target.vaultKey, trigger),
     });
-    // Every change of what main knows of the positions is measured, like every tick.
-    this.view.known.onChange(() => this.mtm.evaluate());
+    return { safety, mtm };
   }
 
   /**
