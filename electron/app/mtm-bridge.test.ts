@@ -22,6 +22,8 @@ describe('MTM stop and target over the bridge', () => {
   let token = 0;
   const runs: SafetyRun[] = [];
   const statuses: MtmStatus[] = [];
+  /** The MTM guard's clock: its IST day is the test's, not the machine's. */
+  const clock = { now: Date.parse('2026-11-27T15:00:00+05:30') };
 
   const buy = (quantity: number) =>
     dispatch('orders.place', {
@@ -52,7 +54,13 @@ describe('MTM stop and target over the bridge', () => {
   const runIds = (): string[] => [...new Set(runs.map((r) => r.id))];
   /** The app's services on the data folder (again after a restart), its pushes recorded. */
   const startServices = async (): Promise<void> => {
-    services = await createAppServices({ dataDir: dir, brokerUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' });
+    services = await createAppServices({
+      dataDir: dir,
+      brokerUrl: paper.url,
+      apiKey: 'paper',
+      apiSecret: 'paper',
+      core: { mtmClock: { now: () => clock.now } },
+    });
     dispatch = createDispatcher(services.handlers);
     services.events.on('safety.progress', (run) => runs.push(run));
     services.events.on('mtm.changed', (s) => statuses.push(s));
@@ -118,10 +126,17 @@ describe('MTM stop and target over the bridge', () => {
     expect(statuses.some((s) => s.state === 'fired')).toBe(true);
     expect(await dispatch('safety.rearm', undefined)).toMatchObject({ ok: true });
 
-    // A restart the same day: the day's trigger is kept, so the level, still passed, does not fire again.
+    // The trigger is of the guard's day, on its clock.
+    expect(status.trigger!.at).toBe(clock.now);
+
+    // A restart later the same IST day: the day's trigger is kept, so the level, still passed, does not fire again.
     await services.close();
+    clock.now = Date.parse('2026-11-27T23:59:00+05:30');
     await startServices();
-    expect((await mtm()).status).toMatchObject({ state: 'fired', trigger: { level: 'stop', runId: runs[0]?.id } });
+    expect((await mtm()).status).toMatchObject({
+      state: 'fired',
+      trigger: { level: 'stop', runId: runs[0]?.id, at: Date.parse('2026-11-27T15:00:00+05:30') },
+    });
   });
 
   it('a soft target asks; two "Run now" at once start one run', async () => {

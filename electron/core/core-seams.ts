@@ -59,6 +59,11 @@ export interface CoreSeams {
   readonly safetyTimings?: Partial<SafetyTimings>;
   /** The timer of a soft MTM level's countdown (a timer the test fires by hand; docs/contract.md §Risk guard). */
   readonly mtmTimer?: SetTimer;
+  /**
+   * The MTM guard's clock: its IST day (the day's trigger, kept across a restart the same day;
+   * the rollover at midnight) and the trigger's time (docs/contract.md §Risk guard). Default the system's.
+   */
+  readonly mtmClock?: Pick<Clock, 'now'>;
   /** Entries after which the intents ledger compacts. */
   readonly ledgerCompactAfter?: number;
   /** Told at each durable step of the intents ledger (crash tests kill the process at one). */

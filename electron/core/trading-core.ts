@@ -443,7 +443,7 @@ export class TradingCore {
       readPositions: () => this.readPositions({ urgent: true }),
       openingFunds: async () => (await this.broker.getFunds()).openingBalance,
       safety,
-      now: Date.now,
+      now: () => (seams.mtmClock ?? systemClock).now(),
       setTimer: seams.mtmTimer ?? systemTimer,
       onChange: (status) => ev.onMtm?.(status),
       watch: (tokens) => ev.onMtmWatch?.(tokens),

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Instrument } from '@shared/domain/instrument';
 import type { OrderRequest } from '@shared/domain/order';
 import { NO_RISK_LIMITS } from '@shared/domain/risk';
@@ -423,6 +423,33 @@ describe('safety runs', () => {
     core.safety.start({ kind: 'killSwitch', exitPositions: false });
     expect(() => core.safety.start({ kind: 'killSwitch', exitPositions: false })).toThrow(/already in progress/);
     await core.safety.idle();
+  });
+
+  it('a kill switch queued behind a Cancel all, stopped before its turn, never runs and keeps its barrier up', async () => {
+    fx = await startCoreFixture();
+    const { core, eq, runs } = await started(fx);
+    const a = eq[0] as Instrument;
+    await placeAll(core, [await resting(core, a)]);
+    const held = fx.paper.hold({ method: 'DELETE', pathPrefix: '/v1/orders' });
+    const cancelAll = core.safety.start({ kind: 'cancelSymbol', exchange: a.exchange, tradingsymbol: a.tradingsymbol });
+    await vi.waitFor(() => expect(fx.paper.holds()[0]?.waiting).toBe(1));
+
+    const kill = core.safety.start({ kind: 'killSwitch', exitPositions: true });
+    expect(kill.detail).toMatch(/^Queued: the kill switch runs as soon as the run in progress ends/);
+    expect(core.barrier.state()?.runId).toBe(kill.id);
+    // Nothing else joins the queue: never two runs at once.
+    expect(() =>
+      core.safety.start({ kind: 'cancelSymbol', exchange: a.exchange, tradingsymbol: a.tradingsymbol }),
+    ).toThrow(/already in progress/);
+
+    expect(core.safety.stop()).toMatchObject({ id: kill.id, state: 'incomplete', steps: [], barrierUp: true });
+    fx.paper.release(held);
+    await core.safety.idle();
+    expect(core.safety.current()).toMatchObject({ id: cancelAll.id, state: 'done' });
+    expect(runs.filter((r) => r.id === kill.id).every((r) => r.steps.length === 0)).toBe(true);
+    expect(core.barrier.state()?.runId).toBe(kill.id);
+    core.safety.rearm();
+    expect(core.barrier.state()).toBeNull();
   });
 });
 

@@ -133,6 +133,10 @@ export class SafetyRunner {
   readonly #newId: () => string;
   #run: SafetyRun | null = null;
   #active: Promise<void> | null = null;
+  /** A kill switch asked for while another run held the runner: it runs when that one ends. */
+  #queued: SafetyRun | null = null;
+  /** The last few runs started, each resolving to how it ended. */
+  readonly #endings = new Map<string, Promise<SafetyRun>>();
   /** Aborted by the trader's Stop: nothing more is sent, waits end. */
   #stop = new AbortController();
   /** The cancels' progress, told in the headline while they run (null outside that phase). */
@@ -145,14 +149,22 @@ export class SafetyRunner {
     this.#newId = deps.newId ?? (() => `sr${randomBytes(6).toString('hex')}`);
   }
 
-  /** The current or last run. */
+  /** The current or last run; a queued kill switch while it waits (what the trader asked for). */
   public current(): SafetyRun | null {
-    return this.#run ? structuredClone(this.#run) : null;
+    const run = this.#queued ?? this.#run;
+    return run ? structuredClone(run) : null;
   }
 
-  /** Starts a run and answers with its first state; a second while one runs is a `conflict`. */
+  /**
+   * Starts a run and answers with its first state. A kill switch asked for while another kind of
+   * run holds the runner (the square-off's, an exit) raises its barrier at once and is queued: it
+   * runs as soon as that run ends (docs/contract.md §Kill switch). Anything else while a run is in
+   * progress or a kill switch is queued is a `conflict`: never two runs at once.
+   */
   public start(action: SafetyAction): SafetyRun {
-    if (this.#active) throw brokerError('conflict', 'A safety run is already in progress: wait for it to finish');
+    const busy = this.#active !== null;
+    if (busy && (action.kind !== 'killSwitch' || this.#queued || this.#run?.action.kind === 'killSwitch'))
+      throw brokerError('conflict', 'A safety run is already in progress: wait for it to finish');
     const run: SafetyRun = {
       id: this.#newId(),
       action,
@@ -171,19 +183,61 @@ export class SafetyRunner {
       this.#deps.barrier.engage(run.id);
       run.barrierUp = true;
     }
+    if (busy) {
+      this.#queued = run;
+      run.detail = this.#queuedWords();
+      this.#emit();
+      return structuredClone(run);
+    }
+    this.#launch(run);
+    return structuredClone(run);
+  }
+
+  /** Runs `run` now (nothing else is running). */
+  #launch(run: SafetyRun): void {
     this.#run = run;
     this.#stop = new AbortController();
     // Every cancel waiting for the limiter and every wait listens to the Stop: no leak, many at once.
     setMaxListeners(0, this.#stop.signal);
     this.#cancelling = null;
+    run.detail = 'Reading the order book…';
     const active = this.#execute(run)
       .catch(() => this.#finish(run, null, 'The run stopped on an unexpected error: check the order book'))
       .finally(() => {
         this.#active = null;
+        const next = this.#queued;
+        this.#queued = null;
+        // The queued kill switch goes the moment the run before it has ended, before anything else
+        // can start; the ended run is told first (its pushes showed the queued one meanwhile).
+        if (next) {
+          this.#deps.onProgress?.(structuredClone(run));
+          this.#launch(next);
+        }
       });
     this.#active = active;
+    this.#endings.set(
+      run.id,
+      active.then(() => structuredClone(run)),
+    );
+    // Only the last few are kept: a caller asks about a run it has just started.
+    for (const id of [...this.#endings.keys()].slice(0, -4)) this.#endings.delete(id);
     this.#emit();
-    return structuredClone(run);
+  }
+
+  /** The queued kill switch's headline: what it waits for, and that the barrier is already up. */
+  #queuedWords(): string {
+    const before = this.#run;
+    const what = before?.action.kind === 'squareOff' ? 'the square-off running now' : 'the run in progress';
+    const now = before?.detail ? ` (${before.detail})` : '';
+    return `Queued: the kill switch runs as soon as ${what} ends${now}. The barrier is already up: nothing that adds risk is sent`;
+  }
+
+  /**
+   * Run `runId` as it ended (resolves once it has), or null when it is not one of the last few
+   * started. A queued kill switch may start the moment it ends, so `current()` is no longer it.
+   */
+  public async ended(runId: string): Promise<SafetyRun | null> {
+    return (await this.#endings.get(runId)) ?? null;
   }
 
   /**
@@ -193,6 +247,17 @@ export class SafetyRunner {
    * stands (null when there has been none); a run already over is left as it was.
    */
   public stop(): SafetyRun | null {
+    const queued = this.#queued;
+    if (queued) {
+      // The kill switch waiting its turn is what the trader sees and stops: it never runs (it has
+      // sent nothing); its barrier stays up until the re-arm. The run before it goes on.
+      this.#queued = null;
+      queued.state = 'incomplete';
+      queued.finishedAt = this.#clock.now();
+      queued.detail = 'Stopped before it began: the kill switch sent nothing. The barrier stays up until you re-arm';
+      this.#deps.onProgress?.(structuredClone(queued));
+      return structuredClone(queued);
+    }
     const run = this.#run;
     if (run && this.#active && !this.#stop.signal.aborted) {
       this.#stop.abort();
@@ -220,9 +285,9 @@ export class SafetyRunner {
     return this.current();
   }
 
-  /** Resolves when no run is in progress. */
+  /** Resolves when no run is in progress and none is queued. */
   public async idle(): Promise<void> {
-    await this.#active;
+    while (this.#active) await this.#active;
   }
 
   // ---------------------------------------------------------------- the run
@@ -895,7 +960,16 @@ export class SafetyRunner {
     this.#emit();
   }
 
+  /**
+   * Tells the run's progress. While a kill switch is queued, the trader is shown it (what they
+   * asked for), its headline following the run it waits for.
+   */
   #emit(): void {
+    if (this.#queued) {
+      this.#queued.detail = this.#queuedWords();
+      this.#deps.onProgress?.(structuredClone(this.#queued));
+      return;
+    }
     if (this.#run) this.#deps.onProgress?.(structuredClone(this.#run));
   }
 }

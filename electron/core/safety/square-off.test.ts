@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Instrument } from '@shared/domain/instrument';
 import type { OrderRequest } from '@shared/domain/order';
 import type { SafetyRun } from '@shared/domain/safety-run';
@@ -6,6 +6,7 @@ import type { SquareOffState, StoredSquareOff } from '@shared/domain/square-off'
 import { DEFAULT_SQUARE_OFF } from '@shared/trading/square-off-rules';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import type { TradingCore } from '../trading-core';
+import { BARRIER_MESSAGE } from './kill-barrier';
 import { intradayExposure, SquareOff } from './square-off';
 
 /**
@@ -224,6 +225,49 @@ describe('square-off at a time, on a paper clock', () => {
     expect(new Set(r.runs.filter((x) => x.action.kind === 'squareOff').map((x) => x.id)).size).toBe(1);
     expect(await held(r.core)).not.toContain(`${a.tradingsymbol} MIS 5`);
     expect((await held(r.core)).every((p) => p.includes(' CNC '))).toBe(true);
+  });
+
+  it("the trader's kill switch during the square-off's run acts at once: the barrier goes up, it is queued, then runs once after it", async () => {
+    const r = await rig('2026-11-27T15:09:00');
+    const [a] = r.eq as [Instrument];
+    await dayOfTrading(r);
+    const { so } = squareOff(r, memoryStore());
+    await so.tick();
+    // The square-off's exits are held at the broker's door: its run holds the runner.
+    const exits = fx.paper.hold({ method: 'POST', pathPrefix: '/v1/orders' });
+    r.clock.now = ist('2026-11-27T15:10:00');
+    await so.tick();
+    await vi.waitFor(() => expect(fx.paper.holds()[0]?.waiting).toBeGreaterThan(0));
+
+    const kill = r.core.safety.start({ kind: 'killSwitch', exitPositions: true });
+    expect(kill).toMatchObject({ action: { kind: 'killSwitch' }, state: 'running', barrierUp: true });
+    expect(kill.detail).toMatch(/queued/i);
+    expect(r.core.barrier.state()?.runId).toBe(kill.id);
+    // Nothing that adds risk leaves while it waits its turn.
+    await expect(r.core.orders.place(order(a))).rejects.toThrow(BARRIER_MESSAGE);
+    // What the trader sees while it waits is the kill switch, queued.
+    expect(r.core.safety.current()).toMatchObject({ id: kill.id, state: 'running' });
+    expect(r.runs.at(-1)).toMatchObject({ id: kill.id, barrierUp: true });
+    // A second click is not a second run.
+    expect(() => r.core.safety.start({ kind: 'killSwitch', exitPositions: true })).toThrow(/already/);
+
+    fx.paper.release(exits);
+    await r.core.safety.idle();
+    await expect.poll(async () => (await so.state()).phase).toBe('done');
+    const square = r.runs.filter((x) => x.action.kind === 'squareOff');
+    const killed = r.runs.filter((x) => x.id === kill.id);
+    // One after the other, never beside: the kill switch began its work once the square-off ended.
+    const squareEnd = r.runs.findIndex((x) => x.action.kind === 'squareOff' && x.finishedAt !== null);
+    const killWork = r.runs.findIndex((x) => x.id === kill.id && x.steps.length > 0);
+    expect(squareEnd).toBeGreaterThan(-1);
+    expect(killWork).toBeGreaterThan(squareEnd);
+    expect(new Set(square.map((x) => x.id)).size).toBe(1);
+    expect((await so.state()).last).toMatchObject({ positions: 2, state: 'done' });
+    // The intraday exits went once (by the square-off); the kill switch exited only what was left.
+    const end = killed.at(-1);
+    expect(end).toMatchObject({ state: 'done', barrierUp: true });
+    expect(end?.steps.filter((s) => s.kind === 'exit').map((s) => s.product)).toEqual(['CNC']);
+    expect(await held(r.core)).toEqual([]);
   });
 
   it('declined after a restart: kept declined for the session, the positions left as they are', async () => {

@@ -31,7 +31,7 @@ export interface SquareOffDeps {
   /** The exchanges with intraday (MIS) positions or working MIS orders now; throws when not known. */
   readonly exposure: () => Promise<ReadonlySet<Exchange>>;
   /** The kill switch's runner: the square-off is one of its runs, never a second exit path. */
-  readonly safety: Pick<SafetyRunner, 'start' | 'idle' | 'current'>;
+  readonly safety: Pick<SafetyRunner, 'start' | 'ended'>;
   /** What was kept (null: nothing yet, the defaults). */
   readonly load: () => Promise<StoredSquareOff | null>;
   readonly save: (stored: StoredSquareOff) => Promise<void>;
@@ -266,20 +266,20 @@ export class SquareOff {
     const running = { runId: run.id, exchanges, plan };
     this.#running = running;
     const startedAt = this.#marketNow();
+    // Its own run's end: a kill switch queued behind it may already be running by then.
     void this.#deps.safety
-      .idle()
-      .then(async () => {
-        const end = this.#deps.safety.current();
-        const exits = end?.id === run.id ? end.steps.filter((s) => s.kind === 'exit') : [];
+      .ended(run.id)
+      .then(async (end) => {
+        const exits = end ? end.steps.filter((s) => s.kind === 'exit') : [];
         const positions = new Set(exits.map((s) => `${s.exchange}:${s.tradingsymbol}`)).size;
-        const done = end?.id === run.id && end.state === 'done';
+        const done = end?.state === 'done';
         await this.#done(exchanges, plan, {
           date: plan.date,
           at: startedAt,
           exchanges,
           positions,
           state: done ? 'done' : 'incomplete',
-          detail: end?.id === run.id ? end.detail : 'The run ended without a result: check your positions',
+          detail: end ? end.detail : 'The run ended without a result: check your positions',
         });
       })
       .finally(() => {
