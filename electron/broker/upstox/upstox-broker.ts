@@ -90,11 +90,17 @@ export const UPSTOX_LIMITS: BrokerLimits = {
 };
 
 /** The transport's dialect knobs for Upstox: a bearer token, its `errors[]` body, its 401 for an ended token. */
-export function upstoxTransportOptions(): Pick<TransportOptions, 'authorize' | 'classify' | 'tokenRefused'> {
+export function upstoxTransportOptions(): Pick<
+  TransportOptions,
+  'authorize' | 'classify' | 'tokenRefused' | 'orderWritesApart'
+> {
   return {
     authorize: (token) => ({ authorization: `Bearer ${token}` }),
     classify: classifyUpstoxReply,
     tokenRefused: upstoxTokenRefused,
+    // Upstox counts order writes apart from every other API (docs/upstox.md §Limits): they wait
+    // for the order windows alone, and their 429s pause only order writes, not the lookups.
+    orderWritesApart: true,
   };
 }
 

@@ -21,7 +21,7 @@ interface RowActions {
   readonly onExit: (p: Position) => void;
 }
 
-/** The positions, one row each, with the totals under them (docs/contract.md §Kill switch for the ticked ones). */
+/** The positions, one row each, with the totals under them (ticked ones exit as in docs/contract.md §Kill switch). */
 export function PositionsTable({
   rows,
   totals,
