@@ -12,7 +12,7 @@ import {
 } from '@shared/domain/order';
 import type { Gtt, GttAck, GttChanges } from '@shared/domain/gtt';
 import type { BasketMargin, Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
-import { istDayStart, toIstIso } from '@shared/lib/ist-time';
+import { toIstIso } from '@shared/lib/ist-time';
 import type { AuthSource } from '../auth-source';
 import { brokerError } from '../broker-error';
 import type {
@@ -33,6 +33,7 @@ import type {
   StreamListener,
 } from '../broker';
 import { cancelSpec, urgency } from '../read-options';
+import { checkedOrderId, endSession, noPublishedLimits, placeSpec, todaysBookTraits } from '../adapter-base';
 import { settledCancel } from '../settled-cancel';
 import { ReadUntilSent } from '../http/read-until-sent';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
@@ -110,8 +111,6 @@ export interface KiteBrokerOptions {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
-const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
 /** What a market-data call answers on a plan without market data (docs/kite.md §The plan). */
 export const NO_MARKET_DATA = 'No market data on this Kite plan';
 /** A GTT refusal with the field its message names, in the app's spelling (docs/kite.md §GTT). */
@@ -124,14 +123,6 @@ async function gttRefusal<T>(p: Promise<T>): Promise<T> {
     if (field === undefined) throw e;
     throw brokerError('bad_request', e.info.message, { field });
   }
-}
-
-/** An order id as any broker's path or query may carry it, or a `bad_request` naming `orderId`. */
-export function checkedOrderId(orderId: string): string {
-  if (!ORDER_ID.test(orderId)) {
-    throw brokerError('bad_request', 'An order id is 1–64 letters, digits, "_" or "-"', { field: 'orderId' });
-  }
-  return orderId;
 }
 
 const DAY_MS = 86_400_000;
@@ -220,7 +211,7 @@ export class KiteBroker implements Broker {
 
   public onLimits(): () => void {
     // Kite publishes no limits in its replies: the documented ones stand.
-    return () => undefined;
+    return noPublishedLimits();
   }
 
   /**
@@ -228,11 +219,7 @@ export class KiteBroker implements Broker {
    * (docs/kite.md §Orders): an intent journaled before today's IST date cannot be looked up.
    */
   public placementTraits(): PlacementTraits {
-    return {
-      uniqueReferences: false,
-      ordersVisibleFrom: (now) => istDayStart(now),
-      ordersVisibleNote: 'Kite shows only today’s orders',
-    };
+    return todaysBookTraits('Kite');
   }
 
   /**
@@ -313,17 +300,15 @@ export class KiteBroker implements Broker {
 
   public async logout(): Promise<void> {
     const token = this.#auth.token();
-    try {
-      await this.#transport.call({
+    await endSession(this.#transport, () =>
+      this.#transport.call({
         method: 'DELETE',
         path: '/session/token',
         query: { api_key: this.#apiKey, access_token: token ?? undefined },
         schema: null,
         retry: 'once',
-      });
-    } finally {
-      this.#transport.resetCache();
-    }
+      }),
+    );
   }
 
   public async placeOrder(cmd: PlaceOrderCommand, options: PlaceOptions = {}): Promise<OrderAck> {
@@ -339,9 +324,7 @@ export class KiteBroker implements Broker {
       retry: 'once',
       priority: 'urgent',
       placement: true,
-      ...(options.onSlow ? { onSlow: options.onSlow } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.sendBy ? { sendBy: options.sendBy } : {}),
+      ...placeSpec(options),
     });
     const orderId = String(w.data.order_id);
     this.#varieties.set(orderId, variety);

@@ -47,6 +47,7 @@ import type {
   StreamListener,
 } from '../broker';
 import { cancelSpec, urgency } from '../read-options';
+import { checkedId, checkedOrderId, endSession, placeSpec } from '../adapter-base';
 import { settledCancel } from '../settled-cancel';
 import { StreamClient } from '../stream/stream-client';
 import { toWireOrderChanges, toWireOrderRequest } from './domain-to-wire';
@@ -68,24 +69,14 @@ import {
   toTrade,
 } from './wire-to-domain';
 
-/** Order ids go into paths: keep them to a safe alphabet so no id can change the route. */
+/** Order ids go into paths: the safe alphabet, whatever the caller validated (docs/api.md §Orders). */
 function orderPath(orderId: string, suffix = ''): string {
-  // `..` survives encodeURIComponent and would turn DELETE /orders/.. into DELETE /: refuse
-  // anything but the id alphabet here too, whatever the caller validated (docs/api.md §Orders).
-  if (!ORDER_ID.test(orderId)) {
-    throw brokerError('bad_request', 'An order id is 1–64 letters, digits, "_" or "-"', { field: 'orderId' });
-  }
-  return `/orders/${orderId}${suffix}`;
+  return `/orders/${checkedOrderId(orderId)}${suffix}`;
 }
-
-const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** GTT ids go into paths too (docs/api.md §GTT): the same safe alphabet. */
 function gttPath(gttId: string): string {
-  if (!ORDER_ID.test(gttId)) {
-    throw brokerError('bad_request', 'A GTT id is 1–64 letters, digits, "_" or "-"', { field: 'gttId' });
-  }
-  return `/gtt/${gttId}`;
+  return `/gtt/${checkedId(gttId, 'A GTT id', 'gttId')}`;
 }
 
 /** A refusal's fields in the app's spelling of GTT legs (`orders.0.price` → `legs.0.price`). */
@@ -195,11 +186,9 @@ export class RestBroker implements Broker {
   }
 
   public async logout(): Promise<void> {
-    try {
-      await this.#transport.call({ method: 'DELETE', path: '/session', schema: null, retry: 'once' });
-    } finally {
-      this.#transport.resetCache();
-    }
+    await endSession(this.#transport, () =>
+      this.#transport.call({ method: 'DELETE', path: '/session', schema: null, retry: 'once' }),
+    );
   }
 
   public async placeOrder(cmd: PlaceOrderCommand, options: PlaceOptions = {}): Promise<OrderAck> {
@@ -211,9 +200,7 @@ export class RestBroker implements Broker {
       retry: 'once',
       priority: 'urgent',
       placement: true,
-      ...(options.onSlow ? { onSlow: options.onSlow } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.sendBy ? { sendBy: options.sendBy } : {}),
+      ...placeSpec(options),
     });
     return toOrderAck(w);
   }

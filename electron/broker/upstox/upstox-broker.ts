@@ -13,7 +13,7 @@ import {
 import type { Gtt, GttAck } from '@shared/domain/gtt';
 import type { BasketMargin, Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import { AppError } from '@shared/ipc/app-error';
-import { istDayStart, nextIstTimeOfDay, toIstIso } from '@shared/lib/ist-time';
+import { nextIstTimeOfDay, toIstIso } from '@shared/lib/ist-time';
 import type { AuthSource } from '../auth-source';
 import { brokerError } from '../broker-error';
 import type {
@@ -33,11 +33,12 @@ import type {
   StreamListener,
 } from '../broker';
 import { cancelSpec, urgency } from '../read-options';
+import { checkedOrderId, endSession, noPublishedLimits, placeSpec, todaysBookTraits } from '../adapter-base';
 import { settledCancel } from '../settled-cancel';
 import { ReadUntilSent } from '../http/read-until-sent';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
 import { KITE_EXCHANGES, kiteSession } from '../kite/kite-calendar';
-import { checkedOrderId, DEFAULT_SPAN_DAYS } from '../kite/kite-broker';
+import { DEFAULT_SPAN_DAYS } from '../kite/kite-broker';
 import { classifyUpstoxReply, upstoxTokenRefused } from './upstox-errors';
 import { UpstoxTicker } from './upstox-ticker';
 import {
@@ -171,7 +172,7 @@ export class UpstoxBroker implements Broker {
 
   public onLimits(): () => void {
     // Upstox publishes no limits in its replies: the documented ones stand.
-    return () => undefined;
+    return noPublishedLimits();
   }
 
   /**
@@ -179,11 +180,7 @@ export class UpstoxBroker implements Broker {
    * (docs/upstox.md §Orders): an intent journaled before today's IST date cannot be looked up.
    */
   public placementTraits(): PlacementTraits {
-    return {
-      uniqueReferences: false,
-      ordersVisibleFrom: (now) => istDayStart(now),
-      ordersVisibleNote: 'Upstox shows only today’s orders',
-    };
+    return todaysBookTraits('Upstox');
   }
 
   /**
@@ -235,11 +232,9 @@ export class UpstoxBroker implements Broker {
   }
 
   public async logout(): Promise<void> {
-    try {
-      await this.#transport.call({ method: 'DELETE', path: '/v2/logout', schema: null, retry: 'once' });
-    } finally {
-      this.#transport.resetCache();
-    }
+    await endSession(this.#transport, () =>
+      this.#transport.call({ method: 'DELETE', path: '/v2/logout', schema: null, retry: 'once' }),
+    );
   }
 
   public async placeOrder(cmd: PlaceOrderCommand, options: PlaceOptions = {}): Promise<OrderAck> {
@@ -254,9 +249,7 @@ export class UpstoxBroker implements Broker {
       retry: 'once',
       priority: 'urgent',
       placement: true,
-      ...(options.onSlow ? { onSlow: options.onSlow } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.sendBy ? { sendBy: options.sendBy } : {}),
+      ...placeSpec(options),
     });
     const orderId = w.data.order_ids[0];
     // One order asked, never sliced: anything but one id is a reply the app cannot read.
