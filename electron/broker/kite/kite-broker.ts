@@ -33,8 +33,15 @@ import type {
   StreamListener,
 } from '../broker';
 import { cancelSpec, urgency } from '../read-options';
-import { checkedOrderId, endSession, noPublishedLimits, placeSpec, todaysBookTraits } from '../adapter-base';
-import { settledCancel } from '../settled-cancel';
+import {
+  cancelTaken,
+  checkedOrderId,
+  endSession,
+  referencedOrders,
+  noPublishedLimits,
+  placeSpec,
+  todaysBookTraits,
+} from '../adapter-base';
 import { ReadUntilSent } from '../http/read-until-sent';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
 import { KITE_EXCHANGES, kiteQueryTime, kiteSession, kiteTokenExpiry } from './kite-calendar';
@@ -349,17 +356,7 @@ export class KiteBroker implements Broker {
       }),
     );
     const mine = w.data.filter((o) => o.tag === tag || (o.tags ?? []).includes(tag));
-    return mine.map((o) => {
-      const order = this.#toOrder(o);
-      // An order carrying our tag that we cannot read must never look like "absent".
-      if (order === null) {
-        throw brokerError(
-          'unexpected_shape',
-          `Kite reports order ${o.order_id} for this reference in a form the app cannot read`,
-        );
-      }
-      return { ...order, clientOrderId };
-    });
+    return referencedOrders('Kite', mine, (o) => this.#toOrder(o), clientOrderId);
   }
 
   public async modifyOrder(orderId: string, changes: OrderChanges): Promise<OrderAck> {
@@ -390,24 +387,23 @@ export class KiteBroker implements Broker {
   public async cancelOrder(orderId: string, options: CancelOptions = {}): Promise<OrderAck> {
     const id = checkedOrderId(orderId);
     const variety = await this.#varietyOf(id);
-    try {
-      await this.#transport.call({
-        method: 'DELETE',
-        path: `/orders/${variety}/${id}`,
-        schema: KiteOrderId,
-        retry: 'idempotent-write',
-        priority: 'cancel',
-        // Kite counts a cancel against its order limits (docs/kite.md §Limits).
-        placement: true,
-        ...cancelSpec(options),
-      });
-    } catch (err) {
-      // Kite refuses to cancel an order that stopped working as an OrderException (docs/kite.md §Orders).
-      return settledCancel(err, id, (o) => this.getOrder(o, { urgent: true }));
-    }
-    // Kite answers only the id, once its OMS has taken the cancellation: the answer is that,
-    // at once; the stream and main's order book show the order's end (docs/kite.md §Orders).
-    return { orderId: id, status: 'CANCELLED' };
+    // Kite answers only the id once its OMS has taken the cancellation, and refuses to cancel an
+    // order that stopped working as an OrderException (docs/kite.md §Orders).
+    return cancelTaken(
+      id,
+      () =>
+        this.#transport.call({
+          method: 'DELETE',
+          path: `/orders/${variety}/${id}`,
+          schema: KiteOrderId,
+          retry: 'idempotent-write',
+          priority: 'cancel',
+          // Kite counts a cancel against its order limits (docs/kite.md §Limits).
+          placement: true,
+          ...cancelSpec(options),
+        }),
+      (o) => this.getOrder(o, { urgent: true }),
+    );
   }
 
   public async listOrders(filter: OrderFilter = {}, options: ReadOptions = {}): Promise<readonly Order[]> {

@@ -33,8 +33,15 @@ import type {
   StreamListener,
 } from '../broker';
 import { cancelSpec, urgency } from '../read-options';
-import { checkedOrderId, endSession, noPublishedLimits, placeSpec, todaysBookTraits } from '../adapter-base';
-import { settledCancel } from '../settled-cancel';
+import {
+  cancelTaken,
+  checkedOrderId,
+  endSession,
+  referencedOrders,
+  noPublishedLimits,
+  placeSpec,
+  todaysBookTraits,
+} from '../adapter-base';
 import { ReadUntilSent } from '../http/read-until-sent';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
 import { KITE_EXCHANGES, kiteSession } from '../kite/kite-calendar';
@@ -300,17 +307,7 @@ export class UpstoxBroker implements Broker {
     await this.#ensureIndex();
     const latest = new Map<string, UpstoxOrder>();
     for (const s of steps) if (s.tag === tag) latest.set(s.order_id, s);
-    return [...latest.values()].map((o) => {
-      const order = this.#toOrder(o);
-      // An order carrying our tag that we cannot read must never look like "absent".
-      if (order === null) {
-        throw brokerError(
-          'unexpected_shape',
-          `Upstox reports order ${o.order_id} for this reference in a form the app cannot read`,
-        );
-      }
-      return { ...order, clientOrderId };
-    });
+    return referencedOrders('Upstox', [...latest.values()], (o) => this.#toOrder(o), clientOrderId);
   }
 
   /**
@@ -347,25 +344,24 @@ export class UpstoxBroker implements Broker {
 
   public async cancelOrder(orderId: string, options: CancelOptions = {}): Promise<OrderAck> {
     const id = checkedOrderId(orderId);
-    try {
-      await this.#transport.call({
-        method: 'DELETE',
-        path: '/v3/order/cancel',
-        query: { order_id: id },
-        headers: this.#algoHeader(),
-        schema: UpstoxOrderId,
-        retry: 'idempotent-write',
-        priority: 'cancel',
-        placement: true,
-        ...cancelSpec(options),
-      });
-    } catch (err) {
-      // Upstox refuses to cancel an order that stopped working with UDAPI100040 (docs/upstox.md §Errors).
-      return settledCancel(err, id, (o) => this.getOrder(o, { urgent: true }));
-    }
-    // Upstox answers only the id, once it has taken the cancellation; the stream and main's
-    // order book show the order's end.
-    return { orderId: id, status: 'CANCELLED' };
+    // Upstox answers only the id once it has taken the cancellation, and refuses to cancel an
+    // order that stopped working with UDAPI100040 (docs/upstox.md §Errors).
+    return cancelTaken(
+      id,
+      () =>
+        this.#transport.call({
+          method: 'DELETE',
+          path: '/v3/order/cancel',
+          query: { order_id: id },
+          headers: this.#algoHeader(),
+          schema: UpstoxOrderId,
+          retry: 'idempotent-write',
+          priority: 'cancel',
+          placement: true,
+          ...cancelSpec(options),
+        }),
+      (o) => this.getOrder(o, { urgent: true }),
+    );
   }
 
   public async listOrders(filter: OrderFilter = {}, options: ReadOptions = {}): Promise<readonly Order[]> {
