@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Exchange, Instrument } from '@shared/domain/instrument';
-import type { Candle, CandleInterval, MarketQuote, MarketStatus, OptionChain } from '@shared/domain/market';
+import type { Candle, MarketQuote, MarketStatus, OptionChain } from '@shared/domain/market';
 import {
   type Order,
   type OrderAck,
@@ -35,6 +35,10 @@ import type {
 import { cancelSpec, urgency } from '../read-options';
 import {
   cancelTaken,
+  candleWindow,
+  KeptUntilFailed,
+  quoteTokens,
+  streamUrl,
   checkedOrderId,
   endSession,
   referencedOrders,
@@ -44,7 +48,7 @@ import {
 } from '../adapter-base';
 import { ReadUntilSent } from '../http/read-until-sent';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
-import { KITE_EXCHANGES, kiteQueryTime, kiteSession, kiteTokenExpiry } from './kite-calendar';
+import { kiteQueryTime, kiteSession, kiteTokenExpiry, regularHoursStatus } from './kite-calendar';
 import { classifyKiteReply, kiteTokenRefused } from './kite-errors';
 import { parseInstrumentsCsv } from '../../wire/kite-instruments-csv';
 import { KiteGttId, KiteGttList, kiteGttField, kiteGttForm, sameAsked, toGtt } from './kite-gtt';
@@ -132,16 +136,6 @@ async function gttRefusal<T>(p: Promise<T>): Promise<T> {
   }
 }
 
-const DAY_MS = 86_400_000;
-/** How far back a chart reaches when the caller gives no `from` (Kite and Upstox require one). */
-export const DEFAULT_SPAN_DAYS: Readonly<Record<CandleInterval, number>> = {
-  minute: 5,
-  '5minute': 15,
-  '15minute': 30,
-  '60minute': 90,
-  day: 365,
-};
-
 /**
  * Paces one of Kite's per-endpoint limits (quote 1/s, historical 3/s) inside this adapter: the
  * shared client bucket keeps the general 10/s, this keeps the endpoint's own.
@@ -185,7 +179,7 @@ export class KiteBroker implements Broker {
   readonly #varieties = new Map<string, string>();
   /** Instrument token → where it trades, from the last instrument list (quotes are keyed by token). */
   #index = new Map<number, { exchange: Exchange; tradingsymbol: string }>();
-  #instruments: Promise<readonly Instrument[]> | null = null;
+  readonly #instruments = new KeptUntilFailed(() => this.#loadInstruments());
   readonly #quoteSpacing: Spacing;
   readonly #historySpacing: Spacing;
   #marketData: 'live' | 'none' = 'live';
@@ -569,22 +563,12 @@ export class KiteBroker implements Broker {
 
   public listInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {
     if (exchange !== undefined) return this.#loadInstruments(exchange);
-    this.#instruments ??= this.#loadInstruments().catch((err: unknown) => {
-      this.#instruments = null;
-      throw err;
-    });
-    return this.#instruments;
+    return this.#instruments.get();
   }
 
   public async getCandles(instrumentToken: number, q: CandleQuery): Promise<readonly Candle[]> {
     const token = z.number().int().positive().parse(instrumentToken);
-    const to = q.to !== undefined ? Date.parse(q.to) : this.#now();
-    const from = q.from !== undefined ? Date.parse(q.from) : to - DEFAULT_SPAN_DAYS[q.interval] * DAY_MS;
-    if (!Number.isFinite(from) || !Number.isFinite(to)) {
-      throw brokerError('bad_request', 'A chart window needs ISO times', {
-        field: Number.isFinite(from) ? 'to' : 'from',
-      });
-    }
+    const { from, to } = candleWindow(q, this.#now());
     this.#needMarketData();
     await this.#historySpacing.turn();
     const w = await this.#transport.call({
@@ -601,7 +585,7 @@ export class KiteBroker implements Broker {
     instrumentTokens: readonly number[],
     options: ReadOptions = {},
   ): Promise<readonly MarketQuote[]> {
-    const tokens = z.array(z.number().int().positive()).min(1).max(500).parse(instrumentTokens);
+    const tokens = quoteTokens(instrumentTokens);
     this.#needMarketData();
     if (tokens.some((t) => !this.#index.has(t))) await this.listInstruments().catch(() => undefined);
     await this.#quoteSpacing.turn();
@@ -626,13 +610,7 @@ export class KiteBroker implements Broker {
 
   /** Kite publishes no market status: the exchanges' regular hours (kite-calendar.ts). */
   public marketStatus(): Promise<MarketStatus> {
-    const now = this.#now();
-    return Promise.resolve({
-      now: toIstIso(now),
-      simulated: false,
-      speed: 1,
-      exchanges: KITE_EXCHANGES.map((e) => kiteSession(e, now)),
-    });
+    return Promise.resolve(regularHoursStatus(this.#now()));
   }
 
   public optionChain(q: OptionChainQuery): Promise<OptionChain> {
@@ -645,10 +623,8 @@ export class KiteBroker implements Broker {
   }
 
   public openStream(listener: StreamListener): BrokerStream {
-    const url = new URL(this.#baseUrl + '/ws');
-    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     return new KiteTicker(
-      url.toString(),
+      streamUrl(this.#baseUrl, '/ws'),
       this.#apiKey,
       this.#auth,
       {

@@ -47,7 +47,7 @@ import type {
   StreamListener,
 } from '../broker';
 import { cancelSpec, urgency } from '../read-options';
-import { checkedId, checkedOrderId, endSession, placeSpec } from '../adapter-base';
+import { checkedId, checkedOrderId, endSession, placeSpec, quoteTokens, streamUrl } from '../adapter-base';
 import { settledCancel } from '../settled-cancel';
 import { StreamClient } from '../stream/stream-client';
 import { toWireOrderChanges, toWireOrderRequest } from './domain-to-wire';
@@ -459,7 +459,7 @@ export class RestBroker implements Broker {
     instrumentTokens: readonly number[],
     options: ReadOptions = {},
   ): Promise<readonly MarketQuote[]> {
-    const tokens = z.array(z.number().int().positive()).min(1).max(500).parse(instrumentTokens);
+    const tokens = quoteTokens(instrumentTokens);
     const w = await this.#transport.call({
       method: 'GET',
       path: '/quotes',
@@ -495,9 +495,7 @@ export class RestBroker implements Broker {
   }
 
   public openStream(listener: StreamListener): BrokerStream {
-    const url = new URL(this.#baseUrl.replace(/\/+$/, '') + '/stream');
-    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-    return new StreamClient(url.toString(), this.#auth, listener);
+    return new StreamClient(streamUrl(this.#baseUrl, '/stream'), this.#auth, listener);
   }
 
   public close(): Promise<void> {

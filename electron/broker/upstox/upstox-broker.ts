@@ -35,6 +35,9 @@ import type {
 import { cancelSpec, urgency } from '../read-options';
 import {
   cancelTaken,
+  candleWindow,
+  KeptUntilFailed,
+  quoteTokens,
   checkedOrderId,
   endSession,
   referencedOrders,
@@ -44,8 +47,7 @@ import {
 } from '../adapter-base';
 import { ReadUntilSent } from '../http/read-until-sent';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
-import { KITE_EXCHANGES, kiteSession } from '../kite/kite-calendar';
-import { DEFAULT_SPAN_DAYS } from '../kite/kite-broker';
+import { kiteSession, regularHoursStatus } from '../kite/kite-calendar';
 import { classifyUpstoxReply, upstoxTokenRefused } from './upstox-errors';
 import { UpstoxTicker } from './upstox-ticker';
 import {
@@ -115,7 +117,6 @@ export interface UpstoxBrokerOptions {
 }
 
 const HOUR = 3_600_000;
-const DAY_MS = 86_400_000;
 /** Upstox's v3 candle unit and interval of each of ours. */
 const CANDLE_UNIT: Readonly<Record<CandleInterval, readonly [string, number]>> = {
   minute: ['minutes', 1],
@@ -159,7 +160,7 @@ export class UpstoxBroker implements Broker {
   readonly #options: UpstoxBrokerOptions;
   readonly #now: () => number;
   #index = new UpstoxIndex();
-  #instruments: Promise<readonly Instrument[]> | null = null;
+  readonly #instruments = new KeptUntilFailed(() => this.#loadInstruments());
   /** Each order as last seen: Upstox's modify names every field again. */
   readonly #lastSeen = new Map<string, UpstoxOrder>();
   /** Placements' lookups that have not left yet share one read per tag (`read-until-sent.ts`). */
@@ -486,23 +487,13 @@ export class UpstoxBroker implements Broker {
   }
 
   public async listInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {
-    this.#instruments ??= this.#loadInstruments().catch((err: unknown) => {
-      this.#instruments = null;
-      throw err;
-    });
-    const all = await this.#instruments;
+    const all = await this.#instruments.get();
     return exchange === undefined ? all : all.filter((i) => i.exchange === exchange);
   }
 
   public async getCandles(instrumentToken: number, q: CandleQuery): Promise<readonly Candle[]> {
     const where = await this.#byToken(instrumentToken);
-    const to = q.to !== undefined ? Date.parse(q.to) : this.#now();
-    const from = q.from !== undefined ? Date.parse(q.from) : to - DEFAULT_SPAN_DAYS[q.interval] * DAY_MS;
-    if (!Number.isFinite(from) || !Number.isFinite(to)) {
-      throw brokerError('bad_request', 'A chart window needs ISO times', {
-        field: Number.isFinite(from) ? 'to' : 'from',
-      });
-    }
+    const { from, to } = candleWindow(q, this.#now());
     const [unit, interval] = CANDLE_UNIT[q.interval];
     const day = (ms: number): string => toIstIso(ms).slice(0, 10);
     const key = encodeURIComponent(where.key);
@@ -526,7 +517,7 @@ export class UpstoxBroker implements Broker {
     instrumentTokens: readonly number[],
     options: ReadOptions = {},
   ): Promise<readonly MarketQuote[]> {
-    const tokens = z.array(z.number().int().positive()).min(1).max(500).parse(instrumentTokens);
+    const tokens = quoteTokens(instrumentTokens);
     await this.#ensureIndex();
     const known = tokens.map((t) => this.#index.token(t)).filter((i): i is KeyedInstrument => i !== undefined);
     if (known.length === 0) return [];
@@ -550,13 +541,7 @@ export class UpstoxBroker implements Broker {
 
   /** The exchanges' regular hours (the Kite adapter's calendar: the same exchanges). */
   public marketStatus(): Promise<MarketStatus> {
-    const now = this.#now();
-    return Promise.resolve({
-      now: toIstIso(now),
-      simulated: false,
-      speed: 1,
-      exchanges: KITE_EXCHANGES.map((e) => kiteSession(e, now)),
-    });
+    return Promise.resolve(regularHoursStatus(this.#now()));
   }
 
   public optionChain(q: OptionChainQuery): Promise<OptionChain> {
