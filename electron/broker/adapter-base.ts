@@ -3,7 +3,7 @@ import type { CandleInterval } from '@shared/domain/market';
 import type { Order, OrderAck } from '@shared/domain/order';
 import { istDayStart } from '@shared/lib/ist-time';
 import { brokerError } from './broker-error';
-import type { CandleQuery, PlaceOptions, PlacementTraits } from './broker';
+import type { Broker, CandleQuery, PlaceOptions, PlacementTraits } from './broker';
 import type { RestTransport } from './rest/rest-transport';
 import { settledCancel } from './settled-cancel';
 
@@ -98,12 +98,12 @@ export function referencedOrders<W extends { readonly order_id: string | number 
 export async function cancelTaken(
   id: string,
   send: () => Promise<unknown>,
-  read: (orderId: string) => Promise<Order>,
+  broker: Pick<Broker, 'getOrder'>,
 ): Promise<OrderAck> {
   try {
     await send();
   } catch (err) {
-    return settledCancel(err, id, read);
+    return settledCancel(err, id, (o) => broker.getOrder(o, { urgent: true }));
   }
   return { orderId: id, status: 'CANCELLED' };
 }

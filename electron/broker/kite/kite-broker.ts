@@ -390,13 +390,11 @@ export class KiteBroker implements Broker {
           method: 'DELETE',
           path: `/orders/${variety}/${id}`,
           schema: KiteOrderId,
-          retry: 'idempotent-write',
-          priority: 'cancel',
           // Kite counts a cancel against its order limits (docs/kite.md §Limits).
           placement: true,
           ...cancelSpec(options),
         }),
-      (o) => this.getOrder(o, { urgent: true }),
+      this,
     );
   }
 

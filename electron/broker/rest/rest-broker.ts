@@ -245,8 +245,6 @@ export class RestBroker implements Broker {
         method: 'DELETE',
         path,
         schema: WireOrderAck,
-        retry: 'idempotent-write',
-        priority: 'cancel',
         ...cancelSpec(options),
       });
       return toOrderAck(w);

@@ -356,12 +356,10 @@ export class UpstoxBroker implements Broker {
           query: { order_id: id },
           headers: this.#algoHeader(),
           schema: UpstoxOrderId,
-          retry: 'idempotent-write',
-          priority: 'cancel',
           placement: true,
           ...cancelSpec(options),
         }),
-      (o) => this.getOrder(o, { urgent: true }),
+      this,
     );
   }
 
