@@ -4,7 +4,7 @@ import type { Order, OrderAck } from '@shared/domain/order';
 import { istDayStart } from '@shared/lib/ist-time';
 import { brokerError } from './broker-error';
 import type { Broker, CandleQuery, PlaceOptions, PlacementTraits } from './broker';
-import type { RestTransport } from './rest/rest-transport';
+import type { CallSpec, RestTransport } from './rest/rest-transport';
 import { settledCancel } from './settled-cancel';
 
 /**
@@ -27,6 +27,19 @@ export function checkedId(id: string, what: string, field: string): string {
 /** An order id as any broker's path or query may carry it, or a `bad_request` naming `orderId`. */
 export function checkedOrderId(orderId: string): string {
   return checkedId(orderId, 'An order id', 'orderId');
+}
+
+/**
+ * A read of `path`: a GET whose reply `schema` parses, repeated on a transient failure like every
+ * read (retry class `read`); `more` adds the rest of the call (query, lane, conditional, headers).
+ */
+export function readCall<S extends z.ZodType>(
+  transport: RestTransport,
+  path: string,
+  schema: S,
+  more: Omit<CallSpec<S>, 'method' | 'path' | 'schema' | 'retry'> = {},
+): Promise<z.output<S>> {
+  return transport.call({ method: 'GET', path, schema, retry: 'read', ...more });
 }
 
 /** A placement's options as the transport takes them (absent ones left out). */

@@ -38,6 +38,7 @@ import {
   candleWindow,
   KeptUntilFailed,
   quoteTokens,
+  readCall,
   streamUrl,
   checkedOrderId,
   endSession,
@@ -230,12 +231,8 @@ export class KiteBroker implements Broker {
   public async login(c: Credentials): Promise<SessionGrant> {
     const expiresAt = kiteTokenExpiry(this.#now());
     if (c.accessToken !== undefined && c.accessToken !== '') {
-      const w = await this.#transport.call({
-        method: 'GET',
-        path: '/user/profile',
+      const w = await readCall(this.#transport, '/user/profile', KiteProfile, {
         headers: kiteTransportOptions(c.apiKey).authorize?.(c.accessToken) ?? {},
-        schema: KiteProfile,
-        retry: 'read',
         auth: false,
       });
       const marketData = await this.#probeMarketData(c.apiKey, c.accessToken);
@@ -400,13 +397,7 @@ export class KiteBroker implements Broker {
 
   public async listOrders(filter: OrderFilter = {}, options: ReadOptions = {}): Promise<readonly Order[]> {
     const urgent = filter.clientOrderId !== undefined || options.urgent === true;
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/orders',
-      schema: KiteOrderList,
-      retry: 'read',
-      priority: urgent ? 'urgent' : 'normal',
-    });
+    const w = await readCall(this.#transport, '/orders', KiteOrderList, { priority: urgent ? 'urgent' : 'normal' });
     const tag = filter.clientOrderId === undefined ? null : kiteTag(filter.clientOrderId);
     const out: Order[] = [];
     for (const o of w.data) {
@@ -432,7 +423,7 @@ export class KiteBroker implements Broker {
   }
 
   public async listTrades(): Promise<readonly Trade[]> {
-    const w = await this.#transport.call({ method: 'GET', path: '/trades', schema: KiteTradeList, retry: 'read' });
+    const w = await readCall(this.#transport, '/trades', KiteTradeList);
     return w.data.map(toTrade).filter((t): t is Trade => t !== null);
   }
 
@@ -467,7 +458,7 @@ export class KiteBroker implements Broker {
   }
 
   public async listGtts(): Promise<readonly Gtt[]> {
-    const w = await this.#transport.call({ method: 'GET', path: '/gtt/triggers', schema: KiteGttList, retry: 'read' });
+    const w = await readCall(this.#transport, '/gtt/triggers', KiteGttList);
     return w.data.map(toGtt).filter((g): g is Gtt => g !== null);
   }
 
@@ -500,29 +491,17 @@ export class KiteBroker implements Broker {
   }
 
   public async listPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/portfolio/positions',
-      schema: KitePositions,
-      retry: 'read',
-      priority: urgency(options),
-    });
+    const w = await readCall(this.#transport, '/portfolio/positions', KitePositions, { priority: urgency(options) });
     return w.data.net.map(toPosition).filter((p): p is Position => p !== null);
   }
 
   public async listHoldings(options: ReadOptions = {}): Promise<readonly Holding[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/portfolio/holdings',
-      schema: KiteHoldings,
-      retry: 'read',
-      priority: urgency(options),
-    });
+    const w = await readCall(this.#transport, '/portfolio/holdings', KiteHoldings, { priority: urgency(options) });
     return w.data.map(toHolding).filter((h): h is Holding => h !== null);
   }
 
   public async getFunds(): Promise<Funds> {
-    const w = await this.#transport.call({ method: 'GET', path: '/user/margins', schema: KiteMargins, retry: 'read' });
+    const w = await readCall(this.#transport, '/user/margins', KiteMargins);
     return toFunds(w.data);
   }
 
@@ -569,12 +548,8 @@ export class KiteBroker implements Broker {
     const { from, to } = candleWindow(q, this.#now());
     this.#needMarketData();
     await this.#historySpacing.turn();
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: `/instruments/historical/${token}/${q.interval}`,
+    const w = await readCall(this.#transport, `/instruments/historical/${token}/${q.interval}`, KiteCandles, {
       query: { from: kiteQueryTime(from), to: kiteQueryTime(to) },
-      schema: KiteCandles,
-      retry: 'read',
     });
     return w.data.candles.map(toCandle);
   }
@@ -587,12 +562,8 @@ export class KiteBroker implements Broker {
     this.#needMarketData();
     if (tokens.some((t) => !this.#index.has(t))) await this.listInstruments().catch(() => undefined);
     await this.#quoteSpacing.turn();
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/quote',
+    const w = await readCall(this.#transport, '/quote', KiteQuotes, {
       query: { i: tokens.map(String) },
-      schema: KiteQuotes,
-      retry: 'read',
       priority: urgency(options),
     });
     const now = this.#now();
@@ -664,11 +635,7 @@ export class KiteBroker implements Broker {
 
   async #history(orderId: string, urgent: boolean): Promise<readonly KiteOrder[]> {
     const id = checkedOrderId(orderId);
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: `/orders/${id}`,
-      schema: KiteOrderList,
-      retry: 'read',
+    const w = await readCall(this.#transport, `/orders/${id}`, KiteOrderList, {
       priority: urgent ? 'urgent' : 'normal',
     });
     for (const o of w.data) this.#varieties.set(o.order_id, o.variety);
@@ -685,13 +652,12 @@ export class KiteBroker implements Broker {
   }
 
   async #loadInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {
-    const text = await this.#transport.call({
-      method: 'GET',
-      path: exchange === undefined ? '/instruments' : `/instruments/${exchange}`,
-      schema: z.string(),
-      text: true,
-      retry: 'read',
-    });
+    const text = await readCall(
+      this.#transport,
+      exchange === undefined ? '/instruments' : `/instruments/${exchange}`,
+      z.string(),
+      { text: true },
+    );
     const { instruments } = await parseInstrumentsCsv(text);
     const index =
       exchange === undefined ? new Map<number, { exchange: Exchange; tradingsymbol: string }>() : this.#index;

@@ -47,7 +47,7 @@ import type {
   StreamListener,
 } from '../broker';
 import { cancelSpec, urgency } from '../read-options';
-import { checkedId, checkedOrderId, endSession, placeSpec, quoteTokens, streamUrl } from '../adapter-base';
+import { checkedId, checkedOrderId, endSession, placeSpec, quoteTokens, readCall, streamUrl } from '../adapter-base';
 import { settledCancel } from '../settled-cancel';
 import { StreamClient } from '../stream/stream-client';
 import { toWireOrderChanges, toWireOrderRequest } from './domain-to-wire';
@@ -258,15 +258,7 @@ export class RestBroker implements Broker {
     const query = { status: filter.status, client_order_id: filter.clientOrderId };
     // A lookup by client_order_id resolves a placement the trader is waiting on: urgent.
     const priority = filter.clientOrderId !== undefined || options.urgent === true ? 'urgent' : 'normal';
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/orders',
-      query,
-      schema: WireOrderList,
-      retry: 'read',
-      conditional: true,
-      priority,
-    });
+    const w = await readCall(this.#transport, '/orders', WireOrderList, { query, conditional: true, priority });
     return w.orders.map(toOrder);
   }
 
@@ -285,34 +277,19 @@ export class RestBroker implements Broker {
   }
 
   public async getOrder(orderId: string, options: { readonly urgent?: boolean } = {}): Promise<Order> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: orderPath(orderId),
-      schema: WireOrderOne,
-      retry: 'read',
+    const w = await readCall(this.#transport, orderPath(orderId), WireOrderOne, {
       priority: options.urgent ? 'urgent' : 'normal',
     });
     return toOrder(w.order);
   }
 
   public async orderHistory(orderId: string): Promise<readonly OrderEvent[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: orderPath(orderId, '/history'),
-      schema: WireOrderHistory,
-      retry: 'read',
-    });
+    const w = await readCall(this.#transport, orderPath(orderId, '/history'), WireOrderHistory);
     return w.history.map(toOrderEvent);
   }
 
   public async listTrades(): Promise<readonly Trade[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/trades',
-      schema: WireTradeList,
-      retry: 'read',
-      conditional: true,
-    });
+    const w = await readCall(this.#transport, '/trades', WireTradeList, { conditional: true });
     return w.trades.map(toTrade);
   }
 
@@ -345,13 +322,7 @@ export class RestBroker implements Broker {
   }
 
   public async listGtts(): Promise<readonly Gtt[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/gtt',
-      schema: WireGttList,
-      retry: 'read',
-      conditional: true,
-    });
+    const w = await readCall(this.#transport, '/gtt', WireGttList, { conditional: true });
     return w.gtts.map(toGtt);
   }
 
@@ -382,11 +353,7 @@ export class RestBroker implements Broker {
   }
 
   public async listPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/positions',
-      schema: WirePositionList,
-      retry: 'read',
+    const w = await readCall(this.#transport, '/positions', WirePositionList, {
       conditional: true,
       priority: urgency(options),
     });
@@ -394,11 +361,7 @@ export class RestBroker implements Broker {
   }
 
   public async listHoldings(options: ReadOptions = {}): Promise<readonly Holding[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/holdings',
-      schema: WireHoldingList,
-      retry: 'read',
+    const w = await readCall(this.#transport, '/holdings', WireHoldingList, {
       conditional: true,
       priority: urgency(options),
     });
@@ -406,7 +369,7 @@ export class RestBroker implements Broker {
   }
 
   public async getFunds(): Promise<Funds> {
-    const w = await this.#transport.call({ method: 'GET', path: '/funds', schema: WireFunds, retry: 'read' });
+    const w = await readCall(this.#transport, '/funds', WireFunds);
     return toFunds(w);
   }
 
@@ -435,12 +398,8 @@ export class RestBroker implements Broker {
   }
 
   public async listInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/instruments',
+    const w = await readCall(this.#transport, '/instruments', WireInstrumentList, {
       query: { exchange },
-      schema: WireInstrumentList,
-      retry: 'read',
       conditional: true,
     });
     return w.instruments.map(toInstrument);
@@ -449,7 +408,7 @@ export class RestBroker implements Broker {
   public async getCandles(instrumentToken: number, q: CandleQuery): Promise<readonly Candle[]> {
     const path = `/instruments/${z.number().int().positive().parse(instrumentToken)}/candles`;
     const query = { interval: q.interval, from: q.from, to: q.to };
-    const w = await this.#transport.call({ method: 'GET', path, query, schema: WireCandleList, retry: 'read' });
+    const w = await readCall(this.#transport, path, WireCandleList, { query });
     return w.candles.map(toCandle);
   }
 
@@ -458,37 +417,21 @@ export class RestBroker implements Broker {
     options: ReadOptions = {},
   ): Promise<readonly MarketQuote[]> {
     const tokens = quoteTokens(instrumentTokens);
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/quotes',
+    const w = await readCall(this.#transport, '/quotes', WireQuoteList, {
       query: { i: tokens.map(String) },
-      schema: WireQuoteList,
-      retry: 'read',
       priority: urgency(options),
     });
     return w.quotes.map(toMarketQuote);
   }
 
   public async marketStatus(): Promise<MarketStatus> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/market/status',
-      schema: WireMarketStatus,
-      retry: 'read',
-    });
+    const w = await readCall(this.#transport, '/market/status', WireMarketStatus);
     return toMarketStatus(w);
   }
 
   public async optionChain(q: OptionChainQuery): Promise<OptionChain> {
     const query = { underlying: q.underlying, expiry: q.expiry, strikes: q.strikes?.toString() };
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/option-chain',
-      query,
-      schema: WireOptionChain,
-      retry: 'read',
-      conditional: true,
-    });
+    const w = await readCall(this.#transport, '/option-chain', WireOptionChain, { query, conditional: true });
     return toOptionChain(w);
   }
 

@@ -38,6 +38,7 @@ import {
   candleWindow,
   KeptUntilFailed,
   quoteTokens,
+  readCall,
   checkedOrderId,
   endSession,
   referencedOrders,
@@ -199,12 +200,8 @@ export class UpstoxBroker implements Broker {
   public async login(c: Credentials): Promise<SessionGrant> {
     const expiresAt = toIstIso(nextIstTimeOfDay(this.#now(), 3.5 * HOUR));
     if (c.accessToken !== undefined && c.accessToken !== '') {
-      const w = await this.#transport.call({
-        method: 'GET',
-        path: '/v2/user/profile',
+      const w = await readCall(this.#transport, '/v2/user/profile', UpstoxProfile, {
         headers: { authorization: `Bearer ${c.accessToken}` },
-        schema: UpstoxProfile,
-        retry: 'read',
         auth: false,
       });
       return { accessToken: c.accessToken, expiresAt, userId: w.data.user_id, scope: 'trade' };
@@ -368,11 +365,7 @@ export class UpstoxBroker implements Broker {
       const found = await this.findOrders(filter.clientOrderId);
       return filter.status === undefined ? found : found.filter((o) => o.status === filter.status);
     }
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/v2/order/retrieve-all',
-      schema: UpstoxOrderList,
-      retry: 'read',
+    const w = await readCall(this.#transport, '/v2/order/retrieve-all', UpstoxOrderList, {
       priority: urgency(options),
     });
     await this.#ensureIndex();
@@ -395,23 +388,14 @@ export class UpstoxBroker implements Broker {
   }
 
   public async orderHistory(orderId: string): Promise<readonly OrderEvent[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/v2/order/history',
+    const w = await readCall(this.#transport, '/v2/order/history', UpstoxOrderList, {
       query: { order_id: checkedOrderId(orderId) },
-      schema: UpstoxOrderList,
-      retry: 'read',
     });
     return w.data.map(toOrderEvent);
   }
 
   public async listTrades(): Promise<readonly Trade[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/v2/order/trades/get-trades-for-day',
-      schema: UpstoxTradeList,
-      retry: 'read',
-    });
+    const w = await readCall(this.#transport, '/v2/order/trades/get-trades-for-day', UpstoxTradeList);
     await this.#ensureIndex();
     return w.data.map((t) => toTrade(t, this.#index)).filter((t): t is Trade => t !== null);
   }
@@ -437,11 +421,7 @@ export class UpstoxBroker implements Broker {
   }
 
   public async listPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/v2/portfolio/short-term-positions',
-      schema: UpstoxPositions,
-      retry: 'read',
+    const w = await readCall(this.#transport, '/v2/portfolio/short-term-positions', UpstoxPositions, {
       priority: urgency(options),
     });
     await this.#ensureIndex();
@@ -449,11 +429,7 @@ export class UpstoxBroker implements Broker {
   }
 
   public async listHoldings(options: ReadOptions = {}): Promise<readonly Holding[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/v2/portfolio/long-term-holdings',
-      schema: UpstoxHoldings,
-      retry: 'read',
+    const w = await readCall(this.#transport, '/v2/portfolio/long-term-holdings', UpstoxHoldings, {
       priority: urgency(options),
     });
     await this.#ensureIndex();
@@ -463,12 +439,7 @@ export class UpstoxBroker implements Broker {
   /** Upstox's funds carry no P&L: the day's positions' is added (docs/upstox.md §The adapter). */
   public async getFunds(): Promise<Funds> {
     const [w, positions] = await Promise.all([
-      this.#transport.call({
-        method: 'GET',
-        path: '/v2/user/get-funds-and-margin',
-        schema: UpstoxFunds,
-        retry: 'read',
-      }),
+      readCall(this.#transport, '/v2/user/get-funds-and-margin', UpstoxFunds),
       this.listPositions(),
     ]);
     const realised = positions.reduce((s, p) => s + p.realisedPnl, 0);
@@ -495,12 +466,11 @@ export class UpstoxBroker implements Broker {
     const [unit, interval] = CANDLE_UNIT[q.interval];
     const day = (ms: number): string => toIstIso(ms).slice(0, 10);
     const key = encodeURIComponent(where.key);
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: `/v3/historical-candle/${key}/${unit}/${interval}/${day(to)}/${day(from)}`,
-      schema: UpstoxCandles,
-      retry: 'read',
-    });
+    const w = await readCall(
+      this.#transport,
+      `/v3/historical-candle/${key}/${unit}/${interval}/${day(to)}/${day(from)}`,
+      UpstoxCandles,
+    );
     // Upstox answers whole days, newest first: the window asked, oldest first.
     return w.data.candles
       .map(toCandle)
@@ -519,12 +489,8 @@ export class UpstoxBroker implements Broker {
     await this.#ensureIndex();
     const known = tokens.map((t) => this.#index.token(t)).filter((i): i is KeyedInstrument => i !== undefined);
     if (known.length === 0) return [];
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/v2/market-quote/quotes',
+    const w = await readCall(this.#transport, '/v2/market-quote/quotes', UpstoxQuotes, {
       query: { instrument_key: known.map((i) => i.key).join(',') },
-      schema: UpstoxQuotes,
-      retry: 'read',
       priority: urgency(options),
     });
     const byKey = new Map(Object.values(w.data).map((q) => [q.instrument_token, q]));
@@ -584,12 +550,8 @@ export class UpstoxBroker implements Broker {
   }
 
   async #details(id: string, urgent: boolean): Promise<UpstoxOrder> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/v2/order/details',
+    const w = await readCall(this.#transport, '/v2/order/details', UpstoxOrderDetails, {
       query: { order_id: id },
-      schema: UpstoxOrderDetails,
-      retry: 'read',
       priority: urgent ? 'urgent' : 'normal',
     });
     this.#lastSeen.set(w.data.order_id, w.data);
@@ -621,13 +583,7 @@ export class UpstoxBroker implements Broker {
   }
 
   async #loadInstruments(): Promise<readonly Instrument[]> {
-    const rows = await this.#transport.call({
-      method: 'GET',
-      path: '/instruments/complete.json',
-      schema: UpstoxMaster,
-      retry: 'read',
-      auth: false,
-    });
+    const rows = await readCall(this.#transport, '/instruments/complete.json', UpstoxMaster, { auth: false });
     // A row the app cannot read is left out, as the Kite dump's are: one odd row never costs the list.
     const parsed = rows.map((raw) => UpstoxInstrument.safeParse(raw)).flatMap((r) => (r.success ? [r.data] : []));
     const tokens = upstoxTokens(parsed);
