@@ -33,20 +33,7 @@ import type {
   StreamListener,
 } from '../broker';
 import { cancelSpec, urgency } from '../read-options';
-import {
-  cancelTaken,
-  candleWindow,
-  KeptUntilFailed,
-  quoteTokens,
-  readCall,
-  streamUrl,
-  checkedOrderId,
-  endSession,
-  referencedOrders,
-  noPublishedLimits,
-  placeSpec,
-  todaysBookTraits,
-} from '../adapter-base';
+import * as base from '../adapter-base';
 import { ReadUntilSent } from '../http/read-until-sent';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
 import { kiteQueryTime, kiteSession, kiteTokenExpiry, regularHoursStatus } from './kite-calendar';
@@ -180,7 +167,7 @@ export class KiteBroker implements Broker {
   readonly #varieties = new Map<string, string>();
   /** Instrument token → where it trades, from the last instrument list (quotes are keyed by token). */
   #index = new Map<number, { exchange: Exchange; tradingsymbol: string }>();
-  readonly #instruments = new KeptUntilFailed(() => this.#loadInstruments());
+  readonly #instruments = new base.KeptUntilFailed(() => this.#loadInstruments());
   readonly #quoteSpacing: Spacing;
   readonly #historySpacing: Spacing;
   #marketData: 'live' | 'none' = 'live';
@@ -213,7 +200,7 @@ export class KiteBroker implements Broker {
 
   public onLimits(): () => void {
     // Kite publishes no limits in its replies: the documented ones stand.
-    return noPublishedLimits();
+    return base.noPublishedLimits();
   }
 
   /**
@@ -221,7 +208,7 @@ export class KiteBroker implements Broker {
    * (docs/kite.md §Orders): an intent journaled before today's IST date cannot be looked up.
    */
   public placementTraits(): PlacementTraits {
-    return todaysBookTraits('Kite');
+    return base.todaysBookTraits('Kite');
   }
 
   /**
@@ -231,7 +218,7 @@ export class KiteBroker implements Broker {
   public async login(c: Credentials): Promise<SessionGrant> {
     const expiresAt = kiteTokenExpiry(this.#now());
     if (c.accessToken !== undefined && c.accessToken !== '') {
-      const w = await readCall(this.#transport, '/user/profile', KiteProfile, {
+      const w = await base.readCall(this.#transport, '/user/profile', KiteProfile, {
         headers: kiteTransportOptions(c.apiKey).authorize?.(c.accessToken) ?? {},
         auth: false,
       });
@@ -298,7 +285,7 @@ export class KiteBroker implements Broker {
 
   public async logout(): Promise<void> {
     const token = this.#auth.token();
-    await endSession(this.#transport, () =>
+    await base.endSession(this.#transport, () =>
       this.#transport.call({
         method: 'DELETE',
         path: '/session/token',
@@ -322,7 +309,7 @@ export class KiteBroker implements Broker {
       retry: 'once',
       priority: 'urgent',
       placement: true,
-      ...placeSpec(options),
+      ...base.placeSpec(options),
     });
     const orderId = String(w.data.order_id);
     this.#varieties.set(orderId, variety);
@@ -347,11 +334,11 @@ export class KiteBroker implements Broker {
       }),
     );
     const mine = w.data.filter((o) => o.tag === tag || (o.tags ?? []).includes(tag));
-    return referencedOrders('Kite', mine, (o) => this.#toOrder(o), clientOrderId);
+    return base.referencedOrders('Kite', mine, (o) => this.#toOrder(o), clientOrderId);
   }
 
   public async modifyOrder(orderId: string, changes: OrderChanges): Promise<OrderAck> {
-    const id = checkedOrderId(orderId);
+    const id = base.checkedOrderId(orderId);
     const variety = await this.#varietyOf(id);
     const body: Record<string, string | number> = {};
     if (changes.quantity !== undefined) body.quantity = changes.quantity;
@@ -376,11 +363,11 @@ export class KiteBroker implements Broker {
   }
 
   public async cancelOrder(orderId: string, options: CancelOptions = {}): Promise<OrderAck> {
-    const id = checkedOrderId(orderId);
+    const id = base.checkedOrderId(orderId);
     const variety = await this.#varietyOf(id);
     // Kite answers only the id once its OMS has taken the cancellation, and refuses to cancel an
     // order that stopped working as an OrderException (docs/kite.md §Orders).
-    return cancelTaken(
+    return base.cancelTaken(
       id,
       () =>
         this.#transport.call({
@@ -397,7 +384,9 @@ export class KiteBroker implements Broker {
 
   public async listOrders(filter: OrderFilter = {}, options: ReadOptions = {}): Promise<readonly Order[]> {
     const urgent = filter.clientOrderId !== undefined || options.urgent === true;
-    const w = await readCall(this.#transport, '/orders', KiteOrderList, { priority: urgent ? 'urgent' : 'normal' });
+    const w = await base.readCall(this.#transport, '/orders', KiteOrderList, {
+      priority: urgent ? 'urgent' : 'normal',
+    });
     const tag = filter.clientOrderId === undefined ? null : kiteTag(filter.clientOrderId);
     const out: Order[] = [];
     for (const o of w.data) {
@@ -423,7 +412,7 @@ export class KiteBroker implements Broker {
   }
 
   public async listTrades(): Promise<readonly Trade[]> {
-    const w = await readCall(this.#transport, '/trades', KiteTradeList);
+    const w = await base.readCall(this.#transport, '/trades', KiteTradeList);
     return w.data.map(toTrade).filter((t): t is Trade => t !== null);
   }
 
@@ -458,12 +447,12 @@ export class KiteBroker implements Broker {
   }
 
   public async listGtts(): Promise<readonly Gtt[]> {
-    const w = await readCall(this.#transport, '/gtt/triggers', KiteGttList);
+    const w = await base.readCall(this.#transport, '/gtt/triggers', KiteGttList);
     return w.data.map(toGtt).filter((g): g is Gtt => g !== null);
   }
 
   public async modifyGtt(gtt: Gtt, changes: GttChanges, lastPrice: number): Promise<GttAck> {
-    const id = checkedOrderId(gtt.gttId);
+    const id = base.checkedOrderId(gtt.gttId);
     const w = await gttRefusal(
       this.#transport.call({
         method: 'PUT',
@@ -479,7 +468,7 @@ export class KiteBroker implements Broker {
   }
 
   public async deleteGtt(gttId: string): Promise<GttAck> {
-    const id = checkedOrderId(gttId);
+    const id = base.checkedOrderId(gttId);
     const w = await this.#transport.call({
       method: 'DELETE',
       path: `/gtt/triggers/${id}`,
@@ -491,17 +480,19 @@ export class KiteBroker implements Broker {
   }
 
   public async listPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
-    const w = await readCall(this.#transport, '/portfolio/positions', KitePositions, { priority: urgency(options) });
+    const w = await base.readCall(this.#transport, '/portfolio/positions', KitePositions, {
+      priority: urgency(options),
+    });
     return w.data.net.map(toPosition).filter((p): p is Position => p !== null);
   }
 
   public async listHoldings(options: ReadOptions = {}): Promise<readonly Holding[]> {
-    const w = await readCall(this.#transport, '/portfolio/holdings', KiteHoldings, { priority: urgency(options) });
+    const w = await base.readCall(this.#transport, '/portfolio/holdings', KiteHoldings, { priority: urgency(options) });
     return w.data.map(toHolding).filter((h): h is Holding => h !== null);
   }
 
   public async getFunds(): Promise<Funds> {
-    const w = await readCall(this.#transport, '/user/margins', KiteMargins);
+    const w = await base.readCall(this.#transport, '/user/margins', KiteMargins);
     return toFunds(w.data);
   }
 
@@ -545,10 +536,10 @@ export class KiteBroker implements Broker {
 
   public async getCandles(instrumentToken: number, q: CandleQuery): Promise<readonly Candle[]> {
     const token = z.number().int().positive().parse(instrumentToken);
-    const { from, to } = candleWindow(q, this.#now());
+    const { from, to } = base.candleWindow(q, this.#now());
     this.#needMarketData();
     await this.#historySpacing.turn();
-    const w = await readCall(this.#transport, `/instruments/historical/${token}/${q.interval}`, KiteCandles, {
+    const w = await base.readCall(this.#transport, `/instruments/historical/${token}/${q.interval}`, KiteCandles, {
       query: { from: kiteQueryTime(from), to: kiteQueryTime(to) },
     });
     return w.data.candles.map(toCandle);
@@ -558,11 +549,11 @@ export class KiteBroker implements Broker {
     instrumentTokens: readonly number[],
     options: ReadOptions = {},
   ): Promise<readonly MarketQuote[]> {
-    const tokens = quoteTokens(instrumentTokens);
+    const tokens = base.quoteTokens(instrumentTokens);
     this.#needMarketData();
     if (tokens.some((t) => !this.#index.has(t))) await this.listInstruments().catch(() => undefined);
     await this.#quoteSpacing.turn();
-    const w = await readCall(this.#transport, '/quote', KiteQuotes, {
+    const w = await base.readCall(this.#transport, '/quote', KiteQuotes, {
       query: { i: tokens.map(String) },
       priority: urgency(options),
     });
@@ -593,7 +584,7 @@ export class KiteBroker implements Broker {
 
   public openStream(listener: StreamListener): BrokerStream {
     return new KiteTicker(
-      streamUrl(this.#baseUrl, '/ws'),
+      base.streamUrl(this.#baseUrl, '/ws'),
       this.#apiKey,
       this.#auth,
       {
@@ -634,8 +625,8 @@ export class KiteBroker implements Broker {
   }
 
   async #history(orderId: string, urgent: boolean): Promise<readonly KiteOrder[]> {
-    const id = checkedOrderId(orderId);
-    const w = await readCall(this.#transport, `/orders/${id}`, KiteOrderList, {
+    const id = base.checkedOrderId(orderId);
+    const w = await base.readCall(this.#transport, `/orders/${id}`, KiteOrderList, {
       priority: urgent ? 'urgent' : 'normal',
     });
     for (const o of w.data) this.#varieties.set(o.order_id, o.variety);
@@ -652,7 +643,7 @@ export class KiteBroker implements Broker {
   }
 
   async #loadInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {
-    const text = await readCall(
+    const text = await base.readCall(
       this.#transport,
       exchange === undefined ? '/instruments' : `/instruments/${exchange}`,
       z.string(),

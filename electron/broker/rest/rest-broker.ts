@@ -47,7 +47,7 @@ import type {
   StreamListener,
 } from '../broker';
 import { cancelSpec, urgency } from '../read-options';
-import { checkedId, checkedOrderId, endSession, placeSpec, quoteTokens, readCall, streamUrl } from '../adapter-base';
+import * as base from '../adapter-base';
 import { settledCancel } from '../settled-cancel';
 import { StreamClient } from '../stream/stream-client';
 import { toWireOrderChanges, toWireOrderRequest } from './domain-to-wire';
@@ -71,12 +71,12 @@ import {
 
 /** Order ids go into paths: the safe alphabet, whatever the caller validated (docs/api.md §Orders). */
 function orderPath(orderId: string, suffix = ''): string {
-  return `/orders/${checkedOrderId(orderId)}${suffix}`;
+  return `/orders/${base.checkedOrderId(orderId)}${suffix}`;
 }
 
 /** GTT ids go into paths too (docs/api.md §GTT): the same safe alphabet. */
 function gttPath(gttId: string): string {
-  return `/gtt/${checkedId(gttId, 'A GTT id', 'gttId')}`;
+  return `/gtt/${base.checkedId(gttId, 'A GTT id', 'gttId')}`;
 }
 
 /** A refusal's fields in the app's spelling of GTT legs (`orders.0.price` → `legs.0.price`). */
@@ -186,7 +186,7 @@ export class RestBroker implements Broker {
   }
 
   public async logout(): Promise<void> {
-    await endSession(this.#transport, () =>
+    await base.endSession(this.#transport, () =>
       this.#transport.call({ method: 'DELETE', path: '/session', schema: null, retry: 'once' }),
     );
   }
@@ -200,7 +200,7 @@ export class RestBroker implements Broker {
       retry: 'once',
       priority: 'urgent',
       placement: true,
-      ...placeSpec(options),
+      ...base.placeSpec(options),
     });
     return toOrderAck(w);
   }
@@ -258,7 +258,7 @@ export class RestBroker implements Broker {
     const query = { status: filter.status, client_order_id: filter.clientOrderId };
     // A lookup by client_order_id resolves a placement the trader is waiting on: urgent.
     const priority = filter.clientOrderId !== undefined || options.urgent === true ? 'urgent' : 'normal';
-    const w = await readCall(this.#transport, '/orders', WireOrderList, { query, conditional: true, priority });
+    const w = await base.readCall(this.#transport, '/orders', WireOrderList, { query, conditional: true, priority });
     return w.orders.map(toOrder);
   }
 
@@ -277,19 +277,19 @@ export class RestBroker implements Broker {
   }
 
   public async getOrder(orderId: string, options: { readonly urgent?: boolean } = {}): Promise<Order> {
-    const w = await readCall(this.#transport, orderPath(orderId), WireOrderOne, {
+    const w = await base.readCall(this.#transport, orderPath(orderId), WireOrderOne, {
       priority: options.urgent ? 'urgent' : 'normal',
     });
     return toOrder(w.order);
   }
 
   public async orderHistory(orderId: string): Promise<readonly OrderEvent[]> {
-    const w = await readCall(this.#transport, orderPath(orderId, '/history'), WireOrderHistory);
+    const w = await base.readCall(this.#transport, orderPath(orderId, '/history'), WireOrderHistory);
     return w.history.map(toOrderEvent);
   }
 
   public async listTrades(): Promise<readonly Trade[]> {
-    const w = await readCall(this.#transport, '/trades', WireTradeList, { conditional: true });
+    const w = await base.readCall(this.#transport, '/trades', WireTradeList, { conditional: true });
     return w.trades.map(toTrade);
   }
 
@@ -322,7 +322,7 @@ export class RestBroker implements Broker {
   }
 
   public async listGtts(): Promise<readonly Gtt[]> {
-    const w = await readCall(this.#transport, '/gtt', WireGttList, { conditional: true });
+    const w = await base.readCall(this.#transport, '/gtt', WireGttList, { conditional: true });
     return w.gtts.map(toGtt);
   }
 
@@ -353,7 +353,7 @@ export class RestBroker implements Broker {
   }
 
   public async listPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
-    const w = await readCall(this.#transport, '/positions', WirePositionList, {
+    const w = await base.readCall(this.#transport, '/positions', WirePositionList, {
       conditional: true,
       priority: urgency(options),
     });
@@ -361,7 +361,7 @@ export class RestBroker implements Broker {
   }
 
   public async listHoldings(options: ReadOptions = {}): Promise<readonly Holding[]> {
-    const w = await readCall(this.#transport, '/holdings', WireHoldingList, {
+    const w = await base.readCall(this.#transport, '/holdings', WireHoldingList, {
       conditional: true,
       priority: urgency(options),
     });
@@ -369,7 +369,7 @@ export class RestBroker implements Broker {
   }
 
   public async getFunds(): Promise<Funds> {
-    const w = await readCall(this.#transport, '/funds', WireFunds);
+    const w = await base.readCall(this.#transport, '/funds', WireFunds);
     return toFunds(w);
   }
 
@@ -398,7 +398,7 @@ export class RestBroker implements Broker {
   }
 
   public async listInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {
-    const w = await readCall(this.#transport, '/instruments', WireInstrumentList, {
+    const w = await base.readCall(this.#transport, '/instruments', WireInstrumentList, {
       query: { exchange },
       conditional: true,
     });
@@ -408,7 +408,7 @@ export class RestBroker implements Broker {
   public async getCandles(instrumentToken: number, q: CandleQuery): Promise<readonly Candle[]> {
     const path = `/instruments/${z.number().int().positive().parse(instrumentToken)}/candles`;
     const query = { interval: q.interval, from: q.from, to: q.to };
-    const w = await readCall(this.#transport, path, WireCandleList, { query });
+    const w = await base.readCall(this.#transport, path, WireCandleList, { query });
     return w.candles.map(toCandle);
   }
 
@@ -416,8 +416,8 @@ export class RestBroker implements Broker {
     instrumentTokens: readonly number[],
     options: ReadOptions = {},
   ): Promise<readonly MarketQuote[]> {
-    const tokens = quoteTokens(instrumentTokens);
-    const w = await readCall(this.#transport, '/quotes', WireQuoteList, {
+    const tokens = base.quoteTokens(instrumentTokens);
+    const w = await base.readCall(this.#transport, '/quotes', WireQuoteList, {
       query: { i: tokens.map(String) },
       priority: urgency(options),
     });
@@ -425,18 +425,18 @@ export class RestBroker implements Broker {
   }
 
   public async marketStatus(): Promise<MarketStatus> {
-    const w = await readCall(this.#transport, '/market/status', WireMarketStatus);
+    const w = await base.readCall(this.#transport, '/market/status', WireMarketStatus);
     return toMarketStatus(w);
   }
 
   public async optionChain(q: OptionChainQuery): Promise<OptionChain> {
     const query = { underlying: q.underlying, expiry: q.expiry, strikes: q.strikes?.toString() };
-    const w = await readCall(this.#transport, '/option-chain', WireOptionChain, { query, conditional: true });
+    const w = await base.readCall(this.#transport, '/option-chain', WireOptionChain, { query, conditional: true });
     return toOptionChain(w);
   }
 
   public openStream(listener: StreamListener): BrokerStream {
-    return new StreamClient(streamUrl(this.#baseUrl, '/stream'), this.#auth, listener);
+    return new StreamClient(base.streamUrl(this.#baseUrl, '/stream'), this.#auth, listener);
   }
 
   public close(): Promise<void> {

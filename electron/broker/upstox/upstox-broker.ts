@@ -33,19 +33,7 @@ import type {
   StreamListener,
 } from '../broker';
 import { cancelSpec, urgency } from '../read-options';
-import {
-  cancelTaken,
-  candleWindow,
-  KeptUntilFailed,
-  quoteTokens,
-  readCall,
-  checkedOrderId,
-  endSession,
-  referencedOrders,
-  noPublishedLimits,
-  placeSpec,
-  todaysBookTraits,
-} from '../adapter-base';
+import * as base from '../adapter-base';
 import { ReadUntilSent } from '../http/read-until-sent';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
 import { kiteSession, regularHoursStatus } from '../kite/kite-calendar';
@@ -161,7 +149,7 @@ export class UpstoxBroker implements Broker {
   readonly #options: UpstoxBrokerOptions;
   readonly #now: () => number;
   #index = new UpstoxIndex();
-  readonly #instruments = new KeptUntilFailed(() => this.#loadInstruments());
+  readonly #instruments = new base.KeptUntilFailed(() => this.#loadInstruments());
   /** Each order as last seen: Upstox's modify names every field again. */
   readonly #lastSeen = new Map<string, UpstoxOrder>();
   /** Placements' lookups that have not left yet share one read per tag (`read-until-sent.ts`). */
@@ -181,7 +169,7 @@ export class UpstoxBroker implements Broker {
 
   public onLimits(): () => void {
     // Upstox publishes no limits in its replies: the documented ones stand.
-    return noPublishedLimits();
+    return base.noPublishedLimits();
   }
 
   /**
@@ -189,7 +177,7 @@ export class UpstoxBroker implements Broker {
    * (docs/upstox.md §Orders): an intent journaled before today's IST date cannot be looked up.
    */
   public placementTraits(): PlacementTraits {
-    return todaysBookTraits('Upstox');
+    return base.todaysBookTraits('Upstox');
   }
 
   /**
@@ -200,7 +188,7 @@ export class UpstoxBroker implements Broker {
   public async login(c: Credentials): Promise<SessionGrant> {
     const expiresAt = toIstIso(nextIstTimeOfDay(this.#now(), 3.5 * HOUR));
     if (c.accessToken !== undefined && c.accessToken !== '') {
-      const w = await readCall(this.#transport, '/v2/user/profile', UpstoxProfile, {
+      const w = await base.readCall(this.#transport, '/v2/user/profile', UpstoxProfile, {
         headers: { authorization: `Bearer ${c.accessToken}` },
         auth: false,
       });
@@ -237,7 +225,7 @@ export class UpstoxBroker implements Broker {
   }
 
   public async logout(): Promise<void> {
-    await endSession(this.#transport, () =>
+    await base.endSession(this.#transport, () =>
       this.#transport.call({ method: 'DELETE', path: '/v2/logout', schema: null, retry: 'once' }),
     );
   }
@@ -254,7 +242,7 @@ export class UpstoxBroker implements Broker {
       retry: 'once',
       priority: 'urgent',
       placement: true,
-      ...placeSpec(options),
+      ...base.placeSpec(options),
     });
     const orderId = w.data.order_ids[0];
     // One order asked, never sliced: anything but one id is a reply the app cannot read.
@@ -305,7 +293,7 @@ export class UpstoxBroker implements Broker {
     await this.#ensureIndex();
     const latest = new Map<string, UpstoxOrder>();
     for (const s of steps) if (s.tag === tag) latest.set(s.order_id, s);
-    return referencedOrders('Upstox', [...latest.values()], (o) => this.#toOrder(o), clientOrderId);
+    return base.referencedOrders('Upstox', [...latest.values()], (o) => this.#toOrder(o), clientOrderId);
   }
 
   /**
@@ -313,7 +301,7 @@ export class UpstoxBroker implements Broker {
    * changed are the order's as last seen (read now when not seen yet).
    */
   public async modifyOrder(orderId: string, changes: OrderChanges): Promise<OrderAck> {
-    const id = checkedOrderId(orderId);
+    const id = base.checkedOrderId(orderId);
     const seen = this.#lastSeen.get(id) ?? (await this.#details(id, true));
     const orderType = changes.orderType ?? seen.order_type;
     const body: Record<string, string | number> = {
@@ -341,10 +329,10 @@ export class UpstoxBroker implements Broker {
   }
 
   public async cancelOrder(orderId: string, options: CancelOptions = {}): Promise<OrderAck> {
-    const id = checkedOrderId(orderId);
+    const id = base.checkedOrderId(orderId);
     // Upstox answers only the id once it has taken the cancellation, and refuses to cancel an
     // order that stopped working with UDAPI100040 (docs/upstox.md §Errors).
-    return cancelTaken(
+    return base.cancelTaken(
       id,
       () =>
         this.#transport.call({
@@ -365,7 +353,7 @@ export class UpstoxBroker implements Broker {
       const found = await this.findOrders(filter.clientOrderId);
       return filter.status === undefined ? found : found.filter((o) => o.status === filter.status);
     }
-    const w = await readCall(this.#transport, '/v2/order/retrieve-all', UpstoxOrderList, {
+    const w = await base.readCall(this.#transport, '/v2/order/retrieve-all', UpstoxOrderList, {
       priority: urgency(options),
     });
     await this.#ensureIndex();
@@ -380,7 +368,7 @@ export class UpstoxBroker implements Broker {
   }
 
   public async getOrder(orderId: string, options: { readonly urgent?: boolean } = {}): Promise<Order> {
-    const w = await this.#details(checkedOrderId(orderId), options.urgent === true);
+    const w = await this.#details(base.checkedOrderId(orderId), options.urgent === true);
     await this.#ensureIndex();
     const order = this.#toOrder(w);
     if (order === null) throw brokerError('not_found', `Upstox has no order ${orderId} the app can show`);
@@ -388,14 +376,14 @@ export class UpstoxBroker implements Broker {
   }
 
   public async orderHistory(orderId: string): Promise<readonly OrderEvent[]> {
-    const w = await readCall(this.#transport, '/v2/order/history', UpstoxOrderList, {
-      query: { order_id: checkedOrderId(orderId) },
+    const w = await base.readCall(this.#transport, '/v2/order/history', UpstoxOrderList, {
+      query: { order_id: base.checkedOrderId(orderId) },
     });
     return w.data.map(toOrderEvent);
   }
 
   public async listTrades(): Promise<readonly Trade[]> {
-    const w = await readCall(this.#transport, '/v2/order/trades/get-trades-for-day', UpstoxTradeList);
+    const w = await base.readCall(this.#transport, '/v2/order/trades/get-trades-for-day', UpstoxTradeList);
     await this.#ensureIndex();
     return w.data.map((t) => toTrade(t, this.#index)).filter((t): t is Trade => t !== null);
   }
@@ -421,7 +409,7 @@ export class UpstoxBroker implements Broker {
   }
 
   public async listPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
-    const w = await readCall(this.#transport, '/v2/portfolio/short-term-positions', UpstoxPositions, {
+    const w = await base.readCall(this.#transport, '/v2/portfolio/short-term-positions', UpstoxPositions, {
       priority: urgency(options),
     });
     await this.#ensureIndex();
@@ -429,7 +417,7 @@ export class UpstoxBroker implements Broker {
   }
 
   public async listHoldings(options: ReadOptions = {}): Promise<readonly Holding[]> {
-    const w = await readCall(this.#transport, '/v2/portfolio/long-term-holdings', UpstoxHoldings, {
+    const w = await base.readCall(this.#transport, '/v2/portfolio/long-term-holdings', UpstoxHoldings, {
       priority: urgency(options),
     });
     await this.#ensureIndex();
@@ -439,7 +427,7 @@ export class UpstoxBroker implements Broker {
   /** Upstox's funds carry no P&L: the day's positions' is added (docs/upstox.md §The adapter). */
   public async getFunds(): Promise<Funds> {
     const [w, positions] = await Promise.all([
-      readCall(this.#transport, '/v2/user/get-funds-and-margin', UpstoxFunds),
+      base.readCall(this.#transport, '/v2/user/get-funds-and-margin', UpstoxFunds),
       this.listPositions(),
     ]);
     const realised = positions.reduce((s, p) => s + p.realisedPnl, 0);
@@ -462,11 +450,11 @@ export class UpstoxBroker implements Broker {
 
   public async getCandles(instrumentToken: number, q: CandleQuery): Promise<readonly Candle[]> {
     const where = await this.#byToken(instrumentToken);
-    const { from, to } = candleWindow(q, this.#now());
+    const { from, to } = base.candleWindow(q, this.#now());
     const [unit, interval] = CANDLE_UNIT[q.interval];
     const day = (ms: number): string => toIstIso(ms).slice(0, 10);
     const key = encodeURIComponent(where.key);
-    const w = await readCall(
+    const w = await base.readCall(
       this.#transport,
       `/v3/historical-candle/${key}/${unit}/${interval}/${day(to)}/${day(from)}`,
       UpstoxCandles,
@@ -485,11 +473,11 @@ export class UpstoxBroker implements Broker {
     instrumentTokens: readonly number[],
     options: ReadOptions = {},
   ): Promise<readonly MarketQuote[]> {
-    const tokens = quoteTokens(instrumentTokens);
+    const tokens = base.quoteTokens(instrumentTokens);
     await this.#ensureIndex();
     const known = tokens.map((t) => this.#index.token(t)).filter((i): i is KeyedInstrument => i !== undefined);
     if (known.length === 0) return [];
-    const w = await readCall(this.#transport, '/v2/market-quote/quotes', UpstoxQuotes, {
+    const w = await base.readCall(this.#transport, '/v2/market-quote/quotes', UpstoxQuotes, {
       query: { instrument_key: known.map((i) => i.key).join(',') },
       priority: urgency(options),
     });
@@ -550,7 +538,7 @@ export class UpstoxBroker implements Broker {
   }
 
   async #details(id: string, urgent: boolean): Promise<UpstoxOrder> {
-    const w = await readCall(this.#transport, '/v2/order/details', UpstoxOrderDetails, {
+    const w = await base.readCall(this.#transport, '/v2/order/details', UpstoxOrderDetails, {
       query: { order_id: id },
       priority: urgent ? 'urgent' : 'normal',
     });
@@ -583,7 +571,7 @@ export class UpstoxBroker implements Broker {
   }
 
   async #loadInstruments(): Promise<readonly Instrument[]> {
-    const rows = await readCall(this.#transport, '/instruments/complete.json', UpstoxMaster, { auth: false });
+    const rows = await base.readCall(this.#transport, '/instruments/complete.json', UpstoxMaster, { auth: false });
     // A row the app cannot read is left out, as the Kite dump's are: one odd row never costs the list.
     const parsed = rows.map((raw) => UpstoxInstrument.safeParse(raw)).flatMap((r) => (r.success ? [r.data] : []));
     const tokens = upstoxTokens(parsed);
