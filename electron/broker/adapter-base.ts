@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CandleInterval } from '@shared/domain/market';
-import type { Order, OrderAck } from '@shared/domain/order';
+import type { Order, OrderAck, OrderStatus } from '@shared/domain/order';
 import { istDayStart } from '@shared/lib/ist-time';
 import { brokerError } from './broker-error';
 import type { Broker, CandleQuery, PlaceOptions, PlacementTraits } from './broker';
@@ -101,6 +101,21 @@ export function referencedOrders<W extends { readonly order_id: string | number 
     }
     return { ...order, clientOrderId };
   });
+}
+
+/**
+ * An order list as the app shows it: the orders it can read (a row it cannot is left out of a
+ * list, unlike a lookup's), in `status` when one is asked.
+ */
+export function shownOrders<W>(rows: readonly W[], toOrder: (w: W) => Order | null, status?: OrderStatus): Order[] {
+  const out: Order[] = [];
+  for (const o of rows) {
+    const order = toOrder(o);
+    if (order === null) continue;
+    if (status !== undefined && order.status !== status) continue;
+    out.push(order);
+  }
+  return out;
 }
 
 /**

@@ -388,15 +388,8 @@ export class KiteBroker implements Broker {
       priority: urgent ? 'urgent' : 'normal',
     });
     const tag = filter.clientOrderId === undefined ? null : kiteTag(filter.clientOrderId);
-    const out: Order[] = [];
-    for (const o of w.data) {
-      if (tag !== null && o.tag !== tag && !(o.tags ?? []).includes(tag)) continue;
-      const order = this.#toOrder(o);
-      if (order === null) continue;
-      if (filter.status !== undefined && order.status !== filter.status) continue;
-      out.push(order);
-    }
-    return out;
+    const tagged = w.data.filter((o) => tag === null || o.tag === tag || (o.tags ?? []).includes(tag));
+    return base.shownOrders(tagged, (o) => this.#toOrder(o), filter.status);
   }
 
   public async getOrder(orderId: string, options: { readonly urgent?: boolean } = {}): Promise<Order> {

@@ -357,14 +357,7 @@ export class UpstoxBroker implements Broker {
       priority: urgency(options),
     });
     await this.#ensureIndex();
-    const out: Order[] = [];
-    for (const o of w.data) {
-      const order = this.#toOrder(o);
-      if (order === null) continue;
-      if (filter.status !== undefined && order.status !== filter.status) continue;
-      out.push(order);
-    }
-    return out;
+    return base.shownOrders(w.data, (o) => this.#toOrder(o), filter.status);
   }
 
   public async getOrder(orderId: string, options: { readonly urgent?: boolean } = {}): Promise<Order> {
