@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Exchange, Instrument } from '@shared/domain/instrument';
-import type { Candle, CandleInterval, MarketQuote, MarketStatus, OptionChain } from '@shared/domain/market';
+import type { Candle, MarketQuote, MarketStatus, OptionChain } from '@shared/domain/market';
 import {
   type Order,
   type OrderAck,
@@ -12,7 +12,7 @@ import {
 } from '@shared/domain/order';
 import type { Gtt, GttAck, GttChanges } from '@shared/domain/gtt';
 import type { BasketMargin, Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
-import { istDayStart, toIstIso } from '@shared/lib/ist-time';
+import { toIstIso } from '@shared/lib/ist-time';
 import type { AuthSource } from '../auth-source';
 import { brokerError } from '../broker-error';
 import type {
@@ -33,10 +33,10 @@ import type {
   StreamListener,
 } from '../broker';
 import { cancelSpec, urgency } from '../read-options';
-import { settledCancel } from '../settled-cancel';
+import * as base from '../adapter-base';
 import { ReadUntilSent } from '../http/read-until-sent';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
-import { KITE_EXCHANGES, kiteQueryTime, kiteSession, kiteTokenExpiry } from './kite-calendar';
+import { kiteQueryTime, kiteSession, kiteTokenExpiry, regularHoursStatus } from './kite-calendar';
 import { classifyKiteReply, kiteTokenRefused } from './kite-errors';
 import { parseInstrumentsCsv } from '../../wire/kite-instruments-csv';
 import { KiteGttId, KiteGttList, kiteGttField, kiteGttForm, sameAsked, toGtt } from './kite-gtt';
@@ -110,8 +110,6 @@ export interface KiteBrokerOptions {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
-const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
 /** What a market-data call answers on a plan without market data (docs/kite.md §The plan). */
 export const NO_MARKET_DATA = 'No market data on this Kite plan';
 /** A GTT refusal with the field its message names, in the app's spelling (docs/kite.md §GTT). */
@@ -125,24 +123,6 @@ async function gttRefusal<T>(p: Promise<T>): Promise<T> {
     throw brokerError('bad_request', e.info.message, { field });
   }
 }
-
-/** An order id as any broker's path or query may carry it, or a `bad_request` naming `orderId`. */
-export function checkedOrderId(orderId: string): string {
-  if (!ORDER_ID.test(orderId)) {
-    throw brokerError('bad_request', 'An order id is 1–64 letters, digits, "_" or "-"', { field: 'orderId' });
-  }
-  return orderId;
-}
-
-const DAY_MS = 86_400_000;
-/** How far back a chart reaches when the caller gives no `from` (Kite and Upstox require one). */
-export const DEFAULT_SPAN_DAYS: Readonly<Record<CandleInterval, number>> = {
-  minute: 5,
-  '5minute': 15,
-  '15minute': 30,
-  '60minute': 90,
-  day: 365,
-};
 
 /**
  * Paces one of Kite's per-endpoint limits (quote 1/s, historical 3/s) inside this adapter: the
@@ -187,7 +167,7 @@ export class KiteBroker implements Broker {
   readonly #varieties = new Map<string, string>();
   /** Instrument token → where it trades, from the last instrument list (quotes are keyed by token). */
   #index = new Map<number, { exchange: Exchange; tradingsymbol: string }>();
-  #instruments: Promise<readonly Instrument[]> | null = null;
+  readonly #instruments = new base.KeptUntilFailed(() => this.#loadInstruments());
   readonly #quoteSpacing: Spacing;
   readonly #historySpacing: Spacing;
   #marketData: 'live' | 'none' = 'live';
@@ -220,7 +200,7 @@ export class KiteBroker implements Broker {
 
   public onLimits(): () => void {
     // Kite publishes no limits in its replies: the documented ones stand.
-    return () => undefined;
+    return base.noPublishedLimits();
   }
 
   /**
@@ -228,11 +208,7 @@ export class KiteBroker implements Broker {
    * (docs/kite.md §Orders): an intent journaled before today's IST date cannot be looked up.
    */
   public placementTraits(): PlacementTraits {
-    return {
-      uniqueReferences: false,
-      ordersVisibleFrom: (now) => istDayStart(now),
-      ordersVisibleNote: 'Kite shows only today’s orders',
-    };
+    return base.todaysBookTraits('Kite');
   }
 
   /**
@@ -242,12 +218,8 @@ export class KiteBroker implements Broker {
   public async login(c: Credentials): Promise<SessionGrant> {
     const expiresAt = kiteTokenExpiry(this.#now());
     if (c.accessToken !== undefined && c.accessToken !== '') {
-      const w = await this.#transport.call({
-        method: 'GET',
-        path: '/user/profile',
+      const w = await base.readCall(this.#transport, '/user/profile', KiteProfile, {
         headers: kiteTransportOptions(c.apiKey).authorize?.(c.accessToken) ?? {},
-        schema: KiteProfile,
-        retry: 'read',
         auth: false,
       });
       const marketData = await this.#probeMarketData(c.apiKey, c.accessToken);
@@ -313,17 +285,15 @@ export class KiteBroker implements Broker {
 
   public async logout(): Promise<void> {
     const token = this.#auth.token();
-    try {
-      await this.#transport.call({
+    await base.endSession(this.#transport, () =>
+      this.#transport.call({
         method: 'DELETE',
         path: '/session/token',
         query: { api_key: this.#apiKey, access_token: token ?? undefined },
         schema: null,
         retry: 'once',
-      });
-    } finally {
-      this.#transport.resetCache();
-    }
+      }),
+    );
   }
 
   public async placeOrder(cmd: PlaceOrderCommand, options: PlaceOptions = {}): Promise<OrderAck> {
@@ -339,9 +309,7 @@ export class KiteBroker implements Broker {
       retry: 'once',
       priority: 'urgent',
       placement: true,
-      ...(options.onSlow ? { onSlow: options.onSlow } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.sendBy ? { sendBy: options.sendBy } : {}),
+      ...base.placeSpec(options),
     });
     const orderId = String(w.data.order_id);
     this.#varieties.set(orderId, variety);
@@ -366,21 +334,11 @@ export class KiteBroker implements Broker {
       }),
     );
     const mine = w.data.filter((o) => o.tag === tag || (o.tags ?? []).includes(tag));
-    return mine.map((o) => {
-      const order = this.#toOrder(o);
-      // An order carrying our tag that we cannot read must never look like "absent".
-      if (order === null) {
-        throw brokerError(
-          'unexpected_shape',
-          `Kite reports order ${o.order_id} for this reference in a form the app cannot read`,
-        );
-      }
-      return { ...order, clientOrderId };
-    });
+    return base.referencedOrders('Kite', mine, (o) => this.#toOrder(o), clientOrderId);
   }
 
   public async modifyOrder(orderId: string, changes: OrderChanges): Promise<OrderAck> {
-    const id = checkedOrderId(orderId);
+    const id = base.checkedOrderId(orderId);
     const variety = await this.#varietyOf(id);
     const body: Record<string, string | number> = {};
     if (changes.quantity !== undefined) body.quantity = changes.quantity;
@@ -405,47 +363,33 @@ export class KiteBroker implements Broker {
   }
 
   public async cancelOrder(orderId: string, options: CancelOptions = {}): Promise<OrderAck> {
-    const id = checkedOrderId(orderId);
+    const id = base.checkedOrderId(orderId);
     const variety = await this.#varietyOf(id);
-    try {
-      await this.#transport.call({
-        method: 'DELETE',
-        path: `/orders/${variety}/${id}`,
-        schema: KiteOrderId,
-        retry: 'idempotent-write',
-        priority: 'cancel',
-        // Kite counts a cancel against its order limits (docs/kite.md §Limits).
-        placement: true,
-        ...cancelSpec(options),
-      });
-    } catch (err) {
-      // Kite refuses to cancel an order that stopped working as an OrderException (docs/kite.md §Orders).
-      return settledCancel(err, id, (o) => this.getOrder(o, { urgent: true }));
-    }
-    // Kite answers only the id, once its OMS has taken the cancellation: the answer is that,
-    // at once; the stream and main's order book show the order's end (docs/kite.md §Orders).
-    return { orderId: id, status: 'CANCELLED' };
+    // Kite answers only the id once its OMS has taken the cancellation, and refuses to cancel an
+    // order that stopped working as an OrderException (docs/kite.md §Orders).
+    return base.cancelTaken(
+      id,
+      () =>
+        this.#transport.call({
+          method: 'DELETE',
+          path: `/orders/${variety}/${id}`,
+          schema: KiteOrderId,
+          // Kite counts a cancel against its order limits (docs/kite.md §Limits).
+          placement: true,
+          ...cancelSpec(options),
+        }),
+      this,
+    );
   }
 
   public async listOrders(filter: OrderFilter = {}, options: ReadOptions = {}): Promise<readonly Order[]> {
     const urgent = filter.clientOrderId !== undefined || options.urgent === true;
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/orders',
-      schema: KiteOrderList,
-      retry: 'read',
+    const w = await base.readCall(this.#transport, '/orders', KiteOrderList, {
       priority: urgent ? 'urgent' : 'normal',
     });
     const tag = filter.clientOrderId === undefined ? null : kiteTag(filter.clientOrderId);
-    const out: Order[] = [];
-    for (const o of w.data) {
-      if (tag !== null && o.tag !== tag && !(o.tags ?? []).includes(tag)) continue;
-      const order = this.#toOrder(o);
-      if (order === null) continue;
-      if (filter.status !== undefined && order.status !== filter.status) continue;
-      out.push(order);
-    }
-    return out;
+    const tagged = w.data.filter((o) => tag === null || o.tag === tag || (o.tags ?? []).includes(tag));
+    return base.shownOrders(tagged, (o) => this.#toOrder(o), filter.status);
   }
 
   public async getOrder(orderId: string, options: { readonly urgent?: boolean } = {}): Promise<Order> {
@@ -461,7 +405,7 @@ export class KiteBroker implements Broker {
   }
 
   public async listTrades(): Promise<readonly Trade[]> {
-    const w = await this.#transport.call({ method: 'GET', path: '/trades', schema: KiteTradeList, retry: 'read' });
+    const w = await base.readCall(this.#transport, '/trades', KiteTradeList);
     return w.data.map(toTrade).filter((t): t is Trade => t !== null);
   }
 
@@ -496,12 +440,12 @@ export class KiteBroker implements Broker {
   }
 
   public async listGtts(): Promise<readonly Gtt[]> {
-    const w = await this.#transport.call({ method: 'GET', path: '/gtt/triggers', schema: KiteGttList, retry: 'read' });
+    const w = await base.readCall(this.#transport, '/gtt/triggers', KiteGttList);
     return w.data.map(toGtt).filter((g): g is Gtt => g !== null);
   }
 
   public async modifyGtt(gtt: Gtt, changes: GttChanges, lastPrice: number): Promise<GttAck> {
-    const id = checkedOrderId(gtt.gttId);
+    const id = base.checkedOrderId(gtt.gttId);
     const w = await gttRefusal(
       this.#transport.call({
         method: 'PUT',
@@ -517,7 +461,7 @@ export class KiteBroker implements Broker {
   }
 
   public async deleteGtt(gttId: string): Promise<GttAck> {
-    const id = checkedOrderId(gttId);
+    const id = base.checkedOrderId(gttId);
     const w = await this.#transport.call({
       method: 'DELETE',
       path: `/gtt/triggers/${id}`,
@@ -529,29 +473,19 @@ export class KiteBroker implements Broker {
   }
 
   public async listPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/portfolio/positions',
-      schema: KitePositions,
-      retry: 'read',
+    const w = await base.readCall(this.#transport, '/portfolio/positions', KitePositions, {
       priority: urgency(options),
     });
     return w.data.net.map(toPosition).filter((p): p is Position => p !== null);
   }
 
   public async listHoldings(options: ReadOptions = {}): Promise<readonly Holding[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/portfolio/holdings',
-      schema: KiteHoldings,
-      retry: 'read',
-      priority: urgency(options),
-    });
+    const w = await base.readCall(this.#transport, '/portfolio/holdings', KiteHoldings, { priority: urgency(options) });
     return w.data.map(toHolding).filter((h): h is Holding => h !== null);
   }
 
   public async getFunds(): Promise<Funds> {
-    const w = await this.#transport.call({ method: 'GET', path: '/user/margins', schema: KiteMargins, retry: 'read' });
+    const w = await base.readCall(this.#transport, '/user/margins', KiteMargins);
     return toFunds(w.data);
   }
 
@@ -590,30 +524,16 @@ export class KiteBroker implements Broker {
 
   public listInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {
     if (exchange !== undefined) return this.#loadInstruments(exchange);
-    this.#instruments ??= this.#loadInstruments().catch((err: unknown) => {
-      this.#instruments = null;
-      throw err;
-    });
-    return this.#instruments;
+    return this.#instruments.get();
   }
 
   public async getCandles(instrumentToken: number, q: CandleQuery): Promise<readonly Candle[]> {
     const token = z.number().int().positive().parse(instrumentToken);
-    const to = q.to !== undefined ? Date.parse(q.to) : this.#now();
-    const from = q.from !== undefined ? Date.parse(q.from) : to - DEFAULT_SPAN_DAYS[q.interval] * DAY_MS;
-    if (!Number.isFinite(from) || !Number.isFinite(to)) {
-      throw brokerError('bad_request', 'A chart window needs ISO times', {
-        field: Number.isFinite(from) ? 'to' : 'from',
-      });
-    }
+    const { from, to } = base.candleWindow(q, this.#now());
     this.#needMarketData();
     await this.#historySpacing.turn();
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: `/instruments/historical/${token}/${q.interval}`,
+    const w = await base.readCall(this.#transport, `/instruments/historical/${token}/${q.interval}`, KiteCandles, {
       query: { from: kiteQueryTime(from), to: kiteQueryTime(to) },
-      schema: KiteCandles,
-      retry: 'read',
     });
     return w.data.candles.map(toCandle);
   }
@@ -622,16 +542,12 @@ export class KiteBroker implements Broker {
     instrumentTokens: readonly number[],
     options: ReadOptions = {},
   ): Promise<readonly MarketQuote[]> {
-    const tokens = z.array(z.number().int().positive()).min(1).max(500).parse(instrumentTokens);
+    const tokens = base.quoteTokens(instrumentTokens);
     this.#needMarketData();
     if (tokens.some((t) => !this.#index.has(t))) await this.listInstruments().catch(() => undefined);
     await this.#quoteSpacing.turn();
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/quote',
+    const w = await base.readCall(this.#transport, '/quote', KiteQuotes, {
       query: { i: tokens.map(String) },
-      schema: KiteQuotes,
-      retry: 'read',
       priority: urgency(options),
     });
     const now = this.#now();
@@ -647,13 +563,7 @@ export class KiteBroker implements Broker {
 
   /** Kite publishes no market status: the exchanges' regular hours (kite-calendar.ts). */
   public marketStatus(): Promise<MarketStatus> {
-    const now = this.#now();
-    return Promise.resolve({
-      now: toIstIso(now),
-      simulated: false,
-      speed: 1,
-      exchanges: KITE_EXCHANGES.map((e) => kiteSession(e, now)),
-    });
+    return Promise.resolve(regularHoursStatus(this.#now()));
   }
 
   public optionChain(q: OptionChainQuery): Promise<OptionChain> {
@@ -666,10 +576,8 @@ export class KiteBroker implements Broker {
   }
 
   public openStream(listener: StreamListener): BrokerStream {
-    const url = new URL(this.#baseUrl + '/ws');
-    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     return new KiteTicker(
-      url.toString(),
+      base.streamUrl(this.#baseUrl, '/ws'),
       this.#apiKey,
       this.#auth,
       {
@@ -710,12 +618,8 @@ export class KiteBroker implements Broker {
   }
 
   async #history(orderId: string, urgent: boolean): Promise<readonly KiteOrder[]> {
-    const id = checkedOrderId(orderId);
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: `/orders/${id}`,
-      schema: KiteOrderList,
-      retry: 'read',
+    const id = base.checkedOrderId(orderId);
+    const w = await base.readCall(this.#transport, `/orders/${id}`, KiteOrderList, {
       priority: urgent ? 'urgent' : 'normal',
     });
     for (const o of w.data) this.#varieties.set(o.order_id, o.variety);
@@ -732,13 +636,12 @@ export class KiteBroker implements Broker {
   }
 
   async #loadInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {
-    const text = await this.#transport.call({
-      method: 'GET',
-      path: exchange === undefined ? '/instruments' : `/instruments/${exchange}`,
-      schema: z.string(),
-      text: true,
-      retry: 'read',
-    });
+    const text = await base.readCall(
+      this.#transport,
+      exchange === undefined ? '/instruments' : `/instruments/${exchange}`,
+      z.string(),
+      { text: true },
+    );
     const { instruments } = await parseInstrumentsCsv(text);
     const index =
       exchange === undefined ? new Map<number, { exchange: Exchange; tradingsymbol: string }>() : this.#index;

@@ -1,5 +1,5 @@
 import type { Exchange } from '@shared/domain/instrument';
-import type { ExchangeSession, SessionPhase } from '@shared/domain/market';
+import type { ExchangeSession, MarketStatus, SessionPhase } from '@shared/domain/market';
 import { IST_OFFSET_MS, istDate, istDayStart, toIstIso } from '@shared/lib/ist-time';
 import { CLOSE_MINUTE } from '@shared/trading/market-hours';
 
@@ -76,4 +76,14 @@ export function kiteTokenExpiry(now: number): string {
 /** An instant as Kite's IST `yyyy-mm-dd hh:mm:ss`. */
 export function kiteQueryTime(ms: number): string {
   return toIstIso(ms).slice(0, 19).replace('T', ' ');
+}
+
+/** The market's status as the exchanges' regular hours give it, for a broker that publishes none. */
+export function regularHoursStatus(now: number): MarketStatus {
+  return {
+    now: toIstIso(now),
+    simulated: false,
+    speed: 1,
+    exchanges: KITE_EXCHANGES.map((e) => kiteSession(e, now)),
+  };
 }

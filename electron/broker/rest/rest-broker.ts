@@ -47,6 +47,7 @@ import type {
   StreamListener,
 } from '../broker';
 import { cancelSpec, urgency } from '../read-options';
+import * as base from '../adapter-base';
 import { settledCancel } from '../settled-cancel';
 import { StreamClient } from '../stream/stream-client';
 import { toWireOrderChanges, toWireOrderRequest } from './domain-to-wire';
@@ -68,24 +69,14 @@ import {
   toTrade,
 } from './wire-to-domain';
 
-/** Order ids go into paths: keep them to a safe alphabet so no id can change the route. */
+/** Order ids go into paths: the safe alphabet, whatever the caller validated (docs/api.md §Orders). */
 function orderPath(orderId: string, suffix = ''): string {
-  // `..` survives encodeURIComponent and would turn DELETE /orders/.. into DELETE /: refuse
-  // anything but the id alphabet here too, whatever the caller validated (docs/api.md §Orders).
-  if (!ORDER_ID.test(orderId)) {
-    throw brokerError('bad_request', 'An order id is 1–64 letters, digits, "_" or "-"', { field: 'orderId' });
-  }
-  return `/orders/${orderId}${suffix}`;
+  return `/orders/${base.checkedOrderId(orderId)}${suffix}`;
 }
-
-const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** GTT ids go into paths too (docs/api.md §GTT): the same safe alphabet. */
 function gttPath(gttId: string): string {
-  if (!ORDER_ID.test(gttId)) {
-    throw brokerError('bad_request', 'A GTT id is 1–64 letters, digits, "_" or "-"', { field: 'gttId' });
-  }
-  return `/gtt/${gttId}`;
+  return `/gtt/${base.checkedId(gttId, 'A GTT id', 'gttId')}`;
 }
 
 /** A refusal's fields in the app's spelling of GTT legs (`orders.0.price` → `legs.0.price`). */
@@ -195,11 +186,9 @@ export class RestBroker implements Broker {
   }
 
   public async logout(): Promise<void> {
-    try {
-      await this.#transport.call({ method: 'DELETE', path: '/session', schema: null, retry: 'once' });
-    } finally {
-      this.#transport.resetCache();
-    }
+    await base.endSession(this.#transport, () =>
+      this.#transport.call({ method: 'DELETE', path: '/session', schema: null, retry: 'once' }),
+    );
   }
 
   public async placeOrder(cmd: PlaceOrderCommand, options: PlaceOptions = {}): Promise<OrderAck> {
@@ -211,9 +200,7 @@ export class RestBroker implements Broker {
       retry: 'once',
       priority: 'urgent',
       placement: true,
-      ...(options.onSlow ? { onSlow: options.onSlow } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.sendBy ? { sendBy: options.sendBy } : {}),
+      ...base.placeSpec(options),
     });
     return toOrderAck(w);
   }
@@ -258,8 +245,6 @@ export class RestBroker implements Broker {
         method: 'DELETE',
         path,
         schema: WireOrderAck,
-        retry: 'idempotent-write',
-        priority: 'cancel',
         ...cancelSpec(options),
       });
       return toOrderAck(w);
@@ -273,15 +258,7 @@ export class RestBroker implements Broker {
     const query = { status: filter.status, client_order_id: filter.clientOrderId };
     // A lookup by client_order_id resolves a placement the trader is waiting on: urgent.
     const priority = filter.clientOrderId !== undefined || options.urgent === true ? 'urgent' : 'normal';
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/orders',
-      query,
-      schema: WireOrderList,
-      retry: 'read',
-      conditional: true,
-      priority,
-    });
+    const w = await base.readCall(this.#transport, '/orders', WireOrderList, { query, conditional: true, priority });
     return w.orders.map(toOrder);
   }
 
@@ -300,34 +277,19 @@ export class RestBroker implements Broker {
   }
 
   public async getOrder(orderId: string, options: { readonly urgent?: boolean } = {}): Promise<Order> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: orderPath(orderId),
-      schema: WireOrderOne,
-      retry: 'read',
+    const w = await base.readCall(this.#transport, orderPath(orderId), WireOrderOne, {
       priority: options.urgent ? 'urgent' : 'normal',
     });
     return toOrder(w.order);
   }
 
   public async orderHistory(orderId: string): Promise<readonly OrderEvent[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: orderPath(orderId, '/history'),
-      schema: WireOrderHistory,
-      retry: 'read',
-    });
+    const w = await base.readCall(this.#transport, orderPath(orderId, '/history'), WireOrderHistory);
     return w.history.map(toOrderEvent);
   }
 
   public async listTrades(): Promise<readonly Trade[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/trades',
-      schema: WireTradeList,
-      retry: 'read',
-      conditional: true,
-    });
+    const w = await base.readCall(this.#transport, '/trades', WireTradeList, { conditional: true });
     return w.trades.map(toTrade);
   }
 
@@ -360,13 +322,7 @@ export class RestBroker implements Broker {
   }
 
   public async listGtts(): Promise<readonly Gtt[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/gtt',
-      schema: WireGttList,
-      retry: 'read',
-      conditional: true,
-    });
+    const w = await base.readCall(this.#transport, '/gtt', WireGttList, { conditional: true });
     return w.gtts.map(toGtt);
   }
 
@@ -397,11 +353,7 @@ export class RestBroker implements Broker {
   }
 
   public async listPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/positions',
-      schema: WirePositionList,
-      retry: 'read',
+    const w = await base.readCall(this.#transport, '/positions', WirePositionList, {
       conditional: true,
       priority: urgency(options),
     });
@@ -409,11 +361,7 @@ export class RestBroker implements Broker {
   }
 
   public async listHoldings(options: ReadOptions = {}): Promise<readonly Holding[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/holdings',
-      schema: WireHoldingList,
-      retry: 'read',
+    const w = await base.readCall(this.#transport, '/holdings', WireHoldingList, {
       conditional: true,
       priority: urgency(options),
     });
@@ -421,7 +369,7 @@ export class RestBroker implements Broker {
   }
 
   public async getFunds(): Promise<Funds> {
-    const w = await this.#transport.call({ method: 'GET', path: '/funds', schema: WireFunds, retry: 'read' });
+    const w = await base.readCall(this.#transport, '/funds', WireFunds);
     return toFunds(w);
   }
 
@@ -450,12 +398,8 @@ export class RestBroker implements Broker {
   }
 
   public async listInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/instruments',
+    const w = await base.readCall(this.#transport, '/instruments', WireInstrumentList, {
       query: { exchange },
-      schema: WireInstrumentList,
-      retry: 'read',
       conditional: true,
     });
     return w.instruments.map(toInstrument);
@@ -464,7 +408,7 @@ export class RestBroker implements Broker {
   public async getCandles(instrumentToken: number, q: CandleQuery): Promise<readonly Candle[]> {
     const path = `/instruments/${z.number().int().positive().parse(instrumentToken)}/candles`;
     const query = { interval: q.interval, from: q.from, to: q.to };
-    const w = await this.#transport.call({ method: 'GET', path, query, schema: WireCandleList, retry: 'read' });
+    const w = await base.readCall(this.#transport, path, WireCandleList, { query });
     return w.candles.map(toCandle);
   }
 
@@ -472,45 +416,27 @@ export class RestBroker implements Broker {
     instrumentTokens: readonly number[],
     options: ReadOptions = {},
   ): Promise<readonly MarketQuote[]> {
-    const tokens = z.array(z.number().int().positive()).min(1).max(500).parse(instrumentTokens);
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/quotes',
+    const tokens = base.quoteTokens(instrumentTokens);
+    const w = await base.readCall(this.#transport, '/quotes', WireQuoteList, {
       query: { i: tokens.map(String) },
-      schema: WireQuoteList,
-      retry: 'read',
       priority: urgency(options),
     });
     return w.quotes.map(toMarketQuote);
   }
 
   public async marketStatus(): Promise<MarketStatus> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/market/status',
-      schema: WireMarketStatus,
-      retry: 'read',
-    });
+    const w = await base.readCall(this.#transport, '/market/status', WireMarketStatus);
     return toMarketStatus(w);
   }
 
   public async optionChain(q: OptionChainQuery): Promise<OptionChain> {
     const query = { underlying: q.underlying, expiry: q.expiry, strikes: q.strikes?.toString() };
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/option-chain',
-      query,
-      schema: WireOptionChain,
-      retry: 'read',
-      conditional: true,
-    });
+    const w = await base.readCall(this.#transport, '/option-chain', WireOptionChain, { query, conditional: true });
     return toOptionChain(w);
   }
 
   public openStream(listener: StreamListener): BrokerStream {
-    const url = new URL(this.#baseUrl.replace(/\/+$/, '') + '/stream');
-    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-    return new StreamClient(url.toString(), this.#auth, listener);
+    return new StreamClient(base.streamUrl(this.#baseUrl, '/stream'), this.#auth, listener);
   }
 
   public close(): Promise<void> {

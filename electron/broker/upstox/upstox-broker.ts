@@ -13,7 +13,7 @@ import {
 import type { Gtt, GttAck } from '@shared/domain/gtt';
 import type { BasketMargin, Funds, Holding, OrderMargin, Position } from '@shared/domain/portfolio';
 import { AppError } from '@shared/ipc/app-error';
-import { istDayStart, nextIstTimeOfDay, toIstIso } from '@shared/lib/ist-time';
+import { nextIstTimeOfDay, toIstIso } from '@shared/lib/ist-time';
 import type { AuthSource } from '../auth-source';
 import { brokerError } from '../broker-error';
 import type {
@@ -33,11 +33,10 @@ import type {
   StreamListener,
 } from '../broker';
 import { cancelSpec, urgency } from '../read-options';
-import { settledCancel } from '../settled-cancel';
+import * as base from '../adapter-base';
 import { ReadUntilSent } from '../http/read-until-sent';
 import type { RestTransport, TransportOptions } from '../rest/rest-transport';
-import { KITE_EXCHANGES, kiteSession } from '../kite/kite-calendar';
-import { checkedOrderId, DEFAULT_SPAN_DAYS } from '../kite/kite-broker';
+import { kiteSession, regularHoursStatus } from '../kite/kite-calendar';
 import { classifyUpstoxReply, upstoxTokenRefused } from './upstox-errors';
 import { UpstoxTicker } from './upstox-ticker';
 import {
@@ -113,7 +112,6 @@ export interface UpstoxBrokerOptions {
 }
 
 const HOUR = 3_600_000;
-const DAY_MS = 86_400_000;
 /** Upstox's v3 candle unit and interval of each of ours. */
 const CANDLE_UNIT: Readonly<Record<CandleInterval, readonly [string, number]>> = {
   minute: ['minutes', 1],
@@ -157,7 +155,7 @@ export class UpstoxBroker implements Broker {
   readonly #options: UpstoxBrokerOptions;
   readonly #now: () => number;
   #index = new UpstoxIndex();
-  #instruments: Promise<readonly Instrument[]> | null = null;
+  readonly #instruments = new base.KeptUntilFailed(() => this.#loadInstruments());
   /** Each order as last seen: Upstox's modify names every field again. */
   readonly #lastSeen = new Map<string, UpstoxOrder>();
   /** Placements' lookups that have not left yet share one read per tag (`read-until-sent.ts`). */
@@ -177,7 +175,7 @@ export class UpstoxBroker implements Broker {
 
   public onLimits(): () => void {
     // Upstox publishes no limits in its replies: the documented ones stand.
-    return () => undefined;
+    return base.noPublishedLimits();
   }
 
   /**
@@ -185,11 +183,7 @@ export class UpstoxBroker implements Broker {
    * (docs/upstox.md §Orders): an intent journaled before today's IST date cannot be looked up.
    */
   public placementTraits(): PlacementTraits {
-    return {
-      uniqueReferences: false,
-      ordersVisibleFrom: (now) => istDayStart(now),
-      ordersVisibleNote: 'Upstox shows only today’s orders',
-    };
+    return base.todaysBookTraits('Upstox');
   }
 
   /**
@@ -200,12 +194,8 @@ export class UpstoxBroker implements Broker {
   public async login(c: Credentials): Promise<SessionGrant> {
     const expiresAt = toIstIso(nextIstTimeOfDay(this.#now(), 3.5 * HOUR));
     if (c.accessToken !== undefined && c.accessToken !== '') {
-      const w = await this.#transport.call({
-        method: 'GET',
-        path: '/v2/user/profile',
+      const w = await base.readCall(this.#transport, '/v2/user/profile', UpstoxProfile, {
         headers: { authorization: `Bearer ${c.accessToken}` },
-        schema: UpstoxProfile,
-        retry: 'read',
         auth: false,
       });
       return { accessToken: c.accessToken, expiresAt, userId: w.data.user_id, scope: 'trade' };
@@ -241,11 +231,9 @@ export class UpstoxBroker implements Broker {
   }
 
   public async logout(): Promise<void> {
-    try {
-      await this.#transport.call({ method: 'DELETE', path: '/v2/logout', schema: null, retry: 'once' });
-    } finally {
-      this.#transport.resetCache();
-    }
+    await base.endSession(this.#transport, () =>
+      this.#transport.call({ method: 'DELETE', path: '/v2/logout', schema: null, retry: 'once' }),
+    );
   }
 
   public async placeOrder(cmd: PlaceOrderCommand, options: PlaceOptions = {}): Promise<OrderAck> {
@@ -260,9 +248,7 @@ export class UpstoxBroker implements Broker {
       retry: 'once',
       priority: 'urgent',
       placement: true,
-      ...(options.onSlow ? { onSlow: options.onSlow } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.sendBy ? { sendBy: options.sendBy } : {}),
+      ...base.placeSpec(options),
     });
     const orderId = w.data.order_ids[0];
     // One order asked, never sliced: anything but one id is a reply the app cannot read.
@@ -313,17 +299,7 @@ export class UpstoxBroker implements Broker {
     await this.#ensureIndex();
     const latest = new Map<string, UpstoxOrder>();
     for (const s of steps) if (s.tag === tag) latest.set(s.order_id, s);
-    return [...latest.values()].map((o) => {
-      const order = this.#toOrder(o);
-      // An order carrying our tag that we cannot read must never look like "absent".
-      if (order === null) {
-        throw brokerError(
-          'unexpected_shape',
-          `Upstox reports order ${o.order_id} for this reference in a form the app cannot read`,
-        );
-      }
-      return { ...order, clientOrderId };
-    });
+    return base.referencedOrders('Upstox', [...latest.values()], (o) => this.#toOrder(o), clientOrderId);
   }
 
   /**
@@ -331,7 +307,7 @@ export class UpstoxBroker implements Broker {
    * changed are the order's as last seen (read now when not seen yet).
    */
   public async modifyOrder(orderId: string, changes: OrderChanges): Promise<OrderAck> {
-    const id = checkedOrderId(orderId);
+    const id = base.checkedOrderId(orderId);
     const seen = this.#lastSeen.get(id) ?? (await this.#details(id, true));
     const orderType = changes.orderType ?? seen.order_type;
     const body: Record<string, string | number> = {
@@ -359,26 +335,23 @@ export class UpstoxBroker implements Broker {
   }
 
   public async cancelOrder(orderId: string, options: CancelOptions = {}): Promise<OrderAck> {
-    const id = checkedOrderId(orderId);
-    try {
-      await this.#transport.call({
-        method: 'DELETE',
-        path: '/v3/order/cancel',
-        query: { order_id: id },
-        headers: this.#algoHeader(),
-        schema: UpstoxOrderId,
-        retry: 'idempotent-write',
-        priority: 'cancel',
-        placement: true,
-        ...cancelSpec(options),
-      });
-    } catch (err) {
-      // Upstox refuses to cancel an order that stopped working with UDAPI100040 (docs/upstox.md §Errors).
-      return settledCancel(err, id, (o) => this.getOrder(o, { urgent: true }));
-    }
-    // Upstox answers only the id, once it has taken the cancellation; the stream and main's
-    // order book show the order's end.
-    return { orderId: id, status: 'CANCELLED' };
+    const id = base.checkedOrderId(orderId);
+    // Upstox answers only the id once it has taken the cancellation, and refuses to cancel an
+    // order that stopped working with UDAPI100040 (docs/upstox.md §Errors).
+    return base.cancelTaken(
+      id,
+      () =>
+        this.#transport.call({
+          method: 'DELETE',
+          path: '/v3/order/cancel',
+          query: { order_id: id },
+          headers: this.#algoHeader(),
+          schema: UpstoxOrderId,
+          placement: true,
+          ...cancelSpec(options),
+        }),
+      this,
+    );
   }
 
   public async listOrders(filter: OrderFilter = {}, options: ReadOptions = {}): Promise<readonly Order[]> {
@@ -386,26 +359,15 @@ export class UpstoxBroker implements Broker {
       const found = await this.findOrders(filter.clientOrderId);
       return filter.status === undefined ? found : found.filter((o) => o.status === filter.status);
     }
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/v2/order/retrieve-all',
-      schema: UpstoxOrderList,
-      retry: 'read',
+    const w = await base.readCall(this.#transport, '/v2/order/retrieve-all', UpstoxOrderList, {
       priority: urgency(options),
     });
     await this.#ensureIndex();
-    const out: Order[] = [];
-    for (const o of w.data) {
-      const order = this.#toOrder(o);
-      if (order === null) continue;
-      if (filter.status !== undefined && order.status !== filter.status) continue;
-      out.push(order);
-    }
-    return out;
+    return base.shownOrders(w.data, (o) => this.#toOrder(o), filter.status);
   }
 
   public async getOrder(orderId: string, options: { readonly urgent?: boolean } = {}): Promise<Order> {
-    const w = await this.#details(checkedOrderId(orderId), options.urgent === true);
+    const w = await this.#details(base.checkedOrderId(orderId), options.urgent === true);
     await this.#ensureIndex();
     const order = this.#toOrder(w);
     if (order === null) throw brokerError('not_found', `Upstox has no order ${orderId} the app can show`);
@@ -413,23 +375,14 @@ export class UpstoxBroker implements Broker {
   }
 
   public async orderHistory(orderId: string): Promise<readonly OrderEvent[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/v2/order/history',
-      query: { order_id: checkedOrderId(orderId) },
-      schema: UpstoxOrderList,
-      retry: 'read',
+    const w = await base.readCall(this.#transport, '/v2/order/history', UpstoxOrderList, {
+      query: { order_id: base.checkedOrderId(orderId) },
     });
     return w.data.map(toOrderEvent);
   }
 
   public async listTrades(): Promise<readonly Trade[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/v2/order/trades/get-trades-for-day',
-      schema: UpstoxTradeList,
-      retry: 'read',
-    });
+    const w = await base.readCall(this.#transport, '/v2/order/trades/get-trades-for-day', UpstoxTradeList);
     await this.#ensureIndex();
     return w.data.map((t) => toTrade(t, this.#index)).filter((t): t is Trade => t !== null);
   }
@@ -455,11 +408,7 @@ export class UpstoxBroker implements Broker {
   }
 
   public async listPositions(options: ReadOptions = {}): Promise<readonly Position[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/v2/portfolio/short-term-positions',
-      schema: UpstoxPositions,
-      retry: 'read',
+    const w = await base.readCall(this.#transport, '/v2/portfolio/short-term-positions', UpstoxPositions, {
       priority: urgency(options),
     });
     await this.#ensureIndex();
@@ -467,11 +416,7 @@ export class UpstoxBroker implements Broker {
   }
 
   public async listHoldings(options: ReadOptions = {}): Promise<readonly Holding[]> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/v2/portfolio/long-term-holdings',
-      schema: UpstoxHoldings,
-      retry: 'read',
+    const w = await base.readCall(this.#transport, '/v2/portfolio/long-term-holdings', UpstoxHoldings, {
       priority: urgency(options),
     });
     await this.#ensureIndex();
@@ -481,12 +426,7 @@ export class UpstoxBroker implements Broker {
   /** Upstox's funds carry no P&L: the day's positions' is added (docs/upstox.md §The adapter). */
   public async getFunds(): Promise<Funds> {
     const [w, positions] = await Promise.all([
-      this.#transport.call({
-        method: 'GET',
-        path: '/v2/user/get-funds-and-margin',
-        schema: UpstoxFunds,
-        retry: 'read',
-      }),
+      base.readCall(this.#transport, '/v2/user/get-funds-and-margin', UpstoxFunds),
       this.listPositions(),
     ]);
     const realised = positions.reduce((s, p) => s + p.realisedPnl, 0);
@@ -503,32 +443,21 @@ export class UpstoxBroker implements Broker {
   }
 
   public async listInstruments(exchange?: Exchange): Promise<readonly Instrument[]> {
-    this.#instruments ??= this.#loadInstruments().catch((err: unknown) => {
-      this.#instruments = null;
-      throw err;
-    });
-    const all = await this.#instruments;
+    const all = await this.#instruments.get();
     return exchange === undefined ? all : all.filter((i) => i.exchange === exchange);
   }
 
   public async getCandles(instrumentToken: number, q: CandleQuery): Promise<readonly Candle[]> {
     const where = await this.#byToken(instrumentToken);
-    const to = q.to !== undefined ? Date.parse(q.to) : this.#now();
-    const from = q.from !== undefined ? Date.parse(q.from) : to - DEFAULT_SPAN_DAYS[q.interval] * DAY_MS;
-    if (!Number.isFinite(from) || !Number.isFinite(to)) {
-      throw brokerError('bad_request', 'A chart window needs ISO times', {
-        field: Number.isFinite(from) ? 'to' : 'from',
-      });
-    }
+    const { from, to } = base.candleWindow(q, this.#now());
     const [unit, interval] = CANDLE_UNIT[q.interval];
     const day = (ms: number): string => toIstIso(ms).slice(0, 10);
     const key = encodeURIComponent(where.key);
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: `/v3/historical-candle/${key}/${unit}/${interval}/${day(to)}/${day(from)}`,
-      schema: UpstoxCandles,
-      retry: 'read',
-    });
+    const w = await base.readCall(
+      this.#transport,
+      `/v3/historical-candle/${key}/${unit}/${interval}/${day(to)}/${day(from)}`,
+      UpstoxCandles,
+    );
     // Upstox answers whole days, newest first: the window asked, oldest first.
     return w.data.candles
       .map(toCandle)
@@ -543,16 +472,12 @@ export class UpstoxBroker implements Broker {
     instrumentTokens: readonly number[],
     options: ReadOptions = {},
   ): Promise<readonly MarketQuote[]> {
-    const tokens = z.array(z.number().int().positive()).min(1).max(500).parse(instrumentTokens);
+    const tokens = base.quoteTokens(instrumentTokens);
     await this.#ensureIndex();
     const known = tokens.map((t) => this.#index.token(t)).filter((i): i is KeyedInstrument => i !== undefined);
     if (known.length === 0) return [];
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/v2/market-quote/quotes',
+    const w = await base.readCall(this.#transport, '/v2/market-quote/quotes', UpstoxQuotes, {
       query: { instrument_key: known.map((i) => i.key).join(',') },
-      schema: UpstoxQuotes,
-      retry: 'read',
       priority: urgency(options),
     });
     const byKey = new Map(Object.values(w.data).map((q) => [q.instrument_token, q]));
@@ -567,13 +492,7 @@ export class UpstoxBroker implements Broker {
 
   /** The exchanges' regular hours (the Kite adapter's calendar: the same exchanges). */
   public marketStatus(): Promise<MarketStatus> {
-    const now = this.#now();
-    return Promise.resolve({
-      now: toIstIso(now),
-      simulated: false,
-      speed: 1,
-      exchanges: KITE_EXCHANGES.map((e) => kiteSession(e, now)),
-    });
+    return Promise.resolve(regularHoursStatus(this.#now()));
   }
 
   public optionChain(q: OptionChainQuery): Promise<OptionChain> {
@@ -618,12 +537,8 @@ export class UpstoxBroker implements Broker {
   }
 
   async #details(id: string, urgent: boolean): Promise<UpstoxOrder> {
-    const w = await this.#transport.call({
-      method: 'GET',
-      path: '/v2/order/details',
+    const w = await base.readCall(this.#transport, '/v2/order/details', UpstoxOrderDetails, {
       query: { order_id: id },
-      schema: UpstoxOrderDetails,
-      retry: 'read',
       priority: urgent ? 'urgent' : 'normal',
     });
     this.#lastSeen.set(w.data.order_id, w.data);
@@ -655,13 +570,7 @@ export class UpstoxBroker implements Broker {
   }
 
   async #loadInstruments(): Promise<readonly Instrument[]> {
-    const rows = await this.#transport.call({
-      method: 'GET',
-      path: '/instruments/complete.json',
-      schema: UpstoxMaster,
-      retry: 'read',
-      auth: false,
-    });
+    const rows = await base.readCall(this.#transport, '/instruments/complete.json', UpstoxMaster, { auth: false });
     // A row the app cannot read is left out, as the Kite dump's are: one odd row never costs the list.
     const parsed = rows.map((raw) => UpstoxInstrument.safeParse(raw)).flatMap((r) => (r.success ? [r.data] : []));
     const tokens = upstoxTokens(parsed);
