@@ -252,12 +252,15 @@ describe.each(DIALECTS)('the stream policy: $name', (dialect) => {
       dialect,
       () => rootOf(broker),
       authFor(() => broker, token),
-      { silenceMs: 400 },
+      // Long enough that a loaded machine answers the mid-silence ping in time (a pong later than
+      // half the window is, to the watchdog, a silent broker): the check is of the policy, not of
+      // the machine's speed.
+      { silenceMs: 1_500 },
     );
     s.c.start();
     await vi.waitFor(() => expect(s.opens()).toBe(1), { timeout: 5_000 });
     // A bounded wait for a negative check: three watchdog periods without a replacement.
-    await new Promise((r) => setTimeout(r, 1_200));
+    await new Promise((r) => setTimeout(r, 4_500));
     expect(s.opens()).toBe(1);
     expect(s.states.filter((x) => x.state === 'connecting')).toHaveLength(1); // the first connect only
   });
