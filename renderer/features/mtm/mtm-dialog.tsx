@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { describeError } from '../../lib/describe-error';
+import { SaveButtons } from '../layout/save-buttons';
 import { Dialog } from '../layout/dialog';
 import { mtmDraftOf, mtmSettingsOf, type AmountDraft, type MtmDraft, type MtmField } from './mtm-form';
 import { mtmQueries, useSetMtm } from './queries';
@@ -82,19 +83,7 @@ function MtmForm(props: { readonly initial: MtmDraft; readonly onDone: () => voi
         </label>
         {errors.countdownS ? <span className="field-error">{errors.countdownS}</span> : null}
       </div>
-      {save.error ? (
-        <p role="alert" className="inline-error">
-          Not saved: {describeError(save.error)}
-        </p>
-      ) : null}
-      <div className="form__buttons">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save levels'}
-        </button>
-        <button type="button" onClick={props.onDone}>
-          Cancel
-        </button>
-      </div>
+      <SaveButtons save={save} label="Save levels" onCancel={props.onDone} />
     </form>
   );
 }

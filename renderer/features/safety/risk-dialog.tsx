@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { RiskLimitName } from '@shared/domain/risk';
 import { describeError } from '../../lib/describe-error';
+import { SaveButtons } from '../layout/save-buttons';
 import { Dialog } from '../layout/dialog';
 import { safetyQueries, useSetRiskLimits } from './queries';
 import { draftOf, LIMIT_ROWS, limitsOf, type RiskDraft } from './risk-form';
@@ -69,19 +70,7 @@ function RiskForm(props: { readonly initial: RiskDraft; readonly onDone: () => v
           />
         ))}
       </div>
-      {save.error ? (
-        <p role="alert" className="inline-error">
-          Not saved: {describeError(save.error)}
-        </p>
-      ) : null}
-      <div className="form__buttons">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save limits'}
-        </button>
-        <button type="button" onClick={props.onDone}>
-          Cancel
-        </button>
-      </div>
+      <SaveButtons save={save} label="Save limits" onCancel={props.onDone} />
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Exchange } from '@shared/domain/instrument';
 import { SquareOffSettings } from '@shared/domain/square-off';
 import { describeError } from '../../lib/describe-error';
+import { SaveButtons } from '../layout/save-buttons';
 import { useNow } from '../../lib/use-now';
 import { Dialog } from '../layout/dialog';
 import { squareOffQueries, useAnswerSquareOff, useSetSquareOff, useSquareOffEvents } from './queries';
@@ -120,19 +121,7 @@ function SquareOffDialog(props: { readonly initial: SquareOffSettings; readonly 
             </label>
           ))}
         </div>
-        {save.error ? (
-          <p role="alert" className="inline-error">
-            Not saved: {describeError(save.error)}
-          </p>
-        ) : null}
-        <div className="form__buttons">
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save'}
-          </button>
-          <button type="button" onClick={props.onDone}>
-            Cancel
-          </button>
-        </div>
+        <SaveButtons save={save} label="Save" onCancel={props.onDone} />
       </form>
     </Dialog>
   );
