@@ -15,10 +15,11 @@
  * in the ticks bench: rAF frame deltas (p50/p95/p99), and the `market.ticks` messages, their bytes
  * and the ticks inside them as the page's WebSocket receives them.
  *
- * `--window-query`: page k > 1 is a pop-out as the desk makes one — main opens a desk window with
- * a watchlist and a chart of its own (`desk.open` over the bridge, as the palette does) and the
- * page loads as `?window=wN`, the renderer's pop-out page drawing only those two panels. Without
- * it every page is the app's own page, which draws the whole desk.
+ * Page k > 1 is a pop-out as the desk makes one — main opens a desk window with a watchlist and a
+ * chart of its own (`desk.open` over the bridge, as the palette does) and the page loads as
+ * `?window=wN`, the renderer's pop-out page drawing only those two panels. (`--window-query` is
+ * what this was once optional under; it is accepted and changes nothing: two pages of the main
+ * window cannot both be live, the newer takes the window over, docs/workstation.md.)
  *
  * `--unfocused`: each count is measured a second time with every window but the first told it
  * lost the focus (a `blur` event), which then draws prices four times a second (docs/live-data.md
@@ -165,18 +166,18 @@ async function newDeskWindow(hostUrl: string): Promise<string> {
   return id;
 }
 
+/** A page of the desk: the main window's when `deskWindow` is null, else that desk window's (`?window=`). */
 async function openWindow(
   browser: Browser,
   url: string,
-  k: number,
+  deskWindow: string | null,
   tokens: readonly number[],
-  windowQuery: boolean,
   floor: boolean,
 ): Promise<Page> {
   const context = await watchlistContext(browser, tokens, floor);
   const page = await context.newPage();
   const u = new URL(url);
-  if (windowQuery && k > 0) u.searchParams.set('window', await newDeskWindow(url));
+  if (deskWindow !== null) u.searchParams.set('window', deskWindow);
   await page.goto(u.toString());
   await page.getByText(/Connected to .+ as \S+/).waitFor({ timeout: 60_000 });
   await page.waitForFunction((n) => document.querySelectorAll('tr[data-watch-row]').length >= n, tokens.length, {
@@ -199,8 +200,11 @@ async function measureCount(
 ): Promise<CountSample> {
   const pages: Page[] = [];
   try {
-    for (let k = 0; k < windows; k += 1)
-      pages.push(await openWindow(browser, hostUrl, k, tokens, windowQuery, mode === 'static'));
+    // The desk windows are opened before any page: `bridgeCall`'s socket claims the main window,
+    // and a newer claim of the main window closes the older page's socket (docs/workstation.md).
+    const deskWindows: (string | null)[] = [null];
+    for (let k = 1; k < windows; k += 1) deskWindows.push(await newDeskWindow(hostUrl));
+    for (const w of deskWindows) pages.push(await openWindow(browser, hostUrl, w, tokens, mode === 'static'));
     // Every window but the first loses the focus, as when a trader works in one of them.
     if (mode === 'unfocused')
       await Promise.all(pages.slice(1).map((p) => p.evaluate(() => window.dispatchEvent(new Event('blur')))));
@@ -302,7 +306,7 @@ export async function run(args: string[]): Promise<void> {
       rows: { type: 'string', default: '200' },
       'tick-ms': { type: 'string', default: '40' },
       rounds: { type: 'string', default: '1' },
-      'window-query': { type: 'boolean', default: false },
+      'window-query': { type: 'boolean', default: true },
       floor: { type: 'boolean', default: false },
       unfocused: { type: 'boolean', default: false },
     },
