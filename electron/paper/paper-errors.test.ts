@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WireProblem } from '../wire/rest-schemas';
-import { type Api, findInstrument, startTestBroker } from './test-helpers';
+import { type Api, MARKET_BUY_INFY, findInstrument, startTestBroker } from './test-helpers';
 
 let api: Api;
 beforeAll(async () => {
@@ -33,15 +33,7 @@ describe('request errors (never a 500 for bad input)', () => {
     const r = await api.call(
       'POST',
       '/margins/orders',
-      {
-        exchange: 'NSE',
-        tradingsymbol: 'INFY',
-        transaction_type: 'BUY',
-        quantity: 1,
-        order_type: 'MARKET',
-        product: 'MIS',
-        validity: 'DAY',
-      },
+      MARKET_BUY_INFY,
       { headers: { 'content-type': 'application/json; charset=utf-8' } },
     );
     expect(r.status).toBe(200);
