@@ -45,3 +45,17 @@ export interface KiteRoute extends DialectRoute<KiteCtx, KiteReply> {
   readonly path: string;
   readonly limit: KiteLimit;
 }
+
+/**
+ * An API route (the caller's token needed) whose answer goes into Kite's success envelope,
+ * `{status:"success",data}`: most of /kite. Routes that answer a CSV, a page or a redirect are
+ * written out whole.
+ */
+export function kiteApi(
+  method: KiteRoute['method'],
+  path: string,
+  limit: KiteLimit,
+  answer: (ctx: KiteCtx) => unknown,
+): KiteRoute {
+  return { method, path, kind: 'api', limit, handle: async (ctx) => ({ data: await answer(ctx) }) };
+}

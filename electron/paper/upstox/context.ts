@@ -53,3 +53,16 @@ export interface UpstoxRoute extends DialectRoute<UpstoxCtx, UpstoxReply> {
   readonly path: string;
   readonly limit: UpstoxLimit;
 }
+
+/**
+ * An API route (the caller's token needed) whose answer goes into Upstox's success envelope
+ * (`ok`): most of /upstox. Routes that answer another body or a redirect are written out whole.
+ */
+export function upstoxApi(
+  method: UpstoxRoute['method'],
+  path: string,
+  limit: UpstoxLimit,
+  answer: (ctx: UpstoxCtx) => unknown,
+): UpstoxRoute {
+  return { method, path, kind: 'api', limit, handle: async (ctx) => ok(await answer(ctx)) };
+}

@@ -1,5 +1,5 @@
 import { KiteError, inputError, tokenError } from '../errors';
-import type { KiteRoute } from '../context';
+import { type KiteRoute, kiteApi } from '../context';
 import { KITE_API_KEY, checksumMatches, kiteExpiry } from '../session';
 import { kiteProfile, kiteSegmentMargins } from '../views';
 import { kiteTime, readParams } from '../wire';
@@ -92,51 +92,27 @@ export const sessionRoutes: readonly KiteRoute[] = [
       };
     },
   },
-  {
-    method: 'DELETE',
-    path: '/session/token',
-    kind: 'api',
-    limit: 'default',
-    async handle({ req, query, state, session }) {
-      const p = await readParams(req, query);
-      const token = p.get('access_token') ?? session?.token;
-      if (token !== session?.token) throw inputError('access_token', 'may only name the token of this request');
-      if (session) {
-        state.sessions.revoke(session.token);
-        state.journal.append({ e: 'session_end', token: session.token });
-      }
-      return { data: true };
-    },
-  },
-  {
-    method: 'GET',
-    path: '/user/profile',
-    kind: 'api',
-    limit: 'default',
-    handle: () => ({ data: kiteProfile() }),
-  },
-  {
-    method: 'GET',
-    path: '/user/margins',
-    kind: 'api',
-    limit: 'default',
-    handle({ state, now }) {
-      state.engine.account.rollTo(now);
-      const m = kiteSegmentMargins(state.engine, state.market);
-      return { data: { equity: m, commodity: m } };
-    },
-  },
-  {
-    method: 'GET',
-    path: '/user/margins/:segment',
-    kind: 'api',
-    limit: 'default',
-    handle({ state, params, now }) {
-      const segment = params.segment ?? '';
-      if (segment !== 'equity' && segment !== 'commodity')
-        throw new KiteError(400, 'InputException', 'segment: must be equity or commodity');
-      state.engine.account.rollTo(now);
-      return { data: kiteSegmentMargins(state.engine, state.market) };
-    },
-  },
+  kiteApi('DELETE', '/session/token', 'default', async ({ req, query, state, session }) => {
+    const p = await readParams(req, query);
+    const token = p.get('access_token') ?? session?.token;
+    if (token !== session?.token) throw inputError('access_token', 'may only name the token of this request');
+    if (session) {
+      state.sessions.revoke(session.token);
+      state.journal.append({ e: 'session_end', token: session.token });
+    }
+    return true;
+  }),
+  kiteApi('GET', '/user/profile', 'default', () => kiteProfile()),
+  kiteApi('GET', '/user/margins', 'default', ({ state, now }) => {
+    state.engine.account.rollTo(now);
+    const m = kiteSegmentMargins(state.engine, state.market);
+    return { equity: m, commodity: m };
+  }),
+  kiteApi('GET', '/user/margins/:segment', 'default', ({ state, params, now }) => {
+    const segment = params.segment ?? '';
+    if (segment !== 'equity' && segment !== 'commodity')
+      throw new KiteError(400, 'InputException', 'segment: must be equity or commodity');
+    state.engine.account.rollTo(now);
+    return kiteSegmentMargins(state.engine, state.market);
+  }),
 ];

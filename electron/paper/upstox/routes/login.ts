@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { PAPER_USER_ID } from '../../sessions';
-import { type UpstoxRoute, ok } from '../context';
+import { type UpstoxRoute, upstoxApi } from '../context';
 import { UPSTOX_CODES, UpstoxError, inputError } from '../errors';
 import { UPSTOX_CLIENT_ID, upstoxExpiry } from '../session';
 import { readForm } from '../wire';
@@ -92,24 +92,12 @@ export const loginRoutes: readonly UpstoxRoute[] = [
       return { body: { ...upstoxProfile(), access_token: s.token, extended_token: null } };
     },
   },
-  {
-    method: 'DELETE',
-    path: '/v2/logout',
-    kind: 'api',
-    limit: 'standard',
-    handle({ state, session }) {
-      if (session) {
-        state.sessions.revoke(session.token);
-        state.journal.append({ e: 'session_end', token: session.token });
-      }
-      return ok(true);
-    },
-  },
-  {
-    method: 'GET',
-    path: '/v2/user/profile',
-    kind: 'api',
-    limit: 'standard',
-    handle: () => ok(upstoxProfile()),
-  },
+  upstoxApi('DELETE', '/v2/logout', 'standard', ({ state, session }) => {
+    if (session) {
+      state.sessions.revoke(session.token);
+      state.journal.append({ e: 'session_end', token: session.token });
+    }
+    return true;
+  }),
+  upstoxApi('GET', '/v2/user/profile', 'standard', () => upstoxProfile()),
 ];

@@ -4,7 +4,7 @@ import { istDayStart, toIstIso } from '@shared/lib/ist-time';
 import type { BrokerState } from '../../context';
 import type { PaperInstrument } from '../../instruments';
 import { kiteQuote } from '../../kite/views';
-import { type UpstoxRoute, ok } from '../context';
+import { type UpstoxRoute, ok, upstoxApi } from '../context';
 import { inputError } from '../errors';
 import { byKey, instrumentKey, masterRow, quoteKey } from '../keys';
 import { upstoxTime } from '../wire';
@@ -115,35 +115,23 @@ export const marketRoutes: readonly UpstoxRoute[] = [
     limit: 'standard',
     handle: ({ state }) => ({ body: state.market.instruments.map(masterRow) }),
   },
-  {
-    method: 'GET',
-    path: '/v3/market-quote/ltp',
-    kind: 'api',
-    limit: 'standard',
-    handle: ({ state, query, now }) =>
-      ok(
-        Object.fromEntries(
-          asked(state, query, 500).map((i) => [
-            quoteKey(i),
-            {
-              last_price: fromUnits(state.market.ltp(i.token)),
-              instrument_token: instrumentKey(i),
-              ltq: 0,
-              volume: state.market.volume(i.token),
-              cp: fromUnits(state.market.closeOf(i.token, toIstIso(now).slice(0, 10))),
-            },
-          ]),
-        ),
-      ),
-  },
-  {
-    method: 'GET',
-    path: '/v2/market-quote/quotes',
-    kind: 'api',
-    limit: 'standard',
-    handle: ({ state, query, now }) =>
-      ok(Object.fromEntries(asked(state, query, 500).map((i) => [quoteKey(i), fullQuote(state, i, now)]))),
-  },
+  upstoxApi('GET', '/v3/market-quote/ltp', 'standard', ({ state, query, now }) =>
+    Object.fromEntries(
+      asked(state, query, 500).map((i) => [
+        quoteKey(i),
+        {
+          last_price: fromUnits(state.market.ltp(i.token)),
+          instrument_token: instrumentKey(i),
+          ltq: 0,
+          volume: state.market.volume(i.token),
+          cp: fromUnits(state.market.closeOf(i.token, toIstIso(now).slice(0, 10))),
+        },
+      ]),
+    ),
+  ),
+  upstoxApi('GET', '/v2/market-quote/quotes', 'standard', ({ state, query, now }) =>
+    Object.fromEntries(asked(state, query, 500).map((i) => [quoteKey(i), fullQuote(state, i, now)])),
+  ),
   {
     method: 'GET',
     path: '/v3/historical-candle/:instrument_key/:unit/:interval/:to_date/:from_date',
