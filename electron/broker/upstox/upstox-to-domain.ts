@@ -15,6 +15,7 @@ import type { Funds, Holding, Position } from '@shared/domain/portfolio';
 import { istDate } from '@shared/lib/ist-time';
 import { UNKNOWN_FREEZE_QUANTITY } from '../../wire/kite-instruments-csv';
 import { depthSide, kiteTime } from '../kite/kite-to-domain';
+import { SEGMENT_OF } from '../../wire/upstox-segments';
 import type {
   UpstoxCandles,
   UpstoxFunds,
@@ -44,15 +45,7 @@ const SEGMENTS: Readonly<Record<string, { exchange: Exchange; code: number; equi
   NCD_FO: { exchange: 'CDS', code: 6, equity: false },
 };
 
-/** The Upstox segment of each exchange the app trades. */
-export const SEGMENT_OF: Readonly<Record<Exchange, string>> = {
-  NSE: 'NSE_EQ',
-  BSE: 'BSE_EQ',
-  NFO: 'NSE_FO',
-  BFO: 'BSE_FO',
-  MCX: 'MCX_FO',
-  CDS: 'NCD_FO',
-};
+export { SEGMENT_OF };
 
 /** Where one instrument key trades, as the app names it. */
 export interface KeyedInstrument {
