@@ -59,3 +59,8 @@ export function kiteApi(
 ): KiteRoute {
   return { method, path, kind: 'api', limit, handle: async (ctx) => ({ data: await answer(ctx) }) };
 }
+
+/** A browser's page (the login page, the token page): outside the API pipeline, so no token, faults or limits. */
+export function kitePage(path: string, handle: KiteRoute['handle']): KiteRoute {
+  return { method: 'GET', path, kind: 'page', limit: 'default', handle };
+}

@@ -66,3 +66,8 @@ export function upstoxApi(
 ): UpstoxRoute {
   return { method, path, kind: 'api', limit, handle: async (ctx) => ok(await answer(ctx)) };
 }
+
+/** A browser's page or a file anyone may fetch: outside the API pipeline, so no token, faults or limits. */
+export function upstoxPage(path: string, handle: UpstoxRoute['handle']): UpstoxRoute {
+  return { method: 'GET', path, kind: 'page', limit: 'standard', handle };
+}

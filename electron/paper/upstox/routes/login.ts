@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { PAPER_USER_ID } from '../../sessions';
-import { type UpstoxRoute, upstoxApi } from '../context';
+import { type UpstoxRoute, upstoxApi, upstoxPage } from '../context';
 import { UPSTOX_CODES, UpstoxError, inputError } from '../errors';
 import { UPSTOX_CLIENT_ID, upstoxExpiry } from '../session';
 import { readForm } from '../wire';
@@ -51,23 +51,17 @@ function redirectUri(raw: string | null): URL {
 }
 
 export const loginRoutes: readonly UpstoxRoute[] = [
-  {
-    method: 'GET',
-    path: '/v2/login/authorization/dialog',
-    kind: 'page',
-    limit: 'standard',
-    handle({ query, upstox, realNow }) {
-      if (query.get('client_id') !== UPSTOX_CLIENT_ID) throw invalidCredentials('client_id');
-      if (query.get('response_type') !== 'code')
-        throw inputError('response_type', 'must be code', query.get('response_type'));
-      const raw = query.get('redirect_uri');
-      const target = redirectUri(raw);
-      target.searchParams.set('code', upstox.codes.issue(raw as string, realNow));
-      const st = query.get('state');
-      if (st !== null) target.searchParams.set('state', st.slice(0, 500));
-      return { redirect: target.toString() };
-    },
-  },
+  upstoxPage('/v2/login/authorization/dialog', ({ query, upstox, realNow }) => {
+    if (query.get('client_id') !== UPSTOX_CLIENT_ID) throw invalidCredentials('client_id');
+    if (query.get('response_type') !== 'code')
+      throw inputError('response_type', 'must be code', query.get('response_type'));
+    const raw = query.get('redirect_uri');
+    const target = redirectUri(raw);
+    target.searchParams.set('code', upstox.codes.issue(raw as string, realNow));
+    const st = query.get('state');
+    if (st !== null) target.searchParams.set('state', st.slice(0, 500));
+    return { redirect: target.toString() };
+  }),
   {
     method: 'POST',
     path: '/v2/login/authorization/token',
