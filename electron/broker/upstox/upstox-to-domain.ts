@@ -14,7 +14,13 @@ import {
 import type { Funds, Holding, Position } from '@shared/domain/portfolio';
 import { istDate } from '@shared/lib/ist-time';
 import { UNKNOWN_FREEZE_QUANTITY } from '../../wire/kite-instruments-csv';
-import { type QuoteOwnFigures, kiteShapedPositionFigures, kiteShapedQuote, kiteTime } from '../kite/kite-to-domain';
+import {
+  type QuoteOwnFigures,
+  kiteShapedHolding,
+  kiteShapedPositionFigures,
+  kiteShapedQuote,
+  kiteTime,
+} from '../kite/kite-to-domain';
 import { SEGMENT_OF } from '../../wire/upstox-segments';
 import type {
   UpstoxCandles,

@@ -4,7 +4,7 @@ import { driftShape } from '../faults';
 import type { InjectedRefusals } from '../dialect-faults';
 import { createDialectHandler } from '../dialect-server';
 import type { AuthGuard } from '../auth-guard';
-import type { KiteCtx, KiteReply, KiteState } from './context';
+import type { KiteCtx, KiteReply, KiteRoute, KiteState } from './context';
 import { checkOrderIp, noMarketData } from './app-settings';
 import { KiteError, fromProblem, tokenError } from './errors';
 import { KiteLimits, type KiteRates } from './limits';
@@ -78,7 +78,7 @@ export function createKiteHandler(
   opts: KiteServerOptions,
 ): (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> {
   const limits = new KiteLimits(opts.rates);
-  return createDialectHandler(state, opts.auth, {
+  return createDialectHandler<KiteCtx, KiteReply, KiteError, KiteRoute>(state, opts.auth, {
     name: '/kite',
     routes: [...sessionRoutes, ...orderRoutes, ...gttRoutes, ...portfolioRoutes, ...marketRoutes],
     pathOf: (url) => url.pathname.slice('/kite'.length) || '/',

@@ -5,7 +5,7 @@ import { driftShape } from '../faults';
 import type { InjectedRefusals } from '../dialect-faults';
 import { createDialectHandler } from '../dialect-server';
 import { checkStaticIp } from './static-ip';
-import type { UpstoxCtx, UpstoxReply, UpstoxState } from './context';
+import type { UpstoxCtx, UpstoxReply, UpstoxRoute, UpstoxState } from './context';
 import { UPSTOX_CODES, UpstoxError, fromProblem, tokenError } from './errors';
 import { UpstoxLimits, type UpstoxRates } from './limits';
 import { feedRoutes } from './routes/feeds';
@@ -66,7 +66,7 @@ export function createUpstoxHandler(
   opts: UpstoxServerOptions,
 ): (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> {
   const limits = new UpstoxLimits(opts.rates);
-  return createDialectHandler(state, opts.auth, {
+  return createDialectHandler<UpstoxCtx, UpstoxReply, UpstoxError, UpstoxRoute>(state, opts.auth, {
     name: '/upstox',
     routes: [...loginRoutes, ...orderRoutes, ...portfolioRoutes, ...marketRoutes, ...feedRoutes],
     pathOf(url) {

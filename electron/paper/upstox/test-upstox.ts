@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import protobuf from 'protobufjs';
+import protobuf, { type Type } from 'protobufjs';
 import { ApiClient, type SdkError } from 'upstox-js-sdk';
 import { type Api, startTestBroker } from '../test-helpers';
 import type { PaperBrokerOptions } from '../index';
@@ -47,7 +47,7 @@ export function codeOf(a: Answer): string | undefined {
 }
 
 /** The market feed's message type from the `.proto` the SDK ships, to decode what the feed sends as Upstox's clients do. */
-export async function sdkFeedResponse(): Promise<protobuf.Type> {
+export async function sdkFeedResponse(): Promise<Type> {
   const require = createRequire(import.meta.url);
   const protoPath = path.join(
     path.dirname(require.resolve('upstox-js-sdk/package.json')),
