@@ -30,12 +30,9 @@ describe('request errors (never a 500 for bad input)', () => {
   });
 
   it('accepts application/json with a charset parameter', async () => {
-    const r = await api.call(
-      'POST',
-      '/margins/orders',
-      MARKET_BUY_INFY,
-      { headers: { 'content-type': 'application/json; charset=utf-8' } },
-    );
+    const r = await api.call('POST', '/margins/orders', MARKET_BUY_INFY, {
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(r.status).toBe(200);
   });
 
