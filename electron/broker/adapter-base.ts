@@ -3,7 +3,9 @@ import type { CandleInterval } from '@shared/domain/market';
 import type { Order, OrderAck, OrderStatus } from '@shared/domain/order';
 import { istDayStart } from '@shared/lib/ist-time';
 import { brokerError } from './broker-error';
-import type { Broker, CandleQuery, PlaceOptions, PlacementTraits } from './broker';
+import type { Broker, BrokerLimits, CandleQuery, PlaceOptions, PlacementTraits } from './broker';
+import type { RetryClass } from './http/retry-policy';
+import type { Priority } from './http/token-bucket';
 import type { CallSpec, RestTransport } from './rest/rest-transport';
 import { settledCancel } from './settled-cancel';
 
@@ -42,34 +44,63 @@ export function readCall<S extends z.ZodType>(
   return transport.call({ method: 'GET', path, schema, retry: 'read', ...more });
 }
 
-/** A placement's options as the transport takes them (absent ones left out). */
+/**
+ * A placement as the transport takes it: sent once (only the order service decides a re-send,
+ * docs/money-path.md), in the urgent lane, counted against the order limits, with the caller's
+ * options (absent ones left out).
+ */
 export function placeSpec(options: PlaceOptions): {
+  retry: RetryClass;
+  priority: Priority;
+  placement: true;
   onSlow?: PlaceOptions['onSlow'];
   signal?: AbortSignal;
   sendBy?: AbortSignal;
 } {
   return {
+    retry: 'once',
+    priority: 'urgent',
+    placement: true,
     ...(options.onSlow ? { onSlow: options.onSlow } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.sendBy ? { sendBy: options.sendBy } : {}),
   };
 }
 
-/** A broker that publishes no limits in its replies: its documented ones stand, and never change. */
-export function noPublishedLimits(): () => void {
-  return () => undefined;
-}
-
 /**
- * The traits of a broker whose tag is a label, not a key, and whose order book holds only today's
- * orders: an intent journaled before today's IST date cannot be looked up (docs/brokers.md).
+ * What a broker that publishes its limits only in its documentation, and keeps a day's order
+ * book whose tags are labels, answers alike (Kite, Upstox: docs/brokers.md §What the adapters
+ * share). Their adapters extend it.
  */
-export function todaysBookTraits(broker: string): PlacementTraits {
-  return {
-    uniqueReferences: false,
-    ordersVisibleFrom: (now) => istDayStart(now),
-    ordersVisibleNote: `${broker} shows only today’s orders`,
-  };
+export abstract class TodaysBookBroker {
+  readonly #name: string;
+  readonly #documented: BrokerLimits;
+
+  protected constructor(name: string, documented: BrokerLimits) {
+    this.#name = name;
+    this.#documented = documented;
+  }
+
+  public limits(): BrokerLimits {
+    return this.#documented;
+  }
+
+  /** Its replies publish no limits: the documented ones stand, and never change. */
+  public onLimits(): () => void {
+    return () => undefined;
+  }
+
+  /**
+   * It accepts a reused tag as a second order, and its order book holds only today's orders: an
+   * intent journaled before today's IST date cannot be looked up.
+   */
+  public placementTraits(): PlacementTraits {
+    return {
+      uniqueReferences: false,
+      ordersVisibleFrom: (now) => istDayStart(now),
+      ordersVisibleNote: `${this.#name} shows only today’s orders`,
+    };
+  }
 }
 
 /** A logout: the session call, and the client's cache emptied whether or not the broker answered. */

@@ -5,6 +5,7 @@ import type { ConnectionState } from '@shared/domain/session';
 import { newClientOrderId } from '../core/orders/client-order-id';
 import { FAST_BACKOFF, pool, type CoreFixture } from '../core/testing/core-fixture';
 import { conformanceFixture, coreOn, DIALECTS, failure } from '../core/testing/dialects';
+import { limitBuyInfy as limit } from './testing/orders';
 
 /**
  * One conformance suite for every adapter (docs/brokers.md, "The Kite adapter"): the same
@@ -12,17 +13,6 @@ import { conformanceFixture, coreOn, DIALECTS, failure } from '../core/testing/d
  * `/kite` and the Upstox adapter on its `/upstox`, one account and one market behind all. What a trader relies on must hold whichever
  * broker is behind the `Broker` interface.
  */
-
-const limit = (price: number): OrderRequest => ({
-  exchange: 'NSE',
-  tradingsymbol: 'INFY',
-  transactionType: 'BUY',
-  quantity: 1,
-  orderType: 'LIMIT',
-  product: 'MIS',
-  validity: 'DAY',
-  price,
-});
 
 describe.each(DIALECTS)('conformance: %s', (_name, dialect) => {
   let fx: CoreFixture;

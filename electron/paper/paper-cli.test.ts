@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleForTest } from '../core/testing/build-child';
+import { MARKET_BUY_INFY } from './test-helpers';
 
 /** The standalone command, bundled the way scripts/build-node.mjs bundles it. */
 const dir = mkdtempSync(join(tmpdir(), 'paper-cli-'));
@@ -56,35 +57,13 @@ describe('npm run paper', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      let stdout = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (d: Buffer) => {
-          stdout += String(d);
-          const m = /^READY (http:\/\/127\.0\.0\.1:\d+\/v1)\n/.exec(stdout);
-          if (m) resolve(m[1] as string);
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${code}`)));
-      });
-      const login = await fetch(`${url}/session`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ api_key: 'paper', api_secret: 'paper' }),
-      });
-      const { access_token: token } = (await login.json()) as { access_token: string };
+      const url = `${await rootOf(child)}/v1`;
+      const token = await signIn(url);
       const place = () =>
         fetch(`${url}/orders`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body: JSON.stringify({
-            exchange: 'NSE',
-            tradingsymbol: 'INFY',
-            transaction_type: 'BUY',
-            quantity: 1,
-            order_type: 'MARKET',
-            product: 'MIS',
-            validity: 'DAY',
-            client_order_id: 'same-ref',
-          }),
+          body: JSON.stringify({ ...MARKET_BUY_INFY, client_order_id: 'same-ref' }),
         });
       expect([(await place()).status, (await place()).status]).toEqual([201, 201]);
       const lookup = await fetch(`${url}/orders?client_order_id=same-ref`, {
@@ -148,21 +127,8 @@ describe('npm run paper', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      let stdout = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (d: Buffer) => {
-          stdout += String(d);
-          const m = /^READY (http:\/\/127\.0\.0\.1:\d+\/v1)\n/.exec(stdout);
-          if (m) resolve(m[1] as string);
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${code}`)));
-      });
-      const login = await fetch(`${url}/session`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ api_key: 'paper', api_secret: 'paper' }),
-      });
-      const { access_token: token } = (await login.json()) as { access_token: string };
+      const url = `${await rootOf(child)}/v1`;
+      const token = await signIn(url);
       const status = (await (
         await fetch(`${url}/market/status`, { headers: { authorization: `Bearer ${token}` } })
       ).json()) as { now: string; speed: number; exchanges: Array<{ exchange: string; phase: string }> };
@@ -289,6 +255,16 @@ function rootOf(child: ChildProcessByStdio<null, Readable, Readable>): Promise<s
     });
     child.once('exit', (code) => reject(new Error(`exited ${code}`)));
   });
+}
+
+/** A trade token from the CLI's broker at `v1`, signed in with the paper account's key and secret. */
+async function signIn(v1: string): Promise<string> {
+  const login = await fetch(`${v1}/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ api_key: 'paper', api_secret: 'paper' }),
+  });
+  return ((await login.json()) as { access_token: string }).access_token;
 }
 
 describe('npm run paper on its command line', () => {

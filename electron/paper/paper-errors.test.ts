@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WireProblem } from '../wire/rest-schemas';
-import { type Api, findInstrument, startTestBroker } from './test-helpers';
+import { type Api, MARKET_BUY_INFY, findInstrument, startTestBroker } from './test-helpers';
 
 let api: Api;
 beforeAll(async () => {
@@ -30,20 +30,9 @@ describe('request errors (never a 500 for bad input)', () => {
   });
 
   it('accepts application/json with a charset parameter', async () => {
-    const r = await api.call(
-      'POST',
-      '/margins/orders',
-      {
-        exchange: 'NSE',
-        tradingsymbol: 'INFY',
-        transaction_type: 'BUY',
-        quantity: 1,
-        order_type: 'MARKET',
-        product: 'MIS',
-        validity: 'DAY',
-      },
-      { headers: { 'content-type': 'application/json; charset=utf-8' } },
-    );
+    const r = await api.call('POST', '/margins/orders', MARKET_BUY_INFY, {
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(r.status).toBe(200);
   });
 

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { WireProblem, WireStreamServerMessage } from '../wire/rest-schemas';
 import { rawHttp, type RawHttpReply } from './raw-http';
 import { type Api, startTestBroker } from './test-helpers';
+import { FUZZ_RUNS, fuzzSocket, socketFrames, watchUnexpectedErrors } from './testing/fuzz';
 
 /**
  * The paper broker under random request targets, headers, bodies and stream frames
@@ -13,19 +14,12 @@ import { type Api, startTestBroker } from './test-helpers';
  */
 
 let api: Api;
-let unexpected: { mock: { calls: unknown[][] }; mockRestore(): void };
 beforeAll(async () => {
   // No control interface: a fuzzed body must not be able to switch faults on.
   api = await startTestBroker({ control: false });
-  unexpected = vi.spyOn(console, 'error');
 });
-afterAll(async () => {
-  unexpected.mockRestore();
-  await api.close();
-});
-
-// FUZZ_RUNS turns this into a longer campaign on demand; CI keeps the default.
-const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
+afterAll(() => api.close());
+const unexpected = watchUnexpectedErrors();
 
 /** Characters that break URL parsers, path matching and percent-decoding. */
 const targetChar = fc.constantFrom(..."/[]%:@?#.\\~!$&'()*+,;=-_abcAZ09 \t%zz%2e%2F%00é😀".split(''));
@@ -136,7 +130,7 @@ describe('paper broker fuzz', () => {
       fc.asyncProperty(method, target, headers, fc.boolean(), async (m, t, h, auth) => {
         expectSane(await rawHttp(api.broker.port, request(m, t, h, null, auth)));
       }),
-      { numRuns: RUNS },
+      { numRuns: FUZZ_RUNS },
     );
     expect((await api.call('GET', '/funds')).status).toBe(200);
   });
@@ -157,9 +151,9 @@ describe('paper broker fuzz', () => {
         const created = api.broker.orderCount() - before;
         expect(created).toBe(r?.status === 201 && p === '/v1/orders' ? 1 : 0);
       }),
-      { numRuns: RUNS },
+      { numRuns: FUZZ_RUNS },
     );
-    expect(unexpected.mock.calls.filter((c) => String(c[0]).includes('unexpected error'))).toEqual([]);
+    expect(unexpected()).toEqual([]);
   });
 
   it('random bodies on the GTT endpoints: a GTT only from a 201 on POST /gtt, else a named 4xx', async () => {
@@ -185,45 +179,30 @@ describe('paper broker fuzz', () => {
           expect(api.broker.gttCount() - before).toBe(r?.status === 201 && p === '/v1/gtt' ? 1 : 0);
         },
       ),
-      { numRuns: RUNS },
+      { numRuns: FUZZ_RUNS },
     );
-    expect(unexpected.mock.calls.filter((c) => String(c[0]).includes('unexpected error'))).toEqual([]);
+    expect(unexpected()).toEqual([]);
   });
 
   it('random stream frames: an error message or ticks back, the socket open, the broker serving', async () => {
     const ws = new WebSocket(`${api.broker.url.replace('http', 'ws')}/stream`, {
       headers: { authorization: `Bearer ${api.token}` },
     });
-    const messages: unknown[] = [];
-    let closed: number | null = null;
-    ws.on('message', (d) => messages.push(JSON.parse(String(d))));
-    ws.on('close', (code) => (closed = code));
-    await new Promise((resolve, reject) => {
-      ws.once('open', resolve);
-      ws.once('error', reject);
-    });
-    const frame = fc.oneof(
-      fc.json(),
-      fc.string({ maxLength: 200 }),
+    const frames = socketFrames(
       fc
         .record({
           action: fc.oneof(fc.constantFrom('subscribe', 'unsubscribe'), fc.anything()),
           tokens: fc.oneof(fc.array(fc.integer(), { maxLength: 50 }), fc.anything()),
         })
         .map((o) => JSON.stringify(o)),
-      fc.uint8Array({ maxLength: 100 }).map((a) => Buffer.from(a)),
     );
-    await fc.assert(
-      fc.asyncProperty(frame, async (f) => {
-        const seen = messages.length;
-        ws.send(f, { binary: Buffer.isBuffer(f) });
-        // A message the broker refuses is answered; one it takes is quiet or answered with ticks.
-        ws.send(JSON.stringify({ action: 'subscribe', tokens: ['ping-back'] }));
-        await vi.waitFor(() => expect(messages.length).toBeGreaterThan(seen), { timeout: 5_000 });
-      }),
-      { numRuns: RUNS },
+    // A message the broker refuses is answered; one it takes is quiet or answered with ticks.
+    const { texts, closed } = await fuzzSocket(
+      ws,
+      frames,
+      JSON.stringify({ action: 'subscribe', tokens: ['ping-back'] }),
     );
-    for (const m of messages) expect(WireStreamServerMessage.safeParse(m).success).toBe(true);
+    for (const m of texts) expect(WireStreamServerMessage.safeParse(JSON.parse(m)).success).toBe(true);
     expect(closed).toBeNull();
     ws.terminate();
     expect((await api.call('GET', '/funds')).status).toBe(200);

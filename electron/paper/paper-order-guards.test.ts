@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WireOrder } from '../wire/rest-schemas';
-import { startTestBroker } from './test-helpers';
+import { MARKET_BUY_INFY, startTestBroker } from './test-helpers';
 
 /** A LIMIT buy far under the market, so it rests OPEN and can be modified. */
 async function restingLimit(api: Awaited<ReturnType<typeof startTestBroker>>): Promise<{ id: string; price: number }> {
@@ -114,16 +114,7 @@ describe('reply faults that leave the outcome in doubt', () => {
       const pending = fetch(`${api.broker.url}/orders`, {
         method: 'POST',
         headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          exchange: 'NSE',
-          tradingsymbol: 'INFY',
-          transaction_type: 'BUY',
-          quantity: 1,
-          order_type: 'MARKET',
-          product: 'MIS',
-          validity: 'DAY',
-          client_order_id: 'stalled-1',
-        }),
+        body: JSON.stringify({ ...MARKET_BUY_INFY, client_order_id: 'stalled-1' }),
         signal: ac.signal,
       });
       // The order exists while the client is still waiting for an answer.

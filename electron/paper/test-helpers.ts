@@ -47,6 +47,17 @@ export interface Api {
   close(): Promise<void>;
 }
 
+/** The order tests place when the order itself is not the point: /v1's wire, valid under every rule. */
+export const MARKET_BUY_INFY = {
+  exchange: 'NSE',
+  tradingsymbol: 'INFY',
+  transaction_type: 'BUY',
+  quantity: 1,
+  order_type: 'MARKET',
+  product: 'MIS',
+  validity: 'DAY',
+} as const;
+
 const isControlHeader = (name: string): boolean => name.toLowerCase() === 'x-paper-control';
 
 export async function startTestBroker(opts: PaperBrokerOptions = {}): Promise<Api> {
@@ -84,17 +95,7 @@ export async function startTestBroker(opts: PaperBrokerOptions = {}): Promise<Ap
     broker,
     token: '',
     call,
-    place: (o = {}) =>
-      call('POST', '/orders', {
-        exchange: 'NSE',
-        tradingsymbol: 'INFY',
-        transaction_type: 'BUY',
-        quantity: 1,
-        order_type: 'MARKET',
-        product: 'MIS',
-        validity: 'DAY',
-        ...o,
-      }),
+    place: (o = {}) => call('POST', '/orders', { ...MARKET_BUY_INFY, ...o }),
     async instrument(exchange, tradingsymbol) {
       const r = await call('GET', `/instruments?exchange=${exchange}`);
       const i = r.body.instruments.find((x: { tradingsymbol: string }) => x.tradingsymbol === tradingsymbol);

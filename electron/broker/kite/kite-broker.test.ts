@@ -10,6 +10,7 @@ import { RestTransport } from '../rest/rest-transport';
 import { KiteBroker, kiteTransportOptions } from './kite-broker';
 import { kiteTag } from './kite-tag';
 import { failure } from '../../core/testing/dialects';
+import { limitBuyInfy } from '../testing/orders';
 
 /** The token holder the session manager is in the app: here it only records what it is told. */
 class TestAuth implements AuthSource {
@@ -59,16 +60,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const limitBuy = {
-  exchange: 'NSE',
-  tradingsymbol: 'INFY',
-  transactionType: 'BUY',
-  quantity: 1,
-  orderType: 'LIMIT',
-  product: 'MIS',
-  validity: 'DAY',
-  price: 1450,
-} as const;
+const limitBuy = limitBuyInfy(1450);
 
 describe('Kite adapter against the paper broker’s /kite (docs/kite.md)', () => {
   it('login exchanges the request token (checksum with the secret) for a token that expires at the next 06:00 IST', async () => {

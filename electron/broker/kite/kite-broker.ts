@@ -27,7 +27,6 @@ import type {
   PlaceGttCommand,
   PlaceOptions,
   PlaceOrderCommand,
-  PlacementTraits,
   ReadOptions,
   SessionGrant,
   StreamListener,
@@ -153,7 +152,8 @@ class Spacing {
  * — the lookup the order service settles a lost reply with before anything is sent again
  * (docs/brokers.md, "The Kite reference").
  */
-export class KiteBroker implements Broker {
+/** Kite's limits are documented and its book is a day's, tags labels (docs/kite.md §Orders). */
+export class KiteBroker extends base.TodaysBookBroker implements Broker {
   public readonly label: string;
   readonly #transport: RestTransport;
   readonly #baseUrl: string;
@@ -182,6 +182,7 @@ export class KiteBroker implements Broker {
     auth: AuthSource,
     options: KiteBrokerOptions = {},
   ) {
+    super('Kite', KITE_LIMITS);
     this.#baseUrl = baseUrl.replace(/\/+$/, '');
     this.label = label;
     this.#apiKey = apiKey;
@@ -192,23 +193,6 @@ export class KiteBroker implements Broker {
     const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     this.#quoteSpacing = new Spacing(1_000, this.#now, sleep);
     this.#historySpacing = new Spacing(334, this.#now, sleep);
-  }
-
-  public limits(): BrokerLimits {
-    return KITE_LIMITS;
-  }
-
-  public onLimits(): () => void {
-    // Kite publishes no limits in its replies: the documented ones stand.
-    return base.noPublishedLimits();
-  }
-
-  /**
-   * Kite accepts a reused tag as a second order, and its order book holds only today's orders
-   * (docs/kite.md §Orders): an intent journaled before today's IST date cannot be looked up.
-   */
-  public placementTraits(): PlacementTraits {
-    return base.todaysBookTraits('Kite');
   }
 
   /**
@@ -306,9 +290,6 @@ export class KiteBroker implements Broker {
       body: { ...this.#orderFields(cmd), tag },
       form: true,
       schema: KiteOrderId,
-      retry: 'once',
-      priority: 'urgent',
-      placement: true,
       ...base.placeSpec(options),
     });
     const orderId = String(w.data.order_id);

@@ -169,12 +169,50 @@ export function toPosition(w: z.infer<typeof KitePosition>): Position | null {
     quantity: w.quantity,
     overnightQuantity: w.overnight_quantity,
     multiplier: w.multiplier > 0 ? w.multiplier : 1,
+    ...kiteShapedPositionFigures(w),
+    buyQuantity: w.buy_quantity,
+    sellQuantity: w.sell_quantity,
+    m2m: w.m2m,
+  };
+}
+
+/** The figures Kite's and Upstox's position rows report alike (Upstox's row is Kite's shape). */
+export interface KiteShapedPosition {
+  readonly average_price: number;
+  readonly close_price: number;
+  readonly last_price: number;
+  readonly buy_value: number;
+  readonly sell_value: number;
+  readonly day_buy_quantity: number;
+  readonly day_buy_value: number;
+  readonly day_sell_quantity: number;
+  readonly day_sell_value: number;
+  readonly realised: number;
+  readonly unrealised: number;
+  readonly pnl: number;
+}
+
+/** Those figures as ours: prices never below zero, traded values as magnitudes. */
+export function kiteShapedPositionFigures(
+  w: KiteShapedPosition,
+): Omit<
+  Position,
+  | 'exchange'
+  | 'tradingsymbol'
+  | 'instrumentToken'
+  | 'product'
+  | 'quantity'
+  | 'overnightQuantity'
+  | 'multiplier'
+  | 'buyQuantity'
+  | 'sellQuantity'
+  | 'm2m'
+> {
+  return {
     averagePrice: Math.max(0, w.average_price),
     closePrice: Math.max(0, w.close_price),
     lastPrice: Math.max(0, w.last_price),
-    buyQuantity: w.buy_quantity,
     buyValue: Math.abs(w.buy_value),
-    sellQuantity: w.sell_quantity,
     sellValue: Math.abs(w.sell_value),
     dayBuyQuantity: w.day_buy_quantity,
     dayBuyValue: Math.abs(w.day_buy_value),
@@ -183,7 +221,6 @@ export function toPosition(w: z.infer<typeof KitePosition>): Position | null {
     realisedPnl: w.realised,
     unrealisedPnl: w.unrealised,
     pnl: w.pnl,
-    m2m: w.m2m,
   };
 }
 
@@ -191,10 +228,34 @@ export function toPosition(w: z.infer<typeof KitePosition>): Position | null {
 export function toHolding(w: z.infer<typeof KiteHolding>): Holding | null {
   const exchange = Exchange.safeParse(w.exchange);
   if (!exchange.success) return null;
+  return kiteShapedHolding(
+    { exchange: exchange.data, tradingsymbol: w.tradingsymbol, instrumentToken: w.instrument_token },
+    w,
+  );
+}
+
+/** Where a row's instrument trades, as the app names it. */
+export interface NamedInstrument {
+  readonly instrumentToken: number;
+  readonly exchange: Exchange;
+  readonly tradingsymbol: string;
+}
+
+/** A Kite-shaped holding row (Kite's, Upstox's) of `key` → ours, its T+1 quantity included. */
+export function kiteShapedHolding(
+  key: NamedInstrument,
+  w: {
+    readonly quantity: number;
+    readonly t1_quantity?: number | null;
+    readonly average_price: number;
+    readonly last_price: number;
+    readonly pnl: number;
+  },
+): Holding {
   return {
-    exchange: exchange.data,
-    tradingsymbol: w.tradingsymbol,
-    instrumentToken: w.instrument_token,
+    exchange: key.exchange,
+    tradingsymbol: key.tradingsymbol,
+    instrumentToken: key.instrumentToken,
     quantity: Math.max(0, w.quantity + (w.t1_quantity ?? 0)),
     averagePrice: w.average_price,
     lastPrice: w.last_price,
@@ -258,37 +319,73 @@ export function depthSide(levels: readonly { price: number; quantity: number; or
     .map((l) => ({ price: l.price, quantity: l.quantity, orders: l.orders }));
 }
 
-/** A quote keyed `EXCHANGE:SYMBOL`; the phase comes from the calendar (Kite's quote has none). */
-export function toMarketQuote(
-  key: { exchange: Exchange; tradingsymbol: string },
-  w: KiteQuote,
+/** What Kite's and Upstox's full quotes carry alike: Upstox's quote is Kite's shape. */
+export interface KiteShapedQuote {
+  readonly last_price: number;
+  readonly last_trade_time?: string | null;
+  readonly timestamp?: string | null;
+  readonly volume: number;
+  readonly ohlc: { readonly open: number; readonly high: number; readonly low: number };
+  readonly depth: {
+    readonly buy: readonly { price: number; quantity: number; orders: number }[];
+    readonly sell: readonly { price: number; quantity: number; orders: number }[];
+  };
+  readonly lower_circuit_limit: number;
+  readonly upper_circuit_limit: number;
+}
+
+/** What a Kite-shaped quote's broker counts its own way: the previous close and change, the book's totals, OI. */
+export type QuoteOwnFigures = Pick<
+  MarketQuote,
+  'previousClose' | 'change' | 'totalBuyQuantity' | 'totalSellQuantity' | 'oi'
+>;
+
+/**
+ * A Kite-shaped quote (Kite's, Upstox's) → ours, at `key`; the phase comes from the calendar
+ * (neither quote has one) and `now` stands in for a missing timestamp.
+ */
+export function kiteShapedQuote(
+  key: NamedInstrument,
+  w: KiteShapedQuote,
+  own: QuoteOwnFigures,
   phase: SessionPhase,
   now: string,
 ): MarketQuote {
   const buy = depthSide(w.depth.buy);
   const sell = depthSide(w.depth.sell);
-  const prev = w.ohlc.close;
-  const change = w.last_price - prev;
   return {
-    instrumentToken: w.instrument_token,
+    ...own,
+    instrumentToken: key.instrumentToken,
     exchange: key.exchange,
     tradingsymbol: key.tradingsymbol,
     lastPrice: w.last_price,
     lastTradeAt: w.last_trade_time ? kiteTime(w.last_trade_time) : null,
     volume: w.volume,
     ohlc: { open: w.ohlc.open, high: w.ohlc.high, low: w.ohlc.low, close: w.last_price },
-    previousClose: prev,
-    change,
-    changePercent: prev > 0 ? (change / prev) * 100 : 0,
+    changePercent: own.previousClose > 0 ? (own.change / own.previousClose) * 100 : 0,
     bid: buy[0]?.price ?? null,
     ask: sell[0]?.price ?? null,
     depth: { buy, sell },
-    totalBuyQuantity: w.buy_quantity,
-    totalSellQuantity: w.sell_quantity,
     lowerCircuit: w.lower_circuit_limit,
     upperCircuit: w.upper_circuit_limit,
-    oi: key.exchange === 'NSE' || key.exchange === 'BSE' ? null : w.oi,
     phase,
     ts: w.timestamp ? kiteTime(w.timestamp) : now,
   };
+}
+
+/** A Kite quote keyed `EXCHANGE:SYMBOL` → ours. */
+export function toMarketQuote(
+  key: { exchange: Exchange; tradingsymbol: string },
+  w: KiteQuote,
+  phase: SessionPhase,
+  now: string,
+): MarketQuote {
+  const own: QuoteOwnFigures = {
+    previousClose: w.ohlc.close,
+    change: w.last_price - w.ohlc.close,
+    totalBuyQuantity: w.buy_quantity,
+    totalSellQuantity: w.sell_quantity,
+    oi: key.exchange === 'NSE' || key.exchange === 'BSE' ? null : w.oi,
+  };
+  return kiteShapedQuote({ ...key, instrumentToken: w.instrument_token }, w, own, phase, now);
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@shared/ipc/app-error';
-import { startCoreFixture, type CoreFixture } from '../../core/testing/core-fixture';
+import { marketBuy, startCoreFixture, type CoreFixture } from '../../core/testing/core-fixture';
 import type { TradingCore } from '../../core/trading-core';
 import type { OrderChangesPage } from '../broker';
 
@@ -46,19 +46,8 @@ describe('REST adapter: incremental order reads (docs/api.md §Incremental reads
   afterAll(() => fx.close());
 
   it('reads everything with a cursor first, then only what changed, and an idle re-read is a 304 with the same empty page', async () => {
-    const [eq] = (await core.broker.listInstruments('NSE')).filter((i) => i.instrumentType === 'EQ');
-    if (!eq) throw new Error('no NSE equity');
-    const place = (n: number) =>
-      core.broker.placeOrder({
-        exchange: 'NSE',
-        tradingsymbol: eq.tradingsymbol,
-        transactionType: 'BUY',
-        quantity: 1,
-        orderType: 'MARKET',
-        product: 'MIS',
-        validity: 'DAY',
-        clientOrderId: `since-${n}`,
-      });
+    const buy = marketBuy(await core.broker.listInstruments('NSE'));
+    const place = (n: number) => core.broker.placeOrder({ ...buy, clientOrderId: `since-${n}` });
     await place(1);
     const first = await sinceOf(core)(null);
     expect(first.full).toBe(true);

@@ -197,9 +197,6 @@ export class RestBroker implements Broker {
       path: '/orders',
       body: toWireOrderRequest(cmd),
       schema: WireOrderAck,
-      retry: 'once',
-      priority: 'urgent',
-      placement: true,
       ...base.placeSpec(options),
     });
     return toOrderAck(w);

@@ -1,28 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Tick } from '@shared/domain/market';
-import type { OrderRequest } from '@shared/domain/order';
 import { newClientOrderId } from '../../core/orders/client-order-id';
 import { startCoreFixture, type CoreFixture } from '../../core/testing/core-fixture';
 import { coreOn, failure, NO_UPSTOX_LIMITS } from '../../core/testing/dialects';
 import { classifyUpstoxReply, upstoxTokenRefused } from './upstox-errors';
 import { upstoxTokens } from './upstox-to-domain';
+import { limitBuyInfy as limit } from '../testing/orders';
 
 /**
  * The Upstox adapter against the paper broker's `/upstox` (docs/upstox.md §The adapter): what
  * the conformance suite does not ask of every adapter — the static-IP refusal told apart from an
  * ended token, a tag that is a label, the market-data feed's protobuf ticks, the closed market.
  */
-
-const limit = (price: number): OrderRequest => ({
-  exchange: 'NSE',
-  tradingsymbol: 'INFY',
-  transactionType: 'BUY',
-  quantity: 1,
-  orderType: 'LIMIT',
-  product: 'MIS',
-  validity: 'DAY',
-  price,
-});
 
 const errorBody = (code: string, message: string, property: string | null = null) => ({
   status: 'error',

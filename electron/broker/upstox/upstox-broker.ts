@@ -27,7 +27,6 @@ import type {
   OptionChainQuery,
   PlaceOptions,
   PlaceOrderCommand,
-  PlacementTraits,
   ReadOptions,
   SessionGrant,
   StreamListener,
@@ -148,7 +147,8 @@ const notOffered = (what: string): AppError =>
  * `findOrders` asks the order history by tag — every order carrying it, each named by its id —
  * the lookup the order service settles a lost reply or a 5xx with before anything is sent again.
  */
-export class UpstoxBroker implements Broker {
+/** Upstox's limits are documented and its book is a day's, tags labels (docs/upstox.md §Orders). */
+export class UpstoxBroker extends base.TodaysBookBroker implements Broker {
   public readonly label: string;
   readonly #transport: RestTransport;
   readonly #auth: AuthSource;
@@ -162,28 +162,12 @@ export class UpstoxBroker implements Broker {
   readonly #lookups = new Map<string, ReadUntilSent<z.output<typeof UpstoxOrderList>>>();
 
   public constructor(label: string, transport: RestTransport, auth: AuthSource, options: UpstoxBrokerOptions = {}) {
+    super('Upstox', UPSTOX_LIMITS);
     this.label = label;
     this.#transport = transport;
     this.#auth = auth;
     this.#options = options;
     this.#now = options.now ?? Date.now;
-  }
-
-  public limits(): BrokerLimits {
-    return UPSTOX_LIMITS;
-  }
-
-  public onLimits(): () => void {
-    // Upstox publishes no limits in its replies: the documented ones stand.
-    return base.noPublishedLimits();
-  }
-
-  /**
-   * Upstox accepts a reused tag as a second order, and its order book holds only today's orders
-   * (docs/upstox.md §Orders): an intent journaled before today's IST date cannot be looked up.
-   */
-  public placementTraits(): PlacementTraits {
-    return base.todaysBookTraits('Upstox');
   }
 
   /**
@@ -245,9 +229,6 @@ export class UpstoxBroker implements Broker {
       body: { ...this.#orderFields(cmd, where), tag, slice: false },
       headers: this.#algoHeader(),
       schema: UpstoxPlaced,
-      retry: 'once',
-      priority: 'urgent',
-      placement: true,
       ...base.placeSpec(options),
     });
     const orderId = w.data.order_ids[0];

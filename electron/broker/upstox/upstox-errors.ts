@@ -1,17 +1,8 @@
 import type { IpcError } from '@shared/ipc/result';
 import { camelField, parseRetryAfter } from '../http/classify-reply';
 import { UpstoxErrorBody } from './upstox-wire';
-
-/** The Upstox codes the adapter tells apart (docs/upstox.md §Errors). */
-export const UPSTOX_CODES = {
-  orderNotFound: 'UDAPI100010',
-  invalidCredentials: 'UDAPI100016',
-  invalidInput: 'UDAPI100036',
-  orderClosed: 'UDAPI100040',
-  invalidToken: 'UDAPI100050',
-  marketClosed: 'UDAPI100057',
-  staticIp: 'UDAPI1154',
-} as const;
+// The codes are the wire's, the same the paper /upstox answers with (docs/upstox.md §Errors).
+import { UPSTOX_CODES } from '../../wire/upstox-codes';
 
 /**
  * How long a 429 without Retry-After holds its lane: Upstox counts in fixed windows of one

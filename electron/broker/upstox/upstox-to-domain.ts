@@ -14,7 +14,14 @@ import {
 import type { Funds, Holding, Position } from '@shared/domain/portfolio';
 import { istDate } from '@shared/lib/ist-time';
 import { UNKNOWN_FREEZE_QUANTITY } from '../../wire/kite-instruments-csv';
-import { depthSide, kiteTime } from '../kite/kite-to-domain';
+import {
+  type QuoteOwnFigures,
+  kiteShapedHolding,
+  kiteShapedPositionFigures,
+  kiteShapedQuote,
+  kiteTime,
+} from '../kite/kite-to-domain';
+import { SEGMENT_OF } from '../../wire/upstox-segments';
 import type {
   UpstoxCandles,
   UpstoxFunds,
@@ -44,15 +51,7 @@ const SEGMENTS: Readonly<Record<string, { exchange: Exchange; code: number; equi
   NCD_FO: { exchange: 'CDS', code: 6, equity: false },
 };
 
-/** The Upstox segment of each exchange the app trades. */
-export const SEGMENT_OF: Readonly<Record<Exchange, string>> = {
-  NSE: 'NSE_EQ',
-  BSE: 'BSE_EQ',
-  NFO: 'NSE_FO',
-  BFO: 'BSE_FO',
-  MCX: 'MCX_FO',
-  CDS: 'NCD_FO',
-};
+export { SEGMENT_OF };
 
 /** Where one instrument key trades, as the app names it. */
 export interface KeyedInstrument {
@@ -302,20 +301,9 @@ export function toPosition(w: z.infer<typeof UpstoxPosition>, index: UpstoxIndex
     quantity: w.quantity,
     overnightQuantity: w.overnight_quantity,
     multiplier: w.multiplier !== undefined && w.multiplier > 0 ? w.multiplier : 1,
-    averagePrice: Math.max(0, w.average_price),
-    closePrice: Math.max(0, w.close_price),
-    lastPrice: Math.max(0, w.last_price),
+    ...kiteShapedPositionFigures(w),
     buyQuantity: w.day_buy_quantity + overnightBuy,
-    buyValue: Math.abs(w.buy_value),
     sellQuantity: w.day_sell_quantity + overnightSell,
-    sellValue: Math.abs(w.sell_value),
-    dayBuyQuantity: w.day_buy_quantity,
-    dayBuyValue: Math.abs(w.day_buy_value),
-    daySellQuantity: w.day_sell_quantity,
-    daySellValue: Math.abs(w.day_sell_value),
-    realisedPnl: w.realised,
-    unrealisedPnl: w.unrealised,
-    pnl: w.pnl,
     // Upstox reports no mark-to-market apart from the P&L.
     m2m: w.pnl,
   };
@@ -324,16 +312,7 @@ export function toPosition(w: z.infer<typeof UpstoxPosition>, index: UpstoxIndex
 /** One holding → ours (T+1 quantity included), or null. */
 export function toHolding(w: z.infer<typeof UpstoxHolding>, index: UpstoxIndex): Holding | null {
   const where = index.key(w.instrument_token);
-  if (!where) return null;
-  return {
-    exchange: where.exchange,
-    tradingsymbol: where.tradingsymbol,
-    instrumentToken: where.instrumentToken,
-    quantity: Math.max(0, w.quantity + (w.t1_quantity ?? 0)),
-    averagePrice: w.average_price,
-    lastPrice: w.last_price,
-    pnl: w.pnl,
-  };
+  return where ? kiteShapedHolding(where, w) : null;
 }
 
 /**
@@ -359,32 +338,15 @@ export function toCandle(row: z.infer<typeof UpstoxCandles>['data']['candles'][n
   return { ts: kiteTime(ts), open, high, low, close, volume: Math.max(0, volume) };
 }
 
-/** A full quote; the phase comes from the calendar (Upstox's quote has none). */
+/** A full quote → ours (Upstox's quote is Kite's shape: kite-to-domain.ts). */
 export function toMarketQuote(where: KeyedInstrument, w: UpstoxQuote, phase: SessionPhase, now: string): MarketQuote {
-  const buy = depthSide(w.depth.buy);
-  const sell = depthSide(w.depth.sell);
-  // The previous close is what today's change is counted from.
-  const prev = w.last_price - w.net_change;
-  return {
-    instrumentToken: where.instrumentToken,
-    exchange: where.exchange,
-    tradingsymbol: where.tradingsymbol,
-    lastPrice: w.last_price,
-    lastTradeAt: w.last_trade_time ? kiteTime(w.last_trade_time) : null,
-    volume: w.volume,
-    ohlc: { open: w.ohlc.open, high: w.ohlc.high, low: w.ohlc.low, close: w.last_price },
-    previousClose: prev,
+  const own: QuoteOwnFigures = {
+    // The previous close is what today's change is counted from.
+    previousClose: w.last_price - w.net_change,
     change: w.net_change,
-    changePercent: prev > 0 ? (w.net_change / prev) * 100 : 0,
-    bid: buy[0]?.price ?? null,
-    ask: sell[0]?.price ?? null,
-    depth: { buy, sell },
     totalBuyQuantity: w.total_buy_quantity,
     totalSellQuantity: w.total_sell_quantity,
-    lowerCircuit: w.lower_circuit_limit,
-    upperCircuit: w.upper_circuit_limit,
     oi: where.equity ? null : (w.oi ?? 0),
-    phase,
-    ts: w.timestamp ? kiteTime(w.timestamp) : now,
   };
+  return kiteShapedQuote(where, w, own, phase, now);
 }

@@ -5,6 +5,7 @@ import type { ConnectionState } from '@shared/domain/session';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import { coreOn, DIALECTS, failure, NO_KITE_LIMITS, type Dialect } from '../testing/dialects';
 import type { TradingCore } from '../trading-core';
+import { limitBuyInfy } from '../../broker/testing/orders';
 import { trailTrigger } from '@shared/trading/bracket-rules';
 
 /**
@@ -106,16 +107,7 @@ describe.each(DIALECTS)('brackets on the paper broker: %s', (_name, dialect) => 
     const err = await failure(
       core.brackets.create({
         kind: 'entry',
-        entry: {
-          exchange: 'NSE',
-          tradingsymbol: 'INFY',
-          transactionType: 'BUY',
-          quantity: 1,
-          orderType: 'LIMIT',
-          product: 'MIS',
-          validity: 'DAY',
-          price: 1490,
-        },
+        entry: limitBuyInfy(1490),
         stop: { triggerPrice: 1495 },
         target: null,
         trail: null,

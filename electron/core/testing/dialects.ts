@@ -2,6 +2,7 @@ import { AppError } from '@shared/ipc/app-error';
 import { kiteAdapter } from '../../broker/kite/kite-adapter';
 import { upstoxAdapter } from '../../broker/upstox/upstox-adapter';
 import type { TradingCore } from '../trading-core';
+import { NO_KITE_LIMITS } from '../../paper/kite/test-kite';
 import { startCoreFixture, type CoreFixture, type CoreOverrides } from './core-fixture';
 
 /**
@@ -39,15 +40,8 @@ export async function paperUpstoxCode(upstoxRoot: string, redirectUri = UPSTOX_T
   return new URL(r.headers.get('location') ?? '').searchParams.get('code') ?? '';
 }
 
-/** Kite's limits raised out of the way: conformance suites are about behaviour, not pacing. */
-export const NO_KITE_LIMITS = {
-  quotePerSecond: 10_000,
-  historicalPerSecond: 10_000,
-  ordersPerSecond: 10_000,
-  ordersPerMinute: 600_000,
-  ordersPerDay: 10_000_000,
-  defaultPerSecond: 10_000,
-};
+// Kite's limits raised out of the way: conformance suites are about behaviour, not pacing.
+export { NO_KITE_LIMITS };
 
 /** A paper broker for a conformance test, its limits out of the way, with INFY at 1,500. */
 export async function conformanceFixture(): Promise<{ fx: CoreFixture; infy: number }> {

@@ -1,6 +1,5 @@
-import type { IncomingMessage } from 'node:http';
-import type { BrokerState } from '../context';
-import type { Session } from '../sessions';
+import type { Ctx } from '../context';
+import type { DialectRoute } from '../dialect-server';
 import type { KitePlan } from './app-settings';
 import type { KiteLimit } from './limits';
 import type { RequestTokens } from './session';
@@ -25,19 +24,9 @@ export interface KiteState {
   readonly plan: KitePlan;
 }
 
-/** What a /kite handler is called with: the request, the shared state, the caller and the times. */
-export interface KiteCtx {
-  readonly req: IncomingMessage;
-  readonly state: BrokerState;
+/** What a /kite handler is called with: the broker's context and the dialect's own state. */
+export interface KiteCtx extends Ctx {
   readonly kite: KiteState;
-  readonly params: Readonly<Record<string, string>>;
-  readonly query: URLSearchParams;
-  /** The caller's session (null on the public routes). */
-  readonly session: Session | null;
-  /** The market clock's time of this request. */
-  readonly now: number;
-  /** Real time of this request (token lifetimes, limits). */
-  readonly realNow: number;
 }
 
 /** A handler's answer: `data` goes into `{status:"success",data}`; the others are sent as they are. */
@@ -48,15 +37,30 @@ export type KiteReply =
   | { readonly html: string; readonly status?: number };
 
 /**
- * A /kite route. `page` routes (the login page, the token page) are a browser's, outside the
- * API pipeline: no faults, no token, no limits. `auth: false` routes (`POST /session/token`) take
- * no token but meet faults and the default limit.
+ * A /kite route (its kinds: ../dialect-server.ts). `POST /session/token` is `public`: no token,
+ * but faults and the default limit.
  */
-export interface KiteRoute {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+export interface KiteRoute extends DialectRoute<KiteCtx, KiteReply> {
   /** Relative to /kite. */
   readonly path: string;
-  readonly kind: 'page' | 'public' | 'api';
   readonly limit: KiteLimit;
-  readonly handle: (ctx: KiteCtx) => KiteReply | Promise<KiteReply>;
+}
+
+/**
+ * An API route (the caller's token needed) whose answer goes into Kite's success envelope,
+ * `{status:"success",data}`: most of /kite. Routes that answer a CSV, a page or a redirect are
+ * written out whole.
+ */
+export function kiteApi(
+  method: KiteRoute['method'],
+  path: string,
+  limit: KiteLimit,
+  answer: (ctx: KiteCtx) => unknown,
+): KiteRoute {
+  return { method, path, kind: 'api', limit, handle: async (ctx) => ({ data: await answer(ctx) }) };
+}
+
+/** A browser's page (the login page, the token page): outside the API pipeline, so no token, faults or limits. */
+export function kitePage(path: string, handle: KiteRoute['handle']): KiteRoute {
+  return { method: 'GET', path, kind: 'page', limit: 'default', handle };
 }

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { rawHttp, type RawHttpReply } from '../raw-http';
+import { FUZZ_RUNS, fuzzSocket, socketFrames, watchUnexpectedErrors } from '../testing/fuzz';
 import { type KiteTest, startKiteTest } from './test-kite';
 
 /**
@@ -13,23 +14,16 @@ import { type KiteTest, startKiteTest } from './test-kite';
 
 let t: KiteTest;
 let auth: string;
-let unexpected: { mock: { calls: unknown[][] }; mockRestore(): void };
 beforeAll(async () => {
   t = await startKiteTest({ control: false });
-  unexpected = vi.spyOn(console, 'error');
 });
 // A fuzzed DELETE /kite/session/token may log the token out: each test starts logged in.
 beforeEach(async () => {
   const kc = await t.login();
   auth = `token paper:${(kc as unknown as { access_token: string }).access_token}`;
 });
-afterAll(async () => {
-  unexpected.mockRestore();
-  await t.close();
-});
-
-// FUZZ_RUNS turns this into a longer campaign on demand; CI keeps the default.
-const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
+afterAll(() => t.close());
+const unexpected = watchUnexpectedErrors();
 
 const targetChar = fc.constantFrom(..."/[]%:@?#.\\~!$&'()*+,;=-_abcAZ09%zz%2e%2F%00é😀".split(''));
 const KNOWN = [
@@ -132,7 +126,7 @@ describe('/kite fuzz', () => {
       fc.asyncProperty(method, target, fc.boolean(), async (m, tgt, withAuth) => {
         expectSane(await rawHttp(t.port, request(m, tgt, null, withAuth, '')));
       }),
-      { numRuns: RUNS },
+      { numRuns: FUZZ_RUNS },
     );
     await expect((await t.login()).getProfile()).resolves.toMatchObject({ user_id: 'PAPER01' });
   });
@@ -156,9 +150,9 @@ describe('/kite fuzz', () => {
         const created = t.api.broker.orderCount() - before;
         expect(created).toBe(r?.status === 200 && m === 'POST' && p.startsWith('/kite/orders/') ? 1 : 0);
       }),
-      { numRuns: RUNS },
+      { numRuns: FUZZ_RUNS },
     );
-    expect(unexpected.mock.calls.filter((c) => String(c[0]).includes('unexpected error'))).toEqual([]);
+    expect(unexpected()).toEqual([]);
   });
 
   it('random GTT forms on /gtt/triggers: a trigger only from a 200 create, else a named 4xx', async () => {
@@ -196,9 +190,9 @@ describe('/kite fuzz', () => {
         expectSane(r);
         expect(t.api.broker.gttCount() - before).toBe(r?.status === 200 && m === 'POST' ? 1 : 0);
       }),
-      { numRuns: RUNS },
+      { numRuns: FUZZ_RUNS },
     );
-    expect(unexpected.mock.calls.filter((c) => String(c[0]).includes('unexpected error'))).toEqual([]);
+    expect(unexpected()).toEqual([]);
   });
 
   it('random ticker frames: an error back or quiet, the socket open, the broker serving', async () => {
@@ -206,19 +200,7 @@ describe('/kite fuzz', () => {
     const ws = new WebSocket(
       `ws://127.0.0.1:${t.port}/kite/ws?api_key=paper&${auth.replace('token paper:', 'access_token=')}`,
     );
-    const texts: string[] = [];
-    let closed: number | null = null;
-    ws.on('message', (d, isBinary) => {
-      if (!isBinary) texts.push(String(d));
-    });
-    ws.on('close', (code) => (closed = code));
-    await new Promise((resolve, reject) => {
-      ws.once('open', resolve);
-      ws.once('error', reject);
-    });
-    const frame = fc.oneof(
-      fc.json(),
-      fc.string({ maxLength: 200 }),
+    const frames = socketFrames(
       fc
         .record({
           a: fc.oneof(fc.constantFrom('subscribe', 'unsubscribe', 'mode'), fc.anything()),
@@ -229,18 +211,9 @@ describe('/kite fuzz', () => {
           ),
         })
         .map((o) => JSON.stringify(o)),
-      fc.uint8Array({ maxLength: 100 }).map((a) => Buffer.from(a)),
     );
-    await fc.assert(
-      fc.asyncProperty(frame, async (f) => {
-        const seen = texts.length;
-        ws.send(f, { binary: Buffer.isBuffer(f) });
-        // Something the ticker always refuses, so every round ends with an answer.
-        ws.send('{"a":"ping-back"}');
-        await vi.waitFor(() => expect(texts.length).toBeGreaterThan(seen), { timeout: 5_000 });
-      }),
-      { numRuns: RUNS },
-    );
+    // Something the ticker always refuses, so every round ends with an answer.
+    const { texts, closed } = await fuzzSocket(ws, frames, '{"a":"ping-back"}');
     for (const m of texts) expect(JSON.parse(m)).toMatchObject({ type: expect.stringMatching(/^(error|order)$/) });
     expect(closed).toBeNull();
     ws.terminate();

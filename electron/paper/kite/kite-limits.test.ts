@@ -1,18 +1,11 @@
 import type { Connect } from 'kiteconnect';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KITE_RATES, parseOrderLimits } from './limits';
-import { type KiteTest, startKiteTest } from './test-kite';
+import { KITE_BUY_INFY, type KiteTest, startKiteTest } from './test-kite';
 
 type PlaceParams = Parameters<Connect['placeOrder']>[1];
 
-const LIMIT_ORDER = {
-  exchange: 'NSE',
-  tradingsymbol: 'INFY',
-  transaction_type: 'BUY',
-  quantity: 1,
-  product: 'MIS',
-  order_type: 'LIMIT',
-} as const;
+const LIMIT_ORDER = { ...KITE_BUY_INFY, order_type: 'LIMIT' } as const;
 
 let t: KiteTest | null = null;
 afterEach(async () => {

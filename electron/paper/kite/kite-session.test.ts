@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type KiteTest, startKiteTest } from './test-kite';
+import { type KiteTest, placeParams, startKiteTest } from './test-kite';
 
 let t: KiteTest;
 beforeAll(async () => {
@@ -111,16 +111,10 @@ describe('/kite sessions across a restart (docs/kite.md §Login)', () => {
       const first = await startKiteTest({ dataDir: dir });
       const kc = await first.login();
       const token = (kc as unknown as { access_token: string }).access_token;
-      const { order_id } = await kc.placeOrder('regular', {
-        exchange: 'NSE',
-        tradingsymbol: 'INFY',
-        transaction_type: 'BUY',
-        quantity: 1,
-        product: 'MIS',
-        order_type: 'LIMIT',
-        price: (await first.api.instrument('NSE', 'INFY')).last_price,
-        tag: 'restart',
-      });
+      const { order_id } = await kc.placeOrder(
+        'regular',
+        placeParams({ price: (await first.api.instrument('NSE', 'INFY')).last_price, tag: 'restart' }),
+      );
       await first.close();
       const second = await startKiteTest({ dataDir: dir });
       try {

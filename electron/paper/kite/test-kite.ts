@@ -22,21 +22,21 @@ export interface KiteTest {
   close(): Promise<void>;
 }
 
+/** BUY 1 NSE INFY MIS in Kite's words: the order of tests where the order itself is not the point. */
+export const KITE_BUY_INFY = {
+  exchange: 'NSE',
+  tradingsymbol: 'INFY',
+  transaction_type: 'BUY',
+  quantity: 1,
+  product: 'MIS',
+} as const;
+
 /**
  * `placeOrder` params: a LIMIT BUY 1 NSE INFY MIS at 1450, overridden by `o` (which may carry
  * Kite's newer fields, such as `market_protection`, that the client's types do not list yet).
  */
 export function placeParams(o: Record<string, unknown> = {}): Parameters<Connect['placeOrder']>[1] {
-  const p: Record<string, unknown> = {
-    exchange: 'NSE',
-    tradingsymbol: 'INFY',
-    transaction_type: 'BUY',
-    quantity: 1,
-    product: 'MIS',
-    order_type: 'LIMIT',
-    price: 1450,
-    ...o,
-  };
+  const p: Record<string, unknown> = { ...KITE_BUY_INFY, order_type: 'LIMIT', price: 1450, ...o };
   return p as Parameters<Connect['placeOrder']>[1];
 }
 

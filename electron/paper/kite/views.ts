@@ -8,7 +8,7 @@ import type { Engine } from '../matching';
 import { bookOf } from '../quote-view';
 import { PAPER_USER_ID } from '../sessions';
 import { type HistoryEntry, type PaperHolding, type PaperOrder, type PaperPosition, type PaperTrade } from '../types';
-import { wirePosition } from '../wire-views';
+import { wirePosition, wireTrade } from '../wire-views';
 import type { DepthLevel, PacketMode, TickFields } from './packets';
 import { kiteTime } from './wire';
 import { protectionTags } from './protection';
@@ -120,17 +120,12 @@ export function kiteHistory(o: PaperOrder, extras?: KiteOrderExtras): Array<Reco
 
 /** A fill as `GET /trades` and `GET /orders/:id/trades` list it. */
 export function kiteTrade(t: PaperTrade, order: PaperOrder | undefined): Record<string, unknown> {
+  // The /v1 view of the fill (one view for every dialect), with Kite's names for its price and times.
+  const { price, filled_at: _filledAt, ...fill } = wireTrade(t);
   return {
-    trade_id: t.tradeId,
-    order_id: t.orderId,
-    exchange: t.exchange,
-    tradingsymbol: t.tradingsymbol,
-    instrument_token: t.token,
-    product: t.product,
-    average_price: fromUnits(t.priceUnits),
-    quantity: t.quantity,
+    ...fill,
+    average_price: price,
     exchange_order_id: `1${t.orderId}`,
-    transaction_type: t.transactionType,
     fill_timestamp: kiteTime(t.at),
     order_timestamp: kiteTime(order?.placedAt ?? t.at).slice(11),
     exchange_timestamp: kiteTime(t.at),

@@ -1,6 +1,5 @@
-import type { IncomingMessage } from 'node:http';
-import type { BrokerState } from '../context';
-import type { Session } from '../sessions';
+import type { Ctx } from '../context';
+import type { DialectRoute } from '../dialect-server';
 import type { UpstoxLimit } from './limits';
 import type { OneTimeCodes } from './session';
 import type { UpstoxOrderExtras } from './views';
@@ -33,19 +32,9 @@ export interface UpstoxState {
   readonly socketUrl: (path: string) => string;
 }
 
-/** What an /upstox handler is called with. */
-export interface UpstoxCtx {
-  readonly req: IncomingMessage;
-  readonly state: BrokerState;
+/** What an /upstox handler is called with: the broker's context and the dialect's own state. */
+export interface UpstoxCtx extends Ctx {
   readonly upstox: UpstoxState;
-  readonly params: Readonly<Record<string, string>>;
-  readonly query: URLSearchParams;
-  /** The caller's session (null on the public routes). */
-  readonly session: Session | null;
-  /** The market clock's time of this request. */
-  readonly now: number;
-  /** Real time of this request (token lifetimes, limits). */
-  readonly realNow: number;
 }
 
 /** A handler's answer: a JSON body as it is sent, or a redirect (the login dialog). */
@@ -55,16 +44,30 @@ export type UpstoxReply = { readonly body: unknown } | { readonly redirect: stri
 export const ok = (data: unknown): UpstoxReply => ({ body: { status: 'success', data } });
 
 /**
- * An /upstox route. `page` routes (the authorization dialog) are a browser's: no faults, no
- * token, no limits. `public` routes (the token exchange) take no token. `write` routes (place,
- * modify, cancel) are the order writes: served on both hosts, counted against the order limits
- * and checked against the registered static IPs.
+ * An /upstox route (its kinds: ../dialect-server.ts). The order writes (place, modify, cancel)
+ * are served on both hosts, counted against the order limits and checked against the registered
+ * static IPs.
  */
-export interface UpstoxRoute {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+export interface UpstoxRoute extends DialectRoute<UpstoxCtx, UpstoxReply> {
   /** Relative to /upstox (or /upstox-hft). */
   readonly path: string;
-  readonly kind: 'page' | 'public' | 'api';
   readonly limit: UpstoxLimit;
-  readonly handle: (ctx: UpstoxCtx) => UpstoxReply | Promise<UpstoxReply>;
+}
+
+/**
+ * An API route (the caller's token needed) whose answer goes into Upstox's success envelope
+ * (`ok`): most of /upstox. Routes that answer another body or a redirect are written out whole.
+ */
+export function upstoxApi(
+  method: UpstoxRoute['method'],
+  path: string,
+  limit: UpstoxLimit,
+  answer: (ctx: UpstoxCtx) => unknown,
+): UpstoxRoute {
+  return { method, path, kind: 'api', limit, handle: async (ctx) => ok(await answer(ctx)) };
+}
+
+/** A browser's page or a file anyone may fetch: outside the API pipeline, so no token, faults or limits. */
+export function upstoxPage(path: string, handle: UpstoxRoute['handle']): UpstoxRoute {
+  return { method: 'GET', path, kind: 'page', limit: 'standard', handle };
 }

@@ -1,3 +1,4 @@
+import { UPSTOX_CODES, type UpstoxCode } from '../../wire/upstox-codes';
 import type { Problem } from '../problem';
 
 /**
@@ -7,22 +8,8 @@ import type { Problem } from '../problem';
  * one of these; the engine's own refusals (Problems) are translated here.
  */
 
-/** The Upstox codes the paper dialect answers with (docs/upstox.md §Errors). */
-export const UPSTOX_CODES = {
-  notSupported: 'UDAPI10000',
-  tooManyRequests: 'UDAPI10005',
-  orderNotFound: 'UDAPI100010',
-  invalidCredentials: 'UDAPI100016',
-  invalidInput: 'UDAPI100036',
-  orderClosed: 'UDAPI100040',
-  invalidToken: 'UDAPI100050',
-  marketClosed: 'UDAPI100057',
-  notFound: 'UDAPI100060',
-  serverError: 'UDAPI100500',
-  staticIp: 'UDAPI1154',
-} as const;
-
-export type UpstoxCode = (typeof UPSTOX_CODES)[keyof typeof UPSTOX_CODES];
+// The codes are the wire's (../../wire/upstox-codes.ts), the same the adapter reads.
+export { UPSTOX_CODES, type UpstoxCode };
 
 /** One entry of `errors[]`. */
 export interface UpstoxErrorEntry {

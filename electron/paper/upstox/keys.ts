@@ -1,6 +1,6 @@
-import type { Exchange } from '@shared/domain/instrument';
 import type { Market } from '../market';
 import type { PaperInstrument } from '../instruments';
+import { SEGMENT_OF } from '../../wire/upstox-segments';
 
 /**
  * Upstox's instrument keys and instrument master (docs/upstox.md §Instruments). A key is
@@ -9,15 +9,7 @@ import type { PaperInstrument } from '../instruments';
  * made from its token (`INE` + the token in base 36 + `010`), unique and reversible.
  */
 
-/** The Upstox segment of each paper exchange. */
-export const SEGMENT_OF: Readonly<Record<Exchange, string>> = {
-  NSE: 'NSE_EQ',
-  BSE: 'BSE_EQ',
-  NFO: 'NSE_FO',
-  BFO: 'BSE_FO',
-  MCX: 'MCX_FO',
-  CDS: 'NCD_FO',
-};
+export { SEGMENT_OF };
 
 const PAPER_ISIN = /^INE([0-9A-Z]{6})010$/;
 

@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import protobuf, { type Type } from 'protobufjs';
 import { ApiClient, type SdkError } from 'upstox-js-sdk';
 import { type Api, startTestBroker } from '../test-helpers';
 import type { PaperBrokerOptions } from '../index';
@@ -41,6 +44,16 @@ export function codeOf(a: Answer): string | undefined {
   if (a.ok) return undefined;
   const errors = (a.body as { errors?: Array<{ errorCode?: string }> } | undefined)?.errors;
   return errors?.[0]?.errorCode;
+}
+
+/** The market feed's message type from the `.proto` the SDK ships, to decode what the feed sends as Upstox's clients do. */
+export async function sdkFeedResponse(): Promise<Type> {
+  const require = createRequire(import.meta.url);
+  const protoPath = path.join(
+    path.dirname(require.resolve('upstox-js-sdk/package.json')),
+    'dist/feeder/proto/MarketDataFeedV3.proto',
+  );
+  return (await protobuf.load(protoPath)).lookupType('com.upstox.marketdatafeederv3udapi.rpc.proto.FeedResponse');
 }
 
 export interface UpstoxTest {

@@ -1,9 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import protobuf from 'protobufjs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { REDIRECT, type UpstoxTest, startUpstoxTest } from './test-upstox';
+import { REDIRECT, type UpstoxTest, sdkFeedResponse, startUpstoxTest } from './test-upstox';
 import { upstoxExpiry } from './session';
 
 /**
@@ -154,14 +151,7 @@ describe('/upstox edges', () => {
       exchange_token: string;
     }>;
     const [a, b, c] = rows.filter((r) => r.segment === 'NSE_EQ');
-    const require = createRequire(import.meta.url);
-    const protoPath = path.join(
-      path.dirname(require.resolve('upstox-js-sdk/package.json')),
-      'dist/feeder/proto/MarketDataFeedV3.proto',
-    );
-    const FeedResponse = (await protobuf.load(protoPath)).lookupType(
-      'com.upstox.marketdatafeederv3udapi.rpc.proto.FeedResponse',
-    );
+    const FeedResponse = await sdkFeedResponse();
     const auth = await call('GET', `${t.root}/v3/feed/market-data-feed/authorize`, tok);
     const ws = new WebSocket((auth.body.data as { authorized_redirect_uri: string }).authorized_redirect_uri);
     type Msg = { type?: string; feeds?: Record<string, Record<string, unknown>> };

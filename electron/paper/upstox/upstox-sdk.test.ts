@@ -1,6 +1,3 @@
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import protobuf from 'protobufjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
@@ -14,7 +11,7 @@ import {
   UserApi,
   WebsocketApi,
 } from 'upstox-js-sdk';
-import { REDIRECT, type UpstoxTest, codeOf, dataOf, sdk, startUpstoxTest } from './test-upstox';
+import { REDIRECT, type UpstoxTest, codeOf, dataOf, sdk, sdkFeedResponse, startUpstoxTest } from './test-upstox';
 
 /**
  * The /upstox dialect driven by Upstox's own SDK (docs/upstox.md): the login, every order call,
@@ -264,14 +261,7 @@ describe('/upstox with upstox-js-sdk', () => {
     const token = await login(t);
     const infy = (await master(t)).find((r) => r.segment === 'NSE_EQ' && r.trading_symbol === 'INFY')!;
     const c = t.client(token);
-    const require = createRequire(import.meta.url);
-    const protoPath = path.join(
-      path.dirname(require.resolve('upstox-js-sdk/package.json')),
-      'dist/feeder/proto/MarketDataFeedV3.proto',
-    );
-    const FeedResponse = (await protobuf.load(protoPath)).lookupType(
-      'com.upstox.marketdatafeederv3udapi.rpc.proto.FeedResponse',
-    );
+    const FeedResponse = await sdkFeedResponse();
     const auth = dataOf(await sdk((cb) => new WebsocketApi(c).getMarketDataFeedAuthorizeV3(cb)));
     const url = (auth.data as { authorizedRedirectUri: string }).authorizedRedirectUri;
     const ws = new WebSocket(url);

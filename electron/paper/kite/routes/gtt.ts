@@ -9,7 +9,7 @@ import type { PaperInstrument } from '../../instruments';
 import { toGttCreate } from '../../routes/gtt';
 import { wireField } from '../../rules-wire';
 import type { OrderField } from '@shared/trading/rules';
-import type { KiteRoute } from '../context';
+import { type KiteRoute, kiteApi } from '../context';
 import { KiteError, inputError } from '../errors';
 import { kiteGtt } from '../views';
 import type { Params } from '../wire';
@@ -103,64 +103,34 @@ function triggerOf(state: BrokerState, id: string): PaperGtt {
 }
 
 export const gttRoutes: readonly KiteRoute[] = [
-  {
-    method: 'GET',
-    path: '/gtt/triggers',
-    kind: 'api',
-    limit: 'default',
-    handle({ state, session, now }) {
-      state.gtt.sweep(now);
-      return { data: state.gtt.all().map((g) => kiteGtt(g, session?.userId ?? '')) };
-    },
-  },
-  {
-    method: 'POST',
-    path: '/gtt/triggers',
-    kind: 'api',
-    limit: 'orders',
-    async handle({ req, query, state, now }) {
-      const p = await readParams(req, query);
-      const { create } = gttForm(state, p);
-      const g = state.gtt.create(create, now);
-      return { data: { trigger_id: Number(g.gttId) } };
-    },
-  },
-  {
-    method: 'GET',
-    path: '/gtt/triggers/:trigger_id',
-    kind: 'api',
-    limit: 'default',
-    handle({ state, params, session, now }) {
-      state.gtt.sweep(now);
-      return { data: kiteGtt(triggerOf(state, params.trigger_id ?? ''), session?.userId ?? '') };
-    },
-  },
-  {
-    method: 'PUT',
-    path: '/gtt/triggers/:trigger_id',
-    kind: 'api',
-    limit: 'orders',
-    async handle({ req, query, state, params, now }) {
-      const id = params.trigger_id ?? '';
-      const g = triggerOf(state, id);
-      const p = await readParams(req, query);
-      const { instrument, create } = gttForm(state, p, g.type);
-      if (instrument.token !== g.token)
-        throw inputError('condition.tradingsymbol', 'cannot change on an existing trigger');
-      state.gtt.modify(id, create, now);
-      return { data: { trigger_id: Number(id) } };
-    },
-  },
-  {
-    method: 'DELETE',
-    path: '/gtt/triggers/:trigger_id',
-    kind: 'api',
-    limit: 'orders',
-    handle({ state, params, now }) {
-      const id = params.trigger_id ?? '';
-      triggerOf(state, id);
-      state.gtt.cancel(id, now);
-      return { data: { trigger_id: Number(id) } };
-    },
-  },
+  kiteApi('GET', '/gtt/triggers', 'default', ({ state, session, now }) => {
+    state.gtt.sweep(now);
+    return state.gtt.all().map((g) => kiteGtt(g, session?.userId ?? ''));
+  }),
+  kiteApi('POST', '/gtt/triggers', 'orders', async ({ req, query, state, now }) => {
+    const p = await readParams(req, query);
+    const { create } = gttForm(state, p);
+    const g = state.gtt.create(create, now);
+    return { trigger_id: Number(g.gttId) };
+  }),
+  kiteApi('GET', '/gtt/triggers/:trigger_id', 'default', ({ state, params, session, now }) => {
+    state.gtt.sweep(now);
+    return kiteGtt(triggerOf(state, params.trigger_id ?? ''), session?.userId ?? '');
+  }),
+  kiteApi('PUT', '/gtt/triggers/:trigger_id', 'orders', async ({ req, query, state, params, now }) => {
+    const id = params.trigger_id ?? '';
+    const g = triggerOf(state, id);
+    const p = await readParams(req, query);
+    const { instrument, create } = gttForm(state, p, g.type);
+    if (instrument.token !== g.token)
+      throw inputError('condition.tradingsymbol', 'cannot change on an existing trigger');
+    state.gtt.modify(id, create, now);
+    return { trigger_id: Number(id) };
+  }),
+  kiteApi('DELETE', '/gtt/triggers/:trigger_id', 'orders', ({ state, params, now }) => {
+    const id = params.trigger_id ?? '';
+    triggerOf(state, id);
+    state.gtt.cancel(id, now);
+    return { trigger_id: Number(id) };
+  }),
 ];

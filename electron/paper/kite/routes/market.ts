@@ -3,7 +3,7 @@ import { CandleInterval } from '@shared/domain/market';
 import { fromUnits } from '@shared/trading/money';
 import type { BrokerState } from '../../context';
 import type { PaperInstrument } from '../../instruments';
-import type { KiteRoute } from '../context';
+import { type KiteRoute, kiteApi } from '../context';
 import { instrumentsCsv } from '../csv';
 import { inputError } from '../errors';
 import { kiteLtp, kiteOhlc, kiteQuote } from '../views';
@@ -50,33 +50,15 @@ function timeParam(query: URLSearchParams, name: 'from' | 'to'): number {
 
 /** Quotes, the instrument CSV and candles on /kite. */
 export const marketRoutes: readonly KiteRoute[] = [
-  {
-    method: 'GET',
-    path: '/quote',
-    kind: 'api',
-    limit: 'quote',
-    handle: ({ state, query, now }) => ({
-      data: Object.fromEntries(asked(state, query, 500).map(([k, i]) => [k, kiteQuote(state.market, i, now)])),
-    }),
-  },
-  {
-    method: 'GET',
-    path: '/quote/ohlc',
-    kind: 'api',
-    limit: 'quote',
-    handle: ({ state, query, now }) => ({
-      data: Object.fromEntries(asked(state, query, 1000).map(([k, i]) => [k, kiteOhlc(state.market, i, now)])),
-    }),
-  },
-  {
-    method: 'GET',
-    path: '/quote/ltp',
-    kind: 'api',
-    limit: 'quote',
-    handle: ({ state, query }) => ({
-      data: Object.fromEntries(asked(state, query, 1000).map(([k, i]) => [k, kiteLtp(state.market, i)])),
-    }),
-  },
+  kiteApi('GET', '/quote', 'quote', ({ state, query, now }) =>
+    Object.fromEntries(asked(state, query, 500).map(([k, i]) => [k, kiteQuote(state.market, i, now)])),
+  ),
+  kiteApi('GET', '/quote/ohlc', 'quote', ({ state, query, now }) =>
+    Object.fromEntries(asked(state, query, 1000).map(([k, i]) => [k, kiteOhlc(state.market, i, now)])),
+  ),
+  kiteApi('GET', '/quote/ltp', 'quote', ({ state, query }) =>
+    Object.fromEntries(asked(state, query, 1000).map(([k, i]) => [k, kiteLtp(state.market, i)])),
+  ),
   {
     method: 'GET',
     path: '/instruments',
@@ -100,12 +82,11 @@ export const marketRoutes: readonly KiteRoute[] = [
       };
     },
   },
-  {
-    method: 'GET',
-    path: '/instruments/historical/:instrument_token/:interval',
-    kind: 'api',
-    limit: 'historical',
-    handle({ state, params, query, now }) {
+  kiteApi(
+    'GET',
+    '/instruments/historical/:instrument_token/:interval',
+    'historical',
+    ({ state, params, query, now }) => {
       const raw = params.instrument_token ?? '';
       const token = /^\d{1,10}$/.test(raw) ? Number(raw) : Number.NaN;
       if (!state.market.instrument(token)) throw inputError('instrument_token', `no instrument ${raw.slice(0, 20)}`);
@@ -127,7 +108,7 @@ export const marketRoutes: readonly KiteRoute[] = [
         if (withOi) row.push(oi);
         return row;
       });
-      return { data: { candles } };
+      return { candles };
     },
-  },
+  ),
 ];

@@ -9,7 +9,7 @@ import type { WireOrderRequest } from '../../../wire/rest-schemas';
 import type { BrokerState } from '../../context';
 import { checkSession, toPlaceRequest } from '../../routes/orders';
 import { type BasketLegQuote, basketQuote } from '../../basket-margin';
-import type { KiteRoute } from '../context';
+import { type KiteRoute, kiteApi } from '../context';
 import { KiteError, inputError } from '../errors';
 import type { PaperOrder } from '../../types';
 import { autoslice } from '../autoslice';
@@ -106,179 +106,118 @@ const MarginItem = z.object({
 
 /** Place, modify, cancel, list, history, trades and the margin calculator on /kite. */
 export const orderRoutes: readonly KiteRoute[] = [
-  {
-    method: 'POST',
-    path: '/orders/:variety',
-    kind: 'api',
-    limit: 'orders',
-    async handle({ req, query, params, state, kite, now }) {
-      const variety = varietyOf(params.variety);
-      const p = await readParams(req, query);
-      const body = placement(p, variety);
-      const protection = readProtection(p, body.order_type);
-      // `algo_id` (an exchange-registered algo's id) is taken and not used (docs/kite.md §Smaller rules).
-      p.get('algo_id');
-      const slice = p.oneOf('autoslice', ['true', 'false'] as const);
-      if (slice === 'true') return { data: autoslice(state, kite, body, protection, now) };
-      const request = toPlaceRequest(state, body);
-      checkSession(request, now);
-      refuseCrossedStop(state, request.instrument.token, {
-        transactionType: body.transaction_type,
-        orderType: body.order_type,
-        triggerPrice: body.trigger_price,
-      });
-      const { request: sent, extras } = protectRequest(state, request, protection);
-      const o = state.engine.place(sent, now);
-      kite.extras.set(o.orderId, extras);
-      return { data: { order_id: o.orderId } };
-    },
-  },
-  {
-    method: 'PUT',
-    path: '/orders/:variety/:order_id',
-    kind: 'api',
-    limit: 'orders',
-    async handle({ req, query, params, state, kite, now }) {
-      const variety = varietyOf(params.variety);
-      const id = params.order_id ?? '';
-      const order = orderOf(state, id, variety);
-      const p = await readParams(req, query);
-      const orderType = p.oneOf('order_type', OrderType.options);
-      const protection = readProtection(p, orderType);
-      const changes = {
-        quantity: p.int('quantity'),
-        price: p.price('price'),
-        triggerPrice: p.price('trigger_price'),
-        orderType,
-        validity: p.oneOf('validity', Validity.options),
-      };
-      if (Object.values(changes).every((v) => v === undefined))
-        throw inputError(
-          'body',
-          'names nothing to change; send quantity, price, trigger_price, order_type or validity',
-        );
-      noIocOnMcx(order.exchange, changes.validity);
-      // The stop as it would stand after the change.
-      refuseCrossedStop(state, order.token, {
-        transactionType: order.transactionType,
-        orderType: changes.orderType ?? order.orderType,
-        triggerPrice:
-          changes.triggerPrice !== undefined
-            ? changes.triggerPrice
-            : order.triggerUnits === null
-              ? null
-              : fromUnits(order.triggerUnits),
-      });
-      const reprotected = protectModification(state, order, changes, protection, kite.extras.get(id));
-      const o = state.engine.modify(id, reprotected.changes, now);
-      if (reprotected.extras) kite.extras.set(id, reprotected.extras);
-      return { data: { order_id: o.orderId } };
-    },
-  },
-  {
-    method: 'DELETE',
-    path: '/orders/:variety/:order_id',
-    kind: 'api',
-    limit: 'orders',
-    handle({ params, state, now }) {
-      const variety = varietyOf(params.variety);
-      const id = params.order_id ?? '';
-      // Kite refuses to cancel an order that no longer works — filled, rejected, or cancelled
-      // already (a repeated cancel) — as an OrderException (docs/kite.md §Orders).
-      if (!isWorking(orderOf(state, id, variety).status)) throw new KiteError(400, 'OrderException', NOT_CANCELLABLE);
-      const o = state.engine.cancel(id, now);
-      return { data: { order_id: o.orderId } };
-    },
-  },
-  {
-    method: 'GET',
-    path: '/orders',
-    kind: 'api',
-    limit: 'default',
-    // Kite's order book holds only today's orders (docs/kite.md §Orders): the market clock's IST day.
-    handle: ({ state, kite, realNow, now }) => ({
-      data: state
-        .orderReads(realNow)
-        .allOrders()
-        .filter((o) => o.placedAt >= istDayStart(now))
-        .map((o) => kiteOrder(o, kite.extras.get(o.orderId))),
-    }),
-  },
-  {
-    method: 'GET',
-    path: '/orders/:order_id',
-    kind: 'api',
-    limit: 'default',
-    handle({ state, kite, params, realNow, now }) {
-      const id = params.order_id ?? '';
-      // As the order book shows it (docs/kite.md §A lagging order book): not there yet reads as
-      // unknown, and so does an order of an earlier day (docs/kite.md §Orders).
-      const shown = state.orderReads(realNow).order(id);
-      const o = shown && shown.placedAt >= istDayStart(now) ? shown : undefined;
-      if (!o) throw new KiteError(400, 'InputException', `Couldn't find that \`order_id\` (${id.slice(0, 30)}).`);
-      return { data: kiteHistory(o, kite.extras.get(id)) };
-    },
-  },
-  {
-    method: 'GET',
-    path: '/orders/:order_id/trades',
-    kind: 'api',
-    limit: 'default',
-    handle({ state, params }) {
-      const id = params.order_id ?? '';
-      // Trades never lag, so this reads the engine (docs/kite.md §A lagging order book).
-      const o = state.engine.order(id);
-      if (!o) throw new KiteError(400, 'InputException', `Couldn't find that \`order_id\` (${id.slice(0, 30)}).`);
-      return {
-        data: state.engine
-          .trades()
-          .filter((t) => t.orderId === id)
-          .map((t) => kiteTrade(t, o)),
-      };
-    },
-  },
-  {
-    method: 'GET',
-    path: '/trades',
-    kind: 'api',
-    limit: 'default',
-    handle: ({ state }) => ({
-      data: state.engine.trades().map((t) => kiteTrade(t, state.engine.order(t.orderId))),
-    }),
-  },
-  {
-    method: 'POST',
-    path: '/margins/orders',
-    kind: 'api',
-    limit: 'default',
-    async handle({ req, state }) {
-      return { data: marginLegs(state, await readJsonBody(req)).map((l) => marginView(l.item, l.quote.totalUnits, l)) };
-    },
-  },
-  {
-    method: 'POST',
-    path: '/margins/basket',
-    kind: 'api',
-    limit: 'default',
-    async handle({ req, query, state }) {
-      const consider = query.get('consider_positions');
-      // The engine's quote always counts positions and working orders (docs/kite.md §POST /margins/basket).
-      if (consider !== null && consider !== 'true')
-        throw inputError('consider_positions', 'must be true: the paper broker always considers positions');
-      const mode = query.get('mode');
-      if (mode !== null && mode !== 'compact') throw inputError('mode', 'must be compact (the only mode offered)');
-      const legs = marginLegs(state, await readJsonBody(req));
-      const b = basketQuote(legs);
-      return {
-        data: {
-          initial: marginView(undefined, b.initialUnits, undefined),
-          final: marginView(undefined, b.finalUnits, undefined),
-          orders: legs.map((l) => marginView(l.item, l.quote.totalUnits, l)),
-          charges: { total: 0 },
-        },
-      };
-    },
-  },
+  kiteApi('POST', '/orders/:variety', 'orders', async ({ req, query, params, state, kite, now }) => {
+    const variety = varietyOf(params.variety);
+    const p = await readParams(req, query);
+    const body = placement(p, variety);
+    const protection = readProtection(p, body.order_type);
+    // `algo_id` (an exchange-registered algo's id) is taken and not used (docs/kite.md §Smaller rules).
+    p.get('algo_id');
+    const slice = p.oneOf('autoslice', ['true', 'false'] as const);
+    if (slice === 'true') return autoslice(state, kite, body, protection, now);
+    const request = toPlaceRequest(state, body);
+    checkSession(request, now);
+    refuseCrossedStop(state, request.instrument.token, {
+      transactionType: body.transaction_type,
+      orderType: body.order_type,
+      triggerPrice: body.trigger_price,
+    });
+    const { request: sent, extras } = protectRequest(state, request, protection);
+    const o = state.engine.place(sent, now);
+    kite.extras.set(o.orderId, extras);
+    return { order_id: o.orderId };
+  }),
+  kiteApi('PUT', '/orders/:variety/:order_id', 'orders', async ({ req, query, params, state, kite, now }) => {
+    const variety = varietyOf(params.variety);
+    const id = params.order_id ?? '';
+    const order = orderOf(state, id, variety);
+    const p = await readParams(req, query);
+    const orderType = p.oneOf('order_type', OrderType.options);
+    const protection = readProtection(p, orderType);
+    const changes = {
+      quantity: p.int('quantity'),
+      price: p.price('price'),
+      triggerPrice: p.price('trigger_price'),
+      orderType,
+      validity: p.oneOf('validity', Validity.options),
+    };
+    if (Object.values(changes).every((v) => v === undefined))
+      throw inputError('body', 'names nothing to change; send quantity, price, trigger_price, order_type or validity');
+    noIocOnMcx(order.exchange, changes.validity);
+    // The stop as it would stand after the change.
+    refuseCrossedStop(state, order.token, {
+      transactionType: order.transactionType,
+      orderType: changes.orderType ?? order.orderType,
+      triggerPrice:
+        changes.triggerPrice !== undefined
+          ? changes.triggerPrice
+          : order.triggerUnits === null
+            ? null
+            : fromUnits(order.triggerUnits),
+    });
+    const reprotected = protectModification(state, order, changes, protection, kite.extras.get(id));
+    const o = state.engine.modify(id, reprotected.changes, now);
+    if (reprotected.extras) kite.extras.set(id, reprotected.extras);
+    return { order_id: o.orderId };
+  }),
+  kiteApi('DELETE', '/orders/:variety/:order_id', 'orders', ({ params, state, now }) => {
+    const variety = varietyOf(params.variety);
+    const id = params.order_id ?? '';
+    // Kite refuses to cancel an order that no longer works — filled, rejected, or cancelled
+    // already (a repeated cancel) — as an OrderException (docs/kite.md §Orders).
+    if (!isWorking(orderOf(state, id, variety).status)) throw new KiteError(400, 'OrderException', NOT_CANCELLABLE);
+    const o = state.engine.cancel(id, now);
+    return { order_id: o.orderId };
+  }),
+  // Kite's order book holds only today's orders (docs/kite.md §Orders): the market clock's IST day.
+  kiteApi('GET', '/orders', 'default', ({ state, kite, realNow, now }) =>
+    state
+      .orderReads(realNow)
+      .allOrders()
+      .filter((o) => o.placedAt >= istDayStart(now))
+      .map((o) => kiteOrder(o, kite.extras.get(o.orderId))),
+  ),
+  kiteApi('GET', '/orders/:order_id', 'default', ({ state, kite, params, realNow, now }) => {
+    const id = params.order_id ?? '';
+    // As the order book shows it (docs/kite.md §A lagging order book): not there yet reads as
+    // unknown, and so does an order of an earlier day (docs/kite.md §Orders).
+    const shown = state.orderReads(realNow).order(id);
+    const o = shown && shown.placedAt >= istDayStart(now) ? shown : undefined;
+    if (!o) throw new KiteError(400, 'InputException', `Couldn't find that \`order_id\` (${id.slice(0, 30)}).`);
+    return kiteHistory(o, kite.extras.get(id));
+  }),
+  kiteApi('GET', '/orders/:order_id/trades', 'default', ({ state, params }) => {
+    const id = params.order_id ?? '';
+    // Trades never lag, so this reads the engine (docs/kite.md §A lagging order book).
+    const o = state.engine.order(id);
+    if (!o) throw new KiteError(400, 'InputException', `Couldn't find that \`order_id\` (${id.slice(0, 30)}).`);
+    return state.engine
+      .trades()
+      .filter((t) => t.orderId === id)
+      .map((t) => kiteTrade(t, o));
+  }),
+  kiteApi('GET', '/trades', 'default', ({ state }) =>
+    state.engine.trades().map((t) => kiteTrade(t, state.engine.order(t.orderId))),
+  ),
+  kiteApi('POST', '/margins/orders', 'default', async ({ req, state }) =>
+    marginLegs(state, await readJsonBody(req)).map((l) => marginView(l.item, l.quote.totalUnits, l)),
+  ),
+  kiteApi('POST', '/margins/basket', 'default', async ({ req, query, state }) => {
+    const consider = query.get('consider_positions');
+    // The engine's quote always counts positions and working orders (docs/kite.md §POST /margins/basket).
+    if (consider !== null && consider !== 'true')
+      throw inputError('consider_positions', 'must be true: the paper broker always considers positions');
+    const mode = query.get('mode');
+    if (mode !== null && mode !== 'compact') throw inputError('mode', 'must be compact (the only mode offered)');
+    const legs = marginLegs(state, await readJsonBody(req));
+    const b = basketQuote(legs);
+    return {
+      initial: marginView(undefined, b.initialUnits, undefined),
+      final: marginView(undefined, b.finalUnits, undefined),
+      orders: legs.map((l) => marginView(l.item, l.quote.totalUnits, l)),
+      charges: { total: 0 },
+    };
+  }),
 ];
 
 /** A modification's changes as the exchange applies them under `market_protection` (docs/kite.md §Market protection). */

@@ -1,5 +1,5 @@
 import { KiteError, inputError, tokenError } from '../errors';
-import type { KiteRoute } from '../context';
+import { type KiteRoute, kiteApi, kitePage } from '../context';
 import { KITE_API_KEY, checksumMatches, kiteExpiry } from '../session';
 import { kiteProfile, kiteSegmentMargins } from '../views';
 import { kiteTime, readParams } from '../wire';
@@ -16,52 +16,40 @@ const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.ch
 
 /** The login pages, the token exchange and logout, profile and margins on /kite. */
 export const sessionRoutes: readonly KiteRoute[] = [
-  {
-    method: 'GET',
-    path: '/connect/login',
-    kind: 'page',
-    limit: 'default',
-    handle({ query, kite, realNow }) {
-      const apiKey = query.get('api_key');
-      if (apiKey !== KITE_API_KEY) {
-        return {
-          status: 400,
-          html: `<!doctype html><title>Paper login</title><p>Unknown api_key ${escapeHtml(apiKey ?? '(none)')}: the paper account's api_key is <code>paper</code>.</p>`,
-        };
-      }
-      let target: URL;
-      try {
-        target = new URL(kite.redirectUrl());
-      } catch {
-        return { status: 500, html: '<!doctype html><title>Paper login</title><p>The redirect URL is not a URL.</p>' };
-      }
-      target.searchParams.set('request_token', kite.requestTokens.issue(realNow));
-      target.searchParams.set('action', 'login');
-      target.searchParams.set('type', 'login');
-      target.searchParams.set('status', 'success');
-      const echoed = query.get('redirect_params');
-      if (echoed !== null) {
-        for (const [k, v] of new URLSearchParams(echoed)) if (!RESERVED.has(k)) target.searchParams.append(k, v);
-      }
-      return { redirect: target.toString() };
-    },
-  },
-  {
-    method: 'GET',
-    path: '/connect/done',
-    kind: 'page',
-    limit: 'default',
-    handle({ query }) {
-      const token = escapeHtml((query.get('request_token') ?? '').slice(0, 64));
+  kitePage('/connect/login', ({ query, kite, realNow }) => {
+    const apiKey = query.get('api_key');
+    if (apiKey !== KITE_API_KEY) {
       return {
-        html:
-          '<!doctype html><meta charset="utf-8"><title>Paper broker: logged in</title>' +
-          `<h1>Logged in to the paper broker</h1><p>request_token: <code id="request_token">${token}</code></p>` +
-          '<p>Exchange it within 5 minutes: POST /kite/session/token with api_key, request_token and ' +
-          'checksum = SHA-256(api_key + request_token + api_secret).</p>',
+        status: 400,
+        html: `<!doctype html><title>Paper login</title><p>Unknown api_key ${escapeHtml(apiKey ?? '(none)')}: the paper account's api_key is <code>paper</code>.</p>`,
       };
-    },
-  },
+    }
+    let target: URL;
+    try {
+      target = new URL(kite.redirectUrl());
+    } catch {
+      return { status: 500, html: '<!doctype html><title>Paper login</title><p>The redirect URL is not a URL.</p>' };
+    }
+    target.searchParams.set('request_token', kite.requestTokens.issue(realNow));
+    target.searchParams.set('action', 'login');
+    target.searchParams.set('type', 'login');
+    target.searchParams.set('status', 'success');
+    const echoed = query.get('redirect_params');
+    if (echoed !== null) {
+      for (const [k, v] of new URLSearchParams(echoed)) if (!RESERVED.has(k)) target.searchParams.append(k, v);
+    }
+    return { redirect: target.toString() };
+  }),
+  kitePage('/connect/done', ({ query }) => {
+    const token = escapeHtml((query.get('request_token') ?? '').slice(0, 64));
+    return {
+      html:
+        '<!doctype html><meta charset="utf-8"><title>Paper broker: logged in</title>' +
+        `<h1>Logged in to the paper broker</h1><p>request_token: <code id="request_token">${token}</code></p>` +
+        '<p>Exchange it within 5 minutes: POST /kite/session/token with api_key, request_token and ' +
+        'checksum = SHA-256(api_key + request_token + api_secret).</p>',
+    };
+  }),
   {
     method: 'POST',
     path: '/session/token',
@@ -92,51 +80,27 @@ export const sessionRoutes: readonly KiteRoute[] = [
       };
     },
   },
-  {
-    method: 'DELETE',
-    path: '/session/token',
-    kind: 'api',
-    limit: 'default',
-    async handle({ req, query, state, session }) {
-      const p = await readParams(req, query);
-      const token = p.get('access_token') ?? session?.token;
-      if (token !== session?.token) throw inputError('access_token', 'may only name the token of this request');
-      if (session) {
-        state.sessions.revoke(session.token);
-        state.journal.append({ e: 'session_end', token: session.token });
-      }
-      return { data: true };
-    },
-  },
-  {
-    method: 'GET',
-    path: '/user/profile',
-    kind: 'api',
-    limit: 'default',
-    handle: () => ({ data: kiteProfile() }),
-  },
-  {
-    method: 'GET',
-    path: '/user/margins',
-    kind: 'api',
-    limit: 'default',
-    handle({ state, now }) {
-      state.engine.account.rollTo(now);
-      const m = kiteSegmentMargins(state.engine, state.market);
-      return { data: { equity: m, commodity: m } };
-    },
-  },
-  {
-    method: 'GET',
-    path: '/user/margins/:segment',
-    kind: 'api',
-    limit: 'default',
-    handle({ state, params, now }) {
-      const segment = params.segment ?? '';
-      if (segment !== 'equity' && segment !== 'commodity')
-        throw new KiteError(400, 'InputException', 'segment: must be equity or commodity');
-      state.engine.account.rollTo(now);
-      return { data: kiteSegmentMargins(state.engine, state.market) };
-    },
-  },
+  kiteApi('DELETE', '/session/token', 'default', async ({ req, query, state, session }) => {
+    const p = await readParams(req, query);
+    const token = p.get('access_token') ?? session?.token;
+    if (token !== session?.token) throw inputError('access_token', 'may only name the token of this request');
+    if (session) {
+      state.sessions.revoke(session.token);
+      state.journal.append({ e: 'session_end', token: session.token });
+    }
+    return true;
+  }),
+  kiteApi('GET', '/user/profile', 'default', () => kiteProfile()),
+  kiteApi('GET', '/user/margins', 'default', ({ state, now }) => {
+    state.engine.account.rollTo(now);
+    const m = kiteSegmentMargins(state.engine, state.market);
+    return { equity: m, commodity: m };
+  }),
+  kiteApi('GET', '/user/margins/:segment', 'default', ({ state, params, now }) => {
+    const segment = params.segment ?? '';
+    if (segment !== 'equity' && segment !== 'commodity')
+      throw new KiteError(400, 'InputException', 'segment: must be equity or commodity');
+    state.engine.account.rollTo(now);
+    return kiteSegmentMargins(state.engine, state.market);
+  }),
 ];

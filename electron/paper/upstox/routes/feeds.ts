@@ -1,4 +1,4 @@
-import { type UpstoxRoute, ok } from '../context';
+import { type UpstoxRoute, upstoxApi } from '../context';
 import { inputError } from '../errors';
 import { feedUrl } from '../feeds';
 
@@ -9,29 +9,19 @@ import { feedUrl } from '../feeds';
 
 const UPDATE_TYPES = ['order', 'position', 'holding', 'gtt_order'];
 
-const redirect = (uri: string) => ok({ authorized_redirect_uri: uri, authorizedRedirectUri: uri });
+/** The socket URL as the SDKs read it, in both spellings. */
+const redirect = (uri: string) => ({ authorized_redirect_uri: uri, authorizedRedirectUri: uri });
 
 export const feedRoutes: readonly UpstoxRoute[] = [
-  {
-    method: 'GET',
-    path: '/v3/feed/market-data-feed/authorize',
-    kind: 'api',
-    limit: 'standard',
-    handle: ({ upstox, session, realNow }) =>
-      redirect(feedUrl(upstox, { feed: 'market', token: session?.token ?? '', updateTypes: [] }, realNow)),
-  },
-  {
-    method: 'GET',
-    path: '/v2/feed/portfolio-stream-feed/authorize',
-    kind: 'api',
-    limit: 'standard',
-    handle({ upstox, session, query, realNow }) {
-      const raw = query.get('update_types') ?? 'order';
-      const types = raw.split(',').map((t) => t.trim());
-      const bad = types.find((t) => !UPDATE_TYPES.includes(t));
-      if (bad !== undefined)
-        throw inputError('update_types', `must be among ${UPDATE_TYPES.join(', ')}`, bad.slice(0, 30));
-      return redirect(feedUrl(upstox, { feed: 'portfolio', token: session?.token ?? '', updateTypes: types }, realNow));
-    },
-  },
+  upstoxApi('GET', '/v3/feed/market-data-feed/authorize', 'standard', ({ upstox, session, realNow }) =>
+    redirect(feedUrl(upstox, { feed: 'market', token: session?.token ?? '', updateTypes: [] }, realNow)),
+  ),
+  upstoxApi('GET', '/v2/feed/portfolio-stream-feed/authorize', 'standard', ({ upstox, session, query, realNow }) => {
+    const raw = query.get('update_types') ?? 'order';
+    const types = raw.split(',').map((t) => t.trim());
+    const bad = types.find((t) => !UPDATE_TYPES.includes(t));
+    if (bad !== undefined)
+      throw inputError('update_types', `must be among ${UPDATE_TYPES.join(', ')}`, bad.slice(0, 30));
+    return redirect(feedUrl(upstox, { feed: 'portfolio', token: session?.token ?? '', updateTypes: types }, realNow));
+  }),
 ];

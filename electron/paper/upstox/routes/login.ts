@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { PAPER_USER_ID } from '../../sessions';
-import { type UpstoxRoute, ok } from '../context';
+import { type UpstoxRoute, upstoxApi, upstoxPage } from '../context';
 import { UPSTOX_CODES, UpstoxError, inputError } from '../errors';
 import { UPSTOX_CLIENT_ID, upstoxExpiry } from '../session';
 import { readForm } from '../wire';
@@ -51,23 +51,17 @@ function redirectUri(raw: string | null): URL {
 }
 
 export const loginRoutes: readonly UpstoxRoute[] = [
-  {
-    method: 'GET',
-    path: '/v2/login/authorization/dialog',
-    kind: 'page',
-    limit: 'standard',
-    handle({ query, upstox, realNow }) {
-      if (query.get('client_id') !== UPSTOX_CLIENT_ID) throw invalidCredentials('client_id');
-      if (query.get('response_type') !== 'code')
-        throw inputError('response_type', 'must be code', query.get('response_type'));
-      const raw = query.get('redirect_uri');
-      const target = redirectUri(raw);
-      target.searchParams.set('code', upstox.codes.issue(raw as string, realNow));
-      const st = query.get('state');
-      if (st !== null) target.searchParams.set('state', st.slice(0, 500));
-      return { redirect: target.toString() };
-    },
-  },
+  upstoxPage('/v2/login/authorization/dialog', ({ query, upstox, realNow }) => {
+    if (query.get('client_id') !== UPSTOX_CLIENT_ID) throw invalidCredentials('client_id');
+    if (query.get('response_type') !== 'code')
+      throw inputError('response_type', 'must be code', query.get('response_type'));
+    const raw = query.get('redirect_uri');
+    const target = redirectUri(raw);
+    target.searchParams.set('code', upstox.codes.issue(raw as string, realNow));
+    const st = query.get('state');
+    if (st !== null) target.searchParams.set('state', st.slice(0, 500));
+    return { redirect: target.toString() };
+  }),
   {
     method: 'POST',
     path: '/v2/login/authorization/token',
@@ -92,24 +86,12 @@ export const loginRoutes: readonly UpstoxRoute[] = [
       return { body: { ...upstoxProfile(), access_token: s.token, extended_token: null } };
     },
   },
-  {
-    method: 'DELETE',
-    path: '/v2/logout',
-    kind: 'api',
-    limit: 'standard',
-    handle({ state, session }) {
-      if (session) {
-        state.sessions.revoke(session.token);
-        state.journal.append({ e: 'session_end', token: session.token });
-      }
-      return ok(true);
-    },
-  },
-  {
-    method: 'GET',
-    path: '/v2/user/profile',
-    kind: 'api',
-    limit: 'standard',
-    handle: () => ok(upstoxProfile()),
-  },
+  upstoxApi('DELETE', '/v2/logout', 'standard', ({ state, session }) => {
+    if (session) {
+      state.sessions.revoke(session.token);
+      state.journal.append({ e: 'session_end', token: session.token });
+    }
+    return true;
+  }),
+  upstoxApi('GET', '/v2/user/profile', 'standard', () => upstoxProfile()),
 ];

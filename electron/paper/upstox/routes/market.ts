@@ -4,7 +4,7 @@ import { istDayStart, toIstIso } from '@shared/lib/ist-time';
 import type { BrokerState } from '../../context';
 import type { PaperInstrument } from '../../instruments';
 import { kiteQuote } from '../../kite/views';
-import { type UpstoxRoute, ok } from '../context';
+import { type UpstoxRoute, ok, upstoxApi, upstoxPage } from '../context';
 import { inputError } from '../errors';
 import { byKey, instrumentKey, masterRow, quoteKey } from '../keys';
 import { upstoxTime } from '../wire';
@@ -106,67 +106,57 @@ function fullQuote(state: BrokerState, i: PaperInstrument, now: number): Record<
   };
 }
 
-export const marketRoutes: readonly UpstoxRoute[] = [
-  {
-    // Upstox publishes the master as a file anyone may fetch: no token.
+/**
+ * A candle route: the instrument key, unit and interval are in its path, the window is its own.
+ * Upstox serves candles without a token (the SDK sends none).
+ */
+function candleRoute(
+  path: string,
+  window: (params: Readonly<Record<string, string>>, now: number) => { from: number; to: number },
+): UpstoxRoute {
+  return {
     method: 'GET',
-    path: '/instruments/complete.json',
-    kind: 'page',
-    limit: 'standard',
-    handle: ({ state }) => ({ body: state.market.instruments.map(masterRow) }),
-  },
-  {
-    method: 'GET',
-    path: '/v3/market-quote/ltp',
-    kind: 'api',
-    limit: 'standard',
-    handle: ({ state, query, now }) =>
-      ok(
-        Object.fromEntries(
-          asked(state, query, 500).map((i) => [
-            quoteKey(i),
-            {
-              last_price: fromUnits(state.market.ltp(i.token)),
-              instrument_token: instrumentKey(i),
-              ltq: 0,
-              volume: state.market.volume(i.token),
-              cp: fromUnits(state.market.closeOf(i.token, toIstIso(now).slice(0, 10))),
-            },
-          ]),
-        ),
-      ),
-  },
-  {
-    method: 'GET',
-    path: '/v2/market-quote/quotes',
-    kind: 'api',
-    limit: 'standard',
-    handle: ({ state, query, now }) =>
-      ok(Object.fromEntries(asked(state, query, 500).map((i) => [quoteKey(i), fullQuote(state, i, now)]))),
-  },
-  {
-    method: 'GET',
-    path: '/v3/historical-candle/:instrument_key/:unit/:interval/:to_date/:from_date',
-    // Upstox serves candles without a token (the SDK sends none).
+    path,
     kind: 'public',
     limit: 'standard',
     handle({ state, params, now }) {
       const i = instrumentOf(state, params.instrument_key);
       const interval = intervalOf(params.unit ?? '', params.interval ?? '');
-      const from = dateParam('from_date', params.from_date);
-      const to = dateParam('to_date', params.to_date) + 24 * 60 * 60 * 1000 - 1;
-      if (from > to) throw inputError('from_date', 'must not be after to_date', params.from_date ?? null);
+      const { from, to } = window(params, now);
       return ok(candles(state, i, interval, from, to, now));
     },
-  },
-  {
-    method: 'GET',
-    path: '/v3/historical-candle/intraday/:instrument_key/:unit/:interval',
-    kind: 'public',
-    limit: 'standard',
-    handle({ state, params, now }) {
-      const i = instrumentOf(state, params.instrument_key);
-      return ok(candles(state, i, intervalOf(params.unit ?? '', params.interval ?? ''), istDayStart(now), now, now));
-    },
-  },
+  };
+}
+
+export const marketRoutes: readonly UpstoxRoute[] = [
+  // Upstox publishes the master as a file anyone may fetch: no token.
+  upstoxPage('/instruments/complete.json', ({ state }) => ({ body: state.market.instruments.map(masterRow) })),
+  upstoxApi('GET', '/v3/market-quote/ltp', 'standard', ({ state, query, now }) =>
+    Object.fromEntries(
+      asked(state, query, 500).map((i) => [
+        quoteKey(i),
+        {
+          last_price: fromUnits(state.market.ltp(i.token)),
+          instrument_token: instrumentKey(i),
+          ltq: 0,
+          volume: state.market.volume(i.token),
+          cp: fromUnits(state.market.closeOf(i.token, toIstIso(now).slice(0, 10))),
+        },
+      ]),
+    ),
+  ),
+  upstoxApi('GET', '/v2/market-quote/quotes', 'standard', ({ state, query, now }) =>
+    Object.fromEntries(asked(state, query, 500).map((i) => [quoteKey(i), fullQuote(state, i, now)])),
+  ),
+  candleRoute('/v3/historical-candle/:instrument_key/:unit/:interval/:to_date/:from_date', (params) => {
+    const from = dateParam('from_date', params.from_date);
+    const to = dateParam('to_date', params.to_date) + 24 * 60 * 60 * 1000 - 1;
+    if (from > to) throw inputError('from_date', 'must not be after to_date', params.from_date ?? null);
+    return { from, to };
+  }),
+  // Today's candles so far.
+  candleRoute('/v3/historical-candle/intraday/:instrument_key/:unit/:interval', (_params, now) => ({
+    from: istDayStart(now),
+    to: now,
+  })),
 ];

@@ -7,7 +7,7 @@ import type { PaperInstrument } from '../../instruments';
 import { Problem } from '../../problem';
 import { checkSession, toPlaceRequest } from '../../routes/orders';
 import type { PaperOrder } from '../../types';
-import { type UpstoxCtx, type UpstoxRoute, type UpstoxState, ok } from '../context';
+import { type UpstoxCtx, type UpstoxReply, type UpstoxRoute, type UpstoxState, upstoxApi } from '../context';
 import {
   UPSTOX_CODES,
   UpstoxError,
@@ -114,6 +114,13 @@ function shownOrder(state: BrokerState, id: string, realNow: number, now: number
   return o;
 }
 
+/** The order `?order_id=` names (required), as `shownOrder`. */
+function askedOrder({ state, query, realNow, now }: UpstoxCtx): PaperOrder {
+  const id = query.get('order_id');
+  if (!id) throw inputError('order_id', 'is required');
+  return shownOrder(state, id, realNow, now);
+}
+
 /** The order a write names (the engine's own record: a write never waits for the order book). */
 function ownOrder(state: BrokerState, id: string): PaperOrder {
   const o = state.engine.order(id);
@@ -133,6 +140,11 @@ const closed = (o: PaperOrder, verb: string): UpstoxError =>
 /** `metadata.latency`: how long the paper broker took, in ms (Upstox reports its own). */
 const metadata = (startedAt: number): Record<string, unknown> => ({ latency: Math.max(0, Date.now() - startedAt) });
 
+/** An order write's answer: Upstox's success envelope with the `metadata` its writes carry. */
+const written = (startedAt: number, data: unknown): UpstoxReply => ({
+  body: { status: 'success', data, metadata: metadata(startedAt) },
+});
+
 const extrasOf = (upstox: UpstoxState, id: string) => upstox.extras.get(id);
 
 export const orderRoutes: readonly UpstoxRoute[] = [
@@ -151,7 +163,7 @@ export const orderRoutes: readonly UpstoxRoute[] = [
       const perSlice = Math.max(i.lotSize, Math.floor(i.freezeQuantity / i.lotSize) * i.lotSize);
       if (b.slice !== true || b.quantity <= perSlice) {
         const o = placeOne(ctx, wire, b.product);
-        return { body: { status: 'success', data: { order_ids: [o.orderId] }, metadata: metadata(startedAt) } };
+        return written(startedAt, { order_ids: [o.orderId] });
       }
       // `slice: true` (docs/upstox.md §Slicing): slices of at most the freeze quantity, each its
       // own order under the same tag; the ones refused are listed beside the ids placed.
@@ -203,7 +215,7 @@ export const orderRoutes: readonly UpstoxRoute[] = [
           'names nothing to change; send quantity, price, trigger_price, order_type or validity',
         );
       state.engine.modify(o.orderId, changes, now);
-      return { body: { status: 'success', data: { order_id: o.orderId }, metadata: metadata(startedAt) } };
+      return written(startedAt, { order_id: o.orderId });
     },
   },
   {
@@ -218,88 +230,50 @@ export const orderRoutes: readonly UpstoxRoute[] = [
       const o = ownOrder(state, id);
       if (!isWorking(o.status)) throw closed(o, 'cancelled');
       state.engine.cancel(o.orderId, now);
-      return { body: { status: 'success', data: { order_id: o.orderId }, metadata: metadata(startedAt) } };
+      return written(startedAt, { order_id: o.orderId });
     },
   },
-  {
-    method: 'GET',
-    path: '/v2/order/retrieve-all',
-    kind: 'api',
-    limit: 'standard',
-    // Only today's orders, as Upstox's order book (the market clock's IST day).
-    handle: ({ state, upstox, realNow, now }) =>
-      ok(
-        state
-          .orderReads(realNow)
-          .allOrders()
-          .filter((o) => o.placedAt >= istDayStart(now))
-          .map((o) => upstoxOrder(state.market, o, extrasOf(upstox, o.orderId))),
-      ),
-  },
-  {
-    method: 'GET',
-    path: '/v2/order/details',
-    kind: 'api',
-    limit: 'standard',
-    handle({ state, upstox, query, realNow, now }) {
-      const id = query.get('order_id');
-      if (!id) throw inputError('order_id', 'is required');
+  // Only today's orders, as Upstox's order book (the market clock's IST day).
+  upstoxApi('GET', '/v2/order/retrieve-all', 'standard', ({ state, upstox, realNow, now }) =>
+    state
+      .orderReads(realNow)
+      .allOrders()
+      .filter((o) => o.placedAt >= istDayStart(now))
+      .map((o) => upstoxOrder(state.market, o, extrasOf(upstox, o.orderId))),
+  ),
+  upstoxApi('GET', '/v2/order/details', 'standard', (ctx) => {
+    const o = askedOrder(ctx);
+    return upstoxOrder(ctx.state.market, o, extrasOf(ctx.upstox, o.orderId));
+  }),
+  upstoxApi('GET', '/v2/order/history', 'standard', ({ state, upstox, query, realNow, now }) => {
+    const id = query.get('order_id');
+    const tag = query.get('tag');
+    if (!id && !tag) throw inputError('order_id', 'name an order_id or a tag');
+    if (id) {
       const o = shownOrder(state, id, realNow, now);
-      return ok(upstoxOrder(state.market, o, extrasOf(upstox, o.orderId)));
-    },
-  },
-  {
-    method: 'GET',
-    path: '/v2/order/history',
-    kind: 'api',
-    limit: 'standard',
-    handle({ state, upstox, query, realNow, now }) {
-      const id = query.get('order_id');
-      const tag = query.get('tag');
-      if (!id && !tag) throw inputError('order_id', 'name an order_id or a tag');
-      if (id) {
-        const o = shownOrder(state, id, realNow, now);
-        if (tag && o.clientOrderId !== tag) throw orderNotFound(id);
-        return ok(upstoxHistory(state.market, o, extrasOf(upstox, o.orderId)));
-      }
-      // A tag is a label: every order of today carrying it, each with its history, oldest first.
-      const tagged = state
-        .orderReads(realNow)
-        .allOrders()
-        .filter((o) => o.clientOrderId === tag && o.placedAt >= istDayStart(now));
-      if (tagged.length === 0)
-        throw new UpstoxError(400, UPSTOX_CODES.orderNotFound, 'Order not found', 'tag', tag?.slice(0, 40) ?? null);
-      return ok(tagged.flatMap((o) => upstoxHistory(state.market, o, extrasOf(upstox, o.orderId))));
-    },
-  },
-  {
-    method: 'GET',
-    path: '/v2/order/trades/get-trades-for-day',
-    kind: 'api',
-    limit: 'standard',
-    handle: ({ state, upstox, now }) =>
-      ok(
-        state.engine
-          .trades()
-          .filter((t) => t.at >= istDayStart(now))
-          .map((t) => upstoxTrade(state.market, t, state.engine.order(t.orderId), extrasOf(upstox, t.orderId))),
-      ),
-  },
-  {
-    method: 'GET',
-    path: '/v2/order/trades',
-    kind: 'api',
-    limit: 'standard',
-    handle({ state, upstox, query, realNow, now }) {
-      const id = query.get('order_id');
-      if (!id) throw inputError('order_id', 'is required');
-      const o = shownOrder(state, id, realNow, now);
-      return ok(
-        state.engine
-          .trades()
-          .filter((t) => t.orderId === o.orderId)
-          .map((t) => upstoxTrade(state.market, t, o, extrasOf(upstox, o.orderId))),
-      );
-    },
-  },
+      if (tag && o.clientOrderId !== tag) throw orderNotFound(id);
+      return upstoxHistory(state.market, o, extrasOf(upstox, o.orderId));
+    }
+    // A tag is a label: every order of today carrying it, each with its history, oldest first.
+    const tagged = state
+      .orderReads(realNow)
+      .allOrders()
+      .filter((o) => o.clientOrderId === tag && o.placedAt >= istDayStart(now));
+    if (tagged.length === 0)
+      throw new UpstoxError(400, UPSTOX_CODES.orderNotFound, 'Order not found', 'tag', tag?.slice(0, 40) ?? null);
+    return tagged.flatMap((o) => upstoxHistory(state.market, o, extrasOf(upstox, o.orderId)));
+  }),
+  upstoxApi('GET', '/v2/order/trades/get-trades-for-day', 'standard', ({ state, upstox, now }) =>
+    state.engine
+      .trades()
+      .filter((t) => t.at >= istDayStart(now))
+      .map((t) => upstoxTrade(state.market, t, state.engine.order(t.orderId), extrasOf(upstox, t.orderId))),
+  ),
+  upstoxApi('GET', '/v2/order/trades', 'standard', (ctx) => {
+    const o = askedOrder(ctx);
+    return ctx.state.engine
+      .trades()
+      .filter((t) => t.orderId === o.orderId)
+      .map((t) => upstoxTrade(ctx.state.market, t, o, extrasOf(ctx.upstox, o.orderId)));
+  }),
 ];
