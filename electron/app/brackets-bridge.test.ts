@@ -1,11 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Bracket, BracketPlaced } from '@shared/domain/bracket';
-import { createDispatcher } from './dispatcher';
-import { createAppServices, type AppServices } from './app-services';
-import { startPaperBroker, type PaperBroker } from '../paper';
+import { useAppOnPaper } from './testing/app-on-paper';
 
 /**
  * Brackets and trailing stops over the bridge (docs/brackets.md): a trailing stop moves from the
@@ -15,33 +10,12 @@ import { startPaperBroker, type PaperBroker } from '../paper';
  * a protect over what is held is refused naming `quantity` (docs/brackets.md §Risk).
  */
 describe('brackets over the bridge', () => {
-  let dir: string;
-  let paper: PaperBroker;
-  let services: AppServices;
-  let dispatch: ReturnType<typeof createDispatcher>;
-  let token = 0;
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'td-brackets-'));
-    paper = await startPaperBroker({ port: 0, tickIntervalMs: 0 });
-    services = await createAppServices({ dataDir: dir, brokerUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' });
-    dispatch = createDispatcher(services.handlers);
-    const list = await dispatch('instruments.list', { exchange: 'NSE' });
-    if (!list.ok) throw new Error(list.error.message);
-    token = (list.data as Array<{ instrumentToken: number; tradingsymbol: string }>).find(
-      (i) => i.tradingsymbol === 'INFY',
-    )!.instrumentToken;
-    paper.setPrice(token, 1500);
-  });
-  afterAll(async () => {
-    await services.close();
-    await paper.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const app = useAppOnPaper({ name: 'brackets', prices: { INFY: 1500 } });
+  const { dispatch } = app;
 
   it('a trailing stop moves with ticks no window asked for, each change pushed as brackets.changed; cancel ends it', async () => {
     const pushed: Bracket[][] = [];
-    const off = services.events.on('brackets.changed', (e) => pushed.push(e.brackets));
+    const off = app.services.events.on('brackets.changed', (e) => pushed.push(e.brackets));
     const request = {
       kind: 'entry' as const,
       entry: {
@@ -63,7 +37,7 @@ describe('brackets over the bridge', () => {
     const id = (placed.data as BracketPlaced).bracket.id;
     const latest = (): Bracket | undefined => pushed.at(-1)?.find((b) => b.id === id);
     await vi.waitFor(() => expect(latest()?.stop?.status).toBe('working'), { timeout: 10_000 });
-    paper.setPrice(token, 1600);
+    app.setPrice('INFY', 1600);
     // 1% behind 1,600 is 1,584: the stop follows from main's own subscription.
     await vi.waitFor(() => expect(latest()?.stop?.order.triggerPrice).toBe(1584), { timeout: 10_000 });
     expect(latest()?.trailMoves).toBeGreaterThan(0);
@@ -74,7 +48,7 @@ describe('brackets over the bridge', () => {
     const listed = await dispatch('brackets.list', undefined);
     expect(listed.ok && (listed.data as Bracket[]).map((b) => b.id)).toEqual([id]);
 
-    const volume = await dispatch('market.volumeAtPrice', { instrumentToken: token });
+    const volume = await dispatch('market.volumeAtPrice', { instrumentToken: app.token('INFY') });
     expect(volume).toMatchObject({ ok: true, data: { since: expect.any(Number) } });
 
     const cancelled = await dispatch('brackets.cancel', { id });
