@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Bracket, BracketPlaced } from '@shared/domain/bracket';
 import { useAppOnPaper } from './testing/app-on-paper';
+import { infyBracket, infyProtect } from '../core/testing/bracket-requests';
 
 /**
  * Brackets and trailing stops over the bridge (docs/brackets.md): a trailing stop moves from the
@@ -16,21 +17,7 @@ describe('brackets over the bridge', () => {
   it('a trailing stop moves with ticks no window asked for, each change pushed as brackets.changed; cancel ends it', async () => {
     const pushed: Bracket[][] = [];
     const off = app.services.events.on('brackets.changed', (e) => pushed.push(e.brackets));
-    const request = {
-      kind: 'entry' as const,
-      entry: {
-        exchange: 'NSE',
-        tradingsymbol: 'INFY',
-        transactionType: 'BUY',
-        quantity: 2,
-        orderType: 'MARKET',
-        product: 'MIS',
-        validity: 'DAY',
-      },
-      stop: { triggerPrice: 1450 },
-      target: null,
-      trail: { by: 'percent' as const, amount: 1 },
-    };
+    const request = infyBracket(2, { stop: 1450, target: null, trail: { by: 'percent', amount: 1 } });
     const placed = await dispatch('brackets.place', { request, requestId: 'rq-bracket-bridge-1' });
     expect(placed).toMatchObject({ ok: true, data: { entry: { state: 'placed' } } });
     if (!placed.ok) return;
@@ -59,21 +46,7 @@ describe('brackets over the bridge', () => {
   });
 
   it('the same requestId twice at once makes one bracket with one stop-loss and one target; both get its answer', async () => {
-    const request = {
-      kind: 'entry' as const,
-      entry: {
-        exchange: 'NSE',
-        tradingsymbol: 'INFY',
-        transactionType: 'BUY',
-        quantity: 10,
-        orderType: 'MARKET',
-        product: 'MIS',
-        validity: 'DAY',
-      },
-      stop: { triggerPrice: 1550 },
-      target: { price: 1650 },
-      trail: null,
-    };
+    const request = infyBracket(10, { stop: 1550, target: 1650 });
     const [a, b] = await Promise.all([
       dispatch('brackets.place', { request, requestId: 'rq-twice-at-once-1' }),
       dispatch('brackets.place', { request, requestId: 'rq-twice-at-once-1' }),
@@ -102,17 +75,7 @@ describe('brackets over the bridge', () => {
 
     // Protecting more than is held (12 long) is refused, naming the field.
     const over = await dispatch('brackets.place', {
-      request: {
-        kind: 'protect',
-        exchange: 'NSE',
-        tradingsymbol: 'INFY',
-        product: 'MIS',
-        side: 'BUY',
-        quantity: 1000,
-        stop: { triggerPrice: 1550 },
-        target: { price: 1650 },
-        trail: null,
-      },
+      request: infyProtect(1000, { stop: 1550, target: 1650 }),
       requestId: 'rq-protect-over-1',
     });
     expect(over).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'quantity' } });
