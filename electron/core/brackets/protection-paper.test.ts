@@ -34,10 +34,24 @@ describe('protection on the paper broker', () => {
   let fx: CoreFixture;
   afterEach(async () => fx.close());
 
-  it('the entry fills during a 429 storm: the exits end not placed, the position is UNPROTECTED (not done), and they are placed once it ends', async () => {
+  /** A fresh paper broker with INFY at 1,500 and a core keeping brackets on its stream. */
+  async function started(): Promise<{ core: TradingCore; infy: number }> {
     fx = await startCoreFixture();
     const { core, infy } = await bracketCore(fx, 'rest', EXITS_RETRIED_SOON);
     fx.paper.setPrice(infy, 1500);
+    return { core, infy };
+  }
+
+  /** `started`, and a bracket on 10 bought at market, its stop-loss and target both working. */
+  async function protectingTen(): Promise<{ core: TradingCore; infy: number; id: string }> {
+    const { core, infy } = await started();
+    const placed = await core.brackets.create(bracketOn(10, 'MARKET'));
+    await exitsWorking(core, placed.bracket.id);
+    return { core, infy, id: placed.bracket.id };
+  }
+
+  it('the entry fills during a 429 storm: the exits end not placed, the position is UNPROTECTED (not done), and they are placed once it ends', async () => {
+    const { core, infy } = await started();
     const placed = await core.brackets.create(bracketOn(10, 'LIMIT', 1495));
     const id = placed.bracket.id;
     await vi.waitFor(() => expect(bracketNow(core, id).entry?.status).toBe('working'), { timeout: 10_000 });
@@ -74,12 +88,7 @@ describe('protection on the paper broker', () => {
   }, 90_000);
 
   it('a manual sale of 5 of the 10 protected shrinks both exits to 5; the target then fills and the position is flat, not short', async () => {
-    fx = await startCoreFixture();
-    const { core, infy } = await bracketCore(fx, 'rest', EXITS_RETRIED_SOON);
-    fx.paper.setPrice(infy, 1500);
-    const placed = await core.brackets.create(bracketOn(10, 'MARKET'));
-    const id = placed.bracket.id;
-    await exitsWorking(core, id);
+    const { core, infy, id } = await protectingTen();
 
     // The trader sells 5 from the ticket: an ordinary order, not the bracket's.
     const sold = await core.orders.place({ ...INFY_MARKET_BUY, transactionType: 'SELL', quantity: 5 });
@@ -103,9 +112,7 @@ describe('protection on the paper broker', () => {
   });
 
   it('a protect larger than the position, or with nothing held, is refused naming quantity; nothing is placed', async () => {
-    fx = await startCoreFixture();
-    const { core, infy } = await bracketCore(fx, 'rest', EXITS_RETRIED_SOON);
-    fx.paper.setPrice(infy, 1500);
+    const { core } = await started();
     const none = await failure(core.brackets.create(infyProtect(50)));
     expect(none).toMatchObject({ kind: 'bad_request', field: 'quantity' });
     expect(none.message).toMatch(/^Nothing long is held in INFY \(MIS\) to protect/);
@@ -272,12 +279,7 @@ describe('protection on the paper broker', () => {
   });
 
   it('the stop-loss fills while the stream is cut and reads are refused: once main can read, the target is cancelled and the position is never reversed', async () => {
-    fx = await startCoreFixture();
-    const { core, infy } = await bracketCore(fx, 'rest', EXITS_RETRIED_SOON);
-    fx.paper.setPrice(infy, 1500);
-    const placed = await core.brackets.create(bracketOn(10, 'MARKET'));
-    const id = placed.bracket.id;
-    await exitsWorking(core, id);
+    const { core, infy, id } = await protectingTen();
     // Main blind: the stream cut and every read answered 429.
     fx.paper.setFaults({ read_rate_limit: 1, retry_after_s: 1 });
     fx.paper.setStreamAccepting(false);
@@ -295,12 +297,7 @@ describe('protection on the paper broker', () => {
   });
 
   it('the kill switch cancelling every order and exiting is the trader saying no more: the bracket stands down, nothing is placed again', async () => {
-    fx = await startCoreFixture();
-    const { core, infy } = await bracketCore(fx, 'rest', EXITS_RETRIED_SOON);
-    fx.paper.setPrice(infy, 1500);
-    const placed = await core.brackets.create(bracketOn(10, 'MARKET'));
-    const id = placed.bracket.id;
-    await exitsWorking(core, id);
+    const { core, id } = await protectingTen();
     core.safety.start({ kind: 'killSwitch', exitPositions: true });
     await core.safety.idle();
     await vi.waitFor(() => expect(bracketNow(core, id).phase).toBe('done'), { timeout: 10_000 });
