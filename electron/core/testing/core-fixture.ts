@@ -100,6 +100,27 @@ export function marketBuy(instruments: readonly Instrument[]): OrderRequest {
   };
 }
 
+/**
+ * A BUY LIMIT of 1 (MIS, DAY) 3% under `lastPrice` (the instrument's own unless given), on its
+ * tick: it rests, OPEN — what the kill switch and the cancel tests have to cancel.
+ */
+export function restingBuy(
+  i: Pick<Instrument, 'exchange' | 'tradingsymbol' | 'lastPrice' | 'tickSize'>,
+  lastPrice: number = i.lastPrice,
+): OrderRequest {
+  const price = Math.floor((lastPrice * 0.97) / i.tickSize) * i.tickSize;
+  return {
+    exchange: i.exchange,
+    tradingsymbol: i.tradingsymbol,
+    transactionType: 'BUY',
+    quantity: 1,
+    orderType: 'LIMIT',
+    product: 'MIS',
+    validity: 'DAY',
+    price: Number(price.toFixed(2)),
+  };
+}
+
 /** Runs `count` jobs with at most `concurrency` in flight; returns settled results in order. */
 export async function pool<T>(
   count: number,
