@@ -2,6 +2,7 @@ import { writeSync } from 'node:fs';
 import type { BracketAction } from '../brackets/bracket-machine';
 import { createCore } from './core-fixture';
 import { infyBracket } from './bracket-requests';
+import { BRACKET_KILL_POINTS } from './bracket-crash-points';
 
 /**
  * Test-only child process for the brackets crash test (docs/brackets.md §Crash tests). argv:
@@ -24,14 +25,7 @@ import { infyBracket } from './bracket-requests';
  */
 
 const say = (line: string): void => void writeSync(1, `${line}\n`);
-const POINTS = [
-  'fill-seen',
-  'journal-written',
-  'journaled',
-  'stop-in-flight',
-  'target-replied',
-  'target-settled',
-] as const;
+const POINTS = BRACKET_KILL_POINTS;
 
 async function main(): Promise<void> {
   const [baseUrl, dataDir, point] = process.argv.slice(2);
