@@ -139,3 +139,17 @@ export function useAppOnPaper(options: AppOnPaperOptions): AppOnPaper {
     close: () => running().close(),
   };
 }
+
+/**
+ * A dispatcher on `services` that keeps, in `seen`, every reply and every event the renderer
+ * could receive, as it would receive them (JSON): what the token and secret canary tests search.
+ */
+export function recordingDispatch(services: AppServices, seen: string[]): Dispatch {
+  services.events.onAny((event, payload) => seen.push(JSON.stringify({ event, payload })));
+  const inner = createDispatcher(services.handlers);
+  return async (channel, payload, caller) => {
+    const reply = await inner(channel, payload, caller);
+    seen.push(JSON.stringify(reply));
+    return reply;
+  };
+}
