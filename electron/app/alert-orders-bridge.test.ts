@@ -5,6 +5,7 @@ import type { Order, OrderRequest } from '@shared/domain/order';
 import type { PlaceOutcome } from '@shared/domain/placement';
 import { NO_RISK_LIMITS } from '@shared/domain/risk';
 import { AppError } from '@shared/ipc/app-error';
+import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
 import { BARRIER_MESSAGE } from '../core/safety/kill-barrier';
 import { AlertBook } from './alerts/alert-book';
 import { AlertOrders } from './alerts/alert-orders';
@@ -28,13 +29,9 @@ describe('alerts that place orders', () => {
   const { dispatch } = app;
 
   const buy = (tradingsymbol: string, quantity: number): OrderRequest => ({
-    exchange: 'NSE',
+    ...INFY_MARKET_BUY,
     tradingsymbol,
-    transactionType: 'BUY',
     quantity,
-    orderType: 'MARKET',
-    product: 'MIS',
-    validity: 'DAY',
   });
   const orders = async (): Promise<Order[]> => {
     const r = await dispatch('orders.list', undefined);

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Order, OrderRequest } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
 import type { SafetyRun } from '@shared/domain/safety-run';
+import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
 import { startKiteTest, type KiteTest } from '../paper/kite/test-kite';
 import { findInstrument } from '../paper/test-helpers';
 import type { Dialect } from '../core/testing/dialects';
@@ -83,15 +84,7 @@ async function data<T>(r: Rig, channel: Parameters<Dispatch>[0], payload?: unkno
 /** The desk's own MARKET BUY, placed through the bridge. */
 async function deskBuys(r: Rig, tradingsymbol: string, quantity: number): Promise<string> {
   const outcome = await data<{ state: string; orderId: string }>(r, 'orders.place', {
-    order: {
-      exchange: 'NSE',
-      tradingsymbol,
-      transactionType: 'BUY',
-      quantity,
-      orderType: 'MARKET',
-      product: 'MIS',
-      validity: 'DAY',
-    },
+    order: { ...INFY_MARKET_BUY, tradingsymbol, quantity },
   });
   expect(outcome.state).toBe('placed');
   return outcome.orderId;
