@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Order, OrderPageKey } from '@shared/domain/order';
-import { roundToTick } from '@shared/trading/money';
 import { newestFirst } from '@shared/trading/order-page';
 import { supersedes } from '@shared/trading/order-recency';
 import type { OrderChangesPage } from '../../broker/broker';
-import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import { restingAtBroker, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import type { TradingCore } from '../trading-core';
 import { OrderBook, type OrderSource, type PushedDelta } from './order-book';
 
@@ -29,20 +28,7 @@ async function started(paper: Parameters<typeof startCoreFixture>[0] = {}): Prom
 
 /** A resting LIMIT buy 5% under the market (it stays OPEN, so it can be modified). */
 async function resting(core: TradingCore): Promise<Order> {
-  const eq = (await core.broker.listInstruments('NSE')).find((i) => i.instrumentType === 'EQ' && i.lastPrice > 500);
-  if (!eq) throw new Error('no NSE equity');
-  const ack = await core.broker.placeOrder({
-    exchange: 'NSE',
-    tradingsymbol: eq.tradingsymbol,
-    transactionType: 'BUY',
-    quantity: 2,
-    orderType: 'LIMIT',
-    product: 'MIS',
-    validity: 'DAY',
-    price: roundToTick(eq.lastPrice * 0.95, eq.tickSize),
-    clientOrderId: `book-${Math.random().toString(36).slice(2, 10)}`,
-  });
-  return core.broker.getOrder(ack.orderId);
+  return (await restingAtBroker(core, 'book')).order;
 }
 
 /** The real broker's reads, counted, with a gate that can hold the next reply back after it arrived. */
