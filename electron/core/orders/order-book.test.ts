@@ -174,15 +174,30 @@ describe('the order book in main', () => {
     expect(reads).toEqual(['since:none', 'since:cursor', 'since:none', 'since:cursor', 'since:none']);
   });
 
-  it('does not read the whole book twice when the stream opens while a full read is on its way: what changed meanwhile comes since its cursor', async () => {
+  /**
+   * The read at login on its way (its reply back, not yet taken) while a resting order is
+   * modified at the broker before the stream is open (no push); the test opens the stream.
+   */
+  async function changedDuringLoginRead(): Promise<{
+    o: Order;
+    book: OrderBook;
+    reads: string[];
+    held: { release(): void };
+    login: Promise<unknown>;
+  }> {
     const core = await started();
     const o = await resting(core);
     const { source, reads, hold } = gatedSource(core);
     const book = new OrderBook(source);
     const held = hold();
-    const warming = book.sync(); // the read at login, its reply back but not yet taken
+    const login = book.sync();
     await held.arrived;
-    await core.broker.modifyOrder(o.orderId, { quantity: 3 }); // before the stream is open: no push
+    await core.broker.modifyOrder(o.orderId, { quantity: 3 });
+    return { o, book, reads, held, login };
+  }
+
+  it('does not read the whole book twice when the stream opens while a full read is on its way: what changed meanwhile comes since its cursor', async () => {
+    const { o, book, reads, held, login: warming } = await changedDuringLoginRead();
     book.reconnected(); // the stream opens
     held.release();
     await warming;
@@ -192,14 +207,7 @@ describe('the order book in main', () => {
   });
 
   it('is complete before any page asks when the stream opened while the login read was on its way: one more read since its cursor', async () => {
-    const core = await started();
-    const o = await resting(core);
-    const { source, reads, hold } = gatedSource(core);
-    const book = new OrderBook(source);
-    const held = hold();
-    const login = book.sync(); // the read at login, its reply back but not yet taken
-    await held.arrived;
-    await core.broker.modifyOrder(o.orderId, { quantity: 3 }); // before the stream is open: no push
+    const { o, book, reads, held, login } = await changedDuringLoginRead();
     book.reconnected(); // the stream opens…
     const warmed = book.warm(); // …and main warms the book
     held.release();
