@@ -73,8 +73,19 @@ export async function startAppOnPaper(options: AppOnPaperOptions): Promise<AppOn
     options.started?.(services);
     return { services, dispatch: createDispatcher(services.handlers, options.problems) };
   };
-  let current = await start();
-  const instruments = await listInstruments(current.dispatch);
+  const removeAll = async (): Promise<void> => {
+    await paper.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  let current = await start().catch(async (err: unknown) => {
+    await removeAll();
+    throw err;
+  });
+  const instruments = await listInstruments(current.dispatch).catch(async (err: unknown) => {
+    await current.services.close();
+    await removeAll();
+    throw err;
+  });
   const token = (tradingsymbol: string, exchange = 'NSE'): number => {
     const found = instruments.find((i) => i.tradingsymbol === tradingsymbol && i.exchange === exchange);
     if (!found) throw new Error(`the paper broker lists no ${exchange}:${tradingsymbol}`);
@@ -99,8 +110,7 @@ export async function startAppOnPaper(options: AppOnPaperOptions): Promise<AppOn
     },
     async close() {
       await current.services.close();
-      await paper.close();
-      await rm(dir, { recursive: true, force: true });
+      await removeAll();
     },
   };
 }
