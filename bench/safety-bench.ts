@@ -42,7 +42,7 @@ import type { OrderRequest } from '@shared/domain/order';
 import type { SafetyRun } from '@shared/domain/safety-run';
 import { NO_MTM_SETTINGS } from '@shared/domain/mtm';
 import { kiteAdapter } from '../electron/broker/kite/kite-adapter';
-import { createCore, pool } from '../electron/core/testing/core-fixture';
+import { createCore, marketBuyOf, pool } from '../electron/core/testing/core-fixture';
 import type { TradingCore } from '../electron/core/trading-core';
 import { startPaperBroker, type PaperBroker } from '../electron/paper';
 
@@ -263,19 +263,6 @@ async function kiteCore(kiteRoot: string, key: string): Promise<Parameters<typeo
   };
 }
 
-/** A MARKET order of `quantity` (it fills at once against the paper market). */
-function market(i: Instrument, quantity: number): OrderRequest {
-  return {
-    exchange: i.exchange,
-    tradingsymbol: i.tradingsymbol,
-    transactionType: 'BUY',
-    quantity,
-    orderType: 'MARKET',
-    product: 'MIS',
-    validity: 'DAY',
-  };
-}
-
 /** Waits until `check` holds, polling every 10 ms, for at most `ms`. */
 async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
   const end = performance.now() + ms;
@@ -316,8 +303,8 @@ async function timeToFlat(dialect: Args['dialect'], faulted: boolean): Promise<n
     await until(() => core?.connection().stream === 'open', 10_000, 'the stream');
     await core.book.sync();
     await core.readPositions();
-    const mine = await core.orders.place(market(eq[0], 25));
-    const theirs = await outside.orders.place(market(eq[1], 10));
+    const mine = await core.orders.place(marketBuyOf(eq[0], 25));
+    const theirs = await outside.orders.place(marketBuyOf(eq[1], 10));
     if (mine.state !== 'placed' || theirs.state !== 'placed') throw new Error('a position was not opened');
     const c = core;
     await until(
@@ -432,7 +419,7 @@ async function mtmToFlat(dialect: Args['dialect'], byStop: boolean): Promise<ToF
     ) as [Instrument];
     paper.setPrice(eq.instrumentToken, 1000);
     await until(() => c.connection().stream === 'open', 10_000, 'the stream');
-    const bought = await c.orders.place(market(eq, 25));
+    const bought = await c.orders.place(marketBuyOf(eq, 25));
     if (bought.state !== 'placed') throw new Error('the position was not opened');
     await until(() => c.book.order(bought.orderId)?.status === 'COMPLETE', 10_000, 'the fill in main’s book');
     c.mtm.setSettings({ ...NO_MTM_SETTINGS, stop: { value: 250, unit: 'rupees' }, hard: true });

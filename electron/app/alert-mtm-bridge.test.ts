@@ -1,11 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PriceAlert } from '@shared/domain/alert';
-import { createDispatcher } from './dispatcher';
-import { createAppServices, type AppServices } from './app-services';
-import { startPaperBroker, type PaperBroker } from '../paper';
+import { useAppOnPaper } from './testing/app-on-paper';
 
 /**
  * An alert on the day's MTM through main's services on the paper broker (docs/contract.md §Alerts
@@ -13,31 +8,13 @@ import { startPaperBroker, type PaperBroker } from '../paper';
  * window watching — and the alert fires once the account's MTM is below its figure.
  */
 describe('an MTM alert over the bridge', () => {
-  let dir: string;
-  let paper: PaperBroker;
-  let services: AppServices;
-  let dispatch: ReturnType<typeof createDispatcher>;
-  let token = 0;
   const fired: PriceAlert[] = [];
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'td-alert-mtm-'));
-    paper = await startPaperBroker({ port: 0, tickIntervalMs: 0 });
-    services = await createAppServices({ dataDir: dir, brokerUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' });
-    dispatch = createDispatcher(services.handlers);
-    services.events.on('alerts.fired', (a) => fired.push(a));
-    const list = await dispatch('instruments.list', { exchange: 'NSE' });
-    if (!list.ok) throw new Error(list.error.message);
-    token = (list.data as Array<{ instrumentToken: number; tradingsymbol: string }>).find(
-      (i) => i.tradingsymbol === 'INFY',
-    )!.instrumentToken;
-    paper.setPrice(token, 1500);
+  const app = useAppOnPaper({
+    name: 'alert-mtm',
+    prices: { INFY: 1500 },
+    started: (services) => services.events.on('alerts.fired', (a) => fired.push(a)),
   });
-  afterAll(async () => {
-    await services.close();
-    await paper.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const { dispatch } = app;
 
   it('fires when a price move takes the MTM below its figure, and not before', async () => {
     const placed = await dispatch('orders.place', {
@@ -55,12 +32,12 @@ describe('an MTM alert over the bridge', () => {
     const made = await dispatch('alerts.create', { condition: 'below', price: -5_000, basis: { kind: 'mtm' } });
     expect(made.ok, made.ok ? '' : made.error.message).toBe(true);
     // A small move: about −₹1,000 on 100 shares, above the figure.
-    paper.setPrice(token, 1490);
+    app.setPrice('INFY', 1490);
     await vi.waitFor(async () => {
       const r = await dispatch('positions.list', undefined);
       expect(r.ok && (r.data as Array<{ quantity: number }>).some((p) => p.quantity === 100)).toBe(true);
     });
-    paper.setPrice(token, 1491);
+    app.setPrice('INFY', 1491);
     expect(fired).toHaveLength(0);
     // −₹6,000 or so: below −₹5,000.
     // Each attempt a tick a paisa lower: the alert is judged on the ticks main receives.
@@ -68,7 +45,7 @@ describe('an MTM alert over the bridge', () => {
     await vi.waitFor(
       () => {
         price -= 0.05;
-        paper.setPrice(token, price);
+        app.setPrice('INFY', price);
         expect(fired).toHaveLength(1);
       },
       { timeout: 10_000, interval: 200 },

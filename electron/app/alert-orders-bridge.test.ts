@@ -1,19 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PriceAlert } from '@shared/domain/alert';
 import type { Order, OrderRequest } from '@shared/domain/order';
 import type { PlaceOutcome } from '@shared/domain/placement';
 import { NO_RISK_LIMITS } from '@shared/domain/risk';
 import { AppError } from '@shared/ipc/app-error';
-import { startPaperBroker, type PaperBroker } from '../paper';
+import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
 import { BARRIER_MESSAGE } from '../core/safety/kill-barrier';
 import { AlertBook } from './alerts/alert-book';
 import { AlertOrders } from './alerts/alert-orders';
-import { createAppServices, type AppServices } from './app-services';
-import { createDispatcher, type Dispatch } from './dispatcher';
 import { SettingsStore } from './settings/settings-store';
+import { useAppOnPaper } from './testing/app-on-paper';
 
 /**
  * Alerts that place orders (docs/contract.md §Alerts that place orders), through main's services
@@ -21,21 +18,20 @@ import { SettingsStore } from './settings/settings-store';
  * is seen, judged by the risk guard as it fires, and stopped by the kill switch's barrier.
  */
 describe('alerts that place orders', () => {
-  let dir: string;
-  let paper: PaperBroker;
-  let services: AppServices;
-  let dispatch: Dispatch;
-  const tokens: Record<string, number> = {};
   const ordered: PriceAlert[] = [];
+  const app = useAppOnPaper({
+    name: 'alert-orders',
+    paper: { startingCash: 1e9 },
+    problems: () => undefined,
+    started: (services) => services.events.on('alerts.ordered', (a) => ordered.push(a)),
+    prices: { INFY: 1500, TCS: 3500 },
+  });
+  const { dispatch } = app;
 
   const buy = (tradingsymbol: string, quantity: number): OrderRequest => ({
-    exchange: 'NSE',
+    ...INFY_MARKET_BUY,
     tradingsymbol,
-    transactionType: 'BUY',
     quantity,
-    orderType: 'MARKET',
-    product: 'MIS',
-    validity: 'DAY',
   });
   const orders = async (): Promise<Order[]> => {
     const r = await dispatch('orders.list', undefined);
@@ -48,25 +44,6 @@ describe('alerts that place orders', () => {
     return r.data as PriceAlert;
   };
 
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'td-alert-orders-'));
-    paper = await startPaperBroker({ port: 0, tickIntervalMs: 0, startingCash: 1e9 });
-    services = await createAppServices({ dataDir: dir, brokerUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' });
-    dispatch = createDispatcher(services.handlers, () => undefined);
-    services.events.on('alerts.ordered', (a) => ordered.push(a));
-    const list = await dispatch('instruments.list', { exchange: 'NSE' });
-    if (!list.ok) throw new Error(list.error.message);
-    for (const i of list.data as Array<{ instrumentToken: number; tradingsymbol: string }>) {
-      if (i.tradingsymbol === 'INFY' || i.tradingsymbol === 'TCS') tokens[i.tradingsymbol] = i.instrumentToken;
-    }
-    paper.setPrice(tokens.INFY!, 1500);
-    paper.setPrice(tokens.TCS!, 3500);
-  });
-  afterAll(async () => {
-    await services.close();
-    await paper.close();
-    await rm(dir, { recursive: true, force: true });
-  });
   beforeEach(async () => {
     ordered.length = 0;
     await dispatch('risk.set', { limits: NO_RISK_LIMITS });
@@ -87,7 +64,7 @@ describe('alerts that place orders', () => {
     const deps = { place, read, wait: () => Promise.resolve(), now: () => 0 };
     const outcomes: PriceAlert[] = [];
     const book = new AlertBook({
-      settings: new SettingsStore(join(dir, 'own-settings.json')),
+      settings: new SettingsStore(join(app.dir, 'own-settings.json')),
       watch: () => undefined,
       onFired: () => undefined,
       onChanged: () => undefined,
@@ -97,15 +74,15 @@ describe('alerts that place orders', () => {
     await book.load('test');
     const basket = [buy('INFY', 10), buy('TCS', 5), { ...buy('INFY', 4), transactionType: 'SELL' as const }];
     const alert = await book.create(
-      { instrumentToken: tokens.INFY!, condition: 'crosses_up', price: 1510, orders: basket },
+      { instrumentToken: app.token('INFY'), condition: 'crosses_up', price: 1510, orders: basket },
       {
-        instrumentToken: tokens.INFY!,
+        instrumentToken: app.token('INFY'),
         exchange: 'NSE',
         tradingsymbol: 'INFY',
       } as Parameters<AlertBook['create']>[1],
     );
     const before = (await orders()).length;
-    const tick = { instrumentToken: tokens.INFY!, lastPrice: 1500, volume: 1, ts: new Date().toISOString() };
+    const tick = { instrumentToken: app.token('INFY'), lastPrice: 1500, volume: 1, ts: new Date().toISOString() };
     book.onTick(tick);
     // The crossing tick, delivered twice (a repeated frame, a second evaluation).
     const crossing = { ...tick, lastPrice: 1512 };
@@ -135,7 +112,7 @@ describe('alerts that place orders', () => {
   it('is judged by the risk guard when it fires, not when it is made', async () => {
     const before = (await orders()).length;
     const alert = await create({
-      instrumentToken: tokens.TCS!,
+      instrumentToken: app.token('TCS'),
       condition: 'above',
       price: 3520,
       orders: [buy('TCS', 100)],
@@ -145,7 +122,7 @@ describe('alerts that place orders', () => {
       limits: { ...NO_RISK_LIMITS, maxOrderValue: { value: 100_000, hard: true } },
     });
     expect(set.ok).toBe(true);
-    paper.setPrice(tokens.TCS!, 3521);
+    app.setPrice('TCS', 3521);
     await vi.waitFor(() => expect(ordered.find((a) => a.id === alert.id)).toBeDefined(), { timeout: 15_000 });
     const fired = ordered.find((a) => a.id === alert.id)!;
     expect(fired.outcome?.state).toBe('refused');
@@ -163,12 +140,12 @@ describe('alerts that place orders', () => {
     expect(run.ok).toBe(true);
     const before = (await orders()).length;
     const alert = await create({
-      instrumentToken: tokens.INFY!,
+      instrumentToken: app.token('INFY'),
       condition: 'below',
       price: 1490,
       orders: [buy('INFY', 1)],
     });
-    paper.setPrice(tokens.INFY!, 1489);
+    app.setPrice('INFY', 1489);
     await vi.waitFor(() => expect(ordered.find((a) => a.id === alert.id)).toBeDefined(), { timeout: 15_000 });
     const fired = ordered.find((a) => a.id === alert.id)!;
     expect(fired.outcome).toMatchObject({ state: 'refused', legs: [{ state: 'refused', detail: BARRIER_MESSAGE }] });
@@ -178,21 +155,21 @@ describe('alerts that place orders', () => {
 
   it('refuses a carried order that breaks a trading rule, naming its leg and field', async () => {
     const r = await dispatch('alerts.create', {
-      instrumentToken: tokens.INFY!,
+      instrumentToken: app.token('INFY'),
       condition: 'above',
       price: 1600,
       orders: [buy('INFY', 1), { ...buy('INFY', 1), orderType: 'LIMIT' }],
     });
     expect(r).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'orders.1.price' } });
     const many = await dispatch('alerts.create', {
-      instrumentToken: tokens.INFY!,
+      instrumentToken: app.token('INFY'),
       condition: 'above',
       price: 1600,
       orders: Array.from({ length: 21 }, () => buy('INFY', 1)),
     });
     expect(many).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'orders' } });
     const study = await dispatch('alerts.create', {
-      instrumentToken: tokens.INFY!,
+      instrumentToken: app.token('INFY'),
       condition: 'above',
       basis: { kind: 'ema', period: 20, interval: '5minute' },
     });

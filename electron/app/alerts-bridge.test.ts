@@ -1,11 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PriceAlert } from '@shared/domain/alert';
-import { createDispatcher } from './dispatcher';
-import { createAppServices, type AppServices } from './app-services';
-import { startPaperBroker, type PaperBroker } from '../paper';
+import { useAppOnPaper } from './testing/app-on-paper';
 
 /**
  * Price alerts through the dispatcher against a paper broker whose prices move only when the test
@@ -13,55 +8,39 @@ import { startPaperBroker, type PaperBroker } from '../paper';
  * subscribed to anything (docs/contract.md §Price alerts).
  */
 describe('price alerts over the bridge', () => {
-  let dir: string;
-  let paper: PaperBroker;
-  let services: AppServices;
-  let dispatch: ReturnType<typeof createDispatcher>;
-  let token = 0;
   /** What main handed to the OS notifier (the Electron layer's `Notification` in the app). */
   const osShown: PriceAlert[] = [];
-  const start = () =>
-    createAppServices({
-      dataDir: dir,
-      brokerUrl: paper.url,
-      apiKey: 'paper',
-      apiSecret: 'paper',
-      notifyOs: (a) => osShown.push(a),
-    });
 
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'td-alerts-'));
-    paper = await startPaperBroker({ port: 0, tickIntervalMs: 0 });
-    services = await start();
-    dispatch = createDispatcher(services.handlers);
-    const list = await dispatch('instruments.list', { exchange: 'NSE' });
-    if (!list.ok) throw new Error(list.error.message);
-    token = (list.data as Array<{ instrumentToken: number; tradingsymbol: string }>).find(
-      (i) => i.tradingsymbol === 'INFY',
-    )!.instrumentToken;
-    paper.setPrice(token, 1500);
+  const app = useAppOnPaper({
+    name: 'alerts',
+    prices: { INFY: 1500 },
+    config: { notifyOs: (a) => osShown.push(a) },
   });
-  afterAll(async () => {
-    await services.close();
-    await paper.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const { dispatch } = app;
 
   it('fires "above" once from the stream with no window watching, and is kept triggered', async () => {
     const fired: PriceAlert[] = [];
-    const off = services.events.on('alerts.fired', (a) => fired.push(a));
-    const created = await dispatch('alerts.create', { instrumentToken: token, condition: 'above', price: 1510 });
+    const off = app.services.events.on('alerts.fired', (a) => fired.push(a));
+    const created = await dispatch('alerts.create', {
+      instrumentToken: app.token('INFY'),
+      condition: 'above',
+      price: 1510,
+    });
     expect(created).toMatchObject({ ok: true, data: { tradingsymbol: 'INFY', state: 'active' } });
-    paper.setPrice(token, 1505);
-    paper.setPrice(token, 1512);
+    app.setPrice('INFY', 1505);
+    app.setPrice('INFY', 1512);
     await vi.waitFor(() => expect(fired).toHaveLength(1), { timeout: 10_000 });
     expect(fired[0]).toMatchObject({ condition: 'above', price: 1510, state: 'triggered', triggeredPrice: 1512 });
     // Stamped on the market's clock (the tick's), as the blotter's times are, not the machine's
     // (docs/desk.md §One clock): the paper market's simulated session runs hours apart from it.
-    expect(Math.abs(fired[0]!.triggeredAt! - paper.marketNow())).toBeLessThan(10_000);
+    expect(Math.abs(fired[0]!.triggeredAt! - app.paper.marketNow())).toBeLessThan(10_000);
     // A later tick still above: a second alert shows it was evaluated, and the first did not fire again.
-    const witness = await dispatch('alerts.create', { instrumentToken: token, condition: 'above', price: 1515 });
-    paper.setPrice(token, 1520);
+    const witness = await dispatch('alerts.create', {
+      instrumentToken: app.token('INFY'),
+      condition: 'above',
+      price: 1515,
+    });
+    app.setPrice('INFY', 1520);
     await vi.waitFor(() => expect(fired).toHaveLength(2), { timeout: 10_000 });
     expect(fired[1]).toMatchObject({ price: 1515, triggeredPrice: 1520 });
     off();
@@ -74,11 +53,11 @@ describe('price alerts over the bridge', () => {
     const listed = await dispatch('alerts.list', undefined);
     const alert = listed.ok ? (listed.data as PriceAlert[])[0] : undefined;
     const fired: PriceAlert[] = [];
-    const off = services.events.on('alerts.fired', (a) => fired.push(a));
+    const off = app.services.events.on('alerts.fired', (a) => fired.push(a));
     const edited = await dispatch('alerts.update', { id: alert!.id, change: { condition: 'crosses', price: 1490 } });
     expect(edited).toMatchObject({ ok: true, data: { state: 'active', condition: 'crosses', price: 1490 } });
-    paper.setPrice(token, 1495);
-    paper.setPrice(token, 1485);
+    app.setPrice('INFY', 1495);
+    app.setPrice('INFY', 1485);
     await vi.waitFor(() => expect(fired.map((a) => a.triggeredPrice)).toEqual([1485]), { timeout: 10_000 });
     off();
     expect(await dispatch('alerts.delete', { id: alert!.id })).toEqual({ ok: true, data: { deleted: true } });
@@ -91,15 +70,13 @@ describe('price alerts over the bridge', () => {
 
   it('alerts are kept across a restart of the app, armed', async () => {
     const created = await dispatch('alerts.create', {
-      instrumentToken: token,
+      instrumentToken: app.token('INFY'),
       condition: 'below',
       price: 1400,
       note: 'add more',
     });
     expect(created.ok).toBe(true);
-    await services.close();
-    services = await start();
-    dispatch = createDispatcher(services.handlers);
+    await app.restart();
     expect(await dispatch('alerts.list', undefined)).toMatchObject({
       ok: true,
       data: [{ tradingsymbol: 'INFY', condition: 'below', price: 1400, note: 'add more', state: 'active' }],
@@ -114,20 +91,24 @@ describe('price alerts over the bridge', () => {
   it('hands a fired alert to the OS notifier only when it asks for one; the choice is kept and edited with the alert', async () => {
     for (const a of ((await dispatch('alerts.list', undefined)) as { data: PriceAlert[] }).data)
       await dispatch('alerts.delete', { id: a.id });
-    paper.setPrice(token, 1500);
+    app.setPrice('INFY', 1500);
     const loud = await dispatch('alerts.create', {
-      instrumentToken: token,
+      instrumentToken: app.token('INFY'),
       condition: 'above',
       price: 1530,
       notify: { os: true, sound: true },
     });
-    const quiet = await dispatch('alerts.create', { instrumentToken: token, condition: 'above', price: 1529 });
+    const quiet = await dispatch('alerts.create', {
+      instrumentToken: app.token('INFY'),
+      condition: 'above',
+      price: 1529,
+    });
     expect(loud).toMatchObject({ ok: true, data: { notify: { os: true, sound: true } } });
     expect(quiet).toMatchObject({ ok: true, data: { notify: { os: false, sound: false } } });
     const fired: PriceAlert[] = [];
-    const off = services.events.on('alerts.fired', (a) => fired.push(a));
+    const off = app.services.events.on('alerts.fired', (a) => fired.push(a));
     osShown.length = 0;
-    paper.setPrice(token, 1535);
+    app.setPrice('INFY', 1535);
     await vi.waitFor(() => expect(fired).toHaveLength(2), { timeout: 10_000 });
     off();
     expect(osShown.map((a) => a.price)).toEqual([1530]);
@@ -138,9 +119,7 @@ describe('price alerts over the bridge', () => {
       change: { condition: 'below', price: 1400, notify: { os: true, sound: false } },
     });
     expect(edited).toMatchObject({ ok: true, data: { notify: { os: true, sound: false }, state: 'active' } });
-    await services.close();
-    services = await start();
-    dispatch = createDispatcher(services.handlers);
+    await app.restart();
     const kept = ((await dispatch('alerts.list', undefined)) as { data: PriceAlert[] }).data;
     expect(kept.find((a) => a.id === id)?.notify).toEqual({ os: true, sound: false });
     const bad = await dispatch('alerts.update', {

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDispatcher } from './dispatcher';
 import { createAppServices, type AppServices } from './app-services';
+import { listInstruments } from './testing/app-on-paper';
+import { marketBuy } from '../core/testing/core-fixture';
 
 describe('createAppServices on the embedded paper broker', () => {
   let dir: string;
@@ -30,22 +32,7 @@ describe('createAppServices on the embedded paper broker', () => {
   it('pushes orders.changed from the stream when an order changes, and reports the stream open', async () => {
     const updates: string[] = [];
     const off = services.events.on('orders.changed', (d) => updates.push(...d.upserts.map((o) => o.status)));
-    const list = await dispatch('instruments.list', { exchange: 'NSE' });
-    if (!list.ok) throw new Error(list.error.message);
-    const eq = (list.data as Array<{ tradingsymbol: string; instrumentType: string }>).find(
-      (i) => i.instrumentType === 'EQ',
-    );
-    const placed = await dispatch('orders.place', {
-      order: {
-        exchange: 'NSE',
-        tradingsymbol: eq!.tradingsymbol,
-        transactionType: 'BUY',
-        quantity: 1,
-        orderType: 'MARKET',
-        product: 'MIS',
-        validity: 'DAY',
-      },
-    });
+    const placed = await dispatch('orders.place', { order: marketBuy(await listInstruments(dispatch)) });
     expect(placed.ok).toBe(true);
     await vi.waitFor(() => expect(updates.length).toBeGreaterThan(0), { timeout: 5_000 });
     off();
@@ -56,27 +43,8 @@ describe('createAppServices on the embedded paper broker', () => {
   });
 
   it('lists instruments, places an order and sees it in the order book', async () => {
-    const list = await dispatch('instruments.list', undefined);
-    if (!list.ok) throw new Error(list.error.message);
-    const instruments = list.data as Array<{
-      exchange: string;
-      tradingsymbol: string;
-      instrumentType: string;
-      lastPrice: number;
-      tickSize: number;
-    }>;
-    const eq = instruments.find((i) => i.exchange === 'NSE' && i.instrumentType === 'EQ');
-    expect(eq).toBeDefined();
     const placed = await dispatch('orders.place', {
-      order: {
-        exchange: 'NSE',
-        tradingsymbol: eq!.tradingsymbol,
-        transactionType: 'BUY',
-        quantity: 1,
-        orderType: 'MARKET',
-        product: 'MIS',
-        validity: 'DAY',
-      },
+      order: marketBuy(await listInstruments(dispatch)),
       clickedAt: Date.now(),
     });
     if (!placed.ok) throw new Error(placed.error.message);

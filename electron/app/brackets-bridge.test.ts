@@ -1,11 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Bracket, BracketPlaced } from '@shared/domain/bracket';
-import { createDispatcher } from './dispatcher';
-import { createAppServices, type AppServices } from './app-services';
-import { startPaperBroker, type PaperBroker } from '../paper';
+import { useAppOnPaper } from './testing/app-on-paper';
+import { infyBracket, infyProtect } from '../core/testing/bracket-requests';
 
 /**
  * Brackets and trailing stops over the bridge (docs/brackets.md): a trailing stop moves from the
@@ -15,55 +11,20 @@ import { startPaperBroker, type PaperBroker } from '../paper';
  * a protect over what is held is refused naming `quantity` (docs/brackets.md §Risk).
  */
 describe('brackets over the bridge', () => {
-  let dir: string;
-  let paper: PaperBroker;
-  let services: AppServices;
-  let dispatch: ReturnType<typeof createDispatcher>;
-  let token = 0;
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'td-brackets-'));
-    paper = await startPaperBroker({ port: 0, tickIntervalMs: 0 });
-    services = await createAppServices({ dataDir: dir, brokerUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' });
-    dispatch = createDispatcher(services.handlers);
-    const list = await dispatch('instruments.list', { exchange: 'NSE' });
-    if (!list.ok) throw new Error(list.error.message);
-    token = (list.data as Array<{ instrumentToken: number; tradingsymbol: string }>).find(
-      (i) => i.tradingsymbol === 'INFY',
-    )!.instrumentToken;
-    paper.setPrice(token, 1500);
-  });
-  afterAll(async () => {
-    await services.close();
-    await paper.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const app = useAppOnPaper({ name: 'brackets', prices: { INFY: 1500 } });
+  const { dispatch } = app;
 
   it('a trailing stop moves with ticks no window asked for, each change pushed as brackets.changed; cancel ends it', async () => {
     const pushed: Bracket[][] = [];
-    const off = services.events.on('brackets.changed', (e) => pushed.push(e.brackets));
-    const request = {
-      kind: 'entry' as const,
-      entry: {
-        exchange: 'NSE',
-        tradingsymbol: 'INFY',
-        transactionType: 'BUY',
-        quantity: 2,
-        orderType: 'MARKET',
-        product: 'MIS',
-        validity: 'DAY',
-      },
-      stop: { triggerPrice: 1450 },
-      target: null,
-      trail: { by: 'percent' as const, amount: 1 },
-    };
+    const off = app.services.events.on('brackets.changed', (e) => pushed.push(e.brackets));
+    const request = infyBracket(2, { stop: 1450, target: null, trail: { by: 'percent', amount: 1 } });
     const placed = await dispatch('brackets.place', { request, requestId: 'rq-bracket-bridge-1' });
     expect(placed).toMatchObject({ ok: true, data: { entry: { state: 'placed' } } });
     if (!placed.ok) return;
     const id = (placed.data as BracketPlaced).bracket.id;
     const latest = (): Bracket | undefined => pushed.at(-1)?.find((b) => b.id === id);
     await vi.waitFor(() => expect(latest()?.stop?.status).toBe('working'), { timeout: 10_000 });
-    paper.setPrice(token, 1600);
+    app.setPrice('INFY', 1600);
     // 1% behind 1,600 is 1,584: the stop follows from main's own subscription.
     await vi.waitFor(() => expect(latest()?.stop?.order.triggerPrice).toBe(1584), { timeout: 10_000 });
     expect(latest()?.trailMoves).toBeGreaterThan(0);
@@ -74,7 +35,7 @@ describe('brackets over the bridge', () => {
     const listed = await dispatch('brackets.list', undefined);
     expect(listed.ok && (listed.data as Bracket[]).map((b) => b.id)).toEqual([id]);
 
-    const volume = await dispatch('market.volumeAtPrice', { instrumentToken: token });
+    const volume = await dispatch('market.volumeAtPrice', { instrumentToken: app.token('INFY') });
     expect(volume).toMatchObject({ ok: true, data: { since: expect.any(Number) } });
 
     const cancelled = await dispatch('brackets.cancel', { id });
@@ -85,21 +46,7 @@ describe('brackets over the bridge', () => {
   });
 
   it('the same requestId twice at once makes one bracket with one stop-loss and one target; both get its answer', async () => {
-    const request = {
-      kind: 'entry' as const,
-      entry: {
-        exchange: 'NSE',
-        tradingsymbol: 'INFY',
-        transactionType: 'BUY',
-        quantity: 10,
-        orderType: 'MARKET',
-        product: 'MIS',
-        validity: 'DAY',
-      },
-      stop: { triggerPrice: 1550 },
-      target: { price: 1650 },
-      trail: null,
-    };
+    const request = infyBracket(10, { stop: 1550, target: 1650 });
     const [a, b] = await Promise.all([
       dispatch('brackets.place', { request, requestId: 'rq-twice-at-once-1' }),
       dispatch('brackets.place', { request, requestId: 'rq-twice-at-once-1' }),
@@ -128,17 +75,7 @@ describe('brackets over the bridge', () => {
 
     // Protecting more than is held (12 long) is refused, naming the field.
     const over = await dispatch('brackets.place', {
-      request: {
-        kind: 'protect',
-        exchange: 'NSE',
-        tradingsymbol: 'INFY',
-        product: 'MIS',
-        side: 'BUY',
-        quantity: 1000,
-        stop: { triggerPrice: 1550 },
-        target: { price: 1650 },
-        trail: null,
-      },
+      request: infyProtect(1000, { stop: 1550, target: 1650 }),
       requestId: 'rq-protect-over-1',
     });
     expect(over).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'quantity' } });

@@ -13,6 +13,7 @@ import { validateOrder } from '@shared/trading/rules';
 import { createDispatcher, type Dispatch } from './dispatcher';
 import { startPaperBroker, type PaperBroker } from '../paper';
 import { createAppServices, type AppServices } from './app-services';
+import { useAppOnPaper } from './testing/app-on-paper';
 
 /** A refusal a form can show: bad_request with a named field. */
 function expectNamedRefusal(r: IpcResult<unknown>): void {
@@ -31,37 +32,19 @@ function keyedPayload(channel: (typeof REQUEST_CHANNELS)[number]): fc.Arbitrary<
 }
 
 describe('bridge fuzzing through the real handlers', () => {
-  let dir: string;
-  let paper: PaperBroker;
-  let services: AppServices;
-  let dispatch: Dispatch;
-  let instruments: Instrument[];
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'td-fuzz-'));
-    paper = await startPaperBroker({ port: 0, tickIntervalMs: 0 });
-    services = await createAppServices({
-      dataDir: dir,
-      brokerUrl: paper.url,
-      apiKey: 'paper',
-      apiSecret: 'paper',
+  const app = useAppOnPaper({
+    name: 'fuzz',
+    config: {
       core: { stream: false },
       // A fuzzed `session.loginPage` listens for the redirect: on any free port, not the product's.
       kiteRedirectPort: 0,
-    });
-    dispatch = createDispatcher(services.handlers, () => undefined);
-    const list = await dispatch('instruments.list', undefined);
-    if (!list.ok) throw new Error(list.error.message);
-    instruments = list.data as Instrument[];
+    },
+    problems: () => undefined,
   });
-  afterAll(async () => {
-    await services.close();
-    await paper.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const { dispatch } = app;
 
   it('refuses every malformed payload on every channel with a named bad_request, sending nothing', async () => {
-    const before = paper.orderCount();
+    const before = app.paper.orderCount();
     for (const channel of REQUEST_CHANNELS) {
       const schema = requests[channel].input;
       await fc.assert(
@@ -82,11 +65,11 @@ describe('bridge fuzzing through the real handlers', () => {
       }),
       { numRuns: 100 },
     );
-    expect(paper.orderCount()).toBe(before);
+    expect(app.paper.orderCount()).toBe(before);
   });
 
   it('margins.basket refuses a basket whose second leg breaks a rule as that leg: field orders.1.price, message "Leg 2: …"', async () => {
-    const infy = instruments.find((i) => i.exchange === 'NSE' && i.tradingsymbol === 'INFY');
+    const infy = app.instruments.find((i) => i.exchange === 'NSE' && i.tradingsymbol === 'INFY');
     if (!infy) throw new Error('no INFY');
     const good = {
       exchange: 'NSE' as const,
@@ -113,9 +96,9 @@ describe('bridge fuzzing through the real handlers', () => {
   });
 
   it('refuses well-formed orders that break a trading rule, naming the field, before anything is sent; a margin quote for one is refused with the very same error', async () => {
-    const before = paper.orderCount();
+    const before = app.paper.orderCount();
     const arbOrder = fc.record({
-      instrument: fc.constantFrom(...instruments),
+      instrument: fc.constantFrom(...app.instruments),
       transactionType: fc.constantFrom('BUY', 'SELL'),
       quantity: fc.integer({ min: 1, max: 2_000_000 }),
       orderType: fc.constantFrom('MARKET', 'LIMIT', 'SL', 'SL-M'),
@@ -151,7 +134,7 @@ describe('bridge fuzzing through the real handlers', () => {
       },
     });
     expect(unknown).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'tradingsymbol' } });
-    expect(paper.orderCount()).toBe(before);
+    expect(app.paper.orderCount()).toBe(before);
   });
 
   it('logout wipes the session: the token is gone and every call is unauthorized until login', async () => {
@@ -161,7 +144,7 @@ describe('bridge fuzzing through the real handlers', () => {
     });
     expect(await dispatch('orders.list', undefined)).toMatchObject({ ok: false, error: { kind: 'unauthorized' } });
     const again = await dispatch('session.login', {
-      profile: { kind: 'rest', baseUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' },
+      profile: { kind: 'rest', baseUrl: app.paper.url, apiKey: 'paper', apiSecret: 'paper' },
     });
     expect(again).toMatchObject({ ok: true, data: { state: 'connected' } });
     expect(JSON.stringify(again)).not.toMatch(/access_token|accessToken|apiSecret/);
@@ -169,7 +152,7 @@ describe('bridge fuzzing through the real handlers', () => {
 
   it('no token the broker issued ever appears in a reply or an event', async () => {
     const seen: string[] = [];
-    const off = services.events.onAny((event, payload) => seen.push(JSON.stringify({ event, payload })));
+    const off = app.services.events.onAny((event, payload) => seen.push(JSON.stringify({ event, payload })));
     for (const channel of [
       'session.status',
       'connection.status',
@@ -183,13 +166,13 @@ describe('bridge fuzzing through the real handlers', () => {
     seen.push(
       JSON.stringify(
         await dispatch('session.login', {
-          profile: { kind: 'rest', baseUrl: paper.url, apiKey: 'paper', apiSecret: 'paper' },
+          profile: { kind: 'rest', baseUrl: app.paper.url, apiKey: 'paper', apiSecret: 'paper' },
         }),
       ),
     );
     seen.push(JSON.stringify(await dispatch('session.logout', undefined)));
     off();
-    const tokens = paper.sessions().map((s) => s.token);
+    const tokens = app.paper.sessions().map((s) => s.token);
     expect(tokens.length).toBeGreaterThan(0);
     for (const text of seen) for (const token of tokens) expect(text).not.toContain(token);
   });

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from './dispatcher';
 import { createAppServices, type AppServices } from './app-services';
+import { listInstruments } from './testing/app-on-paper';
+import { marketBuy } from '../core/testing/core-fixture';
 
 /**
  * What the desk leaves on disk is the trader's alone (docs/architecture.md §Data on disk): the
@@ -19,22 +21,7 @@ describe.skipIf(process.platform === 'win32')('the data folder after a session w
     await chmod(dir, 0o755);
     services = await createAppServices({ dataDir: dir, paper: { tickIntervalMs: 0 } });
     const dispatch = createDispatcher(services.handlers);
-    const list = await dispatch('instruments.list', { exchange: 'NSE' });
-    if (!list.ok) throw new Error(list.error.message);
-    const eq = (list.data as Array<{ tradingsymbol: string; instrumentType: string }>).find(
-      (i) => i.instrumentType === 'EQ',
-    );
-    const placed = await dispatch('orders.place', {
-      order: {
-        exchange: 'NSE',
-        tradingsymbol: eq!.tradingsymbol,
-        transactionType: 'BUY',
-        quantity: 1,
-        orderType: 'MARKET',
-        product: 'MIS',
-        validity: 'DAY',
-      },
-    });
+    const placed = await dispatch('orders.place', { order: marketBuy(await listInstruments(dispatch)) });
     expect(placed.ok).toBe(true);
     await services.close();
   });

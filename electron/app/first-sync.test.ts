@@ -1,10 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startPaperBroker, type PaperBroker } from '../paper';
-import { createAppServices, type AppServices } from './app-services';
-import { createDispatcher } from './dispatcher';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { useAppOnPaper } from './testing/app-on-paper';
 
 /**
  * A window opening (or a page reloading) paints main's order book as main holds it: while the
@@ -13,33 +8,21 @@ import { createDispatcher } from './dispatcher';
  * with Retry-After 30 s: a sync that reads the broker fails, one from main's book does not.
  */
 describe("a page's first orders.sync, from main's fresh book", () => {
-  let dir: string;
-  let paper: PaperBroker;
-  let services: AppServices;
-  let dispatch: ReturnType<typeof createDispatcher>;
+  const app = useAppOnPaper({ name: 'first-sync', config: { log: () => undefined } });
+  const { dispatch } = app;
   const placed: string[] = [];
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'td-first-sync-'));
-    paper = await startPaperBroker({ port: 0, tickIntervalMs: 0 });
-    services = await createAppServices({
-      dataDir: dir,
-      brokerUrl: paper.url,
-      apiKey: 'paper',
-      apiSecret: 'paper',
-      log: () => undefined,
-    });
-    dispatch = createDispatcher(services.handlers);
     // Three working orders, placed on the broker by someone else (another terminal).
     const session = (await (
-      await fetch(`${paper.url}/session`, {
+      await fetch(`${app.paper.url}/session`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ api_key: 'paper', api_secret: 'paper' }),
       })
     ).json()) as { access_token: string };
     for (let i = 0; i < 3; i += 1) {
-      const res = await fetch(`${paper.url}/orders`, {
+      const res = await fetch(`${app.paper.url}/orders`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${session.access_token}` },
         body: JSON.stringify({
@@ -56,11 +39,6 @@ describe("a page's first orders.sync, from main's fresh book", () => {
       placed.push(((await res.json()) as { order_id: string }).order_id);
     }
   });
-  afterAll(async () => {
-    await services.close();
-    await paper.close();
-    await rm(dir, { recursive: true, force: true });
-  });
 
   it('answers a page holding nothing from the book as held, while every broker read is refused', async () => {
     // The main window's poll brings the book up to date; the stream is open.
@@ -72,7 +50,7 @@ describe("a page's first orders.sync, from main's fresh book", () => {
       expect(await dispatch('connection.status', undefined)).toMatchObject({ ok: true, data: { stream: 'open' } });
     });
 
-    paper.setFaults('read_rate_limit=1,retry_after_s=30');
+    app.paper.setFaults('read_rate_limit=1,retry_after_s=30');
     // A pop-out opens: its first sync is main's book, whole, with the cursor to poll from.
     const popout = await dispatch('orders.sync', { first: 200 });
     expect(popout).toMatchObject({ ok: true, data: { full: true } });
@@ -81,6 +59,6 @@ describe("a page's first orders.sync, from main's fresh book", () => {
     // Its next poll reads the broker as every poll does, and meets the storm.
     const poll = await dispatch('orders.sync', { book: answer.book, since: answer.cursor, first: 200 });
     expect(poll).toMatchObject({ ok: false });
-    paper.setFaults({});
+    app.paper.setFaults({});
   });
 });

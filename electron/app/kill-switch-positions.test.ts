@@ -3,12 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Order } from '@shared/domain/order';
+import type { Order, OrderRequest } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
 import type { SafetyRun } from '@shared/domain/safety-run';
+import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
 import { startKiteTest, type KiteTest } from '../paper/kite/test-kite';
 import { findInstrument } from '../paper/test-helpers';
 import type { Dialect } from '../core/testing/dialects';
+import { restingBuy } from '../core/testing/core-fixture';
 import { createAppServices, type AppServices } from './app-services';
 import { createDispatcher, type Dispatch } from './dispatcher';
 
@@ -82,15 +84,7 @@ async function data<T>(r: Rig, channel: Parameters<Dispatch>[0], payload?: unkno
 /** The desk's own MARKET BUY, placed through the bridge. */
 async function deskBuys(r: Rig, tradingsymbol: string, quantity: number): Promise<string> {
   const outcome = await data<{ state: string; orderId: string }>(r, 'orders.place', {
-    order: {
-      exchange: 'NSE',
-      tradingsymbol,
-      transactionType: 'BUY',
-      quantity,
-      orderType: 'MARKET',
-      product: 'MIS',
-      validity: 'DAY',
-    },
+    order: { ...INFY_MARKET_BUY, tradingsymbol, quantity },
   });
   expect(outcome.state).toBe('placed');
   return outcome.orderId;
@@ -262,19 +256,9 @@ describe.each<[string, Dialect]>([
 });
 
 /** A resting BUY LIMIT of 1 RELIANCE, 3% under the last price. */
-async function restingBuy(r: Rig): Promise<Record<string, unknown>> {
+async function restingBuyReliance(r: Rig): Promise<OrderRequest> {
   const i = await r.t.api.instrument('NSE', 'RELIANCE');
-  const price = Math.floor((i.last_price * 0.97) / i.tick_size) * i.tick_size;
-  return {
-    exchange: 'NSE',
-    tradingsymbol: 'RELIANCE',
-    transactionType: 'BUY',
-    quantity: 1,
-    orderType: 'LIMIT',
-    product: 'MIS',
-    validity: 'DAY',
-    price: Number(price.toFixed(2)),
-  };
+  return restingBuy({ exchange: 'NSE', tradingsymbol: 'RELIANCE', lastPrice: i.last_price, tickSize: i.tick_size });
 }
 
 /** Every order at the broker (read in a lull of any storm), by status. */
@@ -311,7 +295,7 @@ describe('the kill switch is a barrier', () => {
     await vi.waitFor(async () =>
       expect(await dispatch('connection.status', undefined)).toMatchObject({ ok: true, data: { stream: 'open' } }),
     );
-    const order = await restingBuy(rig);
+    const order = await restingBuyReliance(rig);
     const answers = Array.from({ length: 25 }, () => dispatch('orders.place', { order }));
     // The first legs have reached the broker; the rest wait in the client's pacing.
     await vi.waitFor(async () => expect(await brokerOrders(rig as Rig)).toBeGreaterThanOrEqual(8));
@@ -343,7 +327,7 @@ describe('the kill switch is a barrier', () => {
 
   it('a basket sent leg by leg stops at the kill switch: the legs placed are cancelled, the next leg is refused and none after it is sent', async () => {
     const r = await startRig('rest');
-    const order = await restingBuy(r);
+    const order = await restingBuyReliance(r);
     const told: string[] = [];
     let runStarted = false;
     for (let leg = 1; leg <= 25; leg++) {

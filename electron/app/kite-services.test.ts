@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NO_RISK_LIMITS } from '@shared/domain/risk';
 import { startKiteTest, type KiteTest } from '../paper/kite/test-kite';
 import { createAppServices, type AppServices } from './app-services';
-import { createDispatcher } from './dispatcher';
+import type { Dispatch } from './dispatcher';
+import { recordingDispatch } from './testing/app-on-paper';
 
 /** A port free right now (the paper broker's redirect URL must name it before main listens). */
 async function freePort(): Promise<number> {
@@ -37,7 +38,7 @@ let t: KiteTest;
 let dir: string;
 let port: number;
 let services: AppServices;
-let dispatch: ReturnType<typeof createDispatcher>;
+let dispatch: Dispatch;
 /** Every reply and every event the renderer could have received, as it would (JSON). */
 const seen: string[] = [];
 /** Every access token the broker issued this file (the pasted one, the page login's). */
@@ -55,13 +56,7 @@ beforeAll(async () => {
     accessToken: await accessToken(t),
     kiteRedirectPort: port,
   });
-  services.events.onAny((event, payload) => seen.push(JSON.stringify({ event, payload })));
-  const inner = createDispatcher(services.handlers);
-  dispatch = (async (channel: string, payload: unknown, caller?: string) => {
-    const reply = await inner(channel, payload, caller);
-    seen.push(JSON.stringify(reply));
-    return reply;
-  }) as typeof inner;
+  dispatch = recordingDispatch(services, seen);
   t.api.broker.setPrice((await t.api.instrument('NSE', 'INFY')).instrument_token, 1500);
 });
 afterAll(async () => {

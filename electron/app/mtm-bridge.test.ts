@@ -1,13 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { NO_MTM_SETTINGS, type MtmSettings, type MtmState, type MtmStatus } from '@shared/domain/mtm';
 import type { Position } from '@shared/domain/portfolio';
 import type { SafetyRun } from '@shared/domain/safety-run';
-import { createDispatcher } from './dispatcher';
-import { createAppServices, type AppServices } from './app-services';
-import { startPaperBroker, type PaperBroker } from '../paper';
+import { useAppOnPaper } from './testing/app-on-paper';
 
 /**
  * The MTM stop and target through main's services on the paper broker (docs/contract.md §Risk
@@ -15,15 +12,21 @@ import { startPaperBroker, type PaperBroker } from '../paper';
  * kill switch once, the account ends flat, and the status says why and at what figure.
  */
 describe('MTM stop and target over the bridge', () => {
-  let dir: string;
-  let paper: PaperBroker;
-  let services: AppServices;
-  let dispatch: ReturnType<typeof createDispatcher>;
-  let token = 0;
   const runs: SafetyRun[] = [];
   const statuses: MtmStatus[] = [];
   /** The MTM guard's clock: its IST day is the test's, not the machine's. */
   const clock = { now: Date.parse('2026-11-27T15:00:00+05:30') };
+  const app = useAppOnPaper({
+    name: 'mtm',
+    prices: { INFY: 1500 },
+    config: { core: { mtmClock: { now: () => clock.now } } },
+    // Its pushes recorded, again after a restart.
+    started: (services) => {
+      services.events.on('safety.progress', (run) => runs.push(run));
+      services.events.on('mtm.changed', (s) => statuses.push(s));
+    },
+  });
+  const { dispatch } = app;
 
   const buy = (quantity: number) =>
     dispatch('orders.place', {
@@ -52,36 +55,6 @@ describe('MTM stop and target over the bridge', () => {
     if (!r.ok) throw new Error(r.error.message);
   };
   const runIds = (): string[] => [...new Set(runs.map((r) => r.id))];
-  /** The app's services on the data folder (again after a restart), its pushes recorded. */
-  const startServices = async (): Promise<void> => {
-    services = await createAppServices({
-      dataDir: dir,
-      brokerUrl: paper.url,
-      apiKey: 'paper',
-      apiSecret: 'paper',
-      core: { mtmClock: { now: () => clock.now } },
-    });
-    dispatch = createDispatcher(services.handlers);
-    services.events.on('safety.progress', (run) => runs.push(run));
-    services.events.on('mtm.changed', (s) => statuses.push(s));
-  };
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'td-mtm-'));
-    paper = await startPaperBroker({ port: 0, tickIntervalMs: 0 });
-    await startServices();
-    const list = await dispatch('instruments.list', { exchange: 'NSE' });
-    if (!list.ok) throw new Error(list.error.message);
-    token = (list.data as Array<{ instrumentToken: number; tradingsymbol: string }>).find(
-      (i) => i.tradingsymbol === 'INFY',
-    )!.instrumentToken;
-    paper.setPrice(token, 1500);
-  });
-  afterAll(async () => {
-    await services.close();
-    await paper.close();
-    await rm(dir, { recursive: true, force: true });
-  });
 
   it('a level is refused naming its field, and nothing is stored', async () => {
     const r = await dispatch('mtm.set', {
@@ -100,7 +73,9 @@ describe('MTM stop and target over the bridge', () => {
       expect((await positions()).find((p) => p.tradingsymbol === 'INFY')?.quantity).toBe(100),
     );
     await set({ ...NO_MTM_SETTINGS, stop: { value: 2_000, unit: 'rupees' }, hard: true });
-    const stored = JSON.parse(await readFile(join(dir, 'settings.json'), 'utf8')) as { mtm: Record<string, unknown> };
+    const stored = JSON.parse(await readFile(join(app.dir, 'settings.json'), 'utf8')) as {
+      mtm: Record<string, unknown>;
+    };
     expect(Object.values(stored.mtm)[0]).toMatchObject({ stop: { value: 2_000, unit: 'rupees' } });
     // Watching, with a figure, from main's own subscription to INFY.
     await vi.waitFor(async () => expect((await mtm()).status).toMatchObject({ state: 'watching', stop: -2_000 }), {
@@ -111,10 +86,10 @@ describe('MTM stop and target over the bridge', () => {
     expect((await mtm()).status.charges).toBeGreaterThan(0);
 
     // −₹30 × 100 = −₹3,000 past the −₹2,000 stop; more ticks follow during the run.
-    paper.setPrice(token, 1470);
-    paper.setPrice(token, 1465);
+    app.setPrice('INFY', 1470);
+    app.setPrice('INFY', 1465);
     await vi.waitFor(() => expect(runs.at(-1)?.state).toBe('done'), { timeout: 15_000 });
-    paper.setPrice(token, 1460);
+    app.setPrice('INFY', 1460);
     await vi.waitFor(async () => expect((await positions()).find((p) => p.tradingsymbol === 'INFY')?.quantity).toBe(0));
 
     expect(runIds()).toHaveLength(1);
@@ -130,9 +105,8 @@ describe('MTM stop and target over the bridge', () => {
     expect(status.trigger!.at).toBe(clock.now);
 
     // A restart later the same IST day: the day's trigger is kept, so the level, still passed, does not fire again.
-    await services.close();
     clock.now = Date.parse('2026-11-27T23:59:00+05:30');
-    await startServices();
+    await app.restart();
     expect((await mtm()).status).toMatchObject({
       state: 'fired',
       trigger: { level: 'stop', runId: runs[0]?.id, at: Date.parse('2026-11-27T15:00:00+05:30') },
@@ -141,7 +115,7 @@ describe('MTM stop and target over the bridge', () => {
 
   it('a soft target asks; two "Run now" at once start one run', async () => {
     runs.length = 0;
-    paper.setPrice(token, 1500);
+    app.setPrice('INFY', 1500);
     expect(await buy(50)).toMatchObject({ ok: true, data: { state: 'placed' } });
     await vi.waitFor(async () =>
       expect((await positions()).find((p) => p.tradingsymbol === 'INFY')?.quantity).toBe(50),
@@ -152,7 +126,7 @@ describe('MTM stop and target over the bridge', () => {
     await vi.waitFor(async () => expect((await mtm()).status.state).toBe('watching'), { timeout: 10_000 });
     expect(before).not.toBeNull();
     // +₹120 × 50 = +₹6,000 on the open 50: the day turns positive, past the target.
-    paper.setPrice(token, 1620);
+    app.setPrice('INFY', 1620);
     await vi.waitFor(async () => expect((await mtm()).status.state).toBe('asking'), { timeout: 10_000 });
     expect(runs).toHaveLength(0);
     const [a, b] = await Promise.all([dispatch('mtm.confirm', undefined), dispatch('mtm.confirm', undefined)]);

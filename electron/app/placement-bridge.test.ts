@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Instrument } from '@shared/domain/instrument';
-import type { OrderRequest } from '@shared/domain/order';
 import type { PlaceOutcome, Placement } from '@shared/domain/placement';
 import { IntentsLedger } from '../core/ledger/intents-ledger';
+import { marketBuyOf } from '../core/testing/core-fixture';
 import { LedgerRecord } from '../core/ledger/ledger-record';
 import { journalJson } from '../core/storage/durable-journal';
 import { createDispatcher, type Dispatch } from './dispatcher';
@@ -51,18 +51,6 @@ afterEach(async () => {
   await rm(rig.dir, { recursive: true, force: true });
   rig = null;
 });
-
-function marketBuyOf(i: Instrument): OrderRequest {
-  return {
-    exchange: i.exchange,
-    tradingsymbol: i.tradingsymbol,
-    transactionType: 'BUY',
-    quantity: i.lotSize,
-    orderType: 'MARKET',
-    product: 'MIS',
-    validity: 'DAY',
-  };
-}
 
 function firstEquity(r: Rig): Instrument {
   const eq = r.instruments.find((i) => i.exchange === 'NSE' && i.instrumentType === 'EQ');

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIRECT, startUpstoxTest, type UpstoxTest } from '../paper/upstox/test-upstox';
 import { createAppServices, type AppServices } from './app-services';
-import { createDispatcher } from './dispatcher';
+import type { Dispatch } from './dispatcher';
+import { recordingDispatch } from './testing/app-on-paper';
 
 /** The Upstox app's secret: a canary no reply, event or file other than the vault may ever hold. */
 const SECRET = 'CANARY-upstox-secret-7d2a91';
@@ -29,7 +30,7 @@ async function accessToken(t: UpstoxTest): Promise<string> {
 let t: UpstoxTest;
 let dir: string;
 let services: AppServices;
-let dispatch: ReturnType<typeof createDispatcher>;
+let dispatch: Dispatch;
 /** Every reply and every event the renderer could have received, as it would (JSON). */
 const seen: string[] = [];
 
@@ -45,13 +46,7 @@ beforeAll(async () => {
     // Any free port: the paper dialog takes whatever redirect URL the app names.
     kiteRedirectPort: 0,
   });
-  services.events.onAny((event, payload) => seen.push(JSON.stringify({ event, payload })));
-  const inner = createDispatcher(services.handlers);
-  dispatch = (async (channel: string, payload: unknown, caller?: string) => {
-    const reply = await inner(channel, payload, caller);
-    seen.push(JSON.stringify(reply));
-    return reply;
-  }) as typeof inner;
+  dispatch = recordingDispatch(services, seen);
 });
 afterAll(async () => {
   await services.close();

@@ -1,13 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BRIDGE_NO_SUCH_WINDOW, BRIDGE_REPLACED } from '@shared/domain/workstation';
 import { WebSocket } from 'ws';
-import { startPaperBroker, type PaperBroker } from '../paper';
 import { startHost, type RunningHost } from '../host/host-server';
-import { createAppServices, type AppServices } from './app-services';
-import { createDispatcher } from './dispatcher';
+import { useAppOnPaper } from './testing/app-on-paper';
 
 /**
  * Ticks fan out to every window from one broker subscription per instrument, whatever the number
@@ -17,30 +14,19 @@ import { createDispatcher } from './dispatcher';
  * paper broker in this process, is asked what the app's stream socket is subscribed to.
  */
 describe('one broker subscription per instrument, whatever the number of windows', () => {
-  let dir: string;
-  let paper: PaperBroker;
-  let services: AppServices;
+  const app = useAppOnPaper({ name: 'window-subs', config: { log: () => undefined } });
+  const { dispatch } = app;
   let host: RunningHost;
-  let dispatch: ReturnType<typeof createDispatcher>;
   let infy = 0;
   let tcs = 0;
   const sockets: WebSocket[] = [];
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'td-window-subs-'));
-    await writeFile(join(dir, 'index.html'), '<!doctype html><title>t</title>');
-    paper = await startPaperBroker({ port: 0, tickIntervalMs: 0 });
-    services = await createAppServices({
-      dataDir: dir,
-      brokerUrl: paper.url,
-      apiKey: 'paper',
-      apiSecret: 'paper',
-      log: () => undefined,
-    });
-    dispatch = createDispatcher(services.handlers);
+    await writeFile(join(app.dir, 'index.html'), '<!doctype html><title>t</title>');
+    const { services } = app;
     host = await startHost({
       port: 0,
-      rendererDir: dir,
+      rendererDir: app.dir,
       dispatch,
       events: services.events,
       pages: {
@@ -48,20 +34,12 @@ describe('one broker subscription per instrument, whatever the number of windows
         closed: (caller) => services.workstation.pageClosed(caller),
       },
     });
-    const list = await dispatch('instruments.list', { exchange: 'NSE' });
-    if (!list.ok) throw new Error(list.error.message);
-    const find = (s: string): number =>
-      (list.data as Array<{ instrumentToken: number; tradingsymbol: string }>).find((i) => i.tradingsymbol === s)!
-        .instrumentToken;
-    infy = find('INFY');
-    tcs = find('TCS');
+    infy = app.token('INFY');
+    tcs = app.token('TCS');
   });
   afterAll(async () => {
     for (const ws of sockets) ws.terminate();
     await host.close();
-    await services.close();
-    await paper.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   /** A page of the desk drawing `window`, on its own bridge socket. */
@@ -98,7 +76,7 @@ describe('one broker subscription per instrument, whatever the number of windows
   }
 
   /** What the broker streams to the app: its one stream socket's subscribed instruments. */
-  const brokerSubscribed = (): number[] => paper.streamStats().map((s) => s.subscribed);
+  const brokerSubscribed = (): number[] => app.paper.streamStats().map((s) => s.subscribed);
 
   /** Opens a pop-out on the desk; returns its id. */
   async function popout(): Promise<string> {
@@ -113,7 +91,7 @@ describe('one broker subscription per instrument, whatever the number of windows
   it('a page claiming a pop-out the desk has not opened is closed (4004) and shown nowhere', async () => {
     const stray = await page('w77');
     expect(await stray.closed).toBe(BRIDGE_NO_SUCH_WINDOW);
-    expect(services.workstation.view().open).not.toContain('w77');
+    expect(app.services.workstation.view().open).not.toContain('w77');
   });
 
   it('a second page of the main window (a reload) takes it: the older one is closed (4001), the newer one served', async () => {
@@ -126,7 +104,7 @@ describe('one broker subscription per instrument, whatever the number of windows
     const w = await popout();
     const one = await page(w);
     const again = await page(w);
-    expect(services.workstation.view().open).toEqual(['main', w]);
+    expect(app.services.workstation.view().open).toEqual(['main', w]);
     for (const p of [one, again])
       expect(await p.call('market.subscribe', { owner: 'watchlist', tokens: [] })).toMatchObject({ ok: true });
     expect(await dispatch('desk.close', { window: w })).toMatchObject({ ok: true });

@@ -1,12 +1,8 @@
 import type { z } from 'zod';
-import type { BrokerDescriptor, ProductOffer } from '@shared/domain/broker-descriptor';
-import { Product } from '@shared/domain/order';
+import type { BrokerDescriptor } from '@shared/domain/broker-descriptor';
 import type { Exchange } from '@shared/domain/instrument';
 import type { BrokerAdapter } from './adapter';
 import type { Credentials } from './broker';
-
-/** Every product of the desk under its own name: for a broker that names them as the app does (Kite, docs/api.md). */
-export const PRODUCTS_AS_NAMED: ProductOffer[] = Product.options.map((product) => ({ product, label: product }));
 
 /** What every profile of a remote broker may name: where (default: the kind's own root) and the app's key. */
 export interface ProfileBase {

@@ -1,33 +1,22 @@
 import type { Bracket, BracketChild } from '@shared/domain/bracket';
+import { newChild } from '@shared/trading/bracket-rules';
 
 /** Brackets as main reports them, for the renderer's tests (docs/brackets.md §States). */
 
 /** An INFY stop-loss for 50 at 1,480, planned; `over` changes any field. */
 export function aChild(over: Partial<BracketChild> = {}): BracketChild {
-  return {
-    ref: 'tdb0123456789abcdefs',
-    order: {
-      exchange: 'NSE',
-      tradingsymbol: 'INFY',
-      transactionType: 'SELL',
-      quantity: 50,
-      orderType: 'SL-M',
-      product: 'MIS',
-      validity: 'DAY',
-      price: null,
-      triggerPrice: 1480,
-    },
-    orderId: null,
-    status: 'planned',
-    filled: 0,
-    averagePrice: 0,
-    message: null,
-    pending: null,
-    failures: 0,
-    retryAt: null,
-    gen: 0,
-    ...over,
-  };
+  const stop = {
+    exchange: 'NSE',
+    tradingsymbol: 'INFY',
+    transactionType: 'SELL',
+    quantity: 50,
+    orderType: 'SL-M',
+    product: 'MIS',
+    validity: 'DAY',
+    price: null,
+    triggerPrice: 1480,
+  } as const;
+  return { ...newChild('tdb0123456789abcdefs', stop, 'planned'), ...over };
 }
 
 /** A long INFY bracket for 50 waiting for its entry; `over` changes any field. */

@@ -7,7 +7,7 @@ import type { Placement } from '@shared/domain/placement';
 import type { DeskBridge } from '@shared/ipc/bridge';
 import type { RequestChannel } from '@shared/ipc/contract';
 import type { IpcResult } from '@shared/ipc/result';
-import { SHIPPED_BROKERS } from '@shared/testing/broker-descriptors';
+import { SHIPPED_BROKERS } from '@shared/domain/shipped-brokers';
 
 /**
  * An in-memory bridge for component tests: each channel answers from a handler the test

@@ -1,5 +1,5 @@
 import type { OrderRequest, Product, TransactionType } from '../domain/order';
-import type { Bracket, TrailSpec } from '../domain/bracket';
+import type { Bracket, BracketChild, BracketChildStatus, TrailSpec } from '../domain/bracket';
 import { fromUnits, toUnits } from './money';
 import { allowedOrderTypes, tickProblem, type InstrumentSpec } from './rules';
 
@@ -170,4 +170,24 @@ export function betterPrice(side: TransactionType, price: number, best: number |
 export function protectedQuantity(b: Pick<Bracket, 'entry' | 'quantity' | 'exited' | 'stop' | 'target'>): number {
   const covered = b.entry ? b.entry.filled : b.quantity;
   return Math.max(0, covered - b.exited - (b.stop?.filled ?? 0) - (b.target?.filled ?? 0));
+}
+
+/**
+ * One of a bracket's orders as main first records it (docs/brackets.md §States): no order id
+ * yet, nothing filled, no message, nothing pending, no failures, the first of its role.
+ */
+export function newChild(ref: string, order: OrderRequest, status: BracketChildStatus): BracketChild {
+  return {
+    ref,
+    order,
+    orderId: null,
+    status,
+    filled: 0,
+    averagePrice: 0,
+    message: null,
+    pending: null,
+    failures: 0,
+    retryAt: null,
+    gen: 0,
+  };
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { BrokerDescriptor } from '@shared/domain/broker-descriptor';
-import { SHIPPED_BROKERS } from '@shared/testing/broker-descriptors';
+import { SHIPPED_BROKERS } from '@shared/domain/shipped-brokers';
 import { BROKER_ENTRIES, BROKERS, BrokerRegistry } from './broker-registry';
 
 describe('the broker registry', () => {
-  it('describes each shipped kind as the renderer’s component tests assume it', () => {
+  it('lists each shipped kind with its descriptor, in order (what the renderer’s component tests read)', () => {
     expect(BROKERS.descriptors()).toEqual(SHIPPED_BROKERS);
   });
 

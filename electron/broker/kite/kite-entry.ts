@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { BrokerUrl, MarketProtection } from '@shared/domain/session';
-import { brokerEntry, PRODUCTS_AS_NAMED } from '../broker-entry';
+import { KITE_API_ROOT, KITE_BROKER } from '@shared/domain/shipped-brokers';
+import { brokerEntry } from '../broker-entry';
 import { kiteAdapter } from './kite-adapter';
-
-/** Kite Connect's API root, where a Kite profile without a `baseUrl` trades. */
-export const KITE_API_ROOT = 'https://api.kite.trade';
 
 /** Kite's login page for a real Kite Connect app; another API root (the paper broker's) serves its own. */
 export const KITE_LOGIN_PAGE = 'https://kite.zerodha.com/connect/login';
@@ -43,37 +41,7 @@ const protectionOf = (p: KiteProfile): number => p.marketProtection ?? -1;
 
 /** Zerodha Kite Connect v3 in the broker registry (docs/kite.md). */
 export const kiteEntry = brokerEntry<KiteProfile>({
-  describe: {
-    kind: 'kite',
-    title: 'Zerodha Kite',
-    logins: [
-      { kind: 'login-window', label: "Through Kite's login page (API secret)" },
-      { kind: 'token', label: "Paste today's access token" },
-    ],
-    fields: [
-      { name: 'baseUrl', label: 'Kite API URL (optional)', kind: 'url', required: false, placeholder: KITE_API_ROOT },
-      { name: 'apiKey', label: 'API key', kind: 'text', required: true },
-      { name: 'apiSecret', label: 'API secret', kind: 'secret', required: true, login: 'login-window' },
-      { name: 'accessToken', label: 'Access token', kind: 'secret', required: true, login: 'token' },
-      {
-        name: 'marketProtection',
-        label: 'Market protection %',
-        kind: 'number',
-        required: false,
-        help: 'For MARKET and SL-M orders: at most this % from the last price. Empty: automatic (Kite chooses).',
-      },
-      {
-        name: 'ipv4Only',
-        label: 'Send orders over IPv4 only',
-        kind: 'flag',
-        required: false,
-        help: 'When your static IP registered with Kite is an IPv4 address.',
-      },
-    ],
-    products: PRODUCTS_AS_NAMED,
-    validities: ['DAY', 'IOC'],
-    note: 'Kite sessions end at 6:00 AM IST; log in again each trading day.',
-  },
+  describe: KITE_BROKER,
   profile: KiteProfile,
   adapter: (p) => kiteAdapter({ marketProtection: protectionOf(p) }),
   // Kite refuses MARKET and SL-M without market protection: automatic unless the profile says.

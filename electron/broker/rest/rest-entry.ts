@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { BrokerUrl } from '@shared/domain/session';
 import type { Credentials } from '../broker';
-import { brokerEntry, PRODUCTS_AS_NAMED } from '../broker-entry';
+import { PAPER_BROKER, REST_BROKER } from '@shared/domain/shipped-brokers';
+import { brokerEntry } from '../broker-entry';
 import { restAdapter } from './rest-adapter';
 
 /** The embedded paper broker's fixed credentials (docs/api.md). */
@@ -21,18 +22,7 @@ type RestProfile = z.infer<typeof RestProfile>;
 
 /** A remote broker of the REST dialect in the broker registry (docs/api.md). */
 export const restEntry = brokerEntry<RestProfile>({
-  describe: {
-    kind: 'rest',
-    title: 'REST broker',
-    logins: [{ kind: 'token', label: 'API key and secret' }],
-    fields: [
-      { name: 'baseUrl', label: 'Broker URL', kind: 'url', required: true, placeholder: 'https://broker.example/v1' },
-      { name: 'apiKey', label: 'API key', kind: 'text', required: true },
-      { name: 'apiSecret', label: 'API secret', kind: 'secret', required: true },
-    ],
-    products: PRODUCTS_AS_NAMED,
-    validities: ['DAY', 'IOC'],
-  },
+  describe: REST_BROKER,
   profile: RestProfile,
   adapter: () => restAdapter,
   label: (url) => url.host,
@@ -48,14 +38,7 @@ export const restEntry = brokerEntry<RestProfile>({
 
 /** The embedded paper broker (docs/api.md): the REST dialect on loopback, nothing to ask. */
 export const paperEntry = brokerEntry<{ kind: 'paper' }>({
-  describe: {
-    kind: 'paper',
-    title: 'Paper broker (simulated, no account needed)',
-    logins: [{ kind: 'none', label: 'No login needed' }],
-    fields: [],
-    products: PRODUCTS_AS_NAMED,
-    validities: ['DAY', 'IOC'],
-  },
+  describe: PAPER_BROKER,
   profile: z.strictObject({ kind: z.literal('paper') }),
   adapter: () => restAdapter,
   label: () => 'Paper broker',

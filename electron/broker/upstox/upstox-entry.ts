@@ -1,21 +1,8 @@
 import { z } from 'zod';
-import type { ProductOffer } from '@shared/domain/broker-descriptor';
-import { Product } from '@shared/domain/order';
 import { BrokerUrl } from '@shared/domain/session';
+import { UPSTOX_API_ROOT, UPSTOX_BROKER } from '@shared/domain/shipped-brokers';
 import { brokerEntry } from '../broker-entry';
 import { upstoxAdapter } from './upstox-adapter';
-
-/** Upstox's API root, where an Upstox profile without a `baseUrl` trades (docs/upstox.md §The adapter). */
-export const UPSTOX_API_ROOT = 'https://api.upstox.com';
-
-/** Upstox's names for the desk's products: intraday `I`, delivery and carry-forward both `D` (docs/upstox.md §The adapter). */
-const UPSTOX_PRODUCT_NAMES: Readonly<Record<Product, string>> = { MIS: 'I', CNC: 'D', NRML: 'D' };
-
-/** Every product of the desk under Upstox's name for it, as `PRODUCTS_AS_NAMED` lists them under the app's. */
-const UPSTOX_PRODUCTS: ProductOffer[] = Product.options.map((product) => ({
-  product,
-  label: UPSTOX_PRODUCT_NAMES[product],
-}));
 
 const Key = z.string().min(1).max(256);
 
@@ -40,29 +27,7 @@ type UpstoxProfile = z.infer<typeof UpstoxProfile>;
 
 /** Upstox in the broker registry (docs/upstox.md). */
 export const upstoxEntry = brokerEntry<UpstoxProfile>({
-  describe: {
-    kind: 'upstox',
-    title: 'Upstox',
-    logins: [
-      { kind: 'login-window', label: "Through Upstox's login page (API secret)" },
-      { kind: 'token', label: "Paste today's access token" },
-    ],
-    fields: [
-      {
-        name: 'baseUrl',
-        label: 'Upstox API URL (optional)',
-        kind: 'url',
-        required: false,
-        placeholder: UPSTOX_API_ROOT,
-      },
-      { name: 'apiKey', label: 'API key', kind: 'text', required: true },
-      { name: 'apiSecret', label: 'API secret', kind: 'secret', required: true, login: 'login-window' },
-      { name: 'accessToken', label: 'Access token', kind: 'secret', required: true, login: 'token' },
-    ],
-    products: UPSTOX_PRODUCTS,
-    validities: ['DAY', 'IOC'],
-    note: 'Upstox tokens end at 3:30 AM IST; log in again each trading day. Orders go out from your static IP.',
-  },
+  describe: UPSTOX_BROKER,
   profile: UpstoxProfile,
   adapter: () => upstoxAdapter(),
   defaultUrl: UPSTOX_API_ROOT,

@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildChild } from '../testing/build-child';
+import { BRACKET_KILL_POINTS } from '../testing/bracket-crash-points';
+import { runChild } from '../testing/run-child';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 
 /**
@@ -13,34 +14,7 @@ import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
  * take a reused reference as a second order, exactly one pair exists, whatever the point.
  */
 
-const POINTS = [
-  'fill-seen',
-  'journal-written',
-  'journaled',
-  'stop-in-flight',
-  'target-replied',
-  'target-settled',
-] as const;
 const HORIZON_MS = 300;
-
-function runChild(
-  script: string,
-  baseUrl: string,
-  dir: string,
-  point: string,
-): Promise<{ killed: boolean; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, baseUrl, dir, point], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += String(d)));
-    child.stderr.on('data', (d: Buffer) => (err += String(d)));
-    child.on('exit', (code, signal) => {
-      if (signal !== 'SIGKILL' && code !== 0) reject(new Error(`child failed (${code}): ${err}`));
-      else resolve({ killed: signal === 'SIGKILL', out });
-    });
-  });
-}
 
 describe('a bracket whose process dies between the entry fill and its exits', () => {
   let fx: CoreFixture;
@@ -58,41 +32,44 @@ describe('a bracket whose process dies between the entry fill and its exits', ()
   });
   afterAll(async () => fx.close());
 
-  it.each(POINTS)('killed at %s: after the restart exactly one stop-loss and one target exist', async (point) => {
-    const dir = await mkdtemp(join(fx.dir, `bracket-${point}-`));
-    const run = await runChild(script, fx.paper.url, dir, point);
-    expect(run.killed, `the child died at ${point}, not by finishing (${run.out})`).toBe(true);
+  it.each(BRACKET_KILL_POINTS)(
+    'killed at %s: after the restart exactly one stop-loss and one target exist',
+    async (point) => {
+      const dir = await mkdtemp(join(fx.dir, `bracket-${point}-`));
+      const run = await runChild(script, [fx.paper.url, dir, point]);
+      expect(run.killed, `the child died at ${point}, not by finishing (${run.out})`).toBe(true);
 
-    const core = await fx.newCore({
-      dataDir: dir,
-      rate: null,
-      brackets: { everyMs: 20 },
-      placementTimings: { resendWindowMs: HORIZON_MS, landingHorizonMs: HORIZON_MS, answerDeadlineMs: 1_000 },
-    });
-    await core.start();
-    await core.bracketRecovery();
-    const [b] = core.brackets.list();
-    expect(b?.kind).toBe('entry');
-    await vi.waitFor(
-      () => {
-        const now = core.brackets.get(b?.id ?? '');
-        expect([now?.phase, now?.stop?.status, now?.target?.status]).toEqual(['protecting', 'working', 'working']);
-      },
-      { timeout: 15_000, interval: 20 },
-    );
-    const now = core.brackets.get(b?.id ?? '');
-    const refs = [now?.entry?.ref, now?.stop?.ref, now?.target?.ref];
-    const orders = await core.broker.listOrders();
-    const count = refs.map((ref) => orders.filter((o) => o.clientOrderId === ref).length);
-    expect(count, 'orders per reference: entry, stop-loss, target').toEqual([1, 1, 1]);
-    const exits = orders.filter((o) => o.clientOrderId === refs[1] || o.clientOrderId === refs[2]);
-    expect(exits.map((o) => [o.orderType, o.transactionType, o.quantity, o.status]).sort()).toEqual([
-      ['LIMIT', 'SELL', 4, 'OPEN'],
-      ['SL-M', 'SELL', 4, 'TRIGGER PENDING'],
-    ]);
-    // The next point's bracket starts on a clean account: no exits of this one left working to reduce its position.
-    await core.brackets.cancel(b?.id ?? '');
-    await vi.waitFor(() => expect(core.brackets.get(b?.id ?? '')?.phase).toBe('done'), { timeout: 5_000 });
-    await core.close();
-  });
+      const core = await fx.newCore({
+        dataDir: dir,
+        rate: null,
+        brackets: { everyMs: 20 },
+        placementTimings: { resendWindowMs: HORIZON_MS, landingHorizonMs: HORIZON_MS, answerDeadlineMs: 1_000 },
+      });
+      await core.start();
+      await core.bracketRecovery();
+      const [b] = core.brackets.list();
+      expect(b?.kind).toBe('entry');
+      await vi.waitFor(
+        () => {
+          const now = core.brackets.get(b?.id ?? '');
+          expect([now?.phase, now?.stop?.status, now?.target?.status]).toEqual(['protecting', 'working', 'working']);
+        },
+        { timeout: 15_000, interval: 20 },
+      );
+      const now = core.brackets.get(b?.id ?? '');
+      const refs = [now?.entry?.ref, now?.stop?.ref, now?.target?.ref];
+      const orders = await core.broker.listOrders();
+      const count = refs.map((ref) => orders.filter((o) => o.clientOrderId === ref).length);
+      expect(count, 'orders per reference: entry, stop-loss, target').toEqual([1, 1, 1]);
+      const exits = orders.filter((o) => o.clientOrderId === refs[1] || o.clientOrderId === refs[2]);
+      expect(exits.map((o) => [o.orderType, o.transactionType, o.quantity, o.status]).sort()).toEqual([
+        ['LIMIT', 'SELL', 4, 'OPEN'],
+        ['SL-M', 'SELL', 4, 'TRIGGER PENDING'],
+      ]);
+      // The next point's bracket starts on a clean account: no exits of this one left working to reduce its position.
+      await core.brackets.cancel(b?.id ?? '');
+      await vi.waitFor(() => expect(core.brackets.get(b?.id ?? '')?.phase).toBe('done'), { timeout: 5_000 });
+      await core.close();
+    },
+  );
 });

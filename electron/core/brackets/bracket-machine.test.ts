@@ -4,6 +4,7 @@ import type { Order, OrderStatus } from '@shared/domain/order';
 import { anOrder } from '@shared/testing/order-fixtures';
 import { createBracket, step, type BracketAction, type BracketEvent } from './bracket-machine';
 import { bracketRefs } from './bracket-refs';
+import { infyBracket, infyProtect } from '../testing/bracket-requests';
 
 /**
  * The bracket state machine as a table (docs/brackets.md §States): each row starts a bracket,
@@ -16,25 +17,15 @@ const ID = 'bTESTTESTTESTTEST';
 const REFS = bracketRefs(ID);
 const INFY = { instrumentToken: 408065, instrumentType: 'EQ' as const, tickSize: 0.05 };
 
+/** A bracket on INFY, an entry of `quantity` at LIMIT 100 with its exits 5 behind and 10 ahead; `legs` replace them. */
 function entryRequest(side: 'BUY' | 'SELL', quantity: number, legs: Partial<BracketRequest> = {}): BracketRequest {
   const long = side === 'BUY';
-  return {
-    kind: 'entry',
-    entry: {
-      exchange: 'NSE',
-      tradingsymbol: 'INFY',
-      transactionType: side,
-      quantity,
-      orderType: 'LIMIT',
-      product: 'MIS',
-      validity: 'DAY',
-      price: 100,
-    },
-    stop: { triggerPrice: long ? 95 : 105 },
-    target: { price: long ? 110 : 90 },
-    trail: null,
-    ...legs,
-  } as BracketRequest;
+  const request = infyBracket(quantity, {
+    entry: { transactionType: side, orderType: 'LIMIT', price: 100 },
+    stop: long ? 95 : 105,
+    target: long ? 110 : 90,
+  });
+  return { ...request, ...legs } as BracketRequest;
 }
 
 /** A broker report of the bracket's order in `role`. */
@@ -96,11 +87,27 @@ const placed = (child: 'entry' | 'stop' | 'target'): BracketEvent => ({
 const tick = (price: number): BracketEvent => ({ t: 'tick', price });
 const trail = (t: TrailSpec): Partial<BracketRequest> => ({ trail: t });
 
+/** A row's request, an entry of `quantity` at LIMIT 100 with its exits at 95 and 110, and what its creation calls for. */
+const entering = (
+  side: 'BUY' | 'SELL',
+  quantity: number,
+  legs: Partial<BracketRequest> = {},
+): Pick<Row, 'request' | 'created'> => ({
+  request: entryRequest(side, quantity, legs),
+  created: [`place entry ${side} ${quantity} LIMIT@100`],
+});
+
+/** A long entry filling `quantity` at once, then its stop-loss and target placed: the way into protecting. */
+const protecting = (quantity: number): Row['events'] => [
+  [report('entry', 'COMPLETE', quantity), [`place stop SELL ${quantity} SL-M@95`]],
+  [placed('stop'), [`place target SELL ${quantity} LIMIT@110`]],
+  [placed('target'), []],
+];
+
 const ROWS: readonly Row[] = [
   {
     name: 'an entry waits; nothing is placed before it fills',
-    request: entryRequest('BUY', 100),
-    created: ['place entry BUY 100 LIMIT@100'],
+    ...entering('BUY', 100),
     events: [
       [placed('entry'), []],
       [report('entry', 'OPEN', 0), []],
@@ -109,8 +116,7 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'a partial fill is protected for what filled, and the exits grow with the fills',
-    request: entryRequest('BUY', 100),
-    created: ['place entry BUY 100 LIMIT@100'],
+    ...entering('BUY', 100),
     events: [
       [placed('entry'), []],
       [report('entry', 'OPEN', 30), ['place stop SELL 30 SL-M@95']],
@@ -125,12 +131,9 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'the target fills: the stop-loss is cancelled, then it is done',
-    request: entryRequest('BUY', 100),
-    created: ['place entry BUY 100 LIMIT@100'],
+    ...entering('BUY', 100),
     events: [
-      [report('entry', 'COMPLETE', 100), ['place stop SELL 100 SL-M@95']],
-      [placed('stop'), ['place target SELL 100 LIMIT@110']],
-      [placed('target'), []],
+      ...protecting(100),
       [report('target', 'COMPLETE', 100, { averagePrice: 110 }), ['cancel stop']],
       [{ t: 'cancel-sent', child: 'stop', status: 'CANCELLED' }, []],
     ],
@@ -139,8 +142,7 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'the stop-loss fills while the entry still works: the target and the rest of the entry are cancelled',
-    request: entryRequest('BUY', 100),
-    created: ['place entry BUY 100 LIMIT@100'],
+    ...entering('BUY', 100),
     events: [
       [report('entry', 'OPEN', 40), ['place stop SELL 40 SL-M@95']],
       [placed('stop'), ['place target SELL 40 LIMIT@110']],
@@ -154,8 +156,7 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'a short bracket: the exits buy, the stop above and the target below',
-    request: entryRequest('SELL', 50),
-    created: ['place entry SELL 50 LIMIT@100'],
+    ...entering('SELL', 50),
     events: [
       [report('entry', 'COMPLETE', 50), ['place stop BUY 50 SL-M@105']],
       [placed('stop'), ['place target BUY 50 LIMIT@90']],
@@ -164,24 +165,21 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'the entry is rejected with nothing filled: done, nothing placed',
-    request: entryRequest('BUY', 100),
-    created: ['place entry BUY 100 LIMIT@100'],
+    ...entering('BUY', 100),
     events: [[report('entry', 'REJECTED', 0, { statusMessage: 'Insufficient funds' }), []]],
     phase: 'done',
     outcome: /^Entry rejected: Insufficient funds$/,
   },
   {
     name: 'the entry is refused (nothing created): done',
-    request: entryRequest('BUY', 100),
-    created: ['place entry BUY 100 LIMIT@100'],
+    ...entering('BUY', 100),
     events: [[{ t: 'refused', child: 'entry', message: 'Not sent: could not reach the broker' }, []]],
     phase: 'done',
     outcome: /^Entry not placed: Not sent/,
   },
   {
     name: 'a refused stop-loss is a problem on screen, UNPROTECTED, and tried again while the position is held',
-    request: entryRequest('BUY', 100),
-    created: ['place entry BUY 100 LIMIT@100'],
+    ...entering('BUY', 100),
     events: [
       [report('entry', 'COMPLETE', 100), ['place stop SELL 100 SL-M@95']],
       [{ t: 'refused', child: 'stop', message: 'Order value exceeds your limit' }, []],
@@ -199,8 +197,7 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'cancelled by the trader while waiting: the entry is cancelled, then done',
-    request: entryRequest('BUY', 100),
-    created: ['place entry BUY 100 LIMIT@100'],
+    ...entering('BUY', 100),
     events: [
       [placed('entry'), []],
       [{ t: 'cancel' }, ['cancel entry']],
@@ -211,8 +208,7 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'a long trailing stop follows the best price by ₹2 and never moves back',
-    request: entryRequest('BUY', 10, trail({ by: 'points', amount: 2 })),
-    created: ['place entry BUY 10 LIMIT@100'],
+    ...entering('BUY', 10, trail({ by: 'points', amount: 2 })),
     events: [
       [report('entry', 'COMPLETE', 10, { averagePrice: 100 }), ['place stop SELL 10 SL-M@95']],
       [placed('stop'), ['place target SELL 10 LIMIT@110', 'modify stop trigger 98']],
@@ -234,8 +230,7 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'a short trailing stop by 1%: down only, rounded away from the price',
-    request: entryRequest('SELL', 10, { ...trail({ by: 'percent', amount: 1 }), target: null }),
-    created: ['place entry SELL 10 LIMIT@100'],
+    ...entering('SELL', 10, { ...trail({ by: 'percent', amount: 1 }), target: null }),
     events: [
       [report('entry', 'COMPLETE', 10, { averagePrice: 100 }), ['place stop BUY 10 SL-M@105']],
       [placed('stop'), ['modify stop trigger 101']],
@@ -251,12 +246,9 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'a modification that fails is tried again when its wait is over',
-    request: entryRequest('BUY', 10, trail({ by: 'points', amount: 5 })),
-    created: ['place entry BUY 10 LIMIT@100'],
+    ...entering('BUY', 10, trail({ by: 'points', amount: 5 })),
     events: [
-      [report('entry', 'COMPLETE', 10, { averagePrice: 100 }), ['place stop SELL 10 SL-M@95']],
-      [placed('stop'), ['place target SELL 10 LIMIT@110']],
-      [placed('target'), []],
+      ...protecting(10),
       [tick(102), ['modify stop trigger 97']],
       [{ t: 'modify-failed', child: 'stop', message: 'The broker failed (502)', final: false }, []],
       [{ t: 'timer' }, ['modify stop trigger 97']],
@@ -277,8 +269,7 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'a late report of a working order never undoes a fill',
-    request: entryRequest('BUY', 10),
-    created: ['place entry BUY 10 LIMIT@100'],
+    ...entering('BUY', 10),
     events: [
       [report('entry', 'COMPLETE', 10), ['place stop SELL 10 SL-M@95']],
       [report('entry', 'OPEN', 0), []],
@@ -288,12 +279,9 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'both exits cancelled elsewhere while the position is held: placed again, UNPROTECTED until the stop works',
-    request: entryRequest('BUY', 10),
-    created: ['place entry BUY 10 LIMIT@100'],
+    ...entering('BUY', 10),
     events: [
-      [report('entry', 'COMPLETE', 10), ['place stop SELL 10 SL-M@95']],
-      [placed('stop'), ['place target SELL 10 LIMIT@110']],
-      [placed('target'), []],
+      ...protecting(10),
       [report('stop', 'CANCELLED', 0), ['place stop SELL 10 SL-M@95']],
       [report('target', 'CANCELLED', 0), []],
     ],
@@ -302,12 +290,9 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'an exit the broker no longer lists (cancelled at the close) is not working: placed again',
-    request: entryRequest('BUY', 10),
-    created: ['place entry BUY 10 LIMIT@100'],
+    ...entering('BUY', 10),
     events: [
-      [report('entry', 'COMPLETE', 10), ['place stop SELL 10 SL-M@95']],
-      [placed('stop'), ['place target SELL 10 LIMIT@110']],
-      [placed('target'), []],
+      ...protecting(10),
       [{ t: 'gone', child: 'stop', message: 'No longer listed by the broker' }, ['place stop SELL 10 SL-M@95']],
       [{ t: 'gone', child: 'target', message: 'No longer listed by the broker' }, []],
     ],
@@ -316,8 +301,7 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'a partial fill, then a gap: the stop filled 631 as the entry filled 2,000: the 1,369 left is protected again',
-    request: entryRequest('BUY', 2000),
-    created: ['place entry BUY 2000 LIMIT@100'],
+    ...entering('BUY', 2000),
     events: [
       [placed('entry'), []],
       [report('entry', 'OPEN', 631), ['place stop SELL 631 SL-M@95']],
@@ -337,12 +321,9 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'a manual exit sold 5 of the 10 protected: both exits shrink to 5; the target fills 5: done, not reversed',
-    request: entryRequest('BUY', 10),
-    created: ['place entry BUY 10 LIMIT@100'],
+    ...entering('BUY', 10),
     events: [
-      [report('entry', 'COMPLETE', 10), ['place stop SELL 10 SL-M@95']],
-      [placed('stop'), ['place target SELL 10 LIMIT@110']],
-      [placed('target'), []],
+      ...protecting(10),
       [{ t: 'position', held: 5, otherReducing: 0 }, ['modify stop quantity 5', 'modify target quantity 5']],
       [{ t: 'modified', child: 'stop', changes: { quantity: 5 }, trail: false }, []],
       [{ t: 'modified', child: 'target', changes: { quantity: 5 }, trail: false }, []],
@@ -355,8 +336,7 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'the target filled 172 of a 3,000 position whose target raise was refused: the stop stays for 2,828',
-    request: entryRequest('BUY', 3000),
-    created: ['place entry BUY 3000 LIMIT@100'],
+    ...entering('BUY', 3000),
     events: [
       [report('entry', 'OPEN', 172), ['place stop SELL 172 SL-M@95']],
       [placed('stop'), ['place target SELL 172 LIMIT@110']],
@@ -375,17 +355,7 @@ const ROWS: readonly Row[] = [
   },
   {
     name: 'protecting a position: the stop-loss first, then the target; a restart resends one never sent',
-    request: {
-      kind: 'protect',
-      exchange: 'NSE',
-      tradingsymbol: 'INFY',
-      product: 'MIS',
-      side: 'BUY',
-      quantity: 20,
-      stop: { triggerPrice: 95 },
-      target: { price: 110 },
-      trail: null,
-    },
+    request: infyProtect(20, { stop: 95, target: 110 }),
     created: ['place stop SELL 20 SL-M@95'],
     events: [
       [placed('stop'), ['place target SELL 20 LIMIT@110']],

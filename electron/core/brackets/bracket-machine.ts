@@ -11,6 +11,7 @@ import type {
 import type { Instrument } from '@shared/domain/instrument';
 import {
   betterPrice,
+  newChild,
   protectedQuantity,
   stopLimit,
   stopOrder,
@@ -482,19 +483,8 @@ export function createBracket(n: NewBracket, now: number): Step {
         }
       : { exchange: r.exchange, tradingsymbol: r.tradingsymbol, product: r.product, side: r.side };
   const quantity = r.kind === 'entry' ? r.entry.quantity : r.quantity;
-  const child = (key: BracketChildKey, order: OrderRequest, status: BracketChildStatus): BracketChild => ({
-    ref: n.refs[key],
-    order,
-    orderId: null,
-    status,
-    filled: 0,
-    averagePrice: 0,
-    message: null,
-    pending: null,
-    failures: 0,
-    retryAt: null,
-    gen: 0,
-  });
+  const child = (key: BracketChildKey, order: OrderRequest, status: BracketChildStatus): BracketChild =>
+    newChild(n.refs[key], order, status);
   const b: Bracket = {
     id: n.id,
     kind: r.kind,

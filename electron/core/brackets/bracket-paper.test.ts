@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Bracket } from '@shared/domain/bracket';
 import type { Order } from '@shared/domain/order';
-import type { ConnectionState } from '@shared/domain/session';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
-import { coreOn, DIALECTS, failure, NO_KITE_LIMITS, type Dialect } from '../testing/dialects';
+import { DIALECTS, failure, NO_KITE_LIMITS } from '../testing/dialects';
 import type { TradingCore } from '../trading-core';
-import { limitBuyInfy } from '../../broker/testing/orders';
+import { infyBracket } from '../testing/bracket-requests';
+import { bracketCore, bracketNow, exitsWorking } from '../testing/bracket-scenario';
 import { trailTrigger } from '@shared/trading/bracket-rules';
 
 /**
@@ -14,19 +14,6 @@ import { trailTrigger } from '@shared/trading/bracket-rules';
  * cancels the other; a trailing stop follows the ticks of `setPrice`, only ever up for a long,
  * each move one modification at the broker.
  */
-
-async function started(fx: CoreFixture, dialect: Dialect): Promise<{ core: TradingCore; infy: number }> {
-  const states: ConnectionState['stream'][] = [];
-  const core = await coreOn(fx, dialect, {
-    stream: true,
-    brackets: { everyMs: 50 },
-    events: { onConnection: (c) => states.push(c.stream) },
-  });
-  await vi.waitFor(() => expect(states.at(-1)).toBe('open'), { timeout: 10_000 });
-  const infy = (await core.catalog.find('NSE', 'INFY'))?.instrumentToken ?? 0;
-  core.setSubscriptions(new Set([infy]));
-  return { core, infy };
-}
 
 /** The broker's orders carrying one of the bracket's references. */
 async function bracketOrders(core: TradingCore, b: Bracket): Promise<Order[]> {
@@ -41,55 +28,34 @@ async function bracketOrders(core: TradingCore, b: Bracket): Promise<Order[]> {
   );
 }
 
-const now = (core: TradingCore, id: string): Bracket => {
-  const b = core.brackets.get(id);
-  if (!b) throw new Error(`no bracket ${id}`);
-  return b;
-};
-
 describe.each(DIALECTS)('brackets on the paper broker: %s', (_name, dialect) => {
   let fx: CoreFixture;
   afterEach(async () => fx.close());
 
   it('the entry fills, the stop-loss and target are placed as a pair; the target fills and the stop-loss is cancelled', async () => {
     fx = await startCoreFixture({ kiteRates: NO_KITE_LIMITS });
-    const { core, infy } = await started(fx, dialect);
+    const { core, infy } = await bracketCore(fx, dialect);
     fx.paper.setPrice(infy, 1500);
-    const placed = await core.brackets.create({
-      kind: 'entry',
-      entry: {
-        exchange: 'NSE',
-        tradingsymbol: 'INFY',
-        transactionType: 'BUY',
-        quantity: 10,
-        orderType: 'MARKET',
-        product: 'MIS',
-        validity: 'DAY',
-      },
-      stop: { triggerPrice: 1480 },
-      target: { price: 1530 },
-      trail: null,
-    });
+    const placed = await core.brackets.create(infyBracket(10, { stop: 1480, target: 1530 }));
     expect(placed.entry).toMatchObject({ state: 'placed' });
     const id = placed.bracket.id;
-    await vi.waitFor(() => expect(now(core, id).phase).toBe('protecting'), { timeout: 10_000 });
-    await vi.waitFor(
-      () => expect([now(core, id).stop?.status, now(core, id).target?.status]).toEqual(['working', 'working']),
-      { timeout: 10_000 },
-    );
+    await vi.waitFor(() => expect(bracketNow(core, id).phase).toBe('protecting'), { timeout: 10_000 });
+    await exitsWorking(core, id);
     // Kite places an SL-M as a stop-limit under market protection (docs/kite.md §Market protection).
     const stopType = dialect === 'kite' ? 'SL' : 'SL-M';
     const marketType = dialect === 'kite' ? 'LIMIT' : 'MARKET';
-    const legs = (await bracketOrders(core, now(core, id))).filter((o) => o.orderId !== now(core, id).entry?.orderId);
+    const legs = (await bracketOrders(core, bracketNow(core, id))).filter(
+      (o) => o.orderId !== bracketNow(core, id).entry?.orderId,
+    );
     expect(legs.map((o) => [o.transactionType, o.orderType, o.quantity, o.triggerPrice || o.price]).sort()).toEqual([
       ['SELL', 'LIMIT', 10, 1530],
       ['SELL', stopType, 10, 1480],
     ]);
 
     fx.paper.setPrice(infy, 1535);
-    await vi.waitFor(() => expect(now(core, id).phase).toBe('done'), { timeout: 10_000 });
-    expect(now(core, id).outcome).toMatch(/^Target filled at ₹/);
-    const after = await bracketOrders(core, now(core, id));
+    await vi.waitFor(() => expect(bracketNow(core, id).phase).toBe('done'), { timeout: 10_000 });
+    expect(bracketNow(core, id).outcome).toMatch(/^Target filled at ₹/);
+    const after = await bracketOrders(core, bracketNow(core, id));
     expect(after.map((o) => [o.orderType, o.status]).sort()).toEqual(
       [
         ['LIMIT', 'COMPLETE'],
@@ -101,17 +67,11 @@ describe.each(DIALECTS)('brackets on the paper broker: %s', (_name, dialect) => 
 
   it('an exit on the wrong side of the market is refused naming its field, and nothing is created', async () => {
     fx = await startCoreFixture({ kiteRates: NO_KITE_LIMITS });
-    const { core, infy } = await started(fx, dialect);
+    const { core, infy } = await bracketCore(fx, dialect);
     fx.paper.setPrice(infy, 1500);
     const before = (await core.broker.listOrders()).length;
     const err = await failure(
-      core.brackets.create({
-        kind: 'entry',
-        entry: limitBuyInfy(1490),
-        stop: { triggerPrice: 1495 },
-        target: null,
-        trail: null,
-      }),
+      core.brackets.create(infyBracket(1, { entry: { orderType: 'LIMIT', price: 1490 }, stop: 1495, target: null })),
     );
     expect(err).toMatchObject({ kind: 'bad_request', field: 'stop.triggerPrice' });
     expect(err.message).toMatch(/below ₹1,490/);
@@ -121,7 +81,7 @@ describe.each(DIALECTS)('brackets on the paper broker: %s', (_name, dialect) => 
 
   it('a trailing stop follows the ticks up by ₹5 behind the best price, never down, one modification per move', async () => {
     fx = await startCoreFixture({ kiteRates: NO_KITE_LIMITS });
-    const { core, infy } = await started(fx, dialect);
+    const { core, infy } = await bracketCore(fx, dialect);
     fx.paper.setPrice(infy, 1500);
     let modifications = 0;
     const modify = core.broker.modifyOrder.bind(core.broker);
@@ -129,33 +89,21 @@ describe.each(DIALECTS)('brackets on the paper broker: %s', (_name, dialect) => 
       modifications += 1;
       return modify(...args);
     };
-    const placed = await core.brackets.create({
-      kind: 'entry',
-      entry: {
-        exchange: 'NSE',
-        tradingsymbol: 'INFY',
-        transactionType: 'BUY',
-        quantity: 5,
-        orderType: 'MARKET',
-        product: 'MIS',
-        validity: 'DAY',
-      },
-      stop: { triggerPrice: 1490 },
-      target: null,
-      trail: { by: 'points', amount: 5 },
-    });
+    const placed = await core.brackets.create(
+      infyBracket(5, { stop: 1490, target: null, trail: { by: 'points', amount: 5 } }),
+    );
     const id = placed.bracket.id;
-    await vi.waitFor(() => expect(now(core, id).stop?.status).toBe('working'), { timeout: 10_000 });
+    await vi.waitFor(() => expect(bracketNow(core, id).stop?.status).toBe('working'), { timeout: 10_000 });
     // The entry filled at about 1,500: 5 behind it is 1,495, above the stop given.
     const triggerAt = async (): Promise<number> =>
-      (await core.broker.getOrder(now(core, id).stop?.orderId ?? '')).triggerPrice ?? 0;
+      (await core.broker.getOrder(bracketNow(core, id).stop?.orderId ?? '')).triggerPrice ?? 0;
     const seen: number[] = [];
     const settle = async (want: number): Promise<void> => {
       await vi.waitFor(async () => expect(await triggerAt()).toBe(want), { timeout: 10_000 });
       await core.brackets.idle();
       seen.push(await triggerAt());
     };
-    const fill = now(core, id).entry?.averagePrice ?? 0;
+    const fill = bracketNow(core, id).entry?.averagePrice ?? 0;
     await settle(trailTrigger('BUY', fill, { by: 'points', amount: 5 }, 0.05));
     for (const [price, want] of [
       [1510, 1505],
@@ -168,8 +116,8 @@ describe.each(DIALECTS)('brackets on the paper broker: %s', (_name, dialect) => 
       await settle(want);
     }
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
-    expect(now(core, id).trailMoves).toBe(modifications);
+    expect(bracketNow(core, id).trailMoves).toBe(modifications);
     expect(modifications).toBe(new Set(seen).size);
-    expect(now(core, id).phase).toBe('protecting');
+    expect(bracketNow(core, id).phase).toBe('protecting');
   });
 });

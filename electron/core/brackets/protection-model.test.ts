@@ -4,6 +4,7 @@ import type { Bracket, BracketRequest } from '@shared/domain/bracket';
 import { isWorking } from '@shared/domain/order';
 import { protectedQuantity } from '@shared/trading/bracket-rules';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import { infyBracket } from '../testing/bracket-requests';
 import type { TradingCore } from '../trading-core';
 
 /**
@@ -42,21 +43,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   }),
 );
 
-const REQUEST: BracketRequest = {
-  kind: 'entry',
-  entry: {
-    exchange: 'NSE',
-    tradingsymbol: 'INFY',
-    transactionType: 'BUY',
-    quantity: 10,
-    orderType: 'MARKET',
-    product: 'MIS',
-    validity: 'DAY',
-  },
-  stop: { triggerPrice: 1480 },
-  target: { price: 1530 },
-  trail: null,
-};
+const REQUEST: BracketRequest = infyBracket(10, { stop: 1480, target: 1530 });
 const PRICES = { stop: 1475, target: 1535, middle: 1500 } as const;
 
 interface World {

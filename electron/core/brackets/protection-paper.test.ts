@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Bracket, BracketRequest } from '@shared/domain/bracket';
-import type { ConnectionState } from '@shared/domain/session';
+import type { BracketRequest } from '@shared/domain/bracket';
+import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import { coreOn, failure, NO_KITE_LIMITS } from '../testing/dialects';
 import { NOT_LISTED } from './bracket-manager';
 import type { TradingCore } from '../trading-core';
+import { infyBracket, infyProtect } from '../testing/bracket-requests';
+import { bracketCore, bracketNow, exitsWorking } from '../testing/bracket-scenario';
 
 /**
  * Protection is a promise about the position (docs/brackets.md §The controller), against the
@@ -14,43 +16,13 @@ import type { TradingCore } from '../trading-core';
  * refused naming `quantity`.
  */
 
-async function started(fx: CoreFixture): Promise<{ core: TradingCore; infy: number }> {
-  const states: ConnectionState['stream'][] = [];
-  const core = await coreOn(fx, 'rest', {
-    stream: true,
-    brackets: { everyMs: 50 },
-    // An exit refused by a 429 storm ends "not placed" quickly, so the test need not wait out a real window.
-    placementTimings: { resendWindowMs: 300, landingHorizonMs: 300, answerDeadlineMs: 1_000 },
-    events: { onConnection: (c) => states.push(c.stream) },
-  });
-  await vi.waitFor(() => expect(states.at(-1)).toBe('open'), { timeout: 10_000 });
-  const infy = (await core.catalog.find('NSE', 'INFY'))?.instrumentToken ?? 0;
-  core.setSubscriptions(new Set([infy]));
-  return { core, infy };
-}
+/** An exit refused by a 429 storm ends "not placed" quickly, so the test need not wait out a real window. */
+const EXITS_RETRIED_SOON = {
+  placementTimings: { resendWindowMs: 300, landingHorizonMs: 300, answerDeadlineMs: 1_000 },
+} as const;
 
-const bracketOn = (quantity: number, orderType: 'MARKET' | 'LIMIT', price?: number): BracketRequest => ({
-  kind: 'entry',
-  entry: {
-    exchange: 'NSE',
-    tradingsymbol: 'INFY',
-    transactionType: 'BUY',
-    quantity,
-    orderType,
-    product: 'MIS',
-    validity: 'DAY',
-    ...(price !== undefined ? { price } : {}),
-  },
-  stop: { triggerPrice: 1480 },
-  target: { price: 1530 },
-  trail: null,
-});
-
-const now = (core: TradingCore, id: string): Bracket => {
-  const b = core.brackets.get(id);
-  if (!b) throw new Error(`no bracket ${id}`);
-  return b;
-};
+const bracketOn = (quantity: number, orderType: 'MARKET' | 'LIMIT', price?: number): BracketRequest =>
+  infyBracket(quantity, { entry: { orderType, ...(price !== undefined ? { price } : {}) }, stop: 1480, target: 1530 });
 
 /** INFY MIS held at the broker (signed). */
 async function held(core: TradingCore): Promise<number> {
@@ -62,23 +34,37 @@ describe('protection on the paper broker', () => {
   let fx: CoreFixture;
   afterEach(async () => fx.close());
 
-  it('the entry fills during a 429 storm: the exits end not placed, the position is UNPROTECTED (not done), and they are placed once it ends', async () => {
+  /** A fresh paper broker with INFY at 1,500 and a core keeping brackets on its stream. */
+  async function started(): Promise<{ core: TradingCore; infy: number }> {
     fx = await startCoreFixture();
-    const { core, infy } = await started(fx);
+    const { core, infy } = await bracketCore(fx, 'rest', EXITS_RETRIED_SOON);
     fx.paper.setPrice(infy, 1500);
+    return { core, infy };
+  }
+
+  /** `started`, and a bracket on 10 bought at market, its stop-loss and target both working. */
+  async function protectingTen(): Promise<{ core: TradingCore; infy: number; id: string }> {
+    const { core, infy } = await started();
+    const placed = await core.brackets.create(bracketOn(10, 'MARKET'));
+    await exitsWorking(core, placed.bracket.id);
+    return { core, infy, id: placed.bracket.id };
+  }
+
+  it('the entry fills during a 429 storm: the exits end not placed, the position is UNPROTECTED (not done), and they are placed once it ends', async () => {
+    const { core, infy } = await started();
     const placed = await core.brackets.create(bracketOn(10, 'LIMIT', 1495));
     const id = placed.bracket.id;
-    await vi.waitFor(() => expect(now(core, id).entry?.status).toBe('working'), { timeout: 10_000 });
+    await vi.waitFor(() => expect(bracketNow(core, id).entry?.status).toBe('working'), { timeout: 10_000 });
 
     // Every request is answered 429 (main honours its Retry-After); the stream still reports the fill.
     fx.paper.setFaults({ rate_limit: 1, retry_after_s: 2 });
     fx.paper.setPrice(infy, 1494);
-    await vi.waitFor(() => expect(now(core, id).entry?.filled).toBe(10), { timeout: 10_000 });
-    await vi.waitFor(() => expect(now(core, id).stop?.failures ?? 0).toBeGreaterThan(0), {
+    await vi.waitFor(() => expect(bracketNow(core, id).entry?.filled).toBe(10), { timeout: 10_000 });
+    await vi.waitFor(() => expect(bracketNow(core, id).stop?.failures ?? 0).toBeGreaterThan(0), {
       timeout: 30_000,
       interval: 50,
     });
-    const during = now(core, id);
+    const during = bracketNow(core, id);
     expect(during.phase).toBe('protecting');
     expect(during.unprotected).toMatchObject({ quantity: 10 });
     expect(during.problem).toMatch(/^Stop-loss not placed: .*trying again/);
@@ -86,7 +72,7 @@ describe('protection on the paper broker', () => {
     fx.paper.setFaults({});
     await vi.waitFor(
       () => {
-        const b = now(core, id);
+        const b = bracketNow(core, id);
         expect([b.stop?.status, b.target?.status, b.unprotected]).toEqual(['working', 'working', null]);
       },
       { timeout: 30_000, interval: 50 },
@@ -102,87 +88,46 @@ describe('protection on the paper broker', () => {
   }, 90_000);
 
   it('a manual sale of 5 of the 10 protected shrinks both exits to 5; the target then fills and the position is flat, not short', async () => {
-    fx = await startCoreFixture();
-    const { core, infy } = await started(fx);
-    fx.paper.setPrice(infy, 1500);
-    const placed = await core.brackets.create(bracketOn(10, 'MARKET'));
-    const id = placed.bracket.id;
-    await vi.waitFor(
-      () => expect([now(core, id).stop?.status, now(core, id).target?.status]).toEqual(['working', 'working']),
-      { timeout: 10_000 },
-    );
+    const { core, infy, id } = await protectingTen();
 
     // The trader sells 5 from the ticket: an ordinary order, not the bracket's.
-    const sold = await core.orders.place({
-      exchange: 'NSE',
-      tradingsymbol: 'INFY',
-      transactionType: 'SELL',
-      quantity: 5,
-      orderType: 'MARKET',
-      product: 'MIS',
-      validity: 'DAY',
-    });
+    const sold = await core.orders.place({ ...INFY_MARKET_BUY, transactionType: 'SELL', quantity: 5 });
     expect(sold.state).toBe('placed');
     await vi.waitFor(
-      () => expect([now(core, id).stop?.order.quantity, now(core, id).target?.order.quantity]).toEqual([5, 5]),
+      () =>
+        expect([bracketNow(core, id).stop?.order.quantity, bracketNow(core, id).target?.order.quantity]).toEqual([
+          5, 5,
+        ]),
       { timeout: 15_000, interval: 50 },
     );
     const exits = (await core.broker.listOrders()).filter(
-      (o) => o.orderId === now(core, id).stop?.orderId || o.orderId === now(core, id).target?.orderId,
+      (o) => o.orderId === bracketNow(core, id).stop?.orderId || o.orderId === bracketNow(core, id).target?.orderId,
     );
     expect(exits.map((o) => o.quantity)).toEqual([5, 5]);
 
     fx.paper.setPrice(infy, 1535);
-    await vi.waitFor(() => expect(now(core, id).phase).toBe('done'), { timeout: 10_000 });
-    expect(now(core, id).outcome).toMatch(/^Target filled/);
+    await vi.waitFor(() => expect(bracketNow(core, id).phase).toBe('done'), { timeout: 10_000 });
+    expect(bracketNow(core, id).outcome).toMatch(/^Target filled/);
     expect(await held(core)).toBe(0);
   });
 
   it('a protect larger than the position, or with nothing held, is refused naming quantity; nothing is placed', async () => {
-    fx = await startCoreFixture();
-    const { core, infy } = await started(fx);
-    fx.paper.setPrice(infy, 1500);
-    const protect = (quantity: number): BracketRequest => ({
-      kind: 'protect',
-      exchange: 'NSE',
-      tradingsymbol: 'INFY',
-      product: 'MIS',
-      side: 'BUY',
-      quantity,
-      stop: { triggerPrice: 1480 },
-      target: { price: 1530 },
-      trail: null,
-    });
-    const none = await failure(core.brackets.create(protect(50)));
+    const { core } = await started();
+    const none = await failure(core.brackets.create(infyProtect(50)));
     expect(none).toMatchObject({ kind: 'bad_request', field: 'quantity' });
     expect(none.message).toMatch(/^Nothing long is held in INFY \(MIS\) to protect/);
 
-    const bought = await core.orders.place({
-      exchange: 'NSE',
-      tradingsymbol: 'INFY',
-      transactionType: 'BUY',
-      quantity: 10,
-      orderType: 'MARKET',
-      product: 'MIS',
-      validity: 'DAY',
-    });
+    const bought = await core.orders.place({ ...INFY_MARKET_BUY, quantity: 10 });
     expect(bought.state).toBe('placed');
     await vi.waitFor(async () => expect(await held(core)).toBe(10), { timeout: 10_000 });
-    const over = await failure(core.brackets.create(protect(1000)));
+    const over = await failure(core.brackets.create(infyProtect(1000)));
     expect(over).toMatchObject({ kind: 'bad_request', field: 'quantity' });
     expect(over.message).toMatch(/^Only 10 long is held in INFY \(MIS\): protect at most 10/);
     expect((await core.broker.listOrders()).filter((o) => o.transactionType === 'SELL')).toEqual([]);
     expect(core.brackets.list()).toEqual([]);
 
-    const ok = await core.brackets.create(protect(10));
-    await vi.waitFor(
-      () =>
-        expect([now(core, ok.bracket.id).stop?.status, now(core, ok.bracket.id).target?.status]).toEqual([
-          'working',
-          'working',
-        ]),
-      { timeout: 10_000 },
-    );
+    const ok = await core.brackets.create(infyProtect(10));
+    await exitsWorking(core, ok.bracket.id);
   });
 
   it('on Kite, an overnight protection whose exits the close cancelled is placed again the next day, not taken as still working', async () => {
@@ -225,14 +170,7 @@ describe('protection on the paper broker', () => {
       trail: null,
     });
     const id = placed.bracket.id;
-    await vi.waitFor(
-      () =>
-        expect([first.brackets.get(id)?.stop?.status, first.brackets.get(id)?.target?.status]).toEqual([
-          'working',
-          'working',
-        ]),
-      { timeout: 10_000 },
-    );
+    await exitsWorking(first, id);
     const yesterday = first.brackets.get(id)?.stop?.orderId;
     await first.close();
 
@@ -296,15 +234,15 @@ describe('protection on the paper broker', () => {
     const id = placed.bracket.id;
     await vi.waitFor(
       () => {
-        const b = now(core, id);
+        const b = bracketNow(core, id);
         expect(b.entry?.filled).toBeGreaterThan(0);
         expect(b.entry?.filled).toBeLessThan(quantity);
         expect(b.stop?.status).toBe('working');
       },
       { timeout: 10_000 },
     );
-    const part = now(core, id).entry?.filled ?? 0;
-    expect(now(core, id).stop?.order.quantity).toBe(part);
+    const part = bracketNow(core, id).entry?.filled ?? 0;
+    expect(bracketNow(core, id).stop?.order.quantity).toBe(part);
 
     // One move below the stop: the rest of the entry fills and the stop-loss placed for the part triggers.
     fx.paper.setPrice(itc.instrumentToken, Number((stop - 1).toFixed(2)));
@@ -312,7 +250,7 @@ describe('protection on the paper broker', () => {
       (await core.broker.listPositions()).find((p) => p.tradingsymbol === 'ITC' && p.product === 'MIS')?.quantity ?? 0;
     await vi.waitFor(
       async () => {
-        const b = now(core, id);
+        const b = bracketNow(core, id);
         // The entry's rest filled in that move or was cancelled once the stop-loss filled.
         expect(['filled', 'cancelled']).toContain(b.entry?.status);
         const held = await heldItc();
@@ -330,7 +268,7 @@ describe('protection on the paper broker', () => {
     // More filled than the part the stop-loss was for: what is still held is protected again.
     await vi.waitFor(
       async () => {
-        const b = now(core, id);
+        const b = bracketNow(core, id);
         const held = await heldItc();
         if (held > 0)
           expect([b.phase, (b.stop?.order.quantity ?? 0) - (b.stop?.filled ?? 0)]).toEqual(['protecting', held]);
@@ -341,45 +279,29 @@ describe('protection on the paper broker', () => {
   });
 
   it('the stop-loss fills while the stream is cut and reads are refused: once main can read, the target is cancelled and the position is never reversed', async () => {
-    fx = await startCoreFixture();
-    const { core, infy } = await started(fx);
-    fx.paper.setPrice(infy, 1500);
-    const placed = await core.brackets.create(bracketOn(10, 'MARKET'));
-    const id = placed.bracket.id;
-    await vi.waitFor(
-      () => expect([now(core, id).stop?.status, now(core, id).target?.status]).toEqual(['working', 'working']),
-      { timeout: 10_000 },
-    );
+    const { core, infy, id } = await protectingTen();
     // Main blind: the stream cut and every read answered 429.
     fx.paper.setFaults({ read_rate_limit: 1, retry_after_s: 1 });
     fx.paper.setStreamAccepting(false);
     // The price control runs matching before it returns: the stop-loss has filled at the broker.
     fx.paper.setPrice(infy, 1475);
-    expect(now(core, id).phase).toBe('protecting');
+    expect(bracketNow(core, id).phase).toBe('protecting');
     // Main can read again: the first read that shows the stop's fill cancels the target.
     fx.paper.setFaults({});
     fx.paper.setStreamAccepting(true);
-    await vi.waitFor(() => expect(now(core, id).phase).toBe('done'), { timeout: 20_000, interval: 50 });
-    expect(now(core, id).outcome).toMatch(/^Stop-loss filled/);
-    expect(now(core, id).target?.status).toBe('cancelled');
+    await vi.waitFor(() => expect(bracketNow(core, id).phase).toBe('done'), { timeout: 20_000, interval: 50 });
+    expect(bracketNow(core, id).outcome).toMatch(/^Stop-loss filled/);
+    expect(bracketNow(core, id).target?.status).toBe('cancelled');
     fx.paper.setPrice(infy, 1535);
     expect(await held(core)).toBe(0);
   });
 
   it('the kill switch cancelling every order and exiting is the trader saying no more: the bracket stands down, nothing is placed again', async () => {
-    fx = await startCoreFixture();
-    const { core, infy } = await started(fx);
-    fx.paper.setPrice(infy, 1500);
-    const placed = await core.brackets.create(bracketOn(10, 'MARKET'));
-    const id = placed.bracket.id;
-    await vi.waitFor(
-      () => expect([now(core, id).stop?.status, now(core, id).target?.status]).toEqual(['working', 'working']),
-      { timeout: 10_000 },
-    );
+    const { core, id } = await protectingTen();
     core.safety.start({ kind: 'killSwitch', exitPositions: true });
     await core.safety.idle();
-    await vi.waitFor(() => expect(now(core, id).phase).toBe('done'), { timeout: 10_000 });
-    expect(now(core, id).outcome).toBe('Cancelled by you');
+    await vi.waitFor(() => expect(bracketNow(core, id).phase).toBe('done'), { timeout: 10_000 });
+    expect(bracketNow(core, id).outcome).toBe('Cancelled by you');
     expect(core.safety.current()?.state).toBe('done');
     expect(await held(core)).toBe(0);
     const working = (await core.broker.listOrders()).filter(

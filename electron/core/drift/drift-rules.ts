@@ -56,6 +56,18 @@ export function positionKey(p: Pick<Position, 'exchange' | 'tradingsymbol' | 'pr
   return `${p.exchange}:${p.tradingsymbol}:${p.product}`;
 }
 
+/** An order at the broker the desk did not place (or said it did not): `why` ends its message. */
+function outsideOrder(o: Order, why: string): Observation {
+  return {
+    id: `outside_order:${o.orderId}`,
+    kind: 'outside_order',
+    exchange: o.exchange,
+    tradingsymbol: o.tradingsymbol,
+    orderId: o.orderId,
+    message: `Order ${o.orderId} for ${o.tradingsymbol} (${o.transactionType} ${o.quantity}) ${why}`,
+  };
+}
+
 /**
  * Compares one snapshot with the desk's view (docs/contract.md §Drift alarm) and lists every
  * difference. An id carries the figures, so the same drift keeps its id from check to check and
@@ -72,26 +84,12 @@ export function compareDrift(snapshot: BrokerSnapshot, desk: DeskView): Observat
   for (const o of snapshot.orders) {
     if (desk.toldAbsent(o.clientOrderId)) {
       // The one thing the desk must never be wrong about: it said this order was not created.
-      out.push({
-        id: `outside_order:${o.orderId}`,
-        kind: 'outside_order',
-        exchange: o.exchange,
-        tradingsymbol: o.tradingsymbol,
-        orderId: o.orderId,
-        message: `Order ${o.orderId} for ${o.tradingsymbol} (${o.transactionType} ${o.quantity}) carries reference ${o.clientOrderId ?? ''}, which Tradedesk reported as not placed`,
-      });
+      out.push(outsideOrder(o, `carries reference ${o.clientOrderId ?? ''}, which Tradedesk reported as not placed`));
       continue;
     }
     if (desk.ownsReference(o.clientOrderId) || snapshot.gttOrders.has(o.orderId)) continue;
     if (!isWorking(o.status) && istDay(o.updatedAt) !== snapshot.day) continue;
-    out.push({
-      id: `outside_order:${o.orderId}`,
-      kind: 'outside_order',
-      exchange: o.exchange,
-      tradingsymbol: o.tradingsymbol,
-      orderId: o.orderId,
-      message: `Order ${o.orderId} for ${o.tradingsymbol} (${o.transactionType} ${o.quantity}) was placed outside Tradedesk`,
-    });
+    out.push(outsideOrder(o, 'was placed outside Tradedesk'));
   }
 
   for (const p of desk.placed) {

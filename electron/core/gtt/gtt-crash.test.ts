@@ -1,22 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GttRequest } from '@shared/domain/gtt';
 import { buildChild } from '../testing/build-child';
 import { runChild } from '../testing/run-child';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import { infyGttSell } from '../testing/gtt-requests';
 
 /**
  * A GTT creation is journaled in the intents ledger (docs/gtt.md §When the broker fails): a host
  * SIGKILLed mid-create and restarted never creates it twice when the dialog retries the click
  * under the same request id, and a create that never left is not reported created.
  */
-
-const single = (trigger: number): GttRequest => ({
-  type: 'single',
-  exchange: 'NSE',
-  tradingsymbol: 'INFY',
-  triggerValues: [trigger],
-  legs: [{ transactionType: 'SELL', quantity: 1, product: 'MIS', price: trigger }],
-});
 
 describe('GTT creation across a SIGKILL of the host', () => {
   let fx: CoreFixture;
@@ -34,7 +26,7 @@ describe('GTT creation across a SIGKILL of the host', () => {
 
   it('the create reached the broker, its reply died with the host; after a restart the same request id answers that GTT and creates no second one', async () => {
     const before = fx.paper.gttCount();
-    const request = single(1610);
+    const request = infyGttSell(1610);
     const run = await runChild(script, [fx.paper.url, fx.dir, 'replied', 'req-gtt-crash-1', JSON.stringify(request)]);
     expect(run.killed).toBe(true);
     expect(run.said('send')).toHaveLength(1);
@@ -52,7 +44,7 @@ describe('GTT creation across a SIGKILL of the host', () => {
 
   it('killed with the intent on disk and nothing sent: after a restart the same request id creates nothing and says it was not found', async () => {
     const before = fx.paper.gttCount();
-    const request = single(1620);
+    const request = infyGttSell(1620);
     const run = await runChild(script, [fx.paper.url, fx.dir, 'journaled', 'req-gtt-crash-2', JSON.stringify(request)]);
     expect({ killed: run.killed, sent: run.said('send') }).toEqual({ killed: true, sent: [] });
 

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { GttPlaceOutcome, GttRequest } from '@shared/domain/gtt';
+import type { GttPlaceOutcome } from '@shared/domain/gtt';
 import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import { infyGttSell } from '../testing/gtt-requests';
 import type { TradingCore } from '../trading-core';
 import { IntentsLedger } from '../ledger/intents-ledger';
 import { GttService } from './gtt-service';
@@ -10,14 +11,6 @@ import { GttService } from './gtt-service';
  * Main's GTT service against the real paper broker with its faults (docs/gtt.md §When the broker
  * fails): a create is never reported failed when the broker created it, and never sent twice.
  */
-
-const single = (trigger: number): GttRequest => ({
-  type: 'single',
-  exchange: 'NSE',
-  tradingsymbol: 'INFY',
-  triggerValues: [trigger],
-  legs: [{ transactionType: 'SELL', quantity: 1, product: 'MIS', price: trigger }],
-});
 
 describe('GTT creation when the broker fails mid-way', () => {
   let fx: CoreFixture;
@@ -47,7 +40,7 @@ describe('GTT creation when the broker fails mid-way', () => {
     fx.paper.setFaults({ drop_reply: 0.3, server_error: 0.2, rate_limit: 0.1 });
     const answers: Array<{ id: string; outcome: GttPlaceOutcome | 'refused' }> = [];
     for (let i = 0; i < 40; i++) {
-      const outcome = await service.place(single(1600 + i)).catch(() => 'refused' as const);
+      const outcome = await service.place(infyGttSell(1600 + i)).catch(() => 'refused' as const);
       answers.push({ id: `gtt-fault-${n}`, outcome });
     }
     fx.paper.setFaults({});
@@ -68,8 +61,8 @@ describe('GTT creation when the broker fails mid-way', () => {
   it('the same request id twice sends one create and answers the same GTT', async () => {
     const before = fx.paper.gttCount();
     const [a, b] = await Promise.all([
-      core.gtt.place(single(1560), 'req-gtt-0001'),
-      core.gtt.place(single(1560), 'req-gtt-0001'),
+      core.gtt.place(infyGttSell(1560), 'req-gtt-0001'),
+      core.gtt.place(infyGttSell(1560), 'req-gtt-0001'),
     ]);
     expect(a).toEqual(b);
     expect(fx.paper.gttCount()).toBe(before + 1);

@@ -54,6 +54,14 @@ describe('intents ledger compaction torn half-way', () => {
   });
   afterEach(async () => rm(dir, { recursive: true, force: true }));
 
+  /** The next start of the ledger (the disk has room) holds exactly `ids` open; the file is the failure's message. */
+  async function expectOpenAtNextStart(ids: readonly string[]): Promise<void> {
+    const b = await IntentsLedger.open(file, { compactAfter: 0 });
+    const open = b.unresolved().map((i) => i.clientOrderId);
+    expect(open.sort(), await readFile(file, 'utf8')).toEqual([...ids].sort());
+    await b.close();
+  }
+
   it('a compaction at start-up whose write stops half-way loses no unresolved intent and brings back no resolved one at the next start', async () => {
     const a = await IntentsLedger.open(file, { compactAfter: 0 });
     const ids = Array.from({ length: 10 }, (_, i) => `c${i}`);
@@ -68,15 +76,7 @@ describe('intents ledger compaction torn half-way', () => {
     expect(disk.tornRewrites, 'the compaction never ran, so nothing was torn').toBe(1);
 
     // The start after that (the disk has room again) finds every open intent, and only those.
-    const b = await IntentsLedger.open(file, { compactAfter: 0 });
-    expect(
-      b
-        .unresolved()
-        .map((i) => i.clientOrderId)
-        .sort(),
-      await readFile(file, 'utf8'),
-    ).toEqual(ids.slice(6).sort());
-    await b.close();
+    await expectOpenAtNextStart(ids.slice(6).sort());
   });
 
   it('a compaction while trading whose write stops half-way is not a failure: the resolution stands, later intents are journaled, and the next start reads every open intent', async () => {
@@ -94,14 +94,6 @@ describe('intents ledger compaction torn half-way', () => {
     await a.appendIntent({ clientOrderId: 'r6', at: 0, order });
     await a.close();
 
-    const b = await IntentsLedger.open(file, { compactAfter: 0 });
-    expect(
-      b
-        .unresolved()
-        .map((i) => i.clientOrderId)
-        .sort(),
-      await readFile(file, 'utf8'),
-    ).toEqual(['r3', 'r4', 'r5', 'r6']);
-    await b.close();
+    await expectOpenAtNextStart(['r3', 'r4', 'r5', 'r6']);
   });
 });

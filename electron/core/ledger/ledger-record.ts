@@ -18,10 +18,20 @@ import { readByFormat, type Unreadable } from '../storage/durable-journal';
  */
 export const LEDGER_FORMAT = 3;
 
+/** What starts every line: the format, and which record it is. */
+function head<T extends string>(t: T) {
+  return { v: z.literal(LEDGER_FORMAT), t: z.literal(t) };
+}
+
+/** Why nothing was created (or changed): the error's kind, and the words the trader was told. */
+const Refusal = {
+  kind: ErrorKind.optional(),
+  message: z.string().max(2_000).optional(),
+};
+
 /** An order the trader asked for, journaled before anything is sent. */
 export const IntentRecord = z.object({
-  v: z.literal(LEDGER_FORMAT),
-  t: z.literal('intent'),
+  ...head('intent'),
   clientOrderId: ClientOrderId,
   /** Epoch ms when the intent was journaled. */
   at: z.number(),
@@ -42,15 +52,12 @@ export type IntentRecord = z.infer<typeof IntentRecord>;
  * - `unknown`: written by earlier versions for a 2xx whose body did not parse (read, never written).
  */
 export const ResolutionRecord = z.object({
-  v: z.literal(LEDGER_FORMAT),
-  t: z.literal('resolved'),
+  ...head('resolved'),
   clientOrderId: ClientOrderId,
   at: z.number(),
   outcome: z.enum(['acknowledged', 'recovered', 'failed', 'not_placed', 'discarded', 'unknown']),
   orderId: z.string().nullable(),
-  kind: ErrorKind.optional(),
-  /** Why nothing was created, in the words the trader was told (a refusal). */
-  message: z.string().max(2_000).optional(),
+  ...Refusal,
   /** The order's status when it was confirmed (placed). */
   status: OrderStatus.nullable().optional(),
 });
@@ -62,8 +69,7 @@ export type ResolutionRecord = z.infer<typeof ResolutionRecord>;
  * own journal key; `gtt` is what the broker is asked to hold once it is done.
  */
 export const GttIntentRecord = z.object({
-  v: z.literal(LEDGER_FORMAT),
-  t: z.literal('gtt'),
+  ...head('gtt'),
   ref: ClientGttId,
   at: z.number(),
   action: z.enum(['create', 'modify']),
@@ -82,14 +88,12 @@ export type GttIntentRecord = z.infer<typeof GttIntentRecord>;
  * never sent again).
  */
 export const GttResolutionRecord = z.object({
-  v: z.literal(LEDGER_FORMAT),
-  t: z.literal('gtt-resolved'),
+  ...head('gtt-resolved'),
   ref: ClientGttId,
   at: z.number(),
   outcome: z.enum(['done', 'failed', 'not_found']),
   gttId: z.string().nullable(),
-  kind: ErrorKind.optional(),
-  message: z.string().max(2_000).optional(),
+  ...Refusal,
 });
 export type GttResolutionRecord = z.infer<typeof GttResolutionRecord>;
 

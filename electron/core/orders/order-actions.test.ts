@@ -48,6 +48,27 @@ async function resting(core: TradingCore): Promise<string> {
   return placed.orderId;
 }
 
+/**
+ * `out` is "not yet confirmed — checking" for `action` on order `id`, and main settles it as done
+ * with `status` once it has read the order back.
+ */
+async function expectCheckedThenDone(
+  core: TradingCore,
+  out: unknown,
+  action: 'modify' | 'cancel',
+  id: string,
+  status: 'OPEN' | 'CANCELLED',
+): Promise<void> {
+  const done = action === 'modify' ? 'modified' : 'cancelled';
+  expect(out).toEqual({
+    state: 'unconfirmed',
+    action,
+    orderId: id,
+    detail: `Checking with the broker whether order ${id} was ${done}…`,
+  });
+  await vi.waitFor(() => expect(core.actions.state(id)).toMatchObject({ state: 'done', status }), { timeout: 10_000 });
+}
+
 describe.each(DIALECTS)('%s', (_, dialect) => {
   let fx: CoreFixture;
   afterEach(async () => fx.close());
@@ -67,15 +88,7 @@ describe.each(DIALECTS)('%s', (_, dialect) => {
       };
       const out = await r.core.actions.modify(id, { price: 1445 });
       fx.paper.setFaults({});
-      expect(out).toEqual({
-        state: 'unconfirmed',
-        action: 'modify',
-        orderId: id,
-        detail: `Checking with the broker whether order ${id} was modified…`,
-      });
-      await vi.waitFor(() => expect(r.core.actions.state(id)).toMatchObject({ state: 'done', status: 'OPEN' }), {
-        timeout: 10_000,
-      });
+      await expectCheckedThenDone(r.core, out, 'modify', id, 'OPEN');
       const now = await r.core.broker.getOrder(id);
       expect(now).toMatchObject({ price: 1445, status: 'OPEN' });
       // Applied once: /v1 counts every modification in the order's version.
@@ -90,15 +103,7 @@ describe.each(DIALECTS)('%s', (_, dialect) => {
     fx.paper.setFaults(`${fault}=1`);
     const out = await r.core.actions.cancel(id);
     fx.paper.setFaults({});
-    expect(out).toEqual({
-      state: 'unconfirmed',
-      action: 'cancel',
-      orderId: id,
-      detail: `Checking with the broker whether order ${id} was cancelled…`,
-    });
-    await vi.waitFor(() => expect(r.core.actions.state(id)).toMatchObject({ state: 'done', status: 'CANCELLED' }), {
-      timeout: 10_000,
-    });
+    await expectCheckedThenDone(r.core, out, 'cancel', id, 'CANCELLED');
   });
 
   it('a cancel whose first DELETE acted with its reply lost is never "Not cancelled" because the retry hears 429', async () => {

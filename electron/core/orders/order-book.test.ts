@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Order, OrderPageKey } from '@shared/domain/order';
-import { roundToTick } from '@shared/trading/money';
 import { newestFirst } from '@shared/trading/order-page';
 import { supersedes } from '@shared/trading/order-recency';
 import type { OrderChangesPage } from '../../broker/broker';
-import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import { restingAtBroker, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import type { TradingCore } from '../trading-core';
 import { OrderBook, type OrderSource, type PushedDelta } from './order-book';
 
@@ -29,20 +28,7 @@ async function started(paper: Parameters<typeof startCoreFixture>[0] = {}): Prom
 
 /** A resting LIMIT buy 5% under the market (it stays OPEN, so it can be modified). */
 async function resting(core: TradingCore): Promise<Order> {
-  const eq = (await core.broker.listInstruments('NSE')).find((i) => i.instrumentType === 'EQ' && i.lastPrice > 500);
-  if (!eq) throw new Error('no NSE equity');
-  const ack = await core.broker.placeOrder({
-    exchange: 'NSE',
-    tradingsymbol: eq.tradingsymbol,
-    transactionType: 'BUY',
-    quantity: 2,
-    orderType: 'LIMIT',
-    product: 'MIS',
-    validity: 'DAY',
-    price: roundToTick(eq.lastPrice * 0.95, eq.tickSize),
-    clientOrderId: `book-${Math.random().toString(36).slice(2, 10)}`,
-  });
-  return core.broker.getOrder(ack.orderId);
+  return (await restingAtBroker(core, 'book')).order;
 }
 
 /** The real broker's reads, counted, with a gate that can hold the next reply back after it arrived. */
@@ -188,15 +174,30 @@ describe('the order book in main', () => {
     expect(reads).toEqual(['since:none', 'since:cursor', 'since:none', 'since:cursor', 'since:none']);
   });
 
-  it('does not read the whole book twice when the stream opens while a full read is on its way: what changed meanwhile comes since its cursor', async () => {
+  /**
+   * The read at login on its way (its reply back, not yet taken) while a resting order is
+   * modified at the broker before the stream is open (no push); the test opens the stream.
+   */
+  async function changedDuringLoginRead(): Promise<{
+    o: Order;
+    book: OrderBook;
+    reads: string[];
+    held: { release(): void };
+    login: Promise<unknown>;
+  }> {
     const core = await started();
     const o = await resting(core);
     const { source, reads, hold } = gatedSource(core);
     const book = new OrderBook(source);
     const held = hold();
-    const warming = book.sync(); // the read at login, its reply back but not yet taken
+    const login = book.sync();
     await held.arrived;
-    await core.broker.modifyOrder(o.orderId, { quantity: 3 }); // before the stream is open: no push
+    await core.broker.modifyOrder(o.orderId, { quantity: 3 });
+    return { o, book, reads, held, login };
+  }
+
+  it('does not read the whole book twice when the stream opens while a full read is on its way: what changed meanwhile comes since its cursor', async () => {
+    const { o, book, reads, held, login: warming } = await changedDuringLoginRead();
     book.reconnected(); // the stream opens
     held.release();
     await warming;
@@ -206,14 +207,7 @@ describe('the order book in main', () => {
   });
 
   it('is complete before any page asks when the stream opened while the login read was on its way: one more read since its cursor', async () => {
-    const core = await started();
-    const o = await resting(core);
-    const { source, reads, hold } = gatedSource(core);
-    const book = new OrderBook(source);
-    const held = hold();
-    const login = book.sync(); // the read at login, its reply back but not yet taken
-    await held.arrived;
-    await core.broker.modifyOrder(o.orderId, { quantity: 3 }); // before the stream is open: no push
+    const { o, book, reads, held, login } = await changedDuringLoginRead();
     book.reconnected(); // the stream opens…
     const warmed = book.warm(); // …and main warms the book
     held.release();

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Instrument } from '@shared/domain/instrument';
 import type { Order } from '@shared/domain/order';
 import { roundToTick } from '@shared/trading/money';
-import { startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import { restingAtBroker, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import type { TradingCore } from '../trading-core';
 import { changedFields } from './order-modifier';
 import { failure } from '../testing/dialects';
@@ -14,25 +13,6 @@ async function otherTerminal(fx: CoreFixture): Promise<TradingCore> {
   return core;
 }
 
-/** A resting LIMIT buy 5% under the market, and its instrument. */
-async function resting(core: TradingCore): Promise<{ order: Order; eq: Instrument }> {
-  const eq = (await core.broker.listInstruments('NSE')).find((i) => i.instrumentType === 'EQ' && i.lastPrice > 500);
-  if (!eq) throw new Error('no NSE equity');
-  const price = roundToTick(eq.lastPrice * 0.95, eq.tickSize);
-  const ack = await core.broker.placeOrder({
-    exchange: 'NSE',
-    tradingsymbol: eq.tradingsymbol,
-    transactionType: 'BUY',
-    quantity: 2,
-    orderType: 'LIMIT',
-    product: 'MIS',
-    validity: 'DAY',
-    price,
-    clientOrderId: `rest-${Math.random().toString(36).slice(2, 10)}`,
-  });
-  return { order: await core.broker.getOrder(ack.orderId), eq };
-}
-
 describe('modifications through main', () => {
   let fx: CoreFixture;
   afterEach(async () => fx.close());
@@ -41,7 +21,7 @@ describe('modifications through main', () => {
     fx = await startCoreFixture();
     const core = await fx.newCore({ rate: null });
     await core.start();
-    const { order, eq } = await resting(core);
+    const { order, eq } = await restingAtBroker(core, 'rest');
     // Count what main sends to change an order: the broker refusing the change itself would leave
     // the order as it was too, so only this count tells main's refusal from the broker's.
     const modify = core.broker.modifyOrder.bind(core.broker);
@@ -84,7 +64,7 @@ describe('modifications through main', () => {
     const core = await fx.newCore({ rate: null });
     await core.start();
     const other = await otherTerminal(fx);
-    const { order, eq } = await resting(core);
+    const { order, eq } = await restingAtBroker(core, 'rest');
     const mine = roundToTick((order.price ?? 0) - eq.tickSize, eq.tickSize);
     const theirs = roundToTick((order.price ?? 0) - 2 * eq.tickSize, eq.tickSize);
     // The other terminal's change lands just after main has read the order.
@@ -111,7 +91,7 @@ describe('modifications through main', () => {
     const core = await fx.newCore({ rate: null, readBackoff: { baseMs: 5, capMs: 20, maxRetries: 2 } });
     await core.start();
     const other = await otherTerminal(fx);
-    const { order, eq } = await resting(core);
+    const { order, eq } = await restingAtBroker(core, 'rest');
     const mine = roundToTick((order.price ?? 0) - eq.tickSize, eq.tickSize);
     const theirs = roundToTick((order.price ?? 0) - 2 * eq.tickSize, eq.tickSize);
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Instrument } from '@shared/domain/instrument';
 import { isWorking, type OrderRequest } from '@shared/domain/order';
 import type { PlaceOutcome } from '@shared/domain/placement';
-import { pool, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import { marketBuyOf, pool, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import { coreOn } from '../testing/dialects';
 
 /**
@@ -35,16 +35,6 @@ function expectPaced(sent: readonly number[]): void {
   expect(mostInASecond(sent)).toBeLessThanOrEqual(8);
 }
 
-const buy = (i: Instrument, quantity = 1): OrderRequest => ({
-  exchange: i.exchange,
-  tradingsymbol: i.tradingsymbol,
-  transactionType: 'BUY',
-  quantity,
-  orderType: 'MARKET',
-  product: 'MIS',
-  validity: 'DAY',
-});
-
 describe('order writes on Kite, paced under its calendar-window limits', () => {
   let fx: CoreFixture;
   afterEach(async () => fx.close());
@@ -56,7 +46,7 @@ describe('order writes on Kite, paced under its calendar-window limits', () => {
     const core = await coreOn(fx, 'kite', { ...FAST_READS, onOrderWrite: (at) => sent.push(at) });
     const eq = (await core.broker.listInstruments('NSE')).filter((i) => i.instrumentType === 'EQ').slice(0, 25);
     for (const i of eq) await core.catalog.find(i.exchange, i.tradingsymbol);
-    const legs = await pool(eq.length, eq.length, (n) => core.orders.place(buy(eq[n] as Instrument)));
+    const legs = await pool(eq.length, eq.length, (n) => core.orders.place(marketBuyOf(eq[n] as Instrument)));
     expect(legs.map((l) => l.status)).toEqual(eq.map(() => 'fulfilled'));
     await core.orders.idle();
     expect(
@@ -80,9 +70,9 @@ describe('order writes on Kite, paced under its calendar-window limits', () => {
     });
     const eq = (await core.broker.listInstruments('NSE')).filter((i) => i.instrumentType === 'EQ').slice(0, 30);
     for (const i of eq) await core.catalog.find(i.exchange, i.tradingsymbol);
-    await pool(eq.length, 8, (n) => core.orders.place(buy(eq[n] as Instrument)));
+    await pool(eq.length, 8, (n) => core.orders.place(marketBuyOf(eq[n] as Instrument)));
     const resting = eq.slice(0, 10).map((i) => ({
-      ...buy(i),
+      ...marketBuyOf(i),
       orderType: 'LIMIT' as const,
       price: Number((Math.floor((i.lastPrice * 0.95) / i.tickSize) * i.tickSize).toFixed(2)),
     }));
@@ -122,7 +112,7 @@ describe('order writes on Kite, paced under its calendar-window limits', () => {
     // Kite's dump names no freeze quantity: the index's published one is used.
     expect(future.freezeQuantity).toBe(1_800);
     await pool(16, 8, (n) =>
-      core.broker.placeOrder({ ...buy(future, 1_800), product: 'NRML', clientOrderId: `nifty${n}` }),
+      core.broker.placeOrder({ ...marketBuyOf(future, 1_800), product: 'NRML', clientOrderId: `nifty${n}` }),
     );
     await vi.waitFor(async () => expect((await core.readPositions()).map((p) => p.quantity)).toEqual([28_800]), {
       timeout: 20_000,

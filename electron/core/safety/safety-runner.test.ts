@@ -4,7 +4,7 @@ import type { OrderRequest } from '@shared/domain/order';
 import { NO_RISK_LIMITS } from '@shared/domain/risk';
 import type { SafetyRun } from '@shared/domain/safety-run';
 import { brokerError, TransportFailure } from '../../broker/broker-error';
-import { marketBuy, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
+import { marketBuy, restingBuy, startCoreFixture, type CoreFixture } from '../testing/core-fixture';
 import type { TradingCore } from '../trading-core';
 
 /**
@@ -31,21 +31,10 @@ async function started(
   return { core, runs, eq };
 }
 
-/** A BUY LIMIT 3% under the last price: it rests, OPEN. */
+/** A BUY LIMIT 3% under the last price quoted now: it rests, OPEN. */
 async function resting(core: TradingCore, i: Instrument, extra: Partial<OrderRequest> = {}): Promise<OrderRequest> {
   const [q] = await core.broker.getQuotes([i.instrumentToken]);
-  const price = Math.floor(((q?.lastPrice ?? i.lastPrice) * 0.97) / i.tickSize) * i.tickSize;
-  return {
-    exchange: i.exchange,
-    tradingsymbol: i.tradingsymbol,
-    transactionType: 'BUY',
-    quantity: 1,
-    orderType: 'LIMIT',
-    product: 'MIS',
-    validity: 'DAY',
-    price: Number(price.toFixed(2)),
-    ...extra,
-  };
+  return { ...restingBuy(i, q?.lastPrice), ...extra };
 }
 
 async function placeAll(core: TradingCore, orders: OrderRequest[]): Promise<string[]> {

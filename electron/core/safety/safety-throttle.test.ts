@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Instrument } from '@shared/domain/instrument';
-import type { OrderRequest } from '@shared/domain/order';
 import type { SafetyRun } from '@shared/domain/safety-run';
 import type { Clock } from '../clock';
-import { startCoreFixture, type CoreFixture, type CoreOverrides } from '../testing/core-fixture';
+import { restingBuy, startCoreFixture, type CoreFixture, type CoreOverrides } from '../testing/core-fixture';
 import { coreOn, type Dialect } from '../testing/dialects';
 import type { TradingCore } from '../trading-core';
 import { SafetyRunner } from './safety-runner';
@@ -34,21 +33,6 @@ function manualClock(start: number): Clock & { advance(ms: number): void } {
   };
 }
 
-/** A BUY LIMIT 3% under the last price: it rests, OPEN. */
-function resting(i: Instrument): OrderRequest {
-  const price = Math.floor((i.lastPrice * 0.97) / i.tickSize) * i.tickSize;
-  return {
-    exchange: i.exchange,
-    tradingsymbol: i.tradingsymbol,
-    transactionType: 'BUY',
-    quantity: 1,
-    orderType: 'LIMIT',
-    product: 'MIS',
-    validity: 'DAY',
-    price: Number(price.toFixed(2)),
-  };
-}
-
 async function withResting(
   fx: CoreFixture,
   dialect: Dialect,
@@ -59,7 +43,7 @@ async function withResting(
   const eq = (await core.broker.listInstruments('NSE')).filter((i) => i.instrumentType === 'EQ').slice(0, 3);
   const ids: string[] = [];
   for (let n = 0; n < count; n++) {
-    const r = await core.orders.place(resting(eq[n % eq.length] as Instrument));
+    const r = await core.orders.place(restingBuy(eq[n % eq.length] as Instrument));
     if (r.state !== 'placed') throw new Error('not placed');
     ids.push(r.orderId);
   }

@@ -1,6 +1,8 @@
 import { writeSync } from 'node:fs';
 import type { BracketAction } from '../brackets/bracket-machine';
 import { createCore } from './core-fixture';
+import { infyBracket } from './bracket-requests';
+import { BRACKET_KILL_POINTS } from './bracket-crash-points';
 
 /**
  * Test-only child process for the brackets crash test (docs/brackets.md §Crash tests). argv:
@@ -23,14 +25,7 @@ import { createCore } from './core-fixture';
  */
 
 const say = (line: string): void => void writeSync(1, `${line}\n`);
-const POINTS = [
-  'fill-seen',
-  'journal-written',
-  'journaled',
-  'stop-in-flight',
-  'target-replied',
-  'target-settled',
-] as const;
+const POINTS = BRACKET_KILL_POINTS;
 
 async function main(): Promise<void> {
   const [baseUrl, dataDir, point] = process.argv.slice(2);
@@ -91,21 +86,7 @@ async function main(): Promise<void> {
   };
 
   await core.start();
-  const placed = await core.brackets.create({
-    kind: 'entry',
-    entry: {
-      exchange: 'NSE',
-      tradingsymbol: 'INFY',
-      transactionType: 'BUY',
-      quantity: 4,
-      orderType: 'MARKET',
-      product: 'MIS',
-      validity: 'DAY',
-    },
-    stop: { triggerPrice: 1400 },
-    target: { price: 1600 },
-    trail: null,
-  });
+  const placed = await core.brackets.create(infyBracket(4, { stop: 1400, target: 1600 }));
   stopRef = placed.bracket.stop?.ref ?? '';
   targetRef = placed.bracket.target?.ref ?? '';
   say(`bracket ${placed.bracket.id}`);

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Instrument } from '@shared/domain/instrument';
-import type { OrderRequest } from '@shared/domain/order';
+import type { Order, OrderRequest } from '@shared/domain/order';
+import { roundToTick } from '@shared/trading/money';
 import { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from '../../paper';
 import { MemoryVault } from '../session/secret-vault';
 import { restAdapter } from '../../broker/rest/rest-adapter';
@@ -89,14 +90,65 @@ const OPTION_KEYS: Readonly<Record<keyof TradingCoreOptions, true>> = {
 export function marketBuy(instruments: readonly Instrument[]): OrderRequest {
   const eq = instruments.find((i) => i.exchange === 'NSE' && i.instrumentType === 'EQ');
   if (!eq) throw new Error('paper universe has no NSE equity');
+  return marketBuyOf(eq);
+}
+
+/** A MARKET buy (MIS, DAY) of `quantity` of `i`, one lot unless told. */
+export function marketBuyOf(
+  i: Pick<Instrument, 'exchange' | 'tradingsymbol' | 'lotSize'>,
+  quantity: number = i.lotSize,
+): OrderRequest {
   return {
-    exchange: 'NSE',
-    tradingsymbol: eq.tradingsymbol,
+    exchange: i.exchange,
+    tradingsymbol: i.tradingsymbol,
     transactionType: 'BUY',
-    quantity: 1,
+    quantity,
     orderType: 'MARKET',
     product: 'MIS',
     validity: 'DAY',
+  };
+}
+
+/**
+ * A BUY LIMIT of 2 of an NSE equity priced over ₹500, 5% under its price, placed straight at the
+ * broker (not through the order service) under a reference starting `refPrefix`: it rests OPEN,
+ * for a test to modify, cancel or read back. With the order as the broker lists it, its instrument.
+ */
+export async function restingAtBroker(core: TradingCore, refPrefix: string): Promise<{ order: Order; eq: Instrument }> {
+  const eq = (await core.broker.listInstruments('NSE')).find((i) => i.instrumentType === 'EQ' && i.lastPrice > 500);
+  if (!eq) throw new Error('no NSE equity over ₹500');
+  const ack = await core.broker.placeOrder({
+    exchange: 'NSE',
+    tradingsymbol: eq.tradingsymbol,
+    transactionType: 'BUY',
+    quantity: 2,
+    orderType: 'LIMIT',
+    product: 'MIS',
+    validity: 'DAY',
+    price: roundToTick(eq.lastPrice * 0.95, eq.tickSize),
+    clientOrderId: `${refPrefix}-${Math.random().toString(36).slice(2, 10)}`,
+  });
+  return { order: await core.broker.getOrder(ack.orderId), eq };
+}
+
+/**
+ * A BUY LIMIT of 1 (MIS, DAY) 3% under `lastPrice` (the instrument's own unless given), on its
+ * tick: it rests, OPEN — what the kill switch and the cancel tests have to cancel.
+ */
+export function restingBuy(
+  i: Pick<Instrument, 'exchange' | 'tradingsymbol' | 'lastPrice' | 'tickSize'>,
+  lastPrice: number = i.lastPrice,
+): OrderRequest {
+  const price = Math.floor((lastPrice * 0.97) / i.tickSize) * i.tickSize;
+  return {
+    exchange: i.exchange,
+    tradingsymbol: i.tradingsymbol,
+    transactionType: 'BUY',
+    quantity: 1,
+    orderType: 'LIMIT',
+    product: 'MIS',
+    validity: 'DAY',
+    price: Number(price.toFixed(2)),
   };
 }
 

@@ -16,6 +16,8 @@ export const JOURNAL_KILL_POINTS: ReadonlyArray<readonly [JournalStep, number]> 
 /** What a crash-test child printed, and whether it died by SIGKILL. */
 export interface ChildRun {
   readonly killed: boolean;
+  /** Everything it printed (for a failure's message). */
+  readonly out: string;
   /** The rest of each line it printed that starts with `verb` and a space, in order. */
   readonly said: (verb: string) => string[];
 }
@@ -36,6 +38,7 @@ export function runChild(script: string, args: readonly string[]): Promise<Child
       const lines = out.split('\n');
       resolve({
         killed: signal === 'SIGKILL',
+        out,
         said: (verb) => lines.filter((l) => l.startsWith(`${verb} `)).map((l) => l.slice(verb.length + 1)),
       });
     });

@@ -6,7 +6,7 @@ import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
 import { SessionDialog } from './session-dialog';
-import { SHIPPED_BROKERS } from '@shared/testing/broker-descriptors';
+import { SHIPPED_BROKERS } from '@shared/domain/shipped-brokers';
 import { FAKE_BROKER } from '@shared/testing/fake-broker';
 
 let bridge: FakeBridge;

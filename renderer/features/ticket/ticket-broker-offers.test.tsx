@@ -1,6 +1,6 @@
 import { waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SHIPPED_BROKERS } from '@shared/testing/broker-descriptors';
+import { SHIPPED_BROKERS } from '@shared/domain/shipped-brokers';
 import { FAKE_BROKER } from '@shared/testing/fake-broker';
 import { setBridgeForTests } from '../../lib/bridge';
 import { INFY, type FakeBridge } from '../../test/fake-bridge';
