@@ -151,8 +151,9 @@ class Spacing {
  * intent's client_order_id (`kite-tag.ts`), and `findOrders` reads the order book for that tag
  * — the lookup the order service settles a lost reply with before anything is sent again
  * (docs/brokers.md, "The Kite reference").
+ *
+ * Kite's limits are documented and its book is a day's, tags labels (docs/kite.md §Orders).
  */
-/** Kite's limits are documented and its book is a day's, tags labels (docs/kite.md §Orders). */
 export class KiteBroker extends base.TodaysBookBroker implements Broker {
   public readonly label: string;
   readonly #transport: RestTransport;

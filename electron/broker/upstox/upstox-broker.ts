@@ -146,8 +146,9 @@ const notOffered = (what: string): AppError =>
  * carries its intent's client_order_id as the tag (it fits Upstox's 40 characters), and
  * `findOrders` asks the order history by tag — every order carrying it, each named by its id —
  * the lookup the order service settles a lost reply or a 5xx with before anything is sent again.
+ *
+ * Upstox's limits are documented and its book is a day's, tags labels (docs/upstox.md §Orders).
  */
-/** Upstox's limits are documented and its book is a day's, tags labels (docs/upstox.md §Orders). */
 export class UpstoxBroker extends base.TodaysBookBroker implements Broker {
   public readonly label: string;
   readonly #transport: RestTransport;
