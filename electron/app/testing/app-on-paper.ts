@@ -60,8 +60,14 @@ export async function listInstruments(dispatch: Dispatch, exchange?: string): Pr
 
 /** Starts a paper broker and main's services on it, logged in; see `AppOnPaperOptions`. */
 export async function startAppOnPaper(options: AppOnPaperOptions): Promise<AppOnPaper> {
+  // A start that fails at any step closes what it opened before rethrowing: a leftover folder,
+  // broker or services would outlive the failed suite and keep the test run from ending.
   const dir = await mkdtemp(join(tmpdir(), `td-${options.name}-`));
-  const paper = await startPaperBroker({ port: 0, tickIntervalMs: 0, ...options.paper });
+  const removeDir = (): Promise<void> => rm(dir, { recursive: true, force: true });
+  const paper = await startPaperBroker({ port: 0, tickIntervalMs: 0, ...options.paper }).catch(async (err: unknown) => {
+    await removeDir();
+    throw err;
+  });
   const start = async (): Promise<{ services: AppServices; dispatch: Dispatch }> => {
     const services = await createAppServices({
       ...options.config,
@@ -70,29 +76,40 @@ export async function startAppOnPaper(options: AppOnPaperOptions): Promise<AppOn
       apiKey: 'paper',
       apiSecret: 'paper',
     });
-    options.started?.(services);
+    try {
+      options.started?.(services);
+    } catch (err) {
+      // Still running, they would write to the folder as it is removed and hide this error.
+      await services.close();
+      throw err;
+    }
     return { services, dispatch: createDispatcher(services.handlers, options.problems) };
   };
   const removeAll = async (): Promise<void> => {
     await paper.close();
-    await rm(dir, { recursive: true, force: true });
+    await removeDir();
   };
   let current = await start().catch(async (err: unknown) => {
     await removeAll();
     throw err;
   });
-  const instruments = await listInstruments(current.dispatch).catch(async (err: unknown) => {
-    await current.services.close();
+  const loggedIn = current;
+  const ready = async (): Promise<Pick<AppOnPaper, 'instruments' | 'token' | 'setPrice'>> => {
+    const instruments = await listInstruments(loggedIn.dispatch);
+    const token = (tradingsymbol: string, exchange = 'NSE'): number => {
+      const found = instruments.find((i) => i.tradingsymbol === tradingsymbol && i.exchange === exchange);
+      if (!found) throw new Error(`the paper broker lists no ${exchange}:${tradingsymbol}`);
+      return found.instrumentToken;
+    };
+    const setPrice = (tradingsymbol: string, price: number): void => paper.setPrice(token(tradingsymbol), price);
+    for (const [symbol, price] of Object.entries(options.prices ?? {})) setPrice(symbol, price);
+    return { instruments, token, setPrice };
+  };
+  const { instruments, token, setPrice } = await ready().catch(async (err: unknown) => {
+    await loggedIn.services.close();
     await removeAll();
     throw err;
   });
-  const token = (tradingsymbol: string, exchange = 'NSE'): number => {
-    const found = instruments.find((i) => i.tradingsymbol === tradingsymbol && i.exchange === exchange);
-    if (!found) throw new Error(`the paper broker lists no ${exchange}:${tradingsymbol}`);
-    return found.instrumentToken;
-  };
-  const setPrice = (tradingsymbol: string, price: number): void => paper.setPrice(token(tradingsymbol), price);
-  for (const [symbol, price] of Object.entries(options.prices ?? {})) setPrice(symbol, price);
   return {
     dir,
     paper,
