@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MtmSettings, NO_MTM_SETTINGS } from '../domain/mtm';
 import type { SafetyRun } from '../domain/safety-run';
+import { aKillSwitchRun } from '../testing/safety-fixtures';
 import { dayCharges, dayMtm, judgeMtm, mtmHeadline, positionMtm, resolveLevels, type MtmRow } from './mtm-rules';
 
 const flat: MtmRow = {
@@ -142,19 +143,7 @@ describe('mtmHeadline', () => {
   // 14:02:11 IST on 2026-11-27.
   const at = Date.parse('2026-11-27T08:32:11Z');
   const trigger = { level: 'stop' as const, mtm: -20_140, levelRupees: -20_000, at, runId: 'sr1', runsAt: null };
-  const run = (over: Partial<SafetyRun>): SafetyRun => ({
-    id: 'sr1',
-    action: { kind: 'killSwitch', exitPositions: true },
-    startedAt: at,
-    finishedAt: at,
-    state: 'done',
-    steps: [],
-    stillOpen: { orders: [], positions: [], unconfirmed: [], verified: true, positionsUnknownSince: null },
-    detail: '',
-    positionsUnreadableSince: null,
-    barrierUp: true,
-    ...over,
-  });
+  const run = (over: Partial<SafetyRun>): SafetyRun => aKillSwitchRun(at, over);
   it('says why and at what figure once flat', () => {
     expect(mtmHeadline({ state: 'fired', trigger }, run({}))).toBe('Flattened at 14:02:11 by MTM stop −₹20,140');
   });

@@ -3,6 +3,7 @@ import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NO_MTM_SETTINGS, type MtmStatus } from '@shared/domain/mtm';
 import type { SafetyRun } from '@shared/domain/safety-run';
+import { aKillSwitchRun } from '@shared/testing/safety-fixtures';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
@@ -32,19 +33,7 @@ const status = (over: Partial<MtmStatus>): MtmStatus => ({
 
 // 14:02:11 IST.
 const AT = Date.parse('2026-11-27T08:32:11Z');
-const run = (over: Partial<SafetyRun>): SafetyRun => ({
-  id: 'sr1',
-  action: { kind: 'killSwitch', exitPositions: true },
-  startedAt: AT,
-  finishedAt: AT,
-  state: 'done',
-  steps: [],
-  stillOpen: { orders: [], positions: [], unconfirmed: [], verified: true, positionsUnknownSince: null },
-  detail: '',
-  positionsUnreadableSince: null,
-  barrierUp: true,
-  ...over,
-});
+const run = (over: Partial<SafetyRun>): SafetyRun => aKillSwitchRun(AT, over);
 const fired = status({
   state: 'fired',
   mtm: -20_140,
