@@ -19,3 +19,17 @@ export function aKillSwitchRun(at: number, over: Partial<SafetyRun> = {}): Safet
     ...over,
   };
 }
+
+/** A kill switch run at `at` that could not finish: 25 RELIANCE MIS still open after it. */
+export function aRunLeavingReliance(at: number): SafetyRun {
+  return aKillSwitchRun(at, {
+    state: 'incomplete',
+    stillOpen: {
+      orders: [],
+      positions: [{ exchange: 'NSE', tradingsymbol: 'RELIANCE', product: 'MIS', quantity: 25 }],
+      unconfirmed: [],
+      verified: true,
+      positionsUnknownSince: null,
+    },
+  });
+}
