@@ -4,9 +4,10 @@ import type { Charges } from '@shared/trading/charges';
 import { formatIstTime, formatPnl, formatPrice, formatQty, formatRupees, signClass } from '../../lib/format';
 import { ExportButton } from '../export/export-button';
 import { useInstruments } from '../instruments/queries';
+import { GridTable, num } from '../layout/grid-table';
 import { Panel } from '../layout/panel';
 import { useMarketStatus } from '../market-status/queries';
-import { EmptyRow, PanelPlaceholder } from '../layout/panel-states';
+import { PanelPlaceholder } from '../layout/panel-states';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { portfolioQueries } from '../portfolio/queries';
 import { tradeQueries } from './queries';
@@ -89,38 +90,28 @@ export function TradesPanel() {
             </div>
           </dl>
           <div className="table-scroll">
-            <table aria-label="Trades" className="grid">
-              <thead>
-                <tr>
-                  <th>Time</th>
-                  <th>Symbol</th>
-                  <th>Side</th>
-                  <th className="num">Qty</th>
-                  <th className="num">Price</th>
-                  <th className="num">Value</th>
-                  <th>Order id</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.length === 0 ? <EmptyRow colSpan={7}>No trades today</EmptyRow> : null}
-                {rows.map((t) => {
-                  const i = byToken.get(t.instrumentToken);
-                  return (
-                    <tr key={t.tradeId} data-trade-id={t.tradeId}>
-                      <td>{formatIstTime(t.filledAt)}</td>
-                      <td className="sym">
-                        {t.tradingsymbol} <span className="muted small">{t.exchange}</span>
-                      </td>
-                      <td className={t.transactionType === 'BUY' ? 'buy' : 'sell'}>{t.transactionType}</td>
-                      <td className="num">{formatQty(t.quantity)}</td>
-                      <td className="num">{formatPrice(t.price, i?.tickSize)}</td>
-                      <td className="num">{formatRupees(t.quantity * t.price * (i?.multiplier ?? 1))}</td>
-                      <td className="mono">{t.orderId}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+            <GridTable
+              label="Trades"
+              columns={['Time', 'Symbol', 'Side', num('Qty'), num('Price'), num('Value'), 'Order id']}
+              empty={rows.length === 0 ? 'No trades today' : null}
+            >
+              {rows.map((t) => {
+                const i = byToken.get(t.instrumentToken);
+                return (
+                  <tr key={t.tradeId} data-trade-id={t.tradeId}>
+                    <td>{formatIstTime(t.filledAt)}</td>
+                    <td className="sym">
+                      {t.tradingsymbol} <span className="muted small">{t.exchange}</span>
+                    </td>
+                    <td className={t.transactionType === 'BUY' ? 'buy' : 'sell'}>{t.transactionType}</td>
+                    <td className="num">{formatQty(t.quantity)}</td>
+                    <td className="num">{formatPrice(t.price, i?.tickSize)}</td>
+                    <td className="num">{formatRupees(t.quantity * t.price * (i?.multiplier ?? 1))}</td>
+                    <td className="mono">{t.orderId}</td>
+                  </tr>
+                );
+              })}
+            </GridTable>
           </div>
         </>
       )}
