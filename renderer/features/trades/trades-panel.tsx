@@ -26,6 +26,15 @@ function breakdown(c: Charges): string {
   ].join(' · ');
 }
 
+/** A P&L of the day signed and coloured, or "–" while the figure is not known. */
+function PnlFigure(props: { readonly value: number; readonly known: boolean; readonly testId: string }) {
+  return (
+    <dd className={`num ${props.known ? signClass(props.value) : ''}`} data-testid={props.testId}>
+      {props.known ? formatPnl(props.value) : '–'}
+    </dd>
+  );
+}
+
 /**
  * The trade book: every fill of the market's day (time, symbol, side, quantity, price, value, order id),
  * newest first, under the day's summary — turnover, realised P&L, estimated charges and the
@@ -66,12 +75,7 @@ export function TradesPanel() {
             </div>
             <div>
               <dt>Realised P&amp;L</dt>
-              <dd
-                className={`num ${day.realisedKnown ? signClass(day.summary.realisedPnl) : ''}`}
-                data-testid="day-realised"
-              >
-                {day.realisedKnown ? formatPnl(day.summary.realisedPnl) : '–'}
-              </dd>
+              <PnlFigure value={day.summary.realisedPnl} known={day.realisedKnown} testId="day-realised" />
             </div>
             <div title={breakdown(day.summary.charges)}>
               <dt>Charges (est.)</dt>
@@ -81,12 +85,7 @@ export function TradesPanel() {
             </div>
             <div>
               <dt>Net</dt>
-              <dd
-                className={`num ${day.realisedKnown ? signClass(day.summary.netRealised) : ''}`}
-                data-testid="day-net"
-              >
-                {day.realisedKnown ? formatPnl(day.summary.netRealised) : '–'}
-              </dd>
+              <PnlFigure value={day.summary.netRealised} known={day.realisedKnown} testId="day-net" />
             </div>
           </dl>
           <div className="table-scroll">
