@@ -25,7 +25,7 @@ export function num(header: string, title?: string): Column {
 /** The unseen header over a table's last column, the rows' buttons. */
 export const ACTIONS: Column = { header: 'Actions', unseen: true };
 
-/** A grid's header row, one header a column in order: every table on the desk draws its headers so. */
+/** A grid's header row: one header a column, in order. */
 export function TableHead({ columns }: { readonly columns: readonly Column[] }) {
   return (
     <thead>
@@ -41,7 +41,7 @@ export function TableHead({ columns }: { readonly columns: readonly Column[] }) 
 
 /** One column's header cell. */
 export function ColumnHeader({ column }: { readonly column: Column }) {
-  const c = typeof column === 'string' ? { header: column } : column;
+  const c: Exclude<Column, string> = typeof column === 'string' ? { header: column } : column;
   const className = [c.num ? 'num' : '', c.className ?? ''].filter(Boolean).join(' ');
   return (
     <th className={className || undefined} title={c.title}>
@@ -51,7 +51,7 @@ export function ColumnHeader({ column }: { readonly column: Column }) {
 }
 
 /**
- * A grid (docs/renderer.md §Tables): a named table, its header row from `columns`, its rows, the
+ * A grid (docs/renderer.md §State and structure): a named table, its header row from `columns`, its rows, the
  * one row saying why there are none spanning every column, and its totals under them.
  */
 export function GridTable(props: {
