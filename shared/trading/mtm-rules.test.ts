@@ -143,7 +143,9 @@ describe('mtmHeadline', () => {
   const at = Date.parse('2026-11-27T08:32:11Z');
   const trigger = { level: 'stop' as const, mtm: -20_140, levelRupees: -20_000, at, runId: 'sr1', runsAt: null };
   it('says why and at what figure once flat', () => {
-    expect(mtmHeadline({ state: 'fired', trigger }, aKillSwitchRun(at))).toBe('Flattened at 14:02:11 by MTM stop −₹20,140');
+    expect(mtmHeadline({ state: 'fired', trigger }, aKillSwitchRun(at))).toBe(
+      'Flattened at 14:02:11 by MTM stop −₹20,140',
+    );
   });
   it('names what a run that could not finish left open', () => {
     const text = mtmHeadline({ state: 'fired', trigger }, aRunLeavingReliance(at));

@@ -194,7 +194,12 @@ function AlertPlaces({ model }: { readonly model: NewAlertForm }) {
             value={form.quantity}
             onChange={(e) => change({ quantity: e.target.value })}
           />
-          <ChoiceSelect label="Order type" value={form.orderType} options={ORDER_TYPES} onChange={(t) => change({ orderType: t })} />
+          <ChoiceSelect
+            label="Order type"
+            value={form.orderType}
+            options={ORDER_TYPES}
+            onChange={(t) => change({ orderType: t })}
+          />
           {form.orderType === 'LIMIT' ? (
             <input
               aria-label="Order limit price"

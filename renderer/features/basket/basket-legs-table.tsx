@@ -36,7 +36,11 @@ export function BasketLegsTable({
   readonly onRemove: (n: number) => void;
 }) {
   return (
-    <GridTable label="Basket legs" columns={COLUMNS} empty={legs.length === 0 ? 'Add orders from the ticket (Add to basket)' : null}>
+    <GridTable
+      label="Basket legs"
+      columns={COLUMNS}
+      empty={legs.length === 0 ? 'Add orders from the ticket (Add to basket)' : null}
+    >
       {legs.map((o, n) => (
         <tr key={n}>
           <td>{n + 1}</td>

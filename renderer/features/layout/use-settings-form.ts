@@ -20,12 +20,12 @@ export function useSettingsForm<D, V, F extends string>(
   const [errors, setErrors] = useState<Partial<Record<F, string>>>({});
   const onSubmit = (e: FormEvent): void => {
     e.preventDefault();
-    const result = read(draft);
-    if (result.errors) {
-      setErrors(result.errors);
+    const { value, errors: wrong } = read(draft);
+    if (wrong) {
+      setErrors(wrong);
       return;
     }
-    save.mutate(result.value, { onSuccess: props.onDone });
+    if (value !== undefined) save.mutate(value, { onSuccess: props.onDone });
   };
   return { draft, setDraft, errors, setErrors, onSubmit };
 }

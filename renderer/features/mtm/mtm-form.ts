@@ -35,9 +35,7 @@ export function mtmDraftOf(s: MtmSettings): MtmDraft {
 }
 
 /** The levels from the fields, or an error per field ("Enter a positive amount"). */
-export function mtmSettingsOf(
-  d: MtmDraft,
-): FormReading<MtmSettings, MtmField> {
+export function mtmSettingsOf(d: MtmDraft): FormReading<MtmSettings, MtmField> {
   const errors: Partial<Record<MtmField, string>> = {};
   const amount = (field: MtmField, a: AmountDraft): MtmAmount | null => {
     const text = a.value.replace(/[,₹\s]/g, '');

@@ -59,7 +59,11 @@ export function PositionsByUnderlying(props: { readonly positions: readonly Posi
     opened();
   };
   return (
-    <GridTable label="Positions by underlying" columns={COLUMNS} empty={groups.length === 0 ? 'No open positions' : null}>
+    <GridTable
+      label="Positions by underlying"
+      columns={COLUMNS}
+      empty={groups.length === 0 ? 'No open positions' : null}
+    >
       {groups.map((g) => (
         <tr key={g.underlying} data-testid="position-group">
           <th scope="row" className="sym">

@@ -37,9 +37,7 @@ export function draftOf(limits: RiskLimits): RiskDraft {
 }
 
 /** The limits a draft stands for, or an error per row naming what is wrong with its figure. */
-export function limitsOf(
-  draft: RiskDraft,
-): FormReading<RiskLimits, RiskLimitName> {
+export function limitsOf(draft: RiskDraft): FormReading<RiskLimits, RiskLimitName> {
   const errors: Partial<Record<RiskLimitName, string>> = {};
   const limits: Record<string, unknown> = { ...NO_RISK_LIMITS };
   for (const { name, whole } of LIMIT_ROWS) {

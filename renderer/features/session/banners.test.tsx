@@ -26,7 +26,9 @@ afterEach(() => {
   run += 1;
   const { result } = renderHook(() => useSessionBannerActions());
   act(() =>
-    result.current.sessionSeen(connectedSession('paper', { userId: 'PAPER01', version: { run: `after-${run}`, seq: 1 } })),
+    result.current.sessionSeen(
+      connectedSession('paper', { userId: 'PAPER01', version: { run: `after-${run}`, seq: 1 } }),
+    ),
   );
 });
 

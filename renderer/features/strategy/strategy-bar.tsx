@@ -80,12 +80,10 @@ export function StrategyBar(props: {
         </select>
       </label>
       <label>
-        Lots{' '}
-        <CountInput value={choice.lots} max={100} onChange={choice.lotsChanged} />
+        Lots <CountInput value={choice.lots} max={100} onChange={choice.lotsChanged} />
       </label>
       <label title="Wings: how many strikes beyond the sold legs the bought legs sit (spreads, condor, fly, butterfly)">
-        Wings{' '}
-        <CountInput value={choice.width} max={10} onChange={choice.widthChanged} />
+        Wings <CountInput value={choice.width} max={10} onChange={choice.widthChanged} />
       </label>
       <button type="button" disabled={props.pending} onClick={props.onApply}>
         Apply template

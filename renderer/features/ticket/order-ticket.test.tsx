@@ -1,5 +1,6 @@
 import { act, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
 import { setBridgeForTests } from '../../lib/bridge';
 import { bookOf, INFY, NIFTY_CE, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
 import {
