@@ -39,9 +39,9 @@ export function BasketLegsTable({
     <GridTable
       label="Basket legs"
       columns={COLUMNS}
-      empty={legs.length === 0 ? 'Add orders from the ticket (Add to basket)' : null}
-    >
-      {legs.map((o, n) => (
+      rows={legs}
+      none="Add orders from the ticket (Add to basket)"
+      row={(o, n) => (
         <tr key={n}>
           <td>{n + 1}</td>
           <td className="sym">
@@ -68,7 +68,7 @@ export function BasketLegsTable({
             </button>
           </td>
         </tr>
-      ))}
-    </GridTable>
+      )}
+    />
   );
 }

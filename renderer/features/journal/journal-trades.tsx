@@ -53,9 +53,9 @@ export function JournalTrades(props: {
         <GridTable
           label="Closed trades"
           columns={COLUMNS}
-          empty={props.trades.length === 0 ? 'No closed trades here' : null}
-        >
-          {props.trades.map((t) => (
+          rows={props.trades}
+          none="No closed trades here"
+          row={(t) => (
             <tr
               key={t.id}
               className={t.id === props.selected ? 'is-selected' : undefined}
@@ -85,8 +85,8 @@ export function JournalTrades(props: {
               <td className={`num ${signClass(t.rMultiple ?? 0)}`}>{formatR(t.rMultiple)}</td>
               <td className="small">{t.notes.tags.join(', ')}</td>
             </tr>
-          ))}
-        </GridTable>
+          )}
+        />
       </div>
       {chosen ? <TradeDetail key={chosen.id} trade={chosen} onClose={() => props.onSelect(null)} /> : null}
     </section>

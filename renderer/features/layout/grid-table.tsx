@@ -51,29 +51,29 @@ export function ColumnHeader({ column }: { readonly column: Column }) {
 }
 
 /**
- * A grid (docs/renderer.md §State and structure): a named table, its header row from `columns`, its rows, the
- * one row saying why there are none spanning every column, and its totals under them.
+ * A grid (docs/renderer.md §State and structure): a named table, its header row from `columns`, a
+ * row drawn by `row` for each of `rows` — or the one row saying why there are none (`none`)
+ * across every column — and, while there are rows, `foot` under them (a `TotalsRow`).
  */
-export function GridTable(props: {
+export function GridTable<T>(props: {
   readonly label: string;
   readonly columns: readonly Column[];
-  /** Shown as the only row, across every column ("No holdings"); null or absent while there are rows. */
-  readonly empty?: ReactNode;
-  readonly children: ReactNode;
-  /** Under the rows: a `TotalsRow`, or nothing. */
+  readonly rows: readonly T[];
+  /** Draws one row: a `tr` keyed by what it shows. */
+  readonly row: (row: T, n: number) => ReactNode;
+  /** The row when there are none ("No holdings"). */
+  readonly none: ReactNode;
   readonly foot?: ReactNode;
   readonly className?: string | undefined;
 }) {
+  const { rows } = props;
   return (
     <table aria-label={props.label} className={props.className ? `grid ${props.className}` : 'grid'}>
       <TableHead columns={props.columns} />
       <tbody>
-        {props.empty === null || props.empty === undefined ? null : (
-          <EmptyRow colSpan={props.columns.length}>{props.empty}</EmptyRow>
-        )}
-        {props.children}
+        {rows.length === 0 ? <EmptyRow colSpan={props.columns.length}>{props.none}</EmptyRow> : rows.map(props.row)}
       </tbody>
-      {props.foot}
+      {rows.length > 0 ? props.foot : null}
     </table>
   );
 }

@@ -22,18 +22,21 @@ export function RecordTable<T>(props: {
   readonly className?: string;
 }) {
   const { records } = props;
-  const why =
-    records === undefined
-      ? props.error
-        ? `Could not load ${props.what}: ${describeError(props.error)}`
-        : `Loading ${props.what}…`
-      : records.length === 0
-        ? props.empty
-        : null;
   return (
-    <GridTable label={props.label} columns={[...props.columns, ACTIONS]} empty={why} className={props.className}>
-      {records?.map(props.row)}
-    </GridTable>
+    <GridTable
+      label={props.label}
+      columns={[...props.columns, ACTIONS]}
+      rows={records ?? []}
+      row={props.row}
+      none={
+        records !== undefined
+          ? props.empty
+          : props.error
+            ? `Could not load ${props.what}: ${describeError(props.error)}`
+            : `Loading ${props.what}…`
+      }
+      className={props.className}
+    />
   );
 }
 

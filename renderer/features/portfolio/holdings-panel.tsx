@@ -32,16 +32,14 @@ export function HoldingsPanel() {
           <GridTable
             label="Holdings"
             columns={['Symbol', num('Qty'), num('Avg'), num('LTP'), num('Value'), num('P&L')]}
-            empty={rows.length === 0 ? 'No holdings' : null}
+            rows={rows}
+            none="No holdings"
             foot={
-              rows.length > 0 ? (
-                <TotalsRow span={5}>
-                  <td className={`num ${signClass(total)}`}>{formatPnl(total)}</td>
-                </TotalsRow>
-              ) : null
+              <TotalsRow span={5}>
+                <td className={`num ${signClass(total)}`}>{formatPnl(total)}</td>
+              </TotalsRow>
             }
-          >
-            {rows.map(({ h, m }) => (
+            row={({ h, m }) => (
               <tr key={h.instrumentToken}>
                 <td className="sym">{h.tradingsymbol}</td>
                 <td className="num">{formatQty(h.quantity)}</td>
@@ -50,8 +48,8 @@ export function HoldingsPanel() {
                 <td className="num">{formatRupees(m.value)}</td>
                 <td className={`num ${signClass(m.pnl)}`}>{formatPnl(m.pnl)}</td>
               </tr>
-            ))}
-          </GridTable>
+            )}
+          />
         </div>
       )}
     </Panel>

@@ -62,9 +62,9 @@ export function PositionsByUnderlying(props: { readonly positions: readonly Posi
     <GridTable
       label="Positions by underlying"
       columns={COLUMNS}
-      empty={groups.length === 0 ? 'No open positions' : null}
-    >
-      {groups.map((g) => (
+      rows={groups}
+      none="No open positions"
+      row={(g) => (
         <tr key={g.underlying} data-testid="position-group">
           <th scope="row" className="sym">
             {g.underlying}
@@ -90,7 +90,7 @@ export function PositionsByUnderlying(props: { readonly positions: readonly Posi
             ) : null}
           </td>
         </tr>
-      ))}
-    </GridTable>
+      )}
+    />
   );
 }

@@ -52,22 +52,20 @@ export function PositionsTable({
     <GridTable
       label="Positions"
       columns={COLUMNS}
-      empty={rows.length === 0 ? 'No positions' : null}
+      rows={rows}
+      none="No positions"
       foot={
-        rows.length > 0 ? (
-          <TotalsRow span={6}>
-            <td className={`num ${signClass(totals.unrealised)}`} data-testid="total-unrealised">
-              {formatPnl(totals.unrealised)}
-            </td>
-            <td className={`num ${signClass(totals.realised)}`}>{formatPnl(totals.realised)}</td>
-            <td className={`num ${signClass(totals.pnl)}`}>{formatPnl(totals.pnl)}</td>
-            <td className={`num ${signClass(totals.m2m)}`}>{formatPnl(totals.m2m)}</td>
-            <td />
-          </TotalsRow>
-        ) : null
+        <TotalsRow span={6}>
+          <td className={`num ${signClass(totals.unrealised)}`} data-testid="total-unrealised">
+            {formatPnl(totals.unrealised)}
+          </td>
+          <td className={`num ${signClass(totals.realised)}`}>{formatPnl(totals.realised)}</td>
+          <td className={`num ${signClass(totals.pnl)}`}>{formatPnl(totals.pnl)}</td>
+          <td className={`num ${signClass(totals.m2m)}`}>{formatPnl(totals.m2m)}</td>
+          <td />
+        </TotalsRow>
       }
-    >
-      {rows.map(({ p, m, tick }) => (
+      row={({ p, m, tick }) => (
         <PositionRow
           key={`${p.instrumentToken}:${p.product}`}
           p={p}
@@ -78,8 +76,8 @@ export function PositionsTable({
           onTick={onTick}
           onExit={onExit}
         />
-      ))}
-    </GridTable>
+      )}
+    />
   );
 }
 

@@ -55,16 +55,10 @@ export function StrategyLegsTable(props: {
       <GridTable
         label="Strategy legs"
         columns={COLUMNS}
-        empty={
-          props.rows.length === 0
-            ? 'No legs yet: pick a template, use B / S on the option chain in strategy mode, or start from your positions'
-            : null
-        }
-      >
-        {props.rows.map((row, n) => (
-          <LegRowView key={row.leg.id} row={row} n={n} {...rowProps} />
-        ))}
-      </GridTable>
+        rows={props.rows}
+        none="No legs yet: pick a template, use B / S on the option chain in strategy mode, or start from your positions"
+        row={(row, n) => <LegRowView key={row.leg.id} row={row} n={n} {...rowProps} />}
+      />
     </div>
   );
 }

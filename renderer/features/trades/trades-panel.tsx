@@ -92,9 +92,9 @@ export function TradesPanel() {
             <GridTable
               label="Trades"
               columns={['Time', 'Symbol', 'Side', num('Qty'), num('Price'), num('Value'), 'Order id']}
-              empty={rows.length === 0 ? 'No trades today' : null}
-            >
-              {rows.map((t) => {
+              rows={rows}
+              none="No trades today"
+              row={(t) => {
                 const i = byToken.get(t.instrumentToken);
                 return (
                   <tr key={t.tradeId} data-trade-id={t.tradeId}>
@@ -109,8 +109,8 @@ export function TradesPanel() {
                     <td className="mono">{t.orderId}</td>
                   </tr>
                 );
-              })}
-            </GridTable>
+              }}
+            />
           </div>
         </>
       )}
