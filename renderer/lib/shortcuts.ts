@@ -50,6 +50,15 @@ const alt =
   (e: KeyPress): boolean =>
     e.altKey && !e.ctrlKey && !e.metaKey && e.key === key;
 
+/** A plain key as the sheet shows it and as a press matches it, written once for every list it works in. */
+const plainKey = (shown: string, pressed: string) => ({ keys: [shown], matches: plain(pressed) });
+const KEY_UP = plainKey('↑', 'ArrowUp');
+const KEY_DOWN = plainKey('↓', 'ArrowDown');
+const KEY_DEL = plainKey('Del', 'Delete');
+const KEY_B = plainKey('B', 'b');
+const KEY_S = plainKey('S', 's');
+const KEY_ENTER = plainKey('Enter', 'Enter');
+
 /** The registry, in the order the sheet lists it. */
 export const SHORTCUTS = [
   {
@@ -89,10 +98,10 @@ export const SHORTCUTS = [
     does: 'Close the ticket (or the open dialog)',
     matches: plain('Escape'),
   },
-  { id: 'watch-next', scope: 'watchlist', keys: ['↓'], does: 'Next instrument', matches: plain('ArrowDown') },
-  { id: 'watch-previous', scope: 'watchlist', keys: ['↑'], does: 'Previous instrument', matches: plain('ArrowUp') },
-  { id: 'watch-buy', scope: 'watchlist', keys: ['B'], does: 'Buy ticket for this instrument', matches: plain('b') },
-  { id: 'watch-sell', scope: 'watchlist', keys: ['S'], does: 'Sell ticket for this instrument', matches: plain('s') },
+  { id: 'watch-next', scope: 'watchlist', does: 'Next instrument', ...KEY_DOWN },
+  { id: 'watch-previous', scope: 'watchlist', does: 'Previous instrument', ...KEY_UP },
+  { id: 'watch-buy', scope: 'watchlist', does: 'Buy ticket for this instrument', ...KEY_B },
+  { id: 'watch-sell', scope: 'watchlist', does: 'Sell ticket for this instrument', ...KEY_S },
   {
     id: 'watch-move-up',
     scope: 'watchlist',
@@ -107,53 +116,17 @@ export const SHORTCUTS = [
     does: 'Move this instrument down the list',
     matches: alt('ArrowDown'),
   },
-  {
-    id: 'watch-remove',
-    scope: 'watchlist',
-    keys: ['Del'],
-    does: 'Remove from the watchlist',
-    matches: plain('Delete'),
-  },
-  { id: 'order-next', scope: 'orders', keys: ['↓'], does: 'Next order', matches: plain('ArrowDown') },
-  { id: 'order-previous', scope: 'orders', keys: ['↑'], does: 'Previous order', matches: plain('ArrowUp') },
-  { id: 'order-history', scope: 'orders', keys: ['Enter'], does: 'History and timeline', matches: plain('Enter') },
+  { id: 'watch-remove', scope: 'watchlist', does: 'Remove from the watchlist', ...KEY_DEL },
+  { id: 'order-next', scope: 'orders', does: 'Next order', ...KEY_DOWN },
+  { id: 'order-previous', scope: 'orders', does: 'Previous order', ...KEY_UP },
+  { id: 'order-history', scope: 'orders', does: 'History and timeline', ...KEY_ENTER },
   { id: 'order-modify', scope: 'orders', keys: ['M'], does: 'Modify the working order', matches: plain('m') },
-  {
-    id: 'order-cancel',
-    scope: 'orders',
-    keys: ['Del'],
-    does: 'Cancel the working order',
-    matches: plain('Delete'),
-  },
-  { id: 'ladder-up', scope: 'ladder', keys: ['↑'], does: 'Select the price a tick up', matches: plain('ArrowUp') },
-  {
-    id: 'ladder-down',
-    scope: 'ladder',
-    keys: ['↓'],
-    does: 'Select the price a tick down',
-    matches: plain('ArrowDown'),
-  },
-  {
-    id: 'ladder-buy',
-    scope: 'ladder',
-    keys: ['B'],
-    does: 'Buy at the selected price (a stop above the offer)',
-    matches: plain('b'),
-  },
-  {
-    id: 'ladder-sell',
-    scope: 'ladder',
-    keys: ['S'],
-    does: 'Sell at the selected price (a stop below the bid)',
-    matches: plain('s'),
-  },
-  {
-    id: 'ladder-cancel',
-    scope: 'ladder',
-    keys: ['Del'],
-    does: 'Cancel your orders at the selected price',
-    matches: plain('Delete'),
-  },
+  { id: 'order-cancel', scope: 'orders', does: 'Cancel the working order', ...KEY_DEL },
+  { id: 'ladder-up', scope: 'ladder', does: 'Select the price a tick up', ...KEY_UP },
+  { id: 'ladder-down', scope: 'ladder', does: 'Select the price a tick down', ...KEY_DOWN },
+  { id: 'ladder-buy', scope: 'ladder', does: 'Buy at the selected price (a stop above the offer)', ...KEY_B },
+  { id: 'ladder-sell', scope: 'ladder', does: 'Sell at the selected price (a stop below the bid)', ...KEY_S },
+  { id: 'ladder-cancel', scope: 'ladder', does: 'Cancel your orders at the selected price', ...KEY_DEL },
   { id: 'ladder-centre', scope: 'ladder', keys: ['C'], does: 'Centre on the last price', matches: plain('c') },
 ] as const satisfies readonly Shortcut[];
 

@@ -4,6 +4,8 @@ import { DEFAULT_SQUARE_OFF } from '@shared/trading/square-off-rules';
 import { NO_MTM_SETTINGS } from '@shared/domain/mtm';
 import type { Order, OrderBookDelta } from '@shared/domain/order';
 import type { Placement } from '@shared/domain/placement';
+import type { Funds } from '@shared/domain/portfolio';
+import type { SessionInfo } from '@shared/domain/session';
 import type { DeskBridge } from '@shared/ipc/bridge';
 import type { RequestChannel } from '@shared/ipc/contract';
 import type { IpcResult } from '@shared/ipc/result';
@@ -208,4 +210,37 @@ export function pushOf(...orders: Order[]): OrderBookDelta & { from: number } {
   const from = fakeCursor;
   fakeCursor += 1;
   return { book: FAKE_BOOK, from, cursor: fakeCursor, full: false, upserts: orders, removals: [] };
+}
+
+/** Funds with Indian-grouped figures, as the margin line and the funds panel show them. */
+export function funds(): Funds {
+  return {
+    availableCash: 5_00_000,
+    usedMargin: 0,
+    availableMargin: 12_34_567.5,
+    openingBalance: 5_00_000,
+    realisedPnl: 0,
+    unrealisedPnl: 0,
+  };
+}
+
+/** What the session dialog calls each broker the tests log in to. */
+const BROKER_LABELS: Readonly<Record<string, string>> = {
+  paper: 'Paper broker',
+  kite: 'Zerodha Kite',
+  upstox: 'Upstox',
+};
+
+/** A connected trading session on `broker` (user AB1234, no expiry); `extra` changes any field. */
+export function connectedSession(broker: SessionInfo['broker'], extra: Partial<SessionInfo> = {}): SessionInfo {
+  return {
+    state: 'connected',
+    broker,
+    brokerLabel: BROKER_LABELS[broker] ?? broker,
+    userId: 'AB1234',
+    scope: 'trade',
+    expiresAt: null,
+    version: { run: 'r', seq: 1 },
+    ...extra,
+  };
 }

@@ -11,24 +11,12 @@ import { EMPTY_DRAFT } from '../features/ticket/ticket-model';
 import { useTicketActions } from '../features/ticket/ticket-store';
 import { usePlacementEvents } from '../features/placements/queries';
 import { OrderTicket } from '../features/ticket/order-ticket';
-import { bookOf, createFakeBridge, INFY, NIFTY_CE, NIFTY_FUT, type FakeBridge } from './fake-bridge';
+import { bookOf, createFakeBridge, funds, INFY, NIFTY_CE, NIFTY_FUT, type FakeBridge } from './fake-bridge';
 
 /**
  * The order ticket mounted as the app mounts it (with the `placements.changed` subscription),
  * against an in-memory bridge, plus the steps a trader takes with it.
  */
-
-/** Funds with Indian-grouped figures the margin line shows. */
-export function funds() {
-  return {
-    availableCash: 5_00_000,
-    usedMargin: 0,
-    availableMargin: 12_34_567.5,
-    openingBalance: 5_00_000,
-    realisedPnl: 0,
-    unrealisedPnl: 0,
-  };
-}
 
 /** A fake bridge with instruments, funds, margin and an empty blotter, installed as the app's bridge. */
 export function installTicketBridge(): FakeBridge {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { JournalTrade } from '../domain/journal';
 import { parseCsv } from '../lib/csv';
+import { aClosedTrade } from '../testing/journal-fixtures';
 import { journalCsv, parseConsoleTradebook } from './journal-csv';
 
 /**
@@ -109,29 +109,15 @@ describe('a Console tradebook', () => {
 
 describe('closed trades out', () => {
   it('one line per trade, oldest exit first, with its notes; text that could run as a formula is defused', () => {
-    const base: JournalTrade = {
+    const base = aClosedTrade({
       id: 'NSE:INFY:MIS:o2',
-      exchange: 'NSE',
-      tradingsymbol: 'INFY',
-      product: 'MIS',
-      direction: 'long',
-      quantity: 10,
-      multiplier: 1,
-      entryPrice: 1500,
-      exitPrice: 1510,
-      entryAt: Date.parse('2026-11-23T09:20:00+05:30'),
-      exitAt: Date.parse('2026-11-23T10:05:00+05:30'),
-      holdingMs: 45 * 60_000,
-      pnl: 100,
       charges: 12.345,
       net: 87.655,
-      entries: [],
-      exits: [],
       notes: { tags: ['breakout', 'gap up'], note: '=SUM(1)', stopLoss: 1495 },
       stopSource: 'trader',
       rMultiple: 2,
       hasPicture: true,
-    };
+    });
     const older = {
       ...base,
       id: 'NSE:INFY:MIS:o1',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalTrade } from '../domain/journal';
+import { aClosedTrade } from '../testing/journal-fixtures';
 import { dayTotals, equityCurve, monthGrid, rMultiple, statsBy, tradeStats } from './stats';
 
 /**
@@ -12,30 +13,17 @@ const at = (ist: string): number => Date.parse(`${ist}+05:30`);
 let n = 0;
 function trade(net: number, exit: string, over: Partial<JournalTrade> = {}): JournalTrade {
   n++;
-  return {
+  return aClosedTrade({
     id: `NSE:INFY:MIS:o${n}`,
-    exchange: 'NSE',
-    tradingsymbol: 'INFY',
-    product: 'MIS',
-    direction: 'long',
-    quantity: 10,
-    multiplier: 1,
     entryPrice: 100,
     exitPrice: 100 + net / 10,
     entryAt: at(exit) - 30 * 60_000,
     exitAt: at(exit),
     holdingMs: 30 * 60_000,
     pnl: net,
-    charges: 0,
     net,
-    entries: [],
-    exits: [],
-    notes: { tags: [], note: '', stopLoss: null },
-    stopSource: null,
-    rMultiple: null,
-    hasPicture: false,
     ...over,
-  };
+  });
 }
 
 describe('statistics', () => {

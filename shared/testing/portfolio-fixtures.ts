@@ -31,3 +31,20 @@ export function positionOf(p: Partial<Position>): Position {
     ...p,
   };
 }
+
+/**
+ * IRFC bought today, 1,000 at 100 and 2,000 at 100.05 (the average 100.0333… reaches the wire
+ * rounded), marked at 101: ₹2,900 up. The position P&L and positions panel tests start from it.
+ */
+export const IRFC_BOUGHT_TODAY: Position = positionOf({
+  quantity: 3000,
+  averagePrice: 100.0333,
+  lastPrice: 101,
+  buyQuantity: 3000,
+  buyValue: 3_00_100,
+  dayBuyQuantity: 3000,
+  dayBuyValue: 3_00_100,
+  unrealisedPnl: 2900,
+  pnl: 2900,
+  m2m: 2900,
+});

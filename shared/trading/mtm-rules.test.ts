@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MtmSettings, NO_MTM_SETTINGS } from '../domain/mtm';
-import type { SafetyRun } from '../domain/safety-run';
+import { aKillSwitchRun, aRunLeavingReliance } from '../testing/safety-fixtures';
 import { dayCharges, dayMtm, judgeMtm, mtmHeadline, positionMtm, resolveLevels, type MtmRow } from './mtm-rules';
 
 const flat: MtmRow = {
@@ -142,36 +142,13 @@ describe('mtmHeadline', () => {
   // 14:02:11 IST on 2026-11-27.
   const at = Date.parse('2026-11-27T08:32:11Z');
   const trigger = { level: 'stop' as const, mtm: -20_140, levelRupees: -20_000, at, runId: 'sr1', runsAt: null };
-  const run = (over: Partial<SafetyRun>): SafetyRun => ({
-    id: 'sr1',
-    action: { kind: 'killSwitch', exitPositions: true },
-    startedAt: at,
-    finishedAt: at,
-    state: 'done',
-    steps: [],
-    stillOpen: { orders: [], positions: [], unconfirmed: [], verified: true, positionsUnknownSince: null },
-    detail: '',
-    positionsUnreadableSince: null,
-    barrierUp: true,
-    ...over,
-  });
   it('says why and at what figure once flat', () => {
-    expect(mtmHeadline({ state: 'fired', trigger }, run({}))).toBe('Flattened at 14:02:11 by MTM stop −₹20,140');
+    expect(mtmHeadline({ state: 'fired', trigger }, aKillSwitchRun(at))).toBe(
+      'Flattened at 14:02:11 by MTM stop −₹20,140',
+    );
   });
   it('names what a run that could not finish left open', () => {
-    const text = mtmHeadline(
-      { state: 'fired', trigger },
-      run({
-        state: 'incomplete',
-        stillOpen: {
-          orders: [],
-          positions: [{ exchange: 'NSE', tradingsymbol: 'RELIANCE', product: 'MIS', quantity: 25 }],
-          unconfirmed: [],
-          verified: true,
-          positionsUnknownSince: null,
-        },
-      }),
-    );
+    const text = mtmHeadline({ state: 'fired', trigger }, aRunLeavingReliance(at));
     expect(text).toBe('Not flat: MTM stop −₹20,140 at 14:02:11 — still open: RELIANCE +25');
   });
   it('after a restart the run is not at hand: says it ran, not that it is flat', () => {
@@ -180,7 +157,7 @@ describe('mtmHeadline', () => {
     );
   });
   it('says flattening while the run is going', () => {
-    expect(mtmHeadline({ state: 'fired', trigger }, run({ state: 'running' }))).toBe(
+    expect(mtmHeadline({ state: 'fired', trigger }, aKillSwitchRun(at, { state: 'running' }))).toBe(
       'Flattening: MTM stop −₹20,140 at 14:02:11',
     );
   });

@@ -8,16 +8,38 @@ export function ConditionSelect(props: {
   readonly value: AlertCondition;
   readonly onChange: (c: AlertCondition) => void;
 }) {
-  const options = conditionsOf(props.basis);
+  return (
+    <ChoiceSelect
+      label={props.label}
+      value={props.value}
+      options={conditionsOf(props.basis)}
+      words={conditionWords}
+      onChange={props.onChange}
+    />
+  );
+}
+
+/**
+ * A select of fixed choices (a condition, the alert order's side, type and product), each shown
+ * as `words` says (as written without it); what it hands on is always one of them.
+ */
+export function ChoiceSelect<T extends string>(props: {
+  readonly label: string;
+  readonly value: T;
+  readonly options: readonly T[];
+  readonly onChange: (v: T) => void;
+  readonly words?: (v: T) => string;
+}) {
+  const { options, words } = props;
   return (
     <select
       aria-label={props.label}
       value={props.value}
-      onChange={(e) => props.onChange(options.find((c) => c === e.target.value) ?? options[0]!)}
+      onChange={(e) => props.onChange(options.find((o) => o === e.target.value) ?? props.value)}
     >
-      {options.map((c) => (
-        <option key={c} value={c}>
-          {conditionWords(c)}
+      {options.map((o) => (
+        <option key={o} value={o}>
+          {words ? words(o) : o}
         </option>
       ))}
     </select>

@@ -3,6 +3,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PriceAlert } from '@shared/domain/alert';
+import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { useToasts } from '../../state/toast-store';
@@ -147,17 +148,7 @@ describe('alert notifications in the page', () => {
   it('attaches an order to a new alert, refuses a bad quantity naming it, and shows each outcome on the alert and in a toast', async () => {
     const placedAlert = fired({
       id: 'al-ord1',
-      orders: [
-        {
-          exchange: 'NSE',
-          tradingsymbol: 'INFY',
-          transactionType: 'BUY',
-          quantity: 10,
-          orderType: 'MARKET',
-          product: 'MIS',
-          validity: 'DAY',
-        },
-      ],
+      orders: [{ ...INFY_MARKET_BUY, quantity: 10 }],
       outcome: { state: 'refused', detail: 'Nothing placed: Order value ₹15,120 is over your limit', legs: [] },
     });
     bridge = createFakeBridge({
@@ -200,17 +191,7 @@ describe('alert notifications in the page', () => {
         instrumentToken: INFY.instrumentToken,
         condition: 'crosses_up',
         price: 1520,
-        orders: [
-          {
-            exchange: 'NSE',
-            tradingsymbol: 'INFY',
-            transactionType: 'SELL',
-            quantity: 5,
-            orderType: 'MARKET',
-            product: 'MIS',
-            validity: 'DAY',
-          },
-        ],
+        orders: [{ ...INFY_MARKET_BUY, transactionType: 'SELL', quantity: 5 }],
         notify: { os: false, sound: false },
       }),
     );

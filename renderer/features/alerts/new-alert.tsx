@@ -8,7 +8,7 @@ import { useSelectedInstrument } from '../ticket/use-selected-instrument';
 import { useBasket } from '../basket/use-basket';
 import { useCreateAlert } from './queries';
 import { conditionsOf, NEW_ALERT, readAlertForm, type AlertForm, type BasisKind } from './alert-form';
-import { ConditionSelect, NotifyFields } from './alert-fields';
+import { ChoiceSelect, ConditionSelect, NotifyFields } from './alert-fields';
 
 const BASES: ReadonlyArray<readonly [BasisKind, string]> = [
   ['price', 'Price'],
@@ -156,6 +156,10 @@ function AlertWatches({ model }: { readonly model: NewAlertForm }) {
   );
 }
 
+/** The sides and the order types an alert's order offers (its form's `side` and `orderType`). */
+const SIDES = ['BUY', 'SELL'] as const;
+const ORDER_TYPES = ['MARKET', 'LIMIT'] as const;
+
 /** What the alert places when it fires: nothing, an order (its side, quantity, type, limit and product) or the basket. */
 function AlertPlaces({ model }: { readonly model: NewAlertForm }) {
   const { form, change, instrument, basket } = model;
@@ -181,14 +185,7 @@ function AlertPlaces({ model }: { readonly model: NewAlertForm }) {
       </label>
       {form.places === 'order' ? (
         <>
-          <select
-            aria-label="Order side"
-            value={form.side}
-            onChange={(e) => change({ side: e.target.value === 'SELL' ? 'SELL' : 'BUY' })}
-          >
-            <option value="BUY">BUY</option>
-            <option value="SELL">SELL</option>
-          </select>
+          <ChoiceSelect label="Order side" value={form.side} options={SIDES} onChange={(side) => change({ side })} />
           <input
             aria-label="Order quantity"
             inputMode="numeric"
@@ -197,14 +194,12 @@ function AlertPlaces({ model }: { readonly model: NewAlertForm }) {
             value={form.quantity}
             onChange={(e) => change({ quantity: e.target.value })}
           />
-          <select
-            aria-label="Order type"
+          <ChoiceSelect
+            label="Order type"
             value={form.orderType}
-            onChange={(e) => change({ orderType: e.target.value === 'LIMIT' ? 'LIMIT' : 'MARKET' })}
-          >
-            <option value="MARKET">MARKET</option>
-            <option value="LIMIT">LIMIT</option>
-          </select>
+            options={ORDER_TYPES}
+            onChange={(t) => change({ orderType: t })}
+          />
           {form.orderType === 'LIMIT' ? (
             <input
               aria-label="Order limit price"
@@ -215,17 +210,12 @@ function AlertPlaces({ model }: { readonly model: NewAlertForm }) {
               onChange={(e) => change({ limitPrice: e.target.value })}
             />
           ) : null}
-          <select
-            aria-label="Order product"
+          <ChoiceSelect
+            label="Order product"
             value={form.product}
-            onChange={(e) => change({ product: products.find((p) => p === e.target.value) ?? 'MIS' })}
-          >
-            {products.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
-          </select>
+            options={products}
+            onChange={(product) => change({ product })}
+          />
         </>
       ) : null}
     </>

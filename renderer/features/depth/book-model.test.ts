@@ -1,29 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { MarketDepth } from '@shared/domain/market';
+import { INFY_DEPTH } from '@shared/testing/market-fixtures';
 import { latestBook, marketImpact, spreadOf, type Book } from './book-model';
-
-/** INFY's book as docs/api.md, "GET /quotes → 200" shows it. */
-const DEPTH: MarketDepth = {
-  buy: [
-    { price: 1499.95, quantity: 412, orders: 9 },
-    { price: 1499.9, quantity: 505, orders: 4 },
-    { price: 1499.85, quantity: 661, orders: 13 },
-    { price: 1499.8, quantity: 903, orders: 20 },
-    { price: 1499.75, quantity: 1067, orders: 6 },
-  ],
-  sell: [
-    { price: 1500.05, quantity: 297, orders: 3 },
-    { price: 1500.1, quantity: 470, orders: 11 },
-    { price: 1500.15, quantity: 788, orders: 2 },
-    { price: 1500.2, quantity: 702, orders: 17 },
-    { price: 1500.25, quantity: 1210, orders: 25 },
-  ],
-};
 
 const book = (ts: string, over: Partial<Book> = {}): Book => ({
   bid: 1499.95,
   ask: 1500.05,
-  depth: DEPTH,
+  depth: INFY_DEPTH,
   totalBuyQuantity: 11_874,
   totalSellQuantity: 12_406,
   ts,
@@ -49,7 +31,7 @@ describe('latestBook', () => {
       totalSellQuantity: null,
     });
     const shown = latestBook(quoteTick, read);
-    expect(shown).toMatchObject({ bid: 1500.5, ask: 1500.6, depth: DEPTH, totalBuyQuantity: 11_874 });
+    expect(shown).toMatchObject({ bid: 1500.5, ask: 1500.6, depth: INFY_DEPTH, totalBuyQuantity: 11_874 });
   });
 
   it('is the one source known when the other is not', () => {
@@ -76,7 +58,7 @@ describe('spreadOf', () => {
 
 describe('marketImpact', () => {
   it('fills a buy inside the best offer at the touch, over one level', () => {
-    expect(marketImpact(DEPTH, 'BUY', 200)).toMatchObject({
+    expect(marketImpact(INFY_DEPTH, 'BUY', 200)).toMatchObject({
       side: 'ask',
       fillable: 200,
       levels: 1,
@@ -88,22 +70,22 @@ describe('marketImpact', () => {
 
   it('walks a buy larger than the best offer up the levels, to a worse average than the touch', () => {
     // 297 at 1500.05, 470 at 1500.10, 33 at 1500.15: ₹12,00,066.80 for 800 → 1500.0835.
-    const impact = marketImpact(DEPTH, 'BUY', 800);
+    const impact = marketImpact(INFY_DEPTH, 'BUY', 800);
     expect(impact).toMatchObject({ fillable: 800, levels: 3, touch: 1500.05, worst: 1500.15 });
     expect(impact.averagePrice).toBe(1500.0835);
   });
 
   it('takes a sell from the bids, downwards', () => {
-    expect(marketImpact(DEPTH, 'SELL', 500)).toMatchObject({ side: 'bid', levels: 2, worst: 1499.9 });
+    expect(marketImpact(INFY_DEPTH, 'SELL', 500)).toMatchObject({ side: 'bid', levels: 2, worst: 1499.9 });
   });
 
   it('says a MARKET order is larger than everything visible on the side it takes', () => {
-    const impact = marketImpact(DEPTH, 'SELL', 5_000);
+    const impact = marketImpact(INFY_DEPTH, 'SELL', 5_000);
     expect(impact).toMatchObject({ visible: 3548, fillable: 3548, levels: 5, exceedsVisible: true });
   });
 
   it('fills nothing from an empty side', () => {
-    expect(marketImpact({ buy: DEPTH.buy, sell: [] }, 'BUY', 1)).toMatchObject({
+    expect(marketImpact({ buy: INFY_DEPTH.buy, sell: [] }, 'BUY', 1)).toMatchObject({
       fillable: 0,
       averagePrice: null,
       touch: null,

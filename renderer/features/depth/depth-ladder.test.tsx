@@ -2,6 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MarketDepth } from '@shared/domain/market';
+import { INFY_DEPTH } from '@shared/testing/market-fixtures';
 import { DepthLadder } from './depth-ladder';
 import type * as DepthLevelModule from './depth-level';
 import type { DepthLevelProps } from './depth-level';
@@ -19,20 +20,8 @@ vi.mock('./depth-level', async (importOriginal) => {
   };
 });
 
-const DEPTH: MarketDepth = {
-  buy: [
-    { price: 1499.95, quantity: 412, orders: 9 },
-    { price: 1499.9, quantity: 505, orders: 4 },
-    { price: 1499.85, quantity: 661, orders: 13 },
-    { price: 1499.8, quantity: 903, orders: 20 },
-    { price: 1499.75, quantity: 1067, orders: 6 },
-  ],
-  sell: [
-    { price: 1500.05, quantity: 297, orders: 3 },
-    { price: 1500.1, quantity: 470, orders: 11 },
-    { price: 1500.15, quantity: 788, orders: 2 },
-  ],
-};
+/** INFY's book with three offers: the last two levels show no offer. */
+const DEPTH: MarketDepth = { ...INFY_DEPTH, sell: INFY_DEPTH.sell.slice(0, 3) };
 
 const pick = vi.fn();
 

@@ -15,6 +15,22 @@ import { parseNumber } from '../ticket/ticket-model';
 import { formatHolding, formatR, parseTags } from './journal-model';
 import { journalQueries, useSaveNotes } from './queries';
 import { symbolKey, useInstruments } from '../instruments/queries';
+import { GridTable, num, type Column } from '../layout/grid-table';
+
+const COLUMNS: readonly Column[] = [
+  'Exit',
+  'Symbol',
+  'Side',
+  num('Qty'),
+  num('Entry'),
+  num('Exit'),
+  num('Held'),
+  num('P&L'),
+  num('Charges'),
+  num('Net'),
+  num('R'),
+  'Tags',
+];
 
 /**
  * The closed trades of the day or month shown (docs/journal.md), newest exit first: time,
@@ -34,64 +50,43 @@ export function JournalTrades(props: {
     <section className="jtrades" aria-label="Closed trades">
       <h3 className="strategy__subhead">{props.title}</h3>
       <div className="table-scroll jtrades__scroll">
-        <table className="grid" aria-label="Closed trades">
-          <thead>
-            <tr>
-              <th>Exit</th>
-              <th>Symbol</th>
-              <th>Side</th>
-              <th className="num">Qty</th>
-              <th className="num">Entry</th>
-              <th className="num">Exit</th>
-              <th className="num">Held</th>
-              <th className="num">P&amp;L</th>
-              <th className="num">Charges</th>
-              <th className="num">Net</th>
-              <th className="num">R</th>
-              <th>Tags</th>
+        <GridTable
+          label="Closed trades"
+          columns={COLUMNS}
+          rows={props.trades}
+          none="No closed trades here"
+          row={(t) => (
+            <tr
+              key={t.id}
+              className={t.id === props.selected ? 'is-selected' : undefined}
+              data-testid="journal-trade"
+              aria-selected={t.id === props.selected}
+            >
+              <td>
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => props.onSelect(t.id === props.selected ? null : t.id)}
+                >
+                  {formatIstDateTime(t.exitAt)}
+                </button>
+              </td>
+              <td className="sym">{t.tradingsymbol}</td>
+              <td>{t.direction === 'long' ? 'Long' : 'Short'}</td>
+              <td className="num">{formatQty(t.quantity)}</td>
+              <td className="num">{formatPrice(t.entryPrice, tickOf(t))}</td>
+              <td className="num">{formatPrice(t.exitPrice, tickOf(t))}</td>
+              <td className="num">{formatHolding(t.holdingMs)}</td>
+              <td className={`num ${signClass(t.pnl)}`}>{formatPnl(t.pnl)}</td>
+              <td className="num">{formatRupees(t.charges)}</td>
+              <td className={`num ${signClass(t.net)}`} data-testid="journal-trade-net">
+                {formatPnl(t.net)}
+              </td>
+              <td className={`num ${signClass(t.rMultiple ?? 0)}`}>{formatR(t.rMultiple)}</td>
+              <td className="small">{t.notes.tags.join(', ')}</td>
             </tr>
-          </thead>
-          <tbody>
-            {props.trades.length === 0 ? (
-              <tr>
-                <td colSpan={12} className="empty">
-                  No closed trades here
-                </td>
-              </tr>
-            ) : null}
-            {props.trades.map((t) => (
-              <tr
-                key={t.id}
-                className={t.id === props.selected ? 'is-selected' : undefined}
-                data-testid="journal-trade"
-                aria-selected={t.id === props.selected}
-              >
-                <td>
-                  <button
-                    type="button"
-                    className="link"
-                    onClick={() => props.onSelect(t.id === props.selected ? null : t.id)}
-                  >
-                    {formatIstDateTime(t.exitAt)}
-                  </button>
-                </td>
-                <td className="sym">{t.tradingsymbol}</td>
-                <td>{t.direction === 'long' ? 'Long' : 'Short'}</td>
-                <td className="num">{formatQty(t.quantity)}</td>
-                <td className="num">{formatPrice(t.entryPrice, tickOf(t))}</td>
-                <td className="num">{formatPrice(t.exitPrice, tickOf(t))}</td>
-                <td className="num">{formatHolding(t.holdingMs)}</td>
-                <td className={`num ${signClass(t.pnl)}`}>{formatPnl(t.pnl)}</td>
-                <td className="num">{formatRupees(t.charges)}</td>
-                <td className={`num ${signClass(t.net)}`} data-testid="journal-trade-net">
-                  {formatPnl(t.net)}
-                </td>
-                <td className={`num ${signClass(t.rMultiple ?? 0)}`}>{formatR(t.rMultiple)}</td>
-                <td className="small">{t.notes.tags.join(', ')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          )}
+        />
       </div>
       {chosen ? <TradeDetail key={chosen.id} trade={chosen} onClose={() => props.onSelect(null)} /> : null}
     </section>

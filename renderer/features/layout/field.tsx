@@ -30,11 +30,45 @@ export function Field(props: {
         'aria-invalid': props.error ? true : undefined,
         'aria-describedby': props.error ? errorId : undefined,
       })}
-      {props.error ? (
-        <span className="field-error" id={errorId}>
-          {props.error}
-        </span>
-      ) : null}
+      <FieldError id={errorId} error={props.error} />
     </div>
+  );
+}
+
+/** A field's error right under its control, with the id the control's `aria-describedby` names; nothing without one. */
+export function FieldError({ id, error }: { readonly id: string; readonly error?: string | undefined }) {
+  return error ? (
+    <span className="field-error" id={id}>
+      {error}
+    </span>
+  ) : null;
+}
+
+/**
+ * A settings row's figure in a dialog's grid (risk limits, MTM levels): its label and its text box,
+ * tied to the `FieldError` under it (id `${id}-error`) for screen readers.
+ */
+export function FigureInput(props: {
+  readonly id: string;
+  readonly label: string;
+  readonly placeholder: string;
+  readonly value: string;
+  readonly error: string | undefined;
+  readonly onChange: (value: string) => void;
+}) {
+  return (
+    <>
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type="text"
+        inputMode="decimal"
+        placeholder={props.placeholder}
+        value={props.value}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? `${props.id}-error` : undefined}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </>
   );
 }

@@ -5,7 +5,7 @@ import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { ClockProvider } from '../../lib/use-now';
 import { useTicketActions } from '../ticket/ticket-store';
-import { bookOf, createFakeBridge } from '../../test/fake-bridge';
+import { bookOf, createFakeBridge, funds } from '../../test/fake-bridge';
 import { createManualClock, type ManualClock } from '../../test/manual-clock';
 import { FundsPanel } from '../portfolio/funds-panel';
 import { sessionQueries } from '../session/queries';
@@ -17,14 +17,7 @@ import { sessionQueries } from '../session/queries';
  */
 
 const T0 = Date.parse('2026-11-23T04:00:00Z');
-const FUNDS = {
-  availableCash: 5_00_000,
-  usedMargin: 0,
-  availableMargin: 12_34_567.5,
-  openingBalance: 5_00_000,
-  realisedPnl: 0,
-  unrealisedPnl: 0,
-};
+const FUNDS = funds();
 
 let clock: ManualClock;
 let answered: number;

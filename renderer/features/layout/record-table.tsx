@@ -1,9 +1,6 @@
 import type { ReactNode } from 'react';
 import { describeError } from '../../lib/describe-error';
-import { EmptyRow } from './panel-states';
-
-/** One column: its header, and `num` for a right-aligned figure. */
-export type RecordColumn = string | { readonly header: string; readonly num?: boolean };
+import { ACTIONS, ColumnHeader, GridTable, type Column } from './grid-table';
 
 /**
  * The list of records a dialog or the GTT panel shows (price alerts, unconfirmed orders, drift
@@ -13,7 +10,7 @@ export type RecordColumn = string | { readonly header: string; readonly num?: bo
  */
 export function RecordTable<T>(props: {
   readonly label: string;
-  readonly columns: readonly RecordColumn[];
+  readonly columns: readonly Column[];
   /** Undefined until loaded. */
   readonly records: readonly T[] | undefined;
   readonly error?: unknown;
@@ -24,45 +21,28 @@ export function RecordTable<T>(props: {
   readonly row: (record: T) => ReactNode;
   readonly className?: string;
 }) {
-  const { columns, records } = props;
-  const span = columns.length + 1;
+  const { records } = props;
   return (
-    <table className={props.className ? `grid ${props.className}` : 'grid'} aria-label={props.label}>
-      <thead>
-        <tr>
-          {columns.map((c) => {
-            const { header, num } = typeof c === 'string' ? { header: c, num: false } : c;
-            return (
-              <th key={header} className={num ? 'num' : undefined}>
-                {header}
-              </th>
-            );
-          })}
-          <ActionsHeader />
-        </tr>
-      </thead>
-      <tbody>
-        {records === undefined ? (
-          <EmptyRow colSpan={span}>
-            {props.error ? `Could not load ${props.what}: ${describeError(props.error)}` : `Loading ${props.what}…`}
-          </EmptyRow>
-        ) : records.length === 0 ? (
-          <EmptyRow colSpan={span}>{props.empty}</EmptyRow>
-        ) : (
-          records.map(props.row)
-        )}
-      </tbody>
-    </table>
+    <GridTable
+      label={props.label}
+      columns={[...props.columns, ACTIONS]}
+      rows={records ?? []}
+      row={props.row}
+      none={
+        records !== undefined
+          ? props.empty
+          : props.error
+            ? `Could not load ${props.what}: ${describeError(props.error)}`
+            : `Loading ${props.what}…`
+      }
+      className={props.className}
+    />
   );
 }
 
 /** The header over a table's last column, the rows' buttons: named for a screen reader, unseen. */
 export function ActionsHeader() {
-  return (
-    <th>
-      <span className="sr-only">Actions</span>
-    </th>
-  );
+  return <ColumnHeader column={ACTIONS} />;
 }
 
 /** The last cell of a record's row: its buttons. */

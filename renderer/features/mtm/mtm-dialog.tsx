@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
 import { describeError } from '../../lib/describe-error';
+import { FieldError, FigureInput } from '../layout/field';
 import { SaveButtons } from '../layout/save-buttons';
+import { useSettingsForm } from '../layout/use-settings-form';
 import { Dialog } from '../layout/dialog';
 import { mtmDraftOf, mtmSettingsOf, type AmountDraft, type MtmDraft, type MtmField } from './mtm-form';
 import { mtmQueries, useSetMtm } from './queries';
@@ -32,21 +33,11 @@ const ROWS: readonly { readonly field: Exclude<MtmField, 'hard' | 'countdownS'>;
 ];
 
 function MtmForm(props: { readonly initial: MtmDraft; readonly onDone: () => void }) {
-  const [draft, setDraft] = useState(props.initial);
-  const [errors, setErrors] = useState<Partial<Record<MtmField, string>>>({});
   const save = useSetMtm();
+  const { draft, setDraft, errors, setErrors, onSubmit } = useSettingsForm(props, mtmSettingsOf, save);
   const change = (patch: Partial<MtmDraft>): void => {
     setDraft((d) => ({ ...d, ...patch }));
     setErrors({});
-  };
-  const onSubmit = (e: FormEvent): void => {
-    e.preventDefault();
-    const result = mtmSettingsOf(draft);
-    if (result.errors) {
-      setErrors(result.errors);
-      return;
-    }
-    save.mutate(result.settings, { onSuccess: props.onDone });
   };
   return (
     <form onSubmit={onSubmit} aria-label="MTM stop and target">
@@ -98,16 +89,13 @@ function AmountRow(props: {
   const id = `mtm-${props.field}`;
   return (
     <>
-      <label htmlFor={id}>{props.label}</label>
-      <input
+      <FigureInput
         id={id}
-        type="text"
-        inputMode="decimal"
+        label={props.label}
         placeholder="Off"
         value={props.amount.value}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? `${id}-error` : undefined}
-        onChange={(e) => props.onChange({ ...props.amount, value: e.target.value })}
+        error={props.error}
+        onChange={(value) => props.onChange({ ...props.amount, value })}
       />
       <select
         aria-label={`${props.label}: unit`}
@@ -118,11 +106,7 @@ function AmountRow(props: {
         <option value="percent">% of opening funds</option>
       </select>
       <span />
-      {props.error ? (
-        <span className="field-error" id={`${id}-error`}>
-          {props.error}
-        </span>
-      ) : null}
+      <FieldError id={`${id}-error`} error={props.error} />
     </>
   );
 }

@@ -5,13 +5,13 @@ import { mtmDraftOf, mtmSettingsOf } from './mtm-form';
 describe('the MTM dialog fields', () => {
   const blank = mtmDraftOf(NO_MTM_SETTINGS);
   it('empty fields are off; figures with grouping are read', () => {
-    expect(mtmSettingsOf(blank)).toEqual({ settings: NO_MTM_SETTINGS });
+    expect(mtmSettingsOf(blank)).toEqual({ value: NO_MTM_SETTINGS });
     const r = mtmSettingsOf({
       ...blank,
       stop: { value: '₹20,000', unit: 'rupees' },
       target: { value: '4', unit: 'percent' },
     });
-    expect(r.settings).toMatchObject({
+    expect(r.value).toMatchObject({
       stop: { value: 20_000, unit: 'rupees' },
       target: { value: 4, unit: 'percent' },
     });

@@ -1,4 +1,5 @@
 import { MtmSettings, type MtmAmount } from '@shared/domain/mtm';
+import type { FormReading } from '../layout/use-settings-form';
 
 /** One amount as typed: a figure (empty: off) and its unit. */
 export interface AmountDraft {
@@ -34,11 +35,7 @@ export function mtmDraftOf(s: MtmSettings): MtmDraft {
 }
 
 /** The levels from the fields, or an error per field ("Enter a positive amount"). */
-export function mtmSettingsOf(
-  d: MtmDraft,
-):
-  | { readonly settings: MtmSettings; readonly errors?: undefined }
-  | { readonly settings?: undefined; readonly errors: Partial<Record<MtmField, string>> } {
+export function mtmSettingsOf(d: MtmDraft): FormReading<MtmSettings, MtmField> {
   const errors: Partial<Record<MtmField, string>> = {};
   const amount = (field: MtmField, a: AmountDraft): MtmAmount | null => {
     const text = a.value.replace(/[,₹\s]/g, '');
@@ -72,5 +69,5 @@ export function mtmSettingsOf(
     countdownS,
   });
   if (!parsed.success) return { errors: { trailLock: parsed.error.issues[0]?.message ?? 'Not valid' } };
-  return { settings: parsed.data };
+  return { value: parsed.data };
 }

@@ -3,6 +3,7 @@ import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NO_MTM_SETTINGS, type MtmStatus } from '@shared/domain/mtm';
 import type { SafetyRun } from '@shared/domain/safety-run';
+import { aKillSwitchRun, aRunLeavingReliance } from '@shared/testing/safety-fixtures';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
@@ -32,19 +33,6 @@ const status = (over: Partial<MtmStatus>): MtmStatus => ({
 
 // 14:02:11 IST.
 const AT = Date.parse('2026-11-27T08:32:11Z');
-const run = (over: Partial<SafetyRun>): SafetyRun => ({
-  id: 'sr1',
-  action: { kind: 'killSwitch', exitPositions: true },
-  startedAt: AT,
-  finishedAt: AT,
-  state: 'done',
-  steps: [],
-  stillOpen: { orders: [], positions: [], unconfirmed: [], verified: true, positionsUnknownSince: null },
-  detail: '',
-  positionsUnreadableSince: null,
-  barrierUp: true,
-  ...over,
-});
 const fired = status({
   state: 'fired',
   mtm: -20_140,
@@ -92,20 +80,11 @@ describe('the header MTM piece', () => {
 
   it('after the run: why and at what figure; a run that could not finish names what is open', async () => {
     current = fired;
-    lastRun = run({});
+    lastRun = aKillSwitchRun(AT);
     const { unmount } = show();
     expect(await screen.findByText('Flattened at 14:02:11 by MTM stop −₹20,140')).toBeTruthy();
     unmount();
-    lastRun = run({
-      state: 'incomplete',
-      stillOpen: {
-        orders: [],
-        positions: [{ exchange: 'NSE', tradingsymbol: 'RELIANCE', product: 'MIS', quantity: 25 }],
-        unconfirmed: [],
-        verified: true,
-        positionsUnknownSince: null,
-      },
-    });
+    lastRun = aRunLeavingReliance(AT);
     show();
     expect(await screen.findByText('Not flat: MTM stop −₹20,140 at 14:02:11 — still open: RELIANCE +25')).toBeTruthy();
   });

@@ -95,6 +95,22 @@ const row = (strike: number): HTMLElement => {
   return tr;
 };
 
+/** The 24,500 call ticks: last 190.05, up 19.95 on the day. */
+const callTicks = (): void =>
+  act(() =>
+    bridge.emit('market.ticks', {
+      ticks: [
+        {
+          instrumentToken: NIFTY_CE.instrumentToken,
+          lastPrice: 190.05,
+          change: 19.95,
+          volume: 1_200,
+          ts: '2026-11-23T10:41:30+05:30',
+        },
+      ],
+    }),
+  );
+
 /** A row's cells as read, without the B / S add-to-basket buttons. */
 const cells = (tr: HTMLElement): string[] =>
   [...tr.children].map((c) => {
@@ -138,19 +154,7 @@ describe('OptionChainPanel', () => {
         [900_001, 900_002, NIFTY_CE.instrumentToken, NIFTY_PE.instrumentToken].sort((a, b) => a - b),
       );
     });
-    act(() =>
-      bridge.emit('market.ticks', {
-        ticks: [
-          {
-            instrumentToken: NIFTY_CE.instrumentToken,
-            lastPrice: 190.05,
-            change: 19.95,
-            volume: 1_200,
-            ts: '2026-11-23T10:41:30+05:30',
-          },
-        ],
-      }),
-    );
+    callTicks();
     await waitFor(() => expect(cells(row(24_500))[4]).toBe('190.05+19.95'));
   });
 
@@ -177,19 +181,7 @@ describe('OptionChainPanel', () => {
       </QueryClientProvider>,
     );
     await screen.findByRole('table', { name: 'Option chain' });
-    act(() =>
-      bridge.emit('market.ticks', {
-        ticks: [
-          {
-            instrumentToken: NIFTY_CE.instrumentToken,
-            lastPrice: 190.05,
-            change: 19.95,
-            volume: 1,
-            ts: '2026-11-23T10:41:30+05:30',
-          },
-        ],
-      }),
-    );
+    callTicks();
     await waitFor(() => expect(cells(row(24_500))[4]).toBe('190.05+19.95'));
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: `Add BUY ${NIFTY_CE.tradingsymbol} to basket` }));

@@ -6,6 +6,7 @@ import { describeError } from '../../lib/describe-error';
 import { formatPrice } from '../../lib/format';
 import { useTicketActions, useTicketDraft } from '../ticket/ticket-store';
 import { useInstruments } from '../instruments/queries';
+import { num, TableHead, type Column } from '../layout/grid-table';
 import { Panel } from '../layout/panel';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { expiryInstant } from '@shared/trading/market-hours';
@@ -27,9 +28,6 @@ import { optionQueries } from './queries';
 import { NeedsMarketData } from '../session/no-market-data';
 import './options.css';
 import { useChainFollowsLink } from '../workstation/use-chain-follows-link';
-
-/** Column count of a chain row: five a side and the strike, and three Greeks a side when shown. */
-const columns = (greeks: boolean): number => (greeks ? 17 : 11);
 
 /**
  * The option chain (docs/renderer.md, "Market depth, sessions and the option chain on
@@ -186,42 +184,24 @@ function ChainStatsBar({ chain }: { readonly chain: OptionChain | undefined }) {
   );
 }
 
-function ChainHead({ showGreeks }: { readonly showGreeks: boolean }) {
-  return (
-    <thead>
-      <tr>
-        <th className="num" title="Open interest">
-          OI
-        </th>
-        <th className="num chain__oichg" title="Open interest's change since the previous day">
-          OI chg
-        </th>
-        <th className="num chain__iv" title="Implied volatility, % a year">
-          IV
-        </th>
-        <th className="num" title="Delta">
-          Δ
-        </th>
-        {showGreeks ? <GreekHeads /> : null}
-        <th className="num">LTP</th>
-        <th className="num chain__strike">Strike</th>
-        <th className="num">LTP</th>
-        {showGreeks ? <GreekHeads reversed /> : null}
-        <th className="num" title="Delta">
-          Δ
-        </th>
-        <th className="num chain__iv" title="Implied volatility, % a year">
-          IV
-        </th>
-        <th className="num chain__oichg" title="Open interest's change since the previous day">
-          OI chg
-        </th>
-        <th className="num" title="Open interest">
-          OI
-        </th>
-      </tr>
-    </thead>
-  );
+/** Gamma, theta and vega, shown beside delta when asked. */
+const GREEK_COLUMNS: readonly Column[] = [
+  num('Γ', "Gamma: delta's change per point of the underlying"),
+  num('Θ', "Theta: the premium's change in a day, rupees"),
+  num('Vega', "Vega: the premium's change per point of IV, rupees"),
+];
+
+/** The chain's columns: the calls' from the outside in, the strike, then the puts' mirrored. */
+function chainColumns(showGreeks: boolean): readonly Column[] {
+  const side: readonly Column[] = [
+    num('OI', 'Open interest'),
+    { header: 'OI chg', num: true, className: 'chain__oichg', title: "Open interest's change since the previous day" },
+    { header: 'IV', num: true, className: 'chain__iv', title: 'Implied volatility, % a year' },
+    num('Δ', 'Delta'),
+    ...(showGreeks ? GREEK_COLUMNS : []),
+    num('LTP'),
+  ];
+  return [...side, { header: 'Strike', num: true, className: 'chain__strike' }, ...[...side].reverse()];
 }
 
 /**
@@ -251,7 +231,9 @@ function ChainTable(props: {
   const greeksAt = showGreeks
     ? { spot: chain.underlyingPrice, years: yearsTo(expiryInstant(chain.exchange, chain.expiry), Date.parse(chain.ts)) }
     : null;
-  const COLUMNS = columns(showGreeks);
+  // Five a side and the strike, and three Greeks a side when shown.
+  const head = chainColumns(showGreeks);
+  const COLUMNS = head.length;
   const spotText = `${chain.underlying} ${formatPrice(chain.underlyingPrice)}`;
   const leg = (kind: 'call' | 'put', r: OptionChain['rows'][number]) => {
     const l = kind === 'call' ? r.call : r.put;
@@ -273,7 +255,7 @@ function ChainTable(props: {
   return (
     <div className="table-scroll chain__scroll" ref={scroller}>
       <table aria-label="Option chain" className={`grid chain${showGreeks ? ' chain--greeks' : ''}`}>
-        <ChainHead showGreeks={showGreeks} />
+        <TableHead columns={head} />
         <tbody>
           {chain.rows.map((r, n) => (
             <ChainRowWithSpot key={r.strike} columns={COLUMNS} spotBefore={n === spotAt} spotText={spotText}>
@@ -324,17 +306,3 @@ function SpotLine({ text, columns }: { readonly text: string; readonly columns: 
 }
 
 /** The Greeks' column heads of one side (the puts' read outward, so reversed). */
-function GreekHeads({ reversed = false }: { readonly reversed?: boolean }) {
-  const heads = [
-    <th key="g" className="num" title="Gamma: delta's change per point of the underlying">
-      Γ
-    </th>,
-    <th key="t" className="num" title="Theta: the premium's change in a day, rupees">
-      Θ
-    </th>,
-    <th key="v" className="num" title="Vega: the premium's change per point of IV, rupees">
-      Vega
-    </th>,
-  ];
-  return <>{reversed ? heads.reverse() : heads}</>;
-}

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { formatPnl, formatPrice, formatQty, formatRupees, signClass } from '../../lib/format';
+import { GridTable, num, TotalsRow } from '../layout/grid-table';
 import { Panel } from '../layout/panel';
-import { EmptyRow, PanelPlaceholder } from '../layout/panel-states';
+import { PanelPlaceholder } from '../layout/panel-states';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { useQuotes } from '../market/use-quotes';
@@ -28,41 +29,27 @@ export function HoldingsPanel() {
         <PanelPlaceholder what="holdings" error={result.error} />
       ) : (
         <div className="table-scroll">
-          <table aria-label="Holdings" className="grid">
-            <thead>
-              <tr>
-                <th>Symbol</th>
-                <th className="num">Qty</th>
-                <th className="num">Avg</th>
-                <th className="num">LTP</th>
-                <th className="num">Value</th>
-                <th className="num">P&amp;L</th>
+          <GridTable
+            label="Holdings"
+            columns={['Symbol', num('Qty'), num('Avg'), num('LTP'), num('Value'), num('P&L')]}
+            rows={rows}
+            none="No holdings"
+            foot={
+              <TotalsRow span={5}>
+                <td className={`num ${signClass(total)}`}>{formatPnl(total)}</td>
+              </TotalsRow>
+            }
+            row={({ h, m }) => (
+              <tr key={h.instrumentToken}>
+                <td className="sym">{h.tradingsymbol}</td>
+                <td className="num">{formatQty(h.quantity)}</td>
+                <td className="num">{formatPrice(h.averagePrice, byToken.get(h.instrumentToken)?.tickSize)}</td>
+                <td className="num">{formatPrice(m.ltp, byToken.get(h.instrumentToken)?.tickSize)}</td>
+                <td className="num">{formatRupees(m.value)}</td>
+                <td className={`num ${signClass(m.pnl)}`}>{formatPnl(m.pnl)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.length === 0 ? <EmptyRow colSpan={6}>No holdings</EmptyRow> : null}
-              {rows.map(({ h, m }) => (
-                <tr key={h.instrumentToken}>
-                  <td className="sym">{h.tradingsymbol}</td>
-                  <td className="num">{formatQty(h.quantity)}</td>
-                  <td className="num">{formatPrice(h.averagePrice, byToken.get(h.instrumentToken)?.tickSize)}</td>
-                  <td className="num">{formatPrice(m.ltp, byToken.get(h.instrumentToken)?.tickSize)}</td>
-                  <td className="num">{formatRupees(m.value)}</td>
-                  <td className={`num ${signClass(m.pnl)}`}>{formatPnl(m.pnl)}</td>
-                </tr>
-              ))}
-            </tbody>
-            {rows.length > 0 ? (
-              <tfoot>
-                <tr>
-                  <th scope="row" colSpan={5}>
-                    Total
-                  </th>
-                  <td className={`num ${signClass(total)}`}>{formatPnl(total)}</td>
-                </tr>
-              </tfoot>
-            ) : null}
-          </table>
+            )}
+          />
         </div>
       )}
     </Panel>

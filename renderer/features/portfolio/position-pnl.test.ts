@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Holding } from '@shared/domain/portfolio';
-import { positionOf } from '@shared/testing/portfolio-fixtures';
+import { IRFC_BOUGHT_TODAY, positionOf } from '@shared/testing/portfolio-fixtures';
 import { markHolding, markPosition } from './position-pnl';
 
 /** A day's position as the broker reports it; tests override what they are about. */
@@ -8,18 +8,7 @@ const position = positionOf;
 
 describe('markPosition', () => {
   // 1,000 at 100 and 2,000 at 100.05: the average 100.0333… reaches the wire rounded.
-  const bought = position({
-    quantity: 3000,
-    averagePrice: 100.0333,
-    lastPrice: 101,
-    buyQuantity: 3000,
-    buyValue: 3_00_100,
-    dayBuyQuantity: 3000,
-    dayBuyValue: 3_00_100,
-    unrealisedPnl: 2900,
-    pnl: 2900,
-    m2m: 2900,
-  });
+  const bought = IRFC_BOUGHT_TODAY;
 
   it('shows the same exact P&L at LTP 101 whether the price came from a tick or the last poll', () => {
     expect(markPosition(bought, 101)).toEqual({ ltp: 101, pnl: 2900, unrealised: 2900, m2m: 2900 });

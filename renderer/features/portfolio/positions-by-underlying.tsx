@@ -2,13 +2,25 @@ import type { Position } from '@shared/domain/portfolio';
 import { formatPnl, formatPrice, signClass } from '../../lib/format';
 import { useClock } from '../../lib/use-now';
 import { useInstruments } from '../instruments/queries';
-import { EmptyRow } from '../layout/panel-states';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import type { Quotes } from '../market/quote-cache';
 import { isDerivative, positionLegs } from '../strategy/builder-model';
 import { positionGroups } from '../strategy/position-groups';
 import { useStrategyActions } from '../strategy/strategy-store';
 import { spotSource } from '../strategy/underlying-spot';
+import { ACTIONS, GridTable, num, type Column } from '../layout/grid-table';
+
+const COLUMNS: readonly Column[] = [
+  'Underlying',
+  num('Positions'),
+  num('Price'),
+  num('Δ', 'Rupees per point of the underlying'),
+  num('Γ', "Delta's change per point"),
+  num('Θ / day', 'Rupees a day'),
+  num('Vega', 'Rupees per IV point'),
+  num('P&L'),
+  ACTIONS,
+];
 
 /** A figure with its sign written, to `digits` places. */
 const signed = (v: number, digits: number): string => {
@@ -47,60 +59,38 @@ export function PositionsByUnderlying(props: { readonly positions: readonly Posi
     opened();
   };
   return (
-    <table aria-label="Positions by underlying" className="grid">
-      <thead>
-        <tr>
-          <th>Underlying</th>
-          <th className="num">Positions</th>
-          <th className="num">Price</th>
-          <th className="num" title="Rupees per point of the underlying">
-            Δ
+    <GridTable
+      label="Positions by underlying"
+      columns={COLUMNS}
+      rows={groups}
+      none="No open positions"
+      row={(g) => (
+        <tr key={g.underlying} data-testid="position-group">
+          <th scope="row" className="sym">
+            {g.underlying}
           </th>
-          <th className="num" title="Delta's change per point">
-            Γ
-          </th>
-          <th className="num" title="Rupees a day">
-            Θ / day
-          </th>
-          <th className="num" title="Rupees per IV point">
-            Vega
-          </th>
-          <th className="num">P&amp;L</th>
-          <th>
-            <span className="sr-only">Actions</span>
-          </th>
+          <td className="num">{g.positions}</td>
+          <td className="num">{g.spot === null ? '…' : formatPrice(Math.round(g.spot * 100) / 100)}</td>
+          <td className="num" data-testid="group-delta">
+            {g.greeks ? signed(g.greeks.delta, 2) : '…'}
+          </td>
+          <td className="num">{g.greeks ? signed(g.greeks.gamma, 4) : '…'}</td>
+          <td className={`num ${signClass(g.greeks?.theta ?? 0)}`}>{g.greeks ? formatPnl(g.greeks.theta) : '…'}</td>
+          <td className={`num ${signClass(g.greeks?.vega ?? 0)}`}>{g.greeks ? formatPnl(g.greeks.vega) : '…'}</td>
+          <td className={`num ${signClass(g.pnl)}`}>{formatPnl(g.pnl)}</td>
+          <td className="row-actions">
+            {g.derivatives ? (
+              <button
+                type="button"
+                aria-label={`Payoff of ${g.underlying} positions`}
+                onClick={() => payoff(g.underlying)}
+              >
+                Payoff
+              </button>
+            ) : null}
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {groups.length === 0 ? <EmptyRow colSpan={9}>No open positions</EmptyRow> : null}
-        {groups.map((g) => (
-          <tr key={g.underlying} data-testid="position-group">
-            <th scope="row" className="sym">
-              {g.underlying}
-            </th>
-            <td className="num">{g.positions}</td>
-            <td className="num">{g.spot === null ? '…' : formatPrice(Math.round(g.spot * 100) / 100)}</td>
-            <td className="num" data-testid="group-delta">
-              {g.greeks ? signed(g.greeks.delta, 2) : '…'}
-            </td>
-            <td className="num">{g.greeks ? signed(g.greeks.gamma, 4) : '…'}</td>
-            <td className={`num ${signClass(g.greeks?.theta ?? 0)}`}>{g.greeks ? formatPnl(g.greeks.theta) : '…'}</td>
-            <td className={`num ${signClass(g.greeks?.vega ?? 0)}`}>{g.greeks ? formatPnl(g.greeks.vega) : '…'}</td>
-            <td className={`num ${signClass(g.pnl)}`}>{formatPnl(g.pnl)}</td>
-            <td className="row-actions">
-              {g.derivatives ? (
-                <button
-                  type="button"
-                  aria-label={`Payoff of ${g.underlying} positions`}
-                  onClick={() => payoff(g.underlying)}
-                >
-                  Payoff
-                </button>
-              ) : null}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      )}
+    />
   );
 }

@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Position } from '@shared/domain/portfolio';
-import { positionOf } from '@shared/testing/portfolio-fixtures';
+import { IRFC_BOUGHT_TODAY, positionOf } from '@shared/testing/portfolio-fixtures';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { createFakeBridge, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
@@ -35,21 +35,7 @@ const POSITIONS: Position[] = [
     pnl: 11_250,
     m2m: 3750,
   }),
-  positionOf({
-    tradingsymbol: 'IRFC',
-    instrumentToken: 77,
-    quantity: 3000,
-    averagePrice: 100.0333,
-    closePrice: 99.5,
-    lastPrice: 101,
-    buyQuantity: 3000,
-    buyValue: 3_00_100,
-    dayBuyQuantity: 3000,
-    dayBuyValue: 3_00_100,
-    unrealisedPnl: 2900,
-    pnl: 2900,
-    m2m: 2900,
-  }),
+  { ...IRFC_BOUGHT_TODAY, instrumentToken: 77, closePrice: 99.5 },
 ];
 
 beforeEach(() => {

@@ -1,7 +1,6 @@
 import type { Position } from '@shared/domain/portfolio';
 import { formatPnl, formatPrice, formatSignedQty, signClass } from '../../lib/format';
-import { EmptyRow } from '../layout/panel-states';
-import { ActionsHeader } from '../layout/record-table';
+import { ACTIONS, GridTable, num, TotalsRow, type Column } from '../layout/grid-table';
 import { LivePrice } from '../market/live-price';
 import type { Quote, Quotes } from '../market/quote-cache';
 import { GttFromPosition } from '../gtt/gtt-buttons';
@@ -21,6 +20,20 @@ interface RowActions {
   readonly onExit: (p: Position) => void;
 }
 
+const COLUMNS: readonly Column[] = [
+  { header: 'Select', unseen: true },
+  'Symbol',
+  'Product',
+  num('Net qty'),
+  num('Avg'),
+  num('LTP'),
+  num('Unrealised'),
+  num('Realised'),
+  num('P&L'),
+  num('Day'),
+  ACTIONS,
+];
+
 /** The positions, one row each, with the totals under them (ticked ones exit as in docs/contract.md §Kill switch). */
 export function PositionsTable({
   rows,
@@ -36,56 +49,35 @@ export function PositionsTable({
   readonly isTicked: (p: Position) => boolean;
 }) {
   return (
-    <table aria-label="Positions" className="grid">
-      <thead>
-        <tr>
-          <th>
-            <span className="sr-only">Select</span>
-          </th>
-          <th>Symbol</th>
-          <th>Product</th>
-          <th className="num">Net qty</th>
-          <th className="num">Avg</th>
-          <th className="num">LTP</th>
-          <th className="num">Unrealised</th>
-          <th className="num">Realised</th>
-          <th className="num">P&amp;L</th>
-          <th className="num">Day</th>
-          <ActionsHeader />
-        </tr>
-      </thead>
-      <tbody>
-        {rows.length === 0 ? <EmptyRow colSpan={11}>No positions</EmptyRow> : null}
-        {rows.map(({ p, m, tick }) => (
-          <PositionRow
-            key={`${p.instrumentToken}:${p.product}`}
-            p={p}
-            m={m}
-            tick={tick}
-            quote={quotes[p.instrumentToken]}
-            ticked={isTicked(p)}
-            onTick={onTick}
-            onExit={onExit}
-          />
-        ))}
-      </tbody>
-      {rows.length > 0 ? (
-        <tfoot>
-          <tr>
-            <th scope="row" colSpan={6}>
-              Total
-            </th>
-            <td className={`num ${signClass(totals.unrealised)}`} data-testid="total-unrealised">
-              {formatPnl(totals.unrealised)}
-            </td>
-            <td className={`num ${signClass(totals.realised)}`}>{formatPnl(totals.realised)}</td>
-            <td className={`num ${signClass(totals.pnl)}`}>{formatPnl(totals.pnl)}</td>
-            <td className={`num ${signClass(totals.m2m)}`}>{formatPnl(totals.m2m)}</td>
-            <td />
-          </tr>
-        </tfoot>
-      ) : null}
-    </table>
+    <GridTable
+      label="Positions"
+      columns={COLUMNS}
+      rows={rows}
+      none="No positions"
+      foot={
+        <TotalsRow span={6}>
+          <td className={`num ${signClass(totals.unrealised)}`} data-testid="total-unrealised">
+            {formatPnl(totals.unrealised)}
+          </td>
+          <td className={`num ${signClass(totals.realised)}`}>{formatPnl(totals.realised)}</td>
+          <td className={`num ${signClass(totals.pnl)}`}>{formatPnl(totals.pnl)}</td>
+          <td className={`num ${signClass(totals.m2m)}`}>{formatPnl(totals.m2m)}</td>
+          <td />
+        </TotalsRow>
+      }
+      row={({ p, m, tick }) => (
+        <PositionRow
+          key={`${p.instrumentToken}:${p.product}`}
+          p={p}
+          m={m}
+          tick={tick}
+          quote={quotes[p.instrumentToken]}
+          ticked={isTicked(p)}
+          onTick={onTick}
+          onExit={onExit}
+        />
+      )}
+    />
   );
 }
 

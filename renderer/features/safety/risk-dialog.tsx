@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
 import type { RiskLimitName } from '@shared/domain/risk';
 import { describeError } from '../../lib/describe-error';
+import { FieldError, FigureInput } from '../layout/field';
 import { SaveButtons } from '../layout/save-buttons';
+import { useSettingsForm } from '../layout/use-settings-form';
 import { Dialog } from '../layout/dialog';
 import { safetyQueries, useSetRiskLimits } from './queries';
 import { draftOf, LIMIT_ROWS, limitsOf, type RiskDraft } from './risk-form';
@@ -33,21 +34,11 @@ export function RiskDialog() {
 }
 
 function RiskForm(props: { readonly initial: RiskDraft; readonly onDone: () => void }) {
-  const [draft, setDraft] = useState(props.initial);
-  const [errors, setErrors] = useState<Partial<Record<RiskLimitName, string>>>({});
   const save = useSetRiskLimits();
+  const { draft, setDraft, errors, setErrors, onSubmit } = useSettingsForm(props, limitsOf, save);
   const change = (name: RiskLimitName, patch: Partial<RiskDraft[RiskLimitName]>): void => {
     setDraft((d) => ({ ...d, [name]: { ...d[name], ...patch } }));
     setErrors((e) => ({ ...e, [name]: undefined }));
-  };
-  const onSubmit = (e: FormEvent): void => {
-    e.preventDefault();
-    const result = limitsOf(draft);
-    if (result.errors) {
-      setErrors(result.errors);
-      return;
-    }
-    save.mutate(result.limits, { onSuccess: props.onDone });
   };
   return (
     <form onSubmit={onSubmit} aria-label="Risk limits">
@@ -87,16 +78,13 @@ function RiskRow(props: {
   const id = `risk-${props.label.replace(/\W+/g, '-').toLowerCase()}`;
   return (
     <>
-      <label htmlFor={id}>{props.label}</label>
-      <input
+      <FigureInput
         id={id}
-        type="text"
-        inputMode="decimal"
+        label={props.label}
         placeholder="No limit"
         value={props.value}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? `${id}-error` : undefined}
-        onChange={(e) => props.onValue(e.target.value)}
+        error={props.error}
+        onChange={props.onValue}
       />
       <span className="muted small">{props.unit}</span>
       <label className="check small">
@@ -104,11 +92,7 @@ function RiskRow(props: {
         Hard
         <span className="sr-only"> limit: {props.label}</span>
       </label>
-      {props.error ? (
-        <span className="field-error" id={`${id}-error`}>
-          {props.error}
-        </span>
-      ) : null}
+      <FieldError id={`${id}-error`} error={props.error} />
     </>
   );
 }

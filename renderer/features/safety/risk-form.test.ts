@@ -10,8 +10,7 @@ describe('the risk limits form', () => {
       maxLots: { value: '4', hard: true },
     };
     expect(limitsOf(draft)).toEqual({
-      limits: { ...NO_RISK_LIMITS, maxOrderValue: { value: 500_000, hard: false }, maxLots: { value: 4, hard: true } },
-      errors: null,
+      value: { ...NO_RISK_LIMITS, maxOrderValue: { value: 500_000, hard: false }, maxLots: { value: 4, hard: true } },
     });
   });
   it('a bad figure names its row; nothing is saved', () => {
@@ -21,7 +20,6 @@ describe('the risk limits form', () => {
       dailyLossLimit: { value: '-5', hard: true },
     };
     expect(limitsOf(draft)).toEqual({
-      limits: null,
       errors: {
         maxQuantity: 'Enter a whole number',
         dailyLossLimit: 'Enter a number above zero, or leave it empty for no limit',
@@ -31,6 +29,6 @@ describe('the risk limits form', () => {
   it('stored limits come back as the same draft', () => {
     const limits = { ...NO_RISK_LIMITS, maxPriceDeviationPct: { value: 2.5, hard: false } };
     const again = limitsOf(draftOf(limits));
-    expect(again.limits).toEqual(limits);
+    expect(again.value).toEqual(limits);
   });
 });

@@ -1,4 +1,5 @@
 import { NO_RISK_LIMITS, RiskLimits, type RiskLimitName } from '@shared/domain/risk';
+import type { FormReading } from '../layout/use-settings-form';
 
 /** One row of the risk limits dialog as typed: the figure (empty = off) and whether it is hard. */
 export interface LimitDraft {
@@ -36,11 +37,7 @@ export function draftOf(limits: RiskLimits): RiskDraft {
 }
 
 /** The limits a draft stands for, or an error per row naming what is wrong with its figure. */
-export function limitsOf(
-  draft: RiskDraft,
-):
-  | { readonly limits: RiskLimits; readonly errors: null }
-  | { readonly limits: null; readonly errors: Partial<Record<RiskLimitName, string>> } {
+export function limitsOf(draft: RiskDraft): FormReading<RiskLimits, RiskLimitName> {
   const errors: Partial<Record<RiskLimitName, string>> = {};
   const limits: Record<string, unknown> = { ...NO_RISK_LIMITS };
   for (const { name, whole } of LIMIT_ROWS) {
@@ -51,12 +48,12 @@ export function limitsOf(
     else if (whole && !Number.isInteger(n)) errors[name] = 'Enter a whole number';
     else limits[name] = { value: n, hard: draft[name].hard };
   }
-  if (Object.keys(errors).length > 0) return { limits: null, errors };
+  if (Object.keys(errors).length > 0) return { errors };
   const parsed = RiskLimits.safeParse(limits);
-  if (parsed.success) return { limits: parsed.data, errors: null };
+  if (parsed.success) return { value: parsed.data };
   for (const issue of parsed.error.issues) {
     const name = issue.path[0] as RiskLimitName;
     errors[name] ??= issue.code === 'too_big' ? 'That is more than the guard accepts' : issue.message;
   }
-  return { limits: null, errors };
+  return { errors };
 }

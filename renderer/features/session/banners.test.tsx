@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { useSessionBannerActions } from '../../state/session-banner-store';
-import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
+import { connectedSession, createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
 import { Banners } from './banners';
 import { useLogin } from './queries';
 import { useBridgeEvents } from './use-bridge-events';
@@ -26,15 +26,9 @@ afterEach(() => {
   run += 1;
   const { result } = renderHook(() => useSessionBannerActions());
   act(() =>
-    result.current.sessionSeen({
-      state: 'connected',
-      broker: 'paper',
-      brokerLabel: 'Paper broker',
-      userId: 'PAPER01',
-      scope: 'trade',
-      expiresAt: null,
-      version: { run: `after-${run}`, seq: 1 },
-    }),
+    result.current.sessionSeen(
+      connectedSession('paper', { userId: 'PAPER01', version: { run: `after-${run}`, seq: 1 } }),
+    ),
   );
 });
 
@@ -85,18 +79,7 @@ describe('Banners', () => {
       // Main numbered that expiry after the login it is answering (docs/session.md §Session
       // facts are ordered by main).
       bridge.emit('session.expired', { reason: 'The broker refused the new token', version: { run: 'r', seq: 3 } });
-      return {
-        ok: true,
-        data: {
-          state: 'connected',
-          broker: 'paper',
-          brokerLabel: 'Paper broker',
-          userId: 'PAPER01',
-          scope: 'trade',
-          expiresAt: null,
-          version: { run: 'r', seq: 2 },
-        },
-      };
+      return { ok: true, data: connectedSession('paper', { userId: 'PAPER01', version: { run: 'r', seq: 2 } }) };
     });
     let login: ReturnType<typeof useLogin> | null = null;
     function Desk() {

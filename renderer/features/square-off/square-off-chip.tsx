@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Exchange } from '@shared/domain/instrument';
 import { SquareOffSettings } from '@shared/domain/square-off';
 import { describeError } from '../../lib/describe-error';
 import { SaveButtons } from '../layout/save-buttons';
+import { useSettingsForm, type FormReading } from '../layout/use-settings-form';
 import { useNow } from '../../lib/use-now';
 import { Dialog } from '../layout/dialog';
 import { squareOffQueries, useAnswerSquareOff, useSetSquareOff, useSquareOffEvents } from './queries';
@@ -68,23 +69,8 @@ function SquareOffQuestion() {
 
 /** The settings: on or off, and the time per exchange (IST, before its close). */
 function SquareOffDialog(props: { readonly initial: SquareOffSettings; readonly onDone: () => void }) {
-  const [draft, setDraft] = useState(props.initial);
-  const [errors, setErrors] = useState<Partial<Record<Exchange, string>>>({});
   const save = useSetSquareOff();
-  const onSubmit = (e: FormEvent): void => {
-    e.preventDefault();
-    const parsed = SquareOffSettings.safeParse(draft);
-    if (!parsed.success) {
-      const next: Partial<Record<Exchange, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const ex = Exchange.safeParse(issue.path[1]);
-        if (ex.success) next[ex.data] = issue.message;
-      }
-      setErrors(next);
-      return;
-    }
-    save.mutate(parsed.data, { onSuccess: props.onDone });
-  };
+  const { draft, setDraft, errors, setErrors, onSubmit } = useSettingsForm(props, readSquareOff, save);
   return (
     <Dialog title="Square-off at a time" onClose={props.onDone}>
       <form onSubmit={onSubmit} aria-label="Square-off at a time">
@@ -125,4 +111,16 @@ function SquareOffDialog(props: { readonly initial: SquareOffSettings; readonly 
       </form>
     </Dialog>
   );
+}
+
+/** The settings the dialog's fields stand for, or the error of each exchange's time. */
+function readSquareOff(draft: SquareOffSettings): FormReading<SquareOffSettings, Exchange> {
+  const parsed = SquareOffSettings.safeParse(draft);
+  if (parsed.success) return { value: parsed.data };
+  const errors: Partial<Record<Exchange, string>> = {};
+  for (const issue of parsed.error.issues) {
+    const ex = Exchange.safeParse(issue.path[1]);
+    if (ex.success) errors[ex.data] = issue.message;
+  }
+  return { errors };
 }

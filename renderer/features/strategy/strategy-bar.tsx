@@ -1,5 +1,4 @@
 import { TEMPLATES, type StrategyTemplate } from '@shared/strategy/templates';
-import type { Instrument } from '@shared/domain/instrument';
 import { formatPrice } from '../../lib/format';
 import { formatExpiry, underlyingsOf } from '../options/chain-model';
 import type { StrategyView } from './use-strategy-view';
@@ -21,8 +20,8 @@ export interface TemplateChoice {
  */
 export function StrategyBar(props: {
   readonly underlying: string;
-  readonly list: readonly Instrument[];
-  readonly view: Pick<StrategyView, 'chain' | 'spot' | 'spotFrom'>;
+  /** The instruments (its underlyings to choose from), the chain shown and the underlying's price. */
+  readonly view: Pick<StrategyView, 'instruments' | 'chain' | 'spot' | 'spotFrom'>;
   readonly chainExpiry: string | null;
   readonly chainExpiryChosen: (expiry: string | null) => void;
   readonly underlyingChosen: (underlying: string) => void;
@@ -34,7 +33,7 @@ export function StrategyBar(props: {
   readonly onClear: () => void;
 }) {
   const { underlying, view, choice } = props;
-  const underlyings = underlyingsOf(props.list);
+  const underlyings = underlyingsOf(view.instruments.list);
   return (
     <div className="strategy__bar">
       <label>
@@ -81,26 +80,10 @@ export function StrategyBar(props: {
         </select>
       </label>
       <label>
-        Lots{' '}
-        <input
-          className="strategy__lots"
-          type="number"
-          min={1}
-          max={100}
-          value={choice.lots}
-          onChange={(e) => choice.lotsChanged(Math.max(1, Math.min(100, Math.round(Number(e.target.value)) || 1)))}
-        />
+        Lots <CountInput value={choice.lots} max={100} onChange={choice.lotsChanged} />
       </label>
       <label title="Wings: how many strikes beyond the sold legs the bought legs sit (spreads, condor, fly, butterfly)">
-        Wings{' '}
-        <input
-          className="strategy__lots"
-          type="number"
-          min={1}
-          max={10}
-          value={choice.width}
-          onChange={(e) => choice.widthChanged(Math.max(1, Math.min(10, Math.round(Number(e.target.value)) || 1)))}
-        />
+        Wings <CountInput value={choice.width} max={10} onChange={choice.widthChanged} />
       </label>
       <button type="button" disabled={props.pending} onClick={props.onApply}>
         Apply template
@@ -120,5 +103,19 @@ export function StrategyBar(props: {
         {view.spotFrom === 'chain' ? <span className="muted small"> (chain)</span> : null}
       </span>
     </div>
+  );
+}
+
+/** A whole number from 1 to `max`: a figure past either end is held to it, anything else reads 1. */
+function CountInput(props: { readonly value: number; readonly max: number; readonly onChange: (n: number) => void }) {
+  return (
+    <input
+      className="strategy__lots"
+      type="number"
+      min={1}
+      max={props.max}
+      value={props.value}
+      onChange={(e) => props.onChange(Math.max(1, Math.min(props.max, Math.round(Number(e.target.value)) || 1)))}
+    />
   );
 }

@@ -108,7 +108,6 @@ export function StrategyBuilder({ onClose }: { readonly onClose: () => void }) {
       <div className="strategy">
         <StrategyBar
           underlying={underlying}
-          list={list}
           view={view}
           chainExpiry={chainExpiry}
           chainExpiryChosen={setChainExpiry}

@@ -5,6 +5,7 @@ import { parseNumber } from '../ticket/ticket-model';
 import { formatExpiry } from '../options/chain-model';
 import { contractsOf, legMoved, type BuilderLeg } from './builder-model';
 import type { LegRow } from './use-strategy-view';
+import { ACTIONS, GridTable, num, type Column } from '../layout/grid-table';
 
 /** What each leg's row needs from the table. */
 interface LegRowProps {
@@ -51,52 +52,31 @@ export function StrategyLegsTable(props: {
   };
   return (
     <div className="table-scroll strategy__legs">
-      <table aria-label="Strategy legs" className="grid">
-        <LegsHeader />
-        <tbody>
-          {props.rows.length === 0 ? (
-            <tr>
-              <td colSpan={12} className="empty">
-                No legs yet: pick a template, use B / S on the option chain in strategy mode, or start from your
-                positions
-              </td>
-            </tr>
-          ) : null}
-          {props.rows.map((row, n) => (
-            <LegRowView key={row.leg.id} row={row} n={n} {...rowProps} />
-          ))}
-        </tbody>
-      </table>
+      <GridTable
+        label="Strategy legs"
+        columns={COLUMNS}
+        rows={props.rows}
+        none="No legs yet: pick a template, use B / S on the option chain in strategy mode, or start from your positions"
+        row={(row, n) => <LegRowView key={row.leg.id} row={row} n={n} {...rowProps} />}
+      />
     </div>
   );
 }
 
-function LegsHeader() {
-  return (
-    <thead>
-      <tr>
-        <th>#</th>
-        <th>Side</th>
-        <th className="num">Lots</th>
-        <th>Expiry</th>
-        <th className="num">Strike</th>
-        <th>Type</th>
-        <th className="num">Entry</th>
-        <th className="num">LTP</th>
-        <th className="num" title="The implied volatility the leg is valued at, % a year">
-          IV
-        </th>
-        <th className="num" title="Delta per unit">
-          Δ
-        </th>
-        <th>Contract</th>
-        <th>
-          <span className="sr-only">Actions</span>
-        </th>
-      </tr>
-    </thead>
-  );
-}
+const COLUMNS: readonly Column[] = [
+  '#',
+  'Side',
+  num('Lots'),
+  'Expiry',
+  num('Strike'),
+  'Type',
+  num('Entry'),
+  num('LTP'),
+  num('IV', 'The implied volatility the leg is valued at, % a year'),
+  num('Δ', 'Delta per unit'),
+  'Contract',
+  ACTIONS,
+];
 
 /** One leg: its side and lots, its contract, its entry price, what it is worth now, and its remove button. */
 function LegRowView(props: LegRowProps & { readonly row: LegRow; readonly n: number }) {

@@ -1,5 +1,6 @@
 import { act, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { INFY_MARKET_BUY } from '@shared/testing/order-fixtures';
 import { setBridgeForTests } from '../../lib/bridge';
 import { bookOf, INFY, NIFTY_CE, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
 import {
@@ -206,16 +207,7 @@ describe('OrderTicket', () => {
     expect(await t.findByTestId('ticket-order-id')).toHaveProperty('textContent', '250101000001');
     await waitFor(() => expect(t.getByTestId('ticket-order-status').textContent).toBe('COMPLETE'));
     expect(bridge.callsOf('orders.place')).toHaveLength(1);
-    expect(bridge.callsOf('orders.place')[0]!.payload).toMatchObject({
-      order: {
-        exchange: 'NSE',
-        tradingsymbol: 'INFY',
-        transactionType: 'BUY',
-        quantity: 1,
-        orderType: 'MARKET',
-        product: 'CNC',
-      },
-    });
+    expect(bridge.callsOf('orders.place')[0]!.payload).toMatchObject({ order: { ...INFY_MARKET_BUY, product: 'CNC' } });
   });
 
   it('shows the order id the moment the broker answers, without waiting for the refetches it triggers', async () => {

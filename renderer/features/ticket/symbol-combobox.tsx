@@ -2,6 +2,7 @@ import { useId, useMemo, useState, type KeyboardEvent, type Ref } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
 import { searchInstruments } from './instrument-search';
 import { instrumentLabel } from '@shared/domain/instrument-label';
+import { FieldError } from '../layout/field';
 
 /**
  * A searchable, keyboard-driven instrument picker (WAI-ARIA combobox with a listbox popup).
@@ -122,11 +123,7 @@ export function SymbolCombobox({
           </li>
         ))}
       </ul>
-      {props.error ? (
-        <span className="field-error" id={errorId}>
-          {props.error}
-        </span>
-      ) : null}
+      <FieldError id={errorId} error={props.error} />
     </div>
   );
 }

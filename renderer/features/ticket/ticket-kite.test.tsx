@@ -1,9 +1,8 @@
 import { waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Instrument } from '@shared/domain/instrument';
-import type { SessionInfo } from '@shared/domain/session';
 import { setBridgeForTests } from '../../lib/bridge';
-import { INFY, NIFTY_CE, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
+import { connectedSession, INFY, NIFTY_CE, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
 import { choose, installTicketBridge, renderTicket } from '../../test/ticket-harness';
 
 /**
@@ -28,19 +27,6 @@ const GOLD: Instrument = {
   lastPrice: 76_000,
 };
 
-function session(broker: SessionInfo['broker'], extra: Partial<SessionInfo> = {}): SessionInfo {
-  return {
-    state: 'connected',
-    broker,
-    brokerLabel: broker === 'kite' ? 'Zerodha Kite' : 'Paper broker',
-    userId: 'AB1234',
-    scope: 'trade',
-    expiresAt: null,
-    version: { run: 'r', seq: 1 },
-    ...extra,
-  };
-}
-
 beforeEach(() => {
   bridge = installTicketBridge();
   bridge.answer('instruments.list', () => ({ ok: true, data: [INFY, NIFTY_FUT, NIFTY_CE, GOLD] }));
@@ -49,7 +35,7 @@ afterEach(() => setBridgeForTests(null));
 
 describe('the ticket on Kite', () => {
   it('a MARKET or SL-M order says the profile’s market protection and what Kite makes of it; a LIMIT says nothing', async () => {
-    bridge.answer('session.status', () => ({ ok: true, data: session('kite', { marketProtection: 2 }) }));
+    bridge.answer('session.status', () => ({ ok: true, data: connectedSession('kite', { marketProtection: 2 }) }));
     const { user, form, t } = await renderTicket(bridge);
     await choose(user, form, 'INFY', 'INFY');
     await user.selectOptions(t.getByLabelText('Order type'), 'MARKET');
@@ -64,7 +50,7 @@ describe('the ticket on Kite', () => {
   });
 
   it('automatic protection says so', async () => {
-    bridge.answer('session.status', () => ({ ok: true, data: session('kite', { marketProtection: -1 }) }));
+    bridge.answer('session.status', () => ({ ok: true, data: connectedSession('kite', { marketProtection: -1 }) }));
     const { user, form, t } = await renderTicket(bridge);
     await choose(user, form, 'INFY', 'INFY');
     await user.selectOptions(t.getByLabelText('Order type'), 'MARKET');
@@ -77,7 +63,7 @@ describe('the ticket on Kite', () => {
     // The session carries the rule from main's broker registry (docs/kite.md §Smaller rules).
     bridge.answer('session.status', () => ({
       ok: true,
-      data: session('kite', { marketProtection: -1, iocRefusedOn: ['MCX'] }),
+      data: connectedSession('kite', { marketProtection: -1, iocRefusedOn: ['MCX'] }),
     }));
     const { user, form, t } = await renderTicket(bridge);
     await choose(user, form, 'GOLD', 'GOLD26DECFUT');
@@ -90,7 +76,7 @@ describe('the ticket on Kite', () => {
   });
 
   it('on paper IOC on MCX is allowed and no market protection is shown', async () => {
-    bridge.answer('session.status', () => ({ ok: true, data: session('paper') }));
+    bridge.answer('session.status', () => ({ ok: true, data: connectedSession('paper') }));
     const paper = await renderTicket(bridge);
     await choose(paper.user, paper.form, 'GOLD', 'GOLD26DECFUT');
     await paper.user.selectOptions(paper.t.getByLabelText('Order type'), 'LIMIT');

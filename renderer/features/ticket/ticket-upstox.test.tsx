@@ -1,24 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionInfo } from '@shared/domain/session';
 import { setBridgeForTests } from '../../lib/bridge';
-import { INFY, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
+import { connectedSession, INFY, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
 import { choose, installTicketBridge, renderTicket } from '../../test/ticket-harness';
 
 /** The ticket on an Upstox session (docs/upstox.md §The adapter): products as Upstox names them. */
 
 let bridge: FakeBridge;
-
-function session(broker: SessionInfo['broker']): SessionInfo {
-  return {
-    state: 'connected',
-    broker,
-    brokerLabel: broker === 'upstox' ? 'Upstox' : 'Paper broker',
-    userId: 'AB1234',
-    scope: 'trade',
-    expiresAt: null,
-    version: { run: 'r', seq: 1 },
-  };
-}
 
 beforeEach(() => {
   bridge = installTicketBridge();
@@ -31,7 +18,7 @@ const options = (select: HTMLElement): string[] =>
 
 describe('the ticket on Upstox', () => {
   it('offers the products as Upstox names them: I, and D for delivery on an equity or carry-forward on a future', async () => {
-    bridge.answer('session.status', () => ({ ok: true, data: session('upstox') }));
+    bridge.answer('session.status', () => ({ ok: true, data: connectedSession('upstox') }));
     const { user, form, t } = await renderTicket(bridge);
     await choose(user, form, 'INFY', 'INFY');
     expect(options(t.getByLabelText('Product'))).toEqual(['I', 'D', 'D (not for this instrument)']);
@@ -40,7 +27,7 @@ describe('the ticket on Upstox', () => {
   });
 
   it('another broker’s session shows the app’s own names', async () => {
-    bridge.answer('session.status', () => ({ ok: true, data: session('paper') }));
+    bridge.answer('session.status', () => ({ ok: true, data: connectedSession('paper') }));
     const { user, form, t } = await renderTicket(bridge);
     await choose(user, form, 'INFY', 'INFY');
     expect(options(t.getByLabelText('Product'))).toEqual(['MIS', 'CNC', 'NRML (not for this instrument)']);

@@ -4,9 +4,10 @@ import type { Charges } from '@shared/trading/charges';
 import { formatIstTime, formatPnl, formatPrice, formatQty, formatRupees, signClass } from '../../lib/format';
 import { ExportButton } from '../export/export-button';
 import { useInstruments } from '../instruments/queries';
+import { GridTable, num } from '../layout/grid-table';
 import { Panel } from '../layout/panel';
 import { useMarketStatus } from '../market-status/queries';
-import { EmptyRow, PanelPlaceholder } from '../layout/panel-states';
+import { PanelPlaceholder } from '../layout/panel-states';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { portfolioQueries } from '../portfolio/queries';
 import { tradeQueries } from './queries';
@@ -23,6 +24,15 @@ function breakdown(c: Charges): string {
     `GST ${formatRupees(c.gst)}`,
     `Stamp ${formatRupees(c.stamp)}`,
   ].join(' · ');
+}
+
+/** A P&L of the day signed and coloured, or "–" while the figure is not known. */
+function PnlFigure(props: { readonly value: number; readonly known: boolean; readonly testId: string }) {
+  return (
+    <dd className={`num ${props.known ? signClass(props.value) : ''}`} data-testid={props.testId}>
+      {props.known ? formatPnl(props.value) : '–'}
+    </dd>
+  );
 }
 
 /**
@@ -65,12 +75,7 @@ export function TradesPanel() {
             </div>
             <div>
               <dt>Realised P&amp;L</dt>
-              <dd
-                className={`num ${day.realisedKnown ? signClass(day.summary.realisedPnl) : ''}`}
-                data-testid="day-realised"
-              >
-                {day.realisedKnown ? formatPnl(day.summary.realisedPnl) : '–'}
-              </dd>
+              <PnlFigure value={day.summary.realisedPnl} known={day.realisedKnown} testId="day-realised" />
             </div>
             <div title={breakdown(day.summary.charges)}>
               <dt>Charges (est.)</dt>
@@ -80,47 +85,32 @@ export function TradesPanel() {
             </div>
             <div>
               <dt>Net</dt>
-              <dd
-                className={`num ${day.realisedKnown ? signClass(day.summary.netRealised) : ''}`}
-                data-testid="day-net"
-              >
-                {day.realisedKnown ? formatPnl(day.summary.netRealised) : '–'}
-              </dd>
+              <PnlFigure value={day.summary.netRealised} known={day.realisedKnown} testId="day-net" />
             </div>
           </dl>
           <div className="table-scroll">
-            <table aria-label="Trades" className="grid">
-              <thead>
-                <tr>
-                  <th>Time</th>
-                  <th>Symbol</th>
-                  <th>Side</th>
-                  <th className="num">Qty</th>
-                  <th className="num">Price</th>
-                  <th className="num">Value</th>
-                  <th>Order id</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.length === 0 ? <EmptyRow colSpan={7}>No trades today</EmptyRow> : null}
-                {rows.map((t) => {
-                  const i = byToken.get(t.instrumentToken);
-                  return (
-                    <tr key={t.tradeId} data-trade-id={t.tradeId}>
-                      <td>{formatIstTime(t.filledAt)}</td>
-                      <td className="sym">
-                        {t.tradingsymbol} <span className="muted small">{t.exchange}</span>
-                      </td>
-                      <td className={t.transactionType === 'BUY' ? 'buy' : 'sell'}>{t.transactionType}</td>
-                      <td className="num">{formatQty(t.quantity)}</td>
-                      <td className="num">{formatPrice(t.price, i?.tickSize)}</td>
-                      <td className="num">{formatRupees(t.quantity * t.price * (i?.multiplier ?? 1))}</td>
-                      <td className="mono">{t.orderId}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+            <GridTable
+              label="Trades"
+              columns={['Time', 'Symbol', 'Side', num('Qty'), num('Price'), num('Value'), 'Order id']}
+              rows={rows}
+              none="No trades today"
+              row={(t) => {
+                const i = byToken.get(t.instrumentToken);
+                return (
+                  <tr key={t.tradeId} data-trade-id={t.tradeId}>
+                    <td>{formatIstTime(t.filledAt)}</td>
+                    <td className="sym">
+                      {t.tradingsymbol} <span className="muted small">{t.exchange}</span>
+                    </td>
+                    <td className={t.transactionType === 'BUY' ? 'buy' : 'sell'}>{t.transactionType}</td>
+                    <td className="num">{formatQty(t.quantity)}</td>
+                    <td className="num">{formatPrice(t.price, i?.tickSize)}</td>
+                    <td className="num">{formatRupees(t.quantity * t.price * (i?.multiplier ?? 1))}</td>
+                    <td className="mono">{t.orderId}</td>
+                  </tr>
+                );
+              }}
+            />
           </div>
         </>
       )}
