@@ -304,5 +304,3 @@ function SpotLine({ text, columns }: { readonly text: string; readonly columns: 
     </tr>
   );
 }
-
-/** The Greeks' column heads of one side (the puts' read outward, so reversed). */
