@@ -25,9 +25,9 @@ export function LivePrice(props: {
 }) {
   const { quote } = props;
   const clock = useClock();
-  // Re-rendered by the clock only when the price turns stale, not every second: 200 rows of
-  // prices each re-rendered and restyled once a second was a ticking list's largest layout
-  // (docs/live-data.md §A ticking list's cost).
+  // Re-rendered by the clock only when the price turns stale, not every second, and its title
+  // (the age) made on hover: a title changing every second restyled every row's price box once
+  // a second (docs/live-data.md §A ticking list's cost).
   const stale = useSyncExternalStore(clock.subscribe, () => isStale(quote, clock.now()));
   const hover = useHoverTitle(() => {
     if (quote === undefined) return 'No tick yet: last price from the instrument list';
