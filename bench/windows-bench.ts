@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- windows [--counts 1,2,4] [--seconds 8] [--rows 200] [--tick-ms 40] [--rounds 1]
- *  [--window-query] [--unfocused]`
+ *  [--window-query] [--unfocused] [--profile DIR]`
  *
  * What N windows of the desk cost main (docs/workstation.md §What a pop-out costs): for each
  * count in the same run, N pages of the app in Debian Chromium, each with the watchlist holding
@@ -22,13 +22,17 @@
  * window cannot both be live, the newer takes the window over, docs/workstation.md.)
  *
  * `--unfocused`: each count is measured a second time with every window but the first told it
- * lost the focus (a `blur` event), which then draws prices four times a second (docs/live-data.md
+ * lost the focus (a `blur` event), which then draws prices once a second (docs/live-data.md
  * §Windows not focused): the same run's baseline is the count with every window focused.
+ *
+ * `--profile DIR`: a Chromium trace and CPU profile of the first (focused) window over each
+ * measured window, written to DIR and summed by what its main thread did (`chromium-profile.ts`);
+ * the profiler's own cost is in that run's figures, so compare profiled runs with each other.
  *
  * Prints a row per page and per count, the CPU ratios against one window, and a JSON summary last.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,6 +40,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import WebSocket from 'ws';
 import { startPaperBroker, type PaperBroker } from '../electron/paper';
 import { startHost } from '../e2e/host-process';
+import { startCpuProfile, type PhaseProfile } from './chromium-profile';
 import { brokerCounter, percentile, watchlistContext } from './ticks-bench';
 
 /** One 60 Hz frame, read with a quarter frame of rAF jitter as the ticks bench reads it. */
@@ -67,6 +72,8 @@ interface CountSample {
   readonly browserCpu: number;
   /** The machine's 1-minute load average at the window's end (2 cores, shared). */
   readonly load: number;
+  /** With `--profile`: the first window's trace and CPU profile over the measured window. */
+  readonly profile: PhaseProfile | null;
   readonly pages: ReadonlyArray<{
     readonly p50: number;
     readonly p95: number;
@@ -166,7 +173,7 @@ async function newDeskWindow(hostUrl: string): Promise<string> {
   return id;
 }
 
-/** A page of the desk: the main window's when `deskWindow` is null, else that desk window's (`?window=`). */
+/** Opens one page: the main window's (`deskWindow` null) or a pop-out's (`?window=wN`). */
 async function openWindow(
   browser: Browser,
   url: string,
@@ -197,14 +204,17 @@ async function measureCount(
   seconds: number,
   windowQuery: boolean,
   mode: CountSample['mode'],
+  profileDir: string | null,
 ): Promise<CountSample> {
   const pages: Page[] = [];
   try {
-    // The desk windows are opened before any page: `bridgeCall`'s socket claims the main window,
-    // and a newer claim of the main window closes the older page's socket (docs/workstation.md).
-    const deskWindows: (string | null)[] = [null];
+    // The pop-outs' desk windows are made before any page opens: `bridgeCall`'s socket names no
+    // window, so it claims the main window, and a newer claim closes the main page's socket
+    // (docs/workstation.md §Which page draws which window) — after it, that page took no ticks.
+    const deskWindows: Array<string | null> = [null];
     for (let k = 1; k < windows; k += 1) deskWindows.push(await newDeskWindow(hostUrl));
-    for (const w of deskWindows) pages.push(await openWindow(browser, hostUrl, w, tokens, mode === 'static'));
+    for (const deskWindow of deskWindows)
+      pages.push(await openWindow(browser, hostUrl, deskWindow, tokens, mode === 'static'));
     // Every window but the first loses the focus, as when a trader works in one of them.
     if (mode === 'unfocused')
       await Promise.all(pages.slice(1).map((p) => p.evaluate(() => window.dispatchEvent(new Event('blur')))));
@@ -212,6 +222,8 @@ async function measureCount(
     const counter = await brokerCounter(paper.url, tokens);
     const on = (p: Page, value: boolean) =>
       p.evaluate((v) => ((window as unknown as { __probe: { on: boolean } }).__probe.on = v), value);
+    const stopProfile =
+      profileDir && pages[0] ? await startCpuProfile(pages[0], profileDir, `w${windows}-${mode}-r${round + 1}`) : null;
     await Promise.all(pages.map((p) => on(p, true)));
     const before = counter.count();
     const chromium = descendants(process.pid, hostPid);
@@ -227,6 +239,7 @@ async function measureCount(
     const offered = (counter.count() - before) / wall;
     const load = loadavg()[0] ?? Number.NaN;
     counter.close();
+    const profile = stopProfile ? await stopProfile() : null;
     const got: PageSample[] = await Promise.all(
       pages.map((p) =>
         p.evaluate(() => {
@@ -263,6 +276,7 @@ async function measureCount(
       cpuMainThread,
       browserCpu,
       load,
+      profile,
       pages: got.map((g) => {
         const frames = g.frames.slice().sort((a, b) => a - b);
         return {
@@ -309,6 +323,7 @@ export async function run(args: string[]): Promise<void> {
       'window-query': { type: 'boolean', default: true },
       floor: { type: 'boolean', default: false },
       unfocused: { type: 'boolean', default: false },
+      profile: { type: 'string', default: '' },
     },
     strict: true,
   });
@@ -321,6 +336,8 @@ export async function run(args: string[]): Promise<void> {
   const tickMs = Math.max(10, Math.min(1000, Number(values['tick-ms']) || 40));
   const rounds = Math.max(1, Math.min(5, Number(values.rounds) || 1));
   const windowQuery = values['window-query'];
+  const profileDir = values.profile ? values.profile : null;
+  if (profileDir) await mkdir(profileDir, { recursive: true });
   const modes: Array<CountSample['mode']> = [
     ...(values.floor ? (['static'] as const) : []),
     'live',
@@ -359,7 +376,19 @@ export async function run(args: string[]): Promise<void> {
       for (const n of counts)
         for (const mode of modes)
           samples.push(
-            await measureCount(browser, host.handle.url, hostPid, paper, tokens, n, r, seconds, windowQuery, mode),
+            await measureCount(
+              browser,
+              host.handle.url,
+              hostPid,
+              paper,
+              tokens,
+              n,
+              r,
+              seconds,
+              windowQuery,
+              mode,
+              profileDir,
+            ),
           );
   } finally {
     await browser?.close();
@@ -389,6 +418,14 @@ function report(
         `| ${s.mode} | ${s.windows} | ${s.round + 1} | ${k + 1} | ${f(s.offered, 0)} | ${f(p.ticksPerS, 0)} | ${f(p.messagesPerS)} | ${f(p.bytesPerS / 1000)} | ${f(p.bytesPerTick)} | ${f(p.p50)} | ${f(p.p95)} | ${f(p.p99)} | ${f(p.longMsPerS)} | ${k === 0 ? `${f(s.cpu * 100)}%` : ''} | ${k === 0 ? `${f(s.cpuMainThread * 100)}%` : ''} | ${k === 0 ? `${f(s.browserCpu * 100, 0)}%` : ''} | ${k === 0 ? f(s.load) : ''} |`,
       ),
     );
+  for (const s of samples) {
+    if (!s.profile) continue;
+    console.log(
+      `\n${s.mode}, ${s.windows} window(s), round ${s.round + 1}: the first window profiled (${s.profile.files.join(', ')}), ${f(s.profile.wallMs, 0)} ms:`,
+    );
+    console.log(`  main thread (ms): ${JSON.stringify(s.profile.mainThread)}`);
+    for (const t of s.profile.top) console.log(`  ${f(t.ms)} ms (${t.share}%)  ${t.fn}`);
+  }
   const counts = [...new Set(samples.map((s) => s.windows))];
   const r2 = (v: number): number | null => (Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
   /** Medians over rounds of one count in one mode. */

@@ -1,5 +1,7 @@
+import { useSyncExternalStore } from 'react';
 import { formatAge, formatPrice } from '../../lib/format';
-import { useNow } from '../../lib/use-now';
+import { useHoverTitle } from '../../lib/use-hover-title';
+import { useClock } from '../../lib/use-now';
 import { NO_MARKET_DATA } from '../session/use-market-data';
 import { isStale, type Quote } from './quote-cache';
 
@@ -21,8 +23,17 @@ export function LivePrice(props: {
    */
   readonly noMarketData?: boolean;
 }) {
-  const now = useNow();
   const { quote } = props;
+  const clock = useClock();
+  // Re-rendered by the clock only when the price turns stale, not every second, and its title
+  // (the age) made on hover: a title changing every second restyled every row's price box once
+  // a second (docs/live-data.md §A ticking list's cost).
+  const stale = useSyncExternalStore(clock.subscribe, () => isStale(quote, clock.now()));
+  const hover = useHoverTitle(() => {
+    if (quote === undefined) return 'No tick yet: last price from the instrument list';
+    const age = formatAge(Math.max(0, clock.now() - quote.receivedAt));
+    return `${stale ? `Stale: no tick for ${age}` : `Last tick ${age === 'now' ? 'just now' : `${age} ago`}`}${quote.source === 'poll' ? ' (polled; the stream is down)' : ''}`;
+  });
   if (props.noMarketData === true)
     return (
       <span
@@ -34,19 +45,13 @@ export function LivePrice(props: {
         –
       </span>
     );
-  const stale = isStale(quote, now);
   const state = quote === undefined ? 'none' : stale ? 'stale' : quote.source === 'poll' ? 'polled' : 'live';
-  const age = quote ? formatAge(Math.max(0, now - quote.receivedAt)) : '';
-  const title =
-    quote === undefined
-      ? 'No tick yet: last price from the instrument list'
-      : `${stale ? `Stale: no tick for ${age}` : `Last tick ${age === 'now' ? 'just now' : `${age} ago`}`}${quote.source === 'poll' ? ' (polled; the stream is down)' : ''}`;
   return (
     <span
       className={`live-price live-price--${state}${props.className ? ` ${props.className}` : ''}`}
       data-testid={props.testId}
       data-quote={state}
-      title={title}
+      {...hover}
     >
       {formatPrice(quote?.lastPrice ?? props.fallback, props.tickSize)}
     </span>

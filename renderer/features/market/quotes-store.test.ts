@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Tick } from '@shared/domain/market';
-import { createQuotesStore, focusPaced } from './quotes-store';
+import { createQuotesStore } from './quotes-store';
 
 const tick = (token: number, price: number, ts = '2026-11-23T10:00:00+05:30'): Tick => ({
   instrumentToken: token,
@@ -90,65 +90,5 @@ describe('quotes store', () => {
     store.push([tick(1, 410)], 1_000, 'stream');
     frame();
     expect(calls).toBe(0);
-  });
-});
-
-describe('a window without the focus', () => {
-  /** Frames and timers the test runs by hand, on a clock it moves. */
-  function pacedStore() {
-    const env = {
-      focused: true,
-      t: 0,
-      frames: [] as Array<() => void>,
-      timers: [] as Array<{ at: number; work: () => void }>,
-    };
-    const store = createQuotesStore(
-      focusPaced(
-        (work) => env.frames.push(work),
-        () => env.focused,
-        () => env.t,
-        (ms, work) => env.timers.push({ at: env.t + ms, work }),
-      ),
-    );
-    /** Moves the clock by `ms` in frames of 16 ms, running timers and frames as they come; returns the frames that drew. */
-    const run = (ms: number): number => {
-      let drew = 0;
-      for (const end = env.t + ms; env.t < end;) {
-        env.t += 16;
-        for (const timer of env.timers.filter((x) => x.at <= env.t)) {
-          env.timers.splice(env.timers.indexOf(timer), 1);
-          timer.work();
-        }
-        const frame = env.frames;
-        env.frames = [];
-        for (const w of frame) w();
-        if (frame.length > 0) drew += 1;
-      }
-      return drew;
-    };
-    return { env, store, run };
-  }
-
-  it('draws prices at most four times a second; focused, at every frame with a tick, never fewer', () => {
-    const { env, store, run } = pacedStore();
-    let seen = 0;
-    store.subscribe(1, () => (seen += 1));
-    // A tick every frame for a second, focused: a frame each.
-    for (let i = 0; i < 60; i += 1) {
-      store.push([tick(1, 400 + i)], env.t, 'stream');
-      run(16);
-    }
-    expect(seen).toBe(60);
-    env.focused = false;
-    seen = 0;
-    for (let i = 0; i < 60; i += 1) {
-      store.push([tick(1, 500 + i)], env.t, 'stream');
-      run(16);
-    }
-    expect(seen).toBeGreaterThanOrEqual(3);
-    expect(seen).toBeLessThanOrEqual(5);
-    // Each drawing shows the latest price, not an old one.
-    run(300);
-    expect(store.get(1)?.lastPrice).toBe(559);
   });
 });

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Tick } from '@shared/domain/market';
 import { takesTick, type Quote, type Quotes } from './quote-cache';
+import { focusPaced, type FrameScheduler } from './paint-pace';
 import { subscribeWindowFocus, windowFocused } from './window-focus';
 
 /**
@@ -31,9 +32,6 @@ export interface QuotesStore {
   subscribeAll(listener: () => void): () => void;
 }
 
-/** Runs `work` before the next paint, or soon if the page is hidden (no frames come then). */
-export type FrameScheduler = (work: () => void) => void;
-
 /** The browser's next animation frame; a short timer while the window is hidden or without rAF. */
 export const nextFrame: FrameScheduler = (work) => {
   if (typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && !document.hidden) {
@@ -42,34 +40,6 @@ export const nextFrame: FrameScheduler = (work) => {
     setTimeout(work, 100);
   }
 };
-
-/** How often a window without the focus applies ticks, at most (4 a second). */
-export const UNFOCUSED_EVERY_MS = 250;
-
-/**
- * Every frame while `focused()`; otherwise at most once every `everyMs` (`after` waits, then the
- * next frame runs it). Several windows of the desk share the machine's cores: those the trader
- * is not looking at paint four times a second, the focused one every frame, never less (docs/
- * live-data.md §Windows not focused).
- */
-export function focusPaced(
-  frame: FrameScheduler,
-  focused: () => boolean,
-  now: () => number,
-  after: (ms: number, work: () => void) => void,
-  everyMs = UNFOCUSED_EVERY_MS,
-): FrameScheduler {
-  let lastRun = Number.NEGATIVE_INFINITY;
-  return (work) => {
-    const run = (): void => {
-      lastRun = now();
-      work();
-    };
-    const wait = lastRun + everyMs - now();
-    if (focused() || wait <= 0) frame(run);
-    else after(wait, () => frame(run));
-  };
-}
 
 /** A quotes store applying queued ticks when `schedule` says (tests pass a manual one). */
 export function createQuotesStore(schedule: FrameScheduler = nextFrame): QuotesStore {
@@ -140,23 +110,22 @@ const stores = new WeakMap<QueryClient, QuotesStore>();
 
 /**
  * The quotes store of a window, kept beside its query client: one per client, so the app has
- * one and every test that makes a fresh client starts from no quotes.
+ * one and every test that makes a fresh client starts from no quotes. It applies ticks at every
+ * frame while the window has the focus and once a second while it has not (`focusPaced`,
+ * docs/live-data.md §Windows not focused); only prices go through it, never an order's state.
  */
 export function quotesStoreFor(client: QueryClient): QuotesStore {
   let store = stores.get(client);
   if (!store) {
     const created = createQuotesStore(
-      focusPaced(
-        nextFrame,
-        windowFocused,
-        () => performance.now(),
-        (ms, work) => setTimeout(work, ms),
-      ),
+      focusPaced({
+        frame: nextFrame,
+        focused: windowFocused,
+        onFocusChange: subscribeWindowFocus,
+        now: () => performance.now(),
+        after: (ms, work) => setTimeout(work, ms),
+      }),
     );
-    // Focused again: what is queued is drawn now, not when the slower pace would have.
-    subscribeWindowFocus(() => {
-      if (windowFocused()) created.flush();
-    });
     stores.set(client, (store = created));
   }
   return store;

@@ -4,6 +4,7 @@ import type { Instrument } from '@shared/domain/instrument';
 import { formatPrice, signClass } from '../../lib/format';
 import { focusRow, tabStop } from '../../lib/row-navigation';
 import { shortcutFor } from '../../lib/shortcuts';
+import { useHoverTitle } from '../../lib/use-hover-title';
 import {
   activeList,
   listShown,
@@ -319,13 +320,14 @@ function RowChange(props: RowCellProps) {
 /** The change cell: "+0.17%", signed and coloured, the rupee change in its title; `–` without a close. */
 function ChangeCell(props: { readonly chg: { abs: number; pct: number } | null; readonly symbol: string }) {
   const { chg } = props;
+  // The rupee change moves with every tick: its title is made on hover only (`useHoverTitle`).
+  const hover = useHoverTitle(() => (chg === null ? undefined : `${formatChange(chg)} from the previous close`));
   return (
-    <td
-      className={`num chg ${chg === null ? '' : signClass(chg.abs)}`}
-      data-testid={`chg-${props.symbol}`}
-      title={chg === null ? undefined : `${formatChange(chg)} from the previous close`}
-    >
-      {chg === null ? '–' : `${chg.pct > 0 ? '+' : chg.pct < 0 ? '−' : ''}${Math.abs(chg.pct).toFixed(2)}%`}
+    <td className={`num chg ${chg === null ? '' : signClass(chg.abs)}`} data-testid={`chg-${props.symbol}`} {...hover}>
+      {/* In a box of its own: a table cell cannot bound a layout, a fixed-size box can (docs/live-data.md §A ticking list's cost). */}
+      <span className="chg__text">
+        {chg === null ? '–' : `${chg.pct > 0 ? '+' : chg.pct < 0 ? '−' : ''}${Math.abs(chg.pct).toFixed(2)}%`}
+      </span>
     </td>
   );
 }
