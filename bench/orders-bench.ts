@@ -49,6 +49,8 @@ import { ACCESS_TOKEN, readSecret, refusedFlagMessage } from '../electron/wire/s
 const MAX_ORDERS = 20_000;
 const MAX_CONCURRENCY = 256;
 const DEADLINE_MS = 180_000;
+/** An answer slower than this is counted by why in `answers_slow`. */
+const SLOW_ANSWER_MS = 250;
 
 interface Args {
   dialect: 'rest' | 'kite' | 'upstox';
@@ -280,6 +282,17 @@ interface Certainty {
   duplicates: number;
   answer_p50_ms: number;
   answer_p99_ms: number;
+  /** The answer's quartiles, p25 and p75: how far the median is from a knee. */
+  answer_p25_ms: number;
+  answer_p75_ms: number;
+  /** The answer p50 of the intents no POST of which was answered 5xx, and of those (`with_5xx`). */
+  answer_p50_without_5xx_ms: number;
+  answer_p50_with_5xx_ms: number;
+  /**
+   * Answers slower than `over_ms`, by why: a POST of the intent's own answered 429 (re-sent after
+   * its Retry-After), or 5xx, or neither (held behind another write's 429, a lookup, the machine).
+   */
+  answers_slow: { over_ms: number; own_429: number; with_5xx: number; other: number };
   certainty_p50_ms: number;
   certainty_p99_ms: number;
   /**
@@ -395,6 +408,7 @@ async function timeToCertainty(
   };
   const broker = core.broker;
   const fiveXX = new Set<string>();
+  const own429 = new Set<string>();
   const place = broker.placeOrder.bind(broker);
   broker.placeOrder = timed(
     posts,
@@ -404,6 +418,7 @@ async function timeToCertainty(
         return await place(...a);
       } catch (e) {
         if (e instanceof AppError && e.info.kind === 'server_error') fiveXX.add(a[0].clientOrderId);
+        if (e instanceof AppError && e.info.kind === 'rate_limited') own429.add(a[0].clientOrderId);
         throw e;
       }
     },
@@ -461,6 +476,11 @@ async function timeToCertainty(
       duplicates: 0,
       answer_p50_ms: 0,
       answer_p99_ms: 0,
+      answer_p25_ms: 0,
+      answer_p75_ms: 0,
+      answer_p50_without_5xx_ms: 0,
+      answer_p50_with_5xx_ms: 0,
+      answers_slow: { over_ms: SLOW_ANSWER_MS, own_429: 0, with_5xx: 0, other: 0 },
       certainty_p50_ms: 0,
       certainty_p99_ms: 0,
       with_5xx: 0,
@@ -477,8 +497,17 @@ async function timeToCertainty(
       requests: core.stats.sent - sentBefore,
       rate_limited: core.stats.rateLimited - limitedBefore,
     };
+    const answersApart: { with: number[]; without: number[] } = { with: [], without: [] };
     for (const c of clicks) {
-      answers.push(c.answeredAt - c.t0);
+      const answer = c.answeredAt - c.t0;
+      answers.push(answer);
+      const five = c.cid !== null && fiveXX.has(c.cid);
+      (five ? answersApart.with : answersApart.without).push(answer);
+      if (answer > SLOW_ANSWER_MS) {
+        if (c.cid !== null && own429.has(c.cid)) out.answers_slow.own_429 += 1;
+        else if (five) out.answers_slow.with_5xx += 1;
+        else out.answers_slow.other += 1;
+      }
       let state = c.state;
       let recovered = c.recovered;
       let at = c.answeredAt;
@@ -524,6 +553,11 @@ async function timeToCertainty(
     certain.sort((a, b) => a.ms - b.ms);
     out.answer_p50_ms = round(percentile(answers, 0.5));
     out.answer_p99_ms = round(percentile(answers, 0.99));
+    out.answer_p25_ms = round(percentile(answers, 0.25));
+    out.answer_p75_ms = round(percentile(answers, 0.75));
+    for (const list of [answersApart.with, answersApart.without]) list.sort((a, b) => a - b);
+    out.answer_p50_with_5xx_ms = round(percentile(answersApart.with, 0.5));
+    out.answer_p50_without_5xx_ms = round(percentile(answersApart.without, 0.5));
     const ms = certain.map((c) => c.ms);
     out.certainty_p50_ms = round(percentile(ms, 0.5));
     out.certainty_p99_ms = round(percentile(ms, 0.99));

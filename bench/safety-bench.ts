@@ -11,9 +11,10 @@
  * The figure is **cancels a second against the broker's published limit for them**, as a ratio:
  * on /v1 every request counts against 10/s (docs/api.md §Limits); on /kite a cancel is an order
  * write, 10 a second and 400 a minute (docs/kite.md §Limits), so a run of more than 400 cancels
- * is held to 400/60 a second. The client keeps 80% of a limit (token-bucket.ts `paceUnder`), so
- * 0.8 is the ceiling without faults; a broker refusing half of the requests at random leaves
- * 0.4. Also printed: the ratio to the same run's baseline, the requests sent a second against
+ * is held to 400/60 a second. Cancels may use the whole published rate, each Kite window lasting
+ * a second and a round trip (docs/brokers.md §HTTP client, retries and limits), so just under 1.0
+ * is the ceiling without faults; a broker refusing half of the requests at random leaves just
+ * under 0.5. Also printed: the ratio to the same run's baseline, the requests sent a second against
  * the limit, the 429s met, percentiles of the time from the click to each order's cancel, and
  * the cancels counted in each whole second. The last line is JSON.
  *

@@ -212,7 +212,10 @@ export class TradingCore {
     // The client's pace follows what the broker publishes, unless a pace was given.
     let windowsPaced = false;
     const applyLimits = (limits: BrokerLimits): void => {
-      if (seams.rate === undefined) bucket?.resize(paceUnder(limits.requests));
+      // Where order writes count against every request's limit (no order windows: docs/api.md
+      // §Limits), cancels may use the whole published rate; the rest keep 80% of it.
+      if (seams.rate === undefined)
+        bucket?.resize(paceUnder(limits.requests), limits.orderWindows ? undefined : limits.requests.perSecond);
       if (seams.placementRate === undefined && limits.placements) placementBucket?.resize(paceUnder(limits.placements));
       if (placementBucket && seams.placementRate === undefined && limits.orderWindows && !windowsPaced) {
         windowsPaced = true;
@@ -643,9 +646,11 @@ export class TradingCore {
 }
 
 /**
- * Order writes paced under a broker's calendar-window counts (docs/kite.md §Limits): 80% of the
- * per-second figure in any 1,000 ms (a sliding window stays under the count of every calendar
- * second, whatever the phase of the broker's clock), 95% of the minute's in any 60 s (and of the
+ * Order writes paced under a broker's calendar-window counts (docs/kite.md §Limits): the
+ * per-second figure for cancels and 80% of it for the other writes in any 1,000 ms, each write
+ * holding its place until 1,000 ms after its answer (so the windows stay under the count of
+ * every calendar second, whatever the phase of the broker's clock and the network's delay:
+ * docs/brokers.md §HTTP client, retries and limits), 95% of the minute's in any 60 s (and of the
  * half hour's in any 30 minutes, where the broker counts one: docs/upstox.md §Limits), and the
  * day's own figure per IST day where it counts one (reached: refused at once, nothing sent).
  */
@@ -653,7 +658,11 @@ function orderWindowPacer(w: NonNullable<BrokerLimits['orderWindows']>, onAdmit?
   const perDay = w.perDay;
   return new WindowPacer(
     [
-      { limit: Math.max(1, Math.floor(w.perSecond * 0.8)), ms: 1_000 },
+      {
+        limit: w.perSecond,
+        ms: 1_000,
+        cancelReserve: w.perSecond - Math.max(1, Math.floor(w.perSecond * 0.8)),
+      },
       { limit: Math.max(1, Math.floor(w.perMinute * 0.95)), ms: 60_000 },
       ...(w.perHalfHour !== undefined ? [{ limit: Math.max(1, Math.floor(w.perHalfHour * 0.95)), ms: 1_800_000 }] : []),
     ],
@@ -668,6 +677,7 @@ function orderWindowPacer(w: NonNullable<BrokerLimits['orderWindows']>, onAdmit?
     { now: () => performance.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
     Date.now,
     onAdmit,
+    { untilAnswered: true },
   );
 }
 

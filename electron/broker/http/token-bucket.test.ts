@@ -171,3 +171,39 @@ describe('client token bucket', () => {
     expect(getEventListeners(stop.signal, 'abort')).toEqual([]);
   });
 });
+
+describe('cancels at the broker’s published rate, everything else at the paced one', () => {
+  it('a kill switch’s cancels go at the published 10 a second after the burst, polls and placements at 8', async () => {
+    const cancelClock = fakeClock();
+    const forCancels = new TokenBucket({ perSecond: 8, burst: 16 }, cancelClock, { cancelsPerSecond: 10 });
+    const cancels = await Promise.all(Array.from({ length: 116 }, () => forCancels.take('cancel')));
+    // The burst of 16 at once, then one every 100 ms: 100 more in the next 10 s.
+    expect(cancels.filter((t) => t === 0)).toHaveLength(16);
+    expect(cancels.at(-1)).toBe(10_000);
+
+    const pollClock = fakeClock();
+    const forPolls = new TokenBucket({ perSecond: 8, burst: 16 }, pollClock, { cancelsPerSecond: 10 });
+    const polls = await Promise.all(Array.from({ length: 100 }, () => forPolls.take('normal')));
+    // Never more than the paced rate allows after the burst (a poll spends 1.25 of the tokens).
+    for (const t of [1_000, 5_000, 10_000]) {
+      expect(polls.filter((a) => a <= t).length).toBeLessThanOrEqual(16 + (8 * t) / 1000);
+    }
+  });
+
+  it('all lanes together never exceed the published rate after the burst', async () => {
+    const clock = fakeClock();
+    const bucket = new TokenBucket({ perSecond: 8, burst: 16 }, clock, { cancelsPerSecond: 10 });
+    const lanes = ['cancel', 'urgent', 'normal'] as const;
+    const admitted = await Promise.all(Array.from({ length: 150 }, (_, i) => bucket.take(lanes[i % 3])));
+    for (const t of [0, 1_000, 5_000, 10_000]) {
+      expect(admitted.filter((a) => a <= t).length).toBeLessThanOrEqual(16 + (10 * t) / 1000);
+    }
+  });
+
+  it('a burst of one still admits a poll (it never costs more than the bucket holds)', async () => {
+    const clock = fakeClock();
+    const bucket = new TokenBucket({ perSecond: 0.8, burst: 1 }, clock, { cancelsPerSecond: 1 });
+    expect(await bucket.take('normal')).toBe(0);
+    expect(await bucket.take('normal')).toBeGreaterThan(0);
+  });
+});

@@ -99,16 +99,30 @@ export class TokenBucket {
   };
   #pumping = false;
   readonly #reserves: boolean;
+  /** The rate tokens come back at: the cancels' (`cancelsPerSecond`), else the limit's. */
+  #refillPerSecond: number;
 
   /**
    * `reserves: false` for a bucket that only one kind of request ever takes (the placements'
    * own limit): no tokens are held back for lanes that never come.
+   *
+   * `cancelsPerSecond` (above the limit's rate: the broker's published one) lets cancels go at
+   * that rate while every other lane keeps `limit.perSecond`: tokens come back at the cancels'
+   * rate and any other request spends more than one (10/s against 8/s: 1.25), so a kill switch
+   * uses all the broker allows and a poll no more than before. The burst stays `limit.burst`
+   * tokens, the margin against the network's delay varying (docs/brokers.md §HTTP client,
+   * retries and limits).
    */
-  public constructor(limit: RateLimit, clock: BucketClock = realClock, options: { reserves?: boolean } = {}) {
+  public constructor(
+    limit: RateLimit,
+    clock: BucketClock = realClock,
+    options: { reserves?: boolean; cancelsPerSecond?: number } = {},
+  ) {
     this.#limit = checked(limit);
     this.#clock = clock;
     this.#reserves = options.reserves ?? true;
-    this.#tokens = limit.burst;
+    this.#refillPerSecond = Math.max(limit.perSecond, options.cancelsPerSecond ?? 0);
+    this.#tokens = this.#capacity();
     this.#last = clock.now();
   }
 
@@ -121,10 +135,11 @@ export class TokenBucket {
    * Takes a new rate and burst (the broker published its limits): tokens already earned are kept
    * up to the new burst, and waiting callers are admitted at the new rate from now on.
    */
-  public resize(limit: RateLimit): void {
+  public resize(limit: RateLimit, cancelsPerSecond?: number): void {
     this.#refill();
     this.#limit = checked(limit);
-    this.#tokens = Math.min(this.#tokens, limit.burst);
+    this.#refillPerSecond = Math.max(limit.perSecond, cancelsPerSecond ?? 0);
+    this.#tokens = Math.min(this.#tokens, this.#capacity());
   }
 
   /**
@@ -139,7 +154,7 @@ export class TokenBucket {
     const ahead = LANES.slice(0, rank + 1).some((l) => this.#length(l) > 0 && now >= this.#pausedUntil[l]);
     const held = now < this.#pausedUntil[priority];
     if (!ahead && !held && this.#tokens >= this.#needs(priority)) {
-      this.#tokens -= 1;
+      this.#tokens -= this.#cost(priority);
       return Promise.resolve(now);
     }
     return new Promise((resolve, reject) => {
@@ -181,7 +196,7 @@ export class TokenBucket {
       this.#pausedUntil[lane] = Math.max(this.#pausedUntil[lane], this.#clock.now() + ms);
       return;
     }
-    const debt = -(ms / 1000) * this.#limit.perSecond;
+    const debt = -(ms / 1000) * this.#refillPerSecond;
     this.#tokens = Math.min(this.#tokens, debt);
   }
 
@@ -190,7 +205,7 @@ export class TokenBucket {
     this.#refill();
     const now = this.#clock.now();
     const need = this.#needs(priority);
-    const refill = this.#tokens >= need ? 0 : ((need - this.#tokens) / this.#limit.perSecond) * 1000;
+    const refill = this.#tokens >= need ? 0 : ((need - this.#tokens) / this.#refillPerSecond) * 1000;
     const paused = Math.max(0, this.#pausedUntil[priority] - now);
     return Math.ceil(Math.max(refill, paused));
   }
@@ -209,12 +224,12 @@ export class TokenBucket {
         for (const lane of LANES) {
           if (this.#length(lane) === 0) continue;
           const paused = Math.max(0, this.#pausedUntil[lane] - now);
-          const short = Math.max(0, ((this.#needs(lane) - this.#tokens) / this.#limit.perSecond) * 1000);
+          const short = Math.max(0, ((this.#needs(lane) - this.#tokens) / this.#refillPerSecond) * 1000);
           wake = Math.min(wake, Math.max(paused, short));
         }
         // Never sleep past the next whole token: a higher lane's caller who queues meanwhile
         // is admitted at the rate, not when a lower lane's reserve or pause has passed.
-        const slice = Math.ceil(1000 / this.#limit.perSecond);
+        const slice = Math.ceil(1000 / this.#refillPerSecond);
         await this.#clock.sleep(Math.max(1, Math.ceil(Math.min(wake, slice))));
       }
     } finally {
@@ -235,7 +250,7 @@ export class TokenBucket {
       const next = lane === 'normal' ? this.#normal.shift() : (lane === 'cancel' ? this.#cancel : this.#urgent).shift();
       if (!next) continue;
       if (next.cancelled) return true;
-      this.#tokens -= 1;
+      this.#tokens -= this.#cost(lane);
       next.cancelled = true; // admitted: a later abort changes nothing
       next.admit(now);
       return true;
@@ -255,17 +270,27 @@ export class TokenBucket {
     return lane === 'normal' ? this.#normal.length : (lane === 'cancel' ? this.#cancel : this.#urgent).length;
   }
 
+  /** The most tokens it holds: the burst, and never less than one request of any lane costs (a burst of 1 would admit no poll). */
+  #capacity(): number {
+    return Math.max(this.#limit.burst, this.#cost('normal'));
+  }
+
+  /** Tokens one request of this priority spends: one for a cancel, more where cancels go faster. */
+  #cost(priority: Priority): number {
+    return priority === 'cancel' ? 1 : this.#refillPerSecond / this.#limit.perSecond;
+  }
+
   /** Tokens the bucket must hold to admit a caller of this priority. */
   #needs(priority: Priority): number {
-    if (priority === 'cancel' || !this.#reserves) return 1;
-    return 1 + (priority === 'urgent' ? cancelReserve(this.#limit) : urgentReserve(this.#limit));
+    if (priority === 'cancel' || !this.#reserves) return this.#cost(priority);
+    return this.#cost(priority) + (priority === 'urgent' ? cancelReserve(this.#limit) : urgentReserve(this.#limit));
   }
 
   #refill(): void {
     const now = this.#clock.now();
     const elapsed = Math.max(0, now - this.#last) / 1000;
     this.#last = now;
-    this.#tokens = Math.min(this.#limit.burst, this.#tokens + elapsed * this.#limit.perSecond);
+    this.#tokens = Math.min(this.#capacity(), this.#tokens + elapsed * this.#refillPerSecond);
   }
 }
 

@@ -131,3 +131,146 @@ describe('order writes paced in sliding windows (Kite counts calendar windows)',
     expect(second).toBe(10);
   });
 });
+
+describe('the full published count, each write held until its answer (Kite counts on its side of the network)', () => {
+  /** A deterministic stream in [0, 1) (a linear congruential generator), so each run meets the same delays. */
+  function seeded(seed: number): () => number {
+    let s = seed;
+    return () => {
+      s = (s * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return s / 2_147_483_648;
+    };
+  }
+
+  /**
+   * `count` cancels through `pacer`, each answered `delay()` ms after it was let out; the broker
+   * counts each one at some moment between its send and its answer (`where()` of the way).
+   * Returns when each was let out and when the broker counted it.
+   */
+  async function run(
+    pacer: WindowPacer,
+    clock: ReturnType<typeof steppedClock>,
+    count: number,
+    delay: () => number,
+    where: () => number,
+  ): Promise<{ sent: number[]; counted: number[] }> {
+    const sent: number[] = [];
+    const counted: number[] = [];
+    for (let i = 0; i < count; i += 1) {
+      void pacer.take('cancel').then(async (at) => {
+        sent.push(at);
+        const d = delay();
+        counted.push(at + where() * d);
+        await clock.sleep(d);
+        pacer.settled(at);
+      });
+    }
+    await clock.advance(count * 1_000);
+    return { sent, counted };
+  }
+
+  const PHASES = [0, 1, 250, 500, 700, 850, 999];
+
+  it('never lets more than the count into one of the broker’s calendar seconds, whatever the delay on the way and the phase of its clock', async () => {
+    const rnd = seeded(7);
+    const clock = steppedClock();
+    const pacer = new WindowPacer([{ limit: 10, ms: 1_000 }], null, clock, Date.now, undefined, {
+      untilAnswered: true,
+    });
+    // Delays anywhere up to 300 ms, the broker counting some on arrival and some just before answering.
+    const { counted } = await run(
+      pacer,
+      clock,
+      200,
+      () => Math.round(rnd() * 300),
+      () => (rnd() < 0.5 ? 0 : 1),
+    );
+    expect(counted).toHaveLength(200);
+    for (const phase of PHASES) expect(mostInACalendarSecond(counted, phase)).toBeLessThanOrEqual(10);
+  });
+
+  it('reaches the count: ten a window, the next ten as soon as the first ones’ answers are a window old', async () => {
+    const clock = steppedClock();
+    const pacer = new WindowPacer([{ limit: 10, ms: 1_000 }], null, clock, Date.now, undefined, {
+      untilAnswered: true,
+    });
+    const answeredAtOnce = await run(
+      pacer,
+      clock,
+      30,
+      () => 0,
+      () => 0,
+    );
+    expect(answeredAtOnce.sent).toEqual([
+      ...Array<number>(10).fill(0),
+      ...Array<number>(10).fill(1_000),
+      ...Array<number>(10).fill(2_000),
+    ]);
+
+    // Answered 40 ms after each send: a window and the answer's delay apart, still ten at a time.
+    const clock2 = steppedClock();
+    const pacer2 = new WindowPacer([{ limit: 10, ms: 1_000 }], null, clock2, Date.now, undefined, {
+      untilAnswered: true,
+    });
+    const slower = await run(
+      pacer2,
+      clock2,
+      20,
+      () => 40,
+      () => 1,
+    );
+    expect(slower.sent).toEqual([...Array<number>(10).fill(0), ...Array<number>(10).fill(1_040)]);
+  });
+
+  it('a write not yet answered keeps its place: nothing more goes until it is answered (or given back)', async () => {
+    const clock = steppedClock();
+    const pacer = new WindowPacer([{ limit: 2, ms: 1_000 }], null, clock, Date.now, undefined, { untilAnswered: true });
+    const a = await pacer.take('cancel');
+    const b = await pacer.take('cancel');
+    let third: number | null = null;
+    void pacer.take('cancel').then((t) => (third = t));
+    await clock.advance(5_000);
+    // Neither was answered: either may yet be counted now, so the window is still full.
+    expect(third).toBeNull();
+    pacer.settled(a);
+    await clock.advance(999);
+    expect(third).toBeNull();
+    await clock.advance(1);
+    expect(third).toBe(6_000);
+    // A 429 counts nothing: its place is free at once.
+    let fourth: number | null = null;
+    void pacer.take('cancel').then((t) => (fourth = t));
+    await clock.advance(10);
+    expect(fourth).toBeNull();
+    pacer.giveBack(b);
+    await clock.advance(1);
+    expect(fourth).toBe(6_010);
+  });
+
+  it('the other writes leave the cancels’ reserve: a run of placements takes 8 of 10, and a cancel asked after them goes at once', async () => {
+    const clock = steppedClock();
+    const pacer = new WindowPacer([{ limit: 10, ms: 1_000, cancelReserve: 2 }], null, clock, Date.now, undefined, {
+      untilAnswered: true,
+    });
+    const placed: number[] = [];
+    for (let i = 0; i < 12; i += 1)
+      void pacer.take('urgent').then((at) => {
+        placed.push(at);
+        pacer.settled(at);
+      });
+    await clock.advance(10);
+    expect(placed).toHaveLength(8);
+    const cancels: number[] = [];
+    for (let i = 0; i < 3; i += 1)
+      void pacer.take('cancel').then((at) => {
+        cancels.push(at);
+        pacer.settled(at);
+      });
+    await clock.advance(10);
+    // Two go at once (the reserve); the third waits for the window, and then goes before the placements.
+    expect(cancels).toEqual([10, 10]);
+    await clock.advance(1_000);
+    expect(cancels).toEqual([10, 10, 1_000]);
+    expect(placed.slice(8)).toEqual([1_000, 1_000, 1_000, 1_000]);
+  });
+});

@@ -5,6 +5,11 @@ import { NotAdmitted, type BucketClock, type Priority } from './token-bucket';
 export interface SlidingWindow {
   readonly limit: number;
   readonly ms: number;
+  /**
+   * Of `limit`, how many only cancels may take (default none): the other writes stop that many
+   * short, so a run of placements never keeps a cancel waiting for the window.
+   */
+  readonly cancelReserve?: number;
 }
 
 /** A count that starts again each calendar day (Kite's orders a day, per IST day). */
@@ -25,9 +30,33 @@ export interface Pacer {
   pause(ms: number, lane: Priority): void;
   /**
    * The broker did not count the request admitted at `at` — it refused it with a 429, which
-   * counts nothing (docs/kite.md §Limits), or it was never sent: its place is given back.
+   * counts nothing (docs/kite.md §Limits), or it was never sent: its place is given back (with
+   * `untilAnswered`, instead of `settled`, never after it).
    */
   giveBack?(at: number): void;
+  /**
+   * The request admitted at `at` was answered, or failed on its way: whatever the broker counted
+   * of it, it counted by now (a pacer that holds a write until then: `untilAnswered`).
+   */
+  settled?(at: number): void;
+}
+
+/** Knobs of the window pacer. */
+export interface WindowPacerOptions {
+  /**
+   * A write holds its place from its admission until `ms` after it was answered (`settled`),
+   * not `ms` after it was sent: the broker counts it at some moment between the two, so
+   * however long the network and the broker took, no calendar window of the broker's can hold
+   * more than `limit` (docs/brokers.md §HTTP client, retries and limits). Its caller must call
+   * `settled` or `giveBack` for every admission. Default false: `ms` from the admission.
+   */
+  readonly untilAnswered?: boolean;
+}
+
+/** One admitted write: when it was admitted, and when it was answered (null: not yet). */
+interface Place {
+  readonly at: number;
+  end: number | null;
 }
 
 interface Waiter {
@@ -42,8 +71,12 @@ interface Waiter {
  *
  * A token bucket cannot: it lets a burst at the end of one second and another at the start of
  * the next, which a calendar count refuses. A sliding window can: at most N in any `ms` is at
- * most N in every calendar second, whatever the phase between our clock and the broker's. The
- * windows given are already paced under the broker's figures. Cancels go first; within a lane,
+ * most N in every calendar second, whatever the phase between our clock and the broker's — as
+ * long as the window runs on the broker's side of the network. With `untilAnswered` it does: a
+ * write holds its place from its admission until `ms` after its answer, and the broker counted
+ * it between the two, so two writes that can share one of the broker's seconds always share one
+ * of these windows, however the network's delay varied (docs/brokers.md §HTTP client, retries
+ * and limits). A window may keep a reserve only cancels take. Cancels go first; within a lane,
  * arrival order. A day's cap, once reached, refuses at once (waiting cannot help), as a
  * `rate_limited` whose Retry-After is the day's end: nothing is sent. A caller whose signal
  * aborts while it waits leaves without counting (`NotAdmitted`).
@@ -58,8 +91,9 @@ export class WindowPacer implements Pacer {
   readonly #day: DailyCap | null;
   readonly #clock: BucketClock;
   readonly #wallNow: () => number;
-  /** Admission times (clock ms) within the longest window, oldest first. */
-  #sent: number[] = [];
+  /** Writes that may still count in a window, oldest admission first. */
+  #sent: Place[] = [];
+  readonly #untilAnswered: boolean;
   #dayKey = '';
   #dayCount = 0;
   readonly #cancels: Waiter[] = [];
@@ -79,7 +113,9 @@ export class WindowPacer implements Pacer {
     clock: BucketClock,
     wallNow: () => number = Date.now,
     onAdmit: (at: number) => void = () => undefined,
+    options: WindowPacerOptions = {},
   ) {
+    this.#untilAnswered = options.untilAnswered ?? false;
     this.#windows = windows;
     this.#day = day;
     this.#clock = clock;
@@ -109,7 +145,10 @@ export class WindowPacer implements Pacer {
       };
       (priority === 'cancel' ? this.#cancels : this.#others).push(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
+      // The pump may sleep behind a pause or a full window that this caller need not wait for
+      // (the other lane; a cancel's reserve): it looks again.
       this.#wake?.();
+      this.#roomMade?.();
       void this.#pump();
     });
   }
@@ -125,12 +164,31 @@ export class WindowPacer implements Pacer {
   }
 
   public giveBack(at: number): void {
-    const i = this.#sent.lastIndexOf(at);
+    // Given back before it was answered (`settled`): a place still open, where places are held.
+    const i = this.#lastAt(at, this.#untilAnswered);
     if (i < 0) return;
     this.#sent.splice(i, 1);
     if (this.#day && this.#dayCount > 0 && this.#day.dayOf(this.#wallNow()) === this.#dayKey) this.#dayCount -= 1;
     // A caller waiting for the window may go sooner now.
     this.#roomMade?.();
+  }
+
+  public settled(at: number): void {
+    const i = this.#lastAt(at, true);
+    const place = this.#sent[i];
+    if (!place) return;
+    place.end = this.#clock.now();
+    // Its place now ends `ms` from here, no longer "when it is answered": someone may go sooner.
+    this.#roomMade?.();
+  }
+
+  /** The latest place admitted at `at` (one not yet answered, if `open`); -1 if none. */
+  #lastAt(at: number, open: boolean): number {
+    for (let i = this.#sent.length - 1; i >= 0; i -= 1) {
+      const p = this.#sent[i] as Place;
+      if (p.at === at && (!open || p.end === null)) return i;
+    }
+    return -1;
   }
 
   async #pump(): Promise<void> {
@@ -150,10 +208,12 @@ export class WindowPacer implements Pacer {
           continue;
         }
         if (!next) return;
-        const wait = this.#waitFor(now);
+        const wait = this.#waitFor(now, next === this.#cancels[0]);
         if (wait > 0) {
-          // Until the window has room, or a place in it is given back.
-          await Promise.race([this.#clock.sleep(wait), new Promise<void>((resolve) => (this.#roomMade = resolve))]);
+          // Until the window has room, or a place in it is given back or answered (a write not
+          // yet answered holds its place for as long: then only that can make room).
+          const roomMade = new Promise<void>((resolve) => (this.#roomMade = resolve));
+          await (Number.isFinite(wait) ? Promise.race([this.#clock.sleep(wait), roomMade]) : roomMade);
           this.#roomMade = null;
           continue;
         }
@@ -165,7 +225,7 @@ export class WindowPacer implements Pacer {
           next.refuse(refusal);
           continue;
         }
-        this.#sent.push(now);
+        this.#sent.push({ at: now, end: this.#untilAnswered ? null : now });
         this.#onAdmit(now);
         next.admit(now);
       }
@@ -200,17 +260,24 @@ export class WindowPacer implements Pacer {
     return Math.min(...left);
   }
 
-  /** How long until every window has room for one more (0: now). */
-  #waitFor(now: number): number {
+  /**
+   * How long until every window has room for one more write (a cancel, or another write, which
+   * leaves the windows' cancel reserve): 0, now; infinite, not before a write is answered.
+   */
+  #waitFor(now: number, cancel: boolean): number {
     const longest = Math.max(0, ...this.#windows.map((w) => w.ms));
-    while (this.#sent.length > 0 && (this.#sent[0] as number) <= now - longest) this.#sent.shift();
+    // A place counts in a window until `ms` after its end (its answer, or its admission).
+    this.#sent = this.#sent.filter((p) => p.end === null || p.end + longest > now);
     let wait = 0;
     for (const w of this.#windows) {
-      const inWindow = this.#sent.filter((t) => t > now - w.ms);
-      if (inWindow.length < w.limit) continue;
-      // Room once the oldest that keeps the window full has left it.
-      const leaves = (inWindow[inWindow.length - w.limit] as number) + w.ms;
-      wait = Math.max(wait, leaves - now);
+      const limit = cancel ? w.limit : Math.max(1, w.limit - (w.cancelReserve ?? 0));
+      const leaves = this.#sent
+        .map((p) => (p.end === null ? Number.POSITIVE_INFINITY : p.end + w.ms))
+        .filter((t) => t > now)
+        .sort((a, b) => a - b);
+      if (leaves.length < limit) continue;
+      // Room once enough of the places that keep the window full have left it.
+      wait = Math.max(wait, (leaves[leaves.length - limit] as number) - now);
     }
     return Math.ceil(wait);
   }

@@ -243,6 +243,42 @@ describe('Kite adapter against the paper broker’s /kite (docs/kite.md)', () =>
     await b2.close();
   });
 
+  it('an order write holds its place in Kite’s windows until it is answered, a window from then; one answered 429 frees its place at once', async () => {
+    const clock = steppedClock();
+    // One write in two seconds (docs/kite.md §Limits, shrunk), each held until then after its answer.
+    const pacer = new WindowPacer([{ limit: 1, ms: 2_000 }], null, clock, Date.now, undefined, {
+      untilAnswered: true,
+    });
+    const tr = new RestTransport(new HttpClient(t.root), auth, null, {
+      ...kiteTransportOptions('paper'),
+      placementBucket: pacer,
+    });
+    const b = new KiteBroker(t.root, 'Kite (paper)', 'paper', tr, auth);
+    const first = await b.placeOrder({ ...limitBuy, clientOrderId: 'td-held-1' });
+    expect(first.status).toBe('OPEN');
+    // Answered at 0 on the test's clock: the next write goes a window after that answer.
+    let cancelled: string | null = null;
+    void b.cancelOrder(first.orderId).then((ack) => (cancelled = ack.status));
+    await clock.advance(1_999);
+    expect(cancelled).toBeNull();
+    await clock.advance(1);
+    await vi.waitFor(() => expect(cancelled).toBe('CANCELLED'));
+    // Refused with a 429: Kite counted nothing, so only its Retry-After (1 s), not the window,
+    // holds the next one.
+    await clock.advance(2_000);
+    t.api.broker.setFaults({ rate_limit: 1 });
+    try {
+      expect((await failure(b.placeOrder({ ...limitBuy, clientOrderId: 'td-held-2' }))).kind).toBe('rate_limited');
+    } finally {
+      t.api.broker.setFaults({});
+    }
+    let placed: string | null = null;
+    void b.placeOrder({ ...limitBuy, clientOrderId: 'td-held-3' }).then((ack) => (placed = ack.status));
+    await clock.advance(1_000);
+    await vi.waitFor(() => expect(placed).toBe('OPEN'));
+    await b.close();
+  });
+
   it('a refused order names the field Kite names (InputException → bad_request)', async () => {
     const info = await failure(
       broker.placeOrder({ ...limitBuy, quantity: 1, price: 1450.03, clientOrderId: 'td-bad-tick' }),

@@ -368,6 +368,22 @@ export class RestTransport {
     spec.onAdmitted?.();
     this.stats.sent += 1;
     this.#onSent?.();
+    let reply: RawReply | null = null;
+    try {
+      reply = await this.#exchange(spec, headers);
+      return reply;
+    } finally {
+      // The broker counts no write it refused with a 429 (docs/kite.md §Limits): its place is
+      // given back. Any other answer, or a failure on the way: whatever the broker counted of
+      // it, it counted by now, so its place ends a window from here (docs/brokers.md §HTTP
+      // client, retries and limits).
+      if (reply?.status === 429) this.#unsent(slot);
+      else if (slot.at !== null) this.#placementBucket?.settled?.(slot.at);
+    }
+  }
+
+  /** Sends one admitted request; an order POST and its lookups time out adaptively. */
+  async #exchange(spec: CallSpec<z.ZodType>, headers: Record<string, string>): Promise<RawReply> {
     if (!spec.adaptiveTimeout && !spec.onSlow) return this.#http.send({ ...spec, headers });
     const sentAt = this.#now();
     const onSlow = spec.onSlow;

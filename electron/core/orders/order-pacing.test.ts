@@ -28,11 +28,12 @@ function mostInASecond(times: readonly number[]): number {
  * What the broker counted: 0 × 429 on a machine that runs the test's broker in step with the
  * client. This broker shares the test's process, so a stalled event loop (a loaded machine) can
  * deliver requests the client spaced out as one bunch: the client's own pace is what the test
- * pins (at most 8 in any 1,000 ms), and a 429 the bunching still earns is waited out and the
- * order placed — never refused, never doubled.
+ * pins (at most `most` in any 1,000 ms: 8 placements, or Kite's whole 10 once cancels are among
+ * them), and a 429 the bunching still earns is waited out and the order placed — never refused,
+ * never doubled.
  */
-function expectPaced(sent: readonly number[]): void {
-  expect(mostInASecond(sent)).toBeLessThanOrEqual(8);
+function expectPaced(sent: readonly number[], most = 8): void {
+  expect(mostInASecond(sent)).toBeLessThanOrEqual(most);
 }
 
 describe('order writes on Kite, paced under its calendar-window limits', () => {
@@ -85,7 +86,7 @@ describe('order writes on Kite, paced under its calendar-window limits', () => {
     const run = core.safety.current();
     expect(run?.steps.filter((s) => s.kind !== 'exit').map((s) => s.state)).toEqual(resting.map(() => 'done'));
     expect(run?.steps.filter((s) => s.kind === 'exit').map((s) => s.state)).toEqual(eq.map(() => 'done'));
-    expectPaced(sent);
+    expectPaced(sent, 10);
     expect((await core.broker.listOrders()).filter((o) => isWorking(o.status))).toEqual([]);
     await vi.waitFor(async () =>
       expect((await core.broker.listPositions()).filter((p) => p.quantity !== 0)).toEqual([]),
