@@ -2,6 +2,9 @@ import { createContext, startTransition, useContext, useEffect, useState, type R
 import { Panel } from './panel';
 import { PanelPlaceholder } from './panel-states';
 
+/** The longest the rest of the desk waits for the first screen's frame (a page opened hidden paints none). */
+const HIDDEN_PAGE_WAIT_MS = 500;
+
 /** False until the first screen has painted; true outside `FirstScreenFirst` (a pop-out, a test). */
 const RestDrawn = createContext(true);
 
@@ -14,14 +17,18 @@ const RestDrawn = createContext(true);
 export function FirstScreenFirst({ children }: { readonly children: ReactNode }) {
   const [rest, setRest] = useState(false);
   useEffect(() => {
-    // After the frame that paints this commit: a timer queued from its animation frame runs once it painted.
+    // After the frame that paints this commit: a timer queued from its animation frame runs once it
+    // painted. A page that is not shown gets no animation frames, so a plain timer bounds the wait.
+    const draw = () => startTransition(() => setRest(true));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => startTransition(() => setRest(true)), 0);
+      timer = setTimeout(draw, 0);
     });
+    const bound = setTimeout(draw, HIDDEN_PAGE_WAIT_MS);
     return () => {
       cancelAnimationFrame(frame);
       clearTimeout(timer);
+      clearTimeout(bound);
     };
   }, []);
   return <RestDrawn.Provider value={rest}>{children}</RestDrawn.Provider>;
