@@ -27,7 +27,7 @@
  *
  * Absolute figures are noisy on a shared 2-core machine; the plain/virtual ratios are the point.
  */
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -71,6 +71,8 @@ interface Options {
   profileDir: string | null;
   /** Busy processes beside the page while it is measured (`busy-load.ts`). */
   busy: number;
+  /** Only the first paints (the main window's, a second window's): the later phases are skipped. */
+  firstPaintOnly: boolean;
   /**
    * The bench build of the renderer to serve (default `out/bench/renderer`): another build (a
    * baseline's) is measured against the same host in the same way.
@@ -91,6 +93,7 @@ function options(args: string[]): Options {
       modes: { type: 'string', default: MODES.join(',') },
       profile: { type: 'string', default: '' },
       busy: { type: 'string', default: '0' },
+      'first-paint-only': { type: 'boolean', default: false },
       'renderer-dir': { type: 'string', default: 'out/bench/renderer' },
     },
     strict: true,
@@ -115,6 +118,7 @@ function options(args: string[]): Options {
     }),
     profileDir: values.profile ? values.profile : null,
     busy: int('busy', values.busy, 0, 16),
+    firstPaintOnly: values['first-paint-only'],
     rendererDir: values['renderer-dir'],
   };
 }
@@ -458,6 +462,9 @@ interface PaintSample {
 /** Where a first paint's time went, each from navigation start (see ModeResult.firstPaintParts). */
 interface FirstPaintParts {
   codeRun: number;
+  /** The app's own marks (renderer/start.tsx): its code has run; React committed its first render. NaN in a build without them. */
+  appCodeRun: number;
+  firstRender: number;
   bridgeOpen: number;
   syncSent: number;
   syncReplied: number;
@@ -465,7 +472,14 @@ interface FirstPaintParts {
 
 const NO_FIRST_PAINT: { ms: number; parts: FirstPaintParts } = {
   ms: Number.NaN,
-  parts: { codeRun: Number.NaN, bridgeOpen: Number.NaN, syncSent: Number.NaN, syncReplied: Number.NaN },
+  parts: {
+    codeRun: Number.NaN,
+    appCodeRun: Number.NaN,
+    firstRender: Number.NaN,
+    bridgeOpen: Number.NaN,
+    syncSent: Number.NaN,
+    syncReplied: Number.NaN,
+  },
 };
 
 /**
@@ -495,8 +509,11 @@ async function firstPaint(
       }
     ).__bench;
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    const mark = (name: string): number => performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN;
     return {
       codeRun: nav?.domContentLoadedEventStart ?? Number.NaN,
+      appCodeRun: mark('desk:code-run'),
+      firstRender: mark('desk:first-render'),
       bridgeOpen: b.bridgeOpen ?? Number.NaN,
       syncSent: b.firstSync?.sent ?? Number.NaN,
       syncReplied: b.firstSync?.replied ?? Number.NaN,
@@ -720,6 +737,30 @@ function emptyResult(mode: Mode, opt: Options): ModeResult {
   };
 }
 
+/**
+ * A second window of the desk, opened last: another page of the same browser (its cache warm),
+ * its own bridge socket, main holding the book. It is the main window's page again, and a newer
+ * page of the main window takes the window over and closes the older one's socket
+ * (docs/workstation.md), so every phase on the first page comes before it.
+ */
+async function secondWindow(
+  context: BrowserContext,
+  url: URL,
+  mode: Mode,
+): Promise<{ ms: number; parts: FirstPaintParts } | null> {
+  const deadline = Date.now() + LOAD_CAP_MS;
+  const other = await context.newPage();
+  try {
+    await other.addInitScript(pageTaps);
+    return await firstPaint(other, url.toString(), () => Math.max(1000, deadline - Date.now()));
+  } catch (e) {
+    phaseFailed(mode, "a second window's first paint", e);
+    return null;
+  } finally {
+    await other.close();
+  }
+}
+
 /** A phase the page was too busy for is reported (its figures come out NaN), not fatal. */
 function phaseFailed(mode: Mode, phase: string, e: unknown): void {
   console.error(`${mode}: ${phase} failed: ${(e instanceof Error ? e.message : String(e)).split('\n')[0] ?? ''}`);
@@ -756,6 +797,7 @@ async function measureMode(
     const firstPaintProfile = stopProfile ? await stopProfile() : undefined;
     if (first === null) return emptyResult(mode, opt);
     const { ms: firstPaintMs, parts: firstPaintParts } = first;
+    const profiled = firstPaintProfile ? { firstPaintProfile } : {};
     const wholeBookMs = await page
       .waitForFunction(
         () => {
@@ -767,6 +809,19 @@ async function measureMode(
       )
       .then(async (h) => (await h.jsonValue()) as number)
       .catch((e: unknown) => (phaseFailed(mode, 'loading the whole book', e), Number.NaN));
+    if (opt.firstPaintOnly) {
+      const second = await secondWindow(context, u, mode);
+      return {
+        ...emptyResult(mode, opt),
+        firstPaintMs,
+        firstPaintParts,
+        ...profiled,
+        secondWindow: second ?? NO_FIRST_PAINT,
+        wholeBookMs,
+        clickErrors: 0,
+        ladder: emptyLadder(0),
+      };
+    }
     await sleep(2 * opt.intervalMs); // let both polling and the churn reach their steady state
     const loaded = await collectPaints(page);
     const firstReplyBytes = loaded.replies[0]?.bytes ?? Number.NaN;
@@ -840,25 +895,12 @@ async function measureMode(
     await sleep(IDLE_WINDOW_MS);
     const idle = (await collectPaints(page)).replies.map((r) => r.bytes);
     churn.resume();
-    // A second window of the desk, opened last: another page of the same browser (its cache
-    // warm), its own bridge socket, main holding the book. It is the main window's page again,
-    // and a newer page of the main window takes the window over and closes the older one's
-    // socket (docs/workstation.md), so every phase on the first page comes before it.
-    const secondDeadline = Date.now() + LOAD_CAP_MS;
-    const second = await (async () => {
-      const other = await context.newPage();
-      try {
-        await other.addInitScript(pageTaps);
-        return await firstPaint(other, u.toString(), () => Math.max(1000, secondDeadline - Date.now()));
-      } finally {
-        await other.close();
-      }
-    })().catch((e: unknown) => (phaseFailed(mode, "a second window's first paint", e), null));
+    const second = await secondWindow(context, u, mode);
     return {
       mode,
       firstPaintMs,
       firstPaintParts,
-      ...(firstPaintProfile ? { firstPaintProfile } : {}),
+      ...profiled,
       secondWindow: second ?? NO_FIRST_PAINT,
       wholeBookMs,
       idleReplyBytes: percentile(idle, 0.5),
@@ -900,11 +942,15 @@ function report(
   const rows: Array<[string, (r: ModeResult) => number]> = [
     ['first paint of the book (ms)', (r) => r.firstPaintMs],
     ["  the page's code run (DOMContentLoaded, ms)", (r) => r.firstPaintParts.codeRun],
+    ["  the app's code run (desk:code-run, ms)", (r) => r.firstPaintParts.appCodeRun],
+    ['  first render committed (desk:first-render, ms)', (r) => r.firstPaintParts.firstRender],
     ['  bridge open (ms)', (r) => r.firstPaintParts.bridgeOpen],
     ['  first orders.sync sent (ms)', (r) => r.firstPaintParts.syncSent],
     ['  first orders.sync replied (ms)', (r) => r.firstPaintParts.syncReplied],
     ["a second window's first paint (ms)", (r) => r.secondWindow.ms],
     ['  its code run (ms)', (r) => r.secondWindow.parts.codeRun],
+    ["  its app's code run (ms)", (r) => r.secondWindow.parts.appCodeRun],
+    ['  its first render committed (ms)', (r) => r.secondWindow.parts.firstRender],
     ['  its bridge open (ms)', (r) => r.secondWindow.parts.bridgeOpen],
     ['  its first orders.sync replied (ms)', (r) => r.secondWindow.parts.syncReplied],
     ['whole book held (ms)', (r) => r.wholeBookMs],
@@ -984,6 +1030,8 @@ function report(
     Object.assign(summary, {
       [`${k}_first_paint_ms`]: round1(r.firstPaintMs),
       [`${k}_first_paint_code_run_ms`]: round1(r.firstPaintParts.codeRun),
+      [`${k}_first_paint_app_code_run_ms`]: round1(r.firstPaintParts.appCodeRun),
+      [`${k}_first_paint_first_render_ms`]: round1(r.firstPaintParts.firstRender),
       [`${k}_first_paint_bridge_open_ms`]: round1(r.firstPaintParts.bridgeOpen),
       [`${k}_first_paint_sync_sent_ms`]: round1(r.firstPaintParts.syncSent),
       [`${k}_first_paint_sync_replied_ms`]: round1(r.firstPaintParts.syncReplied),

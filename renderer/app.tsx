@@ -3,6 +3,7 @@ import { DepthPanel } from './features/depth/depth-panel';
 import { CommandPalette } from './features/keyboard/command-palette';
 import { ShortcutsSheet } from './features/keyboard/shortcuts-sheet';
 import { useOverlayHotkeys } from './features/keyboard/use-overlay-hotkeys';
+import { FirstScreenFirst, Later } from './features/layout/first-screen';
 import { SLOTS } from './features/layout/slots';
 import { Workspace, type WorkspaceGroup } from './features/layout/workspace';
 import { MarketSession } from './features/market-status/market-session';
@@ -78,13 +79,37 @@ const WORKSPACE: WorkspaceGroup = {
             id: 'ticket',
             defaultPercent: 56,
             min: '452px', // the ticket's fields, its bracket section's toggle and Place order
-            panel: <DeskSlot kinds={[['ticket', 'Ticket', <TicketSlot key="t" />]]} />,
+            panel: (
+              <DeskSlot
+                kinds={[
+                  [
+                    'ticket',
+                    'Ticket',
+                    <Later key="t" title="Ticket" what="ticket">
+                      <TicketSlot />
+                    </Later>,
+                  ],
+                ]}
+              />
+            ),
           },
           {
             id: 'watchlist',
             defaultPercent: 44,
             min: 15,
-            panel: <DeskSlot kinds={[['watchlist', 'Watchlist', <Watchlist key="w" />]]} />,
+            panel: (
+              <DeskSlot
+                kinds={[
+                  [
+                    'watchlist',
+                    'Watchlist',
+                    <Later key="w" title="Watchlist" what="watchlist">
+                      <Watchlist />
+                    </Later>,
+                  ],
+                ]}
+              />
+            ),
           },
         ],
       },
@@ -113,9 +138,27 @@ const WORKSPACE: WorkspaceGroup = {
                     <DeskSlot
                       id={SLOTS.chart.id}
                       kinds={[
-                        [SLOTS.chart.chart, 'Chart', <ChartPanel key="c" />],
-                        [SLOTS.chart.options, 'Option chain', <OptionChainPanel key="o" />],
-                        [SLOTS.chart.ladder, 'Ladder', <LadderPanel key="l" />],
+                        [
+                          SLOTS.chart.chart,
+                          'Chart',
+                          <Later key="c" title="Chart" what="chart">
+                            <ChartPanel />
+                          </Later>,
+                        ],
+                        [
+                          SLOTS.chart.options,
+                          'Option chain',
+                          <Later key="o" title="Option chain" what="option chain">
+                            <OptionChainPanel />
+                          </Later>,
+                        ],
+                        [
+                          SLOTS.chart.ladder,
+                          'Ladder',
+                          <Later key="l" title="Ladder" what="price ladder">
+                            <LadderPanel />
+                          </Later>,
+                        ],
                       ]}
                     />
                   ),
@@ -132,7 +175,19 @@ const WORKSPACE: WorkspaceGroup = {
                         id: 'funds',
                         defaultPercent: 42,
                         min: '128px',
-                        panel: <DeskSlot kinds={[['funds', 'Funds', <FundsPanel key="f" />]]} />,
+                        panel: (
+                          <DeskSlot
+                            kinds={[
+                              [
+                                'funds',
+                                'Funds',
+                                <Later key="f" title="Funds" what="funds">
+                                  <FundsPanel />
+                                </Later>,
+                              ],
+                            ]}
+                          />
+                        ),
                       },
                       {
                         id: 'holdings',
@@ -142,8 +197,20 @@ const WORKSPACE: WorkspaceGroup = {
                           <DeskSlot
                             id={SLOTS.depth.id}
                             kinds={[
-                              [SLOTS.depth.depth, 'Depth', <DepthPanel key="d" />],
-                              [SLOTS.depth.holdings, 'Holdings', <HoldingsPanel key="h" />],
+                              [
+                                SLOTS.depth.depth,
+                                'Depth',
+                                <Later key="d" title="Depth" what="depth">
+                                  <DepthPanel />
+                                </Later>,
+                              ],
+                              [
+                                SLOTS.depth.holdings,
+                                'Holdings',
+                                <Later key="h" title="Holdings" what="holdings">
+                                  <HoldingsPanel />
+                                </Later>,
+                              ],
                             ]}
                           />
                         ),
@@ -178,8 +245,20 @@ const WORKSPACE: WorkspaceGroup = {
               <DeskSlot
                 id={SLOTS.positions.id}
                 kinds={[
-                  [SLOTS.positions.positions, 'Positions', <PositionsPanel key="p" />],
-                  [SLOTS.positions.basket, 'Basket', <BasketPanel key="b" />],
+                  [
+                    SLOTS.positions.positions,
+                    'Positions',
+                    <Later key="p" title="Positions" what="positions">
+                      <PositionsPanel />
+                    </Later>,
+                  ],
+                  [
+                    SLOTS.positions.basket,
+                    'Basket',
+                    <Later key="b" title="Basket" what="basket">
+                      <BasketPanel />
+                    </Later>,
+                  ],
                 ]}
               />
             ),
@@ -245,7 +324,9 @@ export function App() {
       <SafetyLayer />
       <DriftDialogSlot />
       <main className="workspace">
-        <Workspace key={loadKey} layout={WORKSPACE} />
+        <FirstScreenFirst>
+          <Workspace key={loadKey} layout={WORKSPACE} />
+        </FirstScreenFirst>
       </main>
       <GttDialogHost />
       <StrategySlot />

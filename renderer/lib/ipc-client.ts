@@ -24,9 +24,17 @@ export async function call<C extends RequestChannel>(
   channel: C,
   ...payload: undefined extends RequestInput<C> ? [RequestInput<C>?] : [RequestInput<C>]
 ): Promise<RequestOutput<C>> {
+  return parseReply(channel, await getBridge().invoke(channel, payload[0] as RequestInput<C>));
+}
+
+/**
+ * A bridge reply to `channel`, parsed against the contract: its output, or an `AppError`. `call`
+ * parses with it, and so does a caller that sent before this module was loaded (the main window's
+ * first `orders.sync`, docs/live-data.md §The first screen first).
+ */
+export function parseReply<C extends RequestChannel>(channel: C, raw: unknown): RequestOutput<C> {
   let schema = resultSchemas.get(channel);
   if (!schema) resultSchemas.set(channel, (schema = ipcResultSchema(requests[channel].output)));
-  const raw = await getBridge().invoke(channel, payload[0] as RequestInput<C>);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     throw new AppError({ kind: 'unexpected_shape', message: `The reply to ${channel} did not match the contract` });

@@ -2,7 +2,7 @@ import { EVENT_NAMES_PLAIN } from '@shared/ipc/channel-names';
 import type { DeskBridge } from '@shared/ipc/bridge';
 import { kilobytes, MAX_BRIDGE_MESSAGE_BYTES, utf8Bytes } from '@shared/ipc/limits';
 import type { IpcResult } from '@shared/ipc/result';
-import { BRIDGE_REPLACED } from '@shared/domain/workstation';
+import { BRIDGE_REPLACED } from '@shared/domain/bridge-close';
 
 type AnyListener = (payload: unknown) => void;
 

@@ -18,14 +18,7 @@ export const MAIN_WINDOW = 'main';
 export const WindowId = z.string().regex(/^(main|w[1-9][0-9]{0,2})$/, 'must be main or w1…w999');
 export type WindowId = z.infer<typeof WindowId>;
 
-/**
- * The close code of a browser host bridge whose main window a newer page claimed (a reload, a
- * second tab): that page does not reconnect, or two pages would take the window from each other
- * (docs/workstation.md §Which page draws which window).
- */
-export const BRIDGE_REPLACED = 4001;
-/** The close code of a bridge that claimed a pop-out not on the desk; the page retries as after any drop. */
-export const BRIDGE_NO_SUCH_WINDOW = 4004;
+export { BRIDGE_NO_SUCH_WINDOW, BRIDGE_REPLACED } from './bridge-close';
 
 /** What a panel is (`chart`, `watchlist`…): the renderer's panel registry knows each kind; main only keeps it. */
 export const PanelKind = z.string().regex(/^[a-z][a-z0-9-]{0,23}$/, 'must be a panel kind such as chart or watchlist');

@@ -1,11 +1,9 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Order, OrderChanges, OrderRequest } from '@shared/domain/order';
-import { call } from '../../lib/ipc-client';
+import { call, parseReply } from '../../lib/ipc-client';
+import { FIRST_PAGE_ROWS, takeFirstSync } from './first-sync';
 import { orderBookOf } from './order-book-store';
 import { portfolioQueries } from '../portfolio/queries';
-
-/** Rows of a full answer the first screen needs (a tall blotter shows ~40; sorted or filtered, more come soon after). */
-export const FIRST_PAGE_ROWS = 200;
 
 /** Rows per `orders.page` call: a few tens of milliseconds of parsing each, between frames. */
 export const PAGE_ROWS = 1000;
@@ -78,7 +76,14 @@ export const orderQueries = {
       queryKey: [...orderQueries.lists()],
       queryFn: async ({ client }) => {
         const book = orderBookOf(client);
-        book.applySync(await call('orders.sync', { ...book.syncInput(), first: FIRST_PAGE_ROWS }));
+        const input = book.syncInput();
+        // An empty book's first fetch takes the sync the page sent as it started, if any (the same call).
+        const early = input.since === undefined ? takeFirstSync() : null;
+        book.applySync(
+          early
+            ? parseReply('orders.sync', await early)
+            : await call('orders.sync', { ...input, first: FIRST_PAGE_ROWS }),
+        );
         // A paged full answer: the first screen paints now, the rest loads between frames.
         if (book.pageInput()) loadRestOfBook(client).catch(() => undefined);
         return book.list();
