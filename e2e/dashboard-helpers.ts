@@ -1,5 +1,5 @@
-import type { Locator, Page } from '@playwright/test';
-import { expect, test, type HostHandle } from './fixtures';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { HostHandle } from './host-process';
 
 /**
  * Shared steps of the dashboard e2e specs: open the app, drive the ticket like a trader, and
