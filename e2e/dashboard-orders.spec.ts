@@ -24,7 +24,7 @@ test.describe('dashboard: orders from the ticket to the blotter', () => {
     page,
     desk,
   }) => {
-    const infy = await desk.setSymbolPrice('NSE', 'INFY', 1500);
+    await desk.setSymbolPrice('NSE', 'INFY', 1500);
     await desk.open();
 
     await desk.chooseSymbol('INFY', /^INFY NSE/);
@@ -64,7 +64,7 @@ test.describe('dashboard: orders from the ticket to the blotter', () => {
     page,
     desk,
   }) => {
-    const tcs = await desk.setSymbolPrice('NSE', 'TCS', 3050);
+    await desk.setSymbolPrice('NSE', 'TCS', 3050);
     await desk.open();
 
     await desk.chooseSymbol('TCS', /^TCS NSE/);
