@@ -35,21 +35,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startPaperBroker } from '../electron/paper';
+import { chromiumLaunchOptions } from '../e2e/chromium';
 import { startHost } from '../e2e/host-process';
 import { startCpuProfile, type PhaseProfile } from './chromium-profile';
 import { describeBusy, startBusyLoad, type BusyLoad, type BusyReport } from './busy-load';
 import { emptyLadder, measureLadder, type LadderResult, type PageClickParts } from './dashboard-ladder';
 
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  // performance.memory to the byte, not bucketed: the page's JS heap is one of the figures.
-  '--enable-precise-memory-info',
-];
+// performance.memory to the byte, not bucketed: the page's JS heap is one of the figures.
+const CHROMIUM_EXTRA_ARGS = ['--enable-precise-memory-info'];
 const MODES = ['virtual', 'plain'] as const;
 type Mode = (typeof MODES)[number];
 const PAINT_MARK = 'blotter-painted'; // renderer/features/orders/blotter-paint-probe.ts
@@ -1130,10 +1123,7 @@ export async function run(args: string[]): Promise<void> {
     churn = new Churn(rest, tokens, seeded.orders, opt.changes, opt.intervalMs);
     const churnStart = Date.now();
     churn.start();
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-    });
+    browser = await chromium.launch(chromiumLaunchOptions(CHROMIUM_EXTRA_ARGS));
     // The ladder's depth updates: the paper market's price of the ticket's instrument, set
     // through the control interface (each a new book on the stream).
     const control = rest;

@@ -19,6 +19,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { chromiumLaunchOptions } from '../e2e/chromium';
 import { startHost } from '../e2e/host-process';
 import { seedOrders } from './dashboard-bench';
 
@@ -62,10 +63,7 @@ const syncs = (page: Page): Promise<number> => page.evaluate(() => (window as un
 async function measure(orders: number, polls: number): Promise<Sample> {
   const dataDir = await mkdtemp(join(tmpdir(), 'td-mem-bench-'));
   let host: Awaited<ReturnType<typeof startHost>> | null = null;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     await seedOrders(dataDir, orders);
     host = await startHost([], { dataDir, readyTimeoutMs: 60_000 });

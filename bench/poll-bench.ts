@@ -31,6 +31,7 @@ import { createDispatcher } from '../electron/app/dispatcher';
 import { startHost, type RunningHost } from '../electron/host/host-server';
 import { startPaperBroker, type PaperBroker } from '../electron/paper';
 import { roundToTick } from '@shared/trading/money';
+import { chromiumLaunchOptions } from '../e2e/chromium';
 import { CountingProxy, countsBetween, totalRequests, type ProxyCounts } from './poll/counting-proxy';
 
 type Playwright = typeof PlaywrightModule;
@@ -146,10 +147,7 @@ async function measurePolicy(
   let proxy: CountingProxy | null = null;
   let services: AppServices | null = null;
   let host: RunningHost | null = null;
-  const browser = await pw.chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
+  const browser = await pw.chromium.launch(chromiumLaunchOptions());
   const out: StateResult[] = [];
   try {
     paper = await startPaperBroker({ port: 0, dataDir: join(dir, 'paper') });

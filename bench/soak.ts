@@ -52,6 +52,11 @@ interface Proc {
   rss: Array<{ at: number; kb: number }>;
 }
 
+/** A supervised process not started yet: `args` are read at each (re)launch. */
+function proc(name: string, args: () => string[]): Proc {
+  return { name, args, child: null, url: '', restarts: 0, lastErr: [], stopping: false, rss: [] };
+}
+
 function rssKb(pid: number | undefined): number | null {
   if (pid === undefined) return null;
   try {
@@ -98,36 +103,27 @@ function launch(p: Proc): Promise<string> {
 let paperDir = '';
 let hostDir = '';
 let paperPort = 0;
-const paper: Proc = {
-  name: 'paper',
-  args: () => ['--port', String(paperPort), '--data-dir', paperDir, '--rate', '200/s', '--tick-ms', '250'],
-  child: null,
-  url: '',
-  restarts: 0,
-  lastErr: [],
-  stopping: false,
-  rss: [],
-};
+const paper = proc('paper', () => [
+  '--port',
+  String(paperPort),
+  '--data-dir',
+  paperDir,
+  '--rate',
+  '200/s',
+  '--tick-ms',
+  '250',
+]);
 let hostPort = 0;
-const host: Proc = {
-  name: 'host',
-  args: () => [
-    '--port',
-    String(hostPort),
-    '--data-dir',
-    hostDir,
-    '--broker-url',
-    `http://127.0.0.1:${paperPort}/v1`,
-    '--api-key',
-    'paper',
-  ],
-  child: null,
-  url: '',
-  restarts: 0,
-  lastErr: [],
-  stopping: false,
-  rss: [],
-};
+const host = proc('host', () => [
+  '--port',
+  String(hostPort),
+  '--data-dir',
+  hostDir,
+  '--broker-url',
+  `http://127.0.0.1:${paperPort}/v1`,
+  '--api-key',
+  'paper',
+]);
 
 // ------------------------------------------------------------------ helpers
 

@@ -30,6 +30,7 @@ import WebSocket from 'ws';
 import { createAppServices, type AppServices } from '../electron/app/app-services';
 import { startHost, type RunningHost } from '../electron/host/host-server';
 import { createDispatcher } from '../electron/app/dispatcher';
+import { chromiumLaunchOptions } from '../e2e/chromium';
 
 import type * as PlaywrightModule from '@playwright/test';
 
@@ -191,26 +192,36 @@ export async function brokerCounter(
   return { count: () => n, close: () => ws.terminate() };
 }
 
-async function measureMode(
+/** What both parts measure against: the app's services, the browser host on them, Chromium. */
+interface TickRig {
+  readonly browser: PlaywrightModule.Browser;
+  readonly services: AppServices;
+  /** The host's page URL. */
+  readonly url: string;
+  /** Every instrument token the app lists, in its order. */
+  readonly universe: readonly number[];
+}
+
+/**
+ * Runs `body` on a rig of its own: the real app services with their paper market stepping every
+ * `tickMs` and main batching ticks every `tickBatchMs` (0: one message per tick), the browser host
+ * serving the bench's renderer build, and Chromium; all of it stopped and its data removed after.
+ */
+async function withTickRig<T>(
   pw: Playwright,
-  mode: Sample['mode'],
-  steps: readonly number[],
-  tickMs: number,
-  seconds: number,
-): Promise<Sample[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'td-ticks-'));
+  label: string,
+  market: { readonly tickMs: number; readonly tickBatchMs: number },
+  body: (rig: TickRig) => Promise<T>,
+): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), `td-${label}-`));
   let services: AppServices | null = null;
   let host: RunningHost | null = null;
-  const browser = await pw.chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
-  const out: Sample[] = [];
+  const browser = await pw.chromium.launch(chromiumLaunchOptions());
   try {
     services = await createAppServices({
       dataDir: dir,
-      paper: { control: true, tickIntervalMs: tickMs, rate: { perSecond: 1_000, burst: 1_000 } },
-      tickBatchMs: mode === 'batched' ? 100 : 0,
+      paper: { control: true, tickIntervalMs: market.tickMs, rate: { perSecond: 1_000, burst: 1_000 } },
+      tickBatchMs: market.tickBatchMs,
       log: () => undefined,
     });
     const dispatch = createDispatcher(services.handlers);
@@ -223,37 +234,93 @@ async function measureMode(
     const list = await dispatch('instruments.list', undefined);
     if (!list.ok) throw new Error(list.error.message);
     const universe = (list.data as Array<{ instrumentToken: number }>).map((i) => i.instrumentToken);
+    return await body({ browser, services, url: host.url, universe });
+  } finally {
+    await browser.close();
+    await host?.close();
+    await services?.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
+/** What the page's probe (`pageProbe`) counted over a window. */
+interface ProbeReading {
+  readonly frames: number[];
+  readonly messages: number;
+  readonly ticks: number;
+  readonly cells: number;
+  readonly renders: number;
+  readonly rowRenders: number;
+  readonly longTasks: number[];
+}
+
+/** One measured window of a page: its probe's reading and the broker's and main's sides of it. */
+interface ProbeWindow {
+  readonly probe: ProbeReading;
+  /** Seconds the window lasted. */
+  readonly wall: number;
+  /** Ticks/s the broker sent for the watched instruments (counted on a second socket). */
+  readonly offered: number;
+  /** `market.ticks` messages main sent the page over the window. */
+  readonly sent: number;
+  /** The window's frame deltas, sorted. */
+  readonly frames: number[];
+}
+
+/**
+ * Opens the desk in a page of `context` and lets it warm up (subscriptions, the first render of
+ * every row; `ready` says when the rows are there), then turns the page's probe on for `seconds`
+ * and reads it, with the broker's ticks for `tokens` counted on a socket of its own meanwhile.
+ */
+async function probeWindow(
+  rig: TickRig,
+  context: PlaywrightModule.BrowserContext,
+  tokens: readonly number[],
+  seconds: number,
+  ready: (page: PlaywrightModule.Page) => Promise<void>,
+): Promise<ProbeWindow> {
+  const page = await context.newPage();
+  await page.goto(rig.url);
+  await page.getByText(/Connected to .+ as \S+/).waitFor();
+  await ready(page);
+  await page.waitForTimeout(2_000); // warm up: subscriptions, first render of every row
+  const counter = await brokerCounter(rig.services.paperUrl!, tokens);
+  let sent = 0;
+  const off = rig.services.events.on('market.ticks', () => (sent += 1));
+  await page.evaluate(() => ((window as unknown as { __probe: { on: boolean } }).__probe.on = true));
+  const before = counter.count();
+  const t0 = performance.now();
+  await page.waitForTimeout(seconds * 1000);
+  const probe = await page.evaluate(() => {
+    const p = (window as unknown as { __probe: ProbeReading & { on: boolean } }).__probe;
+    p.on = false;
+    const { frames, messages, ticks, cells, renders, rowRenders, longTasks } = p;
+    return { frames, messages, ticks, cells, renders, rowRenders, longTasks };
+  });
+  off();
+  const wall = (performance.now() - t0) / 1000;
+  const offered = (counter.count() - before) / wall;
+  counter.close();
+  return { probe, wall, offered, sent, frames: probe.frames.slice().sort((a, b) => a - b) };
+}
+
+async function measureMode(
+  pw: Playwright,
+  mode: Sample['mode'],
+  steps: readonly number[],
+  tickMs: number,
+  seconds: number,
+): Promise<Sample[]> {
+  const tickBatchMs = mode === 'batched' ? 100 : 0;
+  return withTickRig(pw, 'ticks', { tickMs, tickBatchMs }, async (rig) => {
+    const out: Sample[] = [];
     for (const n of steps) {
-      const tokens = universe.slice(0, n);
+      const tokens = rig.universe.slice(0, n);
       if (tokens.length < n) break;
-      const context = await watchlistContext(browser, tokens, false);
-      const page = await context.newPage();
-      await page.goto(host.url);
-      await page.getByText(/Connected to .+ as \S+/).waitFor();
-      await page.getByTestId(/^ltp-/).first().waitFor();
-      await page.waitForTimeout(2_000); // warm up: subscriptions, first render of every row
-      const counter = await brokerCounter(services.paperUrl!, tokens);
-      let sent = 0;
-      const off = services.events.on('market.ticks', () => (sent += 1));
-      await page.evaluate(() => ((window as unknown as { __probe: { on: boolean } }).__probe.on = true));
-      const before = counter.count();
-      const t0 = performance.now();
-      await page.waitForTimeout(seconds * 1000);
-      const probe = await page.evaluate(() => {
-        const p = (
-          window as unknown as {
-            __probe: { frames: number[]; messages: number; ticks: number; cells: number; on: boolean };
-          }
-        ).__probe;
-        p.on = false;
-        return { frames: p.frames, messages: p.messages, ticks: p.ticks, cells: p.cells };
-      });
-      off();
-      const wall = (performance.now() - t0) / 1000;
-      const offered = (counter.count() - before) / wall;
-      counter.close();
-      const frames = probe.frames.slice().sort((a, b) => a - b);
+      const context = await watchlistContext(rig.browser, tokens, false);
+      const { probe, wall, offered, sent, frames } = await probeWindow(rig, context, tokens, seconds, (page) =>
+        page.getByTestId(/^ltp-/).first().waitFor(),
+      );
       out.push({
         mode,
         instruments: n,
@@ -270,13 +337,8 @@ async function measureMode(
       });
       await context.close();
     }
-  } finally {
-    await browser.close();
-    await host?.close();
-    await services?.close();
-    await rm(dir, { recursive: true, force: true });
-  }
-  return out;
+    return out;
+  });
 }
 
 /** One page of the watchlist comparison: ticking (the app) or the same rows painted statically (the floor). */
@@ -315,66 +377,16 @@ async function measureWatchlist(
   seconds: number,
   rounds: number,
 ): Promise<WatchSample[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'td-watch-'));
-  let services: AppServices | null = null;
-  let host: RunningHost | null = null;
-  const browser = await pw.chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
-  const out: WatchSample[] = [];
-  try {
-    services = await createAppServices({
-      dataDir: dir,
-      paper: { control: true, tickIntervalMs: tickMs, rate: { perSecond: 1_000, burst: 1_000 } },
-      tickBatchMs: 100,
-      log: () => undefined,
-    });
-    const dispatch = createDispatcher(services.handlers);
-    host = await startHost({
-      port: 0,
-      rendererDir: join(dirname(fileURLToPath(import.meta.url)), 'renderer'),
-      dispatch,
-      events: services.events,
-    });
-    const list = await dispatch('instruments.list', undefined);
-    if (!list.ok) throw new Error(list.error.message);
-    const tokens = (list.data as Array<{ instrumentToken: number }>).slice(0, rows).map((i) => i.instrumentToken);
+  return withTickRig(pw, 'watch', { tickMs, tickBatchMs: 100 }, async (rig) => {
+    const out: WatchSample[] = [];
+    const tokens = rig.universe.slice(0, rows);
     const modes: Array<WatchSample['mode']> = [];
     for (let r = 0; r < rounds; r += 1) modes.push('static', 'live');
     for (const mode of modes) {
-      const context = await watchlistContext(browser, tokens, mode === 'static');
-      const page = await context.newPage();
-      await page.goto(host.url);
-      await page.getByText(/Connected to .+ as \S+/).waitFor();
-      await expectRows(page, tokens.length);
-      await page.waitForTimeout(2_000); // warm up: subscriptions, first render of every row
-      const counter = await brokerCounter(services.paperUrl!, tokens);
-      await page.evaluate(() => ((window as unknown as { __probe: { on: boolean } }).__probe.on = true));
-      const before = counter.count();
-      const t0 = performance.now();
-      await page.waitForTimeout(seconds * 1000);
-      const probe = await page.evaluate(() => {
-        const p = (
-          window as unknown as {
-            __probe: {
-              frames: number[];
-              ticks: number;
-              cells: number;
-              renders: number;
-              rowRenders: number;
-              longTasks: number[];
-              on: boolean;
-            };
-          }
-        ).__probe;
-        p.on = false;
-        return p;
-      });
-      const wall = (performance.now() - t0) / 1000;
-      const offered = (counter.count() - before) / wall;
-      counter.close();
-      const frames = probe.frames.slice().sort((a, b) => a - b);
+      const context = await watchlistContext(rig.browser, tokens, mode === 'static');
+      const { probe, wall, offered, frames } = await probeWindow(rig, context, tokens, seconds, (page) =>
+        expectRows(page, tokens.length),
+      );
       // The floor takes in no ticks: its renders are per second (clock labels and the like).
       const perTick = (n: number): number => (probe.ticks > 0 && mode === 'live' ? n / probe.ticks : Number.NaN);
       out.push({
@@ -396,13 +408,8 @@ async function measureWatchlist(
       });
       await context.close();
     }
-  } finally {
-    await browser.close();
-    await host?.close();
-    await services?.close();
-    await rm(dir, { recursive: true, force: true });
-  }
-  return out;
+    return out;
+  });
 }
 
 /**

@@ -1,16 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expectAccessible, seriousViolations } from './axe';
-import {
-  chooseSymbol,
-  fillTicket,
-  instrumentToken,
-  openDashboard,
-  orderRow,
-  placeOrder,
-  setPrice,
-  ticket,
-} from './dashboard-helpers';
-import { expect, quietHostPerFile, startHost, test, type HostHandle } from './fixtures';
+import { deskOn, expect, quietHostPerFile, startHost, test, type Desk } from './fixtures';
 
 /**
  * Accessible screens (docs/renderer.md §Accessibility checks): axe-core over every screen and
@@ -23,25 +13,26 @@ const quiet = quietHostPerFile();
 type Theme = 'dark' | 'light';
 
 /** Opens the desk in `theme` (dark is the default; the header's switch gives the light one). */
-async function openIn(page: Page, host: HostHandle, theme: Theme): Promise<void> {
-  await openDashboard(page, host);
+async function openIn(desk: Desk, theme: Theme): Promise<void> {
+  const { page } = desk;
+  await desk.open();
   if (theme === 'light') await page.getByRole('button', { name: 'Switch to light theme' }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
 }
 
 /** A working BUY and SELL of INFY and a filled BUY (a position and a trade), from the ticket. */
-async function fillTheDesk(page: Page, host: HostHandle): Promise<{ working: string }> {
-  await setPrice(host, await instrumentToken(host, 'NSE', 'INFY'), 1500);
-  await chooseSymbol(page, 'INFY', /^INFY NSE/);
-  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '1', price: '1400' });
-  const working = await placeOrder(page);
-  await fillTicket(page, { side: 'Sell', price: '1600' });
-  await placeOrder(page);
-  await fillTicket(page, { side: 'Buy', orderType: 'MARKET', quantity: '2' });
-  const filled = await placeOrder(page);
-  await expect(orderRow(page, filled)).toContainText('COMPLETE');
-  await expect(orderRow(page, working)).toContainText('OPEN');
-  await expect(page.getByRole('table', { name: 'Positions' }).getByRole('row', { name: /INFY/ })).toBeVisible();
+async function fillTheDesk(desk: Desk): Promise<{ working: string }> {
+  await desk.setSymbolPrice('NSE', 'INFY', 1500);
+  await desk.chooseSymbol('INFY', /^INFY NSE/);
+  await desk.fillTicket({ side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '1', price: '1400' });
+  const working = await desk.placeOrder();
+  await desk.fillTicket({ side: 'Sell', price: '1600' });
+  await desk.placeOrder();
+  await desk.fillTicket({ side: 'Buy', orderType: 'MARKET', quantity: '2' });
+  const filled = await desk.placeOrder();
+  await expect(desk.orderRow(filled)).toContainText('COMPLETE');
+  await expect(desk.orderRow(working)).toContainText('OPEN');
+  await expect(desk.page.getByRole('table', { name: 'Positions' }).getByRole('row', { name: /INFY/ })).toBeVisible();
   return { working };
 }
 
@@ -98,9 +89,9 @@ async function expectSignsBesideColour(page: Page, what: string): Promise<void> 
 for (const theme of ['dark', 'light'] as const) {
   test(`${theme} theme: the workspace, every tab and every dialog pass axe`, async ({ page }) => {
     test.setTimeout(180_000);
-    const host = quiet();
-    await openIn(page, host, theme);
-    const { working } = await fillTheDesk(page, host);
+    const desk = deskOn(page, quiet());
+    await openIn(desk, theme);
+    const { working } = await fillTheDesk(desk);
     await page.getByRole('table', { name: 'Instruments' }).locator('tr[data-watch-row]').first().click();
     await expect(page.getByRole('table', { name: 'Market depth' })).toBeVisible();
 
@@ -122,9 +113,7 @@ for (const theme of ['dark', 'light'] as const) {
       await showTab(page, 'Trades', 'Trades');
       await expectAccessible(page, 'the trades', '.panel:has(table[aria-label="Trades"])');
       await expectSignsBesideColour(page, 'the trades');
-      await ticket(page)
-        .getByRole('button', { name: /^Add to basket/ })
-        .click();
+      await desk.ticket.getByRole('button', { name: /^Add to basket/ }).click();
       await showTab(page, 'Basket', 'Basket legs');
       await expectAccessible(page, 'the basket', '.panel:has(table[aria-label="Basket legs"])');
     });
@@ -132,9 +121,10 @@ for (const theme of ['dark', 'light'] as const) {
     await test.step('order dialogs: history and modify', async () => {
       await page.getByRole('tab', { name: 'Orders' }).click();
       await page.getByRole('tab', { name: 'Positions' }).click();
-      await orderRow(page, working).locator('td.sym').click();
+      await desk.orderRow(working).locator('td.sym').click();
       await checkOpenedDialog(page, new RegExp(`^Order ${working}`));
-      await orderRow(page, working)
+      await desk
+        .orderRow(working)
         .getByRole('button', { name: `Modify ${working}` })
         .click();
       const modify = page.getByRole('dialog', { name: `Modify order ${working}` });
@@ -290,7 +280,7 @@ for (const theme of ['dark', 'light'] as const) {
 }
 
 test('the check can fail: a nameless button and grey-on-grey text are found', async ({ page }) => {
-  await openDashboard(page, quiet());
+  await deskOn(page, quiet()).open();
   await page.evaluate(() => {
     const probe = document.createElement('div');
     probe.id = 'axe-probe';

@@ -1,5 +1,5 @@
-import { expect, quietHostPerTest, test } from './fixtures';
-import { blotter, docShotPath, instrumentToken, openDashboard, setLimits, setPrice } from './dashboard-helpers';
+import { docShotPath } from './dashboard-helpers';
+import { deskOn, expect, quietHostPerTest, test } from './fixtures';
 
 /**
  * Alerts that place orders through the browser host against the paper broker (docs/desk.md
@@ -12,10 +12,9 @@ const quietHost = quietHostPerTest();
 test('an alert places its order when it fires, another is refused by a limit set after it was made; each says so', async ({
   page,
 }) => {
-  const host = quietHost();
-  const infy = await instrumentToken(host, 'NSE', 'INFY');
-  await setPrice(host, infy, 1500);
-  await openDashboard(page, host);
+  const desk = deskOn(page, quietHost());
+  const infy = await desk.setSymbolPrice('NSE', 'INFY', 1500);
+  await desk.open();
   await page.getByTestId('alerts-button').click();
   const dialog = page.getByRole('dialog', { name: 'Price alerts' });
   await expect(dialog.getByRole('button', { name: 'Add alert' })).toBeEnabled();
@@ -50,13 +49,13 @@ test('an alert places its order when it fires, another is refused by a limit set
   await expect(dialog.getByRole('row', { name: /INFY crosses below EMA 20 \(5 min\)/ })).toContainText('Armed');
   await dialog.getByRole('button', { name: 'Close' }).click();
 
-  await setLimits(page, { 'Max quantity': { value: '20', hard: true } });
-  await setPrice(host, infy, 1512);
+  await desk.setLimits({ 'Max quantity': { value: '20', hard: true } });
+  await desk.setPrice(infy, 1512);
   await expect(page.getByLabel('Notifications')).toContainText('Alert orders placed: INFY crosses above 1,510.00');
-  await expect(blotter(page).locator('tr[data-order-id]')).toHaveCount(1);
-  await setPrice(host, infy, 1521);
+  await expect(desk.blotter.locator('tr[data-order-id]')).toHaveCount(1);
+  await desk.setPrice(infy, 1521);
   await expect(page.getByLabel('Notifications')).toContainText('Alert orders refused: INFY above 1,520.00');
-  await expect(blotter(page).locator('tr[data-order-id]')).toHaveCount(1);
+  await expect(desk.blotter.locator('tr[data-order-id]')).toHaveCount(1);
 
   await page.getByTestId('alerts-button').click();
   await expect(buying.locator('[data-outcome]')).toHaveText(/^Placed: Order placed$/);

@@ -1,16 +1,5 @@
 import type { Page } from '@playwright/test';
-import {
-  blotter,
-  chooseSymbol,
-  fillTicket,
-  instrumentToken,
-  openDashboard,
-  orderRow,
-  placeOrder,
-  setPrice,
-  ticket,
-} from './dashboard-helpers';
-import { expect, quietHostPerFile, test } from './fixtures';
+import { deskOn, expect, quietHostPerFile, test } from './fixtures';
 
 /**
  * The chart as a trader uses it. The canvas is not read: the panel's legend (the last candle's
@@ -30,8 +19,8 @@ async function showOnChart(page: Page, symbol: string): Promise<void> {
   await expect(chart(page).getByTestId('chart-legend')).toContainText(symbol);
 }
 
-test('draws candles for each interval, on that interval’s grid', async ({ page, host }) => {
-  await openDashboard(page, host);
+test('draws candles for each interval, on that interval’s grid', async ({ page, desk }) => {
+  await desk.open();
   await showOnChart(page, 'INFY');
   const seconds = { minute: 60, '5minute': 300, '15minute': 900, '60minute': 3600, day: 86_400 } as const;
   for (const [interval, step] of Object.entries(seconds)) {
@@ -50,37 +39,37 @@ test('draws candles for each interval, on that interval’s grid', async ({ page
 });
 
 test('the forming candle follows a price moved through the control interface', async ({ page }) => {
-  const host = quietHost();
-  await openDashboard(page, host);
+  const desk = deskOn(page, quietHost());
+  await desk.open();
   await showOnChart(page, 'TCS');
   await chart(page).getByRole('radio', { name: 'minute', exact: true }).click();
   await expect(lastCandle(page)).toHaveAttribute('data-close', /\d/);
   const before = Number(await lastCandle(page).getAttribute('data-close'));
-  const token = await instrumentToken(host, 'NSE', 'TCS');
+  const token = await desk.instrumentToken('NSE', 'TCS');
 
   const up = Math.round(before * 1.03 * 20) / 20;
-  await setPrice(host, token, up);
+  await desk.setPrice(token, up);
   await expect(lastCandle(page)).toHaveAttribute('data-close', String(up));
   expect(Number(await lastCandle(page).getAttribute('data-high'))).toBeGreaterThanOrEqual(up);
   await expect(page.getByTestId('ltp-TCS')).toHaveText(up.toLocaleString('en-IN', { minimumFractionDigits: 2 }));
 
   const down = Math.round(before * 0.98 * 20) / 20;
-  await setPrice(host, token, down);
+  await desk.setPrice(token, down);
   await expect(lastCandle(page)).toHaveAttribute('data-close', String(down));
   expect(Number(await lastCandle(page).getAttribute('data-low'))).toBeLessThanOrEqual(down);
   expect(Number(await lastCandle(page).getAttribute('data-high'))).toBeGreaterThanOrEqual(up);
 });
 
 test('a price that stops ticking is shown stale, and live again when it moves', async ({ page }) => {
-  const host = quietHost();
-  await openDashboard(page, host);
+  const desk = deskOn(page, quietHost());
+  await desk.open();
   const ltp = page.getByTestId('ltp-SBIN');
   await expect(ltp).toHaveAttribute('data-quote', 'live');
   await expect(ltp).toHaveAttribute('data-quote', 'stale', { timeout: 15_000 });
-  const token = await instrumentToken(host, 'NSE', 'SBIN');
+  const token = await desk.instrumentToken('NSE', 'SBIN');
   const text = (await ltp.textContent()) ?? '';
   const price = Number(text.replace(/,/g, ''));
-  await setPrice(host, token, Math.round((price + 1) * 20) / 20);
+  await desk.setPrice(token, Math.round((price + 1) * 20) / 20);
   await expect(ltp).toHaveAttribute('data-quote', 'live');
 });
 
@@ -88,17 +77,17 @@ test('a working order is drawn as a price line until it is cancelled; a click on
   page,
 }) => {
   // On the quiet host: the order it leaves behind must not show up in other specs' blotters.
-  const host = quietHost();
-  await openDashboard(page, host);
-  await chooseSymbol(page, 'HDFCBANK', /HDFCBANK/);
+  const desk = deskOn(page, quietHost());
+  await desk.open();
+  await desk.chooseSymbol('HDFCBANK', /HDFCBANK/);
   await expect(chart(page).getByTestId('chart-legend')).toContainText('HDFCBANK');
   // The ticket's LTP arrives with the first quote after the symbol changes, not with the legend.
   await expect(page.getByTestId('ticket-ltp')).toHaveText(/^[\d,]+\.\d+$/);
   const ltp = Number(((await page.getByTestId('ticket-ltp').textContent()) ?? '').replace(/,/g, ''));
   const limit = (Math.round(ltp * 0.9 * 20) / 20).toFixed(2);
-  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: limit });
-  const id = await placeOrder(page);
-  await expect(orderRow(page, id)).toContainText('OPEN');
+  await desk.fillTicket({ side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: limit });
+  const id = await desk.placeOrder();
+  await expect(desk.orderRow(id)).toContainText('OPEN');
 
   const lines = chart(page).getByRole('list', { name: 'Price lines' });
   const line = lines.locator(`[data-line-id="${id}:price"]`);
@@ -107,12 +96,13 @@ test('a working order is drawn as a price line until it is cancelled; a click on
     `BUY 2 LIMIT @ ${Number(limit).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`,
   );
 
-  await orderRow(page, id)
+  await desk
+    .orderRow(id)
     .getByRole('button', { name: `Cancel ${id}` })
     .click();
-  await expect(orderRow(page, id)).toContainText('CANCELLED');
+  await expect(desk.orderRow(id)).toContainText('CANCELLED');
   await expect(line).toHaveCount(0);
-  await expect(blotter(page)).toBeVisible();
+  await expect(desk.blotter).toBeVisible();
 
   // A click in the chart's top margin is above every candle, so above the market: for a BUY a
   // stop (SL) triggering there, for a SELL a LIMIT there.
@@ -120,7 +110,7 @@ test('a working order is drawn as a price line until it is cancelled; a click on
   const box = (await canvas.boundingBox())!;
   const top = { x: box.width * 0.5, y: box.height * 0.03 };
   await canvas.click({ position: top });
-  const t = ticket(page);
+  const t = desk.ticket;
   await expect(t.getByLabel('Order type')).toHaveValue('SL');
   const trigger = Number(await t.getByLabel('Trigger price').inputValue());
   expect(trigger).toBeGreaterThan(ltp * 0.9);

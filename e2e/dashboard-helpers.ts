@@ -1,5 +1,5 @@
-import type { Locator, Page } from '@playwright/test';
-import { expect, test, type HostHandle } from './fixtures';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { HostHandle } from './host-process';
 
 /**
  * Shared steps of the dashboard e2e specs: open the app, drive the ticket like a trader, and
@@ -102,6 +102,39 @@ export async function paperRead<T>(host: HostHandle, token: string, path: string
     body = JSON.parse(text);
   }).toPass();
   return body as T;
+}
+
+/** A session of its own on the paper account, as another terminal logging in would have: its bearer token. */
+export async function paperLogin(host: HostHandle): Promise<string> {
+  const res = await fetch(`${host.paperUrl}/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ api_key: 'paper', api_secret: 'paper' }),
+  });
+  const text = await res.text();
+  expect(res.status, text).toBe(201);
+  return (JSON.parse(text) as { access_token: string }).access_token;
+}
+
+/**
+ * Places an order on the paper account through the broker's REST API with `token` (what another
+ * terminal or device would do; NSE and DAY unless `order` says otherwise) and returns its id. A 429
+ * is waited out, as the token may be the app's own; any other refusal fails the test (nothing is
+ * sent twice).
+ */
+export async function paperPlace(host: HostHandle, token: string, order: Record<string, unknown>): Promise<string> {
+  let reply = { status: 0, text: '' };
+  await expect(async () => {
+    const res = await fetch(`${host.paperUrl}/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ exchange: 'NSE', validity: 'DAY', ...order }),
+    });
+    reply = { status: res.status, text: await res.text() };
+    expect(reply.status, 'rate limited: waited out').not.toBe(429);
+  }).toPass();
+  expect(reply.status, reply.text).toBe(201);
+  return (JSON.parse(reply.text) as { order_id: string }).order_id;
 }
 
 /** The paper broker's instrument token of a symbol on an exchange. */

@@ -1,27 +1,16 @@
 import { expect, test } from './fixtures';
-import {
-  blotter,
-  chooseSymbol,
-  fillTicket,
-  instrumentToken,
-  openDashboard,
-  orderRow,
-  placeOrder,
-  setPrice,
-  ticket,
-} from './dashboard-helpers';
 
 test.describe('dashboard: orders from the ticket to the blotter', () => {
-  test('the Buy and Sell buttons keep their colour under the pointer, in both themes', async ({ page, host }) => {
-    await openDashboard(page, host);
-    await chooseSymbol(page, 'INFY', /^INFY NSE/);
-    await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '1' });
-    const place = ticket(page).getByRole('button', { name: 'Place order' });
+  test('the Buy and Sell buttons keep their colour under the pointer, in both themes', async ({ page, desk }) => {
+    await desk.open();
+    await desk.chooseSymbol('INFY', /^INFY NSE/);
+    await desk.fillTicket({ side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '1' });
+    const place = desk.ticket.getByRole('button', { name: 'Place order' });
     const background = () => place.evaluate((b) => getComputedStyle(b).backgroundColor);
     for (const theme of ['dark', 'light']) {
       await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
       for (const side of ['Buy', 'Sell'] as const) {
-        await fillTicket(page, { side });
+        await desk.fillTicket({ side });
         await page.mouse.move(0, 0);
         const resting = await background();
         await place.hover();
@@ -33,61 +22,55 @@ test.describe('dashboard: orders from the ticket to the blotter', () => {
 
   test('MARKET and LIMIT orders placed from the ticket show in the blotter with the right status', async ({
     page,
-    host,
+    desk,
   }) => {
-    const infy = await instrumentToken(host, 'NSE', 'INFY');
-    await setPrice(host, infy, 1500);
-    await openDashboard(page, host);
+    await desk.setSymbolPrice('NSE', 'INFY', 1500);
+    await desk.open();
 
-    await chooseSymbol(page, 'INFY', /^INFY NSE/);
-    await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '3' });
-    await expect(ticket(page).getByTestId('margin-required')).toHaveText(/₹/);
-    const marketId = await placeOrder(page);
-    await expect(ticket(page).getByTestId('ticket-order-status')).toHaveText('COMPLETE');
-    await expect(orderRow(page, marketId)).toContainText('COMPLETE');
-    await expect(orderRow(page, marketId)).toContainText('3/3');
+    await desk.chooseSymbol('INFY', /^INFY NSE/);
+    await desk.fillTicket({ side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '3' });
+    await expect(desk.ticket.getByTestId('margin-required')).toHaveText(/₹/);
+    const marketId = await desk.placeOrder();
+    await expect(desk.ticket.getByTestId('ticket-order-status')).toHaveText('COMPLETE');
+    await expect(desk.orderRow(marketId)).toContainText('COMPLETE');
+    await expect(desk.orderRow(marketId)).toContainText('3/3');
 
-    await fillTicket(page, { orderType: 'LIMIT', price: '1350', quantity: '2' });
-    const limitId = await placeOrder(page);
-    await expect(orderRow(page, limitId)).toContainText('OPEN');
-    await expect(orderRow(page, limitId)).toContainText('1,350.00');
-    await expect(orderRow(page, limitId)).toContainText('0/2');
+    await desk.fillTicket({ orderType: 'LIMIT', price: '1350', quantity: '2' });
+    const limitId = await desk.placeOrder();
+    await expect(desk.orderRow(limitId)).toContainText('OPEN');
+    await expect(desk.orderRow(limitId)).toContainText('1,350.00');
+    await expect(desk.orderRow(limitId)).toContainText('0/2');
 
     // The position from the MARKET fill, and a toast for it.
     await expect(page.getByRole('table', { name: 'Positions' })).toContainText('INFY');
     await expect(page.getByLabel('Notifications')).toContainText(/Complete: BUY 3 INFY/);
   });
 
-  test('an SL order waits in TRIGGER PENDING, then completes when the price crosses its trigger', async ({
-    page,
-    host,
-  }) => {
-    const sbin = await instrumentToken(host, 'NSE', 'SBIN');
-    await setPrice(host, sbin, 880);
-    await openDashboard(page, host);
+  test('an SL order waits in TRIGGER PENDING, then completes when the price crosses its trigger', async ({ desk }) => {
+    const sbin = await desk.setSymbolPrice('NSE', 'SBIN', 880);
+    await desk.open();
 
-    await chooseSymbol(page, 'SBIN', /^SBIN NSE/);
-    await fillTicket(page, { side: 'Buy', orderType: 'SL', quantity: '5', price: '915', triggerPrice: '912' });
-    const id = await placeOrder(page);
-    await expect(orderRow(page, id)).toContainText('TRIGGER PENDING');
+    await desk.chooseSymbol('SBIN', /^SBIN NSE/);
+    await desk.fillTicket({ side: 'Buy', orderType: 'SL', quantity: '5', price: '915', triggerPrice: '912' });
+    const id = await desk.placeOrder();
+    await expect(desk.orderRow(id)).toContainText('TRIGGER PENDING');
 
-    await setPrice(host, sbin, 913);
-    await expect(orderRow(page, id)).toContainText('COMPLETE');
-    await expect(ticket(page).getByTestId('ticket-order-status')).toHaveText('COMPLETE');
+    await desk.setPrice(sbin, 913);
+    await expect(desk.orderRow(id)).toContainText('COMPLETE');
+    await expect(desk.ticket.getByTestId('ticket-order-status')).toHaveText('COMPLETE');
   });
 
   test('a working order is modified and then cancelled from the blotter, and its history opens', async ({
     page,
-    host,
+    desk,
   }) => {
-    const tcs = await instrumentToken(host, 'NSE', 'TCS');
-    await setPrice(host, tcs, 3050);
-    await openDashboard(page, host);
+    await desk.setSymbolPrice('NSE', 'TCS', 3050);
+    await desk.open();
 
-    await chooseSymbol(page, 'TCS', /^TCS NSE/);
-    await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', quantity: '1', price: '2800' });
-    const id = await placeOrder(page);
-    const row = orderRow(page, id);
+    await desk.chooseSymbol('TCS', /^TCS NSE/);
+    await desk.fillTicket({ side: 'Buy', orderType: 'LIMIT', quantity: '1', price: '2800' });
+    const id = await desk.placeOrder();
+    const row = desk.orderRow(id);
     await expect(row).toContainText('OPEN');
 
     await row.getByRole('button', { name: `Modify ${id}` }).click();
@@ -96,20 +79,21 @@ test.describe('dashboard: orders from the ticket to the blotter', () => {
     await dialog.getByLabel('Price', { exact: true }).fill('2810.5');
     await dialog.getByRole('button', { name: 'Save changes' }).click();
     await expect(dialog).toBeHidden();
-    await expect(orderRow(page, id)).toContainText('2,810.50');
-    await expect(orderRow(page, id)).toContainText('0/4');
+    await expect(desk.orderRow(id)).toContainText('2,810.50');
+    await expect(desk.orderRow(id)).toContainText('0/4');
 
-    await orderRow(page, id)
+    await desk
+      .orderRow(id)
       .getByRole('button', { name: `Cancel ${id}` })
       .click();
-    await expect(orderRow(page, id)).toContainText('CANCELLED');
-    await expect(orderRow(page, id).getByRole('button', { name: `Cancel ${id}` })).toHaveCount(0);
+    await expect(desk.orderRow(id)).toContainText('CANCELLED');
+    await expect(desk.orderRow(id).getByRole('button', { name: `Cancel ${id}` })).toHaveCount(0);
     await expect(page.getByLabel('Notifications')).toContainText(/Cancelled: BUY 4 TCS/);
 
     // Filter to cancelled orders only, then open the row's history.
     await page.getByRole('radio', { name: 'Cancelled' }).click();
-    await expect(blotter(page).locator('tbody tr[data-order-id]')).toHaveCount(1);
-    await orderRow(page, id).getByRole('cell', { name: 'TCS' }).click();
+    await expect(desk.blotter.locator('tbody tr[data-order-id]')).toHaveCount(1);
+    await desk.orderRow(id).getByRole('cell', { name: 'TCS' }).click();
     const history = page.getByRole('dialog', { name: new RegExp(`Order ${id}`) });
     await expect(history.getByRole('table', { name: 'Order history' })).toContainText('OPEN');
     await expect(history.getByRole('table', { name: 'Order history' })).toContainText('CANCELLED');
@@ -117,21 +101,21 @@ test.describe('dashboard: orders from the ticket to the blotter', () => {
     await expect(history).toBeHidden();
   });
 
-  test('invalid combinations cannot be submitted and the ticket names the field', async ({ page, host }) => {
-    await openDashboard(page, host);
-    const t = ticket(page);
+  test('invalid combinations cannot be submitted and the ticket names the field', async ({ desk }) => {
+    await desk.open();
+    const t = desk.ticket;
     const place = t.getByRole('button', { name: 'Place order' });
 
     // CNC (delivery) on an NFO future.
-    await chooseSymbol(page, 'NIFTY FUT', /NFO/);
-    await fillTicket(page, { orderType: 'MARKET', product: 'CNC' });
+    await desk.chooseSymbol('NIFTY FUT', /NFO/);
+    await desk.fillTicket({ orderType: 'MARKET', product: 'CNC' });
     await expect(place).toBeDisabled();
     const product = t.getByLabel('Product');
     await expect(product).toHaveAttribute('aria-invalid', 'true');
     await expect(product).toHaveAccessibleDescription(/CNC \(delivery\) is only for NSE\/BSE equity/);
 
     // IOC with SL (a sell stop far below the market, so only the validity is wrong).
-    await fillTicket(page, {
+    await desk.fillTicket({
       side: 'Sell',
       product: 'NRML',
       orderType: 'SL',
@@ -147,7 +131,7 @@ test.describe('dashboard: orders from the ticket to the blotter', () => {
     await t.getByLabel('Quantity').press('Enter');
     await expect(t.getByTestId('ticket-ack')).toHaveCount(0);
 
-    await fillTicket(page, { validity: 'DAY' });
+    await desk.fillTicket({ validity: 'DAY' });
     await expect(place).toBeEnabled();
   });
 });

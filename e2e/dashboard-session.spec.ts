@@ -1,18 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, startHost, test, type HostHandle } from './fixtures';
-import {
-  controlHeaders,
-  chooseSymbol,
-  cutStream,
-  fillTicket,
-  instrumentToken,
-  openDashboard,
-  orderRow,
-  setFaults,
-  setPrice,
-  setStreamAccepting,
-  ticket,
-} from './dashboard-helpers';
+import { deskOn, expect, startHost, test, type HostHandle } from './fixtures';
+import { controlHeaders } from './dashboard-helpers';
 import { expectUnchangedFor } from './negative-checks';
 import { routeBridge } from './session-frames';
 
@@ -55,23 +43,23 @@ async function issuedTokens(host: HostHandle): Promise<string[]> {
 }
 
 test.describe('dashboard: sessions, faults and preferences', () => {
-  test.afterEach(async ({ host }) => {
-    await setFaults(host, {});
-    await setStreamAccepting(host, true);
+  test.afterEach(async ({ desk }) => {
+    await desk.setFaults({});
+    await desk.setStreamAccepting(true);
   });
 
   test('rate limiting turns the panels stale with the reason and the backoff, and they recover', async ({
     page,
-    host,
+    desk,
   }) => {
     test.setTimeout(90_000);
-    await openDashboard(page, host);
+    await desk.open();
     for (const name of ['Funds', 'Positions', 'Orders']) await expect(freshness(page, name)).toHaveText(FRESH);
     // Without the stream the panels poll every second, so a refusal shows within seconds (with it
     // they re-check every 30 s and would show it at their next reconcile).
-    await cutStream(page, host);
+    await desk.cutStream();
 
-    await setFaults(host, { rate_limit: 1 });
+    await desk.setFaults({ rate_limit: 1 });
     for (const name of ['Funds', 'Positions', 'Orders']) {
       await expect(freshness(page, name)).toHaveAttribute('data-stale', 'true', { timeout: 30_000 });
       // While main is still retrying a poll the reason is the link main reported ("Broker
@@ -84,7 +72,7 @@ test.describe('dashboard: sessions, faults and preferences', () => {
     await expect(panel(page, 'Funds')).toContainText('Available margin');
     await expect(panel(page, 'Funds')).toHaveClass(/panel--stale/);
 
-    await setFaults(host, {});
+    await desk.setFaults({});
     for (const name of ['Funds', 'Positions', 'Orders']) {
       await expect(freshness(page, name)).toHaveAttribute('data-stale', 'false', { timeout: 45_000 });
       await expect(freshness(page, name)).toHaveText(FRESH);
@@ -98,16 +86,16 @@ test.describe('dashboard: sessions, faults and preferences', () => {
   ]) {
     test(`an expired session shows the login dialog and the banner; a login refused at once keeps both (session facts ${order}); logging in again recovers the panels`, async ({
       page,
-      host,
+      desk,
     }) => {
       test.setTimeout(90_000);
       const frames = await routeBridge(page);
-      await openDashboard(page, host);
+      await desk.open();
       await expect(freshness(page, 'Funds')).toHaveText(FRESH);
       // Without the stream the desk asks the broker every second, so it meets the refusal at once.
-      await cutStream(page, host);
+      await desk.cutStream();
 
-      await setFaults(host, { token_expiry: 1 });
+      await desk.setFaults({ token_expiry: 1 });
       const dialog = page.getByRole('dialog', { name: 'Log in to a broker' });
       const banner = page.getByRole('alert').filter({ hasText: /^Session expired/ });
       await expect(dialog).toBeVisible({ timeout: 30_000 });
@@ -118,10 +106,10 @@ test.describe('dashboard: sessions, faults and preferences', () => {
       // refused at once (main's background work after login meets the 401, re-logs in once,
       // meets it again). Its expiry and the login's reply reach the page in either order — a
       // loaded machine delivers the expiry first now and then; the forced run always does.
-      const issued = (await issuedTokens(host)).length;
+      const issued = (await issuedTokens(desk.host)).length;
       if (forced) frames.holdNextLoginReply();
       await dialog.getByRole('button', { name: 'Log in' }).click();
-      await expect.poll(async () => (await issuedTokens(host)).length).toBeGreaterThanOrEqual(issued + 2);
+      await expect.poll(async () => (await issuedTokens(desk.host)).length).toBeGreaterThanOrEqual(issued + 2);
       // The page has both the reply and an expiry numbered after it: the dialog and the banner
       // must come back (not a silently dead desk), and the login has settled.
       await expect.poll(() => frames.loginRefused(), { timeout: 20_000 }).toBe(true);
@@ -130,7 +118,7 @@ test.describe('dashboard: sessions, faults and preferences', () => {
       await expect(banner).toBeVisible();
       await expect(page.getByRole('status')).toContainText(/Not connected/);
 
-      await setFaults(host, {});
+      await desk.setFaults({});
       await expect(dialog.getByRole('radio', { name: /Paper broker/ })).toBeChecked();
       await dialog.getByRole('button', { name: 'Log in' }).click();
       await expect(dialog).toBeHidden();
@@ -141,15 +129,15 @@ test.describe('dashboard: sessions, faults and preferences', () => {
       }
 
       // And trading works again.
-      await chooseSymbol(page, 'INFY', /^INFY NSE/);
-      await fillTicket(page, { orderType: 'LIMIT', price: '1000', quantity: '1' });
-      await ticket(page).getByRole('button', { name: 'Place order' }).click();
-      await expect(ticket(page).getByTestId('ticket-order-id')).toHaveText(/\S+/);
+      await desk.chooseSymbol('INFY', /^INFY NSE/);
+      await desk.fillTicket({ orderType: 'LIMIT', price: '1000', quantity: '1' });
+      await desk.ticket.getByRole('button', { name: 'Place order' }).click();
+      await expect(desk.ticket.getByTestId('ticket-order-id')).toHaveText(/\S+/);
     });
   }
 
-  test('theme and panel sizes persist across a reload, and web storage holds no secrets', async ({ page, host }) => {
-    await openDashboard(page, host);
+  test('theme and panel sizes persist across a reload, and web storage holds no secrets', async ({ page, desk }) => {
+    await desk.open();
     const html = page.locator('html');
     await expect(html).toHaveAttribute('data-theme', 'dark');
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
@@ -187,8 +175,8 @@ test.describe('dashboard: sessions, faults and preferences', () => {
     const stored = await webStorage(page, 'local');
     expect(Object.keys(stored)).toEqual(['tradedesk.settings']);
     const session = await webStorage(page, 'session');
-    expect(session).toEqual({ 'tradedesk.launch-key': host.key });
-    const tokens = await issuedTokens(host);
+    expect(session).toEqual({ 'tradedesk.launch-key': desk.host.key });
+    const tokens = await issuedTokens(desk.host);
     expect(tokens.length).toBeGreaterThan(0);
     for (const value of [...Object.values(stored), ...Object.values(session)]) {
       for (const t of tokens) expect(value).not.toContain(t);
@@ -198,15 +186,14 @@ test.describe('dashboard: sessions, faults and preferences', () => {
 
   test('F1/F2 open a buy/sell ticket for the selected instrument, Esc closes, Enter places after confirmation', async ({
     page,
-    host,
+    desk,
   }) => {
-    const sbin = await instrumentToken(host, 'NSE', 'SBIN');
-    await setPrice(host, sbin, 800);
-    await openDashboard(page, host);
+    await desk.setSymbolPrice('NSE', 'SBIN', 800);
+    await desk.open();
     const watch = page.getByRole('table', { name: 'Instruments' });
     await watch.getByRole('row').filter({ hasText: 'SBIN' }).getByRole('cell', { name: 'SBIN', exact: true }).click();
 
-    const t = ticket(page);
+    const t = desk.ticket;
     await page.keyboard.press('Escape');
     await expect(t).toHaveCount(0);
     await expect(page.getByText('No ticket open.')).toBeVisible();
@@ -232,7 +219,7 @@ test.describe('dashboard: sessions, faults and preferences', () => {
     const id = t.getByTestId('ticket-order-id');
     await expect(id).toHaveText(/\S+/);
     await expect(t.getByTestId('ticket-order-status')).toHaveText('COMPLETE');
-    await expect(orderRow(page, (await id.textContent()) ?? '')).toContainText('COMPLETE');
+    await expect(desk.orderRow((await id.textContent()) ?? '')).toContainText('COMPLETE');
 
     // Exit on the new position fills the ticket with the opposite order.
     const positions = page.getByRole('table', { name: 'Positions' });
@@ -242,13 +229,13 @@ test.describe('dashboard: sessions, faults and preferences', () => {
     await expect(t.getByLabel('Quantity')).toHaveValue('1');
   });
 
-  test('a rejected order shows in the ticket and as a toast that stays, with the reason', async ({ page, host }) => {
-    await openDashboard(page, host);
-    await chooseSymbol(page, 'ITC', /^ITC NSE/);
-    await fillTicket(page, { side: 'Sell', orderType: 'MARKET', product: 'CNC', quantity: '10' });
-    await ticket(page).getByRole('button', { name: 'Place order' }).click();
-    await expect(ticket(page).getByTestId('ticket-order-status')).toHaveText('REJECTED');
-    await expect(ticket(page).getByTestId('ticket-ack')).toContainText(/Insufficient holdings/);
+  test('a rejected order shows in the ticket and as a toast that stays, with the reason', async ({ page, desk }) => {
+    await desk.open();
+    await desk.chooseSymbol('ITC', /^ITC NSE/);
+    await desk.fillTicket({ side: 'Sell', orderType: 'MARKET', product: 'CNC', quantity: '10' });
+    await desk.ticket.getByRole('button', { name: 'Place order' }).click();
+    await expect(desk.ticket.getByTestId('ticket-order-status')).toHaveText('REJECTED');
+    await expect(desk.ticket.getByTestId('ticket-ack')).toContainText(/Insufficient holdings/);
     const toast = page.getByLabel('Notifications').getByRole('alert');
     await expect(toast).toContainText(/Rejected: SELL 10 ITC/);
     await expect(toast).toContainText(/Insufficient holdings/);
@@ -256,7 +243,7 @@ test.describe('dashboard: sessions, faults and preferences', () => {
     await expect(toast).toHaveCount(0);
   });
 
-  test('polling pauses while the window is hidden and resumes as soon as it is shown', async ({ page, host }) => {
+  test('polling pauses while the window is hidden and resumes as soon as it is shown', async ({ page, desk }) => {
     const polls: number[] = [];
     const unanswered = new Set<number>();
     page.on('websocket', (ws) => {
@@ -269,9 +256,9 @@ test.describe('dashboard: sessions, faults and preferences', () => {
         if (typeof f.payload === 'string') unanswered.delete((JSON.parse(f.payload) as { id?: number }).id ?? -1);
       });
     });
-    await openDashboard(page, host);
+    await desk.open();
     // Without the stream the desk polls every second (with it, every 30 s): a pause shows at once.
-    await cutStream(page, host);
+    await desk.cutStream();
     await expect.poll(() => polls.length).toBeGreaterThan(1);
 
     const setHidden = (hidden: boolean) =>
@@ -302,7 +289,7 @@ test.describe('dashboard: sessions, faults and preferences', () => {
   }) => {
     const own = await startHost();
     try {
-      await openDashboard(page, own.handle);
+      await deskOn(page, own.handle).open();
       for (const name of ['Funds', 'Positions', 'Orders']) await expect(freshness(page, name)).toHaveText(FRESH);
       await own.stop();
       await expect(page.getByRole('alert').filter({ hasText: /^Lost the connection to Tradedesk/ })).toBeVisible({

@@ -1,5 +1,5 @@
-import { expect, quietHostPerTest, test, type HostHandle } from './fixtures';
-import { instrumentToken, openDashboard, setFaults, setPrice, docShotPath } from './dashboard-helpers';
+import { docShotPath, paperLogin, paperPlace } from './dashboard-helpers';
+import { deskOn, expect, quietHostPerTest, test, type HostHandle } from './fixtures';
 
 /**
  * The reconciliation drift alarm through the browser host against the paper broker
@@ -12,42 +12,27 @@ const quietHost = quietHostPerTest();
 
 /** Another terminal: its own session on the same paper account, and a resting LIMIT buy. */
 async function placeBehindTheDesk(host: HostHandle): Promise<string> {
-  const session = await fetch(`${host.paperUrl}/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ api_key: 'paper', api_secret: 'paper' }),
+  return paperPlace(host, await paperLogin(host), {
+    tradingsymbol: 'INFY',
+    transaction_type: 'BUY',
+    quantity: 3,
+    order_type: 'LIMIT',
+    price: 1400,
+    product: 'MIS',
+    client_order_id: 'other-terminal-1',
   });
-  const { access_token: token } = (await session.json()) as { access_token: string };
-  const res = await fetch(`${host.paperUrl}/orders`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({
-      exchange: 'NSE',
-      tradingsymbol: 'INFY',
-      transaction_type: 'BUY',
-      quantity: 3,
-      order_type: 'LIMIT',
-      price: 1400,
-      product: 'MIS',
-      validity: 'DAY',
-      client_order_id: 'other-terminal-1',
-    }),
-  });
-  const text = await res.text();
-  expect(res.status, text).toBe(201);
-  return (JSON.parse(text) as { order_id: string }).order_id;
 }
 
 test('an order placed behind the desk: the header warns, the dialog names it, Acknowledge clears it', async ({
   page,
 }) => {
-  const host = quietHost();
-  await setPrice(host, await instrumentToken(host, 'NSE', 'INFY'), 1500);
-  await openDashboard(page, host);
+  const desk = deskOn(page, quietHost());
+  await desk.setSymbolPrice('NSE', 'INFY', 1500);
+  await desk.open();
   const chip = page.getByTestId('drift-chip');
   await expect(chip).toHaveText('In sync', { timeout: 15_000 });
 
-  const orderId = await placeBehindTheDesk(host);
+  const orderId = await placeBehindTheDesk(desk.host);
   await chip.click();
   const dialog = page.getByRole('dialog', { name: 'Drift from the broker' });
   await dialog.getByRole('button', { name: 'Check now' }).click();
@@ -72,14 +57,14 @@ test('an order placed behind the desk: the header warns, the dialog names it, Ac
 test('a check the broker does not answer is "not checked" with its time, never "in sync"; the next good check clears it', async ({
   page,
 }) => {
-  const host = quietHost();
-  await openDashboard(page, host);
+  const desk = deskOn(page, quietHost());
+  await desk.open();
   const chip = page.getByTestId('drift-chip');
   await expect(chip).toHaveText('In sync', { timeout: 15_000 });
   await chip.click();
   const dialog = page.getByRole('dialog', { name: 'Drift from the broker' });
 
-  await setFaults(host, { server_error: 1 });
+  await desk.setFaults({ server_error: 1 });
   try {
     await dialog.getByRole('button', { name: 'Check now' }).click();
     await expect(dialog.getByTestId('drift-failure')).toHaveText(/^Could not check at \d\d:\d\d IST: /, {
@@ -87,7 +72,7 @@ test('a check the broker does not answer is "not checked" with its time, never "
     });
     await expect(chip).toHaveText('Drift: not checked');
   } finally {
-    await setFaults(host, {});
+    await desk.setFaults({});
   }
   await dialog.getByRole('button', { name: 'Check now' }).click();
   await expect(dialog.getByTestId('drift-failure')).toHaveCount(0, { timeout: 20_000 });

@@ -1,5 +1,13 @@
 import type { Locator, Page } from '@playwright/test';
-import { docShotPath, instrumentToken, openDashboard, paperToken, setPrice, ticket } from './dashboard-helpers';
+import {
+  docShotPath,
+  instrumentToken,
+  openDashboard,
+  paperPlace,
+  paperToken,
+  setPrice,
+  ticket,
+} from './dashboard-helpers';
 import { expect, quietHostPerFile, test, type HostHandle } from './fixtures';
 
 /**
@@ -41,15 +49,7 @@ async function pickOnWatchlist(page: Page, symbol: string): Promise<void> {
 
 /** Places an order on the app's account through the broker's REST API (what another device would do). */
 async function placeOutside(host: HostHandle, order: Record<string, unknown>): Promise<void> {
-  const token = await paperToken(host);
-  await expect(async () => {
-    const res = await fetch(`${host.paperUrl}/orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ exchange: 'NSE', validity: 'DAY', order_type: 'MARKET', ...order }),
-    });
-    expect(res.status, await res.text()).toBe(201);
-  }).toPass();
+  await paperPlace(host, await paperToken(host), { order_type: 'MARKET', ...order });
 }
 
 /**

@@ -1,10 +1,15 @@
 import { test as base, expect } from '@playwright/test';
+import { Desk, deskOn } from './desk';
 import { startHost, type HostHandle } from './host-process';
 
-export { startHost, type HostHandle };
+export { Desk, deskOn, startHost, type HostHandle };
 
-/** Tests share one host per worker; a spec that needs a fresh one calls `startHost` itself. */
-export const test = base.extend<object, { host: HostHandle }>({
+/**
+ * Tests share one host per worker (`host`); a spec that needs a fresh one calls `startHost`
+ * itself. `desk` is the test's page on that host (e2e/desk.ts): open it, trade from the ticket,
+ * move the paper market.
+ */
+export const test = base.extend<{ desk: Desk }, { host: HostHandle }>({
   host: [
     async ({}, use) => {
       const { handle, stop } = await startHost();
@@ -13,6 +18,9 @@ export const test = base.extend<object, { host: HostHandle }>({
     },
     { scope: 'worker' },
   ],
+  desk: async ({ page, host }, use) => {
+    await use(deskOn(page, host));
+  },
 });
 
 /**

@@ -1,16 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, quietHostPerTest, test } from './fixtures';
-import {
-  fillTicket,
-  paperRead,
-  paperToken,
-  placeOrder,
-  setFaults,
-  setPrice,
-  ticket,
-  docShotPath,
-  openOnInfy,
-} from './dashboard-helpers';
+import { deskOn, expect, quietHostPerTest, test } from './fixtures';
+import { docShotPath, paperRead, paperToken } from './dashboard-helpers';
 
 /**
  * GTT orders through the browser host against the paper broker (docs/gtt.md): an OCO created
@@ -24,13 +14,25 @@ const quietHost = quietHostPerTest();
 const gttPanel = (page: Page) => page.getByRole('table', { name: 'GTT' });
 const gttDialog = (page: Page) => page.getByRole('dialog', { name: /GTT · INFY NSE/ });
 
+/** Creates the GTT the open dialog holds, closes the dialog and finds it active on the GTT tab; returns its id. */
+async function createGtt(page: Page): Promise<string> {
+  const dialog = gttDialog(page);
+  await dialog.getByRole('button', { name: 'Create GTT' }).click();
+  await expect(dialog.getByTestId('gtt-outcome')).toHaveText(/^GTT \d+ created$/);
+  const gttId = /GTT (\d+) created/.exec((await dialog.getByTestId('gtt-outcome').textContent()) ?? '')?.[1] ?? '';
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await page.getByRole('tab', { name: 'GTT' }).click();
+  await expect(gttPanel(page).getByTestId(`gtt-status-${gttId}`)).toHaveText('active');
+  return gttId;
+}
+
 test('an OCO from a position row: created around the LTP, triggered at the target with its order id, the stop-loss done', async ({
   page,
 }) => {
-  const host = quietHost();
-  const infy = await openOnInfy(page, host);
-  await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '5' });
-  await placeOrder(page);
+  const desk = deskOn(page, quietHost());
+  const infy = await desk.openOnInfy();
+  await desk.fillTicket({ side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '5' });
+  await desk.placeOrder();
 
   await page.getByRole('button', { name: 'GTT INFY MIS' }).click();
   const dialog = gttDialog(page);
@@ -41,15 +43,9 @@ test('an OCO from a position row: created around the LTP, triggered at the targe
   await expect(dialog.getByLabel('Target trigger')).toHaveValue('1530');
   await expect(dialog.getByTestId('gtt-distance-1')).toHaveText('+2.00%');
   await page.screenshot({ path: docShotPath('gtt-oco-dialog.png') });
-  await dialog.getByRole('button', { name: 'Create GTT' }).click();
-  await expect(dialog.getByTestId('gtt-outcome')).toHaveText(/^GTT \d+ created$/);
-  const gttId = /GTT (\d+) created/.exec((await dialog.getByTestId('gtt-outcome').textContent()) ?? '')?.[1] ?? '';
-  await dialog.getByRole('button', { name: 'Done' }).click();
+  const gttId = await createGtt(page);
 
-  await page.getByRole('tab', { name: 'GTT' }).click();
-  await expect(gttPanel(page).getByTestId(`gtt-status-${gttId}`)).toHaveText('active');
-
-  await setPrice(host, infy, 1530);
+  await desk.setPrice(infy, 1530);
   await expect(gttPanel(page).getByTestId(`gtt-status-${gttId}`)).toHaveText('triggered');
   const orders = gttPanel(page).getByTestId(`gtt-orders-${gttId}`);
   await expect(orders).toContainText('SL: done');
@@ -57,9 +53,9 @@ test('an OCO from a position row: created around the LTP, triggered at the targe
   await page.screenshot({ path: docShotPath('gtt-panel.png') });
   const orderId = /T: order (\d+)/.exec((await orders.textContent()) ?? '')?.[1] ?? '';
   // The order is the broker's, on its order book like any other.
-  const token = await paperToken(host);
+  const token = await paperToken(desk.host);
   const o = await paperRead<{ order: { transaction_type: string; quantity: number; price: number } }>(
-    host,
+    desk.host,
     token,
     `/orders/${orderId}`,
   );
@@ -69,10 +65,10 @@ test('an OCO from a position row: created around the LTP, triggered at the targe
 test('a single GTT from the ticket: a trigger at the LTP is refused on its field, a moved one is created, and Cancel cancels it', async ({
   page,
 }) => {
-  const host = quietHost();
-  const infy = await openOnInfy(page, host);
-  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: '1500' });
-  await ticket(page).getByRole('button', { name: 'GTT…' }).click();
+  const desk = deskOn(page, quietHost());
+  const infy = await desk.openOnInfy();
+  await desk.fillTicket({ side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: '1500' });
+  await desk.ticket.getByRole('button', { name: 'GTT…' }).click();
   const dialog = gttDialog(page);
   await expect(dialog.getByLabel('Type')).toHaveValue('single');
   await dialog.getByRole('button', { name: 'Create GTT' }).click();
@@ -80,45 +76,39 @@ test('a single GTT from the ticket: a trigger at the LTP is refused on its field
   await dialog.getByLabel('Trigger', { exact: true }).fill('1450');
   await dialog.getByLabel('Limit price').fill('1450');
   await expect(dialog.getByTestId('gtt-distance-0')).toHaveText('-3.33%');
-  await dialog.getByRole('button', { name: 'Create GTT' }).click();
-  await expect(dialog.getByTestId('gtt-outcome')).toHaveText(/^GTT \d+ created$/);
-  const gttId = /GTT (\d+) created/.exec((await dialog.getByTestId('gtt-outcome').textContent()) ?? '')?.[1] ?? '';
-  await dialog.getByRole('button', { name: 'Done' }).click();
-
-  await page.getByRole('tab', { name: 'GTT' }).click();
-  await expect(gttPanel(page).getByTestId(`gtt-status-${gttId}`)).toHaveText('active');
+  const gttId = await createGtt(page);
   await gttPanel(page)
     .getByRole('button', { name: `Cancel GTT ${gttId}` })
     .click();
   await expect(gttPanel(page).getByTestId(`gtt-status-${gttId}`)).toHaveText('cancelled');
-  await setPrice(host, infy, 1440);
-  const token = await paperToken(host);
-  const list = await paperRead<{ gtts: Array<{ gtt_id: string; status: string }> }>(host, token, '/gtt');
+  await desk.setPrice(infy, 1440);
+  const token = await paperToken(desk.host);
+  const list = await paperRead<{ gtts: Array<{ gtt_id: string; status: string }> }>(desk.host, token, '/gtt');
   expect(list.gtts.find((g) => g.gtt_id === gttId)?.status).toBe('cancelled');
 });
 
 test('a create whose reply is lost is "not yet confirmed", never failed, and the GTT list then shows the one GTT it made', async ({
   page,
 }) => {
-  const host = quietHost();
-  await openOnInfy(page, host);
-  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '1', price: '1450' });
-  await ticket(page).getByRole('button', { name: 'GTT…' }).click();
+  const desk = deskOn(page, quietHost());
+  await desk.openOnInfy();
+  await desk.fillTicket({ side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '1', price: '1450' });
+  await desk.ticket.getByRole('button', { name: 'GTT…' }).click();
   const dialog = gttDialog(page);
   // The ticket's live price is main's too: from here on every reply the broker sends is lost.
   await expect(dialog.getByTestId('gtt-distance-0')).toHaveText('-3.33%');
-  await setFaults(host, { drop_reply: 1 });
+  await desk.setFaults({ drop_reply: 1 });
   await dialog.getByRole('button', { name: 'Create GTT' }).click();
   const outcome = dialog.getByTestId('gtt-outcome');
   await expect(outcome).toContainText('Not yet confirmed');
   await expect(outcome).toContainText('check the GTT list before creating it again');
-  await setFaults(host, {});
+  await desk.setFaults({});
   await dialog.getByRole('button', { name: 'Done' }).click();
 
   await page.getByRole('tab', { name: 'GTT' }).click();
   await expect(gttPanel(page).locator('tr[data-testid^="gtt-row-"]')).toHaveCount(1);
   await expect(gttPanel(page).getByText('active')).toBeVisible();
-  const token = await paperToken(host);
-  const list = await paperRead<{ gtts: Array<{ status: string }> }>(host, token, '/gtt');
+  const token = await paperToken(desk.host);
+  const list = await paperRead<{ gtts: Array<{ status: string }> }>(desk.host, token, '/gtt');
   expect(list.gtts.map((g) => g.status)).toEqual(['active']);
 });

@@ -1,15 +1,5 @@
 import type { Page } from '@playwright/test';
-import {
-  chooseSymbol,
-  fillTicket,
-  instrumentToken,
-  openDashboard,
-  orderRow,
-  placeOrder,
-  setPrice,
-  ticket,
-} from './dashboard-helpers';
-import { expect, test, type HostHandle } from './fixtures';
+import { expect, test, type Desk } from './fixtures';
 
 /**
  * Keyboard first (docs/desk.md §Keyboard): the shortcuts sheet, arrows through the watchlist and
@@ -23,9 +13,9 @@ const focusedOrder = (page: Page): Promise<string | null> =>
 
 test('? lists every shortcut; ↓ and B on the watchlist open a buy ticket for the next instrument; Ctrl+K finds "sell sbin" and "show trades"', async ({
   page,
-  host,
+  desk,
 }) => {
-  await openDashboard(page, host);
+  await desk.open();
 
   const watch = page.getByRole('table', { name: 'Instruments' });
   const rows = watch.locator('tr[data-watch-row]');
@@ -48,8 +38,8 @@ test('? lists every shortcut; ↓ and B on the watchlist open a buy ticket for t
   await expect(second).toHaveAttribute('aria-selected', 'true');
   const symbol = (await second.locator('td.sym').textContent()) ?? '';
   await page.keyboard.press('b');
-  await expect(ticket(page).getByRole('radio', { name: 'Buy' })).toBeChecked();
-  await expect(ticket(page).getByRole('combobox', { name: 'Symbol' })).toHaveValue(symbol);
+  await expect(desk.ticket.getByRole('radio', { name: 'Buy' })).toBeChecked();
+  await expect(desk.ticket.getByRole('combobox', { name: 'Symbol' })).toHaveValue(symbol);
 
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Command palette' });
@@ -59,8 +49,8 @@ test('? lists every shortcut; ↓ and B on the watchlist open a buy ticket for t
   await expect(palette.getByRole('option').first()).toContainText('SBIN');
   await page.keyboard.press('Enter');
   await expect(palette).toBeHidden();
-  await expect(ticket(page).getByRole('radio', { name: 'Sell' })).toBeChecked();
-  await expect(ticket(page).getByRole('combobox', { name: 'Symbol' })).toHaveValue('SBIN');
+  await expect(desk.ticket.getByRole('radio', { name: 'Sell' })).toBeChecked();
+  await expect(desk.ticket.getByRole('combobox', { name: 'Symbol' })).toHaveValue('SBIN');
 
   await page.keyboard.press('Control+k');
   await find.fill('show trades');
@@ -71,12 +61,12 @@ test('? lists every shortcut; ↓ and B on the watchlist open a buy ticket for t
 
 test('↑/↓ move through the blotter; M modifies and Del cancels the focused working order, and the focus stays on its row', async ({
   page,
-  host,
+  desk,
 }) => {
-  const { older, newer } = await twoWorkingOrders(page, host);
+  const { older, newer } = await twoWorkingOrders(desk);
 
   // Newest first: the newer order's row, then the older one's below it.
-  await orderRow(page, newer).focus();
+  await desk.orderRow(newer).focus();
   await page.keyboard.press('ArrowDown');
   expect(await focusedOrder(page)).toBe(older);
 
@@ -85,22 +75,22 @@ test('↑/↓ move through the blotter; M modifies and Del cancels the focused w
   await dialog.getByLabel('Price', { exact: true }).fill('2710');
   await dialog.getByRole('button', { name: 'Save changes' }).click();
   await expect(dialog).toBeHidden();
-  await expect(orderRow(page, older)).toContainText('2,710.00');
+  await expect(desk.orderRow(older)).toContainText('2,710.00');
   await expect.poll(() => focusedOrder(page)).toBe(older);
 
   await page.keyboard.press('Delete');
-  await expect(orderRow(page, older)).toContainText('CANCELLED');
+  await expect(desk.orderRow(older)).toContainText('CANCELLED');
   await expect.poll(() => focusedOrder(page)).toBe(older);
   await page.keyboard.press('ArrowUp');
   expect(await focusedOrder(page)).toBe(newer);
-  await expect(orderRow(page, newer)).toContainText('OPEN'); // Del cancelled only the focused order
+  await expect(desk.orderRow(newer)).toContainText('OPEN'); // Del cancelled only the focused order
 });
 
 test('the watchlist and the blotter are one tab stop each: Tab enters at the last row used and the next Tab leaves', async ({
   page,
-  host,
+  desk,
 }) => {
-  const { older, newer } = await twoWorkingOrders(page, host);
+  const { older, newer } = await twoWorkingOrders(desk);
   /** Whether the focus is inside the named table. */
   const inTable = (name: string) =>
     page.evaluate((n) => document.activeElement?.closest(`table[aria-label="${n}"]`) !== null, name);
@@ -140,16 +130,16 @@ test('the watchlist and the blotter are one tab stop each: Tab enters at the las
 });
 
 /** Two working LIMIT buys of TCS (the selected instrument after), newest first in the blotter. */
-async function twoWorkingOrders(page: Page, host: HostHandle): Promise<{ older: string; newer: string }> {
-  await setPrice(host, await instrumentToken(host, 'NSE', 'TCS'), 3050);
-  await openDashboard(page, host);
-  await chooseSymbol(page, 'TCS', /^TCS NSE/);
-  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '1', price: '2700' });
-  const older = await placeOrder(page);
-  await fillTicket(page, { price: '2705' });
-  const newer = await placeOrder(page);
-  await expect(orderRow(page, older)).toContainText('OPEN');
-  await expect(orderRow(page, newer)).toContainText('OPEN');
+async function twoWorkingOrders(desk: Desk): Promise<{ older: string; newer: string }> {
+  await desk.setSymbolPrice('NSE', 'TCS', 3050);
+  await desk.open();
+  await desk.chooseSymbol('TCS', /^TCS NSE/);
+  await desk.fillTicket({ side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '1', price: '2700' });
+  const older = await desk.placeOrder();
+  await desk.fillTicket({ price: '2705' });
+  const newer = await desk.placeOrder();
+  await expect(desk.orderRow(older)).toContainText('OPEN');
+  await expect(desk.orderRow(newer)).toContainText('OPEN');
   return { older, newer };
 }
 

@@ -1,5 +1,13 @@
 import type { Locator, Page } from '@playwright/test';
-import { instrumentToken, nextSession, openDashboard, paperRead, paperToken, setPrice } from './dashboard-helpers';
+import {
+  instrumentToken,
+  nextSession,
+  openDashboard,
+  paperPlace,
+  paperRead,
+  paperToken,
+  setPrice,
+} from './dashboard-helpers';
 import { expect, startHost, test, type HostHandle } from './fixtures';
 
 /**
@@ -11,32 +19,20 @@ import { expect, startHost, test, type HostHandle } from './fixtures';
  * Chart / Option chain, Orders / Trades, Positions / Basket) are each checked as shown.
  */
 
-/** Places an order on the app's account through the broker's REST API, waiting out any 429. */
-async function place(host: HostHandle, token: string, order: Record<string, unknown>): Promise<void> {
-  await expect(async () => {
-    const res = await fetch(`${host.paperUrl}/orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ exchange: 'NSE', validity: 'DAY', ...order }),
-    });
-    expect(res.status, await res.text()).toBe(201);
-  }).toPass();
-}
-
 /**
  * A small trading day: holdings bought the day before, then positions, working orders
  * (Modify/Cancel) and a rejection.
  */
 async function seedTradingDay(host: HostHandle): Promise<void> {
   const token = await paperToken(host);
-  await place(host, token, {
+  await paperPlace(host, token, {
     tradingsymbol: 'HDFCBANK',
     transaction_type: 'BUY',
     quantity: 120,
     order_type: 'MARKET',
     product: 'CNC',
   });
-  await place(host, token, {
+  await paperPlace(host, token, {
     tradingsymbol: 'TITAN',
     transaction_type: 'BUY',
     quantity: 15,
@@ -45,21 +41,21 @@ async function seedTradingDay(host: HostHandle): Promise<void> {
   });
   await nextSession(host);
   await setPrice(host, await instrumentToken(host, 'NSE', 'TCS'), 3_000);
-  await place(host, token, {
+  await paperPlace(host, token, {
     tradingsymbol: 'INFY',
     transaction_type: 'BUY',
     quantity: 40,
     order_type: 'MARKET',
     product: 'MIS',
   });
-  await place(host, token, {
+  await paperPlace(host, token, {
     tradingsymbol: 'SBIN',
     transaction_type: 'SELL',
     quantity: 150,
     order_type: 'MARKET',
     product: 'MIS',
   });
-  await place(host, token, {
+  await paperPlace(host, token, {
     tradingsymbol: 'TCS',
     transaction_type: 'BUY',
     quantity: 10,
@@ -72,7 +68,7 @@ async function seedTradingDay(host: HostHandle): Promise<void> {
     instruments: Array<{ tradingsymbol: string; instrument_type: string; name: string; lot_size: number }>;
   }>(host, token, '/instruments?exchange=NFO');
   const fut = instruments.find((i) => i.instrument_type === 'FUT' && i.name === 'NIFTY')!;
-  await place(host, token, {
+  await paperPlace(host, token, {
     exchange: 'NFO',
     tradingsymbol: fut.tradingsymbol,
     transaction_type: 'BUY',
@@ -80,7 +76,7 @@ async function seedTradingDay(host: HostHandle): Promise<void> {
     order_type: 'MARKET',
     product: 'NRML',
   });
-  await place(host, token, {
+  await paperPlace(host, token, {
     tradingsymbol: 'TCS',
     transaction_type: 'BUY',
     quantity: 5,
@@ -90,7 +86,7 @@ async function seedTradingDay(host: HostHandle): Promise<void> {
     product: 'MIS',
   });
   // No holding to sell: REJECTED, with the longest message the blotter shows.
-  await place(host, token, {
+  await paperPlace(host, token, {
     tradingsymbol: 'ITC',
     transaction_type: 'SELL',
     quantity: 200,

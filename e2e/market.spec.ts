@@ -1,16 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
-import {
-  controlHeaders,
-  blotter,
-  fillTicket,
-  instrumentToken,
-  openDashboard,
-  orderRow,
-  placeOrder,
-  setPrice,
-  ticket,
-} from './dashboard-helpers';
-import { expect, quietHostPerFile, startHost, test } from './fixtures';
+import { controlHeaders } from './dashboard-helpers';
+import { deskOn, expect, quietHostPerFile, startHost, test } from './fixtures';
 
 /**
  * A market a trader recognises, through the real renderer and the real paper market: the depth
@@ -47,9 +37,9 @@ function level(page: Page, side: 'bid' | 'offer', k: number): { price: Locator; 
 test('the depth ladder shows five bids and offers of the selected instrument, and a click on a level prices the ticket there', async ({
   page,
 }) => {
-  const host = quietHost();
-  await setPrice(host, await instrumentToken(host, 'NSE', 'INFY'), 1_500);
-  await openDashboard(page, host);
+  const desk = deskOn(page, quietHost());
+  await desk.setSymbolPrice('NSE', 'INFY', 1_500);
+  await desk.open();
   await select(page, 'INFY');
 
   // Five levels a side, a tick apart around 1,500 (INFY trades in F&O: a one-tick half-spread).
@@ -63,11 +53,11 @@ test('the depth ladder shows five bids and offers of the selected instrument, an
   );
 
   // Each level moves with the market: a new price rebuilds the book around it.
-  await setPrice(host, await instrumentToken(host, 'NSE', 'INFY'), 1_510);
+  await desk.setSymbolPrice('NSE', 'INFY', 1_510);
   await expect(level(page, 'offer', 1).price).toHaveText('1,510.05');
 
   await level(page, 'offer', 3).price.click();
-  const t = ticket(page);
+  const t = desk.ticket;
   await expect(t.getByRole('combobox', { name: 'Symbol' })).toHaveValue('INFY');
   await expect(t.getByLabel('Order type')).toHaveValue('LIMIT');
   await expect(t.getByLabel('Price', { exact: true })).toHaveValue('1510.15');
@@ -77,10 +67,9 @@ test('the depth ladder shows five bids and offers of the selected instrument, an
 test('a MARKET order larger than the best offer fills at a worse average price than the best offer', async ({
   page,
 }) => {
-  const host = quietHost();
-  const sbin = await instrumentToken(host, 'NSE', 'SBIN');
-  await setPrice(host, sbin, 880);
-  await openDashboard(page, host);
+  const desk = deskOn(page, quietHost());
+  await desk.setSymbolPrice('NSE', 'SBIN', 880);
+  await desk.open();
   await select(page, 'SBIN');
   await expect(level(page, 'offer', 1).price).toHaveText('880.05');
   await expect(level(page, 'offer', 2).price).toHaveText('880.10');
@@ -91,15 +80,15 @@ test('a MARKET order larger than the best offer fills at a worse average price t
     price(await level(page, 'offer', 2).quantity.textContent());
 
   await page.keyboard.press('F1');
-  await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: String(quantity) });
+  await desk.fillTicket({ side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: String(quantity) });
   // The ticket says before sending that it takes more than the best level.
-  await expect(ticket(page).getByTestId('ticket-depth-walk')).toContainText('Takes 2 levels (to 880.10)');
-  const id = await placeOrder(page);
-  await expect(ticket(page).getByTestId('ticket-order-status')).toHaveText('COMPLETE');
+  await expect(desk.ticket.getByTestId('ticket-depth-walk')).toContainText('Takes 2 levels (to 880.10)');
+  const id = await desk.placeOrder();
+  await expect(desk.ticket.getByTestId('ticket-order-status')).toHaveText('COMPLETE');
 
   // The ticket hears of the fill from the placement; the blotter row from the next order sync,
   // moments later. Its average is read once the row itself shows the order filled.
-  const row = orderRow(page, id);
+  const row = desk.orderRow(id);
   await expect(row).toContainText(`${quantity.toLocaleString('en-IN')}/${quantity.toLocaleString('en-IN')}`);
   await expect(row).toContainText('COMPLETE');
   const avg = price(await row.locator('td').nth(9).textContent());
@@ -115,12 +104,13 @@ test('outside market hours a regular order is refused with the reason, and place
   // Monday 23 Nov 2026, 20:00 IST: NSE closed after hours; Tuesday is a holiday (Guru Nanak Jayanti).
   const own = await startHost(['--paper-tick-ms', '0', '--paper-clock', '2026-11-23T20:00:00+05:30']);
   try {
-    await openDashboard(page, own.handle);
+    const desk = deskOn(page, own.handle);
+    await desk.open();
     await expect(page.getByTestId('market-phase')).toHaveText('NSE closed (After hours) · opens 09:15 Wed 25 Nov');
     await select(page, 'INFY');
     await page.keyboard.press('F1');
-    const t = ticket(page);
-    await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'CNC', quantity: '2' });
+    const t = desk.ticket;
+    await desk.fillTicket({ side: 'Buy', orderType: 'MARKET', product: 'CNC', quantity: '2' });
     const hours = t.getByRole('group', { name: 'Market hours' });
     await expect(hours).toContainText('Outside market hours — NSE closed (After hours)');
     await expect(hours).toContainText('Place as AMO?');
@@ -129,13 +119,13 @@ test('outside market hours a regular order is refused with the reason, and place
     await t.getByRole('button', { name: 'Place order' }).click();
     await expect(t.getByTestId('ticket-outcome')).toHaveText('Not placed — see After-market order');
     await expect(t.getByTestId('variety-refusal')).toContainText('NSE is closed');
-    await expect(blotter(page).locator('tr[data-order-id]')).toHaveCount(0);
+    await expect(desk.blotter.locator('tr[data-order-id]')).toHaveCount(0);
 
     await t.getByRole('button', { name: 'Place as AMO' }).click();
     await expect(t.getByTestId('ticket-order-status')).toHaveText('AMO REQ RECEIVED');
     const id = (await t.getByTestId('ticket-order-id').textContent()) ?? '';
-    await expect(orderRow(page, id)).toContainText('AMO REQ RECEIVED');
-    await expect(blotter(page).locator('tr[data-order-id]')).toHaveCount(1);
+    await expect(desk.orderRow(id)).toContainText('AMO REQ RECEIVED');
+    await expect(desk.blotter.locator('tr[data-order-id]')).toHaveCount(1);
 
     // The market clock reaches Wednesday's open: the AMO is released and fills.
     const res = await fetch(`${own.handle.paperUrl}/_control/clock`, {
@@ -144,15 +134,15 @@ test('outside market hours a regular order is refused with the reason, and place
       body: JSON.stringify({ at: '2026-11-25T09:15:05+05:30' }),
     });
     expect(res.status).toBe(200);
-    await expect(orderRow(page, id)).toContainText('COMPLETE');
+    await expect(desk.orderRow(id)).toContainText('COMPLETE');
   } finally {
     await own.stop();
   }
 });
 
 test('an option bought from the chain above its freeze limit goes in as legs, each placed once', async ({ page }) => {
-  const host = quietHost();
-  await openDashboard(page, host);
+  const desk = deskOn(page, quietHost());
+  await desk.open();
   await page.getByRole('tab', { name: 'Option chain' }).click();
   const chain = page.getByRole('table', { name: 'Option chain' });
   await expect(chain.locator('tr.is-atm')).toHaveCount(1);
@@ -161,9 +151,9 @@ test('an option bought from the chain above its freeze limit goes in as legs, ea
   const symbol = ((await call.getAttribute('aria-label')) ?? '').replace(/^Trade /, '');
   await call.click();
 
-  const t = ticket(page);
+  const t = desk.ticket;
   await expect(t.getByRole('combobox', { name: 'Symbol' })).toHaveValue(symbol);
-  await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'NRML', quantity: '3600' });
+  await desk.fillTicket({ side: 'Buy', orderType: 'MARKET', product: 'NRML', quantity: '3600' });
   const offer = t.getByRole('group', { name: 'Freeze limit' });
   await expect(offer).toContainText('Quantity 3,600 is above the freeze limit of 1,800 — place as 2 legs?');
   await offer.getByRole('button', { name: 'Place as 2 legs' }).click();
@@ -172,7 +162,7 @@ test('an option bought from the chain above its freeze limit goes in as legs, ea
   await expect(legs).toHaveCount(2);
   await expect(legs.nth(0)).toContainText(/Leg 1 of 2 · 1,800 Order \d+ · COMPLETE/);
   await expect(legs.nth(1)).toContainText(/Leg 2 of 2 · 1,800 Order \d+ · COMPLETE/);
-  const rows = blotter(page).locator('tr[data-order-id]').filter({ hasText: symbol });
+  const rows = desk.blotter.locator('tr[data-order-id]').filter({ hasText: symbol });
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0)).toContainText('1,800/1,800');
   await expect(rows.nth(1)).toContainText('1,800/1,800');

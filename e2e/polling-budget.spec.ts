@@ -1,15 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, startHost, test, type HostHandle } from './fixtures';
-import {
-  chooseSymbol,
-  cutStream,
-  fillTicket,
-  instrumentToken,
-  openDashboard,
-  orderRow,
-  placeOrder,
-  setPrice,
-} from './dashboard-helpers';
+import { deskOn, expect, startHost, test, type Desk } from './fixtures';
 import { expectAtMostFor } from './negative-checks';
 
 /**
@@ -30,13 +20,13 @@ function countOrderReads(page: Page): () => number {
 }
 
 /**
- * Runs `body` against a host of its own: a fresh account, so no order another spec left working
- * makes the desk read fast.
+ * Runs `body` on the desk in `page` against a host of its own: a fresh account, so no order
+ * another spec left working makes the desk read fast.
  */
-async function withOwnHost(body: (host: HostHandle) => Promise<void>): Promise<void> {
+async function withOwnDesk(page: Page, body: (desk: Desk) => Promise<void>): Promise<void> {
   const own = await startHost();
   try {
-    await body(own.handle);
+    await body(deskOn(page, own.handle));
   } finally {
     await own.stop();
   }
@@ -46,9 +36,9 @@ test.describe('the polling budget', () => {
   test('with the stream live an idle desk leaves orders alone; losing the stream re-reads at once, then every second', async ({
     page,
   }) => {
-    await withOwnHost(async (host) => {
+    await withOwnDesk(page, async (desk) => {
       const reads = countOrderReads(page);
-      await openDashboard(page, host);
+      await desk.open();
       await expect(page.getByTestId('stream-state')).toHaveAttribute('data-state', 'open');
       await expect(page.getByRole('region', { name: 'Orders', exact: true }).locator('.freshness')).toHaveText(
         /(just now|ago)$/,
@@ -58,7 +48,7 @@ test.describe('the polling budget', () => {
       await expectAtMostFor('orders.sync reads with the stream live', reads, 1, 8_000);
 
       const before = reads();
-      await cutStream(page, host);
+      await desk.cutStream();
       await expect.poll(reads, { timeout: 3_000 }).toBeGreaterThan(before);
       await expect.poll(reads, { timeout: 8_000 }).toBeGreaterThanOrEqual(before + 4);
     });
@@ -67,24 +57,24 @@ test.describe('the polling budget', () => {
   test('a working order makes the desk read orders every 2 s with the stream live, until it is cancelled', async ({
     page,
   }) => {
-    await withOwnHost(async (host) => {
+    await withOwnDesk(page, async (desk) => {
       const reads = countOrderReads(page);
-      const tcs = await instrumentToken(host, 'NSE', 'TCS');
-      await setPrice(host, tcs, 3050);
-      await openDashboard(page, host);
+      await desk.setSymbolPrice('NSE', 'TCS', 3050);
+      await desk.open();
       await expect(page.getByTestId('stream-state')).toHaveAttribute('data-state', 'open');
-      await chooseSymbol(page, 'TCS', /^TCS NSE/);
-      await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', quantity: '1', price: '2800' });
-      const id = await placeOrder(page);
-      await expect(orderRow(page, id)).toContainText('OPEN');
+      await desk.chooseSymbol('TCS', /^TCS NSE/);
+      await desk.fillTicket({ side: 'Buy', orderType: 'LIMIT', quantity: '1', price: '2800' });
+      const id = await desk.placeOrder();
+      await expect(desk.orderRow(id)).toContainText('OPEN');
 
       const working = reads();
       await expect.poll(reads, { timeout: 8_000 }).toBeGreaterThanOrEqual(working + 3);
 
-      await orderRow(page, id)
+      await desk
+        .orderRow(id)
         .getByRole('button', { name: `Cancel ${id}` })
         .click();
-      await expect(orderRow(page, id)).toContainText('CANCELLED');
+      await expect(desk.orderRow(id)).toContainText('CANCELLED');
       // At most the cancel's own reconcile, then the 30 s cadence: 8 s would hold four reads at 2 s.
       await expectAtMostFor('orders.sync reads once nothing works', reads, 2, 8_000);
     });
@@ -92,9 +82,9 @@ test.describe('the polling budget', () => {
 
   test('the header shows the desk’s request rate against the limit the paper broker publishes', async ({
     page,
-    host,
+    desk,
   }) => {
-    await openDashboard(page, host);
+    await desk.open();
     const meter = page.getByTestId('usage-meter');
     await expect(meter).toHaveText(/^\d+(\.\d+)? req\/s of 10$/);
     await expect(meter).toHaveAttribute(

@@ -1,22 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, quietHostPerTest, test } from './fixtures';
-import {
-  blotter,
-  chooseSymbol,
-  fillTicket,
-  instrumentToken,
-  openDashboard,
-  orderRow,
-  placeOrder,
-  docShotPath,
-  setFaults,
-  setLimits,
-  setPrice,
-  setStreamAccepting,
-  ticket,
-  openOnInfy,
-  netQty,
-} from './dashboard-helpers';
+import { deskOn, expect, quietHostPerTest, test } from './fixtures';
+import { docShotPath } from './dashboard-helpers';
 
 /**
  * The trader's safety net through the browser host against the paper broker (docs/contract.md
@@ -32,37 +16,36 @@ const runDialog = (page: Page) => page.getByRole('dialog').filter({ has: page.ge
 test('risk limits: a soft limit asks and "Place anyway" places; a hard one refuses; the loss limit blocks buys but lets the exit through', async ({
   page,
 }) => {
-  const host = quietHost();
-  const infy = await instrumentToken(host, 'NSE', 'INFY');
-  await setPrice(host, infy, 1500);
-  await openDashboard(page, host);
-  await setLimits(page, {
+  const desk = deskOn(page, quietHost());
+  const infy = await desk.setSymbolPrice('NSE', 'INFY', 1500);
+  await desk.open();
+  await desk.setLimits({
     'Max order value': { value: '50000', hard: false },
     'Max quantity': { value: '100', hard: true },
   });
 
-  await chooseSymbol(page, 'INFY', /^INFY NSE/);
-  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '40', price: '1500' });
-  await ticket(page).getByRole('button', { name: 'Place order' }).click();
-  const refusal = ticket(page).getByTestId('risk-refusal');
+  await desk.chooseSymbol('INFY', /^INFY NSE/);
+  await desk.fillTicket({ side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '40', price: '1500' });
+  await desk.ticket.getByRole('button', { name: 'Place order' }).click();
+  const refusal = desk.ticket.getByTestId('risk-refusal');
   await expect(refusal).toContainText('Over your soft risk limits:');
   await expect(refusal).toContainText('Order value ₹60,000 exceeds your limit of ₹50,000');
-  await expect(blotter(page).locator('tr[data-order-id]')).toHaveCount(0);
+  await expect(desk.blotter.locator('tr[data-order-id]')).toHaveCount(0);
   await refusal.getByRole('button', { name: 'Place anyway' }).click();
-  await expect(ticket(page).getByTestId('ticket-order-id')).toHaveText(/\S+/);
+  await expect(desk.ticket.getByTestId('ticket-order-id')).toHaveText(/\S+/);
   await expect(refusal).toBeHidden();
 
-  await fillTicket(page, { quantity: '150', price: '300' });
-  await ticket(page).getByRole('button', { name: 'Place order' }).click();
+  await desk.fillTicket({ quantity: '150', price: '300' });
+  await desk.ticket.getByRole('button', { name: 'Place order' }).click();
   await expect(refusal).toContainText('Refused by your risk limits:');
   await expect(refusal).toContainText('Quantity 150 exceeds your limit of 100');
   await expect(refusal.getByRole('button', { name: 'Place anyway' })).toHaveCount(0);
 
   // A day that loses more than the hard loss limit: buys stop, the exit goes through.
-  await setLimits(page, { 'Daily loss limit': { value: '1000', hard: true } });
-  await setPrice(host, infy, 1450); // the 40 bought at 1,500 lose ₹2,000
-  await fillTicket(page, { orderType: 'MARKET', quantity: '1' });
-  await ticket(page).getByRole('button', { name: 'Place order' }).click();
+  await desk.setLimits({ 'Daily loss limit': { value: '1000', hard: true } });
+  await desk.setPrice(infy, 1450); // the 40 bought at 1,500 lose ₹2,000
+  await desk.fillTicket({ orderType: 'MARKET', quantity: '1' });
+  await desk.ticket.getByRole('button', { name: 'Place order' }).click();
   await expect(refusal).toContainText('Daily loss limit of ₹1,000 reached');
   await expect(page.getByTestId('risk-chip')).toContainText('Loss limit reached: exits only');
   await expect(page.getByTestId('risk-banner')).toContainText('only exits are allowed today');
@@ -83,26 +66,26 @@ test('risk limits: a soft limit asks and "Place anyway" places; a hard one refus
   await page.setViewportSize({ width: 1440, height: 900 });
 
   // The ticket scrolled to show the refusal: the side toggle is clicked as a trader would, by its label.
-  await ticket(page).locator('label.side--sell').click();
-  await fillTicket(page, { orderType: 'MARKET', quantity: '30' }); // under the value limit too
-  const exitId = await placeOrder(page);
-  await expect(orderRow(page, exitId)).toContainText('COMPLETE');
+  await desk.ticket.locator('label.side--sell').click();
+  await desk.fillTicket({ orderType: 'MARKET', quantity: '30' }); // under the value limit too
+  const exitId = await desk.placeOrder();
+  await expect(desk.orderRow(exitId)).toContainText('COMPLETE');
 });
 
 test('kill switch (hotkey + confirmation): every working order cancelled and the position exited, each shown done', async ({
   page,
 }) => {
-  const host = quietHost();
-  await openOnInfy(page, host);
-  await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '5' });
-  await placeOrder(page);
-  await fillTicket(page, { orderType: 'LIMIT', quantity: '2', price: '1450' });
-  const a = await placeOrder(page);
-  await fillTicket(page, { orderType: 'LIMIT', quantity: '3', price: '1440' });
-  const b = await placeOrder(page);
-  await fillTicket(page, { side: 'Sell', orderType: 'SL', quantity: '1', price: '1400', triggerPrice: '1410' });
-  const c = await placeOrder(page);
-  await expect(orderRow(page, c)).toContainText('TRIGGER PENDING');
+  const desk = deskOn(page, quietHost());
+  await desk.openOnInfy();
+  await desk.fillTicket({ side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '5' });
+  await desk.placeOrder();
+  await desk.fillTicket({ orderType: 'LIMIT', quantity: '2', price: '1450' });
+  const a = await desk.placeOrder();
+  await desk.fillTicket({ orderType: 'LIMIT', quantity: '3', price: '1440' });
+  const b = await desk.placeOrder();
+  await desk.fillTicket({ side: 'Sell', orderType: 'SL', quantity: '1', price: '1400', triggerPrice: '1410' });
+  const c = await desk.placeOrder();
+  await expect(desk.orderRow(c)).toContainText('TRIGGER PENDING');
 
   await page.locator('body').press('Control+Shift+K');
   const confirm = page.getByRole('dialog', { name: 'Kill switch' });
@@ -120,27 +103,27 @@ test('kill switch (hotkey + confirmation): every working order cancelled and the
   await expect(run.locator('tr[data-step="x1"]')).toContainText(/SELL.*5.*Exit.*Done.*Exit order \S+ placed/);
   await expect(run.getByTestId('still-open')).toContainText('Nothing.');
   await run.getByRole('button', { name: 'Done' }).click();
-  for (const id of [a, b, c]) await expect(orderRow(page, id)).toContainText('CANCELLED');
-  await expect(netQty(page, 'INFY')).toHaveText('0');
+  for (const id of [a, b, c]) await expect(desk.orderRow(id)).toContainText('CANCELLED');
+  await expect(desk.netQty('INFY')).toHaveText('0');
 });
 
 test('"Cancel all…" of one symbol from the blotter, and "Exit selected" of one position', async ({ page }) => {
-  const host = quietHost();
-  const [infy, sbin] = [await instrumentToken(host, 'NSE', 'INFY'), await instrumentToken(host, 'NSE', 'SBIN')];
-  await setPrice(host, infy, 1500);
-  await setPrice(host, sbin, 800);
-  await openDashboard(page, host);
-  await chooseSymbol(page, 'INFY', /^INFY NSE/);
-  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: '1450' });
-  const i1 = await placeOrder(page);
-  const i2 = await placeOrder(page);
-  await fillTicket(page, { orderType: 'MARKET', quantity: '4' });
-  await placeOrder(page);
-  await chooseSymbol(page, 'SBIN', /^SBIN NSE/);
-  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '1', price: '780' });
-  const s1 = await placeOrder(page);
-  await fillTicket(page, { orderType: 'MARKET', quantity: '3' });
-  await placeOrder(page);
+  const desk = deskOn(page, quietHost());
+  const [infy, sbin] = [await desk.instrumentToken('NSE', 'INFY'), await desk.instrumentToken('NSE', 'SBIN')];
+  await desk.setPrice(infy, 1500);
+  await desk.setPrice(sbin, 800);
+  await desk.open();
+  await desk.chooseSymbol('INFY', /^INFY NSE/);
+  await desk.fillTicket({ side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: '1450' });
+  const i1 = await desk.placeOrder();
+  const i2 = await desk.placeOrder();
+  await desk.fillTicket({ orderType: 'MARKET', quantity: '4' });
+  await desk.placeOrder();
+  await desk.chooseSymbol('SBIN', /^SBIN NSE/);
+  await desk.fillTicket({ side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '1', price: '780' });
+  const s1 = await desk.placeOrder();
+  await desk.fillTicket({ orderType: 'MARKET', quantity: '3' });
+  await desk.placeOrder();
 
   await page.getByRole('combobox', { name: 'Cancel all orders of a symbol' }).selectOption({ label: 'INFY (2)' });
   await page
@@ -150,9 +133,9 @@ test('"Cancel all…" of one symbol from the blotter, and "Exit selected" of one
   const run = runDialog(page);
   await expect(run.getByTestId('safety-headline')).toHaveText('2 of 2 orders cancelled — nothing is left open');
   await run.getByRole('button', { name: 'Done' }).click();
-  await expect(orderRow(page, i1)).toContainText('CANCELLED');
-  await expect(orderRow(page, i2)).toContainText('CANCELLED');
-  await expect(orderRow(page, s1)).toContainText('OPEN');
+  await expect(desk.orderRow(i1)).toContainText('CANCELLED');
+  await expect(desk.orderRow(i2)).toContainText('CANCELLED');
+  await expect(desk.orderRow(s1)).toContainText('OPEN');
 
   const positions = page.getByRole('table', { name: 'Positions' });
   await positions.getByRole('checkbox', { name: 'Select INFY MIS' }).check();
@@ -162,45 +145,45 @@ test('"Cancel all…" of one symbol from the blotter, and "Exit selected" of one
     'No working orders, 1 of 1 exit order placed — nothing is left open',
   );
   await run.getByRole('button', { name: 'Done' }).click();
-  await expect(netQty(page, 'INFY')).toHaveText('0');
-  await expect(netQty(page, 'SBIN')).toHaveText('+3');
-  await expect(orderRow(page, s1)).toContainText('OPEN');
+  await expect(desk.netQty('INFY')).toHaveText('0');
+  await expect(desk.netQty('SBIN')).toHaveText('+3');
+  await expect(desk.orderRow(s1)).toContainText('OPEN');
 });
 
 test('kill switch with the broker failing every request: it claims only what the broker holds', async ({ page }) => {
-  const host = quietHost();
-  await openOnInfy(page, host);
-  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: '1450' });
-  const id = await placeOrder(page);
+  const desk = deskOn(page, quietHost());
+  await desk.openOnInfy();
+  await desk.fillTicket({ side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: '1450' });
+  const id = await desk.placeOrder();
   // Every request answered 5xx, half of them after the broker acted: a cancel may or may not
   // have happened. The run takes the order from main's book (the stream still pushes), so it
   // tries; what it reports must be what the broker holds (docs/contract.md §Kill switch).
-  await setFaults(host, { server_error: 1 });
+  await desk.setFaults({ server_error: 1 });
   await page.getByRole('button', { name: 'Kill switch' }).click();
   await page.getByRole('dialog', { name: 'Kill switch' }).getByRole('button', { name: 'Cancel all orders' }).click();
   const run = runDialog(page);
   const headline = run.getByTestId('safety-headline');
   await expect(headline).toHaveAttribute('data-state', /^(done|incomplete)$/, { timeout: 60_000 });
   const said = (await headline.textContent()) ?? '';
-  await setFaults(host, {});
+  await desk.setFaults({});
   await run.getByRole('button', { name: 'Done' }).click();
-  if (said.startsWith('1 of 1 order cancelled')) await expect(orderRow(page, id)).toContainText('CANCELLED');
+  if (said.startsWith('1 of 1 order cancelled')) await expect(desk.orderRow(id)).toContainText('CANCELLED');
   else {
     expect(said).toBe('0 of 1 order cancelled — 1 item still open');
-    await expect(orderRow(page, id)).toContainText('OPEN');
+    await expect(desk.orderRow(id)).toContainText('OPEN');
   }
 });
 
 test('kill switch while the broker throttles: the run says it waits out the 429s, and Stop ends it with the order listed still open', async ({
   page,
 }) => {
-  const host = quietHost();
-  await openOnInfy(page, host);
-  await fillTicket(page, { side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: '1450' });
-  const id = await placeOrder(page);
+  const desk = deskOn(page, quietHost());
+  await desk.openOnInfy();
+  await desk.fillTicket({ side: 'Buy', orderType: 'LIMIT', product: 'MIS', quantity: '2', price: '1450' });
+  const id = await desk.placeOrder();
   // Every request answered 429 with Retry-After 30 s: the run waits it out, round after round,
   // until every order is settled or the trader stops it (docs/contract.md §Kill switch).
-  await setFaults(host, { rate_limit: 1, retry_after_s: 30 });
+  await desk.setFaults({ rate_limit: 1, retry_after_s: 30 });
   await page.getByRole('button', { name: 'Kill switch' }).click();
   await page.getByRole('dialog', { name: 'Kill switch' }).getByRole('button', { name: 'Cancel all orders' }).click();
   const run = runDialog(page);
@@ -211,22 +194,21 @@ test('kill switch while the broker throttles: the run says it waits out the 429s
   await expect(run.getByRole('row', { name: /INFY/ })).toContainText('The broker asked to wait 30 s (429)');
   await page.screenshot({ path: test.info().outputPath('kill-switch-throttled.png') });
   // The storm passes, but the trader stops the run first: nothing more is sent.
-  await setFaults(host, {});
+  await desk.setFaults({});
   await run.getByRole('button', { name: 'Stop' }).click();
   await expect(headline).toHaveText('Stopped: 0 of 1 order cancelled — 1 item still open');
   await expect(headline).toHaveAttribute('data-state', 'incomplete');
   await expect(run.getByTestId('still-open')).toContainText(`Order ${id} BUY 2 INFY — OPEN`);
   await page.screenshot({ path: test.info().outputPath('kill-switch-stopped.png') });
   await run.getByRole('button', { name: 'Done' }).click();
-  await expect(orderRow(page, id)).toContainText('OPEN');
+  await expect(desk.orderRow(id)).toContainText('OPEN');
 });
 
 test('price alerts: added in the dialog with sound, fired by main from the stream as a toast and one tone, edited to arm again, deleted', async ({
   page,
 }) => {
-  const host = quietHost();
-  const infy = await instrumentToken(host, 'NSE', 'INFY');
-  await setPrice(host, infy, 1500);
+  const desk = deskOn(page, quietHost());
+  const infy = await desk.setSymbolPrice('NSE', 'INFY', 1500);
   // Counts the tones the page starts (docs/contract.md §Alert notifications): Chromium's own
   // AudioContext, with each oscillator started noted.
   await page.addInitScript(() => {
@@ -238,7 +220,7 @@ test('price alerts: added in the dialog with sound, fired by main from the strea
       return start.apply(this, args);
     };
   });
-  await openDashboard(page, host);
+  await desk.open();
   await page.getByTestId('alerts-button').click();
   const dialog = page.getByRole('dialog', { name: 'Price alerts' });
   await expect(dialog.getByRole('button', { name: 'Add alert' })).toBeEnabled(); // the instrument list has loaded
@@ -255,7 +237,7 @@ test('price alerts: added in the dialog with sound, fired by main from the strea
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(page.getByTestId('alerts-button')).toHaveText('Alerts (1 armed)');
 
-  await setPrice(host, infy, 1512);
+  await desk.setPrice(infy, 1512);
   await expect(page.getByLabel('Notifications')).toContainText('Alert: INFY above 1,510.00');
   await expect(page.getByLabel('Notifications')).toContainText('LTP 1,512.00');
   await expect.poll(() => page.evaluate(() => (window as unknown as { tones: number }).tones)).toBe(1);
@@ -274,15 +256,15 @@ test('price alerts: added in the dialog with sound, fired by main from the strea
 test('kill switch when the positions cannot be read: "Positions unknown: not readable for N s — check with your broker", never "Nothing", and trading stays off until re-armed', async ({
   page,
 }) => {
-  const host = quietHost();
-  await openOnInfy(page, host);
+  const desk = deskOn(page, quietHost());
+  await desk.openOnInfy();
   // Every read answered 429 (Retry-After 30 s) and the stream cut: a fill after main's last
   // positions read that main cannot see.
-  await setFaults(host, { read_rate_limit: 1, retry_after_s: 30 });
-  await setStreamAccepting(host, false);
+  await desk.setFaults({ read_rate_limit: 1, retry_after_s: 30 });
+  await desk.setStreamAccepting(false);
   await expect(page.getByTestId('stream-state')).not.toHaveAttribute('data-state', 'open');
-  await fillTicket(page, { side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '5' });
-  await placeOrder(page);
+  await desk.fillTicket({ side: 'Buy', orderType: 'MARKET', product: 'MIS', quantity: '5' });
+  await desk.placeOrder();
 
   await page.locator('body').press('Control+Shift+K');
   const confirm = page.getByRole('dialog', { name: 'Kill switch' });
@@ -310,5 +292,5 @@ test('kill switch when the positions cannot be read: "Positions unknown: not rea
   await run.getByRole('button', { name: 'Re-arm trading' }).click();
   await expect(run.getByTestId('safety-barrier')).toBeHidden();
   await expect(page.getByTestId('trading-off')).toBeHidden();
-  await setFaults(host, {});
+  await desk.setFaults({});
 });

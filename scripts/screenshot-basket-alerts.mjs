@@ -7,25 +7,11 @@
 //
 // Usage: npm run build && node scripts/screenshot-basket-alerts.mjs [--out docs]
 import { chromium } from '@playwright/test';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { freshDataDir, outDirFromArgs, startHost } from './lib/screenshot-host.mjs';
+import { outDirFromArgs, withShotDesk } from './lib/screenshot-host.mjs';
 
 const outDir = outDirFromArgs();
-const dataDir = freshDataDir('basket-shots');
-
-const { child, ready } = startHost(dataDir, ['--paper-tick-ms', '0']);
-let browser;
-try {
-  const { url } = await ready;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-  await page.goto(url);
-  await page
-    .getByRole('status')
-    .filter({ hasText: /Connected to/ })
-    .waitFor();
-
+await withShotDesk(chromium, 'basket-shots', ['--paper-tick-ms', '0'], async ({ page }) => {
   // A bull call spread from the chain: B on the at-the-money call, S on the next strike's call.
   await page.getByRole('tab', { name: 'Option chain' }).click();
   const chain = page.getByRole('table', { name: 'Option chain' });
@@ -62,8 +48,4 @@ try {
   await page.mouse.move(0, 0);
   await page.screenshot({ path: join(outDir, 'alert-notifications.png') });
   console.log(`wrote ${join(outDir, 'basket-spread.png')} and ${join(outDir, 'alert-notifications.png')}`);
-} finally {
-  await browser?.close();
-  child.kill();
-  rmSync(dataDir, { recursive: true, force: true });
-}
+});

@@ -8,75 +8,35 @@
 //
 // Usage: npm run build && node scripts/screenshot-safety.mjs [--out docs]
 import { chromium } from '@playwright/test';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { freshDataDir, outDirFromArgs, startHost } from './lib/screenshot-host.mjs';
+import { outDirFromArgs, withShotDesk } from './lib/screenshot-host.mjs';
 
 const outDir = outDirFromArgs();
-const dataDir = freshDataDir('safety-shots');
-
-/** A tiny client of the paper broker's REST API, as the app's own session. */
-async function paper(paperUrl, paperControl) {
-  const control = { 'content-type': 'application/json', 'X-Paper-Control': paperControl };
-  const sessions = await (await fetch(`${paperUrl}/_control/sessions`, { headers: control })).json();
-  const token = sessions.sessions.filter((x) => x.active).pop().access_token;
-  const json = async (method, path, body) => {
-    const res = await fetch(`${paperUrl}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-    return JSON.parse(text);
-  };
-  return {
-    setPrice: (instrument_token, last_price) =>
-      fetch(`${paperUrl}/_control/price`, {
-        method: 'POST',
-        headers: control,
-        body: JSON.stringify({ instrument_token, last_price }),
-      }),
-    instruments: async (exchange) => (await json('GET', `/instruments?exchange=${exchange}`)).instruments,
-    place: (order) => json('POST', '/orders', { validity: 'DAY', exchange: 'NSE', product: 'MIS', ...order }),
-  };
-}
-
-const { child, ready } = startHost(dataDir, ['--paper-tick-ms', '0']);
-let browser;
-try {
-  const { url, paperUrl, paperControl } = await ready;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-  await page.goto(url);
-  await page
-    .getByRole('status')
-    .filter({ hasText: /Connected to/ })
-    .waitFor();
-
-  const broker = await paper(paperUrl, paperControl);
+await withShotDesk(chromium, 'safety-shots', ['--paper-tick-ms', '0'], async ({ page, broker }) => {
   const nse = await broker.instruments('NSE');
   const token = (sym) => nse.find((i) => i.tradingsymbol === sym).instrument_token;
+  // The day is NSE intraday throughout.
+  const place = (order) => broker.place({ exchange: 'NSE', product: 'MIS', ...order });
   await broker.setPrice(token('INFY'), 1500);
   await broker.setPrice(token('SBIN'), 800);
   await broker.setPrice(token('RELIANCE'), 2900);
-  await broker.place({ tradingsymbol: 'INFY', transaction_type: 'BUY', quantity: 40, order_type: 'MARKET' });
-  await broker.place({ tradingsymbol: 'SBIN', transaction_type: 'SELL', quantity: 150, order_type: 'MARKET' });
-  await broker.place({
+  await place({ tradingsymbol: 'INFY', transaction_type: 'BUY', quantity: 40, order_type: 'MARKET' });
+  await place({ tradingsymbol: 'SBIN', transaction_type: 'SELL', quantity: 150, order_type: 'MARKET' });
+  await place({
     tradingsymbol: 'INFY',
     transaction_type: 'BUY',
     quantity: 20,
     order_type: 'LIMIT',
     price: 1460,
   });
-  await broker.place({
+  await place({
     tradingsymbol: 'RELIANCE',
     transaction_type: 'BUY',
     quantity: 10,
     order_type: 'LIMIT',
     price: 2850,
   });
-  await broker.place({
+  await place({
     tradingsymbol: 'SBIN',
     transaction_type: 'BUY',
     quantity: 150,
@@ -119,8 +79,4 @@ try {
   await page.mouse.move(0, 0);
   await page.screenshot({ path: join(outDir, 'kill-switch.png') });
   console.log(`wrote ${join(outDir, 'risk-guard.png')} and ${join(outDir, 'kill-switch.png')}`);
-} finally {
-  await browser?.close();
-  child.kill();
-  rmSync(dataDir, { recursive: true, force: true });
-}
+});

@@ -9,9 +9,8 @@
 //
 // Usage: npm run build && node scripts/screenshot-strategy-journal.mjs [--out docs]
 import { chromium } from '@playwright/test';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { freshDataDir, openDesk, outDirFromArgs, paperClient, startHost } from './lib/screenshot-host.mjs';
+import { outDirFromArgs, withShotDesk } from './lib/screenshot-host.mjs';
 
 const outDir = outDirFromArgs();
 
@@ -58,19 +57,10 @@ function consoleTradebook(now) {
   return `${rows.join('\n')}\n`;
 }
 
-const dataDir = freshDataDir('strategy-shots');
-
-const { child, ready } = startHost(dataDir, ['--paper-tick-ms', '0']);
-let browser;
-try {
-  const { url, paperUrl, paperControl } = await ready;
-  let page;
-  ({ browser, page } = await openDesk(chromium, url));
-
+await withShotDesk(chromium, 'strategy-shots', ['--paper-tick-ms', '0'], async ({ page, broker }) => {
   // The chain with its Greeks, on a 1920×1080 screen where every column fits, after some trading
   // (so open interest has changed since the day began).
-  const api = paperClient(paperUrl, paperControl);
-  await api.tick(120);
+  await broker.tick(120);
   await page.setViewportSize({ width: 1920, height: 1080 });
   await page.getByRole('tab', { name: 'Option chain' }).click();
   await page.getByRole('table', { name: 'Option chain' }).locator('tr.is-atm').waitFor();
@@ -97,8 +87,7 @@ try {
   await builder.getByRole('button', { name: 'Close' }).click();
 
   // The day on paper: a round trip in INFY, which the journal reads and pictures at its exit.
-  await api.useAppSession();
-  await api.place({
+  await broker.place({
     exchange: 'NSE',
     tradingsymbol: 'INFY',
     transaction_type: 'BUY',
@@ -106,8 +95,8 @@ try {
     order_type: 'MARKET',
     product: 'MIS',
   });
-  await api.tick(30);
-  await api.place({
+  await broker.tick(30);
+  await broker.place({
     exchange: 'NSE',
     tradingsymbol: 'INFY',
     transaction_type: 'SELL',
@@ -123,7 +112,7 @@ try {
   await journal.getByLabel('Import a Console tradebook CSV').setInputFiles({
     name: 'tradebook.csv',
     mimeType: 'text/csv',
-    buffer: Buffer.from(consoleTradebook(Date.parse((await api.marketStatus()).now))),
+    buffer: Buffer.from(consoleTradebook(Date.parse((await broker.marketStatus()).now))),
   });
   await journal.getByText(/^Imported \d+ fills/).waitFor();
   await journal.getByRole('button', { name: 'Sync now' }).click();
@@ -153,8 +142,4 @@ try {
   await page.mouse.move(0, 0);
   await page.screenshot({ path: join(outDir, 'journal.png') });
   console.log('wrote strategy-builder.png, strategy-chain.png and journal.png');
-} finally {
-  await browser?.close();
-  child.kill();
-  rmSync(dataDir, { recursive: true, force: true });
-}
+});

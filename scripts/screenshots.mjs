@@ -13,56 +13,10 @@
 //
 // Usage: npm run build && node scripts/screenshots.mjs [--out docs]
 import { chromium } from '@playwright/test';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { freshDataDir, outDirFromArgs, startHost } from './lib/screenshot-host.mjs';
+import { outDirFromArgs, withShotDesk } from './lib/screenshot-host.mjs';
 
 const outDir = outDirFromArgs();
-const dataDir = freshDataDir('shots');
-
-/** A tiny client of the paper broker's REST API and control interface. */
-function paper(paperUrl, paperControl) {
-  let token = '';
-  const json = async (method, path, body, auth = true) => {
-    let res;
-    // The session is the app's, which is polling too: wait out a 429 as the broker asks.
-    for (let attempt = 0; ; attempt++) {
-      res = await fetch(`${paperUrl}${path}`, {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          ...(auth ? { authorization: `Bearer ${token}` } : { 'X-Paper-Control': paperControl }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (res.status !== 429 || attempt >= 5) break;
-      await res.text();
-      await sleep(1_000 * Number(res.headers.get('retry-after') ?? 1));
-    }
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  };
-  return {
-    async useAppSession() {
-      const { sessions } = await json('GET', '/_control/sessions', undefined, false);
-      const s = sessions.filter((x) => x.active).pop();
-      if (!s) throw new Error('the app has no paper session yet');
-      token = s.access_token;
-    },
-    async instruments(exchange) {
-      return (await json('GET', `/instruments?exchange=${exchange}`)).instruments;
-    },
-    setPrice: (instrument_token, last_price) =>
-      json('POST', '/_control/price', { instrument_token, last_price }, false),
-    marketStatus: () => json('GET', '/market/status'),
-    /** Moves the market clock (a night passing: the close, then the next open). */
-    setClock: (at) => json('POST', '/_control/clock', { at }, false),
-    place: (order) => json('POST', '/orders', { validity: 'DAY', ...order }),
-    cancel: (orderId) => json('DELETE', `/orders/${orderId}`),
-  };
-}
-
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Tables wider than their panel (a cut-off column is a layout bug worth hearing about). */
@@ -80,22 +34,8 @@ function tablesWiderThanPanels(page) {
 /** Rounds to a tick of 0.05 (paper equities). */
 const tick = (p) => Math.round(p * 20) / 20;
 
-const { child, ready } = startHost(dataDir);
-let browser;
-try {
-  const { url, paperUrl, paperControl } = await ready;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  await page.goto(url);
-  await page
-    .getByRole('status')
-    .filter({ hasText: /Connected to/ })
-    .waitFor();
-
+await withShotDesk(chromium, 'shots', [], async ({ page, broker }) => {
   // A small trading day: fills for positions and a holding, working orders, a cancel, a rejection.
-  const broker = paper(paperUrl, paperControl);
-  await broker.useAppSession();
   const nse = await broker.instruments('NSE');
   const nfo = await broker.instruments('NFO');
   const ltp = (sym) => nse.find((i) => i.tradingsymbol === sym).last_price;
@@ -271,8 +211,4 @@ try {
   const chartFile = join(outDir, 'chart-sessions.png');
   await chart.screenshot({ path: chartFile });
   console.log(`wrote ${chartFile}`);
-} finally {
-  await browser?.close();
-  child.kill('SIGTERM');
-  rmSync(dataDir, { recursive: true, force: true });
-}
+});

@@ -1,7 +1,8 @@
-// What every screenshot script starts with: where the pictures go, a throwaway data dir, and
-// the browser host (out/host.mjs) with its paper broker's control interface on.
+// What every screenshot script starts with: where the pictures go (`outDirFromArgs`), and the desk
+// of a fresh account (`withShotDesk`): a throwaway data dir, the browser host (out/host.mjs) with
+// its paper broker's control interface on, Chromium on the desk and a client of the paper broker.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,7 +13,7 @@ export function outDirFromArgs(argv = process.argv) {
 }
 
 /** A fresh data dir for one script's account (the caller removes it). */
-export function freshDataDir(label) {
+function freshDataDir(label) {
   return mkdtempSync(join(tmpdir(), `tradedesk-${label}-`));
 }
 
@@ -20,7 +21,7 @@ export function freshDataDir(label) {
  * Starts out/host.mjs on `dataDir` (with `extraArgs`, e.g. `--paper-tick-ms 0` for prices that
  * move only when told) and resolves `ready` with its page URL, paper broker URL and control secret.
  */
-export function startHost(dataDir, extraArgs = []) {
+function startHost(dataDir, extraArgs = []) {
   const child = spawn(
     process.execPath,
     ['out/host.mjs', '--port', '0', '--paper-control', ...extraArgs, '--data-dir', dataDir],
@@ -49,19 +50,26 @@ export function startHost(dataDir, extraArgs = []) {
 /**
  * A small client of the paper broker's REST API under the app's own session (read from the
  * control interface), and of its control interface: what screenshot scripts trade and move the
- * market with.
+ * market with. The session is the app's, which is polling too: a 429 is waited out as the broker
+ * asks (its Retry-After), a few times.
  */
-export function paperClient(paperUrl, paperControl) {
+function paperClient(paperUrl, paperControl) {
   let token = '';
   const json = async (method, path, body, auth = true) => {
-    const res = await fetch(`${paperUrl}${path}`, {
-      method,
-      headers: {
-        'content-type': 'application/json',
-        ...(auth ? { authorization: `Bearer ${token}` } : { 'X-Paper-Control': paperControl }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    let res;
+    for (let attempt = 0; ; attempt++) {
+      res = await fetch(`${paperUrl}${path}`, {
+        method,
+        headers: {
+          'content-type': 'application/json',
+          ...(auth ? { authorization: `Bearer ${token}` } : { 'X-Paper-Control': paperControl }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (res.status !== 429 || attempt >= 5) break;
+      await res.text();
+      await new Promise((r) => setTimeout(r, 1_000 * Number(res.headers.get('retry-after') ?? 1)));
+    }
     const text = await res.text();
     if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
     return text ? JSON.parse(text) : null;
@@ -73,16 +81,22 @@ export function paperClient(paperUrl, paperControl) {
       if (!s) throw new Error('the app has no paper session yet');
       token = s.access_token;
     },
+    instruments: async (exchange) => (await json('GET', `/instruments?exchange=${exchange}`)).instruments,
     place: (order) => json('POST', '/orders', { validity: 'DAY', ...order }),
-    tick: (count) => json('POST', '/_control/tick', { count }, false),
+    cancel: (orderId) => json('DELETE', `/orders/${orderId}`),
     marketStatus: () => json('GET', '/market/status'),
+    setPrice: (instrument_token, last_price) =>
+      json('POST', '/_control/price', { instrument_token, last_price }, false),
+    /** Moves the market clock (a night passing: the close, then the next open). */
+    setClock: (at) => json('POST', '/_control/clock', { at }, false),
+    tick: (count) => json('POST', '/_control/tick', { count }, false),
   };
 }
 
 /** Chromium at 1440×900 on the desk at `url`, once it says it is connected. */
-export async function openDesk(chromium, url) {
+async function openDesk(chromium, url) {
   const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu'],
   });
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
@@ -92,4 +106,28 @@ export async function openDesk(chromium, url) {
     .filter({ hasText: /Connected to/ })
     .waitFor();
   return { browser, page };
+}
+
+/**
+ * Runs `shoot({ page, broker })` on the desk of a fresh account: a throwaway data dir, the host on
+ * it (with `hostArgs`), Chromium on the desk once connected (`openDesk`) and a paper client on the
+ * app's session (`paperClient`). The browser, the host and the data dir go afterwards, whatever
+ * happened.
+ */
+export async function withShotDesk(chromium, label, hostArgs, shoot) {
+  const dataDir = freshDataDir(label);
+  const { child, ready } = startHost(dataDir, hostArgs);
+  let browser;
+  try {
+    const { url, paperUrl, paperControl } = await ready;
+    let page;
+    ({ browser, page } = await openDesk(chromium, url));
+    const broker = paperClient(paperUrl, paperControl);
+    await broker.useAppSession();
+    await shoot({ page, broker });
+  } finally {
+    await browser?.close();
+    child.kill();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
