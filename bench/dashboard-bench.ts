@@ -1017,6 +1017,7 @@ function report(
     ladder_commit_to_paint_p95_ms: round1(percentile(l.commitToPaint, 0.95)),
     ladder_frame_p95_ms: round1(percentile(l.frames.ladder, 0.95)),
     depth_frame_p95_ms: round1(percentile(l.frames.depth, 0.95)),
+    chart_frame_p95_ms: round1(percentile(l.frames.chart, 0.95)),
   });
   for (const r of [v, p]) {
     const k = r.mode;
@@ -1075,15 +1076,20 @@ function reportLadder(v: ModeResult): void {
   console.log(`|   click → orders.place sent p50 (ms) | ${q(v.clickParts.toSend, 0.5)} | | ${q(l.toSend, 0.5)} |`);
   console.log(`|   orders.place round trip p50 (ms) | ${q(v.clickParts.roundTrip, 0.5)} | | ${q(l.roundTrip, 0.5)} |`);
   console.log(`|   reply → painted p50 (ms) | ${q(v.clickParts.toPaint, 0.5)} | | ${q(l.toPaint, 0.5)} |`);
-  console.log('| at 20 depth updates/s | ladder shown | depth shown |');
-  console.log('|---|---|---|');
-  console.log(`| frame p50 (ms) | ${q(l.frames.ladder, 0.5)} | ${q(l.frames.depth, 0.5)} |`);
-  console.log(`| frame p95 (ms) | ${q(l.frames.ladder, 0.95)} | ${q(l.frames.depth, 0.95)} |`);
-  console.log(`| frame p99 (ms) | ${q(l.frames.ladder, 0.99)} | ${q(l.frames.depth, 0.99)} |`);
-  console.log(`| book arrival → painted p50 (ms) | ${q(l.bookToPaint, 0.5)} | — |`);
-  console.log(`| book arrival → painted p95 (ms) | ${q(l.bookToPaint, 0.95)} | — |`);
-  console.log(`| book commit → painted p50 (ms) | ${q(l.commitToPaint, 0.5)} | — |`);
-  console.log(`| book commit → painted p95 (ms) | ${q(l.commitToPaint, 0.95)} | — |`);
+  console.log('| at 20 depth updates/s | ladder shown | depth shown | chart in the ladder’s place |');
+  console.log('|---|---|---|---|');
+  for (const [name, p] of [
+    ['p50', 0.5],
+    ['p95', 0.95],
+    ['p99', 0.99],
+  ] as const) {
+    const fr = l.frames;
+    console.log(`| frame ${name} (ms) | ${q(fr.ladder, p)} | ${q(fr.depth, p)} | ${q(fr.chart, p)} |`);
+  }
+  console.log(`| book arrival → painted p50 (ms) | ${q(l.bookToPaint, 0.5)} | — | — |`);
+  console.log(`| book arrival → painted p95 (ms) | ${q(l.bookToPaint, 0.95)} | — | — |`);
+  console.log(`| book commit → painted p50 (ms) | ${q(l.commitToPaint, 0.5)} | — | — |`);
+  console.log(`| book commit → painted p95 (ms) | ${q(l.commitToPaint, 0.95)} | — | — |`);
   for (const [panel, p] of Object.entries(l.profiles)) {
     console.log(`\n${panel} repaint window profiled (${p.files.join(', ')}), ${f(p.wallMs)} ms:`);
     console.log(`  main thread (ms): ${JSON.stringify(p.mainThread)}`);

@@ -13,7 +13,8 @@ import { startCpuProfile, type PhaseProfile } from './chromium-profile';
  *   its control interface (each a new book), while the page counts its frames (rAF deltas) and
  *   the ladder's paint probe (renderer/features/ladder/ladder-paint-probe.ts) times each book it
  *   draws, from the `market.ticks` message's arrival to the paint of the frame showing it. The
- *   same updates with the Depth tab shown instead are the same-run baseline.
+ *   same updates with the Depth tab shown instead are the same-run baseline; then the same with
+ *   the chart in the ladder's place (its tab), its instrument's working orders as price lines.
  */
 
 const LADDER_MARK = 'ladder-painted'; // renderer/features/ladder/ladder-paint-probe.ts
@@ -39,8 +40,12 @@ export interface LadderResult {
   clickErrors: number;
   /** The ticket's click → acknowledged, each right after a ladder click (the paired baseline). */
   pairedTicket: number[];
-  /** Per panel shown: rAF deltas, and each drawn book's arrival → painted (the ladder only). */
-  frames: { ladder: number[]; depth: number[] };
+  /**
+   * Per panel shown: rAF deltas, and each drawn book's arrival → painted (the ladder only). The
+   * ladder is a tab of the chart's slot, so `chart` is the chart (with its working orders' price
+   * lines) in its place, beside the Depth tab.
+   */
+  frames: { ladder: number[]; depth: number[]; chart: number[] };
   bookToPaint: number[];
   /** Each drawn book's commit → painted: the frame's style, layout and paint after React wrote it. */
   commitToPaint: number[];
@@ -48,7 +53,7 @@ export interface LadderResult {
   updatesPerS: number;
   paintsPerS: number;
   /** With `--profile DIR`: the repaint windows' trace and CPU profile, ladder and depth. */
-  profiles: { ladder?: PhaseProfile; depth?: PhaseProfile };
+  profiles: { ladder?: PhaseProfile; depth?: PhaseProfile; chart?: PhaseProfile };
 }
 
 export const emptyLadder = (clicks: number): LadderResult => ({
@@ -58,7 +63,7 @@ export const emptyLadder = (clicks: number): LadderResult => ({
   toPaint: [],
   clickErrors: clicks,
   pairedTicket: [],
-  frames: { ladder: [], depth: [] },
+  frames: { ladder: [], depth: [], chart: [] },
   bookToPaint: [],
   commitToPaint: [],
   updatesPerS: Number.NaN,
@@ -278,5 +283,15 @@ export async function measureLadder(
   ]);
   if (stopDepth) out.profiles.depth = await stopDepth();
   out.frames.depth = depthFrames;
+  // The chart in the ladder's place: its instrument's working orders are price lines (docs/ladder.md §Speed).
+  await page.getByRole('tab', { name: 'Chart', exact: true }).click();
+  await page.locator('[data-testid="chart-canvas"] canvas').first().waitFor();
+  const stopChart = o.profileDir ? await startCpuProfile(page, o.profileDir, 'chart-repaint') : null;
+  const [chartFrames] = await Promise.all([
+    frames(page, o.windowMs),
+    depthUpdates(o.setPrice, price, o.tick, 20, o.windowMs),
+  ]);
+  if (stopChart) out.profiles.chart = await stopChart();
+  out.frames.chart = chartFrames;
   return out;
 }

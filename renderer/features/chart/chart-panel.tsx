@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { CandleInterval, type Candle } from '@shared/domain/market';
 import type { Order } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
@@ -247,13 +247,7 @@ function LiveChartPanel() {
           onRetry={() => void candles.refetch()}
         />
       </div>
-      <ul className="chart__lines" aria-label="Price lines">
-        {trading.lines.map((l) => (
-          <li key={l.id} className={`chart-line chart-line--${l.kind}`} data-line-id={l.id}>
-            {l.label}
-          </li>
-        ))}
-      </ul>
+      <LineList lines={trading.lines} />
       <DrawingsList instrument={instrument ?? null} drawings={drawing.drawings} onRemove={drawing.remove} />
       <ChartTradingBar trading={trading} tickSize={tick} position={position ? position.quantity : null} />
       {/* The how-to is a tooltip (and opens on a click), so the canvas keeps the panel's height. */}
@@ -264,6 +258,22 @@ function LiveChartPanel() {
     </Panel>
   );
 }
+
+/**
+ * The lines as text, for a screen reader and the e2e tests. Rendered only when the lines change,
+ * not on each tick the panel renders for: an instrument may have hundreds (docs/ladder.md §Speed).
+ */
+const LineList = memo(function LineList(props: { readonly lines: readonly PriceLine[] }) {
+  return (
+    <ul className="chart__lines" aria-label="Price lines">
+      {props.lines.map((l) => (
+        <li key={l.id} className={`chart-line chart-line--${l.kind}`} data-line-id={l.id}>
+          {l.label}
+        </li>
+      ))}
+    </ul>
+  );
+});
 
 function IntervalPicker(props: { readonly interval: CandleInterval; readonly onChange: (i: CandleInterval) => void }) {
   return (

@@ -6,6 +6,7 @@ import {
   HistogramSeries,
   LineStyle,
   TickMarkType,
+  type CreatePriceLineOptions,
   type IChartApi,
   type IPriceLine,
   type ISeriesApi,
@@ -17,6 +18,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { priceDecimals } from '@shared/trading/money';
 import type { Bar, PriceLine } from './candle-model';
 import { lineAt } from './chart-drag';
+import { inWindow, lineWindow, outgrown, type PriceWindow } from './price-line-window';
 
 /** The chart and its two series, once created. */
 export interface CandleChart {
@@ -186,45 +188,116 @@ export function candlePoint(bar: Bar): { time: UTCTimestamp; open: number; high:
   return { time: time(bar.time), open: bar.open, high: bar.high, low: bar.low, close: bar.close };
 }
 
-/** Keeps the series' price lines equal to `lines` (replaced wholesale; there are only a few). */
+/** A price line as the chart takes it, in the palette read for the theme. */
+function lineOptions(l: PriceLine): CreatePriceLineOptions {
+  const p = palette();
+  const color = {
+    buy: p.buy,
+    sell: p.sell,
+    trigger: p.warn,
+    position: p.accent,
+    ghost: p.muted,
+    draft: p.warn,
+    drawn: p.text,
+  } as const;
+  return {
+    id: l.id,
+    price: l.price,
+    color: color[l.kind],
+    lineWidth: l.kind === 'position' ? 2 : 1,
+    lineStyle:
+      l.kind === 'drawn'
+        ? LineStyle.Solid
+        : l.kind === 'trigger' || l.kind === 'ghost'
+          ? LineStyle.Dotted
+          : l.kind === 'position'
+            ? LineStyle.Solid
+            : l.kind === 'draft'
+              ? LineStyle.LargeDashed
+              : LineStyle.Dashed,
+    axisLabelVisible: true,
+    title: l.title,
+  };
+}
+
+const sameOptions = (a: CreatePriceLineOptions, b: CreatePriceLineOptions): boolean =>
+  a.price === b.price &&
+  a.color === b.color &&
+  a.lineWidth === b.lineWidth &&
+  a.lineStyle === b.lineStyle &&
+  a.title === b.title;
+
+/**
+ * The price lines one chart holds: those of the last lines given that lie near the prices on
+ * screen (`price-line-window.ts`, docs/ladder.md §Speed). A line off screen is not held, and is
+ * added when a redraw finds the range has moved towards it: a primitive on the series hears each
+ * of the chart's redraws. Lines are picked again at most once a frame, touching only those that
+ * changed.
+ */
+class HeldLines {
+  private lines: readonly PriceLine[] = [];
+  private picked: PriceWindow | null = null;
+  private frame = 0;
+  private readonly held = new Map<string, { readonly handle: IPriceLine; options: CreatePriceLineOptions }>();
+
+  constructor(private readonly api: CandleChart) {
+    api.candles.attachPrimitive({
+      updateAllViews: () => {
+        if (this.frame === 0 && outgrown(this.picked, this.range())) this.schedule();
+      },
+    });
+  }
+
+  /** The lines to draw from the next frame on (after the theme's colours apply: the app sets them in its own effect). */
+  show(lines: readonly PriceLine[]): void {
+    this.lines = lines;
+    this.schedule();
+  }
+
+  cancel(): void {
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+  }
+
+  private range(): PriceWindow | null {
+    return this.api.candles.priceScale().getVisibleRange();
+  }
+
+  private schedule(): void {
+    if (this.frame === 0) this.frame = requestAnimationFrame(() => this.pick());
+  }
+
+  private pick(): void {
+    this.frame = 0;
+    this.picked = lineWindow(this.range());
+    const wanted = new Map<string, CreatePriceLineOptions>();
+    for (const l of inWindow(this.lines, this.picked)) wanted.set(l.id, lineOptions(l));
+    for (const [id, h] of this.held) {
+      if (wanted.has(id)) continue;
+      this.api.candles.removePriceLine(h.handle);
+      this.held.delete(id);
+    }
+    for (const [id, options] of wanted) {
+      const h = this.held.get(id);
+      if (!h) this.held.set(id, { handle: this.api.candles.createPriceLine(options), options });
+      else if (!sameOptions(h.options, options)) {
+        h.handle.applyOptions(options);
+        h.options = options;
+      }
+    }
+  }
+}
+
+/** Keeps the candle series' price lines those of `lines` near the prices on screen (`HeldLines`). */
 export function usePriceLines(api: CandleChart | null, lines: readonly PriceLine[], theme: string): void {
-  const drawn = useRef<IPriceLine[]>([]);
+  // One per chart; the chart goes with its element, and its lines with it.
+  const held = useRef<{ readonly api: CandleChart; readonly lines: HeldLines } | null>(null);
   useEffect(() => {
     if (!api) return;
-    const frame = requestAnimationFrame(() => {
-      const p = palette();
-      const color = {
-        buy: p.buy,
-        sell: p.sell,
-        trigger: p.warn,
-        position: p.accent,
-        ghost: p.muted,
-        draft: p.warn,
-        drawn: p.text,
-      } as const;
-      for (const l of drawn.current) api.candles.removePriceLine(l);
-      drawn.current = lines.map((l) =>
-        api.candles.createPriceLine({
-          id: l.id,
-          price: l.price,
-          color: color[l.kind],
-          lineWidth: l.kind === 'position' ? 2 : 1,
-          lineStyle:
-            l.kind === 'drawn'
-              ? LineStyle.Solid
-              : l.kind === 'trigger' || l.kind === 'ghost'
-                ? LineStyle.Dotted
-                : l.kind === 'position'
-                  ? LineStyle.Solid
-                  : l.kind === 'draft'
-                    ? LineStyle.LargeDashed
-                    : LineStyle.Dashed,
-          axisLabelVisible: true,
-          title: l.title,
-        }),
-      );
-    });
-    return () => cancelAnimationFrame(frame);
+    if (held.current?.api !== api) held.current = { api, lines: new HeldLines(api) };
+    const chart = held.current.lines;
+    chart.show(lines);
+    return () => chart.cancel();
   }, [api, lines, theme]);
 }
 

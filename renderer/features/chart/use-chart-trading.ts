@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
 import type { Order } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
@@ -48,8 +49,14 @@ export function useChartTrading(
   const key = `${instrument?.instrumentToken ?? ''}|${position ? `${position.product}:${position.quantity}` : ''}`;
   const { dropped, ...modify } = useChartModify(orders, lastPrice, key);
   const { drawn, ...exits } = useChartExits(instrument, position, key);
+  // The same array while nothing drawn changed: the chart's lines and their list under it are
+  // compared by it, and the panel renders on every tick (docs/ladder.md §Speed).
+  const lines = useMemo(
+    () => [...withModifying(baseLines, modify.modifying), ...draftLines(exits.exits)],
+    [baseLines, modify.modifying, exits.exits],
+  );
   return {
-    lines: [...withModifying(baseLines, modify.modifying), ...draftLines(exits.exits)],
+    lines,
     onDrop: (line, price) => {
       if (!instrument || modify.modifying) return;
       const drop = dropOf(line, price, {
