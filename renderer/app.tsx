@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { DepthPanel } from './features/depth/depth-panel';
 import { CommandPalette } from './features/keyboard/command-palette';
 import { ShortcutsSheet } from './features/keyboard/shortcuts-sheet';
@@ -34,7 +34,7 @@ import { UsageMeter } from './features/session/usage-meter';
 import { useBridgeEvents } from './features/session/use-bridge-events';
 import { OrderTicketPanel } from './features/ticket/order-ticket';
 import { useTicketHotkeys } from './features/ticket/use-ticket-hotkeys';
-import { DeskSlot } from './features/workstation/desk-slot';
+import { DeskSlot, type SlotKind } from './features/workstation/desk-slot';
 import { PanelView, ticketFrame } from './features/workstation/panel-views';
 import { useEveryPage } from './features/workstation/use-every-page';
 import { usePopoutOpener } from './features/workstation/use-popout-opener';
@@ -56,6 +56,17 @@ const BracketsPanel = () => <PanelView kind="brackets" />;
 
 /** The ticket in a plain panel frame (its own header carries Buy/Sell). */
 const TicketSlot = ticketFrame(OrderTicketPanel);
+
+/** A tab of a desk slot whose panel draws after the first screen (`Later`), saying "Loading {what}…" until then. */
+function later(kind: string, title: string, what: string, panel: ReactNode): SlotKind {
+  return [
+    kind,
+    title,
+    <Later key={kind} title={title} what={what}>
+      {panel}
+    </Later>,
+  ];
+}
 
 /**
  * The workspace: ticket and watchlist on the left; on the right the chart (or the option chain)
@@ -79,37 +90,13 @@ const WORKSPACE: WorkspaceGroup = {
             id: 'ticket',
             defaultPercent: 56,
             min: '452px', // the ticket's fields, its bracket section's toggle and Place order
-            panel: (
-              <DeskSlot
-                kinds={[
-                  [
-                    'ticket',
-                    'Ticket',
-                    <Later key="t" title="Ticket" what="ticket">
-                      <TicketSlot />
-                    </Later>,
-                  ],
-                ]}
-              />
-            ),
+            panel: <DeskSlot kinds={[later('ticket', 'Ticket', 'ticket', <TicketSlot />)]} />,
           },
           {
             id: 'watchlist',
             defaultPercent: 44,
             min: 15,
-            panel: (
-              <DeskSlot
-                kinds={[
-                  [
-                    'watchlist',
-                    'Watchlist',
-                    <Later key="w" title="Watchlist" what="watchlist">
-                      <Watchlist />
-                    </Later>,
-                  ],
-                ]}
-              />
-            ),
+            panel: <DeskSlot kinds={[later('watchlist', 'Watchlist', 'watchlist', <Watchlist />)]} />,
           },
         ],
       },
@@ -138,27 +125,9 @@ const WORKSPACE: WorkspaceGroup = {
                     <DeskSlot
                       id={SLOTS.chart.id}
                       kinds={[
-                        [
-                          SLOTS.chart.chart,
-                          'Chart',
-                          <Later key="c" title="Chart" what="chart">
-                            <ChartPanel />
-                          </Later>,
-                        ],
-                        [
-                          SLOTS.chart.options,
-                          'Option chain',
-                          <Later key="o" title="Option chain" what="option chain">
-                            <OptionChainPanel />
-                          </Later>,
-                        ],
-                        [
-                          SLOTS.chart.ladder,
-                          'Ladder',
-                          <Later key="l" title="Ladder" what="price ladder">
-                            <LadderPanel />
-                          </Later>,
-                        ],
+                        later(SLOTS.chart.chart, 'Chart', 'chart', <ChartPanel />),
+                        later(SLOTS.chart.options, 'Option chain', 'option chain', <OptionChainPanel />),
+                        later(SLOTS.chart.ladder, 'Ladder', 'price ladder', <LadderPanel />),
                       ]}
                     />
                   ),
@@ -175,19 +144,7 @@ const WORKSPACE: WorkspaceGroup = {
                         id: 'funds',
                         defaultPercent: 42,
                         min: '128px',
-                        panel: (
-                          <DeskSlot
-                            kinds={[
-                              [
-                                'funds',
-                                'Funds',
-                                <Later key="f" title="Funds" what="funds">
-                                  <FundsPanel />
-                                </Later>,
-                              ],
-                            ]}
-                          />
-                        ),
+                        panel: <DeskSlot kinds={[later('funds', 'Funds', 'funds', <FundsPanel />)]} />,
                       },
                       {
                         id: 'holdings',
@@ -197,20 +154,8 @@ const WORKSPACE: WorkspaceGroup = {
                           <DeskSlot
                             id={SLOTS.depth.id}
                             kinds={[
-                              [
-                                SLOTS.depth.depth,
-                                'Depth',
-                                <Later key="d" title="Depth" what="depth">
-                                  <DepthPanel />
-                                </Later>,
-                              ],
-                              [
-                                SLOTS.depth.holdings,
-                                'Holdings',
-                                <Later key="h" title="Holdings" what="holdings">
-                                  <HoldingsPanel />
-                                </Later>,
-                              ],
+                              later(SLOTS.depth.depth, 'Depth', 'depth', <DepthPanel />),
+                              later(SLOTS.depth.holdings, 'Holdings', 'holdings', <HoldingsPanel />),
                             ]}
                           />
                         ),
@@ -245,20 +190,8 @@ const WORKSPACE: WorkspaceGroup = {
               <DeskSlot
                 id={SLOTS.positions.id}
                 kinds={[
-                  [
-                    SLOTS.positions.positions,
-                    'Positions',
-                    <Later key="p" title="Positions" what="positions">
-                      <PositionsPanel />
-                    </Later>,
-                  ],
-                  [
-                    SLOTS.positions.basket,
-                    'Basket',
-                    <Later key="b" title="Basket" what="basket">
-                      <BasketPanel />
-                    </Later>,
-                  ],
+                  later(SLOTS.positions.positions, 'Positions', 'positions', <PositionsPanel />),
+                  later(SLOTS.positions.basket, 'Basket', 'basket', <BasketPanel />),
                 ]}
               />
             ),
