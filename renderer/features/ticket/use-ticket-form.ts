@@ -60,9 +60,12 @@ export function useTicketForm() {
   const [asking, setAsking] = useState(false);
 
   // Focus where the trader types next: the symbol on a blank ticket, else the quantity. Runs
-  // once per mount; the panel remounts the form for each newly opened ticket.
+  // once per mount; the panel remounts the form for each newly opened ticket. Not out of an open
+  // dialog: the main window draws the ticket after the first screen (docs/live-data.md §The first
+  // screen first), when the session dialog may already hold the focus.
   const startsBlank = useRef(draft.instrumentToken === null);
   useEffect(() => {
+    if (document.activeElement?.closest('[role="dialog"], dialog')) return;
     (startsBlank.current ? symbolRef : quantityRef).current?.focus();
   }, []);
 
