@@ -240,14 +240,25 @@ function deskWorkstation(
   });
 }
 
-/** Ticks to the page: the latest per instrument every `everyMs`, or (at 0) one event per tick. */
-function pageTicks(events: EventHub, everyMs: number): { push(tick: Tick): void; close(): void } {
+/**
+ * Ticks to the page: the latest per instrument every `everyMs`, or (at 0) one event per tick.
+ * `lastOf` is the last tick main holds of each instrument, for a page that subscribes to what
+ * main already streams (the broker then sends no snapshot of its own); `forget` at a new session.
+ */
+function pageTicks(
+  events: EventHub,
+  everyMs: number,
+): { push(tick: Tick): void; lastOf(tokens: readonly number[]): Tick[]; forget(): void; close(): void } {
   const batcher = everyMs > 0 ? new TickBatcher((ticks) => events.emit('market.ticks', { ticks }), { everyMs }) : null;
+  const latest = new Map<number, Tick>();
   return {
     push: (tick) => {
+      latest.set(tick.instrumentToken, tick);
       if (batcher) batcher.push(tick);
       else events.emit('market.ticks', { ticks: [tick] });
     },
+    lastOf: (tokens) => tokens.flatMap((token) => latest.get(token) ?? []),
+    forget: () => latest.clear(),
     close: () => batcher?.close(),
   };
 }
@@ -296,6 +307,8 @@ interface ChannelParts {
   readonly brokers: BrokerRegistry;
   readonly loginPage: LoginPageFlow;
   readonly registry: SubscriptionRegistry;
+  /** The last tick main holds of each of these instruments (`pageTicks`). */
+  readonly lastTicks: (tokens: readonly number[]) => Tick[];
   readonly workstation: Workstation;
   readonly squareOff: SquareOffHost;
   readonly updates: UpdateNotice | null;
@@ -308,7 +321,7 @@ interface ChannelParts {
 function channelHandlers(p: ChannelParts): Handlers {
   return {
     ...sessionHandlers(p.active, p.settings, p.brokers, p.loginPage),
-    ...marketHandlers(p.active, p.registry, (caller) => p.workstation.windowOf(caller)),
+    ...marketHandlers(p.active, p.registry, (caller) => p.workstation.windowOf(caller), p.lastTicks),
     ...orderHandlers(p.active),
     ...portfolioHandlers(p.active),
     ...safetyHandlers(p.active, p.settings),
@@ -375,7 +388,10 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
   const active = new ActiveCore({
     brokers,
     paperUrl: paper.url,
-    prepare: (core) => prepareCore(core, { settings, alerts, squareOff, workstation, journal }),
+    prepare: (core) => {
+      ticks.forget(); // a new session's prices are its broker's own
+      return prepareCore(core, { settings, alerts, squareOff, workstation, journal });
+    },
     notice: (m) => log(`Not remembering the session: ${m}`),
     ...(config.core ? { seams: config.core } : {}),
     options: () => ({
@@ -408,6 +424,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     brokers,
     loginPage,
     registry,
+    lastTicks: (tokens) => ticks.lastOf(tokens),
     workstation,
     squareOff,
     updates,

@@ -144,6 +144,9 @@ export const requests = {
    * chart, positions, depth…); main subscribes the stream to the union of all owners' sets.
    * `mode` (default `quote`) is how much this owner's ticks carry: `full` adds the 5-level
    * depth (the depth ladder). A token several owners watch streams in the richest mode asked.
+   * `last`: the last tick main holds of each instrument asked for, as a broker's subscribe
+   * snapshot would be — main may already stream it for another owner or page, and then the broker
+   * sends none (docs/live-data.md §The first screen first).
    */
   'market.subscribe': {
     input: z.strictObject({
@@ -151,7 +154,7 @@ export const requests = {
       tokens: z.array(z.number().int().positive()).max(500),
       mode: StreamMode.optional(),
     }),
-    output: z.object({ subscribed: z.number().int().nonnegative() }),
+    output: z.object({ subscribed: z.number().int().nonnegative(), last: z.array(Tick).max(500).optional() }),
   },
   /**
    * Full quotes (last price, day's OHLC, previous close and change, bid/ask with 5-level depth,

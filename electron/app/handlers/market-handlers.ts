@@ -1,3 +1,4 @@
+import type { Tick } from '@shared/domain/market';
 import type { Handlers } from '../dispatcher';
 import type { SubscriptionRegistry } from '../market/subscription-registry';
 import type { ActiveCore } from '../session/active-core';
@@ -10,6 +11,8 @@ export function marketHandlers(
   registry: SubscriptionRegistry,
   /** The desk window the calling page draws (`Workstation.windowOf`), null for no page. */
   windowOf: (caller: string) => string | null = () => null,
+  /** The last tick main holds of each of these instruments (`pageTicks` in app-services.ts). */
+  lastTicks: (tokens: readonly number[]) => Tick[] = () => [],
 ): Pick<
   Handlers,
   'instruments.list' | 'candles.get' | 'market.subscribe' | 'quotes.get' | 'market.status' | 'options.chain'
@@ -31,7 +34,8 @@ export function marketHandlers(
       registry.set(`ui:${window}/${owner}`, tokens, mode);
       const union = registry.subscriptions();
       active.subscribe(union.tokens, union.modes);
-      return { subscribed: union.tokens.size };
+      // What main already streams gets no snapshot from the broker: the page gets main's last tick.
+      return { subscribed: union.tokens.size, last: lastTicks(tokens) };
     },
     'quotes.get': async ({ tokens }) => [...(await active.current().broker.getQuotes(tokens))],
     'market.status': async () => active.current().broker.marketStatus(),
