@@ -5,6 +5,7 @@ import type { Order } from '@shared/domain/order';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { bookOf, createFakeBridge, INFY, pushOf, type FakeBridge } from '../../test/fake-bridge';
+import { layOutBoxes, restoreBoxes } from '../../test/laid-out-boxes';
 import { order } from '../../test/ticket-harness';
 import { Blotter } from '../orders/blotter';
 import { useBridgeEvents } from '../session/use-bridge-events';
@@ -17,12 +18,6 @@ import { useQuote } from './use-quotes';
  */
 
 const T0 = Date.parse('2026-11-23T04:00:00Z');
-
-/** happy-dom lays nothing out; give the blotter's scroll box a size so its virtualizer renders rows. */
-const boxSize = { clientHeight: 600, clientWidth: 1000 } as const;
-const realBox = Object.fromEntries(
-  Object.keys(boxSize).map((k) => [k, Object.getOwnPropertyDescriptor(HTMLElement.prototype, k)]),
-);
 
 let bridge: FakeBridge;
 let brokerOrders: Order[];
@@ -40,9 +35,7 @@ beforeEach(() => {
       'performance',
     ],
   });
-  for (const [k, v] of Object.entries(boxSize)) {
-    Object.defineProperty(HTMLElement.prototype, k, { configurable: true, get: () => v });
-  }
+  layOutBoxes(); // the blotter's virtualizer renders rows only in a box with a size
   brokerOrders = [order('250101000001', 'OPEN')];
   bridge = createFakeBridge({
     'orders.sync': () => bookOf(brokerOrders),
@@ -56,10 +49,7 @@ afterEach(() => {
     window.dispatchEvent(new Event('focus'));
   });
   setBridgeForTests(null);
-  for (const [k, d] of Object.entries(realBox)) {
-    if (d) Object.defineProperty(HTMLElement.prototype, k, d);
-    else Reflect.deleteProperty(HTMLElement.prototype, k);
-  }
+  restoreBoxes();
   vi.useRealTimers();
 });
 
