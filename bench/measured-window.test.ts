@@ -37,6 +37,7 @@ describe('a profiled bench window', () => {
     expect(w.profile).toBe('profile');
     expect(w.probes / w.seconds).toBe(10);
     expect(w.seconds).toBe(6);
+    expect(w.profilerStopSeconds).toBe(4);
   });
 
   it('reads the same rate without a profiler', async () => {

@@ -29,6 +29,8 @@ export interface MeasuredWindow<S, P> {
   readonly probes: S;
   readonly seconds: number;
   readonly profile: P | null;
+  /** How long the profiler took to stop, in seconds (0 without one): what a probe read after it would have counted too. */
+  readonly profilerStopSeconds: number;
 }
 
 export async function measuredWindow<S, P>(ms: number, parts: WindowParts<S, P>): Promise<MeasuredWindow<S, P>> {
@@ -40,6 +42,7 @@ export async function measuredWindow<S, P>(ms: number, parts: WindowParts<S, P>)
   const probes = await parts.probesOff();
   const seconds = (parts.now() - t0) / 1000;
   parts.ended?.(seconds);
+  const stopping = parts.now();
   const profile = stopProfile ? await stopProfile() : null;
-  return { probes, seconds, profile };
+  return { probes, seconds, profile, profilerStopSeconds: (parts.now() - stopping) / 1000 };
 }

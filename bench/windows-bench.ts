@@ -74,7 +74,7 @@ interface CountSample {
   /** The machine's 1-minute load average at the window's end (2 cores, shared). */
   readonly load: number;
   /** With `--profile`: the first window's trace and CPU profile over the measured window. */
-  readonly profile: PhaseProfile | null;
+  readonly profile: (PhaseProfile & { readonly stopSeconds: number }) | null;
   readonly pages: ReadonlyArray<{
     readonly p50: number;
     readonly p95: number;
@@ -256,6 +256,7 @@ async function measureCount(
       probes: got,
       seconds: wall,
       profile,
+      profilerStopSeconds,
     } = await measuredWindow(seconds * 1000, {
       ...(profileDir && pages[0]
         ? { profile: () => startCpuProfile(pages[0] as Page, profileDir, `w${windows}-${mode}-r${round + 1}`) }
@@ -289,7 +290,7 @@ async function measureCount(
       cpuMainThread,
       browserCpu,
       load,
-      profile,
+      profile: profile ? { ...profile, stopSeconds: profilerStopSeconds } : null,
       pages: got.map((g) => {
         const frames = g.frames.slice().sort((a, b) => a - b);
         return {
@@ -434,7 +435,7 @@ function report(
   for (const s of samples) {
     if (!s.profile) continue;
     console.log(
-      `\n${s.mode}, ${s.windows} window(s), round ${s.round + 1}: the first window profiled (${s.profile.files.join(', ')}), ${f(s.profile.wallMs, 0)} ms:`,
+      `\n${s.mode}, ${s.windows} window(s), round ${s.round + 1}: the first window profiled (${s.profile.files.join(', ')}), ${f(s.profile.wallMs, 0)} ms; the profiler took ${f(s.profile.stopSeconds, 1)} s to stop, after the probes were read:`,
     );
     console.log(`  main thread (ms): ${JSON.stringify(s.profile.mainThread)}`);
     for (const t of s.profile.top) console.log(`  ${f(t.ms)} ms (${t.share}%)  ${t.fn}`);
