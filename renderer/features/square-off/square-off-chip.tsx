@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Exchange } from '@shared/domain/instrument';
 import { SquareOffSettings } from '@shared/domain/square-off';
 import { describeError } from '../../lib/describe-error';
+import { FieldError } from '../layout/field';
 import { SaveButtons } from '../layout/save-buttons';
 import { useSettingsForm, type FormReading } from '../layout/use-settings-form';
 import { useNow } from '../../lib/use-now';
@@ -71,6 +72,7 @@ function SquareOffQuestion() {
 function SquareOffDialog(props: { readonly initial: SquareOffSettings; readonly onDone: () => void }) {
   const save = useSetSquareOff();
   const { draft, setDraft, errors, setErrors, onSubmit } = useSettingsForm(props, readSquareOff, save);
+  const id = useId();
   return (
     <Dialog title="Square-off at a time" onClose={props.onDone}>
       <form onSubmit={onSubmit} aria-label="Square-off at a time">
@@ -97,13 +99,14 @@ function SquareOffDialog(props: { readonly initial: SquareOffSettings; readonly 
                 aria-label={`${ex} time`}
                 value={draft.times[ex]}
                 aria-invalid={errors[ex] ? true : undefined}
+                aria-describedby={errors[ex] ? `${id}-${ex}-error` : undefined}
                 onChange={(e) => {
                   const value = e.target.value;
                   setDraft((d) => ({ ...d, times: { ...d.times, [ex]: value } }));
                   setErrors((x) => ({ ...x, [ex]: undefined }));
                 }}
               />
-              {errors[ex] ? <span className="field-error">{errors[ex]}</span> : null}
+              <FieldError id={`${id}-${ex}-error`} error={errors[ex]} />
             </label>
           ))}
         </div>
