@@ -4,7 +4,7 @@ import { FieldError, FigureInput } from '../layout/field';
 import { SaveButtons } from '../layout/save-buttons';
 import { useSettingsForm } from '../layout/use-settings-form';
 import { Dialog } from '../layout/dialog';
-import { mtmDraftOf, mtmSettingsOf, type AmountDraft, type MtmDraft, type MtmField } from './mtm-form';
+import { mtmDraftOf, mtmFieldOf, mtmSettingsOf, type AmountDraft, type MtmDraft, type MtmField } from './mtm-form';
 import { mtmQueries, useSetMtm } from './queries';
 
 /**
@@ -34,7 +34,12 @@ const ROWS: readonly { readonly field: Exclude<MtmField, 'hard' | 'countdownS'>;
 
 function MtmForm(props: { readonly initial: MtmDraft; readonly onDone: () => void }) {
   const save = useSetMtm();
-  const { draft, setDraft, errors, setErrors, onSubmit } = useSettingsForm(props, mtmSettingsOf, save);
+  const { draft, setDraft, errors, setErrors, onSubmit, buttons } = useSettingsForm(
+    props,
+    mtmSettingsOf,
+    save,
+    mtmFieldOf,
+  );
   const change = (patch: Partial<MtmDraft>): void => {
     setDraft((d) => ({ ...d, ...patch }));
     setErrors({});
@@ -74,7 +79,7 @@ function MtmForm(props: { readonly initial: MtmDraft; readonly onDone: () => voi
         </label>
         {errors.countdownS ? <span className="field-error">{errors.countdownS}</span> : null}
       </div>
-      <SaveButtons save={save} label="Save levels" onCancel={props.onDone} />
+      <SaveButtons save={buttons} label="Save levels" onCancel={props.onDone} />
     </form>
   );
 }

@@ -5,7 +5,7 @@ import { SquareOffSettings } from '@shared/domain/square-off';
 import { describeError } from '../../lib/describe-error';
 import { FieldError } from '../layout/field';
 import { SaveButtons } from '../layout/save-buttons';
-import { useSettingsForm, type FormReading } from '../layout/use-settings-form';
+import { useSettingsForm, type FieldOf, type FormReading } from '../layout/use-settings-form';
 import { useNow } from '../../lib/use-now';
 import { Dialog } from '../layout/dialog';
 import { squareOffQueries, useAnswerSquareOff, useSetSquareOff, useSquareOffEvents } from './queries';
@@ -71,7 +71,12 @@ function SquareOffQuestion() {
 /** The settings: on or off, and the time per exchange (IST, before its close). */
 function SquareOffDialog(props: { readonly initial: SquareOffSettings; readonly onDone: () => void }) {
   const save = useSetSquareOff();
-  const { draft, setDraft, errors, setErrors, onSubmit } = useSettingsForm(props, readSquareOff, save);
+  const { draft, setDraft, errors, setErrors, onSubmit, buttons } = useSettingsForm(
+    props,
+    readSquareOff,
+    save,
+    exchangeOfField,
+  );
   const id = useId();
   return (
     <Dialog title="Square-off at a time" onClose={props.onDone}>
@@ -110,7 +115,7 @@ function SquareOffDialog(props: { readonly initial: SquareOffSettings; readonly 
             </label>
           ))}
         </div>
-        <SaveButtons save={save} label="Save" onCancel={props.onDone} />
+        <SaveButtons save={buttons} label="Save" onCancel={props.onDone} />
       </form>
     </Dialog>
   );
@@ -127,3 +132,7 @@ function readSquareOff(draft: SquareOffSettings): FormReading<SquareOffSettings,
   }
   return { errors };
 }
+
+/** The exchange whose time a field main refused names (`settings.times.NSE`), or null. */
+const exchangeOfField: FieldOf<Exchange> = (path) =>
+  path[0] === 'settings' && path[1] === 'times' ? (Exchange.safeParse(path[2]).data ?? null) : null;
