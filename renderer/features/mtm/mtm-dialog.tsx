@@ -70,6 +70,7 @@ function MtmForm(props: { readonly initial: MtmDraft; readonly onDone: () => voi
           value={draft.countdownS}
           disabled={draft.hard}
           aria-invalid={errors.countdownS ? true : undefined}
+          aria-describedby={errors.countdownS ? 'mtm-countdown-error' : undefined}
           onChange={(e) => change({ countdownS: e.target.value })}
         />
         <span className="muted small">seconds</span>
@@ -77,7 +78,7 @@ function MtmForm(props: { readonly initial: MtmDraft; readonly onDone: () => voi
           <input type="checkbox" checked={draft.hard} onChange={(e) => change({ hard: e.target.checked })} />
           Hard (run at once)
         </label>
-        {errors.countdownS ? <span className="field-error">{errors.countdownS}</span> : null}
+        <FieldError id="mtm-countdown-error" error={errors.countdownS} />
       </div>
       <SaveButtons save={buttons} label="Save levels" onCancel={props.onDone} />
     </form>
