@@ -3,8 +3,9 @@
  * window: the pages' probes are turned on, the window passes, the probes are turned off and read,
  * and only then is a profiler stopped. Stopping Chromium's tracing and CPU profiler takes from a
  * fraction of a second to several seconds on a busy machine (the trace is written out), and the
- * pages keep taking ticks and drawing frames meanwhile: read after it, a 6 s window counted up
- * to twice its ticks messages (docs/benchmarks.md §windows).
+ * pages keep taking ticks and drawing frames meanwhile: read after it, a 6 s window on a loaded
+ * machine read 15–23 `market.ticks` messages a second where main sends at most 10
+ * (docs/benchmarks.md §Measured: a page taking `market.ticks` twice).
  */
 
 /** What a window is measured with. */
