@@ -268,8 +268,9 @@ export async function measureLadder(
     depthUpdates(o.setPrice, price, o.tick, 20, o.windowMs),
   ]);
   const seconds = (performance.now() - t0) / 1000;
-  if (stopLadder) out.profiles.ladder = await stopLadder();
+  // Read before the profiler stops: the page goes on painting books while it does (bench/measured-window.ts).
   const books = await collectBooks(page);
+  if (stopLadder) out.profiles.ladder = await stopLadder();
   out.frames.ladder = ladderFrames;
   out.bookToPaint = arrivalToPaint(books.marks, books.ticks);
   out.commitToPaint = books.marks.map((m) => m.painted - m.committed);

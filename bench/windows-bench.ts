@@ -41,6 +41,7 @@ import WebSocket from 'ws';
 import { startPaperBroker, type PaperBroker } from '../electron/paper';
 import { startHost } from '../e2e/host-process';
 import { startCpuProfile, type PhaseProfile } from './chromium-profile';
+import { measuredWindow } from './measured-window';
 import { brokerCounter, percentile, watchlistContext } from './ticks-bench';
 
 /** One 60 Hz frame, read with a quarter frame of rAF jitter as the ticks bench reads it. */
@@ -73,7 +74,7 @@ interface CountSample {
   /** The machine's 1-minute load average at the window's end (2 cores, shared). */
   readonly load: number;
   /** With `--profile`: the first window's trace and CPU profile over the measured window. */
-  readonly profile: PhaseProfile | null;
+  readonly profile: (PhaseProfile & { readonly stopSeconds: number }) | null;
   readonly pages: ReadonlyArray<{
     readonly p50: number;
     readonly p95: number;
@@ -193,6 +194,25 @@ async function openWindow(
   return page;
 }
 
+/** Turns a page's probe off and reads what it counted. */
+function readProbe(page: Page): Promise<PageSample> {
+  return page.evaluate(() => {
+    const probe = (
+      window as unknown as {
+        __probe: { frames: number[]; messages: number; bytes: number; ticks: number; longTasks: number[]; on: boolean };
+      }
+    ).__probe;
+    probe.on = false;
+    return {
+      frames: probe.frames,
+      messages: probe.messages,
+      bytes: probe.bytes,
+      ticks: probe.ticks,
+      longMs: probe.longTasks.reduce((a, b) => a + b, 0),
+    };
+  });
+}
+
 async function measureCount(
   browser: Browser,
   hostUrl: string,
@@ -222,50 +242,44 @@ async function measureCount(
     const counter = await brokerCounter(paper.url, tokens);
     const on = (p: Page, value: boolean) =>
       p.evaluate((v) => ((window as unknown as { __probe: { on: boolean } }).__probe.on = v), value);
-    const stopProfile =
-      profileDir && pages[0] ? await startCpuProfile(pages[0], profileDir, `w${windows}-${mode}-r${round + 1}`) : null;
-    await Promise.all(pages.map((p) => on(p, true)));
-    const before = counter.count();
     const chromium = descendants(process.pid, hostPid);
-    const browser0 = browserCpuSeconds(chromium);
-    const cpu0 = cpuSeconds(`/proc/${hostPid}/stat`);
-    const thread0 = cpuSeconds(`/proc/${hostPid}/task/${hostPid}/stat`);
-    const t0 = performance.now();
-    await new Promise((r) => setTimeout(r, seconds * 1000));
-    const wall = (performance.now() - t0) / 1000;
-    const cpu = (cpuSeconds(`/proc/${hostPid}/stat`) - cpu0) / wall;
-    const cpuMainThread = (cpuSeconds(`/proc/${hostPid}/task/${hostPid}/stat`) - thread0) / wall;
-    const browserCpu = (browserCpuSeconds(chromium) - browser0) / wall;
-    const offered = (counter.count() - before) / wall;
+    let before = 0;
+    let browser0 = 0;
+    let cpu0 = 0;
+    let thread0 = 0;
+    let offered = 0;
+    let browserCpu = 0;
+    let cpu = 0;
+    let cpuMainThread = 0;
+    // The probes are read as the window ends, before the profiler stops (measured-window.ts).
+    const {
+      probes: got,
+      seconds: wall,
+      profile,
+      profilerStopSeconds,
+    } = await measuredWindow(seconds * 1000, {
+      ...(profileDir && pages[0]
+        ? { profile: () => startCpuProfile(pages[0] as Page, profileDir, `w${windows}-${mode}-r${round + 1}`) }
+        : {}),
+      probesOn: async () => void (await Promise.all(pages.map((p) => on(p, true)))),
+      probesOff: () => Promise.all(pages.map(readProbe)),
+      started: () => {
+        before = counter.count();
+        browser0 = browserCpuSeconds(chromium);
+        cpu0 = cpuSeconds(`/proc/${hostPid}/stat`);
+        thread0 = cpuSeconds(`/proc/${hostPid}/task/${hostPid}/stat`);
+      },
+      ended: (s) => {
+        cpu = (cpuSeconds(`/proc/${hostPid}/stat`) - cpu0) / s;
+        cpuMainThread = (cpuSeconds(`/proc/${hostPid}/task/${hostPid}/stat`) - thread0) / s;
+        browserCpu = (browserCpuSeconds(chromium) - browser0) / s;
+        offered = (counter.count() - before) / s;
+      },
+      wait: (ms) => new Promise((r) => setTimeout(r, ms)),
+      now: () => performance.now(),
+    });
     const load = loadavg()[0] ?? Number.NaN;
     counter.close();
-    const profile = stopProfile ? await stopProfile() : null;
-    const got: PageSample[] = await Promise.all(
-      pages.map((p) =>
-        p.evaluate(() => {
-          const probe = (
-            window as unknown as {
-              __probe: {
-                frames: number[];
-                messages: number;
-                bytes: number;
-                ticks: number;
-                longTasks: number[];
-                on: boolean;
-              };
-            }
-          ).__probe;
-          probe.on = false;
-          return {
-            frames: probe.frames,
-            messages: probe.messages,
-            bytes: probe.bytes,
-            ticks: probe.ticks,
-            longMs: probe.longTasks.reduce((a, b) => a + b, 0),
-          };
-        }),
-      ),
-    );
     return {
       mode,
       windows,
@@ -276,7 +290,7 @@ async function measureCount(
       cpuMainThread,
       browserCpu,
       load,
-      profile,
+      profile: profile ? { ...profile, stopSeconds: profilerStopSeconds } : null,
       pages: got.map((g) => {
         const frames = g.frames.slice().sort((a, b) => a - b);
         return {
@@ -421,7 +435,7 @@ function report(
   for (const s of samples) {
     if (!s.profile) continue;
     console.log(
-      `\n${s.mode}, ${s.windows} window(s), round ${s.round + 1}: the first window profiled (${s.profile.files.join(', ')}), ${f(s.profile.wallMs, 0)} ms:`,
+      `\n${s.mode}, ${s.windows} window(s), round ${s.round + 1}: the first window profiled (${s.profile.files.join(', ')}), ${f(s.profile.wallMs, 0)} ms; the profiler took ${f(s.profile.stopSeconds, 1)} s to stop, after the probes were read:`,
     );
     console.log(`  main thread (ms): ${JSON.stringify(s.profile.mainThread)}`);
     for (const t of s.profile.top) console.log(`  ${f(t.ms)} ms (${t.share}%)  ${t.fn}`);

@@ -121,6 +121,22 @@ describe('createWsBridge', () => {
     expect(second.sent).toEqual([]);
   });
 
+  it('holds one socket at a time: the next opens only after the last one closed, however long either takes', async () => {
+    bridge();
+    const live = () => FakeSocket.all.filter((s) => s.readyState < 3).length;
+    for (let drop = 0; drop < 5; drop += 1) {
+      await vi.advanceTimersByTimeAsync(60_000); // connecting for a minute: no second attempt beside it
+      expect(live()).toBe(1);
+      latest().open();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(live()).toBe(1);
+      latest().drop();
+      expect(live()).toBe(0);
+    }
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(FakeSocket.all).toHaveLength(6);
+  });
+
   it('does not reconnect once a newer page of its window replaced it (no tug of war between two tabs)', async () => {
     bridge();
     const first = latest();

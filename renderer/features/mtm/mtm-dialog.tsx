@@ -4,7 +4,7 @@ import { FieldError, FigureInput } from '../layout/field';
 import { SaveButtons } from '../layout/save-buttons';
 import { useSettingsForm } from '../layout/use-settings-form';
 import { Dialog } from '../layout/dialog';
-import { mtmDraftOf, mtmSettingsOf, type AmountDraft, type MtmDraft, type MtmField } from './mtm-form';
+import { mtmDraftOf, mtmFieldOf, mtmSettingsOf, type AmountDraft, type MtmDraft, type MtmField } from './mtm-form';
 import { mtmQueries, useSetMtm } from './queries';
 
 /**
@@ -34,7 +34,12 @@ const ROWS: readonly { readonly field: Exclude<MtmField, 'hard' | 'countdownS'>;
 
 function MtmForm(props: { readonly initial: MtmDraft; readonly onDone: () => void }) {
   const save = useSetMtm();
-  const { draft, setDraft, errors, setErrors, onSubmit } = useSettingsForm(props, mtmSettingsOf, save);
+  const { draft, setDraft, errors, setErrors, onSubmit, buttons } = useSettingsForm(
+    props,
+    mtmSettingsOf,
+    save,
+    mtmFieldOf,
+  );
   const change = (patch: Partial<MtmDraft>): void => {
     setDraft((d) => ({ ...d, ...patch }));
     setErrors({});
@@ -65,6 +70,7 @@ function MtmForm(props: { readonly initial: MtmDraft; readonly onDone: () => voi
           value={draft.countdownS}
           disabled={draft.hard}
           aria-invalid={errors.countdownS ? true : undefined}
+          aria-describedby={errors.countdownS ? 'mtm-countdown-error' : undefined}
           onChange={(e) => change({ countdownS: e.target.value })}
         />
         <span className="muted small">seconds</span>
@@ -72,9 +78,9 @@ function MtmForm(props: { readonly initial: MtmDraft; readonly onDone: () => voi
           <input type="checkbox" checked={draft.hard} onChange={(e) => change({ hard: e.target.checked })} />
           Hard (run at once)
         </label>
-        {errors.countdownS ? <span className="field-error">{errors.countdownS}</span> : null}
+        <FieldError id="mtm-countdown-error" error={errors.countdownS} />
       </div>
-      <SaveButtons save={save} label="Save levels" onCancel={props.onDone} />
+      <SaveButtons save={buttons} label="Save levels" onCancel={props.onDone} />
     </form>
   );
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NO_MTM_SETTINGS } from '@shared/domain/mtm';
-import { mtmDraftOf, mtmSettingsOf } from './mtm-form';
+import { AppError } from '@shared/ipc/app-error';
+import { refusalByField } from '../layout/use-settings-form';
+import { mtmDraftOf, mtmFieldOf, mtmSettingsOf } from './mtm-form';
 
 describe('the MTM dialog fields', () => {
   const blank = mtmDraftOf(NO_MTM_SETTINGS);
@@ -38,5 +40,18 @@ describe('the MTM dialog fields', () => {
       }).errors,
     ).toEqual({ trailLock: 'The lock-in takes the same unit as the gain it starts at' });
     expect(mtmSettingsOf({ ...blank, countdownS: '2' }).errors).toHaveProperty('countdownS');
+  });
+});
+
+describe("main's refusal of the MTM levels, by field", () => {
+  const refused = (fields: Array<{ field: string; message: string }>) =>
+    new AppError({ kind: 'bad_request', message: 'Invalid mtm.set', field: fields[0]?.field ?? '', fields });
+  it('goes on the lock-in field it names, and whole above the buttons when it names no field of the dialog', () => {
+    const lock = 'The lock-in must be below the gain it starts at';
+    expect(refusalByField(refused([{ field: 'settings.trail.lock', message: lock }]), mtmFieldOf)).toEqual({
+      trailLock: lock,
+    });
+    expect(refusalByField(refused([{ field: 'settings', message: 'Invalid input' }]), mtmFieldOf)).toBeNull();
+    expect(refusalByField(new AppError({ kind: 'network', message: 'Not sent' }), mtmFieldOf)).toBeNull();
   });
 });

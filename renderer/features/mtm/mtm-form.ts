@@ -1,5 +1,5 @@
 import { MtmSettings, type MtmAmount } from '@shared/domain/mtm';
-import type { FormReading } from '../layout/use-settings-form';
+import type { FieldOf, FormReading } from '../layout/use-settings-form';
 
 /** One amount as typed: a figure (empty: off) and its unit. */
 export interface AmountDraft {
@@ -71,3 +71,11 @@ export function mtmSettingsOf(d: MtmDraft): FormReading<MtmSettings, MtmField> {
   if (!parsed.success) return { errors: { trailLock: parsed.error.issues[0]?.message ?? 'Not valid' } };
   return { value: parsed.data };
 }
+
+/** The field of the dialog a field main refused names (`settings.trail.lock.value`), or null. */
+export const mtmFieldOf: FieldOf<MtmField> = (path) => {
+  if (path[0] !== 'settings') return null;
+  if (path[1] === 'stop' || path[1] === 'target' || path[1] === 'countdownS') return path[1];
+  if (path[1] === 'trail') return path[2] === 'from' ? 'trailFrom' : path[2] === 'lock' ? 'trailLock' : null;
+  return null;
+};

@@ -150,7 +150,7 @@ export function Blotter() {
             onChange={(e) => setSymbol(e.target.value)}
             className="toolbar__search"
           />
-          <CancelAllMenu orders={result.data ?? []} />
+          <CancelAllMenu />
           <span className="muted" data-testid="orders-count">
             {loading
               ? `Loading ${formatQty(loading.held)} of ${formatQty(loading.total)} orders`

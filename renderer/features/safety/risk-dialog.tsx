@@ -6,7 +6,7 @@ import { SaveButtons } from '../layout/save-buttons';
 import { useSettingsForm } from '../layout/use-settings-form';
 import { Dialog } from '../layout/dialog';
 import { safetyQueries, useSetRiskLimits } from './queries';
-import { draftOf, LIMIT_ROWS, limitsOf, type RiskDraft } from './risk-form';
+import { draftOf, LIMIT_ROWS, limitOfField, limitsOf, type RiskDraft } from './risk-form';
 import { useSafetyActions } from './safety-store';
 
 /**
@@ -35,7 +35,12 @@ export function RiskDialog() {
 
 function RiskForm(props: { readonly initial: RiskDraft; readonly onDone: () => void }) {
   const save = useSetRiskLimits();
-  const { draft, setDraft, errors, setErrors, onSubmit } = useSettingsForm(props, limitsOf, save);
+  const { draft, setDraft, errors, setErrors, onSubmit, buttons } = useSettingsForm(
+    props,
+    limitsOf,
+    save,
+    limitOfField,
+  );
   const change = (name: RiskLimitName, patch: Partial<RiskDraft[RiskLimitName]>): void => {
     setDraft((d) => ({ ...d, [name]: { ...d[name], ...patch } }));
     setErrors((e) => ({ ...e, [name]: undefined }));
@@ -61,7 +66,7 @@ function RiskForm(props: { readonly initial: RiskDraft; readonly onDone: () => v
           />
         ))}
       </div>
-      <SaveButtons save={save} label="Save limits" onCancel={props.onDone} />
+      <SaveButtons save={buttons} label="Save limits" onCancel={props.onDone} />
     </form>
   );
 }

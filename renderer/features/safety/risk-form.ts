@@ -1,5 +1,5 @@
 import { NO_RISK_LIMITS, RiskLimits, type RiskLimitName } from '@shared/domain/risk';
-import type { FormReading } from '../layout/use-settings-form';
+import type { FieldOf, FormReading } from '../layout/use-settings-form';
 
 /** One row of the risk limits dialog as typed: the figure (empty = off) and whether it is hard. */
 export interface LimitDraft {
@@ -57,3 +57,7 @@ export function limitsOf(draft: RiskDraft): FormReading<RiskLimits, RiskLimitNam
   }
   return { errors };
 }
+
+/** The row a field main refused names (`limits.maxOrderValue.value`): its limit, or null. */
+export const limitOfField: FieldOf<RiskLimitName> = (path) =>
+  path[0] === 'limits' ? (LIMIT_ROWS.find((r) => r.name === path[1])?.name ?? null) : null;

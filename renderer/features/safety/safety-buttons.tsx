@@ -1,39 +1,44 @@
-import type { Exchange } from '@shared/domain/instrument';
-import { isWorking, type Order } from '@shared/domain/order';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import type { PositionKey } from '@shared/domain/safety-run';
+import { orderBookOf } from '../orders/order-book-store';
 import { useSafetyActions } from './safety-store';
+import { WorkingSymbols } from './working-symbols';
 
 /**
  * The blotter's "Cancel all…": a list of the symbols with working orders (and how many); choosing
  * one asks to confirm, then cancels every working order of that symbol (docs/contract.md §Kill switch).
+ * The counts follow the page's order book one changed row at a time (`WorkingSymbols`), so the
+ * menu costs nothing while orders change without a count moving.
  */
-export function CancelAllMenu(props: { readonly orders: readonly Order[] }) {
+export function CancelAllMenu() {
   const { confirmAsked } = useSafetyActions();
-  const counts = new Map<string, { exchange: Exchange; tradingsymbol: string; n: number }>();
-  for (const o of props.orders) {
-    if (!isWorking(o.status)) continue;
-    const key = `${o.exchange}:${o.tradingsymbol}`;
-    const c = counts.get(key) ?? { exchange: o.exchange, tradingsymbol: o.tradingsymbol, n: 0 };
-    c.n += 1;
-    counts.set(key, c);
-  }
-  const symbols = [...counts.entries()].sort(([a], [b]) => a.localeCompare(b));
+  const client = useQueryClient();
+  const [model] = useState(() => new WorkingSymbols(orderBookOf(client)));
+  const subscribe = useCallback((changed: () => void) => model.attach(changed), [model]);
+  const read = useCallback(() => model.read(), [model]);
+  const symbols = useSyncExternalStore(subscribe, read);
+  const options = useMemo(
+    () =>
+      symbols.map((c) => (
+        <option key={c.key} value={c.key}>
+          {c.tradingsymbol} ({c.n})
+        </option>
+      )),
+    [symbols],
+  );
   return (
     <select
       aria-label="Cancel all orders of a symbol"
       value=""
       disabled={symbols.length === 0}
       onChange={(e) => {
-        const c = counts.get(e.target.value);
+        const c = symbols.find((s) => s.key === e.target.value);
         if (c) confirmAsked({ kind: 'cancelSymbol', exchange: c.exchange, tradingsymbol: c.tradingsymbol });
       }}
     >
       <option value="">Cancel all…</option>
-      {symbols.map(([key, c]) => (
-        <option key={key} value={key}>
-          {c.tradingsymbol} ({c.n})
-        </option>
-      ))}
+      {options}
     </select>
   );
 }

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Exchange } from '@shared/domain/instrument';
 import { SquareOffSettings } from '@shared/domain/square-off';
 import { describeError } from '../../lib/describe-error';
+import { FieldError } from '../layout/field';
 import { SaveButtons } from '../layout/save-buttons';
-import { useSettingsForm, type FormReading } from '../layout/use-settings-form';
+import { useSettingsForm, type FieldOf, type FormReading } from '../layout/use-settings-form';
 import { useNow } from '../../lib/use-now';
 import { Dialog } from '../layout/dialog';
 import { squareOffQueries, useAnswerSquareOff, useSetSquareOff, useSquareOffEvents } from './queries';
@@ -70,7 +71,13 @@ function SquareOffQuestion() {
 /** The settings: on or off, and the time per exchange (IST, before its close). */
 function SquareOffDialog(props: { readonly initial: SquareOffSettings; readonly onDone: () => void }) {
   const save = useSetSquareOff();
-  const { draft, setDraft, errors, setErrors, onSubmit } = useSettingsForm(props, readSquareOff, save);
+  const { draft, setDraft, errors, setErrors, onSubmit, buttons } = useSettingsForm(
+    props,
+    readSquareOff,
+    save,
+    exchangeOfField,
+  );
+  const id = useId();
   return (
     <Dialog title="Square-off at a time" onClose={props.onDone}>
       <form onSubmit={onSubmit} aria-label="Square-off at a time">
@@ -97,17 +104,18 @@ function SquareOffDialog(props: { readonly initial: SquareOffSettings; readonly 
                 aria-label={`${ex} time`}
                 value={draft.times[ex]}
                 aria-invalid={errors[ex] ? true : undefined}
+                aria-describedby={errors[ex] ? `${id}-${ex}-error` : undefined}
                 onChange={(e) => {
                   const value = e.target.value;
                   setDraft((d) => ({ ...d, times: { ...d.times, [ex]: value } }));
                   setErrors((x) => ({ ...x, [ex]: undefined }));
                 }}
               />
-              {errors[ex] ? <span className="field-error">{errors[ex]}</span> : null}
+              <FieldError id={`${id}-${ex}-error`} error={errors[ex]} />
             </label>
           ))}
         </div>
-        <SaveButtons save={save} label="Save" onCancel={props.onDone} />
+        <SaveButtons save={buttons} label="Save" onCancel={props.onDone} />
       </form>
     </Dialog>
   );
@@ -124,3 +132,7 @@ function readSquareOff(draft: SquareOffSettings): FormReading<SquareOffSettings,
   }
   return { errors };
 }
+
+/** The exchange whose time a field main refused names (`settings.times.NSE`), or null. */
+const exchangeOfField: FieldOf<Exchange> = (path) =>
+  path[0] === 'settings' && path[1] === 'times' ? (Exchange.safeParse(path[2]).data ?? null) : null;
