@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- windows [--counts 1,2,4] [--seconds 8] [--rows 200] [--tick-ms 40] [--rounds 1]
- *  [--window-query] [--unfocused] [--profile DIR]`
+ *  [--window-query] [--unfocused] [--profile DIR] [--renderer-dir DIR]`
  *
  * What N windows of the desk cost main (docs/workstation.md §What a pop-out costs): for each
  * count in the same run, N pages of the app in Debian Chromium, each with the watchlist holding
@@ -28,6 +28,10 @@
  * `--profile DIR`: a Chromium trace and CPU profile of the first (focused) window over each
  * measured window, written to DIR and summed by what its main thread did (`chromium-profile.ts`);
  * the profiler's own cost is in that run's figures, so compare profiled runs with each other.
+ *
+ * `--renderer-dir DIR`: the host serves another build of the renderer (`/work/…/out/renderer` of
+ * an earlier commit), to compare two renderers against the same host and bench; the host's own
+ * build (`out/renderer`) when absent.
  *
  * Prints a row per page and per count, the CPU ratios against one window, and a JSON summary last.
  */
@@ -338,6 +342,7 @@ export async function run(args: string[]): Promise<void> {
       floor: { type: 'boolean', default: false },
       unfocused: { type: 'boolean', default: false },
       profile: { type: 'string', default: '' },
+      'renderer-dir': { type: 'string', default: '' },
     },
     strict: true,
   });
@@ -364,7 +369,8 @@ export async function run(args: string[]): Promise<void> {
   let browser: Browser | null = null;
   const samples: CountSample[] = [];
   try {
-    host = await startHost(['--broker-url', paper.url, '--api-key', 'paper'], {
+    const rendererDir = values['renderer-dir'] ? ['--renderer-dir', values['renderer-dir']] : [];
+    host = await startHost(['--broker-url', paper.url, '--api-key', 'paper', ...rendererDir], {
       dataDir: dir,
       env: { TRADEDESK_API_SECRET: 'paper' },
     });
@@ -410,17 +416,17 @@ export async function run(args: string[]): Promise<void> {
     await paper.close();
     await rm(dir, { recursive: true, force: true });
   }
-  report(samples, { rows, tickMs, seconds, windowQuery });
+  report(samples, { rows, tickMs, seconds, windowQuery, renderer: values['renderer-dir'] || 'out/renderer' });
 }
 
 function report(
   samples: readonly CountSample[],
-  opt: { rows: number; tickMs: number; seconds: number; windowQuery: boolean },
+  opt: { rows: number; tickMs: number; seconds: number; windowQuery: boolean; renderer: string },
 ): void {
   const f = (v: number, d = 1): string => (Number.isFinite(v) ? v.toFixed(d) : '–');
   console.log(
     `\n${opt.rows}-row watchlist and the chart per window, paper market stepping every ${opt.tickMs} ms; ${opt.seconds} s per count; ` +
-      `pages ${opt.windowQuery ? 'k > 1 as ?window=wk' : "all the app's own page"}; main = the host process (its own, the paper broker runs in the bench's)`,
+      `pages ${opt.windowQuery ? 'k > 1 as ?window=wk' : "all the app's own page"}; main = the host process (its own, the paper broker runs in the bench's); renderer ${opt.renderer}`,
   );
   console.log(
     '| page | windows | round | window | broker ticks/s | ticks/s at page | tick msgs/s | KB/s | bytes per tick | frame p50 ms | p95 ms | p99 ms | long tasks ms/s | main CPU (process) | main CPU (main thread) | Chromium CPU | load avg |',

@@ -178,6 +178,7 @@ function LiveChartPanel() {
   const [interval, setChartInterval] = usePanelOption<CandleInterval>('interval', '5minute', isCandleInterval);
   const [studyText, setStudyText] = usePanelOption<string>('studies', '', isText);
   const studies = useMemo(() => readStudies(studyText), [studyText]);
+  const onStudies = useCallback((next: StudySpec[]) => setStudyText(formatStudies(next)), [setStudyText]);
   useMarketSubscription('chart', token === null ? [] : [token]);
 
   const candles = useQuery({ ...marketQueries.candles(token ?? 0, interval), enabled: token !== null });
@@ -234,7 +235,7 @@ function LiveChartPanel() {
           {bars.length > 0 ? `${bars.length} candles` : ''}
         </span>
         {/* In the legend's row, not the panel's header: the header is full at 1280 px. */}
-        <ChartTools studies={studies} onStudies={(next) => setStudyText(formatStudies(next))} drawing={drawing} />
+        <ChartTools studies={studies} onStudies={onStudies} mode={drawing.mode} onMode={drawing.setMode} />
       </div>
       <StudyReadout lines={studyLines} tick={tick} />
       <div className="chart__frame">
@@ -320,13 +321,18 @@ function LastCandle(props: {
   );
 }
 
-/** The studies picker and the drawing tools (a horizontal line, a trend line). */
-function ChartTools(props: {
+/**
+ * The studies picker and the drawing tools (a horizontal line, a trend line). Memoised: the panel
+ * renders on every tick of its instrument, and each render of a form control writes its
+ * attributes again (docs/live-data.md §A ticking list's cost).
+ */
+const ChartTools = memo(function ChartTools(props: {
   readonly studies: readonly StudySpec[];
   readonly onStudies: (next: StudySpec[]) => void;
-  readonly drawing: ReturnType<typeof useChartDrawings>;
+  readonly mode: ReturnType<typeof useChartDrawings>['mode'];
+  readonly onMode: ReturnType<typeof useChartDrawings>['setMode'];
 }) {
-  const { drawing } = props;
+  const drawing = { mode: props.mode, setMode: props.onMode };
   return (
     <span className="chart__tools">
       <StudyPicker studies={props.studies} onChange={props.onStudies} />
@@ -354,7 +360,7 @@ function ChartTools(props: {
       </div>
     </span>
   );
-}
+});
 
 /** Each study's latest value, as text. */
 function StudyReadout(props: { readonly lines: readonly StudyLine[]; readonly tick: number | undefined }) {

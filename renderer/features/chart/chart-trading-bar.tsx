@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { formatPrice, formatQty } from '../../lib/format';
 import { useConfirmChartDrag, useSettingsActions } from '../../state/settings-store';
 import type { ChartTrading } from './use-chart-trading';
@@ -15,8 +16,6 @@ export function ChartTradingBar(props: {
   readonly position: number | null;
 }) {
   const { trading: t, tickSize } = props;
-  const ask = useConfirmChartDrag();
-  const { confirmChartDragToggled } = useSettingsActions();
   const price = (p: number | null): string => (p === null ? '–' : formatPrice(p, tickSize));
   const hasExits = t.exits.stop !== null || t.exits.target !== null;
   return (
@@ -76,10 +75,22 @@ export function ChartTradingBar(props: {
           {t.placed.text}
         </div>
       ) : null}
-      <label className="check small muted">
-        <input type="checkbox" checked={ask} onChange={confirmChartDragToggled} />
-        Ask before moving an order dragged on the chart
-      </label>
+      <AskBeforeMoving />
     </div>
   );
 }
+
+/**
+ * The setting, apart from the bar: the bar renders on every tick of the chart's instrument, and
+ * each render of a checkbox writes its attributes again (docs/live-data.md §A ticking list's cost).
+ */
+const AskBeforeMoving = memo(function AskBeforeMoving() {
+  const ask = useConfirmChartDrag();
+  const { confirmChartDragToggled } = useSettingsActions();
+  return (
+    <label className="check small muted">
+      <input type="checkbox" checked={ask} onChange={confirmChartDragToggled} />
+      Ask before moving an order dragged on the chart
+    </label>
+  );
+});

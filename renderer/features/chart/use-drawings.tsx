@@ -1,5 +1,5 @@
 import { LineSeries, LineStyle, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Instrument } from '@shared/domain/instrument';
 import { roundToTick } from '@shared/trading/money';
 import { describeError } from '../../lib/describe-error';
@@ -48,6 +48,12 @@ export function useChartDrawings(instrument: Instrument | null) {
     return true;
   };
 
+  // Stable, so the memoised tools that take it are not drawn again on each tick (chart-panel.tsx).
+  const toggleMode = useCallback((m: DrawMode) => {
+    setFirst(null);
+    setMode((now) => (now === m ? 'none' : m));
+  }, []);
+
   const priceLines = useMemo<PriceLine[]>(
     () =>
       drawings.lines.map((l) => ({
@@ -66,10 +72,7 @@ export function useChartDrawings(instrument: Instrument | null) {
     mode,
     pending: first,
     onClick,
-    setMode: (m: DrawMode) => {
-      setFirst(null);
-      setMode((now) => (now === m ? 'none' : m));
-    },
+    setMode: toggleMode,
     remove: (id: string) => change((d) => without(d, id)),
   };
 }

@@ -1,5 +1,6 @@
 import type { CSSProperties } from 'react';
 import { formatPrice, formatQty } from '../../lib/format';
+import { useHoverTitle } from '../../lib/use-hover-title';
 
 /** One level of one side of the ladder, as primitive props so an unchanged level compares equal. */
 export interface DepthLevelProps {
@@ -25,13 +26,17 @@ export interface DepthLevelProps {
 export function DepthLevelCells(props: DepthLevelProps) {
   const { side, price } = props;
   const word = side === 'bid' ? 'Bid' : 'Offer';
+  // The level's price moves with the book: its title is made on hover only (`useHoverTitle`).
+  const hover = useHoverTitle(() =>
+    price === null ? undefined : `Price the ticket at ${formatPrice(price, props.tickSize)} (LIMIT)`,
+  );
   const priceCell = (
     <td className={`num depth__price depth__price--${side}`}>
       {price === null ? null : (
         <button
           type="button"
           aria-label={`${word} ${formatPrice(price, props.tickSize)}`}
-          title={`Price the ticket at ${formatPrice(price, props.tickSize)} (LIMIT)`}
+          {...hover}
           onClick={() => props.onPick(price)}
         >
           {formatPrice(price, props.tickSize)}

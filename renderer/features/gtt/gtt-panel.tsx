@@ -8,7 +8,7 @@ import { PanelPlaceholder } from '../layout/panel-states';
 import { RecordTable, RowActions } from '../layout/record-table';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { useMarketSubscription } from '../market/use-market-subscription';
-import { useQuotes } from '../market/use-quotes';
+import { useQuotesOf } from '../market/use-quotes';
 import { distance, formOfGtt } from './gtt-model';
 import { useGttDialogActions } from './gtt-store';
 import { gttQueries, useDeleteGtt } from './queries';
@@ -32,7 +32,7 @@ export function GttPanel() {
   const refetchInterval = usePollInterval('positions');
   const result = useQuery({ ...gttQueries.list(), refetchInterval });
   const gtts = result.data ?? [];
-  const quotes = useQuotes();
+  const quotes = useQuotesOf(gtts.map((g) => g.instrumentToken));
   const { byToken } = useInstruments();
   useMarketSubscription(
     'gtt',

@@ -5,7 +5,7 @@ import { Panel } from '../layout/panel';
 import { PanelPlaceholder } from '../layout/panel-states';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { useMarketSubscription } from '../market/use-market-subscription';
-import { useQuotes } from '../market/use-quotes';
+import { useQuotesOf } from '../market/use-quotes';
 import { useInstruments } from '../instruments/queries';
 import { markHolding, sumRupees } from './position-pnl';
 import { portfolioQueries } from './queries';
@@ -14,9 +14,9 @@ import { portfolioQueries } from './queries';
 export function HoldingsPanel() {
   const refetchInterval = usePollInterval('holdings');
   const result = useQuery({ ...portfolioQueries.holdings(), refetchInterval });
-  const quotes = useQuotes();
-  const { byToken } = useInstruments();
   const holdings = result.data ?? [];
+  const quotes = useQuotesOf(holdings.map((h) => h.instrumentToken));
+  const { byToken } = useInstruments();
   useMarketSubscription(
     'holdings',
     holdings.map((h) => h.instrumentToken),

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import type { Position } from '@shared/domain/portfolio';
 import { formatPnl, signClass } from '../../lib/format';
 import { ExportButton } from '../export/export-button';
@@ -9,7 +9,7 @@ import { Panel } from '../layout/panel';
 import { PanelPlaceholder } from '../layout/panel-states';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { useMarketSubscription } from '../market/use-market-subscription';
-import { useQuotes } from '../market/use-quotes';
+import { useQuotesOf } from '../market/use-quotes';
 import { markPosition, positionTotals, sumRupees } from './position-pnl';
 import { portfolioQueries } from './queries';
 import { useHoldingsPnl } from './use-holdings-pnl';
@@ -27,11 +27,11 @@ import { PositionsTable } from './positions-table';
 export function PositionsPanel() {
   const refetchInterval = usePollInterval('positions');
   const result = useQuery({ ...portfolioQueries.positions(), refetchInterval });
-  const quotes = useQuotes();
+  const positions = result.data ?? [];
+  const quotes = useQuotesOf(positions.map((p) => p.instrumentToken));
   const { exitRequested } = useTicketActions();
   const holdingsPnl = useHoldingsPnl();
   const { byToken } = useInstruments();
-  const positions = result.data ?? [];
   useMarketSubscription(
     'positions',
     positions.map((p) => p.instrumentToken),
@@ -73,11 +73,7 @@ export function PositionsPanel() {
       source={{ ...result, queryKey: portfolioQueries.positions().queryKey }}
       actions={
         <span className="totals">
-          <label className="check small">
-            <input type="checkbox" checked={grouped} onChange={(e) => setGrouped(e.target.checked)} />
-            By underlying
-          </label>{' '}
-          <ExitSelected positions={selected} /> Day P&amp;L{' '}
+          <GroupToggle grouped={grouped} onGrouped={setGrouped} /> <ExitSelected positions={selected} /> Day P&amp;L{' '}
           <strong className={`num ${signClass(day)}`} data-testid="day-pnl">
             {formatPnl(day)}
           </strong>{' '}
@@ -110,3 +106,20 @@ export function PositionsPanel() {
     </Panel>
   );
 }
+
+/**
+ * "By underlying", apart from the panel: the panel renders on every tick of a position's
+ * instrument, and each render of a checkbox writes its attributes again (docs/live-data.md §A
+ * ticking list's cost).
+ */
+const GroupToggle = memo(function GroupToggle(props: {
+  readonly grouped: boolean;
+  readonly onGrouped: (on: boolean) => void;
+}) {
+  return (
+    <label className="check small">
+      <input type="checkbox" checked={props.grouped} onChange={(e) => props.onGrouped(e.target.checked)} />
+      By underlying
+    </label>
+  );
+});

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { usePollInterval } from '../layout/use-poll-interval';
 import { useMarketSubscription } from '../market/use-market-subscription';
-import { useQuotes } from '../market/use-quotes';
+import { useQuotesOf } from '../market/use-quotes';
 import { positionTotals, type PositionTotals } from './position-pnl';
 import { portfolioQueries } from './queries';
 
@@ -13,8 +13,9 @@ import { portfolioQueries } from './queries';
 export function usePositionTotals(owner: string): PositionTotals | null {
   const refetchInterval = usePollInterval('positions');
   const positions = useQuery({ ...portfolioQueries.positions(), refetchInterval }).data;
-  const quotes = useQuotes();
-  useMarketSubscription(owner, positions?.map((p) => p.instrumentToken) ?? []);
+  const tokens = positions?.map((p) => p.instrumentToken) ?? [];
+  const quotes = useQuotesOf(tokens);
+  useMarketSubscription(owner, tokens);
   if (!positions) return null;
   return positionTotals(positions, (token) => quotes[token]?.lastPrice);
 }
