@@ -300,8 +300,9 @@ describe('a lane resuming after a broker’s pause sends its window whole', () =
       sent.push(at);
       if (refused(i)) {
         await clock.sleep(1);
-        pacer.giveBack(at);
+        // The lane paused first, then the place given back (as the transport does).
         pacer.pause(1_000, 'cancel');
+        pacer.giveBack(at);
         void cancel(); // sent again, as the kill switch does
         return;
       }
