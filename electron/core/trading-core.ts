@@ -677,7 +677,9 @@ function orderWindowPacer(w: NonNullable<BrokerLimits['orderWindows']>, onAdmit?
     { now: () => performance.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
     Date.now,
     onAdmit,
-    { untilAnswered: true },
+    // After a Retry-After, the lane waits up to a quarter second for its window to be whole
+    // rather than send a part the next 429 stalls (docs/brokers.md §HTTP client, retries and limits).
+    { untilAnswered: true, wholeAfterPauseMs: 250 },
   );
 }
 

@@ -274,3 +274,105 @@ describe('the full published count, each write held until its answer (Kite count
     expect(placed.slice(8)).toEqual([1_000, 1_000, 1_000, 1_000]);
   });
 });
+
+describe('a lane resuming after a broker’s pause sends its window whole', () => {
+  /**
+   * A broker refusing some writes with a 429 at once (`Retry-After: 1`) and accepting the others
+   * `acceptMs` later, once it has acted on them (the paper broker answers a cancel after its
+   * journal is on disk). `refused(i)` says which of the admissions it refuses, in admission order.
+   * Returns each admission's time, and when the broker counted each write it accepted (`where()`
+   * of the way from its send to its answer).
+   */
+  async function storm(
+    pacer: WindowPacer,
+    clock: ReturnType<typeof steppedClock>,
+    count: number,
+    refused: (i: number) => boolean,
+    acceptMs: () => number,
+    where: () => number = () => 1,
+  ): Promise<{ sent: number[]; counted: number[] }> {
+    const sent: number[] = [];
+    const counted: number[] = [];
+    let left = count;
+    const cancel = async (): Promise<void> => {
+      const at = await pacer.take('cancel');
+      const i = sent.length;
+      sent.push(at);
+      if (refused(i)) {
+        await clock.sleep(1);
+        // The lane paused first, then the place given back (as the transport does).
+        pacer.pause(1_000, 'cancel');
+        pacer.giveBack(at);
+        void cancel(); // sent again, as the kill switch does
+        return;
+      }
+      const d = acceptMs();
+      counted.push(at + where() * d);
+      await clock.sleep(d);
+      pacer.settled(at);
+      left -= 1;
+    };
+    for (let i = 0; i < count; i += 1) void cancel();
+    for (let s = 0; s < 600 && left > 0; s += 1) await clock.advance(1_000);
+    return { sent, counted };
+  }
+
+  const kitePacer = (clock: ReturnType<typeof steppedClock>): WindowPacer =>
+    new WindowPacer([{ limit: 10, ms: 1_000 }], null, clock, Date.now, undefined, {
+      untilAnswered: true,
+      wholeAfterPauseMs: 250,
+    });
+
+  it('waits for the places the burst’s accepted writes still hold, then sends ten, rather than a part the next 429 stalls', async () => {
+    const clock = steppedClock();
+    // Every other write refused at once; the accepted ones answered 30 ms after they were sent.
+    const { sent } = await storm(
+      kitePacer(clock),
+      clock,
+      30,
+      (i) => i % 2 === 0,
+      () => 30,
+    );
+    // The first window at once; its 429s pause the lane until 1,001, its accepted writes hold
+    // their places until 1,030: the next ten go together at 1,030, not five at 1,001 and the
+    // rest a pause later.
+    expect(sent.slice(0, 10)).toEqual(Array<number>(10).fill(0));
+    expect(sent.slice(10, 20)).toEqual(Array<number>(10).fill(1_030));
+    expect(sent.slice(20, 30)).toEqual(Array<number>(10).fill(2_060));
+  });
+
+  it('waits no longer than its bound: places held far past the pause’s end leave the rest to go at once', async () => {
+    const clock = steppedClock();
+    // The accepted writes answered 600 ms after they were sent: their places end at 1,600, far
+    // past the pause's end at 1,001, so the five free places go when the pause ends.
+    const { sent } = await storm(
+      kitePacer(clock),
+      clock,
+      10,
+      (i) => i % 2 === 0,
+      () => 600,
+    );
+    expect(sent.slice(10, 15)).toEqual(Array<number>(5).fill(1_001));
+  });
+
+  it('never lets more than the count into one of the broker’s calendar seconds under a storm of 429s, whatever the delays', async () => {
+    let s = 11;
+    const rnd = (): number => {
+      s = (s * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return s / 2_147_483_648;
+    };
+    const clock = steppedClock();
+    const refusals = Array.from({ length: 2_000 }, () => rnd() < 0.5);
+    const { counted } = await storm(
+      kitePacer(clock),
+      clock,
+      200,
+      (i) => refusals[i] === true,
+      () => Math.round(rnd() * 300),
+      () => (rnd() < 0.5 ? 0 : 1),
+    );
+    expect(counted).toHaveLength(200);
+    for (const phase of [0, 1, 250, 500, 700, 850, 999])
+      expect(mostInACalendarSecond(counted, phase)).toBeLessThanOrEqual(10);
+  });
+});

@@ -51,6 +51,14 @@ export interface WindowPacerOptions {
    * `settled` or `giveBack` for every admission. Default false: `ms` from the admission.
    */
   readonly untilAnswered?: boolean;
+  /**
+   * For up to this long after a pause (a broker's Retry-After) ends, its lane sends only a whole
+   * burst: as many of its waiting callers as the windows let go at once (up to their limit), not
+   * the part that fits now — under a storm of 429s that part meets the next 429 and the rest of
+   * the window goes unused for a whole pause. A lane that cannot send whole within it sends what
+   * fits. It only ever delays (docs/brokers.md §HTTP client, retries and limits). Default 0: off.
+   */
+  readonly wholeAfterPauseMs?: number;
 }
 
 /** One admitted write: when it was admitted, and when it was answered (null: not yet). */
@@ -100,6 +108,9 @@ export class WindowPacer implements Pacer {
   readonly #others: Waiter[] = [];
   /** Each queue waits until this time (a Retry-After given to a request of it). */
   readonly #pausedUntil = { cancels: Number.NEGATIVE_INFINITY, others: Number.NEGATIVE_INFINITY };
+  /** Until when each lane, its pause over, sends only a whole burst (`wholeAfterPauseMs`). */
+  readonly #wholeUntil = { cancels: Number.NEGATIVE_INFINITY, others: Number.NEGATIVE_INFINITY };
+  readonly #wholeAfterPauseMs: number;
   #pumping = false;
   readonly #onAdmit: (at: number) => void;
   /** Ends the pump's sleep behind a pause early: someone arrived who may go before it ends. */
@@ -116,6 +127,7 @@ export class WindowPacer implements Pacer {
     options: WindowPacerOptions = {},
   ) {
     this.#untilAnswered = options.untilAnswered ?? false;
+    this.#wholeAfterPauseMs = options.wholeAfterPauseMs ?? 0;
     this.#windows = windows;
     this.#day = day;
     this.#clock = clock;
@@ -161,6 +173,7 @@ export class WindowPacer implements Pacer {
   public pause(ms: number, lane: Priority): void {
     const q = lane === 'cancel' ? 'cancels' : 'others';
     this.#pausedUntil[q] = Math.max(this.#pausedUntil[q], this.#clock.now() + ms);
+    if (this.#wholeAfterPauseMs > 0) this.#wholeUntil[q] = this.#pausedUntil[q] + this.#wholeAfterPauseMs;
   }
 
   public giveBack(at: number): void {
@@ -208,7 +221,22 @@ export class WindowPacer implements Pacer {
           continue;
         }
         if (!next) return;
-        const wait = this.#waitFor(now, next === this.#cancels[0]);
+        const cancel = next === this.#cancels[0];
+        const lane = cancel ? 'cancels' : 'others';
+        if (now < this.#wholeUntil[lane]) {
+          // Just out of a pause: room for the whole burst, if the windows have it in time.
+          const whole = this.#waitFor(now, cancel, this.#burst(cancel));
+          if (whole > 0 && now + whole <= this.#wholeUntil[lane]) {
+            const roomMade = new Promise<void>((resolve) => (this.#roomMade = resolve));
+            await Promise.race([this.#clock.sleep(whole), roomMade]);
+            this.#roomMade = null;
+            continue;
+          }
+          // Not in time (a write still unanswered holds its place a window past its answer, so
+          // past the bound too): what fits goes now, as it would without the rule.
+          if (whole > 0) this.#wholeUntil[lane] = Number.NEGATIVE_INFINITY;
+        }
+        const wait = this.#waitFor(now, cancel);
         if (wait > 0) {
           // Until the window has room, or a place in it is given back or answered (a write not
           // yet answered holds its place for as long: then only that can make room).
@@ -225,6 +253,8 @@ export class WindowPacer implements Pacer {
           next.refuse(refusal);
           continue;
         }
+        // The burst has begun: its rest goes as the windows allow.
+        this.#wholeUntil[cancel ? 'cancels' : 'others'] = Number.NEGATIVE_INFINITY;
         this.#sent.push({ at: now, end: this.#untilAnswered ? null : now });
         this.#onAdmit(now);
         next.admit(now);
@@ -261,10 +291,21 @@ export class WindowPacer implements Pacer {
   }
 
   /**
-   * How long until every window has room for one more write (a cancel, or another write, which
-   * leaves the windows' cancel reserve): 0, now; infinite, not before a write is answered.
+   * A lane's whole burst: its callers still waiting (those who gave up not counted), at most as
+   * many as its tightest window lets go at once.
    */
-  #waitFor(now: number, cancel: boolean): number {
+  #burst(cancel: boolean): number {
+    const waiting = (cancel ? this.#cancels : this.#others).filter((w) => !w.done).length;
+    const limits = this.#windows.map((w) => (cancel ? w.limit : Math.max(1, w.limit - (w.cancelReserve ?? 0))));
+    return Math.min(waiting, ...limits);
+  }
+
+  /**
+   * How long until every window has room for `n` more writes (cancels, or other writes, which
+   * leave the windows' cancel reserve; at most a window's limit): 0, now; infinite, not before a
+   * write is answered.
+   */
+  #waitFor(now: number, cancel: boolean, n = 1): number {
     const longest = Math.max(0, ...this.#windows.map((w) => w.ms));
     // A place counts in a window until `ms` after its end (its answer, or its admission).
     this.#sent = this.#sent.filter((p) => p.end === null || p.end + longest > now);
@@ -275,9 +316,10 @@ export class WindowPacer implements Pacer {
         .map((p) => (p.end === null ? Number.POSITIVE_INFINITY : p.end + w.ms))
         .filter((t) => t > now)
         .sort((a, b) => a - b);
-      if (leaves.length < limit) continue;
+      const room = limit - Math.min(n, limit);
+      if (leaves.length <= room) continue;
       // Room once enough of the places that keep the window full have left it.
-      wait = Math.max(wait, (leaves[leaves.length - limit] as number) - now);
+      wait = Math.max(wait, (leaves[leaves.length - room - 1] as number) - now);
     }
     return Math.ceil(wait);
   }

@@ -279,6 +279,39 @@ describe('Kite adapter against the paper broker’s /kite (docs/kite.md)', () =>
     await b.close();
   });
 
+  it('a write answered 429 holds its lane for its Retry-After before its place goes to the next write: nothing more is sent in between', async () => {
+    const clock = steppedClock();
+    // One write a minute (docs/kite.md §Limits, shrunk): the second write can only take the
+    // place the first one's 429 gives back.
+    const sent: number[] = [];
+    const pacer = new WindowPacer([{ limit: 1, ms: 60_000 }], null, clock, Date.now, (at) => sent.push(at), {
+      untilAnswered: true,
+    });
+    const tr = new RestTransport(new HttpClient(t.root), auth, null, {
+      ...kiteTransportOptions('paper'),
+      placementBucket: pacer,
+    });
+    const b = new KiteBroker(t.root, 'Kite (paper)', 'paper', tr, auth);
+    t.api.broker.setFaults({ rate_limit: 1 });
+    let second: string | null = null;
+    try {
+      const first = failure(b.placeOrder({ ...limitBuy, clientOrderId: 'td-pause-first-1' }));
+      void b.placeOrder({ ...limitBuy, clientOrderId: 'td-pause-first-2' }).then(
+        (ack) => (second = ack.status),
+        () => (second = 'refused'),
+      );
+      expect((await first).kind).toBe('rate_limited');
+      // The second waits out the first one's Retry-After (1 s; the test's clock has not moved).
+      expect(sent).toEqual([0]);
+    } finally {
+      t.api.broker.setFaults({});
+    }
+    await clock.advance(1_000);
+    await vi.waitFor(() => expect(second).toBe('OPEN'));
+    expect(sent).toEqual([0, 1_000]);
+    await b.close();
+  });
+
   it('a refused order names the field Kite names (InputException → bad_request)', async () => {
     const info = await failure(
       broker.placeOrder({ ...limitBuy, quantity: 1, price: 1450.03, clientOrderId: 'td-bad-tick' }),

@@ -286,7 +286,10 @@ export class RestTransport {
         }
         return this.#accept(spec, reply);
       } catch (err) {
-        if (!(err instanceof AppError)) throw err;
+        if (!(err instanceof AppError)) {
+          if (slot.refused) this.#unsent(slot);
+          throw err;
+        }
         failure = err;
       }
       const kind = failure.info.kind;
@@ -297,8 +300,6 @@ export class RestTransport {
       }
       if (kind === 'rate_limited' && !(failure instanceof LimitReached)) {
         this.stats.rateLimited += 1;
-        // The broker counts no request it refused (docs/kite.md §Limits).
-        this.#unsent(slot);
         const ms = failure.info.retryAfterMs;
         // A 429 holds back its own lane only (docs/brokers.md §HTTP client, retries and
         // limits): a poll's never delays an order action, a placement's never delays a cancel.
@@ -308,7 +309,12 @@ export class RestTransport {
           // wait behind the pause (docs/kite.md §Limits).
           if (spec.placement) this.#placementBucket?.pause(ms, pausedLane(spec));
         }
+        // The broker counts no request it refused (docs/kite.md §Limits): its place is given
+        // back, only now that its lane is paused, so no write waiting for the place is sent
+        // before the Retry-After ends.
+        this.#unsent(slot);
       }
+      if (slot.refused) this.#unsent(slot);
       if (kind === 'network' || kind === 'timeout') this.#setHealth('down', failure.info.message);
       else if (kind === 'rate_limited' || kind === 'server_error') this.#setHealth('degraded', failure.info.message);
       // Waiting cannot help a request whose time to be sent passed, nor a cap reached for the
@@ -374,10 +380,10 @@ export class RestTransport {
       return reply;
     } finally {
       // The broker counts no write it refused with a 429 (docs/kite.md §Limits): its place is
-      // given back. Any other answer, or a failure on the way: whatever the broker counted of
-      // it, it counted by now, so its place ends a window from here (docs/brokers.md §HTTP
-      // client, retries and limits).
-      if (reply?.status === 429) this.#unsent(slot);
+      // given back once its lane is paused for the Retry-After (`#attempts`). Any other answer,
+      // or a failure on the way: whatever the broker counted of it, it counted by now, so its
+      // place ends a window from here (docs/brokers.md §HTTP client, retries and limits).
+      if (reply?.status === 429) slot.refused = true;
       else if (slot.at !== null) this.#placementBucket?.settled?.(slot.at);
     }
   }
@@ -484,6 +490,8 @@ function answer(failure: AppError, earlierInDoubt: boolean): AppError {
 /** When the order pacer admitted the request being sent (null: it did not pace it). */
 interface PacerSlot {
   at: number | null;
+  /** Answered 429: its place is given back once its lane is paused, not before. */
+  refused?: boolean;
 }
 
 function requestKind(spec: CallSpec<z.ZodType>): RequestKind {
