@@ -52,6 +52,17 @@ describe('browser host', () => {
     expect((await fetch(`${origin()}/`, { method: 'POST', body: 'x' })).status).toBe(405);
   });
 
+  it('serves a page built again under it afresh, and a file missing at first once it exists', async () => {
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>built again</title>');
+    expect(await (await fetch(`${origin()}/`)).text()).toContain('built again');
+    expect((await fetch(`${origin()}/late.js`)).status).toBe(404);
+    writeFileSync(join(dir, 'late.js'), 'export {};');
+    const late = await fetch(`${origin()}/late.js`);
+    expect(late.status).toBe(200);
+    expect(late.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await late.text()).toBe('export {};');
+  });
+
   it('refuses the bridge without the key, with a wrong key, or from another origin', async () => {
     await expect(open('')).rejects.toThrow('HTTP 401');
     await expect(open(`?key=${'f'.repeat(64)}`)).rejects.toThrow('HTTP 401');

@@ -84,10 +84,31 @@ function sameSecret(given: string | null, secret: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/**
+ * Reads the renderer's files, each once but index.html (docs/live-data.md §The first screen first):
+ * the build's scripts and styles never change under a running host (their names carry their
+ * content's hash), and on a busy machine each read's trips through the thread pool and back to a
+ * busy event loop held the page's scripts back. A file that cannot be read is not kept.
+ */
+function assetReader(): (file: string) => Promise<Buffer> {
+  const held = new Map<string, Promise<Buffer>>();
+  return (file) => {
+    if (extname(file) === '.html') return readFile(file);
+    let body = held.get(file);
+    if (!body) {
+      body = readFile(file);
+      held.set(file, body);
+      body.catch(() => held.delete(file));
+    }
+    return body;
+  };
+}
+
 /** Starts the host; resolves once it listens. */
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   /** Each live bridge by its caller id: a page's claim of the main window closes the one it replaces. */
   const live = new Map<string, WebSocket>();
+  const readAsset = assetReader();
   const secret = options.secret ?? randomBytes(32).toString('hex');
   let origin = '';
 
@@ -106,7 +127,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       res.writeHead(404).end('Not found');
       return;
     }
-    readFile(file).then(
+    readAsset(file).then(
       (body) => {
         const isHtml = extname(file) === '.html';
         res.writeHead(200, {
