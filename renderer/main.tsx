@@ -3,7 +3,7 @@
 // arrived first (docs/live-data.md §The first screen first).
 import './boot';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode, startTransition, useLayoutEffect, type ReactNode } from 'react';
+import { StrictMode, useLayoutEffect, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { createQueryClient } from './lib/query-client';
@@ -36,19 +36,12 @@ function FirstRender(props: { readonly children: ReactNode }) {
   return props.children;
 }
 
-// The first render is a transition: it yields to the browser every few milliseconds, so the
-// bridge's socket, opened by the first script, takes its open event (and sends the first sync) in
-// the middle of it rather than after it; rendered at once, the open waited behind the whole
-// render (docs/live-data.md §The first screen first).
-const reactRoot = createRoot(root);
-startTransition(() => {
-  reactRoot.render(
-    <StrictMode>
-      <QueryClientProvider client={client}>
-        <FirstRender>
-          <Page />
-        </FirstRender>
-      </QueryClientProvider>
-    </StrictMode>,
-  );
-});
+createRoot(root).render(
+  <StrictMode>
+    <QueryClientProvider client={client}>
+      <FirstRender>
+        <Page />
+      </FirstRender>
+    </QueryClientProvider>
+  </StrictMode>,
+);
