@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { extname, join, resolve, sep } from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { BRIDGE_NO_SUCH_WINDOW, BRIDGE_REPLACED } from '@shared/domain/workstation';
@@ -85,15 +85,17 @@ function sameSecret(given: string | null, secret: string): boolean {
 }
 
 /**
- * Reads the renderer's files, each once but index.html (docs/live-data.md §The first screen first):
- * the build's scripts and styles never change under a running host (their names carry their
+ * Reads the renderer's files, the build's `assets/` each once (docs/live-data.md §The first screen
+ * first): those scripts and styles never change under a running host (their names carry their
  * content's hash), and on a busy machine each read's trips through the thread pool and back to a
- * busy event loop held the page's scripts back. A file that cannot be read is not kept.
+ * busy event loop held the page's scripts back. index.html and the other files without a hash
+ * (the icon, the sounds) are read at every request; a file that cannot be read is not kept.
  */
-function assetReader(): (file: string) => Promise<Buffer> {
+function assetReader(rendererDir: string): (file: string) => Promise<Buffer> {
+  const assets = join(resolve(rendererDir), 'assets') + sep;
   const held = new Map<string, Promise<Buffer>>();
   return (file) => {
-    if (extname(file) === '.html') return readFile(file);
+    if (!file.startsWith(assets)) return readFile(file);
     let body = held.get(file);
     if (!body) {
       body = readFile(file);
@@ -108,7 +110,7 @@ function assetReader(): (file: string) => Promise<Buffer> {
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   /** Each live bridge by its caller id: a page's claim of the main window closes the one it replaces. */
   const live = new Map<string, WebSocket>();
-  const readAsset = assetReader();
+  const readAsset = assetReader(options.rendererDir);
   const secret = options.secret ?? randomBytes(32).toString('hex');
   let origin = '';
 
