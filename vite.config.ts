@@ -10,10 +10,7 @@ const BOOT = fileURLToPath(new URL('./renderer/boot.ts', import.meta.url));
  * index.html: a few kilobytes that open the bridge and send the main window's first order sync
  * while the desk's code is still being fetched (docs/live-data.md §The first screen first). As one
  * of index.html's module scripts Vite would bundle it into the desk's entry, which runs only once
- * all of that code is here. It is `async`: a module script that is not waits for the page's style
- * sheets (a deferred script runs only once no style sheet blocks scripts), and on a busy machine
- * the desk's CSS came well after this script's few kilobytes. The desk's entry imports it too
- * (renderer/main.tsx), so it has always run first, whichever arrives first; a module runs once.
+ * all of that code is here. Module scripts run in document order, each once its own code is here.
  */
 function bootFirst(): Plugin {
   return {
@@ -29,7 +26,7 @@ function bootFirst(): Plugin {
         // Ahead of the desk's script, after the Content-Security-Policy meta (it covers what follows it).
         const desk = html.indexOf('<script type="module"');
         if (desk < 0) throw new Error("index.html has no module script for the desk's code");
-        const tag = `<script type="module" async crossorigin src="./${boot.fileName}"></script>\n    `;
+        const tag = `<script type="module" crossorigin src="./${boot.fileName}"></script>\n    `;
         return html.slice(0, desk) + tag + html.slice(desk);
       },
     },

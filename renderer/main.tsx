@@ -1,16 +1,17 @@
-// First: the page's first script (also index.html's own async script), so the bridge is open and
-// the main window's first sync sent before anything below runs, whichever of the two scripts
-// arrived first (docs/live-data.md §The first screen first).
-import './boot';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, useLayoutEffect, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { getBridge } from './lib/bridge';
 import { createQueryClient } from './lib/query-client';
 import { orderQueries } from './features/orders/queries';
 import { IS_MAIN_WINDOW } from './features/workstation/this-window';
 import { lazyPage } from './features/workstation/lazy-page';
 import './styles/global.css';
+
+// The bridge is open already (the page's first script, boot.ts): its socket's handshake overlapped
+// the fetching of this code (docs/live-data.md §The first screen first).
+getBridge();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
