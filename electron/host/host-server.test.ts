@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,18 @@ describe('browser host', () => {
     expect((await fetch(`${origin()}/..%2f..%2fetc%2fpasswd`)).status).toBe(404);
     expect((await fetch(`${origin()}/missing.js`)).status).toBe(404);
     expect((await fetch(`${origin()}/`, { method: 'POST', body: 'x' })).status).toBe(405);
+  });
+
+  it('serves a page built again under it afresh, and a file missing at first once it exists', async () => {
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>built again</title>');
+    expect(await (await fetch(`${origin()}/`)).text()).toContain('built again');
+    expect((await fetch(`${origin()}/assets/late-a1b2c3d4.js`)).status).toBe(404);
+    mkdirSync(join(dir, 'assets'), { recursive: true });
+    writeFileSync(join(dir, 'assets', 'late-a1b2c3d4.js'), 'export {};');
+    const late = await fetch(`${origin()}/assets/late-a1b2c3d4.js`);
+    expect(late.status).toBe(200);
+    expect(late.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await late.text()).toBe('export {};');
   });
 
   it('refuses the bridge without the key, with a wrong key, or from another origin', async () => {

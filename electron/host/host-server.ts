@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { extname, join, resolve, sep } from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { BRIDGE_NO_SUCH_WINDOW, BRIDGE_REPLACED } from '@shared/domain/workstation';
@@ -84,10 +84,33 @@ function sameSecret(given: string | null, secret: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/**
+ * Reads the renderer's files, the build's `assets/` each once (docs/live-data.md §The first screen
+ * first): those scripts and styles never change under a running host (their names carry their
+ * content's hash), and on a busy machine each read's trips through the thread pool and back to a
+ * busy event loop held the page's scripts back. index.html and the other files without a hash
+ * (the icon, the sounds) are read at every request; a file that cannot be read is not kept.
+ */
+function assetReader(rendererDir: string): (file: string) => Promise<Buffer> {
+  const assets = join(resolve(rendererDir), 'assets') + sep;
+  const held = new Map<string, Promise<Buffer>>();
+  return (file) => {
+    if (!file.startsWith(assets)) return readFile(file);
+    let body = held.get(file);
+    if (!body) {
+      body = readFile(file);
+      held.set(file, body);
+      body.catch(() => held.delete(file));
+    }
+    return body;
+  };
+}
+
 /** Starts the host; resolves once it listens. */
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   /** Each live bridge by its caller id: a page's claim of the main window closes the one it replaces. */
   const live = new Map<string, WebSocket>();
+  const readAsset = assetReader(options.rendererDir);
   const secret = options.secret ?? randomBytes(32).toString('hex');
   let origin = '';
 
@@ -106,7 +129,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       res.writeHead(404).end('Not found');
       return;
     }
-    readFile(file).then(
+    readAsset(file).then(
       (body) => {
         const isHtml = extname(file) === '.html';
         res.writeHead(200, {

@@ -7,11 +7,13 @@ import { denyPermissions } from './session-guards';
 
 /**
  * Must run before `app.whenReady()`: makes app:// a standard, secure scheme so the page gets a
- * real origin (checklist #18) instead of `file://`.
+ * real origin (checklist #18) instead of `file://`. `codeCache` lets V8 keep the compiled code of
+ * the page's scripts between launches, as it does for http(s) pages (docs/live-data.md §The first
+ * screen first; not measured: the benches run the browser host).
  */
 export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
-    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
   ]);
 }
 
