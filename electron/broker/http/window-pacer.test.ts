@@ -376,3 +376,33 @@ describe('a lane resuming after a broker’s pause sends its window whole', () =
       expect(mostInACalendarSecond(counted, phase)).toBeLessThanOrEqual(10);
   });
 });
+
+describe('a lane’s pause ending while the other lane waits for its window', () => {
+  it('a cancel whose pause has ended goes at once, though placements still wait for an answer to make room for them', async () => {
+    const clock = steppedClock();
+    const pacer = new WindowPacer([{ limit: 10, ms: 1_000, cancelReserve: 2 }], null, clock, Date.now, undefined, {
+      untilAnswered: true,
+      wholeAfterPauseMs: 250,
+    });
+    const refusedCancel = await pacer.take('cancel');
+    // Seven placements sent, none answered yet (the broker is slow to act on them).
+    for (let i = 0; i < 7; i += 1) await pacer.take('urgent');
+    // The cancel is answered 429, Retry-After 1 s: its lane paused, its place given back.
+    pacer.pause(1_000, 'cancel');
+    pacer.giveBack(refusedCancel);
+    // An eighth placement fills the placements' share; a ninth waits for one of them to be answered.
+    await pacer.take('urgent');
+    let ninth: number | null = null;
+    void pacer.take('urgent').then((at) => (ninth = at));
+    // The kill switch sends the cancel again: it waits out the pause.
+    let cancelled: number | null = null;
+    void pacer.take('cancel').then((at) => (cancelled = at));
+    await clock.advance(999);
+    expect(cancelled).toBeNull();
+    // The pause over, the window has room for a cancel (8 of 10): it goes, while the placements'
+    // answers are still awaited.
+    await clock.advance(1);
+    expect(cancelled).toBe(1_000);
+    expect(ninth).toBeNull();
+  });
+});

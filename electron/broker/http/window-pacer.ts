@@ -214,7 +214,7 @@ export class WindowPacer implements Pacer {
         if (next === 'paused') {
           // Until the pause ends, or someone arrives who may go sooner (the other lane).
           await Promise.race([
-            this.#clock.sleep(Math.max(1, this.#pauseLeft(now))),
+            this.#clock.sleep(this.#pauseLeft(now)),
             new Promise<void>((resolve) => (this.#wake = resolve)),
           ]);
           this.#wake = null;
@@ -228,7 +228,7 @@ export class WindowPacer implements Pacer {
           const whole = this.#waitFor(now, cancel, this.#burst(cancel));
           if (whole > 0 && now + whole <= this.#wholeUntil[lane]) {
             const roomMade = new Promise<void>((resolve) => (this.#roomMade = resolve));
-            await Promise.race([this.#clock.sleep(whole), roomMade]);
+            await Promise.race([this.#clock.sleep(Math.min(whole, this.#pauseLeft(now))), roomMade]);
             this.#roomMade = null;
             continue;
           }
@@ -240,8 +240,11 @@ export class WindowPacer implements Pacer {
         if (wait > 0) {
           // Until the window has room, or a place in it is given back or answered (a write not
           // yet answered holds its place for as long: then only that can make room).
+          // Or until the other lane's pause ends, if someone waits in it: a cancel need not wait
+          // for the room a placement needs.
           const roomMade = new Promise<void>((resolve) => (this.#roomMade = resolve));
-          await (Number.isFinite(wait) ? Promise.race([this.#clock.sleep(wait), roomMade]) : roomMade);
+          const until = Math.min(wait, this.#pauseLeft(now));
+          await (Number.isFinite(until) ? Promise.race([this.#clock.sleep(until), roomMade]) : roomMade);
           this.#roomMade = null;
           continue;
         }
@@ -282,12 +285,16 @@ export class WindowPacer implements Pacer {
     return paused ? 'paused' : undefined;
   }
 
-  /** How long until the first paused lane with someone waiting may go again. */
+  /**
+   * How long until the first paused lane with someone waiting may go again (at least 1 ms, so a
+   * timer firing early does not spin the pump); infinite if no one waits in a paused lane.
+   */
   #pauseLeft(now: number): number {
     const left = (['cancels', 'others'] as const)
       .filter((lane) => (lane === 'cancels' ? this.#cancels : this.#others).length > 0)
-      .map((lane) => this.#pausedUntil[lane] - now);
-    return Math.min(...left);
+      .filter((lane) => this.#pausedUntil[lane] > now)
+      .map((lane) => Math.max(1, this.#pausedUntil[lane] - now));
+    return Math.min(Number.POSITIVE_INFINITY, ...left);
   }
 
   /**

@@ -66,3 +66,32 @@ describe('Square-off at a time: the settings', () => {
     expect(within(dialog).queryByRole('alert')).toBeNull();
   });
 });
+
+describe("Square-off at a time: main's refusal naming what the dialog has no field for", () => {
+  it('is shown whole above the buttons, with nothing on the time it also names', async () => {
+    const message = 'Invalid squareOff.set: settings.enabled: Invalid input';
+    setBridgeForTests(
+      createFakeBridge({
+        'squareOff.set': () => ({
+          ok: false,
+          error: {
+            kind: 'bad_request',
+            message,
+            field: 'settings.enabled',
+            fields: [
+              { field: 'settings.enabled', message: 'Invalid input' },
+              { field: 'settings.times.NSE', message: SPECIAL_CLOSE },
+            ],
+          },
+        }),
+      }),
+    );
+    const { user, dialog, nse } = await openSettings();
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(`Not saved: ${message}`);
+    expect(nse.getAttribute('aria-invalid')).toBeNull();
+    // It stays until the next save: typing in a time does not take it away.
+    await user.type(nse, '{Backspace}0');
+    expect(within(dialog).getByRole('alert').textContent).toBe(`Not saved: ${message}`);
+  });
+});
