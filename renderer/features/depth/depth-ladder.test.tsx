@@ -56,6 +56,13 @@ describe('DepthLadder', () => {
     expect(pick).toHaveBeenCalledWith(1500.1);
   });
 
+  it('tells a keyboard or screen-reader user what a price does, not only a pointer hovering it', () => {
+    render(ladder(DEPTH));
+    const button = screen.getByRole('button', { name: 'Offer 1,500.10' });
+    const described = document.getElementById(button.getAttribute('aria-describedby') ?? '');
+    expect(described?.textContent).toBe('Prices the ticket at this level (LIMIT)');
+  });
+
   it('re-renders only the level a tick changed, not the other nine', () => {
     const view = render(ladder(DEPTH));
     expect(renders).toHaveLength(10);

@@ -1,4 +1,4 @@
-import { memo, type CSSProperties } from 'react';
+import { memo, useId, type CSSProperties } from 'react';
 import type { DepthLevel, MarketDepth } from '@shared/domain/market';
 import { formatQty } from '../../lib/format';
 import { DepthLevelCells } from './depth-level';
@@ -37,6 +37,7 @@ export function DepthLadder(props: {
   readonly onPick: (price: number) => void;
 }) {
   const { depth } = props;
+  const hintId = useId();
   const level = (side: 'bid' | 'offer', levels: readonly DepthLevel[], k: number) => {
     const l = levels[k];
     return (
@@ -48,49 +49,55 @@ export function DepthLadder(props: {
         orders={l ? l.orders : 0}
         tickSize={props.tickSize}
         onPick={props.onPick}
+        hintId={hintId}
       />
     );
   };
   return (
-    <table
-      aria-label="Market depth"
-      className="grid depth"
-      style={{ '--depth-max': Math.max(1, largest(depth)) } as CSSProperties}
-    >
-      <thead>
-        <tr>
-          <th className="num">Qty</th>
-          <th className="num">Orders</th>
-          <th className="num">Bid</th>
-          <th className="num">Offer</th>
-          <th className="num">Orders</th>
-          <th className="num">Qty</th>
-        </tr>
-      </thead>
-      <tbody>
-        {RANKS.map((k) => (
-          <tr key={k}>
-            {level('bid', depth.buy, k)}
-            {level('offer', depth.sell, k)}
+    <>
+      <span id={hintId} hidden>
+        Prices the ticket at this level (LIMIT)
+      </span>
+      <table
+        aria-label="Market depth"
+        className="grid depth"
+        style={{ '--depth-max': Math.max(1, largest(depth)) } as CSSProperties}
+      >
+        <thead>
+          <tr>
+            <th className="num">Qty</th>
+            <th className="num">Orders</th>
+            <th className="num">Bid</th>
+            <th className="num">Offer</th>
+            <th className="num">Orders</th>
+            <th className="num">Qty</th>
           </tr>
-        ))}
-      </tbody>
-      <tfoot>
-        <tr>
-          <td className="num" data-testid="depth-total-buy">
-            {props.totalBuyQuantity === null ? '–' : formatQty(props.totalBuyQuantity)}
-          </td>
-          <th scope="row" colSpan={2} className="num depth__total-label">
-            Total bids
-          </th>
-          <th scope="row" colSpan={2} className="depth__total-label">
-            Total offers
-          </th>
-          <td className="num" data-testid="depth-total-sell">
-            {props.totalSellQuantity === null ? '–' : formatQty(props.totalSellQuantity)}
-          </td>
-        </tr>
-      </tfoot>
-    </table>
+        </thead>
+        <tbody>
+          {RANKS.map((k) => (
+            <tr key={k}>
+              {level('bid', depth.buy, k)}
+              {level('offer', depth.sell, k)}
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <td className="num" data-testid="depth-total-buy">
+              {props.totalBuyQuantity === null ? '–' : formatQty(props.totalBuyQuantity)}
+            </td>
+            <th scope="row" colSpan={2} className="num depth__total-label">
+              Total bids
+            </th>
+            <th scope="row" colSpan={2} className="depth__total-label">
+              Total offers
+            </th>
+            <td className="num" data-testid="depth-total-sell">
+              {props.totalSellQuantity === null ? '–' : formatQty(props.totalSellQuantity)}
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+    </>
   );
 }

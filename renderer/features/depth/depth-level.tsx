@@ -15,6 +15,8 @@ export interface DepthLevelProps {
   readonly tickSize: number;
   /** Prices the ticket at this level; must keep its identity across ticks (see `DepthLadder`). */
   readonly onPick: (price: number) => void;
+  /** The id of the ladder's one text saying what a price button does (its accessible description). */
+  readonly hintId: string;
 }
 
 /**
@@ -26,7 +28,8 @@ export interface DepthLevelProps {
 export function DepthLevelCells(props: DepthLevelProps) {
   const { side, price } = props;
   const word = side === 'bid' ? 'Bid' : 'Offer';
-  // The level's price moves with the book: its title is made on hover only (`useHoverTitle`).
+  // The level's price moves with the book: its title is made on hover only (`useHoverTitle`). What
+  // the button does is said to a keyboard or a screen reader by the ladder's one static hint.
   const hover = useHoverTitle(() =>
     price === null ? undefined : `Price the ticket at ${formatPrice(price, props.tickSize)} (LIMIT)`,
   );
@@ -36,6 +39,7 @@ export function DepthLevelCells(props: DepthLevelProps) {
         <button
           type="button"
           aria-label={`${word} ${formatPrice(price, props.tickSize)}`}
+          aria-describedby={props.hintId}
           {...hover}
           onClick={() => props.onPick(price)}
         >

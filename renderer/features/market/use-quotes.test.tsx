@@ -80,3 +80,44 @@ describe('useQuotesOf', () => {
     expect(screen.getByTestId('sum').textContent).toBe('511');
   });
 });
+
+describe('useQuotesOf as its instruments change', () => {
+  it('prices an instrument added later at once and at its ticks, and drops one no longer asked for', () => {
+    const client = new QueryClient();
+    const store = quotesStoreFor(client);
+    const ui = (tokens: number[]) => (
+      <QueryClientProvider client={client}>
+        <Pnl tokens={tokens} />
+      </QueryClientProvider>
+    );
+    const { rerender } = render(ui([1]));
+    act(() => {
+      store.push([tick(410, 1, 1), tick(100, 1, 2)], 1_000, 'stream');
+      store.flush();
+    });
+    expect(screen.getByTestId('sum').textContent).toBe('410');
+    // A new position in an instrument that had already ticked: its price counts at once.
+    rerender(ui([2, 1]));
+    expect(screen.getByTestId('sum').textContent).toBe('510');
+    act(() => {
+      store.push([tick(120, 2, 2)], 2_000, 'stream');
+      store.flush();
+    });
+    expect(screen.getByTestId('sum').textContent).toBe('530');
+    // An instrument first seen after it was asked for.
+    rerender(ui([2, 1, 3]));
+    act(() => {
+      store.push([tick(7, 3, 3)], 3_000, 'stream');
+      store.flush();
+    });
+    expect(screen.getByTestId('sum').textContent).toBe('537');
+    // A position closed: what is left is priced, and keeps moving.
+    rerender(ui([3]));
+    expect(screen.getByTestId('sum').textContent).toBe('7');
+    act(() => {
+      store.push([tick(8, 4, 3), tick(999, 4, 1)], 4_000, 'stream');
+      store.flush();
+    });
+    expect(screen.getByTestId('sum').textContent).toBe('8');
+  });
+});

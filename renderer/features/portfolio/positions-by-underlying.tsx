@@ -4,10 +4,10 @@ import { useClock } from '../../lib/use-now';
 import { useInstruments } from '../instruments/queries';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import type { Quotes } from '../market/quote-cache';
+import { useQuotesOf } from '../market/use-quotes';
 import { isDerivative, positionLegs } from '../strategy/builder-model';
-import { positionGroups } from '../strategy/position-groups';
+import { groupSpotSources, positionGroups } from '../strategy/position-groups';
 import { useStrategyActions } from '../strategy/strategy-store';
-import { spotSource } from '../strategy/underlying-spot';
 import { ACTIONS, GridTable, num, type Column } from '../layout/grid-table';
 
 const COLUMNS: readonly Column[] = [
@@ -41,14 +41,13 @@ export function PositionsByUnderlying(props: { readonly positions: readonly Posi
     if (ts) now = Math.max(now, Date.parse(ts));
   }
   if (now === 0) now = clock.now();
-  const lastPrice = (token: number): number | undefined => props.quotes[token]?.lastPrice;
-  const groups = positionGroups(props.positions, byToken, list, lastPrice, now);
-  // Each group's spot streams: a stock's listing, an index's nearest future.
-  const sources = groups.flatMap((g) => {
-    const s = g.derivatives ? spotSource(g.underlying, list, now) : null;
-    return s ? [s.instrumentToken] : [];
-  });
+  // Each group's spot streams: a stock's listing, an index's nearest future. The panel's quotes
+  // are its positions' only, so the spots' own are taken here.
+  const sources = groupSpotSources(props.positions, byToken, list, now);
   useMarketSubscription('position-groups', sources);
+  const spots = useQuotesOf(sources);
+  const lastPrice = (token: number): number | undefined => (props.quotes[token] ?? spots[token])?.lastPrice;
+  const groups = positionGroups(props.positions, byToken, list, lastPrice, now);
   const { legsReplaced, opened } = useStrategyActions();
   const payoff = (underlying: string): void => {
     const held = props.positions.filter((p) => {

@@ -1,11 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Position } from '@shared/domain/portfolio';
 import { IRFC_BOUGHT_TODAY, positionOf } from '@shared/testing/portfolio-fixtures';
 import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
-import { createFakeBridge, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
+import { createFakeBridge, NIFTY_CE, NIFTY_FUT, type FakeBridge } from '../../test/fake-bridge';
 import { useBridgeEvents } from '../session/use-bridge-events';
 import { FundsPanel } from './funds-panel';
 import { PositionsPanel } from './positions-panel';
@@ -120,5 +120,39 @@ describe('Positions panel', () => {
     tick(77, 101.05, 3);
     await waitFor(() => expect(text('total-unrealised')).toBe('+₹14,300.00'));
     expect(text('funds-unrealised')).toBe('+₹14,300.00');
+  });
+
+  it("By underlying prices an option's group from its underlying's future, which the trader does not hold", async () => {
+    const call = positionOf({
+      exchange: 'NFO',
+      tradingsymbol: NIFTY_CE.tradingsymbol,
+      instrumentToken: NIFTY_CE.instrumentToken,
+      product: 'NRML',
+      quantity: 75,
+      averagePrice: 180,
+      lastPrice: 182.4,
+      buyQuantity: 75,
+      buyValue: 13_500,
+    });
+    bridge = createFakeBridge({
+      'positions.list': () => ({ ok: true, data: [call] }),
+      'holdings.list': () => ({ ok: true, data: [] }),
+      'instruments.list': () => ({ ok: true, data: [NIFTY_FUT, NIFTY_CE] }),
+    });
+    setBridgeForTests(bridge);
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <WithEvents />
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(text(`pos-pnl-${NIFTY_CE.tradingsymbol}`)).not.toBeNull());
+    fireEvent.click(screen.getByRole('checkbox', { name: 'By underlying' }));
+    tick(NIFTY_CE.instrumentToken, 182.4, 4);
+    await waitFor(() => expect(screen.getByTestId('position-group').textContent).toContain('NIFTY'));
+    // Until the future ticks, the group's price and Greeks are unknown.
+    expect(text('group-delta')).toBe('…');
+    tick(NIFTY_FUT.instrumentToken, 24_512.3, 5);
+    await waitFor(() => expect(text('group-delta')).not.toBe('…'));
+    expect(screen.getByTestId('position-group').textContent).toMatch(/24,5\d\d\.\d\d/);
   });
 });

@@ -33,25 +33,9 @@ export function positionGroups(
   lastPrice: (token: number) => number | undefined,
   now: number,
 ): PositionGroup[] {
-  const names: string[] = [];
-  const members = new Map<string, Position[]>();
-  for (const p of positions) {
-    if (p.quantity === 0) continue;
-    const i = byToken.get(p.instrumentToken);
-    const name = i && isDerivative(i) ? i.name : p.tradingsymbol;
-    if (!members.has(name)) {
-      names.push(name);
-      members.set(name, []);
-    }
-    members.get(name)!.push(p);
-  }
-  return names.map((underlying) => {
-    const held = members.get(underlying)!;
+  return [...byUnderlying(positions, byToken)].map(([underlying, held]) => {
     const pnl = held.reduce((sum, p) => sum + markPosition(p, lastPrice(p.instrumentToken)).pnl, 0);
-    const derivatives = held.some((p) => {
-      const i = byToken.get(p.instrumentToken);
-      return i !== undefined && isDerivative(i);
-    });
+    const derivatives = holdsDerivatives(held, byToken);
     if (!derivatives) {
       const delta = held.reduce((d, p) => d + p.quantity * p.multiplier, 0);
       const spot = lastPrice(held[0]!.instrumentToken) ?? held[0]!.lastPrice;
@@ -76,5 +60,47 @@ export function positionGroups(
       return iv;
     });
     return { underlying, positions: held.length, spot, greeks: netGreeks(model, spot, now), missing, pnl, derivatives };
+  });
+}
+
+/**
+ * The instruments whose ticks price the groups holding derivatives (`spotSource`): none of them
+ * need be a position, so a view of the groups listens to them beside the positions' own.
+ */
+export function groupSpotSources(
+  positions: readonly Position[],
+  byToken: ReadonlyMap<number, Instrument>,
+  list: readonly Instrument[],
+  now: number,
+): number[] {
+  const tokens: number[] = [];
+  for (const [underlying, held] of byUnderlying(positions, byToken)) {
+    const source = holdsDerivatives(held, byToken) ? spotSource(underlying, list, now) : null;
+    if (source) tokens.push(source.instrumentToken);
+  }
+  return tokens;
+}
+
+/** The open positions by underlying, in the order each first appears. */
+function byUnderlying(
+  positions: readonly Position[],
+  byToken: ReadonlyMap<number, Instrument>,
+): Map<string, Position[]> {
+  const members = new Map<string, Position[]>();
+  for (const p of positions) {
+    if (p.quantity === 0) continue;
+    const i = byToken.get(p.instrumentToken);
+    const name = i && isDerivative(i) ? i.name : p.tradingsymbol;
+    const held = members.get(name);
+    if (held) held.push(p);
+    else members.set(name, [p]);
+  }
+  return members;
+}
+
+function holdsDerivatives(held: readonly Position[], byToken: ReadonlyMap<number, Instrument>): boolean {
+  return held.some((p) => {
+    const i = byToken.get(p.instrumentToken);
+    return i !== undefined && isDerivative(i);
   });
 }
