@@ -24,6 +24,7 @@ import { changeFrom } from './quote-cache';
 import { useMarketSubscription } from './use-market-subscription';
 import { useQuote, useQuotesStore } from './use-quotes';
 import { useInView } from './use-in-view';
+import { useWatchColumns } from './watch-columns';
 import { useWatchlists } from './use-watchlist-tokens';
 import { WatchlistsDialog } from './watchlists-dialog';
 import { NoMarketDataNote } from '../session/no-market-data';
@@ -52,6 +53,7 @@ export function Watchlist() {
   const marketData = useMarketData();
   useMarketSubscription('watchlist', tokens);
   const rows = tokens.map((t) => byToken.get(t)).filter((i): i is Instrument => i !== undefined);
+  const columns = useWatchColumns(rows);
   // One tab stop (roving focus): the selected row, else the first; ↑/↓ move it (docs/desk.md §Keyboard).
   const stop = tabStop(
     rows.map((i) => i.instrumentToken),
@@ -91,7 +93,7 @@ export function Watchlist() {
       </div>
       {marketData ? null : <NoMarketDataNote what="Bid/ask, last prices and the day's change" />}
       <div className="table-scroll watchlist__rows">
-        <table aria-label="Instruments" className="grid grid--watch">
+        <table aria-label="Instruments" className="grid grid--watch" style={columns}>
           <thead>
             <tr>
               <th>Symbol</th>
