@@ -190,12 +190,18 @@ async function openWindow(
   const page = await context.newPage();
   const u = new URL(url);
   if (deskWindow !== null) u.searchParams.set('window', deskWindow);
-  await page.goto(u.toString());
-  await page.getByText(/Connected to .+ as \S+/).waitFor({ timeout: 60_000 });
-  await page.waitForFunction((n) => document.querySelectorAll('tr[data-watch-row]').length >= n, tokens.length, {
-    timeout: 60_000,
-  });
-  return page;
+  try {
+    await page.goto(u.toString());
+    await page.getByText(/Connected to .+ as \S+/).waitFor({ timeout: 60_000 });
+    await page.waitForFunction((n) => document.querySelectorAll('tr[data-watch-row]').length >= n, tokens.length, {
+      timeout: 60_000,
+    });
+    return page;
+  } catch (e) {
+    // Which window's page did not come up, for the next one to look into; its context goes.
+    await context.close();
+    throw new Error(`the ${deskWindow === null ? 'main window' : `pop-out ${deskWindow}`}'s page: ${String(e)}`);
+  }
 }
 
 /** Turns a page's probe off and reads what it counted. */
