@@ -190,12 +190,18 @@ async function openWindow(
   const page = await context.newPage();
   const u = new URL(url);
   if (deskWindow !== null) u.searchParams.set('window', deskWindow);
-  await page.goto(u.toString());
-  await page.getByText(/Connected to .+ as \S+/).waitFor({ timeout: 60_000 });
-  await page.waitForFunction((n) => document.querySelectorAll('tr[data-watch-row]').length >= n, tokens.length, {
-    timeout: 60_000,
-  });
-  return page;
+  try {
+    await page.goto(u.toString());
+    await page.getByText(/Connected to .+ as \S+/).waitFor({ timeout: 60_000 });
+    await page.waitForFunction((n) => document.querySelectorAll('tr[data-watch-row]').length >= n, tokens.length, {
+      timeout: 60_000,
+    });
+    return page;
+  } catch (e) {
+    // Which window's page did not come up, for the next one to look into; its context goes.
+    await context.close();
+    throw new Error(`the ${deskWindow === null ? 'main window' : `pop-out ${deskWindow}`}'s page: ${String(e)}`);
+  }
 }
 
 /** Turns a page's probe off and reads what it counted. */
@@ -235,10 +241,15 @@ async function measureCount(
     // The pop-outs' desk windows are made before any page opens: `bridgeCall`'s socket names no
     // window, so it claims the main window, and a newer claim closes the main page's socket
     // (docs/workstation.md §Which page draws which window) — after it, that page took no ticks.
-    const deskWindows: Array<string | null> = [null];
-    for (let k = 1; k < windows; k += 1) deskWindows.push(await newDeskWindow(hostUrl));
-    for (const deskWindow of deskWindows)
+    const popouts: string[] = [];
+    for (let k = 1; k < windows; k += 1) popouts.push(await newDeskWindow(hostUrl));
+    // The pop-outs' pages open before the main window's: the main window's page opens every
+    // pop-out no page draws yet itself (`window.open`, use-popout-opener.ts), and those pages
+    // would tick at full rate, never told they lost the focus, in the main page's own renderer
+    // process — its main thread drawing four pages while the bench measured one.
+    for (const deskWindow of popouts)
       pages.push(await openWindow(browser, hostUrl, deskWindow, tokens, mode === 'static'));
+    pages.unshift(await openWindow(browser, hostUrl, null, tokens, mode === 'static'));
     // Every window but the first loses the focus, as when a trader works in one of them.
     if (mode === 'unfocused')
       await Promise.all(pages.slice(1).map((p) => p.evaluate(() => window.dispatchEvent(new Event('blur')))));
@@ -284,6 +295,8 @@ async function measureCount(
     });
     const load = loadavg()[0] ?? Number.NaN;
     counter.close();
+    const extra = (pages[0]?.context().pages().length ?? 1) - 1;
+    if (extra > 0) throw new Error(`the main window's page opened ${extra} pop-out(s) of its own`);
     return {
       mode,
       windows,

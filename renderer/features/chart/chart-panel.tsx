@@ -10,6 +10,7 @@ import { useTheme } from '../../state/settings-store';
 import { useTicketActions, useTicketDraft } from '../ticket/ticket-store';
 import { Panel } from '../layout/panel';
 import { LivePrice } from '../market/live-price';
+import { TickBox } from '../../lib/tick-box';
 import { marketQueries } from '../market/queries';
 import { useMarketSubscription } from '../market/use-market-subscription';
 import { NeedsMarketData } from '../session/no-market-data';
@@ -220,12 +221,17 @@ function LiveChartPanel() {
           <>
             <strong className="chart__sym">{instrument.tradingsymbol}</strong>
             <span className="muted">{instrument.exchange}</span>
-            <LivePrice
-              quote={quote}
-              fallback={instrument.lastPrice}
-              tickSize={instrument.tickSize}
-              className="chart__ltp"
-            />
+            {/* The price's box sits in a slot: a flex item cannot lay out alone (tick-box.tsx). */}
+            <span className="chart__ltp-slot">
+              <TickBox text={formatPrice(quote?.lastPrice ?? instrument.lastPrice, instrument.tickSize)}>
+                <LivePrice
+                  quote={quote}
+                  fallback={instrument.lastPrice}
+                  tickSize={instrument.tickSize}
+                  className="chart__ltp"
+                />
+              </TickBox>
+            </span>
           </>
         ) : (
           <span className="muted">Select an instrument on the watchlist</span>
@@ -315,10 +321,16 @@ function LastCandle(props: {
       <span title="Bar start (IST)">
         {props.interval === 'day' ? istDate(barStartMs(bar.time)) : formatIstDateTime(barStartMs(bar.time))}
       </span>{' '}
-      O <b>{formatPrice(bar.open, tick)}</b> H <b>{formatPrice(bar.high, tick)}</b> L{' '}
-      <b>{formatPrice(bar.low, tick)}</b> C <b>{formatPrice(bar.close, tick)}</b> V <b>{formatQty(bar.volume)}</b>
+      O <Figure text={formatPrice(bar.open, tick)} /> H <Figure text={formatPrice(bar.high, tick)} /> L{' '}
+      <Figure text={formatPrice(bar.low, tick)} /> C <Figure text={formatPrice(bar.close, tick)} /> V{' '}
+      <Figure text={formatQty(bar.volume)} />
     </span>
   );
+}
+
+/** One of the last candle's figures, moved by ticks: in a box of its own (`TickBox`). */
+function Figure({ text }: { readonly text: string }) {
+  return <TickBox text={text} className="chart__figure" />;
 }
 
 /**

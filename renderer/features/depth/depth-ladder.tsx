@@ -53,51 +53,57 @@ export function DepthLadder(props: {
       />
     );
   };
+  // The table sits in a box of its own fixed height that contains its layout (depth.css): a
+  // tick's new figures are laid out inside it, not from the document (docs/live-data.md §A
+  // ticking list's cost). A table's own cells cannot be such boxes; the outer box is the panel
+  // body's flex item, which cannot be one either.
   return (
-    <>
+    <div className="depth__box">
       <span id={hintId} hidden>
         Prices the ticket at this level (LIMIT)
       </span>
-      <table
-        aria-label="Market depth"
-        className="grid depth"
-        style={{ '--depth-max': Math.max(1, largest(depth)) } as CSSProperties}
-      >
-        <thead>
-          <tr>
-            <th className="num">Qty</th>
-            <th className="num">Orders</th>
-            <th className="num">Bid</th>
-            <th className="num">Offer</th>
-            <th className="num">Orders</th>
-            <th className="num">Qty</th>
-          </tr>
-        </thead>
-        <tbody>
-          {RANKS.map((k) => (
-            <tr key={k}>
-              {level('bid', depth.buy, k)}
-              {level('offer', depth.sell, k)}
+      <div className="depth__frame">
+        <table
+          aria-label="Market depth"
+          className="grid depth"
+          style={{ '--depth-max': Math.max(1, largest(depth)) } as CSSProperties}
+        >
+          <thead>
+            <tr>
+              <th className="num">Qty</th>
+              <th className="num">Orders</th>
+              <th className="num">Bid</th>
+              <th className="num">Offer</th>
+              <th className="num">Orders</th>
+              <th className="num">Qty</th>
             </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr>
-            <td className="num" data-testid="depth-total-buy">
-              {props.totalBuyQuantity === null ? '–' : formatQty(props.totalBuyQuantity)}
-            </td>
-            <th scope="row" colSpan={2} className="num depth__total-label">
-              Total bids
-            </th>
-            <th scope="row" colSpan={2} className="depth__total-label">
-              Total offers
-            </th>
-            <td className="num" data-testid="depth-total-sell">
-              {props.totalSellQuantity === null ? '–' : formatQty(props.totalSellQuantity)}
-            </td>
-          </tr>
-        </tfoot>
-      </table>
-    </>
+          </thead>
+          <tbody>
+            {RANKS.map((k) => (
+              <tr key={k}>
+                {level('bid', depth.buy, k)}
+                {level('offer', depth.sell, k)}
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <td className="num" data-testid="depth-total-buy">
+                {props.totalBuyQuantity === null ? '–' : formatQty(props.totalBuyQuantity)}
+              </td>
+              <th scope="row" colSpan={2} className="num depth__total-label">
+                Total bids
+              </th>
+              <th scope="row" colSpan={2} className="depth__total-label">
+                Total offers
+              </th>
+              <td className="num" data-testid="depth-total-sell">
+                {props.totalSellQuantity === null ? '–' : formatQty(props.totalSellQuantity)}
+              </td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+    </div>
   );
 }

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { expectedIntervalOf, pollStatusOf } from '../../lib/poll-schedule';
 import { freshnessPromise } from '../../lib/polling-policy';
 import { formatAge } from '../../lib/format';
+import { TickBox } from '../../lib/tick-box';
 import { useClock, useNow, type Clock } from '../../lib/use-now';
 import { sessionQueries } from '../session/queries';
 import { freshnessView, type FreshnessView } from './freshness-rule';
@@ -89,7 +90,8 @@ export function Freshness({ view }: { readonly view: PanelFreshness }) {
     </span>
   ) : (
     <span className="freshness" data-stale="false" title={howKept(view)} {...facts}>
-      {view.text}
+      {/* The age changes every second: in a box of its own (the label is a flex item of the header). */}
+      <TickBox text={view.text} />
     </span>
   );
 }
