@@ -48,3 +48,30 @@ test('a six-digit price, its bid and offer, and its stale tag stay inside their 
   await expect(ltp).toHaveAttribute('data-quote', 'stale', { timeout: 15_000 });
   await expect.poll(() => overflowing(page)).toEqual([]);
 });
+
+/**
+ * The watchlist's symbols of up to ten letters cut short ("HDFCBA…"), as "SYMBOL needs N px of M"
+ * (their cell's text wider than the cell).
+ */
+function cutSymbols(page: Page): Promise<string[]> {
+  return page
+    .getByRole('table', { name: 'Instruments' })
+    .evaluate((table) =>
+      [...table.querySelectorAll<HTMLElement>('td.sym')]
+        .filter((cell) => (cell.textContent ?? '').length <= 10 && cell.scrollWidth > cell.clientWidth)
+        .map((cell) => `${cell.textContent ?? ''} needs ${cell.scrollWidth} px of ${cell.clientWidth}`),
+    );
+}
+
+test('wider price columns leave a ten-letter symbol whole on the small screen', async ({ page }) => {
+  // The small screen's watchlist is about as narrow as the list's least width: wider price
+  // columns take that room from the symbols unless the list scrolls sideways instead.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const desk = deskOn(page, quietHost());
+  await desk.open();
+  await expect(page.getByTestId('ltp-SBIN')).toHaveAttribute('data-quote', 'live');
+  await expect.poll(() => cutSymbols(page)).toEqual([]);
+  await desk.setSymbolPrice('NSE', 'SBIN', 123456.75);
+  await expect(page.getByTestId('ltp-SBIN')).toHaveText('1,23,456.75');
+  await expect.poll(() => cutSymbols(page)).toEqual([]);
+});

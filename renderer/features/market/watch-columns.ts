@@ -77,10 +77,11 @@ export function useWatchColumns(rows: readonly Instrument[]): CSSProperties {
     },
     [store, clock],
   );
-  // A primitive snapshot (half-em steps), so React re-renders the list only when a width moves.
+  // A primitive snapshot (quarter-em steps: half an em left a four-digit list's columns wider
+  // than the small screen's watchlist), so React re-renders the list only when a width moves.
   const key = useSyncExternalStore(subscribe, () => {
     const c = watchColumnsNow(rows, (t) => store.get(t), clock.now());
-    return `${Math.ceil(c.ltpEms * 2) / 2}|${Math.ceil(c.bidAskEms * 2) / 2}|${c.tagged ? 1 : 0}`;
+    return `${Math.ceil(c.ltpEms * 4) / 4}|${Math.ceil(c.bidAskEms * 4) / 4}|${c.tagged ? 1 : 0}`;
   });
   const [ltpEms, bidAskEms, tagged] = key.split('|');
   return {
