@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { deskOn, expect, quietHostPerFile, test } from './fixtures';
+import { deskOn, expect, quietHostPerFile, quietHostPerTest, test } from './fixtures';
 
 /**
  * The watchlist's price columns hold the prices they show (docs/live-data.md §A ticking list's
@@ -9,6 +9,9 @@ import { deskOn, expect, quietHostPerFile, test } from './fixtures';
 
 /** A host whose paper market moves only when a test moves it, so a price can go stale. */
 const quietHost = quietHostPerFile();
+
+/** A quiet host of the test's own, whose prices nothing above moved to six digits. */
+const ownQuietHost = quietHostPerTest();
 
 /**
  * The watchlist's last prices and bids/offers wider than their cell, as "SYMBOL: text needs N px of M": each price box
@@ -74,4 +77,23 @@ test('wider price columns leave a ten-letter symbol whole on the small screen', 
   await desk.setSymbolPrice('NSE', 'SBIN', 123456.75);
   await expect(page.getByTestId('ltp-SBIN')).toHaveText('1,23,456.75');
   await expect.poll(() => cutSymbols(page)).toEqual([]);
+});
+
+/** How far the watchlist's rows scroll sideways (0: the list fits its panel). */
+const sideways = (page: Page): Promise<number> =>
+  page.locator('.watchlist__rows').evaluate((rows) => rows.scrollWidth - rows.clientWidth);
+
+test("after the market stops ticking the small screen's watchlist still fits its panel, each stale price tagged", async ({
+  page,
+}) => {
+  // After the close every row turns stale: its tag, in every row, must not push the list wider.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const desk = deskOn(page, ownQuietHost());
+  await desk.open();
+  const ltp = page.getByTestId('ltp-TCS');
+  await expect(ltp).toHaveAttribute('data-quote', 'live');
+  await expect(ltp).toHaveAttribute('data-quote', 'stale', { timeout: 15_000 });
+  await expect.poll(() => sideways(page)).toBeLessThanOrEqual(1);
+  await expect.poll(() => cutSymbols(page)).toEqual([]);
+  await expect.poll(() => overflowing(page)).toEqual([]);
 });
