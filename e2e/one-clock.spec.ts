@@ -26,7 +26,9 @@ test('an order’s lifecycle reads the market’s clock, as the blotter does, an
     orderType: 'LIMIT',
     product: 'MIS',
     quantity: '1',
-    price: (Math.round(ltp * 0.8 * 20) / 20).toFixed(2),
+    // 5% under the market rests without filling; 20% under was below the lower circuit limit
+    // (20% under the previous close) whenever the simulated market traded under its close.
+    price: (Math.round(ltp * 0.95 * 20) / 20).toFixed(2),
   });
   const id = await placeOrder(page);
   const row = orderRow(page, id);
