@@ -163,12 +163,18 @@ export class Workstation {
     return this.#pages.get(caller) ?? null;
   }
 
-  /** A page's bridge closed. A pop-out left with no page closes after the grace, unless one comes back. */
+  /**
+   * A page's bridge closed. A pop-out left with no page closes after the grace, unless one comes
+   * back. One the desk already closed (`desk.close` arrived before the socket's close) starts no
+   * grace: window ids are reused (`newWindowId`), and that grace would close the next pop-out
+   * given the id while its page is still loading (docs/workstation.md §Windows, Closing).
+   */
   public pageClosed(caller: string): void {
     const id = this.#pages.get(caller);
     if (id === undefined) return;
     this.#pages.delete(caller);
-    if (id !== MAIN_WINDOW && !this.#hasPage(id) && !this.#shellOpen.has(id)) {
+    const onDesk = this.#desk.windows.some((w) => w.id === id);
+    if (id !== MAIN_WINDOW && onDesk && !this.#hasPage(id) && !this.#shellOpen.has(id)) {
       this.#cancelGrace(id);
       this.#grace.set(
         id,
