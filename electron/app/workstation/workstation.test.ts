@@ -193,6 +193,21 @@ describe('windows open while a page draws them', () => {
     expect(ws.view().desk.panels.find((p) => p.kind === 'chart')?.window).toBe('w1');
   });
 
+  it('the socket of a closed pop-out’s page that closes only after the next pop-out took its id does not close that one', async () => {
+    const ws = workstation();
+    await ws.use('paper');
+    ws.movePanel(chart(), 'new');
+    ws.pageOpened('bridge-2', 'w1');
+    ws.closeWindow('w1');
+    expect(ws.movePanel(chart(), 'new')).toBe('w1');
+    expect(ws.view().open).toEqual([]); // the old page draws no window the desk has now
+    ws.pageClosed('bridge-2'); // late: the new w1's page is still loading
+    timers.fire();
+    expect(ws.view().desk.windows.map((w) => w.id)).toEqual(['main', 'w1']);
+    expect(ws.pageOpened('bridge-3', 'w1')).toEqual({ ok: true, replaced: [] });
+    expect(ws.view().open).toEqual(['w1']);
+  });
+
   it('a page naming a window that is not on the desk opens none; one naming no window (or garbage) is the main window, as its page reads it', async () => {
     const ws = workstation();
     await ws.use('paper');
