@@ -176,6 +176,38 @@ describe('windows open while a page draws them', () => {
     expect(ws.view().open).toEqual(['main', 'w1']);
   });
 
+  it('a pop-out closed on the desk before its page went does not close the next pop-out given its id', async () => {
+    const ws = workstation();
+    await ws.use('paper');
+    ws.movePanel(chart(), 'new');
+    ws.pageOpened('bridge-1', null);
+    ws.pageOpened('bridge-2', 'w1');
+    // The desk closes w1 (`desk.close`), and only then does its page's socket close.
+    ws.closeWindow('w1');
+    ws.pageClosed('bridge-2');
+    // The trader pops the chart out again at once: the new window is w1 too, its page still loading.
+    expect(ws.movePanel(chart(), 'new')).toBe('w1');
+    timers.fire();
+    expect(ws.view().desk.windows.map((w) => w.id)).toEqual(['main', 'w1']);
+    expect(ws.pageOpened('bridge-3', 'w1')).toEqual({ ok: true, replaced: [] });
+    expect(ws.view().desk.panels.find((p) => p.kind === 'chart')?.window).toBe('w1');
+  });
+
+  it('the socket of a closed pop-out’s page that closes only after the next pop-out took its id does not close that one', async () => {
+    const ws = workstation();
+    await ws.use('paper');
+    ws.movePanel(chart(), 'new');
+    ws.pageOpened('bridge-2', 'w1');
+    ws.closeWindow('w1');
+    expect(ws.movePanel(chart(), 'new')).toBe('w1');
+    expect(ws.view().open).toEqual([]); // the old page draws no window the desk has now
+    ws.pageClosed('bridge-2'); // late: the new w1's page is still loading
+    timers.fire();
+    expect(ws.view().desk.windows.map((w) => w.id)).toEqual(['main', 'w1']);
+    expect(ws.pageOpened('bridge-3', 'w1')).toEqual({ ok: true, replaced: [] });
+    expect(ws.view().open).toEqual(['w1']);
+  });
+
   it('a page naming a window that is not on the desk opens none; one naming no window (or garbage) is the main window, as its page reads it', async () => {
     const ws = workstation();
     await ws.use('paper');

@@ -85,6 +85,12 @@ export class Workstation {
   #generation = 0;
   /** Each connected page (a bridge, a webContents) and the window it draws. */
   readonly #pages = new Map<string, string>();
+  /**
+   * Pages still connected whose window left the desk, and the window they drew. Window ids are
+   * reused (`newWindowId`): such a page neither counts as drawing the next window given its id nor,
+   * when its socket closes (seconds later on a busy host), starts that window's grace.
+   */
+  readonly #retired = new Map<string, string>();
   /** Pop-outs the shell has open (Electron). */
   readonly #shellOpen = new Set<string>();
   readonly #grace = new Map<string, unknown>();
@@ -148,6 +154,7 @@ export class Workstation {
     const replaced =
       id === MAIN_WINDOW ? [...this.#pages].filter(([, w]) => w === MAIN_WINDOW).map(([other]) => other) : [];
     for (const other of replaced) this.#pages.delete(other);
+    this.#retired.delete(caller);
     this.#pages.set(caller, id);
     this.#cancelGrace(id);
     this.#changed(false);
@@ -160,11 +167,16 @@ export class Workstation {
    * pop-out costs).
    */
   public windowOf(caller: string): string | null {
-    return this.#pages.get(caller) ?? null;
+    return this.#pages.get(caller) ?? this.#retired.get(caller) ?? null;
   }
 
-  /** A page's bridge closed. A pop-out left with no page closes after the grace, unless one comes back. */
+  /**
+   * A page's bridge closed. A pop-out left with no page closes after the grace, unless one comes
+   * back; the page of a window the desk already closed starts none (docs/workstation.md §Windows,
+   * Closing).
+   */
   public pageClosed(caller: string): void {
+    if (this.#retired.delete(caller)) return;
     const id = this.#pages.get(caller);
     if (id === undefined) return;
     this.#pages.delete(caller);
@@ -351,11 +363,16 @@ export class Workstation {
     this.#changed(true);
   }
 
-  /** Tells `windowsGone` about the pop-outs of `before` that `after` no longer has. */
+  /** Tells `windowsGone` about the pop-outs of `before` that `after` no longer has; their pages are retired. */
   #gone(before: Desk, after: Desk): void {
     const kept = new Set(after.windows.map((w) => w.id));
     const gone = before.windows.map((w) => w.id).filter((id) => !kept.has(id));
     for (const id of gone) this.#cancelGrace(id);
+    for (const [caller, id] of this.#pages)
+      if (gone.includes(id)) {
+        this.#pages.delete(caller);
+        this.#retired.set(caller, id);
+      }
     if (gone.length > 0) this.#o.windowsGone?.(gone);
   }
 
