@@ -454,6 +454,8 @@ interface PaintSample {
 
 /** Where a first paint's time went, each from navigation start (see ModeResult.firstPaintParts). */
 interface FirstPaintParts {
+  /** The last of the page's scripts and styles asked for before its code ran has arrived (Resource Timing). */
+  assetsHere: number;
   codeRun: number;
   /** The app's own marks (renderer/start.tsx): its code has run; React committed its first render. NaN in a build without them. */
   appCodeRun: number;
@@ -466,6 +468,7 @@ interface FirstPaintParts {
 const NO_FIRST_PAINT: { ms: number; parts: FirstPaintParts } = {
   ms: Number.NaN,
   parts: {
+    assetsHere: Number.NaN,
     codeRun: Number.NaN,
     appCodeRun: Number.NaN,
     firstRender: Number.NaN,
@@ -503,8 +506,13 @@ async function firstPaint(
     ).__bench;
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
     const mark = (name: string): number => performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN;
+    const codeRun = nav?.domContentLoadedEventStart ?? Number.NaN;
+    const assets = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter(
+      (r) => r.startTime < codeRun && /\.(js|css)$/.test(new URL(r.name).pathname),
+    );
     return {
-      codeRun: nav?.domContentLoadedEventStart ?? Number.NaN,
+      assetsHere: assets.length > 0 ? Math.max(...assets.map((r) => r.responseEnd)) : Number.NaN,
+      codeRun,
       appCodeRun: mark('desk:code-run'),
       firstRender: mark('desk:first-render'),
       bridgeOpen: b.bridgeOpen ?? Number.NaN,
@@ -934,6 +942,7 @@ function report(
   const p = results.find((r) => r.mode === 'plain') ?? emptyResult('plain', opt);
   const rows: Array<[string, (r: ModeResult) => number]> = [
     ['first paint of the book (ms)', (r) => r.firstPaintMs],
+    ["  the page's scripts and styles here (ms)", (r) => r.firstPaintParts.assetsHere],
     ["  the page's code run (DOMContentLoaded, ms)", (r) => r.firstPaintParts.codeRun],
     ["  the app's code run (desk:code-run, ms)", (r) => r.firstPaintParts.appCodeRun],
     ['  first render committed (desk:first-render, ms)', (r) => r.firstPaintParts.firstRender],
@@ -1023,6 +1032,7 @@ function report(
     const k = r.mode;
     Object.assign(summary, {
       [`${k}_first_paint_ms`]: round1(r.firstPaintMs),
+      [`${k}_first_paint_assets_here_ms`]: round1(r.firstPaintParts.assetsHere),
       [`${k}_first_paint_code_run_ms`]: round1(r.firstPaintParts.codeRun),
       [`${k}_first_paint_app_code_run_ms`]: round1(r.firstPaintParts.appCodeRun),
       [`${k}_first_paint_first_render_ms`]: round1(r.firstPaintParts.firstRender),
