@@ -1,9 +1,7 @@
 import { createContext, startTransition, useContext, useEffect, useState, type ReactNode } from 'react';
+import { afterNextPaint } from '../../lib/after-paint';
 import { Panel } from './panel';
 import { PanelPlaceholder } from './panel-states';
-
-/** The longest the rest of the desk waits for the first screen's frame (a page opened hidden paints none). */
-const HIDDEN_PAGE_WAIT_MS = 500;
 
 /** False until the first screen has painted; true outside `FirstScreenFirst` (a pop-out, a test). */
 const RestDrawn = createContext(true);
@@ -16,21 +14,8 @@ const RestDrawn = createContext(true);
  */
 export function FirstScreenFirst({ children }: { readonly children: ReactNode }) {
   const [rest, setRest] = useState(false);
-  useEffect(() => {
-    // After the frame that paints this commit: a timer queued from its animation frame runs once it
-    // painted. A page that is not shown gets no animation frames, so a plain timer bounds the wait.
-    const draw = () => startTransition(() => setRest(true));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(draw, 0);
-    });
-    const bound = setTimeout(draw, HIDDEN_PAGE_WAIT_MS);
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-      clearTimeout(bound);
-    };
-  }, []);
+  // After the frame that paints this commit (or, for a page not shown, a bound on the wait).
+  useEffect(() => afterNextPaint(() => startTransition(() => setRest(true))), []);
   return <RestDrawn.Provider value={rest}>{children}</RestDrawn.Provider>;
 }
 
@@ -44,3 +29,10 @@ export function Later(props: { readonly title: string; readonly what: string; re
     </Panel>
   );
 }
+
+/**
+ * Whether the first screen has painted (always, outside `FirstScreenFirst`): what the first
+ * screen does not show — the instrument universe — is asked for only then, so its reply is not
+ * parsed and drawn ahead of the book's first rows (docs/live-data.md §The first screen first).
+ */
+export const useFirstScreenDrawn = (): boolean => useContext(RestDrawn);

@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Order, OrderChanges, OrderRequest } from '@shared/domain/order';
+import { afterNextPaint } from '../../lib/after-paint';
 import { call, parseReply } from '../../lib/ipc-client';
 import { FIRST_PAGE_ROWS, takeFirstSync } from './first-sync';
 import { orderBookOf } from './order-book-store';
@@ -29,6 +30,9 @@ export function loadRestOfBook(client: QueryClient): Promise<void> {
   if (running) return running;
   const book = orderBookOf(client);
   const run = (async () => {
+    // The rows already here paint first: a page's reply (its parse and its render) landing
+    // before that frame would hold the first screen back.
+    await new Promise<void>((painted) => afterNextPaint(painted));
     for (let at = book.pageInput(); at; at = book.pageInput()) {
       await idle();
       const page = await call('orders.page', { ...at, limit: PAGE_ROWS });
