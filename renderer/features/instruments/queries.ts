@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Instrument } from '@shared/domain/instrument';
 import { call } from '../../lib/ipc-client';
+import { useFirstScreenDrawn } from '../layout/first-screen';
 
 /**
  * Query factory for the instrument universe. It changes at most daily, so it is fetched once
@@ -39,8 +40,12 @@ function toIndex(list: Instrument[]): InstrumentIndex {
 
 /**
  * The instrument universe, indexed. `select` is module-level, so react-query memoises the
- * index per fetched list rather than rebuilding a 10,000-entry Map on every render.
+ * index per fetched list rather than rebuilding a 10,000-entry Map on every render. The main
+ * window asks for it once its first screen has painted: the list is the page's largest reply
+ * after the book, and parsed ahead of the book's first rows it held their paint back
+ * (docs/live-data.md §The first screen first). Until then the index is empty, as while it loads.
  */
 export function useInstruments(): InstrumentIndex {
-  return useQuery({ ...instrumentQueries.list(), select: toIndex }).data ?? EMPTY;
+  const drawn = useFirstScreenDrawn();
+  return useQuery({ ...instrumentQueries.list(), select: toIndex, enabled: drawn }).data ?? EMPTY;
 }
