@@ -8,8 +8,3 @@ import { sendFirstSync } from './features/orders/first-sync';
 // as soon as its few kilobytes are here.
 getBridge();
 if (new URLSearchParams(window.location.search).get('window') === null) sendFirstSync();
-// The contract's schemas (zod, built as their module runs: tens of milliseconds of the page's
-// start) run as soon as their chunk is here, while the desk's larger entry is still arriving,
-// instead of after it (docs/live-data.md §The first screen first). The desk imports the same
-// module, so it runs once.
-void import('./lib/ipc-client');
