@@ -315,6 +315,8 @@ interface ChannelParts {
   readonly alerts: AlertBook;
   readonly journal: JournalService;
   readonly events: EventHub;
+  /** A page said the main window's first screen has painted (`desk.firstScreen`). */
+  readonly firstScreenDrawn: () => void;
 }
 
 /** One handler per contract channel: this does not compile until every channel has one. */
@@ -332,7 +334,7 @@ function channelHandlers(p: ChannelParts): Handlers {
     ...alertHandlers(p.active, p.alerts),
     ...journalHandlers(p.journal),
     ...bracketHandlers(p.active),
-    ...deskHandlers(p.workstation, p.events),
+    ...deskHandlers(p.workstation, p.events, p.firstScreenDrawn),
   };
 }
 
@@ -385,6 +387,12 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
   // Bursts of order changes cross the bridge as one delta per 50 ms, the first at once.
   const ordersChanged = new OrdersChangedBatcher((delta) => events.emit('orders.changed', delta));
 
+  // The first screen of this run's main window, drawn: each session's drift check at login waits
+  // for it, at most a few seconds (docs/live-data.md §The first screen first). Once drawn it stays
+  // so: a later login does not wait for a window already open.
+  let firstScreenDrawn!: () => void;
+  const firstScreen = new Promise<void>((resolve) => (firstScreenDrawn = resolve));
+
   const active = new ActiveCore({
     brokers,
     paperUrl: paper.url,
@@ -398,6 +406,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       vault,
       dataDir: config.dataDir,
       events: coreEvents({ events, settings, journal, ordersChanged, onTick, watch }),
+      firstScreen,
     }),
   });
 
@@ -431,6 +440,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     alerts: alerts.book,
     journal,
     events,
+    firstScreenDrawn,
   });
 
   return {

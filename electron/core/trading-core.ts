@@ -94,6 +94,11 @@ export interface TradingCoreOptions {
    * (docs/session.md §Session facts are ordered by main). Default: this core's own.
    */
   readonly sessionVersions?: SessionVersions;
+  /**
+   * Resolves once the main window's first screen is drawn: the drift alarm's login check waits for
+   * it (docs/live-data.md §The first screen first). Default: the check runs at login.
+   */
+  readonly firstScreen?: Promise<void>;
 }
 
 /** The client-side rate before the broker has published its limits: a margin under the documented 10/s, burst 20. */
@@ -313,6 +318,7 @@ export class TradingCore {
       now: Date.now,
       setTimer: driftSeam.setTimer ?? systemTimer,
       onChange: (status) => ev.onDrift?.(status),
+      ...(this.#options.firstScreen ? { firstScreen: this.#options.firstScreen } : {}),
       ...(driftSeam.everyMs !== undefined ? { everyMs: driftSeam.everyMs } : {}),
       ...(driftSeam.confirmAfterMs !== undefined ? { confirmAfterMs: driftSeam.confirmAfterMs } : {}),
     });
@@ -604,7 +610,7 @@ export class TradingCore {
         if (state === 'open' && this.#connection.stream !== 'open') {
           this.book.reconnected();
           this.#warmBook();
-          if (this.#seams.drift !== false) void this.drift.check();
+          if (this.#seams.drift !== false) this.drift.streamOpened();
         }
         this.#setConnection({ stream: state, detail });
       },

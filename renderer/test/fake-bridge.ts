@@ -55,6 +55,8 @@ const BACKGROUND: Partial<Record<RequestChannel, Handler>> = {
     },
   }),
   'alerts.list': () => ({ ok: true, data: [] }),
+  // The main window's first screen, told to main once painted (docs/live-data.md §The first screen first).
+  'desk.firstScreen': () => ({ ok: true, data: {} }),
   // The header's square-off, off (docs/desk.md §Square-off).
   'squareOff.get': () => ({
     ok: true,

@@ -500,6 +500,11 @@ export const requests = {
   },
   /** Closes a pop-out: its panels go back to the main window. */
   'desk.close': { input: z.strictObject({ window: WindowId }), output: z.object({}) },
+  /**
+   * The main window's first screen has painted: main's login work that waits for it (the drift
+   * alarm's first check) goes ahead (docs/live-data.md §The first screen first).
+   */
+  'desk.firstScreen': { input: z.void(), output: z.object({}) },
   /** Where a pop-out is now (the browser host's page reports it; Electron's shell sees it). */
   'desk.moved': {
     input: z.strictObject({ window: WindowId, bounds: ScreenRect, display: DisplayId.optional() }),

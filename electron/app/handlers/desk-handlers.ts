@@ -10,6 +10,7 @@ type DeskChannel =
   | 'desk.remove'
   | 'desk.link'
   | 'desk.close'
+  | 'desk.firstScreen'
   | 'desk.moved'
   | 'desk.orientation'
   | 'desk.command'
@@ -20,7 +21,11 @@ type DeskChannel =
   | 'workspaces.import';
 
 /** The workstation's channels (docs/workstation.md): the desk, its windows and panels, the workspaces. */
-export function deskHandlers(desk: Workstation, events: EventHub): Pick<Handlers, DeskChannel> {
+export function deskHandlers(
+  desk: Workstation,
+  events: EventHub,
+  firstScreenDrawn: () => void,
+): Pick<Handlers, DeskChannel> {
   const done = {};
   return {
     'desk.view': async () => desk.view(),
@@ -30,6 +35,7 @@ export function deskHandlers(desk: Workstation, events: EventHub): Pick<Handlers
     'desk.remove': async ({ panel }) => (desk.removePanel(panel), done),
     'desk.link': async ({ group, instrument }) => (desk.link(group, instrument), done),
     'desk.close': async ({ window }) => (desk.closeWindow(window), done),
+    'desk.firstScreen': async () => (firstScreenDrawn(), done),
     'desk.moved': async ({ window, bounds, display }) => (desk.windowMoved(window, bounds, display ?? null), done),
     'desk.orientation': async ({ window, orientation }) => (desk.orientation(window, orientation), done),
     // Relayed to every page; the window named acts (and Electron's shell raises it).

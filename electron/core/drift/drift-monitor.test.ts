@@ -1,11 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { DriftStatus } from '@shared/domain/drift';
 import type { Order, Trade } from '@shared/domain/order';
 import type { Position } from '@shared/domain/portfolio';
 import { AppError } from '@shared/ipc/app-error';
 import { anOrder } from '@shared/testing/order-fixtures';
 import { positionOf as brokerPosition } from '@shared/testing/portfolio-fixtures';
-import { DriftMonitor } from './drift-monitor';
+import { DriftMonitor, type DriftMonitorDeps } from './drift-monitor';
 
 /** 2026-11-23 10:31:00 IST. */
 const START = Date.parse('2026-11-23T05:01:00Z');
@@ -16,7 +16,10 @@ function outsideOrder(orderId: string): Order {
 }
 
 /** A broker whose lists the test sets, a clock and a timer the test moves by hand. */
-function rig(seenFilled: (orderId: string) => number | undefined = () => undefined) {
+function rig(
+  seenFilled: (orderId: string) => number | undefined = () => undefined,
+  login: Pick<DriftMonitorDeps, 'firstScreen' | 'firstScreenWaitMs'> = {},
+) {
   const broker = {
     orders: [] as Order[],
     trades: [] as Trade[],
@@ -53,6 +56,7 @@ function rig(seenFilled: (orderId: string) => number | undefined = () => undefin
     onChange: (s) => changes.push(s),
     everyMs: 60_000,
     confirmAfterMs: 5_000,
+    ...login,
   });
   /** Moves the clock to the next live timer and fires it; answers how far it moved. */
   const nextTimer = async (): Promise<number> => {
@@ -274,3 +278,43 @@ function positionOf(tradingsymbol: string, quantity: number): Position {
     dayBuyValue: quantity * 1500,
   });
 }
+
+describe("DriftMonitor: the login's check waits for the desk's first screen (docs/live-data.md §The first screen first)", () => {
+  it('reads nothing until the main window says its first screen is drawn, a stream opening meanwhile neither; then checks', async () => {
+    let drawn!: () => void;
+    const { broker, monitor } = rig(undefined, { firstScreen: new Promise<void>((r) => (drawn = r)) });
+    broker.orders = [outsideOrder('260000000009')];
+    let reads = 0;
+    const listOrders = broker.listOrders;
+    broker.listOrders = async () => ((reads += 1), listOrders());
+    monitor.start();
+    monitor.streamOpened();
+    await new Promise((r) => setImmediate(r));
+    expect(reads).toBe(0);
+    expect(monitor.status()).toMatchObject({ checking: false, checkedAt: null, suspected: 0 });
+
+    drawn();
+    await vi.waitFor(() => expect(monitor.status()).toMatchObject({ checkedAt: START, suspected: 1 }));
+    expect(reads).toBe(1);
+  });
+
+  it('a desk whose window never says so checks once the wait is over', async () => {
+    const { monitor, nextTimer } = rig(undefined, {
+      firstScreen: new Promise<void>(() => undefined),
+      firstScreenWaitMs: 5_000,
+    });
+    monitor.start();
+    expect(monitor.status().checkedAt).toBeNull();
+    expect(await nextTimer()).toBe(5_000);
+    expect(monitor.status().checkedAt).toBe(START + 5_000);
+  });
+
+  it('once the login check ran, a stream opening again checks at once (a reconnect)', async () => {
+    const { broker, monitor } = rig(undefined, { firstScreen: Promise.resolve() });
+    monitor.start();
+    await vi.waitFor(() => expect(monitor.status().checkedAt).toBe(START));
+    broker.orders = [outsideOrder('260000000010')];
+    monitor.streamOpened();
+    await vi.waitFor(() => expect(monitor.status().suspected).toBe(1));
+  });
+});

@@ -32,7 +32,18 @@ export interface DriftMonitorDeps {
   readonly everyMs?: number;
   /** A difference seen once is checked again this soon, and raised only if it is still there (default 5 s). */
   readonly confirmAfterMs?: number;
+  /**
+   * The login's check waits for this — the main window's first screen drawn — or
+   * `firstScreenWaitMs` (default 5 s), whichever comes first: its reads and the parse of the
+   * whole order book (a couple of hundred milliseconds of main's thread at 10,000 orders) stay
+   * off the desk's first paint (docs/live-data.md §The first screen first). Absent: at once.
+   */
+  readonly firstScreen?: Promise<void>;
+  readonly firstScreenWaitMs?: number;
 }
+
+/** The longest the login's check waits for the desk's first screen (a desk with no window). */
+const FIRST_SCREEN_WAIT_MS = 5_000;
 
 /** Findings kept at most (the oldest go first; a desk with more has bigger problems than the list). */
 const MAX_FINDINGS = 200;
@@ -62,6 +73,8 @@ export class DriftMonitor {
   #failure: string | null = null;
   #running: Promise<void> | null = null;
   #cancelTimer: (() => void) | null = null;
+  /** The login's check while it waits for the first screen (null once it ran or was stopped). */
+  #waiting: Promise<void> | null = null;
   #stopped = true;
 
   public constructor(deps: DriftMonitorDeps) {
@@ -90,15 +103,42 @@ export class DriftMonitor {
 
   // ---------------------------------------------------------------- running
 
-  /** Checks now and then every `everyMs` (login); a second call just checks now. */
+  /**
+   * Checks (login) once the desk's first screen is drawn (`firstScreen`, at most
+   * `firstScreenWaitMs`), then every `everyMs`; a second call just checks now.
+   */
   public start(): void {
     this.#stopped = false;
-    void this.check();
+    const first = this.#deps.firstScreen;
+    if (!first) {
+      void this.check();
+      return;
+    }
+    let cancelBound = (): void => undefined;
+    const bound = new Promise<void>((resolve) => {
+      cancelBound = this.#deps.setTimer(resolve, this.#deps.firstScreenWaitMs ?? FIRST_SCREEN_WAIT_MS);
+    });
+    const waiting: Promise<void> = Promise.race([first, bound]).then(() => {
+      cancelBound();
+      if (this.#waiting !== waiting) return; // stopped, or started again, meanwhile
+      this.#waiting = null;
+      void this.check();
+    });
+    this.#waiting = waiting;
+  }
+
+  /**
+   * The stream opened (after login, after a reconnect): checks now, unless the login's check is
+   * still waiting for the first screen — that check reads after this opening anyway.
+   */
+  public streamOpened(): void {
+    if (this.#waiting === null) void this.check();
   }
 
   /** No more checks (logout, close); a check in flight finishes without scheduling another. */
   public stop(): void {
     this.#stopped = true;
+    this.#waiting = null;
     this.#cancelTimer?.();
     this.#cancelTimer = null;
   }

@@ -84,6 +84,7 @@ const OPTION_KEYS: Readonly<Record<keyof TradingCoreOptions, true>> = {
   dataDir: true,
   events: true,
   sessionVersions: true,
+  firstScreen: true,
 };
 
 /** A MARKET buy of one lot of the first NSE equity: valid under every trading rule. */

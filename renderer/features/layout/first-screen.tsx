@@ -1,5 +1,6 @@
 import { createContext, startTransition, useContext, useEffect, useState, type ReactNode } from 'react';
 import { afterNextPaint } from '../../lib/after-paint';
+import { call } from '../../lib/ipc-client';
 import { Panel } from './panel';
 import { PanelPlaceholder } from './panel-states';
 
@@ -14,8 +15,16 @@ const RestDrawn = createContext(true);
  */
 export function FirstScreenFirst({ children }: { readonly children: ReactNode }) {
   const [rest, setRest] = useState(false);
-  // After the frame that paints this commit (or, for a page not shown, a bound on the wait).
-  useEffect(() => afterNextPaint(() => startTransition(() => setRest(true))), []);
+  // After the frame that paints this commit (or, for a page not shown, a bound on the wait). Main
+  // is told too: its login work that waits for the first screen goes ahead (the drift check).
+  useEffect(
+    () =>
+      afterNextPaint(() => {
+        startTransition(() => setRest(true));
+        call('desk.firstScreen').catch(() => undefined); // nothing to show: main's bound covers a lost one
+      }),
+    [],
+  );
   return <RestDrawn.Provider value={rest}>{children}</RestDrawn.Provider>;
 }
 
