@@ -31,8 +31,8 @@ export function loadRestOfBook(client: QueryClient): Promise<void> {
   const book = orderBookOf(client);
   const run = (async () => {
     // The rows already here paint first: a page's reply (its parse and its render) landing
-    // before that frame would hold the first screen back.
-    await new Promise<void>((painted) => afterNextPaint(painted));
+    // before the next frame would hold the first screen back. A whole book waits for nothing.
+    if (book.pageInput()) await new Promise<void>((painted) => afterNextPaint(painted));
     for (let at = book.pageInput(); at; at = book.pageInput()) {
       await idle();
       const page = await call('orders.page', { ...at, limit: PAGE_ROWS });

@@ -4,7 +4,7 @@ import { setBridgeForTests } from '../../lib/bridge';
 import { createQueryClient } from '../../lib/query-client';
 import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
 import { order } from '../../test/ticket-harness';
-import { orderQueries } from './queries';
+import { orderQueries, wholeBook } from './queries';
 
 /**
  * The rest of a busy book loads behind its first page (docs/live-data.md §The first screen
@@ -57,5 +57,15 @@ describe('the rest of a paged first answer', () => {
         rows.map((o) => o.orderId),
       ),
     );
+  });
+
+  it('a book that came whole waits for no frame: an export of it is answered at once', async () => {
+    bridge.answer('orders.sync', () => ({
+      ok: true,
+      data: { book: 'b1', cursor: 4, full: true, upserts: rows, removals: [] },
+    }));
+    const whole = await wholeBook(createQueryClient());
+    expect(whole.map((o) => o.orderId)).toEqual(rows.map((o) => o.orderId));
+    expect(bridge.callsOf('orders.page')).toEqual([]);
   });
 });
