@@ -34,6 +34,7 @@ import { UsageMeter } from './features/session/usage-meter';
 import { useBridgeEvents } from './features/session/use-bridge-events';
 import { OrderTicketPanel } from './features/ticket/order-ticket';
 import { useTicketHotkeys } from './features/ticket/use-ticket-hotkeys';
+import { firstScreenDrawn } from './features/workstation/desk-queries';
 import { DeskSlot, type SlotKind } from './features/workstation/desk-slot';
 import { PanelView, ticketFrame } from './features/workstation/panel-views';
 import { useEveryPage } from './features/workstation/use-every-page';
@@ -257,7 +258,7 @@ export function App() {
       <SafetyLayer />
       <DriftDialogSlot />
       <main className="workspace">
-        <FirstScreenFirst>
+        <FirstScreenFirst onDrawn={firstScreenDrawn}>
           <Workspace key={loadKey} layout={WORKSPACE} />
         </FirstScreenFirst>
       </main>

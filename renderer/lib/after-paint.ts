@@ -1,5 +1,5 @@
 /** The longest a wait for the next painted frame lasts: a page opened hidden paints none. */
-export const HIDDEN_PAGE_WAIT_MS = 500;
+const HIDDEN_PAGE_WAIT_MS = 500;
 
 /**
  * Calls `then` once, after the next frame has painted: a timer queued from that frame's animation

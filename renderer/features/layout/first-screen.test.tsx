@@ -1,13 +1,11 @@
 import { render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setBridgeForTests } from '../../lib/bridge';
-import { createFakeBridge, type FakeBridge } from '../../test/fake-bridge';
+import { describe, expect, it, vi } from 'vitest';
 import { FirstScreenFirst, Later } from './first-screen';
 import { Panel } from './panel';
 
-function Desk() {
+function Desk(props: { readonly onDrawn?: () => void }) {
   return (
-    <FirstScreenFirst>
+    <FirstScreenFirst {...(props.onDrawn ? { onDrawn: props.onDrawn } : {})}>
       <Panel title="Orders">
         <p>250101000001 OPEN</p>
       </Panel>
@@ -20,24 +18,18 @@ function Desk() {
   );
 }
 
-let bridge: FakeBridge;
-beforeEach(() => {
-  bridge = createFakeBridge();
-  setBridgeForTests(bridge);
-});
-afterEach(() => setBridgeForTests(null));
-
 describe('the first screen first', () => {
   it('draws the book at once and the ticket’s frame saying "Loading ticket…", then the ticket once that painted', async () => {
-    render(<Desk />);
+    const drawn = vi.fn();
+    render(<Desk onDrawn={drawn} />);
     expect(screen.getByText('250101000001 OPEN')).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Ticket' }).textContent).toContain('Loading ticket…');
     expect(screen.queryByRole('button', { name: 'Place order' })).toBeNull();
-    expect(bridge.callsOf('desk.firstScreen')).toEqual([]);
+    expect(drawn).not.toHaveBeenCalled();
     expect(await screen.findByRole('button', { name: 'Place order' })).toBeTruthy();
     expect(screen.queryByText('Loading ticket…')).toBeNull();
-    // Main is told, once: its login work that waited for the first screen goes ahead.
-    expect(bridge.callsOf('desk.firstScreen')).toHaveLength(1);
+    // Told once (the main window tells main: its login work that waited for it goes ahead).
+    expect(drawn).toHaveBeenCalledTimes(1);
   });
 
   it('draws everything at once outside it (a pop-out, a panel on its own)', () => {
@@ -47,6 +39,5 @@ describe('the first screen first', () => {
       </Later>,
     );
     expect(screen.getByRole('button', { name: 'Place order' })).toBeTruthy();
-    expect(bridge.callsOf('desk.firstScreen')).toEqual([]);
   });
 });

@@ -1,6 +1,5 @@
 import { createContext, startTransition, useContext, useEffect, useState, type ReactNode } from 'react';
 import { afterNextPaint } from '../../lib/after-paint';
-import { call } from '../../lib/ipc-client';
 import { Panel } from './panel';
 import { PanelPlaceholder } from './panel-states';
 
@@ -13,19 +12,23 @@ const RestDrawn = createContext(true);
  * once that frame has painted, in a transition, so their render (and their code's first compile)
  * yields to the book's reply and to input instead of holding the first paint of the rows.
  */
-export function FirstScreenFirst({ children }: { readonly children: ReactNode }) {
+export function FirstScreenFirst(props: {
+  readonly children: ReactNode;
+  /** Told once, when the first screen has painted (the main window tells main: `firstScreenDrawn`). */
+  readonly onDrawn?: () => void;
+}) {
   const [rest, setRest] = useState(false);
-  // After the frame that paints this commit (or, for a page not shown, a bound on the wait). Main
-  // is told too: its login work that waits for the first screen goes ahead (the drift check).
+  const { onDrawn } = props;
+  // After the frame that paints this commit (or, for a page not shown, a bound on the wait).
   useEffect(
     () =>
       afterNextPaint(() => {
         startTransition(() => setRest(true));
-        call('desk.firstScreen').catch(() => undefined); // nothing to show: main's bound covers a lost one
+        onDrawn?.();
       }),
-    [],
+    [onDrawn],
   );
-  return <RestDrawn.Provider value={rest}>{children}</RestDrawn.Provider>;
+  return <RestDrawn.Provider value={rest}>{props.children}</RestDrawn.Provider>;
 }
 
 /** A panel drawn after the first screen: until then its frame says "Loading ticket…". */

@@ -25,3 +25,12 @@ export function useDeskEvents(): void {
     [client],
   );
 }
+
+/**
+ * Tells main the main window's first screen has painted: its login work that waits for it (the
+ * drift alarm's first check) goes ahead (docs/live-data.md §The first screen first). Nothing to
+ * show if it fails: main waits a few seconds at most.
+ */
+export function firstScreenDrawn(): void {
+  call('desk.firstScreen').catch(() => undefined);
+}
