@@ -352,7 +352,7 @@ class Churn {
  * main's order book) arrives on the bridge WebSocket (matched by request id) and its size, and
  * every long task, for the page to hand back.
  */
-function pageTaps(): void {
+function pageTaps(names: { readonly mark: string; readonly log: string }): void {
   const w = window as unknown as {
     __bench: {
       replies: Array<{ at: number; bytes: number }>;
@@ -440,15 +440,17 @@ function pageTaps(): void {
   // probe mark, PAINT_MARK): waiting for it in the page instead would run Playwright's own
   // script there, compiled and polled beside the first render it times.
   const paints = new PerformanceObserver((list) => {
-    if (!list.getEntries().some((e) => e.name === 'blotter-painted')) return;
+    if (!list.getEntries().some((e) => e.name === names.mark)) return;
     paints.disconnect();
-    console.debug('bench:first-paint');
+    console.debug(names.log);
   });
   paints.observe({ type: 'mark' });
 }
 
 /** What pageTaps logs when the blotter's first paint mark is set. */
 const FIRST_PAINT_LOG = 'bench:first-paint';
+/** pageTaps runs in the page, so the names it needs are passed to it. */
+const TAP_NAMES = { mark: PAINT_MARK, log: FIRST_PAINT_LOG };
 
 /** Each click's parts (ClickSample), in click order. */
 interface ClickParts {
@@ -770,7 +772,7 @@ async function secondWindow(
   const deadline = Date.now() + LOAD_CAP_MS;
   const other = await context.newPage();
   try {
-    await other.addInitScript(pageTaps);
+    await other.addInitScript(pageTaps, TAP_NAMES);
     return await firstPaint(other, url.toString(), () => Math.max(1000, deadline - Date.now()));
   } catch (e) {
     phaseFailed(mode, "a second window's first paint", e);
@@ -800,7 +802,7 @@ async function measureMode(
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
     const page = await context.newPage();
-    await page.addInitScript(pageTaps);
+    await page.addInitScript(pageTaps, TAP_NAMES);
     const u = new URL(url);
     u.searchParams.set('blotter', mode);
     // Navigation start → the first paint sample: the book's first screen (a busy book's first

@@ -29,8 +29,7 @@ const PLAYWRIGHT_DISABLED_FEATURES = [
  * The browser's own address-bar popup, which Chromium 156 (headless too) loads as two WebUI pages
  * in a renderer of their own for every new window, ahead of being asked: about half a second of
  * a core at each page a spec or bench opens — as much CPU as the desk's own first paint, beside
- * it (docs/benchmarks.md §Measured: first paint beside two busy processes, without the browser's
- * own address-bar popup). An Electron window has no address bar, so nothing measured here should
+ * it (docs/benchmarks.md §Measured: first paint with the browser's own popup gone). An Electron window has no address bar, so nothing measured here should
  * pay for one.
  */
 const NO_ADDRESS_BAR_POPUP = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
