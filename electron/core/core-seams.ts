@@ -73,7 +73,8 @@ export interface CoreSeams {
   /** False: no order/tick stream after login (default: opened). */
   readonly stream?: boolean;
   /**
-   * The drift alarm's own checks — at login, every `everyMs`, after each stream reconnect
+   * The drift alarm's own checks — after login (once the first screen is drawn, when the app
+   * says so: `TradingCoreOptions.firstScreen`), every `everyMs`, after each stream reconnect
    * (docs/contract.md §Drift alarm) — with its pace and timer (a timer the test fires by hand).
    * False: it checks only when asked (`drift.check()`), so the core sends no reads of its own.
    */

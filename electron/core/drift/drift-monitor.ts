@@ -34,9 +34,9 @@ export interface DriftMonitorDeps {
   readonly confirmAfterMs?: number;
   /**
    * The login's check waits for this — the main window's first screen drawn — or
-   * `firstScreenWaitMs` (default 5 s), whichever comes first: its reads and the parse of the
-   * whole order book (a couple of hundred milliseconds of main's thread at 10,000 orders) stay
-   * off the desk's first paint (docs/live-data.md §The first screen first). Absent: at once.
+   * `firstScreenWaitMs` (default 5 s), whichever comes first: its reads and its parse of the
+   * whole order book, which stalls main's event loop, stay off the desk's first paint
+   * (docs/live-data.md §The first screen first). Absent: at once.
    */
   readonly firstScreen?: Promise<void>;
   readonly firstScreenWaitMs?: number;
@@ -105,7 +105,8 @@ export class DriftMonitor {
 
   /**
    * Checks (login) once the desk's first screen is drawn (`firstScreen`, at most
-   * `firstScreenWaitMs`), then every `everyMs`; a second call just checks now.
+   * `firstScreenWaitMs`; at once without one), then every `everyMs`. A second call waits the same
+   * way, and a first screen already drawn waits for nothing.
    */
   public start(): void {
     this.#stopped = false;
