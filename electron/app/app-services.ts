@@ -319,6 +319,17 @@ interface ChannelParts {
   readonly firstScreenDrawn: () => void;
 }
 
+/**
+ * The first screen of this run's main window, drawn (`desk.firstScreen`): each session's drift
+ * check at login waits for it, at most a few seconds (docs/live-data.md §The first screen first).
+ * Once drawn it stays so: a later login does not wait for a window already open.
+ */
+function firstScreenSignal(): { readonly drawn: Promise<void>; readonly tell: () => void } {
+  let tell!: () => void;
+  const drawn = new Promise<void>((resolve) => (tell = resolve));
+  return { drawn, tell };
+}
+
 /** One handler per contract channel: this does not compile until every channel has one. */
 function channelHandlers(p: ChannelParts): Handlers {
   return {
@@ -387,12 +398,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
   // Bursts of order changes cross the bridge as one delta per 50 ms, the first at once.
   const ordersChanged = new OrdersChangedBatcher((delta) => events.emit('orders.changed', delta));
 
-  // The first screen of this run's main window, drawn: each session's drift check at login waits
-  // for it, at most a few seconds (docs/live-data.md §The first screen first). Once drawn it stays
-  // so: a later login does not wait for a window already open.
-  let firstScreenDrawn!: () => void;
-  const firstScreen = new Promise<void>((resolve) => (firstScreenDrawn = resolve));
-
+  const firstScreen = firstScreenSignal();
   const active = new ActiveCore({
     brokers,
     paperUrl: paper.url,
@@ -406,7 +412,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
       vault,
       dataDir: config.dataDir,
       events: coreEvents({ events, settings, journal, ordersChanged, onTick, watch }),
-      firstScreen,
+      firstScreen: firstScreen.drawn,
     }),
   });
 
@@ -440,7 +446,7 @@ export async function createAppServices(config: AppConfig): Promise<AppServices>
     alerts: alerts.book,
     journal,
     events,
-    firstScreenDrawn,
+    firstScreenDrawn: firstScreen.tell,
   });
 
   return {
