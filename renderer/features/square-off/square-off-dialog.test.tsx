@@ -12,20 +12,22 @@ import { SquareOffChip } from './square-off-chip';
 
 const SPECIAL_CLOSE = "must be before NSE's close in today's special session (14:00)";
 
+/** A bridge on which main refuses every save with a `bad_request` naming `fields` (the first is `field`). */
+function refusingBridge(message: string, fields: ReadonlyArray<{ field: string; message: string }>) {
+  return createFakeBridge({
+    'squareOff.set': () => ({
+      ok: false,
+      error: { kind: 'bad_request', message, field: fields[0]!.field, fields: [...fields] },
+    }),
+  });
+}
+
+// Main refuses what the form let through, naming the field (a special session's earlier close).
 beforeEach(() =>
   setBridgeForTests(
-    createFakeBridge({
-      // Main refuses what the form let through, naming the field (a special session's earlier close).
-      'squareOff.set': () => ({
-        ok: false,
-        error: {
-          kind: 'bad_request',
-          message: `Invalid squareOff.set: settings.times.NSE: ${SPECIAL_CLOSE}`,
-          field: 'settings.times.NSE',
-          fields: [{ field: 'settings.times.NSE', message: SPECIAL_CLOSE }],
-        },
-      }),
-    }),
+    refusingBridge(`Invalid squareOff.set: settings.times.NSE: ${SPECIAL_CLOSE}`, [
+      { field: 'settings.times.NSE', message: SPECIAL_CLOSE },
+    ]),
   ),
 );
 afterEach(() => setBridgeForTests(null));
@@ -71,20 +73,10 @@ describe("Square-off at a time: main's refusal naming what the dialog has no fie
   it('is shown whole above the buttons, with nothing on the time it also names', async () => {
     const message = 'Invalid squareOff.set: settings.enabled: Invalid input';
     setBridgeForTests(
-      createFakeBridge({
-        'squareOff.set': () => ({
-          ok: false,
-          error: {
-            kind: 'bad_request',
-            message,
-            field: 'settings.enabled',
-            fields: [
-              { field: 'settings.enabled', message: 'Invalid input' },
-              { field: 'settings.times.NSE', message: SPECIAL_CLOSE },
-            ],
-          },
-        }),
-      }),
+      refusingBridge(message, [
+        { field: 'settings.enabled', message: 'Invalid input' },
+        { field: 'settings.times.NSE', message: SPECIAL_CLOSE },
+      ]),
     );
     const { user, dialog, nse } = await openSettings();
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
