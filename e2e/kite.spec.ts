@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import {
   chooseSymbol,
   fillTicket,
@@ -11,6 +10,7 @@ import {
 } from './dashboard-helpers';
 import { expect, startHost, test, type HostHandle } from './fixtures';
 import { startKitePaper, type KitePaper } from './kite-paper';
+import { portForLaterListen } from '../electron/app/testing/later-port';
 
 /**
  * Trading on Kite, shown against the paper broker's Kite dialect (docs/kite.md): the trader
@@ -19,20 +19,12 @@ import { startKitePaper, type KitePaper } from './kite-paper';
  * as on paper (docs/session.md §Login through the broker's page).
  */
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 let paper: KitePaper;
 let host: { handle: HostHandle; stop: () => Promise<void> };
 let kiteRoot: string;
 
 test.beforeAll(async () => {
-  const port = await freePort();
+  const port = await portForLaterListen();
   paper = await startKitePaper(['--kite-redirect-url', `http://127.0.0.1:${port}/kite/callback`]);
   kiteRoot = paper.root;
   // No access token: the app starts logged out and asks the trader to log in.

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,15 +8,7 @@ import { startKiteTest, type KiteTest } from '../paper/kite/test-kite';
 import { createAppServices, type AppServices } from './app-services';
 import type { Dispatch } from './dispatcher';
 import { recordingDispatch } from './testing/app-on-paper';
-
-/** A port free right now (the paper broker's redirect URL must name it before main listens). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { portForLaterListen } from './testing/later-port';
 
 /** The Kite app's secret: a canary no reply, event or file other than the vault may ever hold. */
 const SECRET = 'CANARY-kite-secret-5e1f0c';
@@ -45,7 +36,7 @@ const seen: string[] = [];
 const issued = (): string[] => t.api.broker.sessions().map((s) => s.token);
 
 beforeAll(async () => {
-  port = await freePort();
+  port = await portForLaterListen();
   t = await startKiteTest({ kiteRedirectUrl: `http://127.0.0.1:${port}/kite/callback`, apiSecret: SECRET });
   dir = await mkdtemp(join(tmpdir(), 'td-kite-app-'));
   services = await createAppServices({
