@@ -1,4 +1,5 @@
 import { act } from '@testing-library/react';
+import type { Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OrderSyncAnswer } from '@shared/domain/order';
 import type { IpcResult } from '@shared/ipc/result';
@@ -13,7 +14,7 @@ import { mountDesk } from './mount-desk';
 
 /** The main window's first render and its first book (docs/live-data.md §The first screen first). */
 
-let release: (result: IpcResult<unknown>) => void;
+let release: ((result: IpcResult<unknown>) => void) | undefined;
 const answer: OrderSyncAnswer = {
   book: 'b1',
   cursor: 2,
@@ -26,6 +27,8 @@ let element: HTMLElement;
 let counts: string[];
 let placeholderSeen: boolean;
 let observer: MutationObserver;
+/** The roots a test drew, unmounted after it so no poll or timer of theirs outlives it. */
+let roots: Promise<Root>[];
 
 beforeEach(() => {
   setBridgeForTests(
@@ -36,7 +39,9 @@ beforeEach(() => {
   );
   element = document.body.appendChild(document.createElement('div'));
   element.textContent = 'Opening the desk…';
+  release = undefined;
   counts = [];
+  roots = [];
   placeholderSeen = false;
   observer = new MutationObserver(() => {
     const count = element.querySelector('[data-testid="orders-count"]')?.textContent;
@@ -46,22 +51,34 @@ beforeEach(() => {
   observer.observe(element, { subtree: true, childList: true, characterData: true });
 });
 
-afterEach(() => {
+afterEach(async () => {
   observer.disconnect();
+  await act(async () => {
+    release?.({ ok: false, error: { kind: 'network', message: 'test over' } });
+    for (const root of await Promise.all(roots)) root.unmount();
+  });
   takeFirstSync();
   setBridgeForTests(null);
   element.remove();
 });
 
 /** Starts the desk as the main window's page does: the first sync sent, the book's fetch begun. */
-function startMainWindow(bound: Promise<void>): Promise<void> {
+function startMainWindow(bound: Promise<void>): Promise<Root> {
   sendFirstSync();
   const client = createQueryClient();
   const firstBook = client.prefetchQuery(orderQueries.list());
-  return mountDesk(element, <Blotter />, client, { firstBook, bound });
+  const root = mountDesk(element, <Blotter />, client, { firstBook, bound });
+  roots.push(root);
+  return root;
 }
 
 const never = new Promise<void>(() => {});
+
+/** Main's answer to the page's first `orders.sync`, held until now. */
+function answerSync(result: IpcResult<unknown>): void {
+  if (!release) throw new Error('the page sent no orders.sync');
+  release(result);
+}
 
 describe("the main window's first render", () => {
   it('waits for the first book, so the first thing drawn over the opening words is the rows', async () => {
@@ -70,7 +87,7 @@ describe("the main window's first render", () => {
       void startMainWindow(never).then(() => (mounted = true));
     });
     expect(element.textContent).toBe('Opening the desk…');
-    await act(async () => release({ ok: true, data: answer }));
+    await act(async () => answerSync({ ok: true, data: answer }));
     await act(async () => {
       await vi.waitFor(() => expect(mounted).toBe(true));
     });
@@ -84,14 +101,31 @@ describe("the main window's first render", () => {
     await act(async () => {
       void startMainWindow(bound);
     });
+    expect(element.textContent).toBe('Opening the desk…');
     await act(async () => endWait());
     expect(element.textContent).toContain('Loading orders…');
-    await act(async () => release({ ok: true, data: answer }));
+    await act(async () => answerSync({ ok: true, data: answer }));
     await vi.waitFor(() => expect(counts.at(-1)).toBe('2 orders'));
   });
 
+  it('draws the desk when the wait for its book fails', async () => {
+    await act(async () => {
+      roots.push(
+        mountDesk(element, <p>desk</p>, createQueryClient(), {
+          firstBook: Promise.reject(new Error('gone')),
+          bound: never,
+        }),
+      );
+      await roots[0];
+    });
+    expect(element.textContent).toBe('desk');
+  });
+
   it('in a pop-out (no first book), draws at once', async () => {
-    await act(async () => mountDesk(element, <p>pop-out</p>, createQueryClient(), { firstBook: null, bound: never }));
+    await act(async () => {
+      roots.push(mountDesk(element, <p>pop-out</p>, createQueryClient(), { firstBook: null, bound: never }));
+      await roots[0];
+    });
     expect(element.textContent).toBe('pop-out');
   });
 });

@@ -1,6 +1,6 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { StrictMode, useLayoutEffect, type ReactNode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, type Root } from 'react-dom/client';
 
 function FirstRender(props: { readonly children: ReactNode }) {
   useLayoutEffect(() => {
@@ -20,7 +20,8 @@ export interface FirstRenderWait {
 }
 
 /**
- * Draws the desk into `element`: once its first book is here, or the wait's bound has passed.
+ * Draws the desk into `element`: once its first book is here, or the wait's bound has passed
+ * (a wait that fails ends too: the desk is drawn whatever its book does).
  *
  * The main window's first `orders.sync` left as the page started (`boot.ts`), and its reply is
  * most often on the page by the time the desk's code has run, waiting behind that long task. A
@@ -33,13 +34,15 @@ export async function mountDesk(
   page: ReactNode,
   client: QueryClient,
   wait: FirstRenderWait,
-): Promise<void> {
-  if (wait.firstBook) await Promise.race([wait.firstBook, wait.bound]);
-  createRoot(element).render(
+): Promise<Root> {
+  if (wait.firstBook) await Promise.race([wait.firstBook, wait.bound]).catch(() => undefined);
+  const root = createRoot(element);
+  root.render(
     <StrictMode>
       <QueryClientProvider client={client}>
         <FirstRender>{page}</FirstRender>
       </QueryClientProvider>
     </StrictMode>,
   );
+  return root;
 }
